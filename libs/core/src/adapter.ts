@@ -1,0 +1,52 @@
+import type { GraphEdge, ParsedSource, SourceIssue } from './model.js';
+
+/** Extraction strategy from the descriptor: `ast` (compiler API, Logic allowed) or `lexical` (no AST, no Logic). */
+export type AdapterStrategy = 'ast' | 'lexical';
+
+/** Input for extracting one code file. */
+export interface CodeExtractInput {
+  /** Project-relative POSIX path. */
+  path: string;
+  /** File text (UTF-8). */
+  content: string;
+  strategy: AdapterStrategy;
+  /** Whether Logic may be produced (false under `--no-ast` or strategy `lexical`). */
+  logic: boolean;
+}
+
+/** Read-only view of the project files a linker may consult to resolve module specifiers. */
+export interface ModuleResolver {
+  /** Whether a project-relative POSIX path is a code file known to the build. */
+  hasFile(path: string): boolean;
+  /** Text of a project-relative file (e.g. package.json), or null when absent or outside the root. */
+  readText(path: string): string | null;
+}
+
+/** Cross-file edges and findings produced by an adapter's link step. */
+export interface LinkResult {
+  edges: GraphEdge[];
+  issues: SourceIssue[];
+  /** Counters, e.g. `calls_total`, `calls_resolved`, `calls_unresolved`. */
+  stats: Record<string, number>;
+}
+
+/**
+ * A built-in code adapter (libs/adapters/*). Extraction is per file, pure and cacheable by content
+ * hash; linking resolves imports, calls and heritage across all files of the adapter and is cheap.
+ */
+export interface CodeAdapter {
+  /** Adapter id, e.g. `typescript`. */
+  id: string;
+  /** Version string; part of `adapter_version` in every response. */
+  version: string;
+  /** File extensions handled, with the dot (`.ts`). */
+  extensions: readonly string[];
+  /**
+   * Extracts nodes, intra-file edges, Logic and adapter-private `link_data` from one file.
+   * Returns the ParsedSource fields other than the file identity fields.
+   * Never throws for bad source: syntax problems become issues.
+   */
+  extract(input: CodeExtractInput): Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data'>;
+  /** Resolves cross-file edges from the `link_data` of every file this adapter extracted. */
+  link(files: readonly Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>[], resolver: ModuleResolver): LinkResult;
+}

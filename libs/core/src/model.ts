@@ -1,0 +1,150 @@
+/**
+ * The graph model shared by every DocForge lib: nodes, edges, Logic rows, source issues and
+ * the per-source parse result that the index stores and reuses for incremental builds.
+ * All paths are project-relative POSIX paths; all lines are 1-based.
+ */
+
+/** A recognized heading anchor (GitHub-style slug) inside a node's source. */
+export interface Anchor {
+  /** GitHub-style slug, unique within the source file (`-1`, `-2` suffixes for repeats). */
+  slug: string;
+  /** Heading text as written. */
+  title: string;
+  /** Heading level 1-6. */
+  level: number;
+  /** 1-based line of the heading in the source file. */
+  line: number;
+}
+
+/** Where a node came from: front matter Markdown, a TOML record, plain Markdown, code or a project adapter. */
+export type NodeOrigin = 'document' | 'record' | 'markdown' | 'code' | 'adapter';
+
+/**
+ * A graph node. Every field here is a "core Node field" in the sense of the contract's
+ * generation diff: a change of any of them is a node change.
+ */
+export interface GraphNode {
+  /** Stable identity: front matter id, path-derived id, or `code:<path>[#<qualified.name>]`. */
+  id: string;
+  kind: string;
+  title: string;
+  family: string | null;
+  authority: string | null;
+  status: string | null;
+  /** Sorted, de-duplicated tags. */
+  tags: string[];
+  /** First paragraph of the body (at most 400 characters), or a code signature. */
+  summary: string;
+  /** Body text (Markdown without front matter, TOML `body`, or empty for code). */
+  body: string;
+  /** Project-relative POSIX path of the file that defines the node. */
+  source_path: string;
+  /** 1-based first line of the node in its source. */
+  start_line: number;
+  /** 1-based last line of the node in its source. */
+  end_line: number;
+  anchors: Anchor[];
+  /** Code language (`typescript`, `javascript`, `python`) or null for documents. */
+  language: string | null;
+  /** Sorted code capabilities (`exported`, `async`, `generator`, `test`, `entrypoint`). */
+  capabilities: string[];
+  origin: NodeOrigin;
+  /** SHA-256 hex of the canonical JSON of every other field of this node. */
+  content_hash: string;
+}
+
+/** A typed relation between two nodes. Identity is the exact `(source_id, relation, target_id)` triple. */
+export interface GraphEdge {
+  source_id: string;
+  relation: string;
+  target_id: string;
+  /** Project-relative path of the file that declared the edge. */
+  source_path: string;
+  /** 1-based line of the declaration, 0 when unknown. */
+  line: number;
+}
+
+/** One statement-level Logic step of a function or method (strategy `ast` only). */
+export interface LogicStep {
+  owner_id: string;
+  /** 0-based index of the step inside its owner; step 0 is the entry. */
+  step: number;
+  /** `entry`, `statement`, `branch`, `switch`, `case`, `loop`, `return`, `throw`, `try`, `catch`, `finally`, `break`, `continue`, `exit`. */
+  kind: string;
+  /** Short source-derived label (at most 120 characters). */
+  label: string;
+  start_line: number;
+  end_line: number;
+}
+
+/** A control flow between two Logic steps of the same owner. */
+export interface LogicFlow {
+  owner_id: string;
+  from_step: number;
+  to_step: number;
+  /** `sequence`, `branch_true`, `branch_false`, `case`, `loop_body`, `loop_back`, `loop_exit`, `break`, `continue`, `return`, `throw`, `catch`, `finally`. */
+  kind: string;
+  label: string;
+}
+
+export type IssueSeverity = 'error' | 'warning';
+
+/** A validation finding about the project sources, reported by `docforge_validate_project`. */
+export interface SourceIssue {
+  severity: IssueSeverity;
+  /** Stable snake_case code, e.g. `malformed_front_matter`, `duplicate_id`, `dangling_relation`. */
+  code: string;
+  message: string;
+  /** Project-relative path of the file concerned, or null for project-level issues. */
+  path: string | null;
+  /** 1-based line, or null when unknown. */
+  line: number | null;
+  node_id: string | null;
+}
+
+/** What one source file contributed to the graph, as stored in the index for incremental reuse. */
+export interface ParsedSource {
+  path: string;
+  /** `content` (Markdown/TOML under content roots), `code`, `descriptor` or `adapter_input`. */
+  role: 'content' | 'code';
+  size: number;
+  /** Modification time in nanoseconds, as a decimal string (exceeds 2^53). */
+  mtime_ns: string;
+  ino: string;
+  /** SHA-256 hex of the file bytes. */
+  content_hash: string;
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  issues: SourceIssue[];
+  logic_steps: LogicStep[];
+  logic_flows: LogicFlow[];
+  /** Adapter-private link data (JSON), resolved across files after parsing; null for documents. */
+  link_data: unknown;
+}
+
+/** The 22 relation names of the version-1 alias map, by category (contract: task context). */
+export const RELATION_ALIASES: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  structure: Object.freeze(['contains', 'defined_in', 'defines', 'owns']),
+  implementation: Object.freeze(['implemented_by', 'implements', 'inherits', 'inherits_from']),
+  dependency: Object.freeze(['depends_on', 'imports']),
+  execution: Object.freeze(['activates', 'calls', 'dispatches_to', 'launches']),
+  data: Object.freeze(['reads', 'writes']),
+  evidence: Object.freeze(['documents', 'governs', 'proves', 'tested_by', 'verifies']),
+  context: Object.freeze(['relates_to']),
+});
+
+/** Every aliased relation name, sorted. */
+export const ALIASED_RELATIONS: readonly string[] = Object.freeze(
+  Object.values(RELATION_ALIASES).flat().sort(),
+);
+
+/**
+ * The version-1 alias category of a relation name, or `unclassified` for any other name.
+ * Never infers semantics from spelling (contract: task context).
+ */
+export function relationCategory(relation: string): string {
+  for (const [category, names] of Object.entries(RELATION_ALIASES)) {
+    if (names.includes(relation)) return category;
+  }
+  return 'unclassified';
+}
