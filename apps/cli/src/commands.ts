@@ -1,0 +1,79 @@
+import type { Logger } from 'pino';
+import { IndexManager, type SyncReport } from '@docforge/index';
+import { initProject } from '@docforge/project';
+import { effectiveLimit, searchNodes } from '@docforge/retrieval';
+
+function print(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+async function withManager<T>(root: string, logger: Logger, fn: (manager: IndexManager, sync: SyncReport) => T): Promise<T> {
+  const manager = new IndexManager({ root, noAst: false, onWarning: (message, details) => logger.warn(details, message) });
+  try {
+    const sync = await manager.sync();
+    return fn(manager, sync);
+  } finally {
+    await manager.close();
+  }
+}
+
+/** `docforge init DIR`: writes docforge.toml after scanning DIR. Returns the exit code. */
+export function runInit(dir: string, json: boolean): number {
+  const result = initProject(dir);
+  if (json) print(JSON.stringify(result, null, 2));
+  else {
+    print(`wrote ${result.path}`);
+    print(`  content roots: ${result.content_roots.join(', ') || '(none)'}`);
+    print(`  code roots:    ${result.code_roots.join(', ') || '(none)'}`);
+    print(`  markdown files found: ${result.markdown_files}`);
+  }
+  return 0;
+}
+
+/** `docforge sync`: synchronizes and reports the publication. */
+export async function runSync(root: string, json: boolean, logger: Logger): Promise<number> {
+  return withManager(root, logger, (_manager, sync) => {
+    const p = sync.publication;
+    if (json) print(JSON.stringify({ rebuilt: sync.rebuilt, staleness: sync.staleness, publication: p, stats: sync.stats, sync_error: sync.sync_error }, null, 2));
+    else {
+      print(`${sync.rebuilt ? 'rebuilt' : 'up to date'}: generation ${p.generation}, ${p.counts.nodes} nodes, ${p.counts.edges} edges, ${p.counts.issues} issues (${p.counts.sources} sources)`);
+      if (sync.stats) print(`  ${sync.stats.mode} build: parsed ${sync.stats.parsed}, reused ${sync.stats.reused}, ${sync.stats.total_ms.toFixed(1)} ms`);
+      if (sync.sync_error) print(`  stale: ${sync.sync_error.code}: ${sync.sync_error.message}`);
+    }
+    return sync.sync_error ? 1 : 0;
+  });
+}
+
+/** `docforge validate`: prints issues; exit 1 when any error exists. */
+export async function runValidate(root: string, json: boolean, limit: number | undefined, logger: Logger): Promise<number> {
+  return withManager(root, logger, (manager, sync) => {
+    const n = limit ?? 1000;
+    const { issues, total } = manager.reader().issues(n);
+    const all = sync.sync_error ? [{ severity: 'error', code: sync.sync_error.code, message: sync.sync_error.message, path: null, line: null, node_id: null }, ...issues] : issues;
+    const errors = all.filter((i) => i.severity === 'error').length;
+    if (json) print(JSON.stringify({ valid: errors === 0, total: total + (sync.sync_error ? 1 : 0), issues: all }, null, 2));
+    else {
+      for (const i of all) print(`${i.severity.padEnd(7)} ${i.code}: ${i.message}`);
+      print(`${all.length} issue(s) shown of ${total + (sync.sync_error ? 1 : 0)}; ${errors === 0 ? 'valid' : 'invalid'}`);
+    }
+    return errors === 0 ? 0 : 1;
+  });
+}
+
+/** `docforge search QUERY`: bm25-ranked hits. */
+export async function runSearch(root: string, query: string, json: boolean, limit: number | undefined, logger: Logger): Promise<number> {
+  return withManager(root, logger, (manager, sync) => {
+    const n = effectiveLimit(limit, sync.descriptor.limits.max_results, 10);
+    const result = searchNodes(manager.reader(), query, n);
+    if (json) print(JSON.stringify(result, null, 2));
+    else {
+      for (const [i, hit] of result.items.entries()) {
+        print(`${String(i + 1).padStart(2)}. ${hit.id}  [${hit.kind}]  ${hit.title}`);
+        print(`    ${hit.source_path}:${hit.start_line}  ${hit.excerpt.replace(/\s+/g, ' ').slice(0, 120)}`);
+      }
+      if (result.items.length === 0) print('no matches');
+      else if (result.truncated) print(`(more results: raise --limit, up to ${sync.descriptor.limits.max_results})`);
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,211 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Logger } from 'pino';
+import { DocforgeError, toDocforgeError } from '@docforge/core';
+import { IndexManager, type SyncReport } from '@docforge/index';
+import { loadToolSchemas } from '@docforge/protocol';
+import { computeCapabilities, computeEffectivePolicy, serverInstructions, DiagnosticsCollector, type CapabilityMode, type EffectivePolicy, type PolicyFactory } from '@docforge/policy';
+import { CONTENT_NOTICE, toToolResponse, type Envelope, type ProjectBlock, type ToolResponse } from './envelope.js';
+import { READ_HANDLERS, type ToolContext, type ToolHandler } from './tools.js';
+
+/** Startup options of a project server (the command line maps onto these). */
+export interface ProjectServerOptions {
+  /** Absolute project root, bound once for the life of the process. */
+  projectRoot: string;
+  capabilityMode?: CapabilityMode | null;
+  proposalWriter?: string | null;
+  canonicalApplier?: string | null;
+  /** Contract: "Preserved no-AST bindings". */
+  noAst?: boolean;
+  diagnostics?: boolean;
+  logger: Logger;
+}
+
+/** A constructed server plus its cleanup. */
+export interface ProjectServer {
+  server: Server;
+  policy: EffectivePolicy;
+  manager: IndexManager;
+  close(): Promise<void>;
+}
+
+const SERVER_VERSION = '0.1.0';
+
+/** Creates the generic project server (proposal surface by default; contract: capability modes). */
+export function createProjectServer(options: ProjectServerOptions): ProjectServer {
+  return buildServer(options, 'project');
+}
+
+/** Creates the read-only server: the read surface only, never proposal tools. */
+export function createReadOnlyServer(options: ProjectServerOptions): ProjectServer {
+  return buildServer({ ...options, proposalWriter: null, canonicalApplier: null }, 'read_only');
+}
+
+function formatAjvErrors(errors: ErrorObject[] | null | undefined): { path: string; message: string }[] {
+  return (errors ?? []).slice(0, 20).map((e) => ({ path: e.instancePath || '/', message: `${e.message ?? 'invalid'}${e.params && 'additionalProperty' in e.params ? `: ${String(e.params.additionalProperty)}` : ''}` }));
+}
+
+function buildServer(options: ProjectServerOptions, factory: PolicyFactory): ProjectServer {
+  const logger = options.logger;
+  const manager = new IndexManager({
+    root: options.projectRoot,
+    noAst: options.noAst === true,
+    onWarning: (message, details) => logger.warn(details, message),
+  });
+  let strategy: 'ast' | 'lexical' = 'ast';
+  let moduleSpecifier: string | null = null;
+  try {
+    const descriptor = manager.descriptor();
+    strategy = descriptor.adapter.strategy;
+    moduleSpecifier = descriptor.adapter.module;
+  } catch (error) {
+    logger.warn({ err: toDocforgeError(error).toWire() }, 'descriptor not loadable at start; tools will report it');
+  }
+  const policy = computeEffectivePolicy({
+    capabilityMode: options.capabilityMode ?? null,
+    factory,
+    proposalWriter: options.proposalWriter ?? null,
+    canonicalApplier: options.canonicalApplier ?? null,
+    noAst: options.noAst === true,
+    diagnostics: options.diagnostics === true,
+    adapterStrategy: strategy,
+    projectAdapterModule: moduleSpecifier,
+  });
+  const schemas = loadToolSchemas();
+  const handlers: Record<string, ToolHandler> = { ...READ_HANDLERS };
+  const implemented = new Set(Object.keys(handlers).filter((name) => schemas.has(name)));
+  const capabilities = computeCapabilities(policy, implemented);
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const validators = new Map<string, ValidateFunction>();
+  for (const name of capabilities.tools) validators.set(name, ajv.compile(schemas.get(name)!.input));
+  const toolList = capabilities.tools.map((name) => ({ name, description: schemas.get(name)!.description, readOnly: schemas.get(name)!.annotations.readOnlyHint }));
+  const ctx: ToolContext = { manager, policy, capabilities, boundAt: new Date().toISOString(), toolList };
+
+  const server = new Server(
+    { name: 'docforge-mcp', version: SERVER_VERSION },
+    { capabilities: { tools: {} }, instructions: serverInstructions(policy) },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: capabilities.tools.map((name) => {
+      const s = schemas.get(name)!;
+      return { name, description: s.description, inputSchema: s.input as { type: 'object' }, outputSchema: s.output as { type: 'object' }, annotations: s.annotations };
+    }),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    const handler = handlers[name];
+    const validate = validators.get(name);
+    if (!handler || !validate) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const diagnostics = policy.diagnostics.enabled ? new DiagnosticsCollector() : null;
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    let sync: SyncReport | null = null;
+    try {
+      if (!validate(args)) {
+        throw new DocforgeError('invalid_arguments', `Arguments of ${name} do not match its input schema.`, { errors: formatAjvErrors(validate.errors) });
+      }
+      const progressToken = request.params._meta?.progressToken;
+      let progressCount = 0;
+      const onProgress = progressToken === undefined ? undefined : (p: { stage: string; done: number; total: number }): void => {
+        progressCount += 1;
+        void extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken, progress: progressCount, message: `index ${p.stage}: ${p.done}/${p.total} files` },
+        }).catch(() => undefined);
+      };
+      const syncStart = performance.now();
+      sync = await manager.sync({ onProgress });
+      diagnostics?.add('index_work', performance.now() - syncStart);
+      if (sync.stats) {
+        diagnostics?.add('source_parsing', sync.stats.parse_ms, sync.stats.parsed);
+        diagnostics?.add('adapter_extraction', sync.stats.link_ms);
+      }
+      const currentSync = sync;
+      const result = diagnostics ? diagnostics.time('index_work', () => handler(ctx, currentSync, args)) : handler(ctx, currentSync, args);
+      return respond({ schema_version: 1, ok: true, notice: CONTENT_NOTICE, project: projectBlock(manager, sync), result }, sync, diagnostics);
+    } catch (error) {
+      const wire = toDocforgeError(error).toWire();
+      if (wire.code === 'internal_error') logger.error({ err: error, tool: name }, 'tool failed');
+      const envelope: Envelope = { schema_version: 1, ok: false, notice: CONTENT_NOTICE, error: wire };
+      if (sync) envelope.project = projectBlock(manager, sync);
+      return respond(envelope, sync, diagnostics);
+    }
+  });
+
+  return {
+    server,
+    policy,
+    manager,
+    async close() {
+      await server.close().catch(() => undefined);
+      await manager.close();
+    },
+  };
+}
+
+function projectBlock(manager: IndexManager, sync: SyncReport): ProjectBlock {
+  const block: ProjectBlock = {
+    id: sync.descriptor.project.id,
+    root: manager.root,
+    revision: sync.publication.generation,
+    source_hash: sync.publication.source_hash,
+    adapter_version: sync.publication.adapter_version,
+    staleness: sync.staleness,
+  };
+  if (sync.sync_error) block.sync_error = sync.sync_error;
+  return block;
+}
+
+const FALLBACK_MAX_OUTPUT_CHARS = 60_000;
+
+/**
+ * Serializes an envelope within the configured response limit (`[limits].max_output_chars`):
+ * diagnostics are dropped first (contract: `--diagnostics`), then collection items are trimmed
+ * with `truncated = true`, then an over-long node body is cut with `body_truncated = true`;
+ * what still cannot fit becomes `result_too_large`.
+ */
+export function respond(envelope: Envelope, sync: SyncReport | null, diagnostics: DiagnosticsCollector | null): ToolResponse {
+  const max = sync?.descriptor.limits.max_output_chars ?? FALLBACK_MAX_OUTPUT_CHARS;
+  if (diagnostics) envelope.diagnostics = diagnostics.toJSON() as unknown as Record<string, unknown>;
+  let text = JSON.stringify(envelope);
+  if (text.length <= max) return toToolResponse(envelope, text);
+  if (envelope.diagnostics) {
+    delete envelope.diagnostics;
+    text = JSON.stringify(envelope);
+    if (text.length <= max) return toToolResponse(envelope, text);
+  }
+  const result = envelope.result;
+  if (result && Array.isArray(result.items)) {
+    const items = result.items as unknown[];
+    while (items.length > 0 && text.length > max) {
+      const excess = text.length - max;
+      const drop = Math.max(1, Math.min(items.length, Math.ceil((excess / Math.max(1, text.length)) * items.length)));
+      items.splice(items.length - drop, drop);
+      result.truncated = true;
+      if ('truncation_reason' in result && result.truncation_reason === null) result.truncation_reason = 'result_limit';
+      if ('next_cursor' in result) result.next_cursor = null;
+      text = JSON.stringify(envelope);
+    }
+    if (text.length <= max) return toToolResponse(envelope, text);
+  }
+  if (result && typeof result.node === 'object' && result.node !== null) {
+    const node = result.node as { body: string };
+    const over = text.length - max;
+    if (node.body.length > over + 64) {
+      node.body = node.body.slice(0, Math.max(0, node.body.length - over - 64));
+      result.body_truncated = true;
+      text = JSON.stringify(envelope);
+      if (text.length <= max) return toToolResponse(envelope, text);
+    }
+  }
+  const failure: Envelope = {
+    schema_version: 1,
+    ok: false,
+    notice: CONTENT_NOTICE,
+    error: new DocforgeError('result_too_large', `The result needs ${text.length} characters; the limit is ${max}.`, { max_output_chars: max, needed_chars: text.length }).toWire(),
+  };
+  if (envelope.project) failure.project = envelope.project;
+  return toToolResponse(failure);
+}

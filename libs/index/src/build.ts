@@ -1,0 +1,551 @@
+import { closeSync, constants as fsConstants, copyFileSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  DocforgeError,
+  sha256,
+  toDocforgeError,
+  type CodeAdapter,
+  type GraphEdge,
+  type GraphNode,
+  type LogicFlow,
+  type LogicStep,
+  type SourceIssue,
+  type WireError,
+} from '@docforge/core';
+import { loadDescriptor, parseContentSource, resolveGraph, sourceHash, type Descriptor, type LinkRef, type SourceEntry } from '@docforge/project';
+import { INDEX_DDL, INDEX_SCHEMA_VERSION } from './schema.js';
+import {
+  collectOldGenerations,
+  fsyncDirectory,
+  publicationFileIntact,
+  readPublication,
+  stateLayout,
+  withPublicationLock,
+  writeFileAtomic,
+  type Publication,
+} from './publication.js';
+
+/** Version of the document loader, part of `adapter_version`. */
+export const DOCUMENT_LOADER_VERSION = 'docs@1';
+
+/** One build request, sent from the main thread to the build worker. */
+export interface BuildTask {
+  root: string;
+  stateDir: string;
+  entries: SourceEntry[];
+  walkIssues: SourceIssue[];
+  sourceIdentity: string;
+  /** Whether Logic may be extracted (policy: not --no-ast and strategy `ast`). */
+  logicAllowed: boolean;
+  /** Lowest generation number to publish (the caller's last seen generation + 1). */
+  minGeneration: number;
+  /** Optional port receiving `{ stage, done, total }` progress messages. */
+  progressPort?: import('node:worker_threads').MessagePort;
+}
+
+/** Counters and timings (milliseconds) of one build. */
+export interface BuildStats {
+  mode: 'full' | 'delta';
+  files: number;
+  parsed: number;
+  reused: number;
+  nodes: number;
+  edges: number;
+  issues: number;
+  logic_steps: number;
+  parse_ms: number;
+  link_ms: number;
+  resolve_ms: number;
+  write_ms: number;
+  publish_ms: number;
+  total_ms: number;
+}
+
+/** Result of a build task: the new publication, or a structured error (errors do not survive thread boundaries as classes). */
+export type BuildOutcome = { ok: true; publication: Publication; stats: BuildStats } | { ok: false; error: WireError };
+
+/** What one source contributed, kept in the worker between builds for incremental re-parse. */
+interface CachedSource {
+  entry: SourceEntry;
+  content_hash: string;
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  links: LinkRef[];
+  issues: SourceIssue[];
+  logic_steps: LogicStep[];
+  logic_flows: LogicFlow[];
+  link_data: unknown;
+  adapter: string | null;
+  /** Whether `nodes[].body` was dropped after writing, to bound worker memory. */
+  stripped: boolean;
+}
+
+/** Resolved graph of the last build written by this worker, for delta writes. */
+interface WrittenState {
+  root: string;
+  indexFile: string;
+  indexIno: string;
+  indexSize: number;
+  logicAllowed: boolean;
+  descriptorHash: string;
+  nodes: Map<string, string>;
+  edges: Map<string, string>;
+}
+
+const sourceCache = new Map<string, CachedSource>();
+let written: WrittenState | null = null;
+
+/** Code adapters available to builds, registered by the worker entry (keeps this module adapter-agnostic). */
+const codeAdapters = new Map<string, CodeAdapter>();
+
+/** Registers a built-in code adapter under its id. */
+export function registerCodeAdapter(adapter: CodeAdapter): void {
+  codeAdapters.set(adapter.id, adapter);
+}
+
+/** Drops all worker-side caches (tests; or after a failed delta). */
+export function resetBuildCaches(): void {
+  sourceCache.clear();
+  written = null;
+}
+
+function adapterFor(descriptor: Descriptor, filePath: string): CodeAdapter | null {
+  const ext = path.extname(filePath).toLowerCase();
+  for (const id of descriptor.adapter.code) {
+    const adapter = codeAdapters.get(id);
+    if (adapter && adapter.extensions.includes(ext)) return adapter;
+  }
+  return null;
+}
+
+/** The composite adapter version reported in every response, e.g. `docs@1+typescript@1.0.0`. */
+export function adapterVersionOf(descriptor: Descriptor): string {
+  const parts = [DOCUMENT_LOADER_VERSION];
+  for (const id of descriptor.adapter.code) {
+    const adapter = codeAdapters.get(id);
+    parts.push(`${id}@${adapter ? adapter.version : 'unavailable'}`);
+  }
+  parts.push(`strategy=${descriptor.adapter.strategy}`);
+  return parts.join('+');
+}
+
+function edgeKey(edge: GraphEdge): string {
+  return `${edge.source_id}\u0000${edge.relation}\u0000${edge.target_id}`;
+}
+
+/**
+ * Parses changed sources, resolves the graph, writes a complete new SQLite file (a copy of the
+ * previous one plus a delta when this worker wrote it, else from scratch) and publishes it
+ * atomically under the publication lock (DESIGN.md section 4). Runs inside the piscina worker.
+ */
+export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
+  const started = performance.now();
+  const layout = stateLayout(task.stateDir);
+  try {
+    const descriptor = loadDescriptor(task.root);
+    const descriptorHash = sha256(readFileSync(descriptor.path));
+    const stats: BuildStats = {
+      mode: 'full', files: task.entries.length, parsed: 0, reused: 0, nodes: 0, edges: 0, issues: 0, logic_steps: 0,
+      parse_ms: 0, link_ms: 0, resolve_ms: 0, write_ms: 0, publish_ms: 0, total_ms: 0,
+    };
+    const progress = (stage: string, done: number, total: number): void => {
+      task.progressPort?.postMessage({ stage, done, total });
+    };
+
+    // 1. Parse what changed; reuse the rest.
+    let t = performance.now();
+    const current = new Map<string, CachedSource>();
+    const total = task.entries.length;
+    let done = 0;
+    for (const entry of task.entries) {
+      done += 1;
+      if (done % 500 === 0) progress('parse', done, total);
+      const cached = sourceCache.get(entry.path);
+      if (cached && cached.entry.size === entry.size && cached.entry.mtime_ns === entry.mtime_ns && cached.entry.ino === entry.ino) {
+        current.set(entry.path, cached);
+        stats.reused += 1;
+        continue;
+      }
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(path.join(task.root, entry.path));
+      } catch (error) {
+        current.set(entry.path, unreadableSource(entry, error));
+        continue;
+      }
+      const contentHash = sha256(bytes);
+      if (cached && cached.content_hash === contentHash) {
+        cached.entry = entry;
+        current.set(entry.path, cached);
+        stats.reused += 1;
+        continue;
+      }
+      current.set(entry.path, parseSource(descriptor, entry, bytes.toString('utf8'), contentHash, task.logicAllowed));
+      stats.parsed += 1;
+    }
+    stats.parse_ms = performance.now() - t;
+    progress('parse', total, total);
+
+    // 2. Link code across files, per adapter.
+    t = performance.now();
+    const linkEdges: GraphEdge[] = [];
+    const linkIssues: SourceIssue[] = [];
+    const codePaths = new Set<string>();
+    const byAdapter = new Map<string, CachedSource[]>();
+    for (const source of current.values()) {
+      if (source.adapter === null) continue;
+      codePaths.add(source.entry.path);
+      const list = byAdapter.get(source.adapter) ?? [];
+      list.push(source);
+      byAdapter.set(source.adapter, list);
+    }
+    const resolver = {
+      hasFile: (p: string): boolean => codePaths.has(p),
+      readText: (p: string): string | null => readProjectText(task.root, p),
+    };
+    for (const [id, sources] of byAdapter) {
+      const adapter = codeAdapters.get(id);
+      if (!adapter) continue;
+      const result = adapter.link(sources.map((s) => ({ path: s.entry.path, nodes: s.nodes, link_data: s.link_data })), resolver);
+      linkEdges.push(...result.edges);
+      linkIssues.push(...result.issues);
+    }
+    stats.link_ms = performance.now() - t;
+
+    // 3. Resolve ids, links and relations into one graph.
+    t = performance.now();
+    const resolveSources = [...current.values()].map((s) => ({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links }));
+    resolveSources.push({ path: '\u0000link', nodes: [], edges: linkEdges, links: [] });
+    const graph = resolveGraph({ descriptor, sources: resolveSources, codePaths });
+    const issues: SourceIssue[] = [...task.walkIssues];
+    for (const source of current.values()) issues.push(...source.issues);
+    issues.push(...linkIssues, ...graph.issues);
+    let logicSteps = 0;
+    for (const source of current.values()) logicSteps += source.logic_steps.length;
+    if (!task.logicAllowed && logicSteps > 0) {
+      throw new DocforgeError('policy_violation', 'A nonempty Logic projection was produced while the effective policy forbids Logic; nothing was published.', { logic_steps: logicSteps });
+    }
+    stats.resolve_ms = performance.now() - t;
+
+    // 4. Write a complete new index file.
+    t = performance.now();
+    mkdirSync(layout.indexDir, { recursive: true });
+    const tmpFile = path.join(layout.indexDir, `.build-${process.pid}-${Date.now().toString(36)}.sqlite`);
+    const previous = readPublication(layout);
+    const canDelta = written !== null && previous !== null && written.root === task.root && written.indexFile === previous.index_file
+      && written.logicAllowed === task.logicAllowed && written.descriptorHash === descriptorHash && publicationFileIntact(layout, previous)
+      && previous.index_ino === written.indexIno && previous.index_size === written.indexSize;
+    const nodeMap = new Map<string, string>();
+    for (const node of graph.nodes) nodeMap.set(node.id, node.content_hash);
+    const edgeMap = new Map<string, string>();
+    for (const edge of graph.edges) edgeMap.set(edgeKey(edge), `${edge.source_path}\u0000${edge.line}`);
+    const meta: Record<string, string> = {
+      schema_version: String(INDEX_SCHEMA_VERSION),
+      project_id: descriptor.project.id,
+      root: task.root,
+      source_identity: task.sourceIdentity,
+      source_hash: sourceHash([...current.values()].map((s) => ({ path: s.entry.path, content_hash: s.content_hash }))),
+      adapter_version: adapterVersionOf(descriptor),
+      logic_allowed: task.logicAllowed ? '1' : '0',
+      logic_present: logicSteps > 0 ? '1' : '0',
+      descriptor_hash: descriptorHash,
+    };
+    let needFull = !canDelta;
+    if (canDelta) {
+      copyFileSync(path.join(layout.indexDir, previous!.index_file), tmpFile, fsConstants.COPYFILE_FICLONE);
+      const db = new Database(tmpFile);
+      try {
+        needFull = !writeDelta(db, written!, graph.nodes, graph.edges, nodeMap, edgeMap, current, issues, meta);
+      } finally {
+        db.close();
+      }
+      if (needFull) rmSync(tmpFile, { force: true });
+      else stats.mode = 'delta';
+    }
+    if (needFull) {
+      // Sources whose bodies were dropped after the last write are parsed again for a full write.
+      for (const [p, source] of current) {
+        if (!source.stripped) continue;
+        try {
+          const bytes = readFileSync(path.join(task.root, p));
+          current.set(p, parseSource(descriptor, source.entry, bytes.toString('utf8'), sha256(bytes), task.logicAllowed));
+        } catch (error) {
+          current.set(p, unreadableSource(source.entry, error));
+        }
+      }
+      const rehydrated = resolveGraph({
+        descriptor,
+        sources: [...[...current.values()].map((s) => ({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links })), { path: '\u0000link', nodes: [], edges: linkEdges, links: [] }],
+        codePaths,
+      });
+      graph.nodes = rehydrated.nodes;
+      graph.edges = rehydrated.edges;
+      const db = new Database(tmpFile);
+      try {
+        writeFull(db, graph.nodes, graph.edges, current, [...current.values()].filter((s) => s.logic_steps.length > 0), issues, meta, progress);
+      } finally {
+        db.close();
+      }
+    }
+    const fd = openSync(tmpFile, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    stats.write_ms = performance.now() - t;
+
+    // 5. Publish atomically under the lock.
+    t = performance.now();
+    const counts = { sources: current.size, nodes: graph.nodes.length, edges: graph.edges.length, issues: issues.length, logic_steps: logicSteps };
+    const publication = await withPublicationLock(layout, () => {
+      const before = readPublication(layout);
+      const generation = Math.max(task.minGeneration, (before?.generation ?? 0) + 1);
+      const indexFile = `gen-${String(generation).padStart(8, '0')}-${Math.random().toString(36).slice(2, 10)}.sqlite`;
+      const target = path.join(layout.indexDir, indexFile);
+      renameSync(tmpFile, target);
+      fsyncDirectory(layout.indexDir);
+      const st = lstatSync(target, { bigint: true });
+      const next: Publication = {
+        schema_version: 1,
+        generation,
+        source_identity: task.sourceIdentity,
+        source_hash: meta.source_hash!,
+        index_file: indexFile,
+        index_ino: String(st.ino),
+        index_size: Number(st.size),
+        index_schema_version: INDEX_SCHEMA_VERSION,
+        adapter_version: meta.adapter_version!,
+        logic_present: logicSteps > 0,
+        logic_allowed: task.logicAllowed,
+        project_id: descriptor.project.id,
+        counts,
+        published_at: new Date().toISOString(),
+      };
+      writeFileAtomic(layout.currentFile, `${JSON.stringify(next, null, 2)}\n`);
+      const keep = new Set([indexFile]);
+      if (before) keep.add(before.index_file);
+      collectOldGenerations(layout, keep);
+      return next;
+    });
+    stats.publish_ms = performance.now() - t;
+
+    // 6. Remember what was written; drop bodies to bound worker memory.
+    sourceCache.clear();
+    for (const [p, source] of current) {
+      if (!source.stripped) {
+        for (const node of source.nodes) node.body = '';
+        source.stripped = true;
+      }
+      sourceCache.set(p, source);
+    }
+    written = {
+      root: task.root, indexFile: publication.index_file, indexIno: publication.index_ino, indexSize: publication.index_size,
+      logicAllowed: task.logicAllowed, descriptorHash, nodes: nodeMap, edges: edgeMap,
+    };
+    Object.assign(stats, { nodes: counts.nodes, edges: counts.edges, issues: counts.issues, logic_steps: logicSteps });
+    stats.total_ms = performance.now() - started;
+    return { ok: true, publication, stats };
+  } catch (error) {
+    written = null;
+    return { ok: false, error: toDocforgeError(error).toWire() };
+  }
+}
+
+function unreadableSource(entry: SourceEntry, error: unknown): CachedSource {
+  return {
+    entry, content_hash: '', nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, adapter: null, stripped: false,
+    issues: [{ severity: 'error', code: 'unreadable_source', message: `${entry.path}: cannot be read (${error instanceof Error ? error.message : String(error)})`, path: entry.path, line: null, node_id: null }],
+  };
+}
+
+function parseSource(descriptor: Descriptor, entry: SourceEntry, text: string, contentHash: string, logicAllowed: boolean): CachedSource {
+  if (entry.role === 'content') {
+    const parsed = parseContentSource({ path: entry.path, text, descriptor });
+    return { entry, content_hash: contentHash, ...parsed, logic_steps: [], logic_flows: [], link_data: null, adapter: null, stripped: false };
+  }
+  const adapter = adapterFor(descriptor, entry.path);
+  if (!adapter) {
+    return { entry, content_hash: contentHash, nodes: [], edges: [], links: [], issues: [], logic_steps: [], logic_flows: [], link_data: null, adapter: null, stripped: false };
+  }
+  try {
+    const extracted = adapter.extract({ path: entry.path, content: text, strategy: descriptor.adapter.strategy, logic: logicAllowed && descriptor.adapter.strategy === 'ast' });
+    return { entry, content_hash: contentHash, ...extracted, links: [], adapter: adapter.id, stripped: false };
+  } catch (error) {
+    return {
+      entry, content_hash: contentHash, nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, adapter: adapter.id, stripped: false,
+      issues: [{ severity: 'error', code: 'adapter_extraction_failed', message: `${entry.path}: ${adapter.id} adapter failed (${error instanceof Error ? error.message : String(error)})`, path: entry.path, line: null, node_id: null }],
+    };
+  }
+}
+
+function readProjectText(root: string, rel: string): string | null {
+  if (rel.startsWith('/') || rel.split('/').includes('..')) return null;
+  try {
+    const st = lstatSync(path.join(root, rel));
+    if (!st.isFile() || st.size > 1_000_000) return null;
+    return readFileSync(path.join(root, rel), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+type Db = InstanceType<typeof Database>;
+
+interface Statements {
+  node: ReturnType<Db['prepare']>;
+  fts: ReturnType<Db['prepare']>;
+  tag: ReturnType<Db['prepare']>;
+  capability: ReturnType<Db['prepare']>;
+  edge: ReturnType<Db['prepare']>;
+}
+
+function prepareInserts(db: Db): Statements {
+  return {
+    node: db.prepare(`INSERT INTO nodes (id, kind, title, family, authority, status, tags, summary, body, source_path, start_line, end_line, anchors, language, capabilities, origin, content_hash)
+      VALUES (@id, @kind, @title, @family, @authority, @status, @tags, @summary, @body, @source_path, @start_line, @end_line, @anchors, @language, @capabilities, @origin, @content_hash)`),
+    fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    tag: db.prepare('INSERT OR IGNORE INTO node_tags (tag, node_id) VALUES (?, ?)'),
+    capability: db.prepare('INSERT OR IGNORE INTO node_capabilities (capability, node_id) VALUES (?, ?)'),
+    edge: db.prepare('INSERT OR REPLACE INTO edges (source_id, relation, target_id, source_path, line) VALUES (?, ?, ?, ?, ?)'),
+  };
+}
+
+function insertNode(st: Statements, node: GraphNode): void {
+  const info = st.node.run({
+    ...node,
+    tags: JSON.stringify(node.tags),
+    anchors: JSON.stringify(node.anchors),
+    capabilities: JSON.stringify(node.capabilities),
+  });
+  const headings = node.anchors.map((a) => a.title).join('\n');
+  st.fts.run(info.lastInsertRowid, node.id, node.title, headings, node.summary, node.body, node.tags.join(' '));
+  for (const tag of node.tags) st.tag.run(tag, node.id);
+  for (const capability of node.capabilities) st.capability.run(capability, node.id);
+}
+
+function writeMeta(db: Db, meta: Record<string, string>): void {
+  const stmt = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+  for (const [key, value] of Object.entries(meta)) stmt.run(key, value);
+}
+
+function writeIssues(db: Db, issues: readonly SourceIssue[]): void {
+  db.prepare('DELETE FROM issues').run();
+  const stmt = db.prepare('INSERT INTO issues (severity, code, message, path, line, node_id) VALUES (?, ?, ?, ?, ?, ?)');
+  for (const issue of issues) stmt.run(issue.severity, issue.code, issue.message, issue.path, issue.line, issue.node_id);
+}
+
+function writeSources(db: Db, sources: Iterable<CachedSource>): void {
+  const stmt = db.prepare('INSERT OR REPLACE INTO sources (path, role, size, mtime_ns, ino, content_hash, node_count) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  for (const s of sources) stmt.run(s.entry.path, s.entry.role, s.entry.size, s.entry.mtime_ns, s.entry.ino, s.content_hash, s.nodes.length);
+}
+
+function writeLogic(db: Db, sources: Iterable<CachedSource>): void {
+  const step = db.prepare('INSERT OR REPLACE INTO logic_steps (owner_id, step, kind, label, start_line, end_line, source_path) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const flow = db.prepare('INSERT OR REPLACE INTO logic_flows (owner_id, from_step, to_step, kind, label, source_path) VALUES (?, ?, ?, ?, ?, ?)');
+  for (const s of sources) {
+    for (const x of s.logic_steps) step.run(x.owner_id, x.step, x.kind, x.label, x.start_line, x.end_line, s.entry.path);
+    for (const f of s.logic_flows) flow.run(f.owner_id, f.from_step, f.to_step, f.kind, f.label, s.entry.path);
+  }
+}
+
+function writeFull(
+  db: Db,
+  nodes: readonly GraphNode[],
+  edges: readonly GraphEdge[],
+  current: Map<string, CachedSource>,
+  logicSources: readonly CachedSource[],
+  issues: readonly SourceIssue[],
+  meta: Record<string, string>,
+  progress: (stage: string, done: number, total: number) => void,
+): void {
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.exec(INDEX_DDL);
+  const st = prepareInserts(db);
+  db.transaction(() => {
+    let n = 0;
+    for (const node of nodes) {
+      insertNode(st, node);
+      n += 1;
+      if (n % 2000 === 0) progress('write', n, nodes.length);
+    }
+    for (const e of edges) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line);
+    writeSources(db, current.values());
+    writeLogic(db, logicSources);
+    writeIssues(db, issues);
+    writeMeta(db, meta);
+  })();
+  db.pragma('journal_mode = DELETE');
+}
+
+/**
+ * Applies the difference between the previously written graph and the new one to a copy of the
+ * previous index file. Returns false when a changed node's body is not available (the caller
+ * then writes a full index).
+ */
+function writeDelta(
+  db: Db,
+  prev: WrittenState,
+  nodes: readonly GraphNode[],
+  edges: readonly GraphEdge[],
+  nodeMap: Map<string, string>,
+  edgeMap: Map<string, string>,
+  current: Map<string, CachedSource>,
+  issues: readonly SourceIssue[],
+  meta: Record<string, string>,
+): boolean {
+  const changedNodes = nodes.filter((n) => prev.nodes.get(n.id) !== n.content_hash);
+  for (const node of changedNodes) {
+    if (current.get(node.source_path)?.stripped !== false) return false;
+  }
+  db.pragma('synchronous = OFF');
+  const st = prepareInserts(db);
+  const rowidOf = db.prepare('SELECT rowid FROM nodes WHERE id = ?').pluck();
+  const delNode = db.prepare('DELETE FROM nodes WHERE id = ?');
+  const delFts = db.prepare('DELETE FROM node_fts WHERE rowid = ?');
+  const delCaps = db.prepare('DELETE FROM node_capabilities WHERE node_id = ?');
+  const delEdge = db.prepare('DELETE FROM edges WHERE source_id = ? AND relation = ? AND target_id = ?');
+  const delTagByNode = db.prepare('DELETE FROM node_tags WHERE tag IN (SELECT value FROM json_each(?)) AND node_id = ?');
+  const tagsOf = db.prepare('SELECT tags FROM nodes WHERE id = ?').pluck();
+  const removeNode = (id: string): void => {
+    const rowid = rowidOf.get(id) as number | bigint | undefined;
+    if (rowid === undefined) return;
+    delTagByNode.run(tagsOf.get(id) as string, id);
+    delCaps.run(id);
+    delFts.run(rowid);
+    delNode.run(id);
+  };
+  db.transaction(() => {
+    for (const id of prev.nodes.keys()) if (!nodeMap.has(id)) removeNode(id);
+    for (const node of changedNodes) {
+      removeNode(node.id);
+      insertNode(st, node);
+    }
+    for (const key of prev.edges.keys()) {
+      if (!edgeMap.has(key)) {
+        const [s, r, t] = key.split('\u0000');
+        delEdge.run(s, r, t);
+      }
+    }
+    for (const e of edges) {
+      const key = edgeKey(e);
+      if (prev.edges.get(key) !== edgeMap.get(key)) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line);
+    }
+    const livePaths = new Set(current.keys());
+    const delSource = db.prepare('DELETE FROM sources WHERE path = ?');
+    for (const p of db.prepare('SELECT path FROM sources').pluck().all() as string[]) if (!livePaths.has(p)) delSource.run(p);
+    writeSources(db, current.values());
+    const changedLogic = [...current.values()].filter((s) => !s.stripped && s.adapter !== null);
+    const delSteps = db.prepare('DELETE FROM logic_steps WHERE source_path = ?');
+    const delFlows = db.prepare('DELETE FROM logic_flows WHERE source_path = ?');
+    const logicPaths = db.prepare('SELECT DISTINCT source_path FROM logic_steps').pluck().all() as string[];
+    for (const p of logicPaths) if (!livePaths.has(p)) { delSteps.run(p); delFlows.run(p); }
+    for (const s of changedLogic) { delSteps.run(s.entry.path); delFlows.run(s.entry.path); }
+    writeLogic(db, changedLogic);
+    writeIssues(db, issues);
+    writeMeta(db, meta);
+  })();
+  return true;
+}

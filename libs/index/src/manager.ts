@@ -1,0 +1,239 @@
+import { lstatSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { DocforgeError, toDocforgeError, type WireError } from '@docforge/core';
+import { cheapIdentity, loadDescriptor, statIdentity, walkSources, type Descriptor } from '@docforge/project';
+import type { BuildOutcome, BuildStats, BuildTask } from './build.js';
+import { publicationFileIntact, readPublication, stateLayout, type Publication, type StateLayout } from './publication.js';
+import { IndexReader } from './reader.js';
+
+/** File extensions of the built-in code adapters, by adapter id (kept equal to the adapters' own lists by a test). */
+export const CODE_EXTENSIONS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  typescript: Object.freeze(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']),
+  python: Object.freeze(['.py']),
+});
+
+/** Progress of a long index build, forwarded as MCP progress notifications. */
+export interface BuildProgress {
+  stage: string;
+  done: number;
+  total: number;
+}
+
+/** Freshness of what a response is served from (contract: staleness state). */
+export type Staleness = 'current' | 'stale';
+
+/** What one synchronization found and did. */
+export interface SyncReport {
+  publication: Publication;
+  descriptor: Descriptor;
+  staleness: Staleness;
+  /** Whether this call published a new generation. */
+  rebuilt: boolean;
+  stats: BuildStats | null;
+  /** Why the sources could not be published, when the last good publication is served instead. */
+  sync_error: WireError | null;
+  /** Milliseconds spent walking and hashing file identities. */
+  identity_ms: number;
+}
+
+/** Options of an {@link IndexManager}. */
+export interface IndexManagerOptions {
+  /** Absolute project root (resolved with realpath once at construction). */
+  root: string;
+  /** `--no-ast`: Logic is never extracted and an index holding Logic is rejected before any read. */
+  noAst: boolean;
+  /** Project-relative files whose stat joins the cheap identity (a project-owned adapter's inputs). */
+  extraIdentityFiles?: readonly string[];
+  /** Receives warnings (e.g. a failed build); never stdout. */
+  onWarning?: (message: string, details: Record<string, unknown>) => void;
+}
+
+/**
+ * Owns the synchronization of one bound project root: cheap identity check on every call, builds
+ * in a single long-lived piscina worker (never on the main thread), atomic publication, and the
+ * read-only connection to the current generation (DESIGN.md section 4; contract: "Every normal
+ * tool call first checks current source identity and atomically rebuilds").
+ */
+export class IndexManager {
+  readonly root: string;
+  private readonly noAst: boolean;
+  private readonly extraIdentityFiles: readonly string[];
+  private readonly onWarning: (message: string, details: Record<string, unknown>) => void;
+  private pool: Piscina | null = null;
+  private chain: Promise<unknown> = Promise.resolve();
+  private descriptorCache: { key: string; descriptor: Descriptor } | null = null;
+  private current: { publication: Publication; reader: IndexReader } | null = null;
+  private lastGeneration = 0;
+
+  /** @throws DocforgeError `path_outside_root` when the root does not exist or is not a directory. */
+  constructor(options: IndexManagerOptions) {
+    let root: string;
+    try {
+      root = realpathSync(options.root);
+      if (!lstatSync(root).isDirectory()) throw new Error('not a directory');
+    } catch (error) {
+      throw new DocforgeError('path_outside_root', `Project root ${options.root} is not an existing directory.`, {}, { cause: error });
+    }
+    this.root = root;
+    this.noAst = options.noAst;
+    this.extraIdentityFiles = options.extraIdentityFiles ?? [];
+    this.onWarning = options.onWarning ?? (() => undefined);
+  }
+
+  /** The descriptor, re-read only when docforge.toml's stat changed. @throws DocforgeError `descriptor_invalid`. */
+  descriptor(): Descriptor {
+    const id = statIdentity(path.join(this.root, 'docforge.toml'), 'docforge.toml');
+    const key = id ? `${id.size}:${id.mtime_ns}:${id.ino}` : 'missing';
+    if (this.descriptorCache?.key === key) return this.descriptorCache.descriptor;
+    const descriptor = loadDescriptor(this.root);
+    this.descriptorCache = { key, descriptor };
+    return descriptor;
+  }
+
+  /** The state layout of the bound project. */
+  layout(): StateLayout {
+    return stateLayout(path.join(this.root, this.descriptor().state.dir));
+  }
+
+  /** Whether builds of this project may extract Logic (not --no-ast, strategy `ast`). */
+  logicAllowed(descriptor: Descriptor = this.descriptor()): boolean {
+    return !this.noAst && descriptor.adapter.strategy === 'ast';
+  }
+
+  /** The reader of the publication returned by the last successful sync. @throws DocforgeError `index_unavailable`. */
+  reader(): IndexReader {
+    if (!this.current) throw new DocforgeError('index_unavailable');
+    return this.current.reader;
+  }
+
+  /**
+   * Checks the cheap source identity against the current publication and rebuilds when it is
+   * missing, stale or invalid. Calls are serialized. When sources cannot be published (for
+   * example a broken descriptor), the last good publication is served with staleness `stale`.
+   * @throws DocforgeError when there is no publication to serve at all.
+   */
+  sync(options: { onProgress?: (progress: BuildProgress) => void } = {}): Promise<SyncReport> {
+    const run = this.chain.then(() => this.syncNow(options.onProgress));
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async syncNow(onProgress?: (progress: BuildProgress) => void): Promise<SyncReport> {
+    const started = performance.now();
+    let descriptor: Descriptor;
+    try {
+      descriptor = this.descriptor();
+    } catch (error) {
+      return this.serveStale(toDocforgeError(error, 'descriptor_invalid'), performance.now() - started);
+    }
+    const layout = stateLayout(path.join(this.root, descriptor.state.dir));
+    const extensions = descriptor.adapter.code.flatMap((id) => CODE_EXTENSIONS[id] ?? []);
+    const walk = walkSources(descriptor, extensions);
+    const extra = [statIdentity(descriptor.path, 'docforge.toml')];
+    for (const rel of this.extraIdentityFiles) extra.push(statIdentity(path.join(this.root, rel), rel) ?? { path: rel, size: -1, mtime_ns: '0', ino: '0' });
+    const identity = cheapIdentity(walk.entries, extra.filter((e): e is NonNullable<typeof e> => e !== null));
+    const identityMs = performance.now() - started;
+
+    const logicAllowed = this.logicAllowed(descriptor);
+    const published = readPublication(layout);
+    if (published && published.source_identity === identity && published.logic_allowed === logicAllowed
+      && !(published.logic_present && !logicAllowed) && publicationFileIntact(layout, published)) {
+      if (this.openPublication(layout, published)) {
+        return { publication: published, descriptor, staleness: 'current', rebuilt: false, stats: null, sync_error: null, identity_ms: identityMs };
+      }
+    }
+
+    const task: BuildTask = {
+      root: this.root,
+      stateDir: layout.stateDir,
+      entries: walk.entries,
+      walkIssues: walk.issues,
+      sourceIdentity: identity,
+      logicAllowed,
+      minGeneration: Math.max(this.lastGeneration, published?.generation ?? 0) + 1,
+    };
+    const outcome = await this.runBuild(task, onProgress);
+    if (!outcome.ok) {
+      this.onWarning('index build failed', { code: outcome.error.code, message: outcome.error.message });
+      return this.serveStale(outcome.error, identityMs);
+    }
+    if (!this.openPublication(layout, outcome.publication)) {
+      throw new DocforgeError('index_unavailable', 'The freshly published index could not be opened.');
+    }
+    return { publication: outcome.publication, descriptor, staleness: 'current', rebuilt: true, stats: outcome.stats, sync_error: null, identity_ms: identityMs };
+  }
+
+  private serveStale(error: WireError, identityMs: number): SyncReport {
+    if (!this.current || !this.descriptorCache) {
+      throw new DocforgeError(error.code, error.message, error.details);
+    }
+    return {
+      publication: this.current.publication,
+      descriptor: this.descriptorCache.descriptor,
+      staleness: 'stale',
+      rebuilt: false,
+      stats: null,
+      sync_error: error,
+      identity_ms: identityMs,
+    };
+  }
+
+  /** Opens (or keeps) the reader for a publication; false when the file is not a valid index. */
+  private openPublication(layout: StateLayout, publication: Publication): boolean {
+    if (this.current && this.current.publication.index_file === publication.index_file && this.current.publication.index_ino === publication.index_ino) {
+      this.current.publication = publication;
+      return true;
+    }
+    let reader: IndexReader;
+    try {
+      reader = new IndexReader(path.join(layout.indexDir, publication.index_file));
+    } catch {
+      return false;
+    }
+    if (this.noAst && reader.count('logic_steps') > 0) {
+      // Contract (Preserved no-AST bindings): a pre-existing index containing Logic is rejected before any read.
+      reader.close();
+      return false;
+    }
+    this.current?.reader.close();
+    this.current = { publication, reader };
+    this.lastGeneration = Math.max(this.lastGeneration, publication.generation);
+    return true;
+  }
+
+  private async runBuild(task: BuildTask, onProgress?: (progress: BuildProgress) => void): Promise<BuildOutcome> {
+    this.pool ??= this.createPool();
+    const channel = new MessageChannel();
+    channel.port1.on('message', (message: BuildProgress) => onProgress?.(message));
+    try {
+      return (await this.pool.run({ ...task, progressPort: channel.port2 }, { transferList: [channel.port2] })) as BuildOutcome;
+    } catch (error) {
+      return { ok: false, error: toDocforgeError(error).toWire() };
+    } finally {
+      channel.port1.close();
+    }
+  }
+
+  private createPool(): Piscina {
+    const pool = new Piscina({
+      filename: new URL('./worker.js', import.meta.url).href,
+      minThreads: 1,
+      maxThreads: 1,
+      idleTimeout: Number.POSITIVE_INFINITY,
+    });
+    // An unhandled pool 'error' event would kill the process (DESIGN.md section 8).
+    pool.on('error', (error: unknown) => this.onWarning('index worker error', { message: error instanceof Error ? error.message : String(error) }));
+    return pool;
+  }
+
+  /** Closes the reader and the worker pool. */
+  async close(): Promise<void> {
+    this.current?.reader.close();
+    this.current = null;
+    const pool = this.pool;
+    this.pool = null;
+    if (pool) await pool.destroy();
+  }
+}

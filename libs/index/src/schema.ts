@@ -1,0 +1,91 @@
+/**
+ * SQLite schema of a published index file (DESIGN.md section 4). Published files are complete,
+ * read-only snapshots: journal mode DELETE, never WAL, never written after publication.
+ */
+
+/** Bumped whenever the table layout or the meaning of a column changes. */
+export const INDEX_SCHEMA_VERSION = 1;
+
+/** DDL for a new index file; executed once per full build. */
+export const INDEX_DDL = `
+PRAGMA journal_mode = DELETE;
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE nodes (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  title TEXT NOT NULL,
+  family TEXT,
+  authority TEXT,
+  status TEXT,
+  tags TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  body TEXT NOT NULL,
+  source_path TEXT NOT NULL,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  anchors TEXT NOT NULL,
+  language TEXT,
+  capabilities TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  content_hash TEXT NOT NULL
+);
+CREATE INDEX nodes_kind ON nodes (kind, id);
+CREATE INDEX nodes_source ON nodes (source_path);
+CREATE INDEX nodes_language ON nodes (language, id);
+CREATE TABLE node_tags (tag TEXT NOT NULL, node_id TEXT NOT NULL, PRIMARY KEY (tag, node_id)) WITHOUT ROWID;
+CREATE TABLE node_capabilities (capability TEXT NOT NULL, node_id TEXT NOT NULL, PRIMARY KEY (capability, node_id)) WITHOUT ROWID;
+CREATE VIRTUAL TABLE node_fts USING fts5(
+  id, title, headings, summary, body, tags,
+  tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TABLE edges (
+  source_id TEXT NOT NULL,
+  relation TEXT NOT NULL,
+  target_id TEXT NOT NULL,
+  source_path TEXT NOT NULL,
+  line INTEGER NOT NULL,
+  PRIMARY KEY (source_id, relation, target_id)
+) WITHOUT ROWID;
+CREATE INDEX edges_incoming ON edges (target_id, relation, source_id);
+CREATE TABLE logic_steps (
+  owner_id TEXT NOT NULL,
+  step INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  label TEXT NOT NULL,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  source_path TEXT NOT NULL,
+  PRIMARY KEY (owner_id, step)
+) WITHOUT ROWID;
+CREATE TABLE logic_flows (
+  owner_id TEXT NOT NULL,
+  from_step INTEGER NOT NULL,
+  to_step INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  label TEXT NOT NULL,
+  source_path TEXT NOT NULL,
+  PRIMARY KEY (owner_id, from_step, to_step, kind)
+) WITHOUT ROWID;
+CREATE TABLE sources (
+  path TEXT PRIMARY KEY,
+  role TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime_ns TEXT NOT NULL,
+  ino TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  node_count INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE issues (
+  seq INTEGER PRIMARY KEY,
+  severity TEXT NOT NULL,
+  code TEXT NOT NULL,
+  message TEXT NOT NULL,
+  path TEXT,
+  line INTEGER,
+  node_id TEXT
+);
+`;
+
+/** bm25 column weights for node_fts, in column order: id, title, headings, summary, body, tags. */
+export const FTS_WEIGHTS = [4, 10, 6, 3, 1, 3] as const;
