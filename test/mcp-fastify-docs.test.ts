@@ -31,7 +31,7 @@ describe('docforge-mcp on fastify docs/', () => {
     assert.equal(e.result!.binding.fixed, true);
     assert.ok(existsSync(e.result!.index.active_index_path));
     assert.ok(e.result!.index.active_index_path.startsWith(path.join(root, '.docforge', 'index')));
-    assert.ok(e.result!.index.counts.nodes > 50);
+    assert.ok(e.result!.index.counts.nodes >= 40, `one node per Markdown page, got ${e.result!.index.counts.nodes}`);
   });
 
   test('searching onRequest ranks the Hooks reference page first', async () => {

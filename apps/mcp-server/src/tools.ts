@@ -25,11 +25,11 @@ export type ToolHandler = (ctx: ToolContext, sync: SyncReport, args: ToolArgs) =
 const DEFAULT_LIMIT = 50;
 
 function filtersOf(args: ToolArgs): NodeFilters {
-  const pick = (key: string): string[] | undefined => (Array.isArray(args[key]) ? (args[key] as string[]) : undefined);
-  return {
-    kinds: pick('kinds'), families: pick('families'), authorities: pick('authorities'), statuses: pick('statuses'),
-    tags: pick('tags'), languages: pick('languages'), capabilities: pick('capabilities'),
-  };
+  const filters: NodeFilters = {};
+  for (const key of ['kinds', 'families', 'authorities', 'statuses', 'tags', 'languages', 'capabilities'] as const) {
+    if (Array.isArray(args[key])) filters[key] = [...(args[key] as string[])].sort();
+  }
+  return filters;
 }
 
 function limitOf(args: ToolArgs, sync: SyncReport, fallback = DEFAULT_LIMIT): number {

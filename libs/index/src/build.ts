@@ -96,12 +96,28 @@ interface WrittenState {
 const sourceCache = new Map<string, CachedSource>();
 let written: WrittenState | null = null;
 
-/** Code adapters available to builds, registered by the worker entry (keeps this module adapter-agnostic). */
+/** Code adapters available to builds, loaded on first use (keeps this module adapter-agnostic). */
 const codeAdapters = new Map<string, CodeAdapter>();
+const unavailableAdapters = new Set<string>();
+let adapterLoader: (id: string) => Promise<CodeAdapter | null> = () => Promise.resolve(null);
 
-/** Registers a built-in code adapter under its id. */
+/** Sets how built-in code adapters are loaded by id (the worker entry imports them lazily). */
+export function setAdapterLoader(loader: (id: string) => Promise<CodeAdapter | null>): void {
+  adapterLoader = loader;
+}
+
+/** Registers a code adapter under its id (tests, or adapters loaded up front). */
 export function registerCodeAdapter(adapter: CodeAdapter): void {
   codeAdapters.set(adapter.id, adapter);
+}
+
+async function ensureAdapters(ids: readonly string[]): Promise<void> {
+  for (const id of ids) {
+    if (codeAdapters.has(id) || unavailableAdapters.has(id)) continue;
+    const adapter = await adapterLoader(id).catch(() => null);
+    if (adapter) codeAdapters.set(id, adapter);
+    else unavailableAdapters.add(id);
+  }
 }
 
 /** Drops all worker-side caches (tests; or after a failed delta). */
@@ -144,6 +160,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   const layout = stateLayout(task.stateDir);
   try {
     const descriptor = loadDescriptor(task.root);
+    await ensureAdapters(descriptor.adapter.code);
     const descriptorHash = sha256(readFileSync(descriptor.path));
     const stats: BuildStats = {
       mode: 'full', files: task.entries.length, parsed: 0, reused: 0, nodes: 0, edges: 0, issues: 0, logic_steps: 0,
@@ -393,17 +410,19 @@ function readProjectText(root: string, rel: string): string | null {
 
 type Db = InstanceType<typeof Database>;
 
+type Stmt = Database.Statement<unknown[], unknown>;
+
 interface Statements {
-  node: ReturnType<Db['prepare']>;
-  fts: ReturnType<Db['prepare']>;
-  tag: ReturnType<Db['prepare']>;
-  capability: ReturnType<Db['prepare']>;
-  edge: ReturnType<Db['prepare']>;
+  node: Database.Statement<[Record<string, unknown>], unknown>;
+  fts: Stmt;
+  tag: Stmt;
+  capability: Stmt;
+  edge: Stmt;
 }
 
 function prepareInserts(db: Db): Statements {
   return {
-    node: db.prepare(`INSERT INTO nodes (id, kind, title, family, authority, status, tags, summary, body, source_path, start_line, end_line, anchors, language, capabilities, origin, content_hash)
+    node: db.prepare<[Record<string, unknown>]>(`INSERT INTO nodes (id, kind, title, family, authority, status, tags, summary, body, source_path, start_line, end_line, anchors, language, capabilities, origin, content_hash)
       VALUES (@id, @kind, @title, @family, @authority, @status, @tags, @summary, @body, @source_path, @start_line, @end_line, @anchors, @language, @capabilities, @origin, @content_hash)`),
     fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     tag: db.prepare('INSERT OR IGNORE INTO node_tags (tag, node_id) VALUES (?, ?)'),

@@ -72,38 +72,63 @@ export function filterSql(alias: string, filters: NodeFilters, params: unknown[]
   return parts.length === 0 ? '' : ` AND ${parts.join(' AND ')}`;
 }
 
+/** Multiplier of the bm25 score when the whole query equals the node title. */
+export const EXACT_TITLE_BOOST = 2;
+/** Multiplier of the bm25 score when the whole query equals one of the node's section headings. */
+export const EXACT_HEADING_BOOST = 1.5;
+
+function normalizeTitle(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/[`*_()[\]]/g, '').replace(/\s+/g, ' ').trim();
+}
+
 /**
  * Full-text search over id, title, headings, summary, body and tags with FTS5 bm25 ranking
- * (column weights {@link FTS_WEIGHTS}); a node whose id equals the query exactly ranks first.
- * Reads at most `limit + 1` rows.
+ * (column weights {@link FTS_WEIGHTS}). A window of the best bm25 candidates is re-ranked so that
+ * a node whose title or a section heading equals the whole query ranks higher (the score is
+ * multiplied by {@link EXACT_TITLE_BOOST} or {@link EXACT_HEADING_BOOST}); a node whose id equals
+ * the query exactly ranks first. Reads at most `max(3 * limit, 50)` candidate rows.
  */
 export function searchNodes(reader: IndexReader, query: string, limit: number, filters: NodeFilters = {}): SearchResult {
   const fts = toFtsQuery(query);
   if (fts === null) return { items: [], truncated: false, fts_query: '' };
   const params: unknown[] = [fts];
   const where = filterSql('n', filters, params);
-  params.push(limit + 1);
+  const window = Math.min(Math.max(limit * 3, 50), 1000);
+  params.push(window + 1);
   const weights = FTS_WEIGHTS.join(', ');
   const rows = reader.db.prepare(`
-    SELECT n.id, n.kind, n.title, n.source_path, n.start_line,
-           snippet(node_fts, 4, '', '', '…', 16) AS excerpt, n.summary AS summary,
-           bm25(node_fts, ${weights}) AS score
+    SELECT n.rowid AS rowid, n.id, n.kind, n.title, n.source_path, n.start_line, n.anchors, n.summary,
+           bm25(node_fts, ${weights}) AS bm25
     FROM node_fts JOIN nodes n ON n.rowid = node_fts.rowid
     WHERE node_fts MATCH ?${where}
-    ORDER BY score, n.id
-    LIMIT ?`).all(...params) as (SearchHit & { summary: string })[];
+    ORDER BY bm25, n.id
+    LIMIT ?`).all(...params) as { rowid: number; id: string; kind: string; title: string; source_path: string; start_line: number; anchors: string; summary: string; bm25: number }[];
+  const wanted = normalizeTitle(query);
+  const ranked = rows.slice(0, window).map((row) => {
+    let boost = 1;
+    if (normalizeTitle(row.title) === wanted) boost = EXACT_TITLE_BOOST;
+    else if ((JSON.parse(row.anchors) as { title: string }[]).some((a) => normalizeTitle(a.title) === wanted)) boost = EXACT_HEADING_BOOST;
+    return { row, score: row.bm25 * boost };
+  });
+  ranked.sort((a, b) => a.score - b.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
   const exact = reader.getNode(query.trim());
-  let items: SearchHit[] = rows.map(({ summary, ...hit }) => ({ ...hit, excerpt: hit.excerpt || summary.slice(0, 200) }));
-  if (exact && !items.some((h) => h.id === exact.id)) {
+  let exactHit: SearchHit | null = null;
+  if (exact) {
     const exactParams: unknown[] = [exact.id];
-    const ok = reader.db.prepare(`SELECT 1 FROM nodes n WHERE n.id = ?${filterSql('n', filters, exactParams)}`).get(...exactParams);
-    if (ok) items.unshift({ id: exact.id, kind: exact.kind, title: exact.title, source_path: exact.source_path, start_line: exact.start_line, excerpt: exact.summary.slice(0, 200), score: Number.NEGATIVE_INFINITY });
-  } else if (exact) {
-    items = [items.find((h) => h.id === exact.id)!, ...items.filter((h) => h.id !== exact.id)];
+    if (reader.db.prepare(`SELECT 1 FROM nodes n WHERE n.id = ?${filterSql('n', filters, exactParams)}`).get(...exactParams)) {
+      exactHit = { id: exact.id, kind: exact.kind, title: exact.title, source_path: exact.source_path, start_line: exact.start_line, excerpt: exact.summary.slice(0, 200), score: ranked[0] ? Math.min(ranked[0].score, 0) - 1 : -1 };
+    }
   }
-  const truncated = items.length > limit;
-  items = items.slice(0, limit).map((h) => ({ ...h, score: Number.isFinite(h.score) ? Math.round(h.score * 1e6) / 1e6 : -1e9 }));
-  return { items, truncated, fts_query: fts };
+  const snippet = reader.db.prepare(`SELECT snippet(node_fts, 4, '', '', '…', 16) FROM node_fts WHERE node_fts MATCH ? AND rowid = ?`).pluck();
+  const items: SearchHit[] = exactHit ? [exactHit] : [];
+  for (const { row, score } of ranked) {
+    if (items.length >= limit) break;
+    if (exactHit && row.id === exactHit.id) continue;
+    const excerpt = (snippet.get(fts, row.rowid) as string | undefined) || row.summary.slice(0, 200);
+    items.push({ id: row.id, kind: row.kind, title: row.title, source_path: row.source_path, start_line: row.start_line, excerpt, score: Math.round(score * 1e6) / 1e6 });
+  }
+  const total = ranked.length + (exactHit && !ranked.some((r) => r.row.id === exactHit!.id) ? 1 : 0);
+  return { items, truncated: rows.length > window || total > items.length, fts_query: fts };
 }
 
 /** One node of a filter result. */
