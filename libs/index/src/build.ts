@@ -14,7 +14,7 @@ import {
   type WireError,
 } from '@docforge/core';
 import { loadDescriptor, parseContentSource, resolveGraph, sourceHash, type Descriptor, type LinkRef, type SourceEntry } from '@docforge/project';
-import { INDEX_DDL, INDEX_SCHEMA_VERSION } from './schema.js';
+import { INDEX_DDL, INDEX_POST_DDL, INDEX_SCHEMA_VERSION } from './schema.js';
 import {
   collectOldGenerations,
   fsyncDirectory,
@@ -91,6 +91,12 @@ interface WrittenState {
   descriptorHash: string;
   nodes: Map<string, string>;
   edges: Map<string, string>;
+  /** Source rows as written: path → `size:mtime_ns:ino:content_hash`. */
+  sources: Map<string, string>;
+}
+
+function sourceKey(source: CachedSource): string {
+  return `${source.entry.size}:${source.entry.mtime_ns}:${source.entry.ino}:${source.content_hash}`;
 }
 
 const sourceCache = new Map<string, CachedSource>();
@@ -360,6 +366,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     written = {
       root: task.root, indexFile: publication.index_file, indexIno: publication.index_ino, indexSize: publication.index_size,
       logicAllowed: task.logicAllowed, descriptorHash, nodes: nodeMap, edges: edgeMap,
+      sources: new Map([...current].map(([p, source]) => [p, sourceKey(source)])),
     };
     Object.assign(stats, { nodes: counts.nodes, edges: counts.edges, issues: counts.issues, logic_steps: logicSteps });
     stats.total_ms = performance.now() - started;
@@ -422,24 +429,25 @@ interface Statements {
 
 function prepareInserts(db: Db): Statements {
   return {
-    node: db.prepare<[Record<string, unknown>]>(`INSERT INTO nodes (id, kind, title, family, authority, status, tags, summary, body, source_path, start_line, end_line, anchors, language, capabilities, origin, content_hash)
-      VALUES (@id, @kind, @title, @family, @authority, @status, @tags, @summary, @body, @source_path, @start_line, @end_line, @anchors, @language, @capabilities, @origin, @content_hash)`),
-    fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    node: db.prepare<[Record<string, unknown>]>(`INSERT INTO nodes (id, kind, title, family, authority, status, tags, summary, body, source_path, start_line, end_line, anchors, headings, language, capabilities, origin, content_hash)
+      VALUES (@id, @kind, @title, @family, @authority, @status, @tags, @summary, @body, @source_path, @start_line, @end_line, @anchors, @headings, @language, @capabilities, @origin, @content_hash)`),
+    fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags) SELECT rowid, id, title, headings, summary, body, tags FROM nodes WHERE rowid = ?'),
     tag: db.prepare('INSERT OR IGNORE INTO node_tags (tag, node_id) VALUES (?, ?)'),
     capability: db.prepare('INSERT OR IGNORE INTO node_capabilities (capability, node_id) VALUES (?, ?)'),
     edge: db.prepare('INSERT OR REPLACE INTO edges (source_id, relation, target_id, source_path, line) VALUES (?, ?, ?, ?, ?)'),
   };
 }
 
-function insertNode(st: Statements, node: GraphNode): void {
+/** Inserts a node row; its full-text row is added by the caller (per row in deltas, by 'rebuild' in full builds). */
+function insertNode(st: Statements, node: GraphNode, withFts: boolean): void {
   const info = st.node.run({
     ...node,
     tags: JSON.stringify(node.tags),
     anchors: JSON.stringify(node.anchors),
+    headings: node.anchors.map((a) => a.title).join('\n'),
     capabilities: JSON.stringify(node.capabilities),
   });
-  const headings = node.anchors.map((a) => a.title).join('\n');
-  st.fts.run(info.lastInsertRowid, node.id, node.title, headings, node.summary, node.body, node.tags.join(' '));
+  if (withFts) st.fts.run(info.lastInsertRowid);
   for (const tag of node.tags) st.tag.run(tag, node.id);
   for (const capability of node.capabilities) st.capability.run(capability, node.id);
 }
@@ -482,11 +490,12 @@ function writeFull(
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.exec(INDEX_DDL);
+  db.exec(INDEX_POST_DDL);
   const st = prepareInserts(db);
   db.transaction(() => {
     let n = 0;
     for (const node of nodes) {
-      insertNode(st, node);
+      insertNode(st, node, false);
       n += 1;
       if (n % 2000 === 0) progress('write', n, nodes.length);
     }
@@ -495,6 +504,7 @@ function writeFull(
     writeLogic(db, logicSources);
     writeIssues(db, issues);
     writeMeta(db, meta);
+    db.exec("INSERT INTO node_fts (node_fts) VALUES ('rebuild')");
   })();
   db.pragma('journal_mode = DELETE');
 }
@@ -523,7 +533,7 @@ function writeDelta(
   const st = prepareInserts(db);
   const rowidOf = db.prepare('SELECT rowid FROM nodes WHERE id = ?').pluck();
   const delNode = db.prepare('DELETE FROM nodes WHERE id = ?');
-  const delFts = db.prepare('DELETE FROM node_fts WHERE rowid = ?');
+  const delFts = db.prepare("INSERT INTO node_fts (node_fts, rowid, id, title, headings, summary, body, tags) SELECT 'delete', rowid, id, title, headings, summary, body, tags FROM nodes WHERE rowid = ?");
   const delCaps = db.prepare('DELETE FROM node_capabilities WHERE node_id = ?');
   const delEdge = db.prepare('DELETE FROM edges WHERE source_id = ? AND relation = ? AND target_id = ?');
   const delTagByNode = db.prepare('DELETE FROM node_tags WHERE tag IN (SELECT value FROM json_each(?)) AND node_id = ?');
@@ -540,7 +550,7 @@ function writeDelta(
     for (const id of prev.nodes.keys()) if (!nodeMap.has(id)) removeNode(id);
     for (const node of changedNodes) {
       removeNode(node.id);
-      insertNode(st, node);
+      insertNode(st, node, true);
     }
     for (const key of prev.edges.keys()) {
       if (!edgeMap.has(key)) {
@@ -552,16 +562,22 @@ function writeDelta(
       const key = edgeKey(e);
       if (prev.edges.get(key) !== edgeMap.get(key)) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line);
     }
-    const livePaths = new Set(current.keys());
     const delSource = db.prepare('DELETE FROM sources WHERE path = ?');
-    for (const p of db.prepare('SELECT path FROM sources').pluck().all() as string[]) if (!livePaths.has(p)) delSource.run(p);
-    writeSources(db, current.values());
-    const changedLogic = [...current.values()].filter((s) => !s.stripped && s.adapter !== null);
     const delSteps = db.prepare('DELETE FROM logic_steps WHERE source_path = ?');
     const delFlows = db.prepare('DELETE FROM logic_flows WHERE source_path = ?');
-    const logicPaths = db.prepare('SELECT DISTINCT source_path FROM logic_steps').pluck().all() as string[];
-    for (const p of logicPaths) if (!livePaths.has(p)) { delSteps.run(p); delFlows.run(p); }
-    for (const s of changedLogic) { delSteps.run(s.entry.path); delFlows.run(s.entry.path); }
+    for (const p of prev.sources.keys()) {
+      if (current.has(p)) continue;
+      delSource.run(p);
+      delSteps.run(p);
+      delFlows.run(p);
+    }
+    writeSources(db, [...current.values()].filter((s) => prev.sources.get(s.entry.path) !== sourceKey(s)));
+    // Freshly parsed code sources (not stripped) replace their Logic rows.
+    const changedLogic = [...current.values()].filter((s) => !s.stripped && s.adapter !== null);
+    for (const s of changedLogic) {
+      delSteps.run(s.entry.path);
+      delFlows.run(s.entry.path);
+    }
     writeLogic(db, changedLogic);
     writeIssues(db, issues);
     writeMeta(db, meta);

@@ -25,6 +25,7 @@ CREATE TABLE nodes (
   start_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
   anchors TEXT NOT NULL,
+  headings TEXT NOT NULL,
   language TEXT,
   capabilities TEXT NOT NULL,
   origin TEXT NOT NULL,
@@ -37,6 +38,7 @@ CREATE TABLE node_tags (tag TEXT NOT NULL, node_id TEXT NOT NULL, PRIMARY KEY (t
 CREATE TABLE node_capabilities (capability TEXT NOT NULL, node_id TEXT NOT NULL, PRIMARY KEY (capability, node_id)) WITHOUT ROWID;
 CREATE VIRTUAL TABLE node_fts USING fts5(
   id, title, headings, summary, body, tags,
+  content = 'nodes', content_rowid = 'rowid',
   tokenize = 'unicode61 remove_diacritics 2'
 );
 CREATE TABLE edges (
@@ -89,3 +91,10 @@ CREATE TABLE issues (
 
 /** bm25 column weights for node_fts, in column order: id, title, headings, summary, body, tags. */
 export const FTS_WEIGHTS = [4, 10, 6, 3, 1, 3] as const;
+
+/**
+ * Statements run after the DDL: persist the bm25 weights as the FTS5 `rank` function so that
+ * `ORDER BY rank` uses them (node_fts is an external-content table over `nodes`, so document
+ * text is stored once).
+ */
+export const INDEX_POST_DDL = `INSERT INTO node_fts (node_fts, rank) VALUES ('rank', 'bm25(${FTS_WEIGHTS.join(', ')})');`;

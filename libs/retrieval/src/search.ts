@@ -1,5 +1,4 @@
 import type { IndexReader } from '@docforge/index';
-import { FTS_WEIGHTS } from '@docforge/index';
 
 /** One search hit: node identity, a short excerpt and its bm25 rank (lower is better). */
 export interface SearchHit {
@@ -34,15 +33,21 @@ export interface SearchResult {
 }
 
 /**
- * Turns free text into a safe FTS5 query: every word becomes a quoted term and terms are OR-ed,
- * so bm25 ranks nodes matching more and rarer terms first. No FTS5 syntax from the caller is
+ * Turns free text into a safe FTS5 query: each whitespace-separated chunk becomes a quoted phrase
+ * of its words (so `N-000123` or `lib/route.js` match as a sequence), and phrases are OR-ed so
+ * bm25 ranks nodes matching more and rarer terms first. No FTS5 syntax from the caller is
  * interpreted. Returns null when the text has no searchable word.
  */
 export function toFtsQuery(text: string): string | null {
-  const words = text.normalize('NFKC').match(/[\p{L}\p{N}_]+/gu) ?? [];
-  const unique = [...new Set(words.map((w) => w.toLowerCase()))].slice(0, 32);
-  if (unique.length === 0) return null;
-  return unique.map((w) => `"${w}"`).join(' OR ');
+  const phrases: string[] = [];
+  for (const chunk of text.normalize('NFKC').split(/\s+/)) {
+    const words = chunk.match(/[\p{L}\p{N}_]+/gu);
+    if (!words) continue;
+    const phrase = `"${words.map((w) => w.toLowerCase()).join(' ')}"`;
+    if (!phrases.includes(phrase)) phrases.push(phrase);
+    if (phrases.length >= 32) break;
+  }
+  return phrases.length === 0 ? null : phrases.join(' OR ');
 }
 
 /** Appends SQL conditions and parameters for node filters on an alias of the nodes table. */
@@ -83,7 +88,7 @@ function normalizeTitle(text: string): string {
 
 /**
  * Full-text search over id, title, headings, summary, body and tags with FTS5 bm25 ranking
- * (column weights {@link FTS_WEIGHTS}). A window of the best bm25 candidates is re-ranked so that
+ * (the index's FTS_WEIGHTS, configured as the FTS5 rank function). A window of the best bm25 candidates is re-ranked so that
  * a node whose title or a section heading equals the whole query ranks higher (the score is
  * multiplied by {@link EXACT_TITLE_BOOST} or {@link EXACT_HEADING_BOOST}); a node whose id equals
  * the query exactly ranks first. Reads at most `max(3 * limit, 50)` candidate rows.
@@ -95,14 +100,21 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
   const where = filterSql('n', filters, params);
   const window = Math.min(Math.max(limit * 3, 50), 1000);
   params.push(window + 1);
-  const weights = FTS_WEIGHTS.join(', ');
-  const rows = reader.db.prepare(`
-    SELECT n.rowid AS rowid, n.id, n.kind, n.title, n.source_path, n.start_line, n.anchors, n.summary,
-           bm25(node_fts, ${weights}) AS bm25
-    FROM node_fts JOIN nodes n ON n.rowid = node_fts.rowid
-    WHERE node_fts MATCH ?${where}
-    ORDER BY bm25, n.id
-    LIMIT ?`).all(...params) as { rowid: number; id: string; kind: string; title: string; source_path: string; start_line: number; anchors: string; summary: string; bm25: number }[];
+  type Row = { rowid: number; id: string; kind: string; title: string; source_path: string; start_line: number; anchors: string; summary: string; bm25: number };
+  let rows: Row[];
+  if (where === '') {
+    // Unfiltered: let FTS5 order by its configured rank (bm25 with FTS_WEIGHTS), then hydrate the window.
+    const ranked = reader.db.prepare('SELECT rowid, rank FROM node_fts WHERE node_fts MATCH ? ORDER BY rank LIMIT ?').all(...params) as { rowid: number; rank: number }[];
+    const hydrate = reader.db.prepare('SELECT rowid, id, kind, title, source_path, start_line, anchors, summary FROM nodes WHERE rowid = ?');
+    rows = ranked.map((r) => ({ ...(hydrate.get(r.rowid) as Omit<Row, 'bm25'>), bm25: r.rank }));
+  } else {
+    rows = reader.db.prepare(`
+      SELECT n.rowid AS rowid, n.id, n.kind, n.title, n.source_path, n.start_line, n.anchors, n.summary, node_fts.rank AS bm25
+      FROM node_fts JOIN nodes n ON n.rowid = node_fts.rowid
+      WHERE node_fts MATCH ?${where}
+      ORDER BY node_fts.rank, n.id
+      LIMIT ?`).all(...params) as Row[];
+  }
   const wanted = normalizeTitle(query);
   const ranked = rows.slice(0, window).map((row) => {
     let boost = 1;

@@ -1,0 +1,13 @@
+/**
+ * @docforge/project: the project descriptor, the source walk and identities, the canonical
+ * Markdown/TOML loader and graph resolution (DESIGN.md sections 3 and 4).
+ */
+export type { Descriptor, ViewDeclaration, ViewRenderer, DescriptorTemplate, InitResult } from './descriptor.js';
+export { DESCRIPTOR_FILE, BUILTIN_CODE_ADAPTERS, loadDescriptor, renderDescriptor, initProject } from './descriptor.js';
+export type { SourceEntry, SourceWalk, StatIdentity } from './walk.js';
+export { CONTENT_EXTENSIONS, walkSources, cheapIdentity, statIdentity, sourceHash } from './walk.js';
+export type { LinkRef, ContentParse, ContentSourceInput } from './content.js';
+export { parseContentSource } from './content.js';
+export type { ResolveInput, ResolveSource, ResolvedGraph } from './resolve.js';
+export { resolveGraph } from './resolve.js';
+export { slugify } from './slug.js';

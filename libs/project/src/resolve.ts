@@ -1,0 +1,198 @@
+/**
+ * Graph resolution (DESIGN.md sections 3 and 4): merges per-source parse results into one graph with
+ * unique node ids and unique edge triples whose ends both exist, turning Markdown links into
+ * `relates_to` / `documents` edges and reporting duplicates, dangling relations and broken links.
+ * Pure and deterministic; linear apart from the final sorts.
+ */
+import { ALIASED_RELATIONS, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
+import type { Descriptor } from './descriptor.js';
+import type { LinkRef } from './content.js';
+
+/** What one source contributed (content or code), as input to {@link resolveGraph}. */
+export interface ResolveSource {
+  /** Project-relative POSIX path. */
+  path: string;
+  nodes: readonly GraphNode[];
+  edges: readonly GraphEdge[];
+  links: readonly LinkRef[];
+}
+
+/** Input of {@link resolveGraph}. */
+export interface ResolveInput {
+  descriptor: Descriptor;
+  sources: readonly ResolveSource[];
+  /** Project-relative paths of the code files of the walk. */
+  codePaths: ReadonlySet<string>;
+}
+
+/** The resolved primary graph. */
+export interface ResolvedGraph {
+  /** Unique ids, sorted by id. */
+  nodes: GraphNode[];
+  /** Unique `(source_id, relation, target_id)` triples whose ends both exist, sorted by that triple. */
+  edges: GraphEdge[];
+  /** Sorted by path, line, code. */
+  issues: SourceIssue[];
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareEdges(a: GraphEdge, b: GraphEdge): number {
+  return (
+    compare(a.source_id, b.source_id) ||
+    compare(a.relation, b.relation) ||
+    compare(a.target_id, b.target_id) ||
+    compare(a.source_path, b.source_path) ||
+    a.line - b.line
+  );
+}
+
+function compareIssues(a: SourceIssue, b: SourceIssue): number {
+  return (
+    compare(a.path ?? '', b.path ?? '') ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    compare(a.code, b.code) ||
+    compare(a.node_id ?? '', b.node_id ?? '') ||
+    compare(a.message, b.message)
+  );
+}
+
+const MARKDOWN_TARGET = /\.(md|markdown)$/i;
+
+/**
+ * Resolves the graph from every source's parse result.
+ * - Duplicate ids: the node of the lexicographically first source path (then first line) wins;
+ *   every other yields an error `duplicate_id`, and edges and links it declared are dropped.
+ * - Links: to a content source with nodes -> `relates_to` to that file's first node; to a code
+ *   file -> `documents` to `code:<path>` (when that node exists); to a missing Markdown file ->
+ *   warning `broken_link`; anything else is ignored; self-links are skipped.
+ * - Declared edges to a missing node -> error `dangling_relation` (dropped); code edges
+ *   (`code:` sources) to a missing node are dropped silently; relations outside the 22 aliased
+ *   names and `[vocabulary].relations` (when that list is closed) -> warning `undeclared_relation`.
+ * - Duplicate triples are merged, keeping the first in (source_path, line) order.
+ */
+export function resolveGraph(input: ResolveInput): ResolvedGraph {
+  let sorted = true;
+  for (let index = 1; index < input.sources.length && sorted; index += 1) {
+    sorted = compare((input.sources[index - 1] as ResolveSource).path, (input.sources[index] as ResolveSource).path) <= 0;
+  }
+  const sources = sorted ? input.sources : [...input.sources].sort((a, b) => compare(a.path, b.path));
+  const issues: SourceIssue[] = [];
+  const winners = new Map<string, GraphNode>();
+  /** Per source path: ids whose node in that source lost to another definition. */
+  const lost = new Map<string, Set<string>>();
+  const firstNodeOf = new Map<string, string>();
+  const sourcePaths = new Set<string>();
+
+  for (const source of sources) {
+    sourcePaths.add(source.path);
+    const nodes = source.nodes.length > 1 ? [...source.nodes].sort((a, b) => a.start_line - b.start_line) : source.nodes;
+    for (const node of nodes) {
+      if (!firstNodeOf.has(source.path)) firstNodeOf.set(source.path, node.id);
+      const winner = winners.get(node.id);
+      if (winner === undefined) {
+        winners.set(node.id, node);
+        continue;
+      }
+      let set = lost.get(source.path);
+      if (set === undefined) lost.set(source.path, (set = new Set()));
+      set.add(node.id);
+      issues.push({
+        severity: 'error',
+        code: 'duplicate_id',
+        message: `${source.path}:${node.start_line}: duplicate id "${node.id}" (already defined at ${winner.source_path}:${winner.start_line}); this definition is ignored`,
+        path: source.path,
+        line: node.start_line,
+        node_id: node.id,
+      });
+    }
+  }
+
+  /** Candidate edges bucketed by source id: sorting many small buckets beats one 50k-edge sort. */
+  const buckets = new Map<string, GraphEdge[]>();
+  const addCandidate = (edge: GraphEdge): void => {
+    const bucket = buckets.get(edge.source_id);
+    if (bucket === undefined) buckets.set(edge.source_id, [edge]);
+    else bucket.push(edge);
+  };
+  for (const source of sources) {
+    const lostHere = lost.get(source.path);
+    const ownedElsewhere = (id: string): boolean => lostHere !== undefined && lostHere.has(id) && winners.get(id)?.source_path !== source.path;
+    for (const edge of source.edges) {
+      if (ownedElsewhere(edge.source_id)) continue;
+      if (!winners.has(edge.source_id)) continue;
+      if (!winners.has(edge.target_id)) {
+        if (!edge.source_id.startsWith('code:')) {
+          issues.push({
+            severity: 'error',
+            code: 'dangling_relation',
+            message: `${edge.source_path}:${edge.line}: relation "${edge.relation}" of "${edge.source_id}" targets "${edge.target_id}", which is not a node`,
+            path: edge.source_path,
+            line: edge.line,
+            node_id: edge.source_id,
+          });
+        }
+        continue;
+      }
+      addCandidate(edge);
+    }
+    for (const link of source.links) {
+      if (ownedElsewhere(link.from_id) || !winners.has(link.from_id)) continue;
+      let relation: string;
+      let target: string | undefined;
+      if (input.codePaths.has(link.target_path)) {
+        relation = 'documents';
+        target = `code:${link.target_path}`;
+        if (!winners.has(target)) continue;
+      } else if (firstNodeOf.has(link.target_path)) {
+        relation = 'relates_to';
+        target = firstNodeOf.get(link.target_path);
+      } else {
+        if (MARKDOWN_TARGET.test(link.target_path) && !sourcePaths.has(link.target_path)) {
+          issues.push({
+            severity: 'warning',
+            code: 'broken_link',
+            message: `${source.path}:${link.line}: link to "${link.target_path}" does not resolve to a Markdown source under the content roots`,
+            path: source.path,
+            line: link.line,
+            node_id: link.from_id,
+          });
+        }
+        continue;
+      }
+      if (target === undefined || target === link.from_id) continue;
+      addCandidate({ source_id: link.from_id, relation, target_id: target, source_path: source.path, line: link.line });
+    }
+  }
+
+  const nodes = [...winners.values()].sort((a, b) => compare(a.id, b.id));
+  const edges: GraphEdge[] = [];
+  const extra = input.descriptor.vocabulary.relations;
+  const allowed = extra === null ? null : new Set([...ALIASED_RELATIONS, ...extra]);
+  for (const node of nodes) {
+    const bucket = buckets.get(node.id);
+    if (bucket === undefined) continue;
+    if (bucket.length > 1) bucket.sort(compareEdges);
+    let previous: GraphEdge | null = null;
+    for (const edge of bucket) {
+      if (previous !== null && previous.relation === edge.relation && previous.target_id === edge.target_id) continue;
+      previous = edge;
+      edges.push(edge);
+      if (allowed !== null && !allowed.has(edge.relation)) {
+        issues.push({
+          severity: 'warning',
+          code: 'undeclared_relation',
+          message: `${edge.source_path}:${edge.line}: relation "${edge.relation}" is neither an aliased relation nor declared in [vocabulary].relations of docforge.toml`,
+          path: edge.source_path,
+          line: edge.line,
+          node_id: edge.source_id,
+        });
+      }
+    }
+  }
+
+  issues.sort(compareIssues);
+  return { nodes, edges, issues };
+}

@@ -1,0 +1,225 @@
+/**
+ * The source walk and source identities (DESIGN.md section 4): which files under the content and
+ * code roots are sources, their cheap identity (`relpath, size, mtime_ns, ino` from `lstat` only)
+ * and the content-based source hash. Runs on every tool call, so it stats only candidate files.
+ */
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { sep } from 'node:path';
+import picomatch from 'picomatch';
+import { sha256, type SourceIssue } from '@docforge/core';
+import type { Descriptor } from './descriptor.js';
+
+/** One source file found by {@link walkSources}. */
+export interface SourceEntry {
+  /** Project-relative POSIX path (the link's path for a symlinked file). */
+  path: string;
+  role: 'content' | 'code';
+  /** Size in bytes. */
+  size: number;
+  /** Modification time in nanoseconds, decimal string. */
+  mtime_ns: string;
+  /** Inode number, decimal string. */
+  ino: string;
+}
+
+/** Result of a source walk. */
+export interface SourceWalk {
+  /** Sorted by path (UTF-16 code unit order), unique paths. */
+  entries: SourceEntry[];
+  /** Walk findings: links outside the root, skipped symlinked directories, unreadable paths. */
+  issues: SourceIssue[];
+}
+
+/** Stat identity of one file (descriptor, adapter module, or a source). */
+export interface StatIdentity {
+  path: string;
+  size: number;
+  mtime_ns: string;
+  ino: string;
+}
+
+/** File extensions that content roots contribute. */
+export const CONTENT_EXTENSIONS: readonly string[] = Object.freeze(['.md', '.markdown', '.toml']);
+
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot).toLowerCase();
+}
+
+function issue(severity: SourceIssue['severity'], code: string, path: string, message: string): SourceIssue {
+  return { severity, code, message, path, line: null, node_id: null };
+}
+
+/**
+ * Walks the content and code roots of a descriptor.
+ * Content roots contribute `*.md`, `*.markdown` and `*.toml`; code roots contribute files whose
+ * extension (with the dot, e.g. `.ts`) is in `codeExtensions`. `exclude` globs (picomatch, dot:true)
+ * apply to project-relative paths and the state dir is always skipped. A symlinked file inside the
+ * root is included with its target's stat; a link resolving outside the root yields an error issue
+ * `path_outside_root`; a symlinked directory inside the root is not descended into (warning
+ * `symlinked_directory_skipped`). Unreadable directories become `unreadable_path` issues; a missing
+ * root yields `root_not_found`. Never throws.
+ */
+export function walkSources(desc: Descriptor, codeExtensions: readonly string[]): SourceWalk {
+  const root = desc.root;
+  const rootPrefix = root.endsWith(sep) ? root : root + sep;
+  // One compiled regex per glob; testing them directly is ~3x faster than picomatch's matcher wrapper.
+  const patterns = desc.sources.exclude.map((glob) => picomatch.makeRe(glob, { dot: true }));
+  const excluded = (rel: string): boolean => {
+    for (const pattern of patterns) if (pattern.test(rel)) return true;
+    return false;
+  };
+  const stateDir = desc.state.dir;
+  const stateDirSlash = `${stateDir}/`;
+  const found = new Map<string, SourceEntry>();
+  const issues: SourceIssue[] = [];
+  const contentExt = new Set(CONTENT_EXTENSIONS);
+  const codeExt = new Set(codeExtensions.map((ext) => ext.toLowerCase()));
+
+  const skipDir = (rel: string): boolean =>
+    rel === stateDir || rel.startsWith(stateDirSlash) || (rel !== '' && excluded(rel));
+
+  const walkRoot = (rootRel: string, role: 'content' | 'code', extensions: ReadonlySet<string>): void => {
+    if (extensions.size === 0) return;
+    const startRel = rootRel === '.' ? '' : rootRel;
+    if (skipDir(startRel)) return;
+    const start = startRel === '' ? root : `${rootPrefix}${startRel}`;
+    try {
+      if (!statSync(start).isDirectory()) {
+        issues.push(issue('warning', 'root_not_found', startRel, `${startRel}: declared ${role} root is not a directory`));
+        return;
+      }
+    } catch {
+      issues.push(issue('warning', 'root_not_found', startRel, `${startRel}: declared ${role} root does not exist`));
+      return;
+    }
+    const stack: string[] = [startRel];
+    while (stack.length > 0) {
+      const dirRel = stack.pop() as string;
+      const dirAbs = dirRel === '' ? root : `${rootPrefix}${dirRel}`;
+      let dirents: Dirent[];
+      try {
+        dirents = readdirSync(dirAbs, { withFileTypes: true });
+      } catch (error) {
+        issues.push(issue('warning', 'unreadable_path', dirRel, `${dirRel || '.'}: cannot read directory (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
+        continue;
+      }
+      for (const dirent of dirents) {
+        const name = dirent.name;
+        const rel = dirRel === '' ? name : `${dirRel}/${name}`;
+        if (dirent.isDirectory()) {
+          if (!skipDir(rel)) stack.push(rel);
+          continue;
+        }
+        const isLink = dirent.isSymbolicLink();
+        if (!isLink && !dirent.isFile()) continue;
+        if (isLink) {
+          if (skipDir(rel)) continue;
+          handleLink(rel, role, extensions);
+          continue;
+        }
+        if (!extensions.has(extensionOf(name))) continue;
+        if (found.has(rel) || excluded(rel)) continue;
+        try {
+          const stat = lstatSync(`${rootPrefix}${rel}`, { bigint: true });
+          found.set(rel, { path: rel, role, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() });
+        } catch (error) {
+          issues.push(issue('warning', 'unreadable_path', rel, `${rel}: cannot stat file (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
+        }
+      }
+    }
+  };
+
+  const handleLink = (rel: string, role: 'content' | 'code', extensions: ReadonlySet<string>): void => {
+    const abs = `${rootPrefix}${rel}`;
+    let real: string;
+    try {
+      real = realpathSync(abs);
+    } catch {
+      if (extensions.has(extensionOf(rel))) issues.push(issue('warning', 'broken_symlink', rel, `${rel}: symbolic link target does not exist`));
+      return;
+    }
+    let stat;
+    try {
+      stat = statSync(real, { bigint: true });
+    } catch (error) {
+      issues.push(issue('warning', 'unreadable_path', rel, `${rel}: cannot stat link target (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
+      return;
+    }
+    const relevant = stat.isDirectory() || extensions.has(extensionOf(rel));
+    if (real !== root && !real.startsWith(rootPrefix)) {
+      // Only links that would have been sources (or directories of sources) are findings.
+      if (relevant) issues.push(issue('error', 'path_outside_root', rel, `${rel}: symbolic link resolves outside the project root (${real}); skipped`));
+      return;
+    }
+    if (stat.isDirectory()) {
+      issues.push(issue('warning', 'symlinked_directory_skipped', rel, `${rel}: symbolic link to a directory inside the root is not followed (it would duplicate or loop)`));
+      return;
+    }
+    if (!stat.isFile() || !extensions.has(extensionOf(rel)) || found.has(rel)) return;
+    found.set(rel, { path: rel, role, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() });
+  };
+
+  for (const rootRel of nonNested(desc.sources.content_roots)) walkRoot(rootRel, 'content', contentExt);
+  for (const rootRel of nonNested(desc.sources.code_roots)) walkRoot(rootRel, 'code', codeExt);
+
+  const entries = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { entries, issues: dedupeIssues(issues) };
+}
+
+/** Drops roots nested inside another root of the same list (walked once through the outer root). */
+function nonNested(roots: readonly string[]): string[] {
+  if (roots.includes('.')) return ['.'];
+  return roots.filter((candidate) => !roots.some((other) => other !== candidate && candidate.startsWith(`${other}/`)));
+}
+
+function dedupeIssues(issues: SourceIssue[]): SourceIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((item) => {
+    const key = `${item.code}\u0000${item.path ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Cheap source identity (DESIGN.md section 4): SHA-256 hex over the sorted lines
+ * `relpath\tsize\tmtime_ns\tino` of every source entry plus `extra` (descriptor and adapter module).
+ */
+export function cheapIdentity(entries: readonly SourceEntry[], extra: readonly StatIdentity[]): string {
+  const lines: string[] = [];
+  for (const item of entries) lines.push(`${item.path}\t${item.size}\t${item.mtime_ns}\t${item.ino}`);
+  for (const item of extra) lines.push(`${item.path}\t${item.size}\t${item.mtime_ns}\t${item.ino}`);
+  lines.sort(compareStrings);
+  return sha256(lines.join('\n'));
+}
+
+/**
+ * Stat identity of one file, following symlinks (for the descriptor and the adapter module).
+ * @param absPath absolute path to stat
+ * @param relPath project-relative path recorded in the identity
+ * @returns the identity, or null when the file does not exist or cannot be stat'ed
+ */
+export function statIdentity(absPath: string, relPath: string): StatIdentity | null {
+  try {
+    const stat = statSync(absPath, { bigint: true });
+    return { path: relPath, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Source hash (`source_hash` in every response): SHA-256 hex over the sorted lines
+ * `relpath\tsha256(content)`.
+ */
+export function sourceHash(pairs: readonly { path: string; content_hash: string }[]): string {
+  const lines = pairs.map((pair) => `${pair.path}\t${pair.content_hash}`);
+  lines.sort(compareStrings);
+  return sha256(lines.join('\n'));
+}

@@ -1,0 +1,164 @@
+// Pins docforge.toml loading: defaults, accepted forms, and descriptor_invalid errors with file:line:key.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { DocforgeError } from '@docforge/core';
+import { loadDescriptor, renderDescriptor } from '../src/index.js';
+import { removeTree, tempTree } from './helpers.js';
+
+function loadText(text: string, extra: Record<string, string> = {}): ReturnType<typeof loadDescriptor> {
+  const root = tempTree({ 'docforge.toml': text, ...extra });
+  try {
+    return loadDescriptor(root);
+  } finally {
+    removeTree(root);
+  }
+}
+
+function expectInvalid(text: string, line: number | null, key: string | null, pattern: RegExp, extra: Record<string, string> = {}): DocforgeError {
+  let caught: unknown;
+  try {
+    loadText(text, extra);
+  } catch (error) {
+    caught = error;
+  }
+  assert.ok(caught instanceof DocforgeError, `expected a DocforgeError, got ${String(caught)}`);
+  assert.equal(caught.code, 'descriptor_invalid');
+  assert.equal(caught.details['path'], 'docforge.toml');
+  assert.equal(caught.details['line'], line);
+  assert.equal(caught.details['key'], key);
+  assert.match(caught.message, pattern);
+  return caught;
+}
+
+const MINIMAL = 'schema_version = 1\n[project]\nid = "demo"\nname = "Demo"\n';
+
+test('minimal descriptor gets every default', () => {
+  const d = loadText(MINIMAL);
+  assert.equal(d.schema_version, 1);
+  assert.deepEqual(d.project, { id: 'demo', name: 'Demo' });
+  assert.deepEqual(d.sources.content_roots, ['docs']);
+  assert.deepEqual(d.sources.code_roots, []);
+  assert.deepEqual(d.sources.exclude, ['**/node_modules/**', '**/.git/**', '.docforge/**']);
+  assert.deepEqual(d.adapter, { code: [], strategy: 'ast', module: null });
+  assert.deepEqual(d.vocabulary, { kinds: null, authorities: null, statuses: null, relations: null });
+  assert.deepEqual(d.limits, { max_results: 200, max_output_chars: 60000 });
+  assert.deepEqual(d.state, { dir: '.docforge' });
+  assert.deepEqual(d.views, []);
+  assert.ok(d.path.endsWith('/docforge.toml'));
+});
+
+test('full descriptor from DESIGN.md section 3 loads', () => {
+  const text = `schema_version = 1
+[project]
+id = "acme-payments"
+name = "Acme Payments"
+[sources]
+content_roots = ["docs", "./notes/"]
+code_roots = ["src"]
+exclude = ["**/node_modules/**"]
+[adapter]
+code = "typescript"
+strategy = "lexical"
+module = ".docforge/adapter.mjs"
+[vocabulary]
+kinds = ["requirement", "component", "decision", "document"]
+relations = []
+[limits]
+max_results = 50
+max_output_chars = 2000
+[state]
+dir = "var/state"
+[[views]]
+id = "architecture"
+title = "Architecture"
+renderer = "catalog"
+select = { kinds = ["component"] }
+output = "site/architecture.html"
+`;
+  const d = loadText(text);
+  assert.deepEqual(d.sources.content_roots, ['docs', 'notes']);
+  assert.deepEqual(d.sources.exclude, ['**/node_modules/**', 'var/state/**', '**/.git/**']);
+  assert.deepEqual(d.adapter, { code: ['typescript'], strategy: 'lexical', module: '.docforge/adapter.mjs' });
+  assert.deepEqual(d.vocabulary.kinds, ['requirement', 'component', 'decision', 'document']);
+  assert.deepEqual(d.vocabulary.relations, []);
+  assert.equal(d.vocabulary.statuses, null);
+  assert.deepEqual(d.limits, { max_results: 50, max_output_chars: 2000 });
+  assert.equal(d.state.dir, 'var/state');
+  assert.deepEqual(d.views, [{ id: 'architecture', title: 'Architecture', renderer: 'catalog', select: { kinds: ['component'] }, output: 'site/architecture.html' }]);
+});
+
+test('[adapter].code accepts auto, none and arrays', () => {
+  assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "auto"\n`).adapter.code, ['typescript', 'python']);
+  assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "none"\n`).adapter.code, []);
+  assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = ["python", "typescript", "python"]\n`).adapter.code, ['python', 'typescript']);
+  assert.deepEqual(loadText(`${MINIMAL}[sources]\ncode_roots = ["lib"]\n`).adapter.code, ['typescript', 'python']);
+  expectInvalid(`${MINIMAL}[adapter]\ncode = "rust"\n`, 6, 'adapter.code', /^docforge\.toml:6: \[adapter\]\.code names an unknown code adapter "rust"/);
+});
+
+test('TOML syntax error reports the line from the parser', () => {
+  expectInvalid('schema_version = 1\n[project]\nid = "demo"\nname = "Demo\n', 4, null, /^docforge\.toml:4: TOML syntax error/);
+});
+
+test('max_results out of range names file, line and key', () => {
+  const text = `${MINIMAL}\n[limits]\nmax_results = 0\n`;
+  expectInvalid(text, 7, 'limits.max_results', /^docforge\.toml:7: \[limits\]\.max_results must be an integer from 1 to 10000$/);
+  expectInvalid(`${MINIMAL}[limits]\nmax_results = 10001\n`, 6, 'limits.max_results', /from 1 to 10000/);
+  expectInvalid(`${MINIMAL}[limits]\nmax_results = 2.5\n`, 6, 'limits.max_results', /integer/);
+  expectInvalid(`${MINIMAL}[limits]\nmax_output_chars = 1999\n`, 6, 'limits.max_output_chars', /from 2000 to 10000000/);
+});
+
+test('unknown tables and keys are errors at their line', () => {
+  expectInvalid(`${MINIMAL}[extras]\nfoo = 1\n`, 5, 'extras', /^docforge\.toml:5: extras is not a known top-level table or key/);
+  expectInvalid(`${MINIMAL}[sources]\ncontent_root = ["docs"]\n`, 6, 'sources.content_root', /^docforge\.toml:6: \[sources\]\.content_root is not a known key/);
+  expectInvalid(`${MINIMAL}[[views]]\nid = "a"\nrenderer = "page"\noutput = "a.html"\n[[views]]\nid = "b"\nrenderer = "chart"\noutput = "b.html"\n`, 11, 'views.1.renderer', /\[\[views\]\]\[1\]\.renderer must be one of/);
+});
+
+test('bad project id and missing schema version', () => {
+  expectInvalid('schema_version = 1\n[project]\nid = "Bad Id"\n', 3, 'project.id', /^docforge\.toml:3: \[project\]\.id must be a string matching .*got "Bad Id"/);
+  expectInvalid('schema_version = 2\n[project]\nid = "x"\n', 1, 'schema_version', /schema_version must be 1/);
+  expectInvalid('[project]\nid = "x"\n', null, 'schema_version', /^docforge\.toml: schema_version is required/);
+  expectInvalid('schema_version = 1\n', null, 'project', /\[project\] is required/);
+});
+
+test('roots must be relative and stay inside the root', () => {
+  expectInvalid(`${MINIMAL}[sources]\ncontent_roots = ["../elsewhere"]\n`, 6, 'sources.content_roots', /must not escape the project root/);
+  expectInvalid(`${MINIMAL}[sources]\ncode_roots = ["/etc"]\n`, 6, 'sources.code_roots', /must be a relative path/);
+  expectInvalid(`${MINIMAL}[state]\ndir = "a/../../b"\n`, 6, 'state.dir', /must not escape/);
+  expectInvalid(`${MINIMAL}[[views]]\nid = "v"\nrenderer = "page"\noutput = "../out.html"\n`, 8, 'views.0.output', /must not escape/);
+});
+
+test('a root that is a symlink leaving the project is rejected after realpath', () => {
+  const outside = tempTree({ 'x.md': '# x\n' });
+  const root = tempTree({ 'docforge.toml': `${MINIMAL}[sources]\ncontent_roots = ["linked"]\n` });
+  try {
+    symlinkSync(outside, join(root, 'linked'));
+    assert.throws(() => loadDescriptor(root), (error: unknown) => error instanceof DocforgeError && error.code === 'descriptor_invalid' && /resolves outside the project root/.test(error.message) && error.details['line'] === 6);
+  } finally {
+    removeTree(root);
+    removeTree(outside);
+  }
+});
+
+test('missing docforge.toml is descriptor_invalid with a clear message', () => {
+  const root = tempTree({});
+  try {
+    assert.throws(() => loadDescriptor(root), (error: unknown) => error instanceof DocforgeError && error.code === 'descriptor_invalid' && /no docforge\.toml in /.test(error.message) && /docforge init/.test(error.message));
+  } finally {
+    removeTree(root);
+  }
+  assert.throws(() => loadDescriptor('/nonexistent/docforge-root'), (error: unknown) => error instanceof DocforgeError && error.code === 'descriptor_invalid');
+});
+
+test('renderDescriptor output loads back with the same values', () => {
+  const text = renderDescriptor({ id: 'my-proj', name: 'My "Proj"', content_roots: ['docs'], code_roots: ['lib', 'src'], code: ['typescript'] });
+  const d = loadText(text);
+  assert.deepEqual(d.project, { id: 'my-proj', name: 'My "Proj"' });
+  assert.deepEqual(d.sources.content_roots, ['docs']);
+  assert.deepEqual(d.sources.code_roots, ['lib', 'src']);
+  assert.deepEqual(d.adapter.code, ['typescript']);
+  const none = loadText(renderDescriptor({ id: 'p', name: 'P', content_roots: ['.'], code_roots: [], code: [] }));
+  assert.deepEqual(none.adapter.code, []);
+  assert.deepEqual(none.sources.content_roots, ['.']);
+});

@@ -1,0 +1,81 @@
+// Pins docforge init: root detection on a real project (a copy of fastify), atomic write, refusal to overwrite, and a loadable result.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DocforgeError } from '@docforge/core';
+import { initProject, loadDescriptor, parseContentSource, resolveGraph, walkSources } from '../src/index.js';
+import { removeTree, tempTree } from './helpers.js';
+
+const FASTIFY = fileURLToPath(new URL('../../../../node_modules/fastify', import.meta.url));
+
+test('init on a copy of fastify picks docs/ and the code directories, then loads and walks', () => {
+  const parent = tempTree({});
+  const root = join(parent, 'Fastify Copy');
+  try {
+    cpSync(FASTIFY, root, { recursive: true });
+    const result = initProject(root);
+    assert.equal(result.path, join(root, 'docforge.toml'));
+    assert.deepEqual(result.content_roots, ['docs']);
+    for (const dir of ['lib', 'test', 'types']) assert.ok(result.code_roots.includes(dir), `code root ${dir}`);
+    assert.ok(!result.code_roots.includes('docs'));
+    assert.ok(result.markdown_files > 30);
+    assert.equal(readFileSync(result.path, 'utf8'), result.descriptor_text);
+    assert.deepEqual(readdirSync(root).filter((name) => name.includes('.tmp')), [], 'no temp file left behind');
+
+    const desc = loadDescriptor(root);
+    assert.equal(desc.project.id, 'fastify-copy');
+    assert.equal(desc.project.name, 'Fastify Copy');
+    assert.deepEqual(desc.adapter.code, ['typescript']);
+    const walk = walkSources(desc, ['.js', '.ts']);
+    const content = walk.entries.filter((entry) => entry.role === 'content');
+    assert.equal(content.length, result.markdown_files);
+    assert.ok(walk.entries.some((entry) => entry.path === 'lib/hooks.js' && entry.role === 'code'));
+
+    const sources = content.map((entry) => {
+      const parsed = parseContentSource({ path: entry.path, text: readFileSync(join(root, entry.path), 'utf8'), descriptor: desc });
+      return { path: entry.path, ...parsed };
+    });
+    const graph = resolveGraph({ descriptor: desc, sources, codePaths: new Set(walk.entries.filter((entry) => entry.role === 'code').map((entry) => entry.path)) });
+    assert.equal(graph.nodes.length, content.length);
+    assert.ok(graph.nodes.some((node) => node.id === 'Reference/Hooks' && node.title === 'Hooks'));
+    assert.ok(graph.edges.filter((edge) => edge.relation === 'relates_to').length > 50);
+    assert.ok(graph.issues.every((item) => item.severity === 'warning'));
+
+    assert.throws(() => initProject(root), (error: unknown) => error instanceof DocforgeError && error.code === 'descriptor_invalid' && /already exists/.test(error.message));
+  } finally {
+    removeTree(parent);
+  }
+});
+
+test('init falls back to top-level Markdown directories, then to the root', () => {
+  const withDirs = tempTree({ 'guides/a.md': '# A\n', 'notes/deep/b.md': '# B\n', 'src/main.py': 'print(1)\n', 'README.md': '# R\n' });
+  const flat = tempTree({ 'README.md': '# R\n', 'index.js': 'module.exports = 1;\n' });
+  try {
+    const first = initProject(withDirs, { id: 'custom.id' });
+    assert.deepEqual(first.content_roots, ['guides', 'notes']);
+    assert.deepEqual(first.code_roots, ['src']);
+    assert.equal(first.markdown_files, 2);
+    assert.deepEqual(loadDescriptor(withDirs).adapter.code, ['python']);
+    assert.equal(loadDescriptor(withDirs).project.id, 'custom.id');
+    const second = initProject(flat);
+    assert.deepEqual(second.content_roots, ['.']);
+    assert.deepEqual(second.code_roots, ['.']);
+    assert.equal(second.markdown_files, 1);
+  } finally {
+    removeTree(withDirs);
+    removeTree(flat);
+  }
+});
+
+test('init rejects a bad id and a missing directory', () => {
+  const root = tempTree({});
+  try {
+    mkdirSync(join(root, 'docs'));
+    assert.throws(() => initProject(root, { id: 'Bad Id' }), (error: unknown) => error instanceof DocforgeError && error.code === 'descriptor_invalid' && error.details['key'] === 'project.id');
+    assert.throws(() => initProject(join(root, 'absent')), (error: unknown) => error instanceof DocforgeError && error.code === 'descriptor_invalid');
+  } finally {
+    removeTree(root);
+  }
+});

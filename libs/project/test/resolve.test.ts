@@ -1,0 +1,82 @@
+// Pins graph resolution: duplicate ids, dangling relations, broken links, relates_to/documents link edges, relation vocabulary, triple merging.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withContentHash, type GraphEdge, type GraphNode } from '@docforge/core';
+import { parseContentSource, resolveGraph, type ResolveSource } from '../src/index.js';
+import { testDescriptor } from './helpers.js';
+
+const desc = testDescriptor();
+
+function parsed(path: string, text: string): ResolveSource {
+  const result = parseContentSource({ path, text, descriptor: desc });
+  return { path, nodes: result.nodes, edges: result.edges, links: result.links };
+}
+
+function codeModule(path: string): ResolveSource {
+  const node: GraphNode = withContentHash({
+    id: `code:${path}`, kind: 'module', title: path, family: null, authority: null, status: null, tags: [], summary: '', body: '',
+    source_path: path, start_line: 1, end_line: 10, anchors: [], language: 'typescript', capabilities: [], origin: 'code',
+  });
+  const edges: GraphEdge[] = [{ source_id: node.id, relation: 'imports', target_id: 'code:src/missing.ts', source_path: path, line: 1 }];
+  return { path, nodes: [node], edges, links: [] };
+}
+
+const fm = (id: string, relations = ''): string => `+++\nid = "${id}"\nkind = "requirement"\ntitle = "${id}"\n${relations}+++\nBody of ${id}.\n`;
+
+test('duplicate ids: the first source path wins, others are errors naming both files', () => {
+  const graph = resolveGraph({
+    descriptor: desc,
+    sources: [parsed('docs/z.md', fm('REQ-1', '[relations]\ndepends_on = "REQ-2"\n')), parsed('docs/a.md', fm('REQ-1')), parsed('docs/b.md', fm('REQ-2'))],
+    codePaths: new Set(),
+  });
+  assert.deepEqual(graph.nodes.map((node) => [node.id, node.source_path]), [['REQ-1', 'docs/a.md'], ['REQ-2', 'docs/b.md']]);
+  assert.deepEqual(graph.issues.map((item) => [item.code, item.severity, item.path, item.line, item.node_id]), [['duplicate_id', 'error', 'docs/z.md', 1, 'REQ-1']]);
+  assert.match(graph.issues[0]!.message, /docs\/z\.md:1: .*docs\/a\.md:1/);
+  assert.deepEqual(graph.edges, [], 'edges declared by the losing definition are dropped');
+});
+
+test('dangling relations are errors and dropped; code edges to missing nodes drop silently', () => {
+  const graph = resolveGraph({
+    descriptor: desc,
+    sources: [parsed('docs/a.md', fm('A', '[relations]\ndepends_on = ["B", "GHOST"]\n')), parsed('docs/b.md', fm('B')), codeModule('src/x.ts')],
+    codePaths: new Set(['src/x.ts']),
+  });
+  assert.deepEqual(graph.edges.map((edge) => [edge.source_id, edge.relation, edge.target_id, edge.line]), [['A', 'depends_on', 'B', 6]]);
+  assert.deepEqual(graph.issues.map((item) => [item.code, item.path, item.line, item.node_id]), [['dangling_relation', 'docs/a.md', 6, 'A']]);
+  assert.match(graph.issues[0]!.message, /"GHOST"/);
+});
+
+test('links become relates_to and documents edges; missing Markdown is a broken_link; self-links skipped', () => {
+  const guide = parsed('docs/guide.md', '# Guide\n\nSee [ref](reference/api.md#listen), [code](../src/x.ts), [dir](reference/),\n[img](logo.png), [self](guide.md) and [gone](missing.md).\n');
+  const api = parsed('docs/reference/api.md', fm('API-1'));
+  const graph = resolveGraph({ descriptor: desc, sources: [guide, api, codeModule('src/x.ts')], codePaths: new Set(['src/x.ts']) });
+  assert.deepEqual(graph.edges.map((edge) => [edge.source_id, edge.relation, edge.target_id, edge.source_path, edge.line]), [
+    ['guide', 'documents', 'code:src/x.ts', 'docs/guide.md', 3],
+    ['guide', 'relates_to', 'API-1', 'docs/guide.md', 3],
+  ]);
+  assert.deepEqual(graph.issues.map((item) => [item.code, item.severity, item.path, item.line]), [['broken_link', 'warning', 'docs/guide.md', 4]]);
+  assert.match(graph.issues[0]!.message, /docs\/missing\.md/);
+});
+
+test('undeclared relations warn under a closed relation vocabulary only; duplicate triples merge', () => {
+  const sources = [
+    parsed('docs/a.md', fm('A', '[relations]\nblesses = "B"\nimplements = "B"\n')),
+    parsed('docs/b.md', fm('B')),
+    { path: 'docs/c.md', nodes: [], edges: [{ source_id: 'A', relation: 'implements', target_id: 'B', source_path: 'docs/c.md', line: 3 }], links: [] },
+  ];
+  const open = resolveGraph({ descriptor: desc, sources, codePaths: new Set() });
+  assert.deepEqual(open.issues, []);
+  assert.deepEqual(open.edges.map((edge) => [edge.relation, edge.source_path, edge.line]), [['blesses', 'docs/a.md', 6], ['implements', 'docs/a.md', 7]]);
+  const closed = resolveGraph({ descriptor: testDescriptor({ vocabulary: { kinds: null, authorities: null, statuses: null, relations: [] } }), sources, codePaths: new Set() });
+  assert.deepEqual(closed.issues.map((item) => [item.code, item.severity, item.line]), [['undeclared_relation', 'warning', 6]]);
+  const allowed = resolveGraph({ descriptor: testDescriptor({ vocabulary: { kinds: null, authorities: null, statuses: null, relations: ['blesses'] } }), sources, codePaths: new Set() });
+  assert.deepEqual(allowed.issues, []);
+});
+
+test('output is deterministic regardless of source order', () => {
+  const sources = [parsed('docs/a.md', fm('A', '[relations]\nrelates_to = ["B", "c"]\n')), parsed('docs/b.md', fm('B')), parsed('docs/c.md', '# C\n[a](a.md)\n')];
+  const forward = resolveGraph({ descriptor: desc, sources, codePaths: new Set() });
+  const backward = resolveGraph({ descriptor: desc, sources: [...sources].reverse(), codePaths: new Set() });
+  assert.deepEqual(backward, forward);
+  assert.deepEqual(forward.edges.map((edge) => `${edge.source_id}>${edge.target_id}`), ['A>B', 'A>c', 'c>A']);
+});
