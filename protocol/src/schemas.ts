@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -30,15 +30,16 @@ interface ManifestEntry {
 }
 
 /**
- * Loads the tool manifest (`tools/manifest.json`, contract order) with each tool's
- * `<name>.input.schema.json` and `<name>.output.schema.json`.
+ * Loads every tool of `schemas/v1/tools/`: `<name>.tool.json` (description and annotations),
+ * `<name>.input.schema.json` and `<name>.output.schema.json`, keyed by tool name in name order
+ * (registration order comes from the contract lists in @docforge/policy).
  * @throws Error when a schema file is missing or not JSON (a packaging defect).
  */
 export function loadToolSchemas(): Map<string, ToolSchemaPair> {
   const dir = path.join(PROTOCOL_SCHEMA_DIR, 'tools');
-  const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as ManifestEntry[];
   const pairs = new Map<string, ToolSchemaPair>();
-  for (const entry of manifest) {
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.tool.json')).sort()) {
+    const entry = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as ManifestEntry;
     const input = JSON.parse(readFileSync(path.join(dir, `${entry.name}.input.schema.json`), 'utf8')) as Record<string, unknown>;
     const output = JSON.parse(readFileSync(path.join(dir, `${entry.name}.output.schema.json`), 'utf8')) as Record<string, unknown>;
     pairs.set(entry.name, { ...entry, input, output });

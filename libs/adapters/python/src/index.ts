@@ -1,0 +1,10 @@
+/**
+ * @docforge/adapter-python: the built-in Python code adapter (web-tree-sitter + tree-sitter-python WASM).
+ */
+export { pythonAdapter, PYTHON_ADAPTER_VERSION } from './adapter.js';
+export { initPythonAdapter, isPythonAdapterReady } from './runtime.js';
+export { extractPython, isPythonTestPath, PYTHON_LANGUAGE } from './extract.js';
+export type { ExtractResult } from './extract.js';
+export { linkPython } from './link.js';
+export { readPythonLinkData, PYTHON_LINK_DATA_VERSION } from './link-data.js';
+export type { PythonLinkData, PythonImport, PythonCall, PythonBase } from './link-data.js';

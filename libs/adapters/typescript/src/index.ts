@@ -1,0 +1,37 @@
+/**
+ * `@docforge/adapter-typescript`: the built-in TypeScript/JavaScript code adapter
+ * (DESIGN.md section 3, code nodes and Logic). Uses the TypeScript compiler's parser only
+ * (`ts.createSourceFile`, no Program or type checker).
+ */
+import type { CodeAdapter } from '@docforge/core';
+import { extractTypeScript } from './extract.js';
+import { linkTypeScript } from './link.js';
+
+export { extractTypeScript, isTestPath, isDeclarationPath, languageOf } from './extract.js';
+export type { TsExtractResult } from './extract.js';
+export { linkTypeScript } from './link.js';
+export type { TsLinkInput } from './link.js';
+export { buildFunctionLogic } from './logic.js';
+export type { FunctionLogic, LogicOwnerNode } from './logic.js';
+export { isTsLinkData } from './link-data.js';
+export type {
+  TsLinkData, TsImportRecord, TsBinding, TsExportRecord, TsDeclRecord, TsCallShape, TsCallSite, TsHeritageRecord,
+} from './link-data.js';
+export { SpecifierResolver } from './resolve.js';
+export type { Resolution } from './resolve.js';
+
+/** Adapter version; part of `adapter_version` in every MCP response. Bump when output changes. */
+export const TYPESCRIPT_ADAPTER_VERSION = '1.0.0';
+
+/**
+ * The built-in `typescript` code adapter: extracts TypeScript and JavaScript files (ESM and
+ * CommonJS) into module/class/interface/function/method nodes with Logic, and links imports,
+ * calls, heritage and test relations across files.
+ */
+export const typescriptAdapter: CodeAdapter = Object.freeze({
+  id: 'typescript',
+  version: TYPESCRIPT_ADAPTER_VERSION,
+  extensions: Object.freeze(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']),
+  extract: extractTypeScript,
+  link: linkTypeScript,
+});

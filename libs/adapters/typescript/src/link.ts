@@ -1,0 +1,382 @@
+import type { GraphEdge, LinkResult, ModuleResolver, ParsedSource, SourceIssue } from '@docforge/core';
+import { isTsLinkData } from './link-data.js';
+import type { TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsLinkData } from './link-data.js';
+import { SpecifierResolver } from './resolve.js';
+
+/** One file as handed to {@link linkTypeScript}. */
+export type TsLinkInput = Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>;
+
+const CODE_EXTENSIONS = /\.(?:[cm]?[jt]sx?)$/;
+const MAX_DEPTH = 24;
+
+interface ModuleInfo {
+  path: string;
+  id: string;
+  data: TsLinkData;
+  decls: Map<string, TsDeclRecord>;
+  /** Parent decl id ('' for the module) → simple name → first declaration with that name. */
+  children: Map<string, Map<string, TsDeclRecord>>;
+  bindings: Map<string, TsBinding>;
+  exports: Map<string, TsExportRecord[]>;
+  stars: TsExportRecord[];
+  shadows: Map<string, Set<string>>;
+  /** Ids of functions that own prototype/static methods (constructor functions). */
+  classLike: Set<string>;
+}
+
+/** What a name resolves to: one declaration, or a whole module (namespace / CommonJS object). */
+type Target = { kind: 'decl'; mod: ModuleInfo; decl: TsDeclRecord } | { kind: 'module'; mod: ModuleInfo };
+
+/**
+ * Links the files extracted by this adapter: `imports` edges (module → module, one per pair,
+ * line of the first reference), `calls` edges (calling function/method/module → callee
+ * function/method; only through local scopes, imported bindings, `this`/`super` with the
+ * resolvable superclass chain, CommonJS exports and `.call`/`.apply`; never by name guessing),
+ * `inherits` / `implements` edges, and `tested_by` edges (callee module and callee → the test
+ * module calling it). Unresolvable references are counted in `stats`; a relative import that
+ * resolves to no project file is an `unresolved_import` warning. Pure and deterministic.
+ */
+export function linkTypeScript(files: readonly TsLinkInput[], resolver: ModuleResolver): LinkResult {
+  return new Linker(files, resolver).run();
+}
+
+class Linker {
+  private readonly modules = new Map<string, ModuleInfo>();
+  private readonly specifiers: SpecifierResolver;
+  private readonly edges = new Map<string, GraphEdge>();
+  private readonly issues: SourceIssue[] = [];
+  private readonly stats: Record<string, number> = {
+    files: 0,
+    imports_total: 0,
+    imports_resolved: 0,
+    imports_external: 0,
+    imports_unresolved: 0,
+    calls_total: 0,
+    calls_resolved: 0,
+    calls_unresolved: 0,
+    heritage_total: 0,
+    heritage_resolved: 0,
+  };
+  private readonly exportMemo = new Map<string, Target | null>();
+  private readonly superMemo = new Map<string, Target | null>();
+
+  constructor(files: readonly TsLinkInput[], resolver: ModuleResolver) {
+    for (const file of files) {
+      if (!isTsLinkData(file.link_data)) continue;
+      this.modules.set(file.path, buildModuleInfo(file.path, file.link_data));
+    }
+    this.specifiers = new SpecifierResolver(resolver, [...this.modules.keys()]);
+  }
+
+  run(): LinkResult {
+    const paths = [...this.modules.keys()].sort();
+    this.stats['files'] = paths.length;
+    for (const path of paths) this.linkImports(this.modules.get(path)!);
+    for (const path of paths) this.linkHeritage(this.modules.get(path)!);
+    for (const path of paths) this.linkCalls(this.modules.get(path)!);
+    const edges = [...this.edges.values()].sort((a, b) => compare(a.source_id, b.source_id)
+      || compare(a.relation, b.relation) || compare(a.target_id, b.target_id));
+    for (const edge of edges) {
+      const key = `edges_${edge.relation}`;
+      this.stats[key] = (this.stats[key] ?? 0) + 1;
+    }
+    return { edges, issues: this.issues, stats: this.stats };
+  }
+
+  private addEdge(sourceId: string, relation: string, targetId: string, sourcePath: string, line: number): void {
+    if (sourceId === targetId) return;
+    const key = `${sourceId}\u0000${relation}\u0000${targetId}`;
+    if (!this.edges.has(key)) this.edges.set(key, { source_id: sourceId, relation, target_id: targetId, source_path: sourcePath, line });
+  }
+
+  /** The module a specifier of `mod` names, or null (external, unresolved or not extracted). */
+  private moduleFor(mod: ModuleInfo, specifier: string): ModuleInfo | null {
+    const resolution = this.specifiers.resolve(mod.path, specifier);
+    return resolution.kind === 'file' ? this.modules.get(resolution.path) ?? null : null;
+  }
+
+  private linkImports(mod: ModuleInfo): void {
+    for (const record of mod.data.imports) {
+      this.stats['imports_total']! += 1;
+      const resolution = this.specifiers.resolve(mod.path, record.specifier);
+      const target = resolution.kind === 'file' ? this.modules.get(resolution.path) : undefined;
+      if (target !== undefined) {
+        this.stats['imports_resolved']! += 1;
+        this.addEdge(mod.id, 'imports', target.id, mod.path, record.line);
+      } else if (resolution.kind === 'external' || !isCodeSpecifier(record.specifier)) {
+        this.stats['imports_external']! += 1;
+      } else {
+        this.stats['imports_unresolved']! += 1;
+        this.issues.push({
+          severity: 'warning',
+          code: 'unresolved_import',
+          message: `Cannot resolve module '${record.specifier}' to a project file.`,
+          path: mod.path,
+          line: record.line,
+          node_id: mod.id,
+        });
+      }
+    }
+  }
+
+  private linkHeritage(mod: ModuleInfo): void {
+    for (const record of mod.data.heritage) {
+      this.stats['heritage_total']! += 1;
+      const decl = mod.decls.get(record.id);
+      const target = decl ? this.resolveDotted(mod, decl.parent, record.name) : null;
+      if (target?.kind !== 'decl') continue;
+      const targetKind = target.decl.kind;
+      const ok = record.relation === 'inherits'
+        ? (targetKind === 'class' || targetKind === 'interface')
+        : (targetKind === 'interface' || targetKind === 'class');
+      if (!ok) continue;
+      this.stats['heritage_resolved']! += 1;
+      this.addEdge(record.id, record.relation, target.decl.id, mod.path, record.line);
+    }
+  }
+
+  private linkCalls(mod: ModuleInfo): void {
+    for (const call of mod.data.calls) {
+      this.stats['calls_total']! += 1;
+      const callee = this.resolveCall(mod, call);
+      if (callee === null) {
+        this.stats['calls_unresolved']! += 1;
+        continue;
+      }
+      this.stats['calls_resolved']! += 1;
+      this.addEdge(call.owner, 'calls', callee.decl.id, mod.path, call.line);
+      if (mod.data.is_test && callee.mod !== mod && !callee.mod.data.is_test) {
+        this.addEdge(callee.mod.id, 'tested_by', mod.id, mod.path, call.line);
+        this.addEdge(callee.decl.id, 'tested_by', mod.id, mod.path, call.line);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ resolution
+
+  private resolveCall(mod: ModuleInfo, call: TsCallSite): { mod: ModuleInfo; decl: TsDeclRecord } | null {
+    const ownerDecl = mod.decls.get(call.owner) ?? null;
+    let target: Target | null = null;
+    switch (call.shape) {
+      case 'id':
+        target = this.resolveName(mod, ownerDecl?.id ?? null, call.name);
+        break;
+      case 'member':
+        target = this.resolveDotted(mod, ownerDecl?.id ?? null, `${call.object}.${call.name}`);
+        break;
+      case 'this': {
+        const cls = this.enclosingClass(mod, ownerDecl);
+        target = cls ? this.findMember(cls, call.name) : null;
+        break;
+      }
+      case 'super': {
+        const cls = this.enclosingClass(mod, ownerDecl);
+        const base = cls ? this.superclass(cls) : null;
+        target = base ? this.findMember(base, call.name) : null;
+        break;
+      }
+      case 'new': {
+        const cls = this.resolveDotted(mod, ownerDecl?.id ?? null, call.object ? `${call.object}.${call.name}` : call.name);
+        if (cls?.kind === 'decl' && cls.decl.kind === 'class') target = this.findMember(cls, 'constructor');
+        else target = cls;
+        break;
+      }
+      default:
+        return null;
+    }
+    if (target?.kind === 'decl' && (target.decl.kind === 'function' || target.decl.kind === 'method')) {
+      return { mod: target.mod, decl: target.decl };
+    }
+    return null;
+  }
+
+  /** Resolves a plain identifier from a scope (a decl id, or null for module level). */
+  private resolveName(mod: ModuleInfo, scopeId: string | null, name: string): Target | null {
+    let current: string | null = scopeId;
+    while (current !== null) {
+      const decl = mod.decls.get(current);
+      if (decl === undefined) break;
+      if (decl.kind !== 'class' && decl.kind !== 'interface') {
+        const child = mod.children.get(current)?.get(name);
+        if (child !== undefined && child.kind !== 'method') return { kind: 'decl', mod, decl: child };
+        if (mod.shadows.get(current)?.has(name)) return null;
+      }
+      current = decl.parent;
+    }
+    return this.resolveLocal(mod, name, 0);
+  }
+
+  /** Resolves `a.b.c` from a scope: the first segment as a name, then members. */
+  private resolveDotted(mod: ModuleInfo, scopeId: string | null, dotted: string): Target | null {
+    const parts = dotted.split('.');
+    let target: Target | null;
+    let index = 1;
+    if (parts[0] === 'module' && parts[1] === 'exports') {
+      target = { kind: 'module', mod };
+      index = 2;
+    } else if (parts[0] === 'exports' && !mod.bindings.has('exports')) {
+      target = { kind: 'module', mod };
+    } else {
+      target = this.resolveName(mod, scopeId, parts[0]!);
+    }
+    for (; index < parts.length && target !== null; index += 1) {
+      const part = parts[index]!;
+      if (part === 'prototype') continue;
+      target = this.member(target, part);
+    }
+    return target;
+  }
+
+  private member(target: Target, name: string): Target | null {
+    if (target.kind === 'module') return this.resolveExport(target.mod, name, 0);
+    const child = target.mod.children.get(target.decl.id)?.get(name);
+    if (child !== undefined) return { kind: 'decl', mod: target.mod, decl: child };
+    const whole = this.resolveExport(target.mod, '=', 0);
+    if (whole?.kind === 'decl' && whole.decl.id === target.decl.id) return this.resolveExport(target.mod, name, 0);
+    return null;
+  }
+
+  /** A module-level name: declaration first, then imported binding. */
+  private resolveLocal(mod: ModuleInfo, name: string, depth: number): Target | null {
+    const decl = mod.children.get('')?.get(name);
+    if (decl !== undefined) return { kind: 'decl', mod, decl };
+    const binding = mod.bindings.get(name);
+    if (binding !== undefined) return this.resolveBinding(mod, binding, depth + 1);
+    return null;
+  }
+
+  private resolveBinding(mod: ModuleInfo, binding: TsBinding, depth: number): Target | null {
+    const target = this.moduleFor(mod, binding.specifier);
+    if (target === null) return null;
+    return this.importFrom(target, binding.imported, depth);
+  }
+
+  /** What importing `imported` (`*`, `=`, `default` or a name) from a module yields. */
+  private importFrom(target: ModuleInfo, imported: string, depth: number): Target | null {
+    if (imported === '*') return { kind: 'module', mod: target };
+    if (imported === '=' || imported === 'default') return this.resolveExport(target, imported, depth + 1) ?? { kind: 'module', mod: target };
+    return this.resolveExport(target, imported, depth + 1);
+  }
+
+  /** An export of a module by name (`default` and `=` stand in for each other; `*` re-exports followed). */
+  private resolveExport(mod: ModuleInfo, name: string, depth: number): Target | null {
+    if (depth > MAX_DEPTH) return null;
+    const key = `${mod.path}\u0000${name}`;
+    if (this.exportMemo.has(key)) return this.exportMemo.get(key)!;
+    this.exportMemo.set(key, null);
+    let result = this.exportByRecords(mod, mod.exports.get(name), depth);
+    if (result === null && name === 'default') result = this.exportByRecords(mod, mod.exports.get('='), depth);
+    if (result === null && name === '=') result = this.exportByRecords(mod, mod.exports.get('default'), depth);
+    if (result === null && name !== 'default' && name !== '=') {
+      for (const star of mod.stars) {
+        const target = star.specifier === null ? null : this.moduleFor(mod, star.specifier);
+        if (target === null) continue;
+        result = this.resolveExport(target, name, depth + 1);
+        if (result !== null) break;
+      }
+    }
+    this.exportMemo.set(key, result);
+    return result;
+  }
+
+  private exportByRecords(mod: ModuleInfo, records: readonly TsExportRecord[] | undefined, depth: number): Target | null {
+    for (const record of records ?? []) {
+      let result: Target | null = null;
+      if (record.local !== null) {
+        result = this.resolveLocal(mod, record.local, depth + 1);
+      } else if (record.specifier !== null) {
+        const target = this.moduleFor(mod, record.specifier);
+        if (target !== null) result = this.importFrom(target, record.imported ?? '*', depth);
+      }
+      if (result !== null) return result;
+    }
+    return null;
+  }
+
+  /** The class (or constructor function) whose `this` a call in `owner` refers to. */
+  private enclosingClass(mod: ModuleInfo, owner: TsDeclRecord | null): Target | null {
+    let current = owner;
+    while (current !== null) {
+      if (current.kind === 'class' || mod.classLike.has(current.id)) return { kind: 'decl', mod, decl: current };
+      if (current.kind === 'method') {
+        const parent = current.parent === null ? undefined : mod.decls.get(current.parent);
+        return parent ? { kind: 'decl', mod, decl: parent } : null;
+      }
+      current = current.parent === null ? null : mod.decls.get(current.parent) ?? null;
+    }
+    return null;
+  }
+
+  private superclass(cls: Target): Target | null {
+    if (cls.kind !== 'decl') return null;
+    const key = cls.decl.id;
+    if (this.superMemo.has(key)) return this.superMemo.get(key)!;
+    this.superMemo.set(key, null);
+    let result: Target | null = null;
+    for (const record of cls.mod.data.heritage) {
+      if (record.id !== key || record.relation !== 'inherits') continue;
+      const target = this.resolveDotted(cls.mod, cls.decl.parent, record.name);
+      if (target?.kind === 'decl' && target.decl.kind === 'class') {
+        result = target;
+        break;
+      }
+    }
+    this.superMemo.set(key, result);
+    return result;
+  }
+
+  /** A method of a class, searching the resolvable superclass chain. */
+  private findMember(cls: Target, name: string): Target | null {
+    let current: Target | null = cls;
+    for (let depth = 0; current !== null && current.kind === 'decl' && depth < MAX_DEPTH; depth += 1) {
+      const child = current.mod.children.get(current.decl.id)?.get(name);
+      if (child !== undefined && child.kind === 'method') return { kind: 'decl', mod: current.mod, decl: child };
+      current = this.superclass(current);
+    }
+    return null;
+  }
+}
+
+function buildModuleInfo(path: string, data: TsLinkData): ModuleInfo {
+  const decls = new Map<string, TsDeclRecord>();
+  const children = new Map<string, Map<string, TsDeclRecord>>();
+  const classLike = new Set<string>();
+  for (const decl of data.decls) {
+    decls.set(decl.id, decl);
+    const parentKey = decl.parent ?? '';
+    let map = children.get(parentKey);
+    if (map === undefined) {
+      map = new Map();
+      children.set(parentKey, map);
+    }
+    if (!map.has(decl.name)) map.set(decl.name, decl);
+  }
+  for (const decl of data.decls) {
+    if (decl.kind === 'method' && decl.parent !== null && decls.get(decl.parent)?.kind === 'function') classLike.add(decl.parent);
+  }
+  const bindings = new Map<string, TsBinding>();
+  for (const binding of data.bindings) if (!bindings.has(binding.local)) bindings.set(binding.local, binding);
+  const exports = new Map<string, TsExportRecord[]>();
+  const stars: TsExportRecord[] = [];
+  for (const record of data.exports) {
+    if (record.name === '*') {
+      stars.push(record);
+      continue;
+    }
+    const list = exports.get(record.name);
+    if (list) list.push(record);
+    else exports.set(record.name, [record]);
+  }
+  const shadows = new Map<string, Set<string>>();
+  for (const [owner, names] of Object.entries(data.shadows)) shadows.set(owner, new Set(names));
+  return { path, id: data.module_id, data, decls, children, bindings, exports, stars, shadows, classLike };
+}
+
+function isCodeSpecifier(specifier: string): boolean {
+  const base = specifier.split('/').pop() ?? '';
+  return !base.includes('.') || base === '.' || base === '..' || CODE_EXTENSIONS.test(base);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

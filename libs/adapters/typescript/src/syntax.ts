@@ -1,0 +1,136 @@
+import ts from 'typescript';
+
+/** Maximum label length for Logic steps (model.ts). */
+export const MAX_LABEL = 120;
+
+/** 1-based line of a character position. */
+export function lineAt(sf: ts.SourceFile, pos: number): number {
+  return sf.getLineAndCharacterOfPosition(pos).line + 1;
+}
+
+/** 1-based first and last line of a node (leading trivia and JSDoc excluded). */
+export function nodeLines(sf: ts.SourceFile, node: ts.Node): [number, number] {
+  const start = lineAt(sf, node.getStart(sf));
+  const end = lineAt(sf, Math.max(node.getStart(sf), node.end));
+  return [start, end];
+}
+
+/** Collapses whitespace to single spaces and truncates to `max` characters with an ellipsis. */
+export function oneLine(text: string, max: number = MAX_LABEL): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Source text of a node, collapsed to one line. */
+export function nodeText(sf: ts.SourceFile, node: ts.Node, max: number = MAX_LABEL): string {
+  return oneLine(sf.text.slice(node.getStart(sf), node.end), max);
+}
+
+/** Source text from a node's start to a position (e.g. a loop header up to its body). */
+export function headText(sf: ts.SourceFile, node: ts.Node, until: number, max: number = MAX_LABEL): string {
+  return oneLine(sf.text.slice(node.getStart(sf), until), max);
+}
+
+/** Strips parentheses, type assertions, `satisfies` and non-null assertions around an expression. */
+export function unwrap(expr: ts.Expression): ts.Expression {
+  let current = expr;
+  for (;;) {
+    if (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isNonNullExpression(current)
+      || ts.isSatisfiesExpression(current) || ts.isTypeAssertionExpression(current)) {
+      current = current.expression;
+    } else {
+      return current;
+    }
+  }
+}
+
+/** Text of a property name (identifier, string or numeric literal, private or computed). */
+export function propertyNameText(sf: ts.SourceFile, name: ts.PropertyName): string {
+  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)
+    || ts.isNoSubstitutionTemplateLiteral(name)) {
+    return name.text;
+  }
+  if (ts.isComputedPropertyName(name)) {
+    return `[${oneLine(sf.text.slice(name.expression.getStart(sf), name.expression.end), 60).replace(/\./g, '_')}]`;
+  }
+  return name.text;
+}
+
+/** Dotted identifier chain text (`a`, `a.b.c`), or null for any other expression. */
+export function dottedName(expr: ts.Expression): string | null {
+  const e = unwrap(expr);
+  if (ts.isIdentifier(e)) return e.text;
+  if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.name)) {
+    const left = dottedName(e.expression);
+    return left === null ? null : `${left}.${e.name.text}`;
+  }
+  return null;
+}
+
+/** The string of a string literal or no-substitution template, else null. */
+export function literalText(expr: ts.Expression | undefined): string | null {
+  if (expr === undefined) return null;
+  const e = unwrap(expr);
+  return ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e) ? e.text : null;
+}
+
+/** The specifier of `require('x')`, else null. */
+export function requireSpecifier(expr: ts.Expression | undefined): string | null {
+  if (expr === undefined) return null;
+  const e = unwrap(expr);
+  if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'require' && e.arguments.length >= 1) {
+    return literalText(e.arguments[0]);
+  }
+  return null;
+}
+
+/** The specifier of `import('x')` or `await import('x')`, else null. */
+export function dynamicImportSpecifier(expr: ts.Expression | undefined): string | null {
+  if (expr === undefined) return null;
+  let e = unwrap(expr);
+  if (ts.isAwaitExpression(e)) e = unwrap(e.expression);
+  if (ts.isCallExpression(e) && e.expression.kind === ts.SyntaxKind.ImportKeyword && e.arguments.length >= 1) {
+    return literalText(e.arguments[0]);
+  }
+  return null;
+}
+
+/** Every identifier bound by a binding name (identifier or destructuring pattern). */
+export function boundNames(name: ts.BindingName, out: string[] = []): string[] {
+  if (ts.isIdentifier(name)) {
+    out.push(name.text);
+  } else {
+    for (const element of name.elements) {
+      if (ts.isBindingElement(element)) boundNames(element.name, out);
+    }
+  }
+  return out;
+}
+
+/** Whether a node carries a given modifier keyword. */
+export function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+  const modifiers = ts.canHaveModifiers(node) ? ts.getModifiers(node) : undefined;
+  return modifiers?.some((m) => m.kind === kind) ?? false;
+}
+
+/**
+ * Text of the `/** ... *\/` JSDoc comment directly preceding a node, without the comment
+ * markers and leading `*`, or '' when there is none.
+ */
+export function leadingJsDoc(sf: ts.SourceFile, node: ts.Node): string {
+  const ranges = ts.getLeadingCommentRanges(sf.text, node.pos);
+  if (!ranges) return '';
+  for (let i = ranges.length - 1; i >= 0; i -= 1) {
+    const range = ranges[i]!;
+    const text = sf.text.slice(range.pos, range.end);
+    if (range.kind === ts.SyntaxKind.MultiLineCommentTrivia && text.startsWith('/**') && !text.startsWith('/**/')) {
+      return text
+        .slice(3, -2)
+        .split('\n')
+        .map((line) => line.replace(/^\s*\*? ?/, '').trimEnd())
+        .join('\n')
+        .trim();
+    }
+  }
+  return '';
+}

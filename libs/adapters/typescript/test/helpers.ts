@@ -1,0 +1,31 @@
+// Shared helpers for the adapter tests: compact renderings of Logic and in-memory resolvers.
+import { extractTypeScript } from '../src/index.js';
+import type { TsExtractResult } from '../src/index.js';
+import type { ModuleResolver } from '@docforge/core';
+
+/** Extracts a fixture with Logic on. */
+export function extractWithLogic(path: string, content: string): TsExtractResult {
+  return extractTypeScript({ path, content, strategy: 'ast', logic: true });
+}
+
+/** Steps of one owner as `step kind "label" start-end` lines. */
+export function renderSteps(result: TsExtractResult, ownerId: string): string[] {
+  return result.logic_steps
+    .filter((s) => s.owner_id === ownerId)
+    .map((s) => `${s.step} ${s.kind} ${JSON.stringify(s.label)} ${s.start_line}-${s.end_line}`);
+}
+
+/** Flows of one owner as `from>to kind[label]` strings, in stored order. */
+export function renderFlows(result: TsExtractResult, ownerId: string): string[] {
+  return result.logic_flows
+    .filter((f) => f.owner_id === ownerId)
+    .map((f) => `${f.from_step}>${f.to_step} ${f.kind}${f.label ? `[${f.label}]` : ''}`);
+}
+
+/** A resolver over an in-memory map of project-relative paths to text. */
+export function memoryResolver(files: Readonly<Record<string, string>>): ModuleResolver {
+  return {
+    hasFile: (path) => Object.prototype.hasOwnProperty.call(files, path) && !path.endsWith('.json'),
+    readText: (path) => (Object.prototype.hasOwnProperty.call(files, path) ? files[path]! : null),
+  };
+}
