@@ -6,8 +6,9 @@ import { DocforgeError, toDocforgeError } from '@docforge/core';
 import { IndexManager, type SyncReport } from '@docforge/index';
 import { loadToolSchemas } from '@docforge/protocol';
 import { computeCapabilities, computeEffectivePolicy, serverInstructions, DiagnosticsCollector, type CapabilityMode, type EffectivePolicy, type PolicyFactory } from '@docforge/policy';
-import { CONTENT_NOTICE, toToolResponse, type Envelope, type ProjectBlock, type ToolResponse } from './envelope.js';
-import { READ_HANDLERS, type ToolContext, type ToolHandler } from './tools.js';
+import { CONTENT_NOTICE, projectBlock, toToolResponse, type Envelope, type ToolResponse } from './envelope.js';
+import { implementedTools } from './registry.js';
+import type { ToolContext } from './tools.js';
 
 /** Startup options of a project server (the command line maps onto these). */
 export interface ProjectServerOptions {
@@ -73,8 +74,8 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory): Pro
     projectAdapterModule: moduleSpecifier,
   });
   const schemas = loadToolSchemas();
-  const handlers: Record<string, ToolHandler> = { ...READ_HANDLERS };
-  const implemented = new Set(Object.keys(handlers).filter((name) => schemas.has(name)));
+  const handlers = implementedTools();
+  const implemented = new Set([...handlers.keys()].filter((name) => schemas.has(name)));
   const capabilities = computeCapabilities(policy, implemented);
   const ajv = new Ajv({ allErrors: true, strict: false });
   const validators = new Map<string, ValidateFunction>();
@@ -96,15 +97,21 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory): Pro
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const name = request.params.name;
-    const handler = handlers[name];
+    const tool = handlers.get(name);
     const validate = validators.get(name);
-    if (!handler || !validate) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!tool || !validate) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const diagnostics = policy.diagnostics.enabled ? new DiagnosticsCollector() : null;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     let sync: SyncReport | null = null;
     try {
       if (!validate(args)) {
         throw new DocforgeError('invalid_arguments', `Arguments of ${name} do not match its input schema.`, { errors: formatAjvErrors(validate.errors) });
+      }
+      if (tool.kind === 'status') {
+        const status = await tool.run(ctx, args, diagnostics);
+        const envelope: Envelope = { schema_version: 1, ok: true, notice: CONTENT_NOTICE, result: status.result };
+        if (status.project) envelope.project = status.project;
+        return respond(envelope, null, diagnostics, statusLimit(manager));
       }
       const progressToken = request.params._meta?.progressToken;
       let progressCount = 0;
@@ -122,15 +129,14 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory): Pro
         diagnostics?.add('source_parsing', sync.stats.parse_ms, sync.stats.parsed);
         diagnostics?.add('adapter_extraction', sync.stats.link_ms);
       }
-      const currentSync = sync;
-      const result = diagnostics ? diagnostics.time('index_work', () => handler(ctx, currentSync, args)) : handler(ctx, currentSync, args);
+      const result = await tool.run(ctx, sync, args, diagnostics);
       return respond({ schema_version: 1, ok: true, notice: CONTENT_NOTICE, project: projectBlock(manager, sync), result }, sync, diagnostics);
     } catch (error) {
       const wire = toDocforgeError(error).toWire();
       if (wire.code === 'internal_error') logger.error({ err: error, tool: name }, 'tool failed');
       const envelope: Envelope = { schema_version: 1, ok: false, notice: CONTENT_NOTICE, error: wire };
       if (sync) envelope.project = projectBlock(manager, sync);
-      return respond(envelope, sync, diagnostics);
+      return respond(envelope, sync, diagnostics, sync ? undefined : statusLimit(manager));
     }
   });
 
@@ -145,17 +151,13 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory): Pro
   };
 }
 
-function projectBlock(manager: IndexManager, sync: SyncReport): ProjectBlock {
-  const block: ProjectBlock = {
-    id: sync.descriptor.project.id,
-    root: manager.root,
-    revision: sync.publication.generation,
-    source_hash: sync.publication.source_hash,
-    adapter_version: sync.publication.adapter_version,
-    staleness: sync.staleness,
-  };
-  if (sync.sync_error) block.sync_error = sync.sync_error;
-  return block;
+/** The response limit without a sync: from the cached descriptor when it loads, else the default. */
+function statusLimit(manager: IndexManager): number {
+  try {
+    return manager.descriptor().limits.max_output_chars;
+  } catch {
+    return FALLBACK_MAX_OUTPUT_CHARS;
+  }
 }
 
 const FALLBACK_MAX_OUTPUT_CHARS = 60_000;
@@ -166,8 +168,8 @@ const FALLBACK_MAX_OUTPUT_CHARS = 60_000;
  * with `truncated = true`, then an over-long node body is cut with `body_truncated = true`;
  * what still cannot fit becomes `result_too_large`.
  */
-export function respond(envelope: Envelope, sync: SyncReport | null, diagnostics: DiagnosticsCollector | null): ToolResponse {
-  const max = sync?.descriptor.limits.max_output_chars ?? FALLBACK_MAX_OUTPUT_CHARS;
+export function respond(envelope: Envelope, sync: SyncReport | null, diagnostics: DiagnosticsCollector | null, limit?: number): ToolResponse {
+  const max = sync?.descriptor.limits.max_output_chars ?? limit ?? FALLBACK_MAX_OUTPUT_CHARS;
   if (diagnostics) envelope.diagnostics = diagnostics.toJSON() as unknown as Record<string, unknown>;
   let text = JSON.stringify(envelope);
   if (text.length <= max) return toToolResponse(envelope, text);

@@ -3,7 +3,8 @@ import { ALIASED_RELATIONS, DocforgeError, ERROR_CODES, RELATION_ALIASES, hashJs
 import type { IndexManager, SyncReport } from '@docforge/index';
 import { backlinks, effectiveLimit, filterNodes, nodeEdges, searchNodes, traverse, DEFAULT_EDGE_BUDGET, type NodeFilters } from '@docforge/retrieval';
 import { decodeCursor, encodeCursor } from '@docforge/retrieval';
-import { legacyAdapterPolicy, type Capabilities, type EffectivePolicy } from '@docforge/policy';
+import { legacyAdapterPolicy, type Capabilities, type DiagnosticsCollector, type EffectivePolicy } from '@docforge/policy';
+import type { ProjectBlock } from './envelope.js';
 
 /** Everything a tool handler may use; fixed for the life of the process except the index manager's state. */
 export interface ToolContext {
@@ -20,7 +21,17 @@ export interface ToolContext {
 export type ToolArgs = Record<string, unknown>;
 
 /** A tool handler: runs after synchronization, returns the `result` object of the envelope. */
-export type ToolHandler = (ctx: ToolContext, sync: SyncReport, args: ToolArgs) => Record<string, unknown>;
+export type ToolHandler = (ctx: ToolContext, sync: SyncReport, args: ToolArgs, diagnostics: DiagnosticsCollector | null) => Record<string, unknown> | Promise<Record<string, unknown>>;
+
+/**
+ * A status handler runs WITHOUT synchronization (contract: status boundaries are non-repairing:
+ * they never open SQLite, parse, sync, build or write). It returns the result and the project
+ * block it can prove from cheap identities.
+ */
+export type StatusHandler = (ctx: ToolContext, args: ToolArgs, diagnostics: DiagnosticsCollector | null) => { result: Record<string, unknown>; project: ProjectBlock | null } | Promise<{ result: Record<string, unknown>; project: ProjectBlock | null }>;
+
+/** How a tool runs: after a sync (the normal case) or as a non-repairing status read. */
+export type ToolDefinition = { kind: 'sync'; run: ToolHandler } | { kind: 'status'; run: StatusHandler };
 
 const DEFAULT_LIMIT = 50;
 
@@ -89,8 +100,8 @@ function countsByKind(ctx: ToolContext): Record<string, number> {
   return Object.fromEntries(rows.map((r) => [r.kind, r.n]));
 }
 
-/** Handlers of the read tools (contract: "Read tools"). */
-export const READ_HANDLERS: Readonly<Record<string, ToolHandler>> = Object.freeze({
+/** Handlers of the graph read tools (contract: "Read tools"). */
+export const GRAPH_HANDLERS: Readonly<Record<string, ToolHandler>> = Object.freeze({
   docforge_bootstrap(ctx, sync) {
     return {
       binding: {
