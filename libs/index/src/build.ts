@@ -1,6 +1,8 @@
 import { closeSync, constants as fsConstants, copyFileSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { availableParallelism } from 'node:os';
 import Database from 'better-sqlite3';
+import { Piscina } from 'piscina';
 import {
   DocforgeError,
   sha256,
@@ -176,39 +178,47 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       task.progressPort?.postMessage({ stage, done, total });
     };
 
-    // 1. Parse what changed; reuse the rest.
+    // 1. Parse what changed (in parallel when there is much of it); reuse the rest.
     let t = performance.now();
     const current = new Map<string, CachedSource>();
-    const total = task.entries.length;
-    let done = 0;
+    const pending: SourceEntry[] = [];
     for (const entry of task.entries) {
-      done += 1;
-      if (done % 500 === 0) progress('parse', done, total);
       const cached = sourceCache.get(entry.path);
       if (cached && cached.entry.size === entry.size && cached.entry.mtime_ns === entry.mtime_ns && cached.entry.ino === entry.ino) {
         current.set(entry.path, cached);
         stats.reused += 1;
-        continue;
+      } else {
+        pending.push(entry);
       }
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(path.join(task.root, entry.path));
-      } catch (error) {
-        current.set(entry.path, unreadableSource(entry, error));
-        continue;
-      }
-      const contentHash = sha256(bytes);
-      if (cached && cached.content_hash === contentHash) {
-        cached.entry = entry;
-        current.set(entry.path, cached);
+    }
+    const knownHashes: Record<string, string> = {};
+    for (const entry of pending) {
+      const cached = sourceCache.get(entry.path);
+      if (cached) knownHashes[entry.path] = cached.content_hash;
+    }
+    const parsedItems = pending.length >= PARALLEL_PARSE_MIN_FILES
+      ? await parseInParallel({ root: task.root, entries: pending, knownHashes, logicAllowed: task.logicAllowed }, (n) => progress('parse', stats.reused + n, task.entries.length))
+      : await parseBatch({ root: task.root, entries: pending, knownHashes, logicAllowed: task.logicAllowed });
+    for (const item of parsedItems) {
+      if (item.reuse) {
+        const cached = sourceCache.get(item.entry.path)!;
+        cached.entry = item.entry;
+        current.set(item.entry.path, cached);
         stats.reused += 1;
-        continue;
+      } else {
+        current.set(item.entry.path, item.source);
+        stats.parsed += 1;
       }
-      current.set(entry.path, parseSource(descriptor, entry, bytes.toString('utf8'), contentHash, task.logicAllowed));
-      stats.parsed += 1;
+    }
+    // Keep the walk's order: resolution picks duplicate winners by path order.
+    if (pending.length > 0) {
+      const ordered = new Map<string, CachedSource>();
+      for (const entry of task.entries) ordered.set(entry.path, current.get(entry.path)!);
+      current.clear();
+      for (const [p, source] of ordered) current.set(p, source);
     }
     stats.parse_ms = performance.now() - t;
-    progress('parse', total, total);
+    progress('parse', task.entries.length, task.entries.length);
 
     // 2. Link code across files, per adapter.
     t = performance.now();
@@ -377,6 +387,74 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   }
 }
 
+/** Below this many changed files a build parses inline; above it, on every core. */
+export const PARALLEL_PARSE_MIN_FILES = 256;
+const PARSE_BATCH_FILES = 128;
+
+/** A batch of sources to read, hash and parse (possibly in a parse worker). */
+export interface ParseBatchTask {
+  root: string;
+  entries: SourceEntry[];
+  /** Content hashes already known for some paths: an unchanged hash is reused, not parsed. */
+  knownHashes: Record<string, string>;
+  logicAllowed: boolean;
+}
+
+/** Outcome for one source of a batch: reuse the cached parse, or a fresh one. */
+export type ParsedBatchItem = { reuse: true; entry: SourceEntry } | { reuse: false; entry: SourceEntry; source: CachedSource };
+
+/** Reads, hashes and parses a batch of sources (used inline and by parse-worker.ts). */
+export async function parseBatch(task: ParseBatchTask): Promise<ParsedBatchItem[]> {
+  const descriptor = loadDescriptor(task.root);
+  await ensureAdapters(descriptor.adapter.code);
+  const items: ParsedBatchItem[] = [];
+  for (const entry of task.entries) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path.join(task.root, entry.path));
+    } catch (error) {
+      items.push({ reuse: false, entry, source: unreadableSource(entry, error) });
+      continue;
+    }
+    const contentHash = sha256(bytes);
+    if (task.knownHashes[entry.path] === contentHash) items.push({ reuse: true, entry });
+    else items.push({ reuse: false, entry, source: parseSource(descriptor, entry, bytes.toString('utf8'), contentHash, task.logicAllowed) });
+  }
+  return items;
+}
+
+let parsePool: Piscina | null = null;
+
+async function parseInParallel(task: ParseBatchTask, onBatch: (done: number) => void): Promise<ParsedBatchItem[]> {
+  parsePool ??= createParsePool();
+  const pool = parsePool;
+  const batches: SourceEntry[][] = [];
+  for (let i = 0; i < task.entries.length; i += PARSE_BATCH_FILES) batches.push(task.entries.slice(i, i + PARSE_BATCH_FILES));
+  let done = 0;
+  const results = await Promise.all(batches.map(async (entries) => {
+    const knownHashes: Record<string, string> = {};
+    for (const entry of entries) if (task.knownHashes[entry.path] !== undefined) knownHashes[entry.path] = task.knownHashes[entry.path]!;
+    const items = (await pool.run({ ...task, entries, knownHashes })) as ParsedBatchItem[];
+    done += entries.length;
+    onBatch(done);
+    return items;
+  }));
+  return results.flat();
+}
+
+function createParsePool(): Piscina {
+  const pool = new Piscina({
+    filename: new URL('./parse-worker.js', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: Math.max(1, availableParallelism()),
+    // Threads exit when idle so a quiet server does not keep parser heaps alive.
+    idleTimeout: 5_000,
+  });
+  // An unhandled pool 'error' event would kill the process (DESIGN.md section 8).
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 function unreadableSource(entry: SourceEntry, error: unknown): CachedSource {
   return {
     entry, content_hash: '', nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, adapter: null, stripped: false,
@@ -489,6 +567,7 @@ function writeFull(
 ): void {
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
+  db.pragma('page_size = 8192');
   db.exec(INDEX_DDL);
   db.exec(INDEX_POST_DDL);
   const st = prepareInserts(db);

@@ -1,0 +1,13 @@
+/**
+ * Piscina worker entry for parallel parsing: reads, hashes and parses a batch of changed sources
+ * for the build worker (cold builds and large changes use every core).
+ */
+import { loadBuiltinAdapter } from './adapter-loader.js';
+import { parseBatch, setAdapterLoader, type ParseBatchTask, type ParsedBatchItem } from './build.js';
+
+setAdapterLoader(loadBuiltinAdapter);
+
+/** Parses one batch; never rejects for bad sources (they become issues). */
+export default async function parse(task: ParseBatchTask): Promise<ParsedBatchItem[]> {
+  return parseBatch(task);
+}
