@@ -329,6 +329,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     }
     stats.write_ms = performance.now() - t;
 
+    progress('publish', current.size, current.size);
     // 5. Publish atomically under the lock.
     t = performance.now();
     const counts = { sources: current.size, nodes: graph.nodes.length, edges: graph.edges.length, issues: issues.length, logic_steps: logicSteps };

@@ -154,6 +154,7 @@ export class IndexManager {
       logicAllowed,
       minGeneration: Math.max(this.lastGeneration, published?.generation ?? 0) + 1,
     };
+    onProgress?.({ stage: 'start', done: 0, total: walk.entries.length });
     const outcome = await this.runBuild(task, onProgress);
     if (!outcome.ok) {
       this.onWarning('index build failed', { code: outcome.error.code, message: outcome.error.message });
