@@ -125,10 +125,7 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory): Pro
       const syncStart = performance.now();
       sync = await manager.sync({ onProgress });
       diagnostics?.add('index_work', performance.now() - syncStart);
-      if (sync.stats) {
-        diagnostics?.add('source_parsing', sync.stats.parse_ms, sync.stats.parsed);
-        diagnostics?.add('adapter_extraction', sync.stats.link_ms);
-      }
+      if (diagnostics) recordSyncDiagnostics(diagnostics, sync);
       const result = await tool.run(ctx, sync, args, diagnostics);
       return respond({ schema_version: 1, ok: true, notice: CONTENT_NOTICE, project: projectBlock(manager, sync), result }, sync, diagnostics);
     } catch (error) {
@@ -149,6 +146,21 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory): Pro
       await manager.close();
     },
   };
+}
+
+/** Adds the fixed-stage figures of one synchronization (numbers only: no paths, queries or ids). */
+function recordSyncDiagnostics(diagnostics: DiagnosticsCollector, sync: SyncReport): void {
+  if (!sync.stats) {
+    diagnostics.count('cache_hits');
+    return;
+  }
+  diagnostics.count('cache_misses');
+  diagnostics.add('source_parsing', sync.stats.parse_ms, sync.stats.parsed);
+  diagnostics.add('adapter_extraction', sync.stats.link_ms);
+  diagnostics.count('files_parsed', sync.stats.parsed);
+  diagnostics.count('files_reused', sync.stats.reused);
+  diagnostics.count('nodes_indexed', sync.stats.nodes);
+  diagnostics.count('edges_indexed', sync.stats.edges);
 }
 
 /** The response limit without a sync: from the cached descriptor when it loads, else the default. */

@@ -1,0 +1,59 @@
+// Pins response packing: diagnostics are the first field dropped, then collection items, then a node body; else result_too_large.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DiagnosticsCollector } from '@docforge/policy';
+import { CONTENT_NOTICE, respond, type Envelope } from '../src/index.js';
+
+/** What the assertions read from a structuredContent. */
+interface Seen {
+  ok: boolean;
+  diagnostics?: unknown;
+  result?: Record<string, any>;
+  error?: { code: string };
+}
+const seen = (value: unknown): Seen => value as Seen;
+
+function envelope(result: Record<string, unknown>): Envelope {
+  return { schema_version: 1, ok: true, notice: CONTENT_NOTICE, project: { id: 'p', root: '/r', revision: 1, source_hash: 'a'.repeat(64), adapter_version: 'docs@1', staleness: 'current' }, result };
+}
+
+test('diagnostics are dropped first when the response would exceed the limit', () => {
+  const diagnostics = new DiagnosticsCollector();
+  diagnostics.add('index_work', 1.5, 1);
+  const base = envelope({ items: [{ id: 'x' }], truncated: false, limit: 1 });
+  const withoutDiag = JSON.stringify(base).length;
+  const withDiag = JSON.stringify({ ...base, diagnostics: diagnostics.toJSON() }).length;
+  assert.ok(withDiag > withoutDiag);
+  const fits = respond(envelope({ items: [{ id: 'x' }], truncated: false, limit: 1 }), null, diagnostics, withDiag);
+  assert.ok(seen(fits.structuredContent).diagnostics, 'kept when it fits');
+  const dropped = respond(envelope({ items: [{ id: 'x' }], truncated: false, limit: 1 }), null, diagnostics, withDiag - 1);
+  const e = seen(dropped.structuredContent);
+  assert.equal(e.diagnostics, undefined);
+  assert.deepEqual(e.result!.items, [{ id: 'x' }], 'items intact: only diagnostics went');
+  assert.equal(e.result!.truncated, false);
+  assert.ok(dropped.content[0]!.text.length <= withDiag - 1);
+});
+
+test('collections are trimmed with truncated = true, never beyond the limit', () => {
+  const items = Array.from({ length: 200 }, (_, i) => ({ id: `node-${i}`, title: 'x'.repeat(50) }));
+  const response = respond(envelope({ items, truncated: false, truncation_reason: null, limit: 200 }), null, null, 3000);
+  const e = seen(response.structuredContent);
+  assert.ok(response.content[0]!.text.length <= 3000);
+  assert.equal(e.result!.truncated, true);
+  assert.equal(e.result!.truncation_reason, 'result_limit');
+  assert.ok(e.result!.items.length > 0 && e.result!.items.length < 200);
+  assert.equal(response.content[0]!.text, JSON.stringify(e));
+});
+
+test('an over-long body is cut with body_truncated, and what cannot fit is result_too_large', () => {
+  const body = 'b'.repeat(10_000);
+  const cut = respond(envelope({ node: { id: 'n', body }, edges: {}, body_truncated: false }), null, null, 4000);
+  const e = seen(cut.structuredContent);
+  assert.equal(e.result!.body_truncated, true);
+  assert.ok(cut.content[0]!.text.length <= 4000);
+  const huge = respond(envelope({ blob: 'z'.repeat(10_000) }), null, null, 2000);
+  const f = seen(huge.structuredContent);
+  assert.equal(f.ok, false);
+  assert.equal(f.error!.code, 'result_too_large');
+  assert.equal(huge.isError, true);
+});
