@@ -27,6 +27,7 @@ import {
   writeFileAtomic,
   type Publication,
 } from './publication.js';
+import { commitReceipt, planReceipt } from './receipt.js';
 
 /** Version of the document loader, part of `adapter_version`. */
 export const DOCUMENT_LOADER_VERSION = 'docs@1';
@@ -249,7 +250,8 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     // 3. Resolve ids, links and relations into one graph.
     t = performance.now();
     const resolveSources = [...current.values()].map((s) => ({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links }));
-    resolveSources.push({ path: '\u0000link', nodes: [], edges: linkEdges, links: [] });
+    // The pseudo-source of linked code edges sorts first, so resolveGraph sees sources in path order and need not sort.
+    resolveSources.unshift({ path: '\u0000link', nodes: [], edges: linkEdges, links: [] });
     const graph = resolveGraph({ descriptor, sources: resolveSources, codePaths });
     const issues: SourceIssue[] = [...task.walkIssues];
     for (const source of current.values()) issues.push(...source.issues);
@@ -309,7 +311,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       }
       const rehydrated = resolveGraph({
         descriptor,
-        sources: [...[...current.values()].map((s) => ({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links })), { path: '\u0000link', nodes: [], edges: linkEdges, links: [] }],
+        sources: [{ path: '\u0000link', nodes: [], edges: linkEdges, links: [] }, ...[...current.values()].map((s) => ({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links }))],
         codePaths,
       });
       graph.nodes = rehydrated.nodes;
@@ -330,6 +332,12 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     stats.write_ms = performance.now() - t;
 
     progress('publish', current.size, current.size);
+    // Generation diff against the previous publication (contract: docforge_get_generation_diff).
+    const receiptPlan = planReceipt({
+      layout, previous, written: written !== null && written.root === task.root ? written : null, nodes: graph.nodes, nodeMap, edgeMap,
+      projectId: descriptor.project.id, root: task.root, adapterVersion: meta.adapter_version!, sourceIdentity: task.sourceIdentity,
+    });
+
     // 5. Publish atomically under the lock.
     t = performance.now();
     const counts = { sources: current.size, nodes: graph.nodes.length, edges: graph.edges.length, issues: issues.length, logic_steps: logicSteps };
@@ -341,6 +349,8 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       renameSync(tmpFile, target);
       fsyncDirectory(layout.indexDir);
       const st = lstatSync(target, { bigint: true });
+      // The receipt is written before current.json is replaced, so current.json can record its identity.
+      const receipt = commitReceipt(receiptPlan, before, { generation, index_file: indexFile, index_ino: String(st.ino), index_size: Number(st.size) });
       const next: Publication = {
         schema_version: 1,
         generation,
@@ -356,6 +366,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
         project_id: descriptor.project.id,
         counts,
         published_at: new Date().toISOString(),
+        ...receipt,
       };
       writeFileAtomic(layout.currentFile, `${JSON.stringify(next, null, 2)}\n`);
       const keep = new Set([indexFile]);
