@@ -88,6 +88,12 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A closed pipe (e.g. `docforge search x | head`) ends output quietly instead of crashing.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 }, (error: unknown) => {

@@ -4,7 +4,7 @@
  */
 
 /** Bumped whenever the table layout or the meaning of a column changes. */
-export const INDEX_SCHEMA_VERSION = 1;
+export const INDEX_SCHEMA_VERSION = 2;
 
 /** DDL for a new index file; executed once per full build. */
 export const INDEX_DDL = `
@@ -39,7 +39,7 @@ CREATE TABLE node_capabilities (capability TEXT NOT NULL, node_id TEXT NOT NULL,
 CREATE VIRTUAL TABLE node_fts USING fts5(
   id, title, headings, summary, body, tags,
   content = 'nodes', content_rowid = 'rowid',
-  tokenize = 'unicode61 remove_diacritics 2'
+  tokenize = 'porter unicode61 remove_diacritics 2'
 );
 CREATE TABLE edges (
   source_id TEXT NOT NULL,

@@ -1,6 +1,6 @@
 export { effectiveLimit } from './limits.js';
 export type { SearchHit, NodeFilters, SearchResult, NodeSummary } from './search.js';
-export { searchNodes, filterNodes, toFtsQuery, filterSql, EXACT_TITLE_BOOST, EXACT_HEADING_BOOST } from './search.js';
+export { searchNodes, filterNodes, toFtsQuery, queryPhrases, filterSql, RANK_BONUS, STOP_WORDS } from './search.js';
 export type { TraversalDirection, TraversalItem, TraversalResult, TraversalOptions, Backlink, NodeEdges } from './traversal.js';
 export { traverse, backlinks, nodeEdges, DEFAULT_EDGE_BUDGET } from './traversal.js';
 export { encodeCursor, decodeCursor, paramsHash, cursorOffset, CURSOR_DOMAIN, CURSOR_PARAMS_DOMAIN, MAX_CURSOR_LENGTH } from './cursor.js';

@@ -9,8 +9,12 @@ export interface SearchHit {
   start_line: number;
   /** Excerpt around the matched terms, from the body or summary (project content). */
   excerpt: string;
-  /** bm25 score as computed by SQLite FTS5 (negative; more negative ranks higher). */
+  /** FTS5 bm25 rank minus the title/heading bonuses of RANK_BONUS: more negative ranks higher. */
   score: number;
+  /** `exact_id` (the query is this node's id), `all_terms` or `some_terms`. */
+  match: 'exact_id' | 'all_terms' | 'some_terms';
+  /** The best matching section heading (recognized anchor) of the node, when one matches the query. */
+  section: { slug: string; title: string; line: number } | null;
 }
 
 /** Filters that narrow a search or a node filter; within a field any value matches, across fields all must. */
@@ -32,21 +36,32 @@ export interface SearchResult {
   fts_query: string;
 }
 
+/** English function words dropped from multi-word queries (kept when a query has nothing else). */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  'a an and are as at be by can do does for from how i if in into is it its of on or the this to was what when where which who why will with'.split(' '),
+);
+
 /**
- * Turns free text into a safe FTS5 query: each whitespace-separated chunk becomes a quoted phrase
- * of its words (so `N-000123` or `lib/route.js` match as a sequence), and phrases are OR-ed so
- * bm25 ranks nodes matching more and rarer terms first. No FTS5 syntax from the caller is
- * interpreted. Returns null when the text has no searchable word.
+ * Splits free text into FTS5 phrases: each whitespace-separated chunk becomes a quoted phrase of
+ * its words (so `N-000123` or `lib/route.js` match as a sequence); stop words are dropped unless
+ * nothing else remains. At most 32 phrases; no FTS5 syntax from the caller is interpreted.
  */
-export function toFtsQuery(text: string): string | null {
+export function queryPhrases(text: string): string[] {
   const phrases: string[] = [];
+  const stops: string[] = [];
   for (const chunk of text.normalize('NFKC').split(/\s+/)) {
     const words = chunk.match(/[\p{L}\p{N}_]+/gu);
     if (!words) continue;
     const phrase = `"${words.map((w) => w.toLowerCase()).join(' ')}"`;
-    if (!phrases.includes(phrase)) phrases.push(phrase);
-    if (phrases.length >= 32) break;
+    const target = words.length === 1 && STOP_WORDS.has(words[0]!.toLowerCase()) ? stops : phrases;
+    if (!target.includes(phrase)) target.push(phrase);
   }
+  return (phrases.length > 0 ? phrases : stops).slice(0, 32);
+}
+
+/** The FTS5 query matching any of the phrases of `text` (OR), or null when it has no searchable word. */
+export function toFtsQuery(text: string): string | null {
+  const phrases = queryPhrases(text);
   return phrases.length === 0 ? null : phrases.join(' OR ');
 }
 
@@ -77,70 +92,143 @@ export function filterSql(alias: string, filters: NodeFilters, params: unknown[]
   return parts.length === 0 ? '' : ` AND ${parts.join(' AND ')}`;
 }
 
-/** Multiplier of the bm25 score when the whole query equals the node title. */
-export const EXACT_TITLE_BOOST = 2;
-/** Multiplier of the bm25 score when the whole query equals one of the node's section headings. */
-export const EXACT_HEADING_BOOST = 1.5;
+/**
+ * Additive ranking bonuses (in bm25 units; the score is `bm25 - bonus`, more negative ranks
+ * higher). FTS5 floors the IDF of terms found in more than half the nodes at 1e-6, so common topic
+ * words score near zero; title and heading signals then decide, as a reader would expect.
+ */
+export const RANK_BONUS = Object.freeze({
+  /** The whole query equals the node title. */
+  exactTitle: 2,
+  /** Times the fraction of query words sharing a stem with a title word. */
+  titleTerms: 1.5,
+  /** The whole query equals one of the node's section headings. */
+  exactHeading: 0.5,
+  /** Times the best fraction of query words found in one section heading. */
+  headingTerms: 0.5,
+});
+
+function sharesStem(a: string, b: string): boolean {
+  const n = Math.min(a.length, b.length);
+  if (n < 4) return a === b;
+  return a.startsWith(b.slice(0, Math.max(4, b.length - 3))) || b.startsWith(a.slice(0, Math.max(4, a.length - 3)));
+}
+
+function wordsOf(text: string): string[] {
+  return normalizeTitle(text).split(/[^\p{L}\p{N}_]+/u).filter((w) => w !== '');
+}
+
+function fractionMatched(queryWords: readonly string[], textWords: readonly string[]): number {
+  if (queryWords.length === 0) return 0;
+  let n = 0;
+  for (const q of queryWords) if (textWords.some((t) => sharesStem(t, q))) n += 1;
+  return n / queryWords.length;
+}
 
 function normalizeTitle(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/[`*_()[\]]/g, '').replace(/\s+/g, ' ').trim();
 }
 
-/**
- * Full-text search over id, title, headings, summary, body and tags with FTS5 bm25 ranking
- * (the index's FTS_WEIGHTS, configured as the FTS5 rank function). A window of the best bm25 candidates is re-ranked so that
- * a node whose title or a section heading equals the whole query ranks higher (the score is
- * multiplied by {@link EXACT_TITLE_BOOST} or {@link EXACT_HEADING_BOOST}); a node whose id equals
- * the query exactly ranks first. Reads at most `max(3 * limit, 50)` candidate rows.
- */
-export function searchNodes(reader: IndexReader, query: string, limit: number, filters: NodeFilters = {}): SearchResult {
-  const fts = toFtsQuery(query);
-  if (fts === null) return { items: [], truncated: false, fts_query: '' };
+interface CandidateRow {
+  rowid: number;
+  id: string;
+  kind: string;
+  title: string;
+  source_path: string;
+  start_line: number;
+  anchors: string;
+  summary: string;
+  bm25: number;
+}
+
+function candidates(reader: IndexReader, fts: string, filters: NodeFilters, window: number): CandidateRow[] {
   const params: unknown[] = [fts];
   const where = filterSql('n', filters, params);
-  const window = Math.min(Math.max(limit * 3, 50), 1000);
   params.push(window + 1);
-  type Row = { rowid: number; id: string; kind: string; title: string; source_path: string; start_line: number; anchors: string; summary: string; bm25: number };
-  let rows: Row[];
   if (where === '') {
     // Unfiltered: let FTS5 order by its configured rank (bm25 with FTS_WEIGHTS), then hydrate the window.
     const ranked = reader.db.prepare('SELECT rowid, rank FROM node_fts WHERE node_fts MATCH ? ORDER BY rank LIMIT ?').all(...params) as { rowid: number; rank: number }[];
     const hydrate = reader.db.prepare('SELECT rowid, id, kind, title, source_path, start_line, anchors, summary FROM nodes WHERE rowid = ?');
-    rows = ranked.map((r) => ({ ...(hydrate.get(r.rowid) as Omit<Row, 'bm25'>), bm25: r.rank }));
-  } else {
-    rows = reader.db.prepare(`
-      SELECT n.rowid AS rowid, n.id, n.kind, n.title, n.source_path, n.start_line, n.anchors, n.summary, node_fts.rank AS bm25
-      FROM node_fts JOIN nodes n ON n.rowid = node_fts.rowid
-      WHERE node_fts MATCH ?${where}
-      ORDER BY node_fts.rank, n.id
-      LIMIT ?`).all(...params) as Row[];
+    return ranked.map((r) => ({ ...(hydrate.get(r.rowid) as Omit<CandidateRow, 'bm25'>), bm25: r.rank }));
   }
-  const wanted = normalizeTitle(query);
-  const ranked = rows.slice(0, window).map((row) => {
-    let boost = 1;
-    if (normalizeTitle(row.title) === wanted) boost = EXACT_TITLE_BOOST;
-    else if ((JSON.parse(row.anchors) as { title: string }[]).some((a) => normalizeTitle(a.title) === wanted)) boost = EXACT_HEADING_BOOST;
-    return { row, score: row.bm25 * boost };
-  });
-  ranked.sort((a, b) => a.score - b.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
+  return reader.db.prepare(`
+    SELECT n.rowid AS rowid, n.id, n.kind, n.title, n.source_path, n.start_line, n.anchors, n.summary, node_fts.rank AS bm25
+    FROM node_fts JOIN nodes n ON n.rowid = node_fts.rowid
+    WHERE node_fts MATCH ?${where}
+    ORDER BY node_fts.rank, n.id
+    LIMIT ?`).all(...params) as CandidateRow[];
+}
+
+/**
+ * Full-text search over id, title, headings, summary, body and tags with FTS5 bm25 ranking
+ * (the index's FTS_WEIGHTS, configured as the FTS5 rank function; Porter stemming). Nodes that
+ * match every phrase of the query (`match: "all_terms"`) rank before nodes matching only some
+ * (`"some_terms"`). Within a tier a window of the best bm25 candidates is re-ranked with the
+ * additive title and heading signals of {@link RANK_BONUS}; a node whose id equals the query
+ * exactly ranks first. Each hit names the best matching section heading, when one matches.
+ * Reads at most `2 * max(3 * limit, 50)` candidate rows.
+ */
+export function searchNodes(reader: IndexReader, query: string, limit: number, filters: NodeFilters = {}): SearchResult {
+  const phrases = queryPhrases(query);
+  if (phrases.length === 0) return { items: [], truncated: false, fts_query: '' };
+  const anyFts = phrases.join(' OR ');
+  const window = Math.min(Math.max(limit * 3, 50), 1000);
+  // The query as plain words (stop words and punctuation dropped), compared with titles and headings as words.
+  const wanted = phrases.map((p) => p.slice(1, -1)).join(' ');
+  const queryWords = [...new Set(phrases.flatMap((p) => p.slice(1, -1).split(' ')))];
+  const tiers: { match: 'all_terms' | 'some_terms'; fts: string }[] = phrases.length > 1
+    ? [{ match: 'all_terms', fts: phrases.join(' AND ') }, { match: 'some_terms', fts: anyFts }]
+    : [{ match: 'all_terms', fts: anyFts }];
+  const seen = new Set<string>();
+  const ranked: { row: CandidateRow; score: number; match: 'all_terms' | 'some_terms'; section: SearchHit['section'] }[] = [];
+  let more = false;
+  for (const tier of tiers) {
+    const rows = candidates(reader, tier.fts, filters, window);
+    if (rows.length > window) more = true;
+    const tierRanked = rows.slice(0, window).filter((row) => !seen.has(row.id)).map((row) => {
+      seen.add(row.id);
+      const anchors = JSON.parse(row.anchors) as { slug: string; title: string; line: number }[];
+      const title = wordsOf(row.title).join(' ');
+      let bonus = RANK_BONUS.titleTerms * fractionMatched(queryWords, wordsOf(row.title));
+      if (title === wanted) bonus += RANK_BONUS.exactTitle;
+      let bestHeading = 0;
+      let section: { slug: string; title: string; line: number } | null = null;
+      for (const [i, a] of anchors.entries()) {
+        const heading = wordsOf(a.title);
+        if (i === 0 && heading.join(' ') === title) continue;
+        const f = heading.join(' ') === wanted ? 2 : fractionMatched(queryWords, heading);
+        if (f > bestHeading) {
+          bestHeading = f;
+          section = a;
+        }
+      }
+      bonus += bestHeading === 2 ? RANK_BONUS.exactHeading + RANK_BONUS.headingTerms : RANK_BONUS.headingTerms * bestHeading;
+      return { row, score: row.bm25 - bonus, match: tier.match, section: section ? { slug: section.slug, title: section.title, line: section.line } : null };
+    });
+    tierRanked.sort((a, b) => a.score - b.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
+    ranked.push(...tierRanked);
+    if (ranked.length >= window) break;
+  }
   const exact = reader.getNode(query.trim());
   let exactHit: SearchHit | null = null;
   if (exact) {
     const exactParams: unknown[] = [exact.id];
     if (reader.db.prepare(`SELECT 1 FROM nodes n WHERE n.id = ?${filterSql('n', filters, exactParams)}`).get(...exactParams)) {
-      exactHit = { id: exact.id, kind: exact.kind, title: exact.title, source_path: exact.source_path, start_line: exact.start_line, excerpt: exact.summary.slice(0, 200), score: ranked[0] ? Math.min(ranked[0].score, 0) - 1 : -1 };
+      const top = ranked[0] ? Math.round(Math.min(ranked[0].score, 0) * 1e6) / 1e6 : 0;
+      exactHit = { id: exact.id, kind: exact.kind, title: exact.title, source_path: exact.source_path, start_line: exact.start_line, excerpt: exact.summary.slice(0, 200), score: top - 1, match: 'exact_id', section: null };
     }
   }
+  // The rowid is bound as a BigInt: FTS5 ignores a `rowid = ?` constraint bound as a double.
   const snippet = reader.db.prepare(`SELECT snippet(node_fts, 4, '', '', '…', 16) FROM node_fts WHERE node_fts MATCH ? AND rowid = ?`).pluck();
   const items: SearchHit[] = exactHit ? [exactHit] : [];
-  for (const { row, score } of ranked) {
+  for (const { row, score, match, section } of ranked) {
     if (items.length >= limit) break;
     if (exactHit && row.id === exactHit.id) continue;
-    const excerpt = (snippet.get(fts, row.rowid) as string | undefined) || row.summary.slice(0, 200);
-    items.push({ id: row.id, kind: row.kind, title: row.title, source_path: row.source_path, start_line: row.start_line, excerpt, score: Math.round(score * 1e6) / 1e6 });
+    const excerpt = (snippet.get(anyFts, BigInt(row.rowid)) as string | undefined) || row.summary.slice(0, 200);
+    items.push({ id: row.id, kind: row.kind, title: row.title, source_path: row.source_path, start_line: row.start_line, excerpt, score: Math.round(score * 1e6) / 1e6, match, section });
   }
-  const total = ranked.length + (exactHit && !ranked.some((r) => r.row.id === exactHit!.id) ? 1 : 0);
-  return { items, truncated: rows.length > window || total > items.length, fts_query: fts };
+  const total = ranked.length + (exactHit && !seen.has(exactHit.id) ? 1 : 0);
+  return { items, truncated: more || total > items.length, fts_query: tiers.map((t) => t.fts).join(' ; ') };
 }
 
 /** One node of a filter result. */

@@ -1,0 +1,58 @@
+// Regression (new-user trial): every search hit shows an excerpt of its own text, all-term matches rank first, stop words and FTS5 syntax are inert.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FASTIFY_DIR, removeDir, startServer, type Session } from './helpers/mcp.js';
+
+describe('search hits on fastify docs', () => {
+  let root: string;
+  let s: Session;
+  before(async () => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-search-'));
+    cpSync(path.join(FASTIFY_DIR, 'docs'), path.join(root, 'docs'), { recursive: true });
+    writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "fastify-docs"\nname = "Fastify docs"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\n');
+    s = await startServer(root);
+  });
+  after(async () => {
+    await s?.close();
+    removeDir(root);
+  });
+
+  test('each excerpt comes from the hit\'s own source and contains a query word', async () => {
+    for (const query of ['logger', 'how to test routes', 'content type parser']) {
+      const e = await s.call('docforge_search', { query, limit: 8 });
+      assert.ok(e.result!.items.length >= 3, query);
+      const excerpts = new Set<string>();
+      for (const hit of e.result!.items) {
+        const text = readFileSync(path.join(root, hit.source_path), 'utf8').replace(/\s+/g, ' ').toLowerCase();
+        const fragment = hit.excerpt.replace(/…/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase().slice(0, 40).trim();
+        assert.ok(text.includes(fragment), `${query}: excerpt of ${hit.id} is from its own file: ${fragment}`);
+        excerpts.add(hit.excerpt);
+      }
+      assert.ok(excerpts.size > 1, `${query}: excerpts differ between hits`);
+    }
+  });
+
+  test('nodes matching every term rank before nodes matching some; titles and headings count', async () => {
+    const e = await s.call('docforge_search', { query: 'error handling', limit: 20 });
+    assert.equal(e.result!.items[0].id, 'Reference/Errors');
+    const tiers = e.result!.items.map((i: { match: string }) => i.match);
+    const firstSome = tiers.indexOf('some_terms');
+    if (firstSome >= 0) assert.ok(tiers.slice(firstSome).every((t: string) => t === 'some_terms'), 'tiers are ordered');
+    const hooks = await s.call('docforge_search', { query: 'onRequest', limit: 1 });
+    assert.equal(hooks.result!.items[0].section.slug, 'onrequest');
+    assert.equal(typeof hooks.result!.items[0].section.line, 'number');
+  });
+
+  test('stop words and FTS5 syntax are treated as plain text', async () => {
+    const plain = await s.call('docforge_search', { query: 'the logger', limit: 3 });
+    const bare = await s.call('docforge_search', { query: 'logger', limit: 3 });
+    assert.deepEqual(plain.result!.items.map((i: { id: string }) => i.id), bare.result!.items.map((i: { id: string }) => i.id));
+    for (const query of ['"', 'NEAR(a b)', 'title:hooks', 'a AND OR', '*', '-x', '^start', '(((']) {
+      const e = await s.call('docforge_search', { query });
+      assert.equal(e.ok, true, `${query}: ${JSON.stringify(e.error)}`);
+    }
+  });
+});
