@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { toDocforgeError } from '@docforge/core';
 import { CAPABILITY_MODES, type CapabilityMode } from '@docforge/policy';
-import { createProjectServer } from './server.js';
+import { createGenericServer } from './server.js';
 
 const USAGE = `Usage: docforge-mcp --project-root ABSOLUTE_DIR [--capability-mode read|proposal|application|operator]
        [--proposal-writer ID] [--canonical-applier ID] [--no-ast] [--diagnostics] [--log-level LEVEL]`;
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   }
   let project;
   try {
-    project = createProjectServer({
+    project = createGenericServer({
       projectRoot: root,
       capabilityMode: (mode as CapabilityMode | undefined) ?? null,
       proposalWriter: values['proposal-writer'] ?? null,
@@ -69,7 +69,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const transport = new StdioServerTransport();
+  let closing = false;
   const shutdown = (): void => {
+    // server.close() closes the transport, whose onclose calls this again: close once.
+    if (closing) return;
+    closing = true;
     void project.close().finally(() => process.exit(0));
   };
   transport.onclose = shutdown;

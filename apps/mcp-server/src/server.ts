@@ -9,6 +9,7 @@ import { computeCapabilities, computeEffectivePolicy, serverInstructions, Diagno
 import { CONTENT_NOTICE, projectBlock, toToolResponse, type Envelope, type ToolResponse } from './envelope.js';
 import { implementedTools } from './registry.js';
 import type { ToolContext } from './tools.js';
+import type { ContextProvider } from '@docforge/retrieval';
 
 /** Startup options of a project server (the command line maps onto these). */
 export interface ProjectServerOptions {
@@ -21,6 +22,12 @@ export interface ProjectServerOptions {
   noAst?: boolean;
   diagnostics?: boolean;
   logger: Logger;
+  /**
+   * Project-owned custom context provider for `docforge_get_context` (contract: the unchanged
+   * three-argument provider contract). Honoured by {@link createReadOnlyServer} only; with it,
+   * `docforge_get_task_context` answers `task_context_unavailable` without synchronizing.
+   */
+  contextProvider?: ContextProvider | null;
 }
 
 /** A constructed server plus its cleanup. */
@@ -36,6 +43,14 @@ const SERVER_VERSION = '0.1.0';
 /** Creates the generic project server (proposal surface by default; contract: capability modes). */
 export function createProjectServer(options: ProjectServerOptions): ProjectServer {
   return buildServer(options, 'project');
+}
+
+/**
+ * Creates the server of the generic `docforge-mcp` command: the ordinary project factory's surface,
+ * reported with `effective_policy.factory = "generic"`.
+ */
+export function createGenericServer(options: ProjectServerOptions): ProjectServer {
+  return buildServer(options, 'generic');
 }
 
 /** Creates the read-only server: the read surface only, never proposal tools. */
@@ -81,7 +96,7 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory): Pro
   const validators = new Map<string, ValidateFunction>();
   for (const name of capabilities.tools) validators.set(name, ajv.compile(schemas.get(name)!.input));
   const toolList = capabilities.tools.map((name) => ({ name, description: schemas.get(name)!.description, readOnly: schemas.get(name)!.annotations.readOnlyHint }));
-  const ctx: ToolContext = { manager, policy, capabilities, boundAt: new Date().toISOString(), toolList };
+  const ctx: ToolContext = { manager, policy, capabilities, boundAt: new Date().toISOString(), toolList, contextProvider: factory === 'read_only' ? options.contextProvider ?? null : null };
 
   const server = new Server(
     { name: 'docforge-mcp', version: SERVER_VERSION },
@@ -104,9 +119,13 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory): Pro
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     let sync: SyncReport | null = null;
     try {
+      // Contract: adapter-backed servers validate their process-start implementation fingerprint before every tool.
+      manager.checkProjectAdapter();
       if (!validate(args)) {
         throw new DocforgeError('invalid_arguments', `Arguments of ${name} do not match its input schema.`, { errors: formatAjvErrors(validate.errors) });
       }
+      // Refusals that must precede any index read (e.g. adapter_policy_forbids_logic).
+      if (tool.kind === 'sync') tool.precheck?.(ctx, args);
       if (tool.kind === 'status') {
         const status = await tool.run(ctx, args, diagnostics);
         const envelope: Envelope = { schema_version: 1, ok: true, notice: CONTENT_NOTICE, result: status.result };
@@ -130,6 +149,8 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory): Pro
       return respond({ schema_version: 1, ok: true, notice: CONTENT_NOTICE, project: projectBlock(manager, sync), result }, sync, diagnostics);
     } catch (error) {
       const wire = toDocforgeError(error).toWire();
+      // A changed project-owned adapter is stale but not synchronizable: report the last served generation as stale.
+      if (!sync && wire.code === 'adapter_restart_required') sync = manager.staleSnapshot(wire);
       if (wire.code === 'internal_error') logger.error({ err: error, tool: name }, 'tool failed');
       const envelope: Envelope = { schema_version: 1, ok: false, notice: CONTENT_NOTICE, error: wire };
       if (sync) envelope.project = projectBlock(manager, sync);
@@ -210,6 +231,7 @@ export function respond(envelope: Envelope, sync: SyncReport | null, diagnostics
     if (node.body.length > over + 64) {
       node.body = node.body.slice(0, Math.max(0, node.body.length - over - 64));
       result.body_truncated = true;
+      if (typeof result.body_offset === 'number') result.next_body_offset = result.body_offset + node.body.length;
       text = JSON.stringify(envelope);
       if (text.length <= max) return toToolResponse(envelope, text);
     }

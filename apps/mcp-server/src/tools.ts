@@ -3,8 +3,10 @@ import { ALIASED_RELATIONS, DocforgeError, ERROR_CODES, RELATION_ALIASES, hashJs
 import type { IndexManager, SyncReport } from '@docforge/index';
 import { backlinks, effectiveLimit, filterNodes, nodeEdges, searchNodes, traverse, DEFAULT_EDGE_BUDGET, type NodeFilters } from '@docforge/retrieval';
 import { decodeCursor, encodeCursor } from '@docforge/retrieval';
+import type { ContextProvider } from '@docforge/retrieval';
 import { legacyAdapterPolicy, type Capabilities, type DiagnosticsCollector, type EffectivePolicy } from '@docforge/policy';
 import type { ProjectBlock } from './envelope.js';
+import { reportedCapabilities } from './capabilities-report.js';
 
 /** Everything a tool handler may use; fixed for the life of the process except the index manager's state. */
 export interface ToolContext {
@@ -15,6 +17,8 @@ export interface ToolContext {
   boundAt: string;
   /** Tool names and descriptions in registration order. */
   toolList: readonly { name: string; description: string; readOnly: boolean }[];
+  /** A project-owned custom context provider (read-only integrations only); null or absent for the core packer. */
+  contextProvider?: ContextProvider | null;
 }
 
 /** Arguments after JSON Schema validation. */
@@ -30,8 +34,14 @@ export type ToolHandler = (ctx: ToolContext, sync: SyncReport, args: ToolArgs, d
  */
 export type StatusHandler = (ctx: ToolContext, args: ToolArgs, diagnostics: DiagnosticsCollector | null) => { result: Record<string, unknown>; project: ProjectBlock | null } | Promise<{ result: Record<string, unknown>; project: ProjectBlock | null }>;
 
+/**
+ * A check that runs after argument validation and BEFORE synchronization or any index read (e.g. a
+ * policy refusal); it throws a DocforgeError to refuse the call.
+ */
+export type ToolPrecheck = (ctx: ToolContext, args: ToolArgs) => void;
+
 /** How a tool runs: after a sync (the normal case) or as a non-repairing status read. */
-export type ToolDefinition = { kind: 'sync'; run: ToolHandler } | { kind: 'status'; run: StatusHandler };
+export type ToolDefinition = { kind: 'sync'; run: ToolHandler; precheck?: ToolPrecheck } | { kind: 'status'; run: StatusHandler };
 
 const DEFAULT_LIMIT = 50;
 
@@ -116,7 +126,7 @@ export const GRAPH_HANDLERS: Readonly<Record<string, ToolHandler>> = Object.free
       },
       index: activeIndex(ctx, sync),
       effective_policy: ctx.policy,
-      capabilities: ctx.capabilities,
+      capabilities: reportedCapabilities(ctx),
       adapter_policy: legacyAdapterPolicy(ctx.policy),
       session_contract: sessionContract(ctx, sync),
       sync: { rebuilt: sync.rebuilt, staleness: sync.staleness, identity_ms: round(sync.identity_ms) },
@@ -159,7 +169,7 @@ export const GRAPH_HANDLERS: Readonly<Record<string, ToolHandler>> = Object.free
       aliased_relations: ALIASED_RELATIONS,
       error_codes: Object.keys(ERROR_CODES),
       effective_policy: ctx.policy,
-      capabilities: ctx.capabilities,
+      capabilities: reportedCapabilities(ctx),
       adapter_policy: legacyAdapterPolicy(ctx.policy),
     };
   },
@@ -169,8 +179,28 @@ export const GRAPH_HANDLERS: Readonly<Record<string, ToolHandler>> = Object.free
     const id = args.node_id as string;
     const node = reader.getNode(id);
     if (!node) throw new DocforgeError('node_not_found', `No node with id ${JSON.stringify(id)} exists.`, { node_id: id });
-    if (args.include_body === false) node.body = '';
-    return { node, edges: nodeEdges(reader, id, 50), body_truncated: false };
+    let body = node.body;
+    let section: Record<string, unknown> | null = null;
+    if (typeof args.section === 'string') {
+      const anchor = node.anchors.find((a) => a.slug === args.section);
+      if (!anchor) throw new DocforgeError('invalid_arguments', `Node ${JSON.stringify(id)} has no section ${JSON.stringify(args.section)}; see node.anchors for its slugs.`, { argument: 'section', anchors: node.anchors.slice(0, 50).map((a) => a.slug) });
+      body = sectionText(body, anchor.title, anchor.level);
+      section = { slug: anchor.slug, title: anchor.title, level: anchor.level, line: anchor.line };
+    }
+    const total = body.length;
+    const offset = Math.min((args.body_offset as number | undefined) ?? 0, total);
+    const max = (args.max_body_chars as number | undefined) ?? total;
+    node.body = args.include_body === false ? '' : body.slice(offset, offset + max);
+    const end = offset + node.body.length;
+    return {
+      node,
+      edges: nodeEdges(reader, id, 50),
+      section,
+      body_total_chars: total,
+      body_offset: offset,
+      next_body_offset: args.include_body !== false && end < total ? end : null,
+      body_truncated: args.include_body !== false && end < total,
+    };
   },
 
   docforge_search(ctx, sync, args) {
@@ -249,6 +279,34 @@ function traversalResult(ctx: ToolContext, sync: SyncReport, args: ToolArgs, dir
   const depth = (args.depth as number | undefined) ?? defaultDepth;
   const result = traverse(ctx.manager.reader(), args.node_id as string, { direction, depth, limit, relations: args.relations as string[] | undefined });
   return { node_id: args.node_id, depth, ...result, limit };
+}
+
+/**
+ * The Markdown of one section: from the heading line whose text is `title` to the next heading of
+ * the same or a higher level (ATX headings; fenced code blocks are skipped).
+ */
+export function sectionText(body: string, title: string, level: number): string {
+  const lines = body.split('\n');
+  let start = -1;
+  let fence: string | null = null;
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!;
+    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      if (fence === null) fence = f[1]![0]!;
+      else if (f[1]![0] === fence) fence = null;
+      continue;
+    }
+    if (fence !== null) continue;
+    const h = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!h) continue;
+    if (start < 0) {
+      if (h[1]!.length === level && h[2]!.trim() === title.trim()) start = i;
+    } else if (h[1]!.length <= level) {
+      return lines.slice(start, i).join('\n');
+    }
+  }
+  return start < 0 ? '' : lines.slice(start).join('\n');
 }
 
 function round(ms: number): number {

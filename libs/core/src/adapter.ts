@@ -28,6 +28,12 @@ export interface LinkResult {
   issues: SourceIssue[];
   /** Counters, e.g. `calls_total`, `calls_resolved`, `calls_unresolved`. */
   stats: Record<string, number>;
+  /**
+   * Capabilities the link step adds to nodes it can only classify across files (e.g. `entrypoint`
+   * for modules named by a package.json `main`/`bin`), by node id. The build adds them to a copy of
+   * the node (sorted, unique) and recomputes its `content_hash`; unknown ids are ignored.
+   */
+  capabilities?: Record<string, string[]>;
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   type SourceIssue,
   type WireError,
 } from '@docforge/core';
-import { loadDescriptor, parseContentSource, resolveGraph, sourceHash, type Descriptor, type LinkRef, type SourceEntry } from '@docforge/project';
+import { loadDescriptor, parseContentSource, resolveGraph, sourceHash, walkAdapterInputs, type Descriptor, type LinkRef, type SourceEntry } from '@docforge/project';
 import { INDEX_DDL, INDEX_POST_DDL, INDEX_SCHEMA_VERSION } from './schema.js';
 import {
   collectOldGenerations,
@@ -28,6 +28,10 @@ import {
   type Publication,
 } from './publication.js';
 import { commitReceipt, planReceipt } from './receipt.js';
+import {
+  adapterFailure, extendGraph, identityWithInputs, issuesHash, loadProjectAdapter, mergeCapabilityMaps, projectAdapterVersionSuffix,
+  type ProjectAdapterOutput, type ProjectAdapterReport, type ProjectAdapterTask,
+} from './project-adapter.js';
 
 /** Version of the document loader, part of `adapter_version`. */
 export const DOCUMENT_LOADER_VERSION = 'docs@1';
@@ -43,6 +47,12 @@ export interface BuildTask {
   logicAllowed: boolean;
   /** Lowest generation number to publish (the caller's last seen generation + 1). */
   minGeneration: number;
+  /** Stat identities besides the sources that entered `sourceIdentity` (descriptor, adapter fingerprint). */
+  identityExtra?: import('@docforge/project').StatIdentity[];
+  /** False when the caller could not trust the cheap identity (project-owned adapter without declared inputs). */
+  identityKnown?: boolean;
+  /** Project-owned adapter bound at process start, or null/absent. */
+  projectAdapter?: ProjectAdapterTask | null;
   /** Optional port receiving `{ stage, done, total }` progress messages. */
   progressPort?: import('node:worker_threads').MessagePort;
 }
@@ -65,8 +75,14 @@ export interface BuildStats {
   total_ms: number;
 }
 
-/** Result of a build task: the new publication, or a structured error (errors do not survive thread boundaries as classes). */
-export type BuildOutcome = { ok: true; publication: Publication; stats: BuildStats } | { ok: false; error: WireError };
+/**
+ * Result of a build task: the new publication, or a structured error (errors do not survive thread
+ * boundaries as classes). `unchanged` means nothing was published because the previous publication
+ * was verified to hold exactly the graph the sources give; `adapter` reports the project-owned adapter.
+ */
+export type BuildOutcome =
+  | { ok: true; publication: Publication; stats: BuildStats; adapter?: ProjectAdapterReport | null; unchanged?: boolean }
+  | { ok: false; error: WireError; adapter?: ProjectAdapterReport | null };
 
 /** What one source contributed, kept in the worker between builds for incremental re-parse. */
 interface CachedSource {
@@ -96,6 +112,8 @@ interface WrittenState {
   edges: Map<string, string>;
   /** Source rows as written: path → `size:mtime_ns:ino:content_hash`. */
   sources: Map<string, string>;
+  /** Hash of the issue list as written (verification of unchanged builds). */
+  issuesHash?: string;
 }
 
 function sourceKey(source: CachedSource): string {
@@ -155,6 +173,12 @@ export function adapterVersionOf(descriptor: Descriptor): string {
   return parts.join('+');
 }
 
+function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [key, value] of a) if (b.get(key) !== value) return false;
+  return true;
+}
+
 function edgeKey(edge: GraphEdge): string {
   return `${edge.source_id}\u0000${edge.relation}\u0000${edge.target_id}`;
 }
@@ -167,9 +191,17 @@ function edgeKey(edge: GraphEdge): string {
 export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   const started = performance.now();
   const layout = stateLayout(task.stateDir);
+  let adapterReport: ProjectAdapterReport | null = null;
   try {
     const descriptor = loadDescriptor(task.root);
     await ensureAdapters(descriptor.adapter.code);
+    // Project-owned adapter: checked against the process-start fingerprint, imported once (project-adapter.ts).
+    const projectAdapter = task.projectAdapter ? await loadProjectAdapter(task.root, task.projectAdapter) : null;
+    adapterReport = projectAdapter?.report ?? null;
+    if (projectAdapter !== null && Array.isArray(projectAdapter.report.inputs)) {
+      // Declared inputs join the cheap identity, computed exactly as the main thread does.
+      task.sourceIdentity = identityWithInputs(task.entries, task.identityExtra ?? [], walkAdapterInputs(task.root, projectAdapter.report.inputs, descriptor.state.dir).files);
+    }
     const descriptorHash = sha256(readFileSync(descriptor.path));
     const stats: BuildStats = {
       mode: 'full', files: task.entries.length, parsed: 0, reused: 0, nodes: 0, edges: 0, issues: 0, logic_steps: 0,
@@ -178,6 +210,15 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     const progress = (stage: string, done: number, total: number): void => {
       task.progressPort?.postMessage({ stage, done, total });
     };
+    if (projectAdapter !== null && task.identityKnown === false && Array.isArray(projectAdapter.report.inputs)) {
+      // The caller learns the declared inputs only now: a publication with the same identity is still current.
+      const prior = readPublication(layout);
+      if (prior && prior.source_identity === task.sourceIdentity && prior.logic_allowed === task.logicAllowed && !(prior.logic_present && !task.logicAllowed)
+        && prior.adapter_version === adapterVersionOf(descriptor) + projectAdapterVersionSuffix(task.projectAdapter, adapterReport) && publicationFileIntact(layout, prior)) {
+        stats.total_ms = performance.now() - started;
+        return { ok: true, publication: prior, stats, adapter: adapterReport, unchanged: true };
+      }
+    }
 
     // 1. Parse what changed (in parallel when there is much of it); reuse the rest.
     let t = performance.now();
@@ -225,6 +266,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     t = performance.now();
     const linkEdges: GraphEdge[] = [];
     const linkIssues: SourceIssue[] = [];
+    const linkCapabilities = new Map<string, string[]>();
     const codePaths = new Set<string>();
     const byAdapter = new Map<string, CachedSource[]>();
     for (const source of current.values()) {
@@ -244,6 +286,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       const result = adapter.link(sources.map((s) => ({ path: s.entry.path, nodes: s.nodes, link_data: s.link_data })), resolver);
       linkEdges.push(...result.edges);
       linkIssues.push(...result.issues);
+      mergeCapabilityMaps(linkCapabilities, result.capabilities);
     }
     stats.link_ms = performance.now() - t;
 
@@ -256,6 +299,21 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     const issues: SourceIssue[] = [...task.walkIssues];
     for (const source of current.values()) issues.push(...source.issues);
     issues.push(...linkIssues, ...graph.issues);
+    // Link capabilities (package.json entrypoints) and the project-owned adapter's nodes and edges.
+    let adapterOutput: ProjectAdapterOutput | null = null;
+    if (projectAdapter !== null) {
+      try {
+        if (projectAdapter.run === null) throw new DocforgeError('adapter_failed', projectAdapter.report.error?.message);
+        adapterOutput = await projectAdapter.run({ root: task.root, descriptor, nodes: graph.nodes });
+        issues.push(...adapterOutput.issues);
+      } catch (error) {
+        const failure = adapterFailure(error);
+        // With a last publication, fail the build so it keeps being served (stale, with this error).
+        if (failure.code === 'adapter_restart_required' || readPublication(layout) !== null) throw failure;
+        issues.push({ severity: 'error', code: 'adapter_failed', message: failure.message, path: descriptor.adapter.module, line: null, node_id: null });
+      }
+    }
+    Object.assign(graph, extendGraph(graph, linkCapabilities, adapterOutput));
     let logicSteps = 0;
     for (const source of current.values()) logicSteps += source.logic_steps.length;
     if (!task.logicAllowed && logicSteps > 0) {
@@ -281,11 +339,17 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       root: task.root,
       source_identity: task.sourceIdentity,
       source_hash: sourceHash([...current.values()].map((s) => ({ path: s.entry.path, content_hash: s.content_hash }))),
-      adapter_version: adapterVersionOf(descriptor),
+      adapter_version: adapterVersionOf(descriptor) + projectAdapterVersionSuffix(task.projectAdapter, adapterReport),
       logic_allowed: task.logicAllowed ? '1' : '0',
       logic_present: logicSteps > 0 ? '1' : '0',
       descriptor_hash: descriptorHash,
     };
+    if (task.identityKnown === false && canDelta && previous!.adapter_version === meta.adapter_version && written!.issuesHash === issuesHash(issues)
+      && sameMap(written!.nodes, nodeMap) && sameMap(written!.edges, edgeMap) && sameMap(written!.sources, new Map([...current].map(([p, source]) => [p, sourceKey(source)])))) {
+      // No cheap identity: the graph was re-derived and equals the last publication, which stays current.
+      stats.total_ms = performance.now() - started;
+      return { ok: true, publication: previous!, stats, adapter: adapterReport, unchanged: true };
+    }
     let needFull = !canDelta;
     if (canDelta) {
       copyFileSync(path.join(layout.indexDir, previous!.index_file), tmpFile, fsConstants.COPYFILE_FICLONE);
@@ -314,8 +378,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
         sources: [{ path: '\u0000link', nodes: [], edges: linkEdges, links: [] }, ...[...current.values()].map((s) => ({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links }))],
         codePaths,
       });
-      graph.nodes = rehydrated.nodes;
-      graph.edges = rehydrated.edges;
+      Object.assign(graph, extendGraph(rehydrated, linkCapabilities, adapterOutput));
       const db = new Database(tmpFile);
       try {
         writeFull(db, graph.nodes, graph.edges, current, [...current.values()].filter((s) => s.logic_steps.length > 0), issues, meta, progress);
@@ -389,13 +452,14 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       root: task.root, indexFile: publication.index_file, indexIno: publication.index_ino, indexSize: publication.index_size,
       logicAllowed: task.logicAllowed, descriptorHash, nodes: nodeMap, edges: edgeMap,
       sources: new Map([...current].map(([p, source]) => [p, sourceKey(source)])),
+      issuesHash: issuesHash(issues),
     };
     Object.assign(stats, { nodes: counts.nodes, edges: counts.edges, issues: counts.issues, logic_steps: logicSteps });
     stats.total_ms = performance.now() - started;
-    return { ok: true, publication, stats };
+    return { ok: true, publication, stats, adapter: adapterReport };
   } catch (error) {
     written = null;
-    return { ok: false, error: toDocforgeError(error).toWire() };
+    return { ok: false, error: toDocforgeError(error).toWire(), adapter: adapterReport };
   }
 }
 

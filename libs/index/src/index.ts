@@ -6,3 +6,12 @@ export type { NodeRow, SqliteDatabase } from './reader.js';
 export { IndexReader, rowToNode } from './reader.js';
 export type { BuildProgress, Staleness, SyncReport, IndexManagerOptions } from './manager.js';
 export { IndexManager, CODE_EXTENSIONS } from './manager.js';
+export type {
+  Receipt, ReceiptItem, ReceiptDiff, ReceiptBinding, ReceiptSummary, ReceiptFields, ReceiptState, ReceiptStatus, ReceiptExpectation,
+  NodeField, NodeAddedItem, NodeRemovedItem, NodeChangedItem, EdgeItem, GraphSnapshot, DetailsOmittedReason,
+} from './receipt.js';
+export {
+  generationReceiptStatus, diffGraphs, assembleReceipt, receiptText, receiptItemJson, receiptItemHash, collectionHash, receiptProblem,
+  nodeSetHash, edgeSetHash, edgeIdentityKey, nodeChangedFields, loadIndexSnapshot,
+  NODE_FIELDS, CHANGE_KINDS, RECEIPT_SCHEMA_VERSION, RECEIPT_MAX_ITEMS, RECEIPT_MAX_DETAIL_BYTES, RECEIPT_MAX_FILE_BYTES, RECEIPT_FILE_NAME,
+} from './receipt.js';

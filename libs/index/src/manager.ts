@@ -3,10 +3,11 @@ import path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { DocforgeError, toDocforgeError, type WireError } from '@docforge/core';
-import { cheapIdentity, loadDescriptor, statIdentity, walkSources, type Descriptor } from '@docforge/project';
+import { cheapIdentity, loadDescriptor, ProjectAdapterGuard, statIdentity, walkAdapterInputs, walkSources, type Descriptor, type StatIdentity } from '@docforge/project';
 import type { BuildOutcome, BuildStats, BuildTask } from './build.js';
 import { publicationFileIntact, readPublication, stateLayout, type Publication, type StateLayout } from './publication.js';
 import { IndexReader } from './reader.js';
+import { identityWithInputs, type ProjectAdapterReport } from './project-adapter.js';
 
 /** File extensions of the built-in code adapters, by adapter id (kept equal to the adapters' own lists by a test). */
 export const CODE_EXTENSIONS: Readonly<Record<string, readonly string[]>> = Object.freeze({
@@ -36,6 +37,12 @@ export interface SyncReport {
   sync_error: WireError | null;
   /** Milliseconds spent walking and hashing file identities. */
   identity_ms: number;
+  /**
+   * Whether the project has a cheap source identity. False while a project-owned adapter is bound
+   * that declares no `inputs` (or before the build worker has loaded it): every sync then runs the
+   * build worker, which re-derives the graph and publishes only when its content changed.
+   */
+  identity_known: boolean;
 }
 
 /** Options of an {@link IndexManager}. */
@@ -66,6 +73,10 @@ export class IndexManager {
   private descriptorCache: { key: string; descriptor: Descriptor } | null = null;
   private current: { publication: Publication; reader: IndexReader } | null = null;
   private lastGeneration = 0;
+  /** Project-owned adapter: implementation fingerprint taken at construction (process start). */
+  private readonly adapterGuard: ProjectAdapterGuard;
+  /** What the build worker reported about the project-owned adapter (null until it loaded it). */
+  private adapterReport: ProjectAdapterReport | null = null;
 
   /** @throws DocforgeError `path_outside_root` when the root does not exist or is not a directory. */
   constructor(options: IndexManagerOptions) {
@@ -80,6 +91,61 @@ export class IndexManager {
     this.noAst = options.noAst;
     this.extraIdentityFiles = options.extraIdentityFiles ?? [];
     this.onWarning = options.onWarning ?? (() => undefined);
+    let adapterModule: string | null = null;
+    try {
+      adapterModule = this.descriptor().adapter.module;
+    } catch {
+      // A descriptor that does not load binds no project-owned adapter; tools report the descriptor error.
+    }
+    this.adapterGuard = new ProjectAdapterGuard(root, adapterModule);
+  }
+
+  /**
+   * Checks the project-owned adapter against the implementation fingerprint taken at process start
+   * (one lstat per adapter file; files are re-hashed only when their stat changed). Call before
+   * every tool. A detected change is permanent for the process.
+   * @throws DocforgeError `adapter_restart_required` (stale, remediation `restart_project_server`)
+   */
+  checkProjectAdapter(): void {
+    let module: string | null | undefined;
+    try {
+      module = this.descriptor().adapter.module;
+    } catch {
+      module = undefined;
+    }
+    this.adapterGuard.check(module);
+  }
+
+  /** The bound project-owned adapter (process-start fingerprint and the worker's report), or null. */
+  projectAdapter(): { module: string; fingerprint: string; files: number; report: ProjectAdapterReport | null } | null {
+    const fp = this.adapterGuard.fingerprint;
+    return fp === null ? null : { module: fp.module, fingerprint: fp.fingerprint, files: fp.files.length, report: this.adapterReport };
+  }
+
+  /**
+   * Whether the project has a cheap source identity (DESIGN.md section 4): always without a
+   * project-owned adapter; with one only once the build worker has loaded it and it declares
+   * `inputs`. See {@link SyncReport.identity_known} for what syncs do without it.
+   */
+  identityKnown(): boolean {
+    if (this.adapterGuard.fingerprint === null) return true;
+    return Array.isArray(this.adapterReport?.inputs);
+  }
+
+  /** Stat identities other than the walked sources: descriptor, extra files, adapter fingerprint. */
+  private identityExtra(descriptor: Descriptor): StatIdentity[] {
+    const extra: (StatIdentity | null)[] = [statIdentity(descriptor.path, 'docforge.toml')];
+    for (const rel of this.extraIdentityFiles) extra.push(statIdentity(path.join(this.root, rel), rel) ?? { path: rel, size: -1, mtime_ns: '0', ino: '0' });
+    const fp = this.adapterGuard.fingerprint;
+    if (fp !== null) extra.push({ path: '\u0000adapter', size: 0, mtime_ns: '0', ino: fp.fingerprint });
+    return extra.filter((e): e is StatIdentity => e !== null);
+  }
+
+  /** Cheap identity of walked sources plus extras plus the declared adapter inputs (when known). */
+  private identityOf(descriptor: Descriptor, entries: Parameters<typeof cheapIdentity>[0], extra: readonly StatIdentity[]): string {
+    const inputs = this.adapterReport?.inputs;
+    if (this.adapterGuard.fingerprint === null || !Array.isArray(inputs)) return cheapIdentity(entries, extra);
+    return identityWithInputs(entries, extra, walkAdapterInputs(this.root, inputs, descriptor.state.dir).files);
   }
 
   /** The descriptor, re-read only when docforge.toml's stat changed. @throws DocforgeError `descriptor_invalid`. */
@@ -95,6 +161,25 @@ export class IndexManager {
   /** The state layout of the bound project. */
   layout(): StateLayout {
     return stateLayout(path.join(this.root, this.descriptor().state.dir));
+  }
+
+  /**
+   * The cheap source identity of the sources as they are now (walk with lstat, hash; DESIGN.md
+   * section 4), computed exactly as {@link sync} does but without building, opening SQLite or
+   * writing (contract: status boundaries are non-repairing).
+   * @returns null when the project cannot provide a cheap identity: the descriptor does not load,
+   *   the walk fails, or a project-owned adapter declares no input files
+   */
+  cheapIdentity(): string | null {
+    try {
+      const descriptor = this.descriptor();
+      if (!this.identityKnown()) return null;
+      const extensions = descriptor.adapter.code.flatMap((id) => CODE_EXTENSIONS[id] ?? []);
+      const walk = walkSources(descriptor, extensions);
+      return this.identityOf(descriptor, walk.entries, this.identityExtra(descriptor));
+    } catch {
+      return null;
+    }
   }
 
   /** Whether builds of this project may extract Logic (not --no-ast, strategy `ast`). */
@@ -128,20 +213,22 @@ export class IndexManager {
     } catch (error) {
       return this.serveStale(toDocforgeError(error, 'descriptor_invalid'), performance.now() - started);
     }
+    this.checkProjectAdapter();
     const layout = stateLayout(path.join(this.root, descriptor.state.dir));
     const extensions = descriptor.adapter.code.flatMap((id) => CODE_EXTENSIONS[id] ?? []);
     const walk = walkSources(descriptor, extensions);
-    const extra = [statIdentity(descriptor.path, 'docforge.toml')];
-    for (const rel of this.extraIdentityFiles) extra.push(statIdentity(path.join(this.root, rel), rel) ?? { path: rel, size: -1, mtime_ns: '0', ino: '0' });
-    const identity = cheapIdentity(walk.entries, extra.filter((e): e is NonNullable<typeof e> => e !== null));
+    const extra = this.identityExtra(descriptor);
+    // Without a cheap identity the published identity is never trusted: the worker re-derives the graph every time.
+    const identityKnown = this.identityKnown();
+    const identity = this.identityOf(descriptor, walk.entries, extra);
     const identityMs = performance.now() - started;
 
     const logicAllowed = this.logicAllowed(descriptor);
     const published = readPublication(layout);
-    if (published && published.source_identity === identity && published.logic_allowed === logicAllowed
+    if (identityKnown && published && published.source_identity === identity && published.logic_allowed === logicAllowed
       && !(published.logic_present && !logicAllowed) && publicationFileIntact(layout, published)) {
       if (this.openPublication(layout, published)) {
-        return { publication: published, descriptor, staleness: 'current', rebuilt: false, stats: null, sync_error: null, identity_ms: identityMs };
+        return { publication: published, descriptor, staleness: 'current', rebuilt: false, stats: null, sync_error: null, identity_ms: identityMs, identity_known: true };
       }
     }
 
@@ -153,17 +240,35 @@ export class IndexManager {
       sourceIdentity: identity,
       logicAllowed,
       minGeneration: Math.max(this.lastGeneration, published?.generation ?? 0) + 1,
+      identityExtra: extra,
+      identityKnown,
+      projectAdapter: this.adapterGuard.fingerprint === null ? null : { module: this.adapterGuard.fingerprint.module, fingerprint: this.adapterGuard.fingerprint.fingerprint },
     };
     onProgress?.({ stage: 'start', done: 0, total: walk.entries.length });
     const outcome = await this.runBuild(task, onProgress);
+    if (outcome.adapter) this.adapterReport = outcome.adapter;
     if (!outcome.ok) {
+      // The worker found the adapter files changed: never served as a mere stale sync.
+      if (outcome.error.code === 'adapter_restart_required') throw new DocforgeError(outcome.error.code, outcome.error.message, outcome.error.details);
       this.onWarning('index build failed', { code: outcome.error.code, message: outcome.error.message });
       return this.serveStale(outcome.error, identityMs);
     }
     if (!this.openPublication(layout, outcome.publication)) {
       throw new DocforgeError('index_unavailable', 'The freshly published index could not be opened.');
     }
-    return { publication: outcome.publication, descriptor, staleness: 'current', rebuilt: true, stats: outcome.stats, sync_error: null, identity_ms: identityMs };
+    return {
+      publication: outcome.publication, descriptor, staleness: 'current', rebuilt: outcome.unchanged !== true, stats: outcome.stats, sync_error: null,
+      identity_ms: identityMs, identity_known: this.identityKnown(),
+    };
+  }
+
+  /**
+   * The last served publication reported as `stale` with `error` (e.g. `adapter_restart_required`,
+   * which is stale but not synchronizable), without checking or building anything; null when
+   * nothing was served yet.
+   */
+  staleSnapshot(error: WireError): SyncReport | null {
+    return this.current && this.descriptorCache ? this.serveStale(error, 0) : null;
   }
 
   private serveStale(error: WireError, identityMs: number): SyncReport {
@@ -178,6 +283,7 @@ export class IndexManager {
       stats: null,
       sync_error: error,
       identity_ms: identityMs,
+      identity_known: this.identityKnown(),
     };
   }
 

@@ -29,6 +29,14 @@ export interface Publication {
   counts: { sources: number; nodes: number; edges: number; issues: number; logic_steps: number };
   /** ISO-8601 time of publication. */
   published_at: string;
+  /** File name of the generation receipt written with this publication (absent when none could be written). */
+  receipt_file?: string;
+  /** Inode of the receipt file, decimal string. */
+  receipt_ino?: string;
+  /** Size of the receipt file in bytes. */
+  receipt_size?: number;
+  /** `receipt_hash` of the receipt (SHA-256 of its canonical JSON without that field). */
+  receipt_hash?: string;
 }
 
 /** Paths of the disposable state of one project. */

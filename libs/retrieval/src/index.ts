@@ -5,3 +5,7 @@ export type { TraversalDirection, TraversalItem, TraversalResult, TraversalOptio
 export { traverse, backlinks, nodeEdges, DEFAULT_EDGE_BUDGET } from './traversal.js';
 export { encodeCursor, decodeCursor, paramsHash, cursorOffset, CURSOR_DOMAIN, CURSOR_PARAMS_DOMAIN, MAX_CURSOR_LENGTH } from './cursor.js';
 export type { CursorBinding, CursorPosition, DecodedCursor, InvalidCursorReason } from './cursor.js';
+export type { ContextEntry, ContextPageResult, ContextRelation, ContextRequest, ContextLimits, ContextProvider, ContextSelection, ContextArgs, ContextPageOptions, PageBinding, PageReceipt, StreamItem, PackCandidate, PackedStream, OmissionCause } from './context.js';
+export { contextPage, selectContext, defaultContextProvider, estimateTokens, packStream, pageStream, itemSha256, DEFAULT_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET, CONTEXT_SEARCH_SEEDS, FOCUS_EXCERPT_CHARS, NEIGHBOUR_EXCERPT_CHARS } from './context.js';
+export type { TaskKind, TaskContextPageResult, TaskContextCeilings, TaskKindPreference, RelationVocabulary, TaskContextRequest, TaskPlan, PathHop, RelationshipReason, EvidenceGap, TaskContextOptions } from './task-context.js';
+export { taskContextPage, deriveTaskPlan, relationVocabulary, taskTerms, TASK_KINDS, TASK_KIND_PREFERENCES, TASK_CONTEXT_CEILINGS, RELATION_CATEGORIES, UNPROVABLE_FACTS, DEFAULT_TASK_BUDGET, MAX_LEXICAL_FOCUS, LEXICAL_CANDIDATE_WINDOW, MAX_ID_MENTION_CHUNKS, MAX_QUERY_TERMS, MAX_RELATIONSHIP_REASONS, TASK_MAX_DEPTH } from './task-context.js';

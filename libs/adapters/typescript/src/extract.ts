@@ -2,6 +2,7 @@ import ts from 'typescript';
 import { withContentHash } from '@docforge/core';
 import type { CodeExtractInput, GraphEdge, GraphNode, LogicFlow, LogicStep, ParsedSource, SourceIssue } from '@docforge/core';
 import { buildFunctionLogic } from './logic.js';
+import { extractLexical } from './lexical.js';
 import type {
   TsBinding, TsCallShape, TsCallSite, TsDeclRecord, TsExportRecord, TsHeritageRecord, TsImportRecord, TsLinkData,
 } from './link-data.js';
@@ -44,7 +45,7 @@ export function isTestPath(path: string): boolean {
  * `require.main === module` / `import.meta.main` check, a file under a `bin/` directory, a file
  * named `main.*` or `cli.*`, or an `index.*` at the project root or directly under `src/`.
  */
-function isEntrypointPath(path: string): boolean {
+export function isEntrypointPath(path: string): boolean {
   const parts = path.split('/');
   const base = parts[parts.length - 1] ?? '';
   const stem = base.replace(/\.[^.]+$/, '');
@@ -65,9 +66,12 @@ function scriptKindOf(path: string): ts.ScriptKind {
  * `contains` and `defines` edges; Logic when `input.logic` (never for declaration files); and
  * the adapter-private link data. Pure and deterministic; never throws (a syntax problem becomes
  * a `syntax_error` warning and the parsed part is still extracted; an internal failure becomes an
- * `extraction_failed` warning with only the module node).
+ * `extraction_failed` warning with only the module node). With `input.strategy === 'lexical'` it
+ * delegates to {@link extractLexical}: module node and module references only, no AST, no Logic.
  */
 export function extractTypeScript(input: CodeExtractInput): TsExtractResult {
+  // Strategy `lexical`: no compiler AST at all (see lexical.ts).
+  if (input.strategy === 'lexical') return extractLexical(input);
   try {
     return new Extractor(input).run();
   } catch (error) {

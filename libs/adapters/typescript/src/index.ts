@@ -7,7 +7,9 @@ import type { CodeAdapter } from '@docforge/core';
 import { extractTypeScript } from './extract.js';
 import { linkTypeScript } from './link.js';
 
-export { extractTypeScript, isTestPath, isDeclarationPath, languageOf } from './extract.js';
+export { extractTypeScript, isTestPath, isDeclarationPath, isEntrypointPath, languageOf } from './extract.js';
+export { extractLexical, lexTokens, scanModuleReferences } from './lexical.js';
+export type { LexToken, LexicalScan } from './lexical.js';
 export type { TsExtractResult } from './extract.js';
 export { linkTypeScript } from './link.js';
 export type { TsLinkInput } from './link.js';

@@ -1,6 +1,7 @@
 import type { GraphEdge, LinkResult, ModuleResolver, ParsedSource, SourceIssue } from '@docforge/core';
 import { isTsLinkData } from './link-data.js';
 import type { TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsLinkData } from './link-data.js';
+import { posix } from 'node:path';
 import { SpecifierResolver } from './resolve.js';
 
 /** One file as handed to {@link linkTypeScript}. */
@@ -34,7 +35,8 @@ type Target = { kind: 'decl'; mod: ModuleInfo; decl: TsDeclRecord } | { kind: 'm
  * resolvable superclass chain, CommonJS exports and `.call`/`.apply`; never by name guessing),
  * `inherits` / `implements` edges, and `tested_by` edges (callee module and callee → the test
  * module calling it). Unresolvable references are counted in `stats`; a relative import that
- * resolves to no project file is an `unresolved_import` warning. Pure and deterministic.
+ * resolves to no project file is an `unresolved_import` warning. `capabilities` adds `entrypoint`
+ * to the modules a package.json names as `main` or `bin`. Pure and deterministic.
  */
 export function linkTypeScript(files: readonly TsLinkInput[], resolver: ModuleResolver): LinkResult {
   return new Linker(files, resolver).run();
@@ -60,10 +62,15 @@ class Linker {
   private readonly exportMemo = new Map<string, Target | null>();
   private readonly superMemo = new Map<string, Target | null>();
 
-  constructor(files: readonly TsLinkInput[], resolver: ModuleResolver) {
+  /** Module paths whose module node already carries `entrypoint`. */
+  private readonly knownEntrypoints = new Set<string>();
+
+  constructor(files: readonly TsLinkInput[], private readonly resolver: ModuleResolver) {
     for (const file of files) {
       if (!isTsLinkData(file.link_data)) continue;
       this.modules.set(file.path, buildModuleInfo(file.path, file.link_data));
+      const moduleNode = file.nodes.find((node) => node.id === (file.link_data as TsLinkData).module_id);
+      if (moduleNode?.capabilities.includes('entrypoint')) this.knownEntrypoints.add(file.path);
     }
     this.specifiers = new SpecifierResolver(resolver, [...this.modules.keys()]);
   }
@@ -80,7 +87,55 @@ class Linker {
       const key = `edges_${edge.relation}`;
       this.stats[key] = (this.stats[key] ?? 0) + 1;
     }
-    return { edges, issues: this.issues, stats: this.stats };
+    const capabilities = this.packageEntrypoints();
+    this.stats['package_entrypoints'] = Object.keys(capabilities).length;
+    return { edges, issues: this.issues, stats: this.stats, capabilities };
+  }
+
+  /**
+   * `entrypoint` for the modules a package.json names as `main` or `bin` (string or map), for every
+   * package.json in the project root or in a directory holding linked files (outside
+   * node_modules). Targets resolve relative to their package.json like relative specifiers.
+   * Modules whose node already has `entrypoint` are left out.
+   */
+  private packageEntrypoints(): Record<string, string[]> {
+    const dirs = new Set<string>(['']);
+    for (const path of this.modules.keys()) {
+      if (path.includes('node_modules/')) continue;
+      let dir = posix.dirname(path);
+      while (dir !== '.' && dir !== '' && !dirs.has(dir)) {
+        dirs.add(dir);
+        dir = posix.dirname(dir);
+      }
+    }
+    const result: Record<string, string[]> = {};
+    for (const dir of [...dirs].sort()) {
+      const manifest = dir === '' ? 'package.json' : `${dir}/package.json`;
+      const text = this.resolver.readText(manifest);
+      if (text === null) continue;
+      let json: Record<string, unknown>;
+      try {
+        json = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        continue;
+      }
+      if (json === null || typeof json !== 'object') continue;
+      const targets: string[] = [];
+      if (typeof json['main'] === 'string') targets.push(json['main']);
+      const bin = json['bin'];
+      if (typeof bin === 'string') targets.push(bin);
+      else if (bin !== null && typeof bin === 'object') {
+        for (const value of Object.values(bin as Record<string, unknown>)) if (typeof value === 'string') targets.push(value);
+      }
+      for (const target of targets) {
+        const specifier = target.startsWith('./') || target.startsWith('../') ? target : `./${target}`;
+        const resolution = this.specifiers.resolve(manifest, specifier);
+        if (resolution.kind !== 'file' || this.knownEntrypoints.has(resolution.path)) continue;
+        const mod = this.modules.get(resolution.path);
+        if (mod !== undefined) result[mod.id] = ['entrypoint'];
+      }
+    }
+    return result;
   }
 
   private addEdge(sourceId: string, relation: string, targetId: string, sourcePath: string, line: number): void {
