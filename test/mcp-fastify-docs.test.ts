@@ -50,6 +50,29 @@ describe('docforge-mcp on fastify docs/', () => {
     assert.ok(lifecycle, 'Reference/Lifecycle links to Hooks.md');
   });
 
+  test('a long body reads page by page, and one section alone', async () => {
+    let offset = 0;
+    let text = '';
+    let total = -1;
+    for (let page = 0; page < 50; page += 1) {
+      const e = await s.call('docforge_get_node', { node_id: 'Reference/TypeScript', body_offset: offset, max_body_chars: 20_000 });
+      assert.equal(e.ok, true);
+      total = e.result!.body_total_chars;
+      text += e.result!.node.body;
+      if (e.result!.next_body_offset === null) break;
+      assert.ok(e.result!.next_body_offset > offset, 'pages advance');
+      offset = e.result!.next_body_offset;
+    }
+    assert.ok(total > 40_000, 'the page is longer than one response');
+    assert.equal(text.length, total, 'the pages add up to the whole body');
+    const hooks = await s.call('docforge_get_node', { node_id: 'Reference/Hooks', section: 'onrequest' });
+    assert.match(hooks.result!.node.body, /^### onRequest/);
+    assert.ok(!hooks.result!.node.body.includes('### preParsing'), 'stops at the next heading of the same level');
+    assert.equal(hooks.result!.section.slug, 'onrequest');
+    const missing = await s.call('docforge_get_node', { node_id: 'Reference/Hooks', section: 'no-such-section' });
+    assert.equal(missing.error!.code, 'invalid_arguments');
+  });
+
   test('after a file is edited the next call reports a higher revision and the new text, without a restart', async () => {
     const before = await s.call('docforge_search', { query: 'zebracornflux' });
     assert.equal(before.result!.items.length, 0);
