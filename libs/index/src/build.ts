@@ -17,6 +17,7 @@ import {
 } from '@docforge/core';
 import { loadDescriptor, parseContentSource, resolveGraph, sourceHash, walkAdapterInputs, type Descriptor, type LinkRef, type SourceEntry } from '@docforge/project';
 import { INDEX_DDL, INDEX_POST_DDL, INDEX_SCHEMA_VERSION } from './schema.js';
+import { warmFromPublication } from './warm.js';
 import {
   collectOldGenerations,
   fsyncDirectory,
@@ -85,7 +86,7 @@ export type BuildOutcome =
   | { ok: false; error: WireError; adapter?: ProjectAdapterReport | null };
 
 /** What one source contributed, kept in the worker between builds for incremental re-parse. */
-interface CachedSource {
+export interface CachedSource {
   entry: SourceEntry;
   content_hash: string;
   nodes: GraphNode[];
@@ -98,10 +99,12 @@ interface CachedSource {
   adapter: string | null;
   /** Whether `nodes[].body` was dropped after writing, to bound worker memory. */
   stripped: boolean;
+  /** Logic steps of the source when `logic_steps` was not loaded (a warm start); the rows stay in the index. */
+  logic_count?: number;
 }
 
 /** Resolved graph of the last build written by this worker, for delta writes. */
-interface WrittenState {
+export interface WrittenState {
   root: string;
   indexFile: string;
   indexIno: string;
@@ -116,7 +119,22 @@ interface WrittenState {
   issuesHash?: string;
 }
 
-function sourceKey(source: CachedSource): string {
+/** The `sources.parse` column: one source's parse before graph resolution (bodies live in `nodes`). */
+export interface PersistedParse {
+  v: 1;
+  node_ids: string[];
+  lost_nodes: GraphNode[];
+  edges: GraphEdge[];
+  links: LinkRef[];
+  issues: SourceIssue[];
+  link_data: unknown;
+  adapter: string | null;
+  /** Logic steps the source had (the rows themselves live in logic_steps). */
+  logic_steps: number;
+}
+
+/** Identity of a written source row: `size:mtime_ns:ino:content_hash`. */
+export function sourceKey(source: CachedSource): string {
   return `${source.entry.size}:${source.entry.mtime_ns}:${source.entry.ino}:${source.content_hash}`;
 }
 
@@ -220,6 +238,16 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       }
     }
 
+    // 0. A fresh worker starts from the previous publication's persisted parses, so the first
+    // build of a new process is incremental too.
+    if (sourceCache.size === 0 && written === null) {
+      const warm = warmFromPublication(layout, { root: task.root, logicAllowed: task.logicAllowed, descriptorHash });
+      if (warm) {
+        for (const [p, source] of warm.sources) sourceCache.set(p, source);
+        written = warm.written;
+      }
+    }
+
     // 1. Parse what changed (in parallel when there is much of it); reuse the rest.
     let t = performance.now();
     const current = new Map<string, CachedSource>();
@@ -315,7 +343,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     }
     Object.assign(graph, extendGraph(graph, linkCapabilities, adapterOutput));
     let logicSteps = 0;
-    for (const source of current.values()) logicSteps += source.logic_steps.length;
+    for (const source of current.values()) logicSteps += source.logic_count ?? source.logic_steps.length;
     if (!task.logicAllowed && logicSteps > 0) {
       throw new DocforgeError('policy_violation', 'A nonempty Logic projection was produced while the effective policy forbids Logic; nothing was published.', { logic_steps: logicSteps });
     }
@@ -617,9 +645,23 @@ function writeIssues(db: Db, issues: readonly SourceIssue[]): void {
   for (const issue of issues) stmt.run(issue.severity, issue.code, issue.message, issue.path, issue.line, issue.node_id);
 }
 
+/**
+ * Writes source rows with their pre-resolution parse (declared edges, links, issues, adapter link
+ * data, and the node ids; nodes that lost a duplicate-id clash are kept whole because the nodes
+ * table does not hold them), so a new process can build incrementally (see warm.ts). Call after
+ * the nodes table is written.
+ */
 function writeSources(db: Db, sources: Iterable<CachedSource>): void {
-  const stmt = db.prepare('INSERT OR REPLACE INTO sources (path, role, size, mtime_ns, ino, content_hash, node_count) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  for (const s of sources) stmt.run(s.entry.path, s.entry.role, s.entry.size, s.entry.mtime_ns, s.entry.ino, s.content_hash, s.nodes.length);
+  const stmt = db.prepare('INSERT OR REPLACE INTO sources (path, role, size, mtime_ns, ino, content_hash, node_count, parse) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  const winnerPath = db.prepare('SELECT source_path FROM nodes WHERE id = ?').pluck();
+  for (const s of sources) {
+    const lost = s.nodes.filter((n) => winnerPath.get(n.id) !== s.entry.path).map((n) => ({ ...n, body: '' }));
+    const parse: PersistedParse = {
+      v: 1, node_ids: s.nodes.map((n) => n.id), lost_nodes: lost, edges: s.edges, links: s.links, issues: s.issues,
+      link_data: s.link_data, adapter: s.adapter, logic_steps: s.logic_count ?? s.logic_steps.length,
+    };
+    stmt.run(s.entry.path, s.entry.role, s.entry.size, s.entry.mtime_ns, s.entry.ino, s.content_hash, s.nodes.length, JSON.stringify(parse));
+  }
 }
 
 function writeLogic(db: Db, sources: Iterable<CachedSource>): void {

@@ -4,7 +4,7 @@
  */
 
 /** Bumped whenever the table layout or the meaning of a column changes. */
-export const INDEX_SCHEMA_VERSION = 2;
+export const INDEX_SCHEMA_VERSION = 3;
 
 /** DDL for a new index file; executed once per full build. */
 export const INDEX_DDL = `
@@ -76,7 +76,8 @@ CREATE TABLE sources (
   mtime_ns TEXT NOT NULL,
   ino TEXT NOT NULL,
   content_hash TEXT NOT NULL,
-  node_count INTEGER NOT NULL
+  node_count INTEGER NOT NULL,
+  parse TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE issues (
   seq INTEGER PRIMARY KEY,

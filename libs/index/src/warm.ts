@@ -1,0 +1,83 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { GraphNode, SourceIssue } from '@docforge/core';
+import type { SourceEntry } from '@docforge/project';
+import type { CachedSource, PersistedParse, WrittenState } from './build.js';
+import { issuesHash } from './project-adapter.js';
+import { publicationFileIntact, readPublication, type StateLayout } from './publication.js';
+import { rowToNode, type NodeRow } from './reader.js';
+import { INDEX_SCHEMA_VERSION } from './schema.js';
+
+/** What a previous publication must match to be reused as the starting point of a build. */
+export interface WarmExpectation {
+  root: string;
+  logicAllowed: boolean;
+  /** SHA-256 of the descriptor file the build loaded. */
+  descriptorHash: string;
+}
+
+/**
+ * Rebuilds a build worker's incremental state (per-source parses, stripped of bodies, and the
+ * written graph) from the current publication's index file, read-only. Returns null when there is
+ * no intact publication, or it was built for another root, descriptor, schema or Logic policy;
+ * the caller then parses everything. Never throws.
+ */
+export function warmFromPublication(layout: StateLayout, expected: WarmExpectation): { sources: Map<string, CachedSource>; written: WrittenState } | null {
+  const publication = readPublication(layout);
+  if (!publication || !publicationFileIntact(layout, publication)) return null;
+  let db: InstanceType<typeof Database> | null = null;
+  try {
+    db = new Database(path.join(layout.indexDir, publication.index_file), { readonly: true, fileMustExist: true });
+    const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+    if (meta.schema_version !== String(INDEX_SCHEMA_VERSION) || meta.root !== expected.root || meta.descriptor_hash !== expected.descriptorHash
+      || meta.logic_allowed !== (expected.logicAllowed ? '1' : '0')) return null;
+    const nodes = new Map<string, GraphNode>();
+    const nodeHashes = new Map<string, string>();
+    for (const row of db.prepare(`SELECT id, kind, title, family, authority, status, tags, summary, '' AS body, source_path, start_line, end_line, anchors, language, capabilities, origin, content_hash FROM nodes`).iterate() as IterableIterator<NodeRow>) {
+      nodes.set(row.id, rowToNode(row));
+      nodeHashes.set(row.id, row.content_hash);
+    }
+    const sources = new Map<string, CachedSource>();
+    const sourceKeys = new Map<string, string>();
+    const rows = db.prepare('SELECT path, role, size, mtime_ns, ino, content_hash, parse FROM sources').iterate() as IterableIterator<{ path: string; role: SourceEntry['role']; size: number; mtime_ns: string; ino: string; content_hash: string; parse: string }>;
+    for (const row of rows) {
+      const parse = JSON.parse(row.parse) as PersistedParse;
+      if (parse.v !== 1) return null;
+      const lost = new Map(parse.lost_nodes.map((n) => [n.id, n]));
+      const sourceNodes: GraphNode[] = [];
+      for (const id of parse.node_ids) {
+        const node = lost.get(id) ?? nodes.get(id);
+        if (!node) return null;
+        sourceNodes.push(node);
+      }
+      const entry: SourceEntry = { path: row.path, role: row.role, size: row.size, mtime_ns: row.mtime_ns, ino: row.ino };
+      sources.set(row.path, {
+        entry, content_hash: row.content_hash, nodes: sourceNodes, edges: parse.edges, links: parse.links, issues: parse.issues,
+        logic_steps: [], logic_flows: [], link_data: parse.link_data, adapter: parse.adapter, stripped: true, logic_count: parse.logic_steps,
+      });
+      sourceKeys.set(row.path, `${row.size}:${row.mtime_ns}:${row.ino}:${row.content_hash}`);
+    }
+    const edges = new Map<string, string>();
+    for (const e of db.prepare('SELECT source_id, relation, target_id, source_path, line FROM edges').iterate() as IterableIterator<{ source_id: string; relation: string; target_id: string; source_path: string; line: number }>) {
+      edges.set(`${e.source_id}\u0000${e.relation}\u0000${e.target_id}`, `${e.source_path}\u0000${e.line}`);
+    }
+    const issues = db.prepare('SELECT severity, code, message, path, line, node_id FROM issues ORDER BY seq').all() as SourceIssue[];
+    const written: WrittenState = {
+      root: expected.root,
+      indexFile: publication.index_file,
+      indexIno: publication.index_ino,
+      indexSize: publication.index_size,
+      logicAllowed: expected.logicAllowed,
+      descriptorHash: expected.descriptorHash,
+      nodes: nodeHashes,
+      edges,
+      sources: sourceKeys,
+      issuesHash: issuesHash(issues),
+    };
+    return { sources, written };
+  } catch {
+    return null;
+  } finally {
+    db?.close();
+  }
+}
