@@ -493,7 +493,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
 
 /** Below this many changed files a build parses inline; above it, on every core. */
 export const PARALLEL_PARSE_MIN_FILES = 256;
-const PARSE_BATCH_FILES = 128;
+const PARSE_BATCH_FILES = 64;
 
 /** A batch of sources to read, hash and parse (possibly in a parse worker). */
 export interface ParseBatchTask {
@@ -529,20 +529,42 @@ export async function parseBatch(task: ParseBatchTask): Promise<ParsedBatchItem[
 
 let parsePool: Piscina | null = null;
 
+/**
+ * Parses batches on every core: `parallelism - 1` parse threads and this build worker itself take
+ * batches from one queue, so only one extra copy of a compiler is loaded on a 2-core machine.
+ */
 async function parseInParallel(task: ParseBatchTask, onBatch: (done: number) => void): Promise<ParsedBatchItem[]> {
   parsePool ??= createParsePool();
   const pool = parsePool;
   const batches: SourceEntry[][] = [];
   for (let i = 0; i < task.entries.length; i += PARSE_BATCH_FILES) batches.push(task.entries.slice(i, i + PARSE_BATCH_FILES));
+  const results: ParsedBatchItem[][] = new Array<ParsedBatchItem[]>(batches.length);
+  let next = 0;
   let done = 0;
-  const results = await Promise.all(batches.map(async (entries) => {
+  const batchTask = (entries: SourceEntry[]): ParseBatchTask => {
     const knownHashes: Record<string, string> = {};
     for (const entry of entries) if (task.knownHashes[entry.path] !== undefined) knownHashes[entry.path] = task.knownHashes[entry.path]!;
-    const items = (await pool.run({ ...task, entries, knownHashes })) as ParsedBatchItem[];
-    done += entries.length;
+    return { ...task, entries, knownHashes };
+  };
+  const finish = (index: number, items: ParsedBatchItem[]): void => {
+    results[index] = items;
+    done += batches[index]!.length;
     onBatch(done);
-    return items;
-  }));
+  };
+  const remote = async (): Promise<void> => {
+    while (next < batches.length) {
+      const index = next++;
+      finish(index, (await pool.run(batchTask(batches[index]!))) as ParsedBatchItem[]);
+    }
+  };
+  const remotes = Array.from({ length: Math.max(1, availableParallelism() - 1) }, () => remote());
+  while (next < batches.length) {
+    const index = next++;
+    finish(index, await parseBatch(batchTask(batches[index]!)));
+    // Let finished remote batches be collected between local ones.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  await Promise.all(remotes);
   return results.flat();
 }
 
@@ -550,7 +572,7 @@ function createParsePool(): Piscina {
   const pool = new Piscina({
     filename: new URL('./parse-worker.js', import.meta.url).href,
     minThreads: 0,
-    maxThreads: Math.max(1, availableParallelism()),
+    maxThreads: Math.max(1, availableParallelism() - 1),
     // Threads exit when idle so a quiet server does not keep parser heaps alive.
     idleTimeout: 5_000,
   });

@@ -118,7 +118,8 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
           handleLink(rel, role, extensions);
           continue;
         }
-        if (!extensions.has(extensionOf(name))) continue;
+        // package.json files under code roots join the walk: module resolution (main/exports/bin) reads them.
+        if (!extensions.has(extensionOf(name)) && !(role === 'code' && name === 'package.json')) continue;
         if (found.has(rel) || excluded(rel)) continue;
         try {
           const stat = lstatSync(`${rootPrefix}${rel}`, { bigint: true });
