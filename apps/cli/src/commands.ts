@@ -26,6 +26,7 @@ export function runInit(dir: string, json: boolean): number {
     print(`  content roots: ${result.content_roots.join(', ') || '(none)'}`);
     print(`  code roots:    ${result.code_roots.join(', ') || '(none)'}`);
     print(`  markdown files found: ${result.markdown_files}`);
+    if (result.markdown_files === 0) print('  warning: no Markdown found; add documents under the content roots, or edit docforge.toml');
   }
   return 0;
 }
@@ -54,7 +55,8 @@ export async function runValidate(root: string, json: boolean, limit: number | u
     if (json) print(JSON.stringify({ valid: errors === 0, total: total + (sync.sync_error ? 1 : 0), issues: all }, null, 2));
     else {
       for (const i of all) print(`${i.severity.padEnd(7)} ${i.code}: ${i.message}`);
-      print(`${all.length} issue(s) shown of ${total + (sync.sync_error ? 1 : 0)}; ${errors === 0 ? 'valid' : 'invalid'}`);
+      const count = total + (sync.sync_error ? 1 : 0);
+      print(`${all.length} of ${count} ${count === 1 ? 'issue' : 'issues'} shown; ${errors === 0 ? 'valid' : 'invalid'}`);
     }
     return errors === 0 ? 0 : 1;
   });

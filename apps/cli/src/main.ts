@@ -46,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
-  if (values.help || !command) {
+  if (values.help || !command || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
   }

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   if (values['log-level']) logger.level = values['log-level'];
   const root = values['project-root'];
   if (!root || !path.isAbsolute(root)) {
-    process.stderr.write(`docforge-mcp: --project-root must be an absolute path\n${USAGE}\n`);
+    process.stderr.write(`docforge-mcp: ${root ? `--project-root must be an absolute path (got ${root})` : '--project-root ABSOLUTE_DIR is required'}\n${USAGE}\n`);
     process.exit(2);
   }
   const mode = values['capability-mode'];

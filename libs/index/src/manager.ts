@@ -78,14 +78,14 @@ export class IndexManager {
   /** What the build worker reported about the project-owned adapter (null until it loaded it). */
   private adapterReport: ProjectAdapterReport | null = null;
 
-  /** @throws DocforgeError `path_outside_root` when the root does not exist or is not a directory. */
+  /** @throws DocforgeError `invalid_arguments` when the root does not exist or is not a directory. */
   constructor(options: IndexManagerOptions) {
     let root: string;
     try {
       root = realpathSync(options.root);
       if (!lstatSync(root).isDirectory()) throw new Error('not a directory');
     } catch (error) {
-      throw new DocforgeError('path_outside_root', `Project root ${options.root} is not an existing directory.`, {}, { cause: error });
+      throw new DocforgeError('invalid_arguments', `Project root ${options.root} does not exist or is not a directory.`, { argument: 'project_root' }, { cause: error });
     }
     this.root = root;
     this.noAst = options.noAst;

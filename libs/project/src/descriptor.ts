@@ -453,8 +453,8 @@ function sanitizeId(name: string): string {
  * Markdown, else the top-level directories holding Markdown, else `.`. Code roots: the other
  * top-level directories holding .ts/.js/.py files (`.` when only the root holds code).
  * @param options.id project id; by default derived from the directory name
- * @throws DocforgeError `descriptor_invalid` when DIR does not exist, a docforge.toml already
- *   exists, or `options.id` is not a valid project id
+ * @throws DocforgeError `invalid_arguments` when DIR does not exist or a docforge.toml already
+ *   exists; `descriptor_invalid` when `options.id` is not a valid project id
  */
 export function initProject(dir: string, options: { id?: string } = {}): InitResult {
   let root: string;
@@ -462,11 +462,11 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
     root = realpathSync(dir);
     if (!lstatSync(root).isDirectory()) throw new Error('not a directory');
   } catch (error) {
-    throw new DocforgeError('descriptor_invalid', `${DESCRIPTOR_FILE}: cannot initialize ${dir}: not an existing directory`, { path: DESCRIPTOR_FILE, line: null, key: null }, { cause: error });
+    throw new DocforgeError('invalid_arguments', `cannot initialize ${dir}: not an existing directory`, { path: DESCRIPTOR_FILE, line: null, key: null }, { cause: error });
   }
   const target = join(root, DESCRIPTOR_FILE);
   if (existsSync(target)) {
-    throw new DocforgeError('descriptor_invalid', `${DESCRIPTOR_FILE}: ${target} already exists; init refuses to overwrite it`, { path: DESCRIPTOR_FILE, line: null, key: null });
+    throw new DocforgeError('invalid_arguments', `${target} already exists; init refuses to overwrite it`, { path: DESCRIPTOR_FILE, line: null, key: null });
   }
   const id = options.id ?? sanitizeId(basename(root));
   if (!ID_PATTERN.test(id)) {
@@ -523,7 +523,7 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') {
-        throw new DocforgeError('descriptor_invalid', `${DESCRIPTOR_FILE}: ${target} already exists; init refuses to overwrite it`, { path: DESCRIPTOR_FILE, line: null, key: null });
+        throw new DocforgeError('invalid_arguments', `${target} already exists; init refuses to overwrite it`, { path: DESCRIPTOR_FILE, line: null, key: null });
       }
       // File systems without hard links: fall back to rename after the existence check above.
       renameSync(temp, target);

@@ -43,7 +43,7 @@ test('init on a copy of fastify picks docs/ and the code directories, then loads
     assert.ok(graph.edges.filter((edge) => edge.relation === 'relates_to').length > 50);
     assert.ok(graph.issues.every((item) => item.severity === 'warning'));
 
-    assert.throws(() => initProject(root), (error: unknown) => error instanceof DocforgeError && error.code === 'descriptor_invalid' && /already exists/.test(error.message));
+    assert.throws(() => initProject(root), (error: unknown) => error instanceof DocforgeError && error.code === 'invalid_arguments' && /already exists/.test(error.message));
   } finally {
     removeTree(parent);
   }
@@ -74,7 +74,7 @@ test('init rejects a bad id and a missing directory', () => {
   try {
     mkdirSync(join(root, 'docs'));
     assert.throws(() => initProject(root, { id: 'Bad Id' }), (error: unknown) => error instanceof DocforgeError && error.code === 'descriptor_invalid' && error.details['key'] === 'project.id');
-    assert.throws(() => initProject(join(root, 'absent')), (error: unknown) => error instanceof DocforgeError && error.code === 'descriptor_invalid');
+    assert.throws(() => initProject(join(root, 'absent')), (error: unknown) => error instanceof DocforgeError && error.code === 'invalid_arguments');
   } finally {
     removeTree(root);
   }
