@@ -127,6 +127,11 @@ describe('docforge-mcp on examples/', () => {
     assert.equal(all.length, info.result!.counts.nodes);
     const first = await s.call('docforge_filter_nodes', { limit: 3 });
     const c: string = first.result!.next_cursor;
+    const wider = await s.call('docforge_filter_nodes', { cursor: c });
+    assert.equal(wider.ok, true, 'the page size may change between pages');
+    assert.equal(wider.result!.items[0].id, all[3]);
+    const otherFilter = await s.call('docforge_filter_nodes', { cursor: c, kinds: ['requirement'] });
+    assert.equal(otherFilter.error!.code, 'invalid_cursor', 'the filters may not');
     const flipped = c.slice(0, 20) + (c[20] === 'A' ? 'B' : 'A') + c.slice(21);
     const bad = await s.call('docforge_filter_nodes', { limit: 3, cursor: flipped });
     assert.equal(bad.ok, false);

@@ -217,7 +217,8 @@ export const GRAPH_HANDLERS: Readonly<Record<string, ToolHandler>> = Object.free
       project: sync.descriptor.project.id,
       adapter: sync.publication.adapter_version,
       generation: sync.publication.generation,
-      params: { filters, limit },
+      // The page size may change between pages; the filters may not.
+      params: { filters },
       collection: sync.publication.source_hash,
     };
     let after: string | null = null;

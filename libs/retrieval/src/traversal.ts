@@ -118,6 +118,8 @@ export interface Backlink {
   id: string;
   kind: string | null;
   title: string | null;
+  /** Project-relative source file of the linking node. */
+  source_path: string | null;
   relation: string;
   declared_in: { path: string; line: number };
 }
@@ -131,12 +133,12 @@ export function backlinks(reader: IndexReader, nodeId: string, limit: number, re
   if (!reader.hasNode(nodeId)) throw new DocforgeError('node_not_found', `No node with id ${JSON.stringify(nodeId)} exists.`, { node_id: nodeId });
   const rel = relations && relations.length > 0 ? [...relations] : null;
   const rows = reader.db.prepare(`
-    SELECT e.source_id AS id, n.kind, n.title, e.relation, e.source_path, e.line
+    SELECT e.source_id AS id, n.kind, n.title, n.source_path AS node_path, e.relation, e.source_path, e.line
     FROM edges e LEFT JOIN nodes n ON n.id = e.source_id
     WHERE e.target_id = ?${rel ? ` AND e.relation IN (${rel.map(() => '?').join(', ')})` : ''}
-    ORDER BY e.relation, e.source_id LIMIT ?`).all(nodeId, ...(rel ?? []), limit + 1) as { id: string; kind: string | null; title: string | null; relation: string; source_path: string; line: number }[];
+    ORDER BY e.relation, e.source_id LIMIT ?`).all(nodeId, ...(rel ?? []), limit + 1) as { id: string; kind: string | null; title: string | null; node_path: string | null; relation: string; source_path: string; line: number }[];
   return {
-    items: rows.slice(0, limit).map((r) => ({ id: r.id, kind: r.kind, title: r.title, relation: r.relation, declared_in: { path: r.source_path, line: r.line } })),
+    items: rows.slice(0, limit).map((r) => ({ id: r.id, kind: r.kind, title: r.title, source_path: r.node_path, relation: r.relation, declared_in: { path: r.source_path, line: r.line } })),
     truncated: rows.length > limit,
   };
 }
