@@ -1,7 +1,7 @@
 // Pins docforge_get_context and docforge_get_task_context end to end: spawned docforge-mcp over stdio on examples/ and fastify docs+lib, response limits, stale and corrupted cursors, and a custom context provider in process.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -224,7 +224,9 @@ describe('context tools on examples/', () => {
     assert.equal((await s.call('docforge_get_task_context', { task_kind: 'change', task: 'x'.repeat(10_001) })).error!.code, 'invalid_arguments');
     assert.equal((await s.call('docforge_get_task_context', { task_kind: 'change', task: '' })).error!.code, 'invalid_arguments');
     assert.equal((await s.call('docforge_get_task_context', { task_kind: 'change', task: 'x', plan: { sql: 'SELECT 1' } })).error!.code, 'invalid_arguments');
-    assert.equal((await s.call('docforge_get_task_context', { task_kind: 'change', task: 'x', focus_node_id: 'NO-SUCH' })).error!.code, 'node_not_found');
+    const notFound = await s.call('docforge_get_task_context', { task_kind: 'change', task: 'x', focus_node_id: 'NO-SUCH' });
+    assert.equal(notFound.error!.code, 'node_not_found');
+    assert.ok(notFound.project, 'errors after sync carry the project block');
     const long = await s.call('docforge_get_task_context', { task_kind: 'change', task: `ledger ${'balance '.repeat(1249)}` });
     assert.equal(long.ok, true, 'a 10,000-character task is accepted');
   });
@@ -374,6 +376,53 @@ describe('response size limits', () => {
     assert.ok(pages[0]!.gaps.some((g: Item) => g.kind === 'incomplete_proof' && g.cause === 'response_limit' && g.omitted_items === 1));
     assert.equal(new Set(items.map((i) => i.id)).size, items.length);
     assert.ok(pages.length > 1);
+  });
+});
+
+describe('fixed ceilings on a dense generated project with broad project limits', () => {
+  let root: string;
+  let s: Session;
+
+  before(async () => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-ceilings-'));
+    mkdirSync(path.join(root, 'docs'));
+    writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "dense"\nname = "Dense"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\n[limits]\nmax_results = 10000\nmax_output_chars = 10000000\n');
+    // 400 nodes that all depend on each other: 159,600 dependency edges.
+    const clique = Array.from({ length: 400 }, (_, i) => `W-${String(i).padStart(3, '0')}`);
+    let text = '';
+    for (const id of clique) text += `[[node]]\nid = "${id}"\nkind = "component"\ntitle = "Dense ${id}"\nbody = "dense"\n[node.relations]\ndepends_on = [${clique.filter((x) => x !== id).map((x) => `"${x}"`).join(', ')}]\n\n`;
+    writeFileSync(path.join(root, 'docs', 'clique.toml'), text);
+    // One hub related to 1,200 leaves.
+    const leaves = Array.from({ length: 1200 }, (_, i) => `L-${String(i).padStart(4, '0')}`);
+    text = `[[node]]\nid = "HUB"\nkind = "document"\ntitle = "Hub"\nbody = "hub"\n[node.relations]\nrelates_to = [${leaves.map((x) => `"${x}"`).join(', ')}]\n\n`;
+    for (const id of leaves) text += `[[node]]\nid = "${id}"\nkind = "document"\ntitle = "Leaf ${id}"\nbody = "leaf"\n\n`;
+    writeFileSync(path.join(root, 'docs', 'hub.toml'), text);
+    s = await startServer(root);
+  });
+  after(async () => {
+    await s?.close();
+    removeDir(root);
+  });
+
+  test('the 100,000 examined-edge ceiling holds although max_results is 10,000: work_limit', async () => {
+    const e = await s.call('docforge_get_task_context', { task_kind: 'change', task: 'x', focus_node_id: 'W-000', budget: 200_000, limit: 10 });
+    assert.equal(e.ok, true, JSON.stringify(e.error));
+    const r = e.result!;
+    assert.deepEqual(r.plan.ceilings, { max_evidence_items: 1000, max_examined_edges: 100_000, max_query_chars: 10_000 });
+    assert.equal(r.examined_edges, 100_000);
+    assert.deepEqual(r.gaps.filter((g: Item) => g.cause === 'work_limit'), [{ kind: 'incomplete_proof', cause: 'work_limit', stage: 'traversal', examined_edges: 100_000, ceiling: 100_000 }]);
+    assert.equal(r.page.total_evidence, 400, 'the whole clique is reached at depth 1');
+    assert.equal(r.truncated, true);
+  });
+
+  test('the 1,000 evidence-item ceiling holds although max_results is 10,000: result_limit', async () => {
+    const e = await s.call('docforge_get_task_context', { task_kind: 'change', task: 'x', focus_node_id: 'HUB', budget: 200_000, limit: 10_000 });
+    assert.equal(e.ok, true, JSON.stringify(e.error));
+    const r = e.result!;
+    assert.equal(r.page.total_evidence, 1000);
+    assert.equal(r.items.length, 1000);
+    assert.deepEqual(r.gaps.filter((g: Item) => g.kind === 'incomplete_proof'), [{ kind: 'incomplete_proof', cause: 'result_limit', ceiling: 1000, dropped_candidates: 201 }]);
+    assert.deepEqual(r.items.slice(1, 4).map((i: Item) => i.id), ['L-0000', 'L-0001', 'L-0002'], 'ranked by category, direction, relation, then id');
   });
 });
 

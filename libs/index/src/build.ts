@@ -371,6 +371,8 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       logic_allowed: task.logicAllowed ? '1' : '0',
       logic_present: logicSteps > 0 ? '1' : '0',
       descriptor_hash: descriptorHash,
+      // Sorted relation names present in the graph, so readers never scan the edge table for them.
+      relations: JSON.stringify([...new Set(graph.edges.map((e) => e.relation))].sort()),
     };
     if (task.identityKnown === false && canDelta && previous!.adapter_version === meta.adapter_version && written!.issuesHash === issuesHash(issues)
       && sameMap(written!.nodes, nodeMap) && sameMap(written!.edges, edgeMap) && sameMap(written!.sources, new Map([...current].map(([p, source]) => [p, sourceKey(source)])))) {

@@ -37,6 +37,13 @@
  *   outside the content roots;
  * - `source_file_not_indexed`: the node's source file has no row in the index `sources` table;
  * - `node_not_indexed`: the edge target is not an indexed node (dangling relation).
+ *
+ * Required evidence gaps: `undeclared_relation_category` (a required category without any project
+ * edge), `no_selected_evidence` (stage `focus`: the lexical focus found nothing; stage
+ * `traversal`: the completed traversal selected no related node) and `incomplete_proof` with cause
+ * `work_limit` (stage `focus`: the lexical candidate window was exceeded; stage `traversal`: the
+ * examined-edge ceiling), `result_limit` (evidence-item ceiling), `token_limit` (token budget) or
+ * `response_limit` (an item larger than any page under `[limits].max_output_chars`).
  */
 import { DocforgeError, RELATION_ALIASES, domainHash, hashJson, relationCategory } from '@docforge/core';
 import type { IndexReader } from '@docforge/index';
@@ -145,15 +152,28 @@ export interface RelationVocabulary {
 
 const observedCache = new WeakMap<IndexReader, readonly string[]>();
 
+function parseRelationList(text: string | undefined): string[] | null {
+  if (text === undefined) return null;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return Array.isArray(value) && value.every((v) => typeof v === 'string') ? [...new Set(value as string[])].sort() : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The relation vocabulary of the reader's generation. The distinct relation names are read once
- * per published index file (immutable) and cached per reader.
+ * per published index file (immutable) and cached per reader: from the index meta key `relations`
+ * when the build recorded it, else with one `SELECT DISTINCT relation FROM edges` scan.
  * @param declaredRelations the descriptor's `[vocabulary].relations` (null: open vocabulary)
  */
 export function relationVocabulary(reader: IndexReader, declaredRelations: readonly string[] | null): RelationVocabulary {
   let observed = observedCache.get(reader);
   if (!observed) {
-    observed = Object.freeze((reader.db.prepare('SELECT DISTINCT relation FROM edges').pluck().all() as string[]).sort());
+    // An index that records its relation names in meta (`relations`, a JSON array) spares the scan.
+    const recorded = parseRelationList(reader.meta.relations);
+    observed = Object.freeze(recorded ?? (reader.db.prepare('SELECT DISTINCT relation FROM edges').pluck().all() as string[]).sort());
     observedCache.set(reader, observed);
   }
   const extra = declaredRelations === null ? null : [...declaredRelations].sort();
@@ -219,6 +239,8 @@ export interface TaskPlan {
 /**
  * Derives the version-1 plan of a request. Pure: the same request, vocabulary, policy and
  * generation give the same plan.
+ * @param ceilings the fixed ceilings (tests may pass lower ones)
+ * @param window the lexical candidate window ({@link LEXICAL_CANDIDATE_WINDOW}; tests may pass a lower one)
  * @throws DocforgeError `invalid_arguments` for an unknown task kind, an empty task, a task over
  *   the query ceiling or a budget outside 1..200,000
  */

@@ -344,7 +344,7 @@ describe('task context gaps on a small project without evidence relations', () =
     writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "gaps"\nname = "Gaps"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = []\n[adapter]\ncode = "none"\n');
     const node = (id: string, title: string, relations: string, body: string): string => `+++\nid = "${id}"\nkind = "document"\ntitle = "${title}"\n\n[relations]\n${relations}\n+++\n# ${title}\n\n${body}\n`;
     writeFileSync(path.join(root, 'docs', 'a.md'), node('A', 'Alpha service', 'depends_on = ["B"]\nhardens = ["C"]', 'Alpha calls beta.'));
-    writeFileSync(path.join(root, 'docs', 'b.md'), node('B', 'Beta store', 'relates_to = ["A"]', 'Beta stores things.'));
+    writeFileSync(path.join(root, 'docs', 'b.md'), node('B', 'Beta store', 'relates_to = ["A"]', 'Beta stores things here.'));
     writeFileSync(path.join(root, 'docs', 'c.md'), node('C', 'Gamma notes', '', 'Gamma stands alone.'));
     writeFileSync(path.join(root, 'docs', 'd.md'), `+++\nid = "D"\nkind = "document"\ntitle = "${'Very long title '.repeat(300)}"\n\n[relations]\ndepends_on = ["A"]\n+++\nno heading here\n`);
     writeFileSync(path.join(root, 'docs', 'lonely.md'), node('LONELY', 'Lonely page', '', 'Nothing links here.'));
@@ -406,10 +406,13 @@ describe('task context gaps on a small project without evidence relations', () =
     const windowedFocus = (windowed.items as Item[]).filter((i) => i.role === 'focus');
     assert.equal(windowedFocus.length, 1);
     assert.equal(windowedFocus[0]!.focus_basis, 'title_overlap');
-    // Common terms (in more nodes than the window) rank by title overlap instead of bm25.
-    const common = taskContextPage(reader, { task_kind: 'change', task: 'beta store' }, opts({ lexicalWindow: 1 }));
-    assert.equal((common.items as Item[])[0]!.id, 'B', 'the intersection holds only the Beta store page');
+    // Terms that are all more common than the window: their intersection, ranked by title overlap.
+    const common = taskContextPage(reader, { task_kind: 'change', task: 'beta here' }, opts({ lexicalWindow: 1 }));
+    assert.deepEqual((common.items as Item[]).filter((i) => i.role === 'focus').map((i) => [i.id, i.focus_basis]), [['B', 'title_overlap']], 'only the Beta store page has both terms');
     assert.ok(!common.gaps.some((g) => g.kind === 'incomplete_proof'), 'an intersection within the window is complete');
+    // A selective term is still ranked by bm25 with the same window.
+    const selective = taskContextPage(reader, { task_kind: 'change', task: 'gamma' }, opts({ lexicalWindow: 1 }));
+    assert.deepEqual((selective.items as Item[]).filter((i) => i.role === 'focus').map((i) => [i.id, i.focus_basis]), [['C', 'bm25']]);
     assert.equal(windowed.truncated, true);
   });
 
