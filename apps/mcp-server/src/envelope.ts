@@ -15,6 +15,13 @@ export interface ProjectBlock {
   sync_error?: WireError;
 }
 
+/**
+ * A non-enumerable function a handler may attach to a paginated result: given the last item kept,
+ * the cursor of the next page. respond() calls it after trimming items to fit the response limit,
+ * so a trimmed page still continues where it stopped.
+ */
+export const CURSOR_AFTER = Symbol('docforge.cursorAfter');
+
 /** The response envelope carried as `structuredContent` and as one text block. */
 export interface Envelope {
   schema_version: 1;

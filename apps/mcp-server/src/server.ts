@@ -6,7 +6,7 @@ import { DocforgeError, toDocforgeError } from '@docforge/core';
 import { IndexManager, type SyncReport } from '@docforge/index';
 import { loadToolSchemas } from '@docforge/protocol';
 import { computeCapabilities, computeEffectivePolicy, serverInstructions, DiagnosticsCollector, type CapabilityMode, type EffectivePolicy, type PolicyFactory } from '@docforge/policy';
-import { CONTENT_NOTICE, projectBlock, toToolResponse, type Envelope, type ToolResponse } from './envelope.js';
+import { CONTENT_NOTICE, CURSOR_AFTER, projectBlock, toToolResponse, type Envelope, type ToolResponse } from './envelope.js';
 import { implementedTools } from './registry.js';
 import type { ToolContext } from './tools.js';
 import type { ContextProvider } from '@docforge/retrieval';
@@ -145,7 +145,17 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory): Pro
       sync = await manager.sync({ onProgress });
       diagnostics?.add('index_work', performance.now() - syncStart);
       if (diagnostics) recordSyncDiagnostics(diagnostics, sync);
-      const result = await tool.run(ctx, sync, args, diagnostics);
+      let result: Record<string, unknown>;
+      try {
+        result = await tool.run(ctx, sync, args, diagnostics);
+      } catch (error) {
+        if (!isIndexDamage(error)) throw error;
+        // The published file was altered in place (same inode and size): drop it and rebuild once.
+        logger.warn({ tool: name }, 'index file damaged; rebuilding');
+        manager.invalidate();
+        sync = await manager.sync({ onProgress });
+        result = await tool.run(ctx, sync, args, diagnostics);
+      }
       return respond({ schema_version: 1, ok: true, notice: CONTENT_NOTICE, project: projectBlock(manager, sync), result }, sync, diagnostics);
     } catch (error) {
       const wire = toDocforgeError(error).toWire();
@@ -184,6 +194,12 @@ function recordSyncDiagnostics(diagnostics: DiagnosticsCollector, sync: SyncRepo
   diagnostics.count('edges_indexed', sync.stats.edges);
 }
 
+/** Whether an error is SQLite reporting a damaged or foreign database file. */
+function isIndexDamage(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'));
+}
+
 /** The response limit without a sync: from the cached descriptor when it loads, else the default. */
 function statusLimit(manager: IndexManager): number {
   try {
@@ -220,21 +236,31 @@ export function respond(envelope: Envelope, sync: SyncReport | null, diagnostics
       items.splice(items.length - drop, drop);
       result.truncated = true;
       if ('truncation_reason' in result && result.truncation_reason === null) result.truncation_reason = 'result_limit';
-      if ('next_cursor' in result) result.next_cursor = null;
+      // A handler may say how to continue after the last item kept (see CURSOR_AFTER).
+      const after = (result as { [CURSOR_AFTER]?: (last: unknown) => string | null })[CURSOR_AFTER];
+      if ('next_cursor' in result) result.next_cursor = after && items.length > 0 ? after(items[items.length - 1]) : null;
       text = JSON.stringify(envelope);
     }
     if (text.length <= max) return toToolResponse(envelope, text);
   }
   if (result && typeof result.node === 'object' && result.node !== null) {
     const node = result.node as { body: string };
-    const over = text.length - max;
-    if (node.body.length > over + 64) {
-      node.body = node.body.slice(0, Math.max(0, node.body.length - over - 64));
+    const full = node.body;
+    // JSON escaping makes the serialized body longer than the string: search the longest prefix that fits.
+    let lo = 0;
+    let hi = Math.min(full.length, max);
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      node.body = full.slice(0, mid);
       result.body_truncated = true;
-      if (typeof result.body_offset === 'number') result.next_body_offset = result.body_offset + node.body.length;
-      text = JSON.stringify(envelope);
-      if (text.length <= max) return toToolResponse(envelope, text);
+      if (JSON.stringify(envelope).length + 32 <= max) lo = mid;
+      else hi = mid - 1;
     }
+    node.body = full.slice(0, lo);
+    result.body_truncated = true;
+    if (typeof result.body_offset === 'number') result.next_body_offset = result.body_offset + lo;
+    text = JSON.stringify(envelope);
+    if (text.length <= max) return toToolResponse(envelope, text);
   }
   const failure: Envelope = {
     schema_version: 1,

@@ -5,7 +5,7 @@ import { backlinks, effectiveLimit, filterNodes, nodeEdges, searchNodes, travers
 import { decodeCursor, encodeCursor } from '@docforge/retrieval';
 import type { ContextProvider } from '@docforge/retrieval';
 import { legacyAdapterPolicy, type Capabilities, type DiagnosticsCollector, type EffectivePolicy } from '@docforge/policy';
-import type { ProjectBlock } from './envelope.js';
+import { CURSOR_AFTER, type ProjectBlock } from './envelope.js';
 import { reportedCapabilities } from './capabilities-report.js';
 
 /** Everything a tool handler may use; fixed for the life of the process except the index manager's state. */
@@ -229,12 +229,14 @@ export const GRAPH_HANDLERS: Readonly<Record<string, ToolHandler>> = Object.free
     }
     const page = filterNodes(ctx.manager.reader(), filters, limit, after);
     const last = page.items.at(-1);
-    return {
+    const result: Record<string, unknown> = {
       items: page.items,
       truncated: page.truncated,
       limit,
       next_cursor: page.truncated && last ? encodeCursor(binding, last.id) : null,
     };
+    Object.defineProperty(result, CURSOR_AFTER, { value: (item: { id: string }) => encodeCursor(binding, item.id), enumerable: false });
+    return result;
   },
 
   docforge_backlinks(ctx, sync, args) {

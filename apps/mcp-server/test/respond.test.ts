@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DiagnosticsCollector } from '@docforge/policy';
-import { CONTENT_NOTICE, respond, type Envelope } from '../src/index.js';
+import { CONTENT_NOTICE, CURSOR_AFTER, respond, type Envelope } from '../src/index.js';
 
 /** What the assertions read from a structuredContent. */
 interface Seen {
@@ -18,7 +18,7 @@ function envelope(result: Record<string, unknown>): Envelope {
 }
 
 test('diagnostics are dropped first when the response would exceed the limit', () => {
-  const diagnostics = new DiagnosticsCollector();
+  const diagnostics = new DiagnosticsCollector(() => 0); // a fixed clock: the serialized size must not change between calls
   diagnostics.add('index_work', 1.5, 1);
   const base = envelope({ items: [{ id: 'x' }], truncated: false, limit: 1 });
   const withoutDiag = JSON.stringify(base).length;
@@ -56,4 +56,26 @@ test('an over-long body is cut with body_truncated, and what cannot fit is resul
   assert.equal(f.ok, false);
   assert.equal(f.error!.code, 'result_too_large');
   assert.equal(huge.isError, true);
+});
+
+test('a body full of characters JSON escapes is cut to fit, not refused', () => {
+  const body = 'line "quoted" \\ back\n'.repeat(20_000);
+  const response = respond(envelope({ node: { id: 'n', body }, edges: {}, body_offset: 0, body_truncated: false, next_body_offset: null }), null, null, 60_000);
+  const e = seen(response.structuredContent);
+  assert.equal(e.ok, true);
+  assert.equal(e.result!.body_truncated, true);
+  assert.ok(response.content[0]!.text.length <= 60_000);
+  assert.equal(e.result!.next_body_offset, e.result!.node.body.length);
+  assert.ok(e.result!.node.body.length > 30_000, 'most of the room is used');
+});
+
+test('a page trimmed to fit keeps a cursor that continues after its last item', () => {
+  const items = Array.from({ length: 100 }, (_, i) => ({ id: `node-${String(i).padStart(3, '0')}`, title: 'x'.repeat(80) }));
+  const result: Record<string, unknown> = { items, truncated: false, limit: 100, next_cursor: null };
+  Object.defineProperty(result, CURSOR_AFTER, { value: (last: { id: string }) => `after:${last.id}`, enumerable: false });
+  const response = respond(envelope(result), null, null, 4000);
+  const e = seen(response.structuredContent);
+  const kept = e.result!.items as { id: string }[];
+  assert.ok(kept.length > 0 && kept.length < 100);
+  assert.equal(e.result!.next_cursor, `after:${kept[kept.length - 1]!.id}`);
 });

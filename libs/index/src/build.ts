@@ -1,4 +1,4 @@
-import { closeSync, constants as fsConstants, copyFileSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, constants as fsConstants, copyFileSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import Database from 'better-sqlite3';
@@ -27,6 +27,7 @@ import {
   withPublicationLock,
   writeFileAtomic,
   type Publication,
+  type StateLayout,
 } from './publication.js';
 import { commitReceipt, planReceipt } from './receipt.js';
 import {
@@ -54,6 +55,8 @@ export interface BuildTask {
   identityKnown?: boolean;
   /** Project-owned adapter bound at process start, or null/absent. */
   projectAdapter?: ProjectAdapterTask | null;
+  /** Ignore caches and the previous index file (it was found damaged): parse and write everything. */
+  forceFull?: boolean;
   /** Optional port receiving `{ stage, done, total }` progress messages. */
   progressPort?: import('node:worker_threads').MessagePort;
 }
@@ -221,6 +224,12 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       task.sourceIdentity = identityWithInputs(task.entries, task.identityExtra ?? [], walkAdapterInputs(task.root, projectAdapter.report.inputs, descriptor.state.dir).files);
     }
     const descriptorHash = sha256(readFileSync(descriptor.path));
+    // Cached parses depend on the descriptor (strategy, vocabulary, roots) and the Logic policy.
+    if (task.forceFull === true || (written !== null && (written.descriptorHash !== descriptorHash || written.logicAllowed !== task.logicAllowed))) {
+      sourceCache.clear();
+      written = null;
+    }
+    assertStateConfined(task.root, layout);
     const stats: BuildStats = {
       mode: 'full', files: task.entries.length, parsed: 0, reused: 0, nodes: 0, edges: 0, issues: 0, logic_steps: 0,
       parse_ms: 0, link_ms: 0, resolve_ms: 0, write_ms: 0, publish_ms: 0, total_ms: 0,
@@ -240,7 +249,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
 
     // 0. A fresh worker starts from the previous publication's persisted parses, so the first
     // build of a new process is incremental too.
-    if (sourceCache.size === 0 && written === null) {
+    if (sourceCache.size === 0 && written === null && task.forceFull !== true) {
       const warm = warmFromPublication(layout, { root: task.root, logicAllowed: task.logicAllowed, descriptorHash });
       if (warm) {
         for (const [p, source] of warm.sources) sourceCache.set(p, source);
@@ -439,6 +448,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       const generation = Math.max(task.minGeneration, (before?.generation ?? 0) + 1);
       const indexFile = `gen-${String(generation).padStart(8, '0')}-${Math.random().toString(36).slice(2, 10)}.sqlite`;
       const target = path.join(layout.indexDir, indexFile);
+      assertStateConfined(task.root, layout);
       renameSync(tmpFile, target);
       fsyncDirectory(layout.indexDir);
       const st = lstatSync(target, { bigint: true });
@@ -461,7 +471,14 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
         published_at: new Date().toISOString(),
         ...receipt,
       };
-      writeFileAtomic(layout.currentFile, `${JSON.stringify(next, null, 2)}\n`);
+      try {
+        clearNonFile(layout.currentFile);
+        writeFileAtomic(layout.currentFile, `${JSON.stringify(next, null, 2)}\n`);
+      } catch (error) {
+        // Not published: the new file must not linger beside the last good publication.
+        rmSync(target, { force: true });
+        throw error;
+      }
       const keep = new Set([indexFile]);
       if (before) keep.add(before.index_file);
       collectOldGenerations(layout, keep);
@@ -489,7 +506,56 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     return { ok: true, publication, stats, adapter: adapterReport };
   } catch (error) {
     written = null;
-    return { ok: false, error: toDocforgeError(error).toWire(), adapter: adapterReport };
+    return { ok: false, error: stateError(error, layout).toWire(), adapter: adapterReport };
+  }
+}
+
+const STATE_ERRNOS = new Set(['ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EEXIST', 'ENOENT', 'EMFILE', 'EDQUOT']);
+
+/** File-system failures in the state directory become `index_unavailable` naming the errno; nothing was published. */
+function stateError(error: unknown, layout: StateLayout): DocforgeError {
+  if (error instanceof DocforgeError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && STATE_ERRNOS.has(code)) {
+    return new DocforgeError('index_unavailable', `The index could not be written in the state directory ${layout.stateDir} (${code}: ${(error as Error).message}); the last publication is unchanged.`, { errno: code }, { cause: error });
+  }
+  return toDocforgeError(error);
+}
+
+/**
+ * Refuses to write when the state or index directory is a symbolic link or resolves anywhere but
+ * `<root>/<state.dir>/index`: DocForge deletes old generations there, so it must be its own.
+ * @throws DocforgeError `path_outside_root`
+ */
+function assertStateConfined(root: string, layout: StateLayout): void {
+  for (const dir of [layout.stateDir, layout.indexDir]) {
+    let st;
+    try {
+      st = lstatSync(dir);
+    } catch {
+      continue; // created below, as a real directory
+    }
+    if (st.isSymbolicLink() || !st.isDirectory()) {
+      throw new DocforgeError('path_outside_root', `${dir} must be a real directory inside the project root (it is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}); nothing was written.`, { path: path.relative(root, dir) });
+    }
+  }
+  try {
+    const real = realpathSync(layout.indexDir);
+    if (real !== path.join(realpathSync(root), path.relative(root, layout.indexDir))) {
+      throw new DocforgeError('path_outside_root', `${layout.indexDir} resolves to ${real}, outside its place in the project root; nothing was written.`, { path: path.relative(root, layout.indexDir) });
+    }
+  } catch (error) {
+    if (error instanceof DocforgeError) throw error;
+  }
+}
+
+/** Removes a directory (or other non-file) standing where `current.json` must be written; it is disposable state. */
+function clearNonFile(file: string): void {
+  try {
+    const st = lstatSync(file);
+    if (st.isDirectory()) rmSync(file, { recursive: true, force: true });
+  } catch {
+    // absent: fine
   }
 }
 

@@ -2,7 +2,7 @@ import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { DocforgeError, toDocforgeError, type WireError } from '@docforge/core';
+import { DocforgeError, toDocforgeError, type SourceIssue, type WireError } from '@docforge/core';
 import { cheapIdentity, loadDescriptor, ProjectAdapterGuard, statIdentity, walkAdapterInputs, walkSources, type Descriptor, type StatIdentity } from '@docforge/project';
 import type { BuildOutcome, BuildStats, BuildTask } from './build.js';
 import { publicationFileIntact, readPublication, stateLayout, type Publication, type StateLayout } from './publication.js';
@@ -45,6 +45,11 @@ export interface SyncReport {
   identity_known: boolean;
 }
 
+/** Pseudo stat identities for walk findings, so that a change in them changes the cheap identity. */
+function walkIssueIdentities(issues: readonly SourceIssue[]): StatIdentity[] {
+  return issues.map((issue) => ({ path: `\u0000walk:${issue.code}:${issue.path ?? ''}:${issue.message}`, size: 0, mtime_ns: '0', ino: '0' }));
+}
+
 /** Options of an {@link IndexManager}. */
 export interface IndexManagerOptions {
   /** Absolute project root (resolved with realpath once at construction). */
@@ -73,6 +78,8 @@ export class IndexManager {
   private descriptorCache: { key: string; descriptor: Descriptor } | null = null;
   private current: { publication: Publication; reader: IndexReader } | null = null;
   private lastGeneration = 0;
+  /** Set by invalidate(): the published file is not trusted even if its identity still matches. */
+  private damaged = false;
   /** Project-owned adapter: implementation fingerprint taken at construction (process start). */
   private readonly adapterGuard: ProjectAdapterGuard;
   /** What the build worker reported about the project-owned adapter (null until it loaded it). */
@@ -176,7 +183,7 @@ export class IndexManager {
       if (!this.identityKnown()) return null;
       const extensions = descriptor.adapter.code.flatMap((id) => CODE_EXTENSIONS[id] ?? []);
       const walk = walkSources(descriptor, extensions);
-      return this.identityOf(descriptor, walk.entries, this.identityExtra(descriptor));
+      return this.identityOf(descriptor, walk.entries, [...this.identityExtra(descriptor), ...walkIssueIdentities(walk.issues)]);
     } catch {
       return null;
     }
@@ -211,13 +218,14 @@ export class IndexManager {
     try {
       descriptor = this.descriptor();
     } catch (error) {
-      return this.serveStale(toDocforgeError(error, 'descriptor_invalid'), performance.now() - started);
+      return this.serveStale(toDocforgeError(error, 'descriptor_invalid').toWire(), performance.now() - started);
     }
     this.checkProjectAdapter();
     const layout = stateLayout(path.join(this.root, descriptor.state.dir));
     const extensions = descriptor.adapter.code.flatMap((id) => CODE_EXTENSIONS[id] ?? []);
     const walk = walkSources(descriptor, extensions);
-    const extra = this.identityExtra(descriptor);
+    // Walk findings (a new outside symlink, an unreadable directory) change no source stat, so they join the identity.
+    const extra = [...this.identityExtra(descriptor), ...walkIssueIdentities(walk.issues)];
     // Without a cheap identity the published identity is never trusted: the worker re-derives the graph every time.
     const identityKnown = this.identityKnown();
     const identity = this.identityOf(descriptor, walk.entries, extra);
@@ -225,7 +233,7 @@ export class IndexManager {
 
     const logicAllowed = this.logicAllowed(descriptor);
     const published = readPublication(layout);
-    if (identityKnown && published && published.source_identity === identity && published.logic_allowed === logicAllowed
+    if (!this.damaged && identityKnown && published && published.source_identity === identity && published.logic_allowed === logicAllowed
       && !(published.logic_present && !logicAllowed) && publicationFileIntact(layout, published)) {
       if (this.openPublication(layout, published)) {
         return { publication: published, descriptor, staleness: 'current', rebuilt: false, stats: null, sync_error: null, identity_ms: identityMs, identity_known: true };
@@ -243,6 +251,7 @@ export class IndexManager {
       identityExtra: extra,
       identityKnown,
       projectAdapter: this.adapterGuard.fingerprint === null ? null : { module: this.adapterGuard.fingerprint.module, fingerprint: this.adapterGuard.fingerprint.fingerprint },
+      forceFull: this.damaged,
     };
     onProgress?.({ stage: 'start', done: 0, total: walk.entries.length });
     const outcome = await this.runBuild(task, onProgress);
@@ -256,6 +265,7 @@ export class IndexManager {
     if (!this.openPublication(layout, outcome.publication)) {
       throw new DocforgeError('index_unavailable', 'The freshly published index could not be opened.');
     }
+    this.damaged = false;
     return {
       publication: outcome.publication, descriptor, staleness: 'current', rebuilt: outcome.unchanged !== true, stats: outcome.stats, sync_error: null,
       identity_ms: identityMs, identity_known: this.identityKnown(),
@@ -333,6 +343,16 @@ export class IndexManager {
     // An unhandled pool 'error' event would kill the process (DESIGN.md section 8).
     pool.on('error', (error: unknown) => this.onWarning('index worker error', { message: error instanceof Error ? error.message : String(error) }));
     return pool;
+  }
+
+  /**
+   * Forgets the open publication (after SQLite reported the file damaged), so the next sync
+   * validates it again and rebuilds when it does not open.
+   */
+  invalidate(): void {
+    this.current?.reader.close();
+    this.current = null;
+    this.damaged = true;
   }
 
   /** Closes the reader and the worker pool. */

@@ -69,13 +69,34 @@ export function readPublication(layout: StateLayout): Publication | null {
     const st = lstatSync(layout.currentFile);
     if (!st.isFile() || st.size > MAX_CURRENT_BYTES) return null;
     const value = JSON.parse(readFileSync(layout.currentFile, 'utf8')) as Partial<Publication>;
-    if (value.schema_version !== 1 || !Number.isSafeInteger(value.generation) || typeof value.index_file !== 'string') return null;
-    if (!/^gen-\d+-[a-z0-9]+\.sqlite$/.test(value.index_file)) return null;
-    if (typeof value.source_identity !== 'string' || typeof value.index_ino !== 'string' || typeof value.index_size !== 'number') return null;
-    return value as Publication;
+    return isPublication(value) ? value : null;
   } catch {
     return null;
   }
+}
+
+/** Highest generation number accepted from disk; anything above is treated as corrupt state. */
+export const MAX_GENERATION = 2 ** 40;
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** Whether a parsed current.json has every field of a publication with the right type and range. */
+function isPublication(value: Partial<Publication>): value is Publication {
+  const counts = value.counts as Record<string, unknown> | undefined;
+  return value.schema_version === 1
+    && Number.isSafeInteger(value.generation) && value.generation! >= 1 && value.generation! <= MAX_GENERATION
+    && typeof value.index_file === 'string' && /^gen-\d+-[a-z0-9]+\.sqlite$/.test(value.index_file)
+    && typeof value.source_identity === 'string' && HEX64.test(value.source_identity)
+    && typeof value.source_hash === 'string' && HEX64.test(value.source_hash)
+    && typeof value.index_ino === 'string' && /^\d+$/.test(value.index_ino)
+    && Number.isSafeInteger(value.index_size) && value.index_size! > 0
+    && Number.isSafeInteger(value.index_schema_version)
+    && typeof value.adapter_version === 'string' && value.adapter_version.length <= 1024
+    && typeof value.logic_present === 'boolean' && typeof value.logic_allowed === 'boolean'
+    && typeof value.project_id === 'string'
+    && typeof counts === 'object' && counts !== null
+    && ['sources', 'nodes', 'edges', 'issues', 'logic_steps'].every((k) => Number.isSafeInteger(counts[k]) && (counts[k] as number) >= 0)
+    && typeof value.published_at === 'string';
 }
 
 /**

@@ -2,7 +2,10 @@
  * The project descriptor `docforge.toml` (DESIGN.md section 3, schema version 1): loading with
  * line-accurate validation errors, rendering a commented template, and `docforge init`.
  */
-import { existsSync, linkSync, lstatSync, readdirSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync, constants as fsConstants, existsSync, fstatSync, linkSync, lstatSync, openSync, readdirSync, readSync, realpathSync, renameSync, unlinkSync,
+  writeFileSync, type Stats,
+} from 'node:fs';
 import { basename, isAbsolute, join, posix, sep } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { DocforgeError } from '@docforge/core';
@@ -10,6 +13,9 @@ import { lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 
 /** File name of the descriptor at the project root. */
 export const DESCRIPTOR_FILE = 'docforge.toml';
+
+/** Largest accepted descriptor, in bytes (1 MiB); a larger docforge.toml is `descriptor_invalid`. */
+export const MAX_DESCRIPTOR_BYTES = 1024 * 1024;
 
 /** Built-in view renderers (DESIGN.md section 3). */
 export type ViewRenderer = 'page' | 'catalog' | 'matrix' | 'graph';
@@ -94,6 +100,11 @@ function isTable(value: unknown): value is Table {
 /** Validation context: the descriptor text outline, for line lookups. */
 class Checker {
   constructor(private readonly outline: TomlOutline) {}
+
+  /** First line of the dotted key, or null. */
+  lineOf(key: string): number | null {
+    return lineOf(this.outline, key);
+  }
 
   /** Throws descriptor_invalid for the dotted key (`limits.max_results`, `views.0.id`). */
   fail(key: string, message: string, line?: number | null): never {
@@ -243,13 +254,90 @@ function parseViews(check: Checker, root: string, value: unknown): ViewDeclarati
   return views;
 }
 
+function descriptorFileError(reason: string, cause?: unknown): DocforgeError {
+  return new DocforgeError('descriptor_invalid', `${DESCRIPTOR_FILE}: ${reason}`, { path: DESCRIPTOR_FILE, line: null, key: null }, cause === undefined ? undefined : { cause });
+}
+
+function fileKind(stat: Stats): string {
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  if (stat.isSocket()) return 'a socket';
+  return 'a special file';
+}
+
+function checkDescriptorStat(file: string, target: string, stat: Stats): void {
+  if (!stat.isFile()) throw descriptorFileError(`${file} is not a regular file (it is ${fileKind(stat)}${target === file ? '' : `, via symbolic link to ${target}`}); not read`);
+  if (stat.size > MAX_DESCRIPTOR_BYTES) throw descriptorFileError(`${file} is larger than ${MAX_DESCRIPTOR_BYTES} bytes (${stat.size} bytes); not read`);
+}
+
+/**
+ * Reads docforge.toml without ever blocking on or streaming from a non-regular file: a symlink
+ * must resolve inside the root; the target's type and size are checked with lstat before it is
+ * opened, then it is opened with O_NONBLOCK|O_NOFOLLOW (a FIFO swapped in cannot hang the open),
+ * checked again with fstat on the open descriptor, and at most {@link MAX_DESCRIPTOR_BYTES} + 1
+ * bytes are ever read.
+ */
+function readDescriptorText(realRoot: string, file: string): string {
+  let target = file;
+  try {
+    const link = lstatSync(file);
+    if (link.isSymbolicLink()) {
+      try {
+        target = realpathSync(file);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? String(error);
+        throw descriptorFileError(`${file} is not a regular file (symbolic link whose target cannot be resolved: ${code})`, error);
+      }
+      if (!isInside(realRoot, target)) throw descriptorFileError(`${file} is not a regular file inside the project root (symbolic link to ${target})`);
+    }
+    // Type and size are checked on a stat before any open: opening a device can itself have effects.
+    checkDescriptorStat(file, target, target === file ? link : lstatSync(target));
+  } catch (error) {
+    if (error instanceof DocforgeError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? `no ${DESCRIPTOR_FILE} in ${realRoot} (run "docforge init ${realRoot}" to create one)` : `cannot read ${file} (${code ?? String(error)})`;
+    throw descriptorFileError(reason, error);
+  }
+  let fd: number;
+  try {
+    fd = openSync(target, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK | fsConstants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw descriptorFileError(`cannot read ${file} (${code ?? String(error)})`, error);
+  }
+  try {
+    // Re-checked on the open descriptor: the path may have been swapped since the stat above.
+    checkDescriptorStat(file, target, fstatSync(fd));
+    // Read at most MAX + 1 bytes: a file that grew past the cap after fstat is refused, never slurped.
+    const buffer = Buffer.allocUnsafe(MAX_DESCRIPTOR_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+      if (length > MAX_DESCRIPTOR_BYTES) throw descriptorFileError(`${file} is larger than ${MAX_DESCRIPTOR_BYTES} bytes (grew while being read); not read`);
+    }
+    return buffer.subarray(0, length).toString('utf8');
+  } catch (error) {
+    if (error instanceof DocforgeError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw descriptorFileError(`cannot read ${file} (${code ?? String(error)})`, error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Reads and validates `<root>/docforge.toml` (DESIGN.md section 3).
  * @param root project root directory (resolved with realpath)
  * @returns the descriptor with every default applied
  * @throws DocforgeError `descriptor_invalid` with details `{ path: 'docforge.toml', line, key }` for
- *   a missing or unreadable file, a TOML syntax error (line from smol-toml), an unknown table or
- *   key, a wrong type, an out-of-range limit, a bad project id, or a root escaping the project.
+ *   a missing or unreadable file, a descriptor that is not a regular file (FIFO, device, directory,
+ *   socket, a symlink leaving the root or to a non-regular file: "docforge.toml: <path> is not a
+ *   regular file", never read) or is larger than {@link MAX_DESCRIPTOR_BYTES}, a TOML syntax error (line from smol-toml), an unknown table or
+ *   key, a wrong type, an out-of-range limit, a bad project id, a root escaping the project, or a
+ *   `[state].dir` that is `.` or equals, contains or lies inside a content or code root.
  */
 export function loadDescriptor(root: string): Descriptor {
   let realRoot: string;
@@ -259,14 +347,7 @@ export function loadDescriptor(root: string): Descriptor {
     throw new DocforgeError('descriptor_invalid', `${DESCRIPTOR_FILE}: project root ${root} does not exist`, { path: DESCRIPTOR_FILE, line: null, key: null }, { cause: error });
   }
   const file = join(realRoot, DESCRIPTOR_FILE);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? `no ${DESCRIPTOR_FILE} in ${realRoot} (run "docforge init ${realRoot}" to create one)` : `cannot read ${file} (${code ?? String(error)})`;
-    throw new DocforgeError('descriptor_invalid', `${DESCRIPTOR_FILE}: ${reason}`, { path: DESCRIPTOR_FILE, line: null, key: null }, { cause: error });
-  }
+  let text = readDescriptorText(realRoot, file);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let doc: Table;
   try {
@@ -277,6 +358,56 @@ export function loadDescriptor(root: string): Descriptor {
     throw new DocforgeError('descriptor_invalid', `${DESCRIPTOR_FILE}:${line ?? ''}: TOML syntax error: ${reason}`, { path: DESCRIPTOR_FILE, line, key: null }, { cause: error });
   }
   return validateDescriptor(doc, text, realRoot, file);
+}
+
+/** Project-relative POSIX form of a path's realpath, or null when it does not exist or leaves the root. */
+function realRelative(root: string, rel: string): string | null {
+  try {
+    const real = realpathSync(rel === '.' ? root : join(root, rel));
+    if (real === root) return '.';
+    if (!isInside(root, real)) return null;
+    return real.slice(root.length + (root.endsWith(sep) ? 0 : 1)).split(sep).join('/');
+  } catch {
+    return null;
+  }
+}
+
+/** True when `a` equals `b` or one contains the other (project-relative POSIX paths, `.` = root). */
+function overlaps(a: string, b: string): 'equal' | 'inside' | 'contains' | null {
+  if (a === b) return 'equal';
+  if (b === '.' || a.startsWith(`${b}/`)) return 'inside';
+  if (a === '.' || b.startsWith(`${a}/`)) return 'contains';
+  return null;
+}
+
+/**
+ * The state dir (whose files DocForge deletes) must not overlap canonical sources: it may not
+ * equal, contain, or lie inside any content or code root, compared both lexically and after
+ * realpath. A root of `.` (the whole project) is the one exception for "inside": the state dir is
+ * then always excluded from the walk, and no other placement would be possible.
+ * @throws DocforgeError descriptor_invalid naming `state.dir` (line of `[state].dir`, or of the
+ *   offending root list when the state dir is the default `.docforge`)
+ */
+function checkStateDirPlacement(check: Checker, root: string, stateDir: string, declared: boolean, contentRoots: readonly string[], codeRoots: readonly string[]): void {
+  if (stateDir === '.') check.fail('state.dir', 'must not be the project root itself');
+  const stateReal = realRelative(root, stateDir);
+  const lists: [string, readonly string[]][] = [['sources.content_roots', contentRoots], ['sources.code_roots', codeRoots]];
+  for (const [listKey, roots] of lists) {
+    for (const rootRel of roots) {
+      const rootReal = realRelative(root, rootRel);
+      const pairs: [string, string][] = [[stateDir, rootRel]];
+      if (stateReal !== null && rootReal !== null) pairs.push([stateReal, rootReal]);
+      for (const [stateForm, rootForm] of pairs) {
+        const relation = overlaps(stateForm, rootForm);
+        if (relation === null || (relation === 'inside' && rootForm === '.')) continue;
+        const kind = listKey === 'sources.content_roots' ? 'content root' : 'code root';
+        const how = relation === 'equal' ? 'is the same directory as' : relation === 'inside' ? 'lies inside' : 'contains';
+        const via = stateForm === stateDir && rootForm === rootRel ? '' : ` (after resolving symbolic links: "${stateForm}" vs "${rootForm}")`;
+        const line = declared ? undefined : (check.lineOf(listKey) ?? null);
+        check.fail('state.dir', `"${stateDir}" ${how} the ${kind} "${rootRel}"${via}; DocForge deletes files in its state dir, so it must not overlap canonical sources`, line);
+      }
+    }
+  }
 }
 
 function validateDescriptor(doc: Table, text: string, root: string, file: string): Descriptor {
@@ -303,11 +434,7 @@ function validateDescriptor(doc: Table, text: string, root: string, file: string
   checkKeys(check, sources, 'sources', 'sources');
   const contentRoots = rootList(check, root, sources['content_roots'], 'sources.content_roots', ['docs']);
   const codeRoots = rootList(check, root, sources['code_roots'], 'sources.code_roots', []);
-  for (const candidate of [...contentRoots, ...codeRoots]) {
-    if (candidate === stateDir || candidate.startsWith(`${stateDir}/`)) {
-      check.fail(contentRoots.includes(candidate) ? 'sources.content_roots' : 'sources.code_roots', `must not lie inside the state dir "${stateDir}"`);
-    }
-  }
+  checkStateDirPlacement(check, root, stateDir, state['dir'] !== undefined, contentRoots, codeRoots);
   const exclude = sources['exclude'] === undefined ? [...DEFAULT_EXCLUDE] : [...stringArray(check, sources['exclude'], 'sources.exclude')];
   for (const always of [`${stateDir}/**`, '**/.git/**']) if (!exclude.includes(always)) exclude.push(always);
 

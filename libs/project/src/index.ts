@@ -3,9 +3,9 @@
  * Markdown/TOML loader and graph resolution (DESIGN.md sections 3 and 4).
  */
 export type { Descriptor, ViewDeclaration, ViewRenderer, DescriptorTemplate, InitResult } from './descriptor.js';
-export { DESCRIPTOR_FILE, BUILTIN_CODE_ADAPTERS, loadDescriptor, renderDescriptor, initProject } from './descriptor.js';
+export { DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES, BUILTIN_CODE_ADAPTERS, loadDescriptor, renderDescriptor, initProject } from './descriptor.js';
 export type { SourceEntry, SourceWalk, StatIdentity } from './walk.js';
-export { CONTENT_EXTENSIONS, walkSources, cheapIdentity, statIdentity, sourceHash } from './walk.js';
+export { CONTENT_EXTENSIONS, MAX_CONTENT_SOURCE_BYTES, MAX_CODE_SOURCE_BYTES, walkSources, cheapIdentity, statIdentity, sourceHash } from './walk.js';
 export type { LinkRef, ContentParse, ContentSourceInput } from './content.js';
 export { parseContentSource } from './content.js';
 export type { ResolveInput, ResolveSource, ResolvedGraph } from './resolve.js';

@@ -38,6 +38,12 @@ export interface StatIdentity {
   ino: string;
 }
 
+/** Largest content source (Markdown/TOML) returned as an entry, in bytes (16 MiB); larger files yield `source_too_large`. */
+export const MAX_CONTENT_SOURCE_BYTES = 16 * 1024 * 1024;
+
+/** Largest code source returned as an entry, in bytes (4 MiB); larger files yield `source_too_large`. */
+export const MAX_CODE_SOURCE_BYTES = 4 * 1024 * 1024;
+
 /** File extensions that content roots contribute. */
 export const CONTENT_EXTENSIONS: readonly string[] = Object.freeze(['.md', '.markdown', '.toml']);
 
@@ -57,8 +63,13 @@ function issue(severity: SourceIssue['severity'], code: string, path: string, me
  * apply to project-relative paths and the state dir is always skipped. A symlinked file inside the
  * root is included with its target's stat; a link resolving outside the root yields an error issue
  * `path_outside_root`; a symlinked directory inside the root is not descended into (warning
- * `symlinked_directory_skipped`). Unreadable directories become `unreadable_path` issues; a missing
- * root yields `root_not_found`. Never throws.
+ * `symlinked_directory_skipped`). A link whose real path lies under an excluded glob, `.git/` or the
+ * state dir is skipped like that path (warning `symlink_to_excluded_path`, naming link and target);
+ * a link loop is a warning `symlink_loop` (ELOOP), a dangling link `broken_symlink`. Files larger
+ * than {@link MAX_CONTENT_SOURCE_BYTES} (content) or {@link MAX_CODE_SOURCE_BYTES} (code) are not
+ * entries but error issues `source_too_large` (path and size). Unreadable directories are error
+ * issues `unreadable_path`; a declared root that is missing or not a directory is an error issue
+ * `root_not_found`. Never throws.
  */
 export function walkSources(desc: Descriptor, codeExtensions: readonly string[]): SourceWalk {
   const root = desc.root;
@@ -78,6 +89,19 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
 
   const skipDir = (rel: string): boolean =>
     rel === stateDir || rel.startsWith(stateDirSlash) || (rel !== '' && excluded(rel));
+  /** True when a project-relative path, or any directory above it, would be skipped by the walk. */
+  const skippedPath = (rel: string): boolean => {
+    if (rel === '') return false;
+    if (skipDir(rel) || rel === '.git' || rel.startsWith('.git/') || rel.includes('/.git/') || rel.endsWith('/.git')) return true;
+    for (let slash = rel.indexOf('/'); slash > 0; slash = rel.indexOf('/', slash + 1)) if (skipDir(rel.slice(0, slash))) return true;
+    return false;
+  };
+  const tooLarge = (rel: string, role: 'content' | 'code', size: number): boolean => {
+    const limit = role === 'content' ? MAX_CONTENT_SOURCE_BYTES : MAX_CODE_SOURCE_BYTES;
+    if (size <= limit) return false;
+    issues.push(issue('error', 'source_too_large', rel, `${rel}: ${role} source is ${size} bytes, over the ${limit}-byte limit; not indexed`));
+    return true;
+  };
 
   const walkRoot = (rootRel: string, role: 'content' | 'code', extensions: ReadonlySet<string>): void => {
     if (extensions.size === 0) return;
@@ -86,11 +110,11 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
     const start = startRel === '' ? root : `${rootPrefix}${startRel}`;
     try {
       if (!statSync(start).isDirectory()) {
-        issues.push(issue('warning', 'root_not_found', startRel, `${startRel}: declared ${role} root is not a directory`));
+        issues.push(issue('error', 'root_not_found', startRel, `${startRel}: declared ${role} root is not a directory`));
         return;
       }
     } catch {
-      issues.push(issue('warning', 'root_not_found', startRel, `${startRel}: declared ${role} root does not exist`));
+      issues.push(issue('error', 'root_not_found', startRel, `${startRel}: declared ${role} root does not exist`));
       return;
     }
     const stack: string[] = [startRel];
@@ -101,7 +125,7 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
       try {
         dirents = readdirSync(dirAbs, { withFileTypes: true });
       } catch (error) {
-        issues.push(issue('warning', 'unreadable_path', dirRel, `${dirRel || '.'}: cannot read directory (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
+        issues.push(issue('error', 'unreadable_path', dirRel, `${dirRel || '.'}: cannot read directory (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
         continue;
       }
       for (const dirent of dirents) {
@@ -123,6 +147,7 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
         if (found.has(rel) || excluded(rel)) continue;
         try {
           const stat = lstatSync(`${rootPrefix}${rel}`, { bigint: true });
+          if (tooLarge(rel, role, Number(stat.size))) continue;
           found.set(rel, { path: rel, role, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() });
         } catch (error) {
           issues.push(issue('warning', 'unreadable_path', rel, `${rel}: cannot stat file (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
@@ -136,8 +161,15 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
     let real: string;
     try {
       real = realpathSync(abs);
-    } catch {
-      if (extensions.has(extensionOf(rel))) issues.push(issue('warning', 'broken_symlink', rel, `${rel}: symbolic link target does not exist`));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') {
+        issues.push(issue('warning', 'symlink_loop', rel, `${rel}: symbolic link loop (ELOOP); skipped`));
+      } else if (code === 'ENOENT' || code === 'ENOTDIR') {
+        if (extensions.has(extensionOf(rel))) issues.push(issue('warning', 'broken_symlink', rel, `${rel}: symbolic link target does not exist`));
+      } else {
+        issues.push(issue('warning', 'unreadable_path', rel, `${rel}: cannot resolve symbolic link (${code ?? String(error)})`));
+      }
       return;
     }
     let stat;
@@ -153,11 +185,18 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
       if (relevant) issues.push(issue('error', 'path_outside_root', rel, `${rel}: symbolic link resolves outside the project root (${real}); skipped`));
       return;
     }
+    const realRel = real === root ? '' : real.slice(rootPrefix.length).split(sep).join('/');
+    if (skippedPath(realRel)) {
+      // Excludes, .git and the state dir cannot be bypassed through a link.
+      if (relevant) issues.push(issue('warning', 'symlink_to_excluded_path', rel, `${rel}: symbolic link target ${realRel} is excluded (exclude glob, .git or state dir); skipped`));
+      return;
+    }
     if (stat.isDirectory()) {
       issues.push(issue('warning', 'symlinked_directory_skipped', rel, `${rel}: symbolic link to a directory inside the root is not followed (it would duplicate or loop)`));
       return;
     }
     if (!stat.isFile() || !extensions.has(extensionOf(rel)) || found.has(rel)) return;
+    if (tooLarge(rel, role, Number(stat.size))) return;
     found.set(rel, { path: rel, role, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() });
   };
 
@@ -202,6 +241,8 @@ export function cheapIdentity(entries: readonly SourceEntry[], extra: readonly S
 
 /**
  * Stat identity of one file, following symlinks (for the descriptor and the adapter module).
+ * Only stat(2) is called; the file is never opened, so a FIFO or device here cannot block
+ * (loadDescriptor refuses such a descriptor before reading it).
  * @param absPath absolute path to stat
  * @param relPath project-relative path recorded in the identity
  * @returns the identity, or null when the file does not exist or cannot be stat'ed

@@ -1,10 +1,11 @@
 // Pins docforge.toml loading: defaults, accepted forms, and descriptor_invalid errors with file:line:key.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DocforgeError } from '@docforge/core';
-import { loadDescriptor, renderDescriptor } from '../src/index.js';
+import { loadDescriptor, MAX_DESCRIPTOR_BYTES, renderDescriptor } from '../src/index.js';
 import { removeTree, tempTree } from './helpers.js';
 
 function loadText(text: string, extra: Record<string, string> = {}): ReturnType<typeof loadDescriptor> {
@@ -161,4 +162,103 @@ test('renderDescriptor output loads back with the same values', () => {
   const none = loadText(renderDescriptor({ id: 'p', name: 'P', content_roots: ['.'], code_roots: [], code: [] }));
   assert.deepEqual(none.adapter.code, []);
   assert.deepEqual(none.sources.content_roots, ['.']);
+});
+
+function expectFileRefused(root: string, pattern: RegExp): void {
+  assert.throws(() => loadDescriptor(root), (error: unknown) => {
+    assert.ok(error instanceof DocforgeError, String(error));
+    assert.equal(error.code, 'descriptor_invalid');
+    assert.deepEqual(error.details, { path: 'docforge.toml', line: null, key: null });
+    assert.match(error.message, /^docforge\.toml: /);
+    assert.match(error.message, pattern);
+    return true;
+  });
+}
+
+test('a docforge.toml that is a FIFO, device or directory is refused without being read', () => {
+  const root = tempTree({});
+  try {
+    // A FIFO with no writer: any read (or blocking open) would hang this test forever.
+    execFileSync('mkfifo', [join(root, 'docforge.toml')]);
+    expectFileRefused(root, /docforge\.toml is not a regular file \(it is a FIFO\)/);
+    removeTree(root);
+    mkdirSync(root);
+    mkdirSync(join(root, 'docforge.toml'));
+    expectFileRefused(root, /is not a regular file \(it is a directory\)/);
+    if (process.getuid?.() === 0) {
+      removeTree(root);
+      mkdirSync(root);
+      // A character device with /dev/zero's numbers: reading it would never end.
+      execFileSync('mknod', [join(root, 'docforge.toml'), 'c', '1', '5']);
+      expectFileRefused(root, /is not a regular file \(it is a device\)/);
+    }
+  } finally {
+    removeTree(root);
+  }
+});
+
+test('a symlinked docforge.toml must resolve to a regular file inside the root', () => {
+  const outside = tempTree({ 'docforge.toml': MINIMAL });
+  const root = tempTree({ 'config/real.toml': MINIMAL });
+  try {
+    symlinkSync(join(root, 'config/real.toml'), join(root, 'docforge.toml'));
+    assert.equal(loadDescriptor(root).project.id, 'demo');
+    removeTree(join(root, 'docforge.toml'));
+    symlinkSync(join(outside, 'docforge.toml'), join(root, 'docforge.toml'));
+    expectFileRefused(root, /is not a regular file inside the project root \(symbolic link to /);
+    removeTree(join(root, 'docforge.toml'));
+    symlinkSync('/dev/zero', join(root, 'docforge.toml'));
+    expectFileRefused(root, /is not a regular file inside the project root \(symbolic link to \/dev\/zero\)/);
+    removeTree(join(root, 'docforge.toml'));
+    execFileSync('mkfifo', [join(root, 'config/pipe')]);
+    symlinkSync(join(root, 'config/pipe'), join(root, 'docforge.toml'));
+    expectFileRefused(root, /is not a regular file \(it is a FIFO, via symbolic link to .*config\/pipe\)/);
+    removeTree(join(root, 'docforge.toml'));
+    symlinkSync(join(root, 'docforge.toml'), join(root, 'docforge.toml'));
+    expectFileRefused(root, /is not a regular file \(symbolic link whose target cannot be resolved: ELOOP\)/);
+  } finally {
+    removeTree(root);
+    removeTree(outside);
+  }
+});
+
+test('a descriptor larger than 1 MiB is refused; exactly 1 MiB loads', () => {
+  const root = tempTree({});
+  try {
+    const file = join(root, 'docforge.toml');
+    writeFileSync(file, MINIMAL + '#'.repeat(MAX_DESCRIPTOR_BYTES - MINIMAL.length));
+    assert.equal(loadDescriptor(root).project.id, 'demo');
+    truncateSync(file, MAX_DESCRIPTOR_BYTES + 1);
+    expectFileRefused(root, new RegExp(`is larger than ${MAX_DESCRIPTOR_BYTES} bytes \\(${MAX_DESCRIPTOR_BYTES + 1} bytes\\); not read`));
+    truncateSync(file, 1024 ** 3);
+    expectFileRefused(root, /is larger than 1048576 bytes \(1073741824 bytes\)/);
+  } finally {
+    removeTree(root);
+  }
+});
+
+test('[state].dir must not overlap a content or code root in either direction', () => {
+  expectInvalid(`${MINIMAL}[state]\ndir = "."\n`, 6, 'state.dir', /^docforge\.toml:6: \[state\]\.dir must not be the project root itself$/);
+  expectInvalid(`${MINIMAL}[state]\ndir = "./"\n`, 6, 'state.dir', /must not be the project root itself/);
+  expectInvalid(`${MINIMAL}[state]\ndir = "docs"\n`, 6, 'state.dir', /^docforge\.toml:6: \[state\]\.dir "docs" is the same directory as the content root "docs"; DocForge deletes files/);
+  expectInvalid(`${MINIMAL}[state]\ndir = "docs/.state"\n`, 6, 'state.dir', /"docs\/\.state" lies inside the content root "docs"/);
+  expectInvalid(`${MINIMAL}[sources]\ncontent_roots = ["var/docs"]\n[state]\ndir = "var"\n`, 8, 'state.dir', /"var" contains the content root "var\/docs"/);
+  expectInvalid(`${MINIMAL}[sources]\ncode_roots = ["src"]\n[state]\ndir = "src/.cache"\n`, 8, 'state.dir', /lies inside the code root "src"/);
+  expectInvalid(`${MINIMAL}[sources]\ncode_roots = ["lib/a"]\n[state]\ndir = "lib"\n`, 8, 'state.dir', /"lib" contains the code root "lib\/a"/);
+  // Default state dir (.docforge) not declared: the key is still state.dir, the line is the root list's.
+  expectInvalid(`${MINIMAL}[sources]\ncontent_roots = [".docforge/docs"]\n`, 6, 'state.dir', /"\.docforge" contains the content root "\.docforge\/docs"/);
+  // The project root as a content root is the one allowed container: the walk always skips the state dir.
+  assert.equal(loadText(`${MINIMAL}[sources]\ncontent_roots = ["."]\ncode_roots = ["."]\n[state]\ndir = "state"\n`).state.dir, 'state');
+  assert.equal(loadText(`${MINIMAL}[sources]\ncontent_roots = ["docs"]\n[state]\ndir = "docs-state"\n`).state.dir, 'docs-state');
+});
+
+test('[state].dir overlap is also checked after resolving symbolic links', () => {
+  const root = tempTree({ 'docforge.toml': `${MINIMAL}[state]\ndir = "st"\n`, 'docs/a.md': '# A\n' });
+  try {
+    symlinkSync(join(root, 'docs'), join(root, 'st'));
+    assert.throws(() => loadDescriptor(root), (error: unknown) => error instanceof DocforgeError && error.code === 'descriptor_invalid'
+      && error.details['key'] === 'state.dir' && error.details['line'] === 6 && /after resolving symbolic links: "docs" vs "docs"/.test(error.message));
+  } finally {
+    removeTree(root);
+  }
 });

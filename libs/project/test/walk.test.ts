@@ -1,9 +1,10 @@
 // Pins the source walk (roots, extensions, excludes, state dir, symlinks) and the cheap/source identities.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, chmodSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, chmodSync, mkdirSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cheapIdentity, loadDescriptor, sourceHash, statIdentity, walkSources } from '../src/index.js';
+import { cheapIdentity, loadDescriptor, MAX_CODE_SOURCE_BYTES, MAX_CONTENT_SOURCE_BYTES, sourceHash, statIdentity, walkSources } from '../src/index.js';
 import { removeTree, tempTree } from './helpers.js';
 
 const DESCRIPTOR = `schema_version = 1
@@ -104,24 +105,107 @@ test('symlinks: outside the root is an error issue, inside file is followed, dir
   }
 });
 
-test('unreadable directories and missing roots become issues, never throws', () => {
+test('missing roots and roots that are not directories are error issues, never throws', () => {
   const root = fixture();
   try {
     const desc = loadDescriptor(root);
-    const missing = { ...desc, sources: { ...desc.sources, code_roots: ['nope'] } };
+    writeFileSync(join(root, 'notes.md'), '# a file, not a directory\n');
+    const missing = { ...desc, sources: { ...desc.sources, content_roots: ['docs', 'notes.md'], code_roots: ['nope'] } };
     const walk = walkSources(missing, ['.ts']);
-    assert.deepEqual(walk.issues.map((item) => [item.code, item.path]), [['root_not_found', 'nope']]);
+    assert.deepEqual(walk.issues.map((item) => [item.severity, item.code, item.path]), [['error', 'root_not_found', 'notes.md'], ['error', 'root_not_found', 'nope']]);
+    assert.match(walk.issues[0]?.message ?? '', /notes\.md: declared content root is not a directory/);
+    assert.match(walk.issues[1]?.message ?? '', /nope: declared code root does not exist/);
+  } finally {
+    removeTree(root);
+  }
+});
+
+// Root bypasses permission bits, so as root the walk runs in a child process as uid/gid 65534 (nobody).
+test('an unreadable directory is an error issue unreadable_path and its files are not listed', () => {
+  const root = fixture();
+  try {
     mkdirSync(join(root, 'docs/locked'));
     writeFileSync(join(root, 'docs/locked/x.md'), '# x\n');
     chmodSync(join(root, 'docs/locked'), 0o000);
-    const locked = walkSources(desc, ['.ts']);
-    chmodSync(join(root, 'docs/locked'), 0o755);
-    if (process.getuid?.() !== 0) {
-      assert.deepEqual(locked.issues.map((item) => [item.code, item.path]), [['unreadable_path', 'docs/locked']]);
+    let result: { entries: string[]; issues: [string, string, string | null][] };
+    if (process.getuid?.() === 0) {
+      chmodSync(root, 0o755);
+      const moduleUrl = new URL('../src/index.js', import.meta.url).href;
+      const script = `const m = await import(${JSON.stringify(moduleUrl)}); const w = m.walkSources(m.loadDescriptor(${JSON.stringify(root)}), ['.ts']);`
+        + 'process.stdout.write(JSON.stringify({ entries: w.entries.map((e) => e.path), issues: w.issues.map((i) => [i.severity, i.code, i.path]) }));';
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { uid: 65534, gid: 65534, encoding: 'utf8' });
+      assert.equal(child.status, 0, child.stderr);
+      result = JSON.parse(child.stdout) as typeof result;
     } else {
-      // root bypasses permission bits: the file is simply listed.
-      assert.ok(locked.entries.some((entry) => entry.path === 'docs/locked/x.md'));
+      const walk = walkSources(loadDescriptor(root), ['.ts']);
+      result = { entries: walk.entries.map((e) => e.path), issues: walk.issues.map((i) => [i.severity, i.code, i.path]) };
     }
+    chmodSync(join(root, 'docs/locked'), 0o755);
+    assert.deepEqual(result.issues, [['error', 'unreadable_path', 'docs/locked']]);
+    assert.ok(!result.entries.includes('docs/locked/x.md'));
+    assert.ok(result.entries.includes('docs/index.md'));
+  } finally {
+    removeTree(root);
+  }
+});
+
+test('symlinks cannot bypass excludes, .git or the state dir; loops are reported as loops', () => {
+  const root = fixture();
+  try {
+    mkdirSync(join(root, '.git'));
+    writeFileSync(join(root, '.git/notes.md'), '# git internals\n');
+    symlinkSync(join(root, 'docs/draft.skip.md'), join(root, 'docs/to-glob.md'));
+    symlinkSync('node_modules/pkg/readme.md', join(root, 'docs/to-node-modules.md'));
+    symlinkSync(join(root, '.git/notes.md'), join(root, 'docs/to-git.md'));
+    symlinkSync(join(root, '.docforge/index/x.md'), join(root, 'docs/to-state.md'));
+    symlinkSync(join(root, '.docforge/index'), join(root, 'docs/to-state-dir'));
+    symlinkSync(join(root, 'src/generated/d.ts'), join(root, 'src/to-generated.ts'));
+    symlinkSync(join(root, 'src/a.ts'), join(root, 'src/to-a.ts'));
+    symlinkSync('loop-b.md', join(root, 'docs/loop-a.md'));
+    symlinkSync('loop-a.md', join(root, 'docs/loop-b.md'));
+    symlinkSync('self.md', join(root, 'docs/self.md'));
+    const walk = walkSources(loadDescriptor(root), ['.ts']);
+    const paths = walk.entries.map((entry) => entry.path);
+    for (const link of ['docs/to-glob.md', 'docs/to-node-modules.md', 'docs/to-git.md', 'docs/to-state.md', 'src/to-generated.ts']) assert.ok(!paths.includes(link), link);
+    assert.ok(paths.includes('src/to-a.ts'), 'a link to a normal source is still followed');
+    const excluded = walk.issues.filter((item) => item.code === 'symlink_to_excluded_path');
+    assert.deepEqual(excluded.map((item) => item.path).sort(), ['docs/to-git.md', 'docs/to-glob.md', 'docs/to-node-modules.md', 'docs/to-state-dir', 'docs/to-state.md', 'src/to-generated.ts']);
+    assert.ok(excluded.every((item) => item.severity === 'warning'));
+    assert.match(excluded.find((item) => item.path === 'docs/to-glob.md')?.message ?? '', /^docs\/to-glob\.md: symbolic link target docs\/draft\.skip\.md is excluded/);
+    assert.match(excluded.find((item) => item.path === 'docs/to-git.md')?.message ?? '', /target \.git\/notes\.md is excluded/);
+    assert.match(excluded.find((item) => item.path === 'src/to-generated.ts')?.message ?? '', /target src\/generated\/d\.ts is excluded/);
+    const loops = walk.issues.filter((item) => item.code === 'symlink_loop');
+    assert.deepEqual(loops.map((item) => item.path).sort(), ['docs/loop-a.md', 'docs/loop-b.md', 'docs/self.md']);
+    assert.ok(loops.every((item) => /symbolic link loop \(ELOOP\)/.test(item.message)));
+    assert.deepEqual(walk.issues.filter((item) => item.code === 'broken_symlink'), []);
+  } finally {
+    removeTree(root);
+  }
+});
+
+test('sources over 16 MiB (content) or 4 MiB (code) are source_too_large errors, not entries', () => {
+  const root = fixture();
+  try {
+    // Sparse files: the sizes are real to stat, no disk is spent.
+    truncateSync(join(root, 'docs/index.md'), MAX_CONTENT_SOURCE_BYTES);
+    writeFileSync(join(root, 'docs/huge.md'), '');
+    truncateSync(join(root, 'docs/huge.md'), MAX_CONTENT_SOURCE_BYTES + 1);
+    truncateSync(join(root, 'src/a.ts'), MAX_CODE_SOURCE_BYTES);
+    writeFileSync(join(root, 'src/huge.ts'), '');
+    truncateSync(join(root, 'src/huge.ts'), MAX_CODE_SOURCE_BYTES + 1);
+    writeFileSync(join(root, 'src/package.json'), '');
+    truncateSync(join(root, 'src/package.json'), MAX_CODE_SOURCE_BYTES + 1);
+    symlinkSync(join(root, 'docs/huge.md'), join(root, 'docs/huge-link.md'));
+    assert.equal(MAX_CONTENT_SOURCE_BYTES, 16 * 1024 * 1024);
+    assert.equal(MAX_CODE_SOURCE_BYTES, 4 * 1024 * 1024);
+    const walk = walkSources(loadDescriptor(root), ['.ts']);
+    const paths = walk.entries.map((entry) => entry.path);
+    assert.ok(paths.includes('docs/index.md') && paths.includes('src/a.ts'), 'files exactly at the limit are sources');
+    for (const big of ['docs/huge.md', 'docs/huge-link.md', 'src/huge.ts', 'src/package.json']) assert.ok(!paths.includes(big), big);
+    const large = walk.issues.filter((item) => item.code === 'source_too_large');
+    assert.deepEqual(large.map((item) => [item.severity, item.path]).sort(), [['error', 'docs/huge-link.md'], ['error', 'docs/huge.md'], ['error', 'src/huge.ts'], ['error', 'src/package.json']]);
+    assert.match(large.find((item) => item.path === 'docs/huge.md')?.message ?? '', /^docs\/huge\.md: content source is 16777217 bytes, over the 16777216-byte limit/);
+    assert.match(large.find((item) => item.path === 'src/huge.ts')?.message ?? '', /^src\/huge\.ts: code source is 4194305 bytes, over the 4194304-byte limit/);
   } finally {
     removeTree(root);
   }
