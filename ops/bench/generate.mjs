@@ -19,17 +19,64 @@ export function prng(seed) {
   };
 }
 
-const WORDS = ('payment ledger refund settlement idempotency gateway fraud score retry timeout queue worker journal balance ' +
+const DOMAIN_WORDS = ('payment ledger refund settlement idempotency gateway fraud score retry timeout queue worker journal balance ' +
   'account currency capture authorize reverse dispute webhook token session cache index schema migration replica shard ' +
   'latency throughput budget alert runbook incident rollback deploy config secret audit policy compliance report export ' +
   'import batch stream event handler router module service adapter client server request response header cookie').split(' ');
+const SYLLABLES = 'ka lo mi nu pe ra si to vu za be co di fa gu he ji ko lu ma ne po qu re sa te vi wo xa yo'.split(' ');
+const VOCABULARY_SIZE = 30_000;
+
+/**
+ * A realistic vocabulary: 30,000 pseudo-words drawn with a Zipf distribution (exponent 1.05), the
+ * domain words placed at ranks 40-400 so they are common but not in every page. (The first
+ * version drew 100 words uniformly, so every query term matched ~95% of the nodes: a worst case.)
+ */
+function buildVocabulary() {
+  const words = [];
+  for (let i = 0; words.length < VOCABULARY_SIZE; i += 1) {
+    let n = i;
+    let w = '';
+    do {
+      w += SYLLABLES[n % SYLLABLES.length];
+      n = Math.floor(n / SYLLABLES.length);
+    } while (n > 0);
+    words.push(w);
+  }
+  DOMAIN_WORDS.forEach((w, i) => words.splice(40 + i * 5, 0, w));
+  const cumulative = new Float64Array(words.length);
+  let total = 0;
+  for (let r = 0; r < words.length; r += 1) {
+    total += 1 / Math.pow(r + 1, 1.05);
+    cumulative[r] = total;
+  }
+  return { words, cumulative, total };
+}
+const VOCAB = buildVocabulary();
+
+function drawWord(rand) {
+  const x = rand() * VOCAB.total;
+  let lo = 0;
+  let hi = VOCAB.cumulative.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (VOCAB.cumulative[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return VOCAB.words[lo];
+}
+
+/** The word of a given Zipf rank (0-based), for picking benchmark queries of known frequency. */
+export function wordOfRank(rank) {
+  return VOCAB.words[rank];
+}
+
 const KINDS = ['requirement', 'component', 'decision', 'runbook', 'test', 'document'];
 const RELATIONS = ['depends_on', 'implements', 'relates_to', 'verifies', 'governs', 'calls', 'reads', 'writes', 'documents', 'tested_by'];
 const FAMILIES = ['payments', 'ledger', 'fraud', 'platform', 'reporting'];
 
 function sentence(rand, n) {
   const words = [];
-  for (let i = 0; i < n; i += 1) words.push(WORDS[Math.floor(rand() * WORDS.length)]);
+  for (let i = 0; i < n; i += 1) words.push(drawWord(rand));
   const s = words.join(' ');
   return s[0].toUpperCase() + s.slice(1) + '.';
 }

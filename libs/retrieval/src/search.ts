@@ -218,13 +218,23 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
       exactHit = { id: exact.id, kind: exact.kind, title: exact.title, source_path: exact.source_path, start_line: exact.start_line, excerpt: exact.summary.slice(0, 200), score: top - 1, match: 'exact_id', section: null };
     }
   }
-  // The rowid is bound as a BigInt: FTS5 ignores a `rowid = ?` constraint bound as a double.
-  const snippet = reader.db.prepare(`SELECT snippet(node_fts, 4, '', '', '…', 16) FROM node_fts WHERE node_fts MATCH ? AND rowid = ?`).pluck();
   const items: SearchHit[] = exactHit ? [exactHit] : [];
-  for (const { row, score, match, section } of ranked) {
-    if (items.length >= limit) break;
-    if (exactHit && row.id === exactHit.id) continue;
-    const excerpt = (snippet.get(anyFts, BigInt(row.rowid)) as string | undefined) || row.summary.slice(0, 200);
+  const chosen: typeof ranked = [];
+  for (const candidate of ranked) {
+    if (items.length + chosen.length >= limit) break;
+    if (exactHit && candidate.row.id === exactHit.id) continue;
+    chosen.push(candidate);
+  }
+  // One snippet query for the whole page. Rowids are bound as BigInt: FTS5 ignores a rowid
+  // constraint bound as a double.
+  const excerpts = new Map<number, string>();
+  if (chosen.length > 0) {
+    const rows = reader.db.prepare(`SELECT rowid, snippet(node_fts, 4, '', '', '…', 16) AS excerpt FROM node_fts WHERE node_fts MATCH ? AND rowid IN (${chosen.map(() => '?').join(', ')})`)
+      .all(anyFts, ...chosen.map((c) => BigInt(c.row.rowid))) as { rowid: number; excerpt: string }[];
+    for (const row of rows) excerpts.set(Number(row.rowid), row.excerpt);
+  }
+  for (const { row, score, match, section } of chosen) {
+    const excerpt = excerpts.get(row.rowid) || row.summary.slice(0, 200);
     items.push({ id: row.id, kind: row.kind, title: row.title, source_path: row.source_path, start_line: row.start_line, excerpt, score: Math.round(score * 1e6) / 1e6, match, section });
   }
   const total = ranked.length + (exactHit && !seen.has(exactHit.id) ? 1 : 0);
