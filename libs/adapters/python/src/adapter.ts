@@ -4,22 +4,25 @@
 import type { CodeAdapter, CodeExtractInput, LinkResult, ModuleResolver, ParsedSource } from '@docforge/core';
 import { extractPython } from './extract.js';
 import type { ExtractResult } from './extract.js';
+import { extractPythonLexical } from './lexical.js';
 import { linkPython } from './link.js';
 
 /** Adapter version; part of `adapter_version` in every response. Bump when output for the same input changes. */
-export const PYTHON_ADAPTER_VERSION = '1.0.0';
+export const PYTHON_ADAPTER_VERSION = '1.1.0';
 
 /**
- * The Python adapter: id `python`, extensions `.py`, extraction through web-tree-sitter with the
- * tree-sitter-python grammar. Await `initPythonAdapter()` once per thread before `extract`;
- * `extract` throws DocforgeError `internal_error` otherwise. Produces no Logic.
+ * The Python adapter: id `python`, extensions `.py`. Strategy `ast`: extraction through
+ * web-tree-sitter with the tree-sitter-python grammar; await `initPythonAdapter()` once per thread
+ * before `extract`, which throws DocforgeError `internal_error` otherwise. Strategy `lexical`:
+ * a hand-written scanner (lexical.ts) yields the module node and its imports only, with no WASM
+ * and no initialization needed. Produces no Logic under either strategy.
  */
 export const pythonAdapter: CodeAdapter = Object.freeze({
   id: 'python',
   version: PYTHON_ADAPTER_VERSION,
   extensions: Object.freeze(['.py']),
   extract(input: CodeExtractInput): ExtractResult {
-    return extractPython(input);
+    return input.strategy === 'lexical' ? extractPythonLexical(input) : extractPython(input);
   },
   link(files: readonly Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>[], resolver: ModuleResolver): LinkResult {
     return linkPython(files, resolver);

@@ -118,8 +118,11 @@ function stringValue(node: SyntaxNode): string | null {
   return match[3] ?? '';
 }
 
-/** inspect.cleandoc: strip the common indentation of all lines but the first, and blank edges. */
-function cleanDoc(raw: string): string {
+/**
+ * inspect.cleandoc: strip the common indentation of all lines but the first, and blank edges.
+ * Tabs count as 8 spaces; line breaks are normalized to `\n`. Shared with the lexical strategy.
+ */
+export function cleanDoc(raw: string): string {
   const lines = raw.replace(/\r\n?/g, '\n').replace(/\t/g, '        ').split('\n');
   let margin = Infinity;
   for (const text of lines.slice(1)) {
@@ -148,7 +151,8 @@ function docstring(container: SyntaxNode | null): string {
   return '';
 }
 
-function firstParagraph(text: string): string {
+/** The first paragraph of a cleaned docstring, whitespace collapsed, capped at 400 characters (the node summary). */
+export function firstParagraph(text: string): string {
   const paragraph = text.split(/\n\s*\n/)[0] ?? '';
   return cap(collapse(paragraph));
 }
@@ -212,8 +216,15 @@ function dottedPath(node: SyntaxNode | null): string[] | null {
 }
 
 function isMainGuard(condition: SyntaxNode | null): boolean {
-  if (condition === null) return false;
-  const text = condition.text.replace(/\s+/g, '').replace(/'/g, '"').replace(/^\((.*)\)$/, '$1');
+  return condition !== null && isMainGuardText(condition.text);
+}
+
+/**
+ * Whether the source text of an `if` condition is `__name__ == "__main__"` (either order, either
+ * quote, whitespace ignored, one pair of outer parentheses allowed). Shared with the lexical strategy.
+ */
+export function isMainGuardText(condition: string): boolean {
+  const text = condition.replace(/\s+/g, '').replace(/'/g, '"').replace(/^\((.*)\)$/, '$1');
   return text === '__name__=="__main__"' || text === '"__main__"==__name__';
 }
 
@@ -258,8 +269,8 @@ function syntaxErrors(root: SyntaxNode, path: string, moduleId: string): SourceI
   return issues;
 }
 
-/** Counts the lines of a text the way an editor shows them (a final newline opens no line). */
-function countLines(content: string): number {
+/** Counts the lines of a text the way an editor shows them (a final newline opens no line); at least 1. */
+export function countLines(content: string): number {
   const lines = content.split(/\r\n|\r|\n/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   return Math.max(1, lines.length);

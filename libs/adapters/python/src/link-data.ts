@@ -62,6 +62,24 @@ export interface PythonLinkData {
   bases: PythonBase[];
   /** Names listed in a literal module-level `__all__`, or null when there is none. */
   all: string[] | null;
+  /**
+   * Module-level `def`/`class` names, written only by the lexical strategy (which emits no
+   * definition nodes; the AST extractor omits the field because its nodes carry them). The linker
+   * treats each as the definition `code:<path>#<name>` when the file has no node of that id.
+   */
+  defs?: PythonDef[];
+}
+
+/** A module-level definition named by lexical link data. */
+export interface PythonDef {
+  name: string;
+  kind: 'class' | 'function';
+}
+
+function isDef(value: unknown): value is PythonDef {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v['name'] === 'string' && (v['kind'] === 'class' || v['kind'] === 'function');
 }
 
 function isStringArray(value: unknown): value is string[] {
@@ -111,5 +129,7 @@ export function readPythonLinkData(value: unknown): PythonLinkData | null {
   if (!Array.isArray(calls) || !calls.every(isCall)) return null;
   if (!Array.isArray(bases) || !bases.every(isBase)) return null;
   if (all !== null && !isStringArray(all)) return null;
+  const defs = v['defs'];
+  if (defs !== undefined && (!Array.isArray(defs) || !defs.every(isDef))) return null;
   return value as PythonLinkData;
 }

@@ -70,6 +70,11 @@ function fileInfo(file: Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>, data
   for (const node of file.nodes) {
     if (node.id.startsWith(prefix)) defs.set(node.id.slice(prefix.length), { id: node.id, kind: node.kind });
   }
+  // Strategy `lexical` has no definition nodes; its link data names the module-level definitions
+  // instead, so `from pkg import name` prefers a definition over a same-named submodule as Python does.
+  for (const def of data.defs ?? []) {
+    if (!defs.has(def.name)) defs.set(def.name, { id: `${prefix}${def.name}`, kind: def.kind });
+  }
   const bindings = new Map<string, Map<string, Binding>>();
   const wildcards: PythonImport[] = [];
   for (const imp of data.imports) {
