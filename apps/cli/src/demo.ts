@@ -77,6 +77,21 @@ export async function runDemo(root: string | null): Promise<number> {
     if (impact.ok) out(`  truncated: ${String(impact.result!.truncated)}${impact.result!.truncation_reason ? ` (${String(impact.result!.truncation_reason)})` : ''}, examined ${String(impact.result!.examined_edges)} edges`);
     else failures += 1;
 
+    const logic = await call(client, 'docforge_get_logic', { node_id: 'code:src/ledger/ledger.ts#Ledger.post', limit: 12 });
+    if (logic.ok) {
+      const r = logic.result!;
+      for (const step of (r.steps ?? []) as Item[]) out(`  step ${String(step.step)} [${String(step.kind)}] line ${String(step.start_line)}: ${String(step.label)}`);
+      out(`  ${String((r.flows as Item[] | undefined)?.length ?? 0)} flows shown${r.truncated ? ' (truncated)' : ''}`);
+    } else if (logic.error?.code !== 'adapter_policy_forbids_logic') failures += 1;
+
+    const task = await call(client, 'docforge_get_task_context', { task_kind: 'change', task: 'Change how refunds are posted to the ledger', limit: 6 });
+    if (task.ok) {
+      const r = task.result!;
+      for (const item of (r.evidence ?? r.items ?? []) as Item[]) out(`  evidence ${String(item.id ?? item.node_id)} (${String(item.kind)}) ${String(item.source_path ?? '')}`);
+      const gaps = (r.gaps ?? r.evidence_gaps ?? []) as Item[];
+      out(`  ${gaps.length} evidence gap(s); capsule ${String(r.capsule_hash ?? '').slice(0, 16)}…`);
+    } else failures += 1;
+
     const validation = await call(client, 'docforge_validate_project', { limit: 10 });
     if (validation.ok) {
       const c = validation.result!.counts as Item;
