@@ -9,7 +9,7 @@ import {
   computeEffectivePolicy,
   toolsForMode,
 } from '../src/index.js';
-import type { PolicyOptions } from '../src/index.js';
+import { policyOptions } from './helpers.js';
 
 // Copied by hand from spec/MCP_CONTRACT.md, in the order the contract lists them.
 const CONTRACT_READ = [
@@ -29,19 +29,7 @@ const CONTRACT_PROPOSAL = [
 const CONTRACT_APPLICATION = ['docforge_apply_changeset'];
 const ALL = new Set([...CONTRACT_READ, ...CONTRACT_PROPOSAL, ...CONTRACT_APPLICATION]);
 
-function options(overrides: Partial<PolicyOptions> = {}): PolicyOptions {
-  return {
-    capabilityMode: null,
-    factory: 'generic',
-    proposalWriter: null,
-    canonicalApplier: null,
-    noAst: false,
-    diagnostics: false,
-    adapterStrategy: 'ast',
-    projectAdapterModule: null,
-    ...overrides,
-  };
-}
+const options = policyOptions;
 
 test('exported tool lists equal the contract lists exactly, in order', () => {
   assert.deepEqual([...READ_TOOLS], CONTRACT_READ);

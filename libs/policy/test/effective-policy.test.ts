@@ -3,21 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DocforgeError, hashJson } from '@docforge/core';
 import { computeEffectivePolicy, legacyAdapterPolicy } from '../src/index.js';
-import type { CapabilityMode, EffectivePolicy, PolicyOptions } from '../src/index.js';
+import type { CapabilityMode, EffectivePolicy } from '../src/index.js';
+import { policyOptions } from './helpers.js';
 
-function options(overrides: Partial<PolicyOptions> = {}): PolicyOptions {
-  return {
-    capabilityMode: null,
-    factory: 'generic',
-    proposalWriter: null,
-    canonicalApplier: null,
-    noAst: false,
-    diagnostics: false,
-    adapterStrategy: 'ast',
-    projectAdapterModule: null,
-    ...overrides,
-  };
-}
+const options = policyOptions;
 
 const BASE_EXCLUDED = [
   'arbitrary_file_read', 'arbitrary_file_write', 'arbitrary_renderer_execution', 'cross_project_retrieval', 'deployment',

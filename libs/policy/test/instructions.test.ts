@@ -3,20 +3,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { APPLICATION_TOOLS, NO_AST_INSTRUCTIONS, PROPOSAL_TOOLS, computeEffectivePolicy, serverInstructions } from '../src/index.js';
 import type { PolicyOptions } from '../src/index.js';
+import { policyOptions } from './helpers.js';
 
 function instructions(overrides: Partial<PolicyOptions> = {}): string {
   return serverInstructions(
-    computeEffectivePolicy({
-      capabilityMode: null,
-      factory: 'generic',
-      proposalWriter: null,
-      canonicalApplier: null,
-      noAst: false,
-      diagnostics: false,
-      adapterStrategy: 'ast',
-      projectAdapterModule: null,
-      ...overrides,
-    }),
+    computeEffectivePolicy(policyOptions(overrides)),
   );
 }
 

@@ -355,6 +355,19 @@ export function itemCharBudget(skeleton: object, resultCharBudget: number): numb
   return room;
 }
 
+/**
+ * One page of an immutable stream, resumed from `cursor`: the items that fit and the page receipt
+ * whose `next_cursor` continues after them (shared by context and task context).
+ * @throws DocforgeError `invalid_cursor` / `stale_cursor` from the cursor check
+ */
+export function pageFromCursor(stream: readonly StreamItem[], binding: CursorBinding, cursor: string | undefined, limit: number, itemChars: number): { items: StreamItem[]; receipt: PageReceipt } {
+  const offset = resumeOffset(cursor, binding, stream.length);
+  const items = pageStream(stream, offset, limit, itemChars);
+  const next = offset + items.length;
+  const hasMore = next < stream.length;
+  return { items, receipt: { offset, returned: items.length, total_evidence: stream.length, has_more: hasMore, next_cursor: hasMore ? encodeCursor(binding, next) : null } };
+}
+
 /** Resumes pagination: verifies the cursor against the binding and bounds-checks its offset. */
 export function resumeOffset(cursor: string | undefined, binding: CursorBinding, total: number): number {
   if (cursor === undefined) return 0;
@@ -482,14 +495,11 @@ export function contextPage(reader: IndexReader, provider: ContextProvider | nul
   }));
   const collection = hashJson(packed.stream);
   const binding: CursorBinding = { op: 'docforge_get_context', ...options.binding, params, collection };
-  const offset = resumeOffset(options.cursor, binding, packed.stream.length);
-  const items = pageStream(packed.stream, offset, options.limit, itemChars);
-  const next = offset + items.length;
-  const hasMore = next < packed.stream.length;
+  const { items, receipt } = pageFromCursor(packed.stream, binding, options.cursor, options.limit, itemChars);
   const omitted = packed.token_omissions + packed.response_omissions;
   return skeleton(
     items,
-    { offset, returned: items.length, total_evidence: packed.stream.length, has_more: hasMore, next_cursor: hasMore ? encodeCursor(binding, next) : null },
+    receipt,
     collection,
     packed.used_tokens,
     packed.selected,

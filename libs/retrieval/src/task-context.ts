@@ -47,15 +47,14 @@
  */
 import { DocforgeError, RELATION_ALIASES, domainHash, hashJson, relationCategory } from '@docforge/core';
 import type { IndexReader } from '@docforge/index';
-import { encodeCursor, type CursorBinding } from './cursor.js';
+import type { CursorBinding } from './cursor.js';
 import {
   estimateTokens,
   itemCharBudget,
   itemSha256,
   packStream,
-  pageStream,
+  pageFromCursor,
   placeholderReceipt,
-  resumeOffset,
   type PackCandidate,
   type PageBinding,
   type PageReceipt,
@@ -749,14 +748,11 @@ export function taskContextPage(reader: IndexReader, request: TaskContextRequest
     params,
     collection: domainHash('docforge.task_cursor.v1', { policy_hash: options.policyHash, plan_hash: planHash, collection_hash: collectionHash, capsule_hash: capsuleHash }),
   };
-  const offset = resumeOffset(options.cursor, binding, packed.stream.length);
-  const items = pageStream(packed.stream, offset, options.limit, itemChars);
-  const nextOffset = offset + items.length;
-  const hasMore = nextOffset < packed.stream.length;
+  const { items, receipt } = pageFromCursor(packed.stream, binding, options.cursor, options.limit, itemChars);
   const omitted = packed.token_omissions + packed.response_omissions;
   return result(
     items,
-    { offset, returned: items.length, total_evidence: packed.stream.length, has_more: hasMore, next_cursor: hasMore ? encodeCursor(binding, nextOffset) : null },
+    receipt,
     { collection: collectionHash, capsule: capsuleHash },
     gaps,
     packed.used_tokens,
