@@ -3,7 +3,7 @@ import { readdirSync, existsSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-const roots = ['protocol', 'libs/core', 'libs/project', 'libs/adapters/typescript', 'libs/adapters/python', 'libs/policy', 'libs/index', 'libs/retrieval', 'apps/mcp-server', 'apps/cli', 'test'];
+const roots = ['protocol', 'libs/core', 'libs/fs-safe', 'libs/project', 'libs/adapters/typescript', 'libs/adapters/python', 'libs/policy', 'libs/index', 'libs/retrieval', 'apps/mcp-server', 'apps/cli', 'test'];
 const filter = process.argv.slice(2);
 const files = [];
 function collect(dir) {

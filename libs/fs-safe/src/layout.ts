@@ -1,0 +1,42 @@
+import path from 'node:path';
+
+/**
+ * The paths of one project's state directory (DESIGN.md section 3 `[state]`, section 4):
+ * `index/` is disposable (published SQLite files, `current.json`, the generation receipt),
+ * `changesets/` is durable, `previews/` holds rendered previews, `locks/` holds the lock
+ * directories of {@link withLock}.
+ */
+export interface StateLayout {
+  /** Absolute state directory (`<root>/<state.dir>`). */
+  stateDir: string;
+  /** `<state>/index`: published index files, `current.json`, the receipt. */
+  indexDir: string;
+  /** `<state>/index/current.json`: the publication record. */
+  currentFile: string;
+  /** `<state>/index/generation-receipt.json`: the latest generation receipt. */
+  receiptFile: string;
+  /** `<state>/changesets`: durable proposal store. */
+  changesetsDir: string;
+  /** `<state>/previews`: rendered previews. */
+  previewsDir: string;
+  /** `<state>/locks`: lock directories. */
+  locksDir: string;
+  /** `<state>/locks/index-publication.lock`: serializes publications of `current.json`. */
+  publicationLock: string;
+}
+
+/** Resolves the state layout for an absolute state directory. Pure: creates nothing. */
+export function stateLayout(stateDir: string): StateLayout {
+  const indexDir = path.join(stateDir, 'index');
+  const locksDir = path.join(stateDir, 'locks');
+  return {
+    stateDir,
+    indexDir,
+    currentFile: path.join(indexDir, 'current.json'),
+    receiptFile: path.join(indexDir, 'generation-receipt.json'),
+    changesetsDir: path.join(stateDir, 'changesets'),
+    previewsDir: path.join(stateDir, 'previews'),
+    locksDir,
+    publicationLock: path.join(locksDir, 'index-publication.lock'),
+  };
+}
