@@ -37,6 +37,20 @@ export interface LinkResult {
 }
 
 /**
+ * What an adapter is, without loading it (DESIGN.md section 2: "each exports one Adapter and a
+ * small manifest"): the index derives the files to walk from manifests, so an adapter's
+ * extension list is written once, in its own package.
+ */
+export interface AdapterManifest {
+  /** Adapter id, as named in `[adapter] code`, e.g. `typescript`. */
+  readonly id: string;
+  /** Version string; part of `adapter_version` in every response. */
+  readonly version: string;
+  /** File extensions handled, lower case with the dot (`.ts`). */
+  readonly extensions: readonly string[];
+}
+
+/**
  * A built-in code adapter (libs/adapters/*). Extraction is per file, pure and cacheable by content
  * hash; linking resolves imports, calls and heritage across all files of the adapter and is cheap.
  */

@@ -4,4 +4,6 @@ export { sha256, canonicalJson, hashJson, domainHash } from './hash.js';
 export { withContentHash } from './node-hash.js';
 export type { ErrorSpec, ErrorCode, WireError } from './errors.js';
 export { ERROR_CODES, DocforgeError, toDocforgeError, isErrorCode } from './errors.js';
-export type { CodeAdapter, CodeExtractInput, ModuleResolver, LinkResult, AdapterStrategy } from './adapter.js';
+export type { AdapterManifest, CodeAdapter, CodeExtractInput, ModuleResolver, LinkResult, AdapterStrategy } from './adapter.js';
+export type { EdgeIdentity } from './edge-key.js';
+export { edgeIdentityKey, parseEdgeIdentityKey, EDGE_KEY_SEPARATOR } from './edge-key.js';

@@ -2,6 +2,7 @@
  * @docforge/adapter-python: the built-in Python code adapter (web-tree-sitter + tree-sitter-python WASM).
  */
 export { pythonAdapter, PYTHON_ADAPTER_VERSION } from './adapter.js';
+export { pythonManifest } from './manifest.js';
 export { initPythonAdapter, isPythonAdapterReady } from './runtime.js';
 export { extractPython, isPythonTestPath, PYTHON_LANGUAGE } from './extract.js';
 export type { ExtractResult } from './extract.js';

@@ -6,6 +6,9 @@
 import type { CodeAdapter } from '@docforge/core';
 import { extractTypeScript } from './extract.js';
 import { linkTypeScript } from './link.js';
+import { typescriptManifest } from './manifest.js';
+
+export { typescriptManifest } from './manifest.js';
 
 export { extractTypeScript, isTestPath, isDeclarationPath, isEntrypointPath, languageOf } from './extract.js';
 export { extractLexical, lexTokens, scanModuleReferences } from './lexical.js';
@@ -23,7 +26,7 @@ export { SpecifierResolver } from './resolve.js';
 export type { Resolution } from './resolve.js';
 
 /** Adapter version; part of `adapter_version` in every MCP response. Bump when output changes. */
-export const TYPESCRIPT_ADAPTER_VERSION = '1.0.0';
+export const TYPESCRIPT_ADAPTER_VERSION = typescriptManifest.version;
 
 /**
  * The built-in `typescript` code adapter: extracts TypeScript and JavaScript files (ESM and
@@ -31,9 +34,9 @@ export const TYPESCRIPT_ADAPTER_VERSION = '1.0.0';
  * calls, heritage and test relations across files.
  */
 export const typescriptAdapter: CodeAdapter = Object.freeze({
-  id: 'typescript',
-  version: TYPESCRIPT_ADAPTER_VERSION,
-  extensions: Object.freeze(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']),
+  id: typescriptManifest.id,
+  version: typescriptManifest.version,
+  extensions: typescriptManifest.extensions,
   extract: extractTypeScript,
   link: linkTypeScript,
 });

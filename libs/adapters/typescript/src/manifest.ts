@@ -1,0 +1,12 @@
+import type { AdapterManifest } from '@docforge/core';
+
+/**
+ * Manifest of the built-in `typescript` adapter: id, version (part of `adapter_version` in every
+ * MCP response; bump when output changes) and the extensions it reads. Importable on its own
+ * (`@docforge/adapter-typescript/manifest`) without loading the TypeScript compiler.
+ */
+export const typescriptManifest: AdapterManifest = Object.freeze({
+  id: 'typescript',
+  version: '1.0.0',
+  extensions: Object.freeze(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']),
+});
