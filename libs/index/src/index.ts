@@ -1,17 +1,24 @@
 export { INDEX_SCHEMA_VERSION, FTS_WEIGHTS } from './schema.js';
-export type { Publication, StateLayout } from './publication.js';
-export { readPublication, publicationFileIntact, stateLayout, writeFileAtomic, withPublicationLock } from './publication.js';
-export type { BuildStats, BuildTask, BuildOutcome } from './build.js';
+export type { StateLayout } from '@docforge/fs-safe';
+export { stateLayout, writeFileAtomic } from '@docforge/fs-safe';
+export type { Publication, PublicationCheck } from './publication-format.js';
+export { checkPublication, parsePublication, MAX_CURRENT_BYTES } from './publication-format.js';
+export type { PublicationRead, PublicationStamp } from './publication.js';
+export { readPublication, readPublicationOnce, publicationUnchanged, publicationFileIntact, withPublicationLock } from './publication.js';
+export type { BuildStats, BuildTask, BuildOutcome } from './build-types.js';
 export type { NodeRow, SqliteDatabase } from './reader.js';
 export { IndexReader, rowToNode } from './reader.js';
 export type { BuildProgress, Staleness, SyncReport, IndexManagerOptions } from './manager.js';
-export { IndexManager, CODE_EXTENSIONS } from './manager.js';
+export { IndexManager } from './manager.js';
+export { BUILTIN_ADAPTER_MANIFESTS, builtinAdapterManifest, codeExtensionsOf } from './adapter-manifests.js';
 export type {
-  Receipt, ReceiptItem, ReceiptDiff, ReceiptBinding, ReceiptSummary, ReceiptFields, ReceiptState, ReceiptStatus, ReceiptExpectation,
-  NodeField, NodeAddedItem, NodeRemovedItem, NodeChangedItem, EdgeItem, GraphSnapshot, DetailsOmittedReason,
-} from './receipt.js';
-export {
-  generationReceiptStatus, diffGraphs, assembleReceipt, receiptText, receiptItemJson, receiptItemHash, collectionHash, receiptProblem,
-  nodeSetHash, edgeSetHash, edgeIdentityKey, nodeChangedFields, loadIndexSnapshot,
-  NODE_FIELDS, CHANGE_KINDS, RECEIPT_SCHEMA_VERSION, RECEIPT_MAX_ITEMS, RECEIPT_MAX_DETAIL_BYTES, RECEIPT_MAX_FILE_BYTES, RECEIPT_FILE_NAME,
-} from './receipt.js';
+  Receipt, ReceiptItem, ReceiptDiff, ReceiptBinding, ReceiptSummary, ReceiptFields, NodeField, NodeAddedItem, NodeRemovedItem, NodeChangedItem,
+  EdgeItem, GraphSnapshot, DetailsOmittedReason,
+} from './receipt-types.js';
+export { NODE_FIELDS, CHANGE_KINDS, RECEIPT_SCHEMA_VERSION, RECEIPT_MAX_ITEMS, RECEIPT_MAX_DETAIL_BYTES, RECEIPT_MAX_FILE_BYTES, RECEIPT_FILE_NAME } from './receipt-types.js';
+export { receiptItemJson, receiptItemHash, collectionHash, nodeSetHash, edgeSetHash } from './receipt-hash.js';
+export { diffGraphs, nodeChangedFields } from './receipt-diff.js';
+export { assembleReceipt, receiptText, loadIndexSnapshot } from './receipt-commit.js';
+export { receiptProblem } from './receipt-verify.js';
+export type { ReceiptState, ReceiptStatus, ReceiptExpectation } from './receipt-status.js';
+export { generationReceiptStatus } from './receipt-status.js';

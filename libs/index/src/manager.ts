@@ -4,16 +4,13 @@ import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { DocforgeError, toDocforgeError, type SourceIssue, type WireError } from '@docforge/core';
 import { cheapIdentity, loadDescriptor, ProjectAdapterGuard, statIdentity, walkAdapterInputs, walkSources, type Descriptor, type StatIdentity } from '@docforge/project';
-import type { BuildOutcome, BuildStats, BuildTask } from './build.js';
-import { publicationFileIntact, readPublication, stateLayout, type Publication, type StateLayout } from './publication.js';
+import { stateLayout, type StateLayout } from '@docforge/fs-safe';
+import { codeExtensionsOf } from './adapter-manifests.js';
+import type { BuildOutcome, BuildStats, BuildTask } from './build-types.js';
+import type { Publication } from './publication-format.js';
+import { publicationFileIntact, readPublicationOnce } from './publication.js';
 import { IndexReader } from './reader.js';
 import { identityWithInputs, type ProjectAdapterReport } from './project-adapter.js';
-
-/** File extensions of the built-in code adapters, by adapter id (kept equal to the adapters' own lists by a test). */
-export const CODE_EXTENSIONS: Readonly<Record<string, readonly string[]>> = Object.freeze({
-  typescript: Object.freeze(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']),
-  python: Object.freeze(['.py']),
-});
 
 /** Progress of a long index build, forwarded as MCP progress notifications. */
 export interface BuildProgress {
@@ -181,7 +178,7 @@ export class IndexManager {
     try {
       const descriptor = this.descriptor();
       if (!this.identityKnown()) return null;
-      const extensions = descriptor.adapter.code.flatMap((id) => CODE_EXTENSIONS[id] ?? []);
+      const extensions = codeExtensionsOf(descriptor.adapter.code);
       const walk = walkSources(descriptor, extensions);
       return this.identityOf(descriptor, walk.entries, [...this.identityExtra(descriptor), ...walkIssueIdentities(walk.issues)]);
     } catch {
@@ -222,7 +219,7 @@ export class IndexManager {
     }
     this.checkProjectAdapter();
     const layout = stateLayout(path.join(this.root, descriptor.state.dir));
-    const extensions = descriptor.adapter.code.flatMap((id) => CODE_EXTENSIONS[id] ?? []);
+    const extensions = codeExtensionsOf(descriptor.adapter.code);
     const walk = walkSources(descriptor, extensions);
     // Walk findings (a new outside symlink, an unreadable directory) change no source stat, so they join the identity.
     const extra = [...this.identityExtra(descriptor), ...walkIssueIdentities(walk.issues)];
@@ -232,7 +229,9 @@ export class IndexManager {
     const identityMs = performance.now() - started;
 
     const logicAllowed = this.logicAllowed(descriptor);
-    const published = readPublication(layout);
+    // The one read of current.json for this sync; the build carries it through its steps.
+    const prior = readPublicationOnce(layout);
+    const published = prior.publication;
     if (!this.damaged && identityKnown && published && published.source_identity === identity && published.logic_allowed === logicAllowed
       && !(published.logic_present && !logicAllowed) && publicationFileIntact(layout, published)) {
       if (this.openPublication(layout, published)) {
@@ -248,6 +247,7 @@ export class IndexManager {
       sourceIdentity: identity,
       logicAllowed,
       minGeneration: Math.max(this.lastGeneration, published?.generation ?? 0) + 1,
+      prior,
       identityExtra: extra,
       identityKnown,
       projectAdapter: this.adapterGuard.fingerprint === null ? null : { module: this.adapterGuard.fingerprint.module, fingerprint: this.adapterGuard.fingerprint.fingerprint },

@@ -3,7 +3,8 @@
  * for the build worker (cold builds and large changes use every core).
  */
 import { loadBuiltinAdapter } from './adapter-loader.js';
-import { parseBatch, setAdapterLoader, type ParseBatchTask, type ParsedBatchItem } from './build.js';
+import { setAdapterLoader } from './adapter-registry.js';
+import { parseBatch, type ParseBatchTask, type ParsedBatchItem } from './parse.js';
 
 setAdapterLoader(loadBuiltinAdapter);
 

@@ -1,10 +1,12 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { GraphNode, SourceIssue } from '@docforge/core';
+import { edgeIdentityKey, type GraphNode, type SourceIssue } from '@docforge/core';
+import type { StateLayout } from '@docforge/fs-safe';
 import type { SourceEntry } from '@docforge/project';
-import type { CachedSource, PersistedParse, WrittenState } from './build.js';
+import type { CachedSource, PersistedParse, WrittenState } from './build-types.js';
 import { issuesHash } from './project-adapter.js';
-import { publicationFileIntact, readPublication, type StateLayout } from './publication.js';
+import type { Publication } from './publication-format.js';
+import { publicationFileIntact } from './publication.js';
 import { rowToNode, type NodeRow } from './reader.js';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 
@@ -18,13 +20,12 @@ export interface WarmExpectation {
 
 /**
  * Rebuilds a build worker's incremental state (per-source parses, stripped of bodies, and the
- * written graph) from the current publication's index file, read-only. Returns null when there is
- * no intact publication, or it was built for another root, descriptor, schema or Logic policy;
- * the caller then parses everything. Never throws.
+ * written graph) from the index file of `publication` (the build's one read of current.json),
+ * read-only. Returns null when that file is not intact, or was built for another root,
+ * descriptor, schema or Logic policy; the caller then parses everything. Never throws.
  */
-export function warmFromPublication(layout: StateLayout, expected: WarmExpectation): { sources: Map<string, CachedSource>; written: WrittenState } | null {
-  const publication = readPublication(layout);
-  if (!publication || !publicationFileIntact(layout, publication)) return null;
+export function warmFromPublication(layout: StateLayout, publication: Publication, expected: WarmExpectation): { sources: Map<string, CachedSource>; written: WrittenState } | null {
+  if (!publicationFileIntact(layout, publication)) return null;
   let db: InstanceType<typeof Database> | null = null;
   try {
     db = new Database(path.join(layout.indexDir, publication.index_file), { readonly: true, fileMustExist: true });
@@ -59,7 +60,7 @@ export function warmFromPublication(layout: StateLayout, expected: WarmExpectati
     }
     const edges = new Map<string, string>();
     for (const e of db.prepare('SELECT source_id, relation, target_id, source_path, line FROM edges').iterate() as IterableIterator<{ source_id: string; relation: string; target_id: string; source_path: string; line: number }>) {
-      edges.set(`${e.source_id}\u0000${e.relation}\u0000${e.target_id}`, `${e.source_path}\u0000${e.line}`);
+      edges.set(edgeIdentityKey(e), `${e.source_path}\u0000${e.line}`);
     }
     const issues = db.prepare('SELECT severity, code, message, path, line, node_id FROM issues ORDER BY seq').all() as SourceIssue[];
     const written: WrittenState = {

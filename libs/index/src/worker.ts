@@ -4,7 +4,9 @@
  * fans large parses out to a second pool (parse-worker.ts).
  */
 import { loadBuiltinAdapter } from './adapter-loader.js';
-import { runBuild, setAdapterLoader, type BuildOutcome, type BuildTask } from './build.js';
+import { setAdapterLoader } from './adapter-registry.js';
+import { runBuild } from './build.js';
+import type { BuildOutcome, BuildTask } from './build-types.js';
 
 setAdapterLoader(loadBuiltinAdapter);
 

@@ -6,10 +6,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { withContentHash, type CodeAdapter, type GraphNode } from '@docforge/core';
 import { fingerprintProjectAdapter, walkSources, cheapIdentity, loadDescriptor } from '@docforge/project';
-import { registerCodeAdapter, resetBuildCaches, runBuild, type BuildTask } from '../src/build.js';
+import { stateLayout } from '@docforge/fs-safe';
+import { registerCodeAdapter } from '../src/adapter-registry.js';
+import { resetBuildCaches, runBuild } from '../src/build.js';
+import type { BuildTask } from '../src/build-types.js';
 import { extendGraph, resetProjectAdapterForTests } from '../src/project-adapter.js';
 import { IndexReader } from '../src/reader.js';
-import { readPublication, stateLayout } from '../src/publication.js';
+import { readPublication } from '../src/publication.js';
 
 const roots: string[] = [];
 after(() => {

@@ -6,9 +6,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { canonicalJson, hashJson, sha256, type GraphNode } from '@docforge/core';
+import { canonicalJson, edgeIdentityKey, hashJson, sha256, type GraphNode } from '@docforge/core';
 import {
-  CHANGE_KINDS, IndexManager, NODE_FIELDS, RECEIPT_MAX_DETAIL_BYTES, RECEIPT_MAX_ITEMS, assembleReceipt, collectionHash, diffGraphs, edgeIdentityKey,
+  CHANGE_KINDS, IndexManager, NODE_FIELDS, RECEIPT_MAX_DETAIL_BYTES, RECEIPT_MAX_ITEMS, assembleReceipt, collectionHash, diffGraphs,
   edgeSetHash, generationReceiptStatus, loadIndexSnapshot, nodeChangedFields, nodeSetHash, readPublication, receiptItemHash, receiptItemJson,
   receiptProblem, receiptText, stateLayout, writeFileAtomic, type Receipt, type ReceiptItem, type StateLayout,
 } from '../src/index.js';

@@ -1,0 +1,61 @@
+/**
+ * The code adapters available to builds in this thread: built-in adapters are loaded by id on first
+ * use (the worker entries install the loader), so documentation-only projects never load a compiler
+ * or a grammar and this module stays adapter-agnostic.
+ */
+import path from 'node:path';
+import type { CodeAdapter } from '@docforge/core';
+import type { Descriptor } from '@docforge/project';
+
+/** Version of the document loader, part of `adapter_version`. */
+export const DOCUMENT_LOADER_VERSION = 'docs@1';
+
+const codeAdapters = new Map<string, CodeAdapter>();
+const unavailableAdapters = new Set<string>();
+let adapterLoader: (id: string) => Promise<CodeAdapter | null> = () => Promise.resolve(null);
+
+/** Sets how built-in code adapters are loaded by id (the worker entry imports them lazily). */
+export function setAdapterLoader(loader: (id: string) => Promise<CodeAdapter | null>): void {
+  adapterLoader = loader;
+}
+
+/** Registers a code adapter under its id (tests, or adapters loaded up front). */
+export function registerCodeAdapter(adapter: CodeAdapter): void {
+  codeAdapters.set(adapter.id, adapter);
+}
+
+/** Loads the adapters of these ids that are not loaded yet; an id that fails to load stays unavailable. */
+export async function ensureAdapters(ids: readonly string[]): Promise<void> {
+  for (const id of ids) {
+    if (codeAdapters.has(id) || unavailableAdapters.has(id)) continue;
+    const adapter = await adapterLoader(id).catch(() => null);
+    if (adapter) codeAdapters.set(id, adapter);
+    else unavailableAdapters.add(id);
+  }
+}
+
+/** The loaded adapter with this id, or undefined. */
+export function codeAdapter(id: string): CodeAdapter | undefined {
+  return codeAdapters.get(id);
+}
+
+/** The first adapter of the descriptor's `[adapter] code` list that handles this file's extension, or null. */
+export function adapterFor(descriptor: Descriptor, filePath: string): CodeAdapter | null {
+  const ext = path.extname(filePath).toLowerCase();
+  for (const id of descriptor.adapter.code) {
+    const adapter = codeAdapters.get(id);
+    if (adapter && adapter.extensions.includes(ext)) return adapter;
+  }
+  return null;
+}
+
+/** The composite adapter version reported in every response, e.g. `docs@1+typescript@1.0.0+strategy=ast`. */
+export function adapterVersionOf(descriptor: Descriptor): string {
+  const parts = [DOCUMENT_LOADER_VERSION];
+  for (const id of descriptor.adapter.code) {
+    const adapter = codeAdapters.get(id);
+    parts.push(`${id}@${adapter ? adapter.version : 'unavailable'}`);
+  }
+  parts.push(`strategy=${descriptor.adapter.strategy}`);
+  return parts.join('+');
+}

@@ -1,0 +1,54 @@
+/**
+ * The graph steps of a build: link code across files per adapter, then resolve ids, links and
+ * relations of every source into one graph (@docforge/project `resolveGraph`).
+ */
+import type { GraphEdge, SourceIssue } from '@docforge/core';
+import { resolveGraph, type Descriptor, type ResolvedGraph, type ResolveSource } from '@docforge/project';
+import { codeAdapter } from './adapter-registry.js';
+import type { CachedSource } from './build-types.js';
+import { readProjectText } from './parse.js';
+import { mergeCapabilityMaps } from './project-adapter.js';
+
+/** What the link step found: cross-file edges and issues, capabilities by node id, and the set of code paths. */
+export interface LinkedCode {
+  edges: GraphEdge[];
+  issues: SourceIssue[];
+  capabilities: Map<string, string[]>;
+  codePaths: Set<string>;
+}
+
+/** Links the code sources of each loaded adapter across files (imports, calls, heritage). */
+export function linkCode(root: string, current: ReadonlyMap<string, CachedSource>): LinkedCode {
+  const linked: LinkedCode = { edges: [], issues: [], capabilities: new Map(), codePaths: new Set() };
+  const byAdapter = new Map<string, CachedSource[]>();
+  for (const source of current.values()) {
+    if (source.adapter === null) continue;
+    linked.codePaths.add(source.entry.path);
+    const list = byAdapter.get(source.adapter) ?? [];
+    list.push(source);
+    byAdapter.set(source.adapter, list);
+  }
+  const resolver = {
+    hasFile: (p: string): boolean => linked.codePaths.has(p),
+    readText: (p: string): string | null => readProjectText(root, p),
+  };
+  for (const [id, sources] of byAdapter) {
+    const adapter = codeAdapter(id);
+    if (!adapter) continue;
+    const result = adapter.link(sources.map((s) => ({ path: s.entry.path, nodes: s.nodes, link_data: s.link_data })), resolver);
+    linked.edges.push(...result.edges);
+    linked.issues.push(...result.issues);
+    mergeCapabilityMaps(linked.capabilities, result.capabilities);
+  }
+  return linked;
+}
+
+/**
+ * Resolves every source plus the linked code edges into one graph. The pseudo-source of linked
+ * edges sorts first, so resolveGraph sees sources in path order and need not sort.
+ */
+export function resolveSources(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode): ResolvedGraph {
+  const sources: ResolveSource[] = [{ path: '\u0000link', nodes: [], edges: linked.edges, links: [] }];
+  for (const s of current.values()) sources.push({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links });
+  return resolveGraph({ descriptor, sources, codePaths: linked.codePaths });
+}

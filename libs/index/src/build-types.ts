@@ -1,0 +1,120 @@
+/**
+ * Shapes shared by the build steps (session, parse, index writer, publish, warm start): the task
+ * sent to the build worker, its outcome, and the per-source cache the worker keeps between builds.
+ */
+import type { GraphEdge, GraphNode, LogicFlow, LogicStep, SourceIssue, WireError } from '@docforge/core';
+import type { LinkRef, SourceEntry, StatIdentity } from '@docforge/project';
+import type { MessagePort } from 'node:worker_threads';
+import type { Publication } from './publication-format.js';
+import type { PublicationRead } from './publication.js';
+import type { ProjectAdapterReport, ProjectAdapterTask } from './project-adapter.js';
+
+/** One build request, sent from the main thread to the build worker. */
+export interface BuildTask {
+  root: string;
+  stateDir: string;
+  entries: SourceEntry[];
+  walkIssues: SourceIssue[];
+  sourceIdentity: string;
+  /** Whether Logic may be extracted (policy: not --no-ast and strategy `ast`). */
+  logicAllowed: boolean;
+  /** Lowest generation number to publish (the caller's last seen generation + 1). */
+  minGeneration: number;
+  /**
+   * The caller's read of `current.json` (see `readPublicationOnce`), carried through every step of
+   * the build so the file is read once; absent: the build reads it itself, once.
+   */
+  prior?: PublicationRead;
+  /** Stat identities besides the sources that entered `sourceIdentity` (descriptor, adapter fingerprint). */
+  identityExtra?: StatIdentity[];
+  /** False when the caller could not trust the cheap identity (project-owned adapter without declared inputs). */
+  identityKnown?: boolean;
+  /** Project-owned adapter bound at process start, or null/absent. */
+  projectAdapter?: ProjectAdapterTask | null;
+  /** Ignore caches and the previous index file (it was found damaged): parse and write everything. */
+  forceFull?: boolean;
+  /** Optional port receiving `{ stage, done, total }` progress messages. */
+  progressPort?: MessagePort;
+}
+
+/** Counters and timings (milliseconds) of one build. */
+export interface BuildStats {
+  mode: 'full' | 'delta';
+  files: number;
+  parsed: number;
+  reused: number;
+  nodes: number;
+  edges: number;
+  issues: number;
+  logic_steps: number;
+  parse_ms: number;
+  link_ms: number;
+  resolve_ms: number;
+  write_ms: number;
+  publish_ms: number;
+  total_ms: number;
+}
+
+/**
+ * Result of a build task: the new publication, or a structured error (errors do not survive thread
+ * boundaries as classes). `unchanged` means nothing was published because the previous publication
+ * was verified to hold exactly the graph the sources give; `adapter` reports the project-owned adapter.
+ */
+export type BuildOutcome =
+  | { ok: true; publication: Publication; stats: BuildStats; adapter?: ProjectAdapterReport | null; unchanged?: boolean }
+  | { ok: false; error: WireError; adapter?: ProjectAdapterReport | null };
+
+/** What one source contributed, kept in the worker between builds for incremental re-parse. */
+export interface CachedSource {
+  entry: SourceEntry;
+  content_hash: string;
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  links: LinkRef[];
+  issues: SourceIssue[];
+  logic_steps: LogicStep[];
+  logic_flows: LogicFlow[];
+  link_data: unknown;
+  adapter: string | null;
+  /** Whether `nodes[].body` was dropped after writing, to bound worker memory. */
+  stripped: boolean;
+  /** Logic steps of the source when `logic_steps` was not loaded (a warm start); the rows stay in the index. */
+  logic_count?: number;
+}
+
+/** Resolved graph of the last build written by this worker, for delta writes. */
+export interface WrittenState {
+  root: string;
+  indexFile: string;
+  indexIno: string;
+  indexSize: number;
+  logicAllowed: boolean;
+  descriptorHash: string;
+  /** Node id → content hash. */
+  nodes: Map<string, string>;
+  /** Edge identity key (`edgeIdentityKey`) → `source_path\0line`. */
+  edges: Map<string, string>;
+  /** Source rows as written: path → `size:mtime_ns:ino:content_hash`. */
+  sources: Map<string, string>;
+  /** Hash of the issue list as written (verification of unchanged builds). */
+  issuesHash?: string;
+}
+
+/** The `sources.parse` column: one source's parse before graph resolution (bodies live in `nodes`). */
+export interface PersistedParse {
+  v: 1;
+  node_ids: string[];
+  lost_nodes: GraphNode[];
+  edges: GraphEdge[];
+  links: LinkRef[];
+  issues: SourceIssue[];
+  link_data: unknown;
+  adapter: string | null;
+  /** Logic steps the source had (the rows themselves live in logic_steps). */
+  logic_steps: number;
+}
+
+/** Identity of a written source row: `size:mtime_ns:ino:content_hash`. */
+export function sourceKey(source: CachedSource): string {
+  return `${source.entry.size}:${source.entry.mtime_ns}:${source.entry.ino}:${source.content_hash}`;
+}

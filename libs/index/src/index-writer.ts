@@ -1,0 +1,237 @@
+/**
+ * The index writer: writes a complete SQLite index file, either from scratch ({@link writeFull})
+ * or as a delta applied to a copy of the previous file ({@link writeDelta}). Schema in schema.ts.
+ */
+import Database from 'better-sqlite3';
+import { edgeIdentityKey, parseEdgeIdentityKey, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
+import { sourceKey, type CachedSource, type PersistedParse, type WrittenState } from './build-types.js';
+import { INDEX_DDL, INDEX_POST_DDL } from './schema.js';
+
+type Db = InstanceType<typeof Database>;
+
+type Stmt = Database.Statement<unknown[], unknown>;
+
+interface Statements {
+  node: Database.Statement<[Record<string, unknown>], unknown>;
+  fts: Stmt;
+  tag: Stmt;
+  capability: Stmt;
+  edge: Stmt;
+}
+
+function prepareInserts(db: Db): Statements {
+  return {
+    node: db.prepare<[Record<string, unknown>]>(`INSERT INTO nodes (id, kind, title, family, authority, status, tags, summary, body, source_path, start_line, end_line, anchors, headings, language, capabilities, origin, content_hash)
+      VALUES (@id, @kind, @title, @family, @authority, @status, @tags, @summary, @body, @source_path, @start_line, @end_line, @anchors, @headings, @language, @capabilities, @origin, @content_hash)`),
+    fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags) SELECT rowid, id, title, headings, summary, body, tags FROM nodes WHERE rowid = ?'),
+    tag: db.prepare('INSERT OR IGNORE INTO node_tags (tag, node_id) VALUES (?, ?)'),
+    capability: db.prepare('INSERT OR IGNORE INTO node_capabilities (capability, node_id) VALUES (?, ?)'),
+    edge: db.prepare('INSERT OR REPLACE INTO edges (source_id, relation, target_id, source_path, line) VALUES (?, ?, ?, ?, ?)'),
+  };
+}
+
+/** Inserts a node row; its full-text row is added by the caller (per row in deltas, by 'rebuild' in full builds). */
+function insertNode(st: Statements, node: GraphNode, withFts: boolean): void {
+  const info = st.node.run({
+    ...node,
+    tags: JSON.stringify(node.tags),
+    anchors: JSON.stringify(node.anchors),
+    headings: node.anchors.map((a) => a.title).join('\n'),
+    capabilities: JSON.stringify(node.capabilities),
+  });
+  if (withFts) st.fts.run(info.lastInsertRowid);
+  for (const tag of node.tags) st.tag.run(tag, node.id);
+  for (const capability of node.capabilities) st.capability.run(capability, node.id);
+}
+
+function writeMeta(db: Db, meta: Record<string, string>): void {
+  const stmt = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+  for (const [key, value] of Object.entries(meta)) stmt.run(key, value);
+}
+
+function writeIssues(db: Db, issues: readonly SourceIssue[]): void {
+  db.prepare('DELETE FROM issues').run();
+  const stmt = db.prepare('INSERT INTO issues (severity, code, message, path, line, node_id) VALUES (?, ?, ?, ?, ?, ?)');
+  for (const issue of issues) stmt.run(issue.severity, issue.code, issue.message, issue.path, issue.line, issue.node_id);
+}
+
+/**
+ * Writes source rows with their pre-resolution parse (declared edges, links, issues, adapter link
+ * data, and the node ids; nodes that lost a duplicate-id clash are kept whole because the nodes
+ * table does not hold them), so a new process can build incrementally (see warm.ts). Call after
+ * the nodes table is written.
+ */
+function writeSources(db: Db, sources: Iterable<CachedSource>): void {
+  const stmt = db.prepare('INSERT OR REPLACE INTO sources (path, role, size, mtime_ns, ino, content_hash, node_count, parse) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  const winnerPath = db.prepare('SELECT source_path FROM nodes WHERE id = ?').pluck();
+  for (const s of sources) {
+    const lost = s.nodes.filter((n) => winnerPath.get(n.id) !== s.entry.path).map((n) => ({ ...n, body: '' }));
+    const parse: PersistedParse = {
+      v: 1, node_ids: s.nodes.map((n) => n.id), lost_nodes: lost, edges: s.edges, links: s.links, issues: s.issues,
+      link_data: s.link_data, adapter: s.adapter, logic_steps: s.logic_count ?? s.logic_steps.length,
+    };
+    stmt.run(s.entry.path, s.entry.role, s.entry.size, s.entry.mtime_ns, s.entry.ino, s.content_hash, s.nodes.length, JSON.stringify(parse));
+  }
+}
+
+function writeLogic(db: Db, sources: Iterable<CachedSource>): void {
+  const step = db.prepare('INSERT OR REPLACE INTO logic_steps (owner_id, step, kind, label, start_line, end_line, source_path) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const flow = db.prepare('INSERT OR REPLACE INTO logic_flows (owner_id, from_step, to_step, kind, label, source_path) VALUES (?, ?, ?, ?, ?, ?)');
+  for (const s of sources) {
+    for (const x of s.logic_steps) step.run(x.owner_id, x.step, x.kind, x.label, x.start_line, x.end_line, s.entry.path);
+    for (const f of s.logic_flows) flow.run(f.owner_id, f.from_step, f.to_step, f.kind, f.label, s.entry.path);
+  }
+}
+
+function writeFull(
+  db: Db,
+  nodes: readonly GraphNode[],
+  edges: readonly GraphEdge[],
+  current: Map<string, CachedSource>,
+  logicSources: readonly CachedSource[],
+  issues: readonly SourceIssue[],
+  meta: Record<string, string>,
+  progress: (stage: string, done: number, total: number) => void,
+): void {
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.pragma('page_size = 8192');
+  db.exec(INDEX_DDL);
+  db.exec(INDEX_POST_DDL);
+  const st = prepareInserts(db);
+  db.transaction(() => {
+    let n = 0;
+    for (const node of nodes) {
+      insertNode(st, node, false);
+      n += 1;
+      if (n % 2000 === 0) progress('write', n, nodes.length);
+    }
+    for (const e of edges) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line);
+    writeSources(db, current.values());
+    writeLogic(db, logicSources);
+    writeIssues(db, issues);
+    writeMeta(db, meta);
+    db.exec("INSERT INTO node_fts (node_fts) VALUES ('rebuild')");
+  })();
+  db.pragma('journal_mode = DELETE');
+}
+
+/**
+ * Applies the difference between the previously written graph and the new one to a copy of the
+ * previous index file. Returns false when a changed node's body is not available (the caller
+ * then writes a full index).
+ */
+function writeDelta(
+  db: Db,
+  prev: WrittenState,
+  nodes: readonly GraphNode[],
+  edges: readonly GraphEdge[],
+  nodeMap: Map<string, string>,
+  edgeMap: Map<string, string>,
+  current: Map<string, CachedSource>,
+  issues: readonly SourceIssue[],
+  meta: Record<string, string>,
+): boolean {
+  const changedNodes = nodes.filter((n) => prev.nodes.get(n.id) !== n.content_hash);
+  for (const node of changedNodes) {
+    if (current.get(node.source_path)?.stripped !== false) return false;
+  }
+  db.pragma('synchronous = OFF');
+  const st = prepareInserts(db);
+  const rowidOf = db.prepare('SELECT rowid FROM nodes WHERE id = ?').pluck();
+  const delNode = db.prepare('DELETE FROM nodes WHERE id = ?');
+  const delFts = db.prepare("INSERT INTO node_fts (node_fts, rowid, id, title, headings, summary, body, tags) SELECT 'delete', rowid, id, title, headings, summary, body, tags FROM nodes WHERE rowid = ?");
+  const delCaps = db.prepare('DELETE FROM node_capabilities WHERE node_id = ?');
+  const delEdge = db.prepare('DELETE FROM edges WHERE source_id = ? AND relation = ? AND target_id = ?');
+  const delTagByNode = db.prepare('DELETE FROM node_tags WHERE tag IN (SELECT value FROM json_each(?)) AND node_id = ?');
+  const tagsOf = db.prepare('SELECT tags FROM nodes WHERE id = ?').pluck();
+  const removeNode = (id: string): void => {
+    const rowid = rowidOf.get(id) as number | bigint | undefined;
+    if (rowid === undefined) return;
+    delTagByNode.run(tagsOf.get(id) as string, id);
+    delCaps.run(id);
+    delFts.run(rowid);
+    delNode.run(id);
+  };
+  db.transaction(() => {
+    for (const id of prev.nodes.keys()) if (!nodeMap.has(id)) removeNode(id);
+    for (const node of changedNodes) {
+      removeNode(node.id);
+      insertNode(st, node, true);
+    }
+    for (const key of prev.edges.keys()) {
+      if (!edgeMap.has(key)) {
+        const edge = parseEdgeIdentityKey(key);
+        delEdge.run(edge.source_id, edge.relation, edge.target_id);
+      }
+    }
+    for (const e of edges) {
+      const key = edgeIdentityKey(e);
+      if (prev.edges.get(key) !== edgeMap.get(key)) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line);
+    }
+    const delSource = db.prepare('DELETE FROM sources WHERE path = ?');
+    const delSteps = db.prepare('DELETE FROM logic_steps WHERE source_path = ?');
+    const delFlows = db.prepare('DELETE FROM logic_flows WHERE source_path = ?');
+    for (const p of prev.sources.keys()) {
+      if (current.has(p)) continue;
+      delSource.run(p);
+      delSteps.run(p);
+      delFlows.run(p);
+    }
+    writeSources(db, [...current.values()].filter((s) => prev.sources.get(s.entry.path) !== sourceKey(s)));
+    // Freshly parsed code sources (not stripped) replace their Logic rows.
+    const changedLogic = [...current.values()].filter((s) => !s.stripped && s.adapter !== null);
+    for (const s of changedLogic) {
+      delSteps.run(s.entry.path);
+      delFlows.run(s.entry.path);
+    }
+    writeLogic(db, changedLogic);
+    writeIssues(db, issues);
+    writeMeta(db, meta);
+  })();
+  return true;
+}
+
+/**
+ * Writes a complete index file from scratch at `file` (a new temp file), with the nodes' full-text
+ * rows rebuilt at the end. `progress` receives `('write', done, total)` every 2,000 nodes.
+ * @throws SQLite errors (the caller removes the file)
+ */
+export function writeFullIndex(
+  file: string,
+  graph: { nodes: readonly GraphNode[]; edges: readonly GraphEdge[] },
+  current: Map<string, CachedSource>,
+  issues: readonly SourceIssue[],
+  meta: Record<string, string>,
+  progress: (stage: string, done: number, total: number) => void,
+): void {
+  const db = new Database(file);
+  try {
+    writeFull(db, graph.nodes, graph.edges, current, [...current.values()].filter((s) => s.logic_steps.length > 0), issues, meta, progress);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Applies a delta to `file`, a copy of the index file `prev` describes: removed and changed nodes,
+ * edges, sources and Logic rows are replaced. Returns false (the file is then unusable) when a
+ * changed node's body was dropped from the cache, so the caller writes a full index instead.
+ * @throws SQLite errors
+ */
+export function writeDeltaIndex(
+  file: string,
+  prev: WrittenState,
+  graph: { nodes: readonly GraphNode[]; edges: readonly GraphEdge[] },
+  maps: { nodes: Map<string, string>; edges: Map<string, string> },
+  current: Map<string, CachedSource>,
+  issues: readonly SourceIssue[],
+  meta: Record<string, string>,
+): boolean {
+  const db = new Database(file);
+  try {
+    return writeDelta(db, prev, graph.nodes, graph.edges, maps.nodes, maps.edges, current, issues, meta);
+  } finally {
+    db.close();
+  }
+}

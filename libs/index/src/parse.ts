@@ -1,0 +1,93 @@
+/**
+ * Reading, hashing and parsing of single sources: content sources through @docforge/project, code
+ * sources through their adapter. Used inline by the build session and by parse-worker.ts.
+ */
+import { lstatSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sha256 } from '@docforge/core';
+import { loadDescriptor, parseContentSource, type Descriptor, type SourceEntry } from '@docforge/project';
+import { adapterFor, ensureAdapters } from './adapter-registry.js';
+import type { CachedSource } from './build-types.js';
+
+/** A batch of sources to read, hash and parse (possibly in a parse worker). */
+export interface ParseBatchTask {
+  root: string;
+  entries: SourceEntry[];
+  /** Content hashes already known for some paths: an unchanged hash is reused, not parsed. */
+  knownHashes: Record<string, string>;
+  logicAllowed: boolean;
+}
+
+/** Outcome for one source of a batch: reuse the cached parse, or a fresh one. */
+export type ParsedBatchItem = { reuse: true; entry: SourceEntry } | { reuse: false; entry: SourceEntry; source: CachedSource };
+
+/** Reads, hashes and parses a batch of sources (used inline and by parse-worker.ts). */
+export async function parseBatch(task: ParseBatchTask): Promise<ParsedBatchItem[]> {
+  const descriptor = loadDescriptor(task.root);
+  await ensureAdapters(descriptor.adapter.code);
+  const items: ParsedBatchItem[] = [];
+  for (const entry of task.entries) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path.join(task.root, entry.path));
+    } catch (error) {
+      items.push({ reuse: false, entry, source: unreadableSource(entry, error) });
+      continue;
+    }
+    const contentHash = sha256(bytes);
+    if (task.knownHashes[entry.path] === contentHash) items.push({ reuse: true, entry });
+    else items.push({ reuse: false, entry, source: parseSource(descriptor, entry, bytes.toString('utf8'), contentHash, task.logicAllowed) });
+  }
+  return items;
+}
+
+/** The cached form of a source that could not be read: no nodes, one `unreadable_source` issue. */
+export function unreadableSource(entry: SourceEntry, error: unknown): CachedSource {
+  return {
+    entry, content_hash: '', nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, adapter: null, stripped: false,
+    issues: [{ severity: 'error', code: 'unreadable_source', message: `${entry.path}: cannot be read (${error instanceof Error ? error.message : String(error)})`, path: entry.path, line: null, node_id: null }],
+  };
+}
+
+/** Parses one source's text; an adapter failure becomes an `adapter_extraction_failed` issue, never a throw. */
+export function parseSource(descriptor: Descriptor, entry: SourceEntry, text: string, contentHash: string, logicAllowed: boolean): CachedSource {
+  if (entry.role === 'content') {
+    const parsed = parseContentSource({ path: entry.path, text, descriptor });
+    return { entry, content_hash: contentHash, ...parsed, logic_steps: [], logic_flows: [], link_data: null, adapter: null, stripped: false };
+  }
+  const adapter = adapterFor(descriptor, entry.path);
+  if (!adapter) {
+    return { entry, content_hash: contentHash, nodes: [], edges: [], links: [], issues: [], logic_steps: [], logic_flows: [], link_data: null, adapter: null, stripped: false };
+  }
+  try {
+    const extracted = adapter.extract({ path: entry.path, content: text, strategy: descriptor.adapter.strategy, logic: logicAllowed && descriptor.adapter.strategy === 'ast' });
+    return { entry, content_hash: contentHash, ...extracted, links: [], adapter: adapter.id, stripped: false };
+  } catch (error) {
+    return {
+      entry, content_hash: contentHash, nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, adapter: adapter.id, stripped: false,
+      issues: [{ severity: 'error', code: 'adapter_extraction_failed', message: `${entry.path}: ${adapter.id} adapter failed (${error instanceof Error ? error.message : String(error)})`, path: entry.path, line: null, node_id: null }],
+    };
+  }
+}
+
+/** Re-reads and parses a source whose bodies were dropped after the last write (a full write needs them). */
+export function reparseSource(root: string, descriptor: Descriptor, source: CachedSource, logicAllowed: boolean): CachedSource {
+  try {
+    const bytes = readFileSync(path.join(root, source.entry.path));
+    return parseSource(descriptor, source.entry, bytes.toString('utf8'), sha256(bytes), logicAllowed);
+  } catch (error) {
+    return unreadableSource(source.entry, error);
+  }
+}
+
+/** Text of a project file for an adapter's linker (e.g. package.json): null when absent, outside, not a file, or over 1 MB. */
+export function readProjectText(root: string, rel: string): string | null {
+  if (rel.startsWith('/') || rel.split('/').includes('..')) return null;
+  try {
+    const st = lstatSync(path.join(root, rel));
+    if (!st.isFile() || st.size > 1_000_000) return null;
+    return readFileSync(path.join(root, rel), 'utf8');
+  } catch {
+    return null;
+  }
+}

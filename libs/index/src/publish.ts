@@ -1,0 +1,138 @@
+/**
+ * The publish step of a build (DESIGN.md section 4): under the publication lock, rename the
+ * finished index file into `index/`, write the generation receipt, atomically replace
+ * `current.json`, and collect old generations. A crash at any point leaves the last publication valid.
+ */
+import { closeSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { DocforgeError, toDocforgeError } from '@docforge/core';
+import { fsyncDirectory, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
+import type { Publication } from './publication-format.js';
+import { collectOldGenerations, publicationUnchanged, readPublication, withPublicationLock, type PublicationRead } from './publication.js';
+import { commitReceipt, type ReceiptPlan } from './receipt-commit.js';
+import { INDEX_SCHEMA_VERSION } from './schema.js';
+
+/** What the publish step needs besides the layout: the finished file and the fields of the new publication. */
+export interface PublishInput {
+  root: string;
+  layout: StateLayout;
+  /** The complete new index file (a temp file inside `index/`). */
+  tmpFile: string;
+  /** The build's one read of `current.json`; re-read under the lock only when the file changed since. */
+  prior: PublicationRead;
+  minGeneration: number;
+  receiptPlan: ReceiptPlan;
+  fields: Pick<Publication, 'source_identity' | 'source_hash' | 'adapter_version' | 'logic_present' | 'logic_allowed' | 'project_id' | 'counts'>;
+}
+
+/** fsyncs a finished file before it is renamed into place. */
+export function fsyncFile(file: string): void {
+  const fd = openSync(file, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Publishes the finished index file as the next generation.
+ * @returns the publication written to `current.json`
+ * @throws DocforgeError `lock_timeout`, `path_outside_root`; errno errors of the state directory
+ *   (the new file is removed when `current.json` could not be written)
+ */
+export function publishIndex(input: PublishInput): Promise<Publication> {
+  const { layout } = input;
+  return withPublicationLock(layout, () => {
+    // Another process may have published since the build read current.json: only then read it again.
+    const before = publicationUnchanged(layout, input.prior) ? input.prior.publication : readPublication(layout);
+    const generation = Math.max(input.minGeneration, (before?.generation ?? 0) + 1);
+    const indexFile = `gen-${String(generation).padStart(8, '0')}-${Math.random().toString(36).slice(2, 10)}.sqlite`;
+    const target = path.join(layout.indexDir, indexFile);
+    assertStateConfined(input.root, layout);
+    renameSync(input.tmpFile, target);
+    fsyncDirectory(layout.indexDir);
+    const st = lstatSync(target, { bigint: true });
+    // The receipt is written before current.json is replaced, so current.json can record its identity.
+    const receipt = commitReceipt(input.receiptPlan, before, { generation, index_file: indexFile, index_ino: String(st.ino), index_size: Number(st.size) });
+    const next: Publication = {
+      schema_version: 1,
+      generation,
+      source_identity: input.fields.source_identity,
+      source_hash: input.fields.source_hash,
+      index_file: indexFile,
+      index_ino: String(st.ino),
+      index_size: Number(st.size),
+      index_schema_version: INDEX_SCHEMA_VERSION,
+      adapter_version: input.fields.adapter_version,
+      logic_present: input.fields.logic_present,
+      logic_allowed: input.fields.logic_allowed,
+      project_id: input.fields.project_id,
+      counts: input.fields.counts,
+      published_at: new Date().toISOString(),
+      ...receipt,
+    };
+    try {
+      clearNonFile(layout.currentFile);
+      writeFileAtomic(layout.currentFile, `${JSON.stringify(next, null, 2)}\n`);
+    } catch (error) {
+      // Not published: the new file must not linger beside the last good publication.
+      rmSync(target, { force: true });
+      throw error;
+    }
+    const keep = new Set([indexFile]);
+    if (before) keep.add(before.index_file);
+    collectOldGenerations(layout, keep);
+    return next;
+  });
+}
+
+const STATE_ERRNOS = new Set(['ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EEXIST', 'ENOENT', 'EMFILE', 'EDQUOT']);
+
+/** File-system failures in the state directory become `index_unavailable` naming the errno; nothing was published. */
+export function stateError(error: unknown, layout: StateLayout): DocforgeError {
+  if (error instanceof DocforgeError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && STATE_ERRNOS.has(code)) {
+    return new DocforgeError('index_unavailable', `The index could not be written in the state directory ${layout.stateDir} (${code}: ${(error as Error).message}); the last publication is unchanged.`, { errno: code }, { cause: error });
+  }
+  return toDocforgeError(error);
+}
+
+/**
+ * Refuses to write when the state, index or locks directory is a symbolic link, or the index
+ * directory resolves anywhere but `<root>/<state.dir>/index`: DocForge deletes old generations
+ * there, so it must be its own.
+ * @throws DocforgeError `path_outside_root`
+ */
+export function assertStateConfined(root: string, layout: StateLayout): void {
+  for (const dir of [layout.stateDir, layout.indexDir, layout.locksDir]) {
+    let st;
+    try {
+      st = lstatSync(dir);
+    } catch {
+      continue; // created below, as a real directory
+    }
+    if (st.isSymbolicLink() || !st.isDirectory()) {
+      throw new DocforgeError('path_outside_root', `${dir} must be a real directory inside the project root (it is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}); nothing was written.`, { path: path.relative(root, dir) });
+    }
+  }
+  try {
+    const real = realpathSync(layout.indexDir);
+    if (real !== path.join(realpathSync(root), path.relative(root, layout.indexDir))) {
+      throw new DocforgeError('path_outside_root', `${layout.indexDir} resolves to ${real}, outside its place in the project root; nothing was written.`, { path: path.relative(root, layout.indexDir) });
+    }
+  } catch (error) {
+    if (error instanceof DocforgeError) throw error;
+  }
+}
+
+/** Removes a directory (or other non-file) standing where `current.json` must be written; it is disposable state. */
+function clearNonFile(file: string): void {
+  try {
+    const st = lstatSync(file);
+    if (st.isDirectory()) rmSync(file, { recursive: true, force: true });
+  } catch {
+    // absent: fine
+  }
+}
