@@ -62,9 +62,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
 const isCount = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
 /**
- * THE check of a parsed current.json: every required field present with the right type and range.
- * The optional receipt fields are not checked here: the receipt status proves them against the
- * receipt file. Shaped to be replaced by the generated schema validator of `protocol/`.
+ * THE check of a parsed current.json: every required field present with the right type and
+ * range; the receipt fields present together or not at all, typed. Whether the receipt they name
+ * is genuine is for the receipt status to prove against the receipt file. Shaped to be replaced by
+ * the generated schema validator of `protocol/` (`protocol/schemas/v1/current.schema.json`).
  */
 export function checkPublication(value: unknown): PublicationCheck {
   const fail = (problem: string): PublicationCheck => ({ ok: false, problem });
@@ -85,6 +86,12 @@ export function checkPublication(value: unknown): PublicationCheck {
   const counts = v.counts;
   if (!isObject(counts) || !COUNT_KEYS.every((k) => isCount(counts[k]))) return fail('current.json has no valid counts');
   if (typeof v.published_at !== 'string') return fail('current.json has no valid published_at');
+  const receipt = [v.receipt_file, v.receipt_ino, v.receipt_size, v.receipt_hash];
+  if (!receipt.every((x) => x === undefined)) {
+    const ok = typeof v.receipt_file === 'string' && v.receipt_file.length > 0 && typeof v.receipt_ino === 'string' && /^\d+$/.test(v.receipt_ino)
+      && isCount(v.receipt_size) && typeof v.receipt_hash === 'string' && HEX64.test(v.receipt_hash);
+    if (!ok) return fail('current.json records a malformed receipt identity');
+  }
   return { ok: true, publication: value as unknown as Publication };
 }
 

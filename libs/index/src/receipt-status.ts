@@ -7,7 +7,7 @@ import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, re
 import path from 'node:path';
 import { isInside, type StateLayout } from '@docforge/fs-safe';
 import { MAX_CURRENT_BYTES, parsePublication, type Publication } from './publication-format.js';
-import { isCount, isHash, isString, receiptProblem } from './receipt-verify.js';
+import { receiptProblem } from './receipt-verify.js';
 import { RECEIPT_MAX_FILE_BYTES, type Receipt } from './receipt-types.js';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 
@@ -130,9 +130,6 @@ export function generationReceiptStatus(layout: StateLayout, currentSourceIdenti
 
   const recorded = [pub.receipt_file, pub.receipt_ino, pub.receipt_size, pub.receipt_hash];
   if (recorded.every((x) => x === undefined)) return result('missing', 'The current publication records no receipt.', pub);
-  if (!isString(pub.receipt_file) || !isString(pub.receipt_ino) || !isCount(pub.receipt_size) || !isHash(pub.receipt_hash)) {
-    return result('unverified', 'current.json records a malformed receipt identity.', pub);
-  }
   if (pub.receipt_file !== path.basename(layout.receiptFile)) return result('unsafe', 'current.json records a receipt path other than the fixed receipt file.', pub);
 
   const rec = readStateFile(layout, layout.receiptFile, RECEIPT_MAX_FILE_BYTES, 'The receipt file', expected);

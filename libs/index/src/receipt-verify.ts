@@ -8,12 +8,12 @@ import { NODE_FIELDS, RECEIPT_MAX_DETAIL_BYTES, RECEIPT_MAX_ITEMS, RECEIPT_SCHEM
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
-export function isObject(value: unknown): value is Record<string, unknown> {
+function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
-export const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-export const isHash = (v: unknown): v is string => typeof v === 'string' && HEX64.test(v);
-export const isString = (v: unknown): v is string => typeof v === 'string';
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isHash = (v: unknown): v is string => typeof v === 'string' && HEX64.test(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
 
 const ITEM_KEYS: Readonly<Record<ReceiptItem['change'], readonly string[]>> = {
   node_added: ['change', 'content_hash', 'id'],
