@@ -5,6 +5,7 @@
 import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sha256 } from '@docforge/core';
+import { readConfined } from '@docforge/fs-safe';
 import { loadDescriptor, parseContentSource, type Descriptor, type SourceEntry } from '@docforge/project';
 import { adapterFor, ensureAdapters } from './adapter-registry.js';
 import type { CachedSource } from './build-types.js';
@@ -80,13 +81,19 @@ export function reparseSource(root: string, descriptor: Descriptor, source: Cach
   }
 }
 
-/** Text of a project file for an adapter's linker (e.g. package.json): null when absent, outside, not a file, or over 1 MB. */
+/** Largest project file a linker may read, in bytes. */
+const PROJECT_TEXT_MAX_BYTES = 1_000_000;
+
+/**
+ * Text of a project file for an adapter's linker (e.g. package.json): null when absent, not a
+ * regular file (a symlink included), over 1 MB, or resolving outside the root (`..`, absolute, or
+ * through a linked directory; @docforge/fs-safe `readConfined`).
+ */
 export function readProjectText(root: string, rel: string): string | null {
-  if (rel.startsWith('/') || rel.split('/').includes('..')) return null;
   try {
     const st = lstatSync(path.join(root, rel));
-    if (!st.isFile() || st.size > 1_000_000) return null;
-    return readFileSync(path.join(root, rel), 'utf8');
+    if (!st.isFile() || st.size > PROJECT_TEXT_MAX_BYTES) return null;
+    return readConfined(root, rel, { maxBytes: PROJECT_TEXT_MAX_BYTES }).toString('utf8');
   } catch {
     return null;
   }
