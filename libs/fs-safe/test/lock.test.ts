@@ -57,6 +57,12 @@ async function startHolder(script: string, lock: string): Promise<ChildProcess> 
   return child;
 }
 
+/** Resolves when the child has exited, also when it exited before this was called. */
+async function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await once(child, 'exit');
+}
+
 function isLockTimeout(error: unknown): boolean {
   return error instanceof DocforgeError && error.code === 'lock_timeout';
 }
@@ -77,7 +83,7 @@ test('a lock whose holder was killed with SIGKILL is taken over at once', async 
     assert.ok(existsSync(lock));
     handle.release();
     assert.equal(existsSync(lock), false, 'release removes the lock');
-    await once(child, 'exit').catch(() => undefined);
+    await exited(child);
     assert.deepEqual(readdirSync(path.dirname(lock)), [], 'no temp or released directories are left');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -96,7 +102,7 @@ test('a live holder makes a second acquirer fail with lock_timeout', async () =>
     });
   } finally {
     child.kill('SIGKILL');
-    await once(child, 'exit').catch(() => undefined);
+    await exited(child);
     rmSync(dir, { recursive: true, force: true });
   }
 });
@@ -106,7 +112,7 @@ test('contenders for a dead lock: exactly one holds it at a time, and all get it
   try {
     const dead = await startHolder(holder, lock);
     dead.kill('SIGKILL');
-    await once(dead, 'exit');
+    await exited(dead);
     const marker = path.join(dir, 'inside');
     const children = Array.from({ length: 4 }, () => spawn(process.execPath, [contender, lock, marker], { stdio: ['ignore', 'pipe', 'inherit'] }));
     const results = await Promise.all(children.map(async (child) => {

@@ -123,7 +123,7 @@ await withPublicationLock(stateLayout(process.argv[2]), () => new Promise(() => 
     child.once('exit', (code) => reject(new Error(`holder exited early (${code})`)));
   });
   child.kill('SIGKILL');
-  await once(child, 'exit');
+  if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
   const manager = new IndexManager({ root, noAst: false });
   try {
     // With the lock not taken over this would wait out the lock timeout and fail with lock_timeout (no publication to serve).
