@@ -35,8 +35,8 @@ import {
   type ProjectAdapterOutput, type ProjectAdapterReport, type ProjectAdapterTask,
 } from './project-adapter.js';
 
-/** Version of the document loader, part of `adapter_version`. */
-export const DOCUMENT_LOADER_VERSION = 'docs@1';
+/** Version of the document loader, part of `adapter_version` (docs@2: anchors carry `end_line`, slugs from github-slugger). */
+export const DOCUMENT_LOADER_VERSION = 'docs@2';
 
 /** One build request, sent from the main thread to the build worker. */
 export interface BuildTask {

@@ -133,7 +133,7 @@ describe('receipt items and hashes', () => {
   });
 
   test('nodeChangedFields reports every differing core Node field, a move as source_path', () => {
-    const a = node('X', { tags: ['a', 'b'], anchors: [{ slug: 'h', title: 'H', level: 2, line: 3 }] });
+    const a = node('X', { tags: ['a', 'b'], anchors: [{ slug: 'h', title: 'H', level: 2, line: 3, end_line: 3 }] });
     assert.deepEqual(nodeChangedFields(a, { ...a }), []);
     assert.deepEqual(nodeChangedFields(a, { ...a, source_path: 'docs/moved/X.md' }), ['source_path']);
     assert.deepEqual(nodeChangedFields(a, { ...a, title: 'T', tags: ['a'], status: 'accepted', body: 'new', end_line: 9 }), ['title', 'status', 'tags', 'body', 'end_line']);
