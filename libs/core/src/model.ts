@@ -25,6 +25,12 @@ export interface Anchor {
    * heading, the underline line).
    */
   end_line: number;
+  /**
+   * Explicit HTML anchor ids (`<a id="x">`, `<a name="x">`) that also name this section, as GitHub
+   * keeps them: ids standing alone right before the heading, or placed anywhere inside the section
+   * (e.g. in a table row). Links to `#x` resolve here. Empty for most headings.
+   */
+  aliases: string[];
 }
 
 /** Where a node came from: front matter Markdown, a TOML record, plain Markdown, code or a project adapter. */

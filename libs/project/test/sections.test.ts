@@ -51,8 +51,8 @@ test('two "## Example" headings get example and example-1, and example-1 reads t
 test('a setext heading is a section with its own slug', () => {
   const node = parse(['Intro', '=====', '', 'Some text.', '', 'Usage', '-----', 'Run it.', ''].join('\n'));
   assert.deepEqual(node.anchors, [
-    { slug: 'intro', title: 'Intro', level: 1, line: 1, end_line: 8 },
-    { slug: 'usage', title: 'Usage', level: 2, line: 6, end_line: 8 },
+    { slug: 'intro', title: 'Intro', level: 1, line: 1, end_line: 8, aliases: [] },
+    { slug: 'usage', title: 'Usage', level: 2, line: 6, end_line: 8, aliases: [] },
   ]);
   assert.equal(sectionText(node, 'intro')?.text, 'Intro\n=====\n\nSome text.\n\nUsage\n-----\nRun it.');
   assert.equal(sectionText(node, 'usage')?.text, 'Usage\n-----\nRun it.');
@@ -81,4 +81,25 @@ test('slugs follow GitHub (github-slugger), including repeats that collide with 
   const node = parse(['# A', '# A', '# A-1', '# A', ''].join('\n'));
   // GitHub: "a", "a-1", then "A-1" is taken so it becomes "a-1-1", then "a-2".
   assert.deepEqual(node.anchors.map((a) => a.slug), ['a', 'a-1', 'a-1-1', 'a-2']);
+});
+
+test('explicit HTML anchors name the next heading when bare right before it, else the section they sit in', () => {
+  const node = parse([
+    '# Server', //                                          1
+    '', //                                                  2
+    '<a id="factory-http2"></a>', //                        3
+    '### `http2`', //                                       4
+    'Default: false.', //                                   5
+    '', //                                                  6
+    '### Use A Reverse Proxy', //                           7
+    '<a id="reverseproxy"></a>', //                         8
+    '', //                                                  9
+    '| code | meaning |', //                                 10
+    '| --- | --- |', //                                      11
+    '| <a id="err_x">ERR_X</a> | bad |', //                 12
+    '',
+  ].join('\n'));
+  assert.deepEqual(node.anchors.map((a) => [a.slug, a.aliases]), [['server', []], ['http2', ['factory-http2']], ['use-a-reverse-proxy', ['reverseproxy', 'err_x']]]);
+  assert.equal(sectionText(node, 'factory-http2')?.text, '### `http2`\nDefault: false.');
+  assert.equal(sectionText(node, 'err_x')?.anchor.slug, 'use-a-reverse-proxy');
 });
