@@ -7,7 +7,7 @@ import { posix } from 'node:path';
 import MarkdownIt, { type Token } from 'markdown-it';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { withContentHash, type Anchor, type GraphEdge, type GraphNode, type NodeOrigin, type SourceIssue } from '@docforge/core';
-import type { Descriptor } from './descriptor.js';
+import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 import { collectSections, inlineText } from './sections.js';
 

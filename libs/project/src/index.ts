@@ -2,8 +2,11 @@
  * @docforge/project: the project descriptor, the source walk and identities, the canonical
  * Markdown/TOML loader and graph resolution (DESIGN.md sections 3 and 4).
  */
-export type { Descriptor, ViewDeclaration, ViewRenderer, DescriptorTemplate, InitResult } from './descriptor.js';
-export { DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES, BUILTIN_CODE_ADAPTERS, loadDescriptor, renderDescriptor, initProject } from './descriptor.js';
+export type { Descriptor, ViewDeclaration, ViewRenderer } from './descriptor-types.js';
+export { DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES, BUILTIN_CODE_ADAPTERS } from './descriptor-types.js';
+export { loadDescriptor } from './descriptor.js';
+export type { DescriptorTemplate, InitResult } from './init.js';
+export { renderDescriptor, initProject } from './init.js';
 export type { SourceEntry, SourceWalk, StatIdentity } from './walk.js';
 export { CONTENT_EXTENSIONS, MAX_CONTENT_SOURCE_BYTES, MAX_CODE_SOURCE_BYTES, walkSources, cheapIdentity, statIdentity, sourceHash } from './walk.js';
 export type { LinkRef, ContentParse, ContentSourceInput } from './content.js';
