@@ -10,6 +10,7 @@ import { PYTHON_LINK_DATA_VERSION } from './link-data.js';
 import type { PythonBase, PythonCall, PythonImport, PythonLinkData } from './link-data.js';
 import { requireParser } from './runtime.js';
 import { cap, collapse, countLines, firstParagraph, isPythonTestPath, PYTHON_LANGUAGE, type ExtractResult } from './module-facts.js';
+import { recordFromImport, recordImport } from './imports.js';
 import {
   collectTargets, docstring, dottedPath, endLine, isMainGuard, line, named, parameterList, parameterNames, stringValue, syntaxErrors,
 } from './tree.js';
@@ -326,52 +327,11 @@ class Extractor {
   }
 
   visitImport(node: SyntaxNode, scope: Scope): void {
-    for (let i = 0; i < node.childCount; i += 1) {
-      if (node.fieldNameForChild(i) !== 'name') continue;
-      const child = node.child(i);
-      if (child === null) continue;
-      if (child.type === 'dotted_name') {
-        const module = collapse(child.text).replace(/\s/g, '');
-        this.imports.push({ line: line(node), scope: scope.draft.qname, level: 0, module, alias: null, names: null, wildcard: false });
-        scope.draft.imported.add(module.split('.')[0] as string);
-      } else if (child.type === 'aliased_import') {
-        const module = (child.childForFieldName('name')?.text ?? '').replace(/\s/g, '');
-        const alias = child.childForFieldName('alias')?.text ?? null;
-        if (module === '') continue;
-        this.imports.push({ line: line(node), scope: scope.draft.qname, level: 0, module, alias, names: null, wildcard: false });
-        scope.draft.imported.add(alias ?? (module.split('.')[0] as string));
-      }
-    }
+    recordImport(node, scope.draft, this.imports);
   }
 
   visitFromImport(node: SyntaxNode, scope: Scope): void {
-    const moduleNode = node.childForFieldName('module_name');
-    if (moduleNode === null) return;
-    let level = 0;
-    let module = '';
-    if (moduleNode.type === 'relative_import') {
-      for (const child of named(moduleNode)) {
-        if (child.type === 'import_prefix') level = child.text.replace(/[^.]/g, '').length;
-        else if (child.type === 'dotted_name') module = child.text.replace(/\s/g, '');
-      }
-    } else {
-      module = moduleNode.text.replace(/\s/g, '');
-    }
-    const names: { name: string; alias: string | null }[] = [];
-    let wildcard = false;
-    for (let i = 0; i < node.childCount; i += 1) {
-      const child = node.child(i);
-      if (child === null) continue;
-      if (child.type === 'wildcard_import') wildcard = true;
-      if (node.fieldNameForChild(i) !== 'name') continue;
-      if (child.type === 'dotted_name') names.push({ name: child.text.replace(/\s/g, ''), alias: null });
-      else if (child.type === 'aliased_import') {
-        const name = (child.childForFieldName('name')?.text ?? '').replace(/\s/g, '');
-        if (name !== '') names.push({ name, alias: child.childForFieldName('alias')?.text ?? null });
-      }
-    }
-    for (const entry of names) scope.draft.imported.add(entry.alias ?? entry.name);
-    this.imports.push({ line: line(node), scope: scope.draft.qname, level, module, alias: null, names, wildcard });
+    recordFromImport(node, scope.draft, this.imports);
   }
 
   /**
