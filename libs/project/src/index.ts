@@ -1,6 +1,6 @@
 /**
  * @docforge/project: the project descriptor, the source walk and identities, the canonical
- * Markdown/TOML loader and graph resolution (DESIGN.md sections 3 and 4).
+ * Markdown/TOML loader with heading sections, and graph resolution (DESIGN.md sections 3 and 4).
  */
 export type { Descriptor, ViewDeclaration, ViewRenderer } from './descriptor-types.js';
 export { DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES, BUILTIN_CODE_ADAPTERS } from './descriptor-types.js';

@@ -140,9 +140,9 @@ function bodyFirstLine(body: string, endLine: number): number {
 /**
  * The section of `node` whose recorded anchor has this slug, or else this explicit HTML anchor id
  * among its `aliases` (contract: `docforge_get_node` `section`, "a recognized anchor slug of the
- * node"), read from the anchor's recorded line range
- * (`line`..`end_line`, source-file lines) of the node's body. Returns null when the node has no
- * such anchor. Pure; never throws.
+ * node"): the lines `line`..`end_line` (source-file lines) of the node's body, mapped through the
+ * body's position in its file. `node` is a Markdown node as `parseContentSource` makes it
+ * (only those carry anchors). Returns null when the node has no such anchor. Pure; never throws.
  */
 export function sectionText(node: Pick<GraphNode, 'body' | 'anchors' | 'end_line'>, slug: string): NodeSection | null {
   const anchor = node.anchors.find((candidate) => candidate.slug === slug) ?? node.anchors.find((candidate) => candidate.aliases.includes(slug));
