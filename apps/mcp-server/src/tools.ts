@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ALIASED_RELATIONS, DocforgeError, ERROR_CODES, RELATION_ALIASES, hashJson } from '@docforge/core';
 import type { IndexManager, SyncReport } from '@docforge/index';
+import { sectionText } from '@docforge/project';
 import { backlinks, effectiveLimit, filterNodes, nodeEdges, searchNodes, traverse, DEFAULT_EDGE_BUDGET, type NodeFilters } from '@docforge/retrieval';
 import { decodeCursor, encodeCursor } from '@docforge/retrieval';
 import type { ContextProvider } from '@docforge/retrieval';
@@ -182,10 +183,11 @@ export const GRAPH_HANDLERS: Readonly<Record<string, ToolHandler>> = Object.free
     let body = node.body;
     let section: Record<string, unknown> | null = null;
     if (typeof args.section === 'string') {
-      const anchor = node.anchors.find((a) => a.slug === args.section);
-      if (!anchor) throw new DocforgeError('invalid_arguments', `Node ${JSON.stringify(id)} has no section ${JSON.stringify(args.section)}; see node.anchors for its slugs.`, { argument: 'section', anchors: node.anchors.slice(0, 50).map((a) => a.slug) });
-      body = sectionText(body, anchor.title, anchor.level);
-      section = { slug: anchor.slug, title: anchor.title, level: anchor.level, line: anchor.line };
+      const found = sectionText(node, args.section);
+      if (!found) throw new DocforgeError('invalid_arguments', `Node ${JSON.stringify(id)} has no section ${JSON.stringify(args.section)}; see node.anchors for its slugs.`, { argument: 'section', anchors: node.anchors.slice(0, 50).map((a) => a.slug) });
+      const anchor = found.anchor;
+      body = found.text;
+      section = { slug: anchor.slug, title: anchor.title, level: anchor.level, line: anchor.line, end_line: anchor.end_line };
     }
     const total = body.length;
     const offset = Math.min((args.body_offset as number | undefined) ?? 0, total);
@@ -282,34 +284,6 @@ function traversalResult(ctx: ToolContext, sync: SyncReport, args: ToolArgs, dir
   const depth = (args.depth as number | undefined) ?? defaultDepth;
   const result = traverse(ctx.manager.reader(), args.node_id as string, { direction, depth, limit, relations: args.relations as string[] | undefined });
   return { node_id: args.node_id, depth, ...result, limit };
-}
-
-/**
- * The Markdown of one section: from the heading line whose text is `title` to the next heading of
- * the same or a higher level (ATX headings; fenced code blocks are skipped).
- */
-export function sectionText(body: string, title: string, level: number): string {
-  const lines = body.split('\n');
-  let start = -1;
-  let fence: string | null = null;
-  for (let i = 0; i < lines.length; i += 1) {
-    const line = lines[i]!;
-    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
-    if (f) {
-      if (fence === null) fence = f[1]![0]!;
-      else if (f[1]![0] === fence) fence = null;
-      continue;
-    }
-    if (fence !== null) continue;
-    const h = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
-    if (!h) continue;
-    if (start < 0) {
-      if (h[1]!.length === level && h[2]!.trim() === title.trim()) start = i;
-    } else if (h[1]!.length <= level) {
-      return lines.slice(start, i).join('\n');
-    }
-  }
-  return start < 0 ? '' : lines.slice(start).join('\n');
 }
 
 function round(ms: number): number {

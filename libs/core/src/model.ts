@@ -4,7 +4,12 @@
  * All paths are project-relative POSIX paths; all lines are 1-based.
  */
 
-/** A recognized heading anchor (GitHub-style slug) inside a node's source. */
+/**
+ * A recognized heading anchor (GitHub-style slug) inside a node's source, and the section it
+ * opens: from its heading line to the last content line before the next heading of the same or a
+ * higher level (or the end of the file). Recorded by the Markdown parser (markdown-it), so ATX
+ * (`#`) and setext (`===`/`---`) headings count and headings inside fenced code do not.
+ */
 export interface Anchor {
   /** GitHub-style slug, unique within the source file (`-1`, `-2` suffixes for repeats). */
   slug: string;
@@ -12,8 +17,20 @@ export interface Anchor {
   title: string;
   /** Heading level 1-6. */
   level: number;
-  /** 1-based line of the heading in the source file. */
+  /** 1-based line of the heading in the source file (first line of the section). */
   line: number;
+  /**
+   * 1-based last line of the section in the source file (inclusive; trailing blank lines before
+   * the next heading are not part of it). Equals `line` for a section with no content (for a setext
+   * heading, the underline line).
+   */
+  end_line: number;
+  /**
+   * Explicit HTML anchor ids (`<a id="x">`, `<a name="x">`) that also name this section, as GitHub
+   * keeps them: ids standing alone right before the heading, or placed anywhere inside the section
+   * (e.g. in a table row). Links to `#x` resolve here. Empty for most headings.
+   */
+  aliases: string[];
 }
 
 /** Where a node came from: front matter Markdown, a TOML record, plain Markdown, code or a project adapter. */

@@ -8,7 +8,7 @@ import type { CodeAdapter } from '@docforge/core';
 import type { Descriptor } from '@docforge/project';
 
 /** Version of the document loader, part of `adapter_version`. */
-export const DOCUMENT_LOADER_VERSION = 'docs@1';
+export const DOCUMENT_LOADER_VERSION = 'docs@2';
 
 const codeAdapters = new Map<string, CodeAdapter>();
 const unavailableAdapters = new Set<string>();

@@ -133,7 +133,7 @@ describe('receipt items and hashes', () => {
   });
 
   test('nodeChangedFields reports every differing core Node field, a move as source_path', () => {
-    const a = node('X', { tags: ['a', 'b'], anchors: [{ slug: 'h', title: 'H', level: 2, line: 3 }] });
+    const a = node('X', { tags: ['a', 'b'], anchors: [{ slug: 'h', title: 'H', level: 2, line: 3, end_line: 3, aliases: [] }] });
     assert.deepEqual(nodeChangedFields(a, { ...a }), []);
     assert.deepEqual(nodeChangedFields(a, { ...a, source_path: 'docs/moved/X.md' }), ['source_path']);
     assert.deepEqual(nodeChangedFields(a, { ...a, title: 'T', tags: ['a'], status: 'accepted', body: 'new', end_line: 9 }), ['title', 'status', 'tags', 'body', 'end_line']);
@@ -267,7 +267,8 @@ describe('receipts written by builds, and receipt states', () => {
     await manager.sync();
     const receipt = readReceipt(layout);
     assert.deepEqual(receipt.summary, { nodes_added: 0, nodes_removed: 0, nodes_changed: 1, edges_added: 0, edges_removed: 0 });
-    assert.deepEqual(receipt.items, [{ change: 'node_changed', id: 'REQ-D', from_hash: (receipt.items[0] as { from_hash: string }).from_hash, to_hash: (receipt.items[0] as { to_hash: string }).to_hash, changed_fields: ['body', 'end_line'] }]);
+    // The appended text lengthens the last section too, so its anchor's end_line moves.
+    assert.deepEqual(receipt.items, [{ change: 'node_changed', id: 'REQ-D', from_hash: (receipt.items[0] as { from_hash: string }).from_hash, to_hash: (receipt.items[0] as { to_hash: string }).to_hash, changed_fields: ['body', 'end_line', 'anchors'] }]);
     assert.equal(status().state, 'current');
   });
 

@@ -7,9 +7,9 @@ import { posix } from 'node:path';
 import MarkdownIt, { type Token } from 'markdown-it';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { withContentHash, type Anchor, type GraphEdge, type GraphNode, type NodeOrigin, type SourceIssue } from '@docforge/core';
-import type { Descriptor } from './descriptor.js';
+import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
-import { Slugger } from './slug.js';
+import { collectSections, inlineText } from './sections.js';
 
 /** A relative link from a Markdown node to another project file, resolved later by {@link resolveGraph}. */
 export interface LinkRef {
@@ -58,17 +58,6 @@ function countLines(lines: readonly string[]): number {
   return Math.max(1, count);
 }
 
-/** Plain text of an inline token (text and code spans; breaks as spaces; images skipped). */
-function inlineText(token: Token | undefined): string {
-  if (token?.children === null || token?.children === undefined) return token?.content ?? '';
-  let out = '';
-  for (const child of token.children) {
-    if (child.type === 'text' || child.type === 'code_inline') out += child.content;
-    else if (child.type === 'softbreak' || child.type === 'hardbreak') out += ' ';
-  }
-  return out;
-}
-
 interface MarkdownFacts {
   anchors: Anchor[];
   links: { target_path: string; anchor: string | null; line: number }[];
@@ -110,8 +99,7 @@ function resolveHref(href: string, fromPath: string): { target_path: string; anc
 /** Anchors, links, first heading and summary of a Markdown body whose first line is `firstLine`. */
 function markdownFacts(body: string, firstLine: number, path: string): MarkdownFacts {
   const tokens = markdown.parse(body, {});
-  const slugger = new Slugger();
-  const anchors: Anchor[] = [];
+  const anchors = collectSections(tokens, body, firstLine);
   const links: MarkdownFacts['links'] = [];
   let firstHeading: string | null = null;
   let summary: string | null = null;
@@ -121,10 +109,7 @@ function markdownFacts(body: string, firstLine: number, path: string): MarkdownF
     const token = tokens[index] as Token;
     if (token.map !== null) lastLine = token.map[0];
     if (token.type === 'heading_open') {
-      const inline = tokens[index + 1];
-      const text = inlineText(inline).trim();
-      const level = Number(token.tag.slice(1));
-      anchors.push({ slug: slugger.slug(text), title: (inline?.content ?? text).trim(), level, line: (token.map?.[0] ?? lastLine) + firstLine });
+      const text = inlineText(tokens[index + 1]).trim();
       if (firstHeading === null && text !== '') firstHeading = text;
     } else if (token.type === 'paragraph_open') {
       const text = inlineText(tokens[index + 1]).replace(/\s+/g, ' ').trim();

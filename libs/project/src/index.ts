@@ -1,9 +1,12 @@
 /**
  * @docforge/project: the project descriptor, the source walk and identities, the canonical
- * Markdown/TOML loader and graph resolution (DESIGN.md sections 3 and 4).
+ * Markdown/TOML loader with heading sections, and graph resolution (DESIGN.md sections 3 and 4).
  */
-export type { Descriptor, ViewDeclaration, ViewRenderer, DescriptorTemplate, InitResult } from './descriptor.js';
-export { DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES, BUILTIN_CODE_ADAPTERS, loadDescriptor, renderDescriptor, initProject } from './descriptor.js';
+export type { Descriptor, ViewDeclaration, ViewRenderer } from './descriptor-types.js';
+export { DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES, BUILTIN_CODE_ADAPTERS } from './descriptor-types.js';
+export { loadDescriptor } from './descriptor.js';
+export type { DescriptorTemplate, InitResult } from './init.js';
+export { renderDescriptor, initProject } from './init.js';
 export type { SourceEntry, SourceWalk, StatIdentity } from './walk.js';
 export { CONTENT_EXTENSIONS, MAX_CONTENT_SOURCE_BYTES, MAX_CODE_SOURCE_BYTES, walkSources, cheapIdentity, statIdentity, sourceHash } from './walk.js';
 export type { LinkRef, ContentParse, ContentSourceInput } from './content.js';
@@ -11,6 +14,8 @@ export { parseContentSource } from './content.js';
 export type { ResolveInput, ResolveSource, ResolvedGraph } from './resolve.js';
 export { resolveGraph } from './resolve.js';
 export { slugify } from './slug.js';
+export type { NodeSection } from './sections.js';
+export { sectionText } from './sections.js';
 export type { AdapterFileHash, ProjectAdapterFingerprint, AdapterInputWalk } from './project-adapter.js';
 export {
   MAX_ADAPTER_FILES, MAX_ADAPTER_INPUT_FILES, MISSING_FILE_HASH, fingerprintProjectAdapter, relativeSpecifiers, ProjectAdapterGuard,

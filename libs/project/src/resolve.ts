@@ -5,7 +5,7 @@
  * Pure and deterministic; linear apart from the final sorts.
  */
 import { ALIASED_RELATIONS, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
-import type { Descriptor } from './descriptor.js';
+import type { Descriptor } from './descriptor-types.js';
 import type { LinkRef } from './content.js';
 
 /** What one source contributed (content or code), as input to {@link resolveGraph}. */

@@ -1,32 +1,26 @@
 /**
- * GitHub-style heading slugs (the algorithm of github-slugger): lowercase, drop punctuation and
- * symbols except `-` and `_`, spaces to `-`; repeats in one file get `-1`, `-2` suffixes.
+ * GitHub-style heading slugs from the `github-slugger` package (the algorithm GitHub uses for
+ * heading ids): lowercase, punctuation and symbols dropped except `-` and `_`, spaces to `-`.
  */
-
-const REMOVE = /[^\p{L}\p{M}\p{N}\p{Pc} -]/gu;
+import GithubSlugger, { slug } from 'github-slugger';
 
 /**
  * The GitHub-style slug of a heading's plain text, without de-duplication.
  * @example slugify('Hooks & Lifecycle: onRequest()') === 'hooks--lifecycle-onrequest'
  */
 export function slugify(text: string): string {
-  return text.toLowerCase().replace(REMOVE, '').replace(/ /g, '-');
+  return slug(text);
 }
 
-/** De-duplicates slugs within one file the way GitHub does (`a`, `a-1`, `a-2`). */
+/**
+ * De-duplicates slugs within one file exactly as GitHub does (`example`, `example-1`, ...). One
+ * instance per file.
+ */
 export class Slugger {
-  private readonly occurrences = new Map<string, number>();
+  private readonly slugger = new GithubSlugger();
 
-  /** The unique slug for the next heading with this text. */
+  /** The unique slug for the next heading with this plain text. */
   slug(text: string): string {
-    const base = slugify(text);
-    let result = base;
-    while (this.occurrences.has(result)) {
-      const count = (this.occurrences.get(base) ?? 0) + 1;
-      this.occurrences.set(base, count);
-      result = `${base}-${count}`;
-    }
-    this.occurrences.set(result, 0);
-    return result;
+    return this.slugger.slug(text);
   }
 }

@@ -7,7 +7,7 @@ import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'nod
 import { sep } from 'node:path';
 import picomatch from 'picomatch';
 import { sha256, type SourceIssue } from '@docforge/core';
-import type { Descriptor } from './descriptor.js';
+import type { Descriptor } from './descriptor-types.js';
 
 /** One source file found by {@link walkSources}. */
 export interface SourceEntry {

@@ -48,8 +48,8 @@ test('front matter gives a document node with relations at their lines', () => {
   assert.equal(node.end_line, 19);
   assert.ok(node.body.startsWith('\n# Idempotency'));
   assert.deepEqual(node.anchors, [
-    { slug: 'idempotency', title: 'Idempotency', level: 1, line: 14 },
-    { slug: 'idempotency-1', title: 'Idempotency', level: 2, line: 19 },
+    { slug: 'idempotency', title: 'Idempotency', level: 1, line: 14, end_line: 19, aliases: [] },
+    { slug: 'idempotency-1', title: 'Idempotency', level: 2, line: 19, end_line: 19, aliases: [] },
   ]);
   assert.deepEqual(parsed.edges, [
     { source_id: 'REQ-1', relation: 'implemented_by', target_id: 'COMP-1', source_path: 'docs/req/req-1.md', line: 10 },
@@ -111,7 +111,7 @@ test('plain Markdown: path-derived id, first heading title, anchors and resolved
   assert.equal(node.end_line, 9);
   assert.deepEqual(node.tags, []);
   assert.equal(node.summary, 'Intro text before any heading with a link and ref link and code and web.');
-  assert.deepEqual(node.anchors, [{ slug: 'onrequest-hook--friends', title: '`onRequest` Hook & Friends!', level: 2, line: 5 }]);
+  assert.deepEqual(node.anchors, [{ slug: 'onrequest-hook--friends', title: '`onRequest` Hook & Friends!', level: 2, line: 5, end_line: 9, aliases: [] }]);
   assert.deepEqual(parsed.links, [
     { from_id: 'Reference/Hooks', target_path: 'docs/Reference/Hooks.md', anchor: null, line: 2 },
     { from_id: 'Reference/Hooks', target_path: 'docs/Guides/Getting-Started.md', anchor: 'install', line: 3 },

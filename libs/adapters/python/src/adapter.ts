@@ -3,7 +3,7 @@
  */
 import type { CodeAdapter, CodeExtractInput, LinkResult, ModuleResolver, ParsedSource } from '@docforge/core';
 import { extractPython } from './extract.js';
-import type { ExtractResult } from './extract.js';
+import type { ExtractResult } from './module-facts.js';
 import { extractPythonLexical } from './lexical.js';
 import { linkPython } from './link.js';
 

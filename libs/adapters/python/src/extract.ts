@@ -5,18 +5,15 @@
  */
 import type { Node as SyntaxNode, Tree } from 'web-tree-sitter';
 import { withContentHash } from '@docforge/core';
-import type { CodeExtractInput, GraphEdge, GraphNode, ParsedSource, SourceIssue } from '@docforge/core';
+import type { CodeExtractInput, GraphEdge, GraphNode, SourceIssue } from '@docforge/core';
 import { PYTHON_LINK_DATA_VERSION } from './link-data.js';
 import type { PythonBase, PythonCall, PythonImport, PythonLinkData } from './link-data.js';
 import { requireParser } from './runtime.js';
-
-/** Value of `GraphNode.language` for every node this adapter emits. */
-export const PYTHON_LANGUAGE = 'python';
-
-/** Longest summary kept, in characters (same cap as Markdown summaries). */
-const SUMMARY_MAX_CHARS = 400;
-/** At most this many syntax_error issues per file; the rest are counted in one extra issue. */
-const SYNTAX_ISSUES_MAX = 20;
+import { cap, collapse, countLines, firstParagraph, isPythonTestPath, PYTHON_LANGUAGE, type ExtractResult } from './module-facts.js';
+import { recordFromImport, recordImport } from './imports.js';
+import {
+  collectTargets, docstring, dottedPath, endLine, isMainGuard, line, named, parameterList, parameterNames, stringValue, syntaxErrors,
+} from './tree.js';
 
 type DefKind = 'module' | 'class' | 'function' | 'method';
 
@@ -74,207 +71,6 @@ const INTERESTING_TYPES = new Set([
   'future_import_statement', 'global_statement', 'assignment', 'augmented_assignment', 'for_statement', 'for_in_clause',
   'as_pattern', 'named_expression', 'if_statement',
 ]);
-
-/** The ParsedSource fields a code adapter returns. */
-export type ExtractResult = Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data'>;
-
-function named(node: SyntaxNode): SyntaxNode[] {
-  const out: SyntaxNode[] = [];
-  for (const child of node.namedChildren) if (child !== null) out.push(child);
-  return out;
-}
-
-function line(node: SyntaxNode): number {
-  return node.startPosition.row + 1;
-}
-
-function endLine(node: SyntaxNode): number {
-  const { row, column } = node.endPosition;
-  // A node ending at column 0 ends on the previous line (its trailing newline belongs to it).
-  return column === 0 && row > node.startPosition.row ? row : row + 1;
-}
-
-function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-function cap(text: string): string {
-  return text.length <= SUMMARY_MAX_CHARS ? text : `${text.slice(0, SUMMARY_MAX_CHARS - 1)}…`;
-}
-
-/** Whether a project-relative path is a test file: `test_*.py`, `*_test.py`, or under `tests/` or `test/`. */
-export function isPythonTestPath(path: string): boolean {
-  const segments = path.split('/');
-  const base = segments[segments.length - 1] ?? '';
-  if (/^test_.*\.py$/.test(base) || /_test\.py$/.test(base)) return true;
-  return segments.slice(0, -1).some((segment) => segment === 'tests' || segment === 'test');
-}
-
-/** The text of a Python string literal without prefix and quotes, or null for f-strings and oddities. */
-function stringValue(node: SyntaxNode): string | null {
-  if (node.type !== 'string') return null;
-  const match = /^([rRuUbB]*)("""|'''|"|')([\s\S]*)\2$/.exec(node.text);
-  if (match === null) return null;
-  return match[3] ?? '';
-}
-
-/**
- * inspect.cleandoc: strip the common indentation of all lines but the first, and blank edges.
- * Tabs count as 8 spaces; line breaks are normalized to `\n`. Shared with the lexical strategy.
- */
-export function cleanDoc(raw: string): string {
-  const lines = raw.replace(/\r\n?/g, '\n').replace(/\t/g, '        ').split('\n');
-  let margin = Infinity;
-  for (const text of lines.slice(1)) {
-    const stripped = text.trimStart();
-    if (stripped.length > 0) margin = Math.min(margin, text.length - stripped.length);
-  }
-  const out = [(lines[0] ?? '').trimStart()];
-  for (const text of lines.slice(1)) out.push(margin === Infinity ? text.trimStart() : text.slice(margin));
-  while (out.length > 0 && (out[0] ?? '').trim() === '') out.shift();
-  while (out.length > 0 && (out[out.length - 1] ?? '').trim() === '') out.pop();
-  return out.map((text) => text.trimEnd()).join('\n');
-}
-
-/** The docstring of a module or a block: its first statement when that is a plain string literal. */
-function docstring(container: SyntaxNode | null): string {
-  if (container === null) return '';
-  for (const child of named(container)) {
-    if (child.type === 'comment') continue;
-    if (child.type !== 'expression_statement') return '';
-    const parts = named(child);
-    const only = parts.length === 1 ? parts[0] : undefined;
-    if (only === undefined) return '';
-    const value = stringValue(only);
-    return value === null ? '' : cleanDoc(value);
-  }
-  return '';
-}
-
-/** The first paragraph of a cleaned docstring, whitespace collapsed, capped at 400 characters (the node summary). */
-export function firstParagraph(text: string): string {
-  const paragraph = text.split(/\n\s*\n/)[0] ?? '';
-  return cap(collapse(paragraph));
-}
-
-/** Names bound by an assignment-like target (`a`, `a, b`, `[a, *b]`); attributes and subscripts bind nothing. */
-function collectTargets(target: SyntaxNode | null, out: Set<string>): void {
-  if (target === null) return;
-  const stack = [target];
-  while (stack.length > 0) {
-    const node = stack.pop() as SyntaxNode;
-    if (node.type === 'identifier') out.add(node.text);
-    else if (/^(pattern_list|tuple_pattern|list_pattern|list_splat_pattern|parenthesized_expression|tuple|list|as_pattern_target|expression_list)$/.test(node.type)) {
-      stack.push(...named(node));
-    }
-  }
-}
-
-/** Parameter names of a `parameters` or `lambda_parameters` node. */
-function parameterNames(params: SyntaxNode | null): string[] {
-  if (params === null) return [];
-  const names: string[] = [];
-  for (const param of named(params)) {
-    if (param.type === 'identifier') names.push(param.text);
-    else if (param.type === 'default_parameter' || param.type === 'typed_default_parameter') {
-      const name = param.childForFieldName('name');
-      if (name !== null) names.push(name.text);
-    } else if (/^(typed_parameter|list_splat_pattern|dictionary_splat_pattern)$/.test(param.type)) {
-      const name = named(param).find((child) => child.type === 'identifier' || /splat_pattern$/.test(child.type));
-      if (name !== undefined) names.push(name.type === 'identifier' ? name.text : (named(name)[0]?.text ?? ''));
-    }
-  }
-  return names.filter((name) => name !== '');
-}
-
-/** `name(params) -> ret` with each parameter on one line and comments dropped. */
-function parameterList(params: SyntaxNode | null): string {
-  if (params === null) return '()';
-  return `(${named(params).filter((p) => p.type !== 'comment').map((p) => collapse(p.text)).join(', ')})`;
-}
-
-/** Dotted path of a callee or base expression, or null when it is not a plain dotted name. */
-function dottedPath(node: SyntaxNode | null): string[] | null {
-  if (node === null) return null;
-  if (node.type === 'identifier') return [node.text];
-  if (node.type === 'attribute') {
-    const object = node.childForFieldName('object');
-    const attribute = node.childForFieldName('attribute');
-    if (object === null || attribute === null) return null;
-    if (object.type === 'call') {
-      const fn = object.childForFieldName('function');
-      const args = object.childForFieldName('arguments');
-      if (fn?.type === 'identifier' && fn.text === 'super' && args !== null && named(args).length === 0) {
-        return ['<super>', attribute.text];
-      }
-      return null;
-    }
-    const head = dottedPath(object);
-    return head === null ? null : [...head, attribute.text];
-  }
-  return null;
-}
-
-function isMainGuard(condition: SyntaxNode | null): boolean {
-  return condition !== null && isMainGuardText(condition.text);
-}
-
-/**
- * Whether the source text of an `if` condition is `__name__ == "__main__"` (either order, either
- * quote, whitespace ignored, one pair of outer parentheses allowed). Shared with the lexical strategy.
- */
-export function isMainGuardText(condition: string): boolean {
-  const text = condition.replace(/\s+/g, '').replace(/'/g, '"').replace(/^\((.*)\)$/, '$1');
-  return text === '__name__=="__main__"' || text === '"__main__"==__name__';
-}
-
-/** Outermost ERROR and MISSING nodes of a tree that has errors, in document order. */
-function syntaxErrors(root: SyntaxNode, path: string, moduleId: string): SourceIssue[] {
-  const found: SyntaxNode[] = [];
-  const stack = [root];
-  while (stack.length > 0) {
-    const node = stack.pop() as SyntaxNode;
-    if (node.isError || node.isMissing) {
-      found.push(node);
-      continue;
-    }
-    if (!node.hasError) continue;
-    const children = node.children;
-    for (let i = children.length - 1; i >= 0; i -= 1) {
-      const child = children[i];
-      if (child !== null && child !== undefined) stack.push(child);
-    }
-  }
-  const issues: SourceIssue[] = found.slice(0, SYNTAX_ISSUES_MAX).map((node) => ({
-    severity: 'warning',
-    code: 'syntax_error',
-    message: node.isMissing
-      ? `Python syntax error: missing "${node.type}"`
-      : `Python syntax error near "${cap(collapse(node.text)).slice(0, 60)}"`,
-    path,
-    line: line(node),
-    node_id: moduleId,
-  }));
-  const extra = found[SYNTAX_ISSUES_MAX];
-  if (extra !== undefined) {
-    issues.push({
-      severity: 'warning',
-      code: 'syntax_error',
-      message: `Python syntax error: ${found.length - SYNTAX_ISSUES_MAX} more syntax errors after the first ${SYNTAX_ISSUES_MAX}`,
-      path,
-      line: line(extra),
-      node_id: moduleId,
-    });
-  }
-  return issues;
-}
-
-/** Counts the lines of a text the way an editor shows them (a final newline opens no line); at least 1. */
-export function countLines(content: string): number {
-  const lines = content.split(/\r\n|\r|\n/);
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  return Math.max(1, lines.length);
-}
 
 class Extractor {
   readonly drafts: Draft[] = [];
@@ -531,52 +327,11 @@ class Extractor {
   }
 
   visitImport(node: SyntaxNode, scope: Scope): void {
-    for (let i = 0; i < node.childCount; i += 1) {
-      if (node.fieldNameForChild(i) !== 'name') continue;
-      const child = node.child(i);
-      if (child === null) continue;
-      if (child.type === 'dotted_name') {
-        const module = collapse(child.text).replace(/\s/g, '');
-        this.imports.push({ line: line(node), scope: scope.draft.qname, level: 0, module, alias: null, names: null, wildcard: false });
-        scope.draft.imported.add(module.split('.')[0] as string);
-      } else if (child.type === 'aliased_import') {
-        const module = (child.childForFieldName('name')?.text ?? '').replace(/\s/g, '');
-        const alias = child.childForFieldName('alias')?.text ?? null;
-        if (module === '') continue;
-        this.imports.push({ line: line(node), scope: scope.draft.qname, level: 0, module, alias, names: null, wildcard: false });
-        scope.draft.imported.add(alias ?? (module.split('.')[0] as string));
-      }
-    }
+    recordImport(node, scope.draft, this.imports);
   }
 
   visitFromImport(node: SyntaxNode, scope: Scope): void {
-    const moduleNode = node.childForFieldName('module_name');
-    if (moduleNode === null) return;
-    let level = 0;
-    let module = '';
-    if (moduleNode.type === 'relative_import') {
-      for (const child of named(moduleNode)) {
-        if (child.type === 'import_prefix') level = child.text.replace(/[^.]/g, '').length;
-        else if (child.type === 'dotted_name') module = child.text.replace(/\s/g, '');
-      }
-    } else {
-      module = moduleNode.text.replace(/\s/g, '');
-    }
-    const names: { name: string; alias: string | null }[] = [];
-    let wildcard = false;
-    for (let i = 0; i < node.childCount; i += 1) {
-      const child = node.child(i);
-      if (child === null) continue;
-      if (child.type === 'wildcard_import') wildcard = true;
-      if (node.fieldNameForChild(i) !== 'name') continue;
-      if (child.type === 'dotted_name') names.push({ name: child.text.replace(/\s/g, ''), alias: null });
-      else if (child.type === 'aliased_import') {
-        const name = (child.childForFieldName('name')?.text ?? '').replace(/\s/g, '');
-        if (name !== '') names.push({ name, alias: child.childForFieldName('alias')?.text ?? null });
-      }
-    }
-    for (const entry of names) scope.draft.imported.add(entry.alias ?? entry.name);
-    this.imports.push({ line: line(node), scope: scope.draft.qname, level, module, alias: null, names, wildcard });
+    recordFromImport(node, scope.draft, this.imports);
   }
 
   /**

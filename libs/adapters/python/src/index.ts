@@ -4,10 +4,13 @@
 export { pythonAdapter, PYTHON_ADAPTER_VERSION } from './adapter.js';
 export { pythonManifest } from './manifest.js';
 export { initPythonAdapter, isPythonAdapterReady } from './runtime.js';
-export { extractPython, isPythonTestPath, PYTHON_LANGUAGE } from './extract.js';
-export type { ExtractResult } from './extract.js';
-export { extractPythonLexical, scanPythonLines, scanPythonSource } from './lexical.js';
-export type { PyLogicalLine, PyToken, PythonLexicalScan } from './lexical.js';
+export { extractPython } from './extract.js';
+export { isPythonTestPath, PYTHON_LANGUAGE } from './module-facts.js';
+export type { ExtractResult } from './module-facts.js';
+export { extractPythonLexical, scanPythonSource } from './lexical.js';
+export { scanPythonLines } from './scanner.js';
+export type { PyLogicalLine, PyToken } from './scanner.js';
+export type { PythonLexicalScan } from './lexical.js';
 export { linkPython } from './link.js';
 export { readPythonLinkData, PYTHON_LINK_DATA_VERSION } from './link-data.js';
 export type { PythonLinkData, PythonImport, PythonCall, PythonBase, PythonDef } from './link-data.js';

@@ -10,10 +10,11 @@ import { typescriptManifest } from './manifest.js';
 
 export { typescriptManifest } from './manifest.js';
 
-export { extractTypeScript, isTestPath, isDeclarationPath, isEntrypointPath, languageOf } from './extract.js';
+export { extractTypeScript } from './extract.js';
+export { isTestPath, isDeclarationPath, isEntrypointPath, languageOf } from './paths.js';
 export { extractLexical, lexTokens, scanModuleReferences } from './lexical.js';
 export type { LexToken, LexicalScan } from './lexical.js';
-export type { TsExtractResult } from './extract.js';
+export type { TsExtractResult } from './module-node.js';
 export { linkTypeScript } from './link.js';
 export type { TsLinkInput } from './link.js';
 export { buildFunctionLogic } from './logic.js';

@@ -8,7 +8,8 @@
  */
 import { withContentHash } from '@docforge/core';
 import type { CodeExtractInput, GraphNode } from '@docforge/core';
-import { isEntrypointPath, isTestPath, languageOf, type TsExtractResult } from './extract.js';
+import type { TsExtractResult } from './module-node.js';
+import { isEntrypointPath, isTestPath, languageOf } from './paths.js';
 import type { TsImportRecord, TsLinkData } from './link-data.js';
 
 /** One lexical token. `str` covers string literals and templates without substitutions (value decoded). */

@@ -1,0 +1,160 @@
+/**
+ * CommonJS and default exports of the TypeScript adapter: `module.exports = x`,
+ * `exports.name = x`, `export default x` / `export = x`, object literals of exports, and
+ * prototype/static method assignments on a module-level function or class.
+ */
+import ts from 'typescript';
+import type { Extraction, Scope } from './declarations.js';
+import { dottedName, hasModifier, lineAt, literalText, propertyNameText, requireSpecifier, unwrap } from './syntax.js';
+
+/** CommonJS export target of an assignment left side: `=` for `module.exports`, a name for `exports.x`. */
+function cjsExportName(left: ts.Expression): string | null {
+  const target = unwrap(left);
+  const text = dottedName(target);
+  if (text === 'module.exports') return '=';
+  let objectText: string | null = null;
+  let name: string | null = null;
+  if (ts.isPropertyAccessExpression(target) && ts.isIdentifier(target.name)) {
+    objectText = dottedName(target.expression);
+    name = target.name.text;
+  } else if (ts.isElementAccessExpression(target)) {
+    objectText = dottedName(target.expression);
+    name = literalText(target.argumentExpression);
+  }
+  if (name !== null && (objectText === 'module.exports' || objectText === 'exports')) return name;
+  return null;
+}
+
+/** Handles assignment statements with export or prototype meaning; returns false to visit normally. */
+export function visitAssignment(ex: Extraction, expr: ts.BinaryExpression, scope: Scope, statement: ts.Node): boolean {
+  const sf = ex.sf;
+  const line = lineAt(sf, expr.getStart(sf));
+  const exportName = cjsExportName(expr.left);
+  if (exportName !== null) {
+    exportValue(ex, exportName, expr.right, scope, statement, line);
+    return true;
+  }
+  const left = unwrap(expr.left);
+  const right = unwrap(expr.right);
+  if (scope.topLevel && ts.isPropertyAccessExpression(left) && ts.isIdentifier(left.name)
+    && (ts.isFunctionExpression(right) || ts.isArrowFunction(right))) {
+    const objectText = dottedName(left.expression);
+    if (objectText !== null) {
+      const owner = objectText.endsWith('.prototype') ? objectText.slice(0, -'.prototype'.length) : objectText;
+      const ownerId = owner.includes('.') ? undefined : ex.topDecls.get(owner);
+      const ownerDecl = ownerId === undefined ? undefined : ex.decls.get(ownerId);
+      if (ownerDecl !== undefined && (ownerDecl.record.kind === 'function' || ownerDecl.record.kind === 'class')) {
+        const methodName = left.name.text;
+        const methodScope: Scope = { ownerId: scope.ownerId, declId: ownerDecl.record.id, prefix: owner, topLevel: false };
+        const isAsync = hasModifier(right, ts.SyntaxKind.AsyncKeyword) ? 'async ' : '';
+        const isStatic = objectText.endsWith('.prototype') ? '' : 'static ';
+        ex.declareFunction(right, 'method', methodName, methodScope, statement,
+          ex.signature(right, `${isStatic}${isAsync}${owner}.${methodName}`), statement);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** Records `export default x`, `module.exports = x`, `exports.name = x` and declares function values. */
+export function exportValue(ex: Extraction, exportName: string, value: ts.Expression, scope: Scope, docNode: ts.Node, line: number): void {
+  const v = unwrap(value);
+  const record = (local: string | null, specifier: string | null = null, imported: string | null = null): void => {
+    ex.exportsList.push({ name: exportName, local, specifier, imported, line });
+  };
+  if (ts.isIdentifier(v)) {
+    record(v.text);
+    return;
+  }
+  if (ts.isFunctionExpression(v) || ts.isArrowFunction(v)) {
+    const name = exportName === '=' || exportName === 'default' ? ((ts.isFunctionExpression(v) && v.name?.text) || 'default') : exportName;
+    if (scope.topLevel) {
+      const id = ex.declareFunction(v, 'function', name, scope, docNode, ex.functionSignature(v, name));
+      ex.addCap(id, 'exported');
+      record(name);
+    } else {
+      ex.visit(v, scope);
+    }
+    return;
+  }
+  if (ts.isClassExpression(v)) {
+    const name = v.name?.text ?? (exportName === '=' ? 'default' : exportName);
+    const id = scope.topLevel ? ex.visitClass(v, name, scope, docNode) : ex.visitClass(v, null, scope, docNode);
+    if (id !== null) {
+      ex.addCap(id, 'exported');
+      record(name);
+    }
+    return;
+  }
+  const specifier = requireSpecifier(v);
+  if (specifier !== null) {
+    record(null, specifier, '=');
+    if (exportName === '=') ex.exportsList.push({ name: '*', local: null, specifier, imported: '*', line });
+    ex.visit(v, scope);
+    return;
+  }
+  if (ts.isPropertyAccessExpression(v) && requireSpecifier(v.expression) !== null) {
+    record(null, requireSpecifier(v.expression), v.name.text);
+    ex.visit(v, scope);
+    return;
+  }
+  if (exportName === '=' && ts.isObjectLiteralExpression(v)) {
+    for (const property of v.properties) exportProperty(ex, property, scope, line);
+    return;
+  }
+  ex.visit(v, scope);
+}
+
+/** Records one property of `module.exports = { ... }` and declares function values. */
+function exportProperty(ex: Extraction, property: ts.ObjectLiteralElementLike, scope: Scope, line: number): void {
+  const sf = ex.sf;
+  const push = (name: string, local: string | null, specifier: string | null = null, imported: string | null = null): void => {
+    ex.exportsList.push({ name, local, specifier, imported, line: lineAt(sf, property.getStart(sf)) });
+  };
+  if (ts.isShorthandPropertyAssignment(property)) {
+    push(property.name.text, property.name.text);
+    return;
+  }
+  if (ts.isSpreadAssignment(property)) {
+    const specifier = requireSpecifier(property.expression);
+    if (specifier !== null) {
+      ex.exportsList.push({ name: '*', local: null, specifier, imported: '*', line });
+    }
+    ex.visit(property.expression, scope);
+    return;
+  }
+  if (ts.isMethodDeclaration(property)) {
+    const name = propertyNameText(sf, property.name);
+    if (scope.topLevel) {
+      const id = ex.declareFunction(property, 'function', name, scope, property, ex.functionSignature(property, name));
+      ex.addCap(id, 'exported');
+      push(name, name);
+    } else {
+      ex.visit(property, scope);
+    }
+    return;
+  }
+  if (ts.isPropertyAssignment(property)) {
+    const name = propertyNameText(sf, property.name);
+    const init = unwrap(property.initializer);
+    if (ts.isIdentifier(init)) {
+      push(name, init.text);
+      return;
+    }
+    if ((ts.isFunctionExpression(init) || ts.isArrowFunction(init)) && scope.topLevel) {
+      const id = ex.declareFunction(init, 'function', name, scope, property, ex.functionSignature(init, name), property);
+      ex.addCap(id, 'exported');
+      push(name, name);
+      return;
+    }
+    const specifier = requireSpecifier(init);
+    if (specifier !== null) push(name, null, specifier, '=');
+    else if (ts.isPropertyAccessExpression(init) && requireSpecifier(init.expression) !== null) {
+      push(name, null, requireSpecifier(init.expression), init.name.text);
+    }
+    ex.visit(property.initializer, scope);
+    return;
+  }
+  ex.visit(property, scope);
+}

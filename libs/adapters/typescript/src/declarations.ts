@@ -1,0 +1,245 @@
+/**
+ * Declarations of one TypeScript/JavaScript file: the extraction state shared by the traversal,
+ * the CommonJS and call handlers (scopes, declaration nodes with overload merging, signatures,
+ * link-data records), and the final result with capabilities and `defines` edges.
+ */
+import ts from 'typescript';
+import { withContentHash } from '@docforge/core';
+import type { CodeExtractInput, GraphEdge, GraphNode, LogicFlow, LogicStep, SourceIssue } from '@docforge/core';
+import type {
+  TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsHeritageRecord, TsImportRecord, TsLinkData,
+} from './link-data.js';
+import { moduleNode, type TsExtractResult } from './module-node.js';
+import { isDeclarationPath, isEntrypointPath, isTestPath, languageOf, scriptKindOf } from './paths.js';
+import { hasModifier, leadingJsDoc, lineAt, nodeLines, oneLine } from './syntax.js';
+
+/** Longest node summary, in characters. */
+export const MAX_SUMMARY = 200;
+
+/** Where a visited node sits: call owner, `contains` parent, qualified-name prefix. */
+export interface Scope {
+  /** Call attribution: nearest function/method node id, or the module id. */
+  ownerId: string;
+  /** Nearest declaration node id (parent for `contains`), or null for the module. */
+  declId: string | null;
+  /** Qualified-name prefix for declarations in this scope ('' at module level). */
+  prefix: string;
+  /** Directly at module level (not inside any function, class or callback). */
+  topLevel: boolean;
+}
+
+/** A declaration node under construction, with its link-data record and capabilities. */
+export interface DeclState {
+  record: TsDeclRecord;
+  node: Omit<GraphNode, 'content_hash'>;
+  /** Open for overload merging: created from a bodiless signature (or an interface). */
+  open: boolean;
+  caps: Set<string>;
+}
+
+/** Any function-like declaration that may carry a body. */
+export type FunctionLikeWithBody = ts.FunctionLikeDeclaration;
+
+/**
+ * What the traversal needs from the visitor itself: the CommonJS and call handlers recurse
+ * through it (kept as an interface so those modules do not import the traversal).
+ */
+export interface Walker {
+  visit(node: ts.Node, scope: Scope): void;
+  declareFunction(
+    fn: FunctionLikeWithBody, kind: 'function' | 'method', name: string, scope: Scope, docNode: ts.Node, summary: string, span?: ts.Node,
+  ): string;
+  visitClass(node: ts.ClassLikeDeclaration, name: string | null, scope: Scope, docNode: ts.Node): string | null;
+}
+
+/** The extraction state together with the traversal that recurses into sub-expressions. */
+export type Extraction = ExtractState & Walker;
+
+/** The extraction state of one file; the traversal ({@link Walker}) extends it. */
+export class ExtractState {
+  readonly path: string;
+  readonly moduleId: string;
+  readonly sf: ts.SourceFile;
+  readonly language: 'typescript' | 'javascript';
+  readonly isDts: boolean;
+  readonly isTest: boolean;
+  readonly logic: boolean;
+  entrypoint = false;
+
+  readonly decls = new Map<string, DeclState>();
+  readonly order: string[] = [];
+  readonly edges: GraphEdge[] = [];
+  readonly issues: SourceIssue[] = [];
+  readonly steps: LogicStep[] = [];
+  readonly flows: LogicFlow[] = [];
+  readonly imports: TsImportRecord[] = [];
+  readonly bindings: TsBinding[] = [];
+  readonly exportsList: TsExportRecord[] = [];
+  readonly calls: TsCallSite[] = [];
+  readonly heritage: TsHeritageRecord[] = [];
+  readonly shadows = new Map<string, Set<string>>();
+  /** Module-level declaration names → node id (for prototype methods and export marking). */
+  readonly topDecls = new Map<string, string>();
+  readonly testCalled = new Set<string>();
+
+  constructor(input: CodeExtractInput) {
+    this.path = input.path;
+    this.moduleId = `code:${input.path}`;
+    this.language = languageOf(input.path);
+    this.isDts = isDeclarationPath(input.path);
+    this.isTest = isTestPath(input.path);
+    this.logic = input.logic && input.strategy === 'ast' && !this.isDts;
+    this.sf = ts.createSourceFile(input.path, input.content, {
+      languageVersion: ts.ScriptTarget.Latest,
+      jsDocParsingMode: ts.JSDocParsingMode.ParseNone,
+    }, false, scriptKindOf(input.path));
+    this.entrypoint = input.content.startsWith('#!') || isEntrypointPath(input.path);
+  }
+
+  qualified(scope: Scope, name: string): string {
+    return scope.prefix === '' ? name : `${scope.prefix}.${name}`;
+  }
+
+  /**
+   * Creates (or, for overloads, extends) a declaration node and its `contains` edge.
+   * @returns the node id and whether an existing overload node was extended
+   */
+  addDecl(
+    kind: TsDeclRecord['kind'], name: string, scope: Scope, span: ts.Node, summary: string, docNode: ts.Node,
+    overloadable: boolean, hasBody = false,
+  ): { id: string; merged: boolean } {
+    const qname = this.qualified(scope, name);
+    let id = `${this.moduleId}#${qname}`;
+    const [start, end] = nodeLines(this.sf, span);
+    const existing = this.decls.get(id);
+    if (existing !== undefined) {
+      if (overloadable && existing.open && existing.record.kind === kind) {
+        existing.open = kind === 'interface' || !hasBody;
+        existing.node.end_line = Math.max(existing.node.end_line, end);
+        existing.node.summary = oneLine(summary, MAX_SUMMARY);
+        if (existing.node.body === '') existing.node.body = leadingJsDoc(this.sf, docNode);
+        return { id, merged: true };
+      }
+      let n = 2;
+      while (this.decls.has(`${this.moduleId}#${qname}~${n}`)) n += 1;
+      id = `${this.moduleId}#${qname}~${n}`;
+    }
+    const record: TsDeclRecord = { id, name, kind, parent: scope.declId };
+    const node: Omit<GraphNode, 'content_hash'> = {
+      id,
+      kind,
+      title: name,
+      family: null,
+      authority: null,
+      status: null,
+      tags: [],
+      summary: oneLine(summary, MAX_SUMMARY),
+      body: leadingJsDoc(this.sf, docNode),
+      source_path: this.path,
+      start_line: start,
+      end_line: end,
+      anchors: [],
+      language: this.language,
+      capabilities: [],
+      origin: 'code',
+    };
+    this.decls.set(id, { record, node, open: overloadable && (kind === 'interface' || !hasBody), caps: new Set() });
+    this.order.push(id);
+    this.edges.push({ source_id: scope.declId ?? this.moduleId, relation: 'contains', target_id: id, source_path: this.path, line: start });
+    if (scope.declId === null && !this.topDecls.has(name)) this.topDecls.set(name, id);
+    return { id, merged: false };
+  }
+
+  addCap(id: string, cap: string): void {
+    this.decls.get(id)?.caps.add(cap);
+  }
+
+  shadow(ownerId: string, names: readonly string[]): void {
+    if (names.length === 0) return;
+    let set = this.shadows.get(ownerId);
+    if (set === undefined) {
+      set = new Set();
+      this.shadows.set(ownerId, set);
+    }
+    for (const name of names) set.add(name);
+  }
+
+  signature(fn: ts.SignatureDeclaration, head: string): string {
+    const params = fn.parameters.map((p) => this.sf.text.slice(p.getStart(this.sf), p.end)).join(', ');
+    const returnType = fn.type ? `: ${this.sf.text.slice(fn.type.getStart(this.sf), fn.type.end)}` : '';
+    return oneLine(`${head}(${params})${returnType}`, MAX_SUMMARY);
+  }
+
+  functionSignature(fn: ts.SignatureDeclaration, name: string): string {
+    const isAsync = hasModifier(fn, ts.SyntaxKind.AsyncKeyword) ? 'async ' : '';
+    const star = (fn as ts.FunctionLikeDeclarationBase).asteriskToken ? '*' : '';
+    return this.signature(fn, `${isAsync}function${star} ${name}`);
+  }
+
+  methodSignature(fn: ts.SignatureDeclaration, owner: string, name: string): string {
+    const mods: string[] = [];
+    if (hasModifier(fn, ts.SyntaxKind.StaticKeyword)) mods.push('static');
+    if (hasModifier(fn, ts.SyntaxKind.AsyncKeyword)) mods.push('async');
+    if (ts.isGetAccessor(fn)) mods.push('get');
+    if (ts.isSetAccessor(fn)) mods.push('set');
+    const star = (fn as ts.FunctionLikeDeclarationBase).asteriskToken ? '*' : '';
+    const prefix = mods.length > 0 ? `${mods.join(' ')} ` : '';
+    return this.signature(fn, `${prefix}${star}${owner}.${name}`);
+  }
+
+  /**
+   * Declares a function or method node for a function-like, then visits its body with it as
+   * owner and builds its Logic.
+
+  /** The extraction result: nodes with capabilities, `defines` edges and the link data. */
+  finish(): TsExtractResult {
+    const sf = this.sf;
+    const definesLines = new Map<string, number>();
+    for (const record of this.exportsList) {
+      if (record.local === null) continue;
+      const id = this.topDecls.get(record.local);
+      if (id === undefined) continue;
+      this.addCap(id, 'exported');
+      if (!definesLines.has(id)) definesLines.set(id, record.line);
+    }
+    for (const [id, state] of this.decls) {
+      if (state.caps.has('exported') && !definesLines.has(id) && state.record.parent === null) definesLines.set(id, state.node.start_line);
+    }
+    for (const [id, line] of definesLines) {
+      this.edges.push({ source_id: this.moduleId, relation: 'defines', target_id: id, source_path: this.path, line });
+    }
+    for (const name of this.testCalled) {
+      const id = this.topDecls.get(name);
+      if (id !== undefined) this.addCap(id, 'test');
+    }
+    const nodes: GraphNode[] = [withContentHash(moduleNode(this.path, lineAt(sf, sf.end), this.isTest, this.entrypoint))];
+    for (const id of this.order) {
+      const state = this.decls.get(id)!;
+      if (this.isTest) state.caps.add('test');
+      state.node.capabilities = [...state.caps].sort();
+      nodes.push(withContentHash(state.node));
+    }
+    const shadows: Record<string, string[]> = {};
+    for (const [owner, names] of this.shadows) shadows[owner] = [...names].sort();
+    const linkData: TsLinkData = {
+      format: 'docforge-ts-link/1',
+      module_id: this.moduleId,
+      is_test: this.isTest,
+      imports: this.imports,
+      bindings: this.bindings,
+      exports: this.exportsList,
+      decls: this.order.map((id) => this.decls.get(id)!.record),
+      shadows,
+      calls: this.calls,
+      heritage: this.heritage,
+    };
+    return {
+      nodes,
+      edges: this.edges,
+      issues: this.issues,
+      logic_steps: this.steps,
+      logic_flows: this.flows,
+      link_data: linkData,
+    };
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Types and constants of the project descriptor `docforge.toml` (DESIGN.md section 3, schema
+ * version 1), shared by loading, validation and `docforge init`.
+ */
+
+/** File name of the descriptor at the project root. */
+export const DESCRIPTOR_FILE = 'docforge.toml';
+
+/** Largest accepted descriptor, in bytes (1 MiB); a larger docforge.toml is `descriptor_invalid`. */
+export const MAX_DESCRIPTOR_BYTES = 1024 * 1024;
+
+/** Built-in view renderers (DESIGN.md section 3). */
+export type ViewRenderer = 'page' | 'catalog' | 'matrix' | 'graph';
+
+/** A declared view: `[[views]]` in the descriptor. */
+export interface ViewDeclaration {
+  /** View id, `^[a-z0-9][a-z0-9._-]{0,63}$`, unique in the descriptor. */
+  id: string;
+  title: string;
+  renderer: ViewRenderer;
+  /** Renderer-specific selection, e.g. `{ kinds: ["component"] }` (JSON values). */
+  select: Record<string, unknown>;
+  /** Project-relative POSIX output path; never escapes the root. */
+  output: string;
+}
+
+/** A validated descriptor with every default filled in. */
+export interface Descriptor {
+  schema_version: 1;
+  /** Absolute real path of the project root. */
+  root: string;
+  /** Absolute path of docforge.toml. */
+  path: string;
+  project: { id: string; name: string };
+  sources: {
+    /** Project-relative POSIX directories (`.` for the root) holding canonical Markdown and TOML. */
+    content_roots: string[];
+    /** Project-relative POSIX directories read by the code adapters. */
+    code_roots: string[];
+    /** picomatch globs on project-relative paths; always includes the state dir and `.git`. */
+    exclude: string[];
+  };
+  adapter: {
+    /** Built-in code adapter ids (`typescript`, `python`); empty for `none`. */
+    code: string[];
+    strategy: 'ast' | 'lexical';
+    /** Project-relative path of a project-owned adapter module, or null. */
+    module: string | null;
+  };
+  /** Closed vocabularies; null means open. `relations` lists names allowed beyond the 22 aliased ones. */
+  vocabulary: {
+    kinds: string[] | null;
+    authorities: string[] | null;
+    statuses: string[] | null;
+    relations: string[] | null;
+  };
+  limits: {
+    /** Cap for every collection tool, 1..10000. */
+    max_results: number;
+    /** MCP response size limit in characters, 2000..10_000_000. */
+    max_output_chars: number;
+  };
+  /** `dir` is the project-relative state directory (index, receipts, changesets). */
+  state: { dir: string };
+  views: ViewDeclaration[];
+}
+
+/** Built-in code adapter ids accepted by `[adapter].code`. */
+export const BUILTIN_CODE_ADAPTERS: readonly string[] = Object.freeze(['typescript', 'python']);
+
+/** Pattern of `[project].id` (DESIGN.md section 3). */
+export const ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;

@@ -1,0 +1,310 @@
+/**
+ * Validation of a parsed `docforge.toml` (DESIGN.md section 3): unknown keys, types, ranges,
+ * ids, roots that must stay inside the project, view declarations and the state dir placement,
+ * each failure a `descriptor_invalid` error with the offending line and key.
+ */
+import { realpathSync } from 'node:fs';
+import { isAbsolute, join, posix, sep } from 'node:path';
+import { DocforgeError } from '@docforge/core';
+import { lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
+import {
+  BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN, type Descriptor, type ViewDeclaration, type ViewRenderer,
+} from './descriptor-types.js';
+
+const RENDERERS: readonly ViewRenderer[] = ['page', 'catalog', 'matrix', 'graph'];
+const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**'];
+
+const ALLOWED: Record<string, readonly string[]> = {
+  '': ['schema_version', 'project', 'sources', 'adapter', 'vocabulary', 'limits', 'state', 'views'],
+  project: ['id', 'name'],
+  sources: ['content_roots', 'code_roots', 'exclude'],
+  adapter: ['code', 'strategy', 'module'],
+  vocabulary: ['kinds', 'authorities', 'statuses', 'relations'],
+  limits: ['max_results', 'max_output_chars'],
+  state: ['dir'],
+  views: ['id', 'title', 'renderer', 'select', 'output'],
+};
+
+/** A parsed TOML table. */
+export type Table = Record<string, unknown>;
+
+function isTable(value: unknown): value is Table {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+/** Validation context: the descriptor text outline, for line lookups. */
+class Checker {
+  constructor(private readonly outline: TomlOutline) {}
+
+  /** First line of the dotted key, or null. */
+  lineOf(key: string): number | null {
+    return lineOf(this.outline, key);
+  }
+
+  /** Throws descriptor_invalid for the dotted key (`limits.max_results`, `views.0.id`). */
+  fail(key: string, message: string, line?: number | null): never {
+    const at = line !== undefined ? line : lineOf(this.outline, key);
+    const where = at === null ? `${DESCRIPTOR_FILE}:` : `${DESCRIPTOR_FILE}:${at}:`;
+    throw new DocforgeError('descriptor_invalid', `${where} ${displayKey(key)} ${message}`, {
+      path: DESCRIPTOR_FILE,
+      line: at,
+      key,
+    });
+  }
+}
+
+/** `limits.max_results` -> `[limits].max_results`; `views.0.id` -> `[[views]][0].id`. */
+function displayKey(key: string): string {
+  const parts = key.split('.');
+  const head = parts[0] ?? '';
+  if (parts.length === 1) return head !== 'schema_version' && (ALLOWED[''] ?? []).includes(head) ? `[${head}]` : head;
+  if (parts[0] === 'views') {
+    const rest = parts.slice(2).join('.');
+    return `[[views]][${parts[1] ?? '?'}]${rest === '' ? '' : `.${rest}`}`;
+  }
+  return `[${parts[0]}].${parts.slice(1).join('.')}`;
+}
+
+function checkKeys(check: Checker, table: Table, scope: string, allowedKey: string): void {
+  const allowed = ALLOWED[allowedKey] ?? [];
+  for (const key of Object.keys(table)) {
+    if (!allowed.includes(key)) {
+      const full = scope === '' ? key : `${scope}.${key}`;
+      check.fail(full, `is not a known ${scope === '' ? 'top-level table or key' : 'key'} (expected one of: ${allowed.join(', ')})`);
+    }
+  }
+}
+
+function optionalTable(check: Checker, doc: Table, key: string): Table {
+  const value = doc[key];
+  if (value === undefined) return {};
+  if (!isTable(value)) check.fail(key, 'must be a table');
+  return value;
+}
+
+function stringArray(check: Checker, value: unknown, key: string): string[] {
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
+    check.fail(key, 'must be an array of strings');
+  }
+  return value as string[];
+}
+
+function intInRange(check: Checker, value: unknown, key: string, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    check.fail(key, `must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+/** Whether `candidate` is `root` or lies under it (both absolute real paths). */
+export function isInside(root: string, candidate: string): boolean {
+  return candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/**
+ * Validates a project-relative path value: relative, no `..` segment, and (when it exists) its
+ * real path stays inside the root. Returns the normalized POSIX form (`.` for the root itself).
+ */
+function relativePath(check: Checker, root: string, value: unknown, key: string, allowRoot: boolean): string {
+  if (typeof value !== 'string' || value.trim() === '') check.fail(key, 'must be a non-empty string');
+  if (isAbsolute(value) || /^[A-Za-z]:/.test(value) || value.startsWith('\\')) check.fail(key, `must be a relative path, got "${value}"`);
+  if (value.includes('\\')) check.fail(key, `must use forward slashes, got "${value}"`);
+  if (value.split('/').includes('..')) check.fail(key, `must not escape the project root ("..") in "${value}"`);
+  let normalized = posix.normalize(value);
+  while (normalized.endsWith('/') && normalized.length > 1) normalized = normalized.slice(0, -1);
+  if (normalized === '.' && !allowRoot) check.fail(key, 'must not be the project root itself');
+  const absolute = join(root, normalized);
+  let real: string | null = null;
+  try {
+    real = realpathSync(absolute);
+  } catch {
+    real = null;
+  }
+  if (real !== null && !isInside(root, real)) check.fail(key, `resolves outside the project root ("${value}" -> ${real})`);
+  return normalized;
+}
+
+function rootList(check: Checker, root: string, value: unknown, key: string, fallback: string[]): string[] {
+  if (value === undefined) return [...fallback];
+  const items = stringArray(check, value, key);
+  const out: string[] = [];
+  for (const item of items) {
+    const normalized = relativePath(check, root, item, key, true);
+    if (!out.includes(normalized)) out.push(normalized);
+  }
+  return out;
+}
+
+function adapterCodes(check: Checker, value: unknown, codeRoots: readonly string[]): string[] {
+  if (value === undefined) return codeRoots.length > 0 ? [...BUILTIN_CODE_ADAPTERS] : [];
+  const items = typeof value === 'string' ? [value] : Array.isArray(value) ? value : null;
+  if (items === null || items.some((item) => typeof item !== 'string')) {
+    check.fail('adapter.code', 'must be a string or an array of strings ("typescript", "python", "none", "auto")');
+  }
+  const out: string[] = [];
+  for (const item of items as string[]) {
+    if (item === 'none') continue;
+    const ids = item === 'auto' ? BUILTIN_CODE_ADAPTERS : [item];
+    for (const id of ids) {
+      if (!BUILTIN_CODE_ADAPTERS.includes(id)) {
+        check.fail('adapter.code', `names an unknown code adapter "${id}" (expected "typescript", "python", "none" or "auto")`);
+      }
+      if (!out.includes(id)) out.push(id);
+    }
+  }
+  return out;
+}
+
+function vocabulary(check: Checker, table: Table, key: string): string[] | null {
+  const value = table[key];
+  if (value === undefined) return null;
+  return [...new Set(stringArray(check, value, `vocabulary.${key}`))];
+}
+
+function toJson(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value)) as unknown;
+}
+
+function parseViews(check: Checker, root: string, value: unknown): ViewDeclaration[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((item) => !isTable(item))) check.fail('views', 'must be an array of tables ([[views]])');
+  const views: ViewDeclaration[] = [];
+  (value as Table[]).forEach((view, index) => {
+    const scope = `views.${index}`;
+    checkKeys(check, view, scope, 'views');
+    const id = view['id'];
+    if (typeof id !== 'string' || !ID_PATTERN.test(id)) check.fail(`${scope}.id`, 'must be a string matching ^[a-z0-9][a-z0-9._-]{0,63}$');
+    if (views.some((other) => other.id === id)) check.fail(`${scope}.id`, `duplicates the view id "${id}"`);
+    const title = view['title'] ?? id;
+    if (typeof title !== 'string') check.fail(`${scope}.title`, 'must be a string');
+    const renderer = view['renderer'];
+    if (typeof renderer !== 'string' || !(RENDERERS as readonly string[]).includes(renderer)) {
+      check.fail(`${scope}.renderer`, `must be one of: ${RENDERERS.join(', ')}`);
+    }
+    const select = view['select'] ?? {};
+    if (!isTable(select)) check.fail(`${scope}.select`, 'must be a table');
+    const output = relativePath(check, root, view['output'], `${scope}.output`, false);
+    views.push({ id, title, renderer: renderer as ViewRenderer, select: toJson(select) as Record<string, unknown>, output });
+  });
+  return views;
+}
+
+
+function realRelative(root: string, rel: string): string | null {
+  try {
+    const real = realpathSync(rel === '.' ? root : join(root, rel));
+    if (real === root) return '.';
+    if (!isInside(root, real)) return null;
+    return real.slice(root.length + (root.endsWith(sep) ? 0 : 1)).split(sep).join('/');
+  } catch {
+    return null;
+  }
+}
+
+/** True when `a` equals `b` or one contains the other (project-relative POSIX paths, `.` = root). */
+function overlaps(a: string, b: string): 'equal' | 'inside' | 'contains' | null {
+  if (a === b) return 'equal';
+  if (b === '.' || a.startsWith(`${b}/`)) return 'inside';
+  if (a === '.' || b.startsWith(`${a}/`)) return 'contains';
+  return null;
+}
+
+/**
+ * The state dir (whose files DocForge deletes) must not overlap canonical sources: it may not
+ * equal, contain, or lie inside any content or code root, compared both lexically and after
+ * realpath. A root of `.` (the whole project) is the one exception for "inside": the state dir is
+ * then always excluded from the walk, and no other placement would be possible.
+ * @throws DocforgeError descriptor_invalid naming `state.dir` (line of `[state].dir`, or of the
+ *   offending root list when the state dir is the default `.docforge`)
+ */
+function checkStateDirPlacement(check: Checker, root: string, stateDir: string, declared: boolean, contentRoots: readonly string[], codeRoots: readonly string[]): void {
+  if (stateDir === '.') check.fail('state.dir', 'must not be the project root itself');
+  const stateReal = realRelative(root, stateDir);
+  const lists: [string, readonly string[]][] = [['sources.content_roots', contentRoots], ['sources.code_roots', codeRoots]];
+  for (const [listKey, roots] of lists) {
+    for (const rootRel of roots) {
+      const rootReal = realRelative(root, rootRel);
+      const pairs: [string, string][] = [[stateDir, rootRel]];
+      if (stateReal !== null && rootReal !== null) pairs.push([stateReal, rootReal]);
+      for (const [stateForm, rootForm] of pairs) {
+        const relation = overlaps(stateForm, rootForm);
+        if (relation === null || (relation === 'inside' && rootForm === '.')) continue;
+        const kind = listKey === 'sources.content_roots' ? 'content root' : 'code root';
+        const how = relation === 'equal' ? 'is the same directory as' : relation === 'inside' ? 'lies inside' : 'contains';
+        const via = stateForm === stateDir && rootForm === rootRel ? '' : ` (after resolving symbolic links: "${stateForm}" vs "${rootForm}")`;
+        const line = declared ? undefined : (check.lineOf(listKey) ?? null);
+        check.fail('state.dir', `"${stateDir}" ${how} the ${kind} "${rootRel}"${via}; DocForge deletes files in its state dir, so it must not overlap canonical sources`, line);
+      }
+    }
+  }
+}
+
+/**
+ * Validates a parsed descriptor and applies every default (DESIGN.md section 3).
+ * @param doc the parsed TOML document; `text` its source, for line numbers; `root` the real root
+ * @throws DocforgeError `descriptor_invalid` with details `{ path: 'docforge.toml', line, key }`
+ */
+export function validateDescriptor(doc: Table, text: string, root: string, file: string): Descriptor {
+  const check: Checker = new Checker(outlineToml(text));
+  checkKeys(check, doc, '', '');
+  if (doc['schema_version'] === undefined) check.fail('schema_version', 'is required and must be 1', null);
+  if (doc['schema_version'] !== 1) check.fail('schema_version', 'must be 1');
+
+  if (doc['project'] === undefined) check.fail('project', 'is required (with id and name)', null);
+  const project = optionalTable(check, doc, 'project');
+  checkKeys(check, project, 'project', 'project');
+  const id = project['id'];
+  if (typeof id !== 'string' || !ID_PATTERN.test(id)) {
+    check.fail('project.id', `must be a string matching ^[a-z0-9][a-z0-9._-]{0,63}$${typeof id === 'string' ? `, got "${id}"` : ''}`);
+  }
+  const name = project['name'] ?? id;
+  if (typeof name !== 'string' || name.trim() === '') check.fail('project.name', 'must be a non-empty string');
+
+  const state = optionalTable(check, doc, 'state');
+  checkKeys(check, state, 'state', 'state');
+  const stateDir = state['dir'] === undefined ? '.docforge' : relativePath(check, root, state['dir'], 'state.dir', false);
+
+  const sources = optionalTable(check, doc, 'sources');
+  checkKeys(check, sources, 'sources', 'sources');
+  const contentRoots = rootList(check, root, sources['content_roots'], 'sources.content_roots', ['docs']);
+  const codeRoots = rootList(check, root, sources['code_roots'], 'sources.code_roots', []);
+  checkStateDirPlacement(check, root, stateDir, state['dir'] !== undefined, contentRoots, codeRoots);
+  const exclude = sources['exclude'] === undefined ? [...DEFAULT_EXCLUDE] : [...stringArray(check, sources['exclude'], 'sources.exclude')];
+  for (const always of [`${stateDir}/**`, '**/.git/**']) if (!exclude.includes(always)) exclude.push(always);
+
+  const adapter = optionalTable(check, doc, 'adapter');
+  checkKeys(check, adapter, 'adapter', 'adapter');
+  const code = adapterCodes(check, adapter['code'], codeRoots);
+  const strategy = adapter['strategy'] ?? 'ast';
+  if (strategy !== 'ast' && strategy !== 'lexical') check.fail('adapter.strategy', 'must be "ast" or "lexical"');
+  const module = adapter['module'] === undefined ? null : relativePath(check, root, adapter['module'], 'adapter.module', false);
+
+  const vocab = optionalTable(check, doc, 'vocabulary');
+  checkKeys(check, vocab, 'vocabulary', 'vocabulary');
+
+  const limits = optionalTable(check, doc, 'limits');
+  checkKeys(check, limits, 'limits', 'limits');
+
+  return {
+    schema_version: 1,
+    root,
+    path: file,
+    project: { id, name },
+    sources: { content_roots: contentRoots, code_roots: codeRoots, exclude },
+    adapter: { code, strategy, module },
+    vocabulary: {
+      kinds: vocabulary(check, vocab, 'kinds'),
+      authorities: vocabulary(check, vocab, 'authorities'),
+      statuses: vocabulary(check, vocab, 'statuses'),
+      relations: vocabulary(check, vocab, 'relations'),
+    },
+    limits: {
+      max_results: intInRange(check, limits['max_results'], 'limits.max_results', 1, 10000, 200),
+      max_output_chars: intInRange(check, limits['max_output_chars'], 'limits.max_output_chars', 2000, 10_000_000, 60000),
+    },
+    state: { dir: stateDir },
+    views: parseViews(check, root, doc['views']),
+  };
+}
+

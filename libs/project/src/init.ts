@@ -1,0 +1,195 @@
+/**
+ * `docforge init` (DESIGN.md section 3): guessing content and code roots from a directory and
+ * writing a commented schema-version-1 docforge.toml without overwriting an existing one.
+ */
+import { existsSync, linkSync, lstatSync, readdirSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { DocforgeError } from '@docforge/core';
+import { BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN } from './descriptor-types.js';
+
+export interface DescriptorTemplate {
+  id: string;
+  name: string;
+  content_roots: readonly string[];
+  code_roots: readonly string[];
+  /** Built-in code adapter ids; empty renders `"none"`. */
+  code: readonly string[];
+}
+
+function tomlString(value: string): string {
+  return JSON.stringify(value);
+}
+
+function tomlArray(values: readonly string[]): string {
+  return `[${values.map(tomlString).join(', ')}]`;
+}
+
+/**
+ * Renders a valid, commented schema-version-1 docforge.toml. Pure.
+ * @returns TOML text ending with a newline; {@link loadDescriptor} accepts it as is.
+ */
+export function renderDescriptor(d: DescriptorTemplate): string {
+  const code = d.code.length === 0 ? tomlString('none') : d.code.length === 1 ? tomlString(d.code[0] ?? 'none') : tomlArray(d.code);
+  return [
+    '# DocForge project descriptor (schema version 1).',
+    'schema_version = 1',
+    '',
+    '[project]',
+    `id = ${tomlString(d.id)}                 # ^[a-z0-9][a-z0-9._-]{0,63}$`,
+    `name = ${tomlString(d.name)}`,
+    '',
+    '[sources]',
+    '# Canonical Markdown (*.md) and TOML record files; the only paths DocForge may write.',
+    `content_roots = ${tomlArray(d.content_roots)}`,
+    '# Read by the code adapters; never written.',
+    `code_roots = ${tomlArray(d.code_roots)}`,
+    'exclude = ["**/node_modules/**", "**/.git/**"]',
+    '',
+    '[adapter]',
+    '# Built-in code adapters: "typescript", "python", "auto" (both) or "none".',
+    `code = ${code}`,
+    '# "ast" (compiler API, function Logic allowed) or "lexical" (no AST, no Logic).',
+    'strategy = "ast"',
+    '',
+    '[limits]',
+    'max_results = 200           # cap for every collection tool (1..10000)',
+    'max_output_chars = 60000    # MCP response size limit (2000..10000000)',
+    '',
+    '[state]',
+    'dir = ".docforge"           # disposable index, receipts, changesets, previews',
+    '',
+    '# Optional closed vocabularies; omitted = open.',
+    '# [vocabulary]',
+    '# kinds = ["requirement", "component", "decision", "document"]',
+    '# statuses = ["draft", "accepted", "deprecated"]',
+    '',
+  ].join('\n');
+}
+
+/** Summary returned by {@link initProject}. */
+export interface InitResult {
+  /** Absolute path of the written docforge.toml. */
+  path: string;
+  descriptor_text: string;
+  content_roots: string[];
+  code_roots: string[];
+  /** Markdown files found under the chosen content roots. */
+  markdown_files: number;
+}
+
+const MARKDOWN_EXT = /\.(md|markdown)$/i;
+const TS_EXT = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
+const PY_EXT = /\.py$/i;
+
+function skippedDir(name: string): boolean {
+  return name.startsWith('.') || name === 'node_modules';
+}
+
+/** Depth-first visit of regular files below `dir` (skipping dot dirs and node_modules); stop when `visit` returns true. */
+function visitFiles(dir: string, visit: (name: string) => boolean): boolean {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  for (const entry of entries) {
+    if (entry.isFile() && visit(entry.name)) return true;
+  }
+  for (const entry of entries) {
+    if (entry.isDirectory() && !skippedDir(entry.name) && visitFiles(join(dir, entry.name), visit)) return true;
+  }
+  return false;
+}
+
+function sanitizeId(name: string): string {
+  const id = name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 64).replace(/[-.]+$/, '');
+  return id === '' ? 'project' : id;
+}
+
+/**
+ * `docforge init DIR`: inspects DIR and writes a docforge.toml for it (atomically: temp file, then
+ * a no-overwrite link into place). Content roots: `docs`/`doc`/`documentation` when they hold
+ * Markdown, else the top-level directories holding Markdown, else `.`. Code roots: the other
+ * top-level directories holding .ts/.js/.py files (`.` when only the root holds code).
+ * @param options.id project id; by default derived from the directory name
+ * @throws DocforgeError `invalid_arguments` when DIR does not exist or a docforge.toml already
+ *   exists; `descriptor_invalid` when `options.id` is not a valid project id
+ */
+export function initProject(dir: string, options: { id?: string } = {}): InitResult {
+  let root: string;
+  try {
+    root = realpathSync(dir);
+    if (!lstatSync(root).isDirectory()) throw new Error('not a directory');
+  } catch (error) {
+    throw new DocforgeError('invalid_arguments', `cannot initialize ${dir}: not an existing directory`, { path: DESCRIPTOR_FILE, line: null, key: null }, { cause: error });
+  }
+  const target = join(root, DESCRIPTOR_FILE);
+  if (existsSync(target)) {
+    throw new DocforgeError('invalid_arguments', `${target} already exists; init refuses to overwrite it`, { path: DESCRIPTOR_FILE, line: null, key: null });
+  }
+  const id = options.id ?? sanitizeId(basename(root));
+  if (!ID_PATTERN.test(id)) {
+    throw new DocforgeError('descriptor_invalid', `${DESCRIPTOR_FILE}: [project].id must match ^[a-z0-9][a-z0-9._-]{0,63}$, got "${id}"`, { path: DESCRIPTOR_FILE, line: null, key: 'project.id' });
+  }
+
+  const topDirs = readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !skippedDir(entry.name))
+    .map((entry) => entry.name)
+    .sort();
+  const hasMarkdown = (name: string): boolean => visitFiles(join(root, name), (file) => MARKDOWN_EXT.test(file));
+  let contentRoots = topDirs.filter((name) => ['docs', 'doc', 'documentation'].includes(name) && hasMarkdown(name));
+  if (contentRoots.length === 0) contentRoots = topDirs.filter(hasMarkdown);
+  if (contentRoots.length === 0) contentRoots = ['.'];
+
+  const languages = new Set<string>();
+  const codeRoots: string[] = [];
+  for (const name of topDirs) {
+    if (contentRoots.includes(name)) continue;
+    let found = false;
+    visitFiles(join(root, name), (file) => {
+      if (TS_EXT.test(file)) { languages.add('typescript'); found = true; }
+      if (PY_EXT.test(file)) { languages.add('python'); found = true; }
+      return languages.size === 2;
+    });
+    if (found) codeRoots.push(name);
+  }
+  if (codeRoots.length === 0) {
+    const rootFiles = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+    if (rootFiles.some((file) => TS_EXT.test(file) || PY_EXT.test(file))) {
+      codeRoots.push('.');
+      if (rootFiles.some((file) => TS_EXT.test(file))) languages.add('typescript');
+      if (rootFiles.some((file) => PY_EXT.test(file))) languages.add('python');
+    }
+  }
+
+  let markdownFiles = 0;
+  for (const contentRoot of contentRoots) {
+    if (contentRoot === '.') {
+      for (const entry of readdirSync(root, { withFileTypes: true })) if (entry.isFile() && MARKDOWN_EXT.test(entry.name)) markdownFiles += 1;
+      for (const name of topDirs) visitFiles(join(root, name), (file) => { if (MARKDOWN_EXT.test(file)) markdownFiles += 1; return false; });
+    } else {
+      visitFiles(join(root, contentRoot), (file) => { if (MARKDOWN_EXT.test(file)) markdownFiles += 1; return false; });
+    }
+  }
+
+  const code = BUILTIN_CODE_ADAPTERS.filter((language) => languages.has(language));
+  const text = renderDescriptor({ id, name: basename(root), content_roots: contentRoots, code_roots: codeRoots, code });
+  const temp = join(root, `.${DESCRIPTOR_FILE}.${process.pid}.${Date.now()}.tmp`);
+  writeFileSync(temp, text, { flag: 'wx' });
+  try {
+    try {
+      linkSync(temp, target);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') {
+        throw new DocforgeError('invalid_arguments', `${target} already exists; init refuses to overwrite it`, { path: DESCRIPTOR_FILE, line: null, key: null });
+      }
+      // File systems without hard links: fall back to rename after the existence check above.
+      renameSync(temp, target);
+    }
+  } finally {
+    try { unlinkSync(temp); } catch { /* already renamed */ }
+  }
+  return { path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: markdownFiles };
+}
