@@ -2,8 +2,12 @@ export { INDEX_SCHEMA_VERSION, FTS_WEIGHTS } from './schema.js';
 export type { Publication, StateLayout } from './publication.js';
 export { readPublication, publicationFileIntact, stateLayout, writeFileAtomic, withPublicationLock } from './publication.js';
 export type { BuildStats, BuildTask, BuildOutcome } from './build.js';
-export type { NodeRow, SqliteDatabase } from './reader.js';
+export type { NodeRow, SqliteDatabase, IndexTable } from './reader.js';
 export { IndexReader, rowToNode } from './reader.js';
+export type { NodeFilters, NodeSummary, NodeBrief, NodeProvenance } from './reader-nodes.js';
+export type { FtsCandidate, FtsExcerptSource } from './reader-fts.js';
+export { SNIPPET_MAX_BODY_CHARS } from './reader-fts.js';
+export type { EdgeDirection, EdgeRecord, LogicStepRow, LogicFlowRow } from './reader-graph.js';
 export type { BuildProgress, Staleness, SyncReport, IndexManagerOptions } from './manager.js';
 export { IndexManager, CODE_EXTENSIONS } from './manager.js';
 export type {
