@@ -45,7 +45,7 @@
  * examined-edge ceiling), `result_limit` (evidence-item ceiling), `token_limit` (token budget) or
  * `response_limit` (an item larger than any page under `[limits].max_output_chars`).
  */
-import { DocforgeError, domainHash } from '@docforge/core';
+import { domainHash } from '@docforge/core';
 import type { IndexReader } from '@docforge/index';
 import type { CursorBinding } from './cursor.js';
 import { estimateTokens, itemSha256, packStream, type PackCandidate, type StreamItem } from './packing.js';
