@@ -23,27 +23,45 @@ function matches(word: string, term: string): boolean {
 }
 
 /**
- * An excerpt of about {@link EXCERPT_TOKENS} words from `head` (a bounded prefix of a body), around
- * the first word matching one of `terms` (lowercase query words), else from the start. Text cut
- * at either end is marked with `…`, as FTS5 snippets are.
- * @param head at most {@link EXCERPT_SCAN_CHARS} characters of the body
+ * An excerpt of about {@link EXCERPT_TOKENS} words from `head` (a bounded prefix of a body): the
+ * window with the most distinct query terms, then the most matching words (earliest on ties), as
+ * FTS5's snippet ranks fragments; from the start when no word matches. Text cut at either end is
+ * marked with `…`, as FTS5 snippets are. Linear in `head`, which is at most
+ * {@link EXCERPT_SCAN_CHARS} characters.
+ * @param head at most {@link EXCERPT_SCAN_CHARS} characters of the body (longer input is cut)
+ * @param terms lowercase query words
  * @param complete whether `head` is the whole body (no trailing `…` at its end)
  */
 export function boundedExcerpt(head: string, terms: readonly string[], complete: boolean): string {
   const text = head.length > EXCERPT_SCAN_CHARS ? head.slice(0, EXCERPT_SCAN_CHARS) : head;
-  const words: { start: number; end: number }[] = [];
-  let hit = -1;
+  const words: { start: number; end: number; term: number }[] = [];
   for (const m of text.matchAll(/[\p{L}\p{N}_]+/gu)) {
-    words.push({ start: m.index, end: m.index + m[0].length });
-    if (hit < 0 && terms.some((t) => matches(m[0].normalize('NFKC').toLowerCase(), t))) hit = words.length - 1;
-    if (hit >= 0 && words.length >= hit + EXCERPT_TOKENS) break;
+    const word = m[0].normalize('NFKC').toLowerCase();
+    words.push({ start: m.index, end: m.index + m[0].length, term: terms.findIndex((t) => matches(word, t)) });
   }
   if (words.length === 0) return '';
-  const first = hit < 0 ? 0 : Math.max(0, hit - LEAD_TOKENS);
+  let first = 0;
+  let best = -1;
+  for (const [i, w] of words.entries()) {
+    if (w.term < 0) continue;
+    const from = Math.max(0, i - LEAD_TOKENS);
+    const seen = new Set<number>();
+    let hits = 0;
+    for (let j = from; j < Math.min(words.length, from + EXCERPT_TOKENS); j += 1) {
+      if (words[j]!.term < 0) continue;
+      seen.add(words[j]!.term);
+      hits += 1;
+    }
+    const score = seen.size * (EXCERPT_TOKENS + 1) + hits;
+    if (score > best) {
+      best = score;
+      first = from;
+    }
+  }
   const last = Math.min(words.length, first + EXCERPT_TOKENS) - 1;
   const start = first === 0 ? 0 : words[first]!.start;
   const end = words[last]!.end;
   const before = first > 0 ? '…' : '';
-  const after = /[\p{L}\p{N}_]/u.test(text.slice(end)) || !complete ? '…' : '';
+  const after = last < words.length - 1 || !complete ? '…' : '';
   return `${before}${text.slice(start, end).trim()}${after}`;
 }
