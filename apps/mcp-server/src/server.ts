@@ -9,7 +9,7 @@ import { computeCapabilities, computeEffectivePolicy, serverInstructions, Diagno
 import { CONTENT_NOTICE, CURSOR_AFTER, projectBlock, toToolResponse, type Envelope, type ToolResponse } from './envelope.js';
 import { implementedTools } from './registry.js';
 import type { ToolContext } from './tools.js';
-import type { ContextProvider } from '@docforge/retrieval';
+import { fitPrefix, longestFitting, type ContextProvider } from '@docforge/retrieval';
 
 /** Startup options of a project server (the command line maps onto these). */
 export interface ProjectServerOptions {
@@ -229,36 +229,44 @@ export function respond(envelope: Envelope, sync: SyncReport | null, diagnostics
   }
   const result = envelope.result;
   if (result && Array.isArray(result.items)) {
-    const items = result.items as unknown[];
-    while (items.length > 0 && text.length > max) {
-      const excess = text.length - max;
-      const drop = Math.max(1, Math.min(items.length, Math.ceil((excess / Math.max(1, text.length)) * items.length)));
-      items.splice(items.length - drop, drop);
+    // Keep the largest prefix of items that fits (fitPrefix), then point the cursor after the last
+    // one kept; the cursor's own length can vary, so re-fit with the measured excess as slack.
+    const all = result.items as unknown[];
+    const after = (result as { [CURSOR_AFTER]?: (last: unknown) => string | null })[CURSOR_AFTER];
+    const sizes = all.map((item) => JSON.stringify(item).length);
+    let slack = 0;
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      result.items = [];
+      const skeleton = JSON.stringify(envelope).length;
+      const fit = fitPrefix(all, { budget: max - skeleton - slack, separator: 1, sizeOf: (_item, i) => sizes[i]! });
+      if (fit.truncation.dropped === 0) {
+        result.items = all;
+        break;
+      }
+      result.items = fit.items;
       result.truncated = true;
       if ('truncation_reason' in result && result.truncation_reason === null) result.truncation_reason = 'result_limit';
       // A handler may say how to continue after the last item kept (see CURSOR_AFTER).
-      const after = (result as { [CURSOR_AFTER]?: (last: unknown) => string | null })[CURSOR_AFTER];
-      if ('next_cursor' in result) result.next_cursor = after && items.length > 0 ? after(items[items.length - 1]) : null;
+      if ('next_cursor' in result) result.next_cursor = after && fit.items.length > 0 ? after(fit.items[fit.items.length - 1]) : null;
       text = JSON.stringify(envelope);
+      if (text.length <= max || fit.items.length === 0) break;
+      slack += text.length - max;
     }
+    text = JSON.stringify(envelope);
     if (text.length <= max) return toToolResponse(envelope, text);
   }
   if (result && typeof result.node === 'object' && result.node !== null) {
     const node = result.node as { body: string };
     const full = node.body;
-    // JSON escaping makes the serialized body longer than the string: search the longest prefix that fits.
-    let lo = 0;
-    let hi = Math.min(full.length, max);
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      node.body = full.slice(0, mid);
+    // JSON escaping makes the serialized body longer than the string: the longest prefix that fits.
+    const kept = longestFitting(Math.min(full.length, max), (n) => {
+      node.body = full.slice(0, n);
       result.body_truncated = true;
-      if (JSON.stringify(envelope).length + 32 <= max) lo = mid;
-      else hi = mid - 1;
-    }
-    node.body = full.slice(0, lo);
+      return JSON.stringify(envelope).length + 32 <= max;
+    });
+    node.body = full.slice(0, kept);
     result.body_truncated = true;
-    if (typeof result.body_offset === 'number') result.next_body_offset = result.body_offset + lo;
+    if (typeof result.body_offset === 'number') result.next_body_offset = result.body_offset + kept;
     text = JSON.stringify(envelope);
     if (text.length <= max) return toToolResponse(envelope, text);
   }

@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { DocforgeError, hashJson } from '@docforge/core';
 import { generationReceiptStatus, receiptItemHash, stateLayout, type Receipt, type ReceiptItem, type ReceiptState, type ReceiptStatus } from '@docforge/index';
-import { cursorOffset, decodeCursor, effectiveLimit, encodeCursor, type CursorBinding } from '@docforge/retrieval';
+import { cursorOffset, decodeCursor, effectiveLimit, encodeCursor, fitPrefix, type CursorBinding } from '@docforge/retrieval';
 import type { DiagnosticsCollector } from '@docforge/policy';
 import { CONTENT_NOTICE, type ProjectBlock } from './envelope.js';
 import type { ToolArgs, ToolContext, ToolDefinition } from './tools.js';
@@ -137,29 +137,29 @@ export function getGenerationDiff(ctx: ToolContext, args: ToolArgs, diagnostics:
     result: { page_schema_version: GENERATION_DIFF_PAGE_SCHEMA_VERSION, receipt_state: 'current', receipt_header: header, items: [], omissions: [], pagination: worstPagination, page_hash: '0'.repeat(64) },
   };
   const budget = descriptor.limits.max_output_chars - JSON.stringify(skeleton).length - RESPONSE_MARGIN_CHARS;
-  const items: ReceiptItem[] = [];
-  const omissions: ResponseLimitOmission[] = [];
-  let used = 0;
-  let position = offset;
-  while (position < total && items.length + omissions.length < limit) {
-    const item = receipt.items[position]!;
-    const separator = items.length + omissions.length > 0 ? 1 : 0;
-    const size = JSON.stringify(item).length;
-    if (size <= budget) {
-      // Fits on an empty page: take it here, or leave it for the next page.
-      if (used + separator + size > budget) break;
-      items.push(item);
-      used += separator + size;
-    } else {
-      // Fits on no page: advance past it exactly once as a hash-identified omission.
+  // One page: the largest run of items from the cursor that fits; an item that fits on no page
+  // becomes a hash-identified omission so pagination advances past it exactly once.
+  const entries: ({ item: ReceiptItem } | { omission: ResponseLimitOmission })[] = [];
+  const fit = fitPrefix(receipt.items, {
+    start: offset,
+    maxItems: limit,
+    budget,
+    separator: 1,
+    sizeOf: (item, position) => {
+      const size = JSON.stringify(item).length;
+      if (size <= budget) {
+        entries.push({ item });
+        return size;
+      }
       const omission: ResponseLimitOmission = { kind: 'response_limit', item_hash: receiptItemHash(item), position };
-      const omissionSize = JSON.stringify(omission).length;
-      if (used + separator + omissionSize > budget) break;
-      omissions.push(omission);
-      used += separator + omissionSize;
-    }
-    position += 1;
-  }
+      entries.push({ omission });
+      return JSON.stringify(omission).length;
+    },
+  });
+  const kept = entries.slice(0, fit.truncation.kept);
+  const items = kept.flatMap((e) => ('item' in e ? [e.item] : []));
+  const omissions = kept.flatMap((e) => ('omission' in e ? [e.omission] : []));
+  const position = offset + kept.length;
   if (position === offset && position < total) {
     throw new DocforgeError('result_too_large', 'Not even one generation-diff item or omission fits inside the response limit.', { max_output_chars: descriptor.limits.max_output_chars });
   }

@@ -5,7 +5,7 @@
  * search or traversal; this tool is the one MCP path to it.
  */
 import { DocforgeError } from '@docforge/core';
-import { effectiveLimit } from '@docforge/retrieval';
+import { effectiveLimit, fitPrefix } from '@docforge/retrieval';
 import type { ToolArgs, ToolContext, ToolDefinition } from './tools.js';
 
 /** Default number of steps returned when `limit` is omitted (still capped by `max_results`). */
@@ -65,12 +65,10 @@ export const GET_LOGIC_TOOL: ToolDefinition = Object.freeze({
     const reader = ctx.manager.reader();
     const node = reader.getNode(id);
     if (!node) throw new DocforgeError('node_not_found', `No node with id ${JSON.stringify(id)} exists.`, { node_id: id });
-    const db = reader.db;
-    const totalSteps = (db.prepare('SELECT count(*) FROM logic_steps WHERE owner_id = ?').pluck().get(id) as number) ?? 0;
+    const { steps: totalSteps, flows: totalFlows } = reader.logicCounts(id);
     if (totalSteps === 0) {
       throw new DocforgeError('logic_not_found', `Node ${JSON.stringify(id)} (kind ${node.kind}) has no stored Logic; Logic exists for functions and methods only.`, { node_id: id, kind: node.kind });
     }
-    const totalFlows = db.prepare('SELECT count(*) FROM logic_flows WHERE owner_id = ?').pluck().get(id) as number;
     const owner = {
       id: node.id,
       kind: node.kind,
@@ -83,24 +81,24 @@ export const GET_LOGIC_TOOL: ToolDefinition = Object.freeze({
       capabilities: node.capabilities,
       content_hash: node.content_hash,
     };
-    const stepsStmt = db.prepare('SELECT step, kind, label, start_line, end_line FROM logic_steps WHERE owner_id = ? ORDER BY step LIMIT ?');
-    const flowsStmt = db.prepare('SELECT from_step, to_step, kind, label FROM logic_flows WHERE owner_id = ? AND from_step < ? AND to_step < ? ORDER BY from_step, to_step, kind');
-    const page = (count: number): { steps: StepRow[]; flows: FlowRow[] } => {
-      const steps = stepsStmt.all(id, count) as StepRow[];
-      // Step numbers are dense from 0, so "step < count" selects exactly the returned steps.
-      const flows = flowsStmt.all(id, count, count) as FlowRow[];
-      return { steps, flows };
-    };
     let count = Math.min(limit, totalSteps);
     let reason: 'result_limit' | 'response_limit' | null = count < totalSteps ? 'result_limit' : null;
-    let { steps, flows } = page(count);
+    let { steps, flows }: { steps: StepRow[]; flows: FlowRow[] } = reader.logicPage(id, count);
     const max = sync.descriptor.limits.max_output_chars;
     const budget = max - Math.min(ENVELOPE_RESERVE, Math.floor(max / 2));
-    let size = JSON.stringify({ owner, steps, flows }).length;
-    while (size > budget && count > 1) {
-      count = Math.max(1, Math.floor(count * (budget / size) * 0.95));
-      ({ steps, flows } = page(count));
-      size = JSON.stringify({ owner, steps, flows }).length;
+    if (JSON.stringify({ owner, steps, flows }).length > budget && count > 1) {
+      // Step numbers are dense from 0: each step carries the flows whose later end it is, so a
+      // prefix of steps selects exactly the flows among them (one comma per element, conservative).
+      const flowChars = new Map<number, number>();
+      for (const f of flows) {
+        const at = Math.max(f.from_step, f.to_step);
+        flowChars.set(at, (flowChars.get(at) ?? 0) + JSON.stringify(f).length + 1);
+      }
+      const base = JSON.stringify({ owner, steps: [], flows: [] }).length;
+      const fit = fitPrefix(steps, { budget: budget - base, separator: 1, sizeOf: (s) => JSON.stringify(s).length + (flowChars.get(s.step) ?? 0) });
+      count = Math.max(1, fit.truncation.kept);
+      steps = steps.slice(0, count);
+      flows = flows.filter((f) => f.from_step < count && f.to_step < count);
       reason = 'response_limit';
     }
     return {

@@ -107,8 +107,7 @@ function sessionContract(ctx: ToolContext, sync: SyncReport): Record<string, unk
 }
 
 function countsByKind(ctx: ToolContext): Record<string, number> {
-  const rows = ctx.manager.reader().db.prepare('SELECT kind, count(*) AS n FROM nodes GROUP BY kind ORDER BY kind LIMIT 200').all() as { kind: string; n: number }[];
-  return Object.fromEntries(rows.map((r) => [r.kind, r.n]));
+  return ctx.manager.reader().countsByKind(200);
 }
 
 /** Handlers of the graph read tools (contract: "Read tools"). */
@@ -259,9 +258,8 @@ export const GRAPH_HANDLERS: Readonly<Record<string, ToolHandler>> = Object.free
     const limit = limitOf(args, sync, 100);
     const severities = Array.isArray(args.severities) ? (args.severities as string[]) : ['error', 'warning'];
     const reader = ctx.manager.reader();
-    const placeholders = severities.map(() => '?').join(', ');
-    const stored = reader.db.prepare(`SELECT severity, code, message, path, line, node_id FROM issues WHERE severity IN (${placeholders}) ORDER BY seq LIMIT ?`).all(...severities, limit + 1) as Record<string, unknown>[];
-    const counts = Object.fromEntries((reader.db.prepare('SELECT severity, count(*) AS n FROM issues GROUP BY severity').all() as { severity: string; n: number }[]).map((r) => [r.severity, r.n]));
+    const stored: Record<string, unknown>[] = reader.issuesBySeverity(severities, limit + 1).map((issue) => ({ ...issue }));
+    const counts = reader.issueCountsBySeverity();
     const items = [...stored];
     if (sync.sync_error) {
       // The sources could not be published (e.g. a broken descriptor): report it first.

@@ -6,8 +6,12 @@ export { checkPublication, parsePublication, MAX_CURRENT_BYTES } from './publica
 export type { PublicationRead, PublicationStamp } from './publication.js';
 export { readPublication, readPublicationOnce, publicationUnchanged, publicationFileIntact, withPublicationLock } from './publication.js';
 export type { BuildStats, BuildTask, BuildOutcome } from './build-types.js';
-export type { NodeRow, SqliteDatabase } from './reader.js';
+export type { NodeRow, SqliteDatabase, IndexTable } from './reader.js';
 export { IndexReader, rowToNode } from './reader.js';
+export type { NodeFilters, NodeSummary, NodeBrief, NodeProvenance } from './reader-nodes.js';
+export type { FtsCandidate, FtsExcerptSource } from './reader-fts.js';
+export { SNIPPET_MAX_BODY_CHARS } from './reader-fts.js';
+export type { EdgeDirection, EdgeRecord, LogicStepRow, LogicFlowRow } from './reader-graph.js';
 export type { BuildProgress, Staleness, SyncReport, IndexManagerOptions } from './manager.js';
 export { IndexManager } from './manager.js';
 export { BUILTIN_ADAPTER_MANIFESTS, builtinAdapterManifest, codeExtensionsOf } from './adapter-manifests.js';

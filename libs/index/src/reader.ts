@@ -1,6 +1,10 @@
 import Database from 'better-sqlite3';
 import { DocforgeError, type Anchor, type GraphNode, type SourceIssue } from '@docforge/core';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
+import { StatementCache, type Statement } from './reader-statements.js';
+import { countsByKind, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, sourceHash, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
+import { ftsCandidates, ftsDocumentCount, ftsExcerptSources, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource } from './reader-fts.js';
+import { distinctRelations, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
 /** A better-sqlite3 connection (read-only for published indexes). */
 export type SqliteDatabase = InstanceType<typeof Database>;
@@ -49,16 +53,26 @@ export function rowToNode(row: NodeRow): GraphNode {
   };
 }
 
+/** Tables whose row count {@link IndexReader.count} reports. */
+export type IndexTable = 'nodes' | 'edges' | 'issues' | 'sources' | 'logic_steps' | 'logic_flows';
+
 /**
- * Read-only view of one published index file. All queries are bounded by the caller; this class
- * never scans the whole edge table for a request.
+ * Read-only view of one published index file, and the only holder of SQL against it (issue 7):
+ * the better-sqlite3 connection is private and every query is a typed method bounded by a
+ * caller-given limit; no method scans the whole edge table for a request. Prepared statements are
+ * cached per reader. The reader holds no main-thread-only state, so a worker thread (a read pool,
+ * the graph-browser worker) may open its own reader over the same published file
+ * (docs/architecture.md, "Long reads").
  */
 export class IndexReader {
-  readonly db: SqliteDatabase;
+  /** Absolute path of the index file. */
   readonly file: string;
+  /** The index `meta` table (schema_version, generation fields, recorded relation names, …). */
   readonly meta: Readonly<Record<string, string>>;
-  private readonly nodeStmt;
-  private readonly existsStmt;
+  readonly #db: SqliteDatabase;
+  readonly #sql: StatementCache;
+  readonly #nodeStmt: Statement;
+  readonly #existsStmt: Statement;
 
   /**
    * Opens `file` read-only and checks its schema version.
@@ -66,45 +80,158 @@ export class IndexReader {
    */
   constructor(file: string) {
     this.file = file;
+    let db: SqliteDatabase;
     try {
-      this.db = new Database(file, { readonly: true, fileMustExist: true });
-      const rows = this.db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
+      db = new Database(file, { readonly: true, fileMustExist: true });
+      const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
       this.meta = Object.freeze(Object.fromEntries(rows.map((r) => [r.key, r.value])));
     } catch (error) {
       throw new DocforgeError('index_unavailable', 'The index file cannot be opened.', {}, { cause: error });
     }
+    this.#db = db;
     if (this.meta.schema_version !== String(INDEX_SCHEMA_VERSION)) {
-      this.db.close();
+      db.close();
       throw new DocforgeError('index_unavailable', 'The index file has another schema version.', { schema_version: this.meta.schema_version ?? null });
     }
-    this.nodeStmt = this.db.prepare('SELECT * FROM nodes WHERE id = ?');
-    this.existsStmt = this.db.prepare('SELECT 1 FROM nodes WHERE id = ?').pluck();
+    this.#sql = new StatementCache(db);
+    this.#nodeStmt = this.#sql.rows('SELECT * FROM nodes WHERE id = ?');
+    this.#existsStmt = this.#sql.pluck('SELECT 1 FROM nodes WHERE id = ?');
   }
 
-  /** The node with this exact id, or null. */
+  /** Whether the connection is open (false after {@link close}). */
+  get open(): boolean {
+    return this.#db.open;
+  }
+
+  // ---- nodes ----
+
+  /** The node with this exact id (body included), or null. */
   getNode(id: string): GraphNode | null {
-    const row = this.nodeStmt.get(id) as NodeRow | undefined;
+    const row = this.#nodeStmt.get(id) as NodeRow | undefined;
     return row ? rowToNode(row) : null;
   }
 
   /** Whether a node with this exact id exists. */
   hasNode(id: string): boolean {
-    return this.existsStmt.get(id) !== undefined;
+    return this.#existsStmt.get(id) !== undefined;
+  }
+
+  /** Whether the node `id` exists and passes every filter. */
+  nodeMatches(id: string, filters: NodeFilters): boolean {
+    return nodeMatches(this.#sql, id, filters);
+  }
+
+  /**
+   * Nodes passing `filters`, ordered by id, starting after `afterId` (keyset paging); reads at
+   * most `limit + 1` rows. `truncated` says more rows follow.
+   */
+  nodesByFilter(filters: NodeFilters, limit: number, afterId: string | null = null): { items: NodeSummary[]; truncated: boolean } {
+    return nodesByFilter(this.#sql, filters, limit, afterId);
+  }
+
+  /** Kind, title and source path of a node (no body), or null. */
+  nodeBrief(id: string): NodeBrief | null {
+    return nodeBrief(this.#sql, id);
+  }
+
+  /** Provenance metadata of a node (no body), or null. */
+  nodeProvenance(id: string): NodeProvenance | null {
+    return nodeProvenance(this.#sql, id);
+  }
+
+  /** The stored content hash of a source file, or null when the file is not indexed. */
+  sourceHash(sourcePath: string): string | null {
+    return sourceHash(this.#sql, sourcePath);
+  }
+
+  /** Node counts per kind (ordered by kind), at most `limit` kinds (default 200). */
+  countsByKind(limit = 200): Record<string, number> {
+    return countsByKind(this.#sql, limit);
   }
 
   /** Count of rows in one of the index tables. */
-  count(table: 'nodes' | 'edges' | 'issues' | 'sources' | 'logic_steps' | 'logic_flows'): number {
-    return this.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+  count(table: IndexTable): number {
+    return this.#sql.pluck(`SELECT count(*) FROM ${table}`).get() as number;
   }
+
+  // ---- full text ----
+
+  /** Up to `limit` FTS5 matches of `fts` passing `filters`, best bm25 rank first. */
+  ftsCandidates(fts: string, filters: NodeFilters, limit: number): FtsCandidate[] {
+    return ftsCandidates(this.#sql, fts, filters, limit);
+  }
+
+  /**
+   * Excerpt material for matched rows: an FTS5 snippet of a short body, else the first
+   * `headChars` characters of the body (bounded work whatever the body size).
+   */
+  ftsExcerptSources(fts: string, rowids: readonly number[], headChars: number): FtsExcerptSource[] {
+    return ftsExcerptSources(this.#sql, fts, rowids, headChars);
+  }
+
+  /** Number of FTS5 matches of `fts`, counting at most `cap`. */
+  ftsDocumentCount(fts: string, cap: number): number {
+    return ftsDocumentCount(this.#sql, fts, cap);
+  }
+
+  /** The first `window` matches of `fts` ranked by bm25 (ties by rowid); at most `limit`. */
+  ftsRankedWindow(fts: string, window: number, limit: number): { id: string; score: number }[] {
+    return ftsRankedWindow(this.#sql, fts, window, limit);
+  }
+
+  /** The first `limit` matches of `fts` in index order (rowid, id, title). */
+  ftsWindow(fts: string, limit: number): { rowid: number; id: string; title: string }[] {
+    return ftsWindow(this.#sql, fts, limit);
+  }
+
+  // ---- edges ----
+
+  /** Up to `limit` edges of a node in one direction (optionally of `relations`), by relation then other id. */
+  edges(nodeId: string, direction: EdgeDirection, relations: readonly string[] | null, limit: number): EdgeRecord[] {
+    return edgesOf(this.#sql, nodeId, direction, relations, limit);
+  }
+
+  /** Whether the exact edge is stored. */
+  hasEdge(source: string, relation: string, target: string): boolean {
+    return hasEdge(this.#sql, source, relation, target);
+  }
+
+  /** Sorted distinct relation names with edges. Scans the edge keys once: callers cache the answer. */
+  distinctRelations(): string[] {
+    return distinctRelations(this.#sql);
+  }
+
+  // ---- Logic ----
+
+  /** Number of stored Logic steps and flows of an owner node (0 and 0 when it has none). */
+  logicCounts(ownerId: string): { steps: number; flows: number } {
+    return logicCounts(this.#sql, ownerId);
+  }
+
+  /** The first `count` Logic steps of an owner and the flows between them. */
+  logicPage(ownerId: string, count: number): { steps: LogicStepRow[]; flows: LogicFlowRow[] } {
+    return logicPage(this.#sql, ownerId, count);
+  }
+
+  // ---- issues ----
 
   /** Up to `limit` validation issues in stored order, plus the total count. */
   issues(limit: number): { issues: SourceIssue[]; total: number } {
-    const issues = this.db.prepare('SELECT severity, code, message, path, line, node_id FROM issues ORDER BY seq LIMIT ?').all(limit) as SourceIssue[];
-    return { issues, total: this.count('issues') };
+    return { issues: issuesOf(this.#sql, null, limit), total: this.count('issues') };
   }
 
-  /** Closes the connection. */
+  /** Up to `limit` validation issues of the given severities, in stored order. */
+  issuesBySeverity(severities: readonly string[], limit: number): SourceIssue[] {
+    return issuesOf(this.#sql, severities, limit);
+  }
+
+  /** Issue counts per severity (absent severities have no key). */
+  issueCountsBySeverity(): Record<string, number> {
+    return issueCountsBySeverity(this.#sql);
+  }
+
+  /** Closes the connection (idempotent). */
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.#db.open) this.#db.close();
   }
 }

@@ -1,4 +1,7 @@
-import type { IndexReader } from '@docforge/index';
+import type { FtsCandidate, IndexReader, NodeFilters, NodeSummary } from '@docforge/index';
+import { boundedExcerpt, EXCERPT_SCAN_CHARS } from './excerpt.js';
+
+export type { NodeFilters, NodeSummary };
 
 /** One search hit: node identity, a short excerpt and its bm25 rank (lower is better). */
 export interface SearchHit {
@@ -15,17 +18,6 @@ export interface SearchHit {
   match: 'exact_id' | 'all_terms' | 'some_terms';
   /** The best matching section heading (recognized anchor) of the node, when one matches the query. */
   section: { slug: string; title: string; line: number } | null;
-}
-
-/** Filters that narrow a search or a node filter; within a field any value matches, across fields all must. */
-export interface NodeFilters {
-  kinds?: readonly string[];
-  families?: readonly string[];
-  authorities?: readonly string[];
-  statuses?: readonly string[];
-  tags?: readonly string[];
-  languages?: readonly string[];
-  capabilities?: readonly string[];
 }
 
 /** Result of {@link searchNodes}. */
@@ -65,33 +57,6 @@ export function toFtsQuery(text: string): string | null {
   return phrases.length === 0 ? null : phrases.join(' OR ');
 }
 
-/** Appends SQL conditions and parameters for node filters on an alias of the nodes table. */
-export function filterSql(alias: string, filters: NodeFilters, params: unknown[]): string {
-  const parts: string[] = [];
-  const inList = (column: string, values: readonly string[] | undefined): void => {
-    if (!values || values.length === 0) return;
-    parts.push(`${alias}.${column} IN (${values.map(() => '?').join(', ')})`);
-    params.push(...values);
-  };
-  inList('kind', filters.kinds);
-  inList('family', filters.families);
-  inList('authority', filters.authorities);
-  inList('status', filters.statuses);
-  inList('language', filters.languages);
-  if (filters.tags && filters.tags.length > 0) {
-    parts.push(`EXISTS (SELECT 1 FROM node_tags t WHERE t.node_id = ${alias}.id AND t.tag IN (${filters.tags.map(() => '?').join(', ')}))`);
-    params.push(...filters.tags);
-  }
-  if (filters.capabilities && filters.capabilities.length > 0) {
-    // Capabilities compose: a node must have every requested capability.
-    for (const capability of filters.capabilities) {
-      parts.push(`EXISTS (SELECT 1 FROM node_capabilities c WHERE c.node_id = ${alias}.id AND c.capability = ?)`);
-      params.push(capability);
-    }
-  }
-  return parts.length === 0 ? '' : ` AND ${parts.join(' AND ')}`;
-}
-
 /**
  * Additive ranking bonuses (in bm25 units; the score is `bm25 - bonus`, more negative ranks
  * higher). FTS5 floors the IDF of terms found in more than half the nodes at 1e-6, so common topic
@@ -129,36 +94,6 @@ function normalizeTitle(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/[`*_()[\]]/g, '').replace(/\s+/g, ' ').trim();
 }
 
-interface CandidateRow {
-  rowid: number;
-  id: string;
-  kind: string;
-  title: string;
-  source_path: string;
-  start_line: number;
-  anchors: string;
-  summary: string;
-  bm25: number;
-}
-
-function candidates(reader: IndexReader, fts: string, filters: NodeFilters, window: number): CandidateRow[] {
-  const params: unknown[] = [fts];
-  const where = filterSql('n', filters, params);
-  params.push(window + 1);
-  if (where === '') {
-    // Unfiltered: let FTS5 order by its configured rank (bm25 with FTS_WEIGHTS), then hydrate the window.
-    const ranked = reader.db.prepare('SELECT rowid, rank FROM node_fts WHERE node_fts MATCH ? ORDER BY rank LIMIT ?').all(...params) as { rowid: number; rank: number }[];
-    const hydrate = reader.db.prepare('SELECT rowid, id, kind, title, source_path, start_line, anchors, summary FROM nodes WHERE rowid = ?');
-    return ranked.map((r) => ({ ...(hydrate.get(r.rowid) as Omit<CandidateRow, 'bm25'>), bm25: r.rank }));
-  }
-  return reader.db.prepare(`
-    SELECT n.rowid AS rowid, n.id, n.kind, n.title, n.source_path, n.start_line, n.anchors, n.summary, node_fts.rank AS bm25
-    FROM node_fts JOIN nodes n ON n.rowid = node_fts.rowid
-    WHERE node_fts MATCH ?${where}
-    ORDER BY node_fts.rank, n.id
-    LIMIT ?`).all(...params) as CandidateRow[];
-}
-
 /**
  * Full-text search over id, title, headings, summary, body and tags with FTS5 bm25 ranking
  * (the index's FTS_WEIGHTS, configured as the FTS5 rank function; Porter stemming). Nodes that
@@ -180,14 +115,14 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
     ? [{ match: 'all_terms', fts: phrases.join(' AND ') }, { match: 'some_terms', fts: anyFts }]
     : [{ match: 'all_terms', fts: anyFts }];
   const seen = new Set<string>();
-  const ranked: { row: CandidateRow; score: number; match: 'all_terms' | 'some_terms'; section: SearchHit['section'] }[] = [];
+  const ranked: { row: FtsCandidate; score: number; match: 'all_terms' | 'some_terms'; section: SearchHit['section'] }[] = [];
   let more = false;
   for (const tier of tiers) {
-    const rows = candidates(reader, tier.fts, filters, window);
+    const rows = reader.ftsCandidates(tier.fts, filters, window + 1);
     if (rows.length > window) more = true;
     const tierRanked = rows.slice(0, window).filter((row) => !seen.has(row.id)).map((row) => {
       seen.add(row.id);
-      const anchors = JSON.parse(row.anchors) as { slug: string; title: string; line: number }[];
+      const anchors = row.anchors;
       const title = wordsOf(row.title).join(' ');
       let bonus = RANK_BONUS.titleTerms * fractionMatched(queryWords, wordsOf(row.title));
       if (title === wanted) bonus += RANK_BONUS.exactTitle;
@@ -212,8 +147,7 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
   const exact = reader.getNode(query.trim());
   let exactHit: SearchHit | null = null;
   if (exact) {
-    const exactParams: unknown[] = [exact.id];
-    if (reader.db.prepare(`SELECT 1 FROM nodes n WHERE n.id = ?${filterSql('n', filters, exactParams)}`).get(...exactParams)) {
+    if (reader.nodeMatches(exact.id, filters)) {
       const top = ranked[0] ? Math.round(Math.min(ranked[0].score, 0) * 1e6) / 1e6 : 0;
       exactHit = { id: exact.id, kind: exact.kind, title: exact.title, source_path: exact.source_path, start_line: exact.start_line, excerpt: exact.summary.slice(0, 200), score: top - 1, match: 'exact_id', section: null };
     }
@@ -225,13 +159,10 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
     if (exactHit && candidate.row.id === exactHit.id) continue;
     chosen.push(candidate);
   }
-  // One snippet query for the whole page. Rowids are bound as BigInt: FTS5 ignores a rowid
-  // constraint bound as a double.
+  // One snippet query for the whole page; a long body is excerpted from its bounded head instead.
   const excerpts = new Map<number, string>();
-  if (chosen.length > 0) {
-    const rows = reader.db.prepare(`SELECT rowid, snippet(node_fts, 4, '', '', '…', 16) AS excerpt FROM node_fts WHERE node_fts MATCH ? AND rowid IN (${chosen.map(() => '?').join(', ')})`)
-      .all(anyFts, ...chosen.map((c) => BigInt(c.row.rowid))) as { rowid: number; excerpt: string }[];
-    for (const row of rows) excerpts.set(Number(row.rowid), row.excerpt);
+  for (const source of reader.ftsExcerptSources(anyFts, chosen.map((c) => c.row.rowid), EXCERPT_SCAN_CHARS)) {
+    excerpts.set(source.rowid, source.snippet ?? boundedExcerpt(source.head ?? '', queryWords, (source.head ?? '').length < EXCERPT_SCAN_CHARS));
   }
   for (const { row, score, match, section } of chosen) {
     const excerpt = excerpts.get(row.rowid) || row.summary.slice(0, 200);
@@ -241,36 +172,10 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
   return { items, truncated: more || total > items.length, fts_query: tiers.map((t) => t.fts).join(' ; ') };
 }
 
-/** One node of a filter result. */
-export interface NodeSummary {
-  id: string;
-  kind: string;
-  title: string;
-  family: string | null;
-  authority: string | null;
-  status: string | null;
-  tags: string[];
-  language: string | null;
-  capabilities: string[];
-  source_path: string;
-  start_line: number;
-}
-
 /**
  * Nodes matching exact filters, ordered by id, starting after `afterId` (keyset pagination).
  * Reads at most `limit + 1` rows.
  */
 export function filterNodes(reader: IndexReader, filters: NodeFilters, limit: number, afterId: string | null = null): { items: NodeSummary[]; truncated: boolean } {
-  const params: unknown[] = [];
-  let where = filterSql('n', filters, params);
-  if (afterId !== null) {
-    where += ' AND n.id > ?';
-    params.push(afterId);
-  }
-  params.push(limit + 1);
-  const rows = reader.db.prepare(`
-    SELECT n.id, n.kind, n.title, n.family, n.authority, n.status, n.tags, n.language, n.capabilities, n.source_path, n.start_line
-    FROM nodes n WHERE 1 = 1${where} ORDER BY n.id LIMIT ?`).all(...params) as (Omit<NodeSummary, 'tags' | 'capabilities'> & { tags: string; capabilities: string })[];
-  const items = rows.slice(0, limit).map((r) => ({ ...r, tags: JSON.parse(r.tags) as string[], capabilities: JSON.parse(r.capabilities) as string[] }));
-  return { items, truncated: rows.length > limit };
+  return reader.nodesByFilter(filters, limit, afterId);
 }

@@ -1,5 +1,5 @@
 import { DocforgeError } from '@docforge/core';
-import type { IndexReader } from '@docforge/index';
+import type { EdgeRecord, IndexReader } from '@docforge/index';
 
 /** Default number of candidate edges one traversal may examine (deterministic work budget). */
 export const DEFAULT_EDGE_BUDGET = 20_000;
@@ -43,13 +43,6 @@ export interface TraversalOptions {
   edgeBudget?: number;
 }
 
-interface EdgeRow {
-  other: string;
-  relation: string;
-  source_path: string;
-  line: number;
-}
-
 /**
  * Breadth-first traversal from one node with a result limit and a deterministic candidate-edge
  * work budget. Each frontier node reads at most `remaining budget + 1` edges through the
@@ -61,10 +54,7 @@ export function traverse(reader: IndexReader, startId: string, options: Traversa
   if (!reader.hasNode(startId)) throw new DocforgeError('node_not_found', `No node with id ${JSON.stringify(startId)} exists.`, { node_id: startId });
   const budget = options.edgeBudget ?? DEFAULT_EDGE_BUDGET;
   const relations = options.relations && options.relations.length > 0 ? [...options.relations] : null;
-  const [self, other] = options.direction === 'outgoing' ? ['source_id', 'target_id'] : ['target_id', 'source_id'];
-  const relationSql = relations ? ` AND relation IN (${relations.map(() => '?').join(', ')})` : '';
-  const stmt = reader.db.prepare(`SELECT ${other} AS other, relation, source_path, line FROM edges WHERE ${self} = ?${relationSql} ORDER BY relation, ${other} LIMIT ?`);
-  const nodeStmt = reader.db.prepare('SELECT kind, title, source_path FROM nodes WHERE id = ?');
+  const otherEnd = (edge: EdgeRecord): string => (options.direction === 'outgoing' ? edge.target_id : edge.source_id);
 
   const seen = new Set<string>([startId]);
   const items: TraversalItem[] = [];
@@ -80,19 +70,20 @@ export function traverse(reader: IndexReader, startId: string, options: Traversa
         reason = 'edge_budget';
         break outer;
       }
-      const rows = stmt.all(from, ...(relations ?? []), remaining + 1) as EdgeRow[];
+      const rows = reader.edges(from, options.direction, relations, remaining + 1);
       const usable = rows.slice(0, remaining);
       examined += usable.length;
       for (const row of usable) {
-        if (seen.has(row.other)) continue;
-        seen.add(row.other);
+        const other = otherEnd(row);
+        if (seen.has(other)) continue;
+        seen.add(other);
         if (items.length >= options.limit) {
           reason = 'result_limit';
           break outer;
         }
-        const node = nodeStmt.get(row.other) as { kind: string; title: string; source_path: string } | undefined;
+        const node = reader.nodeBrief(other);
         items.push({
-          id: row.other,
+          id: other,
           kind: node?.kind ?? null,
           title: node?.title ?? null,
           source_path: node?.source_path ?? null,
@@ -101,7 +92,7 @@ export function traverse(reader: IndexReader, startId: string, options: Traversa
           via: from,
           declared_in: { path: row.source_path, line: row.line },
         });
-        next.push(row.other);
+        next.push(other);
       }
       if (rows.length > remaining) {
         reason = 'edge_budget';
@@ -131,14 +122,12 @@ export interface Backlink {
  */
 export function backlinks(reader: IndexReader, nodeId: string, limit: number, relations?: readonly string[]): { items: Backlink[]; truncated: boolean } {
   if (!reader.hasNode(nodeId)) throw new DocforgeError('node_not_found', `No node with id ${JSON.stringify(nodeId)} exists.`, { node_id: nodeId });
-  const rel = relations && relations.length > 0 ? [...relations] : null;
-  const rows = reader.db.prepare(`
-    SELECT e.source_id AS id, n.kind, n.title, n.source_path AS node_path, e.relation, e.source_path, e.line
-    FROM edges e LEFT JOIN nodes n ON n.id = e.source_id
-    WHERE e.target_id = ?${rel ? ` AND e.relation IN (${rel.map(() => '?').join(', ')})` : ''}
-    ORDER BY e.relation, e.source_id LIMIT ?`).all(nodeId, ...(rel ?? []), limit + 1) as { id: string; kind: string | null; title: string | null; node_path: string | null; relation: string; source_path: string; line: number }[];
+  const rows = reader.edges(nodeId, 'incoming', relations && relations.length > 0 ? relations : null, limit + 1);
   return {
-    items: rows.slice(0, limit).map((r) => ({ id: r.id, kind: r.kind, title: r.title, source_path: r.node_path, relation: r.relation, declared_in: { path: r.source_path, line: r.line } })),
+    items: rows.slice(0, limit).map((r) => {
+      const node = reader.nodeBrief(r.source_id);
+      return { id: r.source_id, kind: node?.kind ?? null, title: node?.title ?? null, source_path: node?.source_path ?? null, relation: r.relation, declared_in: { path: r.source_path, line: r.line } };
+    }),
     truncated: rows.length > limit,
   };
 }
@@ -153,7 +142,7 @@ export interface NodeEdges {
 
 /** Up to `limit` outgoing and incoming edges of a node, deterministic order. */
 export function nodeEdges(reader: IndexReader, nodeId: string, limit: number): NodeEdges {
-  const out = reader.db.prepare('SELECT relation, target_id FROM edges WHERE source_id = ? ORDER BY relation, target_id LIMIT ?').all(nodeId, limit + 1) as { relation: string; target_id: string }[];
-  const inc = reader.db.prepare('SELECT relation, source_id FROM edges WHERE target_id = ? ORDER BY relation, source_id LIMIT ?').all(nodeId, limit + 1) as { relation: string; source_id: string }[];
+  const out = reader.edges(nodeId, 'outgoing', null, limit + 1).map((e) => ({ relation: e.relation, target_id: e.target_id }));
+  const inc = reader.edges(nodeId, 'incoming', null, limit + 1).map((e) => ({ relation: e.relation, source_id: e.source_id }));
   return { outgoing: out.slice(0, limit), incoming: inc.slice(0, limit), outgoing_truncated: out.length > limit, incoming_truncated: inc.length > limit };
 }

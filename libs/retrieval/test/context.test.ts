@@ -16,7 +16,7 @@ import {
   type ContextEntry,
   type ContextPageOptions,
   type ContextProvider,
-} from '../src/context.js';
+} from '../src/index.js';
 
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples');
 const BINDING = { project: 'acme-payments', adapter: 'test-adapter', generation: 1 };
@@ -92,7 +92,7 @@ describe('context packing on examples/', () => {
       const r = entry.relation!;
       assert.equal(r.category, relationCategory(r.relation));
       const [source, target] = r.direction === 'outgoing' ? [r.via, entry.id] : [entry.id, r.via];
-      const edge = reader.db.prepare('SELECT 1 FROM edges WHERE source_id = ? AND relation = ? AND target_id = ?').get(source, r.relation, target);
+      const edge = reader.hasEdge(source, r.relation, target);
       assert.ok(edge, `stored edge ${source} -${r.relation}-> ${target}`);
       assert.ok(r.depth === 1 || r.depth === 2);
       assert.equal(entry.content_hash, reader.getNode(entry.id)!.content_hash);

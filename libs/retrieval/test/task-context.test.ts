@@ -21,8 +21,9 @@ import {
   type TaskContextPageResult,
   type TaskContextRequest,
   type TaskKind,
-} from '../src/task-context.js';
-import { estimateTokens, itemSha256 } from '../src/context.js';
+  estimateTokens,
+  itemSha256,
+} from '../src/index.js';
 
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples');
 const POLICY = 'a'.repeat(64);
@@ -76,7 +77,7 @@ function allPages(reader: IndexReader, request: TaskContextRequest, opts: TaskCo
 }
 
 function edgeExists(reader: IndexReader, source: string, relation: string, target: string): boolean {
-  return reader.db.prepare('SELECT 1 FROM edges WHERE source_id = ? AND relation = ? AND target_id = ?').get(source, relation, target) !== undefined;
+  return reader.hasEdge(source, relation, target);
 }
 
 /** Collects every string value (not key) of a JSON value. */
@@ -98,7 +99,7 @@ function checkEvidence(reader: IndexReader, page: TaskContextPageResult): void {
       assert.equal(item.title, node.title);
       assert.equal(item.source_path, node.source_path);
       assert.equal(item.content_hash, node.content_hash);
-      const fileHash = reader.db.prepare('SELECT content_hash FROM sources WHERE path = ?').pluck().get(node.source_path);
+      const fileHash = reader.sourceHash(node.source_path);
       assert.equal(item.source_file_hash, fileHash ?? null);
     }
     assert.equal(item.path.length, item.depth);

@@ -1,0 +1,109 @@
+/**
+ * Full-text queries of the index reader (FTS5 over `node_fts`, bm25 with FTS_WEIGHTS as rank).
+ * Every query is bounded by a caller-given row limit. Snippets are bounded by construction: FTS5's
+ * `snippet()` (whose cost grows with the square of the matches in one column) runs only on bodies of
+ * at most {@link SNIPPET_MAX_BODY_CHARS}; a longer body yields its first `headChars` characters
+ * instead, for the caller to excerpt (DESIGN.md section 7: query-time work is bounded whatever the
+ * size of one node).
+ */
+import type { Anchor } from '@docforge/core';
+import { filterSql, type NodeFilters } from './reader-nodes.js';
+import { placeholders, type StatementCache } from './reader-statements.js';
+
+/**
+ * Longest body (characters) FTS5 `snippet()` is run on. Measured on SQLite 3.53: a 4,096-character
+ * body made only of matches (2,048 hits) takes about 30 ms; ordinary prose far less.
+ */
+export const SNIPPET_MAX_BODY_CHARS = 4096;
+
+/** One ranked full-text candidate (no body). */
+export interface FtsCandidate {
+  rowid: number;
+  id: string;
+  kind: string;
+  title: string;
+  source_path: string;
+  start_line: number;
+  anchors: Anchor[];
+  summary: string;
+  /** FTS5 rank (bm25 with the index weights); lower ranks higher. */
+  bm25: number;
+}
+
+/** Excerpt material of one matched node: an FTS5 snippet of a short body, or the head of a long one. */
+export interface FtsExcerptSource {
+  rowid: number;
+  /** FTS5 `snippet()` of the body (16 tokens, `…` ellipses) when the body is short, else null. */
+  snippet: string | null;
+  /** The first `headChars` characters of the body when it is longer than {@link SNIPPET_MAX_BODY_CHARS}, else null. */
+  head: string | null;
+}
+
+interface CandidateRow extends Omit<FtsCandidate, 'anchors'> {
+  anchors: string;
+}
+
+function decode(row: CandidateRow): FtsCandidate {
+  return { ...row, anchors: JSON.parse(row.anchors) as Anchor[] };
+}
+
+/**
+ * Up to `limit` nodes matching the FTS5 query `fts` and `filters`, best rank first (ties by id
+ * when filtered). Unfiltered, FTS5 orders by its configured rank and the window is hydrated by rowid.
+ */
+export function ftsCandidates(sql: StatementCache, fts: string, filters: NodeFilters, limit: number): FtsCandidate[] {
+  const params: unknown[] = [fts];
+  const where = filterSql('n', filters, params);
+  params.push(limit);
+  if (where === '') {
+    const ranked = sql.rows('SELECT rowid, rank FROM node_fts WHERE node_fts MATCH ? ORDER BY rank LIMIT ?').all(...params) as { rowid: number; rank: number }[];
+    const hydrate = sql.rows('SELECT rowid, id, kind, title, source_path, start_line, anchors, summary FROM nodes WHERE rowid = ?');
+    return ranked.map((r) => decode({ ...(hydrate.get(r.rowid) as Omit<CandidateRow, 'bm25'>), bm25: r.rank }));
+  }
+  const rows = sql.rows(`
+    SELECT n.rowid AS rowid, n.id, n.kind, n.title, n.source_path, n.start_line, n.anchors, n.summary, node_fts.rank AS bm25
+    FROM node_fts JOIN nodes n ON n.rowid = node_fts.rowid
+    WHERE node_fts MATCH ?${where}
+    ORDER BY node_fts.rank, n.id
+    LIMIT ?`).all(...params) as CandidateRow[];
+  return rows.map(decode);
+}
+
+/**
+ * Excerpt material for the given rows of one FTS5 query, in one snippet query plus one bounded
+ * head read per long body. Rowids are bound as BigInt: FTS5 ignores a rowid constraint bound as a
+ * double.
+ */
+export function ftsExcerptSources(sql: StatementCache, fts: string, rowids: readonly number[], headChars: number): FtsExcerptSource[] {
+  if (rowids.length === 0) return [];
+  const rows = sql.rows(`
+    SELECT rowid, CASE WHEN (SELECT length(body) FROM nodes WHERE rowid = node_fts.rowid) <= ? THEN snippet(node_fts, 4, '', '', '…', 16) END AS snippet
+    FROM node_fts WHERE node_fts MATCH ? AND rowid IN (${placeholders(rowids.length)})`)
+    .all(SNIPPET_MAX_BODY_CHARS, fts, ...rowids.map((r) => BigInt(r))) as { rowid: number | bigint; snippet: string | null }[];
+  const head = sql.pluck('SELECT substr(body, 1, ?) FROM nodes WHERE rowid = ?');
+  return rows.map((row) => {
+    const rowid = Number(row.rowid);
+    if (row.snippet !== null) return { rowid, snippet: row.snippet, head: null };
+    return { rowid, snippet: null, head: (head.get(headChars, rowid) as string | undefined) ?? '' };
+  });
+}
+
+/** Number of rows matching `fts`, counting at most `cap`. */
+export function ftsDocumentCount(sql: StatementCache, fts: string, cap: number): number {
+  return sql.pluck('SELECT count(*) FROM (SELECT rowid FROM node_fts WHERE node_fts MATCH ? LIMIT ?)').get(fts, cap) as number;
+}
+
+/**
+ * The first `window` matches of `fts` (index order), ranked by bm25 (ties by rowid): at most
+ * `limit` node ids with their rank.
+ */
+export function ftsRankedWindow(sql: StatementCache, fts: string, window: number, limit: number): { id: string; score: number }[] {
+  return sql.rows('SELECT w.score AS score, n.id AS id FROM (SELECT rowid, rank AS score FROM node_fts WHERE node_fts MATCH ? LIMIT ?) w JOIN nodes n ON n.rowid = w.rowid ORDER BY w.score, w.rowid LIMIT ?')
+    .all(fts, window, limit) as { id: string; score: number }[];
+}
+
+/** The first `limit` matches of `fts` in index order, unranked: rowid, id and title. */
+export function ftsWindow(sql: StatementCache, fts: string, limit: number): { rowid: number; id: string; title: string }[] {
+  return sql.rows('SELECT w.rowid AS rowid, n.id AS id, n.title AS title FROM (SELECT rowid FROM node_fts WHERE node_fts MATCH ? LIMIT ?) w JOIN nodes n ON n.rowid = w.rowid')
+    .all(fts, limit) as { rowid: number; id: string; title: string }[];
+}

@@ -1,0 +1,89 @@
+/**
+ * Edge, Logic and issue queries of the index reader. Edge reads go through the
+ * `(source_id, relation, target_id)` primary key or the `(target_id, relation, source_id)` index,
+ * always with a row limit: no query materializes the whole edge table (DESIGN.md section 7).
+ */
+import type { SourceIssue } from '@docforge/core';
+import { placeholders, type StatementCache } from './reader-statements.js';
+
+/** Direction of an edge read relative to a node: `outgoing` (node is the source) or `incoming` (node is the target). */
+export type EdgeDirection = 'outgoing' | 'incoming';
+
+/** One stored edge with the file and line that declared it (line 0 when unknown). */
+export interface EdgeRecord {
+  source_id: string;
+  relation: string;
+  target_id: string;
+  source_path: string;
+  line: number;
+}
+
+/** One stored Logic step of a function or method. */
+export interface LogicStepRow {
+  step: number;
+  kind: string;
+  label: string;
+  start_line: number;
+  end_line: number;
+}
+
+/** One stored Logic control flow between two steps. */
+export interface LogicFlowRow {
+  from_step: number;
+  to_step: number;
+  kind: string;
+  label: string;
+}
+
+/**
+ * Up to `limit` edges of `nodeId` in one direction, optionally only of `relations`, ordered by
+ * relation then the other end's id.
+ */
+export function edgesOf(sql: StatementCache, nodeId: string, direction: EdgeDirection, relations: readonly string[] | null, limit: number): EdgeRecord[] {
+  const filter = relations && relations.length > 0 ? ` AND relation IN (${placeholders(relations.length)})` : '';
+  const cols = 'source_id, relation, target_id, source_path, line';
+  const text = direction === 'outgoing'
+    ? `SELECT ${cols} FROM edges WHERE source_id = ?${filter} ORDER BY relation, target_id LIMIT ?`
+    : `SELECT ${cols} FROM edges WHERE target_id = ?${filter} ORDER BY relation, source_id LIMIT ?`;
+  return sql.rows(text).all(nodeId, ...(filter === '' ? [] : relations!), limit) as EdgeRecord[];
+}
+
+/** Whether the exact edge `(source, relation, target)` is stored. */
+export function hasEdge(sql: StatementCache, source: string, relation: string, target: string): boolean {
+  return sql.rows('SELECT 1 FROM edges WHERE source_id = ? AND relation = ? AND target_id = ?').get(source, relation, target) !== undefined;
+}
+
+/** Sorted distinct relation names with at least one edge (one index scan of the edge table's keys). */
+export function distinctRelations(sql: StatementCache): string[] {
+  return (sql.pluck('SELECT DISTINCT relation FROM edges').all() as string[]).sort();
+}
+
+/** Number of stored Logic steps and flows of an owner node. */
+export function logicCounts(sql: StatementCache, ownerId: string): { steps: number; flows: number } {
+  const steps = (sql.pluck('SELECT count(*) FROM logic_steps WHERE owner_id = ?').get(ownerId) as number | undefined) ?? 0;
+  const flows = (sql.pluck('SELECT count(*) FROM logic_flows WHERE owner_id = ?').get(ownerId) as number | undefined) ?? 0;
+  return { steps, flows };
+}
+
+/**
+ * The first `count` Logic steps of an owner (by step number) and the flows between them. Step
+ * numbers are dense from 0, so `step < count` selects exactly the returned steps.
+ */
+export function logicPage(sql: StatementCache, ownerId: string, count: number): { steps: LogicStepRow[]; flows: LogicFlowRow[] } {
+  const steps = sql.rows('SELECT step, kind, label, start_line, end_line FROM logic_steps WHERE owner_id = ? ORDER BY step LIMIT ?').all(ownerId, count) as LogicStepRow[];
+  const flows = sql.rows('SELECT from_step, to_step, kind, label FROM logic_flows WHERE owner_id = ? AND from_step < ? AND to_step < ? ORDER BY from_step, to_step, kind').all(ownerId, count, count) as LogicFlowRow[];
+  return { steps, flows };
+}
+
+/** Up to `limit` stored issues in stored order, optionally only of `severities`. */
+export function issuesOf(sql: StatementCache, severities: readonly string[] | null, limit: number): SourceIssue[] {
+  const cols = 'severity, code, message, path, line, node_id';
+  if (severities === null) return sql.rows(`SELECT ${cols} FROM issues ORDER BY seq LIMIT ?`).all(limit) as SourceIssue[];
+  return sql.rows(`SELECT ${cols} FROM issues WHERE severity IN (${placeholders(severities.length)}) ORDER BY seq LIMIT ?`).all(...severities, limit) as SourceIssue[];
+}
+
+/** Stored issue counts per severity (severities without issues are absent). */
+export function issueCountsBySeverity(sql: StatementCache): Record<string, number> {
+  const rows = sql.rows('SELECT severity, count(*) AS n FROM issues GROUP BY severity').all() as { severity: string; n: number }[];
+  return Object.fromEntries(rows.map((r) => [r.severity, r.n]));
+}

@@ -1,0 +1,123 @@
+/**
+ * Node queries of the index reader: filters, keyset pages, slim metadata rows, counts.
+ * All SQL here runs on the reader's private connection through its statement cache.
+ */
+import type { StatementCache } from './reader-statements.js';
+import { placeholders } from './reader-statements.js';
+
+/** Filters that narrow a search or a node filter; within a field any value matches, across fields all must. */
+export interface NodeFilters {
+  kinds?: readonly string[];
+  families?: readonly string[];
+  authorities?: readonly string[];
+  statuses?: readonly string[];
+  tags?: readonly string[];
+  languages?: readonly string[];
+  /** Capabilities compose: a node must have every requested capability. */
+  capabilities?: readonly string[];
+}
+
+/** One node of a filter result (no body). */
+export interface NodeSummary {
+  id: string;
+  kind: string;
+  title: string;
+  family: string | null;
+  authority: string | null;
+  status: string | null;
+  tags: string[];
+  language: string | null;
+  capabilities: string[];
+  source_path: string;
+  start_line: number;
+}
+
+/** The three fields a traversal item shows of the node it reached. */
+export interface NodeBrief {
+  kind: string;
+  title: string;
+  source_path: string;
+}
+
+/** Metadata of a node for provenance checks (no body): `anchor_count` is the number of recognized anchors. */
+export interface NodeProvenance {
+  id: string;
+  kind: string;
+  title: string;
+  source_path: string;
+  start_line: number;
+  content_hash: string;
+  origin: string;
+  anchor_count: number;
+}
+
+/** Appends SQL conditions and parameters for node filters on an alias of the nodes table. */
+export function filterSql(alias: string, filters: NodeFilters, params: unknown[]): string {
+  const parts: string[] = [];
+  const inList = (column: string, values: readonly string[] | undefined): void => {
+    if (!values || values.length === 0) return;
+    parts.push(`${alias}.${column} IN (${placeholders(values.length)})`);
+    params.push(...values);
+  };
+  inList('kind', filters.kinds);
+  inList('family', filters.families);
+  inList('authority', filters.authorities);
+  inList('status', filters.statuses);
+  inList('language', filters.languages);
+  if (filters.tags && filters.tags.length > 0) {
+    parts.push(`EXISTS (SELECT 1 FROM node_tags t WHERE t.node_id = ${alias}.id AND t.tag IN (${placeholders(filters.tags.length)}))`);
+    params.push(...filters.tags);
+  }
+  if (filters.capabilities && filters.capabilities.length > 0) {
+    for (const capability of filters.capabilities) {
+      parts.push(`EXISTS (SELECT 1 FROM node_capabilities c WHERE c.node_id = ${alias}.id AND c.capability = ?)`);
+      params.push(capability);
+    }
+  }
+  return parts.length === 0 ? '' : ` AND ${parts.join(' AND ')}`;
+}
+
+/** Whether the node `id` exists and passes `filters`. */
+export function nodeMatches(sql: StatementCache, id: string, filters: NodeFilters): boolean {
+  const params: unknown[] = [id];
+  const where = filterSql('n', filters, params);
+  return sql.rows(`SELECT 1 FROM nodes n WHERE n.id = ?${where}`).get(...params) !== undefined;
+}
+
+/** Nodes passing `filters`, by id, after `afterId`; reads at most `limit + 1` rows. */
+export function nodesByFilter(sql: StatementCache, filters: NodeFilters, limit: number, afterId: string | null): { items: NodeSummary[]; truncated: boolean } {
+  const params: unknown[] = [];
+  let where = filterSql('n', filters, params);
+  if (afterId !== null) {
+    where += ' AND n.id > ?';
+    params.push(afterId);
+  }
+  params.push(limit + 1);
+  const rows = sql.rows(`
+    SELECT n.id, n.kind, n.title, n.family, n.authority, n.status, n.tags, n.language, n.capabilities, n.source_path, n.start_line
+    FROM nodes n WHERE 1 = 1${where} ORDER BY n.id LIMIT ?`).all(...params) as (Omit<NodeSummary, 'tags' | 'capabilities'> & { tags: string; capabilities: string })[];
+  const items = rows.slice(0, limit).map((r) => ({ ...r, tags: JSON.parse(r.tags) as string[], capabilities: JSON.parse(r.capabilities) as string[] }));
+  return { items, truncated: rows.length > limit };
+}
+
+/** Kind, title and source path of a node, or null. */
+export function nodeBrief(sql: StatementCache, id: string): NodeBrief | null {
+  return (sql.rows('SELECT kind, title, source_path FROM nodes WHERE id = ?').get(id) as NodeBrief | undefined) ?? null;
+}
+
+/** Provenance metadata of a node, or null. */
+export function nodeProvenance(sql: StatementCache, id: string): NodeProvenance | null {
+  const row = sql.rows('SELECT id, kind, title, source_path, start_line, content_hash, origin, json_array_length(anchors) AS anchor_count FROM nodes WHERE id = ?').get(id);
+  return (row as NodeProvenance | undefined) ?? null;
+}
+
+/** The content hash of an indexed source file, or null when the file has no `sources` row. */
+export function sourceHash(sql: StatementCache, sourcePath: string): string | null {
+  return (sql.pluck('SELECT content_hash FROM sources WHERE path = ?').get(sourcePath) as string | undefined) ?? null;
+}
+
+/** Node counts per kind, by kind, for at most `limit` kinds. */
+export function countsByKind(sql: StatementCache, limit: number): Record<string, number> {
+  const rows = sql.rows('SELECT kind, count(*) AS n FROM nodes GROUP BY kind ORDER BY kind LIMIT ?').all(limit) as { kind: string; n: number }[];
+  return Object.fromEntries(rows.map((r) => [r.kind, r.n]));
+}

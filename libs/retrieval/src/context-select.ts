@@ -1,0 +1,192 @@
+/**
+ * The default context selection of `docforge_get_context` and the unchanged three-argument custom
+ * provider contract: entry shapes, bounded excerpts, seeds and the bounded neighbourhood.
+ */
+import { DocforgeError, relationCategory } from '@docforge/core';
+import type { GraphNode } from '@docforge/core';
+import type { IndexReader } from '@docforge/index';
+import { searchNodes } from './search.js';
+import { traverse, DEFAULT_EDGE_BUDGET, type TraversalDirection } from './traversal.js';
+
+/** Search hits used as seeds when `query` is given. */
+export const CONTEXT_SEARCH_SEEDS = 5;
+/** Body excerpt length of a focus or search entry, in characters. */
+export const FOCUS_EXCERPT_CHARS = 1500;
+/** Body excerpt length of a neighbour entry, in characters. */
+export const NEIGHBOUR_EXCERPT_CHARS = 400;
+
+/** The relation that qualified a neighbour entry, relative to the node it was reached from. */
+export interface ContextRelation {
+  /** Stored relation name (raw, also when unclassified). */
+  relation: string;
+  /** Version-1 alias category, or `unclassified`. */
+  category: string;
+  /** `outgoing` when `via` is the stored source, `incoming` when `via` is the stored target. */
+  direction: TraversalDirection;
+  /** The node this entry was reached from. */
+  via: string;
+  /** Hop count from the seed (1 or 2). */
+  depth: number;
+}
+
+/**
+ * One selected context entry: node metadata, a body excerpt and why it was selected. A custom
+ * provider may add further JSON fields; they are kept. `type` and `estimated_tokens` are set by
+ * the packer and override provider fields of the same name.
+ */
+export interface ContextEntry {
+  id: string;
+  kind: string;
+  title: string;
+  source_path: string;
+  /** Why the entry was selected: `focus`, `search`, `relation` (custom providers may use their own labels). */
+  selected_by: string;
+  /** Project content excerpt (not instructions). */
+  excerpt: string;
+  start_line?: number | null;
+  content_hash?: string | null;
+  /** bm25 score of a search seed (lower ranks higher). */
+  score?: number | null;
+  relation?: ContextRelation | null;
+  excerpt_truncated?: boolean;
+  [extra: string]: unknown;
+}
+
+/** The request handed to a context provider. */
+export interface ContextRequest {
+  node_id?: string;
+  query?: string;
+  /** Token budget (1..{@link MAX_CONTEXT_BUDGET}). */
+  budget: number;
+}
+
+/** Limits handed to a context provider. */
+export interface ContextLimits {
+  /** The project `[limits].max_results`. */
+  max_results: number;
+}
+
+/**
+ * The unchanged three-argument custom context-provider contract (contract: "The existing
+ * three-argument custom context-provider contract is unchanged because pagination is applied
+ * after provider selection"). Must be deterministic for one index generation; a provider whose
+ * output changes between pages makes the next page fail as `stale_cursor`.
+ */
+export type ContextProvider = (reader: IndexReader, request: ContextRequest, limits: ContextLimits) => readonly ContextEntry[];
+
+/** Output of the default selection: the entries plus how the neighbourhood traversal ended. */
+export interface ContextSelection {
+  entries: ContextEntry[];
+  truncated: boolean;
+  truncation_reason: 'result_limit' | 'edge_budget' | null;
+  /** Candidate edges examined by all neighbourhood traversals together. */
+  examined_edges: number;
+}
+
+/**
+ * The first `max` characters of the trimmed body (else summary) with CRLF as LF. Bounded work: a
+ * text longer than `2 * max + 2` characters keeps more than `max` characters after CRLF folding,
+ * so only that prefix is folded, whatever the body size.
+ */
+function excerptOf(node: GraphNode, max: number): { excerpt: string; truncated: boolean } {
+  const trimmed = node.body.trim() || node.summary.trim();
+  const bound = 2 * max + 2;
+  const text = (trimmed.length > bound ? trimmed.slice(0, bound) : trimmed).replace(/\r\n/g, '\n');
+  if (text.length <= max) return { excerpt: text, truncated: false };
+  return { excerpt: text.slice(0, max), truncated: true };
+}
+
+function entryOf(node: GraphNode, selectedBy: string, excerptChars: number, score: number | null, relation: ContextRelation | null): ContextEntry {
+  const { excerpt, truncated } = excerptOf(node, excerptChars);
+  return {
+    id: node.id,
+    kind: node.kind,
+    title: node.title,
+    source_path: node.source_path,
+    start_line: node.start_line,
+    content_hash: node.content_hash,
+    selected_by: selectedBy,
+    score,
+    relation,
+    excerpt,
+    excerpt_truncated: truncated,
+  };
+}
+
+/**
+ * The default deterministic selection: the exact focus node (`node_id`), then up to
+ * {@link CONTEXT_SEARCH_SEEDS} bm25 hits for `query`, then the bounded neighbourhood: outgoing
+ * then incoming traversal, depth 2 from the first seed and depth 1 from the other seeds, sharing
+ * one {@link DEFAULT_EDGE_BUDGET} candidate-edge budget. At most `limits.max_results` entries;
+ * dangling edge targets (no indexed node) are skipped.
+ * @throws DocforgeError `node_not_found` for an unknown `node_id`; `invalid_arguments` when
+ *   neither `node_id` nor `query` is given
+ */
+export function selectContext(reader: IndexReader, request: ContextRequest, limits: ContextLimits): ContextSelection {
+  if (request.node_id === undefined && request.query === undefined) {
+    throw new DocforgeError('invalid_arguments', 'docforge_get_context needs node_id, query or both.', { argument: 'node_id' });
+  }
+  const cap = Math.max(1, limits.max_results);
+  const entries: ContextEntry[] = [];
+  const seen = new Set<string>();
+  const seeds: string[] = [];
+  if (request.node_id !== undefined) {
+    const node = reader.getNode(request.node_id);
+    if (!node) throw new DocforgeError('node_not_found', `No node with id ${JSON.stringify(request.node_id)} exists.`, { node_id: request.node_id });
+    entries.push(entryOf(node, 'focus', FOCUS_EXCERPT_CHARS, null, null));
+    seen.add(node.id);
+    seeds.push(node.id);
+  }
+  if (request.query !== undefined) {
+    const hits = searchNodes(reader, request.query, Math.min(CONTEXT_SEARCH_SEEDS, cap)).items;
+    for (const hit of hits) {
+      if (seen.has(hit.id) || entries.length >= cap) continue;
+      const node = reader.getNode(hit.id);
+      if (!node) continue;
+      entries.push(entryOf(node, 'search', FOCUS_EXCERPT_CHARS, hit.score, null));
+      seen.add(node.id);
+      seeds.push(node.id);
+    }
+  }
+  let examined = 0;
+  let reason: ContextSelection['truncation_reason'] = null;
+  outer: for (const [index, seed] of seeds.entries()) {
+    for (const direction of ['outgoing', 'incoming'] as const) {
+      const room = cap - entries.length;
+      if (room <= 0) {
+        reason ??= 'result_limit';
+        break outer;
+      }
+      const budget = DEFAULT_EDGE_BUDGET - examined;
+      if (budget <= 0) {
+        reason ??= 'edge_budget';
+        break outer;
+      }
+      const result = traverse(reader, seed, { direction, depth: index === 0 ? 2 : 1, limit: room, edgeBudget: budget });
+      examined += result.examined_edges;
+      for (const item of result.items) {
+        if (seen.has(item.id) || entries.length >= cap) continue;
+        const node = reader.getNode(item.id);
+        if (!node) continue;
+        seen.add(item.id);
+        entries.push(entryOf(node, 'relation', NEIGHBOUR_EXCERPT_CHARS, null, {
+          relation: item.relation,
+          category: relationCategory(item.relation),
+          direction,
+          via: item.via,
+          depth: item.depth,
+        }));
+      }
+      if (result.truncation_reason) reason ??= result.truncation_reason;
+    }
+  }
+  return { entries, truncated: reason !== null, truncation_reason: reason, examined_edges: examined };
+}
+
+/**
+ * The default context provider: {@link selectContext} in the three-argument provider shape.
+ * @throws as {@link selectContext}
+ */
+export function defaultContextProvider(reader: IndexReader, request: ContextRequest, limits: ContextLimits): ContextEntry[] {
+  return selectContext(reader, request, limits).entries;
+}

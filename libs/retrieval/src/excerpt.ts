@@ -1,0 +1,67 @@
+/**
+ * Bounded excerpts of long bodies (issue 8 item 1; DESIGN.md section 7: query-time work is
+ * bounded whatever the size of one node). FTS5's own `snippet()` is used for short bodies only (see
+ * `SNIPPET_MAX_BODY_CHARS` in libs/index); for a longer body the reader hands over its first
+ * {@link EXCERPT_SCAN_CHARS} characters and this module picks the excerpt from them, so the work
+ * per hit is linear in a constant, not in the body.
+ */
+
+/** Characters of a long body scanned for an excerpt. */
+export const EXCERPT_SCAN_CHARS = 65_536;
+/** Words in an excerpt (as FTS5 `snippet(…, 16)`). */
+export const EXCERPT_TOKENS = 16;
+/** Words of context kept before the first matching word. */
+const LEAD_TOKENS = 3;
+
+function matches(word: string, term: string): boolean {
+  if (word === term) return true;
+  // Porter stems differ from prefixes; a shared stem of at least four letters is close enough for an excerpt.
+  const n = Math.min(word.length, term.length);
+  if (n < 4) return false;
+  const stem = Math.max(4, term.length - 3);
+  return word.startsWith(term.slice(0, stem)) || term.startsWith(word.slice(0, Math.max(4, word.length - 3)));
+}
+
+/**
+ * An excerpt of about {@link EXCERPT_TOKENS} words from `head` (a bounded prefix of a body): the
+ * window with the most distinct query terms, then the most matching words (earliest on ties), as
+ * FTS5's snippet ranks fragments; from the start when no word matches. Text cut at either end is
+ * marked with `…`, as FTS5 snippets are. Linear in `head`, which is at most
+ * {@link EXCERPT_SCAN_CHARS} characters.
+ * @param head at most {@link EXCERPT_SCAN_CHARS} characters of the body (longer input is cut)
+ * @param terms lowercase query words
+ * @param complete whether `head` is the whole body (no trailing `…` at its end)
+ */
+export function boundedExcerpt(head: string, terms: readonly string[], complete: boolean): string {
+  const text = head.length > EXCERPT_SCAN_CHARS ? head.slice(0, EXCERPT_SCAN_CHARS) : head;
+  const words: { start: number; end: number; term: number }[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}_]+/gu)) {
+    const word = m[0].normalize('NFKC').toLowerCase();
+    words.push({ start: m.index, end: m.index + m[0].length, term: terms.findIndex((t) => matches(word, t)) });
+  }
+  if (words.length === 0) return '';
+  let first = 0;
+  let best = -1;
+  for (const [i, w] of words.entries()) {
+    if (w.term < 0) continue;
+    const from = Math.max(0, i - LEAD_TOKENS);
+    const seen = new Set<number>();
+    let hits = 0;
+    for (let j = from; j < Math.min(words.length, from + EXCERPT_TOKENS); j += 1) {
+      if (words[j]!.term < 0) continue;
+      seen.add(words[j]!.term);
+      hits += 1;
+    }
+    const score = seen.size * (EXCERPT_TOKENS + 1) + hits;
+    if (score > best) {
+      best = score;
+      first = from;
+    }
+  }
+  const last = Math.min(words.length, first + EXCERPT_TOKENS) - 1;
+  const start = first === 0 ? 0 : words[first]!.start;
+  const end = words[last]!.end;
+  const before = first > 0 ? '…' : '';
+  const after = last < words.length - 1 || !complete ? '…' : '';
+  return `${before}${text.slice(start, end).trim()}${after}`;
+}

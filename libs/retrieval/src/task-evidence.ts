@@ -1,0 +1,66 @@
+/**
+ * Hydrates task evidence (metadata only) with provenance: the unprovable facts of
+ * {@link UNPROVABLE_FACTS} and `unclassified_relation` limitations.
+ */
+import type { IndexReader } from '@docforge/index';
+import { MAX_RELATIONSHIP_REASONS, type UNPROVABLE_FACTS } from './task-plan.js';
+import type { StreamItem } from './packing.js';
+import { compare, type Visit } from './task-traversal.js';
+
+/** The descriptor's content and code roots (project-relative POSIX, `.` for the root). */
+export interface EvidenceRoots {
+  content_roots: readonly string[];
+  code_roots: readonly string[];
+}
+
+function underRoot(p: string, roots: readonly string[]): boolean {
+  return roots.some((r) => r === '.' || r === '' || p === r || p.startsWith(`${r.replace(/\/+$/, '')}/`));
+}
+
+/** Hydrates evidence items (metadata only) with provenance facts and limitations. */
+export function hydrate(reader: IndexReader, visits: readonly Visit[], roots: EvidenceRoots): StreamItem[] {
+  const sourceHashes = new Map<string, string | null>();
+  return visits.map((visit) => {
+    const node = reader.nodeProvenance(visit.id);
+    const unprovable: Record<string, unknown>[] = [];
+    const last = visit.path.at(-1);
+    let sourceFileHash: string | null = null;
+    if (!node) {
+      unprovable.push({ fact: 'node_not_indexed' });
+    } else {
+      if (!sourceHashes.has(node.source_path)) sourceHashes.set(node.source_path, reader.sourceHash(node.source_path));
+      sourceFileHash = sourceHashes.get(node.source_path)!;
+      if (last && last.declared_in.path !== node.source_path) unprovable.push({ fact: 'relation_declared_outside_node_source', declared_in: last.declared_in.path });
+      if (node.origin !== 'code' && node.anchor_count === 0) unprovable.push({ fact: 'no_recognized_anchor' });
+      if (node.origin === 'code' ? !underRoot(node.source_path, roots.code_roots) : node.origin !== 'adapter' && !underRoot(node.source_path, roots.content_roots)) {
+        unprovable.push({ fact: 'source_outside_declared_roots', expected: node.origin === 'code' ? 'code_roots' : 'content_roots' });
+      }
+      if (sourceFileHash === null) unprovable.push({ fact: 'source_file_not_indexed' });
+    }
+    if (last && last.declared_in.line === 0) unprovable.push({ fact: 'relation_line_unknown' });
+    const reasons = [...visit.reasons].sort((a, b) => compare(a.relation, b.relation) || compare(a.other_id, b.other_id) || compare(a.direction, b.direction));
+    const unclassified = new Set<string>();
+    for (const r of [...visit.path, ...reasons]) if (r.category === 'unclassified') unclassified.add(r.relation);
+    const item: StreamItem = {
+      type: 'evidence',
+      id: visit.id,
+      role: visit.depth === 0 ? 'focus' : 'related',
+      depth: visit.depth,
+      focus_rank: visit.focusRank,
+      focus_basis: visit.basis,
+      score: visit.score,
+      kind: node?.kind ?? null,
+      title: node?.title ?? null,
+      source_path: node?.source_path ?? null,
+      start_line: node?.start_line ?? null,
+      content_hash: node?.content_hash ?? null,
+      source_file_hash: sourceFileHash,
+      path: visit.path,
+      relationship_reasons: reasons.slice(0, MAX_RELATIONSHIP_REASONS),
+      relationship_reasons_omitted: Math.max(0, reasons.length - MAX_RELATIONSHIP_REASONS),
+      limitations: [...unclassified].sort().map((relation) => ({ code: 'unclassified_relation', relation })),
+      unprovable,
+    };
+    return item;
+  });
+}

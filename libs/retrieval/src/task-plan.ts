@@ -1,0 +1,176 @@
+/**
+ * The version-1 retrieval plan of `docforge_get_task_context`: closed task kinds, fixed ceilings,
+ * category preferences by task kind (table in task-context.ts), task terms and the pure plan
+ * derivation. A plan names alias categories only; it cannot carry SQL, paths, relation names or Logic.
+ */
+import { DocforgeError, domainHash } from '@docforge/core';
+import { MAX_CONTEXT_BUDGET } from './packing.js';
+import type { TraversalDirection } from './traversal.js';
+import type { RelationVocabulary } from './task-vocabulary.js';
+
+/** The closed task kinds, in contract order. */
+export const TASK_KINDS = Object.freeze(['change', 'implementation', 'failure', 'ownership', 'test', 'operation', 'release'] as const);
+/** One task kind. */
+export type TaskKind = (typeof TASK_KINDS)[number];
+
+/** Fixed internal ceilings; they apply even when broader project limits are configured. */
+export interface TaskContextCeilings {
+  max_evidence_items: number;
+  max_examined_edges: number;
+  max_query_chars: number;
+}
+
+/** The contract's fixed ceilings: 1,000 evidence items, 100,000 examined edges, 10,000 query characters. */
+export const TASK_CONTEXT_CEILINGS: Readonly<TaskContextCeilings> = Object.freeze({
+  max_evidence_items: 1000,
+  max_examined_edges: 100_000,
+  max_query_chars: 10_000,
+});
+
+/** Default token budget of `docforge_get_task_context`. */
+export const DEFAULT_TASK_BUDGET = 8000;
+/** Most focus nodes a lexical focus selects. */
+export const MAX_LEXICAL_FOCUS = 3;
+/**
+ * Most full-text candidates the lexical focus examines. Terms are probed for their document
+ * frequency (capped at the window); the rarest terms whose frequencies add up to at most the window
+ * are ranked exactly by bm25 over the whole index. When even the rarest term occurs in more nodes
+ * than the window, bm25 would have to scan every term's complete posting list for its idf, so the
+ * intersection of all terms (or, when empty, their union) is read up to the window in index order
+ * and ranked by how many task terms each title contains; if more candidates existed the capsule
+ * reports `incomplete_proof` (`work_limit`, stage `focus`).
+ */
+export const LEXICAL_CANDIDATE_WINDOW = 1000;
+/** Most whitespace-separated chunks of the task checked as verbatim node ids. */
+export const MAX_ID_MENTION_CHUNKS = 64;
+/** Most lexical terms taken from the task text. */
+export const MAX_QUERY_TERMS = 12;
+/** Most relationship reasons listed per evidence item (the rest are counted). */
+export const MAX_RELATIONSHIP_REASONS = 16;
+/** Traversal depth of the version-1 plan. */
+export const TASK_MAX_DEPTH = 2;
+
+/** The unprovable provenance facts an evidence item may carry (see the module comment). */
+export const UNPROVABLE_FACTS = Object.freeze([
+  'relation_declared_outside_node_source',
+  'relation_line_unknown',
+  'no_recognized_anchor',
+  'source_outside_declared_roots',
+  'source_file_not_indexed',
+  'node_not_indexed',
+] as const);
+
+/** Category preferences of one task kind. */
+export interface TaskKindPreference {
+  /** Required categories: ranked first and followed to depth 2. */
+  readonly primary: readonly string[];
+  /** The other alias categories, in rank order (followed at depth 1 only). */
+  readonly secondary: readonly string[];
+}
+
+/** Category preferences by task kind (the table in the module comment). */
+export const TASK_KIND_PREFERENCES: Readonly<Record<TaskKind, TaskKindPreference>> = Object.freeze({
+  change: { primary: ['structure', 'dependency', 'implementation'], secondary: ['evidence', 'execution', 'data', 'context'] },
+  implementation: { primary: ['implementation', 'structure'], secondary: ['dependency', 'execution', 'data', 'evidence', 'context'] },
+  failure: { primary: ['execution', 'dependency'], secondary: ['data', 'implementation', 'evidence', 'structure', 'context'] },
+  ownership: { primary: ['structure'], secondary: ['implementation', 'evidence', 'context', 'dependency', 'execution', 'data'] },
+  test: { primary: ['evidence'], secondary: ['implementation', 'execution', 'structure', 'dependency', 'data', 'context'] },
+  operation: { primary: ['execution', 'data'], secondary: ['dependency', 'evidence', 'context', 'structure', 'implementation'] },
+  release: { primary: ['evidence', 'dependency'], secondary: ['implementation', 'structure', 'context', 'execution', 'data'] },
+});
+
+/** The task request (tool arguments other than `limit` and `cursor`). */
+export interface TaskContextRequest {
+  task_kind: TaskKind;
+  /** Bounded task description, 1..10,000 characters. */
+  task: string;
+  focus_node_id?: string | null;
+  /** Token budget, 1..200,000 (default {@link DEFAULT_TASK_BUDGET}). */
+  budget?: number;
+}
+
+const STOP_WORDS = new Set(('the and for with that this from into onto when then than are was were been being have has had not but can could should would will ' +
+  'shall may might must our your their its his her them they you all any each how what why who which where add fix make use using need needs ' +
+  'task change changes please about after before over under').split(' '));
+
+/**
+ * Lexical terms of a task text: lowercase letter/digit/underscore words of at least three
+ * characters, minus a small stop-word list, first {@link MAX_QUERY_TERMS} distinct ones.
+ */
+export function taskTerms(task: string): string[] {
+  const terms: string[] = [];
+  for (const word of task.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []) {
+    if (word.length < 3 || STOP_WORDS.has(word) || terms.includes(word)) continue;
+    terms.push(word);
+    if (terms.length >= MAX_QUERY_TERMS) break;
+  }
+  return terms;
+}
+
+/** The version-1 retrieval plan; see {@link deriveTaskPlan}. */
+export interface TaskPlan {
+  plan_version: 1;
+  task_kind: TaskKind;
+  /** Effective policy and index generation the plan is bound to. */
+  binding: { policy_hash: string; generation: number };
+  focus:
+    | { mode: 'exact'; node_id: string }
+    | { mode: 'lexical'; ranking: 'id_mention_then_bm25'; common_term_ranking: 'title_overlap'; query_sha256: string; query_terms: number; candidate_window: number; max_focus_nodes: number };
+  steps: (
+    | { op: 'focus'; mode: 'exact' | 'lexical' }
+    | { op: 'traverse'; depth: number; directions: TraversalDirection[]; from: 'focus' | 'primary_depth_1'; categories: 'all' | string[]; vocabulary_hash: string }
+    | { op: 'hydrate'; fields: 'metadata' }
+  )[];
+  /** Rank order of categories (all eight). */
+  category_order: string[];
+  /** Categories the task kind requires. */
+  required_categories: string[];
+  ceilings: TaskContextCeilings;
+  token_budget: number;
+}
+
+/**
+ * Derives the version-1 plan of a request. Pure: the same request, vocabulary, policy and
+ * generation give the same plan.
+ * @param ceilings the fixed ceilings (tests may pass lower ones)
+ * @param window the lexical candidate window ({@link LEXICAL_CANDIDATE_WINDOW}; tests may pass a lower one)
+ * @throws DocforgeError `invalid_arguments` for an unknown task kind, an empty task, a task over
+ *   the query ceiling or a budget outside 1..200,000
+ */
+export function deriveTaskPlan(request: TaskContextRequest, vocabulary: RelationVocabulary, policyHash: string, generation: number, ceilings: TaskContextCeilings = TASK_CONTEXT_CEILINGS, window: number = LEXICAL_CANDIDATE_WINDOW): TaskPlan {
+  const kind = request.task_kind;
+  if (!(TASK_KINDS as readonly string[]).includes(kind)) {
+    throw new DocforgeError('invalid_arguments', `task_kind must be one of ${TASK_KINDS.join(', ')}.`, { argument: 'task_kind' });
+  }
+  if (typeof request.task !== 'string' || request.task.trim().length === 0) {
+    throw new DocforgeError('invalid_arguments', 'task must be a nonempty description.', { argument: 'task' });
+  }
+  if (request.task.length > ceilings.max_query_chars) {
+    throw new DocforgeError('invalid_arguments', `task exceeds the fixed ceiling of ${ceilings.max_query_chars} characters.`, { argument: 'task', max_query_chars: ceilings.max_query_chars });
+  }
+  const budget = request.budget ?? DEFAULT_TASK_BUDGET;
+  if (!Number.isInteger(budget) || budget < 1 || budget > MAX_CONTEXT_BUDGET) {
+    throw new DocforgeError('invalid_arguments', `budget must be an integer from 1 to ${MAX_CONTEXT_BUDGET}.`, { argument: 'budget' });
+  }
+  const preference = TASK_KIND_PREFERENCES[kind];
+  const exact = typeof request.focus_node_id === 'string';
+  const terms = taskTerms(request.task);
+  return {
+    plan_version: 1,
+    task_kind: kind,
+    binding: { policy_hash: policyHash, generation },
+    focus: exact
+      ? { mode: 'exact', node_id: request.focus_node_id! }
+      : { mode: 'lexical', ranking: 'id_mention_then_bm25', common_term_ranking: 'title_overlap', query_sha256: domainHash('docforge.task_query.v1', terms), query_terms: terms.length, candidate_window: window, max_focus_nodes: MAX_LEXICAL_FOCUS },
+    steps: [
+      { op: 'focus', mode: exact ? 'exact' : 'lexical' },
+      { op: 'traverse', depth: 1, directions: ['outgoing', 'incoming'], from: 'focus', categories: 'all', vocabulary_hash: vocabulary.vocabulary_hash },
+      { op: 'traverse', depth: 2, directions: ['outgoing', 'incoming'], from: 'primary_depth_1', categories: [...preference.primary], vocabulary_hash: vocabulary.vocabulary_hash },
+      { op: 'hydrate', fields: 'metadata' },
+    ],
+    category_order: [...preference.primary, ...preference.secondary, 'unclassified'],
+    required_categories: [...preference.primary],
+    ceilings: { ...ceilings },
+    token_budget: budget,
+  };
+}
