@@ -3,7 +3,7 @@
  * boundary (protocol/schemas), their precompiled ajv validators and generated TypeScript types
  * (protocol/src/generated, from `npm run generate -w protocol`). Depends on no other workspace.
  */
-export { loadToolSchemas, PROTOCOL_SCHEMA_DIR } from './schemas.js';
+export { loadToolSchemas, loadToolSchema, PROTOCOL_SCHEMA_DIR } from './schemas.js';
 export type { ToolSchemaPair, ToolAnnotations } from './schemas.js';
 export { describeValidationErrors } from './validator.js';
 export type { SchemaValidator, SchemaValidationError } from './validator.js';

@@ -12,15 +12,15 @@
  * pagination must never silently end or restart.
  */
 import path from 'node:path';
-import { DocforgeError, hashJson } from '@docforge/core';
+import { errors, hashJson } from '@docforge/core';
 import { generationReceiptStatus, receiptItemHash, stateLayout, type Receipt, type ReceiptItem, type ReceiptState, type ReceiptStatus } from '@docforge/index';
 import { cursorOffset, decodeCursor, effectiveLimit, encodeCursor, type CursorBinding } from '@docforge/retrieval';
 import type { DiagnosticsCollector } from '@docforge/policy';
-import { CONTENT_NOTICE, type ProjectBlock } from './envelope.js';
-import type { ToolArgs, ToolContext, ToolDefinition } from './tools.js';
+import { CONTENT_NOTICE, type ProjectBlock } from '../envelope.js';
+import { defineTool, type StatusOutcome, type ToolContext } from '../define-tool.js';
 
 /** The tool name. */
-export const GENERATION_DIFF_TOOL = 'docforge_get_generation_diff';
+export const GENERATION_DIFF_TOOL = 'docforge_get_generation_diff' as const;
 /** `page_schema_version` of every result of this tool. */
 export const GENERATION_DIFF_PAGE_SCHEMA_VERSION = 1;
 /** Page size when `limit` is omitted (still capped by `[limits].max_results`). */
@@ -67,16 +67,18 @@ export function generationDiffBinding(receipt: Receipt): CursorBinding {
   };
 }
 
-/** The tool definition registered in the registry (a status tool: runs without the normal sync). */
-export function generationDiffTool(): ToolDefinition {
-  return { kind: 'status', run: getGenerationDiff };
-}
+/** The tool definition (a status tool: runs without the normal sync). */
+export const generationDiffTool = defineTool({
+  name: GENERATION_DIFF_TOOL,
+  kind: 'status',
+  handler: getGenerationDiff,
+});
 
 function staleness(state: ReceiptState): ProjectBlock['staleness'] {
   return state === 'current' ? 'current' : state === 'stale' ? 'stale' : 'unknown';
 }
 
-/** The envelope's project block from `current.json` alone (no SQLite). */
+/** The envelope's project block from `current.json` alone (no SQLite); null (the server's pre-sync block) without one. */
 function projectOf(ctx: ToolContext, status: ReceiptStatus): ProjectBlock | null {
   const p = status.publication;
   if (p === null) return null;
@@ -94,7 +96,7 @@ function statusOnly(state: ReceiptState, reason: string): Record<string, unknown
  *   generation or collection is not the current receipt's, or the receipt is no longer current;
  *   `result_too_large` when not even one item or omission fits under the response limit
  */
-export function getGenerationDiff(ctx: ToolContext, args: ToolArgs, diagnostics: DiagnosticsCollector | null): { result: Record<string, unknown>; project: ProjectBlock | null } {
+export function getGenerationDiff(ctx: ToolContext, args: { limit?: number; cursor?: string }, diagnostics: DiagnosticsCollector | null): StatusOutcome {
   let descriptor;
   try {
     descriptor = ctx.manager.descriptor();
@@ -102,7 +104,7 @@ export function getGenerationDiff(ctx: ToolContext, args: ToolArgs, diagnostics:
     // Without a loadable descriptor neither the state dir nor a cheap identity can be established.
     return { result: statusOnly('unknown', 'The project descriptor cannot be loaded, so the project has no cheap source identity.'), project: null };
   }
-  const limit = effectiveLimit(args.limit as number | undefined, descriptor.limits.max_results, GENERATION_DIFF_DEFAULT_LIMIT);
+  const limit = effectiveLimit(args.limit, descriptor.limits.max_results, GENERATION_DIFF_DEFAULT_LIMIT);
   const cursor = typeof args.cursor === 'string' ? args.cursor : null;
   const layout = stateLayout(path.join(ctx.manager.root, descriptor.state.dir));
   const readStatus = (): ReceiptStatus => generationReceiptStatus(layout, ctx.manager.cheapIdentity(), { projectId: descriptor.project.id, root: ctx.manager.root });
@@ -113,7 +115,7 @@ export function getGenerationDiff(ctx: ToolContext, args: ToolArgs, diagnostics:
     if (cursor !== null && status.receipt !== null) {
       // A corrupted cursor is reported as such first; a well-formed one cannot continue a stale receipt.
       decodeCursor(cursor, generationDiffBinding(status.receipt));
-      throw new DocforgeError('stale_cursor', `The generation receipt is no longer current (${status.reason}); restart pagination.`, {
+      throw errors.staleCursor(`The generation receipt is no longer current (${status.reason}); restart pagination.`, {
         reason: 'receipt_not_current',
         receipt_state: status.state,
         expected_generation: status.receipt.to_generation,
@@ -161,7 +163,9 @@ export function getGenerationDiff(ctx: ToolContext, args: ToolArgs, diagnostics:
     position += 1;
   }
   if (position === offset && position < total) {
-    throw new DocforgeError('result_too_large', 'Not even one generation-diff item or omission fits inside the response limit.', { max_output_chars: descriptor.limits.max_output_chars });
+    // The item became an omission record, and not even that fits beside the page skeleton.
+    const omission: ResponseLimitOmission = { kind: 'response_limit', item_hash: receiptItemHash(receipt.items[offset]!), position: offset };
+    throw errors.resultTooLarge(descriptor.limits.max_output_chars - budget + JSON.stringify(omission).length, descriptor.limits.max_output_chars);
   }
   const hasMore = position < total;
   const pagination: GenerationDiffPagination = {

@@ -4,9 +4,9 @@
  * projection"). Logic lives only in the `logic_steps` / `logic_flows` tables, never in primary
  * search or traversal; this tool is the one MCP path to it.
  */
-import { DocforgeError } from '@docforge/core';
+import { errors } from '@docforge/core';
 import { effectiveLimit } from '@docforge/retrieval';
-import type { ToolArgs, ToolContext, ToolDefinition } from './tools.js';
+import { defineTool, type ToolContext } from '../define-tool.js';
 
 /** Default number of steps returned when `limit` is omitted (still capped by `max_results`). */
 export const DEFAULT_LOGIC_STEPS = 200;
@@ -34,12 +34,11 @@ interface FlowRow {
  * (`--no-ast`, or adapter strategy `lexical`).
  * @throws DocforgeError `adapter_policy_forbids_logic`
  */
-export function logicPrecheck(ctx: ToolContext, _args: ToolArgs): void {
+export function logicPrecheck(ctx: ToolContext): void {
   if (!ctx.policy.ast.logic_allowed) {
-    throw new DocforgeError('adapter_policy_forbids_logic', undefined, {
+    throw errors.adapterPolicyForbidsLogic(ctx.policy.ast.no_ast ? 'no_ast_policy' : 'lexical_adapter_strategy', {
       no_ast: ctx.policy.ast.no_ast,
       adapter_strategy: ctx.policy.ast.adapter_strategy,
-      reason: ctx.policy.ast.no_ast ? 'no_ast_policy' : 'lexical_adapter_strategy',
     });
   }
 }
@@ -54,21 +53,22 @@ export function logicPrecheck(ctx: ToolContext, _args: ToolArgs): void {
  *   (limit above max_results), `node_not_found`, `logic_not_found` (the node exists but has no
  *   stored Logic, e.g. a document, a module or a class)
  */
-export const GET_LOGIC_TOOL: ToolDefinition = Object.freeze({
-  kind: 'sync' as const,
+export const getLogicTool = defineTool({
+  name: 'docforge_get_logic',
+  kind: 'sync',
   precheck: logicPrecheck,
-  run(ctx: ToolContext, sync: import('@docforge/index').SyncReport, args: ToolArgs): Record<string, unknown> {
+  handler(ctx, sync, args): Record<string, unknown> {
     // Re-checked here too: the precheck is the contract point, this keeps the handler safe alone.
-    logicPrecheck(ctx, args);
-    const limit = effectiveLimit(args.limit as number | undefined, sync.descriptor.limits.max_results, DEFAULT_LOGIC_STEPS);
-    const id = args.node_id as string;
+    logicPrecheck(ctx);
+    const limit = effectiveLimit(args.limit, sync.descriptor.limits.max_results, DEFAULT_LOGIC_STEPS);
+    const id = args.node_id;
     const reader = ctx.manager.reader();
     const node = reader.getNode(id);
-    if (!node) throw new DocforgeError('node_not_found', `No node with id ${JSON.stringify(id)} exists.`, { node_id: id });
+    if (!node) throw errors.nodeNotFound(id);
     const db = reader.db;
     const totalSteps = (db.prepare('SELECT count(*) FROM logic_steps WHERE owner_id = ?').pluck().get(id) as number) ?? 0;
     if (totalSteps === 0) {
-      throw new DocforgeError('logic_not_found', `Node ${JSON.stringify(id)} (kind ${node.kind}) has no stored Logic; Logic exists for functions and methods only.`, { node_id: id, kind: node.kind });
+      throw errors.logicNotFound(id, node.kind);
     }
     const totalFlows = db.prepare('SELECT count(*) FROM logic_flows WHERE owner_id = ?').pluck().get(id) as number;
     const owner = {
