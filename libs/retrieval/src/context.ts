@@ -16,7 +16,7 @@
  *
  * The page helpers ({@link packStream}, {@link pageStream}) are shared with task context.
  */
-import { DocforgeError, canonicalJson, hashJson, relationCategory, sha256 } from '@docforge/core';
+import { DocforgeError, errors, canonicalJson, hashJson, relationCategory, sha256 } from '@docforge/core';
 import type { GraphNode } from '@docforge/core';
 import type { IndexReader } from '@docforge/index';
 import { cursorOffset, decodeCursor, encodeCursor, type CursorBinding } from './cursor.js';
@@ -144,7 +144,7 @@ export function selectContext(reader: IndexReader, request: ContextRequest, limi
   const seeds: string[] = [];
   if (request.node_id !== undefined) {
     const node = reader.getNode(request.node_id);
-    if (!node) throw new DocforgeError('node_not_found', `No node with id ${JSON.stringify(request.node_id)} exists.`, { node_id: request.node_id });
+    if (!node) throw errors.nodeNotFound(request.node_id);
     entries.push(entryOf(node, 'focus', FOCUS_EXCERPT_CHARS, null, null));
     seen.add(node.id);
     seeds.push(node.id);

@@ -45,7 +45,7 @@
  * examined-edge ceiling), `result_limit` (evidence-item ceiling), `token_limit` (token budget) or
  * `response_limit` (an item larger than any page under `[limits].max_output_chars`).
  */
-import { DocforgeError, RELATION_ALIASES, domainHash, hashJson, relationCategory } from '@docforge/core';
+import { DocforgeError, errors, RELATION_ALIASES, domainHash, hashJson, relationCategory } from '@docforge/core';
 import type { IndexReader } from '@docforge/index';
 import type { CursorBinding } from './cursor.js';
 import {
@@ -445,7 +445,7 @@ function runPlan(reader: IndexReader, plan: TaskPlan, task: string, ceilings: Ta
   let lexicalWindowed = false;
   if (plan.focus.mode === 'exact') {
     const id = plan.focus.node_id;
-    if (!reader.hasNode(id)) throw new DocforgeError('node_not_found', `No node with id ${JSON.stringify(id)} exists.`, { node_id: id });
+    if (!reader.hasNode(id)) throw errors.nodeNotFound(id);
     focus.push({ id, depth: 0, path: [], focusRank: 1, score: null, basis: 'exact', reasons: [] });
   } else {
     const lexical = lexicalFocus(reader, task, Math.min(plan.focus.max_focus_nodes, ceilings.max_evidence_items), plan.focus.candidate_window);

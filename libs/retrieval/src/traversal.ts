@@ -1,4 +1,4 @@
-import { DocforgeError } from '@docforge/core';
+import { errors } from '@docforge/core';
 import type { IndexReader } from '@docforge/index';
 
 /** Default number of candidate edges one traversal may examine (deterministic work budget). */
@@ -58,7 +58,7 @@ interface EdgeRow {
  * @throws DocforgeError `node_not_found` when the start node does not exist.
  */
 export function traverse(reader: IndexReader, startId: string, options: TraversalOptions): TraversalResult {
-  if (!reader.hasNode(startId)) throw new DocforgeError('node_not_found', `No node with id ${JSON.stringify(startId)} exists.`, { node_id: startId });
+  if (!reader.hasNode(startId)) throw errors.nodeNotFound(startId);
   const budget = options.edgeBudget ?? DEFAULT_EDGE_BUDGET;
   const relations = options.relations && options.relations.length > 0 ? [...options.relations] : null;
   const [self, other] = options.direction === 'outgoing' ? ['source_id', 'target_id'] : ['target_id', 'source_id'];
@@ -130,7 +130,7 @@ export interface Backlink {
  * @throws DocforgeError `node_not_found`
  */
 export function backlinks(reader: IndexReader, nodeId: string, limit: number, relations?: readonly string[]): { items: Backlink[]; truncated: boolean } {
-  if (!reader.hasNode(nodeId)) throw new DocforgeError('node_not_found', `No node with id ${JSON.stringify(nodeId)} exists.`, { node_id: nodeId });
+  if (!reader.hasNode(nodeId)) throw errors.nodeNotFound(nodeId);
   const rel = relations && relations.length > 0 ? [...relations] : null;
   const rows = reader.db.prepare(`
     SELECT e.source_id AS id, n.kind, n.title, n.source_path AS node_path, e.relation, e.source_path, e.line
