@@ -84,7 +84,7 @@ describe('docforge_get_generation_diff on a copy of examples/', () => {
     const e = await s.call(TOOL);
     assert.equal(e.ok, true);
     assert.deepEqual(e.result, { page_schema_version: 1, receipt_state: 'missing', reason: e.result!.reason });
-    assert.equal(e.project, undefined, 'no publication to describe');
+    assert.deepEqual({ revision: e.project!.revision, source_hash: e.project!.source_hash, staleness: e.project!.staleness }, { revision: 0, source_hash: null, staleness: 'unknown' }, 'no publication to describe');
     const again = await s.call(TOOL);
     assert.equal(again.result!.receipt_state, 'missing', 'the status tool did not build');
   });

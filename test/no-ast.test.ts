@@ -69,7 +69,7 @@ describe('docforge-mcp --no-ast over stdio', () => {
     assert.deepEqual({ code: e.error!.code, remediation: e.error!.remediation, reason: e.error!.details.reason }, {
       code: 'adapter_policy_forbids_logic', remediation: 'use_graph_tools', reason: 'no_ast_policy',
     });
-    assert.equal(e.project, undefined, 'no synchronization happened');
+    assert.deepEqual({ revision: e.project!.revision, source_hash: e.project!.source_hash, staleness: e.project!.staleness }, { revision: 0, source_hash: null, staleness: 'unknown' }, 'no synchronization happened: the pre-sync project block');
     assert.equal(existsSync(path.join(root, '.docforge', 'index')), false, 'no index was read or built');
   });
 

@@ -39,10 +39,20 @@ export function loadToolSchemas(): Map<string, ToolSchemaPair> {
   const dir = path.join(PROTOCOL_SCHEMA_DIR, 'tools');
   const pairs = new Map<string, ToolSchemaPair>();
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.tool.json')).sort()) {
-    const entry = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as ManifestEntry;
-    const input = JSON.parse(readFileSync(path.join(dir, `${entry.name}.input.schema.json`), 'utf8')) as Record<string, unknown>;
-    const output = JSON.parse(readFileSync(path.join(dir, `${entry.name}.output.schema.json`), 'utf8')) as Record<string, unknown>;
-    pairs.set(entry.name, { ...entry, input, output });
+    const pair = loadToolSchema(file.slice(0, -'.tool.json'.length));
+    pairs.set(pair.name, pair);
   }
   return pairs;
+}
+
+/**
+ * Loads one tool's `<name>.tool.json`, input and output schema from `schemas/v1/tools/`.
+ * @throws Error when a file is missing or not JSON (a packaging defect)
+ */
+export function loadToolSchema(name: string): ToolSchemaPair {
+  const dir = path.join(PROTOCOL_SCHEMA_DIR, 'tools');
+  const entry = JSON.parse(readFileSync(path.join(dir, `${name}.tool.json`), 'utf8')) as ManifestEntry;
+  const input = JSON.parse(readFileSync(path.join(dir, `${name}.input.schema.json`), 'utf8')) as Record<string, unknown>;
+  const output = JSON.parse(readFileSync(path.join(dir, `${name}.output.schema.json`), 'utf8')) as Record<string, unknown>;
+  return { ...entry, input, output };
 }

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Repository root (test/dist/helpers → ../../..). */
@@ -13,6 +13,10 @@ export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 export const FASTIFY_DIR = path.join(REPO_ROOT, 'node_modules', 'fastify');
 export const MCP_ENTRY = path.join(REPO_ROOT, 'apps/mcp-server/dist/src/main.js');
 export const CLI_ENTRY = path.join(REPO_ROOT, 'apps/cli/dist/src/main.js');
+
+// Every server a test starts (in process or as a child) validates each response against the
+// tool's own output schema and fails the call loudly on a mismatch.
+process.env.DOCFORGE_VALIDATE_OUTPUT = '1';
 
 /** The response envelope as the tests read it. */
 export interface Envelope {
@@ -48,7 +52,7 @@ export interface Session {
 
 /** Spawns `docforge-mcp --project-root ROOT ...extraArgs` and connects the SDK client over stdio. */
 export async function startServer(root: string, extraArgs: string[] = []): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_ENTRY, '--project-root', root, ...extraArgs], stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_ENTRY, '--project-root', root, ...extraArgs], stderr: 'pipe', env: { ...getDefaultEnvironment(), DOCFORGE_VALIDATE_OUTPUT: '1' } });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');

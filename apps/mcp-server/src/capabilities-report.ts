@@ -1,4 +1,4 @@
-import type { ToolContext } from './tools.js';
+import type { ToolContext } from './define-tool.js';
 
 /**
  * The `capabilities` record as reported by bootstrap and get_contract: the startup record itself,

@@ -1,6 +1,10 @@
-export { createProjectServer, createGenericServer, createReadOnlyServer, respond } from './server.js';
+export { createProjectServer, createGenericServer, createReadOnlyServer } from './server.js';
 export type { ProjectServerOptions, ProjectServer } from './server.js';
+export { respond } from './respond.js';
 export { CONTENT_NOTICE, CURSOR_AFTER } from './envelope.js';
 export { implementedTools } from './registry.js';
-export type { ToolDefinition, ToolContext } from './tools.js';
+export { defineTool, argumentsError } from './define-tool.js';
+export type { ToolDefinition, ToolContext, ToolSpec, SyncToolSpec, StatusToolSpec, StatusOutcome, ToolResult, DefinableToolName } from './define-tool.js';
+export { TOOL_CALL_STAGES, OutputSchemaMismatch } from './lifecycle.js';
+export type { ToolCallStage } from './lifecycle.js';
 export type { Envelope, ProjectBlock, ToolResponse } from './envelope.js';

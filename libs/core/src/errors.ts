@@ -4,9 +4,15 @@
  * docs/errors.md, and a test checks both directions.
  */
 
-/** A registry entry: default message and the remediation a client should follow. */
+/** A registry entry: default message, message template and the remediation a client should follow. */
 export interface ErrorSpec {
+  /** Message when nothing more specific is known (no template parameters). */
   message: string;
+  /**
+   * Message template of the code's factory in {@link errors}: `{name}` inserts the parameter as
+   * JSON (strings quoted, e.g. an id), `{name:raw}` inserts it as plain text.
+   */
+  template: string;
   /** Stable snake_case remediation keyword a client can act on. */
   remediation: string;
   /** Whether the failure reflects stale state (contract: staleness). */
@@ -14,23 +20,23 @@ export interface ErrorSpec {
 }
 
 export const ERROR_CODES = {
-  invalid_arguments: { message: 'The tool arguments do not match the tool input schema.', remediation: 'fix_arguments' },
-  node_not_found: { message: 'No node with that id exists in the current index generation.', remediation: 'search_for_node' },
-  path_outside_root: { message: 'A path resolves outside the bound project root.', remediation: 'fix_path' },
-  lock_timeout: { message: 'The index publication lock could not be acquired in time.', remediation: 'retry_later' },
-  index_unavailable: { message: 'No valid index publication is available.', remediation: 'fix_sources_then_sync' },
-  descriptor_invalid: { message: 'The project descriptor docforge.toml is invalid.', remediation: 'fix_descriptor' },
-  stale_cursor: { message: 'The cursor belongs to another generation, collection or request.', remediation: 'restart_pagination', stale: true },
-  invalid_cursor: { message: 'The cursor is malformed or corrupted.', remediation: 'restart_pagination' },
-  result_too_large: { message: 'The result cannot fit inside the configured response limit.', remediation: 'narrow_request' },
-  proposal_access_disabled: { message: 'Proposal access was not enabled at startup (--proposal-writer).', remediation: 'restart_with_proposal_writer' },
-  adapter_restart_required: { message: 'The project-owned adapter changed after process start.', remediation: 'restart_project_server', stale: true },
-  adapter_policy_forbids_logic: { message: 'The effective policy forbids function Logic (--no-ast or lexical strategy).', remediation: 'use_graph_tools' },
-  adapter_failed: { message: 'The project-owned adapter failed to load or run.', remediation: 'fix_adapter_then_restart' },
-  task_context_unavailable: { message: 'This server uses a custom context provider and exposes no task planner.', remediation: 'use_get_context' },
-  logic_not_found: { message: 'No stored Logic projection exists for that owner node.', remediation: 'use_function_or_method_id' },
-  policy_violation: { message: 'The index violates the effective process policy.', remediation: 'restart_project_server' },
-  internal_error: { message: 'An unexpected internal error occurred; nothing was changed.', remediation: 'report_bug' },
+  invalid_arguments: { message: 'The tool arguments do not match the tool input schema.', template: '{reason:raw}', remediation: 'fix_arguments' },
+  node_not_found: { message: 'No node with that id exists in the current index generation.', template: 'No node with id {node_id} exists.', remediation: 'search_for_node' },
+  path_outside_root: { message: 'A path resolves outside the bound project root.', template: '{reason:raw}', remediation: 'fix_path' },
+  lock_timeout: { message: 'The index publication lock could not be acquired in time.', template: 'The {lock:raw} lock could not be acquired in time.', remediation: 'retry_later' },
+  index_unavailable: { message: 'No valid index publication is available.', template: '{reason:raw}', remediation: 'fix_sources_then_sync' },
+  descriptor_invalid: { message: 'The project descriptor docforge.toml is invalid.', template: '{reason:raw}', remediation: 'fix_descriptor' },
+  stale_cursor: { message: 'The cursor belongs to another generation, collection or request.', template: '{reason:raw}', remediation: 'restart_pagination', stale: true },
+  invalid_cursor: { message: 'The cursor is malformed or corrupted.', template: '{reason:raw}', remediation: 'restart_pagination' },
+  result_too_large: { message: 'The result cannot fit inside the configured response limit.', template: 'The result needs {needed_chars} characters; the limit is {max_output_chars}.', remediation: 'narrow_request' },
+  proposal_access_disabled: { message: 'Proposal access was not enabled at startup (--proposal-writer).', template: '{tool} needs proposal access, which was not enabled at startup (--proposal-writer).', remediation: 'restart_with_proposal_writer' },
+  adapter_restart_required: { message: 'The project-owned adapter changed after process start.', template: '{reason:raw}', remediation: 'restart_project_server', stale: true },
+  adapter_policy_forbids_logic: { message: 'The effective policy forbids function Logic (--no-ast or lexical strategy).', template: 'The effective policy forbids function Logic ({reason:raw}).', remediation: 'use_graph_tools' },
+  adapter_failed: { message: 'The project-owned adapter failed to load or run.', template: '{reason:raw}', remediation: 'fix_adapter_then_restart' },
+  task_context_unavailable: { message: 'This server uses a custom context provider and exposes no task planner.', template: 'This server binds a custom context provider; version 1 exposes no custom task planner. Use docforge_get_context.', remediation: 'use_get_context' },
+  logic_not_found: { message: 'No stored Logic projection exists for that owner node.', template: 'Node {node_id} (kind {kind:raw}) has no stored Logic; Logic exists for functions and methods only.', remediation: 'use_function_or_method_id' },
+  policy_violation: { message: 'The index violates the effective process policy.', template: '{reason:raw}', remediation: 'restart_project_server' },
+  internal_error: { message: 'An unexpected internal error occurred; nothing was changed.', template: '{reason:raw}', remediation: 'report_bug' },
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Every registered wire error code. */
@@ -83,3 +89,111 @@ export function toDocforgeError(error: unknown, fallback: ErrorCode = 'internal_
 export function isErrorCode(code: string): code is ErrorCode {
   return Object.prototype.hasOwnProperty.call(ERROR_CODES, code);
 }
+
+/** Options every factory accepts: extra JSON details merged after the factory's own, and the wrapped cause. */
+export interface ErrorOptions {
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/**
+ * Fills a registry template: `{name}` becomes the JSON of `params[name]` (strings quoted),
+ * `{name:raw}` its plain text. A missing parameter leaves the registry's default message.
+ */
+export function formatErrorMessage(code: ErrorCode, params: Record<string, unknown>): string {
+  const spec: ErrorSpec = ERROR_CODES[code];
+  let missing = false;
+  const text = spec.template.replace(/\{([a-z_]+)(:raw)?\}/g, (_match, name: string, raw: string | undefined) => {
+    const value = params[name];
+    if (value === undefined) {
+      missing = true;
+      return '';
+    }
+    return raw ? String(value) : JSON.stringify(value);
+  });
+  return missing ? spec.message : text;
+}
+
+function build(code: ErrorCode, params: Record<string, unknown>, details: Record<string, unknown>, options: ErrorOptions = {}): DocforgeError {
+  return new DocforgeError(code, formatErrorMessage(code, params), { ...details, ...options.details }, options.cause === undefined ? undefined : { cause: options.cause });
+}
+
+/**
+ * One factory per registered code (fastify's `lib/errors.js` pattern): the message comes from the
+ * code's template in {@link ERROR_CODES}, the details from the factory's parameters. Codes whose
+ * cause is free-form (`invalid_arguments`, `index_unavailable`, ...) take a `reason` sentence; pass
+ * undefined to get the registry's default message.
+ */
+export const errors = Object.freeze({
+  /** `invalid_arguments`: `reason` says which argument and why; `details.argument` names it when one does. */
+  invalidArguments(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('invalid_arguments', { reason }, details, options);
+  },
+  /** `node_not_found` for an exact node id (`details.node_id`). */
+  nodeNotFound(nodeId: string, options?: ErrorOptions): DocforgeError {
+    return build('node_not_found', { node_id: nodeId }, { node_id: nodeId }, options);
+  },
+  /** `path_outside_root`: `details.path` is project-relative. */
+  pathOutsideRoot(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('path_outside_root', { reason }, details, options);
+  },
+  /** `lock_timeout` for the named lock (`details.lock`, e.g. `index_publication`). */
+  lockTimeout(lock: string, options?: ErrorOptions): DocforgeError {
+    return build('lock_timeout', { lock: lock.replace(/_/g, ' ') }, { lock }, options);
+  },
+  /** `index_unavailable`; without a reason, the registry message. */
+  indexUnavailable(reason?: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('index_unavailable', { reason }, details, options);
+  },
+  /** `descriptor_invalid`: `details` names `path`, `line` and `key`. */
+  descriptorInvalid(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('descriptor_invalid', { reason }, details, options);
+  },
+  /** `stale_cursor`: `details.reason` says which binding no longer holds. */
+  staleCursor(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('stale_cursor', { reason }, details, options);
+  },
+  /** `invalid_cursor`: `reasonCode` becomes `details.reason` (e.g. `checksum_mismatch`). */
+  invalidCursor(reasonCode: string, message: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('invalid_cursor', { reason: message }, { reason: reasonCode, ...details }, options);
+  },
+  /** `result_too_large` for a response of `neededChars` against a limit of `maxOutputChars`. */
+  resultTooLarge(neededChars: number, maxOutputChars: number, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('result_too_large', { needed_chars: neededChars, max_output_chars: maxOutputChars }, { max_output_chars: maxOutputChars, needed_chars: neededChars, ...details }, options);
+  },
+  /** `proposal_access_disabled` for a mutation tool called without `--proposal-writer`. */
+  proposalAccessDisabled(tool: string, options?: ErrorOptions): DocforgeError {
+    return build('proposal_access_disabled', { tool }, { tool }, options);
+  },
+  /** `adapter_restart_required`: `details.reason` is e.g. `fingerprint_mismatch`. */
+  adapterRestartRequired(reason: string | undefined, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('adapter_restart_required', { reason }, details, options);
+  },
+  /** `adapter_policy_forbids_logic`: `no_ast_policy` or `lexical_adapter_strategy`. */
+  adapterPolicyForbidsLogic(reason: 'no_ast_policy' | 'lexical_adapter_strategy', details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('adapter_policy_forbids_logic', { reason: reason === 'no_ast_policy' ? '--no-ast' : 'adapter strategy lexical' }, { ...details, reason }, options);
+  },
+  /** `adapter_failed` with the adapter's own failure text. */
+  adapterFailed(reason?: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('adapter_failed', { reason }, details, options);
+  },
+  /** `task_context_unavailable` for a server bound to a custom context provider. */
+  taskContextUnavailable(tool: string, options?: ErrorOptions): DocforgeError {
+    return build('task_context_unavailable', {}, { tool }, options);
+  },
+  /** `logic_not_found` for an existing node of `kind` without stored Logic. */
+  logicNotFound(nodeId: string, kind: string, options?: ErrorOptions): DocforgeError {
+    return build('logic_not_found', { node_id: nodeId, kind }, { node_id: nodeId, kind }, options);
+  },
+  /** `policy_violation`: the index would violate the effective process policy. */
+  policyViolation(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('policy_violation', { reason }, details, options);
+  },
+  /** `internal_error`: an unexpected failure; nothing was changed. */
+  internalError(reason?: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('internal_error', { reason }, details, options);
+  },
+});
+
+/** The factory names of {@link errors}, one per registered code (checked by a test). */
+export type ErrorFactoryName = keyof typeof errors;

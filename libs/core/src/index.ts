@@ -2,8 +2,8 @@ export type { Anchor, NodeOrigin, GraphNode, GraphEdge, LogicStep, LogicFlow, Is
 export { RELATION_ALIASES, ALIASED_RELATIONS, relationCategory } from './model.js';
 export { sha256, canonicalJson, hashJson, domainHash } from './hash.js';
 export { withContentHash } from './node-hash.js';
-export type { ErrorSpec, ErrorCode, WireError } from './errors.js';
-export { ERROR_CODES, DocforgeError, toDocforgeError, isErrorCode } from './errors.js';
+export type { ErrorSpec, ErrorCode, WireError, ErrorOptions, ErrorFactoryName } from './errors.js';
+export { ERROR_CODES, DocforgeError, toDocforgeError, isErrorCode, errors, formatErrorMessage } from './errors.js';
 export type { AdapterManifest, CodeAdapter, CodeExtractInput, ModuleResolver, LinkResult, AdapterStrategy } from './adapter.js';
 export type { EdgeIdentity } from './edge-key.js';
 export { edgeIdentityKey, parseEdgeIdentityKey, EDGE_KEY_SEPARATOR } from './edge-key.js';

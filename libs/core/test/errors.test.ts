@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DocforgeError, ERROR_CODES, toDocforgeError } from '../src/index.js';
+import { DocforgeError, ERROR_CODES, errors, formatErrorMessage, toDocforgeError } from '../src/index.js';
 
 const docs = readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../docs/errors.md'), 'utf8');
 
@@ -26,4 +26,29 @@ test('foreign errors are wrapped as internal_error with the original as cause', 
   assert.equal(wrapped.code, 'internal_error');
   assert.equal(wrapped.cause, original);
   assert.match(wrapped.message, /boom/);
+});
+
+test('every code has one factory and one template, documented in docs/errors.md in both directions', () => {
+  const rows = new Map<string, { factory: string; template: string }>();
+  for (const match of docs.matchAll(/^\| `([a-z_]+)` \| `[a-z_]+` \| .* \| `errors\.([A-Za-z]+)` \| `([^`]+)` \|$/gm)) rows.set(match[1]!, { factory: match[2]!, template: match[3]! });
+  assert.deepEqual([...rows.keys()].sort(), Object.keys(ERROR_CODES).sort());
+  const camel = (code: string): string => code.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+  assert.deepEqual(Object.keys(errors).sort(), Object.keys(ERROR_CODES).map(camel).sort(), 'one factory per code');
+  for (const [code, spec] of Object.entries(ERROR_CODES)) {
+    assert.equal(rows.get(code)!.factory, camel(code), code);
+    assert.equal(rows.get(code)!.template, spec.template, code);
+  }
+});
+
+test('factories fill their templates: ids as JSON, raw text verbatim, the default message without parameters', () => {
+  const missing = errors.nodeNotFound('REQ "1"');
+  assert.deepEqual(missing.toWire(), { code: 'node_not_found', message: 'No node with id "REQ \\"1\\"" exists.', remediation: 'search_for_node', details: { node_id: 'REQ "1"' } });
+  assert.equal(errors.resultTooLarge(70_000, 60_000).message, 'The result needs 70000 characters; the limit is 60000.');
+  assert.deepEqual(errors.resultTooLarge(70_000, 60_000).details, { max_output_chars: 60_000, needed_chars: 70_000 });
+  assert.equal(errors.lockTimeout('index_publication').message, ERROR_CODES.lock_timeout.message, 'the template reproduces the registry sentence');
+  assert.equal(errors.indexUnavailable().message, ERROR_CODES.index_unavailable.message);
+  assert.equal(errors.invalidArguments('limit must be an integer of at least 1.', { argument: 'limit' }).message, 'limit must be an integer of at least 1.');
+  assert.equal(formatErrorMessage('logic_not_found', { node_id: 'code:a.ts#f', kind: 'module' }), 'Node "code:a.ts#f" (kind module) has no stored Logic; Logic exists for functions and methods only.');
+  const cause = new Error('EACCES');
+  assert.equal(errors.lockTimeout('index_publication', { cause }).cause, cause);
 });

@@ -4,7 +4,7 @@
  * options, deep-frozen, and never changes for the life of the process: changing it means starting
  * a new MCP process.
  */
-import { DocforgeError, hashJson } from '@docforge/core';
+import { errors, hashJson, type DocforgeError } from '@docforge/core';
 import type { AdapterStrategy } from '@docforge/core';
 
 /** The `--capability-mode` values, from least to most privileged. */
@@ -106,7 +106,7 @@ export function deepFreeze<T>(value: T): T {
 }
 
 function invalid(message: string, details: Record<string, unknown>): DocforgeError {
-  return new DocforgeError('invalid_arguments', message, details);
+  return errors.invalidArguments(message, details);
 }
 
 function checkAccessId(option: string, value: unknown): string | null {

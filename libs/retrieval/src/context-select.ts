@@ -2,7 +2,7 @@
  * The default context selection of `docforge_get_context` and the unchanged three-argument custom
  * provider contract: entry shapes, bounded excerpts, seeds and the bounded neighbourhood.
  */
-import { DocforgeError, relationCategory } from '@docforge/core';
+import { DocforgeError, relationCategory, errors } from '@docforge/core';
 import type { GraphNode } from '@docforge/core';
 import type { IndexReader } from '@docforge/index';
 import { searchNodes } from './search.js';
@@ -132,7 +132,7 @@ export function selectContext(reader: IndexReader, request: ContextRequest, limi
   const seeds: string[] = [];
   if (request.node_id !== undefined) {
     const node = reader.getNode(request.node_id);
-    if (!node) throw new DocforgeError('node_not_found', `No node with id ${JSON.stringify(request.node_id)} exists.`, { node_id: request.node_id });
+    if (!node) throw errors.nodeNotFound(request.node_id);
     entries.push(entryOf(node, 'focus', FOCUS_EXCERPT_CHARS, null, null));
     seen.add(node.id);
     seeds.push(node.id);

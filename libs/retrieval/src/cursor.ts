@@ -11,7 +11,7 @@
  * position (see {@link cursorOffset}).
  */
 import { Buffer } from 'node:buffer';
-import { DocforgeError, canonicalJson, domainHash } from '@docforge/core';
+import { errors, canonicalJson, domainHash, type DocforgeError } from '@docforge/core';
 
 /** Domain string of the cursor checksum. */
 export const CURSOR_DOMAIN = 'docforge.cursor.v1';
@@ -83,7 +83,7 @@ interface CursorBody {
 }
 
 function invalid(reason: InvalidCursorReason, message: string, extra: Record<string, unknown> = {}): DocforgeError {
-  return new DocforgeError('invalid_cursor', message, { reason, ...extra });
+  return errors.invalidCursor(reason, message, extra);
 }
 
 /** Whether a value is plain JSON: null, booleans, finite numbers, strings, arrays and plain objects. */
@@ -235,8 +235,7 @@ export function decodeCursor(cursor: string, expected: CursorBinding): DecodedCu
   }
   if (body.generation !== expected.generation || body.collection !== expected.collection) {
     const reason = body.generation !== expected.generation ? 'generation_changed' : 'collection_changed';
-    throw new DocforgeError(
-      'stale_cursor',
+    throw errors.staleCursor(
       reason === 'generation_changed'
         ? `The cursor belongs to generation ${body.generation}, but the index is at generation ${expected.generation}; restart pagination.`
         : 'The cursor belongs to a different result collection; restart pagination.',

@@ -1,4 +1,4 @@
-import { DocforgeError } from '@docforge/core';
+import { errors } from '@docforge/core';
 
 /**
  * The effective result limit of a collection tool (contract: "explicit result limits bounded by
@@ -11,10 +11,10 @@ import { DocforgeError } from '@docforge/core';
 export function effectiveLimit(requested: number | undefined, maxResults: number, defaultLimit = 50): number {
   if (requested === undefined) return Math.min(defaultLimit, maxResults);
   if (!Number.isInteger(requested) || requested < 1) {
-    throw new DocforgeError('invalid_arguments', 'limit must be an integer of at least 1.', { argument: 'limit' });
+    throw errors.invalidArguments('limit must be an integer of at least 1.', { argument: 'limit' });
   }
   if (requested > maxResults) {
-    throw new DocforgeError('invalid_arguments', `limit ${requested} exceeds the project max_results of ${maxResults}.`, { argument: 'limit', max_results: maxResults });
+    throw errors.invalidArguments(`limit ${requested} exceeds the project max_results of ${maxResults}.`, { argument: 'limit', max_results: maxResults });
   }
   return requested;
 }

@@ -3,7 +3,7 @@
  * focus, ranked by the task kind's category order, primary categories followed to depth 2
  * ({@link TASK_MAX_DEPTH}), reading at most the examined-edge ceiling.
  */
-import { DocforgeError, RELATION_ALIASES, relationCategory } from '@docforge/core';
+import { RELATION_ALIASES, relationCategory, errors } from '@docforge/core';
 import type { EdgeRecord, IndexReader } from '@docforge/index';
 import type { TraversalDirection } from './traversal.js';
 import { TASK_CONTEXT_CEILINGS, TASK_MAX_DEPTH, type TaskContextCeilings, type TaskPlan } from './task-plan.js';
@@ -73,7 +73,7 @@ export function runPlan(reader: IndexReader, plan: TaskPlan, task: string, ceili
   let lexicalWindowed = false;
   if (plan.focus.mode === 'exact') {
     const id = plan.focus.node_id;
-    if (!reader.hasNode(id)) throw new DocforgeError('node_not_found', `No node with id ${JSON.stringify(id)} exists.`, { node_id: id });
+    if (!reader.hasNode(id)) throw errors.nodeNotFound(id);
     focus.push({ id, depth: 0, path: [], focusRank: 1, score: null, basis: 'exact', reasons: [] });
   } else {
     const lexical = lexicalFocus(reader, task, Math.min(plan.focus.max_focus_nodes, ceilings.max_evidence_items), plan.focus.candidate_window);

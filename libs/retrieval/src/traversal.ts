@@ -1,4 +1,4 @@
-import { DocforgeError } from '@docforge/core';
+import { errors } from '@docforge/core';
 import type { EdgeRecord, IndexReader } from '@docforge/index';
 
 /** Default number of candidate edges one traversal may examine (deterministic work budget). */
@@ -51,7 +51,7 @@ export interface TraversalOptions {
  * @throws DocforgeError `node_not_found` when the start node does not exist.
  */
 export function traverse(reader: IndexReader, startId: string, options: TraversalOptions): TraversalResult {
-  if (!reader.hasNode(startId)) throw new DocforgeError('node_not_found', `No node with id ${JSON.stringify(startId)} exists.`, { node_id: startId });
+  if (!reader.hasNode(startId)) throw errors.nodeNotFound(startId);
   const budget = options.edgeBudget ?? DEFAULT_EDGE_BUDGET;
   const relations = options.relations && options.relations.length > 0 ? [...options.relations] : null;
   const otherEnd = (edge: EdgeRecord): string => (options.direction === 'outgoing' ? edge.target_id : edge.source_id);
@@ -121,7 +121,7 @@ export interface Backlink {
  * @throws DocforgeError `node_not_found`
  */
 export function backlinks(reader: IndexReader, nodeId: string, limit: number, relations?: readonly string[]): { items: Backlink[]; truncated: boolean } {
-  if (!reader.hasNode(nodeId)) throw new DocforgeError('node_not_found', `No node with id ${JSON.stringify(nodeId)} exists.`, { node_id: nodeId });
+  if (!reader.hasNode(nodeId)) throw errors.nodeNotFound(nodeId);
   const rows = reader.edges(nodeId, 'incoming', relations && relations.length > 0 ? relations : null, limit + 1);
   return {
     items: rows.slice(0, limit).map((r) => {

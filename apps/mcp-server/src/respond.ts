@@ -1,0 +1,89 @@
+/**
+ * Fitting a response to size (lifecycle stage `fit_to_size`, moved verbatim from server.ts):
+ * serialization within `[limits].max_output_chars`.
+ */
+import { errors } from '@docforge/core';
+import type { IndexManager, SyncReport } from '@docforge/index';
+import type { DiagnosticsCollector } from '@docforge/policy';
+import { fitPrefix, longestFitting } from '@docforge/retrieval';
+import { CONTENT_NOTICE, CURSOR_AFTER, toToolResponse, type Envelope, type ToolResponse } from './envelope.js';
+
+/** The response limit without a sync: from the cached descriptor when it loads, else the default. */
+export function statusLimit(manager: IndexManager): number {
+  try {
+    return manager.descriptor().limits.max_output_chars;
+  } catch {
+    return FALLBACK_MAX_OUTPUT_CHARS;
+  }
+}
+
+const FALLBACK_MAX_OUTPUT_CHARS = 60_000;
+
+/**
+ * Serializes an envelope within the configured response limit (`[limits].max_output_chars`):
+ * diagnostics are dropped first (contract: `--diagnostics`), then collection items are trimmed
+ * with `truncated = true`, then an over-long node body is cut with `body_truncated = true`;
+ * what still cannot fit becomes `result_too_large`.
+ */
+export function respond(envelope: Envelope, sync: SyncReport | null, diagnostics: DiagnosticsCollector | null, limit?: number): ToolResponse {
+  const max = sync?.descriptor.limits.max_output_chars ?? limit ?? FALLBACK_MAX_OUTPUT_CHARS;
+  if (diagnostics) envelope.diagnostics = diagnostics.toJSON() as unknown as Record<string, unknown>;
+  let text = JSON.stringify(envelope);
+  if (text.length <= max) return toToolResponse(envelope, text);
+  if (envelope.diagnostics) {
+    delete envelope.diagnostics;
+    text = JSON.stringify(envelope);
+    if (text.length <= max) return toToolResponse(envelope, text);
+  }
+  const result = envelope.result;
+  if (result && Array.isArray(result.items)) {
+    // Keep the largest prefix of items that fits (fitPrefix), then point the cursor after the last
+    // one kept; the cursor's own length can vary, so re-fit with the measured excess as slack.
+    const all = result.items as unknown[];
+    const after = (result as { [CURSOR_AFTER]?: (last: unknown) => string | null })[CURSOR_AFTER];
+    const sizes = all.map((item) => JSON.stringify(item).length);
+    let slack = 0;
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      result.items = [];
+      const skeleton = JSON.stringify(envelope).length;
+      const fit = fitPrefix(all, { budget: max - skeleton - slack, separator: 1, sizeOf: (_item, i) => sizes[i]! });
+      if (fit.truncation.dropped === 0) {
+        result.items = all;
+        break;
+      }
+      result.items = fit.items;
+      result.truncated = true;
+      if ('truncation_reason' in result && result.truncation_reason === null) result.truncation_reason = 'result_limit';
+      // A handler may say how to continue after the last item kept (see CURSOR_AFTER).
+      if ('next_cursor' in result) result.next_cursor = after && fit.items.length > 0 ? after(fit.items[fit.items.length - 1]) : null;
+      text = JSON.stringify(envelope);
+      if (text.length <= max || fit.items.length === 0) break;
+      slack += text.length - max;
+    }
+    text = JSON.stringify(envelope);
+    if (text.length <= max) return toToolResponse(envelope, text);
+  }
+  if (result && typeof result.node === 'object' && result.node !== null) {
+    const node = result.node as { body: string };
+    const full = node.body;
+    // JSON escaping makes the serialized body longer than the string: the longest prefix that fits.
+    const kept = longestFitting(Math.min(full.length, max), (n) => {
+      node.body = full.slice(0, n);
+      result.body_truncated = true;
+      return JSON.stringify(envelope).length + 32 <= max;
+    });
+    node.body = full.slice(0, kept);
+    result.body_truncated = true;
+    if (typeof result.body_offset === 'number') result.next_body_offset = result.body_offset + kept;
+    text = JSON.stringify(envelope);
+    if (text.length <= max) return toToolResponse(envelope, text);
+  }
+  const failure: Envelope = {
+    schema_version: 1,
+    ok: false,
+    notice: CONTENT_NOTICE,
+    project: envelope.project,
+    error: errors.resultTooLarge(text.length, max).toWire(),
+  };
+  return toToolResponse(failure);
+}

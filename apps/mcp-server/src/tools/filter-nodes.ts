@@ -1,0 +1,41 @@
+/** `docforge_filter_nodes` (contract: read tools): exact filters, id order, keyset cursor. */
+import { errors } from '@docforge/core';
+import { decodeCursor, encodeCursor, filterNodes } from '@docforge/retrieval';
+import { CURSOR_AFTER } from '../envelope.js';
+import { defineTool } from '../define-tool.js';
+import { filtersOf, limitOf } from './shared.js';
+
+/** The `docforge_filter_nodes` definition. @throws DocforgeError `invalid_cursor`, `stale_cursor`. */
+export const filterNodesTool = defineTool({
+  name: 'docforge_filter_nodes',
+  kind: 'sync',
+  handler(ctx, sync, args) {
+    const limit = limitOf(args, sync);
+    const filters = filtersOf(args);
+    const binding = {
+      op: 'docforge_filter_nodes',
+      project: sync.descriptor.project.id,
+      adapter: sync.publication.adapter_version,
+      generation: sync.publication.generation,
+      // The page size may change between pages; the filters may not.
+      params: { filters },
+      collection: sync.publication.source_hash,
+    };
+    let after: string | null = null;
+    if (typeof args.cursor === 'string') {
+      const position = decodeCursor(args.cursor, binding).position;
+      if (typeof position !== 'string') throw errors.invalidCursor('bad_position', 'The cursor position is not valid for this tool.');
+      after = position;
+    }
+    const page = filterNodes(ctx.manager.reader(), filters, limit, after);
+    const last = page.items.at(-1);
+    const result: Record<string, unknown> = {
+      items: page.items,
+      truncated: page.truncated,
+      limit,
+      next_cursor: page.truncated && last ? encodeCursor(binding, last.id) : null,
+    };
+    Object.defineProperty(result, CURSOR_AFTER, { value: (item: { id: string }) => encodeCursor(binding, item.id), enumerable: false });
+    return result;
+  },
+});

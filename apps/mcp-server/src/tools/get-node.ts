@@ -1,0 +1,40 @@
+/** `docforge_get_node` (contract: read tools): one exact node, its edges, an optional section and a body window. */
+import { errors } from '@docforge/core';
+import { sectionText } from '@docforge/project';
+import { nodeEdges } from '@docforge/retrieval';
+import { defineTool } from '../define-tool.js';
+
+/** The `docforge_get_node` definition. @throws DocforgeError `node_not_found`; `invalid_arguments` for an unknown section slug. */
+export const getNodeTool = defineTool({
+  name: 'docforge_get_node',
+  kind: 'sync',
+  handler(ctx, _sync, args) {
+    const reader = ctx.manager.reader();
+    const id = args.node_id;
+    const node = reader.getNode(id);
+    if (!node) throw errors.nodeNotFound(id);
+    let body = node.body;
+    let section: Record<string, unknown> | null = null;
+    if (typeof args.section === 'string') {
+      const found = sectionText(node, args.section);
+      if (!found) throw errors.invalidArguments(`Node ${JSON.stringify(id)} has no section ${JSON.stringify(args.section)}; see node.anchors for its slugs.`, { argument: 'section', anchors: node.anchors.slice(0, 50).map((a) => a.slug) });
+      const anchor = found.anchor;
+      body = found.text;
+      section = { slug: anchor.slug, title: anchor.title, level: anchor.level, line: anchor.line, end_line: anchor.end_line };
+    }
+    const total = body.length;
+    const offset = Math.min(args.body_offset ?? 0, total);
+    const max = args.max_body_chars ?? total;
+    node.body = args.include_body === false ? '' : body.slice(offset, offset + max);
+    const end = offset + node.body.length;
+    return {
+      node,
+      edges: nodeEdges(reader, id, 50),
+      section,
+      body_total_chars: total,
+      body_offset: offset,
+      next_body_offset: args.include_body !== false && end < total ? end : null,
+      body_truncated: args.include_body !== false && end < total,
+    };
+  },
+});

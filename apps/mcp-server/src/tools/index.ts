@@ -1,0 +1,39 @@
+/**
+ * Every implemented tool, one `defineTool()` record per file. Registration order and the exposed
+ * subset come from the contract lists in @docforge/policy (capability mode), never from this list.
+ */
+import type { ToolDefinition } from '../define-tool.js';
+import { backlinksTool } from './backlinks.js';
+import { bootstrapTool } from './bootstrap.js';
+import { dependenciesTool } from './dependencies.js';
+import { filterNodesTool } from './filter-nodes.js';
+import { getContextTool } from './get-context.js';
+import { getContractTool } from './get-contract.js';
+import { generationDiffTool } from './get-generation-diff.js';
+import { getLogicTool } from './get-logic.js';
+import { getNodeTool } from './get-node.js';
+import { getTaskContextTool } from './get-task-context.js';
+import { impactTool } from './impact.js';
+import { projectInfoTool } from './project-info.js';
+import { searchTool } from './search.js';
+import { syncTool } from './sync.js';
+import { validateProjectTool } from './validate-project.js';
+
+/** Every tool definition (any order; see @docforge/policy for the registration order). */
+export const ALL_TOOLS: readonly ToolDefinition[] = Object.freeze([
+  bootstrapTool,
+  syncTool,
+  projectInfoTool,
+  getContractTool,
+  getNodeTool,
+  getLogicTool,
+  searchTool,
+  filterNodesTool,
+  backlinksTool,
+  dependenciesTool,
+  impactTool,
+  getContextTool,
+  getTaskContextTool,
+  validateProjectTool,
+  generationDiffTool,
+]);

@@ -1,0 +1,157 @@
+// Pins the tightened output schemas: every registered tool, in every capability mode (and --no-ast), answers valid calls and error calls (including errors before any sync and on a project that cannot load) with envelopes that conform to its own output schema, checked here with an independent ajv compile of protocol/schemas.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { pino } from 'pino';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createGenericServer, type ProjectServer, type ProjectServerOptions } from '@docforge/mcp-server';
+import { loadToolSchemas } from '@docforge/protocol';
+import { EXAMPLES_DIR, removeDir, tempCopy, type Envelope } from './helpers/mcp.js';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const outputValidators = new Map<string, ValidateFunction>([...loadToolSchemas()].map(([name, s]) => [name, ajv.compile(s.output)]));
+
+const NODE = 'CMP-AUTH-GATEWAY';
+const FUNCTION = 'code:src/index.ts#createApp';
+
+/** A valid call of each tool on examples/. */
+const VALID: Record<string, Record<string, unknown>> = {
+  docforge_bootstrap: {},
+  docforge_sync: {},
+  docforge_project_info: {},
+  docforge_get_contract: {},
+  docforge_get_node: { node_id: NODE },
+  docforge_get_logic: { node_id: FUNCTION },
+  docforge_search: { query: 'ledger' },
+  docforge_filter_nodes: { kinds: ['component'], limit: 2 },
+  docforge_backlinks: { node_id: NODE },
+  docforge_dependencies: { node_id: NODE },
+  docforge_impact: { node_id: NODE },
+  docforge_get_context: { node_id: NODE },
+  docforge_get_task_context: { task_kind: 'change', task: 'refund handling in the ledger' },
+  docforge_validate_project: {},
+  docforge_get_generation_diff: {},
+};
+
+/** Error-producing calls of each tool: a schema error for all, plus the tool's own failures. */
+function errorCalls(name: string): Record<string, unknown>[] {
+  const calls: Record<string, unknown>[] = [{ ...VALID[name], unexpected_argument: true }];
+  const input = loadToolSchemas().get(name)!.input as { properties?: Record<string, unknown> };
+  const props = input.properties ?? {};
+  if ('limit' in props) calls.push({ ...VALID[name], limit: 0 }, { ...VALID[name], limit: 10_000 });
+  if ('cursor' in props) calls.push({ ...VALID[name], cursor: 'not-a-cursor' });
+  if ('node_id' in props) calls.push({ ...VALID[name], node_id: 'NO-SUCH-NODE' });
+  if (name === 'docforge_get_task_context') calls.push({ task_kind: 'rewrite', task: 'x' });
+  if (name === 'docforge_get_node') calls.push({ node_id: NODE, section: 'no-such-section' });
+  if (name === 'docforge_get_logic') calls.push({ node_id: NODE });
+  return calls;
+}
+
+interface Harness {
+  project: ProjectServer;
+  client: Client;
+  tools: string[];
+}
+
+async function connect(options: Omit<ProjectServerOptions, 'logger'>): Promise<Harness> {
+  const project = createGenericServer({ ...options, logger: pino({ level: 'silent' }), validateOutput: true });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await project.server.connect(serverTransport);
+  const client = new Client({ name: 'every-tool', version: '1.0.0' });
+  await client.connect(clientTransport);
+  const tools = (await client.listTools()).tools.map((t) => t.name);
+  return { project, client, tools };
+}
+
+async function call(h: Harness, name: string, args: Record<string, unknown>): Promise<Envelope> {
+  const response = (await h.client.callTool({ name, arguments: args })) as { structuredContent?: unknown; isError?: boolean };
+  const envelope = response.structuredContent as Envelope;
+  const validate = outputValidators.get(name)!;
+  assert.ok(validate(envelope), `${name}(${JSON.stringify(args)}) conforms to its output schema: ${JSON.stringify(validate.errors)}\n${JSON.stringify(envelope).slice(0, 600)}`);
+  assert.equal(Boolean(response.isError), !envelope.ok, `${name}: isError matches ok`);
+  assert.ok(envelope.project, `${name}: every response carries project`);
+  return envelope;
+}
+
+const MODES: { label: string; options: Omit<ProjectServerOptions, 'logger' | 'projectRoot'> }[] = [
+  { label: 'read', options: { capabilityMode: 'read' } },
+  { label: 'proposal', options: { capabilityMode: 'proposal', proposalWriter: 'agent-1' } },
+  { label: 'application', options: { capabilityMode: 'application', canonicalApplier: 'owner-1' } },
+  { label: 'operator', options: { capabilityMode: 'operator' } },
+  { label: 'read --no-ast', options: { capabilityMode: 'read', noAst: true } },
+];
+
+describe('every registered tool against its tightened output schema', () => {
+  let root: string;
+  before(() => {
+    root = tempCopy(EXAMPLES_DIR, 'docforge-every-tool-');
+  });
+  after(() => removeDir(root));
+
+  test('errors raised before any sync carry the pre-sync project block (revision 0, null source hash, staleness unknown)', async () => {
+    const h = await connect({ projectRoot: root, capabilityMode: 'read' });
+    try {
+      for (const name of h.tools) {
+        const e = await call(h, name, { ...VALID[name], unexpected_argument: true });
+        assert.equal(e.ok, false, name);
+        assert.equal(e.error!.code, 'invalid_arguments', name);
+        assert.deepEqual({ id: e.project!.id, revision: e.project!.revision, source_hash: e.project!.source_hash, staleness: e.project!.staleness }, { id: 'acme-payments', revision: 0, source_hash: null, staleness: 'unknown' }, name);
+      }
+      const enumError = await call(h, 'docforge_get_task_context', { task_kind: 'rewrite', task: 'x' });
+      assert.equal(enumError.error!.code, 'invalid_arguments');
+      for (const kind of ['change', 'implementation', 'failure', 'ownership', 'test', 'operation', 'release']) assert.match(enumError.error!.message, new RegExp(`"${kind}"`), 'the message lists the allowed values');
+      assert.deepEqual(enumError.error!.details.errors[0].allowed_values, ['change', 'implementation', 'failure', 'ownership', 'test', 'operation', 'release']);
+    } finally {
+      await h.project.close();
+    }
+  });
+
+  for (const mode of MODES) {
+    test(`${mode.label}: valid and error calls of every registered tool conform`, async () => {
+      const h = await connect({ projectRoot: root, ...mode.options });
+      try {
+        assert.ok(h.tools.length >= 15, 'every read tool is registered');
+        for (const name of h.tools) {
+          assert.ok(VALID[name], `a valid call is known for ${name}`);
+          const ok = await call(h, name, VALID[name]!);
+          if (mode.options.noAst && name === 'docforge_get_logic') assert.equal(ok.error!.code, 'adapter_policy_forbids_logic');
+          else assert.equal(ok.ok, true, `${name}: ${JSON.stringify(ok.error)}`);
+          for (const args of errorCalls(name)) {
+            const e = await call(h, name, args);
+            assert.equal(e.ok, false, `${name}(${JSON.stringify(args)}) fails`);
+          }
+        }
+        // After a publication, a schema error (before sync) reports the last published revision.
+        const published = await call(h, 'docforge_search', { query: '' });
+        assert.equal(published.ok, false);
+        assert.ok(published.project!.revision >= 1 && typeof published.project!.source_hash === 'string', 'the last publication is reported');
+        assert.equal(published.project!.staleness, 'unknown');
+      } finally {
+        await h.project.close();
+      }
+    });
+  }
+
+  test('a project without docforge.toml: every tool answers a conforming error with revision 0 and a null id', async () => {
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'docforge-no-descriptor-'));
+    const h = await connect({ projectRoot: empty, capabilityMode: 'read' });
+    try {
+      for (const name of h.tools) {
+        const e = await call(h, name, VALID[name]!);
+        if (name === 'docforge_get_generation_diff') {
+          assert.equal(e.result!.receipt_state, 'unknown');
+        } else {
+          assert.equal(e.ok, false, name);
+        }
+        assert.deepEqual({ id: e.project!.id, revision: e.project!.revision, source_hash: e.project!.source_hash }, { id: null, revision: 0, source_hash: null }, name);
+      }
+    } finally {
+      await h.project.close();
+      removeDir(empty);
+    }
+  });
+});
