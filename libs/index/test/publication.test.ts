@@ -56,15 +56,15 @@ test('checkPublication accepts a complete record and names the first defect of a
     assert.equal(checked.ok, false, JSON.stringify(value));
     return (checked as { problem: string }).problem;
   };
-  assert.match(problem([]), /not an object/);
-  assert.match(problem({ ...VALID, schema_version: 2 }), /schema version/);
+  assert.match(problem([]), /must be object/);
+  assert.match(problem({ ...VALID, schema_version: 2 }), /schema_version/);
   assert.match(problem({ ...VALID, generation: 0 }), /generation/);
   assert.match(problem({ ...VALID, generation: 2 ** 40 + 1 }), /generation/);
-  assert.match(problem({ ...VALID, index_file: '../x.sqlite' }), /index file name/);
+  assert.match(problem({ ...VALID, index_file: '../x.sqlite' }), /index_file/);
   assert.match(problem({ ...VALID, source_hash: 5 }), /source_hash/);
   assert.match(problem({ ...VALID, index_size: 0 }), /index_size/);
   assert.match(problem({ ...VALID, counts: 'x' }), /counts/);
-  assert.match(problem({ ...VALID, receipt_file: 'generation-receipt.json' }), /receipt identity/, 'receipt fields come together');
+  assert.match(problem({ ...VALID, receipt_file: 'generation-receipt.json' }), /receipt_file/, 'receipt fields come together');
   assert.match((parsePublication('{ corrupt') as { problem: string }).problem, /not valid JSON/);
 });
 
