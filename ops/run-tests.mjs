@@ -1,8 +1,13 @@
 // Runs every compiled test file with Node's test runner (node --test does not expand globs on Node 20).
-import { readdirSync, existsSync, statSync } from 'node:fs';
+// Before the run it builds the shared example fixture once: a copy of examples/ indexed by the built
+// `docforge sync`, whose location reaches the tests through DOCFORGE_TEST_FIXTURES (see
+// test/helpers/projects.ts, exampleProjectCopy). Usage: node ops/run-tests.mjs [path substring ...]
+import { cpSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 
+const FIXTURES_ENV = 'DOCFORGE_TEST_FIXTURES';
 const roots = ['protocol', 'libs/core', 'libs/project', 'libs/adapters/typescript', 'libs/adapters/python', 'libs/policy', 'libs/index', 'libs/retrieval', 'apps/mcp-server', 'apps/cli', 'test'];
 const filter = process.argv.slice(2);
 const files = [];
@@ -21,5 +26,27 @@ if (selected.length === 0) {
   console.error('run-tests: no compiled test files found (did tsc -b run?)');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...selected], { stdio: 'inherit' });
+
+/** Copies examples/ (without state) into `dir`/acme-payments and indexes it with the built CLI. */
+function buildExampleFixture(dir) {
+  const project = path.join(dir, 'acme-payments');
+  cpSync('examples', project, { recursive: true, filter: (src) => !src.split(path.sep).includes('.docforge') });
+  const sync = spawnSync(process.execPath, ['apps/cli/dist/src/main.js', 'sync', '-C', project], { encoding: 'utf8' });
+  if (sync.status !== 0) {
+    console.error(`run-tests: building the example fixture failed:\n${sync.stdout}${sync.stderr}`);
+    process.exit(1);
+  }
+}
+
+const env = { ...process.env };
+let fixtures = null;
+if (!env[FIXTURES_ENV] && selected.some((f) => f.startsWith(path.join('test', 'dist')))) {
+  fixtures = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'docforge-fixtures-')));
+  const started = performance.now();
+  buildExampleFixture(fixtures);
+  console.log(`# run-tests: example fixture built in ${Math.round(performance.now() - started)} ms at ${fixtures}`);
+  env[FIXTURES_ENV] = fixtures;
+}
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...selected], { stdio: 'inherit', env });
+if (fixtures) rmSync(fixtures, { recursive: true, force: true });
 process.exit(result.status ?? 1);

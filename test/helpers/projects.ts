@@ -1,0 +1,66 @@
+/** Temp project copies for the end-to-end tests: the example project (optionally with its prebuilt index) and parts of fastify. */
+import { cpSync, existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { EXAMPLES_DIR, FASTIFY_DIR, FIXTURES_ENV } from './paths.js';
+
+const created: string[] = [];
+// Removed when the test file's process exits, after every server hook has closed its child.
+process.on('exit', () => {
+  for (const dir of created) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh, realpath-resolved temp dir, removed when the test process exits. */
+export function tempDir(prefix = 'docforge-test-'): string {
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+  created.push(dir);
+  return dir;
+}
+
+/** Copies `source` into a fresh temp dir without any `.docforge` state or node_modules; returns the copy. */
+export function tempCopy(source: string, prefix = 'docforge-test-'): string {
+  const dir = tempDir(prefix);
+  cpSync(source, dir, { recursive: true, filter: (src) => !src.split(path.sep).includes('.docforge') && !src.split(path.sep).includes('node_modules') });
+  return dir;
+}
+
+/** Removes a directory now (temp dirs are removed at exit anyway). */
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** The prebuilt copy of the example project made by ops/run-tests.mjs, or null when the tests run without it. */
+export function prebuiltExample(): string | null {
+  const dir = process.env[FIXTURES_ENV];
+  if (!dir) return null;
+  const project = path.join(dir, 'acme-payments');
+  return existsSync(path.join(project, '.docforge', 'index', 'current.json')) ? project : null;
+}
+
+/**
+ * A private copy of the example project in a fresh temp dir. With `state: true` (the default) the
+ * copy carries the index prebuilt once by ops/run-tests.mjs (its `.docforge` dir); tests that must
+ * observe a cold first build pass `state: false`. Without the prebuilt fixture (a test file run on
+ * its own) the copy has no state either way.
+ */
+export function exampleProjectCopy(options: { state?: boolean } = {}): string {
+  const prebuilt = options.state === false ? null : prebuiltExample();
+  if (prebuilt === null) return tempCopy(EXAMPLES_DIR, 'docforge-example-');
+  const dir = tempDir('docforge-example-');
+  cpSync(prebuilt, dir, { recursive: true, preserveTimestamps: true });
+  return dir;
+}
+
+/** Which parts of the fastify package a project copy holds. */
+export type FastifyPart = 'docs' | 'lib' | 'fastify.js' | 'package.json';
+
+/**
+ * A project in a fresh temp dir made of parts of the installed fastify package, with
+ * `descriptor` (docforge.toml text) written at its root when given.
+ */
+export function fastifyProjectCopy(parts: readonly FastifyPart[], descriptor?: string, prefix = 'docforge-fastify-'): string {
+  const dir = tempDir(prefix);
+  for (const part of parts) cpSync(path.join(FASTIFY_DIR, part), path.join(dir, part), { recursive: true });
+  if (descriptor !== undefined) writeFileSync(path.join(dir, 'docforge.toml'), descriptor);
+  return dir;
+}
