@@ -3,8 +3,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { hashJson } from '@docforge/core';
-import { collectionHash, edgeSetHash, loadIndexSnapshot, nodeSetHash, receiptItemHash, type Receipt, type ReceiptItem } from '@docforge/index';
+import { loadIndexSnapshot, type Receipt, type ReceiptItem } from '@docforge/index';
+import { canonical, collectionHash, edgeSetHash, nodeSetHash, sha256Hex } from './helpers/hashes.js';
 import { exampleProjectCopy, tempDir } from './helpers/projects.js';
 import { expectError, useServer, type Envelope, type Server } from './helpers/server.js';
 
@@ -28,7 +28,7 @@ function checkPage(e: Envelope, receipt: Receipt): Record<string, any> {
   assert.equal(r.page_schema_version, 1);
   assert.equal(r.receipt_state, 'current');
   const { page_hash, ...page } = r;
-  assert.equal(page_hash, hashJson(page), 'page_hash covers header, items, omissions, state and pagination');
+  assert.equal(page_hash, sha256Hex(canonical(page)), 'page_hash covers header, items, omissions, state and pagination');
   const { items: _items, ...stored } = receipt;
   assert.deepEqual(r.receipt_header, { ...stored, stored_receipt_hash: receipt.receipt_hash });
   assert.equal(e.project!.staleness, 'current');
@@ -91,7 +91,7 @@ describe('docforge_get_generation_diff on a copy of examples/', async () => {
     assert.equal(receipt.total_count, counts.nodes + counts.edges);
     const snapshot = loadIndexSnapshot(boot.result!.index.active_index_path);
     assert.equal(receipt.to_node_hash, nodeSetHash(snapshot.nodes));
-    assert.equal(receipt.to_edge_hash, edgeSetHash(snapshot.edges));
+    assert.equal(receipt.to_edge_hash, edgeSetHash(snapshot.edges.keys()));
     assert.equal(receipt.retained_count, Math.min(1000, receipt.total_count));
     assert.equal(receipt.details_omitted, receipt.total_count > 1000);
 
@@ -137,7 +137,7 @@ describe('docforge_get_generation_diff on a copy of examples/', async () => {
     assert.deepEqual(removed, ['RB-005']);
     assert.equal(receipt.to_node_hash, nodeSetHash(newSnap.nodes));
     assert.equal(receipt.from_node_hash, nodeSetHash(oldSnap.nodes));
-    assert.equal(receipt.to_edge_hash, edgeSetHash(newSnap.edges));
+    assert.equal(receipt.to_edge_hash, edgeSetHash(newSnap.edges.keys()));
 
     const byId = new Map(receipt.items.filter((i) => i.change === 'node_changed').map((i) => [(i as { id: string }).id, i as { changed_fields: string[]; from_hash: string; to_hash: string }]));
     assert.deepEqual(byId.get('CMP-RETRY')!.changed_fields, ['title']);
@@ -227,7 +227,7 @@ describe('docforge_get_generation_diff under a small response limit', async () =
     assert.ok(pages > 1, `several pages (${pages})`);
     assert.equal(omissions.length, 2, 'the long node and its long edge');
     for (const o of omissions) {
-      assert.equal(o.item_hash, receiptItemHash(receipt.items[o.position]!));
+      assert.equal(o.item_hash, sha256Hex(canonical(receipt.items[o.position]!)));
       assert.ok(JSON.stringify(receipt.items[o.position]).includes(longId));
     }
     const positions = new Set(omissions.map((o) => o.position));
