@@ -60,3 +60,12 @@ test('bad usage gets a clear message and exit code 2; a missing descriptor a str
   assert.equal(missing.status, 1);
   assert.match(missing.stderr, /descriptor_invalid/);
 });
+
+test('demo finds docforge-mcp through the @docforge/mcp-server package and drives it over stdio', () => {
+  const root = exampleProjectCopy();
+  const demo = cli(['demo', '-C', root]);
+  assert.equal(demo.status, 0, demo.stdout + demo.stderr);
+  assert.match(demo.stdout, new RegExp(`docforge-mcp --project-root ${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  assert.match(demo.stdout, /project acme-payments, revision \d+, staleness current/);
+  assert.match(demo.stdout, /\ndemo finished\n/);
+});
