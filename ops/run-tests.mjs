@@ -2,7 +2,7 @@
 // Before the run it builds the shared example fixture once: a copy of examples/ indexed by the built
 // `docforge sync`, whose location reaches the tests through DOCFORGE_TEST_FIXTURES (see
 // test/helpers/projects.ts, exampleProjectCopy). Usage: node ops/run-tests.mjs [path substring ...]
-import { cpSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,6 +47,14 @@ if (!env[FIXTURES_ENV] && selected.some((f) => f.startsWith(path.join('test', 'd
   console.log(`# run-tests: example fixture built in ${Math.round(performance.now() - started)} ms at ${fixtures}`);
   env[FIXTURES_ENV] = fixtures;
 }
+const currentFile = fixtures ? path.join(fixtures, 'acme-payments', '.docforge', 'index', 'current.json') : null;
+const publishedBefore = currentFile ? readFileSync(currentFile, 'utf8') : null;
 const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...selected], { stdio: 'inherit', env });
+let status = result.status ?? 1;
+if (currentFile && (!existsSync(currentFile) || readFileSync(currentFile, 'utf8') !== publishedBefore)) {
+  // Tests share the fixture read-only (sharedExampleProject); a test that changed it must use a private copy.
+  console.error('run-tests: a test changed the shared example fixture (its current.json differs); use exampleProjectCopy() in tests that write');
+  status = 1;
+}
 if (fixtures) rmSync(fixtures, { recursive: true, force: true });
-process.exit(result.status ?? 1);
+process.exit(status);

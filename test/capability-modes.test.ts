@@ -6,7 +6,7 @@ import { computeCapabilities, computeEffectivePolicy, PROPOSAL_TOOLS, READ_TOOLS
 import { implementedTools } from '@docforge/mcp-server';
 import { loadToolSchemas } from '@docforge/protocol';
 import { MCP_ENTRY } from './helpers/paths.js';
-import { exampleProjectCopy } from './helpers/projects.js';
+import { sharedExampleProject } from './helpers/projects.js';
 import { useServer, type ServerOptions } from './helpers/server.js';
 
 function implemented(): Set<string> {
@@ -23,7 +23,8 @@ function inContractOrder(names: readonly string[], contract: readonly string[]):
 const CONTRACT_ORDER = [...READ_TOOLS, ...PROPOSAL_TOOLS, 'docforge_apply_changeset'];
 
 describe('capability modes', () => {
-  const root = exampleProjectCopy();
+  // Read only: every server binds the shared prebuilt example.
+  const root = sharedExampleProject();
 
   const cases: { mode: CapabilityMode; options: ServerOptions; applier: string | null; writer: string | null }[] = [
     { mode: 'read', options: { mode: 'read' }, applier: null, writer: null },

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLI_ENTRY } from './helpers/paths.js';
-import { exampleProjectCopy, fastifyProjectCopy, tempDir } from './helpers/projects.js';
+import { exampleProjectCopy, fastifyProjectCopy, sharedExampleProject, tempDir } from './helpers/projects.js';
 
 function cli(args: string[], cwd?: string) {
   return spawnSync(process.execPath, [CLI_ENTRY, ...args], { encoding: 'utf8', cwd });
@@ -62,7 +62,7 @@ test('bad usage gets a clear message and exit code 2; a missing descriptor a str
 });
 
 test('demo finds docforge-mcp through the @docforge/mcp-server package and drives it over stdio', () => {
-  const root = exampleProjectCopy();
+  const root = sharedExampleProject();
   const demo = cli(['demo', '-C', root]);
   assert.equal(demo.status, 0, demo.stdout + demo.stderr);
   assert.match(demo.stdout, new RegExp(`docforge-mcp --project-root ${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));

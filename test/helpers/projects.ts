@@ -51,6 +51,15 @@ export function exampleProjectCopy(options: { state?: boolean } = {}): string {
   return dir;
 }
 
+/**
+ * The example project for tests that only read it: the prebuilt fixture itself, shared by every
+ * such test file (its index is current, so no server builds it again), or a private copy when the
+ * tests run without ops/run-tests.mjs. A test that writes anything uses exampleProjectCopy().
+ */
+export function sharedExampleProject(): string {
+  return prebuiltExample() ?? exampleProjectCopy();
+}
+
 /** Which parts of the fastify package a project copy holds. */
 export type FastifyPart = 'docs' | 'lib' | 'fastify.js' | 'package.json';
 
