@@ -49,7 +49,8 @@ if (!env[FIXTURES_ENV] && selected.some((f) => f.startsWith(path.join('test', 'd
 }
 const currentFile = fixtures ? path.join(fixtures, 'acme-payments', '.docforge', 'index', 'current.json') : null;
 const publishedBefore = currentFile ? readFileSync(currentFile, 'utf8') : null;
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...selected], { stdio: 'inherit', env });
+const concurrency = Number(process.env.DOCFORGE_TEST_CONCURRENCY ?? 2);
+const result = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...selected], { stdio: 'inherit', env });
 let status = result.status ?? 1;
 if (currentFile && (!existsSync(currentFile) || readFileSync(currentFile, 'utf8') !== publishedBefore)) {
   // Tests share the fixture read-only (sharedExampleProject); a test that changed it must use a private copy.
