@@ -1,5 +1,5 @@
 /** Temp project copies for the end-to-end tests: the example project (optionally with its prebuilt index) and parts of fastify. */
-import { cpSync, existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EXAMPLES_DIR, FASTIFY_DIR, FIXTURES_ENV } from './paths.js';
@@ -29,12 +29,29 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** The prebuilt copy of the example project made by ops/run-tests.mjs, or null when the tests run without it. */
+const FIXTURE_WAIT_MS = 120_000;
+
+/** Sleeps the calling thread (test files are their own processes; the fixture appears from outside). */
+function sleepMs(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * The prebuilt copy of the example project made by ops/run-tests.mjs (built in the background
+ * while the unit tests run: this waits for its `ready` marker), or null when the tests run
+ * without it.
+ * @throws Error when the fixture build failed or did not finish within two minutes.
+ */
 export function prebuiltExample(): string | null {
   const dir = process.env[FIXTURES_ENV];
   if (!dir) return null;
-  const project = path.join(dir, 'acme-payments');
-  return existsSync(path.join(project, '.docforge', 'index', 'current.json')) ? project : null;
+  const deadline = Date.now() + FIXTURE_WAIT_MS;
+  while (!existsSync(path.join(dir, 'ready'))) {
+    if (existsSync(path.join(dir, 'failed'))) throw new Error(`the example fixture build failed: ${readFileSync(path.join(dir, 'failed'), 'utf8')}`);
+    if (Date.now() > deadline) throw new Error(`the example fixture at ${dir} was not ready within ${FIXTURE_WAIT_MS} ms`);
+    sleepMs(50);
+  }
+  return path.join(dir, 'acme-payments');
 }
 
 /**
