@@ -1,8 +1,13 @@
 // Runs every compiled test file with Node's test runner (node --test does not expand globs on Node 20).
-import { readdirSync, existsSync, statSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+// Alongside the run it builds the shared example fixture once: a copy of examples/ indexed by the
+// built `docforge sync` in the background, whose location reaches the tests through DOCFORGE_TEST_FIXTURES (see
+// test/helpers/projects.ts, exampleProjectCopy). Usage: node ops/run-tests.mjs [path substring ...]
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 
+const FIXTURES_ENV = 'DOCFORGE_TEST_FIXTURES';
 const roots = ['protocol', 'libs/core', 'libs/fs-safe', 'libs/project', 'libs/adapters/typescript', 'libs/adapters/python', 'libs/policy', 'libs/index', 'libs/retrieval', 'apps/mcp-server', 'apps/cli', 'test'];
 const filter = process.argv.slice(2);
 const files = [];
@@ -21,5 +26,57 @@ if (selected.length === 0) {
   console.error('run-tests: no compiled test files found (did tsc -b run?)');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...selected], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+
+/**
+ * Copies examples/ (without state) into `dir`/acme-payments and indexes it with the built CLI, in
+ * the background: the unit tests run first meanwhile. On exit it writes `dir`/ready (or
+ * `dir`/failed with the CLI's output), which test/helpers/projects.ts waits for.
+ */
+function buildExampleFixture(dir) {
+  const project = path.join(dir, 'acme-payments');
+  cpSync('examples', project, { recursive: true, filter: (src) => !src.split(path.sep).includes('.docforge') });
+  const started = performance.now();
+  const child = spawn(process.execPath, ['apps/cli/dist/src/main.js', 'sync', '-C', project], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      if (code === 0) {
+        copyFileSync(path.join(project, '.docforge', 'index', 'current.json'), path.join(dir, 'published.json'));
+        writeFileSync(path.join(dir, 'ready'), output);
+        console.log(`# run-tests: example fixture built in ${Math.round(performance.now() - started)} ms at ${dir}`);
+      } else {
+        writeFileSync(path.join(dir, 'failed'), output || `exit code ${code}`);
+        console.error(`run-tests: building the example fixture failed:\n${output}`);
+      }
+      resolve(code === 0);
+    });
+  });
+}
+
+/** Runs `node --test` on the selected files; resolves with its exit status. */
+function runTests(env) {
+  const concurrency = Number(process.env.DOCFORGE_TEST_CONCURRENCY ?? 2);
+  const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...selected], { stdio: 'inherit', env });
+  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+}
+
+const env = { ...process.env };
+let fixtures = null;
+let fixtureBuilt = Promise.resolve(true);
+if (!env[FIXTURES_ENV] && selected.some((f) => f.startsWith(path.join('test', 'dist')))) {
+  fixtures = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'docforge-fixtures-')));
+  fixtureBuilt = buildExampleFixture(fixtures);
+  env[FIXTURES_ENV] = fixtures;
+}
+let status = await runTests(env);
+if (!(await fixtureBuilt)) status = 1;
+const currentFile = fixtures ? path.join(fixtures, 'acme-payments', '.docforge', 'index', 'current.json') : null;
+if (currentFile && existsSync(path.join(fixtures, 'ready')) && readFileSync(currentFile, 'utf8') !== readFileSync(path.join(fixtures, 'published.json'), 'utf8')) {
+  // Tests share the fixture read-only (sharedExampleProject); a test that changed it must use a private copy.
+  console.error('run-tests: a test changed the shared example fixture (its current.json differs); use exampleProjectCopy() in tests that write');
+  status = 1;
+}
+if (fixtures) rmSync(fixtures, { recursive: true, force: true });
+process.exit(status);

@@ -1,11 +1,13 @@
 // Pins the capability modes over stdio: each mode exposes exactly the contract's tool set in contract order (filtered to implemented tools), and application mode fails closed without a canonical applier.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { computeCapabilities, computeEffectivePolicy, PROPOSAL_TOOLS, READ_TOOLS, toolsForMode, type CapabilityMode } from '@docforge/policy';
 import { implementedTools } from '@docforge/mcp-server';
 import { loadToolSchemas } from '@docforge/protocol';
-import { EXAMPLES_DIR, MCP_ENTRY, removeDir, startServer, tempCopy } from './helpers/mcp.js';
+import { MCP_ENTRY } from './helpers/paths.js';
+import { sharedExampleProject } from './helpers/projects.js';
+import { useServer, type ServerOptions } from './helpers/server.js';
 
 function implemented(): Set<string> {
   const schemas = loadToolSchemas();
@@ -21,18 +23,14 @@ function inContractOrder(names: readonly string[], contract: readonly string[]):
 const CONTRACT_ORDER = [...READ_TOOLS, ...PROPOSAL_TOOLS, 'docforge_apply_changeset'];
 
 describe('capability modes', () => {
-  let root: string;
+  // Read only: every server binds the shared prebuilt example.
+  const root = sharedExampleProject();
 
-  before(() => {
-    root = tempCopy(EXAMPLES_DIR);
-  });
-  after(() => removeDir(root));
-
-  const cases: { mode: CapabilityMode; args: string[]; applier: string | null; writer: string | null }[] = [
-    { mode: 'read', args: ['--capability-mode', 'read'], applier: null, writer: null },
-    { mode: 'proposal', args: ['--capability-mode', 'proposal', '--proposal-writer', 'agent-1'], applier: null, writer: 'agent-1' },
-    { mode: 'application', args: ['--capability-mode', 'application', '--canonical-applier', 'owner-1'], applier: 'owner-1', writer: null },
-    { mode: 'operator', args: ['--capability-mode', 'operator'], applier: null, writer: null },
+  const cases: { mode: CapabilityMode; options: ServerOptions; applier: string | null; writer: string | null }[] = [
+    { mode: 'read', options: { mode: 'read' }, applier: null, writer: null },
+    { mode: 'proposal', options: { mode: 'proposal', proposalWriter: 'agent-1' }, applier: null, writer: 'agent-1' },
+    { mode: 'application', options: { mode: 'application', canonicalApplier: 'owner-1' }, applier: 'owner-1', writer: null },
+    { mode: 'operator', options: { mode: 'operator' }, applier: null, writer: null },
   ];
 
   for (const c of cases) {
@@ -42,29 +40,25 @@ describe('capability modes', () => {
         adapterStrategy: 'ast', projectAdapterModule: null,
       });
       const expected = toolsForMode(policy).filter((name) => implemented().has(name));
-      const s = await startServer(root, c.args);
-      try {
-        const names = (await s.client.listTools()).tools.map((t) => t.name);
-        assert.deepEqual(names, expected);
-        assert.ok(inContractOrder(names, CONTRACT_ORDER));
-        // Every implemented read tool is on every surface; proposal tools never on the read surface.
-        for (const name of READ_TOOLS) assert.equal(names.includes(name), implemented().has(name), name);
-        if (c.mode === 'read') assert.ok(names.every((n) => !(PROPOSAL_TOOLS as readonly string[]).includes(n)));
-        assert.ok(names.includes('docforge_get_logic'), 'the Logic tool is registered');
-        const boot = await s.call('docforge_bootstrap');
-        assert.equal(boot.result!.effective_policy.capability_mode, c.mode);
-        assert.equal(boot.result!.effective_policy.capability_mode_source, 'option');
-        assert.deepEqual(boot.result!.capabilities, JSON.parse(JSON.stringify(computeCapabilities(policy, implemented()))));
-        assert.deepEqual(boot.result!.capabilities.tools, names);
-        assert.equal(boot.result!.effective_policy.application.enabled, c.mode === 'application');
-        assert.equal(boot.result!.effective_policy.excluded_operations.includes('canonical_application'), c.mode !== 'application');
-        const contract = await s.call('docforge_get_contract');
-        assert.deepEqual(contract.result!.tools.map((t: { name: string }) => t.name), names);
-        // A tool outside the mode's surface is an unknown tool (JSON-RPC error), not a tool result.
-        await assert.rejects(s.client.callTool({ name: 'docforge_apply_changeset', arguments: {} }), /Unknown tool/);
-      } finally {
-        await s.close();
-      }
+      const s = await useServer(root, c.options);
+      const names = (await s.client.listTools()).tools.map((t) => t.name);
+      assert.deepEqual(names, expected);
+      assert.ok(inContractOrder(names, CONTRACT_ORDER));
+      // Every implemented read tool is on every surface; proposal tools never on the read surface.
+      for (const name of READ_TOOLS) assert.equal(names.includes(name), implemented().has(name), name);
+      if (c.mode === 'read') assert.ok(names.every((n) => !(PROPOSAL_TOOLS as readonly string[]).includes(n)));
+      assert.ok(names.includes('docforge_get_logic'), 'the Logic tool is registered');
+      const boot = await s.call('docforge_bootstrap');
+      assert.equal(boot.result!.effective_policy.capability_mode, c.mode);
+      assert.equal(boot.result!.effective_policy.capability_mode_source, 'option');
+      assert.deepEqual(boot.result!.capabilities, JSON.parse(JSON.stringify(computeCapabilities(policy, implemented()))));
+      assert.deepEqual(boot.result!.capabilities.tools, names);
+      assert.equal(boot.result!.effective_policy.application.enabled, c.mode === 'application');
+      assert.equal(boot.result!.effective_policy.excluded_operations.includes('canonical_application'), c.mode !== 'application');
+      const contract = await s.call('docforge_get_contract');
+      assert.deepEqual(contract.result!.tools.map((t: { name: string }) => t.name), names);
+      // A tool outside the mode's surface is an unknown tool (JSON-RPC error), not a tool result.
+      await assert.rejects(s.client.callTool({ name: 'docforge_apply_changeset', arguments: {} }), /Unknown tool/);
     });
   }
 
@@ -82,15 +76,11 @@ describe('capability modes', () => {
   });
 
   test('without --capability-mode the generic command follows the ordinary project factory', async () => {
-    const s = await startServer(root);
-    try {
-      const boot = await s.call('docforge_bootstrap');
-      assert.equal(boot.result!.effective_policy.capability_mode, 'proposal');
-      assert.equal(boot.result!.effective_policy.capability_mode_source, 'factory_default');
-      assert.equal(boot.result!.effective_policy.factory, 'generic');
-      assert.equal(boot.result!.capabilities.proposal_access.enabled, false);
-    } finally {
-      await s.close();
-    }
+    const s = await useServer(root);
+    const boot = await s.call('docforge_bootstrap');
+    assert.equal(boot.result!.effective_policy.capability_mode, 'proposal');
+    assert.equal(boot.result!.effective_policy.capability_mode_source, 'factory_default');
+    assert.equal(boot.result!.effective_policy.factory, 'generic');
+    assert.equal(boot.result!.capabilities.proposal_access.enabled, false);
   });
 });

@@ -1,14 +1,16 @@
 // Pins docforge_get_context and docforge_get_task_context end to end: spawned docforge-mcp over stdio on examples/ and fastify docs+lib, response limits, stale and corrupted cursors, and a custom context provider in process.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { pino } from 'pino';
 import { createReadOnlyServer } from '@docforge/mcp-server';
-import { EXAMPLES_DIR, FASTIFY_DIR, removeDir, startServer, tempCopy, type Envelope, type Session } from './helpers/mcp.js';
+import type { ToolName } from '@docforge/policy';
+import { EXAMPLES_DIR } from './helpers/paths.js';
+import { exampleProjectCopy, fastifyProjectCopy, tempDir } from './helpers/projects.js';
+import { expectError, useServer, type Envelope, type Server } from './helpers/server.js';
 
 type Item = Record<string, any>;
 const TASK_KINDS = ['change', 'implementation', 'failure', 'ownership', 'test', 'operation', 'release'] as const;
@@ -37,7 +39,7 @@ function category(relation: string): string {
 }
 
 /** Calls a tool and returns the envelope plus the exact response text length. */
-async function sized(s: Session, name: string, args: Record<string, unknown>): Promise<{ e: Envelope; chars: number }> {
+async function sized(s: Server, name: ToolName, args: Record<string, unknown>): Promise<{ e: Envelope; chars: number }> {
   const raw = await s.raw(name, args);
   const text = (raw.content as { text: string }[])[0]!.text;
   const e = raw.structuredContent as Envelope;
@@ -46,7 +48,7 @@ async function sized(s: Session, name: string, args: Record<string, unknown>): P
 }
 
 /** Reads every page of one request; checks each response size and the page receipts. */
-async function readAll(s: Session, name: string, args: Record<string, unknown>, maxChars: number): Promise<{ items: Item[]; pages: Record<string, any>[] }> {
+async function readAll(s: Server, name: ToolName, args: Record<string, unknown>, maxChars: number): Promise<{ items: Item[]; pages: Record<string, any>[] }> {
   const items: Item[] = [];
   const pages: Record<string, any>[] = [];
   let cursor: string | undefined;
@@ -74,7 +76,7 @@ function flip(cursor: string, at = 25): string {
 }
 
 /** Checks the provenance of task-context evidence against docforge_get_node and docforge_dependencies/impact. */
-async function checkEvidence(s: Session, result: Record<string, any>, sample = 6): Promise<void> {
+async function checkEvidence(s: Server, result: Record<string, any>, sample = 6): Promise<void> {
   const evidence = (result.items as Item[]).filter((i) => i.type === 'evidence');
   for (const item of evidence) {
     for (const hop of item.path) assert.equal(hop.category, category(hop.relation), `${item.id} hop ${hop.relation}`);
@@ -102,18 +104,9 @@ async function checkEvidence(s: Session, result: Record<string, any>, sample = 6
   }
 }
 
-describe('context tools on examples/', () => {
-  let root: string;
-  let s: Session;
-
-  before(async () => {
-    root = tempCopy(EXAMPLES_DIR);
-    s = await startServer(root);
-  });
-  after(async () => {
-    await s?.close();
-    removeDir(root);
-  });
+describe('context tools on examples/', async () => {
+  const root = exampleProjectCopy();
+  const s = await useServer(root);
 
   test('tools/list publishes both tools with input and output schemas', async () => {
     const { tools } = await s.client.listTools();
@@ -152,11 +145,11 @@ describe('context tools on examples/', () => {
   });
 
   test('get_context bad input: neither node_id nor query, budget out of range, unknown node', async () => {
-    assert.equal((await s.call('docforge_get_context', {})).error!.code, 'invalid_arguments');
-    assert.equal((await s.call('docforge_get_context', { query: 'x', budget: 200_001 })).error!.code, 'invalid_arguments');
-    assert.equal((await s.call('docforge_get_context', { query: 'x', sql: 'SELECT 1' })).error!.code, 'invalid_arguments');
+    await expectError(s.call('docforge_get_context', {}), 'invalid_arguments');
+    await expectError(s.call('docforge_get_context', { query: 'x', budget: 200_001 }), 'invalid_arguments');
+    await expectError(s.call('docforge_get_context', { query: 'x', sql: 'select everything' }), 'invalid_arguments');
     const missing = await s.call('docforge_get_context', { node_id: 'NO-SUCH' });
-    assert.equal(missing.error!.code, 'node_not_found');
+    await expectError(missing, 'node_not_found');
     assert.ok(missing.project, 'errors after sync carry the project block');
   });
 
@@ -220,12 +213,12 @@ describe('context tools on examples/', () => {
     assert.equal(none.ok, true);
     assert.deepEqual(none.result!.gaps, [{ kind: 'no_selected_evidence', stage: 'focus' }]);
     assert.deepEqual(none.result!.items, []);
-    assert.equal((await s.call('docforge_get_task_context', { task_kind: 'deploy', task: 'x' })).error!.code, 'invalid_arguments');
-    assert.equal((await s.call('docforge_get_task_context', { task_kind: 'change', task: 'x'.repeat(10_001) })).error!.code, 'invalid_arguments');
-    assert.equal((await s.call('docforge_get_task_context', { task_kind: 'change', task: '' })).error!.code, 'invalid_arguments');
-    assert.equal((await s.call('docforge_get_task_context', { task_kind: 'change', task: 'x', plan: { sql: 'SELECT 1' } })).error!.code, 'invalid_arguments');
+    await expectError(s.call('docforge_get_task_context', { task_kind: 'deploy', task: 'x' }), 'invalid_arguments');
+    await expectError(s.call('docforge_get_task_context', { task_kind: 'change', task: 'x'.repeat(10_001) }), 'invalid_arguments');
+    await expectError(s.call('docforge_get_task_context', { task_kind: 'change', task: '' }), 'invalid_arguments');
+    await expectError(s.call('docforge_get_task_context', { task_kind: 'change', task: 'x', plan: { sql: 'select everything' } }), 'invalid_arguments');
     const notFound = await s.call('docforge_get_task_context', { task_kind: 'change', task: 'x', focus_node_id: 'NO-SUCH' });
-    assert.equal(notFound.error!.code, 'node_not_found');
+    await expectError(notFound, 'node_not_found');
     assert.ok(notFound.project, 'errors after sync carry the project block');
     const long = await s.call('docforge_get_task_context', { task_kind: 'change', task: `ledger ${'balance '.repeat(1249)}` });
     assert.equal(long.ok, true, 'a 10,000-character task is accepted');
@@ -244,45 +237,33 @@ describe('context tools on examples/', () => {
     const cursor = first.result!.page.next_cursor as string;
     const bad = await s.call('docforge_get_task_context', { ...args, limit: 3, cursor: flip(cursor) });
     assert.equal(bad.ok, false);
-    assert.equal(bad.error!.code, 'invalid_cursor');
+    await expectError(bad, 'invalid_cursor');
     assert.equal(bad.error!.remediation, 'restart_pagination');
     const other = await s.call('docforge_get_task_context', { ...args, task_kind: 'failure', limit: 3, cursor });
-    assert.equal(other.error!.code, 'invalid_cursor');
+    await expectError(other, 'invalid_cursor');
     const contextFirst = await s.call('docforge_get_context', { node_id: 'CMP-LEDGER', limit: 2 });
     const contextCursor = contextFirst.result!.page.next_cursor as string;
-    assert.equal((await s.call('docforge_get_context', { node_id: 'CMP-LEDGER', limit: 2, cursor: flip(contextCursor) })).error!.code, 'invalid_cursor');
+    await expectError(s.call('docforge_get_context', { node_id: 'CMP-LEDGER', limit: 2, cursor: flip(contextCursor) }), 'invalid_cursor');
     // An edit between pages publishes a new generation: both continuations fail as stale_cursor.
     appendFileSync(path.join(root, 'docs', 'components', 'ledger.md'), '\nEdited between pages.\n');
     const stale = await s.call('docforge_get_task_context', { ...args, limit: 3, cursor });
     assert.equal(stale.ok, false);
-    assert.equal(stale.error!.code, 'stale_cursor');
+    await expectError(stale, 'stale_cursor');
     assert.equal(stale.error!.remediation, 'restart_pagination');
     const staleContext = await s.call('docforge_get_context', { node_id: 'CMP-LEDGER', limit: 2, cursor: contextCursor });
-    assert.equal(staleContext.error!.code, 'stale_cursor');
+    await expectError(staleContext, 'stale_cursor');
     assert.ok(staleContext.project!.revision > contextFirst.project!.revision);
   });
 });
 
-describe('task context on fastify docs and lib', () => {
-  let root: string;
-  let s: Session;
-
-  before(async () => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-fastify-ctx-'));
-    cpSync(path.join(FASTIFY_DIR, 'docs'), path.join(root, 'docs'), { recursive: true });
-    cpSync(path.join(FASTIFY_DIR, 'lib'), path.join(root, 'lib'), { recursive: true });
-    writeFileSync(path.join(root, 'docforge.toml'), [
-      'schema_version = 1',
-      '[project]', 'id = "fastify"', 'name = "Fastify"',
-      '[sources]', 'content_roots = ["docs"]', 'code_roots = ["lib"]',
-      '[adapter]', 'code = "typescript"', '',
-    ].join('\n'));
-    s = await startServer(root);
-  });
-  after(async () => {
-    await s?.close();
-    removeDir(root);
-  });
+describe('task context on fastify docs and lib', async () => {
+  const root = fastifyProjectCopy(['docs', 'lib'], [
+    'schema_version = 1',
+    '[project]', 'id = "fastify"', 'name = "Fastify"',
+    '[sources]', 'content_roots = ["docs"]', 'code_roots = ["lib"]',
+    '[adapter]', 'code = "typescript"', '',
+  ].join('\n'), 'docforge-fastify-ctx-');
+  const s = await useServer(root);
 
   test('every task kind: plan, gaps that match the project vocabulary, evidence provenance', async () => {
     const routeModule = (await s.call('docforge_get_node', { node_id: 'code:lib/route.js', include_body: false }));
@@ -324,24 +305,15 @@ describe('task context on fastify docs and lib', () => {
   });
 });
 
-describe('response size limits', () => {
-  let root: string;
-  let s: Session;
+describe('response size limits', async () => {
   const descriptor = (max: number): string => readFileSync(path.join(EXAMPLES_DIR, 'docforge.toml'), 'utf8').replace(/max_output_chars\s*=\s*\d+/, `max_output_chars = ${max}`);
-
-  before(async () => {
-    root = tempCopy(EXAMPLES_DIR);
-    writeFileSync(path.join(root, 'docforge.toml'), descriptor(2000));
-    // A huge body: its get_context entry cannot fit one page at 2000 characters.
-    writeFileSync(path.join(root, 'docs', 'huge.md'), `+++\nid = "HUGE-1"\nkind = "document"\ntitle = "Huge idempotency notes"\n\n[relations]\nrelates_to = ["REQ-PAY-002"]\n+++\n# Huge\n\n${'Idempotency keys and ledger balance details. '.repeat(3000)}\n`);
-    // A huge title: its metadata-only task-context evidence item cannot fit one page at 5000 characters.
-    writeFileSync(path.join(root, 'docs', 'long-title.md'), `+++\nid = "LONG-TITLE-1"\nkind = "document"\ntitle = "${'An extremely long title about idempotency '.repeat(60)}"\n\n[relations]\nrelates_to = ["REQ-PAY-002"]\n+++\n# Long\n\nShort body.\n`);
-    s = await startServer(root);
-  });
-  after(async () => {
-    await s?.close();
-    removeDir(root);
-  });
+  const root = exampleProjectCopy();
+  writeFileSync(path.join(root, 'docforge.toml'), descriptor(2000));
+  // A huge body: its get_context entry cannot fit one page at 2000 characters.
+  writeFileSync(path.join(root, 'docs', 'huge.md'), `+++\nid = "HUGE-1"\nkind = "document"\ntitle = "Huge idempotency notes"\n\n[relations]\nrelates_to = ["REQ-PAY-002"]\n+++\n# Huge\n\n${'Idempotency keys and ledger balance details. '.repeat(3000)}\n`);
+  // A huge title: its metadata-only task-context evidence item cannot fit one page at 5000 characters.
+  writeFileSync(path.join(root, 'docs', 'long-title.md'), `+++\nid = "LONG-TITLE-1"\nkind = "document"\ntitle = "${'An extremely long title about idempotency '.repeat(60)}"\n\n[relations]\nrelates_to = ["REQ-PAY-002"]\n+++\n# Long\n\nShort body.\n`);
+  const s = await useServer(root);
 
   test('get_context at max_output_chars = 2000: an oversized entry advances exactly once and no response exceeds the limit', async () => {
     for (const args of [{ node_id: 'HUGE-1', budget: 20_000 }, { node_id: 'REQ-PAY-002', budget: 20_000, limit: 10 }, { query: 'idempotency', budget: 20_000 }]) {
@@ -379,30 +351,21 @@ describe('response size limits', () => {
   });
 });
 
-describe('fixed ceilings on a dense generated project with broad project limits', () => {
-  let root: string;
-  let s: Session;
-
-  before(async () => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-ceilings-'));
-    mkdirSync(path.join(root, 'docs'));
-    writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "dense"\nname = "Dense"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\n[limits]\nmax_results = 10000\nmax_output_chars = 10000000\n');
-    // 400 nodes that all depend on each other: 159,600 dependency edges.
-    const clique = Array.from({ length: 400 }, (_, i) => `W-${String(i).padStart(3, '0')}`);
-    let text = '';
-    for (const id of clique) text += `[[node]]\nid = "${id}"\nkind = "component"\ntitle = "Dense ${id}"\nbody = "dense"\n[node.relations]\ndepends_on = [${clique.filter((x) => x !== id).map((x) => `"${x}"`).join(', ')}]\n\n`;
-    writeFileSync(path.join(root, 'docs', 'clique.toml'), text);
-    // One hub related to 1,200 leaves.
-    const leaves = Array.from({ length: 1200 }, (_, i) => `L-${String(i).padStart(4, '0')}`);
-    text = `[[node]]\nid = "HUB"\nkind = "document"\ntitle = "Hub"\nbody = "hub"\n[node.relations]\nrelates_to = [${leaves.map((x) => `"${x}"`).join(', ')}]\n\n`;
-    for (const id of leaves) text += `[[node]]\nid = "${id}"\nkind = "document"\ntitle = "Leaf ${id}"\nbody = "leaf"\n\n`;
-    writeFileSync(path.join(root, 'docs', 'hub.toml'), text);
-    s = await startServer(root);
-  });
-  after(async () => {
-    await s?.close();
-    removeDir(root);
-  });
+describe('fixed ceilings on a dense generated project with broad project limits', async () => {
+  const root = tempDir('docforge-ceilings-');
+  mkdirSync(path.join(root, 'docs'));
+  writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "dense"\nname = "Dense"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\n[limits]\nmax_results = 10000\nmax_output_chars = 10000000\n');
+  // 400 nodes that all depend on each other: 159,600 dependency edges.
+  const clique = Array.from({ length: 400 }, (_, i) => `W-${String(i).padStart(3, '0')}`);
+  let text = '';
+  for (const id of clique) text += `[[node]]\nid = "${id}"\nkind = "component"\ntitle = "Dense ${id}"\nbody = "dense"\n[node.relations]\ndepends_on = [${clique.filter((x) => x !== id).map((x) => `"${x}"`).join(', ')}]\n\n`;
+  writeFileSync(path.join(root, 'docs', 'clique.toml'), text);
+  // One hub related to 1,200 leaves.
+  const leaves = Array.from({ length: 1200 }, (_, i) => `L-${String(i).padStart(4, '0')}`);
+  text = `[[node]]\nid = "HUB"\nkind = "document"\ntitle = "Hub"\nbody = "hub"\n[node.relations]\nrelates_to = [${leaves.map((x) => `"${x}"`).join(', ')}]\n\n`;
+  for (const id of leaves) text += `[[node]]\nid = "${id}"\nkind = "document"\ntitle = "Leaf ${id}"\nbody = "leaf"\n\n`;
+  writeFileSync(path.join(root, 'docs', 'hub.toml'), text);
+  const s = await useServer(root);
 
   test('the 100,000 examined-edge ceiling holds although max_results is 10,000: work_limit', async () => {
     const e = await s.call('docforge_get_task_context', { task_kind: 'change', task: 'x', focus_node_id: 'W-000', budget: 200_000, limit: 10 });
@@ -428,7 +391,8 @@ describe('fixed ceilings on a dense generated project with broad project limits'
 
 describe('a read-only server with a custom context provider (in process)', () => {
   test('get_context uses the provider before pagination; get_task_context is task_context_unavailable without synchronizing', async () => {
-    const root = tempCopy(EXAMPLES_DIR);
+    // No prebuilt state: the test proves that nothing is synchronized.
+    const root = exampleProjectCopy({ state: false });
     const calls: Item[] = [];
     const server = createReadOnlyServer({
       projectRoot: root,
@@ -455,7 +419,7 @@ describe('a read-only server with a custom context provider (in process)', () =>
 
       const unavailable = await call('docforge_get_task_context', { task_kind: 'change', task: 'anything' });
       assert.equal(unavailable.ok, false);
-      assert.equal(unavailable.error!.code, 'task_context_unavailable');
+      await expectError(unavailable, 'task_context_unavailable');
       assert.equal(unavailable.error!.remediation, 'use_get_context');
       assert.equal(existsSync(path.join(root, '.docforge', 'index')), false, 'no synchronization happened');
       assert.equal(calls.length, 0, 'the custom projection was not loaded');
@@ -473,11 +437,10 @@ describe('a read-only server with a custom context provider (in process)', () =>
       assert.ok(items.every((i) => i.type === 'entry' && i.owner === 'ledger-team' && i.selected_by === 'team-policy'));
       assert.deepEqual(calls[0], { request: { query: 'ledger decisions', budget: 5000 }, limits: { max_results: 200 } });
       const stillUnavailable = await call('docforge_get_task_context', { task_kind: 'test', task: 'anything' });
-      assert.equal(stillUnavailable.error!.code, 'task_context_unavailable');
+      await expectError(stillUnavailable, 'task_context_unavailable');
     } finally {
       await client.close();
       await server.close();
-      removeDir(root);
     }
   });
 });

@@ -10,7 +10,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createGenericServer, type ProjectServer, type ProjectServerOptions } from '@docforge/mcp-server';
 import { loadToolSchemas } from '@docforge/protocol';
-import { EXAMPLES_DIR, removeDir, tempCopy, type Envelope } from './helpers/mcp.js';
+import { EXAMPLES_DIR } from './helpers/paths.js';
+import { removeDir, tempCopy } from './helpers/projects.js';
+import type { Envelope } from './helpers/server.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const outputValidators = new Map<string, ValidateFunction>([...loadToolSchemas()].map(([name, s]) => [name, ajv.compile(s.output)]));

@@ -1,12 +1,12 @@
 // Pins docforge_get_generation_diff end to end: receipts of real transitions on a copy of examples/, exact counts and hashes, fail-closed states, pagination, cursors and the response limit.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { hashJson } from '@docforge/core';
-import { collectionHash, edgeSetHash, loadIndexSnapshot, nodeSetHash, receiptItemHash, type Receipt, type ReceiptItem } from '@docforge/index';
-import { EXAMPLES_DIR, removeDir, startServer, tempCopy, type Envelope, type Session } from './helpers/mcp.js';
+import { loadIndexSnapshot, type Receipt, type ReceiptItem } from '@docforge/index';
+import { canonical, collectionHash, edgeSetHash, nodeSetHash, sha256Hex } from './helpers/hashes.js';
+import { exampleProjectCopy, tempDir } from './helpers/projects.js';
+import { expectError, useServer, type Envelope, type Server } from './helpers/server.js';
 
 const TOOL = 'docforge_get_generation_diff';
 
@@ -28,7 +28,7 @@ function checkPage(e: Envelope, receipt: Receipt): Record<string, any> {
   assert.equal(r.page_schema_version, 1);
   assert.equal(r.receipt_state, 'current');
   const { page_hash, ...page } = r;
-  assert.equal(page_hash, hashJson(page), 'page_hash covers header, items, omissions, state and pagination');
+  assert.equal(page_hash, sha256Hex(canonical(page)), 'page_hash covers header, items, omissions, state and pagination');
   const { items: _items, ...stored } = receipt;
   assert.deepEqual(r.receipt_header, { ...stored, stored_receipt_hash: receipt.receipt_hash });
   assert.equal(e.project!.staleness, 'current');
@@ -37,7 +37,7 @@ function checkPage(e: Envelope, receipt: Receipt): Record<string, any> {
 }
 
 /** Reads every page with `limit`; returns the items (and omissions) in order plus the page count. */
-async function readAll(s: Session, receipt: Receipt, limit: number, maxChars = Infinity): Promise<{ items: ReceiptItem[]; omissions: { item_hash: string; position: number }[]; pages: number }> {
+async function readAll(s: Server, receipt: Receipt, limit: number, maxChars = Infinity): Promise<{ items: ReceiptItem[]; omissions: { item_hash: string; position: number }[]; pages: number }> {
   const items: ReceiptItem[] = [];
   const omissions: { item_hash: string; position: number }[] = [];
   let cursor: string | null = null;
@@ -67,18 +67,10 @@ async function readAll(s: Session, receipt: Receipt, limit: number, maxChars = I
   return { items, omissions, pages };
 }
 
-describe('docforge_get_generation_diff on a copy of examples/', () => {
-  let root: string;
-  let s: Session;
-
-  before(async () => {
-    root = tempCopy(EXAMPLES_DIR);
-    s = await startServer(root);
-  });
-  after(async () => {
-    await s?.close();
-    removeDir(root);
-  });
+describe('docforge_get_generation_diff on a copy of examples/', async () => {
+  // No prebuilt state: the first tests observe the missing receipt and the first publication.
+  const root = exampleProjectCopy({ state: false });
+  const s = await useServer(root);
 
   test('before any publication the status is missing and nothing is built', async () => {
     const e = await s.call(TOOL);
@@ -99,7 +91,7 @@ describe('docforge_get_generation_diff on a copy of examples/', () => {
     assert.equal(receipt.total_count, counts.nodes + counts.edges);
     const snapshot = loadIndexSnapshot(boot.result!.index.active_index_path);
     assert.equal(receipt.to_node_hash, nodeSetHash(snapshot.nodes));
-    assert.equal(receipt.to_edge_hash, edgeSetHash(snapshot.edges));
+    assert.equal(receipt.to_edge_hash, edgeSetHash(snapshot.edges.keys()));
     assert.equal(receipt.retained_count, Math.min(1000, receipt.total_count));
     assert.equal(receipt.details_omitted, receipt.total_count > 1000);
 
@@ -145,7 +137,7 @@ describe('docforge_get_generation_diff on a copy of examples/', () => {
     assert.deepEqual(removed, ['RB-005']);
     assert.equal(receipt.to_node_hash, nodeSetHash(newSnap.nodes));
     assert.equal(receipt.from_node_hash, nodeSetHash(oldSnap.nodes));
-    assert.equal(receipt.to_edge_hash, edgeSetHash(newSnap.edges));
+    assert.equal(receipt.to_edge_hash, edgeSetHash(newSnap.edges.keys()));
 
     const byId = new Map(receipt.items.filter((i) => i.change === 'node_changed').map((i) => [(i as { id: string }).id, i as { changed_fields: string[]; from_hash: string; to_hash: string }]));
     assert.deepEqual(byId.get('CMP-RETRY')!.changed_fields, ['title']);
@@ -185,12 +177,12 @@ describe('docforge_get_generation_diff on a copy of examples/', () => {
 
     const e1 = await s.call(TOOL, { limit: 1, cursor });
     assert.equal(e1.ok, false);
-    assert.equal(e1.error!.code, 'stale_cursor');
+    await expectError(e1, 'stale_cursor');
     assert.equal(e1.error!.remediation, 'restart_pagination');
 
     await s.call('docforge_sync');
     const e2 = await s.call(TOOL, { limit: 1, cursor });
-    assert.equal(e2.error!.code, 'stale_cursor');
+    await expectError(e2, 'stale_cursor');
     assert.equal(e2.error!.details.reason, 'generation_changed');
     const fresh = checkPage(await s.call(TOOL, { limit: 1 }), storedReceipt(root));
     assert.equal(fresh.receipt_header.summary.nodes_changed, 1);
@@ -207,36 +199,27 @@ describe('docforge_get_generation_diff on a copy of examples/', () => {
     const flipped = cursor.slice(0, mid) + (cursor[mid] === 'A' ? 'B' : 'A') + cursor.slice(mid + 1);
     const bad = await s.call(TOOL, { cursor: flipped });
     assert.equal(bad.ok, false);
-    assert.equal(bad.error!.code, 'invalid_cursor');
+    await expectError(bad, 'invalid_cursor');
     assert.ok(typeof bad.error!.details.reason === 'string');
     const tooMany = await s.call(TOOL, { limit: 201 });
-    assert.equal(tooMany.error!.code, 'invalid_arguments');
+    await expectError(tooMany, 'invalid_arguments');
     const unknown = await s.call(TOOL, { generation: 1 });
-    assert.equal(unknown.error!.code, 'invalid_arguments');
+    await expectError(unknown, 'invalid_arguments');
   });
 });
 
-describe('docforge_get_generation_diff under a small response limit', () => {
-  let root: string;
-  let s: Session;
+describe('docforge_get_generation_diff under a small response limit', async () => {
   const longId = `DOC-${'L'.repeat(5000)}`;
-
-  before(async () => {
-    root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'docforge-diff-limit-')));
-    mkdirSync(path.join(root, 'docs'));
-    writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "diff-limit"\nname = "Diff limit"\n[limits]\nmax_output_chars = 6000\n');
-    for (let i = 0; i < 30; i += 1) {
-      const id = `DOC-${String(i).padStart(3, '0')}`;
-      writeFileSync(path.join(root, `docs/d${i}.md`), `+++\nid = "${id}"\nkind = "document"\ntitle = "Doc ${i}"\n[relations]\nrelates_to = ["DOC-000"]\n+++\n# Doc ${i}\n\nBody ${i}.\n`);
-    }
-    writeFileSync(path.join(root, 'docs/long.md'), `+++\nid = "${longId}"\nkind = "document"\ntitle = "Long"\n[relations]\nrelates_to = ["DOC-001"]\n+++\n# Long\n\nBody.\n`);
-    s = await startServer(root);
-    await s.call('docforge_sync');
-  });
-  after(async () => {
-    await s?.close();
-    removeDir(root);
-  });
+  const root = tempDir('docforge-diff-limit-');
+  mkdirSync(path.join(root, 'docs'));
+  writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "diff-limit"\nname = "Diff limit"\n[limits]\nmax_output_chars = 6000\n');
+  for (let i = 0; i < 30; i += 1) {
+    const id = `DOC-${String(i).padStart(3, '0')}`;
+    writeFileSync(path.join(root, `docs/d${i}.md`), `+++\nid = "${id}"\nkind = "document"\ntitle = "Doc ${i}"\n[relations]\nrelates_to = ["DOC-000"]\n+++\n# Doc ${i}\n\nBody ${i}.\n`);
+  }
+  writeFileSync(path.join(root, 'docs/long.md'), `+++\nid = "${longId}"\nkind = "document"\ntitle = "Long"\n[relations]\nrelates_to = ["DOC-001"]\n+++\n# Long\n\nBody.\n`);
+  const s = await useServer(root);
+  await s.call('docforge_sync');
 
   test('items that fit no response advance once as hash-identified omissions; every page stays under the limit', async () => {
     const receipt = storedReceipt(root);
@@ -244,7 +227,7 @@ describe('docforge_get_generation_diff under a small response limit', () => {
     assert.ok(pages > 1, `several pages (${pages})`);
     assert.equal(omissions.length, 2, 'the long node and its long edge');
     for (const o of omissions) {
-      assert.equal(o.item_hash, receiptItemHash(receipt.items[o.position]!));
+      assert.equal(o.item_hash, sha256Hex(canonical(receipt.items[o.position]!)));
       assert.ok(JSON.stringify(receipt.items[o.position]).includes(longId));
     }
     const positions = new Set(omissions.map((o) => o.position));

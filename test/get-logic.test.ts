@@ -8,7 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { pino } from 'pino';
 import { createProjectServer, type ProjectServer } from '@docforge/mcp-server';
-import { removeDir, type Envelope } from './helpers/mcp.js';
+import { removeDir } from './helpers/projects.js';
+import { expectError, type Envelope } from './helpers/server.js';
 
 const LONG = ['export function long(x: number): number {', '  let y = x;'];
 for (let i = 0; i < 300; i += 1) LONG.push(i % 10 === 0 ? `  if (y > ${i}) { y -= ${i}; }` : `  y = y * 3 + ${i}; // step ${i} of a deliberately long function body`);
@@ -82,10 +83,8 @@ test('a Logic projection larger than max_output_chars is cut to fit, with trunca
 test('the step limit is bounded by max_results', async () => {
   const small = await logic({ node_id: 'code:src/long.ts#long', limit: 3 });
   assert.deepEqual([small.envelope.result!.steps.length, small.envelope.result!.truncation_reason], [3, 'result_limit']);
-  const over = await logic({ node_id: 'code:src/long.ts#long', limit: 251 });
-  assert.equal(over.envelope.error!.code, 'invalid_arguments');
-  const schema = await logic({ node_id: 'code:src/long.ts#long', limit: 0 });
-  assert.equal(schema.envelope.error!.code, 'invalid_arguments');
+  await expectError((await logic({ node_id: 'code:src/long.ts#long', limit: 251 })).envelope, 'invalid_arguments');
+  await expectError((await logic({ node_id: 'code:src/long.ts#long', limit: 0 })).envelope, 'invalid_arguments');
 });
 
 test('Logic of an async class method with a while loop and break, and of an arrow function', async () => {
@@ -101,6 +100,5 @@ test('Logic of an async class method with a while loop and break, and of an arro
   assert.deepEqual(arrow.steps.map((s: { kind: string; start_line: number }) => `${s.kind}@${s.start_line}`), [
     'entry@14', 'loop@15', 'branch@16', 'return@16', 'throw@18', 'exit@19',
   ]);
-  const classNode = await logic({ node_id: 'code:src/shapes.ts#Queue' });
-  assert.equal(classNode.envelope.error!.code, 'logic_not_found');
+  await expectError((await logic({ node_id: 'code:src/shapes.ts#Queue' })).envelope, 'logic_not_found');
 });

@@ -1,93 +1,71 @@
 // Regression (bad-input review): damaged or hostile disposable state is rebuilt or refused, never trusted, and nothing outside the state dir is touched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
-import os from 'node:os';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { EXAMPLES_DIR, removeDir, startServer, tempCopy } from './helpers/mcp.js';
+import { exampleProjectCopy, tempDir } from './helpers/projects.js';
+import { expectError, useServer } from './helpers/server.js';
 
 test('an index file overwritten in place is detected and rebuilt within the same call', async () => {
-  const root = tempCopy(EXAMPLES_DIR);
-  const s = await startServer(root);
-  try {
-    const boot = await s.call('docforge_bootstrap');
-    const file = boot.result!.index.active_index_path as string;
-    const fd = openSync(file, 'r+');
-    const size = fstatSync(fd).size;
-    writeSync(fd, Buffer.alloc(size, 0x5a), 0, size, 0);
-    closeSync(fd);
-    const e = await s.call('docforge_get_node', { node_id: 'REQ-PAY-001' });
-    assert.equal(e.ok, true, JSON.stringify(e.error));
-    assert.ok(e.project!.revision > boot.project!.revision);
-  } finally {
-    await s.close();
-    removeDir(root);
-  }
+  const root = exampleProjectCopy();
+  const s = await useServer(root);
+  const boot = await s.call('docforge_bootstrap');
+  const file = boot.result!.index.active_index_path as string;
+  const fd = openSync(file, 'r+');
+  const size = fstatSync(fd).size;
+  writeSync(fd, Buffer.alloc(size, 0x5a), 0, size, 0);
+  closeSync(fd);
+  const e = await s.call('docforge_get_node', { node_id: 'REQ-PAY-001' });
+  assert.equal(e.ok, true, JSON.stringify(e.error));
+  assert.ok(e.project!.revision > boot.project!.revision);
 });
 
 test('a current.json with wrong types, a huge generation or a directory in its place is not trusted', async () => {
-  const root = tempCopy(EXAMPLES_DIR);
-  const s = await startServer(root);
-  try {
-    const boot = await s.call('docforge_bootstrap');
-    const current = path.join(root, '.docforge', 'index', 'current.json');
-    const good = JSON.parse(readFileSync(current, 'utf8'));
-    writeFileSync(current, JSON.stringify({ ...good, source_hash: 5, counts: 'x' }));
-    const a = await s.call('docforge_search', { query: 'ledger' });
-    assert.equal(a.ok, true);
-    assert.match(a.project!.source_hash, /^[0-9a-f]{64}$/);
-    writeFileSync(current, JSON.stringify({ ...good, generation: Number.MAX_SAFE_INTEGER }));
-    const b = await s.call('docforge_filter_nodes', { limit: 2 });
-    assert.equal(b.ok, true, JSON.stringify(b.error));
-    assert.ok(b.project!.revision < 2 ** 40);
-    rmSync(current);
-    mkdirSync(current);
-    const c = await s.call('docforge_search', { query: 'ledger' });
-    assert.equal(c.ok, true, JSON.stringify(c.error));
-    const names = readdirSync(path.join(root, '.docforge', 'index')).filter((n) => n.endsWith('.sqlite'));
-    assert.ok(names.length <= 2, `no leaked index files: ${names.join(', ')}`);
-    assert.ok(boot.ok);
-  } finally {
-    await s.close();
-    removeDir(root);
-  }
+  const root = exampleProjectCopy();
+  const s = await useServer(root);
+  const boot = await s.call('docforge_bootstrap');
+  const current = path.join(root, '.docforge', 'index', 'current.json');
+  const good = JSON.parse(readFileSync(current, 'utf8'));
+  writeFileSync(current, JSON.stringify({ ...good, source_hash: 5, counts: 'x' }));
+  const a = await s.call('docforge_search', { query: 'ledger' });
+  assert.equal(a.ok, true);
+  assert.match(a.project!.source_hash, /^[0-9a-f]{64}$/);
+  writeFileSync(current, JSON.stringify({ ...good, generation: Number.MAX_SAFE_INTEGER }));
+  const b = await s.call('docforge_filter_nodes', { limit: 2 });
+  assert.equal(b.ok, true, JSON.stringify(b.error));
+  assert.ok(b.project!.revision < 2 ** 40);
+  rmSync(current);
+  mkdirSync(current);
+  const c = await s.call('docforge_search', { query: 'ledger' });
+  assert.equal(c.ok, true, JSON.stringify(c.error));
+  const names = readdirSync(path.join(root, '.docforge', 'index')).filter((n) => n.endsWith('.sqlite'));
+  assert.ok(names.length <= 2, `no leaked index files: ${names.join(', ')}`);
+  assert.ok(boot.ok);
 });
 
 test('a symlinked index directory is refused and the link target is left alone', async () => {
-  const root = tempCopy(EXAMPLES_DIR);
-  const victim = mkdtempSync(path.join(os.tmpdir(), 'docforge-victim-'));
+  // No prebuilt state: the index directory itself is the planted symlink.
+  const root = exampleProjectCopy({ state: false });
+  const victim = tempDir('docforge-victim-');
   writeFileSync(path.join(victim, 'gen-00000007-backup.sqlite'), 'precious');
   writeFileSync(path.join(victim, 'important.tmp'), 'precious');
   mkdirSync(path.join(root, '.docforge'), { recursive: true });
   symlinkSync(victim, path.join(root, '.docforge', 'index'));
-  const s = await startServer(root);
-  try {
-    const e = await s.call('docforge_bootstrap');
-    assert.equal(e.ok, false);
-    assert.equal(e.error!.code, 'path_outside_root');
-    assert.deepEqual(readdirSync(victim).sort(), ['gen-00000007-backup.sqlite', 'important.tmp']);
-    assert.equal(readFileSync(path.join(victim, 'important.tmp'), 'utf8'), 'precious');
-  } finally {
-    await s.close();
-    removeDir(root);
-    removeDir(victim);
-  }
+  const s = await useServer(root);
+  await expectError(s.call('docforge_bootstrap'), 'path_outside_root');
+  assert.deepEqual(readdirSync(victim).sort(), ['gen-00000007-backup.sqlite', 'important.tmp']);
+  assert.equal(readFileSync(path.join(victim, 'important.tmp'), 'utf8'), 'precious');
 });
 
 test('a new symlink out of the root is reported by the next validation, with no other edit', async () => {
-  const root = tempCopy(EXAMPLES_DIR);
-  const s = await startServer(root);
-  try {
-    assert.equal((await s.call('docforge_validate_project')).result!.valid, true);
-    symlinkSync('/etc/hostname', path.join(root, 'docs', 'x.md'));
-    const v = await s.call('docforge_validate_project');
-    assert.ok(v.result!.items.some((i: { code: string; path: string }) => i.code === 'path_outside_root' && i.path === 'docs/x.md'));
-    rmSync(path.join(root, 'docs', 'x.md'));
-    const after = await s.call('docforge_validate_project');
-    assert.equal(after.result!.valid, true, 'the finding goes away with the link');
-    assert.ok(existsSync(path.join(root, '.docforge', 'index', 'current.json')));
-  } finally {
-    await s.close();
-    removeDir(root);
-  }
+  const root = exampleProjectCopy();
+  const s = await useServer(root);
+  assert.equal((await s.call('docforge_validate_project')).result!.valid, true);
+  symlinkSync('/etc/hostname', path.join(root, 'docs', 'x.md'));
+  const v = await s.call('docforge_validate_project');
+  assert.ok(v.result!.items.some((i: { code: string; path: string }) => i.code === 'path_outside_root' && i.path === 'docs/x.md'));
+  rmSync(path.join(root, 'docs', 'x.md'));
+  const after = await s.call('docforge_validate_project');
+  assert.equal(after.result!.valid, true, 'the finding goes away with the link');
+  assert.ok(existsSync(path.join(root, '.docforge', 'index', 'current.json')));
 });

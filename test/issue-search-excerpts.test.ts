@@ -1,24 +1,14 @@
 // Regression (new-user trial): every search hit shows an excerpt of its own text, all-term matches rank first, stop words and FTS5 syntax are inert.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { FASTIFY_DIR, removeDir, startServer, type Session } from './helpers/mcp.js';
+import { fastifyProjectCopy } from './helpers/projects.js';
+import { useServer } from './helpers/server.js';
 
-describe('search hits on fastify docs', () => {
-  let root: string;
-  let s: Session;
-  before(async () => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-search-'));
-    cpSync(path.join(FASTIFY_DIR, 'docs'), path.join(root, 'docs'), { recursive: true });
-    writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "fastify-docs"\nname = "Fastify docs"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\n');
-    s = await startServer(root);
-  });
-  after(async () => {
-    await s?.close();
-    removeDir(root);
-  });
+describe('search hits on fastify docs', async () => {
+  const root = fastifyProjectCopy(['docs'], 'schema_version = 1\n[project]\nid = "fastify-docs"\nname = "Fastify docs"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\n', 'docforge-search-');
+  const s = await useServer(root);
 
   test('each excerpt comes from the hit\'s own source and contains a query word', async () => {
     for (const query of ['logger', 'how to test routes', 'content type parser']) {

@@ -1,10 +1,11 @@
 // Regression (issue 7): docforge_get_node `section` reads the parser's recorded section by slug: the second "## Example" (example-1), setext headings, no headings from fenced code.
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { removeDir, startServer, type Session } from './helpers/mcp.js';
+import { removeDir } from './helpers/projects.js';
+import { useServer } from './helpers/server.js';
 
 const PAGE = [
   'Intro', //                                   1
@@ -31,21 +32,14 @@ const PAGE = [
   '',
 ].join('\n');
 
-describe('get_node section over stdio', () => {
-  let root: string;
-  let s: Session;
-  before(async () => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-sections-'));
-    mkdirSync(path.join(root, 'docs'));
-    writeFileSync(path.join(root, 'docs', 'page.md'), PAGE);
-    writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "sections"\nname = "Sections"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\n');
-    s = await startServer(root);
-  });
-  after(async () => {
-    await s?.close();
-    removeDir(root);
-  });
+const root = mkdtempSync(path.join(os.tmpdir(), 'docforge-sections-'));
+mkdirSync(path.join(root, 'docs'));
+writeFileSync(path.join(root, 'docs', 'page.md'), PAGE);
+writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "sections"\nname = "Sections"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\n');
+after(() => removeDir(root));
+const s = await useServer(root);
 
+describe('get_node section over stdio', () => {
   test('anchors come from the parser: setext headings count, fenced ones do not, repeats get -1', async () => {
     const e = await s.call('docforge_get_node', { node_id: 'page', include_body: false });
     assert.equal(e.ok, true, JSON.stringify(e.error));

@@ -1,10 +1,11 @@
 // Pins the read MCP surface end to end: a spawned docforge-mcp on a copy of examples/, driven by the MCP SDK client over stdio.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { EXAMPLES_DIR, removeDir, startServer, tempCopy, type Envelope, type Session } from './helpers/mcp.js';
+import { exampleProjectCopy } from './helpers/projects.js';
+import { expectError, useServer, type Envelope } from './helpers/server.js';
 
 const READ_TOOLS_ISSUE_2 = [
   'docforge_bootstrap', 'docforge_sync', 'docforge_project_info', 'docforge_get_contract', 'docforge_get_node', 'docforge_search',
@@ -19,19 +20,10 @@ function assertEnvelope(e: Envelope): void {
   assert.match(e.project!.source_hash, /^[0-9a-f]{64}$/);
 }
 
-describe('docforge-mcp on examples/', () => {
-  let root: string;
-  let s: Session;
+describe('docforge-mcp on examples/', async () => {
+  const root = exampleProjectCopy();
+  const s = await useServer(root);
   let maxResults: number;
-
-  before(async () => {
-    root = tempCopy(EXAMPLES_DIR);
-    s = await startServer(root);
-  });
-  after(async () => {
-    await s?.close();
-    removeDir(root);
-  });
 
   test('tools/list publishes the read tools with schemas, output schemas and read-only annotations', async () => {
     const { tools } = await s.client.listTools();
@@ -105,7 +97,7 @@ describe('docforge-mcp on examples/', () => {
     assert.ok(Array.isArray(e.result!.edges.outgoing));
     const missing = await s.call('docforge_get_node', { node_id: 'NO-SUCH-NODE' });
     assert.equal(missing.ok, false);
-    assert.equal(missing.error!.code, 'node_not_found');
+    await expectError(missing, 'node_not_found');
     assert.equal(missing.error!.remediation, 'search_for_node');
     assertEnvelope(missing);
   });
@@ -135,7 +127,7 @@ describe('docforge-mcp on examples/', () => {
     const flipped = c.slice(0, 20) + (c[20] === 'A' ? 'B' : 'A') + c.slice(21);
     const bad = await s.call('docforge_filter_nodes', { limit: 3, cursor: flipped });
     assert.equal(bad.ok, false);
-    assert.equal(bad.error!.code, 'invalid_cursor');
+    await expectError(bad, 'invalid_cursor');
   });
 
   test('backlinks, dependencies and impact traverse typed relations with truncation reasons', async () => {
@@ -164,16 +156,16 @@ describe('docforge-mcp on examples/', () => {
 
   test('bad input: out-of-range limit, wrong types, unknown arguments, unknown tool', async () => {
     const tooBig = await s.call('docforge_search', { query: 'ledger', limit: maxResults + 1 });
-    assert.equal(tooBig.error!.code, 'invalid_arguments');
+    await expectError(tooBig, 'invalid_arguments');
     const zero = await s.call('docforge_search', { query: 'ledger', limit: 0 });
-    assert.equal(zero.error!.code, 'invalid_arguments');
+    await expectError(zero, 'invalid_arguments');
     const wrongType = await s.call('docforge_get_node', { node_id: 42 });
-    assert.equal(wrongType.error!.code, 'invalid_arguments');
+    await expectError(wrongType, 'invalid_arguments');
     assert.ok(Array.isArray(wrongType.error!.details.errors));
     const extra = await s.call('docforge_backlinks', { node_id: 'x', sql: 'DROP TABLE nodes' });
-    assert.equal(extra.error!.code, 'invalid_arguments');
+    await expectError(extra, 'invalid_arguments');
     const depth = await s.call('docforge_impact', { node_id: 'x', depth: 99 });
-    assert.equal(depth.error!.code, 'invalid_arguments');
+    await expectError(depth, 'invalid_arguments');
     await assert.rejects(() => s.client.callTool({ name: 'docforge_no_such_tool', arguments: {} }), (error: unknown) => error instanceof McpError && error.code === -32602);
     const still = await s.call('docforge_search', { query: 'ledger' });
     assert.equal(still.ok, true, 'server keeps serving after bad input');
@@ -212,7 +204,7 @@ describe('docforge-mcp on examples/', () => {
     assert.ok(search.result!.items.length > 0);
     const first = await s.call('docforge_get_node', { node_id: 'DUP-1' });
     assert.equal(first.result!.node.title, 'First');
-    assert.equal((await s.call('docforge_get_node', { node_id: 'BROKEN-1' })).error!.code, 'node_not_found');
+    await expectError(s.call('docforge_get_node', { node_id: 'BROKEN-1' }), 'node_not_found');
   });
 
   test('a descriptor with errors keeps serving the last good publication as stale and names file, line and key', async () => {
@@ -241,19 +233,12 @@ describe('docforge-mcp on examples/', () => {
 
 describe('docforge-mcp start-up with a broken descriptor', () => {
   test('tools answer descriptor_invalid with file, line and key, and the server stays up', async () => {
-    const root = tempCopy(EXAMPLES_DIR);
+    const root = exampleProjectCopy({ state: false });
     writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "Bad Id!"\nname = "x"\n');
-    const s = await startServer(root);
-    try {
-      const e = await s.call('docforge_bootstrap');
-      assert.equal(e.ok, false);
-      assert.equal(e.error!.code, 'descriptor_invalid');
-      assert.equal(e.error!.details.line, 3);
-      assert.match(e.error!.message, /docforge\.toml/);
-      assert.equal((await s.call('docforge_sync')).error!.code, 'descriptor_invalid');
-    } finally {
-      await s.close();
-      removeDir(root);
-    }
+    const s = await useServer(root);
+    const error = await expectError(s.call('docforge_bootstrap'), 'descriptor_invalid');
+    assert.equal(error.details.line, 3);
+    assert.match(error.message, /docforge\.toml/);
+    await expectError(s.call('docforge_sync'), 'descriptor_invalid');
   });
 });

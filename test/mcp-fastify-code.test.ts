@@ -1,16 +1,15 @@
 // Pins code in the graph end to end over stdio on real code nobody here wrote: fastify's lib/, fastify.js and docs/ with the TypeScript adapter (strategy ast, then lexical), checked against the source text.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { FASTIFY_DIR, removeDir, startServer, type Session } from './helpers/mcp.js';
+import { FASTIFY_DIR } from './helpers/paths.js';
+import { fastifyProjectCopy } from './helpers/projects.js';
+import { expectError, useServer } from './helpers/server.js';
 
 /** Copies fastify's lib/, docs/, fastify.js and package.json into a temp project with a descriptor for `strategy`. */
 function fastifyProject(strategy: 'ast' | 'lexical'): string {
-  const root = mkdtempSync(path.join(os.tmpdir(), `docforge-fastify-code-${strategy}-`));
-  for (const name of ['lib', 'docs', 'fastify.js', 'package.json']) cpSync(path.join(FASTIFY_DIR, name), path.join(root, name), { recursive: true });
-  writeFileSync(path.join(root, 'docforge.toml'), [
+  const root = fastifyProjectCopy(['lib', 'docs', 'fastify.js', 'package.json'], [
     'schema_version = 1',
     '[project]',
     'id = "fastify"',
@@ -23,7 +22,7 @@ function fastifyProject(strategy: 'ast' | 'lexical'): string {
     'code = "typescript"',
     `strategy = "${strategy}"`,
     '',
-  ].join('\n'));
+  ].join('\n'), `docforge-fastify-code-${strategy}-`);
   // fastify's own docs link to lib/ only through absolute GitHub URLs (checked below), so this test
   // adds one page with a relative link into lib/ to exercise `documents` edges.
   writeFileSync(path.join(root, 'docs', 'Internals.md'), '# Routing internals\n\nThe router lives in [route.js](../lib/route.js).\n');
@@ -63,18 +62,9 @@ function lineOf(root: string, file: string, line: number): string {
   return readFileSync(path.join(root, file), 'utf8').split('\n')[line - 1] ?? '';
 }
 
-describe('docforge-mcp on fastify lib/ and docs/ (strategy ast)', () => {
-  let root: string;
-  let s: Session;
-
-  before(async () => {
-    root = fastifyProject('ast');
-    s = await startServer(root);
-  });
-  after(async () => {
-    await s?.close();
-    removeDir(root);
-  });
+describe('docforge-mcp on fastify lib/ and docs/ (strategy ast)', async () => {
+  const root = fastifyProject('ast');
+  const s = await useServer(root);
 
   test('fastify docs have no relative link into lib/ (hence the added Internals page)', () => {
     const docs = path.join(FASTIFY_DIR, 'docs');
@@ -194,13 +184,13 @@ describe('docforge-mcp on fastify lib/ and docs/ (strategy ast)', () => {
     assert.equal(page.result!.truncation_reason, 'result_limit');
     assert.ok(page.result!.flows.every((f: { from_step: number; to_step: number }) => f.from_step < 10 && f.to_step < 10));
     const module = await s.call('docforge_get_logic', { node_id: 'code:lib/route.js' });
-    assert.equal(module.error!.code, 'logic_not_found');
+    await expectError(module, 'logic_not_found');
     assert.equal(module.error!.details.kind, 'module');
     assert.equal(module.project!.staleness, 'current');
     const doc = await s.call('docforge_get_logic', { node_id: 'Internals' });
-    assert.equal(doc.error!.code, 'logic_not_found');
+    await expectError(doc, 'logic_not_found');
     const missing = await s.call('docforge_get_logic', { node_id: 'code:lib/nope.js#x' });
-    assert.equal(missing.error!.code, 'node_not_found');
+    await expectError(missing, 'node_not_found');
     const tooMany = await s.call('docforge_get_logic', { node_id: 'code:lib/route.js#buildRouting', limit: 1000 });
     assert.equal(tooMany.error!.code, 'invalid_arguments', 'limit above the project max_results');
     // Logic stays out of primary search: no step label is a search hit.
@@ -226,24 +216,13 @@ describe('docforge-mcp on fastify lib/ and docs/ (strategy ast)', () => {
   });
 });
 
-describe('docforge-mcp on fastify lib/ with strategy lexical', () => {
-  let root: string;
-  let s: Session;
-
-  before(async () => {
-    root = fastifyProject('lexical');
-    s = await startServer(root);
-  });
-  after(async () => {
-    await s?.close();
-    removeDir(root);
-  });
+describe('docforge-mcp on fastify lib/ with strategy lexical', async () => {
+  const root = fastifyProject('lexical');
+  const s = await useServer(root);
 
   test('docforge_get_logic is refused by policy before anything is read or built', async () => {
-    const e = await s.call('docforge_get_logic', { node_id: 'code:lib/route.js#buildRouting' });
-    assert.equal(e.ok, false);
-    assert.equal(e.error!.code, 'adapter_policy_forbids_logic');
-    assert.equal(e.error!.details.reason, 'lexical_adapter_strategy');
+    const error = await expectError(s.call('docforge_get_logic', { node_id: 'code:lib/route.js#buildRouting' }), 'adapter_policy_forbids_logic');
+    assert.equal(error.details.reason, 'lexical_adapter_strategy');
     assert.equal(existsSync(path.join(root, '.docforge', 'index')), false, 'no index was built for a refused call');
   });
 

@@ -1,28 +1,19 @@
 // Pins the main job on real documentation nobody here wrote: fastify's own docs/, initialised with `docforge init` and served over stdio.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { appendFileSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CLI_ENTRY, FASTIFY_DIR, removeDir, startServer, type Session } from './helpers/mcp.js';
+import { CLI_ENTRY } from './helpers/paths.js';
+import { fastifyProjectCopy } from './helpers/projects.js';
+import { expectError, useServer } from './helpers/server.js';
 
-describe('docforge-mcp on fastify docs/', () => {
-  let root: string;
-  let s: Session;
-
-  before(async () => {
-    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-fastify-'));
-    cpSync(path.join(FASTIFY_DIR, 'docs'), path.join(root, 'docs'), { recursive: true });
-    const init = spawnSync(process.execPath, [CLI_ENTRY, 'init', root], { encoding: 'utf8' });
-    assert.equal(init.status, 0, init.stderr);
-    assert.ok(existsSync(path.join(root, 'docforge.toml')));
-    s = await startServer(root);
-  });
-  after(async () => {
-    await s?.close();
-    removeDir(root);
-  });
+describe('docforge-mcp on fastify docs/', async () => {
+  const root = fastifyProjectCopy(['docs']);
+  const init = spawnSync(process.execPath, [CLI_ENTRY, 'init', root], { encoding: 'utf8' });
+  assert.equal(init.status, 0, init.stderr);
+  assert.ok(existsSync(path.join(root, 'docforge.toml')));
+  const s = await useServer(root);
 
   test('bootstrap returns the fixed binding and the active index path', async () => {
     const e = await s.call('docforge_bootstrap');
@@ -70,7 +61,7 @@ describe('docforge-mcp on fastify docs/', () => {
     assert.ok(!hooks.result!.node.body.includes('### preParsing'), 'stops at the next heading of the same level');
     assert.equal(hooks.result!.section.slug, 'onrequest');
     const missing = await s.call('docforge_get_node', { node_id: 'Reference/Hooks', section: 'no-such-section' });
-    assert.equal(missing.error!.code, 'invalid_arguments');
+    await expectError(missing, 'invalid_arguments');
   });
 
   test('after a file is edited the next call reports a higher revision and the new text, without a restart', async () => {

@@ -1,8 +1,7 @@
 // Pins every bullet of the contract's "Preserved no-AST bindings" over stdio and through the programmatic factories (in-process, InMemoryTransport): exact policy reports, instructions, Logic refusal before any read, no Logic published, a Logic index rejected.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -10,7 +9,8 @@ import { pino } from 'pino';
 import { createProjectServer, createReadOnlyServer, implementedTools, type ProjectServer } from '@docforge/mcp-server';
 import { computeCapabilities, computeEffectivePolicy, NO_AST_INSTRUCTIONS, READ_TOOLS, type PolicyOptions } from '@docforge/policy';
 import { loadToolSchemas } from '@docforge/protocol';
-import { removeDir, startServer, type Envelope, type Session } from './helpers/mcp.js';
+import { tempDir } from './helpers/projects.js';
+import { expectError, useServer, type Envelope } from './helpers/server.js';
 
 const CALC = [
   'export function total(items: number[]): number {',
@@ -25,7 +25,7 @@ const CALC = [
 ].join('\n');
 
 function codeProject(): string {
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'docforge-noast-')));
+  const root = tempDir('docforge-noast-');
   mkdirSync(path.join(root, 'docs'));
   mkdirSync(path.join(root, 'src'));
   writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "calc"\nname = "Calc"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = ["src"]\n[adapter]\ncode = "typescript"\nstrategy = "ast"\n');
@@ -50,23 +50,14 @@ function policyOptions(overrides: Partial<PolicyOptions>): PolicyOptions {
 const LEGACY_NO_AST = '"adapter_policy":{"adapter_evolution":"forbidden","ast_analysis":"forbidden","logic_indexing":"forbidden","no_ast":true}';
 const LEGACY_DEFAULT = '"adapter_policy":{"adapter_evolution":"allowed","ast_analysis":"allowed","logic_indexing":"allowed","no_ast":false}';
 
-describe('docforge-mcp --no-ast over stdio', () => {
-  let root: string;
-  let s: Session;
-
-  before(async () => {
-    root = codeProject();
-    s = await startServer(root, ['--no-ast']);
-  });
-  after(async () => {
-    await s?.close();
-    removeDir(root);
-  });
+describe('docforge-mcp --no-ast over stdio', async () => {
+  const root = codeProject();
+  const s = await useServer(root, { noAst: true });
 
   test('docforge_get_logic returns adapter_policy_forbids_logic before anything is read or built', async () => {
     const e = await s.call('docforge_get_logic', { node_id: 'code:src/calc.ts#total' });
-    assert.equal(e.ok, false);
-    assert.deepEqual({ code: e.error!.code, remediation: e.error!.remediation, reason: e.error!.details.reason }, {
+    const error = await expectError(e, 'adapter_policy_forbids_logic');
+    assert.deepEqual({ code: error.code, remediation: error.remediation, reason: error.details.reason }, {
       code: 'adapter_policy_forbids_logic', remediation: 'use_graph_tools', reason: 'no_ast_policy',
     });
     assert.deepEqual({ revision: e.project!.revision, source_hash: e.project!.source_hash, staleness: e.project!.staleness }, { revision: 0, source_hash: null, staleness: 'unknown' }, 'no synchronization happened: the pre-sync project block');
@@ -76,7 +67,7 @@ describe('docforge-mcp --no-ast over stdio', () => {
   test('bootstrap and get_contract report exactly the effective policy, capabilities and legacy adapter_policy', async () => {
     const expectedPolicy = computeEffectivePolicy(policyOptions({ noAst: true }));
     const expectedCapabilities = computeCapabilities(expectedPolicy, implemented());
-    for (const tool of ['docforge_bootstrap', 'docforge_get_contract']) {
+    for (const tool of ['docforge_bootstrap', 'docforge_get_contract'] as const) {
       const raw = await s.raw(tool);
       const e = raw.structuredContent as Envelope;
       assert.equal(e.ok, true, JSON.stringify(e.error));
@@ -111,43 +102,31 @@ describe('docforge-mcp --no-ast over stdio', () => {
     const current = JSON.parse(readFileSync(path.join(root, '.docforge', 'index', 'current.json'), 'utf8')) as { logic_present: boolean; logic_allowed: boolean };
     assert.deepEqual({ present: current.logic_present, allowed: current.logic_allowed }, { present: false, allowed: false });
     const refused = await s.call('docforge_get_logic', { node_id: 'code:src/calc.ts#total' });
-    assert.equal(refused.error!.code, 'adapter_policy_forbids_logic');
+    await expectError(refused, 'adapter_policy_forbids_logic');
   });
 });
 
 describe('an index holding Logic is rejected by a --no-ast process before any read', () => {
-  let root: string;
-
-  before(() => {
-    root = codeProject();
-  });
-  after(() => removeDir(root));
+  const root = codeProject();
 
   async function logicIndex(): Promise<{ revision: number; indexFile: string }> {
-    const normal = await startServer(root);
-    try {
-      const boot = await normal.call('docforge_bootstrap');
-      assert.ok(boot.result!.index.counts.logic_steps > 0, 'the default process indexes Logic');
-      const logic = await normal.call('docforge_get_logic', { node_id: 'code:src/calc.ts#total' });
-      assert.equal(logic.ok, true);
-      assert.ok(((await normal.raw('docforge_get_contract')).content as { text: string }[])[0]!.text.includes(LEGACY_DEFAULT));
-      return { revision: boot.project!.revision, indexFile: boot.result!.index.index_file };
-    } finally {
-      await normal.close();
-    }
+    const normal = await useServer(root);
+    const boot = await normal.call('docforge_bootstrap');
+    assert.ok(boot.result!.index.counts.logic_steps > 0, 'the default process indexes Logic');
+    const logic = await normal.call('docforge_get_logic', { node_id: 'code:src/calc.ts#total' });
+    assert.equal(logic.ok, true);
+    assert.ok(((await normal.raw('docforge_get_contract')).content as { text: string }[])[0]!.text.includes(LEGACY_DEFAULT));
+    await normal.close();
+    return { revision: boot.project!.revision, indexFile: boot.result!.index.index_file };
   }
 
   test('a publication recorded as holding Logic is rebuilt without Logic', async () => {
     const before = await logicIndex();
-    const s = await startServer(root, ['--no-ast']);
-    try {
-      const boot = await s.call('docforge_bootstrap');
-      assert.ok(boot.project!.revision > before.revision);
-      assert.notEqual(boot.result!.index.index_file, before.indexFile);
-      assert.equal(boot.result!.index.counts.logic_steps, 0);
-    } finally {
-      await s.close();
-    }
+    const s = await useServer(root, { noAst: true });
+    const boot = await s.call('docforge_bootstrap');
+    assert.ok(boot.project!.revision > before.revision);
+    assert.notEqual(boot.result!.index.index_file, before.indexFile);
+    assert.equal(boot.result!.index.counts.logic_steps, 0);
   });
 
   test('even when current.json hides the Logic, the index file itself is checked and replaced', async () => {
@@ -155,28 +134,19 @@ describe('an index holding Logic is rejected by a --no-ast process before any re
     const currentFile = path.join(root, '.docforge', 'index', 'current.json');
     const current = JSON.parse(readFileSync(currentFile, 'utf8')) as Record<string, unknown>;
     writeFileSync(currentFile, JSON.stringify({ ...current, logic_present: false, logic_allowed: false }, null, 2));
-    const s = await startServer(root, ['--no-ast']);
-    try {
-      const boot = await s.call('docforge_bootstrap');
-      assert.ok(boot.project!.revision > before.revision, 'the disguised Logic index was not served');
-      assert.notEqual(boot.result!.index.index_file, before.indexFile);
-      assert.equal(boot.result!.index.counts.logic_steps, 0);
-      const search = await s.call('docforge_search', { query: 'total', limit: 5 });
-      assert.equal(search.project!.revision, boot.project!.revision);
-    } finally {
-      await s.close();
-    }
+    const s = await useServer(root, { noAst: true });
+    const boot = await s.call('docforge_bootstrap');
+    assert.ok(boot.project!.revision > before.revision, 'the disguised Logic index was not served');
+    assert.notEqual(boot.result!.index.index_file, before.indexFile);
+    assert.equal(boot.result!.index.counts.logic_steps, 0);
+    const search = await s.call('docforge_search', { query: 'total', limit: 5 });
+    assert.equal(search.project!.revision, boot.project!.revision);
   });
 });
 
 describe('the programmatic factories take noAst (in-process, InMemoryTransport)', () => {
-  let root: string;
+  const root = codeProject();
   const logger = pino({ level: 'silent' });
-
-  before(() => {
-    root = codeProject();
-  });
-  after(() => removeDir(root));
 
   async function connect(project: ProjectServer): Promise<Client> {
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
@@ -205,7 +175,7 @@ describe('the programmatic factories take noAst (in-process, InMemoryTransport)'
         assert.equal(boot.result!.effective_policy.capability_mode, mode);
         assert.deepEqual(boot.result!.adapter_policy, { adapter_evolution: 'forbidden', ast_analysis: 'forbidden', logic_indexing: 'forbidden', no_ast: true });
         const logic = await call(client, 'docforge_get_logic', { node_id: 'code:src/calc.ts#total' });
-        assert.equal(logic.error!.code, 'adapter_policy_forbids_logic');
+        await expectError(logic, 'adapter_policy_forbids_logic');
         assert.ok((client.getInstructions() ?? '').includes(NO_AST_INSTRUCTIONS));
         const names = (await client.listTools()).tools.map((t) => t.name);
         assert.deepEqual(names, READ_TOOLS.filter((t) => implemented().has(t)), 'no proposal tools are implemented yet, so both surfaces are the read tools');

@@ -1,10 +1,10 @@
 // Pins project-owned adapters over stdio: nodes and edges from `.docforge/adapter.mjs`, declared inputs in the cheap identity, unknown identity without them, and `adapter_restart_required` on every tool after the adapter's files change.
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { removeDir, startServer, type Envelope, type Session } from './helpers/mcp.js';
+import { tempDir } from './helpers/projects.js';
+import { expectError, useServer, type Envelope, type Server } from './helpers/server.js';
 
 const HELPER = "export function serviceId(name) { return 'service:' + name; }\n";
 
@@ -30,11 +30,8 @@ function adapterSource(withInputs: boolean): string {
   ].join('\n');
 }
 
-const roots: string[] = [];
-
 function adapterProject(withInputs: boolean): string {
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'docforge-adapter-')));
-  roots.push(root);
+  const root = tempDir('docforge-adapter-');
   for (const dir of ['docs', 'services', '.docforge/lib']) mkdirSync(path.join(root, dir), { recursive: true });
   writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "svc"\nname = "Services"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\nmodule = ".docforge/adapter.mjs"\n');
   writeFileSync(path.join(root, 'docs', 'services.md'), '+++\nid = "services-doc"\nkind = "document"\ntitle = "Services"\n+++\n# Services\n\nThe service catalogue.\n');
@@ -45,25 +42,18 @@ function adapterProject(withInputs: boolean): string {
   return root;
 }
 
-after(() => {
-  for (const root of roots) removeDir(root);
-});
-
-function assertRestartRequired(e: Envelope, file: string): void {
-  assert.equal(e.ok, false);
-  assert.equal(e.error!.code, 'adapter_restart_required');
-  assert.equal(e.error!.remediation, 'restart_project_server');
-  assert.equal(e.error!.details.path, file);
+async function assertRestartRequired(e: Envelope, file: string): Promise<void> {
+  const error = await expectError(e, 'adapter_restart_required');
+  assert.equal(error.remediation, 'restart_project_server');
+  assert.equal(error.details.path, file);
   assert.equal(e.project?.staleness, 'stale', 'reported as stale, not synchronized');
 }
 
-describe('a project-owned adapter with declared inputs', () => {
-  let root: string;
-  let s: Session;
+describe('a project-owned adapter with declared inputs', async () => {
+  const root = adapterProject(true);
+  let s: Server = await useServer(root);
 
   test('its nodes and edges join the graph; its capabilities are reported', async () => {
-    root = adapterProject(true);
-    s = await startServer(root);
     const boot = await s.call('docforge_bootstrap');
     assert.equal(boot.ok, true, JSON.stringify(boot.error));
     assert.match(boot.project!.adapter_version, /\+project@1\.2\.0#[0-9a-f]{12}$/);
@@ -106,27 +96,25 @@ describe('a project-owned adapter with declared inputs', () => {
   test('editing a module the adapter imports answers adapter_restart_required on every next call, status tools included', async () => {
     appendFileSync(path.join(root, '.docforge', 'lib', 'helper.mjs'), '// edited while the server runs\n');
     for (const [tool, args] of [['docforge_search', { query: 'Ledger' }], ['docforge_bootstrap', {}], ['docforge_get_generation_diff', {}], ['docforge_get_node', { node_id: 'nope' }]] as const) {
-      assertRestartRequired(await s.call(tool, args), '.docforge/lib/helper.mjs');
+      await assertRestartRequired(await s.call(tool, args), '.docforge/lib/helper.mjs');
     }
     // Reverting the edit does not help: the process never reloads project code.
     writeFileSync(path.join(root, '.docforge', 'lib', 'helper.mjs'), HELPER);
-    assertRestartRequired(await s.call('docforge_sync'), '.docforge/lib/helper.mjs');
+    await assertRestartRequired(await s.call('docforge_sync'), '.docforge/lib/helper.mjs');
     await s.close();
     // A new process binds the (reverted) adapter again.
-    s = await startServer(root);
+    s = await useServer(root);
     const boot = await s.call('docforge_bootstrap');
     assert.equal(boot.ok, true);
     await s.close();
   });
 });
 
-describe('a project-owned adapter without declared inputs', () => {
-  let root: string;
-  let s: Session;
+describe('a project-owned adapter without declared inputs', async () => {
+  const root = adapterProject(false);
+  let s: Server = await useServer(root);
 
   test('the cheap identity is unknown: status tools say so, normal tools re-derive and verify the graph', async () => {
-    root = adapterProject(false);
-    s = await startServer(root);
     const boot = await s.call('docforge_bootstrap');
     assert.equal(boot.ok, true, JSON.stringify(boot.error));
     assert.equal(boot.result!.capabilities.project_adapter.inputs_declared, false);
@@ -148,7 +136,7 @@ describe('a project-owned adapter without declared inputs', () => {
 
   test('editing the adapter module itself answers adapter_restart_required', async () => {
     appendFileSync(path.join(root, '.docforge', 'adapter.mjs'), '// edited\n');
-    assertRestartRequired(await s.call('docforge_project_info'), '.docforge/adapter.mjs');
+    await assertRestartRequired(await s.call('docforge_project_info'), '.docforge/adapter.mjs');
     await s.close();
   });
 });
@@ -157,22 +145,18 @@ describe('a project-owned adapter that throws', () => {
   test('its failure is an adapter_failed issue; the documents are still served', async () => {
     const root = adapterProject(true);
     writeFileSync(path.join(root, 'services', 'broken.json'), JSON.stringify({ name: 'broken', crash: true }));
-    const s = await startServer(root);
-    try {
-      const issues = await s.call('docforge_validate_project');
-      assert.equal(issues.ok, true);
-      const failure = issues.result!.items.find((i: { code: string }) => i.code === 'adapter_failed');
-      assert.ok(failure, JSON.stringify(issues.result!.items));
-      assert.match(failure.message, /cannot read services\/broken\.json/);
-      const doc = await s.call('docforge_get_node', { node_id: 'services-doc' });
-      assert.equal(doc.ok, true);
-      // Once a generation is published, a failing adapter keeps it served (stale, with the error).
-      writeFileSync(path.join(root, 'docs', 'more.md'), '# More\n');
-      const stale = await s.call('docforge_search', { query: 'More' });
-      assert.equal(stale.project!.staleness, 'stale');
-      assert.equal(stale.project!.sync_error?.code, 'adapter_failed');
-    } finally {
-      await s.close();
-    }
+    const s = await useServer(root);
+    const issues = await s.call('docforge_validate_project');
+    assert.equal(issues.ok, true);
+    const failure = issues.result!.items.find((i: { code: string }) => i.code === 'adapter_failed');
+    assert.ok(failure, JSON.stringify(issues.result!.items));
+    assert.match(failure.message, /cannot read services\/broken\.json/);
+    const doc = await s.call('docforge_get_node', { node_id: 'services-doc' });
+    assert.equal(doc.ok, true);
+    // Once a generation is published, a failing adapter keeps it served (stale, with the error).
+    writeFileSync(path.join(root, 'docs', 'more.md'), '# More\n');
+    const stale = await s.call('docforge_search', { query: 'More' });
+    assert.equal(stale.project!.staleness, 'stale');
+    assert.equal(stale.project!.sync_error?.code, 'adapter_failed');
   });
 });

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -6,8 +8,31 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The bundled example project (repository `examples/`). */
 export const EXAMPLES_ROOT = path.resolve(here, '../../../../examples');
-/** The compiled docforge-mcp entry point, started as a separate process (apps never import apps). */
-export const MCP_SERVER_ENTRY = path.resolve(here, '../../../mcp-server/dist/src/main.js');
+
+const SERVER_PACKAGE = '@docforge/mcp-server';
+const SERVER_BIN = 'docforge-mcp';
+
+/**
+ * The absolute path of the `docforge-mcp` bin, found through the `@docforge/mcp-server` package
+ * (a declared dependency of the CLI): its entry is resolved like any package, its package.json is
+ * the nearest one above that entry, and the bin is read from its `bin` field. The CLI only spawns
+ * this file as a separate process; it never imports the server's code (apps never import apps,
+ * DESIGN.md section 2).
+ * @throws Error when the package cannot be resolved or declares no `docforge-mcp` bin.
+ */
+export function mcpServerBin(): string {
+  const entry = createRequire(import.meta.url).resolve('@docforge/mcp-server');
+  let dir = path.dirname(entry);
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`${SERVER_PACKAGE}: no package.json above ${entry}`);
+    dir = parent;
+  }
+  const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; bin?: string | Record<string, string> };
+  const bin = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.[SERVER_BIN];
+  if (pkg.name !== SERVER_PACKAGE || typeof bin !== 'string') throw new Error(`${SERVER_PACKAGE}: package.json at ${dir} declares no ${SERVER_BIN} bin`);
+  return path.resolve(dir, bin);
+}
 
 interface Envelope {
   ok: boolean;
@@ -38,7 +63,7 @@ type Item = Record<string, unknown>;
 export async function runDemo(root: string | null): Promise<number> {
   const projectRoot = root ?? EXAMPLES_ROOT;
   out(`DocForge demo: docforge-mcp --project-root ${projectRoot}`);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_SERVER_ENTRY, '--project-root', projectRoot], stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [mcpServerBin(), '--project-root', projectRoot], stderr: 'ignore' });
   const client = new Client({ name: 'docforge-demo', version: '0.1.0' });
   await client.connect(transport);
   let failures = 0;

@@ -4,16 +4,49 @@ import assert from 'node:assert/strict';
 import {
   appendFileSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, truncateSync, unlinkSync, writeFileSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { canonicalJson, edgeIdentityKey, hashJson, sha256, type GraphNode } from '@docforge/core';
+import { edgeIdentityKey, hashJson, type GraphNode } from '@docforge/core';
 import {
-  CHANGE_KINDS, IndexManager, NODE_FIELDS, RECEIPT_MAX_DETAIL_BYTES, RECEIPT_MAX_ITEMS, assembleReceipt, collectionHash, diffGraphs,
-  edgeSetHash, generationReceiptStatus, loadIndexSnapshot, nodeChangedFields, nodeSetHash, readPublication, receiptItemHash, receiptItemJson,
+  CHANGE_KINDS, IndexManager, NODE_FIELDS, RECEIPT_MAX_DETAIL_BYTES, RECEIPT_MAX_ITEMS, assembleReceipt, diffGraphs,
+  generationReceiptStatus, loadIndexSnapshot, nodeChangedFields, readPublication, receiptItemHash, receiptItemJson,
   receiptProblem, receiptText, stateLayout, writeFileAtomic, type Receipt, type ReceiptItem, type StateLayout,
 } from '../src/index.js';
 
-const H = (s: string): string => sha256(s);
+/** SHA-256 hex by node:crypto: expectations never use the implementation's own hash. */
+const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
+const H = sha256;
+/** SHA-256 of the empty string (FIPS 180-4 test vector). */
+const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
+/**
+ * RFC 8785 canonical JSON of the plain values used here (strings, integers, booleans, null,
+ * arrays, objects; undefined members dropped), written independently of @docforge/core.
+ */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Node set hash as the module comment defines it: SHA-256 of sorted `id TAB content_hash` lines joined by LF. */
+function expectedNodeSetHash(nodes: ReadonlyMap<string, string>): string {
+  return sha256([...nodes].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, hash]) => `${id}\t${hash}`).join('\n'));
+}
+
+/** Edge set hash: SHA-256 of the sorted `source NUL relation NUL target` keys joined by LF. */
+function expectedEdgeSetHash(keys: Iterable<string>): string {
+  return sha256([...keys].sort().join('\n'));
+}
+
+/** Collection hash: SHA-256 over each item's canonical-JSON SHA-256 followed by LF. */
+function expectedCollectionHash(items: readonly unknown[]): string {
+  return sha256(items.map((item) => `${sha256(canonical(item))}\n`).join(''));
+}
 
 function node(id: string, fields: Partial<GraphNode> = {}): GraphNode {
   return {
@@ -31,10 +64,18 @@ describe('receipt items and hashes', () => {
       { change: 'edge_added', source_id: 'A', relation: 'depends_on', target_id: 'B\u2028' },
       { change: 'edge_removed', source_id: 'A', relation: 'relates_to', target_id: 'C' },
     ];
-    for (const item of items) {
-      assert.equal(receiptItemJson(item), canonicalJson(item));
-      assert.equal(receiptItemHash(item), sha256(canonicalJson(item)));
-    }
+    // Written out by hand: keys in code-unit order, '"' and U+0001 escaped, other characters (U+2028 too) as they are.
+    const expected = [
+      `{"change":"node_added","content_hash":"${H('a')}","id":"ä-ID/𝄞 \\"q\\""}`,
+      `{"change":"node_removed","content_hash":"${H('b')}","id":"R\\u0001x"}`,
+      `{"change":"node_changed","changed_fields":["title","tags","source_path"],"from_hash":"${H('c')}","id":"C","to_hash":"${H('d')}"}`,
+      '{"change":"edge_added","relation":"depends_on","source_id":"A","target_id":"B\u2028"}',
+      '{"change":"edge_removed","relation":"relates_to","source_id":"A","target_id":"C"}',
+    ];
+    items.forEach((item, i) => {
+      assert.equal(receiptItemJson(item), expected[i]);
+      assert.equal(receiptItemHash(item), sha256(expected[i]!));
+    });
     assert.deepEqual([...CHANGE_KINDS], ['node_added', 'node_removed', 'node_changed', 'edge_added', 'edge_removed']);
   });
 
@@ -62,26 +103,26 @@ describe('receipt items and hashes', () => {
     assert.equal(diff.details_omitted, false);
     assert.equal(diff.details_omitted_reason, null);
     assert.equal(diff.to_node_hash, sha256(`a\t${H('a1')}\nb\t${H('b2')}\nnew1\t${H('n1')}\nnew2\t${H('n2')}`));
-    assert.equal(diff.from_node_hash, nodeSetHash(from.nodes));
+    assert.equal(diff.from_node_hash, sha256(`a\t${H('a1')}\nb\t${H('b1')}\ngone\t${H('g')}`));
     assert.equal(diff.to_edge_hash, sha256('a\u0000x\u0000b\nb\u0000x\u0000a\nnew1\u0000z\u0000a'));
-    assert.equal(diff.from_edge_hash, edgeSetHash(from.edges));
+    assert.equal(diff.from_edge_hash, sha256('a\u0000x\u0000b\na\u0000y\u0000gone'));
     assert.deepEqual([diff.from_node_count, diff.from_edge_count, diff.to_node_count, diff.to_edge_count], [3, 2, 4, 3]);
-    assert.equal(diff.retained_collection_hash, collectionHash(diff.items));
+    assert.equal(diff.retained_collection_hash, expectedCollectionHash(diff.items));
     // The full hash covers node_changed items in identity form (without changed_fields).
     const identity = diff.items.map((item) => (item.change === 'node_changed' ? { ...item, changed_fields: undefined } : item));
-    const expectedFull = sha256(identity.map((item) => `${sha256(canonicalJson(item))}\n`).join(''));
+    const expectedFull = expectedCollectionHash(identity);
     assert.equal(diff.full_collection_hash, expectedFull);
   });
 
   test('a first build (no previous graph) adds everything; empty sides hash the empty string', () => {
     const diff = diffGraphs(null, { nodes: new Map([['a', H('a')]]), edges: new Set(['a\u0000r\u0000a']) }, () => assert.fail('no changed nodes'));
-    assert.equal(diff.from_node_hash, sha256(''));
-    assert.equal(diff.from_edge_hash, sha256(''));
+    assert.equal(diff.from_node_hash, EMPTY_SHA256);
+    assert.equal(diff.from_edge_hash, EMPTY_SHA256);
     assert.deepEqual(diff.summary, { nodes_added: 1, nodes_removed: 0, nodes_changed: 0, edges_added: 1, edges_removed: 0 });
     const empty = diffGraphs({ nodes: new Map(), edges: new Set() }, { nodes: new Map(), edges: new Set() }, () => []);
     assert.equal(empty.total_count, 0);
-    assert.equal(empty.retained_collection_hash, sha256(''));
-    assert.equal(empty.full_collection_hash, sha256(''));
+    assert.equal(empty.retained_collection_hash, EMPTY_SHA256);
+    assert.equal(empty.full_collection_hash, EMPTY_SHA256);
   });
 
   test('details stop at 1,000 items with exact counts and a full hash over everything', () => {
@@ -105,8 +146,8 @@ describe('receipt items and hashes', () => {
     const all: ReceiptItem[] = [...nodes.keys()].sort().map((id) => ({ change: 'node_added', id, content_hash: nodes.get(id)! }));
     assert.deepEqual(diff.items, all.slice(0, 1000));
     const identity = [...all, ...[...from.keys()].sort().map((id) => ({ change: 'node_changed', from_hash: from.get(id)!, id, to_hash: to.get(id)! }))];
-    assert.equal(diff.full_collection_hash, sha256(identity.map((item) => `${sha256(canonicalJson(item))}\n`).join('')));
-    assert.equal(diff.retained_collection_hash, collectionHash(all.slice(0, 1000)));
+    assert.equal(diff.full_collection_hash, expectedCollectionHash(identity));
+    assert.equal(diff.retained_collection_hash, expectedCollectionHash(all.slice(0, 1000)));
 
     // 1,200 changed nodes only: changedFields runs exactly for the 1,000 retained ones.
     calls = 0;
@@ -125,11 +166,11 @@ describe('receipt items and hashes', () => {
     assert.equal(diff.details_omitted_reason, 'byte_limit');
     assert.equal(diff.total_count, 800);
     assert.ok(diff.retained_count < 800 && diff.retained_count > 400, `retained ${diff.retained_count}`);
-    const bytes = Buffer.byteLength(canonicalJson(diff.items));
+    const bytes = Buffer.byteLength(canonical(diff.items));
     assert.ok(bytes <= RECEIPT_MAX_DETAIL_BYTES, `${bytes} bytes`);
     const ids = [...nodes.keys()].sort();
     const next: ReceiptItem = { change: 'node_added', id: ids[diff.retained_count]!, content_hash: nodes.get(ids[diff.retained_count]!)! };
-    assert.ok(bytes + 1 + Buffer.byteLength(canonicalJson(next)) > RECEIPT_MAX_DETAIL_BYTES, 'the next item would not have fit');
+    assert.ok(bytes + 1 + Buffer.byteLength(canonical(next)) > RECEIPT_MAX_DETAIL_BYTES, 'the next item would not have fit');
   });
 
   test('nodeChangedFields reports every differing core Node field, a move as source_path', () => {
@@ -151,7 +192,7 @@ describe('receipt items and hashes', () => {
       from_source_identity: null, to_source_identity: H('s'), index_file: 'gen-00000001-abc.sqlite', index_ino: '1', index_size: 10,
     }, diff);
     assert.equal(receiptProblem(JSON.parse(receiptText(receipt))), null);
-    assert.equal(receipt.receipt_hash, hashJson({ ...receipt, receipt_hash: undefined }));
+    assert.equal(receipt.receipt_hash, sha256(canonical({ ...receipt, receipt_hash: undefined })));
     assert.match(receiptProblem({ ...receipt, to_generation: 2 })!, /hash/);
     assert.match(receiptProblem({ ...receipt, extra: 1 })!, /field set/);
     assert.match(receiptProblem({ ...receipt, receipt_schema_version: 2 })!, /schema version/);
@@ -223,8 +264,8 @@ describe('receipts written by builds, and receipt states', () => {
     assert.deepEqual([receipt.index_file, receipt.index_ino, receipt.index_size], [pub.index_file, pub.index_ino, pub.index_size]);
     assert.deepEqual(receipt.summary, { nodes_added: 3, nodes_removed: 0, nodes_changed: 0, edges_added: 2, edges_removed: 0 });
     const snapshot = loadIndexSnapshot(path.join(layout.indexDir, pub.index_file));
-    assert.equal(receipt.to_node_hash, nodeSetHash(snapshot.nodes));
-    assert.equal(receipt.to_edge_hash, edgeSetHash(snapshot.edges));
+    assert.equal(receipt.to_node_hash, expectedNodeSetHash(snapshot.nodes));
+    assert.equal(receipt.to_edge_hash, expectedEdgeSetHash(snapshot.edges.keys()));
     const st = status();
     assert.equal(st.state, 'current', st.reason);
     assert.deepEqual(st.receipt, receipt);

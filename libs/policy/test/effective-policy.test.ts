@@ -1,10 +1,26 @@
 // Pins effective policy resolution, fail-closed startup errors, excluded operations, immutability, hashing and the legacy adapter_policy bytes.
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DocforgeError, hashJson } from '@docforge/core';
+import { DocforgeError } from '@docforge/core';
 import { computeEffectivePolicy, legacyAdapterPolicy } from '../src/index.js';
 import type { CapabilityMode, EffectivePolicy } from '../src/index.js';
 import { policyOptions } from './helpers.js';
+
+/** SHA-256 hex by node:crypto: expectations never use the implementation's own hash. */
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** RFC 8785 canonical JSON of plain JSON values (undefined members dropped), written independently of @docforge/core. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
 
 const options = policyOptions;
 
@@ -97,7 +113,7 @@ test('the policy is deep-frozen and cannot be altered after startup', () => {
 test('policy_hash is the hash of the canonical JSON of every other field and changes with every input', () => {
   const policy = computeEffectivePolicy(options({ proposalWriter: 'agent', diagnostics: true }));
   const { policy_hash, ...rest } = policy;
-  assert.equal(policy_hash, hashJson(rest));
+  assert.equal(policy_hash, sha256Hex(canonical(rest)));
   assert.match(policy_hash, /^[0-9a-f]{64}$/);
   const variants: EffectivePolicy[] = [
     policy,

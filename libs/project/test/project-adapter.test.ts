@@ -1,11 +1,26 @@
 // Pins project-owned adapter support: the implementation fingerprint over the module and its relative imports, the per-call guard, and the walk of declared input globs.
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hashJson, sha256 } from '@docforge/core';
 import { fingerprintProjectAdapter, MAX_ADAPTER_FILES, ProjectAdapterGuard, relativeSpecifiers, validInputGlob, walkAdapterInputs } from '../src/index.js';
 import { removeTree, tempTree } from './helpers.js';
+
+/** SHA-256 hex by node:crypto: expectations never use the implementation's own hash. */
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** RFC 8785 canonical JSON of plain JSON values (undefined members dropped), written independently of @docforge/core. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
 
 const ADAPTER = [
   "import { a } from './lib/a.mjs';",
@@ -42,8 +57,8 @@ test('the fingerprint covers the module and every relative module it imports, tr
     assert.deepEqual(fp.files.map((f) => f.path), [
       '.docforge/adapter.mjs', '.docforge/lazy.mjs', '.docforge/lib/a.mjs', '.docforge/lib/b.mjs', '.docforge/shared/c.mjs', '.docforge/side.mjs',
     ]);
-    assert.equal(fp.files[0]!.sha256, sha256(ADAPTER));
-    assert.equal(fp.fingerprint, hashJson(fp.files));
+    assert.equal(fp.files[0]!.sha256, sha256Hex(ADAPTER));
+    assert.equal(fp.fingerprint, sha256Hex(canonical(fp.files)));
     assert.equal(fp.module, '.docforge/adapter.mjs');
     assert.equal(fp.truncated, false);
     // Deterministic, and changed by any byte of any covered file (but not of an unrelated one).

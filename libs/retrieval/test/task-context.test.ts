@@ -1,11 +1,12 @@
 // Pins docforge_get_task_context: derived version-1 plans per task kind, fixed ceilings, evidence provenance and alias classification, every required gap kind, and hash-stable fail-closed pagination.
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ALIASED_RELATIONS, DocforgeError, RELATION_ALIASES, hashJson, relationCategory } from '@docforge/core';
+import { ALIASED_RELATIONS, DocforgeError, RELATION_ALIASES, relationCategory } from '@docforge/core';
 import { IndexManager, type IndexReader } from '@docforge/index';
 import {
   RELATION_CATEGORIES,
@@ -24,6 +25,21 @@ import {
   estimateTokens,
   itemSha256,
 } from '../src/index.js';
+
+/** SHA-256 hex by node:crypto: expectations never use the implementation's own hash. */
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** RFC 8785 canonical JSON of plain JSON values (undefined members dropped), written independently of @docforge/core. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
 
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples');
 const POLICY = 'a'.repeat(64);
@@ -362,7 +378,7 @@ describe('task context gaps on a small project without evidence relations', () =
     const vocabulary = relationVocabulary(reader, null);
     assert.deepEqual(vocabulary.relations, ['depends_on', 'hardens', 'relates_to']);
     assert.deepEqual(vocabulary.categories_with_edges, ['dependency', 'context', 'unclassified']);
-    assert.equal(vocabulary.contract_vocabulary_hash, hashJson({ aliases: RELATION_ALIASES, extra_relations: null, open: true }));
+    assert.equal(vocabulary.contract_vocabulary_hash, sha256Hex(canonical({ aliases: RELATION_ALIASES, extra_relations: null, open: true })));
     const test = taskContextPage(reader, { task_kind: 'test', task: 'x', focus_node_id: 'A' }, opts());
     assert.deepEqual(test.gaps, [{ kind: 'undeclared_relation_category', category: 'evidence', task_kind: 'test' }]);
     const operation = taskContextPage(reader, { task_kind: 'operation', task: 'x', focus_node_id: 'A' }, opts());

@@ -1,12 +1,27 @@
 // Pins per-file Python extraction: node ids, kinds, lines, capabilities, signatures, docstrings, intra-file edges, link data and syntax issues.
+import { createHash } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { hashJson } from '@docforge/core';
 import type { GraphNode } from '@docforge/core';
 import { initPythonAdapter, isPythonTestPath, pythonAdapter, readPythonLinkData } from '../src/index.js';
 import type { PythonLinkData } from '../src/index.js';
 import { edgeLines, extractFile, fixtureDir, readProject } from './helpers.js';
 import type { Extracted, SourceFile } from './helpers.js';
+
+/** SHA-256 hex by node:crypto: expectations never use the implementation's own hash. */
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** RFC 8785 canonical JSON of plain JSON values (undefined members dropped), written independently of @docforge/core. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
 
 before(async () => {
   await initPythonAdapter();
@@ -86,7 +101,7 @@ describe('extract: app/core.py', () => {
       assert.equal(node.authority, null);
       assert.equal(node.status, null);
       const { content_hash: hash, ...rest } = node;
-      assert.equal(hash, hashJson(rest));
+      assert.equal(hash, sha256Hex(canonical(rest)));
     }
   });
 

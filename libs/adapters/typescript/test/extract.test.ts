@@ -1,9 +1,24 @@
 // Pins extraction: node ids, kinds, spans, signatures, JSDoc bodies, capabilities, intra-file edges, link data and syntax issues.
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hashJson } from '@docforge/core';
 import type { GraphNode } from '@docforge/core';
 import { extractTypeScript, isTestPath, isTsLinkData, typescriptAdapter } from '../src/index.js';
+
+/** SHA-256 hex by node:crypto: expectations never use the implementation's own hash. */
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** RFC 8785 canonical JSON of plain JSON values (undefined members dropped), written independently of @docforge/core. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
 
 function extract(path: string, content: string, logic = false) {
   return extractTypeScript({ path, content, strategy: 'ast', logic });
@@ -82,7 +97,7 @@ test('TypeScript module: classes, interfaces, functions, methods with ids, spans
   assert.deepEqual(nodes.get('code:src/counter.ts#helper')!.capabilities, []);
   for (const node of r.nodes) {
     const { content_hash: hash, ...rest } = node;
-    assert.equal(hash, hashJson(rest));
+    assert.equal(hash, sha256Hex(canonical(rest)));
     assert.deepEqual(node.anchors, []);
     assert.equal(node.source_path, 'src/counter.ts');
   }

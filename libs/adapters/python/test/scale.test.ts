@@ -1,13 +1,10 @@
-// Pins extract + link over 200 synthetic Python modules: exact graph counts and a time budget (the measured figure is printed as a test diagnostic).
+// Pins extract + link over 200 synthetic Python modules: exact graph counts, and a second pass equal to the first. Timings live in ops/bench/python-adapter.mjs.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { performance } from 'node:perf_hooks';
 import { initPythonAdapter, pythonAdapter } from '../src/index.js';
 import type { SourceFile } from './helpers.js';
 
 const MODULES = 200;
-/** Generous ceiling so slow CI machines pass; the typical figure is far lower (see diagnostics). */
-const BUDGET_MS = 20_000;
 
 before(async () => {
   await initPythonAdapter();
@@ -59,28 +56,13 @@ function syntheticModule(i: number): SourceFile {
   return { path: `gen/pkg/mod_${i}.py`, content: lines.join('\n') };
 }
 
-describe('extract + link performance', () => {
-  it(`handles ${MODULES} modules within budget with exact counts`, (t) => {
+describe('extract + link at scale', () => {
+  it(`links ${MODULES} modules with exact counts, and a second pass equals the first`, () => {
     const files = [{ path: 'gen/pkg/__init__.py', content: '' }, ...Array.from({ length: MODULES }, (_, i) => syntheticModule(i))];
-    const cpuStart = process.cpuUsage();
-    const startExtract = performance.now();
     const parsed = files.map((f) => ({ path: f.path, ...pythonAdapter.extract({ path: f.path, content: f.content, strategy: 'ast', logic: true }) }));
-    const extractMs = performance.now() - startExtract;
     const paths = new Set(files.map((f) => f.path));
-    const startLink = performance.now();
     const link = pythonAdapter.link(parsed, { hasFile: (p) => paths.has(p), readText: () => null });
-    const linkMs = performance.now() - startLink;
-    const cpu = process.cpuUsage(cpuStart);
-    const lines = files.reduce((sum, f) => sum + f.content.split('\n').length, 0);
-    t.diagnostic(`python adapter, first pass: ${files.length} files, ${lines} lines: extract ${extractMs.toFixed(1)} ms, link ${linkMs.toFixed(1)} ms, total ${(extractMs + linkMs).toFixed(1)} ms (process CPU ${((cpu.user + cpu.system) / 1000).toFixed(1)} ms)`);
-    // A second pass shows the steady state once V8 has optimized the WASM parser and the walker.
-    const startWarm = performance.now();
     const again = files.map((f) => ({ path: f.path, ...pythonAdapter.extract({ path: f.path, content: f.content, strategy: 'ast', logic: true }) }));
-    const warmExtractMs = performance.now() - startWarm;
-    const startWarmLink = performance.now();
-    pythonAdapter.link(again, { hasFile: (p) => paths.has(p), readText: () => null });
-    const warmLinkMs = performance.now() - startWarmLink;
-    t.diagnostic(`python adapter, second pass: extract ${warmExtractMs.toFixed(1)} ms, link ${warmLinkMs.toFixed(1)} ms`);
     assert.deepEqual(again, parsed);
 
     assert.equal(parsed.reduce((sum, p) => sum + p.nodes.length, 0), 1 + MODULES * 10);
@@ -94,6 +76,5 @@ describe('extract + link performance', () => {
     // Only range() stays unresolved in each module.
     assert.equal(link.stats['calls_unresolved'], MODULES);
     assert.equal(link.stats['imports_resolved'], 2 * (MODULES - 1));
-    assert.ok(extractMs + linkMs < BUDGET_MS, `took ${extractMs + linkMs} ms`);
   });
 });

@@ -1,0 +1,21 @@
+/** Shared paths of the end-to-end tests: the repository, its examples, fastify's package and the compiled entry points. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** Repository root (the compiled helpers sit in test/dist/helpers). */
+export const REPO_ROOT = path.resolve(here, '../../..');
+/** The bundled example project (`examples/`, project id acme-payments). */
+export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+/** The installed fastify package: real documentation and code nobody here wrote. */
+export const FASTIFY_DIR = path.join(REPO_ROOT, 'node_modules', 'fastify');
+/** The compiled docforge-mcp entry point. */
+export const MCP_ENTRY = path.join(REPO_ROOT, 'apps/mcp-server/dist/src/main.js');
+/** The compiled docforge command line. */
+export const CLI_ENTRY = path.join(REPO_ROOT, 'apps/cli/dist/src/main.js');
+/**
+ * Environment variable naming a directory prepared by ops/run-tests.mjs before `node --test`
+ * starts: `<dir>/acme-payments` is a copy of `examples/` with its index already built by
+ * `docforge sync` (its state dir `.docforge` included).
+ */
+export const FIXTURES_ENV = 'DOCFORGE_TEST_FIXTURES';

@@ -1,0 +1,92 @@
+/** Temp project copies for the end-to-end tests: the example project (optionally with its prebuilt index) and parts of fastify. */
+import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { EXAMPLES_DIR, FASTIFY_DIR, FIXTURES_ENV } from './paths.js';
+
+const created: string[] = [];
+// Removed when the test file's process exits, after every server hook has closed its child.
+process.on('exit', () => {
+  for (const dir of created) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh, realpath-resolved temp dir, removed when the test process exits. */
+export function tempDir(prefix = 'docforge-test-'): string {
+  const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+  created.push(dir);
+  return dir;
+}
+
+/** Copies `source` into a fresh temp dir without any `.docforge` state or node_modules; returns the copy. */
+export function tempCopy(source: string, prefix = 'docforge-test-'): string {
+  const dir = tempDir(prefix);
+  cpSync(source, dir, { recursive: true, filter: (src) => !src.split(path.sep).includes('.docforge') && !src.split(path.sep).includes('node_modules') });
+  return dir;
+}
+
+/** Removes a directory now (temp dirs are removed at exit anyway). */
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const FIXTURE_WAIT_MS = 120_000;
+
+/** Sleeps the calling thread (test files are their own processes; the fixture appears from outside). */
+function sleepMs(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * The prebuilt copy of the example project made by ops/run-tests.mjs (built in the background
+ * while the unit tests run: this waits for its `ready` marker), or null when the tests run
+ * without it.
+ * @throws Error when the fixture build failed or did not finish within two minutes.
+ */
+export function prebuiltExample(): string | null {
+  const dir = process.env[FIXTURES_ENV];
+  if (!dir) return null;
+  const deadline = Date.now() + FIXTURE_WAIT_MS;
+  while (!existsSync(path.join(dir, 'ready'))) {
+    if (existsSync(path.join(dir, 'failed'))) throw new Error(`the example fixture build failed: ${readFileSync(path.join(dir, 'failed'), 'utf8')}`);
+    if (Date.now() > deadline) throw new Error(`the example fixture at ${dir} was not ready within ${FIXTURE_WAIT_MS} ms`);
+    sleepMs(50);
+  }
+  return path.join(dir, 'acme-payments');
+}
+
+/**
+ * A private copy of the example project in a fresh temp dir. With `state: true` (the default) the
+ * copy carries the index prebuilt once by ops/run-tests.mjs (its `.docforge` dir); tests that must
+ * observe a cold first build pass `state: false`. Without the prebuilt fixture (a test file run on
+ * its own) the copy has no state either way.
+ */
+export function exampleProjectCopy(options: { state?: boolean } = {}): string {
+  const prebuilt = options.state === false ? null : prebuiltExample();
+  if (prebuilt === null) return tempCopy(EXAMPLES_DIR, 'docforge-example-');
+  const dir = tempDir('docforge-example-');
+  cpSync(prebuilt, dir, { recursive: true, preserveTimestamps: true });
+  return dir;
+}
+
+/**
+ * The example project for tests that only read it: the prebuilt fixture itself, shared by every
+ * such test file (its index is current, so no server builds it again), or a private copy when the
+ * tests run without ops/run-tests.mjs. A test that writes anything uses exampleProjectCopy().
+ */
+export function sharedExampleProject(): string {
+  return prebuiltExample() ?? exampleProjectCopy();
+}
+
+/** Which parts of the fastify package a project copy holds. */
+export type FastifyPart = 'docs' | 'lib' | 'fastify.js' | 'package.json';
+
+/**
+ * A project in a fresh temp dir made of parts of the installed fastify package, with
+ * `descriptor` (docforge.toml text) written at its root when given.
+ */
+export function fastifyProjectCopy(parts: readonly FastifyPart[], descriptor?: string, prefix = 'docforge-fastify-'): string {
+  const dir = tempDir(prefix);
+  for (const part of parts) cpSync(path.join(FASTIFY_DIR, part), path.join(dir, part), { recursive: true });
+  if (descriptor !== undefined) writeFileSync(path.join(dir, 'docforge.toml'), descriptor);
+  return dir;
+}
