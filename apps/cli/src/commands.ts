@@ -1,10 +1,29 @@
 import type { Logger } from 'pino';
+import { argumentsError } from '@docforge/core';
 import { IndexManager, type SyncReport } from '@docforge/index';
+import { TOOL_VALIDATORS, type ToolInputs } from '@docforge/protocol';
 import { initProject } from '@docforge/project';
 import { effectiveLimit, searchNodes } from '@docforge/retrieval';
 
 function print(text: string): void {
   process.stdout.write(`${text}\n`);
+}
+
+/** Exit code of a command-line usage error, including arguments its MCP tool's schema refuses. */
+export const USAGE_EXIT_CODE = 2;
+
+/**
+ * Checks command arguments with the generated input validator of the MCP tool the command mirrors
+ * (`docforge search` → `docforge_search`, `docforge validate` → `docforge_validate_project`), so
+ * the CLI accepts exactly what MCP accepts. On a mismatch it prints the same error as MCP
+ * (`docforge: invalid_arguments: <message>`) to stderr and returns false; nothing is opened or written.
+ */
+export function checkToolArguments<T extends 'docforge_search' | 'docforge_validate_project'>(tool: T, args: Record<string, unknown>): args is Record<string, unknown> & ToolInputs[T] {
+  const validate = TOOL_VALIDATORS[tool].input;
+  if (validate(args)) return true;
+  const wire = argumentsError(tool, validate.errors).toWire();
+  process.stderr.write(`docforge: ${wire.code}: ${wire.message}\n`);
+  return false;
 }
 
 async function withManager<T>(root: string, logger: Logger, fn: (manager: IndexManager, sync: SyncReport) => T): Promise<T> {
@@ -45,8 +64,12 @@ export async function runSync(root: string, json: boolean, logger: Logger): Prom
   });
 }
 
-/** `docforge validate`: prints issues; exit 1 when any error exists. */
+/**
+ * `docforge validate`: prints issues; exit 1 when any error exists, {@link USAGE_EXIT_CODE} when
+ * `limit` is refused by the `docforge_validate_project` input schema.
+ */
 export async function runValidate(root: string, json: boolean, limit: number | undefined, logger: Logger): Promise<number> {
+  if (!checkToolArguments('docforge_validate_project', limit === undefined ? {} : { limit })) return USAGE_EXIT_CODE;
   return withManager(root, logger, (manager, sync) => {
     const n = limit ?? 1000;
     const { issues, total } = manager.reader().issues(n);
@@ -62,8 +85,12 @@ export async function runValidate(root: string, json: boolean, limit: number | u
   });
 }
 
-/** `docforge search QUERY`: bm25-ranked hits. */
+/**
+ * `docforge search QUERY`: bm25-ranked hits; {@link USAGE_EXIT_CODE} when the query or limit is
+ * refused by the `docforge_search` input schema (as MCP refuses them).
+ */
 export async function runSearch(root: string, query: string, json: boolean, limit: number | undefined, logger: Logger): Promise<number> {
+  if (!checkToolArguments('docforge_search', limit === undefined ? { query } : { query, limit })) return USAGE_EXIT_CODE;
   return withManager(root, logger, (manager, sync) => {
     const n = effectiveLimit(limit, sync.descriptor.limits.max_results, 10);
     const result = searchNodes(manager.reader(), query, n);
@@ -73,6 +100,7 @@ export async function runSearch(root: string, query: string, json: boolean, limi
         print(`${String(i + 1).padStart(2)}. ${hit.id}  [${hit.kind}]  ${hit.title}`);
         print(`    ${hit.source_path}:${hit.start_line}  ${hit.excerpt.replace(/\s+/g, ' ').slice(0, 120)}`);
       }
+      if (result.dropped_terms.length > 0) print(`(not searched: ${result.dropped_terms.map((d) => `${d.term} [${d.reason}]`).join(', ')})`);
       if (result.items.length === 0) print('no matches');
       else if (result.truncated) print(`(more results: raise --limit, up to ${sync.descriptor.limits.max_results})`);
     }

@@ -51,14 +51,8 @@ async function main(argv: string[]): Promise<number> {
     return command || values.help ? 0 : 2;
   }
   const root = path.resolve(values['project-root'] ?? process.cwd());
-  let limit: number | undefined;
-  if (values.limit !== undefined) {
-    limit = Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1) {
-      process.stderr.write('docforge: --limit must be a positive integer\n');
-      return 2;
-    }
-  }
+  // Range and type of --limit are checked by the command's MCP input schema (commands.ts).
+  const limit = values.limit === undefined ? undefined : values.limit.trim() === '' ? Number.NaN : Number(values.limit);
   const json = values.json === true;
   try {
     switch (command) {

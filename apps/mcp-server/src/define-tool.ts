@@ -6,8 +6,8 @@
  */
 import type { SyncReport, IndexManager } from '@docforge/index';
 import type { Capabilities, DiagnosticsCollector, EffectivePolicy, ToolName } from '@docforge/policy';
-import { errors, type DocforgeError } from '@docforge/core';
-import { describeValidationErrors, loadToolSchema, TOOL_VALIDATORS, type SchemaToolName, type SchemaValidationError, type SchemaValidator, type ToolAnnotations, type ToolInputs } from '@docforge/protocol';
+import { argumentsError } from '@docforge/core';
+import { loadToolSchema, TOOL_VALIDATORS, type SchemaToolName, type SchemaValidator, type ToolAnnotations, type ToolInputs } from '@docforge/protocol';
 import type { ContextProvider } from '@docforge/retrieval';
 import type { ProjectBlock } from './envelope.js';
 
@@ -90,20 +90,8 @@ export interface ToolDefinition {
   runStatus(ctx: ToolContext, args: unknown, diagnostics: DiagnosticsCollector | null): Promise<StatusOutcome>;
 }
 
-/**
- * The `invalid_arguments` error of a schema mismatch: the message names each failing path, and
- * an enum mismatch lists the allowed values in the message and in `details.errors[].allowed_values`.
- */
-export function argumentsError(tool: string, validationErrors: readonly SchemaValidationError[] | null | undefined): DocforgeError {
-  const described = describeValidationErrors(validationErrors);
-  const list = (validationErrors ?? []).slice(0, described.length);
-  const detailed = described.map((d, i) => {
-    const allowed = list[i]?.keyword === 'enum' ? list[i]?.params.allowedValues : undefined;
-    return Array.isArray(allowed) ? { ...d, allowed_values: allowed } : d;
-  });
-  const summary = described.slice(0, 3).map((d) => `${d.path} ${d.message}`).join('; ');
-  return errors.invalidArguments(`Arguments of ${tool} do not match its input schema${summary ? `: ${summary}` : ''}.`, { errors: detailed });
-}
+/** The shared `invalid_arguments` error of a schema mismatch (moved to @docforge/core so the CLI reports the same). */
+export { argumentsError };
 
 /**
  * Defines one tool. The name must be a contract tool (from @docforge/policy) with schemas in

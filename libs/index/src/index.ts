@@ -11,7 +11,7 @@ export { IndexReader, rowToNode } from './reader.js';
 export type { NodeFilters, NodeSummary, NodeBrief, NodeProvenance } from './reader-nodes.js';
 export type { FtsCandidate, FtsExcerptSource } from './reader-fts.js';
 export { SNIPPET_MAX_BODY_CHARS } from './reader-fts.js';
-export type { EdgeDirection, EdgeRecord, LogicStepRow, LogicFlowRow } from './reader-graph.js';
+export type { EdgeDirection, EdgeKey, EdgeRecord, LogicStepRow, LogicFlowRow } from './reader-graph.js';
 export type { BuildProgress, Staleness, SyncReport, IndexManagerOptions } from './manager.js';
 export { IndexManager } from './manager.js';
 export { BUILTIN_ADAPTER_MANIFESTS, builtinAdapterManifest, codeExtensionsOf } from './adapter-manifests.js';

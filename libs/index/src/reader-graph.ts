@@ -35,17 +35,28 @@ export interface LogicFlowRow {
   label: string;
 }
 
+/** Keyset position inside one node's edges of one direction: the last `(relation, other end)` already read. */
+export interface EdgeKey {
+  relation: string;
+  /** The other end's id: the target of an outgoing edge, the source of an incoming one. */
+  other_id: string;
+}
+
 /**
  * Up to `limit` edges of `nodeId` in one direction, optionally only of `relations`, ordered by
- * relation then the other end's id.
+ * relation then the other end's id, starting strictly after `after` when given (keyset paging
+ * through the primary key or the incoming index, so a later page costs no more than the first).
  */
-export function edgesOf(sql: StatementCache, nodeId: string, direction: EdgeDirection, relations: readonly string[] | null, limit: number): EdgeRecord[] {
+export function edgesOf(sql: StatementCache, nodeId: string, direction: EdgeDirection, relations: readonly string[] | null, limit: number, after: EdgeKey | null = null): EdgeRecord[] {
   const filter = relations && relations.length > 0 ? ` AND relation IN (${placeholders(relations.length)})` : '';
+  const other = direction === 'outgoing' ? 'target_id' : 'source_id';
+  const keyset = after ? ` AND (relation, ${other}) > (?, ?)` : '';
   const cols = 'source_id, relation, target_id, source_path, line';
-  const text = direction === 'outgoing'
-    ? `SELECT ${cols} FROM edges WHERE source_id = ?${filter} ORDER BY relation, target_id LIMIT ?`
-    : `SELECT ${cols} FROM edges WHERE target_id = ?${filter} ORDER BY relation, source_id LIMIT ?`;
-  return sql.rows(text).all(nodeId, ...(filter === '' ? [] : relations!), limit) as EdgeRecord[];
+  const self = direction === 'outgoing' ? 'source_id' : 'target_id';
+  const text = `SELECT ${cols} FROM edges WHERE ${self} = ?${filter}${keyset} ORDER BY relation, ${other} LIMIT ?`;
+  const params: unknown[] = [nodeId, ...(filter === '' ? [] : relations!)];
+  if (after) params.push(after.relation, after.other_id);
+  return sql.rows(text).all(...params, limit) as EdgeRecord[];
 }
 
 /** Whether the exact edge `(source, relation, target)` is stored. */

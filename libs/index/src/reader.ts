@@ -4,7 +4,7 @@ import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
 import { countsByKind, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, sourceHash, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
 import { ftsCandidates, ftsDocumentCount, ftsExcerptSources, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource } from './reader-fts.js';
-import { distinctRelations, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
+import { distinctRelations, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
 /** A better-sqlite3 connection (read-only for published indexes). */
 export type SqliteDatabase = InstanceType<typeof Database>;
@@ -186,9 +186,12 @@ export class IndexReader {
 
   // ---- edges ----
 
-  /** Up to `limit` edges of a node in one direction (optionally of `relations`), by relation then other id. */
-  edges(nodeId: string, direction: EdgeDirection, relations: readonly string[] | null, limit: number): EdgeRecord[] {
-    return edgesOf(this.#sql, nodeId, direction, relations, limit);
+  /**
+   * Up to `limit` edges of a node in one direction (optionally of `relations`), by relation then
+   * other id, strictly after the keyset position `after` when given.
+   */
+  edges(nodeId: string, direction: EdgeDirection, relations: readonly string[] | null, limit: number, after: EdgeKey | null = null): EdgeRecord[] {
+    return edgesOf(this.#sql, nodeId, direction, relations, limit, after);
   }
 
   /** Whether the exact edge is stored. */

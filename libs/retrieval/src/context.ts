@@ -23,6 +23,7 @@ import type { CursorBinding } from './cursor.js';
 import { selectContext, type ContextEntry, type ContextLimits, type ContextProvider, type ContextRequest, type ContextSelection } from './context-select.js';
 import { estimateTokens, itemSha256, packStream, MAX_CONTEXT_BUDGET, type PackCandidate, type StreamItem } from './packing.js';
 import { itemCharBudget, pageFromCursor, placeholderReceipt, PLACEHOLDER_HASH, type PageBinding, type PageReceipt } from './stream-page.js';
+import { parseQuery, type DroppedTerm } from './search.js';
 
 /** Default token budget of `docforge_get_context` when `budget` is omitted. */
 export const DEFAULT_CONTEXT_BUDGET = 4000;
@@ -74,6 +75,12 @@ export type ContextPageResult = {
   provider: 'default' | 'custom';
   /** How the default selection ended; null for a custom provider. */
   selection: Omit<ContextSelection, 'entries'> | null;
+  /**
+   * Query words the default selection's search did not use (stop words, phrases beyond
+   * MAX_QUERY_PHRASES), in query order; empty without a query or with a custom provider, which
+   * receives the whole query.
+   */
+  dropped_terms: DroppedTerm[];
   /** SHA-256 of the complete stream's canonical JSON. */
   collection_hash: string;
   used_tokens: number;
@@ -128,6 +135,7 @@ export function contextPage(reader: IndexReader, provider: ContextProvider | nul
     selection = { truncated: selected.truncated, truncation_reason: selected.truncation_reason, examined_edges: selected.examined_edges };
   }
 
+  const droppedTerms = provider || args.query === undefined ? [] : parseQuery(args.query).dropped;
   const params = { node_id: args.node_id ?? null, query: args.query ?? null, budget, limit: options.limit };
   const skeleton = (items: StreamItem[], page: PageReceipt, collection: string, used: number, selectedCount: number, omittedCount: number, truncated: boolean): ContextPageResult => ({
     node_id: params.node_id,
@@ -136,6 +144,7 @@ export function contextPage(reader: IndexReader, provider: ContextProvider | nul
     limit: options.limit,
     provider: provider ? 'custom' : 'default',
     selection,
+    dropped_terms: droppedTerms,
     collection_hash: collection,
     used_tokens: used,
     selected_entries: selectedCount,

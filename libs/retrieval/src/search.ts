@@ -26,6 +26,8 @@ export interface SearchResult {
   truncated: boolean;
   /** The FTS5 query actually run (terms quoted), for transparency. */
   fts_query: string;
+  /** Query words not searched (stop words; phrases beyond {@link MAX_QUERY_PHRASES}), in query order. */
+  dropped_terms: DroppedTerm[];
 }
 
 /** English function words dropped from multi-word queries (kept when a query has nothing else). */
@@ -33,12 +35,36 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   'a an and are as at be by can do does for from how i if in into is it its of on or the this to was what when where which who why will with'.split(' '),
 );
 
+/** Most distinct phrases one query searches; later ones are reported in `dropped_terms`. */
+export const MAX_QUERY_PHRASES = 32;
+
+/** A query word (or word sequence) that was not searched, and why. */
+export interface DroppedTerm {
+  /** The lowercased words of the chunk, joined by one space. */
+  term: string;
+  /**
+   * `stop_word`: an English function word of {@link STOP_WORDS}, ignored because the query has
+   * other words; `term_limit`: a distinct phrase after the first {@link MAX_QUERY_PHRASES}.
+   */
+  reason: 'stop_word' | 'term_limit';
+}
+
+/** What a query text searches: its FTS5 phrases, and every chunk left out with the reason. */
+export interface ParsedQuery {
+  /** Quoted FTS5 phrases, in query order, at most {@link MAX_QUERY_PHRASES}. */
+  phrases: string[];
+  /** Chunks not searched, in query order, each once. */
+  dropped: DroppedTerm[];
+}
+
 /**
  * Splits free text into FTS5 phrases: each whitespace-separated chunk becomes a quoted phrase of
  * its words (so `N-000123` or `lib/route.js` match as a sequence); stop words are dropped unless
- * nothing else remains. At most 32 phrases; no FTS5 syntax from the caller is interpreted.
+ * nothing else remains. At most {@link MAX_QUERY_PHRASES} distinct phrases are searched (bm25 is
+ * linear in the posting lists of every phrase, so the count is what keeps a query bounded); every
+ * chunk left out is listed in `dropped`. No FTS5 syntax from the caller is interpreted.
  */
-export function queryPhrases(text: string): string[] {
+export function parseQuery(text: string): ParsedQuery {
   const phrases: string[] = [];
   const stops: string[] = [];
   for (const chunk of text.normalize('NFKC').split(/\s+/)) {
@@ -48,7 +74,22 @@ export function queryPhrases(text: string): string[] {
     const target = words.length === 1 && STOP_WORDS.has(words[0]!.toLowerCase()) ? stops : phrases;
     if (!target.includes(phrase)) target.push(phrase);
   }
-  return (phrases.length > 0 ? phrases : stops).slice(0, 32);
+  const unquote = (phrase: string): string => phrase.slice(1, -1);
+  if (phrases.length === 0) {
+    return { phrases: stops.slice(0, MAX_QUERY_PHRASES), dropped: stops.slice(MAX_QUERY_PHRASES).map((p) => ({ term: unquote(p), reason: 'term_limit' as const })) };
+  }
+  return {
+    phrases: phrases.slice(0, MAX_QUERY_PHRASES),
+    dropped: [
+      ...stops.map((p) => ({ term: unquote(p), reason: 'stop_word' as const })),
+      ...phrases.slice(MAX_QUERY_PHRASES).map((p) => ({ term: unquote(p), reason: 'term_limit' as const })),
+    ],
+  };
+}
+
+/** The searched phrases of {@link parseQuery}. */
+export function queryPhrases(text: string): string[] {
+  return parseQuery(text).phrases;
 }
 
 /** The FTS5 query matching any of the phrases of `text` (OR), or null when it has no searchable word. */
@@ -104,8 +145,8 @@ function normalizeTitle(text: string): string {
  * Reads at most `2 * max(3 * limit, 50)` candidate rows.
  */
 export function searchNodes(reader: IndexReader, query: string, limit: number, filters: NodeFilters = {}): SearchResult {
-  const phrases = queryPhrases(query);
-  if (phrases.length === 0) return { items: [], truncated: false, fts_query: '' };
+  const { phrases, dropped } = parseQuery(query);
+  if (phrases.length === 0) return { items: [], truncated: false, fts_query: '', dropped_terms: dropped };
   const anyFts = phrases.join(' OR ');
   const window = Math.min(Math.max(limit * 3, 50), 1000);
   // The query as plain words (stop words and punctuation dropped), compared with titles and headings as words.
@@ -169,7 +210,7 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
     items.push({ id: row.id, kind: row.kind, title: row.title, source_path: row.source_path, start_line: row.start_line, excerpt, score: Math.round(score * 1e6) / 1e6, match, section });
   }
   const total = ranked.length + (exactHit && !seen.has(exactHit.id) ? 1 : 0);
-  return { items, truncated: more || total > items.length, fts_query: tiers.map((t) => t.fts).join(' ; ') };
+  return { items, truncated: more || total > items.length, fts_query: tiers.map((t) => t.fts).join(' ; '), dropped_terms: dropped };
 }
 
 /**

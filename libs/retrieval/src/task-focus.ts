@@ -15,7 +15,7 @@ const phrase = (term: string): string => `"${term.replace(/"/g, '""')}"`;
 export function lexicalFocus(reader: IndexReader, task: string, max: number, window: number): { hits: FocusHit[]; windowed: boolean } {
   const hits: FocusHit[] = [];
   const seen = new Set<string>();
-  for (const chunk of task.split(/\s+/).slice(0, MAX_ID_MENTION_CHUNKS)) {
+  for (const chunk of task.split(/\s+/).filter((c) => c !== '').slice(0, MAX_ID_MENTION_CHUNKS)) {
     const id = chunk.replace(/^[("'`[<]+|[)"'`\]>.,;:!?]+$/g, '');
     if (id === '' || seen.has(id) || !reader.hasNode(id)) continue;
     seen.add(id);

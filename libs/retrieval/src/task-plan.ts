@@ -98,13 +98,25 @@ const STOP_WORDS = new Set(('the and for with that this from into onto when then
  * characters, minus a small stop-word list, first {@link MAX_QUERY_TERMS} distinct ones.
  */
 export function taskTerms(task: string): string[] {
+  return splitTaskTerms(task).terms;
+}
+
+/**
+ * {@link taskTerms} with the distinct eligible words after the first {@link MAX_QUERY_TERMS}
+ * (`dropped`, in task order), which the lexical focus does not search; the plan reports them.
+ * Bounded by the task's character ceiling.
+ */
+export function splitTaskTerms(task: string): { terms: string[]; dropped: string[] } {
   const terms: string[] = [];
+  const seen = new Set<string>();
+  const dropped: string[] = [];
   for (const word of task.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []) {
-    if (word.length < 3 || STOP_WORDS.has(word) || terms.includes(word)) continue;
-    terms.push(word);
-    if (terms.length >= MAX_QUERY_TERMS) break;
+    if (word.length < 3 || STOP_WORDS.has(word) || seen.has(word)) continue;
+    seen.add(word);
+    if (terms.length < MAX_QUERY_TERMS) terms.push(word);
+    else dropped.push(word);
   }
-  return terms;
+  return { terms, dropped };
 }
 
 /** The version-1 retrieval plan; see {@link deriveTaskPlan}. */
@@ -115,7 +127,19 @@ export interface TaskPlan {
   binding: { policy_hash: string; generation: number };
   focus:
     | { mode: 'exact'; node_id: string }
-    | { mode: 'lexical'; ranking: 'id_mention_then_bm25'; common_term_ranking: 'title_overlap'; query_sha256: string; query_terms: number; candidate_window: number; max_focus_nodes: number };
+    | {
+        mode: 'lexical';
+        ranking: 'id_mention_then_bm25';
+        common_term_ranking: 'title_overlap';
+        query_sha256: string;
+        query_terms: number;
+        /** Distinct task words after the first MAX_QUERY_TERMS, in task order: not searched. */
+        dropped_terms: string[];
+        /** Whitespace-separated chunks after the first MAX_ID_MENTION_CHUNKS: not checked as node ids. */
+        unchecked_id_chunks: number;
+        candidate_window: number;
+        max_focus_nodes: number;
+      };
   steps: (
     | { op: 'focus'; mode: 'exact' | 'lexical' }
     | { op: 'traverse'; depth: number; directions: TraversalDirection[]; from: 'focus' | 'primary_depth_1'; categories: 'all' | string[]; vocabulary_hash: string }
@@ -154,14 +178,15 @@ export function deriveTaskPlan(request: TaskContextRequest, vocabulary: Relation
   }
   const preference = TASK_KIND_PREFERENCES[kind];
   const exact = typeof request.focus_node_id === 'string';
-  const terms = taskTerms(request.task);
+  const { terms, dropped } = splitTaskTerms(request.task);
+  const chunks = request.task.split(/\s+/).filter((c) => c !== '').length;
   return {
     plan_version: 1,
     task_kind: kind,
     binding: { policy_hash: policyHash, generation },
     focus: exact
       ? { mode: 'exact', node_id: request.focus_node_id! }
-      : { mode: 'lexical', ranking: 'id_mention_then_bm25', common_term_ranking: 'title_overlap', query_sha256: domainHash('docforge.task_query.v1', terms), query_terms: terms.length, candidate_window: window, max_focus_nodes: MAX_LEXICAL_FOCUS },
+      : { mode: 'lexical', ranking: 'id_mention_then_bm25', common_term_ranking: 'title_overlap', query_sha256: domainHash('docforge.task_query.v1', terms), query_terms: terms.length, dropped_terms: dropped, unchecked_id_chunks: Math.max(0, chunks - MAX_ID_MENTION_CHUNKS), candidate_window: window, max_focus_nodes: MAX_LEXICAL_FOCUS },
     steps: [
       { op: 'focus', mode: exact ? 'exact' : 'lexical' },
       { op: 'traverse', depth: 1, directions: ['outgoing', 'incoming'], from: 'focus', categories: 'all', vocabulary_hash: vocabulary.vocabulary_hash },

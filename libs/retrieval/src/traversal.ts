@@ -7,7 +7,11 @@ export const DEFAULT_EDGE_BUDGET = 20_000;
 /** Direction of a traversal relative to stored edges: `outgoing` follows source→target, `incoming` target→source. */
 export type TraversalDirection = 'outgoing' | 'incoming';
 
-/** One node reached by a traversal, with the edge that first reached it (breadth-first, deterministic). */
+/**
+ * One node reached by a traversal (breadth-first, deterministic): `relation`, `via` and
+ * `declared_in` describe the edge that first reached it; `relations` lists every relation that
+ * reaches it on a shortest path.
+ */
 export interface TraversalItem {
   id: string;
   kind: string | null;
@@ -15,8 +19,14 @@ export interface TraversalItem {
   source_path: string | null;
   /** Hop count from the start node (1 = direct neighbour). */
   depth: number;
-  /** The stored relation of the edge that reached this node. */
+  /** The stored relation of the edge that first reached this node (kept for compatibility: it is `relations` member that `via` and `declared_in` describe). */
   relation: string;
+  /**
+   * Every distinct stored relation of an examined edge that reaches this node from a node one hop
+   * closer to the start (all shortest-path edges), sorted by code unit order. Complete unless
+   * `truncation_reason` is `edge_budget`.
+   */
+  relations: string[];
   /** The node this one was reached from. */
   via: string;
   /** Project-relative file and line that declared the reaching edge. */
@@ -58,12 +68,16 @@ export function traverse(reader: IndexReader, startId: string, options: Traversa
 
   const seen = new Set<string>([startId]);
   const items: TraversalItem[] = [];
+  // Items of the depth being expanded, by id: a later edge from the previous layer adds its relation.
+  let layer = new Map<string, TraversalItem>();
   let frontier = [startId];
   let examined = 0;
   let reason: TraversalResult['truncation_reason'] = null;
+  let full = false;
 
   outer: for (let depth = 1; depth <= options.depth && frontier.length > 0; depth += 1) {
     const next: string[] = [];
+    layer = new Map();
     for (const from of frontier) {
       const remaining = budget - examined;
       if (remaining <= 0) {
@@ -75,23 +89,33 @@ export function traverse(reader: IndexReader, startId: string, options: Traversa
       examined += usable.length;
       for (const row of usable) {
         const other = otherEnd(row);
-        if (seen.has(other)) continue;
-        seen.add(other);
-        if (items.length >= options.limit) {
-          reason = 'result_limit';
-          break outer;
+        const known = layer.get(other);
+        if (known) {
+          if (!known.relations.includes(row.relation)) known.relations.push(row.relation);
+          continue;
         }
+        if (seen.has(other)) continue;
+        if (items.length >= options.limit) {
+          // Limit reached: list no further node, but finish this layer so the relations of the
+          // items already listed at this depth are complete (still within the edge budget).
+          full = true;
+          continue;
+        }
+        seen.add(other);
         const node = reader.nodeBrief(other);
-        items.push({
+        const item: TraversalItem = {
           id: other,
           kind: node?.kind ?? null,
           title: node?.title ?? null,
           source_path: node?.source_path ?? null,
           depth,
           relation: row.relation,
+          relations: [row.relation],
           via: from,
           declared_in: { path: row.source_path, line: row.line },
-        });
+        };
+        items.push(item);
+        layer.set(other, item);
         next.push(other);
       }
       if (rows.length > remaining) {
@@ -99,9 +123,18 @@ export function traverse(reader: IndexReader, startId: string, options: Traversa
         break outer;
       }
     }
+    if (full) {
+      reason = 'result_limit';
+      break;
+    }
     frontier = next;
   }
+  for (const item of items) item.relations.sort(compareCodeUnits);
   return { items, truncated: reason !== null, truncation_reason: reason, examined_edges: examined, edge_budget: budget };
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** One incoming edge of a node. */
@@ -115,14 +148,22 @@ export interface Backlink {
   declared_in: { path: string; line: number };
 }
 
+/** Keyset position of a backlinks page: the `(relation, source id)` of the last edge already returned. */
+export interface BacklinkPosition {
+  relation: string;
+  source_id: string;
+}
+
 /**
- * Direct incoming edges of a node (who links to it), ordered by relation then source id,
- * reading at most `limit + 1` rows.
+ * Direct incoming edges of a node (who links to it), ordered by relation then source id, starting
+ * strictly after `after` (keyset pagination through the incoming-edge index), reading at most
+ * `limit + 1` rows whatever the page.
  * @throws DocforgeError `node_not_found`
  */
-export function backlinks(reader: IndexReader, nodeId: string, limit: number, relations?: readonly string[]): { items: Backlink[]; truncated: boolean } {
+export function backlinks(reader: IndexReader, nodeId: string, limit: number, relations?: readonly string[], after: BacklinkPosition | null = null): { items: Backlink[]; truncated: boolean } {
   if (!reader.hasNode(nodeId)) throw errors.nodeNotFound(nodeId);
-  const rows = reader.edges(nodeId, 'incoming', relations && relations.length > 0 ? relations : null, limit + 1);
+  const key = after ? { relation: after.relation, other_id: after.source_id } : null;
+  const rows = reader.edges(nodeId, 'incoming', relations && relations.length > 0 ? relations : null, limit + 1, key);
   return {
     items: rows.slice(0, limit).map((r) => {
       const node = reader.nodeBrief(r.source_id);

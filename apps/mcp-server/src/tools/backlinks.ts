@@ -1,15 +1,58 @@
-/** `docforge_backlinks` (contract: read tools): incoming edges of one node. */
-import { backlinks } from '@docforge/retrieval';
+/** `docforge_backlinks` (contract: read tools): incoming edges of one node, keyset cursor. */
+import { errors } from '@docforge/core';
+import { backlinks, decodeCursor, encodeCursor, type Backlink, type BacklinkPosition } from '@docforge/retrieval';
+import { CURSOR_AFTER } from '../envelope.js';
 import { defineTool } from '../define-tool.js';
 import { limitOf } from './shared.js';
 
-/** The `docforge_backlinks` definition. @throws DocforgeError `node_not_found`. */
+/** The position after one returned backlink (its relation and linking node). */
+function positionOf(item: Backlink): BacklinkPosition {
+  return { relation: item.relation, source_id: item.id };
+}
+
+/** Whether a decoded cursor position is a backlinks keyset `{relation, source_id}`. */
+function isBacklinkPosition(value: unknown): value is BacklinkPosition {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  return Object.keys(record).length === 2 && typeof record.relation === 'string' && typeof record.source_id === 'string';
+}
+
+/**
+ * The `docforge_backlinks` definition: pages by `(relation, source id)` keyset; the cursor is bound
+ * to the node, the relation filter and the generation (as `docforge_filter_nodes`).
+ * @throws DocforgeError `node_not_found`, `invalid_cursor`, `stale_cursor`.
+ */
 export const backlinksTool = defineTool({
   name: 'docforge_backlinks',
   kind: 'sync',
   handler(ctx, sync, args) {
     const limit = limitOf(args, sync);
-    const result = backlinks(ctx.manager.reader(), args.node_id, limit, args.relations);
-    return { node_id: args.node_id, items: result.items, truncated: result.truncated, limit };
+    const relations = args.relations ? [...args.relations].sort() : [];
+    const binding = {
+      op: 'docforge_backlinks',
+      project: sync.descriptor.project.id,
+      adapter: sync.publication.adapter_version,
+      generation: sync.publication.generation,
+      // The page size may change between pages; the node and the relation filter may not.
+      params: { node_id: args.node_id, relations },
+      collection: sync.publication.source_hash,
+    };
+    let after: BacklinkPosition | null = null;
+    if (typeof args.cursor === 'string') {
+      const position = decodeCursor(args.cursor, binding).position;
+      if (!isBacklinkPosition(position)) throw errors.invalidCursor('bad_position', 'The cursor position is not valid for this tool.');
+      after = position;
+    }
+    const page = backlinks(ctx.manager.reader(), args.node_id, limit, relations, after);
+    const last = page.items.at(-1);
+    const result: Record<string, unknown> = {
+      node_id: args.node_id,
+      items: page.items,
+      truncated: page.truncated,
+      limit,
+      next_cursor: page.truncated && last ? encodeCursor(binding, { ...positionOf(last) }) : null,
+    };
+    Object.defineProperty(result, CURSOR_AFTER, { value: (item: Backlink) => encodeCursor(binding, { ...positionOf(item) }), enumerable: false });
+    return result;
   },
 });

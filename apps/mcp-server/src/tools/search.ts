@@ -10,6 +10,6 @@ export const searchTool = defineTool({
   handler(ctx, sync, args) {
     const limit = limitOf(args, sync, 20);
     const result = searchNodes(ctx.manager.reader(), args.query, limit, filtersOf(args));
-    return { query: args.query, items: result.items, truncated: result.truncated, limit };
+    return { query: args.query, items: result.items, truncated: result.truncated, limit, dropped_terms: result.dropped_terms };
   },
 });

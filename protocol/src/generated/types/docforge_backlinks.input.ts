@@ -16,4 +16,8 @@ export interface DocforgeBacklinksInput {
    * Maximum items to return; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too).
    */
   limit?: number;
+  /**
+   * Opaque generation-bound cursor from a previous page (next_cursor); bound to node_id and relations, not to limit.
+   */
+  cursor?: string;
 }

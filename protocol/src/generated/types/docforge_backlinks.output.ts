@@ -29,14 +29,27 @@ export interface DocforgeBacklinksOutput {
     };
   };
   result?: {
+    /**
+     * Incoming edges of node_id, one item per edge, ordered by (relation, id).
+     */
     items: {
+      /**
+       * Id of the linking node (the edge's source).
+       */
       id: string;
+      /**
+       * Stored relation of this incoming edge; a node linking by several relations appears once per relation. Items are ordered by relation, then id.
+       */
       relation?: string;
       [k: string]: unknown;
     }[];
     truncated: boolean;
     limit: number;
     node_id?: string;
+    /**
+     * Cursor of the next page (pass it as cursor with the same node_id and relations); null on the last page. Stale after the index generation changes (stale_cursor).
+     */
+    next_cursor: string | null;
     [k: string]: unknown;
   };
   error?: {

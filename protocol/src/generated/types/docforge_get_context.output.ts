@@ -74,6 +74,19 @@ export interface DocforgeGetContextOutput {
       has_more: boolean;
       next_cursor: string | null;
     };
+    /**
+     * Query chunks the default selection's search did not use, in query order; empty without a query or with a custom context provider (which receives the whole query).
+     */
+    dropped_terms: {
+      /**
+       * Lowercased words of the chunk, joined by one space.
+       */
+      term: string;
+      /**
+       * stop_word: ignored function word; term_limit: a distinct phrase after the first 32.
+       */
+      reason: 'stop_word' | 'term_limit';
+    }[];
     [k: string]: unknown;
   };
   error?: {

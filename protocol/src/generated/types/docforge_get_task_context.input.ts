@@ -7,7 +7,7 @@ export interface DocforgeGetTaskContextInput {
    */
   task_kind: 'change' | 'implementation' | 'failure' | 'ownership' | 'test' | 'operation' | 'release';
   /**
-   * Bounded task description (at most 10,000 characters); its terms drive the lexical focus when focus_node_id is omitted.
+   * Bounded task description (at most 10,000 characters); when focus_node_id is omitted, its first 64 chunks are checked as node ids and its first 12 distinct terms drive the lexical focus (the plan's focus lists dropped_terms and unchecked_id_chunks).
    */
   task: string;
   /**

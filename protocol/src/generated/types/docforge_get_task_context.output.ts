@@ -43,6 +43,14 @@ export interface DocforgeGetTaskContextOutput {
       };
       focus: {
         mode: 'exact' | 'lexical';
+        /**
+         * Lexical mode: distinct task words after the first 12 search terms, in task order; they are not searched.
+         */
+        dropped_terms?: string[];
+        /**
+         * Lexical mode: whitespace-separated chunks after the first 64, not checked as verbatim node ids.
+         */
+        unchecked_id_chunks?: number;
         [k: string]: unknown;
       };
       steps: {

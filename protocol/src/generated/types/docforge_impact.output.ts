@@ -29,11 +29,26 @@ export interface DocforgeImpactOutput {
     };
   };
   result?: {
+    /**
+     * Nodes reached, breadth-first; one item per node (limit counts nodes, not relations).
+     */
     items: {
       id: string;
-      depth?: number;
-      relation?: string;
-      via?: string;
+      depth: number;
+      /**
+       * Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations.
+       */
+      relation: string;
+      /**
+       * The node this one was first reached from.
+       */
+      via: string;
+      /**
+       * Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget.
+       *
+       * @minItems 1
+       */
+      relations: [string, ...string[]];
       [k: string]: unknown;
     }[];
     truncated: boolean;

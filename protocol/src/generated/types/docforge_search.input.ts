@@ -3,7 +3,7 @@
 
 export interface DocforgeSearchInput {
   /**
-   * Free-text query; every word is searched (bm25-ranked).
+   * Free-text query (bm25-ranked). Each whitespace-separated chunk is searched as a phrase of its words, up to 32 distinct phrases; English stop words are ignored when other words remain. Every chunk not searched is listed in result.dropped_terms.
    */
   query: string;
   /**

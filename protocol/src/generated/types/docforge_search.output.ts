@@ -39,6 +39,19 @@ export interface DocforgeSearchOutput {
     truncated: boolean;
     limit: number;
     query?: string;
+    /**
+     * Query chunks that were not searched, in query order, with the reason; empty when every word was searched.
+     */
+    dropped_terms: {
+      /**
+       * Lowercased words of the chunk, joined by one space.
+       */
+      term: string;
+      /**
+       * stop_word: ignored function word; term_limit: a distinct phrase after the first 32.
+       */
+      reason: 'stop_word' | 'term_limit';
+    }[];
     [k: string]: unknown;
   };
   error?: {

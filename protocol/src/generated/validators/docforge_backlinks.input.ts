@@ -4,7 +4,7 @@
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact node id, e.g. \"REQ-PAY-001\" or \"code:lib/route.js\"."},"relations":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Only follow these relation names."},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum items to return; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too)."}},"required":["node_id"],"additionalProperties":false};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact node id, e.g. \"REQ-PAY-001\" or \"code:lib/route.js\"."},"relations":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Only follow these relation names."},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum items to return; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too)."},"cursor":{"type":"string","minLength":1,"maxLength":8192,"description":"Opaque generation-bound cursor from a previous page (next_cursor); bound to node_id and relations, not to limit."}},"required":["node_id"],"additionalProperties":false};
 const func2 = runtime_ucs2length.default;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -22,7 +22,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(((key0 === "node_id") || (key0 === "relations")) || (key0 === "limit"))){
+if(!((((key0 === "node_id") || (key0 === "relations")) || (key0 === "limit")) || (key0 === "cursor"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
@@ -188,14 +188,49 @@ errors++;
 }
 }
 }
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.cursor !== undefined){
+let data4 = data.cursor;
+if(typeof data4 === "string"){
+if(func2(data4) > 8192){
+const err14 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
+}
+errors++;
+}
+if(func2(data4) < 1){
+const err15 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
 }
 errors++;
 }

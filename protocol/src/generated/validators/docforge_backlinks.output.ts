@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"relation":{"type":"string"}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"Id of the linking node (the edge's source)."},"relation":{"type":"string","description":"Stored relation of this incoming edge; a node linking by several relations appears once per relation. Items are ordered by relation, then id."}}},"description":"Incoming edges of node_id, one item per edge, ordered by (relation, id)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page (pass it as cursor with the same node_id and relations); null on the last page. Stale after the index generation changes (stale_cursor)."}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -467,15 +467,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data12.items !== undefined){
-let data13 = data12.items;
-if(Array.isArray(data13)){
-const len0 = data13.length;
-for(let i0=0; i0<len0; i0++){
-let data14 = data13[i0];
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.id === undefined){
-const err35 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data12.next_cursor === undefined){
+const err35 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -484,9 +477,15 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data14.id !== undefined){
-if(typeof data14.id !== "string"){
-const err36 = {instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data12.items !== undefined){
+let data13 = data12.items;
+if(Array.isArray(data13)){
+const len0 = data13.length;
+for(let i0=0; i0<len0; i0++){
+let data14 = data13[i0];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.id === undefined){
+const err36 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -495,10 +494,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data14.relation !== undefined){
-if(typeof data14.relation !== "string"){
-const err37 = {instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.id !== undefined){
+if(typeof data14.id !== "string"){
+const err37 = {instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -508,9 +506,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.relation !== undefined){
+if(typeof data14.relation !== "string"){
+const err38 = {instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -522,7 +520,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err39 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -532,9 +530,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data12.truncated !== undefined){
-if(typeof data12.truncated !== "boolean"){
-const err40 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err40 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -544,10 +542,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data12.limit !== undefined){
-let data18 = data12.limit;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-const err41 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data12.truncated !== undefined){
+if(typeof data12.truncated !== "boolean"){
+const err41 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -557,9 +554,10 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data12.node_id !== undefined){
-if(typeof data12.node_id !== "string"){
-const err42 = {instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data12.limit !== undefined){
+let data18 = data12.limit;
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
+const err42 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -569,9 +567,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.node_id !== undefined){
+if(typeof data12.node_id !== "string"){
+const err43 = {instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -581,11 +579,10 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data20 = data.error;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(data20.code === undefined){
-const err44 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data12.next_cursor !== undefined){
+let data20 = data12.next_cursor;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err44 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema11.properties.result.properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -594,8 +591,10 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data20.message === undefined){
-const err45 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -604,8 +603,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data20.remediation === undefined){
-const err46 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+if(data.error !== undefined){
+let data21 = data.error;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.code === undefined){
+const err46 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -614,8 +617,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data20.details === undefined){
-const err47 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(data21.message === undefined){
+const err47 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -624,9 +627,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(data20.code !== undefined){
-if(typeof data20.code !== "string"){
-const err48 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data21.remediation === undefined){
+const err48 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -635,10 +637,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data20.message !== undefined){
-if(typeof data20.message !== "string"){
-const err49 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data21.details === undefined){
+const err49 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -647,10 +647,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-if(data20.remediation !== undefined){
-if(typeof data20.remediation !== "string"){
-const err50 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data21.code !== undefined){
+if(typeof data21.code !== "string"){
+const err50 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -660,10 +659,9 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data20.details !== undefined){
-let data24 = data20.details;
-if(!(data24 && typeof data24 == "object" && !Array.isArray(data24))){
-const err51 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data21.message !== undefined){
+if(typeof data21.message !== "string"){
+const err51 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -673,9 +671,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data21.remediation !== undefined){
+if(typeof data21.remediation !== "string"){
+const err52 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -685,10 +683,10 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data.diagnostics !== undefined){
-let data25 = data.diagnostics;
+if(data21.details !== undefined){
+let data25 = data21.details;
 if(!(data25 && typeof data25 == "object" && !Array.isArray(data25))){
-const err53 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err53 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -700,12 +698,37 @@ errors++;
 }
 }
 else {
-const err54 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err54 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err54];
 }
 else {
 vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data26 = data.diagnostics;
+if(!(data26 && typeof data26 == "object" && !Array.isArray(data26))){
+const err55 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+else {
+const err56 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
 }
 errors++;
 }

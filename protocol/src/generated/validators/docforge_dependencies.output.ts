@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string"},"via":{"type":"string"}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -494,9 +494,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data14.id !== undefined){
-if(typeof data14.id !== "string"){
-const err37 = {instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.depth === undefined){
+const err37 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "depth"},message:"must have required property '"+"depth"+"'"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -505,11 +504,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-if(data14.depth !== undefined){
-let data16 = data14.depth;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err38 = {instancePath:instancePath+"/result/items/" + i0+"/depth",schemaPath:"#/properties/result/properties/items/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.relation === undefined){
+const err38 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -518,10 +514,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data14.relation !== undefined){
-if(typeof data14.relation !== "string"){
-const err39 = {instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.relations === undefined){
+const err39 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -530,10 +524,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-if(data14.via !== undefined){
-if(typeof data14.via !== "string"){
-const err40 = {instancePath:instancePath+"/result/items/" + i0+"/via",schemaPath:"#/properties/result/properties/items/items/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.via === undefined){
+const err40 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "via"},message:"must have required property '"+"via"+"'"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -542,10 +534,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.id !== undefined){
+if(typeof data14.id !== "string"){
+const err41 = {instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -555,9 +546,10 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data14.depth !== undefined){
+let data16 = data14.depth;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+const err42 = {instancePath:instancePath+"/result/items/" + i0+"/depth",schemaPath:"#/properties/result/properties/items/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -567,9 +559,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data12.truncated !== undefined){
-if(typeof data12.truncated !== "boolean"){
-const err43 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data14.relation !== undefined){
+if(typeof data14.relation !== "string"){
+const err43 = {instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -579,10 +571,9 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data12.limit !== undefined){
-let data20 = data12.limit;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-const err44 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data14.via !== undefined){
+if(typeof data14.via !== "string"){
+const err44 = {instancePath:instancePath+"/result/items/" + i0+"/via",schemaPath:"#/properties/result/properties/items/items/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -592,9 +583,11 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data12.node_id !== undefined){
-if(typeof data12.node_id !== "string"){
-const err45 = {instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.relations !== undefined){
+let data19 = data14.relations;
+if(Array.isArray(data19)){
+if(data19.length < 1){
+const err45 = {instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -603,11 +596,10 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data12.depth !== undefined){
-let data22 = data12.depth;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-const err46 = {instancePath:instancePath+"/result/depth",schemaPath:"#/properties/result/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const len1 = data19.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data19[i1] !== "string"){
+const err46 = {instancePath:instancePath+"/result/items/" + i0+"/relations/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -617,10 +609,18 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data12.truncation_reason !== undefined){
-let data23 = data12.truncation_reason;
-if(!(((data23 === "result_limit") || (data23 === "edge_budget")) || (data23 === null))){
-const err47 = {instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"};
+let i2 = data19.length;
+let j0;
+if(i2 > 1){
+const indices0 = {};
+for(;i2--;){
+let item0 = data19[i2];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err47 = {instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -628,12 +628,14 @@ else {
 vErrors.push(err47);
 }
 errors++;
+break;
+}
+indices0[item0] = i2;
 }
 }
-if(data12.examined_edges !== undefined){
-let data24 = data12.examined_edges;
-if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
-const err48 = {instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err48 = {instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -643,10 +645,9 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data12.edge_budget !== undefined){
-let data25 = data12.edge_budget;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err49 = {instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err49 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -658,7 +659,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err50 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -668,11 +669,9 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data26 = data.error;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.code === undefined){
-const err51 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data12.truncated !== undefined){
+if(typeof data12.truncated !== "boolean"){
+const err51 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -681,8 +680,11 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data26.message === undefined){
-const err52 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+if(data12.limit !== undefined){
+let data22 = data12.limit;
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
+const err52 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -691,8 +693,10 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data26.remediation === undefined){
-const err53 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+if(data12.node_id !== undefined){
+if(typeof data12.node_id !== "string"){
+const err53 = {instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -701,8 +705,11 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data26.details === undefined){
-const err54 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+}
+if(data12.depth !== undefined){
+let data24 = data12.depth;
+if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
+const err54 = {instancePath:instancePath+"/result/depth",schemaPath:"#/properties/result/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -711,9 +718,11 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data26.code !== undefined){
-if(typeof data26.code !== "string"){
-const err55 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data12.truncation_reason !== undefined){
+let data25 = data12.truncation_reason;
+if(!(((data25 === "result_limit") || (data25 === "edge_budget")) || (data25 === null))){
+const err55 = {instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -723,9 +732,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data26.message !== undefined){
-if(typeof data26.message !== "string"){
-const err56 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data12.examined_edges !== undefined){
+let data26 = data12.examined_edges;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
+const err56 = {instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -735,9 +745,10 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data26.remediation !== undefined){
-if(typeof data26.remediation !== "string"){
-const err57 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data12.edge_budget !== undefined){
+let data27 = data12.edge_budget;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+const err57 = {instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -747,10 +758,9 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data26.details !== undefined){
-let data30 = data26.details;
-if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
-const err58 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err58 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -760,9 +770,11 @@ vErrors.push(err58);
 errors++;
 }
 }
-}
-else {
-const err59 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.error !== undefined){
+let data28 = data.error;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.code === undefined){
+const err59 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -771,11 +783,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-if(data.diagnostics !== undefined){
-let data31 = data.diagnostics;
-if(!(data31 && typeof data31 == "object" && !Array.isArray(data31))){
-const err60 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data28.message === undefined){
+const err60 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -784,15 +793,108 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-}
-else {
-const err61 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data28.remediation === undefined){
+const err61 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err61];
 }
 else {
 vErrors.push(err61);
+}
+errors++;
+}
+if(data28.details === undefined){
+const err62 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if(data28.code !== undefined){
+if(typeof data28.code !== "string"){
+const err63 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data28.message !== undefined){
+if(typeof data28.message !== "string"){
+const err64 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data28.remediation !== undefined){
+if(typeof data28.remediation !== "string"){
+const err65 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data28.details !== undefined){
+let data32 = data28.details;
+if(!(data32 && typeof data32 == "object" && !Array.isArray(data32))){
+const err66 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data33 = data.diagnostics;
+if(!(data33 && typeof data33 == "object" && !Array.isArray(data33))){
+const err68 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
 }
 errors++;
 }

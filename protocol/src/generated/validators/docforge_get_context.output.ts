@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["node_id","query","budget","limit","provider","selection","collection_hash","used_tokens","selected_entries","omitted_entries","truncated","items","page"],"properties":{"node_id":{"type":["string","null"]},"query":{"type":["string","null"]},"budget":{"type":"integer"},"limit":{"type":"integer"},"provider":{"enum":["default","custom"]},"selection":{"type":["object","null"],"required":["truncated","truncation_reason","examined_edges"],"properties":{"truncated":{"type":"boolean"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer","minimum":0}}},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"used_tokens":{"type":"integer","minimum":0},"selected_entries":{"type":"integer","minimum":0},"omitted_entries":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["entry","omission"]},"id":{"type":"string"},"reason":{"enum":["token budget","response size limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"estimated_tokens":{"type":"integer","minimum":0},"chars":{"type":"integer","minimum":0},"kind":{"type":"string"},"title":{"type":"string"},"source_path":{"type":"string"},"selected_by":{"type":"string"},"excerpt":{"type":"string"},"relation":{"type":["object","null"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"via":{"type":"string"},"depth":{"type":"integer"}}}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["node_id","query","budget","limit","provider","selection","collection_hash","used_tokens","selected_entries","omitted_entries","truncated","items","page","dropped_terms"],"properties":{"node_id":{"type":["string","null"]},"query":{"type":["string","null"]},"budget":{"type":"integer"},"limit":{"type":"integer"},"provider":{"enum":["default","custom"]},"selection":{"type":["object","null"],"required":["truncated","truncation_reason","examined_edges"],"properties":{"truncated":{"type":"boolean"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer","minimum":0}}},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"used_tokens":{"type":"integer","minimum":0},"selected_entries":{"type":"integer","minimum":0},"omitted_entries":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["entry","omission"]},"id":{"type":"string"},"reason":{"enum":["token budget","response size limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"estimated_tokens":{"type":"integer","minimum":0},"chars":{"type":"integer","minimum":0},"kind":{"type":"string"},"title":{"type":"string"},"source_path":{"type":"string"},"selected_by":{"type":"string"},"excerpt":{"type":"string"},"relation":{"type":["object","null"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"via":{"type":"string"},"depth":{"type":"integer"}}}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks the default selection's search did not use, in query order; empty without a query or with a custom context provider (which receives the whole query)."}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 const pattern0 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -568,10 +568,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data12.node_id !== undefined){
-let data13 = data12.node_id;
-if((typeof data13 !== "string") && (data13 !== null)){
-const err45 = {instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: schema11.properties.result.properties.node_id.type},message:"must be string,null"};
+if(data12.dropped_terms === undefined){
+const err45 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "dropped_terms"},message:"must have required property '"+"dropped_terms"+"'"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -580,11 +578,10 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data12.query !== undefined){
-let data14 = data12.query;
-if((typeof data14 !== "string") && (data14 !== null)){
-const err46 = {instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: schema11.properties.result.properties.query.type},message:"must be string,null"};
+if(data12.node_id !== undefined){
+let data13 = data12.node_id;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err46 = {instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: schema11.properties.result.properties.node_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -594,10 +591,10 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data12.budget !== undefined){
-let data15 = data12.budget;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-const err47 = {instancePath:instancePath+"/result/budget",schemaPath:"#/properties/result/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data12.query !== undefined){
+let data14 = data12.query;
+if((typeof data14 !== "string") && (data14 !== null)){
+const err47 = {instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: schema11.properties.result.properties.query.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -607,10 +604,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data12.limit !== undefined){
-let data16 = data12.limit;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err48 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data12.budget !== undefined){
+let data15 = data12.budget;
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
+const err48 = {instancePath:instancePath+"/result/budget",schemaPath:"#/properties/result/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -620,10 +617,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data12.provider !== undefined){
-let data17 = data12.provider;
-if(!((data17 === "default") || (data17 === "custom"))){
-const err49 = {instancePath:instancePath+"/result/provider",schemaPath:"#/properties/result/properties/provider/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.provider.enum},message:"must be equal to one of the allowed values"};
+if(data12.limit !== undefined){
+let data16 = data12.limit;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+const err49 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -633,10 +630,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data12.selection !== undefined){
-let data18 = data12.selection;
-if((!(data18 && typeof data18 == "object" && !Array.isArray(data18))) && (data18 !== null)){
-const err50 = {instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/type",keyword:"type",params:{type: schema11.properties.result.properties.selection.type},message:"must be object,null"};
+if(data12.provider !== undefined){
+let data17 = data12.provider;
+if(!((data17 === "default") || (data17 === "custom"))){
+const err50 = {instancePath:instancePath+"/result/provider",schemaPath:"#/properties/result/properties/provider/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.provider.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -645,9 +642,11 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.truncated === undefined){
-const err51 = {instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
+}
+if(data12.selection !== undefined){
+let data18 = data12.selection;
+if((!(data18 && typeof data18 == "object" && !Array.isArray(data18))) && (data18 !== null)){
+const err51 = {instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/type",keyword:"type",params:{type: schema11.properties.result.properties.selection.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -656,8 +655,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data18.truncation_reason === undefined){
-const err52 = {instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/required",keyword:"required",params:{missingProperty: "truncation_reason"},message:"must have required property '"+"truncation_reason"+"'"};
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(data18.truncated === undefined){
+const err52 = {instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -666,8 +666,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data18.examined_edges === undefined){
-const err53 = {instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/required",keyword:"required",params:{missingProperty: "examined_edges"},message:"must have required property '"+"examined_edges"+"'"};
+if(data18.truncation_reason === undefined){
+const err53 = {instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/required",keyword:"required",params:{missingProperty: "truncation_reason"},message:"must have required property '"+"truncation_reason"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -676,9 +676,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data18.truncated !== undefined){
-if(typeof data18.truncated !== "boolean"){
-const err54 = {instancePath:instancePath+"/result/selection/truncated",schemaPath:"#/properties/result/properties/selection/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data18.examined_edges === undefined){
+const err54 = {instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/required",keyword:"required",params:{missingProperty: "examined_edges"},message:"must have required property '"+"examined_edges"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -687,11 +686,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-if(data18.truncation_reason !== undefined){
-let data20 = data18.truncation_reason;
-if(!(((data20 === "result_limit") || (data20 === "edge_budget")) || (data20 === null))){
-const err55 = {instancePath:instancePath+"/result/selection/truncation_reason",schemaPath:"#/properties/result/properties/selection/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.selection.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"};
+if(data18.truncated !== undefined){
+if(typeof data18.truncated !== "boolean"){
+const err55 = {instancePath:instancePath+"/result/selection/truncated",schemaPath:"#/properties/result/properties/selection/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -701,10 +698,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data18.examined_edges !== undefined){
-let data21 = data18.examined_edges;
-if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
-const err56 = {instancePath:instancePath+"/result/selection/examined_edges",schemaPath:"#/properties/result/properties/selection/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data18.truncation_reason !== undefined){
+let data20 = data18.truncation_reason;
+if(!(((data20 === "result_limit") || (data20 === "edge_budget")) || (data20 === null))){
+const err56 = {instancePath:instancePath+"/result/selection/truncation_reason",schemaPath:"#/properties/result/properties/selection/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.selection.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -713,14 +710,27 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(typeof data21 == "number"){
-if(data21 < 0 || isNaN(data21)){
-const err57 = {instancePath:instancePath+"/result/selection/examined_edges",schemaPath:"#/properties/result/properties/selection/properties/examined_edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data18.examined_edges !== undefined){
+let data21 = data18.examined_edges;
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
+const err57 = {instancePath:instancePath+"/result/selection/examined_edges",schemaPath:"#/properties/result/properties/selection/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err57];
 }
 else {
 vErrors.push(err57);
+}
+errors++;
+}
+if(typeof data21 == "number"){
+if(data21 < 0 || isNaN(data21)){
+const err58 = {instancePath:instancePath+"/result/selection/examined_edges",schemaPath:"#/properties/result/properties/selection/properties/examined_edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
 }
 errors++;
 }
@@ -732,18 +742,7 @@ if(data12.collection_hash !== undefined){
 let data22 = data12.collection_hash;
 if(typeof data22 === "string"){
 if(!pattern0.test(data22)){
-const err58 = {instancePath:instancePath+"/result/collection_hash",schemaPath:"#/properties/result/properties/collection_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-else {
-const err59 = {instancePath:instancePath+"/result/collection_hash",schemaPath:"#/properties/result/properties/collection_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err59 = {instancePath:instancePath+"/result/collection_hash",schemaPath:"#/properties/result/properties/collection_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -753,10 +752,8 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data12.used_tokens !== undefined){
-let data23 = data12.used_tokens;
-if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-const err60 = {instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err60 = {instancePath:instancePath+"/result/collection_hash",schemaPath:"#/properties/result/properties/collection_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -765,9 +762,11 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(typeof data23 == "number"){
-if(data23 < 0 || isNaN(data23)){
-const err61 = {instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data12.used_tokens !== undefined){
+let data23 = data12.used_tokens;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
+const err61 = {instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -776,12 +775,9 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-}
-if(data12.selected_entries !== undefined){
-let data24 = data12.selected_entries;
-if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
-const err62 = {instancePath:instancePath+"/result/selected_entries",schemaPath:"#/properties/result/properties/selected_entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data23 == "number"){
+if(data23 < 0 || isNaN(data23)){
+const err62 = {instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -790,9 +786,12 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(typeof data24 == "number"){
-if(data24 < 0 || isNaN(data24)){
-const err63 = {instancePath:instancePath+"/result/selected_entries",schemaPath:"#/properties/result/properties/selected_entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data12.selected_entries !== undefined){
+let data24 = data12.selected_entries;
+if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
+const err63 = {instancePath:instancePath+"/result/selected_entries",schemaPath:"#/properties/result/properties/selected_entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -801,12 +800,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-}
-if(data12.omitted_entries !== undefined){
-let data25 = data12.omitted_entries;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err64 = {instancePath:instancePath+"/result/omitted_entries",schemaPath:"#/properties/result/properties/omitted_entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data24 == "number"){
+if(data24 < 0 || isNaN(data24)){
+const err64 = {instancePath:instancePath+"/result/selected_entries",schemaPath:"#/properties/result/properties/selected_entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -815,9 +811,12 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(typeof data25 == "number"){
-if(data25 < 0 || isNaN(data25)){
-const err65 = {instancePath:instancePath+"/result/omitted_entries",schemaPath:"#/properties/result/properties/omitted_entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data12.omitted_entries !== undefined){
+let data25 = data12.omitted_entries;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
+const err65 = {instancePath:instancePath+"/result/omitted_entries",schemaPath:"#/properties/result/properties/omitted_entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -826,16 +825,27 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-}
-if(data12.truncated !== undefined){
-if(typeof data12.truncated !== "boolean"){
-const err66 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data25 == "number"){
+if(data25 < 0 || isNaN(data25)){
+const err66 = {instancePath:instancePath+"/result/omitted_entries",schemaPath:"#/properties/result/properties/omitted_entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err66];
 }
 else {
 vErrors.push(err66);
+}
+errors++;
+}
+}
+}
+if(data12.truncated !== undefined){
+if(typeof data12.truncated !== "boolean"){
+const err67 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
 }
 errors++;
 }
@@ -848,17 +858,7 @@ for(let i0=0; i0<len0; i0++){
 let data28 = data27[i0];
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 if(data28.type === undefined){
-const err67 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-if(data28.id === undefined){
-const err68 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+const err68 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -867,10 +867,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(data28.type !== undefined){
-let data29 = data28.type;
-if(!((data29 === "entry") || (data29 === "omission"))){
-const err69 = {instancePath:instancePath+"/result/items/" + i0+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(data28.id === undefined){
+const err69 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -879,10 +877,10 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-if(data28.id !== undefined){
-if(typeof data28.id !== "string"){
-const err70 = {instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data28.type !== undefined){
+let data29 = data28.type;
+if(!((data29 === "entry") || (data29 === "omission"))){
+const err70 = {instancePath:instancePath+"/result/items/" + i0+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -892,10 +890,9 @@ vErrors.push(err70);
 errors++;
 }
 }
-if(data28.reason !== undefined){
-let data31 = data28.reason;
-if(!((data31 === "token budget") || (data31 === "response size limit"))){
-const err71 = {instancePath:instancePath+"/result/items/" + i0+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"};
+if(data28.id !== undefined){
+if(typeof data28.id !== "string"){
+const err71 = {instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -905,11 +902,10 @@ vErrors.push(err71);
 errors++;
 }
 }
-if(data28.sha256 !== undefined){
-let data32 = data28.sha256;
-if(typeof data32 === "string"){
-if(!pattern0.test(data32)){
-const err72 = {instancePath:instancePath+"/result/items/" + i0+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(data28.reason !== undefined){
+let data31 = data28.reason;
+if(!((data31 === "token budget") || (data31 === "response size limit"))){
+const err72 = {instancePath:instancePath+"/result/items/" + i0+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -919,8 +915,11 @@ vErrors.push(err72);
 errors++;
 }
 }
-else {
-const err73 = {instancePath:instancePath+"/result/items/" + i0+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data28.sha256 !== undefined){
+let data32 = data28.sha256;
+if(typeof data32 === "string"){
+if(!pattern0.test(data32)){
+const err73 = {instancePath:instancePath+"/result/items/" + i0+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -930,10 +929,8 @@ vErrors.push(err73);
 errors++;
 }
 }
-if(data28.estimated_tokens !== undefined){
-let data33 = data28.estimated_tokens;
-if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
-const err74 = {instancePath:instancePath+"/result/items/" + i0+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err74 = {instancePath:instancePath+"/result/items/" + i0+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -942,9 +939,11 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(typeof data33 == "number"){
-if(data33 < 0 || isNaN(data33)){
-const err75 = {instancePath:instancePath+"/result/items/" + i0+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data28.estimated_tokens !== undefined){
+let data33 = data28.estimated_tokens;
+if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
+const err75 = {instancePath:instancePath+"/result/items/" + i0+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -953,12 +952,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-}
-if(data28.chars !== undefined){
-let data34 = data28.chars;
-if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
-const err76 = {instancePath:instancePath+"/result/items/" + i0+"/chars",schemaPath:"#/properties/result/properties/items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data33 == "number"){
+if(data33 < 0 || isNaN(data33)){
+const err76 = {instancePath:instancePath+"/result/items/" + i0+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -967,9 +963,12 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(typeof data34 == "number"){
-if(data34 < 0 || isNaN(data34)){
-const err77 = {instancePath:instancePath+"/result/items/" + i0+"/chars",schemaPath:"#/properties/result/properties/items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data28.chars !== undefined){
+let data34 = data28.chars;
+if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
+const err77 = {instancePath:instancePath+"/result/items/" + i0+"/chars",schemaPath:"#/properties/result/properties/items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -978,11 +977,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-}
-if(data28.kind !== undefined){
-if(typeof data28.kind !== "string"){
-const err78 = {instancePath:instancePath+"/result/items/" + i0+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data34 == "number"){
+if(data34 < 0 || isNaN(data34)){
+const err78 = {instancePath:instancePath+"/result/items/" + i0+"/chars",schemaPath:"#/properties/result/properties/items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -992,9 +989,10 @@ vErrors.push(err78);
 errors++;
 }
 }
-if(data28.title !== undefined){
-if(typeof data28.title !== "string"){
-const err79 = {instancePath:instancePath+"/result/items/" + i0+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data28.kind !== undefined){
+if(typeof data28.kind !== "string"){
+const err79 = {instancePath:instancePath+"/result/items/" + i0+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1004,9 +1002,9 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data28.source_path !== undefined){
-if(typeof data28.source_path !== "string"){
-const err80 = {instancePath:instancePath+"/result/items/" + i0+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data28.title !== undefined){
+if(typeof data28.title !== "string"){
+const err80 = {instancePath:instancePath+"/result/items/" + i0+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1016,9 +1014,9 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data28.selected_by !== undefined){
-if(typeof data28.selected_by !== "string"){
-const err81 = {instancePath:instancePath+"/result/items/" + i0+"/selected_by",schemaPath:"#/properties/result/properties/items/items/properties/selected_by/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data28.source_path !== undefined){
+if(typeof data28.source_path !== "string"){
+const err81 = {instancePath:instancePath+"/result/items/" + i0+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1028,9 +1026,9 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data28.excerpt !== undefined){
-if(typeof data28.excerpt !== "string"){
-const err82 = {instancePath:instancePath+"/result/items/" + i0+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data28.selected_by !== undefined){
+if(typeof data28.selected_by !== "string"){
+const err82 = {instancePath:instancePath+"/result/items/" + i0+"/selected_by",schemaPath:"#/properties/result/properties/items/items/properties/selected_by/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1040,10 +1038,9 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data28.relation !== undefined){
-let data40 = data28.relation;
-if((!(data40 && typeof data40 == "object" && !Array.isArray(data40))) && (data40 !== null)){
-const err83 = {instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.relation.type},message:"must be object,null"};
+if(data28.excerpt !== undefined){
+if(typeof data28.excerpt !== "string"){
+const err83 = {instancePath:instancePath+"/result/items/" + i0+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1052,10 +1049,11 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-if(data40.relation !== undefined){
-if(typeof data40.relation !== "string"){
-const err84 = {instancePath:instancePath+"/result/items/" + i0+"/relation/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data28.relation !== undefined){
+let data40 = data28.relation;
+if((!(data40 && typeof data40 == "object" && !Array.isArray(data40))) && (data40 !== null)){
+const err84 = {instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.relation.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1064,10 +1062,10 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-if(data40.category !== undefined){
-if(typeof data40.category !== "string"){
-const err85 = {instancePath:instancePath+"/result/items/" + i0+"/relation/category",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.relation !== undefined){
+if(typeof data40.relation !== "string"){
+const err85 = {instancePath:instancePath+"/result/items/" + i0+"/relation/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1077,10 +1075,9 @@ vErrors.push(err85);
 errors++;
 }
 }
-if(data40.direction !== undefined){
-let data43 = data40.direction;
-if(!((data43 === "outgoing") || (data43 === "incoming"))){
-const err86 = {instancePath:instancePath+"/result/items/" + i0+"/relation/direction",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/direction/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.relation.properties.direction.enum},message:"must be equal to one of the allowed values"};
+if(data40.category !== undefined){
+if(typeof data40.category !== "string"){
+const err86 = {instancePath:instancePath+"/result/items/" + i0+"/relation/category",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1090,9 +1087,10 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data40.via !== undefined){
-if(typeof data40.via !== "string"){
-const err87 = {instancePath:instancePath+"/result/items/" + i0+"/relation/via",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data40.direction !== undefined){
+let data43 = data40.direction;
+if(!((data43 === "outgoing") || (data43 === "incoming"))){
+const err87 = {instancePath:instancePath+"/result/items/" + i0+"/relation/direction",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/direction/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.relation.properties.direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1102,10 +1100,9 @@ vErrors.push(err87);
 errors++;
 }
 }
-if(data40.depth !== undefined){
-let data45 = data40.depth;
-if(!((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45)))){
-const err88 = {instancePath:instancePath+"/result/items/" + i0+"/relation/depth",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data40.via !== undefined){
+if(typeof data40.via !== "string"){
+const err88 = {instancePath:instancePath+"/result/items/" + i0+"/relation/via",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1115,11 +1112,10 @@ vErrors.push(err88);
 errors++;
 }
 }
-}
-}
-}
-else {
-const err89 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data40.depth !== undefined){
+let data45 = data40.depth;
+if(!((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45)))){
+const err89 = {instancePath:instancePath+"/result/items/" + i0+"/relation/depth",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1130,8 +1126,10 @@ errors++;
 }
 }
 }
+}
+}
 else {
-const err90 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err90 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1141,11 +1139,9 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data12.page !== undefined){
-let data46 = data12.page;
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-if(data46.offset === undefined){
-const err91 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'"};
+}
+else {
+const err91 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1154,8 +1150,12 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(data46.returned === undefined){
-const err92 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "returned"},message:"must have required property '"+"returned"+"'"};
+}
+if(data12.page !== undefined){
+let data46 = data12.page;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+if(data46.offset === undefined){
+const err92 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1164,8 +1164,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data46.total_evidence === undefined){
-const err93 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "total_evidence"},message:"must have required property '"+"total_evidence"+"'"};
+if(data46.returned === undefined){
+const err93 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "returned"},message:"must have required property '"+"returned"+"'"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1174,8 +1174,8 @@ vErrors.push(err93);
 }
 errors++;
 }
-if(data46.has_more === undefined){
-const err94 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
+if(data46.total_evidence === undefined){
+const err94 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "total_evidence"},message:"must have required property '"+"total_evidence"+"'"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1184,8 +1184,8 @@ vErrors.push(err94);
 }
 errors++;
 }
-if(data46.next_cursor === undefined){
-const err95 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
+if(data46.has_more === undefined){
+const err95 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1194,9 +1194,8 @@ vErrors.push(err95);
 }
 errors++;
 }
-for(const key2 in data46){
-if(!(((((key2 === "offset") || (key2 === "returned")) || (key2 === "total_evidence")) || (key2 === "has_more")) || (key2 === "next_cursor"))){
-const err96 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(data46.next_cursor === undefined){
+const err96 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1205,11 +1204,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-if(data46.offset !== undefined){
-let data47 = data46.offset;
-if(!((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47)))){
-const err97 = {instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key2 in data46){
+if(!(((((key2 === "offset") || (key2 === "returned")) || (key2 === "total_evidence")) || (key2 === "has_more")) || (key2 === "next_cursor"))){
+const err97 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1218,9 +1215,11 @@ vErrors.push(err97);
 }
 errors++;
 }
-if(typeof data47 == "number"){
-if(data47 < 0 || isNaN(data47)){
-const err98 = {instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data46.offset !== undefined){
+let data47 = data46.offset;
+if(!((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47)))){
+const err98 = {instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1229,12 +1228,9 @@ vErrors.push(err98);
 }
 errors++;
 }
-}
-}
-if(data46.returned !== undefined){
-let data48 = data46.returned;
-if(!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))){
-const err99 = {instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data47 == "number"){
+if(data47 < 0 || isNaN(data47)){
+const err99 = {instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1243,9 +1239,12 @@ vErrors.push(err99);
 }
 errors++;
 }
-if(typeof data48 == "number"){
-if(data48 < 0 || isNaN(data48)){
-const err100 = {instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data46.returned !== undefined){
+let data48 = data46.returned;
+if(!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))){
+const err100 = {instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1254,12 +1253,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-}
-if(data46.total_evidence !== undefined){
-let data49 = data46.total_evidence;
-if(!((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49)))){
-const err101 = {instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data48 == "number"){
+if(data48 < 0 || isNaN(data48)){
+const err101 = {instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1268,9 +1264,12 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(typeof data49 == "number"){
-if(data49 < 0 || isNaN(data49)){
-const err102 = {instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data46.total_evidence !== undefined){
+let data49 = data46.total_evidence;
+if(!((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49)))){
+const err102 = {instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1279,11 +1278,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-}
-if(data46.has_more !== undefined){
-if(typeof data46.has_more !== "boolean"){
-const err103 = {instancePath:instancePath+"/result/page/has_more",schemaPath:"#/properties/result/properties/page/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(typeof data49 == "number"){
+if(data49 < 0 || isNaN(data49)){
+const err103 = {instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1293,10 +1290,10 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data46.next_cursor !== undefined){
-let data51 = data46.next_cursor;
-if((typeof data51 !== "string") && (data51 !== null)){
-const err104 = {instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema11.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"};
+}
+if(data46.has_more !== undefined){
+if(typeof data46.has_more !== "boolean"){
+const err104 = {instancePath:instancePath+"/result/page/has_more",schemaPath:"#/properties/result/properties/page/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1306,9 +1303,10 @@ vErrors.push(err104);
 errors++;
 }
 }
-}
-else {
-const err105 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data46.next_cursor !== undefined){
+let data51 = data46.next_cursor;
+if((typeof data51 !== "string") && (data51 !== null)){
+const err105 = {instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema11.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1320,7 +1318,7 @@ errors++;
 }
 }
 else {
-const err106 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err106 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1330,11 +1328,15 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data52 = data.error;
-if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
-if(data52.code === undefined){
-const err107 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data12.dropped_terms !== undefined){
+let data52 = data12.dropped_terms;
+if(Array.isArray(data52)){
+const len1 = data52.length;
+for(let i1=0; i1<len1; i1++){
+let data53 = data52[i1];
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+if(data53.term === undefined){
+const err107 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: "term"},message:"must have required property '"+"term"+"'"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1343,8 +1345,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(data52.message === undefined){
-const err108 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(data53.reason === undefined){
+const err108 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1353,8 +1355,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data52.remediation === undefined){
-const err109 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+for(const key3 in data53){
+if(!((key3 === "term") || (key3 === "reason"))){
+const err109 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1363,8 +1366,10 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(data52.details === undefined){
-const err110 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+}
+if(data53.term !== undefined){
+if(typeof data53.term !== "string"){
+const err110 = {instancePath:instancePath+"/result/dropped_terms/" + i1+"/term",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/term/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1373,9 +1378,11 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(data52.code !== undefined){
-if(typeof data52.code !== "string"){
-const err111 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data53.reason !== undefined){
+let data55 = data53.reason;
+if(!((data55 === "stop_word") || (data55 === "term_limit"))){
+const err111 = {instancePath:instancePath+"/result/dropped_terms/" + i1+"/reason",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.dropped_terms.items.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1385,9 +1392,9 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data52.message !== undefined){
-if(typeof data52.message !== "string"){
-const err112 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err112 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1397,9 +1404,9 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data52.remediation !== undefined){
-if(typeof data52.remediation !== "string"){
-const err113 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err113 = {instancePath:instancePath+"/result/dropped_terms",schemaPath:"#/properties/result/properties/dropped_terms/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1409,10 +1416,9 @@ vErrors.push(err113);
 errors++;
 }
 }
-if(data52.details !== undefined){
-let data56 = data52.details;
-if(!(data56 && typeof data56 == "object" && !Array.isArray(data56))){
-const err114 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err114 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1422,9 +1428,11 @@ vErrors.push(err114);
 errors++;
 }
 }
-}
-else {
-const err115 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.error !== undefined){
+let data56 = data.error;
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+if(data56.code === undefined){
+const err115 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1433,11 +1441,8 @@ vErrors.push(err115);
 }
 errors++;
 }
-}
-if(data.diagnostics !== undefined){
-let data57 = data.diagnostics;
-if(!(data57 && typeof data57 == "object" && !Array.isArray(data57))){
-const err116 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data56.message === undefined){
+const err116 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1446,15 +1451,108 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-}
-else {
-const err117 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data56.remediation === undefined){
+const err117 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err117];
 }
 else {
 vErrors.push(err117);
+}
+errors++;
+}
+if(data56.details === undefined){
+const err118 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+if(data56.code !== undefined){
+if(typeof data56.code !== "string"){
+const err119 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+if(data56.message !== undefined){
+if(typeof data56.message !== "string"){
+const err120 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+if(data56.remediation !== undefined){
+if(typeof data56.remediation !== "string"){
+const err121 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+if(data56.details !== undefined){
+let data60 = data56.details;
+if(!(data60 && typeof data60 == "object" && !Array.isArray(data60))){
+const err122 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+}
+else {
+const err123 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data61 = data.diagnostics;
+if(!(data61 && typeof data61 == "object" && !Array.isArray(data61))){
+const err124 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+}
+else {
+const err125 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
 }
 errors++;
 }

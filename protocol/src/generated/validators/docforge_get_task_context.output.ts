@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["task_kind","request_hash","plan_hash","collection_hash","capsule_hash","plan","vocabulary","gaps","used_tokens","selected_items","omitted_items","examined_edges","truncated","items","page"],"properties":{"task_kind":{"enum":["change","implementation","failure","ownership","test","operation","release"]},"request_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"capsule_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan":{"type":"object","required":["plan_version","task_kind","binding","focus","steps","category_order","required_categories","ceilings","token_budget"],"properties":{"plan_version":{"const":1},"binding":{"type":"object","required":["policy_hash","generation"],"properties":{"policy_hash":{"type":"string"},"generation":{"type":"integer"}}},"focus":{"type":"object","required":["mode"],"properties":{"mode":{"enum":["exact","lexical"]}}},"steps":{"type":"array","items":{"type":"object","required":["op"],"properties":{"op":{"enum":["focus","traverse","hydrate"]},"vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}},"category_order":{"type":"array","items":{"type":"string"}},"required_categories":{"type":"array","items":{"type":"string"}},"ceilings":{"type":"object","required":["max_evidence_items","max_examined_edges","max_query_chars"],"properties":{"max_evidence_items":{"type":"integer","maximum":1000},"max_examined_edges":{"type":"integer","maximum":100000},"max_query_chars":{"type":"integer","maximum":10000}}},"token_budget":{"type":"integer"}}},"vocabulary":{"type":"object","required":["contract_vocabulary_hash","relation_count","categories_with_edges"],"properties":{"contract_vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"relation_count":{"type":"integer"},"categories_with_edges":{"type":"array","items":{"type":"string"}}}},"gaps":{"type":"array","items":{"type":"object","required":["kind"],"properties":{"kind":{"enum":["undeclared_relation_category","no_selected_evidence","incomplete_proof"]},"cause":{"enum":["work_limit","result_limit","token_limit","response_limit"]},"stage":{"enum":["focus","traversal"]}}}},"used_tokens":{"type":"integer","minimum":0},"selected_items":{"type":"integer","minimum":0},"omitted_items":{"type":"integer","minimum":0},"examined_edges":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["evidence","omission"]},"id":{"type":"string"},"reason":{"enum":["token_limit","response_limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"role":{"enum":["focus","related"]},"depth":{"type":"integer"},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"content_hash":{"type":["string","null"]},"source_file_hash":{"type":["string","null"]},"path":{"type":"array","items":{"type":"object","required":["from","relation","category","direction","to","declared_in"],"properties":{"from":{"type":"string"},"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"to":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"relationship_reasons":{"type":"array","items":{"type":"object","required":["relation","category","direction","other_id","declared_in"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"other_id":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"limitations":{"type":"array","items":{"type":"object","required":["code"],"properties":{"code":{"const":"unclassified_relation"},"relation":{"type":"string"}}}},"unprovable":{"type":"array","items":{"type":"object","required":["fact"],"properties":{"fact":{"enum":["relation_declared_outside_node_source","relation_line_unknown","no_recognized_anchor","source_outside_declared_roots","source_file_not_indexed","node_not_indexed"]}}}},"estimated_tokens":{"type":"integer","minimum":0},"focus_rank":{"type":["integer","null"]},"focus_basis":{"enum":["exact","id_mention","bm25","title_overlap",null]},"score":{"type":["number","null"]}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["task_kind","request_hash","plan_hash","collection_hash","capsule_hash","plan","vocabulary","gaps","used_tokens","selected_items","omitted_items","examined_edges","truncated","items","page"],"properties":{"task_kind":{"enum":["change","implementation","failure","ownership","test","operation","release"]},"request_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"capsule_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan":{"type":"object","required":["plan_version","task_kind","binding","focus","steps","category_order","required_categories","ceilings","token_budget"],"properties":{"plan_version":{"const":1},"binding":{"type":"object","required":["policy_hash","generation"],"properties":{"policy_hash":{"type":"string"},"generation":{"type":"integer"}}},"focus":{"type":"object","required":["mode"],"properties":{"mode":{"enum":["exact","lexical"]},"dropped_terms":{"type":"array","items":{"type":"string"},"description":"Lexical mode: distinct task words after the first 12 search terms, in task order; they are not searched."},"unchecked_id_chunks":{"type":"integer","minimum":0,"description":"Lexical mode: whitespace-separated chunks after the first 64, not checked as verbatim node ids."}}},"steps":{"type":"array","items":{"type":"object","required":["op"],"properties":{"op":{"enum":["focus","traverse","hydrate"]},"vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}},"category_order":{"type":"array","items":{"type":"string"}},"required_categories":{"type":"array","items":{"type":"string"}},"ceilings":{"type":"object","required":["max_evidence_items","max_examined_edges","max_query_chars"],"properties":{"max_evidence_items":{"type":"integer","maximum":1000},"max_examined_edges":{"type":"integer","maximum":100000},"max_query_chars":{"type":"integer","maximum":10000}}},"token_budget":{"type":"integer"}}},"vocabulary":{"type":"object","required":["contract_vocabulary_hash","relation_count","categories_with_edges"],"properties":{"contract_vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"relation_count":{"type":"integer"},"categories_with_edges":{"type":"array","items":{"type":"string"}}}},"gaps":{"type":"array","items":{"type":"object","required":["kind"],"properties":{"kind":{"enum":["undeclared_relation_category","no_selected_evidence","incomplete_proof"]},"cause":{"enum":["work_limit","result_limit","token_limit","response_limit"]},"stage":{"enum":["focus","traversal"]}}}},"used_tokens":{"type":"integer","minimum":0},"selected_items":{"type":"integer","minimum":0},"omitted_items":{"type":"integer","minimum":0},"examined_edges":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["evidence","omission"]},"id":{"type":"string"},"reason":{"enum":["token_limit","response_limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"role":{"enum":["focus","related"]},"depth":{"type":"integer"},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"content_hash":{"type":["string","null"]},"source_file_hash":{"type":["string","null"]},"path":{"type":"array","items":{"type":"object","required":["from","relation","category","direction","to","declared_in"],"properties":{"from":{"type":"string"},"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"to":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"relationship_reasons":{"type":"array","items":{"type":"object","required":["relation","category","direction","other_id","declared_in"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"other_id":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"limitations":{"type":"array","items":{"type":"object","required":["code"],"properties":{"code":{"const":"unclassified_relation"},"relation":{"type":"string"}}}},"unprovable":{"type":"array","items":{"type":"object","required":["fact"],"properties":{"fact":{"enum":["relation_declared_outside_node_source","relation_line_unknown","no_recognized_anchor","source_outside_declared_roots","source_file_not_indexed","node_not_indexed"]}}}},"estimated_tokens":{"type":"integer","minimum":0},"focus_rank":{"type":["integer","null"]},"focus_basis":{"enum":["exact","id_mention","bm25","title_overlap",null]},"score":{"type":["number","null"]}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 const pattern0 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -892,9 +892,13 @@ vErrors.push(err72);
 errors++;
 }
 }
-}
-else {
-const err73 = {instancePath:instancePath+"/result/plan/focus",schemaPath:"#/properties/result/properties/plan/properties/focus/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.dropped_terms !== undefined){
+let data25 = data23.dropped_terms;
+if(Array.isArray(data25)){
+const len0 = data25.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data25[i0] !== "string"){
+const err73 = {instancePath:instancePath+"/result/plan/focus/dropped_terms/" + i0,schemaPath:"#/properties/result/properties/plan/properties/focus/properties/dropped_terms/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -904,15 +908,9 @@ vErrors.push(err73);
 errors++;
 }
 }
-if(data18.steps !== undefined){
-let data25 = data18.steps;
-if(Array.isArray(data25)){
-const len0 = data25.length;
-for(let i0=0; i0<len0; i0++){
-let data26 = data25[i0];
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.op === undefined){
-const err74 = {instancePath:instancePath+"/result/plan/steps/" + i0,schemaPath:"#/properties/result/properties/plan/properties/steps/items/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
+}
+else {
+const err74 = {instancePath:instancePath+"/result/plan/focus/dropped_terms",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/dropped_terms/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -921,10 +919,11 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(data26.op !== undefined){
-let data27 = data26.op;
-if(!(((data27 === "focus") || (data27 === "traverse")) || (data27 === "hydrate"))){
-const err75 = {instancePath:instancePath+"/result/plan/steps/" + i0+"/op",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/op/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.plan.properties.steps.items.properties.op.enum},message:"must be equal to one of the allowed values"};
+}
+if(data23.unchecked_id_chunks !== undefined){
+let data27 = data23.unchecked_id_chunks;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+const err75 = {instancePath:instancePath+"/result/plan/focus/unchecked_id_chunks",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/unchecked_id_chunks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -933,12 +932,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-if(data26.vocabulary_hash !== undefined){
-let data28 = data26.vocabulary_hash;
-if(typeof data28 === "string"){
-if(!pattern0.test(data28)){
-const err76 = {instancePath:instancePath+"/result/plan/steps/" + i0+"/vocabulary_hash",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(typeof data27 == "number"){
+if(data27 < 0 || isNaN(data27)){
+const err76 = {instancePath:instancePath+"/result/plan/focus/unchecked_id_chunks",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/unchecked_id_chunks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -948,8 +944,10 @@ vErrors.push(err76);
 errors++;
 }
 }
+}
+}
 else {
-const err77 = {instancePath:instancePath+"/result/plan/steps/" + i0+"/vocabulary_hash",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/vocabulary_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err77 = {instancePath:instancePath+"/result/plan/focus",schemaPath:"#/properties/result/properties/plan/properties/focus/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -959,9 +957,15 @@ vErrors.push(err77);
 errors++;
 }
 }
-}
-else {
-const err78 = {instancePath:instancePath+"/result/plan/steps/" + i0,schemaPath:"#/properties/result/properties/plan/properties/steps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data18.steps !== undefined){
+let data28 = data18.steps;
+if(Array.isArray(data28)){
+const len1 = data28.length;
+for(let i1=0; i1<len1; i1++){
+let data29 = data28[i1];
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.op === undefined){
+const err78 = {instancePath:instancePath+"/result/plan/steps/" + i1,schemaPath:"#/properties/result/properties/plan/properties/steps/items/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -970,10 +974,10 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-}
-else {
-const err79 = {instancePath:instancePath+"/result/plan/steps",schemaPath:"#/properties/result/properties/plan/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data29.op !== undefined){
+let data30 = data29.op;
+if(!(((data30 === "focus") || (data30 === "traverse")) || (data30 === "hydrate"))){
+const err79 = {instancePath:instancePath+"/result/plan/steps/" + i1+"/op",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/op/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.plan.properties.steps.items.properties.op.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -983,13 +987,11 @@ vErrors.push(err79);
 errors++;
 }
 }
-if(data18.category_order !== undefined){
-let data29 = data18.category_order;
-if(Array.isArray(data29)){
-const len1 = data29.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data29[i1] !== "string"){
-const err80 = {instancePath:instancePath+"/result/plan/category_order/" + i1,schemaPath:"#/properties/result/properties/plan/properties/category_order/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data29.vocabulary_hash !== undefined){
+let data31 = data29.vocabulary_hash;
+if(typeof data31 === "string"){
+if(!pattern0.test(data31)){
+const err80 = {instancePath:instancePath+"/result/plan/steps/" + i1+"/vocabulary_hash",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -999,9 +1001,8 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
 else {
-const err81 = {instancePath:instancePath+"/result/plan/category_order",schemaPath:"#/properties/result/properties/plan/properties/category_order/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err81 = {instancePath:instancePath+"/result/plan/steps/" + i1+"/vocabulary_hash",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/vocabulary_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1011,13 +1012,9 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data18.required_categories !== undefined){
-let data31 = data18.required_categories;
-if(Array.isArray(data31)){
-const len2 = data31.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data31[i2] !== "string"){
-const err82 = {instancePath:instancePath+"/result/plan/required_categories/" + i2,schemaPath:"#/properties/result/properties/plan/properties/required_categories/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err82 = {instancePath:instancePath+"/result/plan/steps/" + i1,schemaPath:"#/properties/result/properties/plan/properties/steps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1029,7 +1026,7 @@ errors++;
 }
 }
 else {
-const err83 = {instancePath:instancePath+"/result/plan/required_categories",schemaPath:"#/properties/result/properties/plan/properties/required_categories/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err83 = {instancePath:instancePath+"/result/plan/steps",schemaPath:"#/properties/result/properties/plan/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1039,11 +1036,13 @@ vErrors.push(err83);
 errors++;
 }
 }
-if(data18.ceilings !== undefined){
-let data33 = data18.ceilings;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.max_evidence_items === undefined){
-const err84 = {instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/required",keyword:"required",params:{missingProperty: "max_evidence_items"},message:"must have required property '"+"max_evidence_items"+"'"};
+if(data18.category_order !== undefined){
+let data32 = data18.category_order;
+if(Array.isArray(data32)){
+const len2 = data32.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data32[i2] !== "string"){
+const err84 = {instancePath:instancePath+"/result/plan/category_order/" + i2,schemaPath:"#/properties/result/properties/plan/properties/category_order/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1052,8 +1051,10 @@ vErrors.push(err84);
 }
 errors++;
 }
-if(data33.max_examined_edges === undefined){
-const err85 = {instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/required",keyword:"required",params:{missingProperty: "max_examined_edges"},message:"must have required property '"+"max_examined_edges"+"'"};
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/result/plan/category_order",schemaPath:"#/properties/result/properties/plan/properties/category_order/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1062,8 +1063,14 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data33.max_query_chars === undefined){
-const err86 = {instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/required",keyword:"required",params:{missingProperty: "max_query_chars"},message:"must have required property '"+"max_query_chars"+"'"};
+}
+if(data18.required_categories !== undefined){
+let data34 = data18.required_categories;
+if(Array.isArray(data34)){
+const len3 = data34.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data34[i3] !== "string"){
+const err86 = {instancePath:instancePath+"/result/plan/required_categories/" + i3,schemaPath:"#/properties/result/properties/plan/properties/required_categories/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1072,10 +1079,10 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(data33.max_evidence_items !== undefined){
-let data34 = data33.max_evidence_items;
-if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
-const err87 = {instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/result/plan/required_categories",schemaPath:"#/properties/result/properties/plan/properties/required_categories/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1084,9 +1091,12 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(typeof data34 == "number"){
-if(data34 > 1000 || isNaN(data34)){
-const err88 = {instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+}
+if(data18.ceilings !== undefined){
+let data36 = data18.ceilings;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.max_evidence_items === undefined){
+const err88 = {instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/required",keyword:"required",params:{missingProperty: "max_evidence_items"},message:"must have required property '"+"max_evidence_items"+"'"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1095,12 +1105,8 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-}
-if(data33.max_examined_edges !== undefined){
-let data35 = data33.max_examined_edges;
-if(!((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35)))){
-const err89 = {instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data36.max_examined_edges === undefined){
+const err89 = {instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/required",keyword:"required",params:{missingProperty: "max_examined_edges"},message:"must have required property '"+"max_examined_edges"+"'"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1109,9 +1115,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(typeof data35 == "number"){
-if(data35 > 100000 || isNaN(data35)){
-const err90 = {instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"};
+if(data36.max_query_chars === undefined){
+const err90 = {instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/required",keyword:"required",params:{missingProperty: "max_query_chars"},message:"must have required property '"+"max_query_chars"+"'"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1120,12 +1125,10 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-}
-if(data33.max_query_chars !== undefined){
-let data36 = data33.max_query_chars;
-if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))){
-const err91 = {instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data36.max_evidence_items !== undefined){
+let data37 = data36.max_evidence_items;
+if(!((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37)))){
+const err91 = {instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1134,9 +1137,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(typeof data36 == "number"){
-if(data36 > 10000 || isNaN(data36)){
-const err92 = {instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(typeof data37 == "number"){
+if(data37 > 1000 || isNaN(data37)){
+const err92 = {instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1147,9 +1150,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err93 = {instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data36.max_examined_edges !== undefined){
+let data38 = data36.max_examined_edges;
+if(!((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38)))){
+const err93 = {instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1158,11 +1162,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-if(data18.token_budget !== undefined){
-let data37 = data18.token_budget;
-if(!((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37)))){
-const err94 = {instancePath:instancePath+"/result/plan/token_budget",schemaPath:"#/properties/result/properties/plan/properties/token_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data38 == "number"){
+if(data38 > 100000 || isNaN(data38)){
+const err94 = {instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1173,8 +1175,10 @@ errors++;
 }
 }
 }
-else {
-const err95 = {instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data36.max_query_chars !== undefined){
+let data39 = data36.max_query_chars;
+if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
+const err95 = {instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1183,12 +1187,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-}
-if(data12.vocabulary !== undefined){
-let data38 = data12.vocabulary;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.contract_vocabulary_hash === undefined){
-const err96 = {instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/required",keyword:"required",params:{missingProperty: "contract_vocabulary_hash"},message:"must have required property '"+"contract_vocabulary_hash"+"'"};
+if(typeof data39 == "number"){
+if(data39 > 10000 || isNaN(data39)){
+const err96 = {instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1197,8 +1198,11 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(data38.relation_count === undefined){
-const err97 = {instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/required",keyword:"required",params:{missingProperty: "relation_count"},message:"must have required property '"+"relation_count"+"'"};
+}
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1207,8 +1211,11 @@ vErrors.push(err97);
 }
 errors++;
 }
-if(data38.categories_with_edges === undefined){
-const err98 = {instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/required",keyword:"required",params:{missingProperty: "categories_with_edges"},message:"must have required property '"+"categories_with_edges"+"'"};
+}
+if(data18.token_budget !== undefined){
+let data40 = data18.token_budget;
+if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
+const err98 = {instancePath:instancePath+"/result/plan/token_budget",schemaPath:"#/properties/result/properties/plan/properties/token_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1217,11 +1224,10 @@ vErrors.push(err98);
 }
 errors++;
 }
-if(data38.contract_vocabulary_hash !== undefined){
-let data39 = data38.contract_vocabulary_hash;
-if(typeof data39 === "string"){
-if(!pattern0.test(data39)){
-const err99 = {instancePath:instancePath+"/result/vocabulary/contract_vocabulary_hash",schemaPath:"#/properties/result/properties/vocabulary/properties/contract_vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1231,8 +1237,11 @@ vErrors.push(err99);
 errors++;
 }
 }
-else {
-const err100 = {instancePath:instancePath+"/result/vocabulary/contract_vocabulary_hash",schemaPath:"#/properties/result/properties/vocabulary/properties/contract_vocabulary_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data12.vocabulary !== undefined){
+let data41 = data12.vocabulary;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.contract_vocabulary_hash === undefined){
+const err100 = {instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/required",keyword:"required",params:{missingProperty: "contract_vocabulary_hash"},message:"must have required property '"+"contract_vocabulary_hash"+"'"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1241,11 +1250,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-if(data38.relation_count !== undefined){
-let data40 = data38.relation_count;
-if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
-const err101 = {instancePath:instancePath+"/result/vocabulary/relation_count",schemaPath:"#/properties/result/properties/vocabulary/properties/relation_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data41.relation_count === undefined){
+const err101 = {instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/required",keyword:"required",params:{missingProperty: "relation_count"},message:"must have required property '"+"relation_count"+"'"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1254,14 +1260,8 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-if(data38.categories_with_edges !== undefined){
-let data41 = data38.categories_with_edges;
-if(Array.isArray(data41)){
-const len3 = data41.length;
-for(let i3=0; i3<len3; i3++){
-if(typeof data41[i3] !== "string"){
-const err102 = {instancePath:instancePath+"/result/vocabulary/categories_with_edges/" + i3,schemaPath:"#/properties/result/properties/vocabulary/properties/categories_with_edges/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data41.categories_with_edges === undefined){
+const err102 = {instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/required",keyword:"required",params:{missingProperty: "categories_with_edges"},message:"must have required property '"+"categories_with_edges"+"'"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1270,10 +1270,11 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-}
-else {
-const err103 = {instancePath:instancePath+"/result/vocabulary/categories_with_edges",schemaPath:"#/properties/result/properties/vocabulary/properties/categories_with_edges/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data41.contract_vocabulary_hash !== undefined){
+let data42 = data41.contract_vocabulary_hash;
+if(typeof data42 === "string"){
+if(!pattern0.test(data42)){
+const err103 = {instancePath:instancePath+"/result/vocabulary/contract_vocabulary_hash",schemaPath:"#/properties/result/properties/vocabulary/properties/contract_vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1283,9 +1284,8 @@ vErrors.push(err103);
 errors++;
 }
 }
-}
 else {
-const err104 = {instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err104 = {instancePath:instancePath+"/result/vocabulary/contract_vocabulary_hash",schemaPath:"#/properties/result/properties/vocabulary/properties/contract_vocabulary_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1295,15 +1295,10 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data12.gaps !== undefined){
-let data43 = data12.gaps;
-if(Array.isArray(data43)){
-const len4 = data43.length;
-for(let i4=0; i4<len4; i4++){
-let data44 = data43[i4];
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-if(data44.kind === undefined){
-const err105 = {instancePath:instancePath+"/result/gaps/" + i4,schemaPath:"#/properties/result/properties/gaps/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(data41.relation_count !== undefined){
+let data43 = data41.relation_count;
+if(!((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43)))){
+const err105 = {instancePath:instancePath+"/result/vocabulary/relation_count",schemaPath:"#/properties/result/properties/vocabulary/properties/relation_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1312,10 +1307,14 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(data44.kind !== undefined){
-let data45 = data44.kind;
-if(!(((data45 === "undeclared_relation_category") || (data45 === "no_selected_evidence")) || (data45 === "incomplete_proof"))){
-const err106 = {instancePath:instancePath+"/result/gaps/" + i4+"/kind",schemaPath:"#/properties/result/properties/gaps/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.gaps.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
+}
+if(data41.categories_with_edges !== undefined){
+let data44 = data41.categories_with_edges;
+if(Array.isArray(data44)){
+const len4 = data44.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data44[i4] !== "string"){
+const err106 = {instancePath:instancePath+"/result/vocabulary/categories_with_edges/" + i4,schemaPath:"#/properties/result/properties/vocabulary/properties/categories_with_edges/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1325,10 +1324,9 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data44.cause !== undefined){
-let data46 = data44.cause;
-if(!((((data46 === "work_limit") || (data46 === "result_limit")) || (data46 === "token_limit")) || (data46 === "response_limit"))){
-const err107 = {instancePath:instancePath+"/result/gaps/" + i4+"/cause",schemaPath:"#/properties/result/properties/gaps/items/properties/cause/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.gaps.items.properties.cause.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err107 = {instancePath:instancePath+"/result/vocabulary/categories_with_edges",schemaPath:"#/properties/result/properties/vocabulary/properties/categories_with_edges/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1338,10 +1336,9 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data44.stage !== undefined){
-let data47 = data44.stage;
-if(!((data47 === "focus") || (data47 === "traversal"))){
-const err108 = {instancePath:instancePath+"/result/gaps/" + i4+"/stage",schemaPath:"#/properties/result/properties/gaps/items/properties/stage/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.gaps.items.properties.stage.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err108 = {instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1351,9 +1348,15 @@ vErrors.push(err108);
 errors++;
 }
 }
-}
-else {
-const err109 = {instancePath:instancePath+"/result/gaps/" + i4,schemaPath:"#/properties/result/properties/gaps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.gaps !== undefined){
+let data46 = data12.gaps;
+if(Array.isArray(data46)){
+const len5 = data46.length;
+for(let i5=0; i5<len5; i5++){
+let data47 = data46[i5];
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+if(data47.kind === undefined){
+const err109 = {instancePath:instancePath+"/result/gaps/" + i5,schemaPath:"#/properties/result/properties/gaps/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1362,10 +1365,10 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-}
-else {
-const err110 = {instancePath:instancePath+"/result/gaps",schemaPath:"#/properties/result/properties/gaps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data47.kind !== undefined){
+let data48 = data47.kind;
+if(!(((data48 === "undeclared_relation_category") || (data48 === "no_selected_evidence")) || (data48 === "incomplete_proof"))){
+const err110 = {instancePath:instancePath+"/result/gaps/" + i5+"/kind",schemaPath:"#/properties/result/properties/gaps/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.gaps.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1375,10 +1378,10 @@ vErrors.push(err110);
 errors++;
 }
 }
-if(data12.used_tokens !== undefined){
-let data48 = data12.used_tokens;
-if(!((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48)))){
-const err111 = {instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data47.cause !== undefined){
+let data49 = data47.cause;
+if(!((((data49 === "work_limit") || (data49 === "result_limit")) || (data49 === "token_limit")) || (data49 === "response_limit"))){
+const err111 = {instancePath:instancePath+"/result/gaps/" + i5+"/cause",schemaPath:"#/properties/result/properties/gaps/items/properties/cause/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.gaps.items.properties.cause.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1387,9 +1390,11 @@ vErrors.push(err111);
 }
 errors++;
 }
-if(typeof data48 == "number"){
-if(data48 < 0 || isNaN(data48)){
-const err112 = {instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data47.stage !== undefined){
+let data50 = data47.stage;
+if(!((data50 === "focus") || (data50 === "traversal"))){
+const err112 = {instancePath:instancePath+"/result/gaps/" + i5+"/stage",schemaPath:"#/properties/result/properties/gaps/items/properties/stage/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.gaps.items.properties.stage.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1400,10 +1405,8 @@ errors++;
 }
 }
 }
-if(data12.selected_items !== undefined){
-let data49 = data12.selected_items;
-if(!((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49)))){
-const err113 = {instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err113 = {instancePath:instancePath+"/result/gaps/" + i5,schemaPath:"#/properties/result/properties/gaps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1412,9 +1415,10 @@ vErrors.push(err113);
 }
 errors++;
 }
-if(typeof data49 == "number"){
-if(data49 < 0 || isNaN(data49)){
-const err114 = {instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/result/gaps",schemaPath:"#/properties/result/properties/gaps/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1424,11 +1428,10 @@ vErrors.push(err114);
 errors++;
 }
 }
-}
-if(data12.omitted_items !== undefined){
-let data50 = data12.omitted_items;
-if(!((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50)))){
-const err115 = {instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data12.used_tokens !== undefined){
+let data51 = data12.used_tokens;
+if(!((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51)))){
+const err115 = {instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1437,9 +1440,9 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(typeof data50 == "number"){
-if(data50 < 0 || isNaN(data50)){
-const err116 = {instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(typeof data51 == "number"){
+if(data51 < 0 || isNaN(data51)){
+const err116 = {instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1450,10 +1453,10 @@ errors++;
 }
 }
 }
-if(data12.examined_edges !== undefined){
-let data51 = data12.examined_edges;
-if(!((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51)))){
-const err117 = {instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data12.selected_items !== undefined){
+let data52 = data12.selected_items;
+if(!((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52)))){
+const err117 = {instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1462,9 +1465,9 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(typeof data51 == "number"){
-if(data51 < 0 || isNaN(data51)){
-const err118 = {instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(typeof data52 == "number"){
+if(data52 < 0 || isNaN(data52)){
+const err118 = {instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1475,9 +1478,10 @@ errors++;
 }
 }
 }
-if(data12.truncated !== undefined){
-if(typeof data12.truncated !== "boolean"){
-const err119 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data12.omitted_items !== undefined){
+let data53 = data12.omitted_items;
+if(!((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53)))){
+const err119 = {instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1486,16 +1490,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-if(data12.items !== undefined){
-let data53 = data12.items;
-if(Array.isArray(data53)){
-const len5 = data53.length;
-for(let i5=0; i5<len5; i5++){
-let data54 = data53[i5];
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-if(data54.type === undefined){
-const err120 = {instancePath:instancePath+"/result/items/" + i5,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+if(typeof data53 == "number"){
+if(data53 < 0 || isNaN(data53)){
+const err120 = {instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1504,8 +1501,12 @@ vErrors.push(err120);
 }
 errors++;
 }
-if(data54.id === undefined){
-const err121 = {instancePath:instancePath+"/result/items/" + i5,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+}
+if(data12.examined_edges !== undefined){
+let data54 = data12.examined_edges;
+if(!((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54)))){
+const err121 = {instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1514,10 +1515,9 @@ vErrors.push(err121);
 }
 errors++;
 }
-if(data54.type !== undefined){
-let data55 = data54.type;
-if(!((data55 === "evidence") || (data55 === "omission"))){
-const err122 = {instancePath:instancePath+"/result/items/" + i5+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"};
+if(typeof data54 == "number"){
+if(data54 < 0 || isNaN(data54)){
+const err122 = {instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1527,9 +1527,10 @@ vErrors.push(err122);
 errors++;
 }
 }
-if(data54.id !== undefined){
-if(typeof data54.id !== "string"){
-const err123 = {instancePath:instancePath+"/result/items/" + i5+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data12.truncated !== undefined){
+if(typeof data12.truncated !== "boolean"){
+const err123 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1539,10 +1540,15 @@ vErrors.push(err123);
 errors++;
 }
 }
-if(data54.reason !== undefined){
-let data57 = data54.reason;
-if(!((data57 === "token_limit") || (data57 === "response_limit"))){
-const err124 = {instancePath:instancePath+"/result/items/" + i5+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"};
+if(data12.items !== undefined){
+let data56 = data12.items;
+if(Array.isArray(data56)){
+const len6 = data56.length;
+for(let i6=0; i6<len6; i6++){
+let data57 = data56[i6];
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+if(data57.type === undefined){
+const err124 = {instancePath:instancePath+"/result/items/" + i6,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1551,12 +1557,8 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-if(data54.sha256 !== undefined){
-let data58 = data54.sha256;
-if(typeof data58 === "string"){
-if(!pattern0.test(data58)){
-const err125 = {instancePath:instancePath+"/result/items/" + i5+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(data57.id === undefined){
+const err125 = {instancePath:instancePath+"/result/items/" + i6,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1565,9 +1567,10 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-else {
-const err126 = {instancePath:instancePath+"/result/items/" + i5+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data57.type !== undefined){
+let data58 = data57.type;
+if(!((data58 === "evidence") || (data58 === "omission"))){
+const err126 = {instancePath:instancePath+"/result/items/" + i6+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1577,10 +1580,9 @@ vErrors.push(err126);
 errors++;
 }
 }
-if(data54.role !== undefined){
-let data59 = data54.role;
-if(!((data59 === "focus") || (data59 === "related"))){
-const err127 = {instancePath:instancePath+"/result/items/" + i5+"/role",schemaPath:"#/properties/result/properties/items/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.role.enum},message:"must be equal to one of the allowed values"};
+if(data57.id !== undefined){
+if(typeof data57.id !== "string"){
+const err127 = {instancePath:instancePath+"/result/items/" + i6+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1590,10 +1592,10 @@ vErrors.push(err127);
 errors++;
 }
 }
-if(data54.depth !== undefined){
-let data60 = data54.depth;
-if(!((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60)))){
-const err128 = {instancePath:instancePath+"/result/items/" + i5+"/depth",schemaPath:"#/properties/result/properties/items/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data57.reason !== undefined){
+let data60 = data57.reason;
+if(!((data60 === "token_limit") || (data60 === "response_limit"))){
+const err128 = {instancePath:instancePath+"/result/items/" + i6+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1603,10 +1605,11 @@ vErrors.push(err128);
 errors++;
 }
 }
-if(data54.kind !== undefined){
-let data61 = data54.kind;
-if((typeof data61 !== "string") && (data61 !== null)){
-const err129 = {instancePath:instancePath+"/result/items/" + i5+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.kind.type},message:"must be string,null"};
+if(data57.sha256 !== undefined){
+let data61 = data57.sha256;
+if(typeof data61 === "string"){
+if(!pattern0.test(data61)){
+const err129 = {instancePath:instancePath+"/result/items/" + i6+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1616,10 +1619,8 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data54.title !== undefined){
-let data62 = data54.title;
-if((typeof data62 !== "string") && (data62 !== null)){
-const err130 = {instancePath:instancePath+"/result/items/" + i5+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.title.type},message:"must be string,null"};
+else {
+const err130 = {instancePath:instancePath+"/result/items/" + i6+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1629,10 +1630,10 @@ vErrors.push(err130);
 errors++;
 }
 }
-if(data54.source_path !== undefined){
-let data63 = data54.source_path;
-if((typeof data63 !== "string") && (data63 !== null)){
-const err131 = {instancePath:instancePath+"/result/items/" + i5+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.source_path.type},message:"must be string,null"};
+if(data57.role !== undefined){
+let data62 = data57.role;
+if(!((data62 === "focus") || (data62 === "related"))){
+const err131 = {instancePath:instancePath+"/result/items/" + i6+"/role",schemaPath:"#/properties/result/properties/items/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1642,10 +1643,10 @@ vErrors.push(err131);
 errors++;
 }
 }
-if(data54.content_hash !== undefined){
-let data64 = data54.content_hash;
-if((typeof data64 !== "string") && (data64 !== null)){
-const err132 = {instancePath:instancePath+"/result/items/" + i5+"/content_hash",schemaPath:"#/properties/result/properties/items/items/properties/content_hash/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.content_hash.type},message:"must be string,null"};
+if(data57.depth !== undefined){
+let data63 = data57.depth;
+if(!((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63)))){
+const err132 = {instancePath:instancePath+"/result/items/" + i6+"/depth",schemaPath:"#/properties/result/properties/items/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1655,10 +1656,10 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(data54.source_file_hash !== undefined){
-let data65 = data54.source_file_hash;
-if((typeof data65 !== "string") && (data65 !== null)){
-const err133 = {instancePath:instancePath+"/result/items/" + i5+"/source_file_hash",schemaPath:"#/properties/result/properties/items/items/properties/source_file_hash/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.source_file_hash.type},message:"must be string,null"};
+if(data57.kind !== undefined){
+let data64 = data57.kind;
+if((typeof data64 !== "string") && (data64 !== null)){
+const err133 = {instancePath:instancePath+"/result/items/" + i6+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.kind.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1668,15 +1669,10 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data54.path !== undefined){
-let data66 = data54.path;
-if(Array.isArray(data66)){
-const len6 = data66.length;
-for(let i6=0; i6<len6; i6++){
-let data67 = data66[i6];
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-if(data67.from === undefined){
-const err134 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(data57.title !== undefined){
+let data65 = data57.title;
+if((typeof data65 !== "string") && (data65 !== null)){
+const err134 = {instancePath:instancePath+"/result/items/" + i6+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.title.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1685,8 +1681,11 @@ vErrors.push(err134);
 }
 errors++;
 }
-if(data67.relation === undefined){
-const err135 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
+}
+if(data57.source_path !== undefined){
+let data66 = data57.source_path;
+if((typeof data66 !== "string") && (data66 !== null)){
+const err135 = {instancePath:instancePath+"/result/items/" + i6+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.source_path.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1695,8 +1694,11 @@ vErrors.push(err135);
 }
 errors++;
 }
-if(data67.category === undefined){
-const err136 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
+}
+if(data57.content_hash !== undefined){
+let data67 = data57.content_hash;
+if((typeof data67 !== "string") && (data67 !== null)){
+const err136 = {instancePath:instancePath+"/result/items/" + i6+"/content_hash",schemaPath:"#/properties/result/properties/items/items/properties/content_hash/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.content_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1705,8 +1707,11 @@ vErrors.push(err136);
 }
 errors++;
 }
-if(data67.direction === undefined){
-const err137 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "direction"},message:"must have required property '"+"direction"+"'"};
+}
+if(data57.source_file_hash !== undefined){
+let data68 = data57.source_file_hash;
+if((typeof data68 !== "string") && (data68 !== null)){
+const err137 = {instancePath:instancePath+"/result/items/" + i6+"/source_file_hash",schemaPath:"#/properties/result/properties/items/items/properties/source_file_hash/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.source_file_hash.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1715,8 +1720,16 @@ vErrors.push(err137);
 }
 errors++;
 }
-if(data67.to === undefined){
-const err138 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+}
+if(data57.path !== undefined){
+let data69 = data57.path;
+if(Array.isArray(data69)){
+const len7 = data69.length;
+for(let i7=0; i7<len7; i7++){
+let data70 = data69[i7];
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+if(data70.from === undefined){
+const err138 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1725,8 +1738,8 @@ vErrors.push(err138);
 }
 errors++;
 }
-if(data67.declared_in === undefined){
-const err139 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "declared_in"},message:"must have required property '"+"declared_in"+"'"};
+if(data70.relation === undefined){
+const err139 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1735,9 +1748,8 @@ vErrors.push(err139);
 }
 errors++;
 }
-if(data67.from !== undefined){
-if(typeof data67.from !== "string"){
-const err140 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6+"/from",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data70.category === undefined){
+const err140 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1746,10 +1758,8 @@ vErrors.push(err140);
 }
 errors++;
 }
-}
-if(data67.relation !== undefined){
-if(typeof data67.relation !== "string"){
-const err141 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data70.direction === undefined){
+const err141 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "direction"},message:"must have required property '"+"direction"+"'"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1758,10 +1768,8 @@ vErrors.push(err141);
 }
 errors++;
 }
-}
-if(data67.category !== undefined){
-if(typeof data67.category !== "string"){
-const err142 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6+"/category",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data70.to === undefined){
+const err142 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1770,11 +1778,8 @@ vErrors.push(err142);
 }
 errors++;
 }
-}
-if(data67.direction !== undefined){
-let data71 = data67.direction;
-if(!((data71 === "outgoing") || (data71 === "incoming"))){
-const err143 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.path.items.properties.direction.enum},message:"must be equal to one of the allowed values"};
+if(data70.declared_in === undefined){
+const err143 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "declared_in"},message:"must have required property '"+"declared_in"+"'"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1783,10 +1788,9 @@ vErrors.push(err143);
 }
 errors++;
 }
-}
-if(data67.to !== undefined){
-if(typeof data67.to !== "string"){
-const err144 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6+"/to",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data70.from !== undefined){
+if(typeof data70.from !== "string"){
+const err144 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/from",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1796,11 +1800,9 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(data67.declared_in !== undefined){
-let data73 = data67.declared_in;
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
-if(data73.path === undefined){
-const err145 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+if(data70.relation !== undefined){
+if(typeof data70.relation !== "string"){
+const err145 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1809,8 +1811,10 @@ vErrors.push(err145);
 }
 errors++;
 }
-if(data73.line === undefined){
-const err146 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
+}
+if(data70.category !== undefined){
+if(typeof data70.category !== "string"){
+const err146 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/category",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1819,9 +1823,11 @@ vErrors.push(err146);
 }
 errors++;
 }
-if(data73.path !== undefined){
-if(typeof data73.path !== "string"){
-const err147 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data70.direction !== undefined){
+let data74 = data70.direction;
+if(!((data74 === "outgoing") || (data74 === "incoming"))){
+const err147 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.path.items.properties.direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1831,10 +1837,9 @@ vErrors.push(err147);
 errors++;
 }
 }
-if(data73.line !== undefined){
-let data75 = data73.line;
-if(!((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75)))){
-const err148 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data70.to !== undefined){
+if(typeof data70.to !== "string"){
+const err148 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/to",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1844,9 +1849,11 @@ vErrors.push(err148);
 errors++;
 }
 }
-}
-else {
-const err149 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data70.declared_in !== undefined){
+let data76 = data70.declared_in;
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+if(data76.path === undefined){
+const err149 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1855,10 +1862,8 @@ vErrors.push(err149);
 }
 errors++;
 }
-}
-}
-else {
-const err150 = {instancePath:instancePath+"/result/items/" + i5+"/path/" + i6,schemaPath:"#/properties/result/properties/items/items/properties/path/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data76.line === undefined){
+const err150 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1867,10 +1872,9 @@ vErrors.push(err150);
 }
 errors++;
 }
-}
-}
-else {
-const err151 = {instancePath:instancePath+"/result/items/" + i5+"/path",schemaPath:"#/properties/result/properties/items/items/properties/path/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data76.path !== undefined){
+if(typeof data76.path !== "string"){
+const err151 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -1880,15 +1884,10 @@ vErrors.push(err151);
 errors++;
 }
 }
-if(data54.relationship_reasons !== undefined){
-let data76 = data54.relationship_reasons;
-if(Array.isArray(data76)){
-const len7 = data76.length;
-for(let i7=0; i7<len7; i7++){
-let data77 = data76[i7];
-if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
-if(data77.relation === undefined){
-const err152 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
+if(data76.line !== undefined){
+let data78 = data76.line;
+if(!((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78)))){
+const err152 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -1897,8 +1896,10 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(data77.category === undefined){
-const err153 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
+}
+}
+else {
+const err153 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -1907,8 +1908,10 @@ vErrors.push(err153);
 }
 errors++;
 }
-if(data77.direction === undefined){
-const err154 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: "direction"},message:"must have required property '"+"direction"+"'"};
+}
+}
+else {
+const err154 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -1917,8 +1920,10 @@ vErrors.push(err154);
 }
 errors++;
 }
-if(data77.other_id === undefined){
-const err155 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: "other_id"},message:"must have required property '"+"other_id"+"'"};
+}
+}
+else {
+const err155 = {instancePath:instancePath+"/result/items/" + i6+"/path",schemaPath:"#/properties/result/properties/items/items/properties/path/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -1927,8 +1932,16 @@ vErrors.push(err155);
 }
 errors++;
 }
-if(data77.declared_in === undefined){
-const err156 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: "declared_in"},message:"must have required property '"+"declared_in"+"'"};
+}
+if(data57.relationship_reasons !== undefined){
+let data79 = data57.relationship_reasons;
+if(Array.isArray(data79)){
+const len8 = data79.length;
+for(let i8=0; i8<len8; i8++){
+let data80 = data79[i8];
+if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
+if(data80.relation === undefined){
+const err156 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -1937,9 +1950,8 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(data77.relation !== undefined){
-if(typeof data77.relation !== "string"){
-const err157 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons/" + i7+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data80.category === undefined){
+const err157 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -1948,10 +1960,8 @@ vErrors.push(err157);
 }
 errors++;
 }
-}
-if(data77.category !== undefined){
-if(typeof data77.category !== "string"){
-const err158 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons/" + i7+"/category",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data80.direction === undefined){
+const err158 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: "direction"},message:"must have required property '"+"direction"+"'"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -1960,11 +1970,8 @@ vErrors.push(err158);
 }
 errors++;
 }
-}
-if(data77.direction !== undefined){
-let data80 = data77.direction;
-if(!((data80 === "outgoing") || (data80 === "incoming"))){
-const err159 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons/" + i7+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.relationship_reasons.items.properties.direction.enum},message:"must be equal to one of the allowed values"};
+if(data80.other_id === undefined){
+const err159 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: "other_id"},message:"must have required property '"+"other_id"+"'"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -1973,10 +1980,8 @@ vErrors.push(err159);
 }
 errors++;
 }
-}
-if(data77.other_id !== undefined){
-if(typeof data77.other_id !== "string"){
-const err160 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons/" + i7+"/other_id",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/other_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data80.declared_in === undefined){
+const err160 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: "declared_in"},message:"must have required property '"+"declared_in"+"'"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -1985,12 +1990,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-}
-if(data77.declared_in !== undefined){
-let data82 = data77.declared_in;
-if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
-if(data82.path === undefined){
-const err161 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+if(data80.relation !== undefined){
+if(typeof data80.relation !== "string"){
+const err161 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -1999,8 +2001,10 @@ vErrors.push(err161);
 }
 errors++;
 }
-if(data82.line === undefined){
-const err162 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
+}
+if(data80.category !== undefined){
+if(typeof data80.category !== "string"){
+const err162 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/category",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2009,9 +2013,11 @@ vErrors.push(err162);
 }
 errors++;
 }
-if(data82.path !== undefined){
-if(typeof data82.path !== "string"){
-const err163 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons/" + i7+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data80.direction !== undefined){
+let data83 = data80.direction;
+if(!((data83 === "outgoing") || (data83 === "incoming"))){
+const err163 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.relationship_reasons.items.properties.direction.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2021,10 +2027,9 @@ vErrors.push(err163);
 errors++;
 }
 }
-if(data82.line !== undefined){
-let data84 = data82.line;
-if(!((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84)))){
-const err164 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons/" + i7+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data80.other_id !== undefined){
+if(typeof data80.other_id !== "string"){
+const err164 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/other_id",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/other_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2034,9 +2039,11 @@ vErrors.push(err164);
 errors++;
 }
 }
-}
-else {
-const err165 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data80.declared_in !== undefined){
+let data85 = data80.declared_in;
+if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
+if(data85.path === undefined){
+const err165 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2045,10 +2052,8 @@ vErrors.push(err165);
 }
 errors++;
 }
-}
-}
-else {
-const err166 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data85.line === undefined){
+const err166 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2057,10 +2062,9 @@ vErrors.push(err166);
 }
 errors++;
 }
-}
-}
-else {
-const err167 = {instancePath:instancePath+"/result/items/" + i5+"/relationship_reasons",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data85.path !== undefined){
+if(typeof data85.path !== "string"){
+const err167 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2070,15 +2074,10 @@ vErrors.push(err167);
 errors++;
 }
 }
-if(data54.limitations !== undefined){
-let data85 = data54.limitations;
-if(Array.isArray(data85)){
-const len8 = data85.length;
-for(let i8=0; i8<len8; i8++){
-let data86 = data85[i8];
-if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
-if(data86.code === undefined){
-const err168 = {instancePath:instancePath+"/result/items/" + i5+"/limitations/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data85.line !== undefined){
+let data87 = data85.line;
+if(!((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87)))){
+const err168 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2087,9 +2086,10 @@ vErrors.push(err168);
 }
 errors++;
 }
-if(data86.code !== undefined){
-if("unclassified_relation" !== data86.code){
-const err169 = {instancePath:instancePath+"/result/items/" + i5+"/limitations/" + i8+"/code",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/code/const",keyword:"const",params:{allowedValue: "unclassified_relation"},message:"must be equal to constant"};
+}
+}
+else {
+const err169 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2099,9 +2099,9 @@ vErrors.push(err169);
 errors++;
 }
 }
-if(data86.relation !== undefined){
-if(typeof data86.relation !== "string"){
-const err170 = {instancePath:instancePath+"/result/items/" + i5+"/limitations/" + i8+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err170 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2113,7 +2113,7 @@ errors++;
 }
 }
 else {
-const err171 = {instancePath:instancePath+"/result/items/" + i5+"/limitations/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err171 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2123,9 +2123,15 @@ vErrors.push(err171);
 errors++;
 }
 }
-}
-else {
-const err172 = {instancePath:instancePath+"/result/items/" + i5+"/limitations",schemaPath:"#/properties/result/properties/items/items/properties/limitations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data57.limitations !== undefined){
+let data88 = data57.limitations;
+if(Array.isArray(data88)){
+const len9 = data88.length;
+for(let i9=0; i9<len9; i9++){
+let data89 = data88[i9];
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+if(data89.code === undefined){
+const err172 = {instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2134,16 +2140,9 @@ vErrors.push(err172);
 }
 errors++;
 }
-}
-if(data54.unprovable !== undefined){
-let data89 = data54.unprovable;
-if(Array.isArray(data89)){
-const len9 = data89.length;
-for(let i9=0; i9<len9; i9++){
-let data90 = data89[i9];
-if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
-if(data90.fact === undefined){
-const err173 = {instancePath:instancePath+"/result/items/" + i5+"/unprovable/" + i9,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/required",keyword:"required",params:{missingProperty: "fact"},message:"must have required property '"+"fact"+"'"};
+if(data89.code !== undefined){
+if("unclassified_relation" !== data89.code){
+const err173 = {instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9+"/code",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/code/const",keyword:"const",params:{allowedValue: "unclassified_relation"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2152,10 +2151,10 @@ vErrors.push(err173);
 }
 errors++;
 }
-if(data90.fact !== undefined){
-let data91 = data90.fact;
-if(!((((((data91 === "relation_declared_outside_node_source") || (data91 === "relation_line_unknown")) || (data91 === "no_recognized_anchor")) || (data91 === "source_outside_declared_roots")) || (data91 === "source_file_not_indexed")) || (data91 === "node_not_indexed"))){
-const err174 = {instancePath:instancePath+"/result/items/" + i5+"/unprovable/" + i9+"/fact",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/properties/fact/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.unprovable.items.properties.fact.enum},message:"must be equal to one of the allowed values"};
+}
+if(data89.relation !== undefined){
+if(typeof data89.relation !== "string"){
+const err174 = {instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2167,7 +2166,7 @@ errors++;
 }
 }
 else {
-const err175 = {instancePath:instancePath+"/result/items/" + i5+"/unprovable/" + i9,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err175 = {instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2179,7 +2178,7 @@ errors++;
 }
 }
 else {
-const err176 = {instancePath:instancePath+"/result/items/" + i5+"/unprovable",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err176 = {instancePath:instancePath+"/result/items/" + i6+"/limitations",schemaPath:"#/properties/result/properties/items/items/properties/limitations/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2189,10 +2188,15 @@ vErrors.push(err176);
 errors++;
 }
 }
-if(data54.estimated_tokens !== undefined){
-let data92 = data54.estimated_tokens;
-if(!((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92)))){
-const err177 = {instancePath:instancePath+"/result/items/" + i5+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data57.unprovable !== undefined){
+let data92 = data57.unprovable;
+if(Array.isArray(data92)){
+const len10 = data92.length;
+for(let i10=0; i10<len10; i10++){
+let data93 = data92[i10];
+if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
+if(data93.fact === undefined){
+const err177 = {instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/required",keyword:"required",params:{missingProperty: "fact"},message:"must have required property '"+"fact"+"'"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2201,9 +2205,10 @@ vErrors.push(err177);
 }
 errors++;
 }
-if(typeof data92 == "number"){
-if(data92 < 0 || isNaN(data92)){
-const err178 = {instancePath:instancePath+"/result/items/" + i5+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data93.fact !== undefined){
+let data94 = data93.fact;
+if(!((((((data94 === "relation_declared_outside_node_source") || (data94 === "relation_line_unknown")) || (data94 === "no_recognized_anchor")) || (data94 === "source_outside_declared_roots")) || (data94 === "source_file_not_indexed")) || (data94 === "node_not_indexed"))){
+const err178 = {instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10+"/fact",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/properties/fact/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.unprovable.items.properties.fact.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2214,10 +2219,8 @@ errors++;
 }
 }
 }
-if(data54.focus_rank !== undefined){
-let data93 = data54.focus_rank;
-if((!((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93)))) && (data93 !== null)){
-const err179 = {instancePath:instancePath+"/result/items/" + i5+"/focus_rank",schemaPath:"#/properties/result/properties/items/items/properties/focus_rank/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.focus_rank.type},message:"must be integer,null"};
+else {
+const err179 = {instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2227,10 +2230,9 @@ vErrors.push(err179);
 errors++;
 }
 }
-if(data54.focus_basis !== undefined){
-let data94 = data54.focus_basis;
-if(!(((((data94 === "exact") || (data94 === "id_mention")) || (data94 === "bm25")) || (data94 === "title_overlap")) || (data94 === null))){
-const err180 = {instancePath:instancePath+"/result/items/" + i5+"/focus_basis",schemaPath:"#/properties/result/properties/items/items/properties/focus_basis/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.focus_basis.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err180 = {instancePath:instancePath+"/result/items/" + i6+"/unprovable",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2240,10 +2242,10 @@ vErrors.push(err180);
 errors++;
 }
 }
-if(data54.score !== undefined){
-let data95 = data54.score;
-if((!(typeof data95 == "number")) && (data95 !== null)){
-const err181 = {instancePath:instancePath+"/result/items/" + i5+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.score.type},message:"must be number,null"};
+if(data57.estimated_tokens !== undefined){
+let data95 = data57.estimated_tokens;
+if(!((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95)))){
+const err181 = {instancePath:instancePath+"/result/items/" + i6+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2252,10 +2254,9 @@ vErrors.push(err181);
 }
 errors++;
 }
-}
-}
-else {
-const err182 = {instancePath:instancePath+"/result/items/" + i5,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data95 == "number"){
+if(data95 < 0 || isNaN(data95)){
+const err182 = {instancePath:instancePath+"/result/items/" + i6+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2266,8 +2267,10 @@ errors++;
 }
 }
 }
-else {
-const err183 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data57.focus_rank !== undefined){
+let data96 = data57.focus_rank;
+if((!((typeof data96 == "number") && (!(data96 % 1) && !isNaN(data96)))) && (data96 !== null)){
+const err183 = {instancePath:instancePath+"/result/items/" + i6+"/focus_rank",schemaPath:"#/properties/result/properties/items/items/properties/focus_rank/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.focus_rank.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2277,11 +2280,10 @@ vErrors.push(err183);
 errors++;
 }
 }
-if(data12.page !== undefined){
-let data96 = data12.page;
-if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
-if(data96.offset === undefined){
-const err184 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'"};
+if(data57.focus_basis !== undefined){
+let data97 = data57.focus_basis;
+if(!(((((data97 === "exact") || (data97 === "id_mention")) || (data97 === "bm25")) || (data97 === "title_overlap")) || (data97 === null))){
+const err184 = {instancePath:instancePath+"/result/items/" + i6+"/focus_basis",schemaPath:"#/properties/result/properties/items/items/properties/focus_basis/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.items.items.properties.focus_basis.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2290,8 +2292,11 @@ vErrors.push(err184);
 }
 errors++;
 }
-if(data96.returned === undefined){
-const err185 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "returned"},message:"must have required property '"+"returned"+"'"};
+}
+if(data57.score !== undefined){
+let data98 = data57.score;
+if((!(typeof data98 == "number")) && (data98 !== null)){
+const err185 = {instancePath:instancePath+"/result/items/" + i6+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.score.type},message:"must be number,null"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2300,8 +2305,10 @@ vErrors.push(err185);
 }
 errors++;
 }
-if(data96.total_evidence === undefined){
-const err186 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "total_evidence"},message:"must have required property '"+"total_evidence"+"'"};
+}
+}
+else {
+const err186 = {instancePath:instancePath+"/result/items/" + i6,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2310,8 +2317,10 @@ vErrors.push(err186);
 }
 errors++;
 }
-if(data96.has_more === undefined){
-const err187 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
+}
+}
+else {
+const err187 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2320,8 +2329,12 @@ vErrors.push(err187);
 }
 errors++;
 }
-if(data96.next_cursor === undefined){
-const err188 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
+}
+if(data12.page !== undefined){
+let data99 = data12.page;
+if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
+if(data99.offset === undefined){
+const err188 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2330,9 +2343,8 @@ vErrors.push(err188);
 }
 errors++;
 }
-for(const key2 in data96){
-if(!(((((key2 === "offset") || (key2 === "returned")) || (key2 === "total_evidence")) || (key2 === "has_more")) || (key2 === "next_cursor"))){
-const err189 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(data99.returned === undefined){
+const err189 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "returned"},message:"must have required property '"+"returned"+"'"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2341,11 +2353,8 @@ vErrors.push(err189);
 }
 errors++;
 }
-}
-if(data96.offset !== undefined){
-let data97 = data96.offset;
-if(!((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97)))){
-const err190 = {instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data99.total_evidence === undefined){
+const err190 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "total_evidence"},message:"must have required property '"+"total_evidence"+"'"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2354,9 +2363,8 @@ vErrors.push(err190);
 }
 errors++;
 }
-if(typeof data97 == "number"){
-if(data97 < 0 || isNaN(data97)){
-const err191 = {instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data99.has_more === undefined){
+const err191 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2365,12 +2373,8 @@ vErrors.push(err191);
 }
 errors++;
 }
-}
-}
-if(data96.returned !== undefined){
-let data98 = data96.returned;
-if(!((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98)))){
-const err192 = {instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data99.next_cursor === undefined){
+const err192 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2379,9 +2383,9 @@ vErrors.push(err192);
 }
 errors++;
 }
-if(typeof data98 == "number"){
-if(data98 < 0 || isNaN(data98)){
-const err193 = {instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key2 in data99){
+if(!(((((key2 === "offset") || (key2 === "returned")) || (key2 === "total_evidence")) || (key2 === "has_more")) || (key2 === "next_cursor"))){
+const err193 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2391,11 +2395,10 @@ vErrors.push(err193);
 errors++;
 }
 }
-}
-if(data96.total_evidence !== undefined){
-let data99 = data96.total_evidence;
-if(!((typeof data99 == "number") && (!(data99 % 1) && !isNaN(data99)))){
-const err194 = {instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data99.offset !== undefined){
+let data100 = data99.offset;
+if(!((typeof data100 == "number") && (!(data100 % 1) && !isNaN(data100)))){
+const err194 = {instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2404,9 +2407,9 @@ vErrors.push(err194);
 }
 errors++;
 }
-if(typeof data99 == "number"){
-if(data99 < 0 || isNaN(data99)){
-const err195 = {instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(typeof data100 == "number"){
+if(data100 < 0 || isNaN(data100)){
+const err195 = {instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2417,9 +2420,10 @@ errors++;
 }
 }
 }
-if(data96.has_more !== undefined){
-if(typeof data96.has_more !== "boolean"){
-const err196 = {instancePath:instancePath+"/result/page/has_more",schemaPath:"#/properties/result/properties/page/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data99.returned !== undefined){
+let data101 = data99.returned;
+if(!((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101)))){
+const err196 = {instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2428,11 +2432,9 @@ vErrors.push(err196);
 }
 errors++;
 }
-}
-if(data96.next_cursor !== undefined){
-let data101 = data96.next_cursor;
-if((typeof data101 !== "string") && (data101 !== null)){
-const err197 = {instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema11.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"};
+if(typeof data101 == "number"){
+if(data101 < 0 || isNaN(data101)){
+const err197 = {instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2443,8 +2445,10 @@ errors++;
 }
 }
 }
-else {
-const err198 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data99.total_evidence !== undefined){
+let data102 = data99.total_evidence;
+if(!((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102)))){
+const err198 = {instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2453,10 +2457,9 @@ vErrors.push(err198);
 }
 errors++;
 }
-}
-}
-else {
-const err199 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data102 == "number"){
+if(data102 < 0 || isNaN(data102)){
+const err199 = {instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2466,11 +2469,10 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data102 = data.error;
-if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
-if(data102.code === undefined){
-const err200 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+}
+if(data99.has_more !== undefined){
+if(typeof data99.has_more !== "boolean"){
+const err200 = {instancePath:instancePath+"/result/page/has_more",schemaPath:"#/properties/result/properties/page/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2479,8 +2481,11 @@ vErrors.push(err200);
 }
 errors++;
 }
-if(data102.message === undefined){
-const err201 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+if(data99.next_cursor !== undefined){
+let data104 = data99.next_cursor;
+if((typeof data104 !== "string") && (data104 !== null)){
+const err201 = {instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema11.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2489,8 +2494,10 @@ vErrors.push(err201);
 }
 errors++;
 }
-if(data102.remediation === undefined){
-const err202 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+}
+else {
+const err202 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2499,8 +2506,10 @@ vErrors.push(err202);
 }
 errors++;
 }
-if(data102.details === undefined){
-const err203 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+}
+}
+else {
+const err203 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2509,9 +2518,12 @@ vErrors.push(err203);
 }
 errors++;
 }
-if(data102.code !== undefined){
-if(typeof data102.code !== "string"){
-const err204 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.error !== undefined){
+let data105 = data.error;
+if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
+if(data105.code === undefined){
+const err204 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2520,10 +2532,8 @@ vErrors.push(err204);
 }
 errors++;
 }
-}
-if(data102.message !== undefined){
-if(typeof data102.message !== "string"){
-const err205 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data105.message === undefined){
+const err205 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2532,10 +2542,8 @@ vErrors.push(err205);
 }
 errors++;
 }
-}
-if(data102.remediation !== undefined){
-if(typeof data102.remediation !== "string"){
-const err206 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data105.remediation === undefined){
+const err206 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2544,11 +2552,8 @@ vErrors.push(err206);
 }
 errors++;
 }
-}
-if(data102.details !== undefined){
-let data106 = data102.details;
-if(!(data106 && typeof data106 == "object" && !Array.isArray(data106))){
-const err207 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data105.details === undefined){
+const err207 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2557,10 +2562,9 @@ vErrors.push(err207);
 }
 errors++;
 }
-}
-}
-else {
-const err208 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data105.code !== undefined){
+if(typeof data105.code !== "string"){
+const err208 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2570,10 +2574,9 @@ vErrors.push(err208);
 errors++;
 }
 }
-if(data.diagnostics !== undefined){
-let data107 = data.diagnostics;
-if(!(data107 && typeof data107 == "object" && !Array.isArray(data107))){
-const err209 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data105.message !== undefined){
+if(typeof data105.message !== "string"){
+const err209 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2583,14 +2586,64 @@ vErrors.push(err209);
 errors++;
 }
 }
-}
-else {
-const err210 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data105.remediation !== undefined){
+if(typeof data105.remediation !== "string"){
+const err210 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err210];
 }
 else {
 vErrors.push(err210);
+}
+errors++;
+}
+}
+if(data105.details !== undefined){
+let data109 = data105.details;
+if(!(data109 && typeof data109 == "object" && !Array.isArray(data109))){
+const err211 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+}
+}
+else {
+const err212 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data110 = data.diagnostics;
+if(!(data110 && typeof data110 == "object" && !Array.isArray(data110))){
+const err213 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err213];
+}
+else {
+vErrors.push(err213);
+}
+errors++;
+}
+}
+}
+else {
+const err214 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err214];
+}
+else {
+vErrors.push(err214);
 }
 errors++;
 }

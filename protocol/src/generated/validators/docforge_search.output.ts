@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"score":{"type":"number"}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"query":{"type":"string"}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit","dropped_terms"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"score":{"type":"number"}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"query":{"type":"string"},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks that were not searched, in query order, with the reason; empty when every word was searched."}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -467,15 +467,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data12.items !== undefined){
-let data13 = data12.items;
-if(Array.isArray(data13)){
-const len0 = data13.length;
-for(let i0=0; i0<len0; i0++){
-let data14 = data13[i0];
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.id === undefined){
-const err35 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data12.dropped_terms === undefined){
+const err35 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "dropped_terms"},message:"must have required property '"+"dropped_terms"+"'"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -484,9 +477,15 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data14.id !== undefined){
-if(typeof data14.id !== "string"){
-const err36 = {instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data12.items !== undefined){
+let data13 = data12.items;
+if(Array.isArray(data13)){
+const len0 = data13.length;
+for(let i0=0; i0<len0; i0++){
+let data14 = data13[i0];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.id === undefined){
+const err36 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -495,10 +494,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data14.kind !== undefined){
-if(typeof data14.kind !== "string"){
-const err37 = {instancePath:instancePath+"/result/items/" + i0+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.id !== undefined){
+if(typeof data14.id !== "string"){
+const err37 = {instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -508,9 +506,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data14.title !== undefined){
-if(typeof data14.title !== "string"){
-const err38 = {instancePath:instancePath+"/result/items/" + i0+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.kind !== undefined){
+if(typeof data14.kind !== "string"){
+const err38 = {instancePath:instancePath+"/result/items/" + i0+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -520,9 +518,9 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data14.score !== undefined){
-if(!(typeof data14.score == "number")){
-const err39 = {instancePath:instancePath+"/result/items/" + i0+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data14.title !== undefined){
+if(typeof data14.title !== "string"){
+const err39 = {instancePath:instancePath+"/result/items/" + i0+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -532,9 +530,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
-else {
-const err40 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.score !== undefined){
+if(!(typeof data14.score == "number")){
+const err40 = {instancePath:instancePath+"/result/items/" + i0+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -546,7 +544,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err41 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -556,9 +554,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data12.truncated !== undefined){
-if(typeof data12.truncated !== "boolean"){
-const err42 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err42 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -568,10 +566,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data12.limit !== undefined){
-let data20 = data12.limit;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-const err43 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data12.truncated !== undefined){
+if(typeof data12.truncated !== "boolean"){
+const err43 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -581,9 +578,10 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data12.query !== undefined){
-if(typeof data12.query !== "string"){
-const err44 = {instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data12.limit !== undefined){
+let data20 = data12.limit;
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
+const err44 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -593,9 +591,9 @@ vErrors.push(err44);
 errors++;
 }
 }
-}
-else {
-const err45 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.query !== undefined){
+if(typeof data12.query !== "string"){
+const err45 = {instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -605,11 +603,15 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data22 = data.error;
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.code === undefined){
-const err46 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data12.dropped_terms !== undefined){
+let data22 = data12.dropped_terms;
+if(Array.isArray(data22)){
+const len1 = data22.length;
+for(let i1=0; i1<len1; i1++){
+let data23 = data22[i1];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.term === undefined){
+const err46 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: "term"},message:"must have required property '"+"term"+"'"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -618,8 +620,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data22.message === undefined){
-const err47 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(data23.reason === undefined){
+const err47 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -628,8 +630,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(data22.remediation === undefined){
-const err48 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+for(const key2 in data23){
+if(!((key2 === "term") || (key2 === "reason"))){
+const err48 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -638,8 +641,10 @@ vErrors.push(err48);
 }
 errors++;
 }
-if(data22.details === undefined){
-const err49 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+}
+if(data23.term !== undefined){
+if(typeof data23.term !== "string"){
+const err49 = {instancePath:instancePath+"/result/dropped_terms/" + i1+"/term",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/term/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -648,9 +653,11 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(data22.code !== undefined){
-if(typeof data22.code !== "string"){
-const err50 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data23.reason !== undefined){
+let data25 = data23.reason;
+if(!((data25 === "stop_word") || (data25 === "term_limit"))){
+const err50 = {instancePath:instancePath+"/result/dropped_terms/" + i1+"/reason",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema11.properties.result.properties.dropped_terms.items.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -660,9 +667,9 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data22.message !== undefined){
-if(typeof data22.message !== "string"){
-const err51 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err51 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -672,9 +679,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data22.remediation !== undefined){
-if(typeof data22.remediation !== "string"){
-const err52 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err52 = {instancePath:instancePath+"/result/dropped_terms",schemaPath:"#/properties/result/properties/dropped_terms/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -684,10 +691,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data22.details !== undefined){
-let data26 = data22.details;
-if(!(data26 && typeof data26 == "object" && !Array.isArray(data26))){
-const err53 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err53 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -697,9 +703,11 @@ vErrors.push(err53);
 errors++;
 }
 }
-}
-else {
-const err54 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.error !== undefined){
+let data26 = data.error;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.code === undefined){
+const err54 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -708,11 +716,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-if(data.diagnostics !== undefined){
-let data27 = data.diagnostics;
-if(!(data27 && typeof data27 == "object" && !Array.isArray(data27))){
-const err55 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data26.message === undefined){
+const err55 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -721,15 +726,108 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-else {
-const err56 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data26.remediation === undefined){
+const err56 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err56];
 }
 else {
 vErrors.push(err56);
+}
+errors++;
+}
+if(data26.details === undefined){
+const err57 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if(data26.code !== undefined){
+if(typeof data26.code !== "string"){
+const err58 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data26.message !== undefined){
+if(typeof data26.message !== "string"){
+const err59 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data26.remediation !== undefined){
+if(typeof data26.remediation !== "string"){
+const err60 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data26.details !== undefined){
+let data30 = data26.details;
+if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
+const err61 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data31 = data.diagnostics;
+if(!(data31 && typeof data31 == "object" && !Array.isArray(data31))){
+const err63 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+else {
+const err64 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
 }
 errors++;
 }
