@@ -68,10 +68,11 @@ export async function runSync(root: string, json: boolean, logger: Logger): Prom
  * `docforge validate`: prints issues; exit 1 when any error exists, {@link USAGE_EXIT_CODE} when
  * `limit` is refused by the `docforge_validate_project` input schema.
  */
-export async function runValidate(root: string, json: boolean, limit: number | undefined, logger: Logger): Promise<number> {
-  if (!checkToolArguments('docforge_validate_project', limit === undefined ? {} : { limit })) return USAGE_EXIT_CODE;
+export async function runValidate(root: string, json: boolean, limit: number | string | undefined, logger: Logger): Promise<number> {
+  const args: Record<string, unknown> = limit === undefined ? {} : { limit };
+  if (!checkToolArguments('docforge_validate_project', args)) return USAGE_EXIT_CODE;
   return withManager(root, logger, (manager, sync) => {
-    const n = limit ?? 1000;
+    const n = args.limit ?? 1000;
     const { issues, total } = manager.reader().issues(n);
     const all = sync.sync_error ? [{ severity: 'error', code: sync.sync_error.code, message: sync.sync_error.message, path: null, line: null, node_id: null }, ...issues] : issues;
     const errors = all.filter((i) => i.severity === 'error').length;
@@ -89,10 +90,11 @@ export async function runValidate(root: string, json: boolean, limit: number | u
  * `docforge search QUERY`: bm25-ranked hits; {@link USAGE_EXIT_CODE} when the query or limit is
  * refused by the `docforge_search` input schema (as MCP refuses them).
  */
-export async function runSearch(root: string, query: string, json: boolean, limit: number | undefined, logger: Logger): Promise<number> {
-  if (!checkToolArguments('docforge_search', limit === undefined ? { query } : { query, limit })) return USAGE_EXIT_CODE;
+export async function runSearch(root: string, query: string, json: boolean, limit: number | string | undefined, logger: Logger): Promise<number> {
+  const args: Record<string, unknown> = limit === undefined ? { query } : { query, limit };
+  if (!checkToolArguments('docforge_search', args)) return USAGE_EXIT_CODE;
   return withManager(root, logger, (manager, sync) => {
-    const n = effectiveLimit(limit, sync.descriptor.limits.max_results, 10);
+    const n = effectiveLimit(args.limit, sync.descriptor.limits.max_results, 10);
     const result = searchNodes(manager.reader(), query, n);
     if (json) print(JSON.stringify(result, null, 2));
     else {

@@ -52,7 +52,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const root = path.resolve(values['project-root'] ?? process.cwd());
   // Range and type of --limit are checked by the command's MCP input schema (commands.ts).
-  const limit = values.limit === undefined ? undefined : values.limit.trim() === '' ? Number.NaN : Number(values.limit);
+  // A non-numeric value stays a string, so the schema reports it as MCP would (`must be integer`).
+  const limit = values.limit === undefined ? undefined : /^\s*-?\d+(\.\d+)?(e[+-]?\d+)?\s*$/i.test(values.limit) ? Number(values.limit) : values.limit;
   const json = values.json === true;
   try {
     switch (command) {
