@@ -8,7 +8,7 @@ import { defineTool } from '../define-tool.js';
 export const getNodeTool = defineTool({
   name: 'docforge_get_node',
   kind: 'sync',
-  handler(ctx, _sync, args) {
+  handler(ctx, sync, args) {
     const reader = ctx.manager.reader();
     const id = args.node_id;
     const node = reader.getNode(id);
@@ -24,7 +24,9 @@ export const getNodeTool = defineTool({
     }
     const total = body.length;
     const offset = Math.min(args.body_offset ?? 0, total);
-    const max = args.max_body_chars ?? total;
+    // No body window longer than the whole response may be: a bigger one could only be cut again
+    // by the size fitting, after serializing it whole (linear in the node size, issue 8 item 1).
+    const max = Math.min(args.max_body_chars ?? total, sync.descriptor.limits.max_output_chars);
     node.body = args.include_body === false ? '' : body.slice(offset, offset + max);
     const end = offset + node.body.length;
     return {
