@@ -9,7 +9,7 @@ export type DocforgeGetContextInput = {
    */
   node_id?: string;
   /**
-   * Free-text query; the best bm25 hits become seeds.
+   * Free-text query; the best bm25 hits become seeds (searched as docforge_search does: up to 32 distinct phrases, stop words ignored; what is not searched is listed in result.dropped_terms).
    */
   query?: string;
   /**
