@@ -3,6 +3,7 @@
  * docforge: the command-line composition root (init, sync, validate, search, demo).
  * Output for people goes to stdout; logs go to stderr through pino.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
@@ -23,7 +24,11 @@ Options:
   -C, --project-root DIR  project root (default: current directory)
       --limit N           result limit for search and validate
       --json              print JSON instead of text
+      --version           print the version and exit
   -h, --help              show this help`;
+
+/** The version of this package (`apps/cli/package.json`), printed by `--version`. */
+const CLI_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 async function main(argv: string[]): Promise<number> {
   const logger = pino({ name: 'docforge', level: process.env.DOCFORGE_LOG_LEVEL ?? 'warn' }, pino.destination({ fd: 2, sync: true }));
@@ -36,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
         limit: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
       },
       allowPositionals: true,
       strict: true,
@@ -46,6 +52,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
+  if (values.version) {
+    process.stdout.write(`docforge ${CLI_VERSION}\n`);
+    return 0;
+  }
   if (values.help || !command || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
