@@ -73,6 +73,14 @@ export class DocforgeError extends Error {
     this.details = details;
   }
 
+  /**
+   * Rebuilds an error that already crossed a boundary in wire form (e.g. from the build worker),
+   * keeping its code, message and details as they are; new errors use the {@link errors} factories.
+   */
+  static fromWire(wire: WireError, options?: { cause?: unknown }): DocforgeError {
+    return new DocforgeError(wire.code, wire.message, wire.details, options);
+  }
+
   /** The wire shape of this error. */
   toWire(): WireError {
     return { code: this.code, message: this.message, remediation: this.remediation, details: this.details };

@@ -204,7 +204,7 @@ export class IndexManager {
 
   /** The reader of the publication returned by the last successful sync. @throws DocforgeError `index_unavailable`. */
   reader(): IndexReader {
-    if (!this.current) throw new DocforgeError('index_unavailable');
+    if (!this.current) throw errors.indexUnavailable();
     return this.current.reader;
   }
 
@@ -269,12 +269,12 @@ export class IndexManager {
     if (outcome.adapter) this.adapterReport = outcome.adapter;
     if (!outcome.ok) {
       // The worker found the adapter files changed: never served as a mere stale sync.
-      if (outcome.error.code === 'adapter_restart_required') throw new DocforgeError(outcome.error.code, outcome.error.message, outcome.error.details);
+      if (outcome.error.code === 'adapter_restart_required') throw DocforgeError.fromWire(outcome.error);
       this.onWarning('index build failed', { code: outcome.error.code, message: outcome.error.message });
       return this.serveStale(outcome.error, identityMs);
     }
     if (!this.openPublication(layout, outcome.publication)) {
-      throw new DocforgeError('index_unavailable', 'The freshly published index could not be opened.');
+      throw errors.indexUnavailable('The freshly published index could not be opened.');
     }
     this.damaged = false;
     return {
@@ -294,7 +294,7 @@ export class IndexManager {
 
   private serveStale(error: WireError, identityMs: number): SyncReport {
     if (!this.current || !this.descriptorCache) {
-      throw new DocforgeError(error.code, error.message, error.details);
+      throw DocforgeError.fromWire(error);
     }
     return {
       publication: this.current.publication,
