@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { toDocforgeError } from '@docforge/core';
 import { runDemo } from './demo.js';
-import { runInit, runSearch, runSync, runValidate } from './commands.js';
+import { progressMode, runInit, runSearch, runSync, runValidate, type SyncOptions } from './commands.js';
 
 const USAGE = `Usage: docforge <command> [options]
 
@@ -24,6 +24,8 @@ Options:
   -C, --project-root DIR  project root (default: current directory)
       --limit N           result limit for search and validate
       --json              print JSON instead of text
+      --progress          report index build progress on stderr even when it is not a terminal
+      --no-progress       never report progress (default: reported when stderr is a terminal)
       --version           print the version and exit
   -h, --help              show this help`;
 
@@ -40,6 +42,8 @@ async function main(argv: string[]): Promise<number> {
         'project-root': { type: 'string', short: 'C' },
         limit: { type: 'string' },
         json: { type: 'boolean', default: false },
+        progress: { type: 'boolean', default: false },
+        'no-progress': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
       },
@@ -70,20 +74,25 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   const json = values.json === true;
+  const syncOptions: SyncOptions = {
+    json,
+    logger,
+    progress: progressMode({ progress: values.progress === true, noProgress: values['no-progress'] === true }, process.stderr.isTTY === true),
+  };
   try {
     switch (command) {
       case 'init':
         return runInit(path.resolve(rest[0] ?? values['project-root'] ?? '.'), json);
       case 'sync':
-        return await runSync(root, json, logger);
+        return await runSync(root, syncOptions);
       case 'validate':
-        return await runValidate(root, json, limit, logger);
+        return await runValidate(root, limit, syncOptions);
       case 'search':
         if (rest.length === 0) {
           process.stderr.write('docforge: search needs a QUERY\n');
           return 2;
         }
-        return await runSearch(root, rest.join(' '), json, limit, logger);
+        return await runSearch(root, rest.join(' '), limit, syncOptions);
       case 'demo':
         return await runDemo(values['project-root'] ? root : null);
       default:
