@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ToolName } from '@docforge/policy';
-import { MCP_ENTRY } from './helpers/paths.js';
+import { CLI_ENTRY, MCP_ENTRY } from './helpers/paths.js';
 import { tempDir } from './helpers/projects.js';
 import { expectError, useServer } from './helpers/server.js';
 
@@ -59,4 +59,11 @@ test('without --project-root the server prints its usage and exits with status 2
   assert.match(run.stderr, /--project-root ABSOLUTE_DIR is required/);
   assert.match(run.stderr, /Usage: docforge-mcp/);
   assert.equal(run.stdout, '', 'nothing on stdout');
+});
+
+test('the command line reports the same project_root_invalid for a missing -C directory', () => {
+  const missing = path.join(tempDir('docforge-root-'), 'gone');
+  const run = spawnSync(process.execPath, [CLI_ENTRY, 'sync', '-C', missing], { encoding: 'utf8', input: '' });
+  assert.equal(run.status, 1);
+  assert.match(run.stderr, new RegExp(`project_root_invalid: Project root "${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" does not exist`));
 });

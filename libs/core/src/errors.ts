@@ -36,7 +36,7 @@ export const ERROR_CODES = {
   task_context_unavailable: { message: 'This server uses a custom context provider and exposes no task planner.', template: 'This server binds a custom context provider; version 1 exposes no custom task planner. Use docforge_get_context.', remediation: 'use_get_context' },
   logic_not_found: { message: 'No stored Logic projection exists for that owner node.', template: 'Node {node_id} (kind {kind:raw}) has no stored Logic; Logic exists for functions and methods only.', remediation: 'use_function_or_method_id' },
   policy_violation: { message: 'The index violates the effective process policy.', template: '{reason:raw}', remediation: 'restart_project_server' },
-  project_root_invalid: { message: 'The project root does not exist, is not a directory or is not an absolute path.', template: 'Project root {root} {problem:raw}. Set --project-root to the absolute path of an existing project directory (the folder holding docforge.toml) and restart.', remediation: 'fix_project_root' },
+  project_root_invalid: { message: 'The project root does not exist, is not a directory or is not an absolute path.', template: 'Project root {root} {problem:raw}. Point --project-root (-C for docforge) at the absolute path of an existing project directory, the folder holding docforge.toml; docforge-mcp binds its root at start, so restart it after the fix.', remediation: 'fix_project_root' },
   internal_error: { message: 'An unexpected internal error occurred; nothing was changed.', template: '{reason:raw}', remediation: 'report_bug' },
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -36,4 +37,17 @@ test('console and process.stdout go to the stderr log in the main thread and in 
   }
   assert.ok(messages.some((m) => m.includes('┌')), 'console.table is captured too');
   assert.ok(lines.every((l) => l.captured === 'stdout' && l.level === 40), 'captured at level warn');
+});
+
+test('every piscina worker entry of libs/index installs the guard at its top level', () => {
+  const src = path.resolve(here, '../../src');
+  const entries = new Set<string>();
+  for (const file of readdirSync(src).filter((f) => f.endsWith('.ts'))) {
+    const text = readFileSync(path.join(src, file), 'utf8');
+    for (const m of text.matchAll(/new Piscina\(\{[^}]*?filename: new URL\('\.\/([a-z-]+)\.js'/gs)) entries.add(`${m[1]}.ts`);
+  }
+  assert.deepEqual([...entries].sort(), ['parse-worker.ts', 'worker.ts'], 'the build worker and the parse threads');
+  for (const entry of entries) {
+    assert.match(readFileSync(path.join(src, entry), 'utf8'), /^guardStdout\(\);$/m, `${entry} calls guardStdout() at its top level`);
+  }
 });
