@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { argumentsError } from '@docforge/core';
-import { IndexManager, type SyncReport } from '@docforge/index';
+import { IndexManager, type BuildProgress, type SyncReport } from '@docforge/index';
 import { TOOL_VALIDATORS, type ToolInputs } from '@docforge/protocol';
 import { initProject } from '@docforge/project';
 import { effectiveLimit, searchNodes } from '@docforge/retrieval';
@@ -26,10 +26,58 @@ export function checkToolArguments<T extends 'docforge_search' | 'docforge_valid
   return false;
 }
 
-async function withManager<T>(root: string, logger: Logger, fn: (manager: IndexManager, sync: SyncReport) => T): Promise<T> {
-  const manager = new IndexManager({ root, noAst: false, onWarning: (message, details) => logger.warn(details, message) });
+/** Where build progress goes: a terminal line rewritten in place, plain lines, or nowhere. */
+export type ProgressMode = 'tty' | 'lines' | 'off';
+
+/** A sink of progress text (stderr, or a test double). */
+export interface ProgressStream {
+  write(text: string): unknown;
+}
+
+const STAGE_UNITS: Record<string, string> = { start: 'files to check', parse: 'files parsed', write: 'nodes written', publish: 'sources published' };
+
+/**
+ * The progress mode of a command: `--no-progress` wins, then `--progress` (plain lines, for logs),
+ * else a rewritten line when stderr is a terminal, else nothing.
+ */
+export function progressMode(flags: { progress: boolean; noProgress: boolean }, stderrIsTty: boolean): ProgressMode {
+  if (flags.noProgress) return 'off';
+  if (stderrIsTty) return 'tty';
+  return flags.progress ? 'lines' : 'off';
+}
+
+/**
+ * Reports index build progress (`BuildProgress`: stage, done of total) on `stream` as
+ * `docforge: indexing, stage parse: 120 of 2000 files parsed`; in `tty` mode one line rewritten in
+ * place and ended by `finish()`. Returns no callback in mode `off`.
+ */
+export function progressReporter(stream: ProgressStream, mode: ProgressMode): { onProgress?: (progress: BuildProgress) => void; finish(): void } {
+  if (mode === 'off') return { finish: () => undefined };
+  let written = false;
+  return {
+    onProgress(progress) {
+      const line = `docforge: indexing, stage ${progress.stage}: ${progress.done} of ${progress.total} ${STAGE_UNITS[progress.stage] ?? 'done'}`;
+      stream.write(mode === 'tty' ? `\r\x1b[2K${line}` : `${line}\n`);
+      written = true;
+    },
+    finish() {
+      if (written && mode === 'tty') stream.write('\n');
+    },
+  };
+}
+
+/** Options shared by the commands that synchronize. */
+export interface SyncOptions {
+  json: boolean;
+  logger: Logger;
+  progress: ProgressMode;
+}
+
+async function withManager<T>(root: string, options: SyncOptions, fn: (manager: IndexManager, sync: SyncReport) => T): Promise<T> {
+  const manager = new IndexManager({ root, noAst: false, onWarning: (message, details) => options.logger.warn(details, message) });
+  const reporter = progressReporter(process.stderr, options.progress);
   try {
-    const sync = await manager.sync();
+    const sync = await manager.sync(reporter.onProgress ? { onProgress: reporter.onProgress } : {}).finally(() => reporter.finish());
     return fn(manager, sync);
   } finally {
     await manager.close();
@@ -51,8 +99,9 @@ export function runInit(dir: string, json: boolean): number {
 }
 
 /** `docforge sync`: synchronizes and reports the publication. */
-export async function runSync(root: string, json: boolean, logger: Logger): Promise<number> {
-  return withManager(root, logger, (_manager, sync) => {
+export async function runSync(root: string, options: SyncOptions): Promise<number> {
+  const json = options.json;
+  return withManager(root, options, (_manager, sync) => {
     const p = sync.publication;
     if (json) print(JSON.stringify({ rebuilt: sync.rebuilt, staleness: sync.staleness, publication: p, stats: sync.stats, sync_error: sync.sync_error }, null, 2));
     else {
@@ -68,10 +117,11 @@ export async function runSync(root: string, json: boolean, logger: Logger): Prom
  * `docforge validate`: prints issues; exit 1 when any error exists, {@link USAGE_EXIT_CODE} when
  * `limit` is refused by the `docforge_validate_project` input schema.
  */
-export async function runValidate(root: string, json: boolean, limit: number | string | undefined, logger: Logger): Promise<number> {
+export async function runValidate(root: string, limit: number | string | undefined, options: SyncOptions): Promise<number> {
+  const json = options.json;
   const args: Record<string, unknown> = limit === undefined ? {} : { limit };
   if (!checkToolArguments('docforge_validate_project', args)) return USAGE_EXIT_CODE;
-  return withManager(root, logger, (manager, sync) => {
+  return withManager(root, options, (manager, sync) => {
     const n = args.limit ?? 1000;
     const { issues, total } = manager.reader().issues(n);
     const all = sync.sync_error ? [{ severity: 'error', code: sync.sync_error.code, message: sync.sync_error.message, path: null, line: null, node_id: null }, ...issues] : issues;
@@ -90,10 +140,11 @@ export async function runValidate(root: string, json: boolean, limit: number | s
  * `docforge search QUERY`: bm25-ranked hits; {@link USAGE_EXIT_CODE} when the query or limit is
  * refused by the `docforge_search` input schema (as MCP refuses them).
  */
-export async function runSearch(root: string, query: string, json: boolean, limit: number | string | undefined, logger: Logger): Promise<number> {
+export async function runSearch(root: string, query: string, limit: number | string | undefined, options: SyncOptions): Promise<number> {
+  const json = options.json;
   const args: Record<string, unknown> = limit === undefined ? { query } : { query, limit };
   if (!checkToolArguments('docforge_search', args)) return USAGE_EXIT_CODE;
-  return withManager(root, logger, (manager, sync) => {
+  return withManager(root, options, (manager, sync) => {
     const n = effectiveLimit(args.limit, sync.descriptor.limits.max_results, 10);
     const result = searchNodes(manager.reader(), query, n);
     if (json) print(JSON.stringify(result, null, 2));

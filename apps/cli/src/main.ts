@@ -3,12 +3,13 @@
  * docforge: the command-line composition root (init, sync, validate, search, demo).
  * Output for people goes to stdout; logs go to stderr through pino.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { toDocforgeError } from '@docforge/core';
 import { runDemo } from './demo.js';
-import { runInit, runSearch, runSync, runValidate } from './commands.js';
+import { progressMode, runInit, runSearch, runSync, runValidate, type SyncOptions } from './commands.js';
 
 const USAGE = `Usage: docforge <command> [options]
 
@@ -23,7 +24,13 @@ Options:
   -C, --project-root DIR  project root (default: current directory)
       --limit N           result limit for search and validate
       --json              print JSON instead of text
+      --progress          report index build progress on stderr even when it is not a terminal
+      --no-progress       never report progress (default: reported when stderr is a terminal)
+      --version           print the version and exit
   -h, --help              show this help`;
+
+/** The version of this package (`apps/cli/package.json`), printed by `--version`. */
+const CLI_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 async function main(argv: string[]): Promise<number> {
   const logger = pino({ name: 'docforge', level: process.env.DOCFORGE_LOG_LEVEL ?? 'warn' }, pino.destination({ fd: 2, sync: true }));
@@ -35,7 +42,10 @@ async function main(argv: string[]): Promise<number> {
         'project-root': { type: 'string', short: 'C' },
         limit: { type: 'string' },
         json: { type: 'boolean', default: false },
+        progress: { type: 'boolean', default: false },
+        'no-progress': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
       },
       allowPositionals: true,
       strict: true,
@@ -46,6 +56,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
+  if (values.version) {
+    process.stdout.write(`docforge ${CLI_VERSION}\n`);
+    return 0;
+  }
   if (values.help || !command || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
@@ -55,20 +69,25 @@ async function main(argv: string[]): Promise<number> {
   // A non-numeric value stays a string, so the schema reports it as MCP would (`must be integer`).
   const limit = values.limit === undefined ? undefined : /^\s*-?\d+(\.\d+)?(e[+-]?\d+)?\s*$/i.test(values.limit) ? Number(values.limit) : values.limit;
   const json = values.json === true;
+  const syncOptions: SyncOptions = {
+    json,
+    logger,
+    progress: progressMode({ progress: values.progress === true, noProgress: values['no-progress'] === true }, process.stderr.isTTY === true),
+  };
   try {
     switch (command) {
       case 'init':
         return runInit(path.resolve(rest[0] ?? values['project-root'] ?? '.'), json);
       case 'sync':
-        return await runSync(root, json, logger);
+        return await runSync(root, syncOptions);
       case 'validate':
-        return await runValidate(root, json, limit, logger);
+        return await runValidate(root, limit, syncOptions);
       case 'search':
         if (rest.length === 0) {
           process.stderr.write('docforge: search needs a QUERY\n');
           return 2;
         }
-        return await runSearch(root, rest.join(' '), json, limit, logger);
+        return await runSearch(root, rest.join(' '), limit, syncOptions);
       case 'demo':
         return await runDemo(values['project-root'] ? root : null);
       default:

@@ -6,13 +6,21 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { toDocforgeError } from '@docforge/core';
+import { errors, toDocforgeError } from '@docforge/core';
+import { guardStdout } from '@docforge/index';
 import { CAPABILITY_MODES, type CapabilityMode } from '@docforge/policy';
-import { createGenericServer } from './server.js';
+import { createGenericServer, SERVER_VERSION } from './server.js';
+import { createUnboundServer } from './unbound.js';
 
 const USAGE = `Usage: docforge-mcp --project-root ABSOLUTE_DIR [--capability-mode read|proposal|application|operator]
-       [--proposal-writer ID] [--canonical-applier ID] [--no-ast] [--diagnostics] [--log-level LEVEL]`;
+       [--proposal-writer ID] [--canonical-applier ID] [--no-ast] [--diagnostics] [--log-level LEVEL]
+       docforge-mcp --version | --help
+
+A --project-root that does not exist, is not a directory or is relative does not stop the server:
+it starts, answers initialize, and answers every tool call with project_root_invalid.
+Without --project-root it prints this usage and exits with status 2.`;
 
 async function main(): Promise<void> {
   const logger = pino({ name: 'docforge-mcp', level: process.env.DOCFORGE_LOG_LEVEL ?? 'info' }, pino.destination({ fd: 2, sync: true }));
@@ -28,6 +36,7 @@ async function main(): Promise<void> {
         diagnostics: { type: 'boolean', default: false },
         'log-level': { type: 'string' },
         help: { type: 'boolean', default: false },
+        version: { type: 'boolean', default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -40,10 +49,21 @@ async function main(): Promise<void> {
     process.stderr.write(`${USAGE}\n`);
     return;
   }
-  if (values['log-level']) logger.level = values['log-level'];
+  if (values.version) {
+    // Before any MCP traffic: the one thing this program prints on stdout outside MCP frames.
+    process.stdout.write(`docforge-mcp ${SERVER_VERSION}\n`);
+    return;
+  }
+  if (values['log-level']) {
+    logger.level = values['log-level'];
+    // Worker threads (index builds) read the level from the environment they inherit.
+    process.env.DOCFORGE_LOG_LEVEL = values['log-level'];
+  }
+  // From here on, only MCP frames reach stdout: console and process.stdout of anything loaded go to the log.
+  const mcpStdout = guardStdout(logger);
   const root = values['project-root'];
-  if (!root || !path.isAbsolute(root)) {
-    process.stderr.write(`docforge-mcp: ${root ? `--project-root must be an absolute path (got ${root})` : '--project-root ABSOLUTE_DIR is required'}\n${USAGE}\n`);
+  if (!root) {
+    process.stderr.write(`docforge-mcp: --project-root ABSOLUTE_DIR is required\n${USAGE}\n`);
     process.exit(2);
   }
   const mode = values['capability-mode'];
@@ -51,24 +71,34 @@ async function main(): Promise<void> {
     process.stderr.write(`docforge-mcp: --capability-mode must be one of ${CAPABILITY_MODES.join(', ')}\n`);
     process.exit(2);
   }
-  let project;
+  const options = {
+    capabilityMode: (mode as CapabilityMode | undefined) ?? null,
+    proposalWriter: values['proposal-writer'] ?? null,
+    canonicalApplier: values['canonical-applier'] ?? null,
+    noAst: values['no-ast'] === true,
+    logger,
+  };
+  let project: { server: Server; close(): Promise<void> };
+  let bound: { root: string; mode: string } | null = null;
   try {
-    project = createGenericServer({
-      projectRoot: root,
-      capabilityMode: (mode as CapabilityMode | undefined) ?? null,
-      proposalWriter: values['proposal-writer'] ?? null,
-      canonicalApplier: values['canonical-applier'] ?? null,
-      noAst: values['no-ast'] === true,
-      diagnostics: values.diagnostics === true,
-      logger,
-    });
+    if (!path.isAbsolute(root)) throw errors.projectRootInvalid(root, 'is not an absolute path');
+    const generic = createGenericServer({ ...options, projectRoot: root, diagnostics: values.diagnostics === true });
+    project = generic;
+    bound = { root: generic.manager.root, mode: generic.policy.capability_mode };
   } catch (error) {
     const wire = toDocforgeError(error).toWire();
     logger.fatal({ err: wire }, 'cannot start');
     process.stderr.write(`docforge-mcp: ${wire.message}\n`);
-    process.exit(2);
+    if (wire.code !== 'project_root_invalid') process.exit(2);
+    // Start anyway, so MCP clients can show why every tool call fails (not just "Connection closed").
+    try {
+      project = createUnboundServer({ ...options, projectRoot: root, error: wire });
+    } catch (policyError) {
+      process.stderr.write(`docforge-mcp: ${toDocforgeError(policyError).message}\n`);
+      process.exit(2);
+    }
   }
-  const transport = new StdioServerTransport();
+  const transport = new StdioServerTransport(process.stdin, mcpStdout);
   let closing = false;
   const shutdown = (): void => {
     // server.close() closes the transport, whose onclose calls this again: close once.
@@ -81,7 +111,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
   await project.server.connect(transport);
-  logger.info({ root: project.manager.root, mode: project.policy.capability_mode }, 'docforge-mcp ready');
+  if (bound !== null) logger.info(bound, 'docforge-mcp ready');
+  else logger.warn({ root }, 'docforge-mcp ready without a project root: every tool call answers project_root_invalid');
 }
 
 main().catch((error: unknown) => {

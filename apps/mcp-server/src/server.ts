@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
@@ -41,7 +42,11 @@ export interface ProjectServer {
   close(): Promise<void>;
 }
 
-const SERVER_VERSION = '0.1.0';
+/**
+ * The version of this package (`apps/mcp-server/package.json`), reported in `initialize` and by
+ * `docforge-mcp --version`. Read once from the package file beside the compiled code.
+ */
+export const SERVER_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** Creates the generic project server (proposal surface by default; contract: capability modes). */
 export function createProjectServer(options: ProjectServerOptions): ProjectServer {

@@ -36,6 +36,7 @@ export const ERROR_CODES = {
   task_context_unavailable: { message: 'This server uses a custom context provider and exposes no task planner.', template: 'This server binds a custom context provider; version 1 exposes no custom task planner. Use docforge_get_context.', remediation: 'use_get_context' },
   logic_not_found: { message: 'No stored Logic projection exists for that owner node.', template: 'Node {node_id} (kind {kind:raw}) has no stored Logic; Logic exists for functions and methods only.', remediation: 'use_function_or_method_id' },
   policy_violation: { message: 'The index violates the effective process policy.', template: '{reason:raw}', remediation: 'restart_project_server' },
+  project_root_invalid: { message: 'The project root does not exist, is not a directory or is not an absolute path.', template: 'Project root {root} {problem:raw}. Point --project-root (-C for docforge) at the absolute path of an existing project directory, the folder holding docforge.toml; docforge-mcp binds its root at start, so restart it after the fix.', remediation: 'fix_project_root' },
   internal_error: { message: 'An unexpected internal error occurred; nothing was changed.', template: '{reason:raw}', remediation: 'report_bug' },
 } as const satisfies Record<string, ErrorSpec>;
 
@@ -70,6 +71,14 @@ export class DocforgeError extends Error {
     this.code = code;
     this.remediation = ERROR_CODES[code].remediation;
     this.details = details;
+  }
+
+  /**
+   * Rebuilds an error that already crossed a boundary in wire form (e.g. from the build worker),
+   * keeping its code, message and details as they are; new errors use the {@link errors} factories.
+   */
+  static fromWire(wire: WireError, options?: { cause?: unknown }): DocforgeError {
+    return new DocforgeError(wire.code, wire.message, wire.details, options);
   }
 
   /** The wire shape of this error. */
@@ -188,6 +197,13 @@ export const errors = Object.freeze({
   /** `policy_violation`: the index would violate the effective process policy. */
   policyViolation(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('policy_violation', { reason }, details, options);
+  },
+  /**
+   * `project_root_invalid`: the bound root (`details.root`, as given) is missing, not a directory
+   * or relative; `problem` completes the sentence "Project root R …" (e.g. `does not exist`).
+   */
+  projectRootInvalid(root: string, problem: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('project_root_invalid', { root, problem }, { root, argument: 'project_root', ...details }, options);
   },
   /** `internal_error`: an unexpected failure; nothing was changed. */
   internalError(reason?: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {

@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { DocforgeError } from '@docforge/core';
+import { DocforgeError, errors } from '@docforge/core';
 
 /** Whether `candidate` is `root` itself or lies below it (both absolute, resolved). */
 export function isInside(root: string, candidate: string): boolean {
@@ -11,7 +11,7 @@ export function isInside(root: string, candidate: string): boolean {
 }
 
 function outside(rel: string, why: string): DocforgeError {
-  return new DocforgeError('path_outside_root', `${JSON.stringify(rel)} ${why}; nothing was read or written.`, { path: rel });
+  return errors.pathOutsideRoot(`${JSON.stringify(rel)} ${why}; nothing was read or written.`, { path: rel });
 }
 
 /**
@@ -80,8 +80,8 @@ export function readConfined(root: string, rel: string, options: ReadConfinedOpt
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new DocforgeError('invalid_arguments', `${JSON.stringify(rel)} is not a regular file.`, { path: rel });
-    if (st.size > maxBytes) throw new DocforgeError('invalid_arguments', `${JSON.stringify(rel)} is ${st.size} bytes, above the ${maxBytes}-byte limit.`, { path: rel, size: st.size, max_bytes: maxBytes });
+    if (!st.isFile()) throw errors.invalidArguments(`${JSON.stringify(rel)} is not a regular file.`, { path: rel });
+    if (st.size > maxBytes) throw errors.invalidArguments(`${JSON.stringify(rel)} is ${st.size} bytes, above the ${maxBytes}-byte limit.`, { path: rel, size: st.size, max_bytes: maxBytes });
     const buffer = Buffer.alloc(st.size);
     let read = 0;
     while (read < st.size) {

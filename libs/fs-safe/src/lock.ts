@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DocforgeError } from '@docforge/core';
+import { errors } from '@docforge/core';
 import { currentProcessIdentity, processAlive, type ProcessIdentity } from './process-identity.js';
 
 /** Options of {@link withLock} and {@link acquireLock}. */
@@ -193,9 +193,8 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
   } finally {
     rmSync(tmpDir, { recursive: true, force: true });
   }
-  throw new DocforgeError('lock_timeout', `The lock ${path.basename(lockPath)} is held by live process ${lastOwner?.pid ?? 'unknown'}; gave up after ${timeoutMs} ms.`, {
-    lock: options.label ?? path.basename(lockPath), timeout_ms: timeoutMs, owner_pid: lastOwner?.pid ?? null,
-  });
+  // The holder's pid and the time waited are details; the message is the registry sentence.
+  throw errors.lockTimeout(options.label ?? path.basename(lockPath), { details: { timeout_ms: timeoutMs, owner_pid: lastOwner?.pid ?? null } });
 }
 
 function handleFor(lockPath: string, me: LockOwner): LockHandle {

@@ -6,7 +6,7 @@
  */
 import { constants as fsConstants, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { DocforgeError, edgeIdentityKey, sha256, type SourceIssue } from '@docforge/core';
+import { errors, edgeIdentityKey, sha256, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { loadDescriptor, sourceHash, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry } from '@docforge/project';
 import { adapterVersionOf, ensureAdapters } from './adapter-registry.js';
@@ -163,7 +163,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     let adapterOutput: ProjectAdapterOutput | null = null;
     if (projectAdapter !== null) {
       try {
-        if (projectAdapter.run === null) throw new DocforgeError('adapter_failed', projectAdapter.report.error?.message);
+        if (projectAdapter.run === null) throw errors.adapterFailed(projectAdapter.report.error?.message);
         adapterOutput = await projectAdapter.run({ root: task.root, descriptor, nodes: graph.nodes });
         issues.push(...adapterOutput.issues);
       } catch (error) {
@@ -177,7 +177,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     let logicSteps = 0;
     for (const source of current.values()) logicSteps += source.logic_count ?? source.logic_steps.length;
     if (!task.logicAllowed && logicSteps > 0) {
-      throw new DocforgeError('policy_violation', 'A nonempty Logic projection was produced while the effective policy forbids Logic; nothing was published.', { logic_steps: logicSteps });
+      throw errors.policyViolation('A nonempty Logic projection was produced while the effective policy forbids Logic; nothing was published.', { logic_steps: logicSteps });
     }
     stats.resolve_ms = performance.now() - t;
 

@@ -13,7 +13,7 @@ export type { FtsCandidate, FtsExcerptSource } from './reader-fts.js';
 export { SNIPPET_MAX_BODY_CHARS } from './reader-fts.js';
 export type { EdgeDirection, EdgeKey, EdgeRecord, LogicStepRow, LogicFlowRow } from './reader-graph.js';
 export type { BuildProgress, Staleness, SyncReport, IndexManagerOptions } from './manager.js';
-export { IndexManager } from './manager.js';
+export { IndexManager, resolveProjectRoot } from './manager.js';
 export { BUILTIN_ADAPTER_MANIFESTS, builtinAdapterManifest, codeExtensionsOf } from './adapter-manifests.js';
 export type {
   Receipt, ReceiptItem, ReceiptDiff, ReceiptBinding, ReceiptSummary, ReceiptFields, NodeField, NodeAddedItem, NodeRemovedItem, NodeChangedItem,
@@ -26,3 +26,4 @@ export { assembleReceipt, receiptText, loadIndexSnapshot } from './receipt-commi
 export { receiptProblem } from './receipt-verify.js';
 export type { ReceiptState, ReceiptStatus, ReceiptExpectation } from './receipt-status.js';
 export { generationReceiptStatus } from './receipt-status.js';
+export { guardStdout } from './stdout-guard.js';

@@ -2,7 +2,7 @@ import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { DocforgeError, toDocforgeError, type SourceIssue, type WireError } from '@docforge/core';
+import { DocforgeError, errors, toDocforgeError, type SourceIssue, type WireError } from '@docforge/core';
 import { cheapIdentity, loadDescriptor, ProjectAdapterGuard, statIdentity, walkAdapterInputs, walkSources, type Descriptor, type StatIdentity } from '@docforge/project';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { codeExtensionsOf } from './adapter-manifests.js';
@@ -60,6 +60,23 @@ export interface IndexManagerOptions {
 }
 
 /**
+ * Resolves a project root with realpath after checking it names an existing directory.
+ * @returns the real absolute path
+ * @throws DocforgeError `project_root_invalid` (details.root as given) when it does not exist or is
+ *   not a directory
+ */
+export function resolveProjectRoot(root: string): string {
+  let real: string;
+  try {
+    real = realpathSync(root);
+  } catch (error) {
+    throw errors.projectRootInvalid(root, 'does not exist', {}, { cause: error });
+  }
+  if (!lstatSync(real).isDirectory()) throw errors.projectRootInvalid(root, 'is not a directory');
+  return real;
+}
+
+/**
  * Owns the synchronization of one bound project root: cheap identity check on every call, builds
  * in a single long-lived piscina worker (never on the main thread), atomic publication, and the
  * read-only connection to the current generation (DESIGN.md section 4; contract: "Every normal
@@ -82,15 +99,9 @@ export class IndexManager {
   /** What the build worker reported about the project-owned adapter (null until it loaded it). */
   private adapterReport: ProjectAdapterReport | null = null;
 
-  /** @throws DocforgeError `invalid_arguments` when the root does not exist or is not a directory. */
+  /** @throws DocforgeError `project_root_invalid` when the root does not exist or is not a directory. */
   constructor(options: IndexManagerOptions) {
-    let root: string;
-    try {
-      root = realpathSync(options.root);
-      if (!lstatSync(root).isDirectory()) throw new Error('not a directory');
-    } catch (error) {
-      throw new DocforgeError('invalid_arguments', `Project root ${options.root} does not exist or is not a directory.`, { argument: 'project_root' }, { cause: error });
-    }
+    const root = resolveProjectRoot(options.root);
     this.root = root;
     this.noAst = options.noAst;
     this.extraIdentityFiles = options.extraIdentityFiles ?? [];
@@ -193,7 +204,7 @@ export class IndexManager {
 
   /** The reader of the publication returned by the last successful sync. @throws DocforgeError `index_unavailable`. */
   reader(): IndexReader {
-    if (!this.current) throw new DocforgeError('index_unavailable');
+    if (!this.current) throw errors.indexUnavailable();
     return this.current.reader;
   }
 
@@ -258,12 +269,12 @@ export class IndexManager {
     if (outcome.adapter) this.adapterReport = outcome.adapter;
     if (!outcome.ok) {
       // The worker found the adapter files changed: never served as a mere stale sync.
-      if (outcome.error.code === 'adapter_restart_required') throw new DocforgeError(outcome.error.code, outcome.error.message, outcome.error.details);
+      if (outcome.error.code === 'adapter_restart_required') throw DocforgeError.fromWire(outcome.error);
       this.onWarning('index build failed', { code: outcome.error.code, message: outcome.error.message });
       return this.serveStale(outcome.error, identityMs);
     }
     if (!this.openPublication(layout, outcome.publication)) {
-      throw new DocforgeError('index_unavailable', 'The freshly published index could not be opened.');
+      throw errors.indexUnavailable('The freshly published index could not be opened.');
     }
     this.damaged = false;
     return {
@@ -283,7 +294,7 @@ export class IndexManager {
 
   private serveStale(error: WireError, identityMs: number): SyncReport {
     if (!this.current || !this.descriptorCache) {
-      throw new DocforgeError(error.code, error.message, error.details);
+      throw DocforgeError.fromWire(error);
     }
     return {
       publication: this.current.publication,

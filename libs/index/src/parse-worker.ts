@@ -4,8 +4,11 @@
  */
 import { loadBuiltinAdapter } from './adapter-loader.js';
 import { setAdapterLoader } from './adapter-registry.js';
+import { guardStdout } from './stdout-guard.js';
 import { parseBatch, type ParseBatchTask, type ParsedBatchItem } from './parse.js';
 
+// Code loaded in this thread (adapters and what they import) never reaches stdout (MCP frames only).
+guardStdout();
 setAdapterLoader(loadBuiltinAdapter);
 
 /** Parses one batch; never rejects for bad sources (they become issues). */

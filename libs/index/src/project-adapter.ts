@@ -24,7 +24,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   ALIASED_RELATIONS,
-  DocforgeError,
+  DocforgeError, errors,
   hashJson,
   toDocforgeError,
   withContentHash,
@@ -77,7 +77,7 @@ let loaded: LoadedAdapter | null = null;
 let poisoned: string | null = null;
 
 function restartRequired(details: Record<string, unknown>): DocforgeError {
-  return new DocforgeError('adapter_restart_required', 'The project-owned adapter changed after process start; restart the MCP server to load it.', details);
+  return errors.adapterRestartRequired('The project-owned adapter changed after process start; restart the MCP server to load it.', details);
 }
 
 function stringList(value: unknown): string[] | null {
@@ -148,7 +148,7 @@ function failed(fingerprint: string, message: string): LoadedAdapter {
     fingerprint,
     extract: null,
     rawInputs: null,
-    report: { loaded: false, version: null, inputs: null, proposal_operations: null, error: new DocforgeError('adapter_failed', message).toWire() },
+    report: { loaded: false, version: null, inputs: null, proposal_operations: null, error: errors.adapterFailed(message).toWire() },
   };
 }
 
@@ -379,7 +379,7 @@ export function projectAdapterVersionSuffix(task: ProjectAdapterTask | null | un
 export function adapterFailure(error: unknown): DocforgeError {
   const wrapped = toDocforgeError(error, 'adapter_failed');
   if (wrapped.code === 'adapter_failed' || wrapped.code === 'adapter_restart_required') return wrapped;
-  return new DocforgeError('adapter_failed', `The project-owned adapter failed: ${wrapped.message}`);
+  return errors.adapterFailed(`The project-owned adapter failed: ${wrapped.message}`);
 }
 
 /** Stable hash of an issue list (verification of an unchanged build). */

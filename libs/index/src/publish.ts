@@ -5,7 +5,7 @@
  */
 import { closeSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { DocforgeError, toDocforgeError } from '@docforge/core';
+import { DocforgeError, errors, toDocforgeError } from '@docforge/core';
 import { fsyncDirectory, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
 import type { Publication } from './publication-format.js';
 import { collectOldGenerations, publicationUnchanged, readPublication, withPublicationLock, type PublicationRead } from './publication.js';
@@ -94,7 +94,7 @@ export function stateError(error: unknown, layout: StateLayout): DocforgeError {
   if (error instanceof DocforgeError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code === 'string' && STATE_ERRNOS.has(code)) {
-    return new DocforgeError('index_unavailable', `The index could not be written in the state directory ${layout.stateDir} (${code}: ${(error as Error).message}); the last publication is unchanged.`, { errno: code }, { cause: error });
+    return errors.indexUnavailable(`The index could not be written in the state directory ${layout.stateDir} (${code}: ${(error as Error).message}); the last publication is unchanged.`, { errno: code }, { cause: error });
   }
   return toDocforgeError(error);
 }
@@ -114,13 +114,13 @@ export function assertStateConfined(root: string, layout: StateLayout): void {
       continue; // created below, as a real directory
     }
     if (st.isSymbolicLink() || !st.isDirectory()) {
-      throw new DocforgeError('path_outside_root', `${dir} must be a real directory inside the project root (it is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}); nothing was written.`, { path: path.relative(root, dir) });
+      throw errors.pathOutsideRoot(`${dir} must be a real directory inside the project root (it is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}); nothing was written.`, { path: path.relative(root, dir) });
     }
   }
   try {
     const real = realpathSync(layout.indexDir);
     if (real !== path.join(realpathSync(root), path.relative(root, layout.indexDir))) {
-      throw new DocforgeError('path_outside_root', `${layout.indexDir} resolves to ${real}, outside its place in the project root; nothing was written.`, { path: path.relative(root, layout.indexDir) });
+      throw errors.pathOutsideRoot(`${layout.indexDir} resolves to ${real}, outside its place in the project root; nothing was written.`, { path: path.relative(root, layout.indexDir) });
     }
   } catch (error) {
     if (error instanceof DocforgeError) throw error;

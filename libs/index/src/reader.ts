@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { DocforgeError, type Anchor, type GraphNode, type SourceIssue } from '@docforge/core';
+import { errors, type Anchor, type GraphNode, type SourceIssue } from '@docforge/core';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
 import { countsByKind, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, sourceHash, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
@@ -86,12 +86,12 @@ export class IndexReader {
       const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
       this.meta = Object.freeze(Object.fromEntries(rows.map((r) => [r.key, r.value])));
     } catch (error) {
-      throw new DocforgeError('index_unavailable', 'The index file cannot be opened.', {}, { cause: error });
+      throw errors.indexUnavailable('The index file cannot be opened.', {}, { cause: error });
     }
     this.#db = db;
     if (this.meta.schema_version !== String(INDEX_SCHEMA_VERSION)) {
       db.close();
-      throw new DocforgeError('index_unavailable', 'The index file has another schema version.', { schema_version: this.meta.schema_version ?? null });
+      throw errors.indexUnavailable('The index file has another schema version.', { schema_version: this.meta.schema_version ?? null });
     }
     this.#sql = new StatementCache(db);
     this.#nodeStmt = this.#sql.rows('SELECT * FROM nodes WHERE id = ?');

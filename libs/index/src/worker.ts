@@ -5,9 +5,12 @@
  */
 import { loadBuiltinAdapter } from './adapter-loader.js';
 import { setAdapterLoader } from './adapter-registry.js';
+import { guardStdout } from './stdout-guard.js';
 import { runBuild } from './build.js';
 import type { BuildOutcome, BuildTask } from './build-types.js';
 
+// Code loaded in this thread (adapters and what they import) never reaches stdout (MCP frames only).
+guardStdout();
 setAdapterLoader(loadBuiltinAdapter);
 
 /** Runs one build task; never rejects (errors come back as a structured outcome). */

@@ -5,7 +5,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { isAbsolute, join, posix, sep } from 'node:path';
-import { DocforgeError } from '@docforge/core';
+import { errors } from '@docforge/core';
 import { lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 import {
   BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN, type Descriptor, type ViewDeclaration, type ViewRenderer,
@@ -45,7 +45,7 @@ class Checker {
   fail(key: string, message: string, line?: number | null): never {
     const at = line !== undefined ? line : lineOf(this.outline, key);
     const where = at === null ? `${DESCRIPTOR_FILE}:` : `${DESCRIPTOR_FILE}:${at}:`;
-    throw new DocforgeError('descriptor_invalid', `${where} ${displayKey(key)} ${message}`, {
+    throw errors.descriptorInvalid(`${where} ${displayKey(key)} ${message}`, {
       path: DESCRIPTOR_FILE,
       line: at,
       key,

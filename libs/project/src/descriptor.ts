@@ -6,12 +6,12 @@
 import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import { DocforgeError } from '@docforge/core';
+import { DocforgeError, errors } from '@docforge/core';
 import { DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES, type Descriptor } from './descriptor-types.js';
 import { isInside, validateDescriptor, type Table } from './descriptor-validate.js';
 
 function descriptorFileError(reason: string, cause?: unknown): DocforgeError {
-  return new DocforgeError('descriptor_invalid', `${DESCRIPTOR_FILE}: ${reason}`, { path: DESCRIPTOR_FILE, line: null, key: null }, cause === undefined ? undefined : { cause });
+  return errors.descriptorInvalid(`${DESCRIPTOR_FILE}: ${reason}`, { path: DESCRIPTOR_FILE, line: null, key: null }, cause === undefined ? undefined : { cause });
 }
 
 function fileKind(stat: Stats): string {
@@ -100,7 +100,7 @@ export function loadDescriptor(root: string): Descriptor {
   try {
     realRoot = realpathSync(root);
   } catch (error) {
-    throw new DocforgeError('descriptor_invalid', `${DESCRIPTOR_FILE}: project root ${root} does not exist`, { path: DESCRIPTOR_FILE, line: null, key: null }, { cause: error });
+    throw errors.descriptorInvalid(`${DESCRIPTOR_FILE}: project root ${root} does not exist`, { path: DESCRIPTOR_FILE, line: null, key: null }, { cause: error });
   }
   const file = join(realRoot, DESCRIPTOR_FILE);
   let text = readDescriptorText(realRoot, file);
@@ -111,7 +111,7 @@ export function loadDescriptor(root: string): Descriptor {
   } catch (error) {
     const line = error instanceof TomlError ? error.line : null;
     const reason = error instanceof Error ? error.message.split('\n')[0]?.replace(/^Invalid TOML document: /, '') ?? 'syntax error' : String(error);
-    throw new DocforgeError('descriptor_invalid', `${DESCRIPTOR_FILE}:${line ?? ''}: TOML syntax error: ${reason}`, { path: DESCRIPTOR_FILE, line, key: null }, { cause: error });
+    throw errors.descriptorInvalid(`${DESCRIPTOR_FILE}:${line ?? ''}: TOML syntax error: ${reason}`, { path: DESCRIPTOR_FILE, line, key: null }, { cause: error });
   }
   return validateDescriptor(doc, text, realRoot, file);
 }

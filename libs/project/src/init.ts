@@ -4,7 +4,7 @@
  */
 import { existsSync, linkSync, lstatSync, readdirSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { DocforgeError } from '@docforge/core';
+import { errors } from '@docforge/core';
 import { BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN } from './descriptor-types.js';
 
 export interface DescriptorTemplate {
@@ -122,15 +122,15 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
     root = realpathSync(dir);
     if (!lstatSync(root).isDirectory()) throw new Error('not a directory');
   } catch (error) {
-    throw new DocforgeError('invalid_arguments', `cannot initialize ${dir}: not an existing directory`, { path: DESCRIPTOR_FILE, line: null, key: null }, { cause: error });
+    throw errors.invalidArguments(`cannot initialize ${dir}: not an existing directory`, { path: DESCRIPTOR_FILE, line: null, key: null }, { cause: error });
   }
   const target = join(root, DESCRIPTOR_FILE);
   if (existsSync(target)) {
-    throw new DocforgeError('invalid_arguments', `${target} already exists; init refuses to overwrite it`, { path: DESCRIPTOR_FILE, line: null, key: null });
+    throw errors.invalidArguments(`${target} already exists; init refuses to overwrite it`, { path: DESCRIPTOR_FILE, line: null, key: null });
   }
   const id = options.id ?? sanitizeId(basename(root));
   if (!ID_PATTERN.test(id)) {
-    throw new DocforgeError('descriptor_invalid', `${DESCRIPTOR_FILE}: [project].id must match ^[a-z0-9][a-z0-9._-]{0,63}$, got "${id}"`, { path: DESCRIPTOR_FILE, line: null, key: 'project.id' });
+    throw errors.descriptorInvalid(`${DESCRIPTOR_FILE}: [project].id must match ^[a-z0-9][a-z0-9._-]{0,63}$, got "${id}"`, { path: DESCRIPTOR_FILE, line: null, key: 'project.id' });
   }
 
   const topDirs = readdirSync(root, { withFileTypes: true })
@@ -183,7 +183,7 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') {
-        throw new DocforgeError('invalid_arguments', `${target} already exists; init refuses to overwrite it`, { path: DESCRIPTOR_FILE, line: null, key: null });
+        throw errors.invalidArguments(`${target} already exists; init refuses to overwrite it`, { path: DESCRIPTOR_FILE, line: null, key: null });
       }
       // File systems without hard links: fall back to rename after the existence check above.
       renameSync(temp, target);

@@ -8,7 +8,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { DocforgeError, hashJson, sha256 } from '@docforge/core';
+import { errors, hashJson, sha256 } from '@docforge/core';
 import type { StatIdentity } from './walk.js';
 
 /** At most this many module files enter a fingerprint (the entry module and what it imports). */
@@ -172,7 +172,7 @@ export class ProjectAdapterGuard {
   check(currentModule?: string | null): void {
     if (this.changed === null) this.changed = this.detect(currentModule);
     if (this.changed !== null) {
-      throw new DocforgeError('adapter_restart_required', 'The project-owned adapter changed after process start; restart the MCP server to load it.', {
+      throw errors.adapterRestartRequired('The project-owned adapter changed after process start; restart the MCP server to load it.', {
         path: this.changed.path,
         reason: this.changed.reason,
         fingerprint: this.fingerprint?.fingerprint ?? null,

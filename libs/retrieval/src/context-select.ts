@@ -124,7 +124,7 @@ function entryOf(node: GraphNode, selectedBy: string, excerptChars: number, scor
  */
 export function selectContext(reader: IndexReader, request: ContextRequest, limits: ContextLimits): ContextSelection {
   if (request.node_id === undefined && request.query === undefined) {
-    throw new DocforgeError('invalid_arguments', 'docforge_get_context needs node_id, query or both.', { argument: 'node_id' });
+    throw errors.invalidArguments('docforge_get_context needs node_id, query or both.', { argument: 'node_id' });
   }
   const cap = Math.max(1, limits.max_results);
   const entries: ContextEntry[] = [];

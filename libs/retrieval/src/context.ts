@@ -17,7 +17,7 @@
  * Selection lives in context-select.ts, packing in packing.ts and page cutting in stream-page.ts
  * (shared with task context).
  */
-import { DocforgeError, canonicalJson, hashJson } from '@docforge/core';
+import { errors, canonicalJson, hashJson } from '@docforge/core';
 import type { IndexReader } from '@docforge/index';
 import type { CursorBinding } from './cursor.js';
 import { selectContext, type ContextEntry, type ContextLimits, type ContextProvider, type ContextRequest, type ContextSelection } from './context-select.js';
@@ -47,7 +47,7 @@ export interface ContextPageOptions {
 
 function checkEntries(entries: unknown): ContextEntry[] {
   if (!Array.isArray(entries)) {
-    throw new DocforgeError('internal_error', 'The context provider did not return an array of entries.', { reason: 'not_an_array' });
+    throw errors.internalError('The context provider did not return an array of entries.', { reason: 'not_an_array' });
   }
   for (const [index, entry] of (entries as unknown[]).entries()) {
     const e = entry as Record<string, unknown> | null;
@@ -55,12 +55,12 @@ function checkEntries(entries: unknown): ContextEntry[] {
       ? 'not_an_object'
       : (['id', 'kind', 'title', 'source_path', 'selected_by', 'excerpt'] as const).find((key) => typeof e[key] !== 'string' || (key === 'id' && e[key] === ''));
     if (bad !== undefined) {
-      throw new DocforgeError('internal_error', `The context provider returned a malformed entry at index ${index}.`, { index, field: bad });
+      throw errors.internalError(`The context provider returned a malformed entry at index ${index}.`, { index, field: bad });
     }
     try {
       canonicalJson(e);
     } catch {
-      throw new DocforgeError('internal_error', `The context provider returned an entry at index ${index} that is not JSON.`, { index, field: 'json' });
+      throw errors.internalError(`The context provider returned an entry at index ${index} that is not JSON.`, { index, field: 'json' });
     }
   }
   return entries as ContextEntry[];
@@ -116,10 +116,10 @@ export interface ContextArgs {
 export function contextPage(reader: IndexReader, provider: ContextProvider | null, args: ContextArgs, options: ContextPageOptions): ContextPageResult {
   const budget = args.budget ?? DEFAULT_CONTEXT_BUDGET;
   if (!Number.isInteger(budget) || budget < 1 || budget > MAX_CONTEXT_BUDGET) {
-    throw new DocforgeError('invalid_arguments', `budget must be an integer from 1 to ${MAX_CONTEXT_BUDGET}.`, { argument: 'budget' });
+    throw errors.invalidArguments(`budget must be an integer from 1 to ${MAX_CONTEXT_BUDGET}.`, { argument: 'budget' });
   }
   if (args.node_id === undefined && args.query === undefined) {
-    throw new DocforgeError('invalid_arguments', 'docforge_get_context needs node_id, query or both.', { argument: 'node_id' });
+    throw errors.invalidArguments('docforge_get_context needs node_id, query or both.', { argument: 'node_id' });
   }
   const request: ContextRequest = { budget };
   if (args.node_id !== undefined) request.node_id = args.node_id;

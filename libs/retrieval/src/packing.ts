@@ -5,7 +5,7 @@
  * exactly once and pagination cannot loop. Pages of the packed stream are cut by
  * {@link fitPrefix} (stream-page.ts).
  */
-import { DocforgeError, canonicalJson, sha256 } from '@docforge/core';
+import { errors, canonicalJson, sha256 } from '@docforge/core';
 
 /** Largest accepted token budget (both context tools). */
 export const MAX_CONTEXT_BUDGET = 200_000;
@@ -64,7 +64,8 @@ export function packStream(candidates: readonly PackCandidate[], budget: number,
     const item = omission(candidate, cause, chars);
     const omissionChars = JSON.stringify(item).length;
     if (omissionChars > maxItemChars) {
-      throw new DocforgeError('result_too_large', `Even the omission record of ${JSON.stringify(candidate.item.id)} (${omissionChars} characters) cannot fit one page of ${maxItemChars} characters; raise [limits].max_output_chars.`, { needed_chars: omissionChars, max_item_chars: maxItemChars });
+      // Even the omission record of this item cannot fit one page: raise [limits].max_output_chars.
+      throw errors.resultTooLarge(omissionChars, maxItemChars, { max_item_chars: maxItemChars, omitted_id: candidate.item.id });
     }
     if (cause === 'token') tokenOmissions += 1;
     else responseOmissions += 1;

@@ -3,7 +3,7 @@
  * for items under the response limit, and cursor-bound resumption. The cut itself is
  * {@link fitPrefix}, the one paging algorithm.
  */
-import { DocforgeError } from '@docforge/core';
+import { errors } from '@docforge/core';
 import { cursorOffset, decodeCursor, encodeCursor, type CursorBinding } from './cursor.js';
 import type { StreamItem } from './packing.js';
 import { fitPrefix } from './paging.js';
@@ -28,7 +28,7 @@ export interface PageReceipt {
 export function pageStream(stream: readonly StreamItem[], offset: number, limit: number, itemChars: number): StreamItem[] {
   const { items } = fitPrefix(stream, { start: offset, maxItems: limit, budget: itemChars, separator: 1, sizeOf: (item) => JSON.stringify(item).length });
   if (items.length === 0 && offset < stream.length) {
-    throw new DocforgeError('internal_error', 'A packed stream item does not fit its page.', { offset });
+    throw errors.internalError('A packed stream item does not fit its page.', { offset });
   }
   return items;
 }
@@ -65,7 +65,8 @@ export function itemCharBudget(skeleton: object, resultCharBudget: number): numb
   const base = JSON.stringify(skeleton).length;
   const room = resultCharBudget - base - PAGE_MARGIN_CHARS;
   if (room < 64) {
-    throw new DocforgeError('result_too_large', `The page receipt needs ${base} characters, leaving no room for items within the response limit; raise [limits].max_output_chars.`, { needed_chars: base, result_char_budget: resultCharBudget });
+    // The page receipt alone leaves no room for items within the response limit.
+    throw errors.resultTooLarge(base, resultCharBudget, { result_char_budget: resultCharBudget });
   }
   return room;
 }

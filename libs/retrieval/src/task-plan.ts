@@ -3,7 +3,7 @@
  * category preferences by task kind (table in task-context.ts), task terms and the pure plan
  * derivation. A plan names alias categories only; it cannot carry SQL, paths, relation names or Logic.
  */
-import { DocforgeError, domainHash } from '@docforge/core';
+import { errors, domainHash } from '@docforge/core';
 import { MAX_CONTEXT_BUDGET } from './packing.js';
 import type { TraversalDirection } from './traversal.js';
 import type { RelationVocabulary } from './task-vocabulary.js';
@@ -164,17 +164,17 @@ export interface TaskPlan {
 export function deriveTaskPlan(request: TaskContextRequest, vocabulary: RelationVocabulary, policyHash: string, generation: number, ceilings: TaskContextCeilings = TASK_CONTEXT_CEILINGS, window: number = LEXICAL_CANDIDATE_WINDOW): TaskPlan {
   const kind = request.task_kind;
   if (!(TASK_KINDS as readonly string[]).includes(kind)) {
-    throw new DocforgeError('invalid_arguments', `task_kind must be one of ${TASK_KINDS.join(', ')}.`, { argument: 'task_kind' });
+    throw errors.invalidArguments(`task_kind must be one of ${TASK_KINDS.join(', ')}.`, { argument: 'task_kind' });
   }
   if (typeof request.task !== 'string' || request.task.trim().length === 0) {
-    throw new DocforgeError('invalid_arguments', 'task must be a nonempty description.', { argument: 'task' });
+    throw errors.invalidArguments('task must be a nonempty description.', { argument: 'task' });
   }
   if (request.task.length > ceilings.max_query_chars) {
-    throw new DocforgeError('invalid_arguments', `task exceeds the fixed ceiling of ${ceilings.max_query_chars} characters.`, { argument: 'task', max_query_chars: ceilings.max_query_chars });
+    throw errors.invalidArguments(`task exceeds the fixed ceiling of ${ceilings.max_query_chars} characters.`, { argument: 'task', max_query_chars: ceilings.max_query_chars });
   }
   const budget = request.budget ?? DEFAULT_TASK_BUDGET;
   if (!Number.isInteger(budget) || budget < 1 || budget > MAX_CONTEXT_BUDGET) {
-    throw new DocforgeError('invalid_arguments', `budget must be an integer from 1 to ${MAX_CONTEXT_BUDGET}.`, { argument: 'budget' });
+    throw errors.invalidArguments(`budget must be an integer from 1 to ${MAX_CONTEXT_BUDGET}.`, { argument: 'budget' });
   }
   const preference = TASK_KIND_PREFERENCES[kind];
   const exact = typeof request.focus_node_id === 'string';

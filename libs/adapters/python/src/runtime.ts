@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Language, Parser } from 'web-tree-sitter';
-import { DocforgeError, toDocforgeError } from '@docforge/core';
+import { errors, toDocforgeError } from '@docforge/core';
 
 /** Package-relative specifier of the Python grammar (ABI 15, tree-sitter-python 0.25). */
 const GRAMMAR_SPECIFIER = '@vscode/tree-sitter-wasm/wasm/tree-sitter-python.wasm';
@@ -53,8 +53,7 @@ export function isPythonAdapterReady(): boolean {
  */
 export function requireParser(): Parser {
   if (parser === null) {
-    throw new DocforgeError(
-      'internal_error',
+    throw errors.internalError(
       'The Python adapter is not initialized on this thread: await initPythonAdapter() once before calling extract().',
     );
   }
