@@ -7,3 +7,4 @@ export { ERROR_CODES, DocforgeError, toDocforgeError, isErrorCode, errors, forma
 export type { AdapterManifest, CodeAdapter, CodeExtractInput, ModuleResolver, LinkResult, AdapterStrategy } from './adapter.js';
 export type { EdgeIdentity } from './edge-key.js';
 export { edgeIdentityKey, parseEdgeIdentityKey, EDGE_KEY_SEPARATOR } from './edge-key.js';
+export { CODE_ID_PREFIX, encodeCodePath, decodeCodePath, codeId, parseCodeId } from './code-id.js';
