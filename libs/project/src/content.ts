@@ -9,7 +9,8 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import { withContentHash, type Anchor, type GraphEdge, type GraphNode, type NodeOrigin, type SourceIssue } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
-import { collectSections, inlineText } from './sections.js';
+import { anchorResolves, collectSections, inlineText } from './sections.js';
+import { findFrontMatter, findMisplacedFrontMatter, readFrontMatter, type ForeignFields } from './front-matter.js';
 
 /** A relative link from a Markdown node to another project file, resolved later by {@link resolveGraph}. */
 export interface LinkRef {
@@ -61,6 +62,8 @@ function countLines(lines: readonly string[]): number {
 interface MarkdownFacts {
   anchors: Anchor[];
   links: { target_path: string; anchor: string | null; line: number }[];
+  /** Same-file fragment links (`#section`), fragment decoded; a bare `#` is not one. */
+  selfLinks: { anchor: string; line: number }[];
   firstHeading: string | null;
   summary: string;
 }
@@ -96,24 +99,29 @@ function resolveHref(href: string, fromPath: string): { target_path: string; anc
   return { target_path: normalized, anchor };
 }
 
-/** Anchors, links, first heading and summary of a Markdown body whose first line is `firstLine`. */
-function markdownFacts(body: string, firstLine: number, path: string): MarkdownFacts {
+/**
+ * Anchors, links, first heading and summary of a Markdown body whose first line is `firstLine`.
+ * Headings and paragraphs starting on a file line inside `skip` give no title or summary.
+ */
+function markdownFacts(body: string, firstLine: number, path: string, skip: { from: number; to: number } | null = null): MarkdownFacts {
   const tokens = markdown.parse(body, {});
   const anchors = collectSections(tokens, body, firstLine);
   const links: MarkdownFacts['links'] = [];
+  const selfLinks: MarkdownFacts['selfLinks'] = [];
   let firstHeading: string | null = null;
   let summary: string | null = null;
   let fallbackSummary: string | null = null;
   let lastLine = 0;
+  const skipped = (token: Token): boolean => skip !== null && token.map !== null && token.map[0] + firstLine >= skip.from && token.map[0] + firstLine <= skip.to;
   for (let index = 0; index < tokens.length; index += 1) {
     const token = tokens[index] as Token;
     if (token.map !== null) lastLine = token.map[0];
     if (token.type === 'heading_open') {
       const text = inlineText(tokens[index + 1]).trim();
-      if (firstHeading === null && text !== '') firstHeading = text;
+      if (firstHeading === null && text !== '' && !skipped(token)) firstHeading = text;
     } else if (token.type === 'paragraph_open') {
       const text = inlineText(tokens[index + 1]).replace(/\s+/g, ' ').trim();
-      if (text !== '') {
+      if (text !== '' && !skipped(token)) {
         if (summary === null && token.level === 0) summary = text;
         if (fallbackSummary === null) fallbackSummary = text;
       }
@@ -127,6 +135,8 @@ function markdownFacts(body: string, firstLine: number, path: string): MarkdownF
         } else if (child.type === 'link_open') {
           const href = child.attrGet('href');
           if (href === null) continue;
+          const trimmed = href.trim();
+          if (trimmed.startsWith('#') && trimmed.length > 1) selfLinks.push({ anchor: safeDecode(trimmed.slice(1)), line });
           const resolved = resolveHref(href, path);
           if (resolved !== null) links.push({ ...resolved, line });
         }
@@ -134,7 +144,7 @@ function markdownFacts(body: string, firstLine: number, path: string): MarkdownF
     }
   }
   const chosen = summary ?? fallbackSummary ?? '';
-  return { anchors, links, firstHeading, summary: chosen.length > SUMMARY_MAX ? chosen.slice(0, SUMMARY_MAX).trimEnd() : chosen };
+  return { anchors, links, selfLinks, firstHeading, summary: chosen.length > SUMMARY_MAX ? chosen.slice(0, SUMMARY_MAX).trimEnd() : chosen };
 }
 
 /** A field problem: message and the dotted key (relative to the entry) whose line to report. */
@@ -277,86 +287,56 @@ function stripExtension(path: string): string {
   return path.replace(/\.(md|markdown)$/i, '');
 }
 
-function parseMarkdown(path: string, text: string, descriptor: Descriptor): ContentParse {
-  const result: ContentParse = { nodes: [], edges: [], links: [], issues: [] };
-  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const lines = source.split(/\r?\n/);
-  const lineCount = countLines(lines);
-  const malformed = (line: number, message: string): ContentParse => {
-    result.issues.push({ severity: 'error', code: 'malformed_front_matter', message: `${path}:${line}: ${message}`, path, line, node_id: null });
-    return result;
-  };
+/** File lines (1-based, inclusive) whose headings and paragraphs never give a title or summary. */
+interface SkipRange {
+  from: number;
+  to: number;
+}
 
-  if ((lines[0] ?? '').trimEnd() === '+++') {
-    let close = -1;
-    for (let index = 1; index < lines.length; index += 1) {
-      if ((lines[index] ?? '').trimEnd() === '+++') {
-        close = index;
-        break;
-      }
-    }
-    if (close < 0) return malformed(1, 'front matter opened with "+++" is never closed by a "+++" line');
-    const frontText = lines.slice(1, close).join('\n');
-    let table: Table;
-    try {
-      table = parseToml(frontText) as Table;
-    } catch (error) {
-      const at = tomlErrorLine(error);
-      return malformed(at === null ? 1 : at + 1, `front matter TOML syntax error: ${tomlErrorReason(error)}`);
-    }
-    const outline = outlineToml(frontText);
-    let fields: NodeFields;
-    try {
-      fields = readFields(table, FRONT_MATTER_FIELDS);
-    } catch (error) {
-      if (!(error instanceof FieldError)) throw error;
-      const keyLine = error.key === '' ? null : lineOf(outline, error.key);
-      return malformed(keyLine === null ? 1 : keyLine + 1, `front matter ${error.message}`);
-    }
-    for (const key of fields.unknown) {
-      const keyLine = lineOf(outline, key);
-      const line = keyLine === null ? 1 : keyLine + 1;
-      result.issues.push({ severity: 'warning', code: 'unknown_field', message: `${path}:${line}: front matter field "${key}" is not a DocForge field and is ignored`, path, line, node_id: fields.id });
-    }
-    const body = lines.slice(close + 1).join('\n');
-    const facts = markdownFacts(body, close + 2, path);
-    const node = makeNode({
-      id: fields.id,
-      kind: fields.kind,
-      title: fields.title,
-      family: fields.family,
-      authority: fields.authority,
-      status: fields.status,
-      tags: fields.tags,
-      summary: fields.summary !== null ? truncateSummary(fields.summary) : facts.summary,
-      body,
-      source_path: path,
-      start_line: 1,
-      end_line: lineCount,
-      anchors: facts.anchors,
-      origin: 'document',
+interface PlainOptions {
+  /** 0-based index of the first body line. */
+  bodyFrom: number;
+  skip: SkipRange | null;
+  foreign: ForeignFields | null;
+}
+
+/** Broken same-file anchor links (`#nope`) of a Markdown node, as `broken_link` warnings. */
+function selfAnchorIssues(path: string, nodeId: string, anchors: readonly Anchor[], fragments: MarkdownFacts['selfLinks']): SourceIssue[] {
+  const issues: SourceIssue[] = [];
+  for (const link of fragments) {
+    if (anchorResolves(anchors, link.anchor)) continue;
+    issues.push({
+      severity: 'warning',
+      code: 'broken_link',
+      message: `${path}:${link.line}: link to "#${link.anchor}": this file has no section or anchor "${link.anchor}"`,
+      path,
+      line: link.line,
+      node_id: nodeId,
     });
-    result.nodes.push(node);
-    result.edges.push(...relationEdges(fields, path, outline, '', 1, 1));
-    result.links.push(...facts.links.map((link) => ({ from_id: node.id, ...link })));
-    result.issues.push(...vocabularyIssues(node, descriptor, path));
-    return result;
   }
+  return issues;
+}
 
-  const body = lines.join('\n');
-  const facts = markdownFacts(body, 1, path);
+/**
+ * A plain Markdown node: id from the path under its content root, kind `document`, title from
+ * foreign front matter, else the first heading outside `skip`, else the file name.
+ */
+function plainNode(result: ContentParse, path: string, lines: readonly string[], lineCount: number, descriptor: Descriptor, options: PlainOptions): ContentParse {
+  const body = lines.slice(options.bodyFrom).join('\n');
+  const facts = markdownFacts(body, options.bodyFrom + 1, path, options.skip);
   const root = contentRootOf(path, descriptor);
   const relative = root === null || root === '.' ? path : path.slice(root.length + 1);
   const fileName = stripExtension(posix.basename(path));
+  const foreign = options.foreign;
   const node = makeNode({
     id: stripExtension(relative),
     kind: 'document',
-    title: facts.firstHeading ?? fileName,
+    title: foreign?.title ?? facts.firstHeading ?? fileName,
     family: null,
     authority: null,
     status: null,
-    tags: [],
-    summary: facts.summary,
+    tags: foreign?.tags ?? [],
+    summary: foreign !== null && foreign.description !== null ? truncateSummary(foreign.description) : facts.summary,
     body,
     source_path: path,
     start_line: 1,
@@ -366,8 +346,93 @@ function parseMarkdown(path: string, text: string, descriptor: Descriptor): Cont
   });
   result.nodes.push(node);
   result.links.push(...facts.links.map((link) => ({ from_id: node.id, ...link })));
+  result.issues.push(...selfAnchorIssues(path, node.id, facts.anchors, facts.selfLinks));
   result.issues.push(...vocabularyIssues(node, descriptor, path));
   return result;
+}
+
+/** A node from DocForge's own front matter (closing `+++` at 0-based line `close`); a field error gives no node. */
+function frontMatterNode(result: ContentParse, path: string, lines: readonly string[], lineCount: number, descriptor: Descriptor, close: number, table: Table, outline: TomlOutline): ContentParse {
+  let fields: NodeFields;
+  try {
+    fields = readFields(table, FRONT_MATTER_FIELDS);
+  } catch (error) {
+    if (!(error instanceof FieldError)) throw error;
+    const keyLine = error.key === '' ? null : lineOf(outline, error.key);
+    const line = keyLine === null ? 1 : keyLine + 1;
+    result.issues.push({ severity: 'error', code: 'malformed_front_matter', message: `${path}:${line}: front matter ${error.message}`, path, line, node_id: null });
+    return result;
+  }
+  for (const key of fields.unknown) {
+    const keyLine = lineOf(outline, key);
+    const line = keyLine === null ? 1 : keyLine + 1;
+    result.issues.push({ severity: 'warning', code: 'unknown_field', message: `${path}:${line}: front matter field "${key}" is not a DocForge field and is ignored`, path, line, node_id: fields.id });
+  }
+  const body = lines.slice(close + 1).join('\n');
+  const facts = markdownFacts(body, close + 2, path, null);
+  const node = makeNode({
+    id: fields.id,
+    kind: fields.kind,
+    title: fields.title,
+    family: fields.family,
+    authority: fields.authority,
+    status: fields.status,
+    tags: fields.tags,
+    summary: fields.summary !== null ? truncateSummary(fields.summary) : facts.summary,
+    body,
+    source_path: path,
+    start_line: 1,
+    end_line: lineCount,
+    anchors: facts.anchors,
+    origin: 'document',
+  });
+  result.nodes.push(node);
+  result.edges.push(...relationEdges(fields, path, outline, '', 1, 1));
+  result.links.push(...facts.links.map((link) => ({ from_id: node.id, ...link })));
+  result.issues.push(...selfAnchorIssues(path, node.id, facts.anchors, facts.selfLinks));
+  result.issues.push(...vocabularyIssues(node, descriptor, path));
+  return result;
+}
+
+/**
+ * One Markdown file (see {@link parseContentSource} and front-matter.ts for the front matter rules):
+ * DocForge front matter gives a `document` node; foreign front matter (YAML, or TOML naming neither
+ * `id` nor `kind`) and no front matter give a plain `markdown` node; an unreadable block is an
+ * error finding and, unless its lines name `id` or `kind`, the page is still a plain node whose
+ * body starts after the block.
+ */
+function parseMarkdown(path: string, text: string, descriptor: Descriptor): ContentParse {
+  const result: ContentParse = { nodes: [], edges: [], links: [], issues: [] };
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const lines = source.split(/\r?\n/);
+  const lineCount = countLines(lines);
+  const block = findFrontMatter(lines);
+  if (block !== null) {
+    const reading = readFrontMatter(block, path);
+    if (reading.type === 'docforge') return frontMatterNode(result, path, lines, lineCount, descriptor, block.close as number, reading.table, reading.outline);
+    if (reading.type === 'foreign') {
+      result.issues.push(...reading.issues);
+      return plainNode(result, path, lines, lineCount, descriptor, { bodyFrom: (block.close as number) + 1, skip: null, foreign: reading.fields });
+    }
+    result.issues.push(reading.issue);
+    if (reading.docforge) return result;
+    // The page is kept; the unreadable block's lines never become its title, summary or body.
+    if (block.close !== null) return plainNode(result, path, lines, lineCount, descriptor, { bodyFrom: block.close + 1, skip: null, foreign: null });
+    return plainNode(result, path, lines, lineCount, descriptor, { bodyFrom: 0, skip: { from: 1, to: lines.length }, foreign: null });
+  }
+  const misplaced = findMisplacedFrontMatter(lines);
+  if (misplaced !== null) {
+    const line = misplaced.first + 1;
+    result.issues.push({
+      severity: 'warning',
+      code: 'misplaced_front_matter',
+      message: `${path}:${line}: a front matter block must start on line 1; this block after blank lines is read as body text (its lines give no title or summary)`,
+      path,
+      line,
+      node_id: null,
+    });
+  }
+  return plainNode(result, path, lines, lineCount, descriptor, { bodyFrom: 0, skip: misplaced === null ? null : { from: misplaced.first + 1, to: misplaced.last + 1 }, foreign: null });
 }
 
 function parseRecords(path: string, text: string, descriptor: Descriptor): ContentParse {

@@ -120,6 +120,17 @@ export function collectSections(tokens: readonly Token[], body: string, firstLin
   return anchors;
 }
 
+/**
+ * Whether a link fragment (decoded, without `#`) names a place in a Markdown node whose recorded
+ * anchors are `anchors`: a section slug, an explicit HTML anchor id among a section's `aliases`,
+ * or the top of the page (an empty fragment or `top`, in any case, as HTML defines). The same
+ * rule as {@link sectionText}; `broken_link` findings use it. Case-sensitive, as GitHub's ids are.
+ */
+export function anchorResolves(anchors: readonly Anchor[], fragment: string): boolean {
+  if (fragment === '' || fragment.toLowerCase() === 'top') return true;
+  return anchors.some((anchor) => anchor.slug === fragment || anchor.aliases.includes(fragment));
+}
+
 /** A section of a node's body: its recorded anchor and its Markdown text (heading line included). */
 export interface NodeSection {
   anchor: Anchor;
