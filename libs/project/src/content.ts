@@ -1,15 +1,14 @@
 /**
  * Canonical content parsing (DESIGN.md section 3): Markdown with TOML front matter, plain
- * Markdown, and TOML record files become graph nodes, declared relation edges, heading anchors and
- * link references. Pure: no file system access; every finding is a SourceIssue, never a throw.
+ * Markdown (also with another tool's front matter), and TOML record files become graph nodes,
+ * declared relation edges, heading anchors and link references. Pure: no file system access; every finding is a SourceIssue, never a throw.
  */
 import { posix } from 'node:path';
-import MarkdownIt, { type Token } from 'markdown-it';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import { withContentHash, type Anchor, type GraphEdge, type GraphNode, type NodeOrigin, type SourceIssue } from '@docforge/core';
+import { withContentHash, type GraphEdge, type GraphNode, type NodeOrigin, type SourceIssue } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
-import { anchorResolves, collectSections, inlineText } from './sections.js';
+import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from './markdown-facts.js';
 import { findFrontMatter, findMisplacedFrontMatter, readFrontMatter, type ForeignFields } from './front-matter.js';
 
 /** A relative link from a Markdown node to another project file, resolved later by {@link resolveGraph}. */
@@ -41,11 +40,8 @@ export interface ContentSourceInput {
   descriptor: Descriptor;
 }
 
-const SUMMARY_MAX = 400;
 const FRONT_MATTER_FIELDS = ['id', 'kind', 'title', 'family', 'authority', 'status', 'tags', 'summary', 'relations'];
 const RECORD_FIELDS = [...FRONT_MATTER_FIELDS, 'body'];
-
-const markdown = new MarkdownIt({ html: true });
 
 type Table = Record<string, unknown>;
 
@@ -57,94 +53,6 @@ function countLines(lines: readonly string[]): number {
   let count = lines.length;
   if (count > 1 && lines[count - 1] === '') count -= 1;
   return Math.max(1, count);
-}
-
-interface MarkdownFacts {
-  anchors: Anchor[];
-  links: { target_path: string; anchor: string | null; line: number }[];
-  /** Same-file fragment links (`#section`), fragment decoded; a bare `#` is not one. */
-  selfLinks: { anchor: string; line: number }[];
-  firstHeading: string | null;
-  summary: string;
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-
-/**
- * Resolves a Markdown href against the linking file. Returns null for external links, in-page
- * anchors, and targets escaping the root.
- */
-function resolveHref(href: string, fromPath: string): { target_path: string; anchor: string | null } | null {
-  const trimmed = href.trim();
-  if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('//')) return null;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed)) return null;
-  const hash = trimmed.indexOf('#');
-  const fragment = hash >= 0 ? trimmed.slice(hash + 1) : '';
-  let pathPart = hash >= 0 ? trimmed.slice(0, hash) : trimmed;
-  const query = pathPart.indexOf('?');
-  if (query >= 0) pathPart = pathPart.slice(0, query);
-  pathPart = safeDecode(pathPart);
-  if (pathPart === '') return null;
-  const joined = pathPart.startsWith('/') ? pathPart.slice(1) : posix.join(posix.dirname(fromPath), pathPart);
-  let normalized = posix.normalize(joined === '' ? '.' : joined);
-  if (normalized === '..' || normalized.startsWith('../') || posix.isAbsolute(normalized)) return null;
-  while (normalized.length > 1 && normalized.endsWith('/')) normalized = normalized.slice(0, -1);
-  const anchor = fragment === '' ? null : safeDecode(fragment);
-  return { target_path: normalized, anchor };
-}
-
-/**
- * Anchors, links, first heading and summary of a Markdown body whose first line is `firstLine`.
- * Headings and paragraphs starting on a file line inside `skip` give no title or summary.
- */
-function markdownFacts(body: string, firstLine: number, path: string, skip: { from: number; to: number } | null = null): MarkdownFacts {
-  const tokens = markdown.parse(body, {});
-  const anchors = collectSections(tokens, body, firstLine);
-  const links: MarkdownFacts['links'] = [];
-  const selfLinks: MarkdownFacts['selfLinks'] = [];
-  let firstHeading: string | null = null;
-  let summary: string | null = null;
-  let fallbackSummary: string | null = null;
-  let lastLine = 0;
-  const skipped = (token: Token): boolean => skip !== null && token.map !== null && token.map[0] + firstLine >= skip.from && token.map[0] + firstLine <= skip.to;
-  for (let index = 0; index < tokens.length; index += 1) {
-    const token = tokens[index] as Token;
-    if (token.map !== null) lastLine = token.map[0];
-    if (token.type === 'heading_open') {
-      const text = inlineText(tokens[index + 1]).trim();
-      if (firstHeading === null && text !== '' && !skipped(token)) firstHeading = text;
-    } else if (token.type === 'paragraph_open') {
-      const text = inlineText(tokens[index + 1]).replace(/\s+/g, ' ').trim();
-      if (text !== '' && !skipped(token)) {
-        if (summary === null && token.level === 0) summary = text;
-        if (fallbackSummary === null) fallbackSummary = text;
-      }
-    } else if (token.type === 'inline' && token.children !== null) {
-      let line = (token.map?.[0] ?? lastLine) + firstLine;
-      for (const child of token.children) {
-        if (child.type === 'softbreak' || child.type === 'hardbreak') {
-          line += 1;
-        } else if (child.type === 'text' && child.content.includes('\n')) {
-          line += child.content.split('\n').length - 1;
-        } else if (child.type === 'link_open') {
-          const href = child.attrGet('href');
-          if (href === null) continue;
-          const trimmed = href.trim();
-          if (trimmed.startsWith('#') && trimmed.length > 1) selfLinks.push({ anchor: safeDecode(trimmed.slice(1)), line });
-          const resolved = resolveHref(href, path);
-          if (resolved !== null) links.push({ ...resolved, line });
-        }
-      }
-    }
-  }
-  const chosen = summary ?? fallbackSummary ?? '';
-  return { anchors, links, selfLinks, firstHeading, summary: chosen.length > SUMMARY_MAX ? chosen.slice(0, SUMMARY_MAX).trimEnd() : chosen };
 }
 
 /** A field problem: message and the dotted key (relative to the entry) whose line to report. */
@@ -298,23 +206,6 @@ interface PlainOptions {
   bodyFrom: number;
   skip: SkipRange | null;
   foreign: ForeignFields | null;
-}
-
-/** Broken same-file anchor links (`#nope`) of a Markdown node, as `broken_link` warnings. */
-function selfAnchorIssues(path: string, nodeId: string, anchors: readonly Anchor[], fragments: MarkdownFacts['selfLinks']): SourceIssue[] {
-  const issues: SourceIssue[] = [];
-  for (const link of fragments) {
-    if (anchorResolves(anchors, link.anchor)) continue;
-    issues.push({
-      severity: 'warning',
-      code: 'broken_link',
-      message: `${path}:${link.line}: link to "#${link.anchor}": this file has no section or anchor "${link.anchor}"`,
-      path,
-      line: link.line,
-      node_id: nodeId,
-    });
-  }
-  return issues;
 }
 
 /**
@@ -504,12 +395,17 @@ function parseRecords(path: string, text: string, descriptor: Descriptor): Conte
 }
 
 /**
- * Parses one content source (DESIGN.md section 3). `*.md`/`*.markdown` with a `+++` TOML front
- * matter give one `document` node (errors: `malformed_front_matter`, file gives no node); plain
- * Markdown gives one `markdown` node with a path-derived id; `*.toml` files give one `record` node
+ * Parses one content source (DESIGN.md section 3). `*.md`/`*.markdown` with DocForge's `+++` TOML
+ * front matter (naming `id` or `kind`) give one `document` node (errors: `malformed_front_matter`,
+ * the file gives no node); plain Markdown, and Markdown with foreign front matter (YAML `---`, or
+ * TOML naming neither `id` nor `kind`: front-matter.ts), give one `markdown` node with a
+ * path-derived id (an unreadable foreign block: `malformed_front_matter` error, the page is kept; a
+ * block after blank lines: `misplaced_front_matter` warning); `*.toml` files give one `record` node
  * per `[[node]]` entry (errors: `malformed_record`, per entry). Heading anchors use GitHub slugs;
- * relative links become {@link LinkRef}s. Undeclared kinds/authorities/statuses under a closed
- * vocabulary are warnings. Pure and deterministic; never throws for bad input.
+ * relative links become {@link LinkRef}s; same-file fragment links naming no anchor are
+ * `broken_link` warnings. Undeclared kinds/authorities/statuses under a closed vocabulary are
+ * warnings. `text` is already decoded (see encoding.ts). Pure and deterministic; never throws for
+ * bad input.
  */
 export function parseContentSource(input: ContentSourceInput): ContentParse {
   const lower = input.path.toLowerCase();
