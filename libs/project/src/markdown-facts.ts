@@ -6,7 +6,7 @@
 import { posix } from 'node:path';
 import MarkdownIt, { type Token } from 'markdown-it';
 import type { Anchor, SourceIssue } from '@docforge/core';
-import { anchorResolves, collectSections, inlineText } from './sections.js';
+import { anchorIds, anchorResolves, collectSections, inlineText } from './sections.js';
 
 /** Longest summary, in characters. */
 export const SUMMARY_MAX = 400;
@@ -104,9 +104,11 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
 
 /** Broken same-file anchor links (`#nope`) of a Markdown node, as `broken_link` warnings. */
 export function selfAnchorIssues(path: string, nodeId: string, anchors: readonly Anchor[], fragments: MarkdownFacts['selfLinks']): SourceIssue[] {
+  if (fragments.length === 0) return [];
+  const ids = anchorIds(anchors);
   const issues: SourceIssue[] = [];
   for (const link of fragments) {
-    if (anchorResolves(anchors, link.anchor)) continue;
+    if (anchorResolves(ids, link.anchor)) continue;
     issues.push({
       severity: 'warning',
       code: 'broken_link',

@@ -7,7 +7,7 @@
 import { ALIASED_RELATIONS, codeId, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 import type { LinkRef } from './content.js';
-import { anchorResolves } from './sections.js';
+import { anchorIds, anchorResolves } from './sections.js';
 
 /** What one source contributed (content or code), as input to {@link resolveGraph}. */
 export interface ResolveSource {
@@ -121,6 +121,13 @@ export function resolveGraph(input: ResolveInput): ResolvedGraph {
     }
   }
 
+  /** Anchor ids per linked Markdown node, built on first use (a large file is linked many times). */
+  const anchorCache = new Map<string, ReadonlySet<string>>();
+  const idsOf = (node: GraphNode): ReadonlySet<string> => {
+    let ids = anchorCache.get(node.id);
+    if (ids === undefined) anchorCache.set(node.id, (ids = anchorIds(node.anchors)));
+    return ids;
+  };
   /** Candidate edges bucketed by source id: sorting many small buckets beats one 50k-edge sort. */
   const buckets = new Map<string, GraphEdge[]>();
   const addCandidate = (edge: GraphEdge): void => {
@@ -164,7 +171,7 @@ export function resolveGraph(input: ResolveInput): ResolvedGraph {
         relation = 'relates_to';
         target = firstNodeOf.get(link.target_path);
         const targetNode = target === undefined ? undefined : winners.get(target);
-        if (link.anchor !== null && targetNode !== undefined && targetNode.source_path === link.target_path && MARKDOWN_TARGET.test(link.target_path) && !anchorResolves(targetNode.anchors, link.anchor)) {
+        if (link.anchor !== null && targetNode !== undefined && targetNode.source_path === link.target_path && MARKDOWN_TARGET.test(link.target_path) && !anchorResolves(idsOf(targetNode), link.anchor)) {
           broken(`link to "${link.target_path}#${link.anchor}": that file has no section or anchor "${link.anchor}"`);
         }
       } else {
