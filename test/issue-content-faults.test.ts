@@ -117,3 +117,34 @@ describe('issue 8: content faults over stdio', () => {
     assert.match(mismatch[0]!.message, /kind "Requirement" .* kind "requirement" \(2 nodes/);
   });
 });
+
+describe('issue 8: a project-owned adapter input that is not UTF-8', async () => {
+  const adapterRoot = mkdtempSync(path.join(os.tmpdir(), 'docforge-content-faults-adapter-'));
+  after(() => removeDir(adapterRoot));
+  const put = (rel: string, content: string | Buffer): void => {
+    mkdirSync(path.dirname(path.join(adapterRoot, rel)), { recursive: true });
+    writeFileSync(path.join(adapterRoot, rel), content);
+  };
+  put('docforge.toml', 'schema_version = 1\n[project]\nid = "inputs"\nname = "Inputs"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\nmodule = ".docforge/adapter.mjs"\n');
+  put('docs/readme.md', '# Readme\n');
+  put('inputs/good.txt', 'caf\u00e9\n');
+  put('inputs/bad.txt', latin1('line one\ncaf\u00e9\n'));
+  put('.docforge/adapter.mjs', [
+    "export const version = '1.0.0';",
+    "export const inputs = ['inputs/*.txt'];",
+    'export function extract({ files }) {',
+    "  return { nodes: files.map((file) => ({ id: 'input:' + file.path, kind: 'input', title: file.content === '' ? '(empty)' : file.content.trim() })) };",
+    '}',
+    '',
+  ].join('\n'));
+  const server = await useServer(adapterRoot);
+
+  test('is passed with empty content and reported as invalid_encoding at its line, never with U+FFFD', async () => {
+    const good = await server.call('docforge_get_node', { node_id: 'input:inputs/good.txt' });
+    assert.equal(good.result!.node.title, 'caf\u00e9');
+    const bad = await server.call('docforge_get_node', { node_id: 'input:inputs/bad.txt' });
+    assert.equal(bad.result!.node.title, '(empty)');
+    const v = await server.call('docforge_validate_project', { limit: 50 });
+    assert.deepEqual(v.result!.items.filter((item: Json) => item.code === 'invalid_encoding').map((item: Json) => [item.path, item.line]), [['inputs/bad.txt', 2]]);
+  });
+});
