@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   logic_not_found: { message: 'No stored Logic projection exists for that owner node.', template: 'Node {node_id} (kind {kind:raw}) has no stored Logic; Logic exists for functions and methods only.', remediation: 'use_function_or_method_id' },
   policy_violation: { message: 'The index violates the effective process policy.', template: '{reason:raw}', remediation: 'restart_project_server' },
   project_root_invalid: { message: 'The project root does not exist, is not a directory or is not an absolute path.', template: 'Project root {root} {problem:raw}. Point --project-root (-C for docforge) at the absolute path of an existing project directory, the folder holding docforge.toml; docforge-mcp binds its root at start, so restart it after the fix.', remediation: 'fix_project_root' },
+  invalid_encoding: { message: 'A source file is not valid UTF-8 text; it is not indexed.', template: '{path:raw}:{line}:{column}: {reason:raw}; the file is not indexed (convert it to UTF-8).', remediation: 'fix_file_encoding' },
   internal_error: { message: 'An unexpected internal error occurred; nothing was changed.', template: '{reason:raw}', remediation: 'report_bug' },
 } as const satisfies Record<string, ErrorSpec>;
 
@@ -204,6 +205,14 @@ export const errors = Object.freeze({
    */
   projectRootInvalid(root: string, problem: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('project_root_invalid', { root, problem }, { root, argument: 'project_root', ...details }, options);
+  },
+  /**
+   * `invalid_encoding`: the bytes of the source at `path` (project-relative) are not UTF-8 text
+   * from `line`:`column` (1-based; column in bytes). Reported as a validation finding of that
+   * code with this message (the file is not indexed); no tool call fails with it.
+   */
+  invalidEncoding(path: string, line: number, column: number, reason: string, options?: ErrorOptions): DocforgeError {
+    return build('invalid_encoding', { path, line, column, reason }, { path, line, column }, options);
   },
   /** `internal_error`: an unexpected failure; nothing was changed. */
   internalError(reason?: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {

@@ -3,7 +3,8 @@
  * relations of every source into one graph (@docforge/project `resolveGraph`).
  */
 import type { GraphEdge, SourceIssue } from '@docforge/core';
-import { resolveGraph, type Descriptor, type ResolvedGraph, type ResolveSource } from '@docforge/project';
+import { codeSourcePathMatcher, resolveGraph, type Descriptor, type ResolvedGraph, type ResolveSource } from '@docforge/project';
+import { codeExtensionsOf } from './adapter-manifests.js';
 import { codeAdapter } from './adapter-registry.js';
 import type { CachedSource } from './build-types.js';
 import { readProjectText } from './parse.js';
@@ -45,10 +46,13 @@ export function linkCode(root: string, current: ReadonlyMap<string, CachedSource
 
 /**
  * Resolves every source plus the linked code edges into one graph. The pseudo-source of linked
- * edges sorts first, so resolveGraph sees sources in path order and need not sort.
+ * edges sorts first, so resolveGraph sees sources in path order and need not sort. A link to a
+ * path where the walk would have found a code file of the configured adapters, but did not, is a
+ * `broken_link`.
  */
 export function resolveSources(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode): ResolvedGraph {
   const sources: ResolveSource[] = [{ path: '\u0000link', nodes: [], edges: linked.edges, links: [] }];
   for (const s of current.values()) sources.push({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links });
-  return resolveGraph({ descriptor, sources, codePaths: linked.codePaths });
+  const isCodeSourcePath = codeSourcePathMatcher(descriptor, codeExtensionsOf(descriptor.adapter.code));
+  return resolveGraph({ descriptor, sources, codePaths: linked.codePaths, isCodeSourcePath });
 }

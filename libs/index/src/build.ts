@@ -8,7 +8,7 @@ import { constants as fsConstants, copyFileSync, mkdirSync, readFileSync, rmSync
 import path from 'node:path';
 import { errors, edgeIdentityKey, sha256, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
-import { loadDescriptor, sourceHash, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry } from '@docforge/project';
+import { loadDescriptor, sourceHash, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry } from '@docforge/project';
 import { adapterVersionOf, ensureAdapters } from './adapter-registry.js';
 import { linkCode, resolveSources } from './build-graph.js';
 import { sourceKey, type BuildOutcome, type BuildStats, type BuildTask, type CachedSource, type WrittenState } from './build-types.js';
@@ -174,6 +174,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       }
     }
     graph = { ...graph, ...extendGraph(graph, linked.capabilities, adapterOutput) };
+    issues.push(...vocabularyCaseIssues(graph.nodes, descriptor));
     let logicSteps = 0;
     for (const source of current.values()) logicSteps += source.logic_count ?? source.logic_steps.length;
     if (!task.logicAllowed && logicSteps > 0) {

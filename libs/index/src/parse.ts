@@ -6,7 +6,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sha256 } from '@docforge/core';
 import { readConfined } from '@docforge/fs-safe';
-import { loadDescriptor, parseContentSource, type Descriptor, type SourceEntry } from '@docforge/project';
+import { decodeSourceText, invalidEncodingIssue, loadDescriptor, parseContentSource, type Descriptor, type SourceEntry } from '@docforge/project';
 import { adapterFor, ensureAdapters } from './adapter-registry.js';
 import type { CachedSource } from './build-types.js';
 
@@ -37,7 +37,7 @@ export async function parseBatch(task: ParseBatchTask): Promise<ParsedBatchItem[
     }
     const contentHash = sha256(bytes);
     if (task.knownHashes[entry.path] === contentHash) items.push({ reuse: true, entry });
-    else items.push({ reuse: false, entry, source: parseSource(descriptor, entry, bytes.toString('utf8'), contentHash, task.logicAllowed) });
+    else items.push({ reuse: false, entry, source: parseSource(descriptor, entry, bytes, contentHash, task.logicAllowed) });
   }
   return items;
 }
@@ -50,8 +50,22 @@ export function unreadableSource(entry: SourceEntry, error: unknown): CachedSour
   };
 }
 
-/** Parses one source's text; an adapter failure becomes an `adapter_extraction_failed` issue, never a throw. */
-export function parseSource(descriptor: Descriptor, entry: SourceEntry, text: string, contentHash: string, logicAllowed: boolean): CachedSource {
+/**
+ * Decodes and parses one source's bytes; never throws. Bytes that are not UTF-8 text (see
+ * @docforge/project `decodeSourceText`) give no nodes and one `invalid_encoding` error issue, for
+ * content and code alike (the file keeps its adapter, so links and imports to it add no finding of
+ * their own); an adapter failure becomes an `adapter_extraction_failed` issue.
+ */
+export function parseSource(descriptor: Descriptor, entry: SourceEntry, bytes: Uint8Array, contentHash: string, logicAllowed: boolean): CachedSource {
+  const decoded = decodeSourceText(bytes, entry.path);
+  if (!decoded.ok) {
+    const adapterId = entry.role === 'code' ? adapterFor(descriptor, entry.path)?.id ?? null : null;
+    return {
+      entry, content_hash: contentHash, nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, adapter: adapterId, stripped: false,
+      issues: [invalidEncodingIssue(entry.path, decoded)],
+    };
+  }
+  const text = decoded.text;
   if (entry.role === 'content') {
     const parsed = parseContentSource({ path: entry.path, text, descriptor });
     return { entry, content_hash: contentHash, ...parsed, logic_steps: [], logic_flows: [], link_data: null, adapter: null, stripped: false };
@@ -75,7 +89,7 @@ export function parseSource(descriptor: Descriptor, entry: SourceEntry, text: st
 export function reparseSource(root: string, descriptor: Descriptor, source: CachedSource, logicAllowed: boolean): CachedSource {
   try {
     const bytes = readFileSync(path.join(root, source.entry.path));
-    return parseSource(descriptor, source.entry, bytes.toString('utf8'), sha256(bytes), logicAllowed);
+    return parseSource(descriptor, source.entry, bytes, sha256(bytes), logicAllowed);
   } catch (error) {
     return unreadableSource(source.entry, error);
   }
@@ -87,13 +101,14 @@ const PROJECT_TEXT_MAX_BYTES = 1_000_000;
 /**
  * Text of a project file for an adapter's linker (e.g. package.json): null when absent, not a
  * regular file (a symlink included), over 1 MB, or resolving outside the root (`..`, absolute, or
- * through a linked directory; @docforge/fs-safe `readConfined`).
+ * through a linked directory; @docforge/fs-safe `readConfined`), or not UTF-8 text.
  */
 export function readProjectText(root: string, rel: string): string | null {
   try {
     const st = lstatSync(path.join(root, rel));
     if (!st.isFile() || st.size > PROJECT_TEXT_MAX_BYTES) return null;
-    return readConfined(root, rel, { maxBytes: PROJECT_TEXT_MAX_BYTES }).toString('utf8');
+    const decoded = decodeSourceText(readConfined(root, rel, { maxBytes: PROJECT_TEXT_MAX_BYTES }), rel);
+    return decoded.ok ? decoded.text : null;
   } catch {
     return null;
   }

@@ -33,7 +33,9 @@ import {
   type SourceIssue,
   type WireError,
 } from '@docforge/core';
-import { cheapIdentity, fingerprintProjectAdapter, MISSING_FILE_HASH, validInputGlob, walkAdapterInputs, type Descriptor, type SourceEntry, type StatIdentity } from '@docforge/project';
+import {
+  cheapIdentity, decodeSourceText, fingerprintProjectAdapter, invalidEncodingIssue, MISSING_FILE_HASH, validInputGlob, walkAdapterInputs, type Descriptor, type SourceEntry, type StatIdentity,
+} from '@docforge/project';
 
 /** The project-owned adapter binding a build task carries (taken on the main thread at process start). */
 export interface ProjectAdapterTask {
@@ -207,7 +209,10 @@ function runnerOf(entry: LoadedAdapter): ProjectAdapterRunner | null {
         issue('warning', 'adapter_input_too_large', `Adapter input ${file.path} (${file.size} bytes) exceeds the input size limit; passed with empty content.`);
       } else {
         try {
-          content = readFileSync(path.join(input.root, file.path), 'utf8');
+          // Never U+FFFD: an input that is not UTF-8 is passed with empty content and an invalid_encoding finding.
+          const decoded = decodeSourceText(readFileSync(path.join(input.root, file.path)), file.path);
+          if (decoded.ok) content = decoded.text;
+          else if (issues.length < MAX_ADAPTER_ISSUES) issues.push(invalidEncodingIssue(file.path, decoded));
           total += file.size;
         } catch {
           issue('warning', 'adapter_input_unreadable', `Adapter input ${file.path} cannot be read.`);

@@ -3,8 +3,11 @@
  * read-only snapshots: journal mode DELETE, never WAL, never written after publication.
  */
 
-/** Bumped whenever the table layout or the meaning of a column changes. */
-export const INDEX_SCHEMA_VERSION = 3;
+/**
+ * Bumped whenever the table layout or the meaning of a column changes (4: the persisted parses of
+ * `sources.parse` changed with issue 8: foreign front matter, encodings, encoded code ids, anchor links).
+ */
+export const INDEX_SCHEMA_VERSION = 4;
 
 /** DDL for a new index file; executed once per full build. */
 export const INDEX_DDL = `

@@ -1,15 +1,15 @@
 /**
  * Canonical content parsing (DESIGN.md section 3): Markdown with TOML front matter, plain
- * Markdown, and TOML record files become graph nodes, declared relation edges, heading anchors and
- * link references. Pure: no file system access; every finding is a SourceIssue, never a throw.
+ * Markdown (also with another tool's front matter), and TOML record files become graph nodes,
+ * declared relation edges, heading anchors and link references. Pure: no file system access; every finding is a SourceIssue, never a throw.
  */
 import { posix } from 'node:path';
-import MarkdownIt, { type Token } from 'markdown-it';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import { withContentHash, type Anchor, type GraphEdge, type GraphNode, type NodeOrigin, type SourceIssue } from '@docforge/core';
+import { withContentHash, type GraphEdge, type GraphNode, type NodeOrigin, type SourceIssue } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
-import { collectSections, inlineText } from './sections.js';
+import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from './markdown-facts.js';
+import { findFrontMatter, findMisplacedFrontMatter, readFrontMatter, type ForeignFields } from './front-matter.js';
 
 /** A relative link from a Markdown node to another project file, resolved later by {@link resolveGraph}. */
 export interface LinkRef {
@@ -40,11 +40,8 @@ export interface ContentSourceInput {
   descriptor: Descriptor;
 }
 
-const SUMMARY_MAX = 400;
 const FRONT_MATTER_FIELDS = ['id', 'kind', 'title', 'family', 'authority', 'status', 'tags', 'summary', 'relations'];
 const RECORD_FIELDS = [...FRONT_MATTER_FIELDS, 'body'];
-
-const markdown = new MarkdownIt({ html: true });
 
 type Table = Record<string, unknown>;
 
@@ -56,85 +53,6 @@ function countLines(lines: readonly string[]): number {
   let count = lines.length;
   if (count > 1 && lines[count - 1] === '') count -= 1;
   return Math.max(1, count);
-}
-
-interface MarkdownFacts {
-  anchors: Anchor[];
-  links: { target_path: string; anchor: string | null; line: number }[];
-  firstHeading: string | null;
-  summary: string;
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-
-/**
- * Resolves a Markdown href against the linking file. Returns null for external links, in-page
- * anchors, and targets escaping the root.
- */
-function resolveHref(href: string, fromPath: string): { target_path: string; anchor: string | null } | null {
-  const trimmed = href.trim();
-  if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('//')) return null;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed)) return null;
-  const hash = trimmed.indexOf('#');
-  const fragment = hash >= 0 ? trimmed.slice(hash + 1) : '';
-  let pathPart = hash >= 0 ? trimmed.slice(0, hash) : trimmed;
-  const query = pathPart.indexOf('?');
-  if (query >= 0) pathPart = pathPart.slice(0, query);
-  pathPart = safeDecode(pathPart);
-  if (pathPart === '') return null;
-  const joined = pathPart.startsWith('/') ? pathPart.slice(1) : posix.join(posix.dirname(fromPath), pathPart);
-  let normalized = posix.normalize(joined === '' ? '.' : joined);
-  if (normalized === '..' || normalized.startsWith('../') || posix.isAbsolute(normalized)) return null;
-  while (normalized.length > 1 && normalized.endsWith('/')) normalized = normalized.slice(0, -1);
-  const anchor = fragment === '' ? null : safeDecode(fragment);
-  return { target_path: normalized, anchor };
-}
-
-/** Anchors, links, first heading and summary of a Markdown body whose first line is `firstLine`. */
-function markdownFacts(body: string, firstLine: number, path: string): MarkdownFacts {
-  const tokens = markdown.parse(body, {});
-  const anchors = collectSections(tokens, body, firstLine);
-  const links: MarkdownFacts['links'] = [];
-  let firstHeading: string | null = null;
-  let summary: string | null = null;
-  let fallbackSummary: string | null = null;
-  let lastLine = 0;
-  for (let index = 0; index < tokens.length; index += 1) {
-    const token = tokens[index] as Token;
-    if (token.map !== null) lastLine = token.map[0];
-    if (token.type === 'heading_open') {
-      const text = inlineText(tokens[index + 1]).trim();
-      if (firstHeading === null && text !== '') firstHeading = text;
-    } else if (token.type === 'paragraph_open') {
-      const text = inlineText(tokens[index + 1]).replace(/\s+/g, ' ').trim();
-      if (text !== '') {
-        if (summary === null && token.level === 0) summary = text;
-        if (fallbackSummary === null) fallbackSummary = text;
-      }
-    } else if (token.type === 'inline' && token.children !== null) {
-      let line = (token.map?.[0] ?? lastLine) + firstLine;
-      for (const child of token.children) {
-        if (child.type === 'softbreak' || child.type === 'hardbreak') {
-          line += 1;
-        } else if (child.type === 'text' && child.content.includes('\n')) {
-          line += child.content.split('\n').length - 1;
-        } else if (child.type === 'link_open') {
-          const href = child.attrGet('href');
-          if (href === null) continue;
-          const resolved = resolveHref(href, path);
-          if (resolved !== null) links.push({ ...resolved, line });
-        }
-      }
-    }
-  }
-  const chosen = summary ?? fallbackSummary ?? '';
-  return { anchors, links, firstHeading, summary: chosen.length > SUMMARY_MAX ? chosen.slice(0, SUMMARY_MAX).trimEnd() : chosen };
 }
 
 /** A field problem: message and the dotted key (relative to the entry) whose line to report. */
@@ -277,86 +195,39 @@ function stripExtension(path: string): string {
   return path.replace(/\.(md|markdown)$/i, '');
 }
 
-function parseMarkdown(path: string, text: string, descriptor: Descriptor): ContentParse {
-  const result: ContentParse = { nodes: [], edges: [], links: [], issues: [] };
-  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const lines = source.split(/\r?\n/);
-  const lineCount = countLines(lines);
-  const malformed = (line: number, message: string): ContentParse => {
-    result.issues.push({ severity: 'error', code: 'malformed_front_matter', message: `${path}:${line}: ${message}`, path, line, node_id: null });
-    return result;
-  };
+/** File lines (1-based, inclusive) whose headings and paragraphs never give a title or summary. */
+interface SkipRange {
+  from: number;
+  to: number;
+}
 
-  if ((lines[0] ?? '').trimEnd() === '+++') {
-    let close = -1;
-    for (let index = 1; index < lines.length; index += 1) {
-      if ((lines[index] ?? '').trimEnd() === '+++') {
-        close = index;
-        break;
-      }
-    }
-    if (close < 0) return malformed(1, 'front matter opened with "+++" is never closed by a "+++" line');
-    const frontText = lines.slice(1, close).join('\n');
-    let table: Table;
-    try {
-      table = parseToml(frontText) as Table;
-    } catch (error) {
-      const at = tomlErrorLine(error);
-      return malformed(at === null ? 1 : at + 1, `front matter TOML syntax error: ${tomlErrorReason(error)}`);
-    }
-    const outline = outlineToml(frontText);
-    let fields: NodeFields;
-    try {
-      fields = readFields(table, FRONT_MATTER_FIELDS);
-    } catch (error) {
-      if (!(error instanceof FieldError)) throw error;
-      const keyLine = error.key === '' ? null : lineOf(outline, error.key);
-      return malformed(keyLine === null ? 1 : keyLine + 1, `front matter ${error.message}`);
-    }
-    for (const key of fields.unknown) {
-      const keyLine = lineOf(outline, key);
-      const line = keyLine === null ? 1 : keyLine + 1;
-      result.issues.push({ severity: 'warning', code: 'unknown_field', message: `${path}:${line}: front matter field "${key}" is not a DocForge field and is ignored`, path, line, node_id: fields.id });
-    }
-    const body = lines.slice(close + 1).join('\n');
-    const facts = markdownFacts(body, close + 2, path);
-    const node = makeNode({
-      id: fields.id,
-      kind: fields.kind,
-      title: fields.title,
-      family: fields.family,
-      authority: fields.authority,
-      status: fields.status,
-      tags: fields.tags,
-      summary: fields.summary !== null ? truncateSummary(fields.summary) : facts.summary,
-      body,
-      source_path: path,
-      start_line: 1,
-      end_line: lineCount,
-      anchors: facts.anchors,
-      origin: 'document',
-    });
-    result.nodes.push(node);
-    result.edges.push(...relationEdges(fields, path, outline, '', 1, 1));
-    result.links.push(...facts.links.map((link) => ({ from_id: node.id, ...link })));
-    result.issues.push(...vocabularyIssues(node, descriptor, path));
-    return result;
-  }
+interface PlainOptions {
+  /** 0-based index of the first body line. */
+  bodyFrom: number;
+  skip: SkipRange | null;
+  foreign: ForeignFields | null;
+}
 
-  const body = lines.join('\n');
-  const facts = markdownFacts(body, 1, path);
+/**
+ * A plain Markdown node: id from the path under its content root, kind `document`, title from
+ * foreign front matter, else the first heading outside `skip`, else the file name.
+ */
+function plainNode(result: ContentParse, path: string, lines: readonly string[], lineCount: number, descriptor: Descriptor, options: PlainOptions): ContentParse {
+  const body = lines.slice(options.bodyFrom).join('\n');
+  const facts = markdownFacts(body, options.bodyFrom + 1, path, options.skip);
   const root = contentRootOf(path, descriptor);
   const relative = root === null || root === '.' ? path : path.slice(root.length + 1);
   const fileName = stripExtension(posix.basename(path));
+  const foreign = options.foreign;
   const node = makeNode({
     id: stripExtension(relative),
     kind: 'document',
-    title: facts.firstHeading ?? fileName,
+    title: foreign?.title ?? facts.firstHeading ?? fileName,
     family: null,
     authority: null,
     status: null,
-    tags: [],
-    summary: facts.summary,
+    tags: foreign?.tags ?? [],
+    summary: foreign !== null && foreign.description !== null ? truncateSummary(foreign.description) : facts.summary,
     body,
     source_path: path,
     start_line: 1,
@@ -366,8 +237,93 @@ function parseMarkdown(path: string, text: string, descriptor: Descriptor): Cont
   });
   result.nodes.push(node);
   result.links.push(...facts.links.map((link) => ({ from_id: node.id, ...link })));
+  result.issues.push(...selfAnchorIssues(path, node.id, facts.anchors, facts.selfLinks));
   result.issues.push(...vocabularyIssues(node, descriptor, path));
   return result;
+}
+
+/** A node from DocForge's own front matter (closing `+++` at 0-based line `close`); a field error gives no node. */
+function frontMatterNode(result: ContentParse, path: string, lines: readonly string[], lineCount: number, descriptor: Descriptor, close: number, table: Table, outline: TomlOutline): ContentParse {
+  let fields: NodeFields;
+  try {
+    fields = readFields(table, FRONT_MATTER_FIELDS);
+  } catch (error) {
+    if (!(error instanceof FieldError)) throw error;
+    const keyLine = error.key === '' ? null : lineOf(outline, error.key);
+    const line = keyLine === null ? 1 : keyLine + 1;
+    result.issues.push({ severity: 'error', code: 'malformed_front_matter', message: `${path}:${line}: front matter ${error.message}`, path, line, node_id: null });
+    return result;
+  }
+  for (const key of fields.unknown) {
+    const keyLine = lineOf(outline, key);
+    const line = keyLine === null ? 1 : keyLine + 1;
+    result.issues.push({ severity: 'warning', code: 'unknown_field', message: `${path}:${line}: front matter field "${key}" is not a DocForge field and is ignored`, path, line, node_id: fields.id });
+  }
+  const body = lines.slice(close + 1).join('\n');
+  const facts = markdownFacts(body, close + 2, path, null);
+  const node = makeNode({
+    id: fields.id,
+    kind: fields.kind,
+    title: fields.title,
+    family: fields.family,
+    authority: fields.authority,
+    status: fields.status,
+    tags: fields.tags,
+    summary: fields.summary !== null ? truncateSummary(fields.summary) : facts.summary,
+    body,
+    source_path: path,
+    start_line: 1,
+    end_line: lineCount,
+    anchors: facts.anchors,
+    origin: 'document',
+  });
+  result.nodes.push(node);
+  result.edges.push(...relationEdges(fields, path, outline, '', 1, 1));
+  result.links.push(...facts.links.map((link) => ({ from_id: node.id, ...link })));
+  result.issues.push(...selfAnchorIssues(path, node.id, facts.anchors, facts.selfLinks));
+  result.issues.push(...vocabularyIssues(node, descriptor, path));
+  return result;
+}
+
+/**
+ * One Markdown file (see {@link parseContentSource} and front-matter.ts for the front matter rules):
+ * DocForge front matter gives a `document` node; foreign front matter (YAML, or TOML naming neither
+ * `id` nor `kind`) and no front matter give a plain `markdown` node; an unreadable block is an
+ * error finding and, unless its lines name `id` or `kind`, the page is still a plain node whose
+ * body starts after the block.
+ */
+function parseMarkdown(path: string, text: string, descriptor: Descriptor): ContentParse {
+  const result: ContentParse = { nodes: [], edges: [], links: [], issues: [] };
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const lines = source.split(/\r?\n/);
+  const lineCount = countLines(lines);
+  const block = findFrontMatter(lines);
+  if (block !== null) {
+    const reading = readFrontMatter(block, path);
+    if (reading.type === 'docforge') return frontMatterNode(result, path, lines, lineCount, descriptor, block.close as number, reading.table, reading.outline);
+    if (reading.type === 'foreign') {
+      result.issues.push(...reading.issues);
+      return plainNode(result, path, lines, lineCount, descriptor, { bodyFrom: (block.close as number) + 1, skip: null, foreign: reading.fields });
+    }
+    result.issues.push(reading.issue);
+    if (reading.docforge) return result;
+    // The page is kept; the unreadable block's lines never become its title, summary or body.
+    if (block.close !== null) return plainNode(result, path, lines, lineCount, descriptor, { bodyFrom: block.close + 1, skip: null, foreign: null });
+    return plainNode(result, path, lines, lineCount, descriptor, { bodyFrom: 0, skip: { from: 1, to: lines.length }, foreign: null });
+  }
+  const misplaced = findMisplacedFrontMatter(lines);
+  if (misplaced !== null) {
+    const line = misplaced.first + 1;
+    result.issues.push({
+      severity: 'warning',
+      code: 'misplaced_front_matter',
+      message: `${path}:${line}: a front matter block must start on line 1; this block after blank lines is read as body text (its lines give no title or summary)`,
+      path,
+      line,
+      node_id: null,
+    });
+  }
+  return plainNode(result, path, lines, lineCount, descriptor, { bodyFrom: 0, skip: misplaced === null ? null : { from: misplaced.first + 1, to: misplaced.last + 1 }, foreign: null });
 }
 
 function parseRecords(path: string, text: string, descriptor: Descriptor): ContentParse {
@@ -439,12 +395,17 @@ function parseRecords(path: string, text: string, descriptor: Descriptor): Conte
 }
 
 /**
- * Parses one content source (DESIGN.md section 3). `*.md`/`*.markdown` with a `+++` TOML front
- * matter give one `document` node (errors: `malformed_front_matter`, file gives no node); plain
- * Markdown gives one `markdown` node with a path-derived id; `*.toml` files give one `record` node
+ * Parses one content source (DESIGN.md section 3). `*.md`/`*.markdown` with DocForge's `+++` TOML
+ * front matter (naming `id` or `kind`) give one `document` node (errors: `malformed_front_matter`,
+ * the file gives no node); plain Markdown, and Markdown with foreign front matter (YAML `---`, or
+ * TOML naming neither `id` nor `kind`: front-matter.ts), give one `markdown` node with a
+ * path-derived id (an unreadable foreign block: `malformed_front_matter` error, the page is kept; a
+ * block after blank lines: `misplaced_front_matter` warning); `*.toml` files give one `record` node
  * per `[[node]]` entry (errors: `malformed_record`, per entry). Heading anchors use GitHub slugs;
- * relative links become {@link LinkRef}s. Undeclared kinds/authorities/statuses under a closed
- * vocabulary are warnings. Pure and deterministic; never throws for bad input.
+ * relative links become {@link LinkRef}s; same-file fragment links naming no anchor are
+ * `broken_link` warnings. Undeclared kinds/authorities/statuses under a closed vocabulary are
+ * warnings. `text` is already decoded (see encoding.ts). Pure and deterministic; never throws for
+ * bad input.
  */
 export function parseContentSource(input: ContentSourceInput): ContentParse {
   const lower = input.path.toLowerCase();

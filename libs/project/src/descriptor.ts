@@ -9,6 +9,7 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import { DocforgeError, errors } from '@docforge/core';
 import { DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES, type Descriptor } from './descriptor-types.js';
 import { isInside, validateDescriptor, type Table } from './descriptor-validate.js';
+import { decodeSourceText } from './encoding.js';
 
 function descriptorFileError(reason: string, cause?: unknown): DocforgeError {
   return errors.descriptorInvalid(`${DESCRIPTOR_FILE}: ${reason}`, { path: DESCRIPTOR_FILE, line: null, key: null }, cause === undefined ? undefined : { cause });
@@ -74,7 +75,12 @@ function readDescriptorText(realRoot: string, file: string): string {
       length += read;
       if (length > MAX_DESCRIPTOR_BYTES) throw descriptorFileError(`${file} is larger than ${MAX_DESCRIPTOR_BYTES} bytes (grew while being read); not read`);
     }
-    return buffer.subarray(0, length).toString('utf8');
+    // TOML requires UTF-8: bytes that are not UTF-8 are refused, never replaced.
+    const decoded = decodeSourceText(buffer.subarray(0, length), DESCRIPTOR_FILE);
+    if (!decoded.ok) {
+      throw new DocforgeError('descriptor_invalid', `${DESCRIPTOR_FILE}:${decoded.line}: not UTF-8 text at column ${decoded.column} (${decoded.reason}); TOML requires UTF-8`, { path: DESCRIPTOR_FILE, line: decoded.line, key: null });
+    }
+    return decoded.text;
   } catch (error) {
     if (error instanceof DocforgeError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
@@ -91,7 +97,7 @@ function readDescriptorText(realRoot: string, file: string): string {
  * @throws DocforgeError `descriptor_invalid` with details `{ path: 'docforge.toml', line, key }` for
  *   a missing or unreadable file, a descriptor that is not a regular file (FIFO, device, directory,
  *   socket, a symlink leaving the root or to a non-regular file: "docforge.toml: <path> is not a
- *   regular file", never read) or is larger than {@link MAX_DESCRIPTOR_BYTES}, a TOML syntax error (line from smol-toml), an unknown table or
+ *   regular file", never read) or is larger than {@link MAX_DESCRIPTOR_BYTES}, bytes that are not UTF-8 (line of the first bad byte), a TOML syntax error (line from smol-toml), an unknown table or
  *   key, a wrong type, an out-of-range limit, a bad project id, a root escaping the project, or a
  *   `[state].dir` that is `.` or equals, contains or lies inside a content or code root.
  */

@@ -8,7 +8,7 @@ export { loadDescriptor } from './descriptor.js';
 export type { DescriptorTemplate, InitResult } from './init.js';
 export { renderDescriptor, initProject } from './init.js';
 export type { SourceEntry, SourceWalk, StatIdentity } from './walk.js';
-export { CONTENT_EXTENSIONS, MAX_CONTENT_SOURCE_BYTES, MAX_CODE_SOURCE_BYTES, walkSources, cheapIdentity, statIdentity, sourceHash } from './walk.js';
+export { CONTENT_EXTENSIONS, MAX_CONTENT_SOURCE_BYTES, MAX_CODE_SOURCE_BYTES, walkSources, cheapIdentity, statIdentity, sourceHash, codeSourcePathMatcher } from './walk.js';
 export type { LinkRef, ContentParse, ContentSourceInput } from './content.js';
 export { parseContentSource } from './content.js';
 export type { ResolveInput, ResolveSource, ResolvedGraph } from './resolve.js';
@@ -21,3 +21,6 @@ export {
   MAX_ADAPTER_FILES, MAX_ADAPTER_INPUT_FILES, MISSING_FILE_HASH, fingerprintProjectAdapter, relativeSpecifiers, ProjectAdapterGuard,
   validInputGlob, walkAdapterInputs,
 } from './project-adapter.js';
+export type { DecodedSource } from './encoding.js';
+export { decodeSourceText, firstInvalidUtf8, invalidEncodingIssue } from './encoding.js';
+export { vocabularyCaseIssues } from './vocabulary-case.js';

@@ -4,9 +4,10 @@
  * `relates_to` / `documents` edges and reporting duplicates, dangling relations and broken links.
  * Pure and deterministic; linear apart from the final sorts.
  */
-import { ALIASED_RELATIONS, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
+import { ALIASED_RELATIONS, codeId, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 import type { LinkRef } from './content.js';
+import { anchorIds, anchorResolves } from './sections.js';
 
 /** What one source contributed (content or code), as input to {@link resolveGraph}. */
 export interface ResolveSource {
@@ -23,6 +24,12 @@ export interface ResolveInput {
   sources: readonly ResolveSource[];
   /** Project-relative paths of the code files of the walk. */
   codePaths: ReadonlySet<string>;
+  /**
+   * Whether a path that is not in `codePaths` would be a code source if it existed (under a code
+   * root, a code extension, not excluded: `codeSourcePathMatcher` of walk.ts). A link to such a
+   * path is a `broken_link`. Omitted: links to missing code files are not checked.
+   */
+  isCodeSourcePath?: (path: string) => boolean;
 }
 
 /** The resolved primary graph. */
@@ -66,8 +73,12 @@ const MARKDOWN_TARGET = /\.(md|markdown)$/i;
  * - Duplicate ids: the node of the lexicographically first source path (then first line) wins;
  *   every other yields an error `duplicate_id`, and edges and links it declared are dropped.
  * - Links: to a content source with nodes -> `relates_to` to that file's first node; to a code
- *   file -> `documents` to `code:<path>` (when that node exists); to a missing Markdown file ->
- *   warning `broken_link`; anything else is ignored; self-links are skipped.
+ *   file -> `documents` to its module node `code:<path>` (`codeId`, when that node exists); to a
+ *   missing Markdown file, or to a missing code file where the walk would have found one
+ *   (`isCodeSourcePath`) -> warning `broken_link`; with a fragment naming no section or HTML
+ *   anchor of a Markdown target (`anchorResolves`) -> warning `broken_link`, and the edge is
+ *   still made; anything else is ignored; self-links are skipped (their fragments are checked
+ *   by the parser).
  * - Declared edges to a missing node -> error `dangling_relation` (dropped); code edges
  *   (`code:` sources) to a missing node are dropped silently; relations outside the 22 aliased
  *   names and `[vocabulary].relations` (when that list is closed) -> warning `undeclared_relation`.
@@ -110,6 +121,13 @@ export function resolveGraph(input: ResolveInput): ResolvedGraph {
     }
   }
 
+  /** Anchor ids per linked Markdown node, built on first use (a large file is linked many times). */
+  const anchorCache = new Map<string, ReadonlySet<string>>();
+  const idsOf = (node: GraphNode): ReadonlySet<string> => {
+    let ids = anchorCache.get(node.id);
+    if (ids === undefined) anchorCache.set(node.id, (ids = anchorIds(node.anchors)));
+    return ids;
+  };
   /** Candidate edges bucketed by source id: sorting many small buckets beats one 50k-edge sort. */
   const buckets = new Map<string, GraphEdge[]>();
   const addCandidate = (edge: GraphEdge): void => {
@@ -140,25 +158,27 @@ export function resolveGraph(input: ResolveInput): ResolvedGraph {
     }
     for (const link of source.links) {
       if (ownedElsewhere(link.from_id) || !winners.has(link.from_id)) continue;
+      const broken = (message: string): void => {
+        issues.push({ severity: 'warning', code: 'broken_link', message: `${source.path}:${link.line}: ${message}`, path: source.path, line: link.line, node_id: link.from_id });
+      };
       let relation: string;
       let target: string | undefined;
       if (input.codePaths.has(link.target_path)) {
         relation = 'documents';
-        target = `code:${link.target_path}`;
+        target = codeId(link.target_path);
         if (!winners.has(target)) continue;
       } else if (firstNodeOf.has(link.target_path)) {
         relation = 'relates_to';
         target = firstNodeOf.get(link.target_path);
+        const targetNode = target === undefined ? undefined : winners.get(target);
+        if (link.anchor !== null && targetNode !== undefined && targetNode.source_path === link.target_path && MARKDOWN_TARGET.test(link.target_path) && !anchorResolves(idsOf(targetNode), link.anchor)) {
+          broken(`link to "${link.target_path}#${link.anchor}": that file has no section or anchor "${link.anchor}"`);
+        }
       } else {
         if (MARKDOWN_TARGET.test(link.target_path) && !sourcePaths.has(link.target_path)) {
-          issues.push({
-            severity: 'warning',
-            code: 'broken_link',
-            message: `${source.path}:${link.line}: link to "${link.target_path}" does not resolve to a Markdown source under the content roots`,
-            path: source.path,
-            line: link.line,
-            node_id: link.from_id,
-          });
+          broken(`link to "${link.target_path}" does not resolve to a Markdown source under the content roots`);
+        } else if (input.isCodeSourcePath !== undefined && !sourcePaths.has(link.target_path) && input.isCodeSourcePath(link.target_path)) {
+          broken(`link to "${link.target_path}" does not resolve to a code file under the code roots`);
         }
         continue;
       }

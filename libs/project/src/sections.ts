@@ -120,6 +120,26 @@ export function collectSections(tokens: readonly Token[], body: string, firstLin
   return anchors;
 }
 
+/** Every id a link fragment can name in a Markdown node: section slugs and explicit HTML anchor ids (`aliases`). */
+export function anchorIds(anchors: readonly Anchor[]): ReadonlySet<string> {
+  const ids = new Set<string>();
+  for (const anchor of anchors) {
+    ids.add(anchor.slug);
+    for (const alias of anchor.aliases) ids.add(alias);
+  }
+  return ids;
+}
+
+/**
+ * Whether a link fragment (decoded, without `#`) names a place in a Markdown node whose
+ * {@link anchorIds} are `ids`: a section slug, an explicit HTML anchor id, or the top of the page
+ * (an empty fragment or `top`, in any case, as HTML defines). The same rule as
+ * {@link sectionText}; `broken_link` findings use it. Case-sensitive, as HTML ids are.
+ */
+export function anchorResolves(ids: ReadonlySet<string>, fragment: string): boolean {
+  return fragment === '' || fragment.toLowerCase() === 'top' || ids.has(fragment);
+}
+
 /** A section of a node's body: its recorded anchor and its Markdown text (heading line included). */
 export interface NodeSection {
   anchor: Anchor;

@@ -74,28 +74,11 @@ function issue(severity: SourceIssue['severity'], code: string, path: string, me
 export function walkSources(desc: Descriptor, codeExtensions: readonly string[]): SourceWalk {
   const root = desc.root;
   const rootPrefix = root.endsWith(sep) ? root : root + sep;
-  // One compiled regex per glob; testing them directly is ~3x faster than picomatch's matcher wrapper.
-  const patterns = desc.sources.exclude.map((glob) => picomatch.makeRe(glob, { dot: true }));
-  const excluded = (rel: string): boolean => {
-    for (const pattern of patterns) if (pattern.test(rel)) return true;
-    return false;
-  };
-  const stateDir = desc.state.dir;
-  const stateDirSlash = `${stateDir}/`;
+  const { excluded, skipDir, skippedPath } = skipRules(desc);
   const found = new Map<string, SourceEntry>();
   const issues: SourceIssue[] = [];
   const contentExt = new Set(CONTENT_EXTENSIONS);
   const codeExt = new Set(codeExtensions.map((ext) => ext.toLowerCase()));
-
-  const skipDir = (rel: string): boolean =>
-    rel === stateDir || rel.startsWith(stateDirSlash) || (rel !== '' && excluded(rel));
-  /** True when a project-relative path, or any directory above it, would be skipped by the walk. */
-  const skippedPath = (rel: string): boolean => {
-    if (rel === '') return false;
-    if (skipDir(rel) || rel === '.git' || rel.startsWith('.git/') || rel.includes('/.git/') || rel.endsWith('/.git')) return true;
-    for (let slash = rel.indexOf('/'); slash > 0; slash = rel.indexOf('/', slash + 1)) if (skipDir(rel.slice(0, slash))) return true;
-    return false;
-  };
   const tooLarge = (rel: string, role: 'content' | 'code', size: number): boolean => {
     const limit = role === 'content' ? MAX_CONTENT_SOURCE_BYTES : MAX_CODE_SOURCE_BYTES;
     if (size <= limit) return false;
@@ -205,6 +188,45 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
 
   const entries = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { entries, issues: dedupeIssues(issues) };
+}
+
+/** The walk's skip rules: exclude globs, the state dir, and `.git` (for links and {@link codeSourcePathMatcher}). */
+function skipRules(desc: Descriptor): { excluded: (rel: string) => boolean; skipDir: (rel: string) => boolean; skippedPath: (rel: string) => boolean } {
+  // One compiled regex per glob; testing them directly is ~3x faster than picomatch's matcher wrapper.
+  const patterns = desc.sources.exclude.map((glob) => picomatch.makeRe(glob, { dot: true }));
+  const excluded = (rel: string): boolean => {
+    for (const pattern of patterns) if (pattern.test(rel)) return true;
+    return false;
+  };
+  const stateDir = desc.state.dir;
+  const stateDirSlash = `${stateDir}/`;
+  const skipDir = (rel: string): boolean =>
+    rel === stateDir || rel.startsWith(stateDirSlash) || (rel !== '' && excluded(rel));
+  /** True when a project-relative path, or any directory above it, would be skipped by the walk. */
+  const skippedPath = (rel: string): boolean => {
+    if (rel === '') return false;
+    if (skipDir(rel) || rel === '.git' || rel.startsWith('.git/') || rel.includes('/.git/') || rel.endsWith('/.git')) return true;
+    for (let slash = rel.indexOf('/'); slash > 0; slash = rel.indexOf('/', slash + 1)) if (skipDir(rel.slice(0, slash))) return true;
+    return false;
+  };
+  return { excluded, skipDir, skippedPath };
+}
+
+/**
+ * A predicate telling whether {@link walkSources} would take a project-relative path as a code
+ * source if a regular file were there: under a code root, with one of `codeExtensions`, and not
+ * skipped by an exclude glob, the state dir or `.git`. Graph resolution uses it to call a link to
+ * a code file the walk did not find broken, without touching the file system.
+ */
+export function codeSourcePathMatcher(desc: Descriptor, codeExtensions: readonly string[]): (rel: string) => boolean {
+  const { excluded, skippedPath } = skipRules(desc);
+  const codeExt = new Set(codeExtensions.map((ext) => ext.toLowerCase()));
+  const roots = nonNested(desc.sources.code_roots);
+  return (rel: string): boolean => {
+    if (codeExt.size === 0 || !codeExt.has(extensionOf(rel.slice(rel.lastIndexOf('/') + 1)))) return false;
+    if (!roots.some((root) => root === '.' || rel.startsWith(`${root}/`))) return false;
+    return !excluded(rel) && !skippedPath(rel);
+  };
 }
 
 /** Drops roots nested inside another root of the same list (walked once through the outer root). */

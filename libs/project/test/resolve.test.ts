@@ -1,8 +1,8 @@
-// Pins graph resolution: duplicate ids, dangling relations, broken links, relates_to/documents link edges, relation vocabulary, triple merging.
+// Pins graph resolution: duplicate ids, dangling relations, broken links (Markdown, code, anchors), relates_to/documents link edges, relation vocabulary and case variants, triple merging.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withContentHash, type GraphEdge, type GraphNode } from '@docforge/core';
-import { parseContentSource, resolveGraph, type ResolveSource } from '../src/index.js';
+import { codeId, withContentHash, type GraphEdge, type GraphNode } from '@docforge/core';
+import { codeSourcePathMatcher, parseContentSource, resolveGraph, vocabularyCaseIssues, type ResolveSource } from '../src/index.js';
 import { testDescriptor } from './helpers.js';
 
 const desc = testDescriptor();
@@ -14,7 +14,7 @@ function parsed(path: string, text: string): ResolveSource {
 
 function codeModule(path: string): ResolveSource {
   const node: GraphNode = withContentHash({
-    id: `code:${path}`, kind: 'module', title: path, family: null, authority: null, status: null, tags: [], summary: '', body: '',
+    id: codeId(path), kind: 'module', title: path, family: null, authority: null, status: null, tags: [], summary: '', body: '',
     source_path: path, start_line: 1, end_line: 10, anchors: [], language: 'typescript', capabilities: [], origin: 'code',
   });
   const edges: GraphEdge[] = [{ source_id: node.id, relation: 'imports', target_id: 'code:src/missing.ts', source_path: path, line: 1 }];
@@ -48,7 +48,7 @@ test('dangling relations are errors and dropped; code edges to missing nodes dro
 
 test('links become relates_to and documents edges; missing Markdown is a broken_link; self-links skipped', () => {
   const guide = parsed('docs/guide.md', '# Guide\n\nSee [ref](reference/api.md#listen), [code](../src/x.ts), [dir](reference/),\n[img](logo.png), [self](guide.md) and [gone](missing.md).\n');
-  const api = parsed('docs/reference/api.md', fm('API-1'));
+  const api = parsed('docs/reference/api.md', `${fm('API-1')}\n## Listen\n`);
   const graph = resolveGraph({ descriptor: desc, sources: [guide, api, codeModule('src/x.ts')], codePaths: new Set(['src/x.ts']) });
   assert.deepEqual(graph.edges.map((edge) => [edge.source_id, edge.relation, edge.target_id, edge.source_path, edge.line]), [
     ['guide', 'documents', 'code:src/x.ts', 'docs/guide.md', 3],
@@ -79,4 +79,68 @@ test('output is deterministic regardless of source order', () => {
   const backward = resolveGraph({ descriptor: desc, sources: [...sources].reverse(), codePaths: new Set() });
   assert.deepEqual(backward, forward);
   assert.deepEqual(forward.edges.map((edge) => `${edge.source_id}>${edge.target_id}`), ['A>B', 'A>c', 'c>A']);
+});
+
+test('links to missing code files under the code roots, and to missing anchors, are broken_link; existing ones are edges', () => {
+  const codeDesc = testDescriptor({ sources: { content_roots: ['docs'], code_roots: ['src'], exclude: ['**/generated/**'] } });
+  const isCodeSourcePath = codeSourcePathMatcher(codeDesc, ['.ts']);
+  const guide = parseContentSource({
+    path: 'docs/guide.md',
+    descriptor: codeDesc,
+    text: [
+      '# Guide', //                                                                  1
+      '', //                                                                         2
+      '<a id="legacy-name"></a>', //                                                 3
+      '## Setup steps', //                                                           4
+      '', //                                                                         5
+      '[code](../src/x.ts) [gone](../src/missing.ts) [hash file](../src/a%23b.ts)', // 6
+      '[excluded](../src/generated/y.ts) [outside](../scripts/z.ts) [data](../src/data.json)', // 7
+      '[ok](api.md#listen) [alias](api.md#old-listen) [nope](api.md#nope) [top](api.md#top) [case](api.md#Listen)', // 8
+      '[self ok](#setup-steps) [self alias](#legacy-name) [self nope](#nope) [bare](#)', // 9
+      '',
+    ].join('\n'),
+  });
+  const api = parseContentSource({ path: 'docs/api.md', descriptor: codeDesc, text: '# API\n\n<a name="old-listen"></a>\n## Listen\n' });
+  const sources: ResolveSource[] = [
+    { path: 'docs/api.md', nodes: api.nodes, edges: [], links: api.links },
+    { path: 'docs/guide.md', nodes: guide.nodes, edges: [], links: guide.links },
+    codeModule('src/a#b.ts'),
+    codeModule('src/x.ts'),
+  ];
+  const graph = resolveGraph({ descriptor: codeDesc, sources, codePaths: new Set(['src/x.ts', 'src/a#b.ts']), isCodeSourcePath });
+  assert.deepEqual(graph.edges.filter((edge) => edge.source_id === 'guide').map((edge) => [edge.relation, edge.target_id]), [
+    ['documents', 'code:src/a%23b.ts'],
+    ['documents', 'code:src/x.ts'],
+    ['relates_to', 'api'],
+  ]);
+  const broken = [...guide.issues, ...graph.issues].filter((item) => item.code === 'broken_link').map((item) => [item.line, item.message.replace(/^docs\/guide\.md:\d+: /, '')]);
+  assert.deepEqual(broken, [
+    [9, 'link to "#nope": this file has no section or anchor "nope"'],
+    [6, 'link to "src/missing.ts" does not resolve to a code file under the code roots'],
+    [8, 'link to "docs/api.md#Listen": that file has no section or anchor "Listen"'],
+    [8, 'link to "docs/api.md#nope": that file has no section or anchor "nope"'],
+  ]);
+  // Without the matcher (a caller that knows no code extensions) missing code files are not judged.
+  const unchecked = resolveGraph({ descriptor: codeDesc, sources, codePaths: new Set(['src/x.ts', 'src/a#b.ts']) });
+  assert.equal(unchecked.issues.filter((item) => item.message.includes('missing.ts')).length, 0);
+});
+
+test('kinds and statuses differing only in case warn under an open vocabulary, naming both spellings', () => {
+  const node = (id: string, kind: string, status: string, extra = ''): ResolveSource => parsed(`docs/${id}.md`, `+++\nid = "${id}"\nkind = "${kind}"\ntitle = "${id}"\nstatus = "${status}"\n${extra}+++\n`);
+  const sources = [node('A', 'requirement', 'draft'), node('B', 'requirement', 'Draft'), node('C', 'Requirement', 'draft'), node('D', 'component', 'DRAFT')];
+  const graph = resolveGraph({ descriptor: desc, sources, codePaths: new Set() });
+  const issues = vocabularyCaseIssues(graph.nodes, desc);
+  assert.deepEqual(issues.map((item) => [item.code, item.severity, item.node_id, item.path, item.line]), [
+    ['vocabulary_case_mismatch', 'warning', 'C', 'docs/C.md', 1],
+    ['vocabulary_case_mismatch', 'warning', 'B', 'docs/B.md', 1],
+    ['vocabulary_case_mismatch', 'warning', 'D', 'docs/D.md', 1],
+  ]);
+  assert.match(issues[0]!.message, /kind "Requirement" of node "C" differs only in case from kind "requirement" \(2 nodes, e\.g\. "A"\)/);
+  assert.match(issues[1]!.message, /status "Draft" .* status "draft"/);
+  // A closed list already flags the other spelling (undeclared_kind): no second warning for kinds.
+  const closed = testDescriptor({ vocabulary: { kinds: ['requirement', 'component'], authorities: null, statuses: null, relations: null } });
+  assert.deepEqual(vocabularyCaseIssues(graph.nodes, closed).map((item) => item.message.split(': ')[1]!.split(' ')[0]), ['status', 'status']);
+  // Ties prefer the all-lowercase spelling.
+  const tie = resolveGraph({ descriptor: desc, sources: [node('E', 'Decision', 'x'), node('F', 'decision', 'x')], codePaths: new Set() });
+  assert.deepEqual(vocabularyCaseIssues(tie.nodes, desc).map((item) => item.node_id), ['E']);
 });

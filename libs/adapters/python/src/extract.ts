@@ -4,7 +4,7 @@
  * thread's parser; never throws for bad source. Python has no Logic in this adapter.
  */
 import type { Node as SyntaxNode, Tree } from 'web-tree-sitter';
-import { withContentHash } from '@docforge/core';
+import { codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput, GraphEdge, GraphNode, SourceIssue } from '@docforge/core';
 import { PYTHON_LINK_DATA_VERSION } from './link-data.js';
 import type { PythonBase, PythonCall, PythonImport, PythonLinkData } from './link-data.js';
@@ -92,7 +92,7 @@ class Extractor {
 
   newDraft(qname: string, name: string, kind: DefKind, parent: Draft | null, startLine: number, end: number): Draft {
     const draft: Draft = {
-      id: qname === '' ? `code:${this.path}` : `code:${this.path}#${qname}`,
+      id: codeId(this.path, qname),
       qname,
       name,
       kind,

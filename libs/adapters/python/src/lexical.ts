@@ -5,7 +5,7 @@
  * token patterns at any indentation, including after a block header on the same line
  * (`try: import x`). Nothing of web-tree-sitter is used here, so no WASM is loaded.
  */
-import { withContentHash } from '@docforge/core';
+import { codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput, GraphNode } from '@docforge/core';
 import { cleanDoc, countLines, firstParagraph, isMainGuardText, isPythonTestPath, PYTHON_LANGUAGE, type ExtractResult } from './module-facts.js';
 import { PYTHON_LINK_DATA_VERSION } from './link-data.js';
@@ -290,7 +290,7 @@ export function extractPythonLexical(input: CodeExtractInput): ExtractResult {
     if (base === '__main__.py' || scan.mainGuard) capabilities.push('entrypoint');
     if (isPythonTestPath(input.path)) capabilities.push('test');
     return withContentHash({
-      id: `code:${input.path}`,
+      id: codeId(input.path),
       kind: 'module',
       title: input.path,
       family: null,
@@ -317,7 +317,7 @@ export function extractPythonLexical(input: CodeExtractInput): ExtractResult {
     return {
       nodes: [node(empty)],
       edges: [],
-      issues: [{ severity: 'error', code: 'extract_failed', message: `Python lexical scan failed: ${message}`, path: input.path, line: null, node_id: `code:${input.path}` }],
+      issues: [{ severity: 'error', code: 'extract_failed', message: `Python lexical scan failed: ${message}`, path: input.path, line: null, node_id: codeId(input.path) }],
       logic_steps: [],
       logic_flows: [],
       link_data: { version: PYTHON_LINK_DATA_VERSION, imports: [], calls: [], bases: [], all: null, defs: [] } satisfies PythonLinkData,

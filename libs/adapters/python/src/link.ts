@@ -5,6 +5,7 @@
  * wildcard imports, the receiver's class and its bases). A call that these rules cannot resolve
  * stays unresolved and is counted; nothing is matched by bare name elsewhere.
  */
+import { codeId } from '@docforge/core';
 import type { GraphEdge, LinkResult, ModuleResolver, ParsedSource } from '@docforge/core';
 import { readPythonLinkData } from './link-data.js';
 import type { PythonImport, PythonLinkData } from './link-data.js';
@@ -64,7 +65,7 @@ function parentQname(qname: string): string {
 }
 
 function fileInfo(file: Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>, data: PythonLinkData): FileInfo {
-  const moduleId = `code:${file.path}`;
+  const moduleId = codeId(file.path);
   const prefix = `${moduleId}#`;
   const defs = new Map<string, { id: string; kind: string }>();
   for (const node of file.nodes) {
@@ -357,7 +358,7 @@ class Linker {
         }
       }
       const external = targets.filter((target) => target !== info.path);
-      for (const target of external) this.addEdge(info.moduleId, 'imports', `code:${target}`, info.path, imp.line);
+      for (const target of external) this.addEdge(info.moduleId, 'imports', codeId(target), info.path, imp.line);
       const key = targets.length > 0 ? 'imports_resolved' : 'imports_unresolved';
       this.stats[key] = (this.stats[key] ?? 0) + 1;
     }

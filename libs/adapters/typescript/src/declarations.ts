@@ -4,7 +4,7 @@
  * link-data records), and the final result with capabilities and `defines` edges.
  */
 import ts from 'typescript';
-import { withContentHash } from '@docforge/core';
+import { codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput, GraphEdge, GraphNode, LogicFlow, LogicStep, SourceIssue } from '@docforge/core';
 import type {
   TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsHeritageRecord, TsImportRecord, TsLinkData,
@@ -84,7 +84,7 @@ export class ExtractState {
 
   constructor(input: CodeExtractInput) {
     this.path = input.path;
-    this.moduleId = `code:${input.path}`;
+    this.moduleId = codeId(input.path);
     this.language = languageOf(input.path);
     this.isDts = isDeclarationPath(input.path);
     this.isTest = isTestPath(input.path);

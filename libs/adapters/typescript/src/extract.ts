@@ -4,7 +4,7 @@
  * sites (calls.ts), and builds Logic per function. The lexical strategy lives in lexical.ts.
  */
 import ts from 'typescript';
-import { withContentHash } from '@docforge/core';
+import { codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput } from '@docforge/core';
 import { visitCall, visitNew } from './calls.js';
 import { exportValue, visitAssignment } from './commonjs.js';
@@ -33,7 +33,7 @@ export function extractTypeScript(input: CodeExtractInput): TsExtractResult {
   try {
     return new Extractor(input).run();
   } catch (error) {
-    const moduleId = `code:${input.path}`;
+    const moduleId = codeId(input.path);
     const lines = input.content.split('\n').length;
     const node = withContentHash(moduleNode(input.path, lines, false, false));
     return {

@@ -6,7 +6,7 @@
  * expression literals; module references are then recognised by token patterns. No TypeScript
  * compiler API (not even its scanner) is used here.
  */
-import { withContentHash } from '@docforge/core';
+import { codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput, GraphNode } from '@docforge/core';
 import type { TsExtractResult } from './module-node.js';
 import { isEntrypointPath, isTestPath, languageOf } from './paths.js';
@@ -419,7 +419,7 @@ export function extractLexical(input: CodeExtractInput): TsExtractResult {
   if (entry) capabilities.push('entrypoint');
   if (isTest) capabilities.push('test');
   const node: Omit<GraphNode, 'content_hash'> = {
-    id: `code:${input.path}`,
+    id: codeId(input.path),
     kind: 'module',
     title: input.path,
     family: null,

@@ -1,0 +1,45 @@
+/**
+ * Code node ids (DESIGN.md section 3): `code:<path>` for a module and `code:<path>#<qualified.name>`
+ * for a class, function or method. The path part is percent-encoded for `%` and `#` only, so the
+ * first `#` of an id always separates the path from the qualified name, whatever the file is called
+ * (`src/a#b.ts` gives `code:src/a%23b.ts`). Every adapter builds code ids through {@link codeId}.
+ */
+
+/** The prefix of every code node id; content node ids may not start with it. */
+export const CODE_ID_PREFIX = 'code:';
+
+/**
+ * The path part of a code id: `%` becomes `%25` and `#` becomes `%23`; every other character,
+ * `/` and non-ASCII included, stays as it is (so ids of ordinary paths are the paths themselves).
+ * @param path project-relative POSIX path of the file
+ */
+export function encodeCodePath(path: string): string {
+  return path.replace(/%/g, '%25').replace(/#/g, '%23');
+}
+
+/** The inverse of {@link encodeCodePath}: `%23` becomes `#` and `%25` becomes `%`, read left to right. */
+export function decodeCodePath(encoded: string): string {
+  return encoded.replace(/%2[35]/gi, (match) => (match.toLowerCase() === '%25' ? '%' : '#'));
+}
+
+/**
+ * The id of a code node.
+ * @param path project-relative POSIX path of the file (not yet encoded)
+ * @param qualifiedName dotted name inside the file (`Class.method`); omitted, null or empty for the module
+ * @returns `code:<encoded path>` or `code:<encoded path>#<qualifiedName>`
+ */
+export function codeId(path: string, qualifiedName?: string | null): string {
+  const module = `${CODE_ID_PREFIX}${encodeCodePath(path)}`;
+  return qualifiedName === undefined || qualifiedName === null || qualifiedName === '' ? module : `${module}#${qualifiedName}`;
+}
+
+/**
+ * Splits a code id into its file path (decoded) and qualified name (null for a module).
+ * @returns null when `id` does not start with {@link CODE_ID_PREFIX}
+ */
+export function parseCodeId(id: string): { path: string; qualifiedName: string | null } | null {
+  if (!id.startsWith(CODE_ID_PREFIX)) return null;
+  const rest = id.slice(CODE_ID_PREFIX.length);
+  const hash = rest.indexOf('#');
+  return hash < 0 ? { path: decodeCodePath(rest), qualifiedName: null } : { path: decodeCodePath(rest.slice(0, hash)), qualifiedName: rest.slice(hash + 1) };
+}

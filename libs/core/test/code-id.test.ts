@@ -1,0 +1,30 @@
+// Pins code node ids: `#` and `%` in the path part are percent-encoded, so the first `#` always starts the qualified name.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { codeId, decodeCodePath, encodeCodePath, parseCodeId } from '../src/index.js';
+
+test('ordinary paths are unchanged; # and % in a path are encoded', () => {
+  assert.equal(codeId('src/a.ts'), 'code:src/a.ts');
+  assert.equal(codeId('src/a.ts', 'C.m'), 'code:src/a.ts#C.m');
+  assert.equal(codeId('src/a.ts', ''), 'code:src/a.ts');
+  assert.equal(codeId('src/ünï code.ts', 'f'), 'code:src/ünï code.ts#f');
+  assert.equal(codeId('src/a#b.ts'), 'code:src/a%23b.ts');
+  assert.equal(codeId('src/100%.py', 'f'), 'code:src/100%25.py#f');
+  assert.equal(encodeCodePath('x/%23#.ts'), 'x/%2523%23.ts');
+});
+
+test('a file named like a symbol id and the symbol itself get distinct ids', () => {
+  // Before encoding, the module of "a.ts#f" and the function f of "a.ts" were both "code:a.ts#f".
+  assert.notEqual(codeId('a.ts#f'), codeId('a.ts', 'f'));
+  assert.deepEqual(parseCodeId(codeId('a.ts#f')), { path: 'a.ts#f', qualifiedName: null });
+  assert.deepEqual(parseCodeId(codeId('a.ts', 'f')), { path: 'a.ts', qualifiedName: 'f' });
+});
+
+test('decoding inverts encoding, private names after the first # survive', () => {
+  for (const path of ['a.ts', '%', '%25', '%23', '#', 'a%2523#b%#.py', 'dir#1/x%y.ts']) {
+    assert.equal(decodeCodePath(encodeCodePath(path)), path, path);
+    assert.doesNotMatch(encodeCodePath(path), /#/, path);
+  }
+  assert.deepEqual(parseCodeId(codeId('s#rc/a.ts', 'C.#secret')), { path: 's#rc/a.ts', qualifiedName: 'C.#secret' });
+  assert.equal(parseCodeId('REQ-1'), null);
+});

@@ -1,0 +1,222 @@
+/**
+ * Front matter of Markdown files (DESIGN.md section 3; issue 8 item 2). DocForge's own front matter
+ * is TOML between `+++` lines naming `id` and `kind`. Other tools put front matter in the same
+ * place: Docusaurus and Jekyll use YAML between `---` lines, Hugo TOML between `+++` lines without
+ * DocForge's `id` and `kind`. Such *foreign* front matter never defines a DocForge node: the file
+ * stays a plain Markdown document with a path-derived id, and only its `title`, `description`
+ * (or `summary`) and `tags` are read. YAML is read with the `yaml` package, TOML with smol-toml.
+ *
+ * Where front matter may stand: on line 1 only (after an optional UTF-8 byte order mark), as in
+ * Hugo, Jekyll, Docusaurus (gray-matter) and GitHub's renderer. A `+++` or `---` block that only
+ * blank lines precede is body text for all of them, so it is body text here too, with a
+ * `misplaced_front_matter` warning; its lines never give the node's title or summary.
+ */
+import { parseDocument, LineCounter, isMap, isScalar } from 'yaml';
+import { parse as parseToml, TomlError } from 'smol-toml';
+import type { SourceIssue } from '@docforge/core';
+import { lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
+
+type Table = Record<string, unknown>;
+
+/** A front matter block at the top of a Markdown file, as found by {@link findFrontMatter}. */
+export interface FrontMatterBlock {
+  format: 'toml' | 'yaml';
+  /** 0-based index of the closing delimiter line, or null when the block is never closed. */
+  close: number | null;
+  /** The lines between the delimiters (to the end of the file for an unclosed block), joined by `\n`. */
+  text: string;
+}
+
+/** What {@link readFrontMatter} made of a block. */
+export type FrontMatterReading =
+  /** DocForge's own front matter: a TOML table naming `id` or `kind`. */
+  | { type: 'docforge'; table: Table; outline: TomlOutline }
+  /** Foreign front matter: what it says about the page, and warnings about fields of the wrong type. */
+  | { type: 'foreign'; fields: ForeignFields; issues: SourceIssue[] }
+  /** A block that cannot be read; `docforge` when its lines name `id` or `kind` (DocForge's intent). */
+  | { type: 'unreadable'; issue: SourceIssue; docforge: boolean };
+
+/** The fields of foreign front matter DocForge uses; null when absent. */
+export interface ForeignFields {
+  title: string | null;
+  /** `description` (Docusaurus, Jekyll, Hugo), else `summary` (Hugo). */
+  description: string | null;
+  /** Sorted, unique. */
+  tags: string[];
+}
+
+const DELIMITERS: Record<string, FrontMatterBlock['format']> = { '+++': 'toml', '---': 'yaml' };
+
+function delimiterOf(line: string | undefined): FrontMatterBlock['format'] | null {
+  return line === undefined ? null : DELIMITERS[line.trimEnd()] ?? null;
+}
+
+function closingLine(lines: readonly string[], from: number, format: FrontMatterBlock['format']): number | null {
+  for (let index = from; index < lines.length; index += 1) {
+    const line = (lines[index] as string).trimEnd();
+    // YAML also ends a document with `...` (Jekyll and gray-matter accept it).
+    if (line === (format === 'toml' ? '+++' : '---') || (format === 'yaml' && line === '...')) return index;
+  }
+  return null;
+}
+
+/**
+ * The front matter block that opens on line 1 of `lines` (a `+++` or `---` line), or null.
+ * A `---` line that is never closed is a thematic break, not front matter (it returns null); an
+ * unclosed `+++` block is front matter that runs to the end of the file (`close` null).
+ */
+export function findFrontMatter(lines: readonly string[]): FrontMatterBlock | null {
+  const format = delimiterOf(lines[0]);
+  if (format === null) return null;
+  const close = closingLine(lines, 1, format);
+  if (close === null && format === 'yaml') return null;
+  return { format, close, text: lines.slice(1, close ?? lines.length).join('\n') };
+}
+
+/**
+ * A front-matter-shaped block after leading blank lines: a closed `+++` block, or a closed `---`
+ * block whose content is a YAML mapping. Returns its 0-based first and last line indices, or null.
+ */
+export function findMisplacedFrontMatter(lines: readonly string[]): { first: number; last: number } | null {
+  let first = 0;
+  while (first < lines.length && (lines[first] as string).trim() === '') first += 1;
+  if (first === 0 || first >= lines.length) return null;
+  const format = delimiterOf(lines[first]);
+  if (format === null) return null;
+  const last = closingLine(lines, first + 1, format);
+  if (last === null) return null;
+  if (format === 'yaml') {
+    // `---` is also a thematic break: only a block holding a YAML mapping looks like front matter.
+    const doc = parseDocument(lines.slice(first + 1, last).join('\n'));
+    if (doc.errors.length > 0 || !isMap(doc.contents) || doc.contents.items.length === 0) return null;
+  }
+  return { first, last };
+}
+
+function finding(severity: SourceIssue['severity'], path: string, line: number, message: string): SourceIssue {
+  return { severity, code: 'malformed_front_matter', message: `${path}:${line}: ${message}`, path, line, node_id: null };
+}
+
+function isTable(value: unknown): value is Table {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+/** A scalar as text (`title: 2024` is a number in YAML and TOML); null for anything else. */
+function scalarText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return null;
+}
+
+/**
+ * Tags as the tools write them: a list of strings (Hugo, Jekyll, Docusaurus), Docusaurus tag
+ * objects `{label: ...}`, or a space-separated string (Jekyll). Null when the value has none of
+ * these shapes.
+ */
+function tagList(value: unknown): string[] | null {
+  if (typeof value === 'string') return value.split(/\s+/).filter((tag) => tag !== '');
+  if (!Array.isArray(value)) return null;
+  const tags: string[] = [];
+  for (const item of value) {
+    const text = isTable(item) ? scalarText(item['label']) : scalarText(item);
+    if (text === null) return null;
+    if (text.trim() !== '') tags.push(text.trim());
+  }
+  return tags;
+}
+
+/**
+ * Reads the foreign fields from a parsed mapping; a used field of the wrong shape is a warning
+ * at `lineOfKey(key)` and is ignored.
+ */
+function foreignFields(table: Table, path: string, lineOfKey: (key: string) => number): { fields: ForeignFields; issues: SourceIssue[] } {
+  const issues: SourceIssue[] = [];
+  const text = (key: string): string | null => {
+    const value = table[key];
+    if (value === undefined || value === null) return null;
+    const result = scalarText(value);
+    if (result === null) issues.push(finding('warning', path, lineOfKey(key), `front matter field "${key}" is not text; ignored`));
+    return result === null || result.trim() === '' ? null : result.trim();
+  };
+  const title = text('title');
+  const description = text('description') ?? text('summary');
+  let tags: string[] = [];
+  if (table['tags'] !== undefined && table['tags'] !== null) {
+    const list = tagList(table['tags']);
+    if (list === null) issues.push(finding('warning', path, lineOfKey('tags'), 'front matter field "tags" is neither a list of tags nor a string; ignored'));
+    else tags = [...new Set(list)].sort();
+  }
+  issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  return { fields: { title, description, tags }, issues };
+}
+
+/** `yaml` error messages carry a position relative to the block; the finding gives the file line instead. */
+function yamlReason(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '').trim();
+}
+
+function readYaml(block: FrontMatterBlock, path: string): FrontMatterReading {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(block.text, { lineCounter, uniqueKeys: true });
+  const lastLine = (block.close ?? 1) + 1;
+  const error = doc.errors[0];
+  if (error !== undefined) {
+    const at = Math.min(lastLine, 1 + (error.linePos?.[0].line ?? 1));
+    return { type: 'unreadable', docforge: false, issue: finding('error', path, at, `YAML front matter cannot be read: ${yamlReason(error.message)}`) };
+  }
+  if (doc.contents !== null && !isMap(doc.contents)) {
+    return { type: 'unreadable', docforge: false, issue: finding('error', path, 2, 'YAML front matter must be a mapping of fields (key: value)') };
+  }
+  let table: Table;
+  try {
+    // Aliases are expanded with the library's bound (no "billion laughs").
+    const value: unknown = doc.toJS({ maxAliasCount: 100 });
+    table = isTable(value) ? value : {};
+  } catch (caught) {
+    return { type: 'unreadable', docforge: false, issue: finding('error', path, 2, `YAML front matter cannot be read: ${caught instanceof Error ? caught.message : String(caught)}`) };
+  }
+  const keyLines = new Map<string, number>();
+  if (isMap(doc.contents)) {
+    for (const pair of doc.contents.items) {
+      if (isScalar(pair.key) && typeof pair.key.value === 'string' && pair.key.range) keyLines.set(pair.key.value, lineCounter.linePos(pair.key.range[0]).line + 1);
+    }
+  }
+  return { type: 'foreign', ...foreignFields(table, path, (key) => keyLines.get(key) ?? 2) };
+}
+
+function tomlReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return (error.message.split('\n')[0] ?? error.message).replace(/^Invalid TOML document: /, '');
+}
+
+function readToml(block: FrontMatterBlock, path: string): FrontMatterReading {
+  const outline = outlineToml(block.text);
+  // DocForge's intent shows in the keys its lines name, even when the TOML does not parse.
+  const docforge = outline.firstLine.has('id') || outline.firstLine.has('kind');
+  if (block.close === null) {
+    return { type: 'unreadable', docforge, issue: finding('error', path, 1, 'front matter opened with "+++" is never closed by a "+++" line') };
+  }
+  let table: Table;
+  try {
+    table = parseToml(block.text) as Table;
+  } catch (error) {
+    const at = error instanceof TomlError ? error.line + 1 : 1;
+    return { type: 'unreadable', docforge, issue: finding('error', path, Math.min(at, block.close + 1), `front matter TOML syntax error: ${tomlReason(error)}`) };
+  }
+  if (table['id'] !== undefined || table['kind'] !== undefined) return { type: 'docforge', table, outline };
+  return { type: 'foreign', ...foreignFields(table, path, (key) => (lineOf(outline, key) ?? 1) + 1) };
+}
+
+/**
+ * Reads a front matter block found by {@link findFrontMatter}.
+ * - TOML naming `id` or `kind`: DocForge front matter (validated by the caller).
+ * - TOML without both, and every YAML block: foreign front matter.
+ * - A block that cannot be read (unclosed `+++`, a syntax error, YAML that is not a mapping): an
+ *   error finding `malformed_front_matter` at the file line of the fault; `docforge` says whether
+ *   its lines name `id` or `kind`.
+ * Pure; never throws.
+ * @param path project-relative path, for findings
+ */
+export function readFrontMatter(block: FrontMatterBlock, path: string): FrontMatterReading {
+  return block.format === 'yaml' ? readYaml(block, path) : readToml(block, path);
+}

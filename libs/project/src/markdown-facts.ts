@@ -1,0 +1,122 @@
+/**
+ * What the Markdown parser (markdown-it, the one parser for Markdown) tells about a body: heading
+ * sections, relative links resolved against the file, same-file fragment links, the first heading
+ * and a summary. Pure; no file system access.
+ */
+import { posix } from 'node:path';
+import MarkdownIt, { type Token } from 'markdown-it';
+import type { Anchor, SourceIssue } from '@docforge/core';
+import { anchorIds, anchorResolves, collectSections, inlineText } from './sections.js';
+
+/** Longest summary, in characters. */
+export const SUMMARY_MAX = 400;
+
+const markdown = new MarkdownIt({ html: true });
+
+/** Anchors, links, first heading and summary of a Markdown body (see {@link markdownFacts}). */
+export interface MarkdownFacts {
+  anchors: Anchor[];
+  links: { target_path: string; anchor: string | null; line: number }[];
+  /** Same-file fragment links (`#section`), fragment decoded; a bare `#` is not one. */
+  selfLinks: { anchor: string; line: number }[];
+  firstHeading: string | null;
+  summary: string;
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * Resolves a Markdown href against the linking file. Returns null for external links, in-page
+ * anchors, and targets escaping the root.
+ */
+function resolveHref(href: string, fromPath: string): { target_path: string; anchor: string | null } | null {
+  const trimmed = href.trim();
+  if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('//')) return null;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed)) return null;
+  const hash = trimmed.indexOf('#');
+  const fragment = hash >= 0 ? trimmed.slice(hash + 1) : '';
+  let pathPart = hash >= 0 ? trimmed.slice(0, hash) : trimmed;
+  const query = pathPart.indexOf('?');
+  if (query >= 0) pathPart = pathPart.slice(0, query);
+  pathPart = safeDecode(pathPart);
+  if (pathPart === '') return null;
+  const joined = pathPart.startsWith('/') ? pathPart.slice(1) : posix.join(posix.dirname(fromPath), pathPart);
+  let normalized = posix.normalize(joined === '' ? '.' : joined);
+  if (normalized === '..' || normalized.startsWith('../') || posix.isAbsolute(normalized)) return null;
+  while (normalized.length > 1 && normalized.endsWith('/')) normalized = normalized.slice(0, -1);
+  const anchor = fragment === '' ? null : safeDecode(fragment);
+  return { target_path: normalized, anchor };
+}
+
+/**
+ * Anchors, links, first heading and summary of a Markdown body whose first line is `firstLine`.
+ * Headings and paragraphs starting on a file line inside `skip` give no title or summary.
+ */
+export function markdownFacts(body: string, firstLine: number, path: string, skip: { from: number; to: number } | null = null): MarkdownFacts {
+  const tokens = markdown.parse(body, {});
+  const anchors = collectSections(tokens, body, firstLine);
+  const links: MarkdownFacts['links'] = [];
+  const selfLinks: MarkdownFacts['selfLinks'] = [];
+  let firstHeading: string | null = null;
+  let summary: string | null = null;
+  let fallbackSummary: string | null = null;
+  let lastLine = 0;
+  const skipped = (token: Token): boolean => skip !== null && token.map !== null && token.map[0] + firstLine >= skip.from && token.map[0] + firstLine <= skip.to;
+  for (let index = 0; index < tokens.length; index += 1) {
+    const token = tokens[index] as Token;
+    if (token.map !== null) lastLine = token.map[0];
+    if (token.type === 'heading_open') {
+      const text = inlineText(tokens[index + 1]).trim();
+      if (firstHeading === null && text !== '' && !skipped(token)) firstHeading = text;
+    } else if (token.type === 'paragraph_open') {
+      const text = inlineText(tokens[index + 1]).replace(/\s+/g, ' ').trim();
+      if (text !== '' && !skipped(token)) {
+        if (summary === null && token.level === 0) summary = text;
+        if (fallbackSummary === null) fallbackSummary = text;
+      }
+    } else if (token.type === 'inline' && token.children !== null) {
+      let line = (token.map?.[0] ?? lastLine) + firstLine;
+      for (const child of token.children) {
+        if (child.type === 'softbreak' || child.type === 'hardbreak') {
+          line += 1;
+        } else if (child.type === 'text' && child.content.includes('\n')) {
+          line += child.content.split('\n').length - 1;
+        } else if (child.type === 'link_open') {
+          const href = child.attrGet('href');
+          if (href === null) continue;
+          const trimmed = href.trim();
+          if (trimmed.startsWith('#') && trimmed.length > 1) selfLinks.push({ anchor: safeDecode(trimmed.slice(1)), line });
+          const resolved = resolveHref(href, path);
+          if (resolved !== null) links.push({ ...resolved, line });
+        }
+      }
+    }
+  }
+  const chosen = summary ?? fallbackSummary ?? '';
+  return { anchors, links, selfLinks, firstHeading, summary: chosen.length > SUMMARY_MAX ? chosen.slice(0, SUMMARY_MAX).trimEnd() : chosen };
+}
+
+/** Broken same-file anchor links (`#nope`) of a Markdown node, as `broken_link` warnings. */
+export function selfAnchorIssues(path: string, nodeId: string, anchors: readonly Anchor[], fragments: MarkdownFacts['selfLinks']): SourceIssue[] {
+  if (fragments.length === 0) return [];
+  const ids = anchorIds(anchors);
+  const issues: SourceIssue[] = [];
+  for (const link of fragments) {
+    if (anchorResolves(ids, link.anchor)) continue;
+    issues.push({
+      severity: 'warning',
+      code: 'broken_link',
+      message: `${path}:${link.line}: link to "#${link.anchor}": this file has no section or anchor "${link.anchor}"`,
+      path,
+      line: link.line,
+      node_id: nodeId,
+    });
+  }
+  return issues;
+}
