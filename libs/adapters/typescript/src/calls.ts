@@ -5,8 +5,8 @@
  */
 import ts from 'typescript';
 import type { Extraction, Scope } from './declarations.js';
-import type { TsCallShape } from './link-data.js';
-import { dottedName, lineAt, literalText, unwrap } from './syntax.js';
+import type { TsCallShape, TsCallSite } from './link-data.js';
+import { accessName, dottedName, lineAt, literalText, unwrap } from './syntax.js';
 
 const TEST_CALLEES = new Set(['test', 'it', 'describe', 'suite', 'beforeEach', 'afterEach', 'before', 'after']);
 
@@ -38,8 +38,12 @@ export function visitCall(ex: Extraction, call: ts.CallExpression, scope: Scope)
       if (ts.isIdentifier(a)) ex.testCalled.add(a.text);
     }
   }
-  const { shape, name, object } = classifyCallee(callee);
-  ex.calls.push({ owner: scope.ownerId, shape, name, object, line });
+  const site = classifyCallee(callee);
+  const record: TsCallSite = { owner: scope.ownerId, shape: site.shape, name: site.name, object: site.object, line };
+  if (site.path !== null) record.path = site.path;
+  if (site.shape === 'this') record.this_of = scope.thisOf;
+  ex.calls.push(record);
+  const shape = site.shape;
   if (shape === 'other') ex.visit(call.expression, scope);
   else visitCalleeInner(callee, (n) => ex.visit(n, scope));
   for (const arg of call.arguments) ex.visit(arg, scope);
@@ -74,31 +78,47 @@ function leftmostIdentifier(expr: ts.Expression): string | null {
   }
 }
 
-/** Classifies a callee expression into a call-site shape (see {@link TsCallShape}). */
-function classifyCallee(callee: ts.Expression): { shape: TsCallShape; name: string; object: string | null } {
-  let expr = unwrap(callee);
-  if (expr.kind === ts.SyntaxKind.SuperKeyword) return { shape: 'super', name: 'constructor', object: null };
-  let memberName = memberNameOf(expr);
-  if (memberName === 'call' || memberName === 'apply') {
-    expr = unwrap((expr as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
-    memberName = memberNameOf(expr);
-  }
-  if (ts.isIdentifier(expr)) return { shape: 'id', name: expr.text, object: null };
-  if (memberName !== null) {
-    const object = unwrap((expr as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
-    if (object.kind === ts.SyntaxKind.ThisKeyword) return { shape: 'this', name: memberName, object: null };
-    if (object.kind === ts.SyntaxKind.SuperKeyword) return { shape: 'super', name: memberName, object: null };
-    const dotted = dottedName(object);
-    if (dotted !== null) return { shape: 'member', name: memberName, object: dotted };
-    return { shape: 'other', name: memberName, object: null };
-  }
-  return { shape: 'other', name: '', object: null };
+interface CalleeSite {
+  shape: TsCallShape;
+  name: string;
+  object: string | null;
+  path: string[] | null;
 }
 
-function memberNameOf(expr: ts.Expression): string | null {
-  if (ts.isPropertyAccessExpression(expr) && ts.isIdentifier(expr.name)) return expr.name.text;
-  if (ts.isElementAccessExpression(expr)) return literalText(expr.argumentExpression);
-  return null;
+const PLAIN_SEGMENT = /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$]*$/u;
+
+/** Classifies a callee expression into a call-site shape (see {@link TsCallShape}). */
+function classifyCallee(callee: ts.Expression): CalleeSite {
+  let expr = unwrap(callee);
+  if (expr.kind === ts.SyntaxKind.SuperKeyword) return { shape: 'super', name: 'constructor', object: null, path: null };
+  let name = accessName(expr);
+  if (name === 'call' || name === 'apply') {
+    expr = unwrap((expr as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
+    name = accessName(expr);
+  }
+  if (ts.isIdentifier(expr)) return { shape: 'id', name: expr.text, object: null, path: null };
+  if (name === null) return { shape: 'other', name: '', object: null, path: null };
+  const segments: string[] = [];
+  let current = unwrap((expr as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
+  for (;;) {
+    if (current.kind === ts.SyntaxKind.ThisKeyword) {
+      segments.reverse();
+      return { shape: 'this', name, object: null, path: segments };
+    }
+    if (current.kind === ts.SyntaxKind.SuperKeyword) {
+      return segments.length === 0 ? { shape: 'super', name, object: null, path: null } : { shape: 'other', name, object: null, path: null };
+    }
+    if (ts.isIdentifier(current)) {
+      segments.push(current.text);
+      segments.reverse();
+      const object = segments.every((segment) => PLAIN_SEGMENT.test(segment)) ? segments.join('.') : null;
+      return { shape: 'member', name, object, path: segments };
+    }
+    const segment = accessName(current);
+    if (segment === null) return { shape: 'other', name, object: null, path: null };
+    segments.push(segment);
+    current = unwrap((current as ts.PropertyAccessExpression | ts.ElementAccessExpression).expression);
+  }
 }
 
 /** Visits sub-expressions of a classified callee that may contain calls (element access keys). */
