@@ -295,11 +295,14 @@ class Extractor extends ExtractState implements Walker {
       case ts.SyntaxKind.VariableStatement: {
         const stmt = node as ts.VariableStatement;
         const exported = scope.topLevel && hasModifier(stmt, ts.SyntaxKind.ExportKeyword);
-        for (const decl of stmt.declarationList.declarations) this.visitVariable(decl, scope, exported, stmt);
+        const isConst = (stmt.declarationList.flags & ts.NodeFlags.Const) !== 0;
+        for (const decl of stmt.declarationList.declarations) this.visitVariable(decl, scope, exported, stmt, isConst);
         return;
       }
       case ts.SyntaxKind.VariableDeclarationList: {
-        for (const decl of (node as ts.VariableDeclarationList).declarations) this.visitVariable(decl, scope, false, decl);
+        const list = node as ts.VariableDeclarationList;
+        const isConst = (list.flags & ts.NodeFlags.Const) !== 0;
+        for (const decl of list.declarations) this.visitVariable(decl, scope, false, decl, isConst);
         return;
       }
       case ts.SyntaxKind.ExpressionStatement: {
@@ -369,7 +372,7 @@ class Extractor extends ExtractState implements Walker {
     }
   }
 
-  private visitVariable(decl: ts.VariableDeclaration, scope: Scope, exported: boolean, docNode: ts.Node): void {
+  private visitVariable(decl: ts.VariableDeclaration, scope: Scope, exported: boolean, docNode: ts.Node, isConst: boolean): void {
     const sf = this.sf;
     const init = decl.initializer ? unwrap(decl.initializer) : undefined;
     const line = lineAt(sf, decl.getStart(sf));
@@ -393,7 +396,6 @@ class Extractor extends ExtractState implements Walker {
           this.bindings.push({ local: name, specifier: requireSpecifier(init.expression)!, imported: init.name.text });
         } else {
           // A const (or a TypeScript let/var, whose type TypeScript enforces) with an annotation or `new X()`.
-          const isConst = (ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const) !== 0;
           const type = typeRefText(decl.type) ?? (isConst || this.language === 'typescript' ? constructedType(decl.initializer) : null);
           this.bindTyped(scope.ownerId, name, type);
           if (isConst && scope.topLevel) this.moduleConsts.add(name);
