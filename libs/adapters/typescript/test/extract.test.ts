@@ -115,7 +115,6 @@ test('TypeScript module: classes, interfaces, functions, methods with ids, spans
   ]);
   assert.deepEqual(edgeList(r, 'defines').sort(), [
     'code:src/counter.ts -> code:src/counter.ts#Adder @2',
-    'code:src/counter.ts#Adder -> code:src/counter.ts#Adder.add @3',
     'code:src/counter.ts -> code:src/counter.ts#Counter @10',
     'code:src/counter.ts -> code:src/counter.ts#default @22',
   ]);
