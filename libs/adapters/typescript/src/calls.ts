@@ -46,7 +46,58 @@ export function visitCall(ex: Extraction, call: ts.CallExpression, scope: Scope)
   const shape = site.shape;
   if (shape === 'other') ex.visit(call.expression, scope);
   else visitCalleeInner(callee, (n) => ex.visit(n, scope));
-  for (const arg of call.arguments) ex.visit(arg, scope);
+  const descriptors = prototypeDescriptors(ex, call);
+  for (const arg of call.arguments) {
+    if (descriptors !== null && arg === descriptors.arg) visitDescriptors(ex, descriptors.objects, scope, descriptors.classId);
+    else ex.visit(arg, scope);
+  }
+}
+
+/**
+ * `Object.defineProperties(X.prototype, { p: { get () {}, set (v) {}, value: function () {} } })`
+ * and `Object.defineProperty(X.prototype, 'p', { ... })` with X a module-level class or function:
+ * the descriptors' functions run with `this` an X instance, as X's prototype methods do.
+ */
+function prototypeDescriptors(ex: Extraction, call: ts.CallExpression): { arg: ts.Expression; objects: ts.ObjectLiteralExpression[]; classId: string } | null {
+  const callee = dottedName(call.expression);
+  if (callee !== 'Object.defineProperties' && callee !== 'Object.defineProperty') return null;
+  const target = call.arguments[0] === undefined ? null : dottedName(call.arguments[0]);
+  if (target === null || !target.endsWith('.prototype')) return null;
+  const classId = ex.topDecls.get(target.slice(0, -'.prototype'.length));
+  const kind = classId === undefined ? undefined : ex.decls.get(classId)?.record.kind;
+  if (classId === undefined || (kind !== 'class' && kind !== 'function')) return null;
+  const arg = call.arguments[callee === 'Object.defineProperties' ? 1 : 2];
+  if (arg === undefined) return null;
+  const value = unwrap(arg);
+  if (!ts.isObjectLiteralExpression(value)) return null;
+  if (callee === 'Object.defineProperty') return { arg, objects: [value], classId };
+  const objects: ts.ObjectLiteralExpression[] = [];
+  for (const property of value.properties) {
+    if (ts.isPropertyAssignment(property) && ts.isObjectLiteralExpression(unwrap(property.initializer))) {
+      objects.push(unwrap(property.initializer) as ts.ObjectLiteralExpression);
+    } else {
+      return null;
+    }
+  }
+  return { arg, objects, classId };
+}
+
+/** Visits property descriptors: their get/set/value functions see `this` as an instance of `classId`. */
+function visitDescriptors(ex: Extraction, objects: readonly ts.ObjectLiteralExpression[], scope: Scope, classId: string): void {
+  const inner: Scope = { ...scope, topLevel: false, thisOf: classId };
+  for (const object of objects) {
+    for (const member of object.properties) {
+      if (ts.isMethodDeclaration(member) || ts.isGetAccessorDeclaration(member) || ts.isSetAccessorDeclaration(member)) {
+        ex.visitFunction(member, inner);
+      } else if (ts.isPropertyAssignment(member)) {
+        const init = unwrap(member.initializer);
+        if (ts.isFunctionExpression(init)) ex.visitFunction(init, inner);
+        else ex.visit(member.initializer, scope);
+      } else {
+        ex.visit(member, scope);
+      }
+    }
+  }
 }
 
 /** Records a `new` call site (shape `new`) and visits its arguments. */

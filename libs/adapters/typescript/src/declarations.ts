@@ -69,6 +69,8 @@ export interface Walker {
     fn: FunctionLikeWithBody, kind: 'function' | 'method', name: string, scope: Scope, docNode: ts.Node, summary: string, span?: ts.Node,
   ): string;
   visitClass(node: ts.ClassLikeDeclaration, name: string | null, scope: Scope, docNode: ts.Node): string | null;
+  /** Visits an anonymous function's parameters and body in `scope` (its calls count for `scope.ownerId`). */
+  visitFunction(fn: ts.SignatureDeclaration & { body?: ts.Node | undefined }, scope: Scope): void;
 }
 
 /** The extraction state together with the traversal that recurses into sub-expressions. */

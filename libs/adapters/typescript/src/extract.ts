@@ -103,6 +103,10 @@ class Extractor extends ExtractState implements Walker {
     return id;
   }
 
+  visitFunction(fn: ts.SignatureDeclaration & { body?: ts.Node | undefined }, scope: Scope): void {
+    this.visitFunctionParts(fn, scope);
+  }
+
   private visitFunctionParts(fn: ts.SignatureDeclaration & { body?: ts.Node | undefined }, scope: Scope): void {
     const ts_ = this.language === 'typescript';
     for (const p of fn.parameters) {

@@ -244,3 +244,22 @@ test('no calls edge without proof: same-named method on an unrelated class, unkn
   const perFunction = Object.values(result.unresolved_calls ?? {}).reduce((a, b) => a + b, 0);
   assert.equal(perFunction, result.stats['calls_unresolved']);
 });
+
+test('property descriptors defined on X.prototype see `this` as an X; other object-literal functions rebind `this`', () => {
+  const text = [
+    'function Reply () {}',
+    'Reply.prototype.code = function (c) { return c }',
+    'Object.defineProperties(Reply.prototype, {',
+    '  statusCode: {',
+    '    get () { return this.code() },',
+    '    set (value) { this.code(value) }',
+    '  }',
+    '})',
+    'const plain = { run () { return this.code() } }',
+    'module.exports = { Reply, plain }',
+  ].join('\n');
+  const result = link({ 'lib/reply.js': text });
+  const edges = result.edges.filter((e) => e.relation === 'calls' && e.target_id === 'code:lib/reply.js#Reply.code');
+  assert.deepEqual(edges.map((e) => `${e.source_id}@${e.line}`), [`code:lib/reply.js@${lineOf(text, 'get () { return this.code() }')}`]);
+  assert.equal(result.unresolved_calls?.['code:lib/reply.js'], 2, 'Object.defineProperties(...) and this.code() in plain.run');
+});
