@@ -148,14 +148,16 @@ class Linker implements NameResolution {
       if (target !== undefined) {
         this.stats['imports_resolved']! += 1;
         this.addEdge(mod.id, 'imports', target.id, mod.path, record.line);
-      } else if (resolution.kind === 'external' || !isCodeSpecifier(record.specifier)) {
+      } else if (resolution.kind === 'external' || (!isCodeSpecifier(record.specifier) && !(resolution.kind === 'unresolved' && resolution.alias !== undefined))) {
         this.stats['imports_external']! += 1;
       } else {
         this.stats['imports_unresolved']! += 1;
         this.issues.push({
           severity: 'warning',
           code: 'unresolved_import',
-          message: `Cannot resolve module '${record.specifier}' to a project file.`,
+          message: resolution.kind === 'unresolved' && resolution.alias !== undefined
+            ? `Cannot resolve module '${record.specifier}' to a project file (alias ${resolution.alias}).`
+            : `Cannot resolve module '${record.specifier}' to a project file.`,
           path: mod.path,
           line: record.line,
           node_id: mod.id,
