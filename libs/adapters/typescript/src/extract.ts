@@ -161,6 +161,12 @@ class Extractor extends ExtractState implements Walker {
     const name = accessName(left);
     if (name === null) return;
     const right = unwrap(expr.right);
+    // `this.m = this.m.bind(this)` keeps the method: not a run-time replacement.
+    if (ts.isCallExpression(right) && ts.isPropertyAccessExpression(right.expression) && right.expression.name.text === 'bind') {
+      const bound = unwrap(right.expression.expression);
+      if ((ts.isPropertyAccessExpression(bound) || ts.isElementAccessExpression(bound))
+        && unwrap(bound.expression).kind === ts.SyntaxKind.ThisKeyword && accessName(bound) === name) return;
+    }
     const type = ts.isIdentifier(right) ? this.localType(scope.ownerId, right.text) : constructedType(expr.right);
     this.fieldType(scope.thisOf, name, type, false);
   }

@@ -136,6 +136,9 @@ test('a method declared [kRun]() and also assigned through this[kRun] = fn is no
   });
   assert.deepEqual(callsFrom(result, 'code:src/a.ts#A.go'), []);
   assert.equal(result.unresolved_calls?.['code:src/a.ts#A.go'], 1);
+  // Binding a method to its instance keeps it.
+  const bound = link({ 'lib/b.js': 'class B {\n  constructor () { this.run = this.run.bind(this) }\n  run () {}\n  go () { this.run() }\n}\nmodule.exports = B\n' });
+  assert.deepEqual(callsFrom(bound, 'code:lib/b.js#B.go'), ['code:lib/b.js#B.run']);
 });
 
 const PROVEN_FIXTURE: Record<string, string> = {
