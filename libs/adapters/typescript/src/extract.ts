@@ -15,7 +15,7 @@ import { buildFunctionLogic } from './logic.js';
 import { moduleNode, type TsExtractResult } from './module-node.js';
 import {
   accessName, boundNames, constructedType, dottedName, dynamicImportSpecifier, hasModifier, lineAt, oneLine, propertyNameText,
-  requireSpecifier, typeRefText, unwrap,
+  requireSpecifier, returnTypeText, typeRefText, unwrap,
 } from './syntax.js';
 
 const MAX_SYNTAX_ISSUES = 20;
@@ -87,6 +87,8 @@ class Extractor extends ExtractState implements Walker {
     if (hasModifier(fn, ts.SyntaxKind.AsyncKeyword)) this.addCap(id, 'async');
     if ((fn as ts.FunctionLikeDeclarationBase).asteriskToken) this.addCap(id, 'generator');
     if (ts.isArrowFunction(fn)) this.decls.get(id)!.record.arrow = true;
+    const returns = returnTypeText(fn.type);
+    if (returns !== null) this.decls.get(id)!.record.returns = returns;
     this.recordTypeParams(id, fn.typeParameters);
     if (merged && fn.body === undefined) return id;
     // A method sees its class (or constructor function); an arrow its enclosing `this`; a function its own.
@@ -136,6 +138,8 @@ class Extractor extends ExtractState implements Walker {
       if (ts.isMethodSignature(member)) {
         const memberName = propertyNameText(sf, member.name);
         const { id: methodId } = this.addDecl('method', memberName, scope, member, this.methodSignature(member, decl.name.text, memberName), member, true);
+        const returns = returnTypeText(member.type);
+        if (returns !== null) this.decls.get(methodId)!.record.returns = returns;
         if (ts.isComputedPropertyName(member.name)) {
           const key = dottedName(member.name.expression);
           if (key !== null) this.decls.get(methodId)!.record.key = key;

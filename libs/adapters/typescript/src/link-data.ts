@@ -46,6 +46,11 @@ export interface TsDeclRecord {
   key?: string;
   /** For a function declared from an arrow function: its `this` is the enclosing one. */
   arrow?: true;
+  /**
+   * For a function or method with a return type annotation naming a class or interface: that
+   * type's reference text; `Promise<X>` is recorded as `await:X` (the type of `await f()`).
+   */
+  returns?: string;
 }
 
 /**
@@ -81,8 +86,9 @@ export interface TsCallSite {
 
 /**
  * Declared types of a scope's names, as type reference texts without type arguments
- * (`Ledger`, `ns.Store`): only names whose every binding in that scope has the same declared or
- * constructed type are listed.
+ * (`Ledger`, `ns.Store`), or the result of a call of a dotted callee whose declared return type
+ * the linker looks up (`call:createApp`, `await:store.load` for `await store.load()`): only names
+ * whose every binding in that scope has the same type are listed.
  */
 export type TsTypedNames = Record<string, string>;
 

@@ -89,8 +89,23 @@ export class ReceiverResolver {
     return { kind: 'none' };
   }
 
-  /** The class, interface or constructor function a type reference text names from a scope, or null. */
+  /**
+   * The class, interface or constructor function a type reference text names from a scope, or
+   * null. `call:f` / `await:f` stand for the (awaited) declared return type of the function or
+   * method `f` resolves to.
+   */
   private resolveType(mod: ModuleInfo, scopeId: string | null, type: string): ClassTarget | null {
+    const marker = /^(call|await):(.+)$/.exec(type);
+    if (marker !== null) {
+      const callee = this.names.resolveDotted(mod, scopeId, marker[2]!);
+      if (callee?.kind !== 'decl' || (callee.decl.kind !== 'function' && callee.decl.kind !== 'method')) return null;
+      const returns = callee.decl.returns;
+      if (returns === undefined) return null;
+      const awaited = returns.startsWith('await:');
+      // `await f()` of a non-Promise return type is that type; `f()` of a Promise is no class.
+      if (awaited && marker[1] !== 'await') return null;
+      return this.resolveType(callee.mod, callee.decl.id, awaited ? returns.slice('await:'.length) : returns);
+    }
     const root = type.split('.')[0]!;
     for (let current = scopeId; current !== null;) {
       if (mod.data.type_params[current]?.includes(root)) return null;

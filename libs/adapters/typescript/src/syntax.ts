@@ -170,7 +170,30 @@ export function constructedType(expr: ts.Expression | undefined): string | null 
     return text === 'const' ? null : text;
   }
   if (ts.isNewExpression(e)) return dottedName(e.expression);
+  // The result of a call: typed by the callee's declared return type, looked up when linking.
+  let awaited = false;
+  if (ts.isAwaitExpression(e)) {
+    awaited = true;
+    e = e.expression;
+    while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
+  }
+  if (ts.isCallExpression(e)) {
+    const callee = dottedName(e.expression);
+    if (callee !== null) return `${awaited ? 'await' : 'call'}:${callee}`;
+  }
   return null;
+}
+
+/**
+ * The return type a function's annotation declares, as recorded in `TsDeclRecord.returns`:
+ * a type reference text, `await:X` for `Promise<X>`, or null.
+ */
+export function returnTypeText(type: ts.TypeNode | undefined): string | null {
+  if (type !== undefined && ts.isTypeReferenceNode(type) && ts.isIdentifier(type.typeName) && type.typeName.text === 'Promise') {
+    const inner = type.typeArguments?.length === 1 ? typeRefText(type.typeArguments[0]) : null;
+    return inner === null ? null : `await:${inner}`;
+  }
+  return typeRefText(type);
 }
 
 /**

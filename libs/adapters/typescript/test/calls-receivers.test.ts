@@ -266,3 +266,39 @@ test('property descriptors defined on X.prototype see `this` as an X; other obje
   assert.deepEqual(edges.map((e) => `${e.source_id}@${e.line}`), [`code:lib/reply.js@${lineOf(text, 'get () { return this.code() }')}`]);
   assert.equal(result.unresolved_calls?.['code:lib/reply.js'], 2, 'Object.defineProperties(...) and this.code() in plain.run');
 });
+
+test('a local holding a call result is typed by the callee\'s declared return type (awaited for Promise<X>), never by a type parameter', () => {
+  const result = link({
+    'src/ledger.ts': 'export class Ledger { refund(): void {} capture(): void {} }\n',
+    'src/factory.ts': [
+      "import { Ledger } from './ledger'",
+      'export function makeLedger(): Ledger { return new Ledger() }',
+      'export async function loadLedger(): Promise<Ledger> { return new Ledger() }',
+      'export function same<T>(x: T): T { return x }',
+      'export function untyped() { return new Ledger() }',
+    ].join('\n'),
+    'src/use.ts': [
+      "import { makeLedger, loadLedger, same, untyped } from './factory'",
+      "import * as factory from './factory'",
+      'export async function use(): Promise<void> {',
+      '  const made = makeLedger()',
+      '  made.capture()',
+      '  const loaded = await factory.loadLedger()',
+      '  loaded.refund()',
+      '}',
+      'export function unproven(): void {',
+      '  const pending = loadLedger()',
+      '  ;(pending as any).refund()',
+      '  const generic = same(makeLedger())',
+      '  generic.refund()',
+      '  const inferred = untyped()',
+      '  inferred.refund()',
+      '}',
+    ].join('\n'),
+  });
+  assert.deepEqual(callsFrom(result, 'code:src/use.ts#use'), [
+    'code:src/factory.ts#loadLedger', 'code:src/factory.ts#makeLedger', 'code:src/ledger.ts#Ledger.capture', 'code:src/ledger.ts#Ledger.refund',
+  ]);
+  assert.deepEqual(callsFrom(result, 'code:src/use.ts#unproven').filter((id) => id.startsWith('code:src/ledger.ts')), []);
+  assert.equal(result.unresolved_calls?.['code:src/use.ts#unproven'], 3, 'pending.refund, generic.refund, inferred.refund');
+});
