@@ -34,6 +34,11 @@ export interface LinkResult {
    * the node (sorted, unique) and recomputes its `content_hash`; unknown ids are ignored.
    */
   capabilities?: Record<string, string[]>;
+  /**
+   * Per calling node id (function, method or module), how many of its call sites no declaration
+   * or binding proves a target for (they get no `calls` edge); ids with none are left out.
+   */
+  unresolved_calls?: Record<string, number>;
 }
 
 /**

@@ -52,6 +52,16 @@ function extensionOf(name: string): string {
   return dot <= 0 ? '' : name.slice(dot).toLowerCase();
 }
 
+/**
+ * Whether a file name is a manifest code resolution reads (package.json `main`/`exports`/`bin`,
+ * tsconfig.json/jsconfig.json `paths`/`baseUrl` and the `tsconfig.*.json` they extend): such files
+ * join the walk of code roots, and those at the project root join it too, so an edit to one
+ * changes the cheap identity and triggers a rebuild.
+ */
+export function isCodeManifest(name: string): boolean {
+  return name === 'package.json' || /^(?:tsconfig|jsconfig)(?:\.[^/]*)?\.json$/.test(name);
+}
+
 function issue(severity: SourceIssue['severity'], code: string, path: string, message: string): SourceIssue {
   return { severity, code, message, path, line: null, node_id: null };
 }
@@ -59,7 +69,8 @@ function issue(severity: SourceIssue['severity'], code: string, path: string, me
 /**
  * Walks the content and code roots of a descriptor.
  * Content roots contribute `*.md`, `*.markdown` and `*.toml`; code roots contribute files whose
- * extension (with the dot, e.g. `.ts`) is in `codeExtensions`. `exclude` globs (picomatch, dot:true)
+ * extension (with the dot, e.g. `.ts`) is in `codeExtensions`, plus the manifests module resolution
+ * reads ({@link isCodeManifest}), which are also taken from the project root itself. `exclude` globs (picomatch, dot:true)
  * apply to project-relative paths and the state dir is always skipped. A symlinked file inside the
  * root is included with its target's stat; a link resolving outside the root yields an error issue
  * `path_outside_root`; a symlinked directory inside the root is not descended into (warning
@@ -125,8 +136,8 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
           handleLink(rel, role, extensions);
           continue;
         }
-        // package.json files under code roots join the walk: module resolution (main/exports/bin) reads them.
-        if (!extensions.has(extensionOf(name)) && !(role === 'code' && name === 'package.json')) continue;
+        // Manifests under code roots join the walk: module resolution reads them (isCodeManifest).
+        if (!extensions.has(extensionOf(name)) && !(role === 'code' && isCodeManifest(name))) continue;
         if (found.has(rel) || excluded(rel)) continue;
         try {
           const stat = lstatSync(`${rootPrefix}${rel}`, { bigint: true });
@@ -135,6 +146,26 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
         } catch (error) {
           issues.push(issue('warning', 'unreadable_path', rel, `${rel}: cannot stat file (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
         }
+      }
+    }
+  };
+
+  /** Manifests at the project root (tsconfig.json above a `src` code root) join the code sources. */
+  const addRootManifests = (): void => {
+    let names: string[];
+    try {
+      names = readdirSync(root).filter(isCodeManifest).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (found.has(name) || excluded(name)) continue;
+      try {
+        const stat = lstatSync(`${rootPrefix}${name}`, { bigint: true });
+        if (!stat.isFile() || tooLarge(name, 'code', Number(stat.size))) continue;
+        found.set(name, { path: name, role: 'code', size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() });
+      } catch {
+        // Vanished between readdir and lstat: not a source.
       }
     }
   };
@@ -185,6 +216,7 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
 
   for (const rootRel of nonNested(desc.sources.content_roots)) walkRoot(rootRel, 'content', contentExt);
   for (const rootRel of nonNested(desc.sources.code_roots)) walkRoot(rootRel, 'code', codeExt);
+  if (codeExt.size > 0 && !desc.sources.code_roots.includes('.')) addRootManifests();
 
   const entries = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { entries, issues: dedupeIssues(issues) };

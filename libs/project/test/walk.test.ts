@@ -242,3 +242,30 @@ test('sourceHash is order-independent and content-sensitive', () => {
   assert.notEqual(sourceHash([a, b]), sourceHash([a, { ...b, content_hash: 'c'.repeat(64) }]));
   assert.match(sourceHash([]), /^[0-9a-f]{64}$/);
 });
+
+test('tsconfig/jsconfig files (and package.json) under code roots and at the project root join the code sources and the cheap identity', () => {
+  const root = tempTree({
+    'docforge.toml': DESCRIPTOR,
+    'docs/index.md': '# Index\n',
+    'tsconfig.json': '{ "extends": "./tsconfig.base.json" }\n',
+    'tsconfig.base.json': '{ "compilerOptions": { "baseUrl": "." } }\n',
+    'package.json': '{ "name": "walk" }\n',
+    'src/a.ts': 'export const a = 1;\n',
+    'src/web/jsconfig.json': '{}\n',
+    'src/web/tsconfig.build.json': '{}\n',
+    'src/web/config.json': '{ "not": "a manifest" }\n',
+    'other/tsconfig.json': '{}\n',
+  });
+  try {
+    const desc = loadDescriptor(root);
+    const walk = walkSources(desc, ['.ts']);
+    const code = walk.entries.filter((e) => e.role === 'code').map((e) => e.path);
+    assert.deepEqual(code, ['package.json', 'src/a.ts', 'src/web/jsconfig.json', 'src/web/tsconfig.build.json', 'tsconfig.base.json', 'tsconfig.json']);
+    const extra = [statIdentity(join(root, 'docforge.toml'), 'docforge.toml')!];
+    const before = cheapIdentity(walk.entries, extra);
+    appendFileSync(join(root, 'tsconfig.base.json'), '\n');
+    assert.notEqual(cheapIdentity(walkSources(desc, ['.ts']).entries, extra), before, 'an edit to an extended tsconfig changes the identity');
+  } finally {
+    removeTree(root);
+  }
+});

@@ -45,7 +45,7 @@ export function visitAssignment(ex: Extraction, expr: ts.BinaryExpression, scope
       const ownerDecl = ownerId === undefined ? undefined : ex.decls.get(ownerId);
       if (ownerDecl !== undefined && (ownerDecl.record.kind === 'function' || ownerDecl.record.kind === 'class')) {
         const methodName = left.name.text;
-        const methodScope: Scope = { ownerId: scope.ownerId, declId: ownerDecl.record.id, prefix: owner, topLevel: false };
+        const methodScope: Scope = { ownerId: scope.ownerId, declId: ownerDecl.record.id, prefix: owner, topLevel: false, thisOf: ownerDecl.record.id };
         const isAsync = hasModifier(right, ts.SyntaxKind.AsyncKeyword) ? 'async ' : '';
         const isStatic = objectText.endsWith('.prototype') ? '' : 'static ';
         ex.declareFunction(right, 'method', methodName, methodScope, statement,

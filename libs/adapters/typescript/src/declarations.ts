@@ -26,6 +26,25 @@ export interface Scope {
   prefix: string;
   /** Directly at module level (not inside any function, class or callback). */
   topLevel: boolean;
+  /**
+   * The declaration whose `this` code here sees: a class inside its members, a function inside
+   * its own body; null at module level and inside nested non-arrow functions (rebound `this`).
+   */
+  thisOf: string | null;
+}
+
+/** Types seen for one name: the one type every binding agrees on, or null (untyped or conflicting). */
+type TypeVotes = Map<string, string | null>;
+
+function vote(votes: TypeVotes, name: string, type: string | null): void {
+  if (!votes.has(name)) votes.set(name, type);
+  else if (votes.get(name) !== type) votes.set(name, null);
+}
+
+function agreed(votes: TypeVotes): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, type] of [...votes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) if (type !== null) out[name] = type;
+  return out;
 }
 
 /** A declaration node under construction, with its link-data record and capabilities. */
@@ -50,6 +69,8 @@ export interface Walker {
     fn: FunctionLikeWithBody, kind: 'function' | 'method', name: string, scope: Scope, docNode: ts.Node, summary: string, span?: ts.Node,
   ): string;
   visitClass(node: ts.ClassLikeDeclaration, name: string | null, scope: Scope, docNode: ts.Node): string | null;
+  /** Visits an anonymous function's parameters and body in `scope` (its calls count for `scope.ownerId`). */
+  visitFunction(fn: ts.SignatureDeclaration & { body?: ts.Node | undefined }, scope: Scope): void;
 }
 
 /** The extraction state together with the traversal that recurses into sub-expressions. */
@@ -81,6 +102,14 @@ export class ExtractState {
   /** Module-level declaration names → node id (for prototype methods and export marking). */
   readonly topDecls = new Map<string, string>();
   readonly testCalled = new Set<string>();
+  /** Per owner: the declared/constructed type of each bound name (see {@link bindTyped}). */
+  readonly localTypes = new Map<string, TypeVotes>();
+  /** Per class: field types declared by annotation (TypeScript) or property initializer. */
+  readonly declaredFields = new Map<string, TypeVotes>();
+  /** Per class: types of the values assigned to `this.<field>` in its members. */
+  readonly assignedFields = new Map<string, TypeVotes>();
+  readonly typeParams = new Map<string, string[]>();
+  readonly moduleConsts = new Set<string>();
 
   constructor(input: CodeExtractInput) {
     this.path = input.path;
@@ -155,13 +184,43 @@ export class ExtractState {
   }
 
   shadow(ownerId: string, names: readonly string[]): void {
-    if (names.length === 0) return;
+    for (const name of names) this.bindTyped(ownerId, name, null);
+  }
+
+  /**
+   * Binds a local name in an owner (it shadows outer declarations), with its declared or
+   * constructed type (a type reference text) or null. A name bound more than once keeps a type
+   * only when every binding has that same type.
+   */
+  bindTyped(ownerId: string, name: string, type: string | null): void {
     let set = this.shadows.get(ownerId);
     if (set === undefined) {
       set = new Set();
       this.shadows.set(ownerId, set);
     }
-    for (const name of names) set.add(name);
+    set.add(name);
+    let votes = this.localTypes.get(ownerId);
+    if (votes === undefined) {
+      votes = new Map();
+      this.localTypes.set(ownerId, votes);
+    }
+    vote(votes, name, type);
+  }
+
+  /** The type a local of an owner has so far (for `this.x = param` in a constructor), or null. */
+  localType(ownerId: string, name: string): string | null {
+    return this.localTypes.get(ownerId)?.get(name) ?? null;
+  }
+
+  /** Records a field type of a class: `declared` by annotation/initializer, else as assigned through `this`. */
+  fieldType(classId: string, name: string, type: string | null, declared: boolean): void {
+    const map = declared ? this.declaredFields : this.assignedFields;
+    let votes = map.get(classId);
+    if (votes === undefined) {
+      votes = new Map();
+      map.set(classId, votes);
+    }
+    vote(votes, name, type);
   }
 
   signature(fn: ts.SignatureDeclaration, head: string): string {
@@ -222,7 +281,7 @@ export class ExtractState {
     const shadows: Record<string, string[]> = {};
     for (const [owner, names] of this.shadows) shadows[owner] = [...names].sort();
     const linkData: TsLinkData = {
-      format: 'docforge-ts-link/1',
+      format: 'docforge-ts-link/2',
       module_id: this.moduleId,
       is_test: this.isTest,
       imports: this.imports,
@@ -232,7 +291,30 @@ export class ExtractState {
       shadows,
       calls: this.calls,
       heritage: this.heritage,
+      locals: {},
+      fields: {},
+      assigned: {},
+      type_params: Object.fromEntries([...this.typeParams].filter(([, names]) => names.length > 0)),
+      consts: [...this.moduleConsts].sort(),
     };
+    for (const [owner, votes] of this.localTypes) {
+      const typed = agreed(votes);
+      if (Object.keys(typed).length > 0) linkData.locals[owner] = typed;
+    }
+    for (const id of new Set([...this.declaredFields.keys(), ...this.assignedFields.keys()])) {
+      const declared = this.declaredFields.get(id) ?? new Map<string, string | null>();
+      const assigned = this.assignedFields.get(id) ?? new Map<string, string | null>();
+      // A declared (annotated or initialized) field keeps its declared type in TypeScript; in
+      // JavaScript nothing enforces it, so every assignment must agree with it as well.
+      const merged: TypeVotes = new Map(declared);
+      for (const [name, type] of assigned) {
+        if (this.language === 'typescript' && declared.has(name)) continue;
+        vote(merged, name, type);
+      }
+      const typed = agreed(merged);
+      if (Object.keys(typed).length > 0) linkData.fields[id] = typed;
+      if (assigned.size > 0) linkData.assigned[id] = [...assigned.keys()].sort();
+    }
     return {
       nodes,
       edges: this.edges,

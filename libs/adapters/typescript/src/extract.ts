@@ -14,7 +14,8 @@ import { extractLexical } from './lexical.js';
 import { buildFunctionLogic } from './logic.js';
 import { moduleNode, type TsExtractResult } from './module-node.js';
 import {
-  boundNames, dottedName, dynamicImportSpecifier, hasModifier, lineAt, oneLine, propertyNameText, requireSpecifier, unwrap,
+  accessName, boundNames, constructedType, dottedName, dynamicImportSpecifier, hasModifier, lineAt, oneLine, propertyNameText,
+  requireSpecifier, returnTypeText, typeRefText, unwrap,
 } from './syntax.js';
 
 const MAX_SYNTAX_ISSUES = 20;
@@ -68,7 +69,7 @@ class Extractor extends ExtractState implements Walker {
         node_id: this.moduleId,
       });
     }
-    const scope: Scope = { ownerId: this.moduleId, declId: null, prefix: '', topLevel: true };
+    const scope: Scope = { ownerId: this.moduleId, declId: null, prefix: '', topLevel: true, thisOf: null };
     for (const statement of sf.statements) this.visit(statement, scope);
     return this.finish();
   }
@@ -85,8 +86,14 @@ class Extractor extends ExtractState implements Walker {
     const { id, merged } = this.addDecl(kind, name, scope, span, summary, docNode, overloadable, fn.body !== undefined);
     if (hasModifier(fn, ts.SyntaxKind.AsyncKeyword)) this.addCap(id, 'async');
     if ((fn as ts.FunctionLikeDeclarationBase).asteriskToken) this.addCap(id, 'generator');
+    if (ts.isArrowFunction(fn)) this.decls.get(id)!.record.arrow = true;
+    const returns = returnTypeText(fn.type);
+    if (returns !== null) this.decls.get(id)!.record.returns = returns;
+    this.recordTypeParams(id, fn.typeParameters);
     if (merged && fn.body === undefined) return id;
-    const inner: Scope = { ownerId: id, declId: id, prefix: this.qualified(scope, name), topLevel: false };
+    // A method sees its class (or constructor function); an arrow its enclosing `this`; a function its own.
+    const thisOf = kind === 'method' ? scope.declId : ts.isArrowFunction(fn) ? scope.thisOf : id;
+    const inner: Scope = { ownerId: id, declId: id, prefix: this.qualified(scope, name), topLevel: false, thisOf };
     this.visitFunctionParts(fn, inner);
     if (this.logic && fn.body !== undefined) {
       const logic = buildFunctionLogic(this.sf, id, fn, summary);
@@ -98,21 +105,81 @@ class Extractor extends ExtractState implements Walker {
     return id;
   }
 
+  visitFunction(fn: ts.SignatureDeclaration & { body?: ts.Node | undefined }, scope: Scope): void {
+    this.visitFunctionParts(fn, scope);
+  }
+
   private visitFunctionParts(fn: ts.SignatureDeclaration & { body?: ts.Node | undefined }, scope: Scope): void {
-    const params: string[] = [];
+    const ts_ = this.language === 'typescript';
     for (const p of fn.parameters) {
-      boundNames(p.name, params);
+      if (ts.isIdentifier(p.name)) {
+        if (p.name.text === 'this') continue;
+        // TypeScript enforces an annotation, or the type inferred from a default `new X()`.
+        const type = p.dotDotDotToken ? null : (typeRefText(p.type) ?? (ts_ ? constructedType(p.initializer) : null));
+        this.bindTyped(scope.ownerId, p.name.text, type);
+        if (ts.isConstructorDeclaration(fn) && scope.thisOf !== null && ts.isParameterPropertyDeclaration(p, fn)) {
+          this.fieldType(scope.thisOf, p.name.text, type, true);
+        }
+      } else {
+        this.shadow(scope.ownerId, boundNames(p.name));
+      }
       if (p.initializer) this.visit(p.initializer, scope);
     }
-    this.shadow(scope.ownerId, params);
     if (fn.body !== undefined) this.visit(fn.body, scope);
+  }
+
+  /**
+   * Interface members: method signatures become method nodes (a call through an interface-typed
+   * receiver resolves to them); property signatures give field types.
+   */
+  private visitInterfaceMembers(decl: ts.InterfaceDeclaration, id: string, scope: Scope): void {
+    const sf = this.sf;
+    for (const member of decl.members) {
+      if (ts.isMethodSignature(member)) {
+        const memberName = propertyNameText(sf, member.name);
+        const { id: methodId } = this.addDecl('method', memberName, scope, member, this.methodSignature(member, decl.name.text, memberName), member, true);
+        const returns = returnTypeText(member.type);
+        if (returns !== null) this.decls.get(methodId)!.record.returns = returns;
+        if (ts.isComputedPropertyName(member.name)) {
+          const key = dottedName(member.name.expression);
+          if (key !== null) this.decls.get(methodId)!.record.key = key;
+        }
+      } else if (ts.isPropertySignature(member)) {
+        this.fieldType(id, propertyNameText(sf, member.name), typeRefText(member.type), true);
+      }
+    }
+  }
+
+  private recordTypeParams(id: string, params: ts.NodeArray<ts.TypeParameterDeclaration> | undefined): void {
+    if (params === undefined || params.length === 0) return;
+    const names = this.typeParams.get(id) ?? [];
+    for (const param of params) if (!names.includes(param.name.text)) names.push(param.name.text);
+    this.typeParams.set(id, names);
+  }
+
+  /** Records `this.x = value` (the field's assigned type) when `this` is a known class or function. */
+  private recordThisAssignment(expr: ts.BinaryExpression, scope: Scope): void {
+    if (scope.thisOf === null || expr.operatorToken.kind !== ts.SyntaxKind.EqualsToken) return;
+    const left = unwrap(expr.left);
+    if (!(ts.isPropertyAccessExpression(left) || ts.isElementAccessExpression(left)) || unwrap(left.expression).kind !== ts.SyntaxKind.ThisKeyword) return;
+    const name = accessName(left);
+    if (name === null) return;
+    const right = unwrap(expr.right);
+    // `this.m = this.m.bind(this)` keeps the method: not a run-time replacement.
+    if (ts.isCallExpression(right) && ts.isPropertyAccessExpression(right.expression) && right.expression.name.text === 'bind') {
+      const bound = unwrap(right.expression.expression);
+      if ((ts.isPropertyAccessExpression(bound) || ts.isElementAccessExpression(bound))
+        && unwrap(bound.expression).kind === ts.SyntaxKind.ThisKeyword && accessName(bound) === name) return;
+    }
+    const type = ts.isIdentifier(right) ? this.localType(scope.ownerId, right.text) : constructedType(expr.right);
+    this.fieldType(scope.thisOf, name, type, false);
   }
 
   /** Declares a class node (when named) with its heritage, then its members. Returns its id or null. */
   visitClass(node: ts.ClassLikeDeclaration, name: string | null, scope: Scope, docNode: ts.Node): string | null {
     const sf = this.sf;
     let classId: string | null = null;
-    let classScope: Scope = { ...scope, topLevel: false };
+    let classScope: Scope = { ...scope, topLevel: false, thisOf: null };
     if (name !== null) {
       const heritageText: string[] = [];
       for (const clause of node.heritageClauses ?? []) {
@@ -129,18 +196,28 @@ class Extractor extends ExtractState implements Walker {
           else this.visit(type.expression, scope);
         }
       }
-      classScope = { ownerId: scope.ownerId, declId: classId, prefix: this.qualified(scope, name), topLevel: false };
+      classScope = { ownerId: scope.ownerId, declId: classId, prefix: this.qualified(scope, name), topLevel: false, thisOf: classId };
+      this.recordTypeParams(classId, node.typeParameters);
     }
     for (const member of node.members) {
       if (ts.isMethodDeclaration(member) || ts.isConstructorDeclaration(member) || ts.isGetAccessorDeclaration(member)
         || ts.isSetAccessorDeclaration(member)) {
         const memberName = ts.isConstructorDeclaration(member) ? 'constructor' : propertyNameText(sf, member.name);
         if (classId !== null && name !== null) {
-          this.declareFunction(member, 'method', memberName, classScope, member, this.methodSignature(member, name, memberName));
+          const id = this.declareFunction(member, 'method', memberName, classScope, member, this.methodSignature(member, name, memberName));
+          if (member.name !== undefined && ts.isComputedPropertyName(member.name)) {
+            const key = dottedName(member.name.expression);
+            if (key !== null) this.decls.get(id)!.record.key = key;
+          }
         } else {
-          this.visitFunctionParts(member, { ...scope, topLevel: false });
+          this.visitFunctionParts(member, { ...scope, topLevel: false, thisOf: null });
         }
+      } else if (ts.isPropertyDeclaration(member) && member.initializer === undefined) {
+        if (classId !== null) this.fieldType(classId, propertyNameText(sf, member.name), typeRefText(member.type), true);
       } else if (ts.isPropertyDeclaration(member) && member.initializer !== undefined) {
+        if (classId !== null) {
+          this.fieldType(classId, propertyNameText(sf, member.name), typeRefText(member.type) ?? constructedType(member.initializer), true);
+        }
         const init = unwrap(member.initializer);
         if (classId !== null && name !== null && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) {
           const memberName = propertyNameText(sf, member.name);
@@ -169,7 +246,7 @@ class Extractor extends ExtractState implements Walker {
         const isDefault = hasModifier(fn, ts.SyntaxKind.DefaultKeyword);
         const name = fn.name?.text ?? (isDefault ? 'default' : null);
         if (name === null) {
-          this.visitFunctionParts(fn, { ...scope, topLevel: false });
+          this.visitFunctionParts(fn, { ...scope, topLevel: false, thisOf: null });
           return;
         }
         const id = this.declareFunction(fn, 'function', name, scope, fn, this.functionSignature(fn, name));
@@ -202,6 +279,8 @@ class Extractor extends ExtractState implements Walker {
         const ext = decl.heritageClauses?.flatMap((c) => c.types.map((t) => sf.text.slice(t.getStart(sf), t.end))) ?? [];
         const summary = `interface ${name}${typeParams}${ext.length ? ` extends ${ext.join(', ')}` : ''}`;
         const { id } = this.addDecl('interface', name, scope, decl, summary, decl, true);
+        this.recordTypeParams(id, decl.typeParameters);
+        this.visitInterfaceMembers(decl, id, { ...scope, declId: id, prefix: this.qualified(scope, name), topLevel: false, thisOf: null });
         for (const clause of decl.heritageClauses ?? []) {
           for (const type of clause.types) {
             const target = dottedName(type.expression);
@@ -230,11 +309,14 @@ class Extractor extends ExtractState implements Walker {
       case ts.SyntaxKind.VariableStatement: {
         const stmt = node as ts.VariableStatement;
         const exported = scope.topLevel && hasModifier(stmt, ts.SyntaxKind.ExportKeyword);
-        for (const decl of stmt.declarationList.declarations) this.visitVariable(decl, scope, exported, stmt);
+        const isConst = (stmt.declarationList.flags & ts.NodeFlags.Const) !== 0;
+        for (const decl of stmt.declarationList.declarations) this.visitVariable(decl, scope, exported, stmt, isConst);
         return;
       }
       case ts.SyntaxKind.VariableDeclarationList: {
-        for (const decl of (node as ts.VariableDeclarationList).declarations) this.visitVariable(decl, scope, false, decl);
+        const list = node as ts.VariableDeclarationList;
+        const isConst = (list.flags & ts.NodeFlags.Const) !== 0;
+        for (const decl of list.declarations) this.visitVariable(decl, scope, false, decl, isConst);
         return;
       }
       case ts.SyntaxKind.ExpressionStatement: {
@@ -243,6 +325,7 @@ class Extractor extends ExtractState implements Walker {
           && visitAssignment(this, expr, scope, node)) {
           return;
         }
+        if (ts.isBinaryExpression(expr)) this.recordThisAssignment(expr, scope);
         this.visit(expr, scope);
         return;
       }
@@ -276,12 +359,15 @@ class Extractor extends ExtractState implements Walker {
         return;
       }
       case ts.SyntaxKind.ArrowFunction:
+        this.visitFunctionParts(node as ts.ArrowFunction, { ...scope, topLevel: false });
+        return;
       case ts.SyntaxKind.FunctionExpression:
       case ts.SyntaxKind.MethodDeclaration:
       case ts.SyntaxKind.GetAccessor:
       case ts.SyntaxKind.SetAccessor:
       case ts.SyntaxKind.Constructor:
-        this.visitFunctionParts(node as ts.FunctionLikeDeclaration, { ...scope, topLevel: false });
+        // A nested non-arrow function rebinds `this`.
+        this.visitFunctionParts(node as ts.FunctionLikeDeclaration, { ...scope, topLevel: false, thisOf: null });
         return;
       case ts.SyntaxKind.CatchClause: {
         const clause = node as ts.CatchClause;
@@ -300,7 +386,7 @@ class Extractor extends ExtractState implements Walker {
     }
   }
 
-  private visitVariable(decl: ts.VariableDeclaration, scope: Scope, exported: boolean, docNode: ts.Node): void {
+  private visitVariable(decl: ts.VariableDeclaration, scope: Scope, exported: boolean, docNode: ts.Node, isConst: boolean): void {
     const sf = this.sf;
     const init = decl.initializer ? unwrap(decl.initializer) : undefined;
     const line = lineAt(sf, decl.getStart(sf));
@@ -323,7 +409,10 @@ class Extractor extends ExtractState implements Walker {
         } else if (init && ts.isPropertyAccessExpression(init) && requireSpecifier(init.expression) !== null) {
           this.bindings.push({ local: name, specifier: requireSpecifier(init.expression)!, imported: init.name.text });
         } else {
-          this.shadow(scope.ownerId, [name]);
+          // A const (or a TypeScript let/var, whose type TypeScript enforces) with an annotation or `new X()`.
+          const type = typeRefText(decl.type) ?? (isConst || this.language === 'typescript' ? constructedType(decl.initializer) : null);
+          this.bindTyped(scope.ownerId, name, type);
+          if (isConst && scope.topLevel) this.moduleConsts.add(name);
         }
         if (init) this.visit(init, scope);
       }

@@ -437,7 +437,7 @@ export function extractLexical(input: CodeExtractInput): TsExtractResult {
     origin: 'code',
   };
   const linkData: TsLinkData = {
-    format: 'docforge-ts-link/1',
+    format: 'docforge-ts-link/2',
     module_id: node.id,
     is_test: isTest,
     imports: scan.imports,
@@ -447,6 +447,11 @@ export function extractLexical(input: CodeExtractInput): TsExtractResult {
     shadows: {},
     calls: [],
     heritage: [],
+    locals: {},
+    fields: {},
+    assigned: {},
+    type_params: {},
+    consts: [],
   };
   return { nodes: [withContentHash(node)], edges: [], issues: [], logic_steps: [], logic_flows: [], link_data: linkData };
 }

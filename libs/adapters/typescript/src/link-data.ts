@@ -42,13 +42,23 @@ export interface TsDeclRecord {
   kind: 'class' | 'interface' | 'function' | 'method';
   /** Id of the parent declaration, or null when the parent is the module. */
   parent: string | null;
+  /** For a member declared with a computed key (`[kRun]() {}`): the key's dotted expression (`kRun`). */
+  key?: string;
+  /** For a function declared from an arrow function: its `this` is the enclosing one. */
+  arrow?: true;
+  /**
+   * For a function or method with a return type annotation naming a class or interface: that
+   * type's reference text; `Promise<X>` is recorded as `await:X` (the type of `await f()`).
+   */
+  returns?: string;
 }
 
 /**
- * Shape of a call's callee: `id` plain identifier `f()`, `member` `obj.f()` with a dotted
- * identifier object, `this` `this.f()`, `super` `super.f()` / `super()`, `new` `new X()` /
- * `new ns.X()`, `other` anything else (always unresolved). `f.call()`/`f.apply()` are recorded
- * as calls of `f`.
+ * Shape of a call's callee: `id` plain identifier `f()`, `member` `obj.a.f()` whose receiver is a
+ * chain of property accesses from an identifier, `this` `this.a.f()`, `super` `super.f()` /
+ * `super()`, `new` `new X()` / `new ns.X()`, `other` anything else (always unresolved).
+ * `f.call()`/`f.apply()` are recorded as calls of `f`. A member name is an identifier, a private
+ * name (`#m`) or a computed key in brackets (`[kRun]`, its dotted key expression inside).
  */
 export type TsCallShape = 'id' | 'member' | 'this' | 'super' | 'new' | 'other';
 
@@ -58,10 +68,29 @@ export interface TsCallSite {
   owner: string;
   shape: TsCallShape;
   name: string;
-  /** Dotted object expression for `member` / `new ns.X`, else null. */
+  /** Dotted object expression for `new ns.X` and for a `member` receiver made of identifiers only, else null. */
   object: string | null;
   line: number;
+  /**
+   * Receiver segments of `member` (root identifier first: `['store', 'records']`) and `this`
+   * (after `this`: `['ledger']` for `this.ledger.refund()`, `[]` for `this.f()`).
+   */
+  path?: string[];
+  /**
+   * For `this` calls: the declaration whose `this` the call sees (a class for its members, a
+   * function for its own body and the prototype methods assigned to it), or null when `this` is
+   * rebound (inside a nested non-arrow function) or unknown.
+   */
+  this_of?: string | null;
 }
+
+/**
+ * Declared types of a scope's names, as type reference texts without type arguments
+ * (`Ledger`, `ns.Store`), or the result of a call of a dotted callee whose declared return type
+ * the linker looks up (`call:createApp`, `await:store.load` for `await store.load()`): only names
+ * whose every binding in that scope has the same type are listed.
+ */
+export type TsTypedNames = Record<string, string>;
 
 /** An `extends` / `implements` clause of a class or interface. */
 export interface TsHeritageRecord {
@@ -74,7 +103,7 @@ export interface TsHeritageRecord {
 
 /** Everything the linker needs from one file. */
 export interface TsLinkData {
-  format: 'docforge-ts-link/1';
+  format: 'docforge-ts-link/2';
   module_id: string;
   is_test: boolean;
   imports: TsImportRecord[];
@@ -85,9 +114,22 @@ export interface TsLinkData {
   shadows: Record<string, string[]>;
   calls: TsCallSite[];
   heritage: TsHeritageRecord[];
+  /** Per owner id (function, method or module): locals and parameters with a declared or constructed type. */
+  locals: Record<string, TsTypedNames>;
+  /** Per class or interface id (or constructor function): fields with a declared or constructed type. */
+  fields: Record<string, TsTypedNames>;
+  /**
+   * Per class id (or constructor function): member names assigned at run time through `this`
+   * (`this.x = ...`, `this[kX] = ...`); a call of such a name is never resolved to a method.
+   */
+  assigned: Record<string, string[]>;
+  /** Per declaration id: its type parameter names (they shadow outer type names). */
+  type_params: Record<string, string[]>;
+  /** Module-level `const` names (immutable bindings usable as member keys). */
+  consts: string[];
 }
 
 /** Whether a value is link data produced by this adapter version. */
 export function isTsLinkData(value: unknown): value is TsLinkData {
-  return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === 'docforge-ts-link/1';
+  return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === 'docforge-ts-link/2';
 }

@@ -2,31 +2,14 @@ import type { GraphEdge, LinkResult, ModuleResolver, ParsedSource, SourceIssue }
 import { isTsLinkData } from './link-data.js';
 import type { TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsLinkData } from './link-data.js';
 import { posix } from 'node:path';
+import { buildModuleInfo, MAX_DEPTH, type ModuleInfo, type Target } from './link-model.js';
+import { ReceiverResolver, type NameResolution } from './receivers.js';
 import { SpecifierResolver } from './resolve.js';
 
 /** One file as handed to {@link linkTypeScript}. */
 export type TsLinkInput = Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>;
 
 const CODE_EXTENSIONS = /\.(?:[cm]?[jt]sx?)$/;
-const MAX_DEPTH = 24;
-
-interface ModuleInfo {
-  path: string;
-  id: string;
-  data: TsLinkData;
-  decls: Map<string, TsDeclRecord>;
-  /** Parent decl id ('' for the module) → simple name → first declaration with that name. */
-  children: Map<string, Map<string, TsDeclRecord>>;
-  bindings: Map<string, TsBinding>;
-  exports: Map<string, TsExportRecord[]>;
-  stars: TsExportRecord[];
-  shadows: Map<string, Set<string>>;
-  /** Ids of functions that own prototype/static methods (constructor functions). */
-  classLike: Set<string>;
-}
-
-/** What a name resolves to: one declaration, or a whole module (namespace / CommonJS object). */
-type Target = { kind: 'decl'; mod: ModuleInfo; decl: TsDeclRecord } | { kind: 'module'; mod: ModuleInfo };
 
 /**
  * Links the files extracted by this adapter: `imports` edges (module → module, one per pair,
@@ -42,7 +25,7 @@ export function linkTypeScript(files: readonly TsLinkInput[], resolver: ModuleRe
   return new Linker(files, resolver).run();
 }
 
-class Linker {
+class Linker implements NameResolution {
   private readonly modules = new Map<string, ModuleInfo>();
   private readonly specifiers: SpecifierResolver;
   private readonly edges = new Map<string, GraphEdge>();
@@ -61,6 +44,9 @@ class Linker {
   };
   private readonly exportMemo = new Map<string, Target | null>();
   private readonly superMemo = new Map<string, Target | null>();
+  private readonly receivers = new ReceiverResolver(this);
+  /** Per calling node id: call sites no declaration proves a target for. */
+  private readonly unresolvedByOwner: Record<string, number> = {};
 
   /** Module paths whose module node already carries `entrypoint`. */
   private readonly knownEntrypoints = new Set<string>();
@@ -89,7 +75,7 @@ class Linker {
     }
     const capabilities = this.packageEntrypoints();
     this.stats['package_entrypoints'] = Object.keys(capabilities).length;
-    return { edges, issues: this.issues, stats: this.stats, capabilities };
+    return { edges, issues: this.issues, stats: this.stats, capabilities, unresolved_calls: this.unresolvedByOwner };
   }
 
   /**
@@ -144,8 +130,12 @@ class Linker {
     if (!this.edges.has(key)) this.edges.set(key, { source_id: sourceId, relation, target_id: targetId, source_path: sourcePath, line });
   }
 
+  moduleAt(path: string): ModuleInfo | null {
+    return this.modules.get(path) ?? null;
+  }
+
   /** The module a specifier of `mod` names, or null (external, unresolved or not extracted). */
-  private moduleFor(mod: ModuleInfo, specifier: string): ModuleInfo | null {
+  moduleFor(mod: ModuleInfo, specifier: string): ModuleInfo | null {
     const resolution = this.specifiers.resolve(mod.path, specifier);
     return resolution.kind === 'file' ? this.modules.get(resolution.path) ?? null : null;
   }
@@ -158,14 +148,16 @@ class Linker {
       if (target !== undefined) {
         this.stats['imports_resolved']! += 1;
         this.addEdge(mod.id, 'imports', target.id, mod.path, record.line);
-      } else if (resolution.kind === 'external' || !isCodeSpecifier(record.specifier)) {
+      } else if (resolution.kind === 'external' || (!isCodeSpecifier(record.specifier) && !(resolution.kind === 'unresolved' && resolution.alias !== undefined))) {
         this.stats['imports_external']! += 1;
       } else {
         this.stats['imports_unresolved']! += 1;
         this.issues.push({
           severity: 'warning',
           code: 'unresolved_import',
-          message: `Cannot resolve module '${record.specifier}' to a project file.`,
+          message: resolution.kind === 'unresolved' && resolution.alias !== undefined
+            ? `Cannot resolve module '${record.specifier}' to a project file (alias ${resolution.alias}).`
+            : `Cannot resolve module '${record.specifier}' to a project file.`,
           path: mod.path,
           line: record.line,
           node_id: mod.id,
@@ -196,6 +188,7 @@ class Linker {
       const callee = this.resolveCall(mod, call);
       if (callee === null) {
         this.stats['calls_unresolved']! += 1;
+        this.unresolvedByOwner[call.owner] = (this.unresolvedByOwner[call.owner] ?? 0) + 1;
         continue;
       }
       this.stats['calls_resolved']! += 1;
@@ -216,14 +209,15 @@ class Linker {
       case 'id':
         target = this.resolveName(mod, ownerDecl?.id ?? null, call.name);
         break;
-      case 'member':
-        target = this.resolveDotted(mod, ownerDecl?.id ?? null, `${call.object}.${call.name}`);
-        break;
-      case 'this': {
-        const cls = this.enclosingClass(mod, ownerDecl);
-        target = cls ? this.findMember(cls, call.name) : null;
+      case 'member': {
+        const viaLocal = this.receivers.resolveMember(mod, call);
+        if (viaLocal !== undefined) target = viaLocal;
+        else target = call.object === null ? null : this.resolveDotted(mod, ownerDecl?.id ?? null, `${call.object}.${call.name}`);
         break;
       }
+      case 'this':
+        target = this.receivers.resolveThis(mod, call);
+        break;
       case 'super': {
         const cls = this.enclosingClass(mod, ownerDecl);
         const base = cls ? this.superclass(cls) : null;
@@ -262,7 +256,7 @@ class Linker {
   }
 
   /** Resolves `a.b.c` from a scope: the first segment as a name, then members. */
-  private resolveDotted(mod: ModuleInfo, scopeId: string | null, dotted: string): Target | null {
+  resolveDotted(mod: ModuleInfo, scopeId: string | null, dotted: string): Target | null {
     const parts = dotted.split('.');
     let target: Target | null;
     let index = 1;
@@ -357,12 +351,14 @@ class Linker {
         const parent = current.parent === null ? undefined : mod.decls.get(current.parent);
         return parent ? { kind: 'decl', mod, decl: parent } : null;
       }
+      // A non-arrow function has its own `this` (and no `super`).
+      if (current.kind === 'function' && current.arrow !== true) return null;
       current = current.parent === null ? null : mod.decls.get(current.parent) ?? null;
     }
     return null;
   }
 
-  private superclass(cls: Target): Target | null {
+  superclass(cls: Target): Target | null {
     if (cls.kind !== 'decl') return null;
     const key = cls.decl.id;
     if (this.superMemo.has(key)) return this.superMemo.get(key)!;
@@ -390,41 +386,6 @@ class Linker {
     }
     return null;
   }
-}
-
-function buildModuleInfo(path: string, data: TsLinkData): ModuleInfo {
-  const decls = new Map<string, TsDeclRecord>();
-  const children = new Map<string, Map<string, TsDeclRecord>>();
-  const classLike = new Set<string>();
-  for (const decl of data.decls) {
-    decls.set(decl.id, decl);
-    const parentKey = decl.parent ?? '';
-    let map = children.get(parentKey);
-    if (map === undefined) {
-      map = new Map();
-      children.set(parentKey, map);
-    }
-    if (!map.has(decl.name)) map.set(decl.name, decl);
-  }
-  for (const decl of data.decls) {
-    if (decl.kind === 'method' && decl.parent !== null && decls.get(decl.parent)?.kind === 'function') classLike.add(decl.parent);
-  }
-  const bindings = new Map<string, TsBinding>();
-  for (const binding of data.bindings) if (!bindings.has(binding.local)) bindings.set(binding.local, binding);
-  const exports = new Map<string, TsExportRecord[]>();
-  const stars: TsExportRecord[] = [];
-  for (const record of data.exports) {
-    if (record.name === '*') {
-      stars.push(record);
-      continue;
-    }
-    const list = exports.get(record.name);
-    if (list) list.push(record);
-    else exports.set(record.name, [record]);
-  }
-  const shadows = new Map<string, Set<string>>();
-  for (const [owner, names] of Object.entries(data.shadows)) shadows.set(owner, new Set(names));
-  return { path, id: data.module_id, data, decls, children, bindings, exports, stars, shadows, classLike };
 }
 
 function isCodeSpecifier(specifier: string): boolean {

@@ -1,9 +1,13 @@
 import { builtinModules } from 'node:module';
 import { posix } from 'node:path';
 import type { ModuleResolver } from '@docforge/core';
+import { AliasConfigs, pathCandidates } from './tsconfig.js';
 
-/** Outcome of resolving one specifier: a project file path, an external package, or nothing. */
-export type Resolution = { kind: 'file'; path: string } | { kind: 'external' } | { kind: 'unresolved' };
+/**
+ * Outcome of resolving one specifier: a project file path, an external package, or nothing
+ * (`alias` names the tsconfig/jsconfig `paths` pattern that matched but led to no file).
+ */
+export type Resolution = { kind: 'file'; path: string } | { kind: 'external' } | { kind: 'unresolved'; alias?: string };
 
 const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.d.ts'];
 const EXTENSION_SWAPS: Readonly<Record<string, readonly string[]>> = {
@@ -25,15 +29,19 @@ interface PackageInfo {
  * Resolves module specifiers the way Node and TypeScript's NodeNext/bundler resolution do, over
  * the project files the resolver knows: relative paths (exact, `.js`→`.ts` swaps, added
  * extensions, `package.json` `main`/`exports` of a directory, `index.*`), and bare specifiers
- * naming a package that lives inside the project (its `package.json` `name`). Everything else
- * (builtins, `node_modules` packages, URLs) is `external`. Results are cached per directory.
+ * naming a package that lives inside the project (its `package.json` `name`), after the
+ * `paths` aliases and `baseUrl` of the nearest tsconfig.json/jsconfig.json (tsconfig.ts). Everything
+ * else (builtins, `node_modules` packages, URLs) is `external`. Results are cached per directory.
  */
 export class SpecifierResolver {
   private readonly cache = new Map<string, Resolution>();
   private readonly packages = new Map<string, PackageInfo | null>();
   private projectPackages: Map<string, string> | null = null;
+  private readonly aliases: AliasConfigs;
 
-  constructor(private readonly resolver: ModuleResolver, private readonly allPaths: readonly string[]) {}
+  constructor(private readonly resolver: ModuleResolver, private readonly allPaths: readonly string[]) {
+    this.aliases = new AliasConfigs(resolver);
+  }
 
   /** Resolves `specifier` as written in the file at `fromPath`. */
   resolve(fromPath: string, specifier: string): Resolution {
@@ -55,12 +63,27 @@ export class SpecifierResolver {
       const path = this.fileOrDirectory(target);
       return path === null ? { kind: 'unresolved' } : { kind: 'file', path };
     }
+    const alias = this.aliases.forDirectory(dir);
+    if (alias !== null) {
+      const matched = pathCandidates(alias, specifier);
+      if (matched !== null) {
+        for (const candidate of matched.candidates) {
+          const path = this.fileOrDirectory(candidate);
+          if (path !== null) return { kind: 'file', path };
+        }
+        return { kind: 'unresolved', alias: `${alias.file} paths '${matched.pattern}'` };
+      }
+    }
     if (clean.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(clean) || clean.startsWith('#')) {
       return clean.startsWith('node:') || !clean.startsWith('/') ? { kind: 'external' } : { kind: 'unresolved' };
     }
     const parts = clean.split('/');
     const packageName = clean.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
     if (BUILTINS.has(packageName)) return { kind: 'external' };
+    if (alias?.baseUrl != null) {
+      const path = this.fileOrDirectory(join(alias.baseUrl, clean));
+      if (path !== null) return { kind: 'file', path };
+    }
     const packageDir = this.findProjectPackage(packageName);
     if (packageDir === undefined) return { kind: 'external' };
     const subpath = parts.slice(clean.startsWith('@') ? 2 : 1).join('/');

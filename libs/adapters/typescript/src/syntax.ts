@@ -134,3 +134,80 @@ export function leadingJsDoc(sf: ts.SourceFile, node: ts.Node): string {
   }
   return '';
 }
+
+/** Dotted text of an entity name (`A`, `ns.A`). */
+export function entityText(name: ts.EntityName): string {
+  return ts.isIdentifier(name) ? name.text : `${entityText(name.left)}.${name.right.text}`;
+}
+
+/**
+ * The class or interface a type annotation names, as a type reference text without type
+ * arguments (`Ledger`, `ns.Store` for `ns.Store<T>`), seen through parentheses and unions with
+ * `null`/`undefined`; null for any other type (`any`, `unknown`, functions, arrays, unions, ...).
+ */
+export function typeRefText(type: ts.TypeNode | undefined): string | null {
+  if (type === undefined) return null;
+  if (ts.isParenthesizedTypeNode(type)) return typeRefText(type.type);
+  if (ts.isTypeReferenceNode(type)) return entityText(type.typeName);
+  if (ts.isUnionTypeNode(type)) {
+    const rest = type.types.filter((t) => t.kind !== ts.SyntaxKind.UndefinedKeyword && t.kind !== ts.SyntaxKind.NullKeyword
+      && !(ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword));
+    return rest.length === 1 ? typeRefText(rest[0]) : null;
+  }
+  return null;
+}
+
+/**
+ * The type an expression is proven to have by its own syntax: `new X(...)` / `new ns.X<T>()`
+ * gives `X` / `ns.X`, `e as T` / `<T>e` gives T's reference text; null otherwise.
+ */
+export function constructedType(expr: ts.Expression | undefined): string | null {
+  if (expr === undefined) return null;
+  let e = expr;
+  while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
+  if (ts.isAsExpression(e) || ts.isTypeAssertionExpression(e)) {
+    const text = typeRefText(e.type);
+    return text === 'const' ? null : text;
+  }
+  if (ts.isNewExpression(e)) return dottedName(e.expression);
+  // The result of a call: typed by the callee's declared return type, looked up when linking.
+  let awaited = false;
+  if (ts.isAwaitExpression(e)) {
+    awaited = true;
+    e = e.expression;
+    while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e)) e = e.expression;
+  }
+  if (ts.isCallExpression(e)) {
+    const callee = dottedName(e.expression);
+    if (callee !== null) return `${awaited ? 'await' : 'call'}:${callee}`;
+  }
+  return null;
+}
+
+/**
+ * The return type a function's annotation declares, as recorded in `TsDeclRecord.returns`:
+ * a type reference text, `await:X` for `Promise<X>`, or null.
+ */
+export function returnTypeText(type: ts.TypeNode | undefined): string | null {
+  if (type !== undefined && ts.isTypeReferenceNode(type) && ts.isIdentifier(type.typeName) && type.typeName.text === 'Promise') {
+    const inner = type.typeArguments?.length === 1 ? typeRefText(type.typeArguments[0]) : null;
+    return inner === null ? null : `await:${inner}`;
+  }
+  return typeRefText(type);
+}
+
+/**
+ * The member name of a property or element access: an identifier, a private name (`#m`), the
+ * text of a string key, or a computed key made of a dotted identifier chain in brackets
+ * (`[kRun]`, `[symbols.kRun]`); null otherwise.
+ */
+export function accessName(expr: ts.Expression): string | null {
+  if (ts.isPropertyAccessExpression(expr)) return expr.name.text;
+  if (ts.isElementAccessExpression(expr)) {
+    const literal = literalText(expr.argumentExpression);
+    if (literal !== null) return literal;
+    const key = dottedName(expr.argumentExpression);
+    return key === null ? null : `[${key}]`;
+  }
+  return null;
+}

@@ -69,6 +69,7 @@ test('TypeScript module: classes, interfaces, functions, methods with ids, spans
   assert.deepEqual(r.nodes.map((n) => `${n.id} ${n.kind} ${n.start_line}-${n.end_line}`), [
     'code:src/counter.ts module 1-22',
     'code:src/counter.ts#Adder interface 2-4',
+    'code:src/counter.ts#Adder.add method 3-3',
     'code:src/counter.ts#Counter class 10-17',
     'code:src/counter.ts#Counter.constructor method 11-11',
     'code:src/counter.ts#Counter.add method 13-15',
@@ -103,6 +104,7 @@ test('TypeScript module: classes, interfaces, functions, methods with ids, spans
   }
   assert.deepEqual(edgeList(r, 'contains'), [
     'code:src/counter.ts -> code:src/counter.ts#Adder @2',
+    'code:src/counter.ts#Adder -> code:src/counter.ts#Adder.add @3',
     'code:src/counter.ts -> code:src/counter.ts#Counter @10',
     'code:src/counter.ts#Counter -> code:src/counter.ts#Counter.constructor @11',
     'code:src/counter.ts#Counter -> code:src/counter.ts#Counter.add @13',

@@ -1,0 +1,259 @@
+/**
+ * Calls through receivers, proven from declarations (DESIGN.md section 7, "no guessed edges"):
+ * `this.f()`, `this.field.f()`, `this.#priv.f()`, `this[kKey]()`, `local.f()` and
+ * `param.field.f()`, where every step is a declared or constructed type (class fields, constructor
+ * parameter properties, constructor assignments, annotated or `new`-initialized locals and
+ * parameters, interface property signatures), and a computed key names the same binding as the
+ * member's declared key. No type checker: a walk over the link data of the files.
+ */
+import type { TsCallSite, TsDeclRecord } from './link-data.js';
+import { MAX_DEPTH, type ModuleInfo, type Target } from './link-model.js';
+
+/** What receiver resolution needs from the linker's name and module resolution. */
+export interface NameResolution {
+  /** Resolves `a.b.c` as a value or type name from a scope (a decl id, or null for module level). */
+  resolveDotted(mod: ModuleInfo, scopeId: string | null, dotted: string): Target | null;
+  /** The superclass of a class, when its `extends` clause resolves to a class. */
+  superclass(cls: Target): Target | null;
+  /** The module a specifier of `mod` names, or null (external, unresolved or not extracted). */
+  moduleFor(mod: ModuleInfo, specifier: string): ModuleInfo | null;
+  /** The extracted module at a project path, or null. */
+  moduleAt(path: string): ModuleInfo | null;
+}
+
+type ClassTarget = { kind: 'decl'; mod: ModuleInfo; decl: TsDeclRecord };
+
+/** How a name is bound in a scope: with a proven type, bound without one, or not a local at all. */
+type LocalBinding = { kind: 'typed'; type: string; scopeId: string | null } | { kind: 'untyped' } | { kind: 'none' };
+
+/** Resolves receiver calls (shapes `this` and `member` with a path) to method declarations. */
+export class ReceiverResolver {
+  private readonly identityMemo = new Map<string, string | null>();
+
+  constructor(private readonly names: NameResolution) {}
+
+  /**
+   * The method a `this` call proves, or null. `this` must be a class or a constructor function
+   * (its `this_of`); each path segment is a field with a proven type.
+   */
+  resolveThis(mod: ModuleInfo, call: TsCallSite): ClassTarget | null {
+    if (call.this_of === null || call.this_of === undefined) return null;
+    const decl = mod.decls.get(call.this_of);
+    if (decl === undefined || !(decl.kind === 'class' || mod.classLike.has(decl.id))) return null;
+    return this.walk({ kind: 'decl', mod, decl }, call.path ?? [], call, mod);
+  }
+
+  /**
+   * The method a `member` call proves when its root is a local or parameter; `undefined` when the
+   * root is no local (the caller resolves it as a namespace, class or module name instead).
+   */
+  resolveMember(mod: ModuleInfo, call: TsCallSite): ClassTarget | null | undefined {
+    const path = call.path ?? [];
+    if (path.length === 0) return undefined;
+    const ownerId = mod.decls.has(call.owner) ? call.owner : null;
+    const local = this.localBinding(mod, ownerId, path[0]!);
+    if (local.kind === 'none') return undefined;
+    if (local.kind === 'untyped') return null;
+    const start = this.resolveType(mod, local.scopeId, local.type);
+    return start === null ? null : this.walk(start, path.slice(1), call, mod);
+  }
+
+  private walk(start: ClassTarget, segments: readonly string[], call: TsCallSite, callMod: ModuleInfo): ClassTarget | null {
+    let target: ClassTarget | null = start;
+    for (const segment of segments) {
+      if (target === null) return null;
+      target = this.fieldTarget(target, segment);
+    }
+    return target === null ? null : this.method(target, call.name, callMod, call.owner);
+  }
+
+  /** How `name` is bound from a scope outwards: the nearest function/method binding, else module level. */
+  private localBinding(mod: ModuleInfo, scopeId: string | null, name: string): LocalBinding {
+    let current = scopeId;
+    while (current !== null) {
+      const decl = mod.decls.get(current);
+      if (decl === undefined) break;
+      if (decl.kind === 'function' || decl.kind === 'method') {
+        const child = mod.children.get(current)?.get(name);
+        if (child !== undefined && child.kind !== 'method') return { kind: 'none' };
+        const type = mod.data.locals[current]?.[name];
+        if (type !== undefined) return { kind: 'typed', type, scopeId: current };
+        if (mod.shadows.get(current)?.has(name)) return { kind: 'untyped' };
+      }
+      current = decl.parent;
+    }
+    if (mod.children.get('')?.has(name) || mod.bindings.has(name)) return { kind: 'none' };
+    const type = mod.data.locals[mod.id]?.[name];
+    if (type !== undefined) return { kind: 'typed', type, scopeId: null };
+    if (mod.shadows.get(mod.id)?.has(name)) return { kind: 'untyped' };
+    return { kind: 'none' };
+  }
+
+  /**
+   * The class, interface or constructor function a type reference text names from a scope, or
+   * null. `call:f` / `await:f` stand for the (awaited) declared return type of the function or
+   * method `f` resolves to.
+   */
+  private resolveType(mod: ModuleInfo, scopeId: string | null, type: string): ClassTarget | null {
+    const marker = /^(call|await):(.+)$/.exec(type);
+    if (marker !== null) {
+      const callee = this.names.resolveDotted(mod, scopeId, marker[2]!);
+      if (callee?.kind !== 'decl' || (callee.decl.kind !== 'function' && callee.decl.kind !== 'method')) return null;
+      const returns = callee.decl.returns;
+      if (returns === undefined) return null;
+      const awaited = returns.startsWith('await:');
+      // `await f()` of a non-Promise return type is that type; `f()` of a Promise is no class.
+      if (awaited && marker[1] !== 'await') return null;
+      return this.resolveType(callee.mod, callee.decl.id, awaited ? returns.slice('await:'.length) : returns);
+    }
+    const root = type.split('.')[0]!;
+    for (let current = scopeId; current !== null;) {
+      if (mod.data.type_params[current]?.includes(root)) return null;
+      current = mod.decls.get(current)?.parent ?? null;
+    }
+    const target = this.names.resolveDotted(mod, scopeId, type);
+    if (target?.kind !== 'decl') return null;
+    const kind = target.decl.kind;
+    if (kind === 'class' || kind === 'interface' || target.mod.classLike.has(target.decl.id)) return target;
+    return null;
+  }
+
+  /** The declaring classes of a member lookup: the class, then its superclasses or base interfaces. */
+  private lineage(target: ClassTarget): ClassTarget[] {
+    const out: ClassTarget[] = [target];
+    const seen = new Set<string>([target.decl.id]);
+    for (let index = 0; index < out.length && out.length < MAX_DEPTH; index += 1) {
+      const current = out[index]!;
+      const bases: ClassTarget[] = [];
+      if (current.decl.kind === 'interface') {
+        for (const record of current.mod.data.heritage) {
+          if (record.id !== current.decl.id || record.relation !== 'inherits') continue;
+          const base = this.names.resolveDotted(current.mod, current.decl.parent, record.name);
+          if (base?.kind === 'decl' && base.decl.kind === 'interface') bases.push(base);
+        }
+      } else {
+        const base = this.names.superclass(current);
+        if (base?.kind === 'decl') bases.push(base);
+      }
+      for (const base of bases) {
+        if (seen.has(base.decl.id)) continue;
+        seen.add(base.decl.id);
+        out.push(base);
+      }
+    }
+    return out;
+  }
+
+  /** The proven type of a field of a class or interface (own or inherited), or null. */
+  private fieldTarget(target: ClassTarget, field: string): ClassTarget | null {
+    if (field.startsWith('[')) return null;
+    const chain = field.startsWith('#') ? [target] : this.lineage(target);
+    for (const current of chain) {
+      const type = current.mod.data.fields[current.decl.id]?.[field];
+      if (type !== undefined) return this.resolveType(current.mod, current.decl.id, type);
+      if (current.mod.children.get(current.decl.id)?.has(field)) return null;
+    }
+    return null;
+  }
+
+  /**
+   * The method `name` of a class or interface, searching its lineage (private names only in the
+   * class itself). A computed name matches a member declared with a key that names the same
+   * binding. A member also assigned through `this` at run time is never proven.
+   */
+  private method(target: ClassTarget, name: string, callMod: ModuleInfo, ownerId: string): ClassTarget | null {
+    const computed = name.startsWith('[') && name.endsWith(']');
+    const identity = computed ? this.keyIdentity(callMod, callMod.decls.has(ownerId) ? ownerId : null, name.slice(1, -1)) : null;
+    if (computed && identity === null) return null;
+    const chain = name.startsWith('#') ? [target] : this.lineage(target);
+    for (const current of chain) {
+      if (this.assignedAtRunTime(current, name, identity)) return null;
+      if (computed) {
+        for (const decl of current.mod.keyed.get(current.decl.id) ?? []) {
+          if (decl.kind === 'method' && this.keyIdentity(current.mod, current.decl.parent, decl.key!) === identity) {
+            return { kind: 'decl', mod: current.mod, decl };
+          }
+        }
+        continue;
+      }
+      const child = current.mod.children.get(current.decl.id)?.get(name);
+      if (child !== undefined) return child.kind === 'method' ? { kind: 'decl', mod: current.mod, decl: child } : null;
+      if (current.mod.data.fields[current.decl.id]?.[name] !== undefined) return null;
+    }
+    return null;
+  }
+
+  private assignedAtRunTime(cls: ClassTarget, name: string, identity: string | null): boolean {
+    for (const assigned of cls.mod.data.assigned[cls.decl.id] ?? []) {
+      if (assigned === name) return true;
+      if (identity !== null && assigned.startsWith('[')) {
+        // An assigned computed key that cannot be identified might be this one: not proven.
+        const other = this.keyIdentity(cls.mod, cls.decl.parent, assigned.slice(1, -1));
+        if (other === null || other === identity) return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A canonical identity of the binding a dotted key expression names from a scope: a module-level
+   * `const` (`lib/symbols.js:kRun`), a member of one (`lib/symbols.js:keys.kRun`), or an export
+   * followed through imports and re-exports. Null when the key is a function-local binding, a
+   * mutable module binding, or cannot be followed.
+   */
+  keyIdentity(mod: ModuleInfo, scopeId: string | null, key: string): string | null {
+    const parts = key.split('.');
+    const root = parts[0]!;
+    for (let current = scopeId; current !== null;) {
+      const decl = mod.decls.get(current);
+      if (decl === undefined) break;
+      if (mod.shadows.get(current)?.has(root) || mod.children.get(current)?.has(root)) return null;
+      current = decl.parent;
+    }
+    let base = this.localIdentity(mod, root, 0);
+    for (const part of parts.slice(1)) {
+      if (base === null) return null;
+      base = base.startsWith('ns:') ? this.exportIdentity(base.slice(3), part, 0) : `${base}.${part}`;
+    }
+    return base;
+  }
+
+  private localIdentity(mod: ModuleInfo, name: string, depth: number): string | null {
+    if (depth > MAX_DEPTH) return null;
+    if (mod.data.consts.includes(name)) return `${mod.path}:${name}`;
+    const binding = mod.bindings.get(name);
+    if (binding === undefined) return null;
+    const target = this.names.moduleFor(mod, binding.specifier);
+    if (target === null) return `external:${binding.specifier}:${binding.imported}`;
+    if (binding.imported === '*' || binding.imported === '=') return `ns:${target.path}`;
+    return this.exportIdentity(target.path, binding.imported, depth + 1);
+  }
+
+  private exportIdentity(path: string, name: string, depth: number): string | null {
+    const memo = `${path}\u0000${name}`;
+    if (this.identityMemo.has(memo)) return this.identityMemo.get(memo)!;
+    this.identityMemo.set(memo, null);
+    const result = this.computeExportIdentity(path, name, depth);
+    this.identityMemo.set(memo, result);
+    return result;
+  }
+
+  private computeExportIdentity(path: string, name: string, depth: number): string | null {
+    if (depth > MAX_DEPTH) return null;
+    const mod = this.names.moduleAt(path);
+    if (mod === null) return `${path}:export:${name}`;
+    const record = mod.exports.get(name)?.[0];
+    if (record !== undefined) {
+      if (record.local !== null) return this.localIdentity(mod, record.local, depth + 1);
+      if (record.specifier === null) return null;
+      const target = this.names.moduleFor(mod, record.specifier);
+      if (target === null) return `external:${record.specifier}:${record.imported ?? '*'}`;
+      const imported = record.imported ?? '*';
+      return imported === '*' || imported === '=' ? `ns:${target.path}` : this.exportIdentity(target.path, imported, depth + 1);
+    }
+    // `module.exports = keys` with `const keys = { kRun: Symbol() }`: the member of that const.
+    const whole = mod.exports.get('=')?.[0];
+    if (whole?.local != null && mod.data.consts.includes(whole.local)) return `${mod.path}:${whole.local}.${name}`;
+    return `${mod.path}:export:${name}`;
+  }
+}
