@@ -78,7 +78,7 @@ function readDescriptorText(realRoot: string, file: string): string {
     // TOML requires UTF-8: bytes that are not UTF-8 are refused, never replaced.
     const decoded = decodeSourceText(buffer.subarray(0, length), DESCRIPTOR_FILE);
     if (!decoded.ok) {
-      throw new DocforgeError('descriptor_invalid', `${DESCRIPTOR_FILE}:${decoded.line}: not UTF-8 text at column ${decoded.column} (${decoded.reason}); TOML requires UTF-8`, { path: DESCRIPTOR_FILE, line: decoded.line, key: null });
+      throw errors.descriptorInvalid(`${DESCRIPTOR_FILE}:${decoded.line}: not UTF-8 text at column ${decoded.column} (${decoded.reason}); TOML requires UTF-8`, { path: DESCRIPTOR_FILE, line: decoded.line, key: null });
     }
     return decoded.text;
   } catch (error) {
