@@ -26,3 +26,4 @@ export type { MutationOutcome, LifecycleOptions } from './lifecycle.js';
 export { changeEntries, chunkPayload, asciiCanonicalJson } from './diff.js';
 export type { ChangeEntry, FrontMatter, PayloadChunk } from './diff.js';
 export { encodeCursor, decodeCursor } from './cursor.js';
+export { indexProjectView, storeOf } from './index-view.js';

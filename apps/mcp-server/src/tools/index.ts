@@ -18,6 +18,11 @@ import { projectInfoTool } from './project-info.js';
 import { searchTool } from './search.js';
 import { syncTool } from './sync.js';
 import { validateProjectTool } from './validate-project.js';
+import {
+  abandonChangesetTool, createChangesetTool, proposeNodeCreateTool, proposeNodeDeleteTool, proposeNodeMoveTool, proposeNodeUpdateTool,
+  proposeRelationshipUpdateTool, rebaseChangesetTool, registerChangesTool,
+} from './proposal-mutations.js';
+import { getChangesetDiffTool, getChangesetTool, listChangesetsTool, validateChangesetTool } from './proposal-reads.js';
 
 /** Every tool definition (any order; see @docforge/policy for the registration order). */
 export const ALL_TOOLS: readonly ToolDefinition[] = Object.freeze([
@@ -36,4 +41,17 @@ export const ALL_TOOLS: readonly ToolDefinition[] = Object.freeze([
   getTaskContextTool,
   validateProjectTool,
   generationDiffTool,
+  createChangesetTool,
+  registerChangesTool,
+  listChangesetsTool,
+  getChangesetTool,
+  rebaseChangesetTool,
+  abandonChangesetTool,
+  proposeNodeCreateTool,
+  proposeNodeUpdateTool,
+  proposeNodeMoveTool,
+  proposeRelationshipUpdateTool,
+  proposeNodeDeleteTool,
+  validateChangesetTool,
+  getChangesetDiffTool,
 ]);
