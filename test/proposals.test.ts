@@ -1,28 +1,12 @@
 // Pins the isolated proposal tools over stdio on a copy of examples/: every operation kind in one registration, list/get/validate/diff, each propose tool, abandon with an audit receipt, canonical files byte-identical, changesets surviving index deletion, and proposal_access_disabled without a writer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PROPOSAL_TOOLS } from '@docforge/policy';
-import { sha256Hex, canonical } from './helpers/hashes.js';
+import { sha256Hex, canonical, treeHashes } from './helpers/hashes.js';
 import { exampleProjectCopy } from './helpers/projects.js';
 import { expectError, useServer, type Json } from './helpers/server.js';
-
-/** SHA-256 of every file under `dir` (relative path -> hash), skipping the state dir. */
-export function treeHashes(dir: string, skip = '.docforge'): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (rel: string): void => {
-    for (const name of readdirSync(path.join(dir, rel)).sort()) {
-      const child = rel === '' ? name : `${rel}/${name}`;
-      if (child === skip) continue;
-      const full = path.join(dir, child);
-      if (statSync(full).isDirectory()) walk(child);
-      else out.set(child, sha256Hex(readFileSync(full, 'utf8')));
-    }
-  };
-  walk('');
-  return out;
-}
 
 /** One operation of every kind, written from the example's own source text. */
 function everyKind(): Json[] {

@@ -58,6 +58,11 @@ function attribute(issue: SourceIssue, outcomes: readonly OperationOutcome[]): n
     const o = outcomes[i]!;
     if ((issue.path !== null && o.paths.includes(issue.path)) || (issue.node_id !== null && (o.node_id === issue.node_id || o.new_node_id === issue.node_id))) return o.index;
   }
+  // A link elsewhere that pointed at a moved or deleted file names that file's old path.
+  for (let i = outcomes.length - 1; i >= 0; i -= 1) {
+    const o = outcomes[i]!;
+    if ((o.op === 'node_move' || o.op === 'node_delete') && o.before !== null && issue.message.includes(`"${o.before.path}"`)) return o.index;
+  }
   return null;
 }
 
@@ -90,8 +95,22 @@ function firstShared(a: Set<string>, b: Set<string>): string | null {
   return null;
 }
 
-/** One `conflict` finding per other draft or ready changeset that overlaps `mine`. */
-export function conflictFindings(changesetId: string, mine: TouchedSet, others: readonly ChangesetDocument[]): Finding[] {
+/** The index of the first operation touching `node` or `file`, or null. */
+function firstOperation(operations: readonly Operation[], node: string | null, file: string | null): number | null {
+  for (let i = 0; i < operations.length; i += 1) {
+    const op = operations[i]!;
+    const set = touchedSet([op], []);
+    if (node !== null && set.nodes.has(node)) return i;
+    if (file !== null && ((op.op === 'node_create' && op.path === file) || (op.op === 'node_move' && op.new_path === file))) return i;
+  }
+  return null;
+}
+
+/**
+ * One `conflict` finding per other draft or ready changeset that overlaps `mine` (on a node, a
+ * source file or a relationship), naming both ids and the first operation of `operations` involved.
+ */
+export function conflictFindings(changesetId: string, mine: TouchedSet, others: readonly ChangesetDocument[], operations: readonly Operation[] = []): Finding[] {
   const findings: Finding[] = [];
   for (const other of others) {
     if (other.id === changesetId || (other.status !== 'draft' && other.status !== 'ready')) continue;
@@ -106,7 +125,7 @@ export function conflictFindings(changesetId: string, mine: TouchedSet, others: 
       code: 'conflict',
       message: `changeset ${changesetId} overlaps changeset ${other.id} on ${what}; it cannot become ready while ${other.id} is draft or ready`,
       remediation: 'wait_for_or_abandon_the_other_changeset',
-      operation_index: null,
+      operation_index: firstOperation(operations, node, file),
       node_id: node,
       path: file,
       changeset_ids: [changesetId, other.id],
@@ -153,7 +172,7 @@ export function evaluate(view: ProjectView, operations: readonly Operation[], op
 
   const captured: Record<string, string | null> = {};
   for (const outcome of projection.outcomes) for (const p of outcome.paths) captured[p] = ws.baseHash(p);
-  findings.push(...conflictFindings(options.changesetId, touchedSet(projection.operations, Object.keys(captured)), options.others));
+  findings.push(...conflictFindings(options.changesetId, touchedSet(projection.operations, Object.keys(captured)), options.others, projection.operations));
   findings.sort(compareFindings);
   return { projection, findings, valid: !findings.some((f) => f.severity === 'error'), captured, workspace: ws };
 }
