@@ -69,8 +69,9 @@ function targetOf(op: Operation): string {
  * Applies `operations` to the workspace (which must be fresh) and returns outcomes and findings.
  * @throws DocforgeError when `registering`: `path_outside_root` for a created or moved path
  *   outside the content roots (`..`, absolute, through a symlink, excluded); `changeset_invalid`
- *   for an operation on a `code:` node; `changeset_not_writable` when the writer's policy forbids
- *   an operation
+ *   for an operation on a `code:` node; `node_not_found` for an operation on a node that neither
+ *   exists nor is created by an earlier operation; `changeset_not_writable` when the writer's
+ *   policy forbids an operation
  */
 export function projectOperations(ws: Workspace, operations: readonly Operation[], options: ProjectOptions): Projection {
   const findings: Finding[] = [];
@@ -135,6 +136,7 @@ export function projectOperations(ws: Workspace, operations: readonly Operation[
     captured.push(copy);
 
     if (op.op !== 'node_create' && located === null) {
+      if (options.registering) throw errors.nodeNotFound(id);
       refuse('node_not_found', `node ${id} does not exist in the project (after the earlier operations of this changeset)`, 'search_for_node');
       return;
     }
