@@ -7,7 +7,8 @@
  * dot-file the store ignores). Nothing here ever deletes a changeset or a receipt.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { canonicalJson, errors, type DocforgeError } from '@docforge/core';
 import { stateLayout, withLock, writeFileAtomic } from '@docforge/fs-safe';
@@ -23,6 +24,20 @@ export const MAX_CHANGESET_BYTES = 64 * 1024 * 1024;
 
 /** How long a mutation waits for another process's store lock, in milliseconds. */
 export const STORE_LOCK_TIMEOUT_MS = 30_000;
+
+/**
+ * Test-only fault point: with `DOCFORGE_TEST_FAULT_POINT=changeset_store_locked`, a mutation that
+ * holds the store lock writes the marker file named by `DOCFORGE_TEST_FAULT_MARKER` and waits, so a
+ * test can SIGKILL the process at that instant. Unset in every normal run.
+ */
+export const FAULT_POINT_ENV = 'DOCFORGE_TEST_FAULT_POINT';
+
+async function faultPoint(): Promise<void> {
+  if (process.env[FAULT_POINT_ENV] !== 'changeset_store_locked') return;
+  const marker = process.env.DOCFORGE_TEST_FAULT_MARKER;
+  if (marker) writeFileSync(marker, String(process.pid));
+  await sleep(120_000);
+}
 
 /** One listing: readable documents sorted by id, and how many files could not be read. */
 export interface StoreListing {
@@ -58,7 +73,10 @@ export class ChangesetStore {
    */
   async mutate<T>(fn: () => T | Promise<T>): Promise<T> {
     mkdirSync(this.dir, { recursive: true });
-    return withLock(this.lockPath, fn, { timeoutMs: STORE_LOCK_TIMEOUT_MS, label: 'changeset_store' });
+    return withLock(this.lockPath, async () => {
+      await faultPoint();
+      return fn();
+    }, { timeoutMs: STORE_LOCK_TIMEOUT_MS, label: 'changeset_store' });
   }
 
   /**
