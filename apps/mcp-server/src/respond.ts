@@ -85,12 +85,15 @@ export function respond(envelope: Envelope, sync: SyncReport | null, diagnostics
     text = JSON.stringify(envelope);
     if (text.length <= max) return toToolResponse(envelope, text);
   }
+  // A refusal that is itself result_too_large (a mutation preflight) keeps its stage and commit facts.
+  const carried = envelope.error?.code === 'result_too_large' ? envelope.error.details : {};
+  const { needed_chars: _needed, max_output_chars: _max, ...facts } = carried;
   const failure: Envelope = {
     schema_version: 1,
     ok: false,
     notice: CONTENT_NOTICE,
     project: envelope.project,
-    error: errors.resultTooLarge(text.length, max).toWire(),
+    error: errors.resultTooLarge(text.length, max, facts).toWire(),
   };
   return toToolResponse(failure);
 }
