@@ -6,8 +6,7 @@
 import type { Logger } from 'pino';
 import { IndexManager, type SyncReport } from '@docforge/index';
 import {
-  abandonChangeset, changeEntries, evaluate, indexProjectView, storeOf, summarize, writerPolicy,
-  type ChangesetDocument, type ChangesetStore, type ProjectView,
+  abandonChangeset, changeEntries, evaluateStored, indexProjectView, storeOf, summarize, type ChangesetStore, type ProjectView,
 } from '@docforge/changesets';
 
 function print(text: string): void {
@@ -33,11 +32,6 @@ async function withProposals<T>(root: string, logger: Logger, fn: (view: Project
   } finally {
     await manager.close();
   }
-}
-
-function evaluateStored(view: ProjectView, store: ChangesetStore, doc: ChangesetDocument): ReturnType<typeof evaluate> {
-  const others = store.list().documents.filter((d) => d.id !== doc.id);
-  return evaluate(view, doc.operations, { policy: writerPolicy(doc.writer, view.descriptor, view.adapterOperations), changesetId: doc.id, others, registering: false });
 }
 
 function colorDiff(text: string, color: boolean): string {

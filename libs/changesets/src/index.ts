@@ -21,7 +21,7 @@ export type { Projection, OperationOutcome, NodeState, ProjectOptions } from './
 export { evaluate, touchedSet, conflictFindings } from './validate.js';
 export type { Evaluation, EvaluateOptions, TouchedSet } from './validate.js';
 export { deriveStaleness, summarize, currentFileHash } from './status.js';
-export { registerChangeset, addOperation, rebaseChangeset, abandonChangeset } from './lifecycle.js';
+export { registerChangeset, addOperation, rebaseChangeset, abandonChangeset, evaluateStored } from './lifecycle.js';
 export type { MutationOutcome, LifecycleOptions } from './lifecycle.js';
 export { changeEntries, chunkPayload, asciiCanonicalJson } from './diff.js';
 export type { ChangeEntry, FrontMatter, PayloadChunk } from './diff.js';

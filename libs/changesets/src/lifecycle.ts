@@ -40,6 +40,14 @@ function evaluateFor(view: ProjectView, writer: string, id: string, operations: 
 }
 
 /**
+ * Re-projects and validates a stored changeset against the current project, with its own writer's
+ * policy and every other stored changeset for conflicts (the read tools and the CLI). Writes nothing.
+ */
+export function evaluateStored(view: ProjectView, store: ChangesetStore, doc: ChangesetDocument): Evaluation {
+  return evaluateFor(view, doc.writer, doc.id, doc.operations, store.list().documents.filter((d) => d.id !== doc.id), false);
+}
+
+/**
  * Registers one complete changeset of `writer` (contract: `docforge_register_changes`; also
  * `docforge_create_changeset` with `event = "created"`). Omitted `expected_content_hash` values
  * are captured inside the lock. Stored `ready` when valid, else `draft` with its findings
