@@ -120,3 +120,31 @@ test('the instructions and bootstrap guidance name exactly the registered and en
     await server.close();
   }
 });
+
+test('moving a plain Markdown document reports each inbound link that would break', async () => {
+  const root = exampleProjectCopy();
+  appendFileSync(path.join(root, 'docs/guides/glossary.md'), '\nSee the [architecture overview](architecture-overview.md).\n');
+  const server = await useServer(root, { proposalWriter: 'agent' });
+  const inbound = (await server.call('docforge_backlinks', { node_id: 'guides/architecture-overview' })).result!;
+  const sources = [...new Set((inbound.items as Json[]).map((i) => i.source_id ?? i.id))];
+  assert.ok(sources.includes('guides/glossary'), JSON.stringify(inbound.items));
+  const moved = (await server.call('docforge_register_changes', { operations: [{ op: 'node_move', node_id: 'guides/architecture-overview', new_path: 'docs/guides/overview.md' }] })).result!;
+  const broken = (moved.findings as Json[]).filter((f) => f.code === 'inbound_link_broken');
+  assert.ok(broken.some((f) => f.operation_index === 0 && f.node_id === 'guides/architecture-overview' && /guides\/glossary/.test(f.message) && /guides\/overview/.test(f.message)), JSON.stringify(moved.findings));
+  const diff = (await server.call('docforge_get_changeset_diff', { changeset_id: moved.changeset_id })).result!;
+  assert.equal(diff.changes[0].node_id, 'guides/overview', 'the path-derived id follows the move');
+});
+
+test('[proposals.writers.ID] narrows operations and paths of that writer; nothing widens them', async () => {
+  const root = exampleProjectCopy();
+  appendFileSync(path.join(root, 'docforge.toml'), '\n[proposals.writers.agent]\noperations = ["node_update"]\npaths = ["docs/requirements/**"]\n');
+  const server = await useServer(root, { proposalWriter: 'agent' });
+  const denied = await expectError(server.call('docforge_register_changes', { operations: [{ op: 'node_update', node_id: 'CMP-LEDGER', set: { status: 'draft' } }] }), 'changeset_not_writable');
+  assert.match(denied.message, /docs\/components\/ledger\.md/);
+  await expectError(server.call('docforge_propose_node_delete', { node_id: 'REQ-PAY-001' }), 'changeset_not_writable');
+  const allowed = await server.call('docforge_propose_node_update', { node_id: 'REQ-PAY-001', set: { status: 'draft' } });
+  assert.equal(allowed.ok, true, JSON.stringify(allowed.error));
+  assert.equal(storeBytes(root).size, 1, 'only the allowed proposal was stored');
+  const other = await useServer(root, { proposalWriter: 'someone-else' });
+  assert.equal((await other.call('docforge_propose_node_delete', { node_id: 'RB-002' })).ok, true, 'an unlisted writer keeps the generic policy');
+});
