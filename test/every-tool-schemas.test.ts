@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createGenericServer, type ProjectServer, type ProjectServerOptions } from '@docforge/mcp-server';
 import { loadToolSchemas } from '@docforge/protocol';
+import { ChangesetStore, changesetSha256, type ChangesetDocument } from '@docforge/changesets';
 import { EXAMPLES_DIR } from './helpers/paths.js';
 import { removeDir, tempCopy } from './helpers/projects.js';
 import type { Envelope } from './helpers/server.js';
@@ -37,7 +38,35 @@ const VALID: Record<string, Record<string, unknown>> = {
   docforge_get_task_context: { task_kind: 'change', task: 'refund handling in the ledger' },
   docforge_validate_project: {},
   docforge_get_generation_diff: {},
+  docforge_create_changeset: {},
+  docforge_register_changes: { operations: [{ op: 'node_update', node_id: 'CMP-LEDGER', set: { status: 'draft' } }] },
+  docforge_list_changesets: { history: true },
+  docforge_get_changeset: { changeset_id: 'cs-fixture' },
+  docforge_rebase_changeset: { changeset_id: 'cs-rebase' },
+  docforge_abandon_changeset: { changeset_id: 'cs-abandon' },
+  docforge_propose_node_create: { node: { id: 'DOC-NEW', kind: 'document', title: 'New' }, path: 'docs/new-doc.md', body: 'New.\n' },
+  docforge_propose_node_update: { node_id: 'RB-002', body: 'Rewritten.\n' },
+  docforge_propose_node_move: { node_id: 'RB-003', new_path: 'docs/runbooks/moved-rb-003.md' },
+  docforge_propose_relationship_update: { source_id: 'RB-005', add: [{ relation: 'relates_to', target_id: 'CMP-LEDGER' }] },
+  docforge_propose_node_delete: { node_id: 'ADR-008' },
+  docforge_validate_changeset: { changeset_id: 'cs-fixture' },
+  docforge_get_changeset_diff: { changeset_id: 'cs-fixture' },
 };
+
+/** Proposal tools that write (they answer proposal_access_disabled without a writer). */
+const PROPOSAL_MUTATIONS = new Set(['docforge_create_changeset', 'docforge_register_changes', 'docforge_rebase_changeset', 'docforge_abandon_changeset', 'docforge_propose_node_create', 'docforge_propose_node_update', 'docforge_propose_node_move', 'docforge_propose_relationship_update', 'docforge_propose_node_delete']);
+
+/** Stores changesets the valid calls name (`cs-fixture` to read, `cs-rebase` and `cs-abandon` for the proposal mode's mutations), each with an unknown base, so reads see it stale. */
+function seedChangesets(root: string): void {
+  const store = new ChangesetStore(path.join(root, '.docforge'));
+  for (const [id, node] of [['cs-fixture', 'ADR-002'], ['cs-rebase', 'ADR-003'], ['cs-abandon', 'ADR-001']] as const) {
+    const body = { id, writer: 'agent-1', base: '0'.repeat(64), operations: [{ op: 'node_update' as const, node_id: node, set: { status: 'draft' } }] };
+    const at = '2026-11-30T12:00:00.000Z';
+    const hash = changesetSha256(body);
+    const doc: ChangesetDocument = { schema_version: 1, ...body, changeset_sha256: hash, status: 'draft', captured: { sources: {} }, findings: [], receipts: [{ event: 'registered', at, writer: 'agent-1', changeset_sha256: hash }], created_at: at, updated_at: at };
+    store.write(doc);
+  }
+}
 
 /** Error-producing calls of each tool: a schema error for all, plus the tool's own failures. */
 function errorCalls(name: string): Record<string, unknown>[] {
@@ -50,6 +79,7 @@ function errorCalls(name: string): Record<string, unknown>[] {
   if (name === 'docforge_get_task_context') calls.push({ task_kind: 'rewrite', task: 'x' });
   if (name === 'docforge_get_node') calls.push({ node_id: NODE, section: 'no-such-section' });
   if (name === 'docforge_get_logic') calls.push({ node_id: NODE });
+  if ('changeset_id' in props) calls.push({ ...VALID[name], changeset_id: 'cs-missing' });
   return calls;
 }
 
@@ -91,6 +121,7 @@ describe('every registered tool against its tightened output schema', () => {
   let root: string;
   before(() => {
     root = tempCopy(EXAMPLES_DIR, 'docforge-every-tool-');
+    seedChangesets(root);
   });
   after(() => removeDir(root));
 
@@ -121,6 +152,7 @@ describe('every registered tool against its tightened output schema', () => {
           assert.ok(VALID[name], `a valid call is known for ${name}`);
           const ok = await call(h, name, VALID[name]!);
           if (mode.options.noAst && name === 'docforge_get_logic') assert.equal(ok.error!.code, 'adapter_policy_forbids_logic');
+          else if (PROPOSAL_MUTATIONS.has(name) && !mode.options.proposalWriter) assert.equal(ok.error!.code, 'proposal_access_disabled', name);
           else assert.equal(ok.ok, true, `${name}: ${JSON.stringify(ok.error)}`);
           for (const args of errorCalls(name)) {
             const e = await call(h, name, args);

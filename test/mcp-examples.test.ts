@@ -6,6 +6,7 @@ import path from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { exampleProjectCopy } from './helpers/projects.js';
 import { expectError, useServer, type Envelope } from './helpers/server.js';
+import { PROPOSAL_TOOLS } from '@docforge/policy';
 
 const READ_TOOLS_ISSUE_2 = [
   'docforge_bootstrap', 'docforge_sync', 'docforge_project_info', 'docforge_get_contract', 'docforge_get_node', 'docforge_search',
@@ -20,6 +21,9 @@ function assertEnvelope(e: Envelope): void {
   assert.match(e.project!.source_hash, /^[0-9a-f]{64}$/);
 }
 
+/** Proposal tools that write a changeset (the rest of the proposal surface only reads). */
+const PROPOSAL_MUTATIONS = PROPOSAL_TOOLS.filter((t) => !['docforge_list_changesets', 'docforge_get_changeset', 'docforge_validate_changeset', 'docforge_get_changeset_diff', 'docforge_preview_changeset'].includes(t)) as string[];
+
 describe('docforge-mcp on examples/', async () => {
   const root = exampleProjectCopy();
   const s = await useServer(root);
@@ -32,7 +36,8 @@ describe('docforge-mcp on examples/', async () => {
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, 'object');
       assert.ok(tool.outputSchema, `${tool.name} has an outputSchema`);
-      assert.equal(tool.annotations?.readOnlyHint, true);
+      // Proposal mutation tools write below the changeset root only: not read-only, never destructive.
+      assert.equal(tool.annotations?.readOnlyHint, !PROPOSAL_MUTATIONS.includes(tool.name), tool.name);
       assert.equal(tool.annotations?.destructiveHint, false);
     }
     const instructions = s.client.getInstructions() ?? '';

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { pino } from 'pino';
 import { createProjectServer, createReadOnlyServer, implementedTools, type ProjectServer } from '@docforge/mcp-server';
-import { computeCapabilities, computeEffectivePolicy, NO_AST_INSTRUCTIONS, READ_TOOLS, type PolicyOptions } from '@docforge/policy';
+import { computeCapabilities, computeEffectivePolicy, NO_AST_INSTRUCTIONS, PROPOSAL_TOOLS, READ_TOOLS, type PolicyOptions } from '@docforge/policy';
 import { loadToolSchemas } from '@docforge/protocol';
 import { tempDir } from './helpers/projects.js';
 import { expectError, useServer, type Envelope } from './helpers/server.js';
@@ -178,7 +178,8 @@ describe('the programmatic factories take noAst (in-process, InMemoryTransport)'
         await expectError(logic, 'adapter_policy_forbids_logic');
         assert.ok((client.getInstructions() ?? '').includes(NO_AST_INSTRUCTIONS));
         const names = (await client.listTools()).tools.map((t) => t.name);
-        assert.deepEqual(names, READ_TOOLS.filter((t) => implemented().has(t)), 'no proposal tools are implemented yet, so both surfaces are the read tools');
+        const surface = mode === 'read' ? [...READ_TOOLS] : [...READ_TOOLS, ...PROPOSAL_TOOLS];
+        assert.deepEqual(names, surface.filter((t) => implemented().has(t)), 'the read-only factory never registers proposal tools; the project factory registers the implemented ones');
       } finally {
         await client.close();
         await project.close();

@@ -23,6 +23,7 @@ const FORMATS = [
   { file: 'v1/cursor.schema.json', key: 'cursor', name: 'CursorPayload' },
   { file: 'v1/project-adapter-output.schema.json', key: 'project-adapter-output', name: 'ProjectAdapterOutput' },
   { file: 'v1/changeset.schema.json', key: 'changeset', name: 'ChangesetDocument' },
+  { file: 'v1/changeset-operation.schema.json', key: 'changeset-operation', name: 'ChangesetOperation' },
   { file: 'viewer/v2/envelope.schema.json', key: 'viewer-v2.envelope', name: 'ViewerFrame' },
   { file: 'viewer/v2/hello.schema.json', key: 'viewer-v2.hello', name: 'ViewerHelloFrame' },
 ];

@@ -1,4 +1,6 @@
 /** Hashes the end-to-end tests expect, computed independently of @docforge/core and @docforge/index (node:crypto and a small canonical JSON). */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { createHash } from 'node:crypto';
 
 /** SHA-256 hex of UTF-8 text. */
@@ -29,4 +31,20 @@ export function edgeSetHash(keys: Iterable<string>): string {
 /** Collection hash of receipt items: SHA-256 over each item's canonical-JSON SHA-256 followed by LF. */
 export function collectionHash(items: readonly unknown[]): string {
   return sha256Hex(items.map((item) => `${sha256Hex(canonical(item))}\n`).join(''));
+}
+
+/** SHA-256 of every file under `dir` (relative path -> hash), skipping the state dir. */
+export function treeHashes(dir: string, skip = '.docforge'): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (rel: string): void => {
+    for (const name of readdirSync(path.join(dir, rel)).sort()) {
+      const child = rel === '' ? name : `${rel}/${name}`;
+      if (child === skip) continue;
+      const full = path.join(dir, child);
+      if (statSync(full).isDirectory()) walk(child);
+      else out.set(child, sha256Hex(readFileSync(full, 'utf8')));
+    }
+  };
+  walk('');
+  return out;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * docforge: the command-line composition root (init, sync, validate, search, demo).
+ * docforge: the command-line composition root (init, sync, validate, search, changeset, demo).
  * Output for people goes to stdout; logs go to stderr through pino.
  */
 import { readFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { toDocforgeError } from '@docforge/core';
 import { runDemo } from './demo.js';
 import { progressMode, runInit, runSearch, runSync, runValidate, type SyncOptions } from './commands.js';
+import { runChangeset } from './changeset.js';
 
 const USAGE = `Usage: docforge <command> [options]
 
@@ -18,6 +19,12 @@ Commands:
   sync                    check source identity and rebuild the index when stale
   validate                list validation issues (exit 1 when there are errors)
   search QUERY            full-text search (bm25) over the project graph
+  changeset list [--all]  list draft and ready changesets (--all: every status; stale derived when read)
+  changeset show ID       one changeset: hash, base, operations, receipts
+  changeset diff ID       per operation: front matter before/after and the body diff (colored on a terminal)
+  changeset validate ID   project and validate a changeset (exit 1 when invalid)
+  changeset abandon ID --writer W
+                          abandon a changeset of writer W, keeping it and an audit receipt
   demo                    start docforge-mcp on the bundled examples/ and print a transcript
 
 Options:
@@ -44,6 +51,8 @@ async function main(argv: string[]): Promise<number> {
         json: { type: 'boolean', default: false },
         progress: { type: 'boolean', default: false },
         'no-progress': { type: 'boolean', default: false },
+        writer: { type: 'string' },
+        all: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
       },
@@ -88,6 +97,8 @@ async function main(argv: string[]): Promise<number> {
           return 2;
         }
         return await runSearch(root, rest.join(' '), limit, syncOptions);
+      case 'changeset':
+        return await runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR }, logger);
       case 'demo':
         return await runDemo(values['project-root'] ? root : null);
       default:

@@ -28,6 +28,13 @@ export interface ProjectBlock {
  */
 export const CURSOR_AFTER = Symbol('docforge.cursorAfter');
 
+/**
+ * A non-enumerable version-1 compact receipt a mutation handler may attach to its full result
+ * (contract: "If a successful full result is too large, the server returns a version-1 compact
+ * receipt"): respond() substitutes it rather than ever turning a committed mutation into a failure.
+ */
+export const COMPACT_RESULT = Symbol('docforge.compactResult');
+
 /** The response envelope carried as `structuredContent` and as one text block. */
 export interface Envelope {
   schema_version: 1;

@@ -6,7 +6,7 @@ import { errors } from '@docforge/core';
 import type { IndexManager, SyncReport } from '@docforge/index';
 import type { DiagnosticsCollector } from '@docforge/policy';
 import { fitPrefix, longestFitting } from '@docforge/retrieval';
-import { CONTENT_NOTICE, CURSOR_AFTER, toToolResponse, type Envelope, type ToolResponse } from './envelope.js';
+import { COMPACT_RESULT, CONTENT_NOTICE, CURSOR_AFTER, toToolResponse, type Envelope, type ToolResponse } from './envelope.js';
 
 /** The response limit without a sync: from the cached descriptor when it loads, else the default. */
 export function statusLimit(manager: IndexManager): number {
@@ -23,7 +23,8 @@ const FALLBACK_MAX_OUTPUT_CHARS = 60_000;
  * Serializes an envelope within the configured response limit (`[limits].max_output_chars`):
  * diagnostics are dropped first (contract: `--diagnostics`), then collection items are trimmed
  * with `truncated = true`, then an over-long node body is cut with `body_truncated = true`;
- * what still cannot fit becomes `result_too_large`.
+ * a committed mutation's result becomes its compact receipt ({@link COMPACT_RESULT}); what still
+ * cannot fit becomes `result_too_large`.
  */
 export function respond(envelope: Envelope, sync: SyncReport | null, diagnostics: DiagnosticsCollector | null, limit?: number): ToolResponse {
   const max = sync?.descriptor.limits.max_output_chars ?? limit ?? FALLBACK_MAX_OUTPUT_CHARS;
@@ -36,6 +37,12 @@ export function respond(envelope: Envelope, sync: SyncReport | null, diagnostics
     if (text.length <= max) return toToolResponse(envelope, text);
   }
   const result = envelope.result;
+  const compact = (result as { [COMPACT_RESULT]?: Record<string, unknown> } | undefined)?.[COMPACT_RESULT];
+  if (compact !== undefined) {
+    // A committed mutation: its compact receipt (preflight proved it fits), never a failure.
+    envelope.result = compact;
+    return toToolResponse(envelope);
+  }
   if (result && Array.isArray(result.items)) {
     // Keep the largest prefix of items that fits (fitPrefix), then point the cursor after the last
     // one kept; the cursor's own length can vary, so re-fit with the measured excess as slack.
@@ -78,12 +85,15 @@ export function respond(envelope: Envelope, sync: SyncReport | null, diagnostics
     text = JSON.stringify(envelope);
     if (text.length <= max) return toToolResponse(envelope, text);
   }
+  // A refusal that is itself result_too_large (a mutation preflight) keeps its stage and commit facts.
+  const carried = envelope.error?.code === 'result_too_large' ? envelope.error.details : {};
+  const { needed_chars: _needed, max_output_chars: _max, ...facts } = carried;
   const failure: Envelope = {
     schema_version: 1,
     ok: false,
     notice: CONTENT_NOTICE,
     project: envelope.project,
-    error: errors.resultTooLarge(text.length, max).toWire(),
+    error: errors.resultTooLarge(text.length, max, facts).toWire(),
   };
   return toToolResponse(failure);
 }

@@ -101,7 +101,7 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory): Pro
 
   const server = new Server(
     { name: 'docforge-mcp', version: SERVER_VERSION },
-    { capabilities: { tools: {} }, instructions: serverInstructions(policy) },
+    { capabilities: { tools: {} }, instructions: serverInstructions(policy, capabilities) },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({

@@ -55,7 +55,7 @@ export function createUnboundServer(options: UnboundServerOptions): { server: Se
   const validateOutput = options.validateOutput ?? process.env.DOCFORGE_VALIDATE_OUTPUT === '1';
   const server = new Server(
     { name: 'docforge-mcp', version: SERVER_VERSION },
-    { capabilities: { tools: {} }, instructions: `${serverInstructions(policy)}\n\nThis server could not bind its project root: ${options.error.message}` },
+    { capabilities: { tools: {} }, instructions: `${serverInstructions(policy, capabilities)}\n\nThis server could not bind its project root: ${options.error.message}` },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...registered.values()].map((t) => ({

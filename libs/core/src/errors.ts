@@ -38,6 +38,11 @@ export const ERROR_CODES = {
   policy_violation: { message: 'The index violates the effective process policy.', template: '{reason:raw}', remediation: 'restart_project_server' },
   project_root_invalid: { message: 'The project root does not exist, is not a directory or is not an absolute path.', template: 'Project root {root} {problem:raw}. Point --project-root (-C for docforge) at the absolute path of an existing project directory, the folder holding docforge.toml; docforge-mcp binds its root at start, so restart it after the fix.', remediation: 'fix_project_root' },
   invalid_encoding: { message: 'A source file is not valid UTF-8 text; it is not indexed.', template: '{path:raw}:{line}:{column}: {reason:raw}; the file is not indexed (convert it to UTF-8).', remediation: 'fix_file_encoding' },
+  changeset_not_found: { message: 'No stored changeset has that id.', template: 'No stored changeset has id {changeset_id}.', remediation: 'list_changesets' },
+  changeset_not_writable: { message: 'The changeset cannot be changed by this writer or in its current status.', template: '{reason:raw}', remediation: 'create_new_changeset' },
+  changeset_invalid: { message: 'The changeset cannot be registered as given.', template: '{reason:raw}', remediation: 'fix_operations' },
+  changeset_corrupt: { message: 'A stored changeset document is unreadable or fails its hash check.', template: 'Stored changeset {changeset_id} is unreadable: {reason:raw}', remediation: 'inspect_changeset_store' },
+  rebase_refused: { message: 'The changeset cannot move to the current base: an invariant no longer holds.', template: 'Changeset {changeset_id} cannot be rebased: {reason:raw}', remediation: 'create_new_changeset' },
   internal_error: { message: 'An unexpected internal error occurred; nothing was changed.', template: '{reason:raw}', remediation: 'report_bug' },
 } as const satisfies Record<string, ErrorSpec>;
 
@@ -213,6 +218,26 @@ export const errors = Object.freeze({
    */
   invalidEncoding(path: string, line: number, column: number, reason: string, options?: ErrorOptions): DocforgeError {
     return build('invalid_encoding', { path, line, column, reason }, { path, line, column }, options);
+  },
+  /** `changeset_not_found` for an exact changeset id (`details.changeset_id`). */
+  changesetNotFound(changesetId: string, options?: ErrorOptions): DocforgeError {
+    return build('changeset_not_found', { changeset_id: changesetId }, { changeset_id: changesetId }, options);
+  },
+  /** `changeset_not_writable`: another writer's changeset, or one already applied or abandoned. */
+  changesetNotWritable(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('changeset_not_writable', { reason }, details, options);
+  },
+  /** `changeset_invalid`: operations that cannot be stored at all (e.g. a path outside the content roots is `path_outside_root` instead). */
+  changesetInvalid(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('changeset_invalid', { reason }, details, options);
+  },
+  /** `changeset_corrupt`: a stored document fails to parse, its schema or its hash. */
+  changesetCorrupt(changesetId: string, reason: string, options?: ErrorOptions): DocforgeError {
+    return build('changeset_corrupt', { changeset_id: changesetId, reason }, { changeset_id: changesetId, reason }, options);
+  },
+  /** `rebase_refused`: `details.invariant` names the invariant that failed. */
+  rebaseRefused(changesetId: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('rebase_refused', { changeset_id: changesetId, reason }, { changeset_id: changesetId, ...details }, options);
   },
   /** `internal_error`: an unexpected failure; nothing was changed. */
   internalError(reason?: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {

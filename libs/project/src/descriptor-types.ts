@@ -63,6 +63,24 @@ export interface Descriptor {
   /** `dir` is the project-relative state directory (index, receipts, changesets). */
   state: { dir: string };
   views: ViewDeclaration[];
+  /**
+   * `[proposals.writers.ID]`: per-writer narrowing of the proposal policy (issue 10). A writer not
+   * listed keeps the generic policy; a listed writer may use only `operations` (null: all five) on
+   * paths matching one of `paths` (picomatch globs on project-relative paths; null: every path
+   * inside the content roots). Nothing here widens the generic policy.
+   */
+  proposals: { writers: Record<string, ProposalWriterPolicy> };
+}
+
+/** The proposal operations (issue 10; contract "Isolated proposal tools"). */
+export const PROPOSAL_OPERATIONS: readonly string[] = Object.freeze(['node_create', 'node_update', 'node_move', 'relationship_update', 'node_delete']);
+
+/** One `[proposals.writers.ID]` table. */
+export interface ProposalWriterPolicy {
+  /** Allowed operation names, a subset of {@link PROPOSAL_OPERATIONS}; null when not narrowed. */
+  operations: string[] | null;
+  /** Allowed path globs; null when not narrowed. */
+  paths: string[] | null;
 }
 
 /** Built-in code adapter ids accepted by `[adapter].code`. */

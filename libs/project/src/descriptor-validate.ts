@@ -8,14 +8,16 @@ import { isAbsolute, join, posix, sep } from 'node:path';
 import { errors } from '@docforge/core';
 import { lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 import {
-  BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN, type Descriptor, type ViewDeclaration, type ViewRenderer,
+  BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN, PROPOSAL_OPERATIONS, type Descriptor, type ProposalWriterPolicy, type ViewDeclaration, type ViewRenderer,
 } from './descriptor-types.js';
 
 const RENDERERS: readonly ViewRenderer[] = ['page', 'catalog', 'matrix', 'graph'];
 const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**'];
 
 const ALLOWED: Record<string, readonly string[]> = {
-  '': ['schema_version', 'project', 'sources', 'adapter', 'vocabulary', 'limits', 'state', 'views'],
+  '': ['schema_version', 'project', 'sources', 'adapter', 'vocabulary', 'limits', 'state', 'views', 'proposals'],
+  proposals: ['writers'],
+  proposal_writer: ['operations', 'paths'],
   project: ['id', 'name'],
   sources: ['content_roots', 'code_roots', 'exclude'],
   adapter: ['code', 'strategy', 'module'],
@@ -162,6 +164,35 @@ function vocabulary(check: Checker, table: Table, key: string): string[] | null 
   return [...new Set(stringArray(check, value, `vocabulary.${key}`))];
 }
 
+const WRITER_ID = /^[^\u0000-\u001f\u007f]{1,256}$/;
+
+function parseProposals(check: Checker, doc: Table): { writers: Record<string, ProposalWriterPolicy> } {
+  const proposals = optionalTable(check, doc, 'proposals');
+  checkKeys(check, proposals, 'proposals', 'proposals');
+  const writersTable = proposals['writers'] ?? {};
+  if (!isTable(writersTable)) check.fail('proposals.writers', 'must be a table of [proposals.writers.ID] tables');
+  const writers: Record<string, ProposalWriterPolicy> = {};
+  for (const [id, entry] of Object.entries(writersTable as Table)) {
+    const scope = `proposals.writers.${id}`;
+    if (!WRITER_ID.test(id)) check.fail(scope, 'must name a writer id of 1 to 256 printable characters');
+    if (!isTable(entry)) check.fail(scope, 'must be a table with operations and paths');
+    checkKeys(check, entry as Table, scope, 'proposal_writer');
+    const table = entry as Table;
+    let operations: string[] | null = null;
+    if (table['operations'] !== undefined) {
+      operations = [...new Set(stringArray(check, table['operations'], `${scope}.operations`))];
+      for (const op of operations) if (!PROPOSAL_OPERATIONS.includes(op)) check.fail(`${scope}.operations`, `names an unknown operation "${op}" (expected: ${PROPOSAL_OPERATIONS.join(', ')})`);
+    }
+    let paths: string[] | null = null;
+    if (table['paths'] !== undefined) {
+      paths = [...new Set(stringArray(check, table['paths'], `${scope}.paths`))];
+      for (const glob of paths) if (glob.startsWith('/') || glob.split('/').includes('..')) check.fail(`${scope}.paths`, `glob "${glob}" must be project-relative without ".."`);
+    }
+    writers[id] = { operations, paths };
+  }
+  return { writers };
+}
+
 function toJson(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value)) as unknown;
 }
@@ -305,6 +336,7 @@ export function validateDescriptor(doc: Table, text: string, root: string, file:
     },
     state: { dir: stateDir },
     views: parseViews(check, root, doc['views']),
+    proposals: parseProposals(check, doc),
   };
 }
 

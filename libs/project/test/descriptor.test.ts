@@ -262,3 +262,12 @@ test('[state].dir overlap is also checked after resolving symbolic links', () =>
     removeTree(root);
   }
 });
+
+test('[proposals.writers.ID] narrows a writer; unknown operations and keys are refused with their line', () => {
+  const d = loadText(`${MINIMAL}[proposals.writers.agent]\noperations = ["node_update", "relationship_update"]\npaths = ["docs/requirements/**"]\n[proposals.writers.bot]\n`);
+  assert.deepEqual(d.proposals.writers, { agent: { operations: ['node_update', 'relationship_update'], paths: ['docs/requirements/**'] }, bot: { operations: null, paths: null } });
+  assert.deepEqual(loadText(MINIMAL).proposals, { writers: {} });
+  expectInvalid(`${MINIMAL}[proposals.writers.agent]\noperations = ["node_rename"]\n`, 6, 'proposals.writers.agent.operations', /unknown operation "node_rename"/);
+  expectInvalid(`${MINIMAL}[proposals.writers.agent]\nwiden = true\n`, 6, 'proposals.writers.agent.widen', /not a known key/);
+  expectInvalid(`${MINIMAL}[proposals.writers.agent]\npaths = ["../outside/**"]\n`, 6, 'proposals.writers.agent.paths', /project-relative/);
+});

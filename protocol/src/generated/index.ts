@@ -13,10 +13,16 @@ import { validate as validate_project_adapter_output } from './validators/projec
 import type { ProjectAdapterOutput } from './types/project-adapter-output.js';
 import { validate as validate_changeset } from './validators/changeset.js';
 import type { ChangesetDocument } from './types/changeset.js';
+import { validate as validate_changeset_operation } from './validators/changeset-operation.js';
+import type { ChangesetOperation } from './types/changeset-operation.js';
 import { validate as validate_viewer_v2_envelope } from './validators/viewer-v2.envelope.js';
 import type { ViewerFrame } from './types/viewer-v2.envelope.js';
 import { validate as validate_viewer_v2_hello } from './validators/viewer-v2.hello.js';
 import type { ViewerHelloFrame } from './types/viewer-v2.hello.js';
+import { validate as validate_docforge_abandon_changeset_input } from './validators/docforge_abandon_changeset.input.js';
+import type { DocforgeAbandonChangesetInput } from './types/docforge_abandon_changeset.input.js';
+import { validate as validate_docforge_abandon_changeset_output } from './validators/docforge_abandon_changeset.output.js';
+import type { DocforgeAbandonChangesetOutput } from './types/docforge_abandon_changeset.output.js';
 import { validate as validate_docforge_backlinks_input } from './validators/docforge_backlinks.input.js';
 import type { DocforgeBacklinksInput } from './types/docforge_backlinks.input.js';
 import { validate as validate_docforge_backlinks_output } from './validators/docforge_backlinks.output.js';
@@ -25,6 +31,10 @@ import { validate as validate_docforge_bootstrap_input } from './validators/docf
 import type { DocforgeBootstrapInput } from './types/docforge_bootstrap.input.js';
 import { validate as validate_docforge_bootstrap_output } from './validators/docforge_bootstrap.output.js';
 import type { DocforgeBootstrapOutput } from './types/docforge_bootstrap.output.js';
+import { validate as validate_docforge_create_changeset_input } from './validators/docforge_create_changeset.input.js';
+import type { DocforgeCreateChangesetInput } from './types/docforge_create_changeset.input.js';
+import { validate as validate_docforge_create_changeset_output } from './validators/docforge_create_changeset.output.js';
+import type { DocforgeCreateChangesetOutput } from './types/docforge_create_changeset.output.js';
 import { validate as validate_docforge_dependencies_input } from './validators/docforge_dependencies.input.js';
 import type { DocforgeDependenciesInput } from './types/docforge_dependencies.input.js';
 import { validate as validate_docforge_dependencies_output } from './validators/docforge_dependencies.output.js';
@@ -33,6 +43,14 @@ import { validate as validate_docforge_filter_nodes_input } from './validators/d
 import type { DocforgeFilterNodesInput } from './types/docforge_filter_nodes.input.js';
 import { validate as validate_docforge_filter_nodes_output } from './validators/docforge_filter_nodes.output.js';
 import type { DocforgeFilterNodesOutput } from './types/docforge_filter_nodes.output.js';
+import { validate as validate_docforge_get_changeset_input } from './validators/docforge_get_changeset.input.js';
+import type { DocforgeGetChangesetInput } from './types/docforge_get_changeset.input.js';
+import { validate as validate_docforge_get_changeset_output } from './validators/docforge_get_changeset.output.js';
+import type { DocforgeGetChangesetOutput } from './types/docforge_get_changeset.output.js';
+import { validate as validate_docforge_get_changeset_diff_input } from './validators/docforge_get_changeset_diff.input.js';
+import type { DocforgeGetChangesetDiffInput } from './types/docforge_get_changeset_diff.input.js';
+import { validate as validate_docforge_get_changeset_diff_output } from './validators/docforge_get_changeset_diff.output.js';
+import type { DocforgeGetChangesetDiffOutput } from './types/docforge_get_changeset_diff.output.js';
 import { validate as validate_docforge_get_context_input } from './validators/docforge_get_context.input.js';
 import type { DocforgeGetContextInput } from './types/docforge_get_context.input.js';
 import { validate as validate_docforge_get_context_output } from './validators/docforge_get_context.output.js';
@@ -61,10 +79,42 @@ import { validate as validate_docforge_impact_input } from './validators/docforg
 import type { DocforgeImpactInput } from './types/docforge_impact.input.js';
 import { validate as validate_docforge_impact_output } from './validators/docforge_impact.output.js';
 import type { DocforgeImpactOutput } from './types/docforge_impact.output.js';
+import { validate as validate_docforge_list_changesets_input } from './validators/docforge_list_changesets.input.js';
+import type { DocforgeListChangesetsInput } from './types/docforge_list_changesets.input.js';
+import { validate as validate_docforge_list_changesets_output } from './validators/docforge_list_changesets.output.js';
+import type { DocforgeListChangesetsOutput } from './types/docforge_list_changesets.output.js';
 import { validate as validate_docforge_project_info_input } from './validators/docforge_project_info.input.js';
 import type { DocforgeProjectInfoInput } from './types/docforge_project_info.input.js';
 import { validate as validate_docforge_project_info_output } from './validators/docforge_project_info.output.js';
 import type { DocforgeProjectInfoOutput } from './types/docforge_project_info.output.js';
+import { validate as validate_docforge_propose_node_create_input } from './validators/docforge_propose_node_create.input.js';
+import type { DocforgeProposeNodeCreateInput } from './types/docforge_propose_node_create.input.js';
+import { validate as validate_docforge_propose_node_create_output } from './validators/docforge_propose_node_create.output.js';
+import type { DocforgeProposeNodeCreateOutput } from './types/docforge_propose_node_create.output.js';
+import { validate as validate_docforge_propose_node_delete_input } from './validators/docforge_propose_node_delete.input.js';
+import type { DocforgeProposeNodeDeleteInput } from './types/docforge_propose_node_delete.input.js';
+import { validate as validate_docforge_propose_node_delete_output } from './validators/docforge_propose_node_delete.output.js';
+import type { DocforgeProposeNodeDeleteOutput } from './types/docforge_propose_node_delete.output.js';
+import { validate as validate_docforge_propose_node_move_input } from './validators/docforge_propose_node_move.input.js';
+import type { DocforgeProposeNodeMoveInput } from './types/docforge_propose_node_move.input.js';
+import { validate as validate_docforge_propose_node_move_output } from './validators/docforge_propose_node_move.output.js';
+import type { DocforgeProposeNodeMoveOutput } from './types/docforge_propose_node_move.output.js';
+import { validate as validate_docforge_propose_node_update_input } from './validators/docforge_propose_node_update.input.js';
+import type { DocforgeProposeNodeUpdateInput } from './types/docforge_propose_node_update.input.js';
+import { validate as validate_docforge_propose_node_update_output } from './validators/docforge_propose_node_update.output.js';
+import type { DocforgeProposeNodeUpdateOutput } from './types/docforge_propose_node_update.output.js';
+import { validate as validate_docforge_propose_relationship_update_input } from './validators/docforge_propose_relationship_update.input.js';
+import type { DocforgeProposeRelationshipUpdateInput } from './types/docforge_propose_relationship_update.input.js';
+import { validate as validate_docforge_propose_relationship_update_output } from './validators/docforge_propose_relationship_update.output.js';
+import type { DocforgeProposeRelationshipUpdateOutput } from './types/docforge_propose_relationship_update.output.js';
+import { validate as validate_docforge_rebase_changeset_input } from './validators/docforge_rebase_changeset.input.js';
+import type { DocforgeRebaseChangesetInput } from './types/docforge_rebase_changeset.input.js';
+import { validate as validate_docforge_rebase_changeset_output } from './validators/docforge_rebase_changeset.output.js';
+import type { DocforgeRebaseChangesetOutput } from './types/docforge_rebase_changeset.output.js';
+import { validate as validate_docforge_register_changes_input } from './validators/docforge_register_changes.input.js';
+import type { DocforgeRegisterChangesInput } from './types/docforge_register_changes.input.js';
+import { validate as validate_docforge_register_changes_output } from './validators/docforge_register_changes.output.js';
+import type { DocforgeRegisterChangesOutput } from './types/docforge_register_changes.output.js';
 import { validate as validate_docforge_search_input } from './validators/docforge_search.input.js';
 import type { DocforgeSearchInput } from './types/docforge_search.input.js';
 import { validate as validate_docforge_search_output } from './validators/docforge_search.output.js';
@@ -73,6 +123,10 @@ import { validate as validate_docforge_sync_input } from './validators/docforge_
 import type { DocforgeSyncInput } from './types/docforge_sync.input.js';
 import { validate as validate_docforge_sync_output } from './validators/docforge_sync.output.js';
 import type { DocforgeSyncOutput } from './types/docforge_sync.output.js';
+import { validate as validate_docforge_validate_changeset_input } from './validators/docforge_validate_changeset.input.js';
+import type { DocforgeValidateChangesetInput } from './types/docforge_validate_changeset.input.js';
+import { validate as validate_docforge_validate_changeset_output } from './validators/docforge_validate_changeset.output.js';
+import type { DocforgeValidateChangesetOutput } from './types/docforge_validate_changeset.output.js';
 import { validate as validate_docforge_validate_project_input } from './validators/docforge_validate_project.input.js';
 import type { DocforgeValidateProjectInput } from './types/docforge_validate_project.input.js';
 import { validate as validate_docforge_validate_project_output } from './validators/docforge_validate_project.output.js';
@@ -96,12 +150,21 @@ export const validateProjectAdapterOutput = validate_project_adapter_output as u
 export type { ChangesetDocument };
 /** Validates one ChangesetDocument against schemas/v1/changeset.schema.json; after a false return, `.errors` says why. */
 export const validateChangesetDocument = validate_changeset as unknown as SchemaValidator<ChangesetDocument>;
+export type { ChangesetOperation };
+/** Validates one ChangesetOperation against schemas/v1/changeset-operation.schema.json; after a false return, `.errors` says why. */
+export const validateChangesetOperation = validate_changeset_operation as unknown as SchemaValidator<ChangesetOperation>;
 export type { ViewerFrame };
 /** Validates one ViewerFrame against schemas/viewer/v2/envelope.schema.json; after a false return, `.errors` says why. */
 export const validateViewerFrame = validate_viewer_v2_envelope as unknown as SchemaValidator<ViewerFrame>;
 export type { ViewerHelloFrame };
 /** Validates one ViewerHelloFrame against schemas/viewer/v2/hello.schema.json; after a false return, `.errors` says why. */
 export const validateViewerHelloFrame = validate_viewer_v2_hello as unknown as SchemaValidator<ViewerHelloFrame>;
+export type { DocforgeAbandonChangesetInput };
+/** Validates one DocforgeAbandonChangesetInput against schemas/v1/tools/docforge_abandon_changeset.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeAbandonChangesetInput = validate_docforge_abandon_changeset_input as unknown as SchemaValidator<DocforgeAbandonChangesetInput>;
+export type { DocforgeAbandonChangesetOutput };
+/** Validates one DocforgeAbandonChangesetOutput against schemas/v1/tools/docforge_abandon_changeset.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeAbandonChangesetOutput = validate_docforge_abandon_changeset_output as unknown as SchemaValidator<DocforgeAbandonChangesetOutput>;
 export type { DocforgeBacklinksInput };
 /** Validates one DocforgeBacklinksInput against schemas/v1/tools/docforge_backlinks.input.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeBacklinksInput = validate_docforge_backlinks_input as unknown as SchemaValidator<DocforgeBacklinksInput>;
@@ -114,6 +177,12 @@ export const validateDocforgeBootstrapInput = validate_docforge_bootstrap_input 
 export type { DocforgeBootstrapOutput };
 /** Validates one DocforgeBootstrapOutput against schemas/v1/tools/docforge_bootstrap.output.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeBootstrapOutput = validate_docforge_bootstrap_output as unknown as SchemaValidator<DocforgeBootstrapOutput>;
+export type { DocforgeCreateChangesetInput };
+/** Validates one DocforgeCreateChangesetInput against schemas/v1/tools/docforge_create_changeset.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeCreateChangesetInput = validate_docforge_create_changeset_input as unknown as SchemaValidator<DocforgeCreateChangesetInput>;
+export type { DocforgeCreateChangesetOutput };
+/** Validates one DocforgeCreateChangesetOutput against schemas/v1/tools/docforge_create_changeset.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeCreateChangesetOutput = validate_docforge_create_changeset_output as unknown as SchemaValidator<DocforgeCreateChangesetOutput>;
 export type { DocforgeDependenciesInput };
 /** Validates one DocforgeDependenciesInput against schemas/v1/tools/docforge_dependencies.input.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeDependenciesInput = validate_docforge_dependencies_input as unknown as SchemaValidator<DocforgeDependenciesInput>;
@@ -126,6 +195,18 @@ export const validateDocforgeFilterNodesInput = validate_docforge_filter_nodes_i
 export type { DocforgeFilterNodesOutput };
 /** Validates one DocforgeFilterNodesOutput against schemas/v1/tools/docforge_filter_nodes.output.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeFilterNodesOutput = validate_docforge_filter_nodes_output as unknown as SchemaValidator<DocforgeFilterNodesOutput>;
+export type { DocforgeGetChangesetInput };
+/** Validates one DocforgeGetChangesetInput against schemas/v1/tools/docforge_get_changeset.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeGetChangesetInput = validate_docforge_get_changeset_input as unknown as SchemaValidator<DocforgeGetChangesetInput>;
+export type { DocforgeGetChangesetOutput };
+/** Validates one DocforgeGetChangesetOutput against schemas/v1/tools/docforge_get_changeset.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeGetChangesetOutput = validate_docforge_get_changeset_output as unknown as SchemaValidator<DocforgeGetChangesetOutput>;
+export type { DocforgeGetChangesetDiffInput };
+/** Validates one DocforgeGetChangesetDiffInput against schemas/v1/tools/docforge_get_changeset_diff.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeGetChangesetDiffInput = validate_docforge_get_changeset_diff_input as unknown as SchemaValidator<DocforgeGetChangesetDiffInput>;
+export type { DocforgeGetChangesetDiffOutput };
+/** Validates one DocforgeGetChangesetDiffOutput against schemas/v1/tools/docforge_get_changeset_diff.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeGetChangesetDiffOutput = validate_docforge_get_changeset_diff_output as unknown as SchemaValidator<DocforgeGetChangesetDiffOutput>;
 export type { DocforgeGetContextInput };
 /** Validates one DocforgeGetContextInput against schemas/v1/tools/docforge_get_context.input.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeGetContextInput = validate_docforge_get_context_input as unknown as SchemaValidator<DocforgeGetContextInput>;
@@ -168,12 +249,60 @@ export const validateDocforgeImpactInput = validate_docforge_impact_input as unk
 export type { DocforgeImpactOutput };
 /** Validates one DocforgeImpactOutput against schemas/v1/tools/docforge_impact.output.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeImpactOutput = validate_docforge_impact_output as unknown as SchemaValidator<DocforgeImpactOutput>;
+export type { DocforgeListChangesetsInput };
+/** Validates one DocforgeListChangesetsInput against schemas/v1/tools/docforge_list_changesets.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeListChangesetsInput = validate_docforge_list_changesets_input as unknown as SchemaValidator<DocforgeListChangesetsInput>;
+export type { DocforgeListChangesetsOutput };
+/** Validates one DocforgeListChangesetsOutput against schemas/v1/tools/docforge_list_changesets.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeListChangesetsOutput = validate_docforge_list_changesets_output as unknown as SchemaValidator<DocforgeListChangesetsOutput>;
 export type { DocforgeProjectInfoInput };
 /** Validates one DocforgeProjectInfoInput against schemas/v1/tools/docforge_project_info.input.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeProjectInfoInput = validate_docforge_project_info_input as unknown as SchemaValidator<DocforgeProjectInfoInput>;
 export type { DocforgeProjectInfoOutput };
 /** Validates one DocforgeProjectInfoOutput against schemas/v1/tools/docforge_project_info.output.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeProjectInfoOutput = validate_docforge_project_info_output as unknown as SchemaValidator<DocforgeProjectInfoOutput>;
+export type { DocforgeProposeNodeCreateInput };
+/** Validates one DocforgeProposeNodeCreateInput against schemas/v1/tools/docforge_propose_node_create.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeProposeNodeCreateInput = validate_docforge_propose_node_create_input as unknown as SchemaValidator<DocforgeProposeNodeCreateInput>;
+export type { DocforgeProposeNodeCreateOutput };
+/** Validates one DocforgeProposeNodeCreateOutput against schemas/v1/tools/docforge_propose_node_create.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeProposeNodeCreateOutput = validate_docforge_propose_node_create_output as unknown as SchemaValidator<DocforgeProposeNodeCreateOutput>;
+export type { DocforgeProposeNodeDeleteInput };
+/** Validates one DocforgeProposeNodeDeleteInput against schemas/v1/tools/docforge_propose_node_delete.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeProposeNodeDeleteInput = validate_docforge_propose_node_delete_input as unknown as SchemaValidator<DocforgeProposeNodeDeleteInput>;
+export type { DocforgeProposeNodeDeleteOutput };
+/** Validates one DocforgeProposeNodeDeleteOutput against schemas/v1/tools/docforge_propose_node_delete.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeProposeNodeDeleteOutput = validate_docforge_propose_node_delete_output as unknown as SchemaValidator<DocforgeProposeNodeDeleteOutput>;
+export type { DocforgeProposeNodeMoveInput };
+/** Validates one DocforgeProposeNodeMoveInput against schemas/v1/tools/docforge_propose_node_move.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeProposeNodeMoveInput = validate_docforge_propose_node_move_input as unknown as SchemaValidator<DocforgeProposeNodeMoveInput>;
+export type { DocforgeProposeNodeMoveOutput };
+/** Validates one DocforgeProposeNodeMoveOutput against schemas/v1/tools/docforge_propose_node_move.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeProposeNodeMoveOutput = validate_docforge_propose_node_move_output as unknown as SchemaValidator<DocforgeProposeNodeMoveOutput>;
+export type { DocforgeProposeNodeUpdateInput };
+/** Validates one DocforgeProposeNodeUpdateInput against schemas/v1/tools/docforge_propose_node_update.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeProposeNodeUpdateInput = validate_docforge_propose_node_update_input as unknown as SchemaValidator<DocforgeProposeNodeUpdateInput>;
+export type { DocforgeProposeNodeUpdateOutput };
+/** Validates one DocforgeProposeNodeUpdateOutput against schemas/v1/tools/docforge_propose_node_update.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeProposeNodeUpdateOutput = validate_docforge_propose_node_update_output as unknown as SchemaValidator<DocforgeProposeNodeUpdateOutput>;
+export type { DocforgeProposeRelationshipUpdateInput };
+/** Validates one DocforgeProposeRelationshipUpdateInput against schemas/v1/tools/docforge_propose_relationship_update.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeProposeRelationshipUpdateInput = validate_docforge_propose_relationship_update_input as unknown as SchemaValidator<DocforgeProposeRelationshipUpdateInput>;
+export type { DocforgeProposeRelationshipUpdateOutput };
+/** Validates one DocforgeProposeRelationshipUpdateOutput against schemas/v1/tools/docforge_propose_relationship_update.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeProposeRelationshipUpdateOutput = validate_docforge_propose_relationship_update_output as unknown as SchemaValidator<DocforgeProposeRelationshipUpdateOutput>;
+export type { DocforgeRebaseChangesetInput };
+/** Validates one DocforgeRebaseChangesetInput against schemas/v1/tools/docforge_rebase_changeset.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeRebaseChangesetInput = validate_docforge_rebase_changeset_input as unknown as SchemaValidator<DocforgeRebaseChangesetInput>;
+export type { DocforgeRebaseChangesetOutput };
+/** Validates one DocforgeRebaseChangesetOutput against schemas/v1/tools/docforge_rebase_changeset.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeRebaseChangesetOutput = validate_docforge_rebase_changeset_output as unknown as SchemaValidator<DocforgeRebaseChangesetOutput>;
+export type { DocforgeRegisterChangesInput };
+/** Validates one DocforgeRegisterChangesInput against schemas/v1/tools/docforge_register_changes.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeRegisterChangesInput = validate_docforge_register_changes_input as unknown as SchemaValidator<DocforgeRegisterChangesInput>;
+export type { DocforgeRegisterChangesOutput };
+/** Validates one DocforgeRegisterChangesOutput against schemas/v1/tools/docforge_register_changes.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeRegisterChangesOutput = validate_docforge_register_changes_output as unknown as SchemaValidator<DocforgeRegisterChangesOutput>;
 export type { DocforgeSearchInput };
 /** Validates one DocforgeSearchInput against schemas/v1/tools/docforge_search.input.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeSearchInput = validate_docforge_search_input as unknown as SchemaValidator<DocforgeSearchInput>;
@@ -186,6 +315,12 @@ export const validateDocforgeSyncInput = validate_docforge_sync_input as unknown
 export type { DocforgeSyncOutput };
 /** Validates one DocforgeSyncOutput against schemas/v1/tools/docforge_sync.output.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeSyncOutput = validate_docforge_sync_output as unknown as SchemaValidator<DocforgeSyncOutput>;
+export type { DocforgeValidateChangesetInput };
+/** Validates one DocforgeValidateChangesetInput against schemas/v1/tools/docforge_validate_changeset.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeValidateChangesetInput = validate_docforge_validate_changeset_input as unknown as SchemaValidator<DocforgeValidateChangesetInput>;
+export type { DocforgeValidateChangesetOutput };
+/** Validates one DocforgeValidateChangesetOutput against schemas/v1/tools/docforge_validate_changeset.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeValidateChangesetOutput = validate_docforge_validate_changeset_output as unknown as SchemaValidator<DocforgeValidateChangesetOutput>;
 export type { DocforgeValidateProjectInput };
 /** Validates one DocforgeValidateProjectInput against schemas/v1/tools/docforge_validate_project.input.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeValidateProjectInput = validate_docforge_validate_project_input as unknown as SchemaValidator<DocforgeValidateProjectInput>;
@@ -201,16 +336,25 @@ export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: 
   { key: 'cursor', file: 'v1/cursor.schema.json', validate: validateCursorPayload as SchemaValidator<unknown> },
   { key: 'project-adapter-output', file: 'v1/project-adapter-output.schema.json', validate: validateProjectAdapterOutput as SchemaValidator<unknown> },
   { key: 'changeset', file: 'v1/changeset.schema.json', validate: validateChangesetDocument as SchemaValidator<unknown> },
+  { key: 'changeset-operation', file: 'v1/changeset-operation.schema.json', validate: validateChangesetOperation as SchemaValidator<unknown> },
   { key: 'viewer-v2.envelope', file: 'viewer/v2/envelope.schema.json', validate: validateViewerFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.hello', file: 'viewer/v2/hello.schema.json', validate: validateViewerHelloFrame as SchemaValidator<unknown> },
+  { key: 'docforge_abandon_changeset.input', file: 'v1/tools/docforge_abandon_changeset.input.schema.json', validate: validateDocforgeAbandonChangesetInput as SchemaValidator<unknown> },
+  { key: 'docforge_abandon_changeset.output', file: 'v1/tools/docforge_abandon_changeset.output.schema.json', validate: validateDocforgeAbandonChangesetOutput as SchemaValidator<unknown> },
   { key: 'docforge_backlinks.input', file: 'v1/tools/docforge_backlinks.input.schema.json', validate: validateDocforgeBacklinksInput as SchemaValidator<unknown> },
   { key: 'docforge_backlinks.output', file: 'v1/tools/docforge_backlinks.output.schema.json', validate: validateDocforgeBacklinksOutput as SchemaValidator<unknown> },
   { key: 'docforge_bootstrap.input', file: 'v1/tools/docforge_bootstrap.input.schema.json', validate: validateDocforgeBootstrapInput as SchemaValidator<unknown> },
   { key: 'docforge_bootstrap.output', file: 'v1/tools/docforge_bootstrap.output.schema.json', validate: validateDocforgeBootstrapOutput as SchemaValidator<unknown> },
+  { key: 'docforge_create_changeset.input', file: 'v1/tools/docforge_create_changeset.input.schema.json', validate: validateDocforgeCreateChangesetInput as SchemaValidator<unknown> },
+  { key: 'docforge_create_changeset.output', file: 'v1/tools/docforge_create_changeset.output.schema.json', validate: validateDocforgeCreateChangesetOutput as SchemaValidator<unknown> },
   { key: 'docforge_dependencies.input', file: 'v1/tools/docforge_dependencies.input.schema.json', validate: validateDocforgeDependenciesInput as SchemaValidator<unknown> },
   { key: 'docforge_dependencies.output', file: 'v1/tools/docforge_dependencies.output.schema.json', validate: validateDocforgeDependenciesOutput as SchemaValidator<unknown> },
   { key: 'docforge_filter_nodes.input', file: 'v1/tools/docforge_filter_nodes.input.schema.json', validate: validateDocforgeFilterNodesInput as SchemaValidator<unknown> },
   { key: 'docforge_filter_nodes.output', file: 'v1/tools/docforge_filter_nodes.output.schema.json', validate: validateDocforgeFilterNodesOutput as SchemaValidator<unknown> },
+  { key: 'docforge_get_changeset.input', file: 'v1/tools/docforge_get_changeset.input.schema.json', validate: validateDocforgeGetChangesetInput as SchemaValidator<unknown> },
+  { key: 'docforge_get_changeset.output', file: 'v1/tools/docforge_get_changeset.output.schema.json', validate: validateDocforgeGetChangesetOutput as SchemaValidator<unknown> },
+  { key: 'docforge_get_changeset_diff.input', file: 'v1/tools/docforge_get_changeset_diff.input.schema.json', validate: validateDocforgeGetChangesetDiffInput as SchemaValidator<unknown> },
+  { key: 'docforge_get_changeset_diff.output', file: 'v1/tools/docforge_get_changeset_diff.output.schema.json', validate: validateDocforgeGetChangesetDiffOutput as SchemaValidator<unknown> },
   { key: 'docforge_get_context.input', file: 'v1/tools/docforge_get_context.input.schema.json', validate: validateDocforgeGetContextInput as SchemaValidator<unknown> },
   { key: 'docforge_get_context.output', file: 'v1/tools/docforge_get_context.output.schema.json', validate: validateDocforgeGetContextOutput as SchemaValidator<unknown> },
   { key: 'docforge_get_contract.input', file: 'v1/tools/docforge_get_contract.input.schema.json', validate: validateDocforgeGetContractInput as SchemaValidator<unknown> },
@@ -225,22 +369,44 @@ export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: 
   { key: 'docforge_get_task_context.output', file: 'v1/tools/docforge_get_task_context.output.schema.json', validate: validateDocforgeGetTaskContextOutput as SchemaValidator<unknown> },
   { key: 'docforge_impact.input', file: 'v1/tools/docforge_impact.input.schema.json', validate: validateDocforgeImpactInput as SchemaValidator<unknown> },
   { key: 'docforge_impact.output', file: 'v1/tools/docforge_impact.output.schema.json', validate: validateDocforgeImpactOutput as SchemaValidator<unknown> },
+  { key: 'docforge_list_changesets.input', file: 'v1/tools/docforge_list_changesets.input.schema.json', validate: validateDocforgeListChangesetsInput as SchemaValidator<unknown> },
+  { key: 'docforge_list_changesets.output', file: 'v1/tools/docforge_list_changesets.output.schema.json', validate: validateDocforgeListChangesetsOutput as SchemaValidator<unknown> },
   { key: 'docforge_project_info.input', file: 'v1/tools/docforge_project_info.input.schema.json', validate: validateDocforgeProjectInfoInput as SchemaValidator<unknown> },
   { key: 'docforge_project_info.output', file: 'v1/tools/docforge_project_info.output.schema.json', validate: validateDocforgeProjectInfoOutput as SchemaValidator<unknown> },
+  { key: 'docforge_propose_node_create.input', file: 'v1/tools/docforge_propose_node_create.input.schema.json', validate: validateDocforgeProposeNodeCreateInput as SchemaValidator<unknown> },
+  { key: 'docforge_propose_node_create.output', file: 'v1/tools/docforge_propose_node_create.output.schema.json', validate: validateDocforgeProposeNodeCreateOutput as SchemaValidator<unknown> },
+  { key: 'docforge_propose_node_delete.input', file: 'v1/tools/docforge_propose_node_delete.input.schema.json', validate: validateDocforgeProposeNodeDeleteInput as SchemaValidator<unknown> },
+  { key: 'docforge_propose_node_delete.output', file: 'v1/tools/docforge_propose_node_delete.output.schema.json', validate: validateDocforgeProposeNodeDeleteOutput as SchemaValidator<unknown> },
+  { key: 'docforge_propose_node_move.input', file: 'v1/tools/docforge_propose_node_move.input.schema.json', validate: validateDocforgeProposeNodeMoveInput as SchemaValidator<unknown> },
+  { key: 'docforge_propose_node_move.output', file: 'v1/tools/docforge_propose_node_move.output.schema.json', validate: validateDocforgeProposeNodeMoveOutput as SchemaValidator<unknown> },
+  { key: 'docforge_propose_node_update.input', file: 'v1/tools/docforge_propose_node_update.input.schema.json', validate: validateDocforgeProposeNodeUpdateInput as SchemaValidator<unknown> },
+  { key: 'docforge_propose_node_update.output', file: 'v1/tools/docforge_propose_node_update.output.schema.json', validate: validateDocforgeProposeNodeUpdateOutput as SchemaValidator<unknown> },
+  { key: 'docforge_propose_relationship_update.input', file: 'v1/tools/docforge_propose_relationship_update.input.schema.json', validate: validateDocforgeProposeRelationshipUpdateInput as SchemaValidator<unknown> },
+  { key: 'docforge_propose_relationship_update.output', file: 'v1/tools/docforge_propose_relationship_update.output.schema.json', validate: validateDocforgeProposeRelationshipUpdateOutput as SchemaValidator<unknown> },
+  { key: 'docforge_rebase_changeset.input', file: 'v1/tools/docforge_rebase_changeset.input.schema.json', validate: validateDocforgeRebaseChangesetInput as SchemaValidator<unknown> },
+  { key: 'docforge_rebase_changeset.output', file: 'v1/tools/docforge_rebase_changeset.output.schema.json', validate: validateDocforgeRebaseChangesetOutput as SchemaValidator<unknown> },
+  { key: 'docforge_register_changes.input', file: 'v1/tools/docforge_register_changes.input.schema.json', validate: validateDocforgeRegisterChangesInput as SchemaValidator<unknown> },
+  { key: 'docforge_register_changes.output', file: 'v1/tools/docforge_register_changes.output.schema.json', validate: validateDocforgeRegisterChangesOutput as SchemaValidator<unknown> },
   { key: 'docforge_search.input', file: 'v1/tools/docforge_search.input.schema.json', validate: validateDocforgeSearchInput as SchemaValidator<unknown> },
   { key: 'docforge_search.output', file: 'v1/tools/docforge_search.output.schema.json', validate: validateDocforgeSearchOutput as SchemaValidator<unknown> },
   { key: 'docforge_sync.input', file: 'v1/tools/docforge_sync.input.schema.json', validate: validateDocforgeSyncInput as SchemaValidator<unknown> },
   { key: 'docforge_sync.output', file: 'v1/tools/docforge_sync.output.schema.json', validate: validateDocforgeSyncOutput as SchemaValidator<unknown> },
+  { key: 'docforge_validate_changeset.input', file: 'v1/tools/docforge_validate_changeset.input.schema.json', validate: validateDocforgeValidateChangesetInput as SchemaValidator<unknown> },
+  { key: 'docforge_validate_changeset.output', file: 'v1/tools/docforge_validate_changeset.output.schema.json', validate: validateDocforgeValidateChangesetOutput as SchemaValidator<unknown> },
   { key: 'docforge_validate_project.input', file: 'v1/tools/docforge_validate_project.input.schema.json', validate: validateDocforgeValidateProjectInput as SchemaValidator<unknown> },
   { key: 'docforge_validate_project.output', file: 'v1/tools/docforge_validate_project.output.schema.json', validate: validateDocforgeValidateProjectOutput as SchemaValidator<unknown> },
 ];
 
 /** Input and output validators of every tool that has schemas, by tool name. */
 export const TOOL_VALIDATORS = {
+  docforge_abandon_changeset: { input: validateDocforgeAbandonChangesetInput, output: validateDocforgeAbandonChangesetOutput },
   docforge_backlinks: { input: validateDocforgeBacklinksInput, output: validateDocforgeBacklinksOutput },
   docforge_bootstrap: { input: validateDocforgeBootstrapInput, output: validateDocforgeBootstrapOutput },
+  docforge_create_changeset: { input: validateDocforgeCreateChangesetInput, output: validateDocforgeCreateChangesetOutput },
   docforge_dependencies: { input: validateDocforgeDependenciesInput, output: validateDocforgeDependenciesOutput },
   docforge_filter_nodes: { input: validateDocforgeFilterNodesInput, output: validateDocforgeFilterNodesOutput },
+  docforge_get_changeset: { input: validateDocforgeGetChangesetInput, output: validateDocforgeGetChangesetOutput },
+  docforge_get_changeset_diff: { input: validateDocforgeGetChangesetDiffInput, output: validateDocforgeGetChangesetDiffOutput },
   docforge_get_context: { input: validateDocforgeGetContextInput, output: validateDocforgeGetContextOutput },
   docforge_get_contract: { input: validateDocforgeGetContractInput, output: validateDocforgeGetContractOutput },
   docforge_get_generation_diff: { input: validateDocforgeGetGenerationDiffInput, output: validateDocforgeGetGenerationDiffOutput },
@@ -248,9 +414,18 @@ export const TOOL_VALIDATORS = {
   docforge_get_node: { input: validateDocforgeGetNodeInput, output: validateDocforgeGetNodeOutput },
   docforge_get_task_context: { input: validateDocforgeGetTaskContextInput, output: validateDocforgeGetTaskContextOutput },
   docforge_impact: { input: validateDocforgeImpactInput, output: validateDocforgeImpactOutput },
+  docforge_list_changesets: { input: validateDocforgeListChangesetsInput, output: validateDocforgeListChangesetsOutput },
   docforge_project_info: { input: validateDocforgeProjectInfoInput, output: validateDocforgeProjectInfoOutput },
+  docforge_propose_node_create: { input: validateDocforgeProposeNodeCreateInput, output: validateDocforgeProposeNodeCreateOutput },
+  docforge_propose_node_delete: { input: validateDocforgeProposeNodeDeleteInput, output: validateDocforgeProposeNodeDeleteOutput },
+  docforge_propose_node_move: { input: validateDocforgeProposeNodeMoveInput, output: validateDocforgeProposeNodeMoveOutput },
+  docforge_propose_node_update: { input: validateDocforgeProposeNodeUpdateInput, output: validateDocforgeProposeNodeUpdateOutput },
+  docforge_propose_relationship_update: { input: validateDocforgeProposeRelationshipUpdateInput, output: validateDocforgeProposeRelationshipUpdateOutput },
+  docforge_rebase_changeset: { input: validateDocforgeRebaseChangesetInput, output: validateDocforgeRebaseChangesetOutput },
+  docforge_register_changes: { input: validateDocforgeRegisterChangesInput, output: validateDocforgeRegisterChangesOutput },
   docforge_search: { input: validateDocforgeSearchInput, output: validateDocforgeSearchOutput },
   docforge_sync: { input: validateDocforgeSyncInput, output: validateDocforgeSyncOutput },
+  docforge_validate_changeset: { input: validateDocforgeValidateChangesetInput, output: validateDocforgeValidateChangesetOutput },
   docforge_validate_project: { input: validateDocforgeValidateProjectInput, output: validateDocforgeValidateProjectOutput },
 } as const;
 
@@ -259,10 +434,14 @@ export type SchemaToolName = keyof typeof TOOL_VALIDATORS;
 
 /** Generated input type of each tool, by tool name. */
 export interface ToolInputs {
+  docforge_abandon_changeset: DocforgeAbandonChangesetInput;
   docforge_backlinks: DocforgeBacklinksInput;
   docforge_bootstrap: DocforgeBootstrapInput;
+  docforge_create_changeset: DocforgeCreateChangesetInput;
   docforge_dependencies: DocforgeDependenciesInput;
   docforge_filter_nodes: DocforgeFilterNodesInput;
+  docforge_get_changeset: DocforgeGetChangesetInput;
+  docforge_get_changeset_diff: DocforgeGetChangesetDiffInput;
   docforge_get_context: DocforgeGetContextInput;
   docforge_get_contract: DocforgeGetContractInput;
   docforge_get_generation_diff: DocforgeGetGenerationDiffInput;
@@ -270,18 +449,31 @@ export interface ToolInputs {
   docforge_get_node: DocforgeGetNodeInput;
   docforge_get_task_context: DocforgeGetTaskContextInput;
   docforge_impact: DocforgeImpactInput;
+  docforge_list_changesets: DocforgeListChangesetsInput;
   docforge_project_info: DocforgeProjectInfoInput;
+  docforge_propose_node_create: DocforgeProposeNodeCreateInput;
+  docforge_propose_node_delete: DocforgeProposeNodeDeleteInput;
+  docforge_propose_node_move: DocforgeProposeNodeMoveInput;
+  docforge_propose_node_update: DocforgeProposeNodeUpdateInput;
+  docforge_propose_relationship_update: DocforgeProposeRelationshipUpdateInput;
+  docforge_rebase_changeset: DocforgeRebaseChangesetInput;
+  docforge_register_changes: DocforgeRegisterChangesInput;
   docforge_search: DocforgeSearchInput;
   docforge_sync: DocforgeSyncInput;
+  docforge_validate_changeset: DocforgeValidateChangesetInput;
   docforge_validate_project: DocforgeValidateProjectInput;
 }
 
 /** Generated output (envelope) type of each tool, by tool name. */
 export interface ToolOutputs {
+  docforge_abandon_changeset: DocforgeAbandonChangesetOutput;
   docforge_backlinks: DocforgeBacklinksOutput;
   docforge_bootstrap: DocforgeBootstrapOutput;
+  docforge_create_changeset: DocforgeCreateChangesetOutput;
   docforge_dependencies: DocforgeDependenciesOutput;
   docforge_filter_nodes: DocforgeFilterNodesOutput;
+  docforge_get_changeset: DocforgeGetChangesetOutput;
+  docforge_get_changeset_diff: DocforgeGetChangesetDiffOutput;
   docforge_get_context: DocforgeGetContextOutput;
   docforge_get_contract: DocforgeGetContractOutput;
   docforge_get_generation_diff: DocforgeGetGenerationDiffOutput;
@@ -289,8 +481,17 @@ export interface ToolOutputs {
   docforge_get_node: DocforgeGetNodeOutput;
   docforge_get_task_context: DocforgeGetTaskContextOutput;
   docforge_impact: DocforgeImpactOutput;
+  docforge_list_changesets: DocforgeListChangesetsOutput;
   docforge_project_info: DocforgeProjectInfoOutput;
+  docforge_propose_node_create: DocforgeProposeNodeCreateOutput;
+  docforge_propose_node_delete: DocforgeProposeNodeDeleteOutput;
+  docforge_propose_node_move: DocforgeProposeNodeMoveOutput;
+  docforge_propose_node_update: DocforgeProposeNodeUpdateOutput;
+  docforge_propose_relationship_update: DocforgeProposeRelationshipUpdateOutput;
+  docforge_rebase_changeset: DocforgeRebaseChangesetOutput;
+  docforge_register_changes: DocforgeRegisterChangesOutput;
   docforge_search: DocforgeSearchOutput;
   docforge_sync: DocforgeSyncOutput;
+  docforge_validate_changeset: DocforgeValidateChangesetOutput;
   docforge_validate_project: DocforgeValidateProjectOutput;
 }

@@ -18,6 +18,19 @@ import { projectInfoTool } from './project-info.js';
 import { searchTool } from './search.js';
 import { syncTool } from './sync.js';
 import { validateProjectTool } from './validate-project.js';
+import { createChangesetTool } from './create-changeset.js';
+import { registerChangesTool } from './register-changes.js';
+import { listChangesetsTool } from './list-changesets.js';
+import { getChangesetTool } from './get-changeset.js';
+import { rebaseChangesetTool } from './rebase-changeset.js';
+import { abandonChangesetTool } from './abandon-changeset.js';
+import { proposeNodeCreateTool } from './propose-node-create.js';
+import { proposeNodeUpdateTool } from './propose-node-update.js';
+import { proposeNodeMoveTool } from './propose-node-move.js';
+import { proposeRelationshipUpdateTool } from './propose-relationship-update.js';
+import { proposeNodeDeleteTool } from './propose-node-delete.js';
+import { validateChangesetTool } from './validate-changeset.js';
+import { getChangesetDiffTool } from './get-changeset-diff.js';
 
 /** Every tool definition (any order; see @docforge/policy for the registration order). */
 export const ALL_TOOLS: readonly ToolDefinition[] = Object.freeze([
@@ -36,4 +49,17 @@ export const ALL_TOOLS: readonly ToolDefinition[] = Object.freeze([
   getTaskContextTool,
   validateProjectTool,
   generationDiffTool,
+  createChangesetTool,
+  registerChangesTool,
+  listChangesetsTool,
+  getChangesetTool,
+  rebaseChangesetTool,
+  abandonChangesetTool,
+  proposeNodeCreateTool,
+  proposeNodeUpdateTool,
+  proposeNodeMoveTool,
+  proposeRelationshipUpdateTool,
+  proposeNodeDeleteTool,
+  validateChangesetTool,
+  getChangesetDiffTool,
 ]);

@@ -67,8 +67,8 @@ export function sessionContract(ctx: ToolContext, sync: SyncReport): Record<stri
     'Call docforge_validate_project to see malformed sources, duplicate ids and dangling relations.',
     'Every response carries project.revision; a higher revision means the sources changed and the index was rebuilt.',
   ];
-  if (ctx.capabilities.proposal_access.enabled) workflow.push('Propose edits only through docforge_register_changes; canonical files are never changed by proposals.');
-  if (ctx.capabilities.application_access.enabled) workflow.push('Apply an approved changeset with docforge_apply_changeset and its exact SHA-256.');
+  if (ctx.capabilities.proposal_access.enabled && tools.includes('docforge_register_changes')) workflow.push('Propose edits only through docforge_register_changes; canonical files are never changed by proposals.');
+  if (ctx.capabilities.application_access.enabled && tools.includes('docforge_apply_changeset')) workflow.push('Apply an approved changeset with docforge_apply_changeset and its exact SHA-256.');
   return {
     version: 1,
     first_operation: 'docforge_search',

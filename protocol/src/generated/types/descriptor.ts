@@ -59,4 +59,15 @@ export interface DescriptorDocument {
     };
     output: Relpath;
   }[];
+  /**
+   * Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.
+   */
+  proposals?: {
+    writers?: {
+      [k: string]: {
+        operations?: ('node_create' | 'node_update' | 'node_move' | 'relationship_update' | 'node_delete')[];
+        paths?: string[];
+      };
+    };
+  };
 }

@@ -4,17 +4,487 @@
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ChangesetDocument","description":"One stored changeset (issue 10; a first schema, refined when libs/changesets lands): a canonical-JSON document under <state>/changesets/. changeset_sha256 covers only the reviewable part (id, writer, base, operations), so status changes and receipts never change the hash a reviewer approved. Operations apply in array order.","type":"object","definitions":{"hex64":{"type":"string","pattern":"^[0-9a-f]{64}$"},"node_id":{"type":"string","minLength":1,"maxLength":1024},"relpath":{"type":"string","minLength":1,"maxLength":4096},"strings":{"type":"array","items":{"type":"string","minLength":1}},"relation_ref":{"type":"object","required":["relation","target_id"],"additionalProperties":false,"properties":{"relation":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"},"target_id":{"$ref":"#/definitions/node_id"}}},"node_create":{"type":"object","required":["op","node","path","body"],"additionalProperties":false,"properties":{"op":{"const":"node_create"},"node":{"type":"object","required":["id","kind","title"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/node_id"},"kind":{"type":"string","minLength":1},"title":{"type":"string","minLength":1},"family":{"type":"string"},"authority":{"type":"string"},"status":{"type":"string"},"tags":{"$ref":"#/definitions/strings"},"relations":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/definitions/node_id"}}}}},"path":{"$ref":"#/definitions/relpath"},"body":{"type":"string"}}},"node_update":{"type":"object","required":["op","node_id"],"additionalProperties":false,"properties":{"op":{"const":"node_update"},"node_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"},"set":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"title":{"type":"string","minLength":1},"kind":{"type":"string","minLength":1},"family":{"type":"string"},"authority":{"type":"string"},"status":{"type":"string"},"tags":{"$ref":"#/definitions/strings"}}},"body":{"type":"string"}}},"node_move":{"type":"object","required":["op","node_id","new_path"],"additionalProperties":false,"properties":{"op":{"const":"node_move"},"node_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"},"new_path":{"$ref":"#/definitions/relpath"}}},"relationship_update":{"type":"object","required":["op","source_id"],"additionalProperties":false,"anyOf":[{"required":["add"]},{"required":["remove"]}],"properties":{"op":{"const":"relationship_update"},"source_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"},"add":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/relation_ref"}},"remove":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/relation_ref"}}}},"node_delete":{"type":"object","required":["op","node_id"],"additionalProperties":false,"properties":{"op":{"const":"node_delete"},"node_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"}}},"operation":{"oneOf":[{"$ref":"#/definitions/node_create"},{"$ref":"#/definitions/node_update"},{"$ref":"#/definitions/node_move"},{"$ref":"#/definitions/relationship_update"},{"$ref":"#/definitions/node_delete"}]},"lifecycle_receipt":{"type":"object","required":["event","at"],"properties":{"event":{"enum":["created","registered","validated","rebased","abandoned","applied"]},"at":{"type":"string","description":"ISO-8601 time."},"writer":{"type":"string"},"details":{"type":"object"}}}},"required":["schema_version","id","writer","base","operations","changeset_sha256","status","receipts"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"writer":{"type":"string","minLength":1,"maxLength":128},"base":{"$ref":"#/definitions/hex64","description":"The source hash the changeset was made against."},"operations":{"type":"array","items":{"$ref":"#/definitions/operation"}},"changeset_sha256":{"$ref":"#/definitions/hex64"},"status":{"enum":["draft","ready","applied","abandoned"],"description":"Stored status; stale is derived when read and never stored."},"receipts":{"type":"array","items":{"$ref":"#/definitions/lifecycle_receipt"}}}};
-const schema12 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
-const schema36 = {"type":"object","required":["event","at"],"properties":{"event":{"enum":["created","registered","validated","rebased","abandoned","applied"]},"at":{"type":"string","description":"ISO-8601 time."},"writer":{"type":"string"},"details":{"type":"object"}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ChangesetDocument","description":"One stored changeset (issue 10): a canonical-JSON document <state>/changesets/<id>.json. changeset_sha256 is SHA-256 over the canonical JSON of {id, writer, base, operations} only, so status changes and receipts never change the hash a reviewer approved. Operations apply in array order. Stale is derived when read and never stored.","type":"object","definitions":{"hex64":{"type":"string","pattern":"^[0-9a-f]{64}$"},"node_id":{"type":"string","minLength":1,"maxLength":1024,"pattern":"^\\S+$"},"relpath":{"type":"string","minLength":1,"maxLength":4096},"tag_list":{"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":256}},"relation_name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},"relation_ref":{"type":"object","required":["relation","target_id"],"additionalProperties":false,"properties":{"relation":{"$ref":"#/definitions/relation_name"},"target_id":{"$ref":"#/definitions/node_id"}}},"node_fields":{"type":"object","required":["id","kind","title"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/node_id"},"kind":{"type":"string","minLength":1,"maxLength":256},"title":{"type":"string","minLength":1,"maxLength":4096},"family":{"type":"string","minLength":1,"maxLength":256},"authority":{"type":"string","minLength":1,"maxLength":256},"status":{"type":"string","minLength":1,"maxLength":256},"tags":{"$ref":"#/definitions/tag_list"},"relations":{"type":"object","propertyNames":{"$ref":"#/definitions/relation_name"},"additionalProperties":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/node_id"}}}}},"node_set":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"title":{"type":"string","minLength":1,"maxLength":4096},"kind":{"type":"string","minLength":1,"maxLength":256},"family":{"type":"string","minLength":1,"maxLength":256},"authority":{"type":"string","minLength":1,"maxLength":256},"status":{"type":"string","minLength":1,"maxLength":256},"tags":{"$ref":"#/definitions/tag_list"}}},"op_node_create":{"type":"object","description":"Creates a node in a new .md file (TOML front matter) or as a [[node]] record in a .toml file, inside a content root.","required":["op","node","path","body"],"additionalProperties":false,"properties":{"op":{"const":"node_create"},"node":{"$ref":"#/definitions/node_fields"},"path":{"$ref":"#/definitions/relpath"},"body":{"type":"string"}}},"op_node_update":{"type":"object","description":"Sets metadata fields and/or replaces the body of an existing node.","required":["op","node_id"],"anyOf":[{"required":["set"]},{"required":["body"]}],"additionalProperties":false,"properties":{"op":{"const":"node_update"},"node_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"},"set":{"$ref":"#/definitions/node_set"},"body":{"type":"string"}}},"op_node_move":{"type":"object","description":"Moves a node's source to a new path inside a content root.","required":["op","node_id","new_path"],"additionalProperties":false,"properties":{"op":{"const":"node_move"},"node_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"},"new_path":{"$ref":"#/definitions/relpath"}}},"op_relationship_update":{"type":"object","description":"Queues relation additions and removals of one source node without rewriting its body; an empty list is refused.","required":["op","source_id"],"anyOf":[{"required":["add"]},{"required":["remove"]}],"additionalProperties":false,"properties":{"op":{"const":"relationship_update"},"source_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"},"add":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"#/definitions/relation_ref"}},"remove":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"#/definitions/relation_ref"}}}},"op_node_delete":{"type":"object","description":"Deletes a node (its file, or its [[node]] record).","required":["op","node_id"],"additionalProperties":false,"properties":{"op":{"const":"node_delete"},"node_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"}}},"operation":{"type":"object","required":["op"],"properties":{"op":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"oneOf":[{"$ref":"#/definitions/op_node_create"},{"$ref":"#/definitions/op_node_update"},{"$ref":"#/definitions/op_node_move"},{"$ref":"#/definitions/op_relationship_update"},{"$ref":"#/definitions/op_node_delete"}]},"operations":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"#/definitions/operation"}},"lifecycle_receipt":{"type":"object","required":["event","at","writer","changeset_sha256"],"additionalProperties":false,"properties":{"event":{"enum":["created","registered","operation_added","rebased","abandoned","applied"]},"at":{"type":"string","description":"ISO-8601 time."},"writer":{"type":"string","minLength":1},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"The changeset hash this event is bound to."},"details":{"type":"object"}}},"stored_finding":{"type":"object","required":["severity","code","message","remediation","operation_index","node_id"],"properties":{"severity":{"enum":["error","warning"]},"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"operation_index":{"type":["integer","null"],"minimum":0},"node_id":{"type":["string","null"]},"path":{"type":["string","null"]},"changeset_ids":{"type":"array","items":{"type":"string"}}}}},"required":["schema_version","id","writer","base","operations","changeset_sha256","status","captured","findings","receipts","created_at","updated_at"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"writer":{"type":"string","minLength":1,"maxLength":256},"base":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"The source hash of the synchronized publication the operations were made against."},"operations":{"type":"array","maxItems":1000,"items":{"$ref":"#/definitions/operation"}},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"status":{"enum":["draft","ready","applied","abandoned"]},"captured":{"type":"object","description":"Source file hashes (null: absent) of every touched path at the base, for staleness and rebase.","required":["sources"],"additionalProperties":false,"properties":{"sources":{"type":"object","additionalProperties":{"anyOf":[{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"null"}]}}}},"findings":{"type":"array","items":{"$ref":"#/definitions/stored_finding"},"description":"Findings of the last stored validation."},"receipts":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/lifecycle_receipt"}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
+const schema38 = {"type":"object","required":["severity","code","message","remediation","operation_index","node_id"],"properties":{"severity":{"enum":["error","warning"]},"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"operation_index":{"type":["integer","null"],"minimum":0},"node_id":{"type":["string","null"]},"path":{"type":["string","null"]},"changeset_ids":{"type":"array","items":{"type":"string"}}}};
+const schema39 = {"type":"object","required":["event","at","writer","changeset_sha256"],"additionalProperties":false,"properties":{"event":{"enum":["created","registered","operation_added","rebased","abandoned","applied"]},"at":{"type":"string","description":"ISO-8601 time."},"writer":{"type":"string","minLength":1},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"The changeset hash this event is bound to."},"details":{"type":"object"}}};
+const func2 = Object.prototype.hasOwnProperty;
+const func3 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", "u");
 const pattern1 = new RegExp("^[0-9a-f]{64}$", "u");
-const func2 = runtime_ucs2length.default;
-const schema13 = {"oneOf":[{"$ref":"#/definitions/node_create"},{"$ref":"#/definitions/node_update"},{"$ref":"#/definitions/node_move"},{"$ref":"#/definitions/relationship_update"},{"$ref":"#/definitions/node_delete"}]};
-const schema14 = {"type":"object","required":["op","node","path","body"],"additionalProperties":false,"properties":{"op":{"const":"node_create"},"node":{"type":"object","required":["id","kind","title"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/node_id"},"kind":{"type":"string","minLength":1},"title":{"type":"string","minLength":1},"family":{"type":"string"},"authority":{"type":"string"},"status":{"type":"string"},"tags":{"$ref":"#/definitions/strings"},"relations":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/definitions/node_id"}}}}},"path":{"$ref":"#/definitions/relpath"},"body":{"type":"string"}}};
-const schema15 = {"type":"string","minLength":1,"maxLength":1024};
-const schema16 = {"type":"array","items":{"type":"string","minLength":1}};
-const schema18 = {"type":"string","minLength":1,"maxLength":4096};
+const schema12 = {"type":"object","required":["op"],"properties":{"op":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"oneOf":[{"$ref":"#/definitions/op_node_create"},{"$ref":"#/definitions/op_node_update"},{"$ref":"#/definitions/op_node_move"},{"$ref":"#/definitions/op_relationship_update"},{"$ref":"#/definitions/op_node_delete"}]};
+const schema13 = {"type":"object","description":"Creates a node in a new .md file (TOML front matter) or as a [[node]] record in a .toml file, inside a content root.","required":["op","node","path","body"],"additionalProperties":false,"properties":{"op":{"const":"node_create"},"node":{"$ref":"#/definitions/node_fields"},"path":{"$ref":"#/definitions/relpath"},"body":{"type":"string"}}};
+const schema19 = {"type":"string","minLength":1,"maxLength":4096};
+const schema14 = {"type":"object","required":["id","kind","title"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/node_id"},"kind":{"type":"string","minLength":1,"maxLength":256},"title":{"type":"string","minLength":1,"maxLength":4096},"family":{"type":"string","minLength":1,"maxLength":256},"authority":{"type":"string","minLength":1,"maxLength":256},"status":{"type":"string","minLength":1,"maxLength":256},"tags":{"$ref":"#/definitions/tag_list"},"relations":{"type":"object","propertyNames":{"$ref":"#/definitions/relation_name"},"additionalProperties":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/node_id"}}}}};
+const schema15 = {"type":"string","minLength":1,"maxLength":1024,"pattern":"^\\S+$"};
+const schema16 = {"type":"array","maxItems":256,"items":{"type":"string","minLength":1,"maxLength":256}};
+const schema17 = {"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"};
+const pattern2 = new RegExp("^\\S+$", "u");
+const pattern3 = new RegExp("^[A-Za-z][A-Za-z0-9_.-]{0,63}$", "u");
+
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "title")) || (key0 === "family")) || (key0 === "authority")) || (key0 === "status")) || (key0 === "tags")) || (key0 === "relations"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func3(data0) > 1024){
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(func3(data0) < 1){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(!pattern2.test(data0)){
+const err6 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/node_id/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if(typeof data1 === "string"){
+if(func3(data1) > 256){
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(func3(data1) < 1){
+const err9 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data2 = data.title;
+if(typeof data2 === "string"){
+if(func3(data2) > 4096){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(func3(data2) < 1){
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.family !== undefined){
+let data3 = data.family;
+if(typeof data3 === "string"){
+if(func3(data3) > 256){
+const err14 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(func3(data3) < 1){
+const err15 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.authority !== undefined){
+let data4 = data.authority;
+if(typeof data4 === "string"){
+if(func3(data4) > 256){
+const err17 = {instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(func3(data4) < 1){
+const err18 = {instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data5 = data.status;
+if(typeof data5 === "string"){
+if(func3(data5) > 256){
+const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(func3(data5) < 1){
+const err21 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.tags !== undefined){
+let data6 = data.tags;
+if(Array.isArray(data6)){
+if(data6.length > 256){
+const err23 = {instancePath:instancePath+"/tags",schemaPath:"#/definitions/tag_list/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(func3(data7) > 256){
+const err24 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/definitions/tag_list/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(func3(data7) < 1){
+const err25 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/definitions/tag_list/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/definitions/tag_list/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/tags",schemaPath:"#/definitions/tag_list/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.relations !== undefined){
+let data8 = data.relations;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+const _errs22 = errors;
+if(typeof key1 === "string"){
+if(!pattern3.test(key1)){
+const err28 = {instancePath:instancePath+"/relations",schemaPath:"#/definitions/relation_name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key1};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/relations",schemaPath:"#/definitions/relation_name/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key1};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+var valid5 = _errs22 === errors;
+if(!valid5){
+const err30 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+for(const key2 in data8){
+let data9 = data8[key2];
+if(Array.isArray(data9)){
+if(data9.length < 1){
+const err31 = {instancePath:instancePath+"/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/relations/additionalProperties/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+if(typeof data10 === "string"){
+if(func3(data10) > 1024){
+const err32 = {instancePath:instancePath+"/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/definitions/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(func3(data10) < 1){
+const err33 = {instancePath:instancePath+"/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/definitions/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!pattern2.test(data10)){
+const err34 = {instancePath:instancePath+"/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/definitions/node_id/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/definitions/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/relations/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+validate13.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -85,10 +555,16 @@ errors++;
 }
 }
 if(data.node !== undefined){
-let data1 = data.node;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.id === undefined){
-const err6 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(!(validate13(data.node, {instancePath:instancePath+"/node",parentData:data,parentDataProperty:"node",rootData}))){
+vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
+errors = vErrors.length;
+}
+}
+if(data.path !== undefined){
+let data2 = data.path;
+if(typeof data2 === "string"){
+if(func3(data2) > 4096){
+const err6 = {instancePath:instancePath+"/path",schemaPath:"#/definitions/relpath/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -97,8 +573,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data1.kind === undefined){
-const err7 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(func3(data2) < 1){
+const err7 = {instancePath:instancePath+"/path",schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -107,8 +583,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data1.title === undefined){
-const err8 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+}
+else {
+const err8 = {instancePath:instancePath+"/path",schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -117,9 +594,10 @@ vErrors.push(err8);
 }
 errors++;
 }
-for(const key1 in data1){
-if(!((((((((key1 === "id") || (key1 === "kind")) || (key1 === "title")) || (key1 === "family")) || (key1 === "authority")) || (key1 === "status")) || (key1 === "tags")) || (key1 === "relations"))){
-const err9 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(data.body !== undefined){
+if(typeof data.body !== "string"){
+const err9 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -129,11 +607,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data1.id !== undefined){
-let data2 = data1.id;
-if(typeof data2 === "string"){
-if(func2(data2) > 1024){
-const err10 = {instancePath:instancePath+"/node/id",schemaPath:"#/definitions/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -142,303 +618,20 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err11 = {instancePath:instancePath+"/node/id",schemaPath:"#/definitions/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/node/id",schemaPath:"#/definitions/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data1.kind !== undefined){
-let data3 = data1.kind;
-if(typeof data3 === "string"){
-if(func2(data3) < 1){
-const err13 = {instancePath:instancePath+"/node/kind",schemaPath:"#/properties/node/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/node/kind",schemaPath:"#/properties/node/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data1.title !== undefined){
-let data4 = data1.title;
-if(typeof data4 === "string"){
-if(func2(data4) < 1){
-const err15 = {instancePath:instancePath+"/node/title",schemaPath:"#/properties/node/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/node/title",schemaPath:"#/properties/node/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data1.family !== undefined){
-if(typeof data1.family !== "string"){
-const err17 = {instancePath:instancePath+"/node/family",schemaPath:"#/properties/node/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data1.authority !== undefined){
-if(typeof data1.authority !== "string"){
-const err18 = {instancePath:instancePath+"/node/authority",schemaPath:"#/properties/node/properties/authority/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data1.status !== undefined){
-if(typeof data1.status !== "string"){
-const err19 = {instancePath:instancePath+"/node/status",schemaPath:"#/properties/node/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data1.tags !== undefined){
-let data8 = data1.tags;
-if(Array.isArray(data8)){
-const len0 = data8.length;
-for(let i0=0; i0<len0; i0++){
-let data9 = data8[i0];
-if(typeof data9 === "string"){
-if(func2(data9) < 1){
-const err20 = {instancePath:instancePath+"/node/tags/" + i0,schemaPath:"#/definitions/strings/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/node/tags/" + i0,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/node/tags",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data1.relations !== undefined){
-let data10 = data1.relations;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-for(const key2 in data10){
-let data11 = data10[key2];
-if(Array.isArray(data11)){
-const len1 = data11.length;
-for(let i1=0; i1<len1; i1++){
-let data12 = data11[i1];
-if(typeof data12 === "string"){
-if(func2(data12) > 1024){
-const err23 = {instancePath:instancePath+"/node/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/definitions/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(func2(data12) < 1){
-const err24 = {instancePath:instancePath+"/node/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/definitions/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/node/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i1,schemaPath:"#/definitions/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/node/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/node/properties/relations/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/node/relations",schemaPath:"#/properties/node/properties/relations/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data.path !== undefined){
-let data13 = data.path;
-if(typeof data13 === "string"){
-if(func2(data13) > 4096){
-const err29 = {instancePath:instancePath+"/path",schemaPath:"#/definitions/relpath/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(func2(data13) < 1){
-const err30 = {instancePath:instancePath+"/path",schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/path",schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data.body !== undefined){
-if(typeof data.body !== "string"){
-const err32 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-}
-else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
 validate12.errors = vErrors;
 return errors === 0;
 }
 
-const schema19 = {"type":"object","required":["op","node_id"],"additionalProperties":false,"properties":{"op":{"const":"node_update"},"node_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"},"set":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"title":{"type":"string","minLength":1},"kind":{"type":"string","minLength":1},"family":{"type":"string"},"authority":{"type":"string"},"status":{"type":"string"},"tags":{"$ref":"#/definitions/strings"}}},"body":{"type":"string"}}};
+const schema20 = {"type":"object","description":"Sets metadata fields and/or replaces the body of an existing node.","required":["op","node_id"],"anyOf":[{"required":["set"]},{"required":["body"]}],"additionalProperties":false,"properties":{"op":{"const":"node_update"},"node_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"},"set":{"$ref":"#/definitions/node_set"},"body":{"type":"string"}}};
+const schema22 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
+const schema23 = {"type":"object","additionalProperties":false,"minProperties":1,"properties":{"title":{"type":"string","minLength":1,"maxLength":4096},"kind":{"type":"string","minLength":1,"maxLength":256},"family":{"type":"string","minLength":1,"maxLength":256},"authority":{"type":"string","minLength":1,"maxLength":256},"status":{"type":"string","minLength":1,"maxLength":256},"tags":{"$ref":"#/definitions/tag_list"}}};
 
-function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.op === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
+if(Object.keys(data).length < 1){
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -447,8 +640,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.node_id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node_id"},message:"must have required property '"+"node_id"+"'"};
+for(const key0 in data){
+if(!((((((key0 === "title") || (key0 === "kind")) || (key0 === "family")) || (key0 === "authority")) || (key0 === "status")) || (key0 === "tags"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -457,9 +651,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(((((key0 === "op") || (key0 === "node_id")) || (key0 === "expected_content_hash")) || (key0 === "set")) || (key0 === "body"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+}
+if(data.title !== undefined){
+let data0 = data.title;
+if(typeof data0 === "string"){
+if(func3(data0) > 4096){
+const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -468,10 +665,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-if(data.op !== undefined){
-if("node_update" !== data.op){
-const err3 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/const",keyword:"const",params:{allowedValue: "node_update"},message:"must be equal to constant"};
+if(func3(data0) < 1){
+const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -481,11 +676,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.node_id !== undefined){
-let data1 = data.node_id;
-if(typeof data1 === "string"){
-if(func2(data1) > 1024){
-const err4 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+else {
+const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -494,8 +686,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func2(data1) < 1){
-const err5 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if(typeof data1 === "string"){
+if(func3(data1) > 256){
+const err5 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -504,9 +700,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func3(data1) < 1){
+const err6 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -516,11 +711,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.expected_content_hash !== undefined){
-let data2 = data.expected_content_hash;
-if(typeof data2 === "string"){
-if(!pattern1.test(data2)){
-const err7 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+else {
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -530,8 +722,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.family !== undefined){
+let data2 = data.family;
+if(typeof data2 === "string"){
+if(func3(data2) > 256){
+const err8 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -540,12 +735,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.set !== undefined){
-let data3 = data.set;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(Object.keys(data3).length < 1){
-const err9 = {instancePath:instancePath+"/set",schemaPath:"#/properties/set/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(func3(data2) < 1){
+const err9 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -554,9 +745,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key1 in data3){
-if(!((((((key1 === "title") || (key1 === "kind")) || (key1 === "family")) || (key1 === "authority")) || (key1 === "status")) || (key1 === "tags"))){
-const err10 = {instancePath:instancePath+"/set",schemaPath:"#/properties/set/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+else {
+const err10 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -566,11 +757,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data3.title !== undefined){
-let data4 = data3.title;
-if(typeof data4 === "string"){
-if(func2(data4) < 1){
-const err11 = {instancePath:instancePath+"/set/title",schemaPath:"#/properties/set/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.authority !== undefined){
+let data3 = data.authority;
+if(typeof data3 === "string"){
+if(func3(data3) > 256){
+const err11 = {instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -579,9 +770,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/set/title",schemaPath:"#/properties/set/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func3(data3) < 1){
+const err12 = {instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -591,11 +781,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data3.kind !== undefined){
-let data5 = data3.kind;
-if(typeof data5 === "string"){
-if(func2(data5) < 1){
-const err13 = {instancePath:instancePath+"/set/kind",schemaPath:"#/properties/set/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err13 = {instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -605,8 +792,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/set/kind",schemaPath:"#/properties/set/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.status !== undefined){
+let data4 = data.status;
+if(typeof data4 === "string"){
+if(func3(data4) > 256){
+const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -615,10 +805,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data3.family !== undefined){
-if(typeof data3.family !== "string"){
-const err15 = {instancePath:instancePath+"/set/family",schemaPath:"#/properties/set/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func3(data4) < 1){
+const err15 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -628,9 +816,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data3.authority !== undefined){
-if(typeof data3.authority !== "string"){
-const err16 = {instancePath:instancePath+"/set/authority",schemaPath:"#/properties/set/properties/authority/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -640,9 +827,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data3.status !== undefined){
-if(typeof data3.status !== "string"){
-const err17 = {instancePath:instancePath+"/set/status",schemaPath:"#/properties/set/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.tags !== undefined){
+let data5 = data.tags;
+if(Array.isArray(data5)){
+if(data5.length > 256){
+const err17 = {instancePath:instancePath+"/tags",schemaPath:"#/definitions/tag_list/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -651,16 +840,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data3.tags !== undefined){
-let data9 = data3.tags;
-if(Array.isArray(data9)){
-const len0 = data9.length;
+const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-let data10 = data9[i0];
-if(typeof data10 === "string"){
-if(func2(data10) < 1){
-const err18 = {instancePath:instancePath+"/set/tags/" + i0,schemaPath:"#/definitions/strings/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+let data6 = data5[i0];
+if(typeof data6 === "string"){
+if(func3(data6) > 256){
+const err18 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/definitions/tag_list/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -669,9 +854,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/set/tags/" + i0,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func3(data6) < 1){
+const err19 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/definitions/tag_list/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -681,9 +865,8 @@ vErrors.push(err19);
 errors++;
 }
 }
-}
 else {
-const err20 = {instancePath:instancePath+"/set/tags",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err20 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/definitions/tag_list/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -695,7 +878,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/set",schemaPath:"#/properties/set/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err21 = {instancePath:instancePath+"/tags",schemaPath:"#/definitions/tag_list/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -705,9 +888,9 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.body !== undefined){
-if(typeof data.body !== "string"){
-const err22 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -716,25 +899,220 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-}
-else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-validate14.errors = vErrors;
+validate17.errors = vErrors;
 return errors === 0;
 }
 
-const schema23 = {"type":"object","required":["op","node_id","new_path"],"additionalProperties":false,"properties":{"op":{"const":"node_move"},"node_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"},"new_path":{"$ref":"#/definitions/relpath"}}};
 
 function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+let valid0 = false;
+const _errs2 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.set === undefined){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "set"},message:"must have required property '"+"set"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.body === undefined){
+const err1 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.op === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.node_id === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node_id"},message:"must have required property '"+"node_id"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "op") || (key0 === "node_id")) || (key0 === "expected_content_hash")) || (key0 === "set")) || (key0 === "body"))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.op !== undefined){
+if("node_update" !== data.op){
+const err6 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/const",keyword:"const",params:{allowedValue: "node_update"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.node_id !== undefined){
+let data1 = data.node_id;
+if(typeof data1 === "string"){
+if(func3(data1) > 1024){
+const err7 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(func3(data1) < 1){
+const err8 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!pattern2.test(data1)){
+const err9 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.expected_content_hash !== undefined){
+let data2 = data.expected_content_hash;
+if(typeof data2 === "string"){
+if(!pattern1.test(data2)){
+const err11 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.set !== undefined){
+if(!(validate17(data.set, {instancePath:instancePath+"/set",parentData:data,parentDataProperty:"set",rootData}))){
+vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
+errors = vErrors.length;
+}
+}
+if(data.body !== undefined){
+if(typeof data.body !== "string"){
+const err13 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate16.errors = vErrors;
+return errors === 0;
+}
+
+const schema25 = {"type":"object","description":"Moves a node's source to a new path inside a content root.","required":["op","node_id","new_path"],"additionalProperties":false,"properties":{"op":{"const":"node_move"},"node_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"},"new_path":{"$ref":"#/definitions/relpath"}}};
+
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -795,7 +1173,7 @@ errors++;
 if(data.node_id !== undefined){
 let data1 = data.node_id;
 if(typeof data1 === "string"){
-if(func2(data1) > 1024){
+if(func3(data1) > 1024){
 const err5 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -805,7 +1183,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(func2(data1) < 1){
+if(func3(data1) < 1){
 const err6 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -815,9 +1193,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern2.test(data1)){
+const err7 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -827,11 +1204,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.expected_content_hash !== undefined){
-let data2 = data.expected_content_hash;
-if(typeof data2 === "string"){
-if(!pattern1.test(data2)){
-const err8 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+else {
+const err8 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -841,8 +1215,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-else {
-const err9 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.expected_content_hash !== undefined){
+let data2 = data.expected_content_hash;
+if(typeof data2 === "string"){
+if(!pattern1.test(data2)){
+const err9 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -852,11 +1229,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.new_path !== undefined){
-let data3 = data.new_path;
-if(typeof data3 === "string"){
-if(func2(data3) > 4096){
-const err10 = {instancePath:instancePath+"/new_path",schemaPath:"#/definitions/relpath/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+else {
+const err10 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -865,8 +1239,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(func2(data3) < 1){
-const err11 = {instancePath:instancePath+"/new_path",schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.new_path !== undefined){
+let data3 = data.new_path;
+if(typeof data3 === "string"){
+if(func3(data3) > 4096){
+const err11 = {instancePath:instancePath+"/new_path",schemaPath:"#/definitions/relpath/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -875,9 +1253,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/new_path",schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func3(data3) < 1){
+const err12 = {instancePath:instancePath+"/new_path",schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -887,9 +1264,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-}
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err13 = {instancePath:instancePath+"/new_path",schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -898,15 +1274,26 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate16.errors = vErrors;
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate20.errors = vErrors;
 return errors === 0;
 }
 
-const schema27 = {"type":"object","required":["op","source_id"],"additionalProperties":false,"anyOf":[{"required":["add"]},{"required":["remove"]}],"properties":{"op":{"const":"relationship_update"},"source_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"},"add":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/relation_ref"}},"remove":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/relation_ref"}}}};
-const schema30 = {"type":"object","required":["relation","target_id"],"additionalProperties":false,"properties":{"relation":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"},"target_id":{"$ref":"#/definitions/node_id"}}};
-const pattern5 = new RegExp("^[a-z][a-z0-9_]{0,63}$", "u");
+const schema29 = {"type":"object","description":"Queues relation additions and removals of one source node without rewriting its body; an empty list is refused.","required":["op","source_id"],"anyOf":[{"required":["add"]},{"required":["remove"]}],"additionalProperties":false,"properties":{"op":{"const":"relationship_update"},"source_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"},"add":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"#/definitions/relation_ref"}},"remove":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"#/definitions/relation_ref"}}}};
+const schema32 = {"type":"object","required":["relation","target_id"],"additionalProperties":false,"properties":{"relation":{"$ref":"#/definitions/relation_name"},"target_id":{"$ref":"#/definitions/node_id"}}};
 
-function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -945,8 +1332,8 @@ errors++;
 if(data.relation !== undefined){
 let data0 = data.relation;
 if(typeof data0 === "string"){
-if(!pattern5.test(data0)){
-const err3 = {instancePath:instancePath+"/relation",schemaPath:"#/properties/relation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,63}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,63}$"+"\""};
+if(!pattern3.test(data0)){
+const err3 = {instancePath:instancePath+"/relation",schemaPath:"#/definitions/relation_name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -957,7 +1344,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/relation",schemaPath:"#/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = {instancePath:instancePath+"/relation",schemaPath:"#/definitions/relation_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -970,7 +1357,7 @@ errors++;
 if(data.target_id !== undefined){
 let data1 = data.target_id;
 if(typeof data1 === "string"){
-if(func2(data1) > 1024){
+if(func3(data1) > 1024){
 const err5 = {instancePath:instancePath+"/target_id",schemaPath:"#/definitions/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -980,7 +1367,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(func2(data1) < 1){
+if(func3(data1) < 1){
 const err6 = {instancePath:instancePath+"/target_id",schemaPath:"#/definitions/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -990,9 +1377,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/target_id",schemaPath:"#/definitions/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern2.test(data1)){
+const err7 = {instancePath:instancePath+"/target_id",schemaPath:"#/definitions/node_id/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1002,9 +1388,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err8 = {instancePath:instancePath+"/target_id",schemaPath:"#/definitions/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1013,12 +1398,24 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate19.errors = vErrors;
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate23.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -1124,7 +1521,7 @@ errors++;
 if(data.source_id !== undefined){
 let data1 = data.source_id;
 if(typeof data1 === "string"){
-if(func2(data1) > 1024){
+if(func3(data1) > 1024){
 const err7 = {instancePath:instancePath+"/source_id",schemaPath:"#/definitions/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -1134,7 +1531,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(func2(data1) < 1){
+if(func3(data1) < 1){
 const err8 = {instancePath:instancePath+"/source_id",schemaPath:"#/definitions/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -1144,9 +1541,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-else {
-const err9 = {instancePath:instancePath+"/source_id",schemaPath:"#/definitions/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern2.test(data1)){
+const err9 = {instancePath:instancePath+"/source_id",schemaPath:"#/definitions/node_id/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1156,11 +1552,8 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.expected_content_hash !== undefined){
-let data2 = data.expected_content_hash;
-if(typeof data2 === "string"){
-if(!pattern1.test(data2)){
-const err10 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+else {
+const err10 = {instancePath:instancePath+"/source_id",schemaPath:"#/definitions/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1170,8 +1563,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.expected_content_hash !== undefined){
+let data2 = data.expected_content_hash;
+if(typeof data2 === "string"){
+if(!pattern1.test(data2)){
+const err11 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1181,11 +1577,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.add !== undefined){
-let data3 = data.add;
-if(Array.isArray(data3)){
-if(data3.length < 1){
-const err12 = {instancePath:instancePath+"/add",schemaPath:"#/properties/add/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err12 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1194,16 +1587,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate19(data3[i0], {instancePath:instancePath+"/add/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
-errors = vErrors.length;
 }
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/add",schemaPath:"#/properties/add/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.add !== undefined){
+let data3 = data.add;
+if(Array.isArray(data3)){
+if(data3.length > 1000){
+const err13 = {instancePath:instancePath+"/add",schemaPath:"#/properties/add/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1212,12 +1601,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.remove !== undefined){
-let data5 = data.remove;
-if(Array.isArray(data5)){
-if(data5.length < 1){
-const err14 = {instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(data3.length < 1){
+const err14 = {instancePath:instancePath+"/add",schemaPath:"#/properties/add/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1226,16 +1611,16 @@ vErrors.push(err14);
 }
 errors++;
 }
-const len1 = data5.length;
-for(let i1=0; i1<len1; i1++){
-if(!(validate19(data5[i1], {instancePath:instancePath+"/remove/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate23(data3[i0], {instancePath:instancePath+"/add/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err15 = {instancePath:instancePath+"/add",schemaPath:"#/properties/add/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1245,9 +1630,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.remove !== undefined){
+let data5 = data.remove;
+if(Array.isArray(data5)){
+if(data5.length > 1000){
+const err16 = {instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1256,13 +1643,53 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate18.errors = vErrors;
+if(data5.length < 1){
+const err17 = {instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate23(data5[i1], {instancePath:instancePath+"/remove/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate22.errors = vErrors;
 return errors === 0;
 }
 
-const schema32 = {"type":"object","required":["op","node_id"],"additionalProperties":false,"properties":{"op":{"const":"node_delete"},"node_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"}}};
+const schema35 = {"type":"object","description":"Deletes a node (its file, or its [[node]] record).","required":["op","node_id"],"additionalProperties":false,"properties":{"op":{"const":"node_delete"},"node_id":{"$ref":"#/definitions/node_id"},"expected_content_hash":{"$ref":"#/definitions/hex64"}}};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1313,7 +1740,7 @@ errors++;
 if(data.node_id !== undefined){
 let data1 = data.node_id;
 if(typeof data1 === "string"){
-if(func2(data1) > 1024){
+if(func3(data1) > 1024){
 const err4 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
 if(vErrors === null){
 vErrors = [err4];
@@ -1323,7 +1750,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func2(data1) < 1){
+if(func3(data1) < 1){
 const err5 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -1333,9 +1760,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern2.test(data1)){
+const err6 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1345,11 +1771,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.expected_content_hash !== undefined){
-let data2 = data.expected_content_hash;
-if(typeof data2 === "string"){
-if(!pattern1.test(data2)){
-const err7 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+else {
+const err7 = {instancePath:instancePath+"/node_id",schemaPath:"#/definitions/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1359,8 +1782,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.expected_content_hash !== undefined){
+let data2 = data.expected_content_hash;
+if(typeof data2 === "string"){
+if(!pattern1.test(data2)){
+const err8 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1370,9 +1796,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err9 = {instancePath:instancePath+"/expected_content_hash",schemaPath:"#/definitions/hex64/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1381,7 +1806,19 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate23.errors = vErrors;
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate27.errors = vErrors;
 return errors === 0;
 }
 
@@ -1389,33 +1826,18 @@ return errors === 0;
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
+const _errs1 = errors;
 let valid0 = false;
 let passing0 = null;
-const _errs1 = errors;
+const _errs2 = errors;
 if(!(validate12(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs1 === errors;
+var _valid0 = _errs2 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
-}
-const _errs2 = errors;
-if(!(validate14(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs2 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
 }
 const _errs3 = errors;
 if(!(validate16(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -1425,6 +1847,21 @@ errors = vErrors.length;
 var _valid0 = _errs3 === errors;
 if(_valid0 && valid0){
 valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+const _errs4 = errors;
+if(!(validate20(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid0){
+valid0 = false;
 passing0 = [passing0, 2];
 }
 else {
@@ -1432,12 +1869,12 @@ if(_valid0){
 valid0 = true;
 passing0 = 2;
 }
-const _errs4 = errors;
-if(!(validate18(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate18.errors : vErrors.concat(validate18.errors);
+const _errs5 = errors;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs4 === errors;
+var _valid0 = _errs5 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 3];
@@ -1447,12 +1884,12 @@ if(_valid0){
 valid0 = true;
 passing0 = 3;
 }
-const _errs5 = errors;
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+const _errs6 = errors;
+if(!(validate27(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
-var _valid0 = _errs5 === errors;
+var _valid0 = _errs6 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 4];
@@ -1477,15 +1914,50 @@ vErrors.push(err0);
 errors++;
 }
 else {
-errors = _errs0;
+errors = _errs1;
 if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
+if(_errs1){
+vErrors.length = _errs1;
 }
 else {
 vErrors = null;
 }
 }
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.op === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.op !== undefined){
+let data0 = data.op;
+if(!(((((data0 === "node_create") || (data0 === "node_update")) || (data0 === "node_move")) || (data0 === "relationship_update")) || (data0 === "node_delete"))){
+const err2 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/enum",keyword:"enum",params:{allowedValues: schema12.properties.op.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
 }
 validate11.errors = vErrors;
 return errors === 0;
@@ -1566,8 +2038,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.receipts === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "receipts"},message:"must have required property '"+"receipts"+"'"};
+if(data.captured === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "captured"},message:"must have required property '"+"captured"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1576,9 +2048,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((((((((key0 === "schema_version") || (key0 === "id")) || (key0 === "writer")) || (key0 === "base")) || (key0 === "operations")) || (key0 === "changeset_sha256")) || (key0 === "status")) || (key0 === "receipts"))){
-const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(data.findings === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "findings"},message:"must have required property '"+"findings"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1587,10 +2058,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.schema_version !== undefined){
-if(1 !== data.schema_version){
-const err9 = {instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
+if(data.receipts === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "receipts"},message:"must have required property '"+"receipts"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1599,12 +2068,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data.id !== undefined){
-let data1 = data.id;
-if(typeof data1 === "string"){
-if(!pattern0.test(data1)){
-const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""};
+if(data.created_at === undefined){
+const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1613,9 +2078,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.updated_at === undefined){
+const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updated_at"},message:"must have required property '"+"updated_at"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1624,12 +2088,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.writer !== undefined){
-let data2 = data.writer;
-if(typeof data2 === "string"){
-if(func2(data2) > 128){
-const err12 = {instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+for(const key0 in data){
+if(!(func2.call(schema11.properties, key0))){
+const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1638,8 +2099,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(func2(data2) < 1){
-const err13 = {instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.schema_version !== undefined){
+if(1 !== data.schema_version){
+const err13 = {instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1649,8 +2112,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.id !== undefined){
+let data1 = data.id;
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1660,11 +2126,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.base !== undefined){
-let data3 = data.base;
-if(typeof data3 === "string"){
-if(!pattern1.test(data3)){
-const err15 = {instancePath:instancePath+"/base",schemaPath:"#/definitions/hex64/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+else {
+const err15 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1674,8 +2137,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/base",schemaPath:"#/definitions/hex64/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.writer !== undefined){
+let data2 = data.writer;
+if(typeof data2 === "string"){
+if(func3(data2) > 256){
+const err16 = {instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1684,20 +2150,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.operations !== undefined){
-let data4 = data.operations;
-if(Array.isArray(data4)){
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate11(data4[i0], {instancePath:instancePath+"/operations/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(func3(data2) < 1){
+const err17 = {instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1707,11 +2161,8 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.changeset_sha256 !== undefined){
-let data6 = data.changeset_sha256;
-if(typeof data6 === "string"){
-if(!pattern1.test(data6)){
-const err18 = {instancePath:instancePath+"/changeset_sha256",schemaPath:"#/definitions/hex64/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+else {
+const err18 = {instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1721,8 +2172,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-else {
-const err19 = {instancePath:instancePath+"/changeset_sha256",schemaPath:"#/definitions/hex64/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.base !== undefined){
+let data3 = data.base;
+if(typeof data3 === "string"){
+if(!pattern1.test(data3)){
+const err19 = {instancePath:instancePath+"/base",schemaPath:"#/properties/base/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1732,10 +2186,8 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data7 = data.status;
-if(!((((data7 === "draft") || (data7 === "ready")) || (data7 === "applied")) || (data7 === "abandoned"))){
-const err20 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema11.properties.status.enum},message:"must be equal to one of the allowed values"};
+else {
+const err20 = {instancePath:instancePath+"/base",schemaPath:"#/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1745,15 +2197,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.receipts !== undefined){
-let data8 = data.receipts;
-if(Array.isArray(data8)){
-const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
-let data9 = data8[i1];
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.event === undefined){
-const err21 = {instancePath:instancePath+"/receipts/" + i1,schemaPath:"#/definitions/lifecycle_receipt/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
+if(data.operations !== undefined){
+let data4 = data.operations;
+if(Array.isArray(data4)){
+if(data4.length > 1000){
+const err21 = {instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1762,8 +2210,16 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data9.at === undefined){
-const err22 = {instancePath:instancePath+"/receipts/" + i1,schemaPath:"#/definitions/lifecycle_receipt/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate11(data4[i0], {instancePath:instancePath+"/operations/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1772,10 +2228,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data9.event !== undefined){
-let data10 = data9.event;
-if(!((((((data10 === "created") || (data10 === "registered")) || (data10 === "validated")) || (data10 === "rebased")) || (data10 === "abandoned")) || (data10 === "applied"))){
-const err23 = {instancePath:instancePath+"/receipts/" + i1+"/event",schemaPath:"#/definitions/lifecycle_receipt/properties/event/enum",keyword:"enum",params:{allowedValues: schema36.properties.event.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.changeset_sha256 !== undefined){
+let data6 = data.changeset_sha256;
+if(typeof data6 === "string"){
+if(!pattern1.test(data6)){
+const err23 = {instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1785,9 +2243,8 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data9.at !== undefined){
-if(typeof data9.at !== "string"){
-const err24 = {instancePath:instancePath+"/receipts/" + i1+"/at",schemaPath:"#/definitions/lifecycle_receipt/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err24 = {instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1797,9 +2254,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data9.writer !== undefined){
-if(typeof data9.writer !== "string"){
-const err25 = {instancePath:instancePath+"/receipts/" + i1+"/writer",schemaPath:"#/definitions/lifecycle_receipt/properties/writer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.status !== undefined){
+let data7 = data.status;
+if(!((((data7 === "draft") || (data7 === "ready")) || (data7 === "applied")) || (data7 === "abandoned"))){
+const err25 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema11.properties.status.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1809,10 +2267,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data9.details !== undefined){
-let data13 = data9.details;
-if(!(data13 && typeof data13 == "object" && !Array.isArray(data13))){
-const err26 = {instancePath:instancePath+"/receipts/" + i1+"/details",schemaPath:"#/definitions/lifecycle_receipt/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.captured !== undefined){
+let data8 = data.captured;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.sources === undefined){
+const err26 = {instancePath:instancePath+"/captured",schemaPath:"#/properties/captured/required",keyword:"required",params:{missingProperty: "sources"},message:"must have required property '"+"sources"+"'"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1821,10 +2280,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/receipts/" + i1,schemaPath:"#/definitions/lifecycle_receipt/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key1 in data8){
+if(!(key1 === "sources")){
+const err27 = {instancePath:instancePath+"/captured",schemaPath:"#/properties/captured/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1834,9 +2292,17 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/receipts",schemaPath:"#/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data8.sources !== undefined){
+let data9 = data8.sources;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key2 in data9){
+let data10 = data9[key2];
+const _errs22 = errors;
+let valid5 = false;
+const _errs23 = errors;
+if(typeof data10 === "string"){
+if(!pattern1.test(data10)){
+const err28 = {instancePath:instancePath+"/captured/sources/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/captured/properties/sources/additionalProperties/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1846,14 +2312,511 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
 else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err29 = {instancePath:instancePath+"/captured/sources/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/captured/properties/sources/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
 else {
 vErrors.push(err29);
+}
+errors++;
+}
+var _valid0 = _errs23 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs25 = errors;
+if(data10 !== null){
+const err30 = {instancePath:instancePath+"/captured/sources/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/captured/properties/sources/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+var _valid0 = _errs25 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+const err31 = {instancePath:instancePath+"/captured/sources/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/captured/properties/sources/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/captured/sources",schemaPath:"#/properties/captured/properties/sources/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/captured",schemaPath:"#/properties/captured/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.findings !== undefined){
+let data11 = data.findings;
+if(Array.isArray(data11)){
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.severity === undefined){
+const err34 = {instancePath:instancePath+"/findings/" + i1,schemaPath:"#/definitions/stored_finding/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data12.code === undefined){
+const err35 = {instancePath:instancePath+"/findings/" + i1,schemaPath:"#/definitions/stored_finding/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data12.message === undefined){
+const err36 = {instancePath:instancePath+"/findings/" + i1,schemaPath:"#/definitions/stored_finding/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(data12.remediation === undefined){
+const err37 = {instancePath:instancePath+"/findings/" + i1,schemaPath:"#/definitions/stored_finding/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data12.operation_index === undefined){
+const err38 = {instancePath:instancePath+"/findings/" + i1,schemaPath:"#/definitions/stored_finding/required",keyword:"required",params:{missingProperty: "operation_index"},message:"must have required property '"+"operation_index"+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data12.node_id === undefined){
+const err39 = {instancePath:instancePath+"/findings/" + i1,schemaPath:"#/definitions/stored_finding/required",keyword:"required",params:{missingProperty: "node_id"},message:"must have required property '"+"node_id"+"'"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data12.severity !== undefined){
+let data13 = data12.severity;
+if(!((data13 === "error") || (data13 === "warning"))){
+const err40 = {instancePath:instancePath+"/findings/" + i1+"/severity",schemaPath:"#/definitions/stored_finding/properties/severity/enum",keyword:"enum",params:{allowedValues: schema38.properties.severity.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data12.code !== undefined){
+if(typeof data12.code !== "string"){
+const err41 = {instancePath:instancePath+"/findings/" + i1+"/code",schemaPath:"#/definitions/stored_finding/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data12.message !== undefined){
+if(typeof data12.message !== "string"){
+const err42 = {instancePath:instancePath+"/findings/" + i1+"/message",schemaPath:"#/definitions/stored_finding/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data12.remediation !== undefined){
+if(typeof data12.remediation !== "string"){
+const err43 = {instancePath:instancePath+"/findings/" + i1+"/remediation",schemaPath:"#/definitions/stored_finding/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data12.operation_index !== undefined){
+let data17 = data12.operation_index;
+if((!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))) && (data17 !== null)){
+const err44 = {instancePath:instancePath+"/findings/" + i1+"/operation_index",schemaPath:"#/definitions/stored_finding/properties/operation_index/type",keyword:"type",params:{type: schema38.properties.operation_index.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(typeof data17 == "number"){
+if(data17 < 0 || isNaN(data17)){
+const err45 = {instancePath:instancePath+"/findings/" + i1+"/operation_index",schemaPath:"#/definitions/stored_finding/properties/operation_index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+if(data12.node_id !== undefined){
+let data18 = data12.node_id;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err46 = {instancePath:instancePath+"/findings/" + i1+"/node_id",schemaPath:"#/definitions/stored_finding/properties/node_id/type",keyword:"type",params:{type: schema38.properties.node_id.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data12.path !== undefined){
+let data19 = data12.path;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err47 = {instancePath:instancePath+"/findings/" + i1+"/path",schemaPath:"#/definitions/stored_finding/properties/path/type",keyword:"type",params:{type: schema38.properties.path.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data12.changeset_ids !== undefined){
+let data20 = data12.changeset_ids;
+if(Array.isArray(data20)){
+const len2 = data20.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data20[i2] !== "string"){
+const err48 = {instancePath:instancePath+"/findings/" + i1+"/changeset_ids/" + i2,schemaPath:"#/definitions/stored_finding/properties/changeset_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/findings/" + i1+"/changeset_ids",schemaPath:"#/definitions/stored_finding/properties/changeset_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/findings/" + i1,schemaPath:"#/definitions/stored_finding/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/findings",schemaPath:"#/properties/findings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.receipts !== undefined){
+let data22 = data.receipts;
+if(Array.isArray(data22)){
+if(data22.length < 1){
+const err52 = {instancePath:instancePath+"/receipts",schemaPath:"#/properties/receipts/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+const len3 = data22.length;
+for(let i3=0; i3<len3; i3++){
+let data23 = data22[i3];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.event === undefined){
+const err53 = {instancePath:instancePath+"/receipts/" + i3,schemaPath:"#/definitions/lifecycle_receipt/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if(data23.at === undefined){
+const err54 = {instancePath:instancePath+"/receipts/" + i3,schemaPath:"#/definitions/lifecycle_receipt/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data23.writer === undefined){
+const err55 = {instancePath:instancePath+"/receipts/" + i3,schemaPath:"#/definitions/lifecycle_receipt/required",keyword:"required",params:{missingProperty: "writer"},message:"must have required property '"+"writer"+"'"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(data23.changeset_sha256 === undefined){
+const err56 = {instancePath:instancePath+"/receipts/" + i3,schemaPath:"#/definitions/lifecycle_receipt/required",keyword:"required",params:{missingProperty: "changeset_sha256"},message:"must have required property '"+"changeset_sha256"+"'"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+for(const key3 in data23){
+if(!(((((key3 === "event") || (key3 === "at")) || (key3 === "writer")) || (key3 === "changeset_sha256")) || (key3 === "details"))){
+const err57 = {instancePath:instancePath+"/receipts/" + i3,schemaPath:"#/definitions/lifecycle_receipt/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data23.event !== undefined){
+let data24 = data23.event;
+if(!((((((data24 === "created") || (data24 === "registered")) || (data24 === "operation_added")) || (data24 === "rebased")) || (data24 === "abandoned")) || (data24 === "applied"))){
+const err58 = {instancePath:instancePath+"/receipts/" + i3+"/event",schemaPath:"#/definitions/lifecycle_receipt/properties/event/enum",keyword:"enum",params:{allowedValues: schema39.properties.event.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data23.at !== undefined){
+if(typeof data23.at !== "string"){
+const err59 = {instancePath:instancePath+"/receipts/" + i3+"/at",schemaPath:"#/definitions/lifecycle_receipt/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data23.writer !== undefined){
+let data26 = data23.writer;
+if(typeof data26 === "string"){
+if(func3(data26) < 1){
+const err60 = {instancePath:instancePath+"/receipts/" + i3+"/writer",schemaPath:"#/definitions/lifecycle_receipt/properties/writer/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/receipts/" + i3+"/writer",schemaPath:"#/definitions/lifecycle_receipt/properties/writer/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data23.changeset_sha256 !== undefined){
+let data27 = data23.changeset_sha256;
+if(typeof data27 === "string"){
+if(!pattern1.test(data27)){
+const err62 = {instancePath:instancePath+"/receipts/" + i3+"/changeset_sha256",schemaPath:"#/definitions/lifecycle_receipt/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/receipts/" + i3+"/changeset_sha256",schemaPath:"#/definitions/lifecycle_receipt/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data23.details !== undefined){
+let data28 = data23.details;
+if(!(data28 && typeof data28 == "object" && !Array.isArray(data28))){
+const err64 = {instancePath:instancePath+"/receipts/" + i3+"/details",schemaPath:"#/definitions/lifecycle_receipt/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/receipts/" + i3,schemaPath:"#/definitions/lifecycle_receipt/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/receipts",schemaPath:"#/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data.created_at !== undefined){
+if(typeof data.created_at !== "string"){
+const err67 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data.updated_at !== undefined){
+if(typeof data.updated_at !== "string"){
+const err68 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
 }
 errors++;
 }

@@ -1,0 +1,130 @@
+/**
+ * `docforge changeset list|show|diff|validate|abandon` (issue 10, item 9): the review commands for
+ * people. Text by default (the diff colored on a terminal), `--json` for the complete result.
+ * Reads never write the store; `abandon ID --writer W` is allowed only to the changeset's own writer.
+ */
+import type { Logger } from 'pino';
+import { IndexManager, type SyncReport } from '@docforge/index';
+import {
+  abandonChangeset, changeEntries, evaluateStored, indexProjectView, storeOf, summarize, type ChangesetStore, type ProjectView,
+} from '@docforge/changesets';
+
+function print(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+/** Options of the changeset subcommands. */
+export interface ChangesetCommandOptions {
+  json: boolean;
+  /** `--writer` (abandon). */
+  writer: string | null;
+  /** `--all`: list every status. */
+  all: boolean;
+  /** Color the diff (stdout is a terminal and NO_COLOR is unset). */
+  color: boolean;
+}
+
+async function withProposals<T>(root: string, logger: Logger, fn: (view: ProjectView, store: ChangesetStore, sync: SyncReport) => T | Promise<T>): Promise<T> {
+  const manager = new IndexManager({ root, noAst: false, onWarning: (message, details) => logger.warn(details, message) });
+  try {
+    const sync = await manager.sync();
+    return await fn(indexProjectView(manager, sync), storeOf(sync), sync);
+  } finally {
+    await manager.close();
+  }
+}
+
+function colorDiff(text: string, color: boolean): string {
+  if (!color) return text;
+  return text.split('\n').map((line) => {
+    if (line.startsWith('+++') || line.startsWith('---')) return `\x1b[1m${line}\x1b[0m`;
+    if (line.startsWith('+')) return `\x1b[32m${line}\x1b[0m`;
+    if (line.startsWith('-')) return `\x1b[31m${line}\x1b[0m`;
+    if (line.startsWith('@@')) return `\x1b[36m${line}\x1b[0m`;
+    return line;
+  }).join('\n');
+}
+
+/**
+ * Runs one changeset subcommand. The direct CLI returns complete results (no pagination).
+ * @returns the exit code: 0 success, 1 a failure or an invalid changeset (validate), 2 bad usage
+ */
+export async function runChangeset(root: string, sub: string | undefined, args: readonly string[], options: ChangesetCommandOptions, logger: Logger): Promise<number> {
+  const id = args[0];
+  if (sub !== 'list' && id === undefined) {
+    process.stderr.write(`docforge: changeset ${sub ?? ''} needs a changeset ID\n`);
+    return 2;
+  }
+  switch (sub) {
+    case 'list':
+      return withProposals(root, logger, (view, store) => {
+        const listing = store.list();
+        const items = listing.documents.map((d) => summarize(d, view)).filter((s) => options.all || s.status === 'draft' || s.status === 'ready');
+        if (options.json) print(JSON.stringify({ items, unreadable: listing.unreadable }, null, 2));
+        else {
+          for (const s of items) print(`${s.id}  ${s.status.padEnd(9)} ${s.writer}  ${s.operation_count} op(s)  ${s.changeset_sha256.slice(0, 12)}${s.stale ? `  (${s.stale.reason})` : ''}`);
+          if (items.length === 0) print(options.all ? 'no changesets' : 'no draft or ready changesets (--all lists every status)');
+          for (const bad of listing.unreadable) print(`unreadable: ${bad}`);
+        }
+        return 0;
+      });
+    case 'show':
+      return withProposals(root, logger, (view, store) => {
+        const doc = store.get(id!);
+        const summary = summarize(doc, view);
+        if (options.json) print(JSON.stringify({ changeset: summary, operations: doc.operations, receipts: doc.receipts, findings: doc.findings }, null, 2));
+        else {
+          print(`${doc.id}  ${summary.status}${summary.stale ? ` (${summary.stale.reason})` : ''}  writer ${doc.writer}`);
+          print(`  sha256 ${doc.changeset_sha256}`);
+          print(`  base   ${doc.base}`);
+          doc.operations.forEach((op, i) => print(`  [${i}] ${op.op} ${op.op === 'node_create' ? `${op.node.id} -> ${op.path}` : op.op === 'relationship_update' ? op.source_id : op.op === 'node_move' ? `${op.node_id} -> ${op.new_path}` : op.node_id}`));
+          for (const r of doc.receipts) print(`  ${r.at} ${r.event} by ${r.writer}`);
+        }
+        return 0;
+      });
+    case 'diff':
+      return withProposals(root, logger, (view, store) => {
+        const doc = store.get(id!);
+        const changes = changeEntries(evaluateStored(view, store, doc).projection.outcomes);
+        if (options.json) print(JSON.stringify({ changeset: summarize(doc, view), operations: doc.operations, changes }, null, 2));
+        else {
+          for (const c of changes) {
+            print(`[${c.index}] ${c.op} ${c.node_id ?? ''}  ${c.before_path ?? '(new)'} -> ${c.after_path ?? '(deleted)'}`);
+            for (const key of ['title', 'kind', 'family', 'authority', 'status', 'tags'] as const) {
+              const before = c.before ? JSON.stringify(c.before[key]) : null;
+              const after = c.after ? JSON.stringify(c.after[key]) : null;
+              if (before !== after) print(colorDiff(`-${key}: ${before ?? ''}\n+${key}: ${after ?? ''}`, options.color));
+            }
+            if (c.body_diff !== '') print(colorDiff(c.body_diff.trimEnd(), options.color));
+          }
+        }
+        return 0;
+      });
+    case 'validate':
+      return withProposals(root, logger, (view, store) => {
+        const doc = store.get(id!);
+        const evaluation = evaluateStored(view, store, doc);
+        if (options.json) print(JSON.stringify({ changeset: summarize(doc, view), valid: evaluation.valid, findings: evaluation.findings }, null, 2));
+        else {
+          for (const f of evaluation.findings) print(`${f.severity.padEnd(7)} [${f.operation_index ?? '-'}] ${f.code}: ${f.message} (${f.remediation})`);
+          print(`${evaluation.findings.length} finding(s); ${evaluation.valid ? 'valid' : 'invalid'}`);
+        }
+        return evaluation.valid ? 0 : 1;
+      });
+    case 'abandon': {
+      if (options.writer === null) {
+        process.stderr.write('docforge: changeset abandon needs --writer W (only the changeset\'s own writer may abandon it)\n');
+        return 2;
+      }
+      return withProposals(root, logger, async (view, store) => {
+        const outcome = await abandonChangeset(store, options.writer!, id!, null);
+        if (options.json) print(JSON.stringify({ changeset: summarize(outcome.doc, view), receipt: outcome.doc.receipts[outcome.doc.receipts.length - 1] }, null, 2));
+        else print(`abandoned ${outcome.doc.id} (${outcome.doc.changeset_sha256}); the changeset and its receipts are kept`);
+        return 0;
+      });
+    }
+    default:
+      process.stderr.write(`docforge: unknown changeset subcommand ${JSON.stringify(sub ?? '')} (list, show, diff, validate, abandon)\n`);
+      return 2;
+  }
+}

@@ -1,0 +1,24 @@
+/** `docforge_list_changesets` (contract "Isolated proposal tools"; issue 10). */
+import { decodeCursor, encodeCursor, summarize, type ReadStatus } from '@docforge/changesets';
+import { defineTool, type ToolResult } from '../define-tool.js';
+import { fitItems, pageBudget, pageLimit, proposalContext } from './proposal-shared.js';
+import { ALL_STATUSES, DEFAULT_STATUSES, CURSOR_PLACEHOLDER } from './proposal-read-shared.js';
+
+/** `docforge_list_changesets`: draft and ready by default; other statuses on explicit request. */
+export const listChangesetsTool = defineTool({
+  name: 'docforge_list_changesets',
+  kind: 'sync',
+  handler(ctx, sync, args) {
+    const { view, store } = proposalContext(ctx, sync);
+    const statuses = args.history === true ? [...ALL_STATUSES] : [...((args.statuses as ReadStatus[] | undefined) ?? DEFAULT_STATUSES)].sort();
+    const listing = store.list();
+    const all = listing.documents.map((d) => summarize(d, view)).filter((s) => statuses.includes(s.status));
+    const limit = pageLimit(args, sync);
+    const binding = `list:${statuses.join(',')}`;
+    const start = decodeCursor(args.cursor, 'docforge_list_changesets', binding);
+    const skeleton: ToolResult = { items: [], truncated: true, next_cursor: CURSOR_PLACEHOLDER, limit, statuses, unreadable: listing.unreadable.length };
+    const items = fitItems(all, start, limit, pageBudget(ctx, sync, skeleton));
+    const end = start + items.length;
+    return { ...skeleton, items, truncated: end < all.length, next_cursor: end < all.length ? encodeCursor('docforge_list_changesets', binding, end) : null };
+  },
+});

@@ -1,0 +1,29 @@
+/** The {@link ProjectView} of a synchronized index (the MCP server's and the CLI's view; no SQL here, only IndexReader calls). */
+import path from 'node:path';
+import { codeExtensionsOf, type IndexManager, type SyncReport } from '@docforge/index';
+import { ChangesetStore } from './store.js';
+import type { ProjectView } from './workspace.js';
+
+/**
+ * Builds the projection view of the synchronized publication: nodes and inbound edges from the
+ * index reader, the base from `source_hash`, the adapter's proposal operations from the loaded
+ * project-owned adapter report.
+ */
+export function indexProjectView(manager: IndexManager, sync: SyncReport): ProjectView {
+  const reader = manager.reader();
+  const descriptor = sync.descriptor;
+  return {
+    root: descriptor.root,
+    descriptor,
+    sourceHash: sync.publication.source_hash,
+    codeExtensions: codeExtensionsOf(descriptor.adapter.code),
+    node: (id) => reader.getNode(id),
+    inbound: (id, limit) => reader.edges(id, 'incoming', null, limit),
+    adapterOperations: manager.projectAdapter()?.report?.proposal_operations ?? null,
+  };
+}
+
+/** The changeset store of a project: `<root>/<state.dir>/changesets`. */
+export function storeOf(sync: SyncReport): ChangesetStore {
+  return new ChangesetStore(path.join(sync.descriptor.root, sync.descriptor.state.dir));
+}

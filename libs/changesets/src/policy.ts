@@ -1,0 +1,88 @@
+/**
+ * The proposal policy and path confinement (issue 10, item 4). The generic policy lets the
+ * startup-bound writer use the five operations inside content roots; `[proposals.writers.ID]`
+ * in the descriptor narrows operations and paths per writer; a project adapter's proposal
+ * validator (`proposalOperations`) narrows operations further; nothing widens it.
+ */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { errors } from '@docforge/core';
+import { resolveConfined } from '@docforge/fs-safe';
+import type { Descriptor } from '@docforge/project';
+import { OPERATION_NAMES, type OperationName } from './types.js';
+
+/** The effective proposal policy of one writer. */
+export interface WriterPolicy {
+  writer: string;
+  /** Allowed operations (a subset of the five). */
+  operations: readonly OperationName[];
+  /** Path globs a touched path must match (null: any path inside the content roots). */
+  paths: readonly string[] | null;
+  /** Where each narrowing came from, for findings. */
+  narrowed_by: ('descriptor' | 'project_adapter')[];
+}
+
+/**
+ * Intersects the generic policy with the descriptor's `[proposals.writers.ID]` and the project
+ * adapter's declared operations.
+ */
+export function writerPolicy(writer: string, descriptor: Descriptor, adapterOperations: readonly string[] | null): WriterPolicy {
+  let operations: OperationName[] = [...OPERATION_NAMES];
+  let paths: string[] | null = null;
+  const narrowed: WriterPolicy['narrowed_by'] = [];
+  const declared = Object.prototype.hasOwnProperty.call(descriptor.proposals.writers, writer) ? descriptor.proposals.writers[writer] : undefined;
+  if (declared !== undefined) {
+    if (declared.operations !== null) operations = operations.filter((op) => declared.operations!.includes(op));
+    if (declared.paths !== null) paths = [...declared.paths];
+    narrowed.push('descriptor');
+  }
+  if (adapterOperations !== null) {
+    operations = operations.filter((op) => adapterOperations.includes(op));
+    narrowed.push('project_adapter');
+  }
+  return { writer, operations, paths, narrowed_by: narrowed };
+}
+
+/** Why the policy refuses an operation on `paths`, or null when it allows it. */
+export function policyRefusal(policy: WriterPolicy, op: OperationName, paths: readonly string[]): string | null {
+  if (!policy.operations.includes(op)) {
+    return `writer ${JSON.stringify(policy.writer)} may not propose ${op} (allowed: ${policy.operations.join(', ') || 'none'}; narrowed by ${policy.narrowed_by.join(' and ')})`;
+  }
+  if (policy.paths !== null) {
+    const match = picomatch(policy.paths as string[], { dot: true });
+    const outside = paths.filter((p) => !match(p));
+    if (outside.length > 0) return `writer ${JSON.stringify(policy.writer)} may not propose changes to ${outside.join(', ')} (allowed paths: ${policy.paths.join(', ')})`;
+  }
+  return null;
+}
+
+/** The content root (descriptor form) holding a normalized relative path, or null. */
+function contentRootOf(rel: string, descriptor: Descriptor): string | null {
+  for (const root of descriptor.sources.content_roots) if (root === '.' || rel.startsWith(`${root}/`)) return root;
+  return null;
+}
+
+/**
+ * Proves that a proposed path (a created file or a move target) is a plain relative path inside a
+ * content root: no `..`, not absolute, no symbolic link anywhere along it (the canonical walk does
+ * not descend into symlinked folders, so a file there would not be read back), not excluded and
+ * not in the state dir.
+ * @returns the normalized project-relative POSIX path
+ * @throws DocforgeError `path_outside_root` otherwise (nothing is written)
+ */
+export function confineProposalPath(descriptor: Descriptor, rel: string): string {
+  const resolved = resolveConfined(descriptor.root, rel);
+  const normalized = path.posix.normalize(rel.replace(/\\/g, '/'));
+  const rootReal = realpathSync(descriptor.root);
+  if (resolved !== path.join(rootReal, ...normalized.split('/'))) {
+    throw errors.pathOutsideRoot(`${JSON.stringify(rel)} passes through a symbolic link; proposals write plain paths inside the content roots only.`, { path: rel });
+  }
+  if (contentRootOf(normalized, descriptor) === null) {
+    throw errors.pathOutsideRoot(`${JSON.stringify(rel)} is outside the content roots (${descriptor.sources.content_roots.join(', ')}).`, { path: rel, content_roots: descriptor.sources.content_roots });
+  }
+  if (picomatch(descriptor.sources.exclude, { dot: true })(normalized) || normalized === descriptor.state.dir || normalized.startsWith(`${descriptor.state.dir}/`)) {
+    throw errors.pathOutsideRoot(`${JSON.stringify(rel)} is excluded from the sources (or in the state dir), so it would never be read back.`, { path: rel });
+  }
+  return normalized;
+}

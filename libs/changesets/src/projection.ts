@@ -1,0 +1,216 @@
+/**
+ * Projection (issue 10, items 2 and 3): applies a changeset's operations in array order to the
+ * in-memory {@link Workspace}, each seeing the earlier ones' results, and records per operation
+ * what it touched and the node before and after. Hash checks, policy, confinement and the
+ * `code:` refusal happen here; graph validation and conflicts build on the result (validate.ts).
+ */
+import { errors, type GraphNode } from '@docforge/core';
+import { confineProposalPath, policyRefusal, type WriterPolicy } from './policy.js';
+import { createNodeText, movedNodeText, removeNodeText, updateNodeText, updateRelationsText, type EditResult } from './serialize.js';
+import type { Finding, Operation } from './types.js';
+import type { Workspace } from './workspace.js';
+
+/** How many inbound links of a moved node are reported, at most. */
+export const MAX_INBOUND_REPORTED = 200;
+
+/** A node as one operation saw it (for the diff). */
+export interface NodeState {
+  path: string;
+  node: GraphNode;
+}
+
+/** What one operation did in the projection. */
+export interface OperationOutcome {
+  index: number;
+  op: Operation['op'];
+  /** The node the operation concerns (for a move: its id before the move). */
+  node_id: string;
+  /** The id after the operation (differs from node_id when a plain Markdown document moves). */
+  new_node_id: string | null;
+  before: NodeState | null;
+  after: NodeState | null;
+  /** Project-relative source paths the operation touched. */
+  paths: string[];
+  /** `source\0relation\0target` keys of relations added or removed. */
+  relationships: string[];
+}
+
+/** The projection of a list of operations. */
+export interface Projection {
+  outcomes: OperationOutcome[];
+  findings: Finding[];
+  /** The operations with every omitted `expected_content_hash` of an existing node captured. */
+  operations: Operation[];
+}
+
+/** Thrown-before-anything refusals (nothing stored) vs findings (stored as draft). */
+export interface ProjectOptions {
+  policy: WriterPolicy;
+  /**
+   * true at registration: confinement, policy and `code:` refusals throw (nothing is written) and
+   * omitted hashes are captured; false when validating a stored changeset: they become findings.
+   */
+  registering: boolean;
+}
+
+function finding(severity: Finding['severity'], code: string, message: string, remediation: string, index: number | null, nodeId: string | null, p: string | null = null): Finding {
+  return { severity, code, message, remediation, operation_index: index, node_id: nodeId, path: p };
+}
+
+function targetOf(op: Operation): string {
+  switch (op.op) {
+    case 'node_create': return op.node.id;
+    case 'relationship_update': return op.source_id;
+    default: return op.node_id;
+  }
+}
+
+/**
+ * Applies `operations` to the workspace (which must be fresh) and returns outcomes and findings.
+ * @throws DocforgeError when `registering`: `path_outside_root` for a created or moved path
+ *   outside the content roots (`..`, absolute, through a symlink, excluded); `changeset_invalid`
+ *   for an operation on a `code:` node; `node_not_found` for an operation on a node that neither
+ *   exists nor is created by an earlier operation; `changeset_not_writable` when the writer's
+ *   policy forbids an operation
+ */
+export function projectOperations(ws: Workspace, operations: readonly Operation[], options: ProjectOptions): Projection {
+  const findings: Finding[] = [];
+  const outcomes: OperationOutcome[] = [];
+  const captured: Operation[] = [];
+  const touchedBefore = new Set<string>();
+  const descriptor = ws.view.descriptor;
+
+  operations.forEach((op, index) => {
+    const id = targetOf(op);
+    const out: OperationOutcome = { index, op: op.op, node_id: id, new_node_id: id, before: null, after: null, paths: [], relationships: [] };
+    outcomes.push(out);
+    let copy: Operation = structuredClone(op);
+    const refuse = (code: string, message: string, remediation: string, p: string | null = null): void => {
+      findings.push(finding('error', code, message, remediation, index, id, p));
+    };
+
+    if (id.startsWith('code:')) {
+      const message = `operation ${index} (${op.op}) targets code node ${id}: code nodes come from the code adapter and are never proposed`;
+      if (options.registering) throw errors.changesetInvalid(message, { operation_index: index, node_id: id });
+      refuse('code_node_refused', message, 'edit_the_code_instead');
+      captured.push(copy);
+      return;
+    }
+
+    // Paths a created or moved node lands on are confined before anything else.
+    let landing: string | null = null;
+    if (op.op === 'node_create' || op.op === 'node_move') {
+      const rel = op.op === 'node_create' ? op.path : op.new_path;
+      try {
+        landing = confineProposalPath(descriptor, rel);
+      } catch (error) {
+        if (options.registering) throw error;
+        refuse('path_outside_root', (error as Error).message, 'fix_path', rel);
+        captured.push(copy);
+        return;
+      }
+    }
+
+    const located = op.op === 'node_create' ? null : ws.locate(id);
+    const touchedPaths = [...(located ? [located.path] : []), ...(landing ? [landing] : [])];
+    out.paths = touchedPaths;
+    const refusal = policyRefusal(options.policy, op.op, touchedPaths);
+    if (refusal !== null) {
+      if (options.registering) throw errors.changesetNotWritable(refusal, { operation_index: index, node_id: id, op: op.op });
+      refuse('operation_not_allowed', refusal, 'ask_for_a_wider_policy');
+    }
+
+    // Hash binding: the first touch of an existing canonical node.
+    if (op.op !== 'node_create' && !touchedBefore.has(id)) {
+      const canonical = ws.view.node(id);
+      const given = (op as { expected_content_hash?: string }).expected_content_hash;
+      if (canonical !== null && given === undefined && options.registering) {
+        copy = { ...copy, expected_content_hash: canonical.content_hash } as Operation;
+      } else if (canonical !== null && given !== undefined && given !== canonical.content_hash) {
+        refuse('content_hash_mismatch', `node ${id} has content hash ${canonical.content_hash}, not the expected ${given}: it changed since the proposal was made`, 'rebase_or_recreate');
+      } else if (canonical === null && given !== undefined) {
+        refuse('content_hash_mismatch', `node ${id} carries an expected content hash but does not exist in the synchronized index`, 'rebase_or_recreate');
+      }
+    }
+    touchedBefore.add(id);
+    captured.push(copy);
+
+    if (op.op !== 'node_create' && located === null) {
+      if (options.registering) throw errors.nodeNotFound(id);
+      refuse('node_not_found', `node ${id} does not exist in the project (after the earlier operations of this changeset)`, 'search_for_node');
+      return;
+    }
+    out.before = located ? { path: located.path, node: located.node } : null;
+
+    let edits: { path: string; result: EditResult }[] = [];
+    switch (op.op) {
+      case 'node_create': {
+        const existing = ws.locate(op.node.id);
+        if (existing !== null) {
+          refuse('node_exists', `node ${op.node.id} already exists in ${existing.path}`, 'choose_another_id');
+          return;
+        }
+        edits = [{ path: landing!, result: createNodeText(op, ws.text(landing!)) }];
+        for (const [relation, targets] of Object.entries(op.node.relations ?? {})) for (const t of targets) out.relationships.push(`${op.node.id}\u0000${relation}\u0000${t}`);
+        break;
+      }
+      case 'node_update':
+        edits = [{ path: located!.path, result: updateNodeText(located!.node, ws.text(located!.path)!, op.set, op.body) }];
+        break;
+      case 'relationship_update':
+        edits = [{ path: located!.path, result: updateRelationsText(located!.node, ws.text(located!.path)!, op.add ?? [], op.remove ?? []) }];
+        for (const ref of [...(op.add ?? []), ...(op.remove ?? [])]) out.relationships.push(`${id}\u0000${ref.relation}\u0000${ref.target_id}`);
+        break;
+      case 'node_delete':
+        edits = [{ path: located!.path, result: removeNodeText(located!.node, ws.text(located!.path)!) }];
+        break;
+      case 'node_move': {
+        if (landing === located!.path) {
+          refuse('move_to_same_path', `node ${id} is already in ${landing}`, 'fix_path', landing);
+          return;
+        }
+        const sourceText = ws.text(located!.path)!;
+        edits = [
+          { path: landing!, result: movedNodeText(located!.node, sourceText, landing!, ws.text(landing!)) },
+          { path: located!.path, result: removeNodeText(located!.node, sourceText) },
+        ];
+        break;
+      }
+    }
+    for (const edit of edits) {
+      if (edit.result.refused) {
+        refuse(edit.result.code, edit.result.message, 'fix_operation', edit.path);
+        return;
+      }
+    }
+    for (const edit of edits) {
+      if (edit.result.refused) continue;
+      ws.setText(edit.path, edit.result.text);
+      for (const w of edit.result.warnings) findings.push(finding('warning', w.code, w.message, 'review_operation', index, id, edit.path));
+    }
+
+    // The node after the operation, found by id or (for a path-derived id) at its new path.
+    if (op.op === 'node_delete') {
+      out.new_node_id = null;
+      return;
+    }
+    let after = ws.locate(id);
+    if (op.op === 'node_move') {
+      const moved = ws.parse(landing!)?.nodes.find((n) => n.id === id) ?? (located!.node.origin === 'markdown' ? ws.parse(landing!)?.nodes[0] : undefined);
+      after = moved ? { node: moved, path: landing! } : null;
+    }
+    if (after === null) {
+      refuse('node_not_readable', `after ${op.op}, node ${id} is not read back from ${landing ?? located?.path ?? '?'} by the canonical loader`, 'fix_operation', landing ?? located?.path ?? null);
+      return;
+    }
+    out.after = { path: after.path, node: after.node };
+    out.new_node_id = after.node.id;
+    if (op.op === 'node_move' && after.node.id !== id) {
+      for (const edge of ws.view.inbound(id, MAX_INBOUND_REPORTED)) {
+        findings.push(finding('warning', 'inbound_link_broken', `moving ${id} to ${landing} changes its path-derived id to ${after.node.id}: the ${edge.relation} link from ${edge.source_id} (${edge.source_path}:${edge.line}) would break`, 'update_inbound_links', index, id, edge.source_path));
+      }
+    }
+  });
+
+  return { outcomes, findings, operations: captured };
+}

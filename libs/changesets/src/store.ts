@@ -1,0 +1,177 @@
+/**
+ * The durable changeset store (issue 10, item 1): one canonical-JSON document per changeset in
+ * `<state>/changesets/<id>.json`, kept apart from the disposable `index/`. Every mutation holds the
+ * store lock (`<state>/locks/changesets.lock`, dead-owner takeover) and writes with
+ * `writeFileAtomic`, so concurrent processes never lose or interleave writes and a kill at any
+ * instant leaves every stored document readable and hash-valid (a half-written temp file is a
+ * dot-file the store ignores). Nothing here ever deletes a changeset or a receipt.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import path from 'node:path';
+import { canonicalJson, errors, type DocforgeError } from '@docforge/core';
+import { stateLayout, withLock, writeFileAtomic } from '@docforge/fs-safe';
+import { describeValidationErrors, validateChangesetDocument } from '@docforge/protocol';
+import { changesetSha256 } from './hash.js';
+import type { ChangesetDocument } from './types.js';
+
+/** Pattern of a changeset id (the schema's `id` pattern). */
+export const CHANGESET_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** Largest stored document read, in bytes (64 MiB). */
+export const MAX_CHANGESET_BYTES = 64 * 1024 * 1024;
+
+/** How long a mutation waits for another process's store lock, in milliseconds. */
+export const STORE_LOCK_TIMEOUT_MS = 30_000;
+
+/**
+ * Test-only fault point: with `DOCFORGE_TEST_FAULT_POINT=changeset_store_locked`, a mutation that
+ * holds the store lock writes the marker file named by `DOCFORGE_TEST_FAULT_MARKER` and waits, so a
+ * test can SIGKILL the process at that instant. Unset in every normal run.
+ */
+export const FAULT_POINT_ENV = 'DOCFORGE_TEST_FAULT_POINT';
+
+async function faultPoint(): Promise<void> {
+  if (process.env[FAULT_POINT_ENV] !== 'changeset_store_locked') return;
+  const marker = process.env.DOCFORGE_TEST_FAULT_MARKER;
+  if (marker) writeFileSync(marker, String(process.pid));
+  await sleep(120_000);
+}
+
+/** One listing: readable documents sorted by id, and how many files could not be read. */
+export interface StoreListing {
+  documents: ChangesetDocument[];
+  /** Ids (file stems) of documents that failed to parse, their schema or their hash. */
+  unreadable: string[];
+}
+
+/**
+ * The store of one project's state directory.
+ */
+export class ChangesetStore {
+  /** `<state>/changesets`. */
+  readonly dir: string;
+  /** `<state>/locks/changesets.lock`. */
+  readonly lockPath: string;
+
+  /** @param stateDir absolute state directory of the project (`<root>/<state.dir>`) */
+  constructor(stateDir: string) {
+    const layout = stateLayout(stateDir);
+    this.dir = layout.changesetsDir;
+    this.lockPath = path.join(layout.locksDir, 'changesets.lock');
+  }
+
+  /** A fresh changeset id: `cs-<base36 ms>-<8 hex>`, unique without coordination. */
+  static newId(now: Date = new Date()): string {
+    return `cs-${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
+  }
+
+  /**
+   * Runs `fn` holding the store lock: every mutation (and its read-check-write) goes through here.
+   * @throws DocforgeError `lock_timeout` when another live process holds the lock too long
+   */
+  async mutate<T>(fn: () => T | Promise<T>): Promise<T> {
+    mkdirSync(this.dir, { recursive: true });
+    return withLock(this.lockPath, async () => {
+      await faultPoint();
+      return fn();
+    }, { timeoutMs: STORE_LOCK_TIMEOUT_MS, label: 'changeset_store' });
+  }
+
+  /**
+   * Writes one document atomically (call inside {@link mutate}). The hash is recomputed and must
+   * equal the document's `changeset_sha256`, and the document must match its schema.
+   * @throws DocforgeError `internal_error` for a document that would not read back
+   */
+  write(doc: ChangesetDocument): void {
+    const problem = documentProblem(doc);
+    if (problem !== null) throw errors.internalError(`refusing to store an invalid changeset document: ${problem}`, { changeset_id: doc.id });
+    mkdirSync(this.dir, { recursive: true });
+    writeFileAtomic(this.file(doc.id), `${canonicalJson(doc)}\n`);
+  }
+
+  /**
+   * Reads one document.
+   * @returns the document, or null when no file has that id
+   * @throws DocforgeError `changeset_corrupt` for a file that fails to parse, its schema or its hash
+   */
+  read(id: string): ChangesetDocument | null {
+    if (!CHANGESET_ID_PATTERN.test(id)) return null;
+    let text: string;
+    try {
+      text = readFileSync(this.file(id), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw errors.changesetCorrupt(id, (error as Error).message, { cause: error });
+    }
+    return parseDocument(id, text);
+  }
+
+  /**
+   * Reads one document that must exist.
+   * @throws DocforgeError `changeset_not_found`, or `changeset_corrupt`
+   */
+  get(id: string): ChangesetDocument {
+    const doc = this.read(id);
+    if (doc === null) throw errors.changesetNotFound(id);
+    return doc;
+  }
+
+  /** Every readable document sorted by id, plus the ids of unreadable ones. Never throws for one bad file. */
+  list(): StoreListing {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { documents: [], unreadable: [] };
+      throw error;
+    }
+    const documents: ChangesetDocument[] = [];
+    const unreadable: string[] = [];
+    for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
+      const id = name.slice(0, -'.json'.length);
+      try {
+        const doc = this.read(id);
+        if (doc !== null) documents.push(doc);
+      } catch {
+        unreadable.push(id);
+      }
+    }
+    return { documents, unreadable };
+  }
+
+  private file(id: string): string {
+    return path.join(this.dir, `${id}.json`);
+  }
+}
+
+/** Why a document is not storable (schema, id/file agreement or hash), or null. */
+export function documentProblem(doc: unknown): string | null {
+  if (!validateChangesetDocument(doc)) {
+    return describeValidationErrors(validateChangesetDocument.errors).slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ');
+  }
+  const typed = doc as unknown as ChangesetDocument;
+  const expected = changesetSha256(typed);
+  return expected === typed.changeset_sha256 ? null : `changeset_sha256 ${typed.changeset_sha256} does not match the content (${expected})`;
+}
+
+function parseDocument(id: string, text: string): ChangesetDocument {
+  if (text.length > MAX_CHANGESET_BYTES) throw errors.changesetCorrupt(id, 'the document is larger than the store limit');
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (error) {
+    throw errors.changesetCorrupt(id, `not JSON (${(error as Error).message})`, { cause: error });
+  }
+  const problem = documentProblem(value);
+  if (problem !== null) throw errors.changesetCorrupt(id, problem);
+  const doc = value as ChangesetDocument;
+  if (doc.id !== id) throw errors.changesetCorrupt(id, `the document names id ${JSON.stringify(doc.id)}`);
+  return doc;
+}
+
+/** Whether an error is the store's corrupt-document error (for callers that skip bad files). */
+export function isCorrupt(error: unknown): error is DocforgeError {
+  return (error as { code?: unknown } | null)?.code === 'changeset_corrupt';
+}

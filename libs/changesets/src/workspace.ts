@@ -1,0 +1,182 @@
+/**
+ * The in-memory projection workspace (issue 10, item 3): the canonical content files of the
+ * current project, an overlay of `{path -> new text | deleted}`, and a graph resolved from both
+ * through the same loader that reads canonical files (`parseContentSource` + `resolveGraph`), so
+ * edges derived from bodies, links and mentions are re-derived. Nothing is written.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { canonicalJson, sha256, withContentHash, type GraphNode, type SourceIssue } from '@docforge/core';
+import { parseContentSource, resolveGraph, walkSources, type ContentParse, type Descriptor, type ResolvedGraph, type ResolveSource } from '@docforge/project';
+
+/**
+ * What the projection needs from the synchronized project (the caller builds it from the index
+ * reader; libs/changesets holds no SQL).
+ */
+export interface ProjectView {
+  /** Absolute real project root. */
+  root: string;
+  descriptor: Descriptor;
+  /** `source_hash` of the synchronized publication: the base of new changesets. */
+  sourceHash: string;
+  /** File extensions (with the dot) of the bound code adapters. */
+  codeExtensions: readonly string[];
+  /** The synchronized node with that id, or null. */
+  node(id: string): GraphNode | null;
+  /** Incoming edges of a node in the synchronized graph, at most `limit`. */
+  inbound(id: string, limit: number): { source_id: string; relation: string; target_id: string; source_path: string; line: number }[];
+  /** Operations a project adapter's proposal validator allows, or null when it does not narrow them. */
+  adapterOperations: readonly string[] | null;
+}
+
+interface BaseFile {
+  key: string;
+  text: string;
+  parse: ContentParse;
+}
+
+/** Per process: parsed canonical files by root, reused while size, mtime and inode are unchanged. */
+const baseCache = new Map<string, Map<string, BaseFile>>();
+
+function descriptorKey(descriptor: Descriptor): string {
+  return sha256(canonicalJson({ root: descriptor.root, sources: descriptor.sources, vocabulary: descriptor.vocabulary, state: descriptor.state }));
+}
+
+/** A located node in the workspace's current (overlaid) state. */
+export interface Located {
+  node: GraphNode;
+  path: string;
+}
+
+/** The canonical content files plus an overlay; resolves the projected graph. */
+export class Workspace {
+  readonly view: ProjectView;
+  /** Canonical content files, by project-relative path. */
+  private readonly base: Map<string, BaseFile>;
+  /** Paths of code files (for link resolution). */
+  readonly codePaths: ReadonlySet<string>;
+  /** Overlay: new text, or null for a deleted file. */
+  private readonly overlay = new Map<string, string | null>();
+  private readonly overlayParses = new Map<string, ContentParse>();
+  /** Node id -> path in the current state (first path in order wins, as resolution does). */
+  private locator: Map<string, string> | null = null;
+
+  /** Reads and parses every canonical content file (cached across calls per root). */
+  constructor(view: ProjectView) {
+    this.view = view;
+    const walk = walkSources(view.descriptor, view.codeExtensions);
+    const cacheKey = descriptorKey(view.descriptor);
+    let cache = baseCache.get(cacheKey);
+    if (cache === undefined) baseCache.set(cacheKey, (cache = new Map()));
+    this.base = new Map();
+    const code = new Set<string>();
+    for (const entry of walk.entries) {
+      if (entry.role === 'code') {
+        code.add(entry.path);
+        continue;
+      }
+      const key = `${entry.size}:${entry.mtime_ns}:${entry.ino}`;
+      let file = cache.get(entry.path);
+      if (file === undefined || file.key !== key) {
+        let text: string;
+        try {
+          text = readFileSync(path.join(view.root, entry.path), 'utf8');
+        } catch {
+          continue;
+        }
+        file = { key, text, parse: parseContentSource({ path: entry.path, text, descriptor: view.descriptor }) };
+        cache.set(entry.path, file);
+      }
+      this.base.set(entry.path, file);
+    }
+    this.codePaths = code;
+  }
+
+  /** The current text of a content path (overlay first), or null when absent. */
+  text(p: string): string | null {
+    if (this.overlay.has(p)) return this.overlay.get(p)!;
+    return this.base.get(p)?.text ?? null;
+  }
+
+  /** The canonical text of a path (ignoring the overlay), or null. */
+  baseText(p: string): string | null {
+    return this.base.get(p)?.text ?? null;
+  }
+
+  /** SHA-256 of the canonical file at `p`, or null when absent. */
+  baseHash(p: string): string | null {
+    const text = this.baseText(p);
+    return text === null ? null : sha256(text);
+  }
+
+  /** Sets the overlaid text of a path (null deletes the file in the projection). */
+  setText(p: string, text: string | null): void {
+    this.overlay.set(p, text);
+    this.overlayParses.delete(p);
+    this.locator = null;
+  }
+
+  /** Paths changed by the overlay, sorted. */
+  changedPaths(): string[] {
+    return [...this.overlay.keys()].filter((p) => this.overlay.get(p) !== (this.base.get(p)?.text ?? null)).sort();
+  }
+
+  /** The parse of a path in the current state, or null when absent. */
+  parse(p: string): ContentParse | null {
+    if (!this.overlay.has(p)) return this.base.get(p)?.parse ?? null;
+    const text = this.overlay.get(p)!;
+    if (text === null) return null;
+    let parsed = this.overlayParses.get(p);
+    if (parsed === undefined) {
+      parsed = parseContentSource({ path: p, text, descriptor: this.view.descriptor });
+      this.overlayParses.set(p, parsed);
+    }
+    return parsed;
+  }
+
+  /** Every content path of the current state, sorted. */
+  paths(): string[] {
+    const all = new Set([...this.base.keys(), ...this.overlay.keys()]);
+    return [...all].filter((p) => this.text(p) !== null).sort();
+  }
+
+  /** The node with `id` in the current state, or null. */
+  locate(id: string): Located | null {
+    if (this.locator === null) {
+      this.locator = new Map();
+      for (const p of this.paths()) for (const node of this.parse(p)?.nodes ?? []) if (!this.locator.has(node.id)) this.locator.set(node.id, p);
+    }
+    const p = this.locator.get(id);
+    if (p === undefined) return null;
+    const node = this.parse(p)?.nodes.find((n) => n.id === id);
+    return node ? { node, path: p } : null;
+  }
+
+  /**
+   * Resolves the graph of the current state with the canonical resolver. Code nodes come from the
+   * synchronized index: a stub per referenced `code:` id that exists there, so declared relations
+   * and links to code resolve exactly as in the canonical build.
+   * @returns the graph and every issue (per-source and resolution), sorted as the resolver sorts
+   */
+  resolve(): ResolvedGraph & { allIssues: SourceIssue[] } {
+    const sources: ResolveSource[] = [];
+    const issues: SourceIssue[] = [];
+    const codeIds = new Set<string>();
+    for (const p of this.paths()) {
+      const parsed = this.parse(p)!;
+      sources.push({ path: p, nodes: parsed.nodes, edges: parsed.edges, links: parsed.links });
+      issues.push(...parsed.issues);
+      for (const edge of parsed.edges) if (edge.target_id.startsWith('code:')) codeIds.add(edge.target_id);
+      for (const link of parsed.links) if (this.codePaths.has(link.target_path)) codeIds.add(`code:${link.target_path}`);
+    }
+    const stubs: GraphNode[] = [];
+    for (const id of [...codeIds].sort()) {
+      const node = this.view.node(id);
+      if (node !== null) stubs.push(withContentHash({ ...node, body: '', anchors: [] }));
+    }
+    // Code stubs sort before every content path, as `code:` sources never collide with content ids.
+    if (stubs.length > 0) sources.unshift({ path: '\u0000code', nodes: stubs, edges: [], links: [] });
+    const graph = resolveGraph({ descriptor: this.view.descriptor, sources, codePaths: this.codePaths });
+    return { ...graph, allIssues: [...issues, ...graph.issues] };
+  }
+}

@@ -1,0 +1,290 @@
+#!/usr/bin/env node
+// Writes the changeset document schema and the proposal tools' schema files (issue 10) from one
+// source: the operation definitions of schemas/v1/changeset-operation.schema.json are copied
+// verbatim into each schema that takes operations, so every tool shares one operation schema
+// while each schema file still compiles on its own (ajv standalone, the fixtures test).
+// Usage: node protocol/scripts/proposal-schemas.mjs   (then `npm run generate`)
+// protocol/test/operation-schema.test.ts fails when a written file differs from what this script writes.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const V1 = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../schemas/v1');
+const operationSchema = JSON.parse(readFileSync(path.join(V1, 'changeset-operation.schema.json'), 'utf8'));
+const OPS = operationSchema.definitions;
+
+const changesetId = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' };
+const hex64 = { type: 'string', pattern: '^[0-9a-f]{64}$' };
+const limit = { type: 'integer', minimum: 1, maximum: 10000, description: 'Maximum records in this page; capped by the project max_results.' };
+const cursor = { type: 'string', minLength: 1, maxLength: 4096, description: 'next_cursor of the previous page of the same request.' };
+const STATUSES = ['draft', 'ready', 'stale', 'applied', 'abandoned'];
+
+const finding = {
+  type: 'object',
+  required: ['severity', 'code', 'message', 'remediation', 'operation_index', 'node_id'],
+  properties: {
+    severity: { enum: ['error', 'warning'] },
+    code: { type: 'string' },
+    message: { type: 'string' },
+    remediation: { type: 'string' },
+    operation_index: { type: ['integer', 'null'], minimum: 0 },
+    node_id: { type: ['string', 'null'] },
+    path: { type: ['string', 'null'] },
+    changeset_ids: { type: 'array', items: { type: 'string' } },
+  },
+};
+
+const staleness = {
+  type: ['object', 'null'],
+  required: ['reason'],
+  properties: { reason: { enum: ['base_changed', 'touched_node_changed', 'touched_source_changed'] }, node_ids: { type: 'array' }, paths: { type: 'array' } },
+};
+
+const summary = {
+  type: 'object',
+  required: ['id', 'writer', 'status', 'stored_status', 'changeset_sha256', 'base', 'operation_count', 'stale', 'created_at', 'updated_at'],
+  properties: {
+    id: { type: 'string' },
+    writer: { type: 'string' },
+    status: { enum: STATUSES, description: 'Stored status, or stale when derived at read time.' },
+    stored_status: { enum: ['draft', 'ready', 'applied', 'abandoned'] },
+    changeset_sha256: hex64,
+    base: hex64,
+    operation_count: { type: 'integer', minimum: 0 },
+    stale: staleness,
+    created_at: { type: 'string' },
+    updated_at: { type: 'string' },
+  },
+};
+
+const mutationResult = {
+  type: 'object',
+  required: ['receipt_version', 'outcome', 'changeset_id', 'changeset_sha256', 'status'],
+  properties: {
+    receipt_version: { const: 1 },
+    compact: { type: 'boolean', description: 'true when the full result did not fit: the version-1 compact receipt.' },
+    outcome: { enum: ['created', 'registered', 'operation_added', 'rebased', 'abandoned'] },
+    changeset_id: { type: 'string' },
+    changeset_sha256: hex64,
+    status: { enum: STATUSES },
+    changeset: summary,
+    valid: { type: 'boolean' },
+    finding_counts: { type: 'object', properties: { error: { type: 'integer' }, warning: { type: 'integer' } } },
+    findings: { type: 'array', items: finding },
+    findings_truncated: { type: 'boolean' },
+    receipt: { type: 'object' },
+  },
+};
+
+const page = (itemsKey, itemSchema, extra = {}, required = []) => ({
+  type: 'object',
+  required: [itemsKey, 'truncated', 'next_cursor', 'limit', ...required],
+  properties: { [itemsKey]: { type: 'array', items: itemSchema }, truncated: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] }, limit: { type: 'integer' }, ...extra },
+});
+
+const operationEntry = {
+  type: 'object',
+  required: ['index', 'op', 'operation_sha256', 'chars'],
+  properties: {
+    index: { type: 'integer', minimum: 0 },
+    op: { type: 'string' },
+    operation_sha256: hex64,
+    chars: { type: 'integer', minimum: 0 },
+    node_id: { type: ['string', 'null'] },
+    operation: { type: 'object', description: 'The exact operation; absent in an operation summary.' },
+  },
+};
+
+const changeEntry = {
+  type: 'object',
+  required: ['index', 'op'],
+  properties: {
+    index: { type: 'integer', minimum: 0 },
+    op: { type: 'string' },
+    node_id: { type: ['string', 'null'] },
+    before_path: { type: ['string', 'null'] },
+    after_path: { type: ['string', 'null'] },
+    before: { type: ['object', 'null'] },
+    after: { type: ['object', 'null'] },
+    body_diff: { type: 'string' },
+  },
+};
+
+const inputOf = (properties, required = []) => ({ type: 'object', properties, required, additionalProperties: false });
+const withOps = (schema) => ({ ...schema, definitions: OPS });
+const opProps = (name) => {
+  const { op: _op, ...rest } = OPS[name].properties;
+  return rest;
+};
+const opTool = (name, description) => ({
+  input: withOps({
+    type: 'object',
+    description,
+    properties: { changeset_id: { ...changesetId, description: 'Add the operation to this draft or ready changeset of the bound writer; omitted: a new changeset.' }, ...opProps(name) },
+    required: OPS[name].required.filter((r) => r !== 'op'),
+    additionalProperties: false,
+    ...(OPS[name].anyOf ? { anyOf: OPS[name].anyOf } : {}),
+  }),
+  output: mutationResult,
+});
+
+const TOOLS = {
+  docforge_create_changeset: {
+    description: 'Creates one changeset of the bound proposal writer, optionally with initial operations; projected, conflict-checked and validated, stored below the changeset root only. Needs --proposal-writer.',
+    input: withOps(inputOf({ operations: { type: 'array', maxItems: 1000, items: { $ref: '#/definitions/operation' } } })),
+    output: mutationResult,
+    mutation: true,
+  },
+  docforge_register_changes: {
+    description: 'The preferred write entry: creates, populates, projects, conflict-checks and validates one complete changeset in a single locked operation. Omitted expected_content_hash values are captured from the synchronized index inside that transaction. Never changes canonical files. Needs --proposal-writer.',
+    input: withOps(inputOf({ operations: { $ref: '#/definitions/operations' } }, ['operations'])),
+    output: mutationResult,
+    mutation: true,
+  },
+  docforge_list_changesets: {
+    description: 'Lists changesets: draft and ready by default; stale, applied and abandoned through an explicit status or history request. Staleness is derived when read.',
+    input: inputOf({ statuses: { type: 'array', uniqueItems: true, minItems: 1, items: { enum: STATUSES } }, history: { type: 'boolean', description: 'true: every status.' }, limit, cursor }),
+    output: page('items', summary, { statuses: { type: 'array' }, unreadable: { type: 'integer', minimum: 0 } }),
+  },
+  docforge_get_changeset: {
+    description: 'One changeset: its exact hash, base, status (stale derived when read), lifecycle receipts and a bounded page of its ordered operations (summaries with hashes when a page would not fit).',
+    input: inputOf({ changeset_id: changesetId, limit, cursor }, ['changeset_id']),
+    output: page('operations', operationEntry, { changeset: summary, receipts: { type: 'array' }, operations_summarized: { type: 'boolean' } }, ['changeset']),
+  },
+  docforge_rebase_changeset: {
+    description: 'Moves a stale changeset to the current project base only when every touched node, source, relationship, permission and graph invariant still validates; never merges prose. Needs --proposal-writer.',
+    input: inputOf({ changeset_id: changesetId }, ['changeset_id']),
+    output: mutationResult,
+    mutation: true,
+  },
+  docforge_abandon_changeset: {
+    description: 'Abandons a changeset of the bound writer, keeping it and an audit receipt (nothing is deleted). Needs --proposal-writer.',
+    input: inputOf({ changeset_id: changesetId, reason: { type: 'string', maxLength: 1000 } }, ['changeset_id']),
+    output: mutationResult,
+    mutation: true,
+  },
+  docforge_propose_node_create: { ...opTool('op_node_create', 'Proposes one node_create.'), description: 'Proposes creating one node (a new .md file with TOML front matter or a [[node]] record in a .toml file inside a content root) in a new or existing changeset. Needs --proposal-writer.', mutation: true },
+  docforge_propose_node_update: { ...opTool('op_node_update', 'Proposes one node_update.'), description: 'Proposes metadata and/or body changes of one existing node. Needs --proposal-writer.', mutation: true },
+  docforge_propose_node_move: { ...opTool('op_node_move', 'Proposes one node_move.'), description: 'Proposes moving one node to a new path inside a content root; moving a plain Markdown document changes its id and validation names each inbound link that would break. Needs --proposal-writer.', mutation: true },
+  docforge_propose_relationship_update: { ...opTool('op_relationship_update', 'Proposes one relationship_update.'), description: 'Queues relation additions and removals of one source node without rewriting its content; an empty relationship list is refused. Needs --proposal-writer.', mutation: true },
+  docforge_propose_node_delete: { ...opTool('op_node_delete', 'Proposes one node_delete.'), description: 'Proposes deleting one node. Needs --proposal-writer.', mutation: true },
+  docforge_validate_changeset: {
+    description: 'Projects a changeset onto the current graph in memory and validates it as docforge_validate_project validates canonical files, plus hash, policy, confinement and conflict rules. Read-only; works without --proposal-writer.',
+    input: inputOf({ changeset_id: changesetId, limit, cursor }, ['changeset_id']),
+    output: page('findings', finding, { changeset: summary, valid: { type: 'boolean' }, finding_counts: { type: 'object' }, operation_summaries: { type: 'array', items: operationEntry } }, ['changeset', 'valid']),
+  },
+  docforge_get_changeset_diff: {
+    description: 'Per operation: before and after front matter and a unified text diff of the body. An individually oversized diff becomes canonical_json_chunk pages. Read-only; works without --proposal-writer.',
+    input: inputOf({ changeset_id: changesetId, limit, cursor }, ['changeset_id']),
+    output: {
+      type: 'object',
+      required: ['changeset', 'format', 'truncated', 'next_cursor', 'limit'],
+      properties: {
+        changeset: summary,
+        format: { enum: ['changes', 'canonical_json_chunk'] },
+        changes: { type: 'array', items: changeEntry },
+        chunk: {
+          type: 'object',
+          required: ['index', 'count', 'data', 'payload_sha256', 'payload_chars'],
+          properties: { index: { type: 'integer' }, count: { type: 'integer' }, data: { type: 'string' }, payload_sha256: hex64, payload_chars: { type: 'integer' } },
+        },
+        truncated: { type: 'boolean' },
+        next_cursor: { type: ['string', 'null'] },
+        limit: { type: 'integer' },
+      },
+    },
+  },
+};
+
+function envelope(result) {
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    required: ['schema_version', 'ok', 'notice', 'project'],
+    properties: {
+      schema_version: { const: 1 },
+      ok: { type: 'boolean' },
+      notice: { type: 'string' },
+      project: {
+        type: 'object',
+        required: ['id', 'root', 'revision', 'source_hash', 'adapter_version', 'staleness'],
+        properties: {
+          id: { type: ['string', 'null'] },
+          root: { type: 'string' },
+          revision: { type: 'integer', minimum: 0 },
+          source_hash: { type: ['string', 'null'] },
+          adapter_version: { type: ['string', 'null'] },
+          staleness: { enum: ['current', 'stale', 'unknown'] },
+          sync_error: { type: 'object' },
+        },
+        additionalProperties: false,
+      },
+      result,
+      error: {
+        type: 'object',
+        required: ['code', 'message', 'remediation', 'details'],
+        properties: { code: { type: 'string' }, message: { type: 'string' }, remediation: { type: 'string' }, details: { type: 'object' } },
+      },
+      diagnostics: { type: 'object' },
+    },
+    additionalProperties: false,
+    if: { properties: { ok: { const: true } } },
+    then: { required: ['result'], not: { required: ['error'] } },
+    else: { required: ['error'], not: { required: ['result'] } },
+  };
+}
+
+const write = (file, value) => writeFileSync(path.join(V1, file), `${JSON.stringify(value, null, 2)}\n`);
+
+for (const [name, tool] of Object.entries(TOOLS)) {
+  write(`tools/${name}.tool.json`, {
+    name,
+    description: tool.description,
+    annotations: { title: name, readOnlyHint: !tool.mutation, destructiveHint: false, idempotentHint: !tool.mutation, openWorldHint: false },
+  });
+  write(`tools/${name}.input.schema.json`, { $schema: 'http://json-schema.org/draft-07/schema#', ...tool.input });
+  write(`tools/${name}.output.schema.json`, envelope(tool.output));
+}
+
+const receipt = {
+  type: 'object',
+  required: ['event', 'at', 'writer', 'changeset_sha256'],
+  additionalProperties: false,
+  properties: {
+    event: { enum: ['created', 'registered', 'operation_added', 'rebased', 'abandoned', 'applied'] },
+    at: { type: 'string', description: 'ISO-8601 time.' },
+    writer: { type: 'string', minLength: 1 },
+    changeset_sha256: { ...hex64, description: 'The changeset hash this event is bound to.' },
+    details: { type: 'object' },
+  },
+};
+
+write('changeset.schema.json', {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'ChangesetDocument',
+  description: 'One stored changeset (issue 10): a canonical-JSON document <state>/changesets/<id>.json. changeset_sha256 is SHA-256 over the canonical JSON of {id, writer, base, operations} only, so status changes and receipts never change the hash a reviewer approved. Operations apply in array order. Stale is derived when read and never stored.',
+  type: 'object',
+  definitions: { ...OPS, lifecycle_receipt: receipt, stored_finding: finding },
+  required: ['schema_version', 'id', 'writer', 'base', 'operations', 'changeset_sha256', 'status', 'captured', 'findings', 'receipts', 'created_at', 'updated_at'],
+  additionalProperties: false,
+  properties: {
+    schema_version: { const: 1 },
+    id: changesetId,
+    writer: { type: 'string', minLength: 1, maxLength: 256 },
+    base: { ...hex64, description: 'The source hash of the synchronized publication the operations were made against.' },
+    operations: { type: 'array', maxItems: 1000, items: { $ref: '#/definitions/operation' } },
+    changeset_sha256: hex64,
+    status: { enum: ['draft', 'ready', 'applied', 'abandoned'] },
+    captured: {
+      type: 'object',
+      description: 'Source file hashes (null: absent) of every touched path at the base, for staleness and rebase.',
+      required: ['sources'],
+      additionalProperties: false,
+      properties: { sources: { type: 'object', additionalProperties: { anyOf: [hex64, { type: 'null' }] } } },
+    },
+    findings: { type: 'array', items: { $ref: '#/definitions/stored_finding' }, description: 'Findings of the last stored validation.' },
+    receipts: { type: 'array', minItems: 1, items: { $ref: '#/definitions/lifecycle_receipt' } },
+    created_at: { type: 'string' },
+    updated_at: { type: 'string' },
+  },
+});
