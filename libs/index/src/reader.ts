@@ -3,7 +3,7 @@ import { DocforgeError, type Anchor, type GraphNode, type SourceIssue } from '@d
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
 import { countsByKind, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, sourceHash, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
-import { ftsCandidates, ftsDocumentCount, ftsExcerptSources, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource } from './reader-fts.js';
+import { ftsCandidates, ftsDocumentCount, ftsExcerptSources, ftsMatchingRowids, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource } from './reader-fts.js';
 import { distinctRelations, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
 /** A better-sqlite3 connection (read-only for published indexes). */
@@ -167,6 +167,11 @@ export class IndexReader {
    */
   ftsExcerptSources(fts: string, rowids: readonly number[], headChars: number): FtsExcerptSource[] {
     return ftsExcerptSources(this.#sql, fts, rowids, headChars);
+  }
+
+  /** The given rowids (at most a few thousand) that match `fts`. */
+  ftsMatchingRowids(fts: string, rowids: readonly number[]): number[] {
+    return ftsMatchingRowids(this.#sql, fts, rowids);
   }
 
   /** Number of FTS5 matches of `fts`, counting at most `cap`. */

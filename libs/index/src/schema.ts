@@ -4,7 +4,7 @@
  */
 
 /** Bumped whenever the table layout or the meaning of a column changes. */
-export const INDEX_SCHEMA_VERSION = 3;
+export const INDEX_SCHEMA_VERSION = 4;
 
 /** DDL for a new index file; executed once per full build. */
 export const INDEX_DDL = `
@@ -26,6 +26,7 @@ CREATE TABLE nodes (
   end_line INTEGER NOT NULL,
   anchors TEXT NOT NULL,
   headings TEXT NOT NULL,
+  terms TEXT NOT NULL,
   language TEXT,
   capabilities TEXT NOT NULL,
   origin TEXT NOT NULL,
@@ -37,7 +38,7 @@ CREATE INDEX nodes_language ON nodes (language, id);
 CREATE TABLE node_tags (tag TEXT NOT NULL, node_id TEXT NOT NULL, PRIMARY KEY (tag, node_id)) WITHOUT ROWID;
 CREATE TABLE node_capabilities (capability TEXT NOT NULL, node_id TEXT NOT NULL, PRIMARY KEY (capability, node_id)) WITHOUT ROWID;
 CREATE VIRTUAL TABLE node_fts USING fts5(
-  id, title, headings, summary, body, tags,
+  id, title, headings, summary, body, tags, terms,
   content = 'nodes', content_rowid = 'rowid',
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
@@ -90,8 +91,11 @@ CREATE TABLE issues (
 );
 `;
 
-/** bm25 column weights for node_fts, in column order: id, title, headings, summary, body, tags. */
-export const FTS_WEIGHTS = [4, 10, 6, 3, 1, 3] as const;
+/**
+ * bm25 column weights for node_fts, in column order: id, title, headings, summary, body, tags,
+ * terms (identifier subwords of id and title, see terms.ts).
+ */
+export const FTS_WEIGHTS = [4, 10, 6, 3, 1, 3, 6] as const;
 
 /**
  * Statements run after the DDL: persist the bm25 weights as the FTS5 `rank` function so that

@@ -1,6 +1,8 @@
 export { effectiveLimit } from './limits.js';
 export type { SearchHit, NodeFilters, SearchResult, NodeSummary } from './search.js';
-export { searchNodes, filterNodes, toFtsQuery, queryPhrases, RANK_BONUS, STOP_WORDS } from './search.js';
+export { searchNodes, filterNodes, toFtsQuery, queryPhrases, STOP_WORDS } from './search.js';
+export type { QueryTerm, AnalysedQuery, RankedNode, RankedResult } from './ranking.js';
+export { rankNodes, analyseQuery, wordStem, nameWords, ABBREVIATIONS, QUESTION_WORDS, EXPANSION_WEIGHT, CANDIDATE_WINDOW, RANK_WEIGHTS } from './ranking.js';
 export { boundedExcerpt, EXCERPT_SCAN_CHARS, EXCERPT_TOKENS } from './excerpt.js';
 export type { TraversalDirection, TraversalItem, TraversalResult, TraversalOptions, Backlink, NodeEdges } from './traversal.js';
 export { traverse, backlinks, nodeEdges, DEFAULT_EDGE_BUDGET } from './traversal.js';

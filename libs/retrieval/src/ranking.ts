@@ -1,0 +1,230 @@
+/**
+ * One ranking for documentation pages and code symbols (issue 9 item 3), used by
+ * `docforge_search`, the context seeds and the task-context focus.
+ *
+ * Query analysis: the query is split into words with the index's identifier splitting
+ * (`requestRefund` gives `request`, `refund`); stop words and question filler ({@link STOP_WORDS},
+ * {@link QUESTION_WORDS}) are never required terms (kept only when nothing else remains). Each
+ * remaining word may bring expansions from {@link ABBREVIATIONS} (both directions) and a simple
+ * word-form stem ({@link wordStem}: "listening" and `listen` share a stem); expansions weigh
+ * {@link EXPANSION_WEIGHT} of an exact term.
+ *
+ * Candidates come from two FTS5 queries of fixed size {@link CANDIDATE_WINDOW}, independent of the
+ * caller's limit: the union of all terms and expansions over every column (bm25 with the index
+ * weights), and the same over the name columns only (id, title, identifier subwords), so short
+ * code symbols are not crowded out by long pages. Every candidate is then scored (higher is better):
+ *
+ *   score = NAME * name + HEADING * heading + TEXT * text + EXACT_TITLE * [title equals the query]
+ *
+ * where `name` is the idf-weighted fraction of query terms found among the node's name words
+ * (title, qualified name or path subwords), times (0.5 + 0.5 * the fraction of name words the
+ * query covers), `heading` the same recall over the best section heading, and `text` the node's
+ * bm25 relative to the best candidate's (0..1); nodes in test sources score {@link TEST_FACTOR} of that. Ties are ordered by id. Because the candidate set
+ * and every score are independent of the limit, the results for one limit are always the first
+ * entries of the results for any larger limit (the prefix property).
+ */
+import type { FtsCandidate, IndexReader, NodeFilters } from '@docforge/index';
+import { identifierWords } from '@docforge/index';
+
+/** English function words: never required terms (kept only when a query has nothing else). */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  'a an and are as at be by can could did do does for from how i if in into is it its me my of on or our should so that the their them then there these this those to was we were what when where which who whom why will with would you your'.split(' '),
+);
+
+/** Question filler of "where is X implemented" questions: treated like stop words. */
+export const QUESTION_WORDS: ReadonlySet<string> = new Set('implemented defined declared located happens happen find found code'.split(' '));
+
+/**
+ * Common code abbreviations and the words they stand for (expanded both ways at query time, at
+ * {@link EXPANSION_WEIGHT}): "configuration" also finds `cfg-validator.ts`, `req` also finds "request".
+ */
+export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  req: ['request'], res: ['response', 'result'], gen: ['generate', 'generator'], cfg: ['config', 'configuration'],
+  config: ['configuration'], conf: ['config', 'configuration'], ctx: ['context'], err: ['error'], opts: ['options'], opt: ['option'],
+  msg: ['message'], impl: ['implementation', 'implement'], params: ['parameters'], param: ['parameter'], args: ['arguments'],
+  arg: ['argument'], init: ['initialize', 'initial'], fn: ['function'], cb: ['callback'], dir: ['directory'], num: ['number'],
+  str: ['string'], val: ['value'], idx: ['index'], db: ['database'], auth: ['authorization', 'authentication'], util: ['utility'],
+  utils: ['utilities'], env: ['environment'], prev: ['previous'], src: ['source'], dest: ['destination'], tmp: ['temporary'],
+  max: ['maximum'], min: ['minimum'], len: ['length'], id: ['identifier'], url: ['address'], http: ['web'], async: ['asynchronous'],
+  sync: ['synchronous'], addr: ['address'], info: ['information'], doc: ['document'], docs: ['documentation'], spec: ['specification'],
+  lib: ['library'], pkg: ['package'], proc: ['process'], sig: ['signature'], eval: ['evaluate'], calc: ['calculate'],
+  '404': ['not', 'found'],
+});
+
+/** Weight of an expansion (abbreviation or its long form) relative to an exact term. */
+export const EXPANSION_WEIGHT = 0.6;
+/** Candidates read per FTS5 query (fixed: never derived from the caller's limit). */
+export const CANDIDATE_WINDOW = 300;
+/** Test sources (`test/`, `__tests__/`, `*.test.*`, `*.spec.*`, `*.tst.*`): ranked below the code and docs they exercise. */
+const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec|tst)\.[a-z]+$/i;
+/** Score factor of a node in a test source ({@link TEST_PATH}). */
+export const TEST_FACTOR = 0.8;
+/** Score weights of {@link rankNodes}. */
+export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1 });
+
+const SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ions', 'ion', 'ers', 'er', 'ors', 'or', 'ables', 'able', 'ments', 'ment', 'ies', 'ied', 'ed', 'es', 'ly', 's', 'e'];
+
+/**
+ * A light word-form stem: the word minus one common suffix, keeping at least 3 characters
+ * (`listening`, `listen`, `listens` → `listen`; `validated`, `validation`, `validator` → `validat`;
+ * `parsing`, `parse` → `pars`).
+ */
+export function wordStem(word: string): string {
+  const w = word.toLowerCase();
+  for (const suffix of SUFFIXES) {
+    if (w.length - suffix.length >= 3 && w.endsWith(suffix)) {
+      const stem = w.slice(0, -suffix.length);
+      return suffix === 'ies' || suffix === 'ied' ? `${stem}y` : stem;
+    }
+  }
+  return w;
+}
+
+/** One analysed query word. */
+export interface QueryTerm {
+  word: string;
+  stem: string;
+  /** 1 for a word of the query, {@link EXPANSION_WEIGHT} for an expansion. */
+  weight: number;
+  /** Index of the query word this term stands for (expansions share their word's index). */
+  group: number;
+}
+
+/** The analysed query: its words (stop words dropped unless nothing else remains) and their expansions. */
+export interface AnalysedQuery {
+  terms: QueryTerm[];
+  /** Number of query words (groups). */
+  groups: number;
+  /** The query words joined by one space (for exact title comparison). */
+  wanted: string;
+}
+
+/** Analyses free text into weighted terms (at most 32 query words). */
+export function analyseQuery(text: string): AnalysedQuery {
+  const all = identifierWords(text).filter((w) => w.length > 0);
+  const kept = all.filter((w) => !STOP_WORDS.has(w) && !QUESTION_WORDS.has(w));
+  const words = [...new Set(kept.length > 0 ? kept : all)].slice(0, 32);
+  const terms: QueryTerm[] = [];
+  words.forEach((word, group) => {
+    terms.push({ word, stem: wordStem(word), weight: 1, group });
+    const expansions = new Set<string>(ABBREVIATIONS[word] ?? []);
+    for (const [abbr, longs] of Object.entries(ABBREVIATIONS)) if (longs.some((l) => wordStem(l) === wordStem(word))) expansions.add(abbr);
+    for (const e of expansions) if (e !== word && !words.includes(e)) terms.push({ word: e, stem: wordStem(e), weight: EXPANSION_WEIGHT, group });
+  });
+  return { terms, groups: words.length, wanted: words.join(' ') };
+}
+
+/** Quotes a word as an FTS5 phrase. */
+export function ftsPhrase(word: string): string {
+  return `"${word.replace(/"/g, '""')}"`;
+}
+
+/** The name words of a node: its title's subwords plus its id's last segment (qualified name or file name). */
+export function nameWords(id: string, title: string): string[] {
+  const hash = id.indexOf('#');
+  const tail = hash >= 0 ? id.slice(hash + 1) : (id.split('/').pop() ?? id).replace(/\.[a-z0-9]+$/i, '');
+  const words = [...identifierWords(title), ...identifierWords(tail.replace(/^code:/, ''))];
+  return [...new Set(words.filter((w) => !STOP_WORDS.has(w)))];
+}
+
+/** One ranked candidate. */
+export interface RankedNode {
+  row: FtsCandidate;
+  /** Higher ranks first. */
+  score: number;
+  /** Whether every query word (or one of its expansions) occurs in the node's indexed text. */
+  allTerms: boolean;
+  /** Best matching section heading (not the node's own title heading), when one matches. */
+  section: FtsCandidate['anchors'][number] | null;
+}
+
+/** Result of {@link rankNodes}. */
+export interface RankedResult {
+  ranked: RankedNode[];
+  /** Whether a candidate query had more matches than {@link CANDIDATE_WINDOW} (or the given window). */
+  windowed: boolean;
+  /** The FTS5 query of the full-text candidates (for transparency). */
+  fts: string;
+  terms: AnalysedQuery;
+}
+
+function recall(terms: readonly QueryTerm[], idf: ReadonlyMap<string, number>, groups: number, words: readonly string[]): { r: number; covered: number } {
+  if (groups === 0 || words.length === 0) return { r: 0, covered: 0 };
+  const stems = new Set(words.map(wordStem));
+  const best = new Array<number>(groups).fill(0);
+  const weightOf = new Array<number>(groups).fill(0);
+  const coveredStems = new Set<string>();
+  for (const t of terms) {
+    const w = idf.get(t.word) ?? 1;
+    if (t.weight === 1) weightOf[t.group] = w;
+    if (stems.has(t.stem)) {
+      best[t.group] = Math.max(best[t.group]!, t.weight);
+      coveredStems.add(t.stem);
+    }
+  }
+  let total = 0;
+  let got = 0;
+  for (let g = 0; g < groups; g += 1) {
+    total += weightOf[g]!;
+    got += weightOf[g]! * best[g]!;
+  }
+  return { r: total === 0 ? 0 : got / total, covered: words.filter((w) => coveredStems.has(wordStem(w))).length / words.length };
+}
+
+/**
+ * Ranks the nodes matching `query` (see the module comment for the formula). Reads at most
+ * `2 * window` candidate rows, one document-frequency probe per term and one match probe over the
+ * candidates; independent of any result limit.
+ */
+export function rankNodes(reader: IndexReader, query: string, filters: NodeFilters = {}, window = CANDIDATE_WINDOW): RankedResult {
+  const analysed = analyseQuery(query);
+  if (analysed.terms.length === 0) return { ranked: [], windowed: false, fts: '', terms: analysed };
+  const phrases = [...new Set(analysed.terms.map((t) => ftsPhrase(t.word)))];
+  const any = phrases.join(' OR ');
+  const text = reader.ftsCandidates(any, filters, window + 1);
+  const names = reader.ftsCandidates(`{id title terms} : (${any})`, filters, window + 1);
+  const windowed = text.length > window || names.length > window;
+  const candidates = new Map<number, FtsCandidate>();
+  for (const row of [...text.slice(0, window), ...names.slice(0, window)]) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
+  if (candidates.size === 0) return { ranked: [], windowed, fts: any, terms: analysed };
+  // bm25 of the name-only query is on another scale: use the full-text rank where known, else the worst seen.
+  const textRank = new Map(text.slice(0, window).map((r) => [r.rowid, r.bm25]));
+  const bestBm25 = Math.min(...[...textRank.values()], 0);
+  const worst = Math.max(...[...textRank.values()], 0);
+  const nodeCount = Math.max(1, reader.count('nodes'));
+  const idf = new Map<string, number>();
+  for (const t of analysed.terms) {
+    if (idf.has(t.word)) continue;
+    const df = reader.ftsDocumentCount(ftsPhrase(t.word), nodeCount);
+    idf.set(t.word, Math.log(1 + (nodeCount - df + 0.5) / (df + 0.5)));
+  }
+  const groupsFts = new Map<number, string[]>();
+  for (const t of analysed.terms) groupsFts.set(t.group, [...(groupsFts.get(t.group) ?? []), ftsPhrase(t.word)]);
+  const allFts = [...groupsFts.values()].map((g) => `(${g.join(' OR ')})`).join(' AND ');
+  const allRows = new Set(reader.ftsMatchingRowids(allFts, [...candidates.keys()]));
+  const ranked: RankedNode[] = [];
+  for (const row of candidates.values()) {
+    const titleWords = nameWords(row.id, row.title);
+    const name = recall(analysed.terms, idf, analysed.groups, titleWords);
+    const nameScore = name.r * (0.5 + 0.5 * name.covered);
+    let heading = 0;
+    let section: RankedNode['section'] = null;
+    for (const [i, a] of row.anchors.entries()) {
+      if (i === 0 && a.line === row.start_line) continue;
+      const h = recall(analysed.terms, idf, analysed.groups, identifierWords(a.title).filter((w) => !STOP_WORDS.has(w)));
+      const s = h.r * (0.5 + 0.5 * h.covered);
+      if (s > heading) {
+        heading = s;
+        section = a;
+      }
+    }
+    const bm25 = textRank.get(row.rowid) ?? worst;
+    const textScore = bestBm25 < 0 ? Math.max(0, bm25 / bestBm25) : 0;
+    const exactTitle = identifierWords(row.title).filter((w) => !STOP_WORDS.has(w)).join(' ') === analysed.wanted ? 1 : 0;
+    const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore + RANK_WEIGHTS.exactTitle * exactTitle;
+    const score = TEST_PATH.test(row.source_path) ? raw * TEST_FACTOR : raw;
+    ranked.push({ row, score: Math.round(score * 1e6) / 1e6, allTerms: allRows.has(row.rowid), section });
+  }
+  ranked.sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
+  return { ranked, windowed, fts: any, terms: analysed };
+}
