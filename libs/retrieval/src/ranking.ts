@@ -54,7 +54,7 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = Object
 /** Weight of an expansion (abbreviation or its long form) relative to an exact term. */
 export const EXPANSION_WEIGHT = 0.6;
 /** Candidates read per FTS5 query (fixed: never derived from the caller's limit). */
-export const CANDIDATE_WINDOW = 300;
+export const CANDIDATE_WINDOW = 200;
 /** Test sources (`test/`, `__tests__/`, `*.test.*`, `*.spec.*`, `*.tst.*`): ranked below the code and docs they exercise. */
 const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec|tst)\.[a-z]+$/i;
 /** Score factor of a node in a test source ({@link TEST_PATH}). */
@@ -88,6 +88,8 @@ export interface QueryTerm {
   weight: number;
   /** Index of the query word this term stands for (expansions share their word's index). */
   group: number;
+  /** For a compound identifier of the query: its subwords, which must occur in this order. */
+  seq?: string[];
 }
 
 /** The analysed query: its words (stop words dropped unless nothing else remains) and their expansions. */
@@ -99,19 +101,43 @@ export interface AnalysedQuery {
   wanted: string;
 }
 
-/** Analyses free text into weighted terms (at most 32 query words). */
+/**
+ * Analyses free text into weighted terms (at most 32 query words). A compound identifier in the
+ * query (`onRequest`, `parse_options`) is one word whose subwords must occur in sequence in a name
+ * (`onRequest` matches the `onRequest` hook, not a page titled "Request").
+ */
 export function analyseQuery(text: string): AnalysedQuery {
-  const all = identifierWords(text).filter((w) => w.length > 0);
-  const kept = all.filter((w) => !STOP_WORDS.has(w) && !QUESTION_WORDS.has(w));
-  const words = [...new Set(kept.length > 0 ? kept : all)].slice(0, 32);
+  const all: { word: string; seq: string[] }[] = [];
+  for (const chunk of text.normalize('NFKC').split(/[^\p{L}\p{N}_]+/u)) {
+    const seq = identifierWords(chunk);
+    if (seq.length === 0) continue;
+    all.push({ word: seq.length > 1 ? seq.join('') : seq[0]!, seq });
+  }
+  const kept = all.filter((w) => w.seq.length > 1 || (!STOP_WORDS.has(w.word) && !QUESTION_WORDS.has(w.word)));
+  const unique = new Map<string, string[]>();
+  for (const w of kept.length > 0 ? kept : all) if (!unique.has(w.word)) unique.set(w.word, w.seq);
+  const words = [...unique.keys()].slice(0, 32);
   const terms: QueryTerm[] = [];
   words.forEach((word, group) => {
-    terms.push({ word, stem: wordStem(word), weight: 1, group });
-    const expansions = new Set<string>(ABBREVIATIONS[word] ?? []);
+    const seq = unique.get(word)!;
+    terms.push({ word, stem: wordStem(word), weight: 1, group, ...(seq.length > 1 ? { seq } : {}) });
+    if (seq.length > 1) return;
+    const expansions = new Set<string>(Object.hasOwn(ABBREVIATIONS, word) ? ABBREVIATIONS[word] : []);
     for (const [abbr, longs] of Object.entries(ABBREVIATIONS)) if (longs.some((l) => wordStem(l) === wordStem(word))) expansions.add(abbr);
     for (const e of expansions) if (e !== word && !words.includes(e)) terms.push({ word: e, stem: wordStem(e), weight: EXPANSION_WEIGHT, group });
   });
-  return { terms, groups: words.length, wanted: words.join(' ') };
+  return { terms, groups: words.length, wanted: words.map((w) => unique.get(w)!.join(' ')).join(' ') };
+}
+
+/** The FTS5 phrases of a term: the word, and for a compound its subwords in sequence (the `terms` column). */
+function termPhrases(t: QueryTerm): string[] {
+  return t.seq ? [ftsPhrase(t.word), ftsPhrase(t.seq.join(' '))] : [ftsPhrase(t.word)];
+}
+
+function containsSequence(stems: readonly string[], seq: readonly string[]): boolean {
+  const want = seq.map(wordStem);
+  for (let i = 0; i + want.length <= stems.length; i += 1) if (want.every((w, j) => stems[i + j] === w)) return true;
+  return false;
 }
 
 /** Quotes a word as an FTS5 phrase. */
@@ -150,16 +176,18 @@ export interface RankedResult {
 
 function recall(terms: readonly QueryTerm[], idf: ReadonlyMap<string, number>, groups: number, words: readonly string[]): { r: number; covered: number } {
   if (groups === 0 || words.length === 0) return { r: 0, covered: 0 };
-  const stems = new Set(words.map(wordStem));
+  const stemList = words.map(wordStem);
+  const stems = new Set(stemList);
   const best = new Array<number>(groups).fill(0);
   const weightOf = new Array<number>(groups).fill(0);
   const coveredStems = new Set<string>();
   for (const t of terms) {
     const w = idf.get(t.word) ?? 1;
     if (t.weight === 1) weightOf[t.group] = w;
-    if (stems.has(t.stem)) {
+    if (t.seq ? stems.has(t.stem) || containsSequence(stemList, t.seq) : stems.has(t.stem)) {
       best[t.group] = Math.max(best[t.group]!, t.weight);
       coveredStems.add(t.stem);
+      for (const w of t.seq ?? []) coveredStems.add(wordStem(w));
     }
   }
   let total = 0;
@@ -179,7 +207,7 @@ function recall(terms: readonly QueryTerm[], idf: ReadonlyMap<string, number>, g
 export function rankNodes(reader: IndexReader, query: string, filters: NodeFilters = {}, window = CANDIDATE_WINDOW): RankedResult {
   const analysed = analyseQuery(query);
   if (analysed.terms.length === 0) return { ranked: [], windowed: false, fts: '', terms: analysed };
-  const phrases = [...new Set(analysed.terms.map((t) => ftsPhrase(t.word)))];
+  const phrases = [...new Set(analysed.terms.flatMap(termPhrases))];
   const any = phrases.join(' OR ');
   const text = reader.ftsCandidates(any, filters, window + 1);
   const names = reader.ftsCandidates(`{id title terms} : (${any})`, filters, window + 1);
@@ -195,11 +223,11 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   const idf = new Map<string, number>();
   for (const t of analysed.terms) {
     if (idf.has(t.word)) continue;
-    const df = reader.ftsDocumentCount(ftsPhrase(t.word), nodeCount);
+    const df = reader.ftsDocumentCount(termPhrases(t).join(' OR '), nodeCount);
     idf.set(t.word, Math.log(1 + (nodeCount - df + 0.5) / (df + 0.5)));
   }
   const groupsFts = new Map<number, string[]>();
-  for (const t of analysed.terms) groupsFts.set(t.group, [...(groupsFts.get(t.group) ?? []), ftsPhrase(t.word)]);
+  for (const t of analysed.terms) groupsFts.set(t.group, [...(groupsFts.get(t.group) ?? []), ...termPhrases(t)]);
   const allFts = [...groupsFts.values()].map((g) => `(${g.join(' OR ')})`).join(' AND ');
   const allRows = new Set(reader.ftsMatchingRowids(allFts, [...candidates.keys()]));
   const ranked: RankedNode[] = [];
