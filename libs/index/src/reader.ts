@@ -149,6 +149,24 @@ export class IndexReader {
     return countsByKind(this.#sql, limit);
   }
 
+  /** A node's origin, title, summary, start line and anchors (no body), or null. */
+  getNodeMeta(id: string): { origin: string; title: string; summary: string; start_line: number; anchors: Anchor[] } | null {
+    const row = this.#sql.rows('SELECT origin, title, summary, start_line, anchors FROM nodes WHERE id = ?').get(id) as { origin: string; title: string; summary: string; start_line: number; anchors: string } | undefined;
+    return row ? { ...row, anchors: JSON.parse(row.anchors) as Anchor[] } : null;
+  }
+
+  /**
+   * Up to `chars` characters of a node's body starting at the first occurrence of `needle` within
+   * its first `scanChars` characters (the body's head when `needle` is null or not found there);
+   * null for an unknown node. Bounded work whatever the body size.
+   */
+  bodyExcerpt(id: string, needle: string | null, chars: number, scanChars: number): string | null {
+    const row = (needle === null
+      ? this.#sql.pluck('SELECT substr(body, 1, ?) FROM nodes WHERE id = ?').get(chars, id)
+      : this.#sql.pluck('SELECT substr(body, max(1, instr(substr(body, 1, ?), ?)), ?) FROM nodes WHERE id = ?').get(scanChars, needle, chars, id)) as string | undefined;
+    return row ?? null;
+  }
+
   /** Count of rows in one of the index tables. */
   count(table: IndexTable): number {
     return this.#sql.pluck(`SELECT count(*) FROM ${table}`).get() as number;

@@ -15,6 +15,7 @@
  * code symbols are not crowded out by long pages. Every candidate is then scored (higher is better):
  *
  *   score = NAME * name + HEADING * heading + TEXT * text + EXACT_TITLE * [title equals the query]
+ *           + ALL_TERMS * [every query word, or an expansion of it, occurs in the node]
  *
  * where `name` is the idf-weighted fraction of query terms found among the node's name words
  * (title, qualified name or path subwords), times (0.5 + 0.5 * the fraction of name words the
@@ -31,8 +32,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   'a an and are as at be by can could did do does for from how i if in into is it its me my of on or our should so that the their them then there these this those to was we were what when where which who whom why will with would you your'.split(' '),
 );
 
-/** Question filler of "where is X implemented" questions: treated like stop words. */
-export const QUESTION_WORDS: ReadonlySet<string> = new Set('implemented defined declared located happens happen find found code'.split(' '));
+/** Question and task filler ("where is X implemented", "change how X works"): treated like stop words. */
+export const QUESTION_WORDS: ReadonlySet<string> = new Set('implemented defined declared located happens happen find found code change changes changing modify'.split(' '));
 
 /**
  * Common code abbreviations and the words they stand for (expanded both ways at query time, at
@@ -60,7 +61,7 @@ const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec|tst)\.[a-z]+$/i;
 /** Score factor of a node in a test source ({@link TEST_PATH}). */
 export const TEST_FACTOR = 0.8;
 /** Score weights of {@link rankNodes}. */
-export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1 });
+export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1, allTerms: 0.25 });
 
 const SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ions', 'ion', 'ers', 'er', 'ors', 'or', 'ables', 'able', 'ments', 'ment', 'ies', 'ied', 'ed', 'es', 'ly', 's', 'e'];
 
@@ -238,7 +239,7 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     let heading = 0;
     let section: RankedNode['section'] = null;
     for (const [i, a] of row.anchors.entries()) {
-      if (i === 0 && a.line === row.start_line) continue;
+      if (i === 0 && (a.line === row.start_line || a.title === row.title)) continue;
       const h = recall(analysed.terms, idf, analysed.groups, identifierWords(a.title).filter((w) => !STOP_WORDS.has(w)));
       const s = h.r * (0.5 + 0.5 * h.covered);
       if (s > heading) {
@@ -249,10 +250,31 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     const bm25 = textRank.get(row.rowid) ?? worst;
     const textScore = bestBm25 < 0 ? Math.max(0, bm25 / bestBm25) : 0;
     const exactTitle = identifierWords(row.title).filter((w) => !STOP_WORDS.has(w)).join(' ') === analysed.wanted ? 1 : 0;
-    const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore + RANK_WEIGHTS.exactTitle * exactTitle;
+    const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore + RANK_WEIGHTS.exactTitle * exactTitle + (allRows.has(row.rowid) ? RANK_WEIGHTS.allTerms : 0);
     const score = TEST_PATH.test(row.source_path) ? raw * TEST_FACTOR : raw;
     ranked.push({ row, score: Math.round(score * 1e6) / 1e6, allTerms: allRows.has(row.rowid), section });
   }
   ranked.sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
   return { ranked, windowed, fts: any, terms: analysed };
+}
+
+/**
+ * The section heading of `anchors` that best matches `query` (query words found in the heading,
+ * equal weights), skipping the node's own title heading (at `startLine` or equal to `title`); null
+ * when none matches.
+ */
+export function sectionMatching(query: string | AnalysedQuery, anchors: readonly FtsCandidate['anchors'][number][], startLine: number, title = ''): FtsCandidate['anchors'][number] | null {
+  const analysed = typeof query === 'string' ? analyseQuery(query) : query;
+  let best = 0;
+  let section: FtsCandidate['anchors'][number] | null = null;
+  for (const [i, a] of anchors.entries()) {
+    if (i === 0 && (a.line === startLine || a.title === title)) continue;
+    const h = recall(analysed.terms, new Map(), analysed.groups, identifierWords(a.title).filter((w) => !STOP_WORDS.has(w)));
+    const s = h.r * (0.5 + 0.5 * h.covered);
+    if (s > best) {
+      best = s;
+      section = a;
+    }
+  }
+  return section;
 }
