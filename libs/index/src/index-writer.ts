@@ -27,8 +27,13 @@ function prepareInserts(db: Db): Statements {
     fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags, terms) SELECT rowid, id, title, headings, summary, body, tags, terms FROM nodes WHERE rowid = ?'),
     tag: db.prepare('INSERT OR IGNORE INTO node_tags (tag, node_id) VALUES (?, ?)'),
     capability: db.prepare('INSERT OR IGNORE INTO node_capabilities (capability, node_id) VALUES (?, ?)'),
-    edge: db.prepare('INSERT OR REPLACE INTO edges (source_id, relation, target_id, source_path, line) VALUES (?, ?, ?, ?, ?)'),
+    edge: db.prepare('INSERT OR REPLACE INTO edges (source_id, relation, target_id, source_path, line, mention) VALUES (?, ?, ?, ?, ?, ?)'),
   };
+}
+
+/** The stored `mention` column of an edge: JSON of its mention sections, or null (issue 9 item 2). */
+function mentionJson(edge: GraphEdge): string | null {
+  return edge.mention === undefined ? null : JSON.stringify(edge.mention);
 }
 
 /** Inserts a node row; its full-text row is added by the caller (per row in deltas, by 'rebuild' in full builds). */
@@ -108,7 +113,7 @@ function writeFull(
       n += 1;
       if (n % 2000 === 0) progress('write', n, nodes.length);
     }
-    for (const e of edges) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line);
+    for (const e of edges) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e));
     writeSources(db, current.values());
     writeLogic(db, logicSources);
     writeIssues(db, issues);
@@ -169,7 +174,7 @@ function writeDelta(
     }
     for (const e of edges) {
       const key = edgeIdentityKey(e);
-      if (prev.edges.get(key) !== edgeMap.get(key)) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line);
+      if (prev.edges.get(key) !== edgeMap.get(key)) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e));
     }
     const delSource = db.prepare('DELETE FROM sources WHERE path = ?');
     const delSteps = db.prepare('DELETE FROM logic_steps WHERE source_path = ?');

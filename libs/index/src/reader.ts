@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
-import { DocforgeError, type Anchor, type GraphNode, type SourceIssue } from '@docforge/core';
+import { DocforgeError, type Anchor, type GraphNode, type MentionSection, type SourceIssue } from '@docforge/core';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
 import { countsByKind, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, sourceHash, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
 import { ftsCandidates, ftsDocumentCount, ftsExcerptSources, ftsMatchingRowids, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource } from './reader-fts.js';
-import { distinctRelations, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
+import { distinctRelations, edgeMention, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
 /** A better-sqlite3 connection (read-only for published indexes). */
 export type SqliteDatabase = InstanceType<typeof Database>;
@@ -217,6 +217,11 @@ export class IndexReader {
   /** Whether the exact edge is stored. */
   hasEdge(source: string, relation: string, target: string): boolean {
     return hasEdge(this.#sql, source, relation, target);
+  }
+
+  /** The sections of a mention-derived `documents` edge (issue 9 item 2), or null for any other edge. */
+  edgeMention(source: string, relation: string, target: string): MentionSection[] | null {
+    return edgeMention(this.#sql, source, relation, target);
   }
 
   /** Sorted distinct relation names with edges. Scans the edge keys once: callers cache the answer. */

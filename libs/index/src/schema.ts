@@ -48,6 +48,7 @@ CREATE TABLE edges (
   target_id TEXT NOT NULL,
   source_path TEXT NOT NULL,
   line INTEGER NOT NULL,
+  mention TEXT,
   PRIMARY KEY (source_id, relation, target_id)
 ) WITHOUT ROWID;
 CREATE INDEX edges_incoming ON edges (target_id, relation, source_id);

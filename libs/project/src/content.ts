@@ -21,6 +21,12 @@ export interface LinkRef {
   anchor: string | null;
   /** 1-based line of the link in the source file. */
   line: number;
+  /**
+   * Set for a mention (issue 9 item 2) instead of a link: the text of an inline code span or of a
+   * link, and the section holding it; `target_path` is then ''. Resolved against code nodes by
+   * {@link resolveGraph}.
+   */
+  mention?: { text: string; section: { slug: string; title: string; line: number } | null };
 }
 
 /** What one content source contributes before graph resolution. */
@@ -41,6 +47,10 @@ export interface ContentSourceInput {
 }
 
 const SUMMARY_MAX = 400;
+/** Longest inline code span or link text considered as a mention of a code node, in characters. */
+const MAX_MENTION_CHARS = 200;
+/** Most mentions recorded per Markdown node (bounded work and storage). */
+const MAX_MENTIONS = 2000;
 const FRONT_MATTER_FIELDS = ['id', 'kind', 'title', 'family', 'authority', 'status', 'tags', 'summary', 'relations'];
 const RECORD_FIELDS = [...FRONT_MATTER_FIELDS, 'body'];
 
@@ -60,7 +70,7 @@ function countLines(lines: readonly string[]): number {
 
 interface MarkdownFacts {
   anchors: Anchor[];
-  links: { target_path: string; anchor: string | null; line: number }[];
+  links: { target_path: string; anchor: string | null; line: number; mention?: LinkRef['mention'] }[];
   firstHeading: string | null;
   summary: string;
 }
@@ -105,6 +115,17 @@ function markdownFacts(body: string, firstLine: number, path: string): MarkdownF
   let summary: string | null = null;
   let fallbackSummary: string | null = null;
   let lastLine = 0;
+  let linkText: string | null = null;
+  // Mentions: inline code spans and link texts that may name a code node (resolved later).
+  const mention = (raw: string, line: number): void => {
+    const text = raw.trim();
+    if (text === '' || text.length > MAX_MENTION_CHARS || mentions >= MAX_MENTIONS) return;
+    mentions += 1;
+    let section: Anchor | null = null;
+    for (const a of anchors) if (a.line <= line && line <= a.end_line && (section === null || a.line >= section.line)) section = a;
+    links.push({ target_path: '', anchor: null, line, mention: { text, section: section ? { slug: section.slug, title: section.title, line: section.line } : null } });
+  };
+  let mentions = 0;
   for (let index = 0; index < tokens.length; index += 1) {
     const token = tokens[index] as Token;
     if (token.map !== null) lastLine = token.map[0];
@@ -125,10 +146,19 @@ function markdownFacts(body: string, firstLine: number, path: string): MarkdownF
         } else if (child.type === 'text' && child.content.includes('\n')) {
           line += child.content.split('\n').length - 1;
         } else if (child.type === 'link_open') {
+          linkText = '';
           const href = child.attrGet('href');
           if (href === null) continue;
           const resolved = resolveHref(href, path);
           if (resolved !== null) links.push({ ...resolved, line });
+        } else if (child.type === 'link_close') {
+          if (linkText !== null) mention(linkText, line);
+          linkText = null;
+        } else if (child.type === 'code_inline') {
+          if (linkText !== null) linkText += child.content;
+          else mention(child.content, line);
+        } else if (child.type === 'text' && linkText !== null) {
+          linkText += child.content;
         }
       }
     }

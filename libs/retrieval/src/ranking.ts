@@ -16,6 +16,7 @@
  *
  *   score = NAME * name + HEADING * heading + TEXT * text + EXACT_TITLE * [title equals the query]
  *           + ALL_TERMS * [every query word, or an expansion of it, occurs in the node]
+ *           + CODE_INTENT * [a "where is X" question and a code node outside `.d.ts` files]
  *
  * where `name` is the idf-weighted fraction of query terms found among the node's name words
  * (title, qualified name or path subwords), times (0.5 + 0.5 * the fraction of name words the
@@ -61,7 +62,17 @@ const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec|tst)\.[a-z]+$/i;
 /** Score factor of a node in a test source ({@link TEST_PATH}). */
 export const TEST_FACTOR = 0.8;
 /** Score weights of {@link rankNodes}. */
-export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1, allTerms: 0.25 });
+export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1, allTerms: 0.25, codeIntent: 0.35 });
+
+/**
+ * A question about where something is implemented ("where is the request id generated", "where
+ * are hooks run", "… implemented/defined/declared"): code nodes (ids `code:…`, not `.d.ts`
+ * declarations) get {@link RANK_WEIGHTS}.codeIntent.
+ */
+export function hasCodeIntent(query: string): boolean {
+  return /^\s*where\b/i.test(query) || /\b(implemented|implementation|defined|declared)\b/i.test(query);
+}
+const DECLARATION_FILE = /\.d\.[cm]?ts$/;
 
 const SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ions', 'ion', 'ers', 'er', 'ors', 'or', 'ables', 'able', 'ments', 'ment', 'ies', 'ied', 'ed', 'es', 'ly', 's', 'e'];
 
@@ -231,6 +242,7 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   for (const t of analysed.terms) groupsFts.set(t.group, [...(groupsFts.get(t.group) ?? []), ...termPhrases(t)]);
   const allFts = [...groupsFts.values()].map((g) => `(${g.join(' OR ')})`).join(' AND ');
   const allRows = new Set(reader.ftsMatchingRowids(allFts, [...candidates.keys()]));
+  const codeIntent = hasCodeIntent(query);
   const ranked: RankedNode[] = [];
   for (const row of candidates.values()) {
     const titleWords = nameWords(row.id, row.title);
@@ -250,7 +262,8 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     const bm25 = textRank.get(row.rowid) ?? worst;
     const textScore = bestBm25 < 0 ? Math.max(0, bm25 / bestBm25) : 0;
     const exactTitle = identifierWords(row.title).filter((w) => !STOP_WORDS.has(w)).join(' ') === analysed.wanted ? 1 : 0;
-    const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore + RANK_WEIGHTS.exactTitle * exactTitle + (allRows.has(row.rowid) ? RANK_WEIGHTS.allTerms : 0);
+    const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore + RANK_WEIGHTS.exactTitle * exactTitle + (allRows.has(row.rowid) ? RANK_WEIGHTS.allTerms : 0)
+      + (codeIntent && row.id.startsWith('code:') && !DECLARATION_FILE.test(row.source_path) ? RANK_WEIGHTS.codeIntent : 0);
     const score = TEST_PATH.test(row.source_path) ? raw * TEST_FACTOR : raw;
     ranked.push({ row, score: Math.round(score * 1e6) / 1e6, allTerms: allRows.has(row.rowid), section });
   }

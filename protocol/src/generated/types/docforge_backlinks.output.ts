@@ -32,6 +32,212 @@ export interface DocforgeBacklinksOutput {
     items: {
       id: string;
       relation?: string;
+      /**
+       * Present when the edge is derived from mentions: the linking document names this node in inline code spans or link texts, in these sections (at most 8).
+       */
+      mention?: {
+        /**
+         * @maxItems 8
+         */
+        sections:
+          | []
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ]
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ]
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ]
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ]
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ]
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ]
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ]
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ];
+      };
       [k: string]: unknown;
     }[];
     truncated: boolean;
