@@ -119,7 +119,8 @@ function markdownFacts(body: string, firstLine: number, path: string): MarkdownF
   // Mentions: inline code spans and link texts that may name a code node (resolved later).
   const mention = (raw: string, line: number): void => {
     const text = raw.trim();
-    if (text === '' || text.length > MAX_MENTION_CHARS || mentions >= MAX_MENTIONS) return;
+    // Only what could name a code node: no inner whitespace once a trailing call is dropped.
+    if (text === '' || text.length > MAX_MENTION_CHARS || mentions >= MAX_MENTIONS || /\s/.test(text.replace(/\([^()]*\)$/, ''))) return;
     mentions += 1;
     let section: Anchor | null = null;
     for (const a of anchors) if (a.line <= line && line <= a.end_line && (section === null || a.line >= section.line)) section = a;
@@ -152,7 +153,8 @@ function markdownFacts(body: string, firstLine: number, path: string): MarkdownF
           const resolved = resolveHref(href, path);
           if (resolved !== null) links.push({ ...resolved, line });
         } else if (child.type === 'link_close') {
-          if (linkText !== null) mention(linkText, line);
+          // Link text counts only when it reads as a dotted or path name (`Ledger.refund`, `src/x.ts`).
+          if (linkText !== null && /[./]/.test(linkText)) mention(linkText, line);
           linkText = null;
         } else if (child.type === 'code_inline') {
           if (linkText !== null) linkText += child.content;
