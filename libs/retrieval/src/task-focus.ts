@@ -13,7 +13,7 @@ import { MAX_ID_MENTION_CHUNKS, type LEXICAL_CANDIDATE_WINDOW } from './task-pla
  * Ties rank by id, so one index file always gives the same focus. `score` is the search score
  * (higher ranks first).
  */
-export function lexicalFocus(reader: IndexReader, task: string, max: number, window: number): { hits: FocusHit[]; windowed: boolean } {
+export function lexicalFocus(reader: IndexReader, task: string, max: number, window: number): { hits: FocusHit[]; windowed: boolean; relevance: Map<string, number> } {
   const hits: FocusHit[] = [];
   const seen = new Set<string>();
   for (const chunk of task.split(/\s+/).slice(0, MAX_ID_MENTION_CHUNKS)) {
@@ -21,17 +21,26 @@ export function lexicalFocus(reader: IndexReader, task: string, max: number, win
     if (id === '' || seen.has(id) || !reader.hasNode(id)) continue;
     seen.add(id);
     hits.push({ id, score: null, basis: 'id_mention' });
-    if (hits.length >= max) return { hits, windowed: false };
+    if (hits.length >= max) return { hits, windowed: false, relevance: taskRelevance(reader, task, window) };
   }
   // The same ranking as docforge_search (ranking.ts), over a window never larger than search's.
   const ranked = rankNodes(reader, task, {}, Math.min(window, CANDIDATE_WINDOW));
+  const relevance = new Map(ranked.ranked.map((r) => [r.row.id, r.score]));
   for (const candidate of ranked.ranked) {
     if (hits.length >= max) break;
     if (seen.has(candidate.row.id)) continue;
     seen.add(candidate.row.id);
     hits.push({ id: candidate.row.id, score: candidate.score, basis: 'bm25' });
   }
-  return { hits, windowed: ranked.windowed };
+  return { hits, windowed: ranked.windowed, relevance };
+}
+
+/**
+ * The search score of every ranked candidate of the task text (id → score, higher is more
+ * relevant), for ordering related evidence within one relation category.
+ */
+export function taskRelevance(reader: IndexReader, task: string, window: number): Map<string, number> {
+  return new Map(rankNodes(reader, task, {}, Math.min(window, CANDIDATE_WINDOW)).ranked.map((r) => [r.row.id, r.score]));
 }
 
 /** One lexical focus node and what ranked it. */

@@ -202,9 +202,10 @@ describe('task context on examples/', () => {
       assert.equal(first.role, 'focus');
       assert.ok(page.items.length > 1, 'related evidence found');
       checkEvidence(reader, page);
-      // Related evidence is ranked by depth, then by the kind's category order.
+      // Related evidence is ranked by depth, then primary (required) categories first; within those
+      // groups by the task's search relevance, then by the kind's category order (issue 9 item 4).
       const related = (page.items as Item[]).filter((i) => i.type === 'evidence' && i.role === 'related');
-      const keys = related.map((i) => [i.depth, plan.category_order.indexOf(i.path.at(-1).category)] as const);
+      const keys = related.map((i) => [i.depth, plan.required_categories.includes(i.path.at(-1).category) ? 0 : 1] as const);
       for (let i = 1; i < keys.length; i += 1) assert.ok(keys[i - 1]![0] < keys[i]![0] || (keys[i - 1]![0] === keys[i]![0] && keys[i - 1]![1] <= keys[i]![1]), 'rank order');
       // Depth 2 follows only primary categories.
       for (const item of related.filter((i) => i.depth === 2)) {
