@@ -18,8 +18,8 @@
  *           + ALL_TERMS * [every query word, or an expansion of it, occurs in the node]
  *           + CODE_INTENT * [a "where is X" question and a code node outside `.d.ts` files]
  *
- * where `name` is the idf-weighted fraction of query terms found among the node's name words
- * (title, qualified name or path subwords), times (0.5 + 0.5 * the fraction of name words the
+ * where `name` is the idf-weighted fraction of query terms found among the node's own name words
+ * (or, at {@link QUALIFIER_WEIGHT}, among its qualified name or path subwords), times (0.5 + 0.5 * the fraction of name words the
  * query covers), `heading` the same recall over the best section heading, and `text` the node's
  * bm25 relative to the best candidate's (0..1); nodes in test sources score {@link TEST_FACTOR} of that. Ties are ordered by id. Because the candidate set
  * and every score are independent of the limit, the results for one limit are always the first
@@ -142,8 +142,8 @@ export function analyseQuery(text: string): AnalysedQuery {
 }
 
 /** The FTS5 phrases of a term: the word, and for a compound its subwords in sequence (the `terms` column). */
-function termPhrases(t: QueryTerm): string[] {
-  return t.seq ? [ftsPhrase(t.word), ftsPhrase(t.seq.join(' '))] : [ftsPhrase(t.word)];
+function termPhrases(t: QueryTerm, withSubwords = true): string[] {
+  return t.seq && withSubwords ? [ftsPhrase(t.word), ftsPhrase(t.seq.join(' '))] : [ftsPhrase(t.word)];
 }
 
 function containsSequence(stems: readonly string[], seq: readonly string[]): boolean {
@@ -157,12 +157,23 @@ export function ftsPhrase(word: string): string {
   return `"${word.replace(/"/g, '""')}"`;
 }
 
-/** The name words of a node: its title's subwords plus its id's last segment (qualified name or file name). */
+/** The name words of a node: its title's subwords plus its id's last segment (qualified name or file name), in order, first occurrences. */
 export function nameWords(id: string, title: string): string[] {
   const hash = id.indexOf('#');
   const tail = hash >= 0 ? id.slice(hash + 1) : (id.split('/').pop() ?? id).replace(/\.[a-z0-9]+$/i, '');
   const words = [...identifierWords(title), ...identifierWords(tail.replace(/^code:/, ''))];
-  return [...new Set(words.filter((w) => !STOP_WORDS.has(w)))];
+  return [...new Set(words)];
+}
+
+/** Weight of a match found only in a node's qualifier (its class or path), relative to its own name. */
+export const QUALIFIER_WEIGHT = 0.6;
+
+/** The words of a node's own name: a code declaration's leaf name, a module's file name, else its title. */
+function leafWords(id: string, title: string): string[] {
+  if (!id.startsWith('code:')) return identifierWords(title);
+  const hash = id.indexOf('#');
+  if (hash >= 0) return identifierWords(id.slice(hash + 1).split('.').pop()!.replace(/~\d+$/, ''));
+  return identifierWords((id.split('/').pop() ?? id).replace(/\.[a-z0-9]+$/i, ''));
 }
 
 /** One ranked candidate. */
@@ -208,7 +219,9 @@ function recall(terms: readonly QueryTerm[], idf: ReadonlyMap<string, number>, g
     total += weightOf[g]!;
     got += weightOf[g]! * best[g]!;
   }
-  return { r: total === 0 ? 0 : got / total, covered: words.filter((w) => coveredStems.has(wordStem(w))).length / words.length };
+  // Name precision counts content words only (stop words stay in `words` for compound sequences).
+  const content = words.filter((w) => !STOP_WORDS.has(w));
+  return { r: total === 0 ? 0 : got / total, covered: content.length === 0 ? 0 : content.filter((w) => coveredStems.has(wordStem(w))).length / content.length };
 }
 
 /**
@@ -219,10 +232,11 @@ function recall(terms: readonly QueryTerm[], idf: ReadonlyMap<string, number>, g
 export function rankNodes(reader: IndexReader, query: string, filters: NodeFilters = {}, window = CANDIDATE_WINDOW): RankedResult {
   const analysed = analyseQuery(query);
   if (analysed.terms.length === 0) return { ranked: [], windowed: false, fts: '', terms: analysed };
-  const phrases = [...new Set(analysed.terms.flatMap(termPhrases))];
-  const any = phrases.join(' OR ');
+  // A compound's subword phrase ("on request") only in the name columns: in prose it is noise.
+  const any = [...new Set(analysed.terms.flatMap((t) => termPhrases(t, false)))].join(' OR ');
+  const anyNames = [...new Set(analysed.terms.flatMap((t) => termPhrases(t)))].join(' OR ');
   const text = reader.ftsCandidates(any, filters, window + 1);
-  const names = reader.ftsCandidates(`{id title terms} : (${any})`, filters, window + 1);
+  const names = reader.ftsCandidates(`{id title terms} : (${anyNames})`, filters, window + 1);
   const windowed = text.length > window || names.length > window;
   const candidates = new Map<number, FtsCandidate>();
   for (const row of [...text.slice(0, window), ...names.slice(0, window)]) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
@@ -245,14 +259,15 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   const codeIntent = hasCodeIntent(query);
   const ranked: RankedNode[] = [];
   for (const row of candidates.values()) {
-    const titleWords = nameWords(row.id, row.title);
-    const name = recall(analysed.terms, idf, analysed.groups, titleWords);
-    const nameScore = name.r * (0.5 + 0.5 * name.covered);
+    // The node's own name counts fully; words only of its qualifier (class, path) count at QUALIFIER_WEIGHT.
+    const own = recall(analysed.terms, idf, analysed.groups, leafWords(row.id, row.title));
+    const name = recall(analysed.terms, idf, analysed.groups, nameWords(row.id, row.title));
+    const nameScore = Math.max(own.r, QUALIFIER_WEIGHT * name.r) * (0.5 + 0.5 * name.covered);
     let heading = 0;
     let section: RankedNode['section'] = null;
     for (const [i, a] of row.anchors.entries()) {
       if (i === 0 && (a.line === row.start_line || a.title === row.title)) continue;
-      const h = recall(analysed.terms, idf, analysed.groups, identifierWords(a.title).filter((w) => !STOP_WORDS.has(w)));
+      const h = recall(analysed.terms, idf, analysed.groups, identifierWords(a.title));
       const s = h.r * (0.5 + 0.5 * h.covered);
       if (s > heading) {
         heading = s;
@@ -261,7 +276,8 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     }
     const bm25 = textRank.get(row.rowid) ?? worst;
     const textScore = bestBm25 < 0 ? Math.max(0, bm25 / bestBm25) : 0;
-    const exactTitle = identifierWords(row.title).filter((w) => !STOP_WORDS.has(w)).join(' ') === analysed.wanted ? 1 : 0;
+    const titleAll = identifierWords(row.title);
+    const exactTitle = titleAll.join(' ') === analysed.wanted || titleAll.filter((w) => !STOP_WORDS.has(w)).join(' ') === analysed.wanted ? 1 : 0;
     const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore + RANK_WEIGHTS.exactTitle * exactTitle + (allRows.has(row.rowid) ? RANK_WEIGHTS.allTerms : 0)
       + (codeIntent && row.id.startsWith('code:') && !DECLARATION_FILE.test(row.source_path) ? RANK_WEIGHTS.codeIntent : 0);
     const score = TEST_PATH.test(row.source_path) ? raw * TEST_FACTOR : raw;
@@ -282,7 +298,7 @@ export function sectionMatching(query: string | AnalysedQuery, anchors: readonly
   let section: FtsCandidate['anchors'][number] | null = null;
   for (const [i, a] of anchors.entries()) {
     if (i === 0 && (a.line === startLine || a.title === title)) continue;
-    const h = recall(analysed.terms, new Map(), analysed.groups, identifierWords(a.title).filter((w) => !STOP_WORDS.has(w)));
+    const h = recall(analysed.terms, new Map(), analysed.groups, identifierWords(a.title));
     const s = h.r * (0.5 + 0.5 * h.covered);
     if (s > best) {
       best = s;
