@@ -62,7 +62,7 @@ const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec|tst)\.[a-z]+$/i;
 /** Score factor of a node in a test source ({@link TEST_PATH}). */
 export const TEST_FACTOR = 0.8;
 /** Score weights of {@link rankNodes}. */
-export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1, allTerms: 0.25, codeIntent: 0.35 });
+export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1, allTerms: 0.25, codeIntent: 0.5 });
 
 /**
  * A question about where something is implemented ("where is the request id generated", "where
@@ -74,6 +74,11 @@ export function hasCodeIntent(query: string): boolean {
 }
 const DECLARATION_FILE = /\.d\.[cm]?ts$/;
 
+/** Irregular verb forms common in questions about code, mapped to their base form before stemming. */
+const IRREGULAR_FORMS: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null) as Record<string, string>, {
+  built: 'build', sent: 'send', made: 'make', ran: 'run', written: 'write', wrote: 'write', thrown: 'throw', threw: 'throw',
+  begun: 'begin', began: 'begin', chosen: 'choose', kept: 'keep', left: 'leave', read: 'read', set: 'set', got: 'get', gotten: 'get',
+}));
 const SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ions', 'ion', 'ers', 'er', 'ors', 'or', 'ables', 'able', 'ments', 'ment', 'ies', 'ied', 'ed', 'es', 'ly', 's', 'e'];
 
 /**
@@ -82,7 +87,7 @@ const SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ions', 'ion', 'ers', 'er', 
  * `parsing`, `parse` → `pars`).
  */
 export function wordStem(word: string): string {
-  const w = word.toLowerCase();
+  const w = IRREGULAR_FORMS[word.toLowerCase()] ?? word.toLowerCase();
   for (const suffix of SUFFIXES) {
     if (w.length - suffix.length >= 3 && w.endsWith(suffix)) {
       const stem = w.slice(0, -suffix.length);
