@@ -316,7 +316,7 @@ describe('response size limits', async () => {
   const s = await useServer(root);
 
   test('get_context at max_output_chars = 2000: an oversized entry advances exactly once and no response exceeds the limit', async () => {
-    for (const args of [{ node_id: 'HUGE-1', budget: 20_000 }, { node_id: 'REQ-PAY-002', budget: 20_000, limit: 10 }, { query: 'idempotency', budget: 20_000 }]) {
+    for (const args of [{ node_id: 'HUGE-1', budget: 20_000 }, { node_id: 'REQ-PAY-002', budget: 20_000, limit: 10 }, { query: 'huge idempotency notes', budget: 20_000 }]) {
       const { items } = await readAll(s, 'docforge_get_context', args, 2000);
       const ids = items.map((i) => i.id);
       assert.equal(new Set(ids).size, ids.length, 'each entry exactly once');

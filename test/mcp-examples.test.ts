@@ -79,12 +79,12 @@ describe('docforge-mcp on examples/', async () => {
     assert.match(contract.result!.relation_vocabulary.vocabulary_hash, /^[0-9a-f]{64}$/);
   });
 
-  test('search ranks by bm25 and respects filters and limits', async () => {
+  test('search ranks (higher scores first) and respects filters and limits', async () => {
     const e = await s.call('docforge_search', { query: 'idempotency', limit: 5 });
     assert.equal(e.ok, true);
     assert.ok(e.result!.items.length > 0);
     assert.ok(e.result!.items.length <= 5);
-    for (let i = 1; i < e.result!.items.length; i += 1) assert.ok(e.result!.items[i - 1].score <= e.result!.items[i].score, 'sorted by bm25');
+    for (let i = 1; i < e.result!.items.length; i += 1) assert.ok(e.result!.items[i - 1].score >= e.result!.items[i].score, 'higher scores first');
     const req = await s.call('docforge_search', { query: 'payment', kinds: ['requirement'], limit: 10 });
     assert.ok(req.result!.items.length > 0);
     for (const item of req.result!.items) assert.equal(item.kind, 'requirement');

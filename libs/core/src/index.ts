@@ -1,5 +1,5 @@
-export type { Anchor, NodeOrigin, GraphNode, GraphEdge, LogicStep, LogicFlow, IssueSeverity, SourceIssue, ParsedSource } from './model.js';
-export { RELATION_ALIASES, ALIASED_RELATIONS, relationCategory } from './model.js';
+export type { Anchor, NodeOrigin, GraphNode, GraphEdge, MentionSection, LogicStep, LogicFlow, IssueSeverity, SourceIssue, ParsedSource } from './model.js';
+export { RELATION_ALIASES, ALIASED_RELATIONS, relationCategory, MAX_MENTION_SECTIONS } from './model.js';
 export { sha256, canonicalJson, hashJson, domainHash } from './hash.js';
 export { withContentHash } from './node-hash.js';
 export type { ErrorSpec, ErrorCode, WireError, ErrorOptions, ErrorFactoryName } from './errors.js';

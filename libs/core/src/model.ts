@@ -79,7 +79,25 @@ export interface GraphEdge {
   source_path: string;
   /** 1-based line of the declaration, 0 when unknown. */
   line: number;
+  /**
+   * Present on a `documents` edge derived from mentions (issue 9 item 2): an inline code span or
+   * link text of the document names the target code node. `sections` lists the sections that
+   * mention it (first {@link MAX_MENTION_SECTIONS}, document order; `slug` is null for text before
+   * the first heading). Not part of the edge identity.
+   */
+  mention?: { sections: MentionSection[] };
 }
+
+/** A section of a document that mentions a code node (see {@link GraphEdge.mention}). */
+export interface MentionSection {
+  slug: string | null;
+  title: string | null;
+  /** 1-based line of the first mention in this section. */
+  line: number;
+}
+
+/** Most sections listed on one mention-derived edge. */
+export const MAX_MENTION_SECTIONS = 8;
 
 /** One statement-level Logic step of a function or method (strategy `ast` only). */
 export interface LogicStep {

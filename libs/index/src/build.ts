@@ -190,7 +190,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     const nodeMap = new Map<string, string>();
     for (const node of graph.nodes) nodeMap.set(node.id, node.content_hash);
     const edgeMap = new Map<string, string>();
-    for (const edge of graph.edges) edgeMap.set(edgeIdentityKey(edge), `${edge.source_path}\u0000${edge.line}`);
+    for (const edge of graph.edges) edgeMap.set(edgeIdentityKey(edge), `${edge.source_path}\u0000${edge.line}${edge.mention === undefined ? '' : `\u0000${JSON.stringify(edge.mention)}`}`);
     const meta = indexMeta(task, descriptor, graph, current, adapterVersion, logicSteps, descriptorHash);
     if (task.identityKnown === false && canDelta && previous!.adapter_version === adapterVersion && written!.issuesHash === issuesHash(issues)
       && sameMap(written!.nodes, nodeMap) && sameMap(written!.edges, edgeMap) && sameMap(written!.sources, new Map([...current].map(([p, source]) => [p, sourceKey(source)])))) {
@@ -275,5 +275,7 @@ function indexMeta(
     descriptor_hash: descriptorHash,
     // Sorted relation names present in the graph, so readers never scan the edge table for them.
     relations: JSON.stringify([...new Set(graph.edges.map((e) => e.relation))].sort()),
+    // Mention resolution counts (issue 9 item 2), reported by docforge_validate_project.
+    mention_counts: JSON.stringify(graph.mentions),
   };
 }

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { edgeIdentityKey, parseEdgeIdentityKey, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import { sourceKey, type CachedSource, type PersistedParse, type WrittenState } from './build-types.js';
 import { INDEX_DDL, INDEX_POST_DDL } from './schema.js';
+import { nodeTerms } from './terms.js';
 
 type Db = InstanceType<typeof Database>;
 
@@ -21,13 +22,18 @@ interface Statements {
 
 function prepareInserts(db: Db): Statements {
   return {
-    node: db.prepare<[Record<string, unknown>]>(`INSERT INTO nodes (id, kind, title, family, authority, status, tags, summary, body, source_path, start_line, end_line, anchors, headings, language, capabilities, origin, content_hash)
-      VALUES (@id, @kind, @title, @family, @authority, @status, @tags, @summary, @body, @source_path, @start_line, @end_line, @anchors, @headings, @language, @capabilities, @origin, @content_hash)`),
-    fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags) SELECT rowid, id, title, headings, summary, body, tags FROM nodes WHERE rowid = ?'),
+    node: db.prepare<[Record<string, unknown>]>(`INSERT INTO nodes (id, kind, title, family, authority, status, tags, summary, body, source_path, start_line, end_line, anchors, headings, terms, language, capabilities, origin, content_hash)
+      VALUES (@id, @kind, @title, @family, @authority, @status, @tags, @summary, @body, @source_path, @start_line, @end_line, @anchors, @headings, @terms, @language, @capabilities, @origin, @content_hash)`),
+    fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags, terms) SELECT rowid, id, title, headings, summary, body, tags, terms FROM nodes WHERE rowid = ?'),
     tag: db.prepare('INSERT OR IGNORE INTO node_tags (tag, node_id) VALUES (?, ?)'),
     capability: db.prepare('INSERT OR IGNORE INTO node_capabilities (capability, node_id) VALUES (?, ?)'),
-    edge: db.prepare('INSERT OR REPLACE INTO edges (source_id, relation, target_id, source_path, line) VALUES (?, ?, ?, ?, ?)'),
+    edge: db.prepare('INSERT OR REPLACE INTO edges (source_id, relation, target_id, source_path, line, mention) VALUES (?, ?, ?, ?, ?, ?)'),
   };
+}
+
+/** The stored `mention` column of an edge: JSON of its mention sections, or null (issue 9 item 2). */
+function mentionJson(edge: GraphEdge): string | null {
+  return edge.mention === undefined ? null : JSON.stringify(edge.mention);
 }
 
 /** Inserts a node row; its full-text row is added by the caller (per row in deltas, by 'rebuild' in full builds). */
@@ -37,6 +43,7 @@ function insertNode(st: Statements, node: GraphNode, withFts: boolean): void {
     tags: JSON.stringify(node.tags),
     anchors: JSON.stringify(node.anchors),
     headings: node.anchors.map((a) => a.title).join('\n'),
+    terms: nodeTerms(node.id, node.title),
     capabilities: JSON.stringify(node.capabilities),
   });
   if (withFts) st.fts.run(info.lastInsertRowid);
@@ -106,7 +113,7 @@ function writeFull(
       n += 1;
       if (n % 2000 === 0) progress('write', n, nodes.length);
     }
-    for (const e of edges) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line);
+    for (const e of edges) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e));
     writeSources(db, current.values());
     writeLogic(db, logicSources);
     writeIssues(db, issues);
@@ -140,7 +147,7 @@ function writeDelta(
   const st = prepareInserts(db);
   const rowidOf = db.prepare('SELECT rowid FROM nodes WHERE id = ?').pluck();
   const delNode = db.prepare('DELETE FROM nodes WHERE id = ?');
-  const delFts = db.prepare("INSERT INTO node_fts (node_fts, rowid, id, title, headings, summary, body, tags) SELECT 'delete', rowid, id, title, headings, summary, body, tags FROM nodes WHERE rowid = ?");
+  const delFts = db.prepare("INSERT INTO node_fts (node_fts, rowid, id, title, headings, summary, body, tags, terms) SELECT 'delete', rowid, id, title, headings, summary, body, tags, terms FROM nodes WHERE rowid = ?");
   const delCaps = db.prepare('DELETE FROM node_capabilities WHERE node_id = ?');
   const delEdge = db.prepare('DELETE FROM edges WHERE source_id = ? AND relation = ? AND target_id = ?');
   const delTagByNode = db.prepare('DELETE FROM node_tags WHERE tag IN (SELECT value FROM json_each(?)) AND node_id = ?');
@@ -167,7 +174,7 @@ function writeDelta(
     }
     for (const e of edges) {
       const key = edgeIdentityKey(e);
-      if (prev.edges.get(key) !== edgeMap.get(key)) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line);
+      if (prev.edges.get(key) !== edgeMap.get(key)) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e));
     }
     const delSource = db.prepare('DELETE FROM sources WHERE path = ?');
     const delSteps = db.prepare('DELETE FROM logic_steps WHERE source_path = ?');

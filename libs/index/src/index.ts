@@ -1,4 +1,5 @@
 export { INDEX_SCHEMA_VERSION, FTS_WEIGHTS } from './schema.js';
+export { identifierWords, nodeTerms } from './terms.js';
 export type { StateLayout } from '@docforge/fs-safe';
 export { stateLayout, writeFileAtomic } from '@docforge/fs-safe';
 export type { Publication, PublicationCheck } from './publication-format.js';

@@ -107,3 +107,11 @@ export function ftsWindow(sql: StatementCache, fts: string, limit: number): { ro
   return sql.rows('SELECT w.rowid AS rowid, n.id AS id, n.title AS title FROM (SELECT rowid FROM node_fts WHERE node_fts MATCH ? LIMIT ?) w JOIN nodes n ON n.rowid = w.rowid')
     .all(fts, limit) as { rowid: number; id: string; title: string }[];
 }
+
+/** The given rowids that match `fts` (one query; rowids bound as BigInt, see {@link ftsExcerptSources}). */
+export function ftsMatchingRowids(sql: StatementCache, fts: string, rowids: readonly number[]): number[] {
+  if (rowids.length === 0) return [];
+  const rows = sql.rows(`SELECT rowid FROM node_fts WHERE node_fts MATCH ? AND rowid IN (${placeholders(rowids.length)})`)
+    .all(fts, ...rowids.map((r) => BigInt(r))) as { rowid: number | bigint }[];
+  return rows.map((r) => Number(r.rowid));
+}

@@ -3,7 +3,7 @@
  * `(source_id, relation, target_id)` primary key or the `(target_id, relation, source_id)` index,
  * always with a row limit: no query materializes the whole edge table (DESIGN.md section 7).
  */
-import type { SourceIssue } from '@docforge/core';
+import type { MentionSection, SourceIssue } from '@docforge/core';
 import { placeholders, type StatementCache } from './reader-statements.js';
 
 /** Direction of an edge read relative to a node: `outgoing` (node is the source) or `incoming` (node is the target). */
@@ -57,6 +57,12 @@ export function edgesOf(sql: StatementCache, nodeId: string, direction: EdgeDire
   const params: unknown[] = [nodeId, ...(filter === '' ? [] : relations!)];
   if (after) params.push(after.relation, after.other_id);
   return sql.rows(text).all(...params, limit) as EdgeRecord[];
+}
+
+/** The mention sections of a mention-derived edge (issue 9 item 2), or null for any other edge. */
+export function edgeMention(sql: StatementCache, source: string, relation: string, target: string): MentionSection[] | null {
+  const raw = sql.pluck('SELECT mention FROM edges WHERE source_id = ? AND relation = ? AND target_id = ?').get(source, relation, target) as string | null | undefined;
+  return typeof raw === 'string' ? (JSON.parse(raw) as { sections: MentionSection[] }).sections : null;
 }
 
 /** Whether the exact edge `(source, relation, target)` is stored. */

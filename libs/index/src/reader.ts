@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
-import { errors, type Anchor, type GraphNode, type SourceIssue } from '@docforge/core';
+import { errors, type Anchor, type GraphNode, type MentionSection, type SourceIssue } from '@docforge/core';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
 import { countsByKind, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, sourceHash, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
-import { ftsCandidates, ftsDocumentCount, ftsExcerptSources, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource } from './reader-fts.js';
-import { distinctRelations, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
+import { ftsCandidates, ftsDocumentCount, ftsExcerptSources, ftsMatchingRowids, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource } from './reader-fts.js';
+import { distinctRelations, edgeMention, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
 /** A better-sqlite3 connection (read-only for published indexes). */
 export type SqliteDatabase = InstanceType<typeof Database>;
@@ -149,6 +149,24 @@ export class IndexReader {
     return countsByKind(this.#sql, limit);
   }
 
+  /** A node's origin, title, summary, start line and anchors (no body), or null. */
+  getNodeMeta(id: string): { origin: string; title: string; summary: string; start_line: number; anchors: Anchor[] } | null {
+    const row = this.#sql.rows('SELECT origin, title, summary, start_line, anchors FROM nodes WHERE id = ?').get(id) as { origin: string; title: string; summary: string; start_line: number; anchors: string } | undefined;
+    return row ? { ...row, anchors: JSON.parse(row.anchors) as Anchor[] } : null;
+  }
+
+  /**
+   * Up to `chars` characters of a node's body starting at the first occurrence of `needle` within
+   * its first `scanChars` characters (the body's head when `needle` is null or not found there);
+   * null for an unknown node. Bounded work whatever the body size.
+   */
+  bodyExcerpt(id: string, needle: string | null, chars: number, scanChars: number): string | null {
+    const row = (needle === null
+      ? this.#sql.pluck('SELECT substr(body, 1, ?) FROM nodes WHERE id = ?').get(chars, id)
+      : this.#sql.pluck('SELECT substr(body, max(1, instr(substr(body, 1, ?), ?)), ?) FROM nodes WHERE id = ?').get(scanChars, needle, chars, id)) as string | undefined;
+    return row ?? null;
+  }
+
   /** Count of rows in one of the index tables. */
   count(table: IndexTable): number {
     return this.#sql.pluck(`SELECT count(*) FROM ${table}`).get() as number;
@@ -167,6 +185,11 @@ export class IndexReader {
    */
   ftsExcerptSources(fts: string, rowids: readonly number[], headChars: number): FtsExcerptSource[] {
     return ftsExcerptSources(this.#sql, fts, rowids, headChars);
+  }
+
+  /** The given rowids (at most a few thousand) that match `fts`. */
+  ftsMatchingRowids(fts: string, rowids: readonly number[]): number[] {
+    return ftsMatchingRowids(this.#sql, fts, rowids);
   }
 
   /** Number of FTS5 matches of `fts`, counting at most `cap`. */
@@ -197,6 +220,11 @@ export class IndexReader {
   /** Whether the exact edge is stored. */
   hasEdge(source: string, relation: string, target: string): boolean {
     return hasEdge(this.#sql, source, relation, target);
+  }
+
+  /** The sections of a mention-derived `documents` edge (issue 9 item 2), or null for any other edge. */
+  edgeMention(source: string, relation: string, target: string): MentionSection[] | null {
+    return edgeMention(this.#sql, source, relation, target);
   }
 
   /** Sorted distinct relation names with edges. Scans the edge keys once: callers cache the answer. */

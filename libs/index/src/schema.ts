@@ -5,9 +5,10 @@
 
 /**
  * Bumped whenever the table layout or the meaning of a column changes (4: the persisted parses of
- * `sources.parse` changed with issue 8: foreign front matter, encodings, encoded code ids, anchor links).
+ * `sources.parse` changed with issue 8: foreign front matter, encodings, encoded code ids, anchor
+ * links; 5: the FTS `terms` column of identifier subwords and the `edges.mention` column of issue 9).
  */
-export const INDEX_SCHEMA_VERSION = 4;
+export const INDEX_SCHEMA_VERSION = 5;
 
 /** DDL for a new index file; executed once per full build. */
 export const INDEX_DDL = `
@@ -29,6 +30,7 @@ CREATE TABLE nodes (
   end_line INTEGER NOT NULL,
   anchors TEXT NOT NULL,
   headings TEXT NOT NULL,
+  terms TEXT NOT NULL,
   language TEXT,
   capabilities TEXT NOT NULL,
   origin TEXT NOT NULL,
@@ -40,7 +42,7 @@ CREATE INDEX nodes_language ON nodes (language, id);
 CREATE TABLE node_tags (tag TEXT NOT NULL, node_id TEXT NOT NULL, PRIMARY KEY (tag, node_id)) WITHOUT ROWID;
 CREATE TABLE node_capabilities (capability TEXT NOT NULL, node_id TEXT NOT NULL, PRIMARY KEY (capability, node_id)) WITHOUT ROWID;
 CREATE VIRTUAL TABLE node_fts USING fts5(
-  id, title, headings, summary, body, tags,
+  id, title, headings, summary, body, tags, terms,
   content = 'nodes', content_rowid = 'rowid',
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
@@ -50,6 +52,7 @@ CREATE TABLE edges (
   target_id TEXT NOT NULL,
   source_path TEXT NOT NULL,
   line INTEGER NOT NULL,
+  mention TEXT,
   PRIMARY KEY (source_id, relation, target_id)
 ) WITHOUT ROWID;
 CREATE INDEX edges_incoming ON edges (target_id, relation, source_id);
@@ -93,8 +96,11 @@ CREATE TABLE issues (
 );
 `;
 
-/** bm25 column weights for node_fts, in column order: id, title, headings, summary, body, tags. */
-export const FTS_WEIGHTS = [4, 10, 6, 3, 1, 3] as const;
+/**
+ * bm25 column weights for node_fts, in column order: id, title, headings, summary, body, tags,
+ * terms (identifier subwords of id and title, see terms.ts).
+ */
+export const FTS_WEIGHTS = [4, 10, 6, 3, 1, 3, 6] as const;
 
 /**
  * Statements run after the DDL: persist the bm25 weights as the FTS5 `rank` function so that

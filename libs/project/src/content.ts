@@ -21,6 +21,12 @@ export interface LinkRef {
   anchor: string | null;
   /** 1-based line of the link in the source file. */
   line: number;
+  /**
+   * Set for a mention (issue 9 item 2) instead of a link: the text of an inline code span or of a
+   * link, and the section holding it; `target_path` is then ''. Resolved against code nodes by
+   * {@link resolveGraph}.
+   */
+  mention?: { text: string; section: { slug: string; title: string; line: number } | null };
 }
 
 /** What one content source contributes before graph resolution. */

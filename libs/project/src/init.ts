@@ -14,7 +14,16 @@ export interface DescriptorTemplate {
   code_roots: readonly string[];
   /** Built-in code adapter ids; empty renders `"none"`. */
   code: readonly string[];
+  /** `[sources].exclude` globs; {@link DEFAULT_EXCLUDES} when omitted. */
+  exclude?: readonly string[];
 }
+
+/** The excludes every proposed descriptor carries. */
+export const DEFAULT_EXCLUDES: readonly string[] = ['**/node_modules/**', '**/.git/**'];
+/** Further excludes when the code root is the project root: build output and coverage reports. */
+export const ROOT_CODE_EXCLUDES: readonly string[] = ['dist/**', 'build/**', 'coverage/**', '.nyc_output/**'];
+/** Root-level tool configuration files (`eslint.config.js`, `vite.config.ts`, …): not entry points. */
+const CONFIG_FILE = /(^|\.)(config|rc)\.[cm]?[jt]s$|^\.[\w-]+rc\.[cm]?js$/i;
 
 function tomlString(value: string): string {
   return JSON.stringify(value);
@@ -43,7 +52,7 @@ export function renderDescriptor(d: DescriptorTemplate): string {
     `content_roots = ${tomlArray(d.content_roots)}`,
     '# Read by the code adapters; never written.',
     `code_roots = ${tomlArray(d.code_roots)}`,
-    'exclude = ["**/node_modules/**", "**/.git/**"]',
+    `exclude = ${tomlArray(d.exclude ?? DEFAULT_EXCLUDES)}`,
     '',
     '[adapter]',
     '# Built-in code adapters: "typescript", "python", "auto" (both) or "none".',
@@ -111,7 +120,8 @@ function sanitizeId(name: string): string {
  * `docforge init DIR`: inspects DIR and writes a docforge.toml for it (atomically: temp file, then
  * a no-overwrite link into place). Content roots: `docs`/`doc`/`documentation` when they hold
  * Markdown, else the top-level directories holding Markdown, else `.`. Code roots: the other
- * top-level directories holding .ts/.js/.py files (`.` when only the root holds code).
+ * top-level directories holding .ts/.js/.py files, or `.` when the root itself holds code files
+ * other than tool configuration (pino's `pino.js`), then also excluding {@link ROOT_CODE_EXCLUDES}.
  * @param options.id project id; by default derived from the directory name
  * @throws DocforgeError `invalid_arguments` when DIR does not exist or a docforge.toml already
  *   exists; `descriptor_invalid` when `options.id` is not a valid project id
@@ -154,14 +164,15 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
     });
     if (found) codeRoots.push(name);
   }
-  if (codeRoots.length === 0) {
-    const rootFiles = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
-    if (rootFiles.some((file) => TS_EXT.test(file) || PY_EXT.test(file))) {
-      codeRoots.push('.');
-      if (rootFiles.some((file) => TS_EXT.test(file))) languages.add('typescript');
-      if (rootFiles.some((file) => PY_EXT.test(file))) languages.add('python');
-    }
+  // Root-level code files (a package's entry point such as pino's pino.js) are only covered by
+  // the root itself: then the code root is `.`, with build output and coverage excluded too.
+  const rootFiles = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  if (rootFiles.some((file) => (TS_EXT.test(file) && !CONFIG_FILE.test(file)) || PY_EXT.test(file))) {
+    codeRoots.splice(0, codeRoots.length, '.');
+    if (rootFiles.some((file) => TS_EXT.test(file))) languages.add('typescript');
+    if (rootFiles.some((file) => PY_EXT.test(file))) languages.add('python');
   }
+  const exclude = codeRoots.includes('.') ? [...DEFAULT_EXCLUDES, ...ROOT_CODE_EXCLUDES] : DEFAULT_EXCLUDES;
 
   let markdownFiles = 0;
   for (const contentRoot of contentRoots) {
@@ -174,7 +185,7 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   }
 
   const code = BUILTIN_CODE_ADAPTERS.filter((language) => languages.has(language));
-  const text = renderDescriptor({ id, name: basename(root), content_roots: contentRoots, code_roots: codeRoots, code });
+  const text = renderDescriptor({ id, name: basename(root), content_roots: contentRoots, code_roots: codeRoots, code, exclude });
   const temp = join(root, `.${DESCRIPTOR_FILE}.${process.pid}.${Date.now()}.tmp`);
   writeFileSync(temp, text, { flag: 'wx' });
   try {

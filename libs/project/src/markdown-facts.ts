@@ -13,10 +13,22 @@ export const SUMMARY_MAX = 400;
 
 const markdown = new MarkdownIt({ html: true });
 
+/** Longest inline code span or link text considered as a mention of a code node, in characters. */
+const MAX_MENTION_CHARS = 200;
+/** Most mentions recorded per Markdown node (bounded work and storage). */
+const MAX_MENTIONS = 2000;
+
+/** A mention (issue 9 item 2): the text of an inline code span or dotted/path link text, and its section. */
+export interface MarkdownMention {
+  text: string;
+  section: { slug: string; title: string; line: number } | null;
+}
+
 /** Anchors, links, first heading and summary of a Markdown body (see {@link markdownFacts}). */
 export interface MarkdownFacts {
   anchors: Anchor[];
-  links: { target_path: string; anchor: string | null; line: number }[];
+  /** Relative links, and mentions (`target_path` empty, `mention` set) resolved later against code nodes. */
+  links: { target_path: string; anchor: string | null; line: number; mention?: MarkdownMention }[];
   /** Same-file fragment links (`#section`), fragment decoded; a bare `#` is not one. */
   selfLinks: { anchor: string; line: number }[];
   firstHeading: string | null;
@@ -67,6 +79,18 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
   let summary: string | null = null;
   let fallbackSummary: string | null = null;
   let lastLine = 0;
+  let linkText: string | null = null;
+  let mentions = 0;
+  // Mentions: inline code spans and link texts that may name a code node (resolved later).
+  const mention = (raw: string, line: number): void => {
+    const text = raw.trim();
+    // Only what could name a code node: no inner whitespace once a trailing call is dropped.
+    if (text === '' || text.length > MAX_MENTION_CHARS || mentions >= MAX_MENTIONS || /\s/.test(text.replace(/\([^()]*\)$/, ''))) return;
+    mentions += 1;
+    let section: Anchor | null = null;
+    for (const a of anchors) if (a.line <= line && line <= a.end_line && (section === null || a.line >= section.line)) section = a;
+    links.push({ target_path: '', anchor: null, line, mention: { text, section: section ? { slug: section.slug, title: section.title, line: section.line } : null } });
+  };
   const skipped = (token: Token): boolean => skip !== null && token.map !== null && token.map[0] + firstLine >= skip.from && token.map[0] + firstLine <= skip.to;
   for (let index = 0; index < tokens.length; index += 1) {
     const token = tokens[index] as Token;
@@ -88,12 +112,22 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
         } else if (child.type === 'text' && child.content.includes('\n')) {
           line += child.content.split('\n').length - 1;
         } else if (child.type === 'link_open') {
+          linkText = '';
           const href = child.attrGet('href');
           if (href === null) continue;
           const trimmed = href.trim();
           if (trimmed.startsWith('#') && trimmed.length > 1) selfLinks.push({ anchor: safeDecode(trimmed.slice(1)), line });
           const resolved = resolveHref(href, path);
           if (resolved !== null) links.push({ ...resolved, line });
+        } else if (child.type === 'link_close') {
+          // Link text counts only when it reads as a dotted or path name (`Ledger.refund`, `src/x.ts`).
+          if (linkText !== null && /[./]/.test(linkText)) mention(linkText, line);
+          linkText = null;
+        } else if (child.type === 'code_inline') {
+          if (linkText !== null) linkText += child.content;
+          else mention(child.content, line);
+        } else if (child.type === 'text' && linkText !== null) {
+          linkText += child.content;
         }
       }
     }

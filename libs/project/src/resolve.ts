@@ -4,7 +4,7 @@
  * `relates_to` / `documents` edges and reporting duplicates, dangling relations and broken links.
  * Pure and deterministic; linear apart from the final sorts.
  */
-import { ALIASED_RELATIONS, codeId, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
+import { ALIASED_RELATIONS, MAX_MENTION_SECTIONS, codeId, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 import type { LinkRef } from './content.js';
 import { anchorIds, anchorResolves } from './sections.js';
@@ -40,6 +40,21 @@ export interface ResolvedGraph {
   edges: GraphEdge[];
   /** Sorted by path, line, code. */
   issues: SourceIssue[];
+  /** Mention resolution counts (issue 9 item 2), see {@link resolveMentions}. */
+  mentions: MentionCounts;
+}
+
+/**
+ * How the inline code spans and link texts of documents resolved: `edges` mention-derived
+ * `documents` edges, `linked` mentions behind them, `bare_leaf` mentions that are only a leaf name
+ * of some code node (`refund`: never linked), `ambiguous` mentions naming more than one node
+ * (linked to none).
+ */
+export interface MentionCounts {
+  edges: number;
+  linked: number;
+  bare_leaf: number;
+  ambiguous: number;
 }
 
 function compare(a: string, b: string): number {
@@ -128,6 +143,9 @@ export function resolveGraph(input: ResolveInput): ResolvedGraph {
     if (ids === undefined) anchorCache.set(node.id, (ids = anchorIds(node.anchors)));
     return ids;
   };
+  let names: CodeNames | null = null;
+  const counts: MentionCounts = { edges: 0, linked: 0, bare_leaf: 0, ambiguous: 0 };
+  const mentionEdges = new Map<string, GraphEdge>();
   /** Candidate edges bucketed by source id: sorting many small buckets beats one 50k-edge sort. */
   const buckets = new Map<string, GraphEdge[]>();
   const addCandidate = (edge: GraphEdge): void => {
@@ -158,6 +176,23 @@ export function resolveGraph(input: ResolveInput): ResolvedGraph {
     }
     for (const link of source.links) {
       if (ownedElsewhere(link.from_id) || !winners.has(link.from_id)) continue;
+      if (link.mention !== undefined) {
+        names ??= codeNames(winners, sources);
+        const target = resolveMention(link.mention.text, names, counts);
+        if (target === null || target === link.from_id) continue;
+        const key = `${link.from_id}\u0000${target}`;
+        const section = link.mention.section;
+        const entry = { slug: section?.slug ?? null, title: section?.title ?? null, line: link.line };
+        const existing = mentionEdges.get(key);
+        if (existing === undefined) {
+          const edge: GraphEdge = { source_id: link.from_id, relation: 'documents', target_id: target, source_path: source.path, line: link.line, mention: { sections: [entry] } };
+          mentionEdges.set(key, edge);
+          addCandidate(edge);
+        } else if (existing.mention!.sections.length < MAX_MENTION_SECTIONS && !existing.mention!.sections.some((x) => x.slug === entry.slug)) {
+          existing.mention!.sections.push(entry);
+        }
+        continue;
+      }
       const broken = (message: string): void => {
         issues.push({ severity: 'warning', code: 'broken_link', message: `${source.path}:${link.line}: ${message}`, path: source.path, line: link.line, node_id: link.from_id });
       };
@@ -214,5 +249,86 @@ export function resolveGraph(input: ResolveInput): ResolvedGraph {
   }
 
   issues.sort(compareIssues);
-  return { nodes, edges, issues };
+  counts.edges = edges.filter((e) => e.mention !== undefined).length;
+  return { nodes, edges, issues, mentions: counts };
+}
+
+/** Lookup tables of code names for mentions: module paths, qualified names, `module.export` forms and leaf names. */
+interface CodeNames {
+  paths: Map<string, string>;
+  qualified: Map<string, string[]>;
+  exports: Map<string, string[]>;
+  leaves: Set<string>;
+}
+
+function push(map: Map<string, string[]>, key: string, id: string): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [id]);
+  else if (!list.includes(id)) list.push(id);
+}
+
+/**
+ * Builds the name tables from the code nodes (`code:<path>` modules, `code:<path>#<qualified>`
+ * declarations; a `~n` duplicate suffix is dropped, so duplicates are ambiguous) and from the
+ * `defines` edges of modules (their exports): `<module>.<export>` where `<module>` is the file's
+ * base name without extension (`pino.js` gives `pino`).
+ */
+function codeNames(winners: ReadonlyMap<string, GraphNode>, sources: readonly ResolveSource[]): CodeNames {
+  const names: CodeNames = { paths: new Map(), qualified: new Map(), exports: new Map(), leaves: new Set() };
+  for (const id of winners.keys()) {
+    if (!id.startsWith('code:')) continue;
+    const hash = id.indexOf('#');
+    if (hash < 0) {
+      names.paths.set(id.slice(5), id);
+      continue;
+    }
+    const qualified = id.slice(hash + 1).replace(/~\d+$/, '');
+    push(names.qualified, qualified, id);
+    names.leaves.add(qualified.split('.').pop()!);
+  }
+  for (const source of sources) {
+    for (const edge of source.edges) {
+      if (edge.relation !== 'defines' || !edge.source_id.startsWith('code:') || edge.source_id.includes('#') || !winners.has(edge.target_id)) continue;
+      const base = posixBase(edge.source_id.slice(5));
+      const hash = edge.target_id.indexOf('#');
+      if (hash < 0) continue;
+      push(names.exports, `${base}.${edge.target_id.slice(hash + 1).replace(/~\d+$/, '')}`, edge.target_id);
+    }
+  }
+  return names;
+}
+
+function posixBase(path: string): string {
+  const file = path.slice(path.lastIndexOf('/') + 1);
+  const dot = file.indexOf('.');
+  return dot > 0 ? file.slice(0, dot) : file;
+}
+
+/**
+ * The code node a mention names (issue 9 item 2), or null. A trailing call (`()`,
+ * `(paymentId, amount)`) is dropped first; the span then names a node when it equals a module's
+ * code path (`src/ledger/ledger.ts`, a leading `./` dropped), a qualified name (`Ledger.refund`)
+ * or a `module.export` form resolved through the module's `defines` edges (`pino.transport`).
+ * A bare leaf name (`refund`) never links and a name matching several nodes links to none; both
+ * are counted in `counts`.
+ */
+export function resolveMention(text: string, names: CodeNames, counts: MentionCounts): string | null {
+  const name = text.replace(/\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim();
+  if (name === '' || /\s/.test(name)) return null;
+  const path = names.paths.get(name);
+  if (path !== undefined) {
+    counts.linked += 1;
+    return path;
+  }
+  if (!name.includes('.')) {
+    if (/^[\w$#]+$/.test(name) && names.leaves.has(name)) counts.bare_leaf += 1;
+    return null;
+  }
+  const ids = [...new Set([...(names.qualified.get(name) ?? []), ...(names.exports.get(name) ?? [])])];
+  if (ids.length === 1) {
+    counts.linked += 1;
+    return ids[0]!;
+  }
+  if (ids.length > 1) counts.ambiguous += 1;
+  return null;
 }

@@ -56,7 +56,7 @@ test('front matter gives a document node with relations at their lines', () => {
     { source_id: 'REQ-1', relation: 'depends_on', target_id: 'REQ-2', source_path: 'docs/req/req-1.md', line: 11 },
     { source_id: 'REQ-1', relation: 'depends_on', target_id: 'REQ-3', source_path: 'docs/req/req-1.md', line: 11 },
   ]);
-  assert.deepEqual(parsed.links, [{ from_id: 'REQ-1', target_path: 'docs/guide/setup.md', anchor: 'install-it', line: 17 }]);
+  assert.deepEqual(parsed.links.filter((l) => l.mention === undefined), [{ from_id: 'REQ-1', target_path: 'docs/guide/setup.md', anchor: 'install-it', line: 17 }]);
   const { content_hash, ...rest } = node;
   assert.equal(withContentHash({ ...rest }).content_hash, content_hash);
 });
@@ -113,7 +113,11 @@ test('plain Markdown: path-derived id, first heading title, anchors and resolved
   assert.deepEqual(node.tags, []);
   assert.equal(node.summary, 'Intro text before any heading with a link and ref link and code and web.');
   assert.deepEqual(node.anchors, [{ slug: 'onrequest-hook--friends', title: '`onRequest` Hook & Friends!', level: 2, line: 5, end_line: 9, aliases: [] }]);
-  assert.deepEqual(parsed.links, [
+  // Inline code spans are mentions (issue 9 item 2), resolved against code nodes later; link texts only when dotted or a path.
+  assert.deepEqual(parsed.links.filter((l) => l.mention !== undefined), [
+    { from_id: 'Reference/Hooks', target_path: '', anchor: null, line: 5, mention: { text: 'onRequest', section: { slug: 'onrequest-hook--friends', title: '`onRequest` Hook & Friends!', line: 5 } } },
+  ]);
+  assert.deepEqual(parsed.links.filter((l) => l.mention === undefined), [
     { from_id: 'Reference/Hooks', target_path: 'docs/Reference/Hooks.md', anchor: null, line: 2 },
     { from_id: 'Reference/Hooks', target_path: 'docs/Guides/Getting-Started.md', anchor: 'install', line: 3 },
     { from_id: 'Reference/Hooks', target_path: 'lib/hooks.js', anchor: null, line: 3 },

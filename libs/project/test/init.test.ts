@@ -10,7 +10,7 @@ import { removeTree, tempTree } from './helpers.js';
 
 const FASTIFY = fileURLToPath(new URL('../../../../node_modules/fastify', import.meta.url));
 
-test('init on a copy of fastify picks docs/ and the code directories, then loads and walks', () => {
+test('init on a copy of fastify picks docs/ and, for its root-level fastify.js, the root as code root, then loads and walks', () => {
   const parent = tempTree({});
   const root = join(parent, 'Fastify Copy');
   try {
@@ -18,8 +18,9 @@ test('init on a copy of fastify picks docs/ and the code directories, then loads
     const result = initProject(root);
     assert.equal(result.path, join(root, 'docforge.toml'));
     assert.deepEqual(result.content_roots, ['docs']);
-    for (const dir of ['lib', 'test', 'types']) assert.ok(result.code_roots.includes(dir), `code root ${dir}`);
-    assert.ok(!result.code_roots.includes('docs'));
+    // fastify.js (the package entry point) sits at the root: only `.` covers it (issue 9 item 5).
+    assert.deepEqual(result.code_roots, ['.']);
+    assert.match(result.descriptor_text, /exclude = \["\*\*\/node_modules\/\*\*", "\*\*\/\.git\/\*\*", "dist\/\*\*", "build\/\*\*", "coverage\/\*\*", "\.nyc_output\/\*\*"\]/);
     assert.ok(result.markdown_files > 30);
     assert.equal(readFileSync(result.path, 'utf8'), result.descriptor_text);
     assert.deepEqual(readdirSync(root).filter((name) => name.includes('.tmp')), [], 'no temp file left behind');
@@ -32,6 +33,8 @@ test('init on a copy of fastify picks docs/ and the code directories, then loads
     const content = walk.entries.filter((entry) => entry.role === 'content');
     assert.equal(content.length, result.markdown_files);
     assert.ok(walk.entries.some((entry) => entry.path === 'lib/hooks.js' && entry.role === 'code'));
+    assert.ok(walk.entries.some((entry) => entry.path === 'fastify.js' && entry.role === 'code'));
+    assert.ok(!walk.entries.some((entry) => entry.path.startsWith('node_modules/')));
 
     const sources = content.map((entry) => {
       const parsed = parseContentSource({ path: entry.path, text: readFileSync(join(root, entry.path), 'utf8'), descriptor: desc });

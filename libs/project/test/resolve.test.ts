@@ -144,3 +144,44 @@ test('kinds and statuses differing only in case warn under an open vocabulary, n
   const tie = resolveGraph({ descriptor: desc, sources: [node('E', 'Decision', 'x'), node('F', 'decision', 'x')], codePaths: new Set() });
   assert.deepEqual(vocabularyCaseIssues(tie.nodes, desc).map((item) => item.node_id), ['E']);
 });
+
+function codeFile(path: string, names: string[], exported: string[]): ResolveSource {
+  const make = (id: string, kind: string, title: string): GraphNode => withContentHash({
+    id, kind, title, family: null, authority: null, status: null, tags: [], summary: '', body: '',
+    source_path: path, start_line: 1, end_line: 10, anchors: [], language: 'javascript', capabilities: [], origin: 'code',
+  });
+  const nodes = [make(`code:${path}`, 'module', path), ...names.map((n) => make(`code:${path}#${n}`, n.includes('.') ? 'method' : 'function', n.split('.').pop()!))];
+  const edges: GraphEdge[] = exported.map((n) => ({ source_id: `code:${path}`, relation: 'defines', target_id: `code:${path}#${n}`, source_path: path, line: 1 }));
+  return { path, nodes, edges, links: [] };
+}
+
+test('mentions (issue 9 item 2): path, qualified and module.export forms link; bare leaves and ambiguous names are counted, never linked', () => {
+  const guide = parsed('docs/guide.md', [
+    '# Guide',
+    '',
+    '## Transport',
+    '',
+    'Call `pino.transport({ target })` or `pino.transport()`; see `lib/transport.js` and `Worker.start()`.',
+    '',
+    '## Never',
+    '',
+    'A bare `transport`, the ambiguous `Twice.run` and unknown `pino.nothing` link nowhere.',
+    '',
+  ].join('\n'));
+  const sources = [
+    guide,
+    codeFile('lib/transport.js', ['transport', 'Worker', 'Worker.start'], []),
+    codeFile('lib/a.js', ['Twice', 'Twice.run'], []),
+    codeFile('lib/b.js', ['Twice', 'Twice.run'], []),
+    codeFile('pino.js', ['transport'], ['transport']),
+  ].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const graph = resolveGraph({ descriptor: desc, sources, codePaths: new Set(['lib/transport.js', 'lib/a.js', 'lib/b.js', 'pino.js']) });
+  const mentions = graph.edges.filter((e) => e.mention !== undefined);
+  assert.deepEqual(mentions.map((e) => [e.source_id, e.relation, e.target_id, e.mention!.sections.map((x) => x.slug)]), [
+    ['guide', 'documents', 'code:lib/transport.js', ['transport']],
+    ['guide', 'documents', 'code:lib/transport.js#Worker.start', ['transport']],
+    ['guide', 'documents', 'code:pino.js#transport', ['transport']],
+  ]);
+  // `pino.transport(...)` and `pino.transport()` are one edge (one section listed once).
+  assert.deepEqual(graph.mentions, { edges: 3, linked: 4, bare_leaf: 1, ambiguous: 1 });
+});

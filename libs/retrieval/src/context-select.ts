@@ -6,6 +6,7 @@ import { DocforgeError, relationCategory, errors } from '@docforge/core';
 import type { GraphNode } from '@docforge/core';
 import type { IndexReader } from '@docforge/index';
 import { searchNodes } from './search.js';
+import { sectionMatching } from './ranking.js';
 import { traverse, DEFAULT_EDGE_BUDGET, type TraversalDirection } from './traversal.js';
 
 /** Search hits used as seeds when `query` is given. */
@@ -88,16 +89,34 @@ export interface ContextSelection {
  * text longer than `2 * max + 2` characters keeps more than `max` characters after CRLF folding,
  * so only that prefix is folded, whatever the body size.
  */
-function excerptOf(node: GraphNode, max: number): { excerpt: string; truncated: boolean } {
-  const trimmed = node.body.trim() || node.summary.trim();
+function excerptOf(node: GraphNode, max: number, query: string | undefined): { excerpt: string; truncated: boolean } {
+  const trimmed = fromBestSection(node, query).trim() || node.summary.trim();
   const bound = 2 * max + 2;
   const text = (trimmed.length > bound ? trimmed.slice(0, bound) : trimmed).replace(/\r\n/g, '\n');
   if (text.length <= max) return { excerpt: text, truncated: false };
   return { excerpt: text.slice(0, max), truncated: true };
 }
 
-function entryOf(node: GraphNode, selectedBy: string, excerptChars: number, score: number | null, relation: ContextRelation | null): ContextEntry {
-  const { excerpt, truncated } = excerptOf(node, excerptChars);
+/** Most body characters searched for the best matching section's heading. */
+const SECTION_SCAN_CHARS = 200_000;
+
+/**
+ * The body from the heading of the section that best matches `query` (issue 9 item 4: excerpts
+ * start at the best matching section, not the top of the file); the whole body when there is no
+ * query, no matching section, or its ATX heading is not within the first {@link SECTION_SCAN_CHARS}.
+ */
+function fromBestSection(node: GraphNode, query: string | undefined): string {
+  if (query === undefined || node.anchors.length === 0) return node.body;
+  const section = sectionMatching(query, node.anchors, node.start_line, node.title);
+  if (section === null) return node.body;
+  const at = node.body.slice(0, SECTION_SCAN_CHARS).indexOf(`# ${section.title}`);
+  if (at < 0) return node.body;
+  const lineStart = node.body.lastIndexOf('\n', at) + 1;
+  return node.body.slice(lineStart);
+}
+
+function entryOf(node: GraphNode, selectedBy: string, excerptChars: number, score: number | null, relation: ContextRelation | null, query?: string): ContextEntry {
+  const { excerpt, truncated } = excerptOf(node, excerptChars, query);
   return {
     id: node.id,
     kind: node.kind,
@@ -133,7 +152,7 @@ export function selectContext(reader: IndexReader, request: ContextRequest, limi
   if (request.node_id !== undefined) {
     const node = reader.getNode(request.node_id);
     if (!node) throw errors.nodeNotFound(request.node_id);
-    entries.push(entryOf(node, 'focus', FOCUS_EXCERPT_CHARS, null, null));
+    entries.push(entryOf(node, 'focus', FOCUS_EXCERPT_CHARS, null, null, request.query));
     seen.add(node.id);
     seeds.push(node.id);
   }
@@ -143,7 +162,7 @@ export function selectContext(reader: IndexReader, request: ContextRequest, limi
       if (seen.has(hit.id) || entries.length >= cap) continue;
       const node = reader.getNode(hit.id);
       if (!node) continue;
-      entries.push(entryOf(node, 'search', FOCUS_EXCERPT_CHARS, hit.score, null));
+      entries.push(entryOf(node, 'search', FOCUS_EXCERPT_CHARS, hit.score, null, request.query));
       seen.add(node.id);
       seeds.push(node.id);
     }

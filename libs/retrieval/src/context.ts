@@ -23,7 +23,7 @@ import type { CursorBinding } from './cursor.js';
 import { selectContext, type ContextEntry, type ContextLimits, type ContextProvider, type ContextRequest, type ContextSelection } from './context-select.js';
 import { estimateTokens, itemSha256, packStream, MAX_CONTEXT_BUDGET, type PackCandidate, type StreamItem } from './packing.js';
 import { itemCharBudget, pageFromCursor, placeholderReceipt, PLACEHOLDER_HASH, type PageBinding, type PageReceipt } from './stream-page.js';
-import { parseQuery, type DroppedTerm } from './search.js';
+import { analyseQuery, type DroppedTerm } from './ranking.js';
 
 /** Default token budget of `docforge_get_context` when `budget` is omitted. */
 export const DEFAULT_CONTEXT_BUDGET = 4000;
@@ -135,7 +135,7 @@ export function contextPage(reader: IndexReader, provider: ContextProvider | nul
     selection = { truncated: selected.truncated, truncation_reason: selected.truncation_reason, examined_edges: selected.examined_edges };
   }
 
-  const droppedTerms = provider || args.query === undefined ? [] : parseQuery(args.query).dropped;
+  const droppedTerms = provider || args.query === undefined ? [] : analyseQuery(args.query).dropped;
   const params = { node_id: args.node_id ?? null, query: args.query ?? null, budget, limit: options.limit };
   const skeleton = (items: StreamItem[], page: PageReceipt, collection: string, used: number, selectedCount: number, omittedCount: number, truncated: boolean): ContextPageResult => ({
     node_id: params.node_id,

@@ -1,6 +1,8 @@
 export { effectiveLimit } from './limits.js';
-export type { SearchHit, NodeFilters, SearchResult, NodeSummary, DroppedTerm, ParsedQuery } from './search.js';
-export { searchNodes, filterNodes, toFtsQuery, queryPhrases, parseQuery, RANK_BONUS, STOP_WORDS, MAX_QUERY_PHRASES } from './search.js';
+export type { SearchHit, NodeFilters, SearchResult, NodeSummary } from './search.js';
+export { searchNodes, filterNodes, STOP_WORDS } from './search.js';
+export type { QueryTerm, AnalysedQuery, RankedNode, RankedResult, DroppedTerm } from './ranking.js';
+export { rankNodes, analyseQuery, wordStem, nameWords, ABBREVIATIONS, QUESTION_WORDS, EXPANSION_WEIGHT, CANDIDATE_WINDOW, RANK_WEIGHTS, MAX_QUERY_PHRASES } from './ranking.js';
 export { boundedExcerpt, EXCERPT_SCAN_CHARS, EXCERPT_TOKENS } from './excerpt.js';
 export type { TraversalDirection, TraversalItem, TraversalResult, TraversalOptions, Backlink, BacklinkPosition, NodeEdges } from './traversal.js';
 export { traverse, backlinks, nodeEdges, DEFAULT_EDGE_BUDGET } from './traversal.js';

@@ -137,7 +137,7 @@ export function taskContextPage(reader: IndexReader, request: TaskContextRequest
 
   const run = runPlan(reader, plan, request.task, ceilings);
   const visits = [...run.focus, ...run.related];
-  const evidence = hydrate(reader, visits, options.roots);
+  const evidence = hydrate(reader, visits, options.roots, request.task);
 
   const gaps: EvidenceGap[] = [];
   for (const category of plan.required_categories) {

@@ -6,6 +6,27 @@ import type { IndexReader } from '@docforge/index';
 import { MAX_RELATIONSHIP_REASONS, type UNPROVABLE_FACTS } from './task-plan.js';
 import type { StreamItem } from './packing.js';
 import { compare, type Visit } from './task-traversal.js';
+import { analyseQuery, sectionMatching } from './ranking.js';
+
+/** Longest excerpt of one evidence item, in characters (inside the token budget like the rest of the item). */
+export const TASK_EXCERPT_CHARS = 480;
+/** Most body characters scanned for a section heading when excerpting an evidence item. */
+const EXCERPT_HEADING_SCAN_CHARS = 200_000;
+
+/**
+ * The bounded excerpt of an evidence item: for code, its summary (signature and doc comment); for
+ * other nodes, the body from the section heading that best matches the task (else the body's
+ * head, else the summary).
+ */
+function excerptOf(reader: IndexReader, id: string, task: ReturnType<typeof analyseQuery>): { excerpt: string; excerpt_section: { slug: string; title: string; line: number } | null } {
+  const node = reader.getNodeMeta(id);
+  if (!node) return { excerpt: '', excerpt_section: null };
+  if (node.origin === 'code') return { excerpt: node.summary.slice(0, TASK_EXCERPT_CHARS), excerpt_section: null };
+  const section = sectionMatching(task, node.anchors, node.start_line, node.title);
+  const body = reader.bodyExcerpt(id, section ? `# ${section.title}` : null, TASK_EXCERPT_CHARS, EXCERPT_HEADING_SCAN_CHARS) ?? '';
+  const text = body.trim() === '' ? node.summary : body;
+  return { excerpt: text.replace(/\r\n/g, '\n').trim().slice(0, TASK_EXCERPT_CHARS), excerpt_section: section ? { slug: section.slug, title: section.title, line: section.line } : null };
+}
 
 /** The descriptor's content and code roots (project-relative POSIX, `.` for the root). */
 export interface EvidenceRoots {
@@ -17,9 +38,10 @@ function underRoot(p: string, roots: readonly string[]): boolean {
   return roots.some((r) => r === '.' || r === '' || p === r || p.startsWith(`${r.replace(/\/+$/, '')}/`));
 }
 
-/** Hydrates evidence items (metadata only) with provenance facts and limitations. */
-export function hydrate(reader: IndexReader, visits: readonly Visit[], roots: EvidenceRoots): StreamItem[] {
+/** Hydrates evidence items (metadata, a bounded excerpt) with provenance facts and limitations; `task` picks the excerpt's section. */
+export function hydrate(reader: IndexReader, visits: readonly Visit[], roots: EvidenceRoots, task: string): StreamItem[] {
   const sourceHashes = new Map<string, string | null>();
+  const analysed = analyseQuery(task);
   return visits.map((visit) => {
     const node = reader.nodeProvenance(visit.id);
     const unprovable: Record<string, unknown>[] = [];
@@ -60,6 +82,7 @@ export function hydrate(reader: IndexReader, visits: readonly Visit[], roots: Ev
       relationship_reasons_omitted: Math.max(0, reasons.length - MAX_RELATIONSHIP_REASONS),
       limitations: [...unclassified].sort().map((relation) => ({ code: 'unclassified_relation', relation })),
       unprovable,
+      ...(node ? excerptOf(reader, visit.id, analysed) : { excerpt: '', excerpt_section: null }),
     };
     return item;
   });

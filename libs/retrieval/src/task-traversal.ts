@@ -6,8 +6,8 @@
 import { RELATION_ALIASES, relationCategory, errors } from '@docforge/core';
 import type { EdgeRecord, IndexReader } from '@docforge/index';
 import type { TraversalDirection } from './traversal.js';
-import { TASK_CONTEXT_CEILINGS, TASK_MAX_DEPTH, type TaskContextCeilings, type TaskPlan } from './task-plan.js';
-import { lexicalFocus } from './task-focus.js';
+import { LEXICAL_CANDIDATE_WINDOW, TASK_CONTEXT_CEILINGS, TASK_MAX_DEPTH, type TaskContextCeilings, type TaskPlan } from './task-plan.js';
+import { lexicalFocus, taskRelevance } from './task-focus.js';
 
 /** One hop of an evidence graph path; direction is relative to the preceding traversal node `from`. */
 export interface PathHop {
@@ -71,10 +71,12 @@ export function runPlan(reader: IndexReader, plan: TaskPlan, task: string, ceili
   const focus: Visit[] = [];
   let lexicalEmpty = false;
   let lexicalWindowed = false;
+  let relevance = new Map<string, number>();
   if (plan.focus.mode === 'exact') {
     const id = plan.focus.node_id;
     if (!reader.hasNode(id)) throw errors.nodeNotFound(id);
     focus.push({ id, depth: 0, path: [], focusRank: 1, score: null, basis: 'exact', reasons: [] });
+    relevance = taskRelevance(reader, task, LEXICAL_CANDIDATE_WINDOW);
   } else {
     const lexical = lexicalFocus(reader, task, Math.min(plan.focus.max_focus_nodes, ceilings.max_evidence_items), plan.focus.candidate_window);
     for (const [index, hit] of lexical.hits.entries()) {
@@ -82,6 +84,7 @@ export function runPlan(reader: IndexReader, plan: TaskPlan, task: string, ceili
     }
     lexicalEmpty = focus.length === 0;
     lexicalWindowed = lexical.windowed;
+    relevance = lexical.relevance;
   }
 
   const rank = new Map<string, number>(plan.category_order.map((c, i) => [c, i]));
@@ -143,7 +146,9 @@ export function runPlan(reader: IndexReader, plan: TaskPlan, task: string, ceili
         }
       }
     }
-    const hopKey = (h: { hop: PathHop; order: number }): (string | number)[] => [rank.get(h.hop.category) ?? rank.size, h.hop.direction === 'outgoing' ? 0 : 1, h.hop.relation, h.order];
+    // Primary categories first; among them, and then among the others, nodes the task's own words
+    // rank higher (their search score) come first, then the category preference order.
+    const hopKey = (h: { hop: PathHop; order: number }): (string | number)[] => [primary.includes(h.hop.category) ? 0 : 1, -(relevance.get(h.hop.to) ?? 0), rank.get(h.hop.category) ?? rank.size, h.hop.direction === 'outgoing' ? 0 : 1, h.hop.relation, h.order];
     const byKey = (a: (string | number)[], b: (string | number)[]): number => {
       for (let i = 0; i < a.length; i += 1) {
         const c = compare(a[i]!, b[i]!);

@@ -1,4 +1,4 @@
-import { errors } from '@docforge/core';
+import { errors, type MentionSection } from '@docforge/core';
 import type { EdgeRecord, IndexReader } from '@docforge/index';
 
 /** Default number of candidate edges one traversal may examine (deterministic work budget). */
@@ -146,6 +146,11 @@ export interface Backlink {
   source_path: string | null;
   relation: string;
   declared_in: { path: string; line: number };
+  /**
+   * Present when the edge is derived from mentions (issue 9 item 2): the linking document names
+   * this node in inline code spans or link texts, in these sections.
+   */
+  mention?: { sections: MentionSection[] };
 }
 
 /** Keyset position of a backlinks page: the `(relation, source id)` of the last edge already returned. */
@@ -167,7 +172,10 @@ export function backlinks(reader: IndexReader, nodeId: string, limit: number, re
   return {
     items: rows.slice(0, limit).map((r) => {
       const node = reader.nodeBrief(r.source_id);
-      return { id: r.source_id, kind: node?.kind ?? null, title: node?.title ?? null, source_path: node?.source_path ?? null, relation: r.relation, declared_in: { path: r.source_path, line: r.line } };
+      const sections = r.relation === 'documents' ? reader.edgeMention(r.source_id, r.relation, r.target_id) : null;
+      const item: Backlink = { id: r.source_id, kind: node?.kind ?? null, title: node?.title ?? null, source_path: node?.source_path ?? null, relation: r.relation, declared_in: { path: r.source_path, line: r.line } };
+      if (sections !== null) item.mention = { sections };
+      return item;
     }),
     truncated: rows.length > limit,
   };

@@ -202,9 +202,10 @@ describe('task context on examples/', () => {
       assert.equal(first.role, 'focus');
       assert.ok(page.items.length > 1, 'related evidence found');
       checkEvidence(reader, page);
-      // Related evidence is ranked by depth, then by the kind's category order.
+      // Related evidence is ranked by depth, then primary (required) categories first; within those
+      // groups by the task's search relevance, then by the kind's category order (issue 9 item 4).
       const related = (page.items as Item[]).filter((i) => i.type === 'evidence' && i.role === 'related');
-      const keys = related.map((i) => [i.depth, plan.category_order.indexOf(i.path.at(-1).category)] as const);
+      const keys = related.map((i) => [i.depth, plan.required_categories.includes(i.path.at(-1).category) ? 0 : 1] as const);
       for (let i = 1; i < keys.length; i += 1) assert.ok(keys[i - 1]![0] < keys[i]![0] || (keys[i - 1]![0] === keys[i]![0] && keys[i - 1]![1] <= keys[i]![1]), 'rank order');
       // Depth 2 follows only primary categories.
       for (const item of related.filter((i) => i.depth === 2)) {
@@ -406,7 +407,7 @@ describe('task context gaps on a small project without evidence relations', () =
     assert.deepEqual(lonely.items.map((i) => i.id), ['LONELY']);
   });
 
-  test('lexical focus: verbatim node ids first, then bm25 within the candidate window; a windowed ranking is an incomplete proof', () => {
+  test('lexical focus: verbatim node ids first, then the search ranking within the candidate window; a windowed ranking is an incomplete proof', () => {
     const page = taskContextPage(reader, { task_kind: 'change', task: 'Look at (LONELY) and the beta store' }, opts());
     assert.equal(page.plan.focus.mode, 'lexical');
     assert.deepEqual(page.plan.focus, { mode: 'lexical', ranking: 'id_mention_then_bm25', common_term_ranking: 'title_overlap', query_sha256: page.plan.focus.mode === 'lexical' ? page.plan.focus.query_sha256 : '', query_terms: 4, dropped_terms: [], unchecked_id_chunks: 0, candidate_window: 1000, max_focus_nodes: 3 });
@@ -422,12 +423,10 @@ describe('task context gaps on a small project without evidence relations', () =
     assert.deepEqual(windowed.gaps.filter((g) => g.kind === 'incomplete_proof'), [{ kind: 'incomplete_proof', cause: 'work_limit', stage: 'focus', examined_candidates: 1, ceiling: 1 }]);
     const windowedFocus = (windowed.items as Item[]).filter((i) => i.role === 'focus');
     assert.equal(windowedFocus.length, 1);
-    assert.equal(windowedFocus[0]!.focus_basis, 'title_overlap');
-    // Terms that are all more common than the window: their intersection, ranked by title overlap.
+    // The focus uses the search ranking (issue 9 item 4) inside the window, so its basis stays bm25.
+    assert.equal(windowedFocus[0]!.focus_basis, 'bm25');
     const common = taskContextPage(reader, { task_kind: 'change', task: 'beta here' }, opts({ lexicalWindow: 1 }));
-    assert.deepEqual((common.items as Item[]).filter((i) => i.role === 'focus').map((i) => [i.id, i.focus_basis]), [['B', 'title_overlap']], 'only the Beta store page has both terms');
-    assert.ok(!common.gaps.some((g) => g.kind === 'incomplete_proof'), 'an intersection within the window is complete');
-    // A selective term is still ranked by bm25 with the same window.
+    assert.equal((common.items as Item[]).filter((i) => i.role === 'focus')[0]!.id, 'B', 'the Beta store page ranks first');
     const selective = taskContextPage(reader, { task_kind: 'change', task: 'gamma' }, opts({ lexicalWindow: 1 }));
     assert.deepEqual((selective.items as Item[]).filter((i) => i.role === 'focus').map((i) => [i.id, i.focus_basis]), [['C', 'bm25']]);
     assert.equal(windowed.truncated, true);

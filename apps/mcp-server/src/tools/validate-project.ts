@@ -25,6 +25,7 @@ export const validateProjectTool = defineTool({
       items: items.slice(0, limit),
       truncated: items.length > limit,
       limit,
+      ...(reader.meta.mention_counts ? { mentions: JSON.parse(reader.meta.mention_counts) as Record<string, number> } : {}),
     };
   },
 });

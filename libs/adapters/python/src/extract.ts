@@ -383,7 +383,8 @@ class Extractor {
         authority: null,
         status: null,
         tags: [],
-        summary: draft.summary,
+        // A declaration's docstring joins its signature in the summary (issue 9 item 4); a module's summary is its docstring already.
+        summary: draft.qname === '' || draft.body === '' ? draft.summary : cap(`${draft.summary} — ${firstParagraph(draft.body)}`),
         body: draft.body,
         source_path: this.path,
         start_line: draft.startLine,

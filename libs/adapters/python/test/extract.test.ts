@@ -85,7 +85,7 @@ describe('extract: app/core.py', () => {
     assert.equal(module?.body, 'Core engine.\n\nSecond paragraph.');
     const engine = byId.get('code:app/core.py#Engine');
     assert.equal(engine?.title, 'Engine');
-    assert.equal(engine?.summary, 'class Engine(Base, Mixin)');
+    assert.equal(engine?.summary, 'class Engine(Base, Mixin) — Runs things.');
     assert.equal(engine?.body, 'Runs things.');
     assert.equal(byId.get('code:app/core.py#Engine.__init__')?.summary, 'def __init__(self, name: str = "e") -> None');
     assert.equal(byId.get('code:app/core.py#Engine.run')?.summary, 'def run(self, *args, **kwargs)');
@@ -294,10 +294,10 @@ describe('extract: signatures and docstrings', () => {
     ].join('\n');
     const result = extractText(source);
     const configure = result.nodes.find((n) => n.id === 'code:pkg/mod.py#configure');
-    assert.equal(configure?.summary, 'def configure(first, second: dict[str, int] = {}, *, flag=False) -> "Config"');
+    assert.equal(configure?.summary, 'def configure(first, second: dict[str, int] = {}, *, flag=False) -> "Config" — Configure it.');
     assert.equal(configure?.body, 'Configure it.\n\nDetails:\n    indented item.');
     const k = result.nodes.find((n) => n.id === 'code:pkg/mod.py#K');
-    assert.equal(k?.summary, 'class K(Base, metaclass=Meta)');
+    assert.equal(k?.summary, 'class K(Base, metaclass=Meta) — single line');
     assert.equal(k?.body, 'single line');
     assert.deepEqual(linkData(result).bases, [{ cls: 'K', line: 14, path: ['Base'] }]);
   });
@@ -453,7 +453,7 @@ describe('extract: bad source', () => {
     assert.deepEqual(nodeLines(crlf.nodes), ['code:pkg/mod.py module 1-4 []', 'code:pkg/mod.py#f function 1-4 [exported]']);
     const unicode = extractText(inputs[5] as string);
     assert.equal(unicode.nodes[1]?.id, 'code:pkg/mod.py#ünïcode');
-    assert.equal(unicode.nodes[1]?.summary, 'def ünïcode(ä)');
+    assert.equal(unicode.nodes[1]?.summary, 'def ünïcode(ä) — Ünïcode.');
   });
 
   it('returns null from readPythonLinkData for foreign or malformed data', () => {

@@ -9,12 +9,22 @@ import type { CodeExtractInput, GraphEdge, GraphNode, LogicFlow, LogicStep, Sour
 import type {
   TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsHeritageRecord, TsImportRecord, TsLinkData,
 } from './link-data.js';
-import { moduleNode, type TsExtractResult } from './module-node.js';
+import { headerComment, moduleNode, type TsExtractResult } from './module-node.js';
 import { isDeclarationPath, isEntrypointPath, isTestPath, languageOf, scriptKindOf } from './paths.js';
-import { hasModifier, leadingJsDoc, lineAt, nodeLines, oneLine } from './syntax.js';
+import { firstParagraph, hasModifier, leadingJsDoc, lineAt, nodeLines, oneLine } from './syntax.js';
 
 /** Longest node summary, in characters. */
 export const MAX_SUMMARY = 200;
+
+/**
+ * A declaration's summary (issue 9 item 4): its one-line signature (at most {@link MAX_SUMMARY}
+ * characters), then ` — ` and the first paragraph of its doc comment, at most 400 characters in all.
+ */
+function withDoc(signature: string, doc: string): string {
+  const head = oneLine(signature, MAX_SUMMARY);
+  const lead = firstParagraph(doc);
+  return lead === '' ? head : `${head} — ${lead}`.slice(0, 400);
+}
 
 /** Where a visited node sits: call owner, `contains` parent, qualified-name prefix. */
 export interface Scope {
@@ -145,8 +155,8 @@ export class ExtractState {
       if (overloadable && existing.open && existing.record.kind === kind) {
         existing.open = kind === 'interface' || !hasBody;
         existing.node.end_line = Math.max(existing.node.end_line, end);
-        existing.node.summary = oneLine(summary, MAX_SUMMARY);
         if (existing.node.body === '') existing.node.body = leadingJsDoc(this.sf, docNode);
+        existing.node.summary = withDoc(summary, existing.node.body);
         return { id, merged: true };
       }
       let n = 2;
@@ -162,7 +172,7 @@ export class ExtractState {
       authority: null,
       status: null,
       tags: [],
-      summary: oneLine(summary, MAX_SUMMARY),
+      summary: withDoc(summary, leadingJsDoc(this.sf, docNode)),
       body: leadingJsDoc(this.sf, docNode),
       source_path: this.path,
       start_line: start,
@@ -271,7 +281,7 @@ export class ExtractState {
       const id = this.topDecls.get(name);
       if (id !== undefined) this.addCap(id, 'test');
     }
-    const nodes: GraphNode[] = [withContentHash(moduleNode(this.path, lineAt(sf, sf.end), this.isTest, this.entrypoint))];
+    const nodes: GraphNode[] = [withContentHash(moduleNode(this.path, lineAt(sf, sf.end), this.isTest, this.entrypoint, headerComment(sf.text)))];
     for (const id of this.order) {
       const state = this.decls.get(id)!;
       if (this.isTest) state.caps.add('test');

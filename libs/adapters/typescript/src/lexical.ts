@@ -8,7 +8,7 @@
  */
 import { codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput, GraphNode } from '@docforge/core';
-import type { TsExtractResult } from './module-node.js';
+import { headerComment, moduleSummary, type TsExtractResult } from './module-node.js';
 import { isEntrypointPath, isTestPath, languageOf } from './paths.js';
 import type { TsImportRecord, TsLinkData } from './link-data.js';
 
@@ -418,6 +418,7 @@ export function extractLexical(input: CodeExtractInput): TsExtractResult {
   const capabilities: string[] = [];
   if (entry) capabilities.push('entrypoint');
   if (isTest) capabilities.push('test');
+  const header = headerComment(input.content);
   const node: Omit<GraphNode, 'content_hash'> = {
     id: codeId(input.path),
     kind: 'module',
@@ -426,8 +427,8 @@ export function extractLexical(input: CodeExtractInput): TsExtractResult {
     authority: null,
     status: null,
     tags: [],
-    summary: `module ${input.path}`,
-    body: '',
+    summary: moduleSummary(input.path, header),
+    body: header,
     source_path: input.path,
     start_line: 1,
     end_line: lineCount(input.content),

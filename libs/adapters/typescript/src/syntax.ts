@@ -211,3 +211,9 @@ export function accessName(expr: ts.Expression): string | null {
   }
   return null;
 }
+
+/** The first paragraph of a comment, whitespace collapsed, without JSDoc tag lines. */
+export function firstParagraph(comment: string): string {
+  const para = comment.split(/\n\s*\n/)[0] ?? '';
+  return para.split('\n').filter((line) => !/^\s*@/.test(line)).join(' ').replace(/\s+/g, ' ').trim();
+}

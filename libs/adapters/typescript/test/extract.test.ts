@@ -39,6 +39,17 @@ test('the adapter object declares id, version and extensions', () => {
   assert.equal(typescriptAdapter.extract, extractTypeScript);
 });
 
+test('a header comment followed by a blank line or an import is the module summary; one glued to a declaration is not', () => {
+  const header = extract('src/a.ts', '/**\n * Payments: the ledger.\n *\n * More.\n */\nimport { x } from "./x";\nexport const y = x;\n');
+  assert.equal(header.nodes[0]!.summary, 'module src/a.ts — Payments: the ledger.');
+  assert.equal(header.nodes[0]!.body, 'Payments: the ledger.\n\nMore.');
+  const lines = extract('lib/b.js', "// Builds the thing.\n// Second line.\n\n'use strict'\nfunction f () {}\n");
+  assert.equal(lines.nodes[0]!.summary, 'module lib/b.js — Builds the thing. Second line.');
+  const glued = extract('src/c.ts', '/** Does f. */\nexport function f(): void {}\n');
+  assert.equal(glued.nodes[0]!.summary, 'module src/c.ts');
+  assert.equal(glued.nodes[1]!.summary, 'function f(): void — Does f.');
+});
+
 test('TypeScript module: classes, interfaces, functions, methods with ids, spans, signatures and JSDoc', () => {
   const source = [
     '/** Adds things. */',
@@ -82,11 +93,13 @@ test('TypeScript module: classes, interfaces, functions, methods with ids, spans
   assert.equal(mod.title, 'src/counter.ts');
   assert.equal(mod.language, 'typescript');
   assert.equal(mod.origin, 'code');
-  assert.equal(nodes.get('code:src/counter.ts#Counter')!.summary, 'class Counter implements Adder');
+  // Doc comments join the signature in the summary (issue 9 item 4); the file's first comment documents Adder, not the module.
+  assert.equal(mod.summary, 'module src/counter.ts');
+  assert.equal(nodes.get('code:src/counter.ts#Counter')!.summary, 'class Counter implements Adder — A counter. Counts up.');
   assert.equal(nodes.get('code:src/counter.ts#Counter')!.body, 'A counter.\nCounts up.');
-  assert.equal(nodes.get('code:src/counter.ts#Adder')!.summary, 'interface Adder extends Base');
+  assert.equal(nodes.get('code:src/counter.ts#Adder')!.summary, 'interface Adder extends Base — Adds things.');
   assert.equal(nodes.get('code:src/counter.ts#Adder')!.body, 'Adds things.');
-  assert.equal(nodes.get('code:src/counter.ts#Counter.add')!.summary, 'Counter.add(x: number): number');
+  assert.equal(nodes.get('code:src/counter.ts#Counter.add')!.summary, 'Counter.add(x: number): number — Increments.');
   assert.equal(nodes.get('code:src/counter.ts#Counter.add')!.body, 'Increments.');
   assert.equal(nodes.get('code:src/counter.ts#Counter.add')!.title, 'add');
   assert.equal(nodes.get('code:src/counter.ts#Counter.ids')!.summary, 'static *Counter.ids()');

@@ -41,6 +41,212 @@ export interface DocforgeBacklinksOutput {
        * Stored relation of this incoming edge; a node linking by several relations appears once per relation. Items are ordered by relation, then id.
        */
       relation?: string;
+      /**
+       * Present when the edge is derived from mentions: the linking document names this node in inline code spans or link texts, in these sections (at most 8).
+       */
+      mention?: {
+        /**
+         * @maxItems 8
+         */
+        sections:
+          | []
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ]
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ]
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ]
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ]
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ]
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ]
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ]
+          | [
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              },
+              {
+                slug: string | null;
+                title: string | null;
+                line: number;
+              }
+            ];
+      };
       [k: string]: unknown;
     }[];
     truncated: boolean;

@@ -139,6 +139,15 @@ export interface DocforgeGetTaskContextOutput {
         [k: string]: unknown;
       }[];
       estimated_tokens?: number;
+      /**
+       * Bounded excerpt of the item (project content, not instructions): the section that best matches the task, else the head of the body; for code, its signature and doc comment.
+       */
+      excerpt?: string;
+      excerpt_section?: {
+        slug: string;
+        title: string;
+        line: number;
+      } | null;
       focus_rank?: number | null;
       focus_basis?: 'exact' | 'id_mention' | 'bm25' | 'title_overlap' | null;
       score?: number | null;

@@ -43,6 +43,15 @@ export interface DocforgeValidateProjectOutput {
     counts?: {
       [k: string]: unknown;
     };
+    /**
+     * How inline code spans and link texts of documents resolved to code nodes: mention-derived documents edges, mentions behind them, bare leaf names (never linked) and ambiguous names (linked to none).
+     */
+    mentions?: {
+      edges: number;
+      linked: number;
+      bare_leaf: number;
+      ambiguous: number;
+    };
     [k: string]: unknown;
   };
   error?: {

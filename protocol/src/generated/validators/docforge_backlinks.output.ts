@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"Id of the linking node (the edge's source)."},"relation":{"type":"string","description":"Stored relation of this incoming edge; a node linking by several relations appears once per relation. Items are ordered by relation, then id."}}},"description":"Incoming edges of node_id, one item per edge, ordered by (relation, id)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page (pass it as cursor with the same node_id and relations); null on the last page. Stale after the index generation changes (stale_cursor)."}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"Id of the linking node (the edge's source)."},"relation":{"type":"string","description":"Stored relation of this incoming edge; a node linking by several relations appears once per relation. Items are ordered by relation, then id."},"mention":{"type":"object","description":"Present when the edge is derived from mentions: the linking document names this node in inline code spans or link texts, in these sections (at most 8).","required":["sections"],"properties":{"sections":{"type":"array","maxItems":8,"items":{"type":"object","required":["slug","title","line"],"properties":{"slug":{"type":["string","null"]},"title":{"type":["string","null"]},"line":{"type":"integer","minimum":0}},"additionalProperties":false}}},"additionalProperties":false}}},"description":"Incoming edges of node_id, one item per edge, ordered by (relation, id)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page (pass it as cursor with the same node_id and relations); null on the last page. Stale after the index generation changes (stale_cursor)."}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -518,9 +518,11 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.mention !== undefined){
+let data17 = data14.mention;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.sections === undefined){
+const err39 = {instancePath:instancePath+"/result/items/" + i0+"/mention",schemaPath:"#/properties/result/properties/items/items/properties/mention/required",keyword:"required",params:{missingProperty: "sections"},message:"must have required property '"+"sections"+"'"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -529,10 +531,9 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key2 in data17){
+if(!(key2 === "sections")){
+const err40 = {instancePath:instancePath+"/result/items/" + i0+"/mention",schemaPath:"#/properties/result/properties/items/items/properties/mention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -542,9 +543,11 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data12.truncated !== undefined){
-if(typeof data12.truncated !== "boolean"){
-const err41 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data17.sections !== undefined){
+let data18 = data17.sections;
+if(Array.isArray(data18)){
+if(data18.length > 8){
+const err41 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/maxItems",keyword:"maxItems",params:{limit: 8},message:"must NOT have more than 8 items"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -553,11 +556,12 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-if(data12.limit !== undefined){
-let data18 = data12.limit;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-const err42 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const len1 = data18.length;
+for(let i1=0; i1<len1; i1++){
+let data19 = data18[i1];
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.slug === undefined){
+const err42 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -566,10 +570,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-if(data12.node_id !== undefined){
-if(typeof data12.node_id !== "string"){
-const err43 = {instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data19.title === undefined){
+const err43 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -578,11 +580,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(data12.next_cursor !== undefined){
-let data20 = data12.next_cursor;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err44 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema11.properties.result.properties.next_cursor.type},message:"must be string,null"};
+if(data19.line === undefined){
+const err44 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -591,10 +590,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key3 in data19){
+if(!(((key3 === "slug") || (key3 === "title")) || (key3 === "line"))){
+const err45 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -604,11 +602,10 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data21 = data.error;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.code === undefined){
-const err46 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data19.slug !== undefined){
+let data20 = data19.slug;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err46 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/slug",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/slug/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.mention.properties.sections.items.properties.slug.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -617,8 +614,11 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data21.message === undefined){
-const err47 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+if(data19.title !== undefined){
+let data21 = data19.title;
+if((typeof data21 !== "string") && (data21 !== null)){
+const err47 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/title",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/title/type",keyword:"type",params:{type: schema11.properties.result.properties.items.items.properties.mention.properties.sections.items.properties.title.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -627,8 +627,11 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(data21.remediation === undefined){
-const err48 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+if(data19.line !== undefined){
+let data22 = data19.line;
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
+const err48 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/line",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -637,8 +640,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-if(data21.details === undefined){
-const err49 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(typeof data22 == "number"){
+if(data22 < 0 || isNaN(data22)){
+const err49 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/line",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -647,9 +651,11 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(data21.code !== undefined){
-if(typeof data21.code !== "string"){
-const err50 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -659,9 +665,9 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data21.message !== undefined){
-if(typeof data21.message !== "string"){
-const err51 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err51 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -671,9 +677,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data21.remediation !== undefined){
-if(typeof data21.remediation !== "string"){
-const err52 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err52 = {instancePath:instancePath+"/result/items/" + i0+"/mention",schemaPath:"#/properties/result/properties/items/items/properties/mention/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -683,10 +689,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data21.details !== undefined){
-let data25 = data21.details;
-if(!(data25 && typeof data25 == "object" && !Array.isArray(data25))){
-const err53 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err53 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -698,7 +703,7 @@ errors++;
 }
 }
 else {
-const err54 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err54 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -708,10 +713,9 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data.diagnostics !== undefined){
-let data26 = data.diagnostics;
-if(!(data26 && typeof data26 == "object" && !Array.isArray(data26))){
-const err55 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.truncated !== undefined){
+if(typeof data12.truncated !== "boolean"){
+const err55 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -721,14 +725,181 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
-else {
-const err56 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.limit !== undefined){
+let data24 = data12.limit;
+if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
+const err56 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
 else {
 vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data12.node_id !== undefined){
+if(typeof data12.node_id !== "string"){
+const err57 = {instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data12.next_cursor !== undefined){
+let data26 = data12.next_cursor;
+if((typeof data26 !== "string") && (data26 !== null)){
+const err58 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema11.properties.result.properties.next_cursor.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data27 = data.error;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.code === undefined){
+const err60 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(data27.message === undefined){
+const err61 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(data27.remediation === undefined){
+const err62 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if(data27.details === undefined){
+const err63 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(data27.code !== undefined){
+if(typeof data27.code !== "string"){
+const err64 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+if(data27.message !== undefined){
+if(typeof data27.message !== "string"){
+const err65 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data27.remediation !== undefined){
+if(typeof data27.remediation !== "string"){
+const err66 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data27.details !== undefined){
+let data31 = data27.details;
+if(!(data31 && typeof data31 == "object" && !Array.isArray(data31))){
+const err67 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data32 = data.diagnostics;
+if(!(data32 && typeof data32 == "object" && !Array.isArray(data32))){
+const err69 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
 }
 errors++;
 }

@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["severity","code","message"],"properties":{"severity":{"type":"string"},"code":{"type":"string"},"message":{"type":"string"},"path":{"type":["string","null"]},"line":{"type":["integer","null"]}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"valid":{"type":"boolean"},"counts":{"type":"object"}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["severity","code","message"],"properties":{"severity":{"type":"string"},"code":{"type":"string"},"message":{"type":"string"},"path":{"type":["string","null"]},"line":{"type":["integer","null"]}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"valid":{"type":"boolean"},"counts":{"type":"object"},"mentions":{"type":"object","description":"How inline code spans and link texts of documents resolved to code nodes: mention-derived documents edges, mentions behind them, bare leaf names (never linked) and ambiguous names (linked to none).","required":["edges","linked","bare_leaf","ambiguous"],"properties":{"edges":{"type":"integer","minimum":0},"linked":{"type":"integer","minimum":0},"bare_leaf":{"type":"integer","minimum":0},"ambiguous":{"type":"integer","minimum":0}},"additionalProperties":false}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -640,9 +640,11 @@ vErrors.push(err48);
 errors++;
 }
 }
-}
-else {
-const err49 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.mentions !== undefined){
+let data24 = data12.mentions;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.edges === undefined){
+const err49 = {instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/required",keyword:"required",params:{missingProperty: "edges"},message:"must have required property '"+"edges"+"'"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -651,12 +653,8 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-if(data.error !== undefined){
-let data24 = data.error;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-if(data24.code === undefined){
-const err50 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data24.linked === undefined){
+const err50 = {instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/required",keyword:"required",params:{missingProperty: "linked"},message:"must have required property '"+"linked"+"'"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -665,8 +663,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data24.message === undefined){
-const err51 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(data24.bare_leaf === undefined){
+const err51 = {instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/required",keyword:"required",params:{missingProperty: "bare_leaf"},message:"must have required property '"+"bare_leaf"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -675,8 +673,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data24.remediation === undefined){
-const err52 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+if(data24.ambiguous === undefined){
+const err52 = {instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/required",keyword:"required",params:{missingProperty: "ambiguous"},message:"must have required property '"+"ambiguous"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -685,8 +683,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data24.details === undefined){
-const err53 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+for(const key2 in data24){
+if(!((((key2 === "edges") || (key2 === "linked")) || (key2 === "bare_leaf")) || (key2 === "ambiguous"))){
+const err53 = {instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -695,9 +694,11 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data24.code !== undefined){
-if(typeof data24.code !== "string"){
-const err54 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data24.edges !== undefined){
+let data25 = data24.edges;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
+const err54 = {instancePath:instancePath+"/result/mentions/edges",schemaPath:"#/properties/result/properties/mentions/properties/edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -706,10 +707,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-if(data24.message !== undefined){
-if(typeof data24.message !== "string"){
-const err55 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data25 == "number"){
+if(data25 < 0 || isNaN(data25)){
+const err55 = {instancePath:instancePath+"/result/mentions/edges",schemaPath:"#/properties/result/properties/mentions/properties/edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -719,9 +719,11 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data24.remediation !== undefined){
-if(typeof data24.remediation !== "string"){
-const err56 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data24.linked !== undefined){
+let data26 = data24.linked;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
+const err56 = {instancePath:instancePath+"/result/mentions/linked",schemaPath:"#/properties/result/properties/mentions/properties/linked/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -730,11 +732,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data24.details !== undefined){
-let data28 = data24.details;
-if(!(data28 && typeof data28 == "object" && !Array.isArray(data28))){
-const err57 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data26 == "number"){
+if(data26 < 0 || isNaN(data26)){
+const err57 = {instancePath:instancePath+"/result/mentions/linked",schemaPath:"#/properties/result/properties/mentions/properties/linked/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -745,8 +745,10 @@ errors++;
 }
 }
 }
-else {
-const err58 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data24.bare_leaf !== undefined){
+let data27 = data24.bare_leaf;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+const err58 = {instancePath:instancePath+"/result/mentions/bare_leaf",schemaPath:"#/properties/result/properties/mentions/properties/bare_leaf/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -755,11 +757,9 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-if(data.diagnostics !== undefined){
-let data29 = data.diagnostics;
-if(!(data29 && typeof data29 == "object" && !Array.isArray(data29))){
-const err59 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data27 == "number"){
+if(data27 < 0 || isNaN(data27)){
+const err59 = {instancePath:instancePath+"/result/mentions/bare_leaf",schemaPath:"#/properties/result/properties/mentions/properties/bare_leaf/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -770,13 +770,180 @@ errors++;
 }
 }
 }
-else {
-const err60 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data24.ambiguous !== undefined){
+let data28 = data24.ambiguous;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
+const err60 = {instancePath:instancePath+"/result/mentions/ambiguous",schemaPath:"#/properties/result/properties/mentions/properties/ambiguous/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err60];
 }
 else {
 vErrors.push(err60);
+}
+errors++;
+}
+if(typeof data28 == "number"){
+if(data28 < 0 || isNaN(data28)){
+const err61 = {instancePath:instancePath+"/result/mentions/ambiguous",schemaPath:"#/properties/result/properties/mentions/properties/ambiguous/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data29 = data.error;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.code === undefined){
+const err64 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+if(data29.message === undefined){
+const err65 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(data29.remediation === undefined){
+const err66 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+if(data29.details === undefined){
+const err67 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+if(data29.code !== undefined){
+if(typeof data29.code !== "string"){
+const err68 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data29.message !== undefined){
+if(typeof data29.message !== "string"){
+const err69 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data29.remediation !== undefined){
+if(typeof data29.remediation !== "string"){
+const err70 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data29.details !== undefined){
+let data33 = data29.details;
+if(!(data33 && typeof data33 == "object" && !Array.isArray(data33))){
+const err71 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data34 = data.diagnostics;
+if(!(data34 && typeof data34 == "object" && !Array.isArray(data34))){
+const err73 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+else {
+const err74 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
 }
 errors++;
 }

@@ -1,0 +1,36 @@
+/**
+ * Identifier subwords for full-text search (issue 9 item 3): `requestRefund`, `RefundService`,
+ * `parse_options`, `Ledger.refund` and `src/cfg-validator.ts` are indexed with their parts, so a
+ * question worded as plain words ("request refund", "option parsing") matches them. The same
+ * splitting runs at index time (the `terms` FTS column) and at query time (name matching).
+ */
+
+/**
+ * Lowercased subwords of `text`: split on every non-letter/digit character (path, dotted,
+ * snake_case and kebab-case separators), then on camelCase and PascalCase boundaries
+ * (`HTTPServer` gives `http`, `server`). Digits stay attached to their word. Order kept,
+ * duplicates kept.
+ */
+export function identifierWords(text: string): string[] {
+  const out: string[] = [];
+  for (const chunk of text.normalize('NFKC').split(/[^\p{L}\p{N}]+/u)) {
+    if (chunk === '') continue;
+    const parts = chunk.replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2').split(' ');
+    for (const p of parts) if (p !== '') out.push(p.toLowerCase());
+  }
+  return out;
+}
+
+/**
+ * The `terms` column of a node: the distinct subwords of its id and title that differ from the
+ * words FTS5 already sees there (a camelCase identifier is one FTS5 token), space-separated.
+ * Bounded: at most 64 subwords.
+ */
+export function nodeTerms(id: string, title: string): string {
+  const seen = new Set<string>();
+  for (const w of [...identifierWords(id), ...identifierWords(title)]) {
+    if (seen.size >= 64) break;
+    seen.add(w);
+  }
+  return [...seen].join(' ');
+}

@@ -1,0 +1,338 @@
+/**
+ * One ranking for documentation pages and code symbols (issue 9 item 3), used by
+ * `docforge_search`, the context seeds and the task-context focus.
+ *
+ * Query analysis: the query is split into words with the index's identifier splitting
+ * (`requestRefund` gives `request`, `refund`); stop words and question filler ({@link STOP_WORDS},
+ * {@link QUESTION_WORDS}) are never required terms (kept only when nothing else remains). Each
+ * remaining word may bring expansions from {@link ABBREVIATIONS} (both directions) and a simple
+ * word-form stem ({@link wordStem}: "listening" and `listen` share a stem); expansions weigh
+ * {@link EXPANSION_WEIGHT} of an exact term.
+ *
+ * Candidates come from two FTS5 queries of fixed size {@link CANDIDATE_WINDOW}, independent of the
+ * caller's limit: the union of all terms and expansions over every column (bm25 with the index
+ * weights), and the same over the name columns only (id, title, identifier subwords), so short
+ * code symbols are not crowded out by long pages. Every candidate is then scored (higher is better):
+ *
+ *   score = NAME * name + HEADING * heading + TEXT * text + EXACT_TITLE * [title equals the query]
+ *           + ALL_TERMS * [every query word, or an expansion of it, occurs in the node]
+ *           + CODE_INTENT * [a "where is X" question and a code node outside `.d.ts` files]
+ *
+ * where `name` is the idf-weighted fraction of query terms found among the node's own name words
+ * (or, at {@link QUALIFIER_WEIGHT}, among its qualified name or path subwords), times (0.5 + 0.5 * the fraction of name words the
+ * query covers), `heading` the same recall over the best section heading, and `text` the node's
+ * bm25 relative to the best candidate's (0..1); nodes in test sources score {@link TEST_FACTOR} of that. Ties are ordered by id. Because the candidate set
+ * and every score are independent of the limit, the results for one limit are always the first
+ * entries of the results for any larger limit (the prefix property).
+ */
+import type { FtsCandidate, IndexReader, NodeFilters } from '@docforge/index';
+import { identifierWords } from '@docforge/index';
+
+/** English function words: never required terms (kept only when a query has nothing else). */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  'a an and are as at be by can could did do does for from how i if in into is it its me my of on or our should so that the their them then there these this those to was we were what when where which who whom why will with would you your'.split(' '),
+);
+
+/** Question and task filler ("where is X implemented", "change how X works"): treated like stop words. */
+export const QUESTION_WORDS: ReadonlySet<string> = new Set('implemented defined declared located happens happen find found code change changes changing modify'.split(' '));
+
+/**
+ * Common code abbreviations and the words they stand for (expanded both ways at query time, at
+ * {@link EXPANSION_WEIGHT}): "configuration" also finds `cfg-validator.ts`, `req` also finds "request".
+ */
+export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  req: ['request'], res: ['response', 'result'], gen: ['generate', 'generator'], cfg: ['config', 'configuration'],
+  config: ['configuration'], conf: ['config', 'configuration'], ctx: ['context'], err: ['error'], opts: ['options'], opt: ['option'],
+  msg: ['message'], impl: ['implementation', 'implement'], params: ['parameters'], param: ['parameter'], args: ['arguments'],
+  arg: ['argument'], init: ['initialize', 'initial'], fn: ['function'], cb: ['callback'], dir: ['directory'], num: ['number'],
+  str: ['string'], val: ['value'], idx: ['index'], db: ['database'], auth: ['authorization', 'authentication'], util: ['utility'],
+  utils: ['utilities'], env: ['environment'], prev: ['previous'], src: ['source'], dest: ['destination'], tmp: ['temporary'],
+  max: ['maximum'], min: ['minimum'], len: ['length'], id: ['identifier'], url: ['address'], http: ['web'], async: ['asynchronous'],
+  sync: ['synchronous'], addr: ['address'], info: ['information'], doc: ['document'], docs: ['documentation'], spec: ['specification'],
+  lib: ['library'], pkg: ['package'], proc: ['process'], sig: ['signature'], eval: ['evaluate'], calc: ['calculate'],
+  '404': ['not', 'found'],
+});
+
+/** Weight of an expansion (abbreviation or its long form) relative to an exact term. */
+export const EXPANSION_WEIGHT = 0.6;
+/** Candidates read per FTS5 query (fixed: never derived from the caller's limit). */
+export const CANDIDATE_WINDOW = 200;
+/** Test sources (`test/`, `__tests__/`, `*.test.*`, `*.spec.*`, `*.tst.*`): ranked below the code and docs they exercise. */
+const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec|tst)\.[a-z]+$/i;
+/** Score factor of a node in a test source ({@link TEST_PATH}). */
+export const TEST_FACTOR = 0.8;
+/** Score weights of {@link rankNodes}. */
+export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1, allTerms: 0.25, codeIntent: 0.5 });
+
+/**
+ * A question about where something is implemented ("where is the request id generated", "where
+ * are hooks run", "… implemented/defined/declared"): code nodes (ids `code:…`, not `.d.ts`
+ * declarations) get {@link RANK_WEIGHTS}.codeIntent.
+ */
+export function hasCodeIntent(query: string): boolean {
+  return /^\s*where\b/i.test(query) || /\b(implemented|implementation|defined|declared)\b/i.test(query);
+}
+const DECLARATION_FILE = /\.d\.[cm]?ts$/;
+
+/** Irregular verb forms common in questions about code, mapped to their base form before stemming. */
+const IRREGULAR_FORMS: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null) as Record<string, string>, {
+  built: 'build', sent: 'send', made: 'make', ran: 'run', written: 'write', wrote: 'write', thrown: 'throw', threw: 'throw',
+  begun: 'begin', began: 'begin', chosen: 'choose', kept: 'keep', left: 'leave', read: 'read', set: 'set', got: 'get', gotten: 'get',
+}));
+const SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ions', 'ion', 'ers', 'er', 'ors', 'or', 'ables', 'able', 'ments', 'ment', 'ies', 'ied', 'ed', 'es', 'ly', 's', 'e'];
+
+/**
+ * A light word-form stem: the word minus one common suffix, keeping at least 3 characters
+ * (`listening`, `listen`, `listens` → `listen`; `validated`, `validation`, `validator` → `validat`;
+ * `parsing`, `parse` → `pars`).
+ */
+export function wordStem(word: string): string {
+  const w = IRREGULAR_FORMS[word.toLowerCase()] ?? word.toLowerCase();
+  for (const suffix of SUFFIXES) {
+    if (w.length - suffix.length >= 3 && w.endsWith(suffix)) {
+      const stem = w.slice(0, -suffix.length);
+      return suffix === 'ies' || suffix === 'ied' ? `${stem}y` : stem;
+    }
+  }
+  return w;
+}
+
+/** One analysed query word. */
+export interface QueryTerm {
+  word: string;
+  stem: string;
+  /** 1 for a word of the query, {@link EXPANSION_WEIGHT} for an expansion. */
+  weight: number;
+  /** Index of the query word this term stands for (expansions share their word's index). */
+  group: number;
+  /** For a compound identifier of the query: its subwords, which must occur in this order. */
+  seq?: string[];
+}
+
+/** Most distinct query words one query searches; later ones are reported in `dropped`. */
+export const MAX_QUERY_PHRASES = 32;
+
+/** A query word that was not searched, and why. */
+export interface DroppedTerm {
+  /** The lowercased word (a compound identifier as written, lowercased). */
+  term: string;
+  /**
+   * `stop_word`: an English function word or question filler ({@link STOP_WORDS},
+   * {@link QUESTION_WORDS}), ignored because the query has other words; `term_limit`: a distinct
+   * word after the first {@link MAX_QUERY_PHRASES}.
+   */
+  reason: 'stop_word' | 'term_limit';
+}
+
+/** The analysed query: its words (stop words dropped unless nothing else remains) and their expansions. */
+export interface AnalysedQuery {
+  terms: QueryTerm[];
+  /** Query words not searched, in query order, each once (issue 8: never dropped silently). */
+  dropped: DroppedTerm[];
+  /** Number of query words (groups). */
+  groups: number;
+  /** The query words joined by one space (for exact title comparison). */
+  wanted: string;
+}
+
+/**
+ * Analyses free text into weighted terms (at most 32 query words). A compound identifier in the
+ * query (`onRequest`, `parse_options`) is one word whose subwords must occur in sequence in a name
+ * (`onRequest` matches the `onRequest` hook, not a page titled "Request").
+ */
+export function analyseQuery(text: string): AnalysedQuery {
+  const all: { word: string; seq: string[] }[] = [];
+  for (const chunk of text.normalize('NFKC').split(/[^\p{L}\p{N}_]+/u)) {
+    const seq = identifierWords(chunk);
+    if (seq.length === 0) continue;
+    all.push({ word: seq.length > 1 ? seq.join('') : seq[0]!, seq });
+  }
+  const kept = all.filter((w) => w.seq.length > 1 || (!STOP_WORDS.has(w.word) && !QUESTION_WORDS.has(w.word)));
+  const unique = new Map<string, string[]>();
+  for (const w of kept.length > 0 ? kept : all) if (!unique.has(w.word)) unique.set(w.word, w.seq);
+  const words = [...unique.keys()].slice(0, MAX_QUERY_PHRASES);
+  const dropped: DroppedTerm[] = [];
+  const reported = new Set<string>();
+  for (const w of all) {
+    if (reported.has(w.word) || (words.includes(w.word))) continue;
+    reported.add(w.word);
+    dropped.push({ term: w.word, reason: unique.has(w.word) ? 'term_limit' : 'stop_word' });
+  }
+  const terms: QueryTerm[] = [];
+  words.forEach((word, group) => {
+    const seq = unique.get(word)!;
+    terms.push({ word, stem: wordStem(word), weight: 1, group, ...(seq.length > 1 ? { seq } : {}) });
+    if (seq.length > 1) return;
+    const expansions = new Set<string>(Object.hasOwn(ABBREVIATIONS, word) ? ABBREVIATIONS[word] : []);
+    for (const [abbr, longs] of Object.entries(ABBREVIATIONS)) if (longs.some((l) => wordStem(l) === wordStem(word))) expansions.add(abbr);
+    for (const e of expansions) if (e !== word && !words.includes(e)) terms.push({ word: e, stem: wordStem(e), weight: EXPANSION_WEIGHT, group });
+  });
+  return { terms, dropped, groups: words.length, wanted: words.map((w) => unique.get(w)!.join(' ')).join(' ') };
+}
+
+/** The FTS5 phrases of a term: the word, and for a compound its subwords in sequence (the `terms` column). */
+function termPhrases(t: QueryTerm, withSubwords = true): string[] {
+  return t.seq && withSubwords ? [ftsPhrase(t.word), ftsPhrase(t.seq.join(' '))] : [ftsPhrase(t.word)];
+}
+
+function containsSequence(stems: readonly string[], seq: readonly string[]): boolean {
+  const want = seq.map(wordStem);
+  for (let i = 0; i + want.length <= stems.length; i += 1) if (want.every((w, j) => stems[i + j] === w)) return true;
+  return false;
+}
+
+/** Quotes a word as an FTS5 phrase. */
+export function ftsPhrase(word: string): string {
+  return `"${word.replace(/"/g, '""')}"`;
+}
+
+/** The name words of a node: its title's subwords plus its id's last segment (qualified name or file name), in order, first occurrences. */
+export function nameWords(id: string, title: string): string[] {
+  const hash = id.indexOf('#');
+  const tail = hash >= 0 ? id.slice(hash + 1) : (id.split('/').pop() ?? id).replace(/\.[a-z0-9]+$/i, '');
+  const words = [...identifierWords(title), ...identifierWords(tail.replace(/^code:/, ''))];
+  return [...new Set(words)];
+}
+
+/** Weight of a match found only in a node's qualifier (its class or path), relative to its own name. */
+export const QUALIFIER_WEIGHT = 0.6;
+
+/** The words of a node's own name: a code declaration's leaf name, a module's file name, else its title. */
+function leafWords(id: string, title: string): string[] {
+  if (!id.startsWith('code:')) return identifierWords(title);
+  const hash = id.indexOf('#');
+  if (hash >= 0) return identifierWords(id.slice(hash + 1).split('.').pop()!.replace(/~\d+$/, ''));
+  return identifierWords((id.split('/').pop() ?? id).replace(/\.[a-z0-9]+$/i, ''));
+}
+
+/** One ranked candidate. */
+export interface RankedNode {
+  row: FtsCandidate;
+  /** Higher ranks first. */
+  score: number;
+  /** Whether every query word (or one of its expansions) occurs in the node's indexed text. */
+  allTerms: boolean;
+  /** Best matching section heading (not the node's own title heading), when one matches. */
+  section: FtsCandidate['anchors'][number] | null;
+}
+
+/** Result of {@link rankNodes}. */
+export interface RankedResult {
+  ranked: RankedNode[];
+  /** Whether a candidate query had more matches than {@link CANDIDATE_WINDOW} (or the given window). */
+  windowed: boolean;
+  /** The FTS5 query of the full-text candidates (for transparency). */
+  fts: string;
+  terms: AnalysedQuery;
+}
+
+function recall(terms: readonly QueryTerm[], idf: ReadonlyMap<string, number>, groups: number, words: readonly string[]): { r: number; covered: number } {
+  if (groups === 0 || words.length === 0) return { r: 0, covered: 0 };
+  const stemList = words.map(wordStem);
+  const stems = new Set(stemList);
+  const best = new Array<number>(groups).fill(0);
+  const weightOf = new Array<number>(groups).fill(0);
+  const coveredStems = new Set<string>();
+  for (const t of terms) {
+    const w = idf.get(t.word) ?? 1;
+    if (t.weight === 1) weightOf[t.group] = w;
+    if (t.seq ? stems.has(t.stem) || containsSequence(stemList, t.seq) : stems.has(t.stem)) {
+      best[t.group] = Math.max(best[t.group]!, t.weight);
+      coveredStems.add(t.stem);
+      for (const w of t.seq ?? []) coveredStems.add(wordStem(w));
+    }
+  }
+  let total = 0;
+  let got = 0;
+  for (let g = 0; g < groups; g += 1) {
+    total += weightOf[g]!;
+    got += weightOf[g]! * best[g]!;
+  }
+  // Name precision counts content words only (stop words stay in `words` for compound sequences).
+  const content = words.filter((w) => !STOP_WORDS.has(w));
+  return { r: total === 0 ? 0 : got / total, covered: content.length === 0 ? 0 : content.filter((w) => coveredStems.has(wordStem(w))).length / content.length };
+}
+
+/**
+ * Ranks the nodes matching `query` (see the module comment for the formula). Reads at most
+ * `2 * window` candidate rows, one document-frequency probe per term and one match probe over the
+ * candidates; independent of any result limit.
+ */
+export function rankNodes(reader: IndexReader, query: string, filters: NodeFilters = {}, window = CANDIDATE_WINDOW): RankedResult {
+  const analysed = analyseQuery(query);
+  if (analysed.terms.length === 0) return { ranked: [], windowed: false, fts: '', terms: analysed };
+  // A compound's subword phrase ("on request") only in the name columns: in prose it is noise.
+  const any = [...new Set(analysed.terms.flatMap((t) => termPhrases(t, false)))].join(' OR ');
+  const anyNames = [...new Set(analysed.terms.flatMap((t) => termPhrases(t)))].join(' OR ');
+  const text = reader.ftsCandidates(any, filters, window + 1);
+  const names = reader.ftsCandidates(`{id title terms} : (${anyNames})`, filters, window + 1);
+  const windowed = text.length > window || names.length > window;
+  const candidates = new Map<number, FtsCandidate>();
+  for (const row of [...text.slice(0, window), ...names.slice(0, window)]) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
+  if (candidates.size === 0) return { ranked: [], windowed, fts: any, terms: analysed };
+  // bm25 of the name-only query is on another scale: use the full-text rank where known, else the worst seen.
+  const textRank = new Map(text.slice(0, window).map((r) => [r.rowid, r.bm25]));
+  const bestBm25 = Math.min(...[...textRank.values()], 0);
+  const worst = Math.max(...[...textRank.values()], 0);
+  const nodeCount = Math.max(1, reader.count('nodes'));
+  const idf = new Map<string, number>();
+  for (const t of analysed.terms) {
+    if (idf.has(t.word)) continue;
+    const df = reader.ftsDocumentCount(termPhrases(t).join(' OR '), nodeCount);
+    idf.set(t.word, Math.log(1 + (nodeCount - df + 0.5) / (df + 0.5)));
+  }
+  const groupsFts = new Map<number, string[]>();
+  for (const t of analysed.terms) groupsFts.set(t.group, [...(groupsFts.get(t.group) ?? []), ...termPhrases(t)]);
+  const allFts = [...groupsFts.values()].map((g) => `(${g.join(' OR ')})`).join(' AND ');
+  const allRows = new Set(reader.ftsMatchingRowids(allFts, [...candidates.keys()]));
+  const codeIntent = hasCodeIntent(query);
+  const ranked: RankedNode[] = [];
+  for (const row of candidates.values()) {
+    // The node's own name counts fully; words only of its qualifier (class, path) count at QUALIFIER_WEIGHT.
+    const own = recall(analysed.terms, idf, analysed.groups, leafWords(row.id, row.title));
+    const name = recall(analysed.terms, idf, analysed.groups, nameWords(row.id, row.title));
+    const nameScore = Math.max(own.r, QUALIFIER_WEIGHT * name.r) * (0.5 + 0.5 * name.covered);
+    let heading = 0;
+    let section: RankedNode['section'] = null;
+    for (const [i, a] of row.anchors.entries()) {
+      if (i === 0 && (a.line === row.start_line || a.title === row.title)) continue;
+      const h = recall(analysed.terms, idf, analysed.groups, identifierWords(a.title));
+      const s = h.r * (0.5 + 0.5 * h.covered);
+      if (s > heading) {
+        heading = s;
+        section = a;
+      }
+    }
+    const bm25 = textRank.get(row.rowid) ?? worst;
+    const textScore = bestBm25 < 0 ? Math.max(0, bm25 / bestBm25) : 0;
+    const titleAll = identifierWords(row.title);
+    const exactTitle = titleAll.join(' ') === analysed.wanted || titleAll.filter((w) => !STOP_WORDS.has(w)).join(' ') === analysed.wanted ? 1 : 0;
+    const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore + RANK_WEIGHTS.exactTitle * exactTitle + (allRows.has(row.rowid) ? RANK_WEIGHTS.allTerms : 0)
+      + (codeIntent && row.id.startsWith('code:') && !DECLARATION_FILE.test(row.source_path) ? RANK_WEIGHTS.codeIntent : 0);
+    const score = TEST_PATH.test(row.source_path) ? raw * TEST_FACTOR : raw;
+    ranked.push({ row, score: Math.round(score * 1e6) / 1e6, allTerms: allRows.has(row.rowid), section });
+  }
+  ranked.sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
+  return { ranked, windowed, fts: any, terms: analysed };
+}
+
+/**
+ * The section heading of `anchors` that best matches `query` (query words found in the heading,
+ * equal weights), skipping the node's own title heading (at `startLine` or equal to `title`); null
+ * when none matches.
+ */
+export function sectionMatching(query: string | AnalysedQuery, anchors: readonly FtsCandidate['anchors'][number][], startLine: number, title = ''): FtsCandidate['anchors'][number] | null {
+  const analysed = typeof query === 'string' ? analyseQuery(query) : query;
+  let best = 0;
+  let section: FtsCandidate['anchors'][number] | null = null;
+  for (const [i, a] of anchors.entries()) {
+    if (i === 0 && (a.line === startLine || a.title === title)) continue;
+    const h = recall(analysed.terms, new Map(), analysed.groups, identifierWords(a.title));
+    const s = h.r * (0.5 + 0.5 * h.covered);
+    if (s > best) {
+      best = s;
+      section = a;
+    }
+  }
+  return section;
+}

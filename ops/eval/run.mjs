@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// DocForge retrieval evaluation (issue 9 item 6): builds each project with a real docforge-mcp
+// process (stdio, MCP SDK client), asks every question of ops/eval/questions/<set>.json through
+// docforge_search and docforge_get_task_context, and prints recall@5 and MRR per question kind
+// (`docs`: questions about the documentation; `code`: "where is X implemented").
+// A question's `expected` lists its accepted answers (node ids checked against the source by
+// hand); a question counts as recalled at 5 when any accepted id is among the first five hits,
+// and its reciprocal rank is 1 / the rank of the first accepted id (0 when none is returned).
+// Usage: node ops/eval/run.mjs [--set examples|fastify] [--verbose] [--json FILE]
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+const outDir = path.join(here, 'out');
+const { values } = parseArgs({ options: { set: { type: 'string' }, verbose: { type: 'boolean', default: false }, json: { type: 'string' } } });
+
+/** Hits considered per tool (the rank of an answer beyond it counts as not found). */
+const DEPTH = 10;
+
+/** A fresh copy of the bundled example project. */
+function examplesCorpus() {
+  const root = path.join(outDir, 'examples');
+  rmSync(root, { recursive: true, force: true });
+  cpSync(path.join(repo, 'examples'), root, { recursive: true, filter: (src) => !src.split(path.sep).includes('.docforge') });
+  return root;
+}
+
+/** A project made of the installed fastify package, as ops/bench/code.mjs builds it. */
+export function fastifyCorpus(root = path.join(outDir, 'fastify')) {
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  const fastify = path.join(repo, 'node_modules', 'fastify');
+  for (const name of ['docs', 'lib', 'types', 'test', 'fastify.js', 'fastify.d.ts', 'package.json']) {
+    cpSync(path.join(fastify, name), path.join(root, name), { recursive: true });
+  }
+  writeFileSync(path.join(root, 'docforge.toml'), [
+    'schema_version = 1', '[project]', 'id = "fastify"', 'name = "Fastify"', '[sources]', 'content_roots = ["docs"]', 'code_roots = ["."]',
+    'exclude = ["**/node_modules/**", "**/.git/**"]', '[adapter]', 'code = "typescript"', 'strategy = "ast"', '',
+  ].join('\n'));
+  return root;
+}
+
+async function connect(root) {
+  const args = [path.join(repo, 'apps/mcp-server/dist/src/main.js'), '--project-root', root, '--log-level', 'warn'];
+  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' });
+  const client = new Client({ name: 'docforge-eval', version: '1' });
+  await client.connect(transport);
+  const call = async (name, args) => {
+    const response = await client.callTool({ name, arguments: args });
+    const envelope = response.structuredContent;
+    if (!envelope.ok) throw new Error(`${name} failed: ${JSON.stringify(envelope.error)}`);
+    return envelope.result;
+  };
+  return { client, call };
+}
+
+function rankOf(ids, expected) {
+  const i = ids.findIndex((id) => expected.includes(id));
+  return i < 0 ? null : i + 1;
+}
+
+function summarize(rows) {
+  const n = rows.length;
+  if (n === 0) return { n, recall5: 0, mrr: 0 };
+  const recall5 = rows.filter((r) => r.rank !== null && r.rank <= 5).length / n;
+  const mrr = rows.reduce((s, r) => s + (r.rank === null ? 0 : 1 / r.rank), 0) / n;
+  return { n, recall5, mrr };
+}
+
+async function evaluate(set) {
+  const file = JSON.parse(readFileSync(path.join(here, 'questions', `${set}.json`), 'utf8'));
+  const root = set === 'fastify' ? fastifyCorpus() : examplesCorpus();
+  const { client, call } = await connect(root);
+  const t = performance.now();
+  await call('docforge_sync', {});
+  const buildMs = performance.now() - t;
+  const rows = [];
+  for (const q of file.questions) {
+    const search = await call('docforge_search', { query: q.question, limit: DEPTH });
+    const searchIds = search.items.map((i) => i.id);
+    const task = await call('docforge_get_task_context', { task_kind: q.task_kind ?? (q.kind === 'code' ? 'implementation' : 'change'), task: q.question });
+    const taskIds = task.items.filter((i) => i.type === 'evidence').map((i) => i.id).slice(0, DEPTH);
+    rows.push({ ...q, search: rankOf(searchIds, q.expected), task: rankOf(taskIds, q.expected), top_search: searchIds.slice(0, 3), top_task: taskIds.slice(0, 3) });
+  }
+  await client.close();
+  const report = { set, build_ms: Math.round(buildMs), kinds: {} };
+  console.log(`\n== ${set}: ${file.questions.length} questions (cold build ${report.build_ms} ms)`);
+  for (const kind of ['docs', 'code']) {
+    const of = rows.filter((r) => r.kind === kind);
+    const s = summarize(of.map((r) => ({ rank: r.search })));
+    const tc = summarize(of.map((r) => ({ rank: r.task })));
+    report.kinds[kind] = { questions: of.length, search: s, task_context: tc };
+    console.log(`   ${kind.padEnd(4)} (${String(of.length).padStart(2)} q)  search: recall@5 ${s.recall5.toFixed(3)}  MRR ${s.mrr.toFixed(3)}   task context: recall@5 ${tc.recall5.toFixed(3)}  MRR ${tc.mrr.toFixed(3)}`);
+  }
+  if (values.verbose) {
+    for (const r of rows) {
+      if (r.search === 1 && r.task === 1) continue;
+      console.log(`   [${r.kind}] ${JSON.stringify(r.question)}  search rank ${r.search ?? '-'} ${JSON.stringify(r.top_search)}  task rank ${r.task ?? '-'} ${JSON.stringify(r.top_task)}`);
+    }
+  }
+  report.questions = rows.map((r) => ({ question: r.question, kind: r.kind, search_rank: r.search, task_rank: r.task }));
+  return report;
+}
+
+const sets = values.set ? [values.set] : ['examples', 'fastify'];
+const reports = [];
+for (const set of sets) reports.push(await evaluate(set));
+if (values.json) writeFileSync(values.json, `${JSON.stringify(reports, null, 1)}\n`);

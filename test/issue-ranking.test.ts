@@ -1,0 +1,87 @@
+// Pins issue 9 item 3: identifier subwords, abbreviations and word forms find code, one ranking for docs and code, and the prefix property on fastify.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { IndexManager } from '@docforge/index';
+import { searchNodes } from '@docforge/retrieval';
+import { fastifyProjectCopy, sharedExampleProject, tempDir } from './helpers/projects.js';
+import { useServer } from './helpers/server.js';
+
+/** mulberry32: a small seeded generator, so the random queries are the same on every run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('ranking on the example project', async () => {
+  const s = await useServer(sharedExampleProject());
+
+  test('"request refund" finds RefundService.requestRefund among the first three', async () => {
+    const e = await s.call('docforge_search', { query: 'request refund', limit: 3 });
+    assert.ok(e.result!.items.some((i: { id: string }) => i.id === 'code:src/refunds/refund-service.ts#RefundService.requestRefund'), JSON.stringify(e.result!.items.map((i: { id: string }) => i.id)));
+  });
+
+  test('scores are monotonic in the order shown', async () => {
+    const e = await s.call('docforge_search', { query: 'ledger refund', limit: 30 });
+    const scores = e.result!.items.map((i: { score: number }) => i.score);
+    for (let i = 1; i < scores.length; i += 1) assert.ok(scores[i] <= scores[i - 1], `score ${i} ${scores[i]} > ${scores[i - 1]}`);
+    assert.ok(new Set(scores).size > scores.length / 2, `scores distinguishable: ${scores.join(' ')}`);
+  });
+});
+
+describe('ranking on a small code project', () => {
+  test('"option parsing" finds parseOptions and "where is the configuration validated" finds src/cfg-validator.ts', async () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, 'src'));
+    writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "t"\nname = "T"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = ["src"]\n[adapter]\ncode = "typescript"\n');
+    mkdirSync(path.join(root, 'docs'));
+    writeFileSync(path.join(root, 'docs', 'overview.md'), '# Overview\n\nThe configuration is described here and read at start. Options are listed below.\n');
+    writeFileSync(path.join(root, 'src', 'cfg-validator.ts'), 'export function check(input: unknown): boolean {\n  return input !== null;\n}\n');
+    writeFileSync(path.join(root, 'src', 'options.ts'), 'export function parseOptions(argv: string[]): string[] {\n  return argv;\n}\nexport function listen(port: number): number {\n  return port;\n}\n');
+    const manager = new IndexManager({ root, noAst: false });
+    await manager.sync();
+    const reader = manager.reader();
+    const top = (q: string, n: number): string[] => searchNodes(reader, q, n).items.map((i) => i.id);
+    assert.ok(top('where is the configuration validated', 3).includes('code:src/cfg-validator.ts'), JSON.stringify(top('where is the configuration validated', 5)));
+    assert.ok(top('option parsing', 3).includes('code:src/options.ts#parseOptions'), JSON.stringify(top('option parsing', 5)));
+    assert.ok(top('listening', 3).includes('code:src/options.ts#listen'), JSON.stringify(top('listening', 5)));
+    // Stop words are never required: the same hits with or without them.
+    assert.deepEqual(top('where is the option parsing', 5), top('option parsing', 5));
+    await manager.close();
+  });
+});
+
+describe('prefix property on fastify (docs, lib, fastify.js)', () => {
+  test('for 100 seeded random queries, the results for each limit 1..50 are the first entries of limit 50', async () => {
+    const root = fastifyProjectCopy(['docs', 'lib', 'fastify.js', 'package.json'],
+      'schema_version = 1\n[project]\nid = "fastify"\nname = "Fastify"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = ["."]\nexclude = ["**/node_modules/**"]\n[adapter]\ncode = "typescript"\n');
+    const manager = new IndexManager({ root, noAst: false });
+    await manager.sync();
+    const reader = manager.reader();
+    // Words of fastify's own node titles, so queries hit a realistic mix of docs and code.
+    const vocabulary = [...new Set(reader.nodesByFilter({}, 5000, null).items.flatMap((n) => n.title.toLowerCase().match(/[a-z]{3,}/g) ?? []))].sort();
+    assert.ok(vocabulary.length > 100);
+    const next = rng(9);
+    const queries = ['hooks'];
+    while (queries.length < 100) {
+      const words = 1 + Math.floor(next() * 3);
+      queries.push(Array.from({ length: words }, () => vocabulary[Math.floor(next() * vocabulary.length)]).join(' '));
+    }
+    for (const q of queries) {
+      const full = searchNodes(reader, q, 50).items.map((i) => i.id);
+      for (let limit = 1; limit <= 50; limit += 1) {
+        const page = searchNodes(reader, q, limit).items.map((i) => i.id);
+        assert.deepEqual(page, full.slice(0, limit), `query ${JSON.stringify(q)} limit ${limit}`);
+      }
+    }
+    const hooks = searchNodes(reader, 'hooks', 20).items.map((i) => i.id);
+    assert.ok(hooks.slice(0, 3).includes('Reference/Hooks'), JSON.stringify(hooks));
+  });
+});
