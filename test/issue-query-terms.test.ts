@@ -21,10 +21,11 @@ describe('query words beyond the bound are reported', async () => {
   test('search: the words after the 32nd and the stop words are listed in dropped_terms', async () => {
     const e = await s.call('docforge_search', { query: `the ${WORDS.join(' ')} and ${WORDS[0]}` });
     assert.equal(e.ok, true);
+    // In query order: "the", the words after the 32nd, then "and".
     assert.deepEqual(e.result!.dropped_terms, [
       { term: 'the', reason: 'stop_word' },
-      { term: 'and', reason: 'stop_word' },
       ...WORDS.slice(32).map((term) => ({ term, reason: 'term_limit' })),
+      { term: 'and', reason: 'stop_word' },
     ]);
     // The dropped word is honestly not searched: its only document is not a hit.
     assert.deepEqual(e.result!.items.map((i: Json) => i.id), ['first']);
@@ -39,11 +40,11 @@ describe('query words beyond the bound are reported', async () => {
     assert.deepEqual(e.result!.dropped_terms, WORDS.slice(32).map((term) => ({ term, reason: 'term_limit' })));
   });
 
-  test('get_task_context: task words after the first 12 terms are listed in the plan', async () => {
-    const e = await s.call('docforge_get_task_context', { task_kind: 'change', task: WORDS.slice(0, 15).join(' ') });
+  test('get_task_context: task words after the first 32 terms are listed in the plan', async () => {
+    const e = await s.call('docforge_get_task_context', { task_kind: 'change', task: WORDS.join(' ') });
     assert.equal(e.ok, true, JSON.stringify(e.error));
-    assert.equal(e.result!.plan.focus.query_terms, 12);
-    assert.deepEqual(e.result!.plan.focus.dropped_terms, WORDS.slice(12, 15));
+    assert.equal(e.result!.plan.focus.query_terms, 32);
+    assert.deepEqual(e.result!.plan.focus.dropped_terms, WORDS.slice(32));
     assert.equal(e.result!.plan.focus.unchecked_id_chunks, 0);
     const long = await s.call('docforge_get_task_context', { task_kind: 'change', task: Array.from({ length: 70 }, () => 'first').join(' ') });
     assert.equal(long.result!.plan.focus.unchecked_id_chunks, 6);

@@ -5,6 +5,7 @@
  */
 import { errors, domainHash } from '@docforge/core';
 import { MAX_CONTEXT_BUDGET } from './packing.js';
+import { analyseQuery, MAX_QUERY_PHRASES } from './ranking.js';
 import type { TraversalDirection } from './traversal.js';
 import type { RelationVocabulary } from './task-vocabulary.js';
 
@@ -43,8 +44,8 @@ export const MAX_LEXICAL_FOCUS = 3;
 export const LEXICAL_CANDIDATE_WINDOW = 1000;
 /** Most whitespace-separated chunks of the task checked as verbatim node ids. */
 export const MAX_ID_MENTION_CHUNKS = 64;
-/** Most lexical terms taken from the task text. */
-export const MAX_QUERY_TERMS = 12;
+/** Most lexical terms taken from the task text (the search ranking's bound). */
+export const MAX_QUERY_TERMS = MAX_QUERY_PHRASES;
 /** Most relationship reasons listed per evidence item (the rest are counted). */
 export const MAX_RELATIONSHIP_REASONS = 16;
 /** Traversal depth of the version-1 plan. */
@@ -89,10 +90,6 @@ export interface TaskContextRequest {
   budget?: number;
 }
 
-const STOP_WORDS = new Set(('the and for with that this from into onto when then than are was were been being have has had not but can could should would will ' +
-  'shall may might must our your their its his her them they you all any each how what why who which where add fix make use using need needs ' +
-  'task change changes please about after before over under').split(' '));
-
 /**
  * Lexical terms of a task text: lowercase letter/digit/underscore words of at least three
  * characters, minus a small stop-word list, first {@link MAX_QUERY_TERMS} distinct ones.
@@ -102,21 +99,15 @@ export function taskTerms(task: string): string[] {
 }
 
 /**
- * {@link taskTerms} with the distinct eligible words after the first {@link MAX_QUERY_TERMS}
- * (`dropped`, in task order), which the lexical focus does not search; the plan reports them.
- * Bounded by the task's character ceiling.
+ * The words the lexical focus searches, as the shared search ranking analyses the task text
+ * ({@link analyseQuery}: stop words and question filler dropped, at most {@link MAX_QUERY_TERMS}
+ * distinct words), and the distinct words after those (`dropped`, in task order), which it does not
+ * search; the plan reports them. Bounded by the task's character ceiling.
  */
 export function splitTaskTerms(task: string): { terms: string[]; dropped: string[] } {
-  const terms: string[] = [];
-  const seen = new Set<string>();
-  const dropped: string[] = [];
-  for (const word of task.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []) {
-    if (word.length < 3 || STOP_WORDS.has(word) || seen.has(word)) continue;
-    seen.add(word);
-    if (terms.length < MAX_QUERY_TERMS) terms.push(word);
-    else dropped.push(word);
-  }
-  return { terms, dropped };
+  const analysed = analyseQuery(task);
+  const terms = [...new Set(analysed.terms.filter((t) => t.weight === 1).map((t) => t.word))];
+  return { terms, dropped: analysed.dropped.filter((d) => d.reason === 'term_limit').map((d) => d.term) };
 }
 
 /** The version-1 retrieval plan; see {@link deriveTaskPlan}. */
