@@ -33,6 +33,31 @@ export interface SearchResult {
   dropped_terms: DroppedTerm[];
 }
 
+/** The ranking and excerpts of the last query run against one reader (see {@link lastSearchOf}). */
+interface SearchMemo {
+  key: string;
+  ranking: ReturnType<typeof rankNodes>;
+  /** Excerpts by FTS rowid, filled page by page. */
+  excerpts: Map<number, string>;
+}
+
+const lastSearch = new WeakMap<IndexReader, SearchMemo>();
+
+/**
+ * The ranking of `query` under `filters` on this reader, reused when the previous search on the
+ * same reader asked the same (a client widening its limit, or a limit sweep): a reader is one
+ * immutable published snapshot and the ranking never depends on `limit`, so the reuse cannot
+ * change an answer. One entry per reader, so memory stays bounded by one ranking window.
+ */
+function lastSearchOf(reader: IndexReader, query: string, filters: NodeFilters): SearchMemo {
+  const key = JSON.stringify([query, filters]);
+  const memo = lastSearch.get(reader);
+  if (memo !== undefined && memo.key === key) return memo;
+  const fresh: SearchMemo = { key, ranking: rankNodes(reader, query, filters), excerpts: new Map() };
+  lastSearch.set(reader, fresh);
+  return fresh;
+}
+
 /**
  * Search over documentation and code in one ranking ({@link rankNodes}: identifier subwords,
  * abbreviations and word forms, name, heading and bm25 signals; higher scores first, ties by id).
@@ -43,7 +68,8 @@ export interface SearchResult {
  * Reads at most `2 * CANDIDATE_WINDOW` candidate rows.
  */
 export function searchNodes(reader: IndexReader, query: string, limit: number, filters: NodeFilters = {}): SearchResult {
-  const { ranked, windowed, fts, terms } = rankNodes(reader, query, filters);
+  const memo = lastSearchOf(reader, query, filters);
+  const { ranked, windowed, fts, terms } = memo.ranking;
   const exact = reader.getNode(query.trim());
   let exactHit: SearchHit | null = null;
   if (exact && reader.nodeMatches(exact.id, filters)) {
@@ -54,9 +80,10 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
   const items: SearchHit[] = exactHit ? [exactHit] : [];
   const chosen = ranked.filter((c) => c.row.id !== exactHit?.id).slice(0, Math.max(0, limit - items.length));
   const queryWords = [...new Set(terms.terms.map((t) => t.word))];
-  // One snippet query for the whole page; a long body is excerpted from its bounded head instead.
-  const excerpts = new Map<number, string>();
-  for (const source of reader.ftsExcerptSources(fts, chosen.map((c) => c.row.rowid), EXCERPT_SCAN_CHARS)) {
+  // One snippet query for the rows of the page not excerpted yet; a long body is excerpted from its bounded head instead.
+  const excerpts = memo.excerpts;
+  const missing = chosen.map((c) => c.row.rowid).filter((rowid) => !excerpts.has(rowid));
+  for (const source of missing.length === 0 ? [] : reader.ftsExcerptSources(fts, missing, EXCERPT_SCAN_CHARS)) {
     excerpts.set(source.rowid, source.snippet ?? boundedExcerpt(source.head ?? '', queryWords, (source.head ?? '').length < EXCERPT_SCAN_CHARS));
   }
   for (const { row, score, allTerms, section } of chosen) {
