@@ -25,5 +25,5 @@ export { registerChangeset, addOperation, rebaseChangeset, abandonChangeset, eva
 export type { MutationOutcome, LifecycleOptions } from './lifecycle.js';
 export { changeEntries, chunkPayload, asciiCanonicalJson } from './diff.js';
 export type { ChangeEntry, FrontMatter, PayloadChunk } from './diff.js';
-export { encodeCursor, decodeCursor } from './cursor.js';
+export { encodeCursor, decodeCursor, decodeCursorAt } from './cursor.js';
 export { indexProjectView, storeOf } from './index-view.js';
