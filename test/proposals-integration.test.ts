@@ -117,6 +117,20 @@ test('a project-owned adapter proposal validator narrows the integration policy 
   }
 });
 
+test('an adapter validator cannot widen the integration policy', async () => {
+  const root = adapterProject();
+  const s = await connect(createProjectServer({ projectRoot: root, logger, validateOutput: true, proposals: { writer: 'agent', policy: { operations: ['node_delete'], paths: ['docs/**'] } } }));
+  try {
+    // The adapter allows node_update only, the integration node_delete only: nothing is left.
+    const refused = await expectError(s.call('docforge_propose_node_update', { node_id: 'DOC-GUIDE', set: { title: 'Guide 2' } }), 'changeset_not_writable');
+    assert.match(refused.message, /allowed: none/);
+    await expectError(s.call('docforge_propose_node_delete', { node_id: 'DOC-GUIDE' }), 'changeset_not_writable');
+    assert.deepEqual(stored(root), []);
+  } finally {
+    await s.close();
+  }
+});
+
 test('the generic command: --proposal-writer plus the adapter validator narrows over stdio', async () => {
   const root = adapterProject();
   const server = await useServer(root, { proposalWriter: 'agent' });
