@@ -4,6 +4,7 @@
  * annotations from protocol/, its precompiled validators, and a handler typed with the generated
  * input type. Every tool lives in `tools/<tool>.ts`; `tools/index.ts` lists them.
  */
+import type { ProposalPolicy } from '@docforge/changesets';
 import type { SyncReport, IndexManager } from '@docforge/index';
 import type { Capabilities, DiagnosticsCollector, EffectivePolicy, ToolName } from '@docforge/policy';
 import { argumentsError } from '@docforge/core';
@@ -22,6 +23,8 @@ export interface ToolContext {
   toolList: readonly { name: string; description: string; readOnly: boolean }[];
   /** A project-owned custom context provider (read-only integrations only); null or absent for the core packer. */
   contextProvider?: ContextProvider | null;
+  /** The confined proposal policy of a project integration (createProjectServer); null or absent otherwise. */
+  proposalPolicy?: ProposalPolicy | null;
 }
 
 /** A contract tool name (policy's fixed list) that also has schemas in protocol/. */

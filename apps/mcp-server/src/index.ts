@@ -1,5 +1,7 @@
 export { createProjectServer, createGenericServer, createReadOnlyServer } from './server.js';
-export type { ProjectServerOptions, ProjectServer } from './server.js';
+export type { ProjectServerOptions, ProjectServer, ProjectProposals, ReadOnlyIntegrationOptions } from './server.js';
+export { createProjectService, validateProjectService } from './project-service.js';
+export type { ProjectService } from './project-service.js';
 export { respond } from './respond.js';
 export { CONTENT_NOTICE, CURSOR_AFTER } from './envelope.js';
 export { implementedTools } from './registry.js';

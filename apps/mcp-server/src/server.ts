@@ -2,20 +2,40 @@ import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { toDocforgeError } from '@docforge/core';
+import { confineProposalPolicy, type ProposalPolicy } from '@docforge/changesets';
+import { errors, toDocforgeError } from '@docforge/core';
 import { IndexManager } from '@docforge/index';
 import { computeCapabilities, computeEffectivePolicy, serverInstructions, type CapabilityMode, type EffectivePolicy, type PolicyFactory } from '@docforge/policy';
 import type { ContextProvider } from '@docforge/retrieval';
 import type { ToolContext } from './define-tool.js';
 import { OutputSchemaMismatch, runToolCall, type ToolCallEnvironment } from './lifecycle.js';
+import { validateProjectService, type ProjectService } from './project-service.js';
 import { implementedTools } from './registry.js';
+
+/**
+ * The proposal binding of an explicit project integration (contract: "An explicit project
+ * integration may construct the full fixed surface only after supplying a confined proposal
+ * policy and startup-bound writer").
+ */
+export interface ProjectProposals {
+  /** The startup-bound writer id (the rules of `--proposal-writer`). */
+  writer: string;
+  /** Allowed operations and path globs; checked against the content roots at construction. */
+  policy: ProposalPolicy;
+}
 
 /** Startup options of a project server (the command line maps onto these). */
 export interface ProjectServerOptions {
   /** Absolute project root, bound once for the life of the process. */
   projectRoot: string;
   capabilityMode?: CapabilityMode | null;
+  /**
+   * The writer of the generic command (`--proposal-writer`; its policy comes from the descriptor's
+   * `[proposals.writers.ID]`). {@link createProjectServer} refuses it without {@link proposals}.
+   */
   proposalWriter?: string | null;
+  /** Writer plus confined proposal policy of a project integration ({@link createProjectServer} only). */
+  proposals?: ProjectProposals | null;
   canonicalApplier?: string | null;
   /** Contract: "Preserved no-AST bindings". */
   noAst?: boolean;
@@ -48,9 +68,24 @@ export interface ProjectServer {
  */
 export const SERVER_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-/** Creates the generic project server (proposal surface by default; contract: capability modes). */
+/**
+ * Creates the ordinary project factory's server: the proposal surface is registered; proposal
+ * mutation access is enabled only with `options.proposals` (a writer and a confined
+ * {@link ProposalPolicy}), else every mutation tool answers `proposal_access_disabled`. The
+ * descriptor's `[proposals.writers.ID]` and a project adapter's `proposalOperations` narrow the
+ * policy further; nothing widens it.
+ * @throws DocforgeError `policy_violation` when `proposalWriter` is given without a policy, when
+ *   the descriptor cannot be loaded to confine the policy, or when the policy names an unknown
+ *   operation or a glob outside the content roots; `invalid_arguments` for a bad writer id
+ */
 export function createProjectServer(options: ProjectServerOptions): ProjectServer {
-  return buildServer(options, 'project');
+  if (options.proposals == null) {
+    if (options.proposalWriter != null) {
+      throw errors.policyViolation('a project integration binds a proposal writer only together with a confined proposal policy: pass proposals: { writer, policy }', { argument: 'proposalWriter' });
+    }
+    return buildServer({ ...options, proposalWriter: null }, 'project');
+  }
+  return buildServer({ ...options, proposalWriter: options.proposals.writer }, 'project', null, options.proposals.policy);
 }
 
 /**
@@ -61,18 +96,36 @@ export function createGenericServer(options: ProjectServerOptions): ProjectServe
   return buildServer(options, 'generic');
 }
 
-/** Creates the read-only server: the read surface only, never proposal tools. */
-export function createReadOnlyServer(options: ProjectServerOptions): ProjectServer {
-  return buildServer({ ...options, proposalWriter: null, canonicalApplier: null }, 'read_only');
+/** Process options of the read-only integration form (the project comes from the {@link ProjectService}). */
+export type ReadOnlyIntegrationOptions = Pick<ProjectServerOptions, 'logger' | 'capabilityMode' | 'diagnostics' | 'validateOutput'>;
+
+/**
+ * Creates the read-only server: the read surface only, never proposal tools (contract: "This form
+ * cannot register proposal tools"). Two forms: the options object, or the explicit integration
+ * form from a validated {@link ProjectService} and a project-owned context provider (null: the
+ * core packer). The service's noAst binding carries over.
+ * @throws DocforgeError `invalid_arguments` for a service DocForge cannot validate or a widening mode
+ */
+export function createReadOnlyServer(options: ProjectServerOptions): ProjectServer;
+export function createReadOnlyServer(service: ProjectService, contextProvider: ContextProvider | null, options: ReadOnlyIntegrationOptions): ProjectServer;
+export function createReadOnlyServer(first: ProjectServerOptions | ProjectService, contextProvider?: ContextProvider | null, options?: ReadOnlyIntegrationOptions): ProjectServer {
+  if ('manager' in first) {
+    const service = validateProjectService(first);
+    if (options === undefined) throw errors.invalidArguments('createReadOnlyServer(service, contextProvider, options) needs options with a logger');
+    return buildServer({ ...options, projectRoot: service.root, noAst: service.noAst, contextProvider: contextProvider ?? null, proposalWriter: null, canonicalApplier: null }, 'read_only', service.manager);
+  }
+  return buildServer({ ...first, proposalWriter: null, canonicalApplier: null }, 'read_only');
 }
 
-function buildServer(options: ProjectServerOptions, factory: PolicyFactory): ProjectServer {
+function buildServer(options: ProjectServerOptions, factory: PolicyFactory, boundManager: IndexManager | null = null, integrationPolicy: ProposalPolicy | null = null): ProjectServer {
   const logger = options.logger;
-  const manager = new IndexManager({
+  const manager = boundManager ?? new IndexManager({
     root: options.projectRoot,
     noAst: options.noAst === true,
     onWarning: (message, details) => logger.warn(details, message),
   });
+  // A confined policy needs the content roots now: an unloadable descriptor refuses construction.
+  const proposalPolicy = integrationPolicy === null ? null : confineProposalPolicy(integrationPolicy, manager.descriptor());
   let strategy: 'ast' | 'lexical' = 'ast';
   let moduleSpecifier: string | null = null;
   try {
@@ -96,7 +149,7 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory): Pro
   const capabilities = computeCapabilities(policy, new Set(tools.keys()));
   const registered = new Map(capabilities.tools.map((name) => [name, tools.get(name)!]));
   const toolList = [...registered.values()].map((t) => ({ name: t.name, description: t.description, readOnly: t.annotations.readOnlyHint }));
-  const ctx: ToolContext = { manager, policy, capabilities, boundAt: new Date().toISOString(), toolList, contextProvider: factory === 'read_only' ? options.contextProvider ?? null : null };
+  const ctx: ToolContext = { manager, policy, capabilities, boundAt: new Date().toISOString(), toolList, contextProvider: factory === 'read_only' ? options.contextProvider ?? null : null, proposalPolicy };
   const validateOutput = options.validateOutput ?? process.env.DOCFORGE_VALIDATE_OUTPUT === '1';
 
   const server = new Server(

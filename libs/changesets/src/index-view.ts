@@ -1,15 +1,16 @@
 /** The {@link ProjectView} of a synchronized index (the MCP server's and the CLI's view; no SQL here, only IndexReader calls). */
 import path from 'node:path';
 import { codeExtensionsOf, type IndexManager, type SyncReport } from '@docforge/index';
+import type { ProposalPolicy } from './policy.js';
 import { ChangesetStore } from './store.js';
 import type { ProjectView } from './workspace.js';
 
 /**
  * Builds the projection view of the synchronized publication: nodes and inbound edges from the
  * index reader, the base from `source_hash`, the adapter's proposal operations from the loaded
- * project-owned adapter report.
+ * project-owned adapter report, and the project integration's confined proposal policy (if any).
  */
-export function indexProjectView(manager: IndexManager, sync: SyncReport): ProjectView {
+export function indexProjectView(manager: IndexManager, sync: SyncReport, integrationPolicy: ProposalPolicy | null = null): ProjectView {
   const reader = manager.reader();
   const descriptor = sync.descriptor;
   return {
@@ -20,6 +21,7 @@ export function indexProjectView(manager: IndexManager, sync: SyncReport): Proje
     node: (id) => reader.getNode(id),
     inbound: (id, limit) => reader.edges(id, 'incoming', null, limit),
     adapterOperations: manager.projectAdapter()?.report?.proposal_operations ?? null,
+    integrationPolicy,
   };
 }
 

@@ -12,8 +12,8 @@ export type {
 export { changesetSha256, operationSha256 } from './hash.js';
 export { ChangesetStore, CHANGESET_ID_PATTERN, MAX_CHANGESET_BYTES, STORE_LOCK_TIMEOUT_MS, documentProblem } from './store.js';
 export type { StoreListing } from './store.js';
-export { writerPolicy, policyRefusal, confineProposalPath } from './policy.js';
-export type { WriterPolicy } from './policy.js';
+export { writerPolicy, policyRefusal, confineProposalPath, confineProposalPolicy } from './policy.js';
+export type { WriterPolicy, ProposalPolicy } from './policy.js';
 export { Workspace } from './workspace.js';
 export type { ProjectView, Located } from './workspace.js';
 export { projectOperations, MAX_INBOUND_REPORTED } from './projection.js';
@@ -25,5 +25,5 @@ export { registerChangeset, addOperation, rebaseChangeset, abandonChangeset, eva
 export type { MutationOutcome, LifecycleOptions } from './lifecycle.js';
 export { changeEntries, chunkPayload, asciiCanonicalJson } from './diff.js';
 export type { ChangeEntry, FrontMatter, PayloadChunk } from './diff.js';
-export { encodeCursor, decodeCursor } from './cursor.js';
+export { encodeCursor, decodeCursor, decodeCursorAt } from './cursor.js';
 export { indexProjectView, storeOf } from './index-view.js';

@@ -36,7 +36,7 @@ function receipt(event: LifecycleReceipt['event'], at: string, writer: string, h
 }
 
 function evaluateFor(view: ProjectView, writer: string, id: string, operations: readonly Operation[], others: readonly ChangesetDocument[], registering: boolean): Evaluation {
-  return evaluate(view, operations, { policy: writerPolicy(writer, view.descriptor, view.adapterOperations), changesetId: id, others, registering });
+  return evaluate(view, operations, { policy: writerPolicy(writer, view.descriptor, view.adapterOperations, view.integrationPolicy ?? null), changesetId: id, others, registering });
 }
 
 /**

@@ -2,7 +2,8 @@
  * The proposal policy and path confinement (issue 10, item 4). The generic policy lets the
  * startup-bound writer use the five operations inside content roots; `[proposals.writers.ID]`
  * in the descriptor narrows operations and paths per writer; a project adapter's proposal
- * validator (`proposalOperations`) narrows operations further; nothing widens it.
+ * validator (`proposalOperations`) narrows operations further; nothing widens it. A project
+ * integration supplies a confined {@link ProposalPolicy} that the others narrow in turn.
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -19,18 +20,65 @@ export interface WriterPolicy {
   operations: readonly OperationName[];
   /** Path globs a touched path must match (null: any path inside the content roots). */
   paths: readonly string[] | null;
+  /** Path globs of the project integration's confined policy a touched path must ALSO match (null: none). */
+  integration_paths: readonly string[] | null;
   /** Where each narrowing came from, for findings. */
-  narrowed_by: ('descriptor' | 'project_adapter')[];
+  narrowed_by: ('integration' | 'descriptor' | 'project_adapter')[];
+}
+
+/**
+ * The proposal policy a project integration supplies with its startup-bound writer (contract: "An
+ * explicit project integration may construct the full fixed surface only after supplying a
+ * confined proposal policy and startup-bound writer"). It can only narrow: the descriptor's
+ * `[proposals.writers.ID]` and the project adapter's `proposalOperations` narrow it further.
+ */
+export interface ProposalPolicy {
+  /** Allowed operations: a nonempty subset of the five operation names. */
+  readonly operations: readonly OperationName[];
+  /**
+   * Project-relative POSIX path globs (picomatch) a created, moved, updated or deleted source
+   * path must match; each glob's literal base must lie inside a content root.
+   */
+  readonly paths: readonly string[];
+}
+
+/**
+ * Checks that an integration's proposal policy is confined to the descriptor's content roots and
+ * names only known operations; returns a frozen copy.
+ * @throws DocforgeError `policy_violation` for an unknown or missing operation, an empty path
+ *   list, or a glob that is absolute, climbs with `..`, or whose literal base lies outside every
+ *   content root (nothing is constructed)
+ */
+export function confineProposalPolicy(policy: ProposalPolicy, descriptor: Descriptor): ProposalPolicy {
+  const operations = [...new Set(policy.operations)];
+  const unknown = operations.filter((op) => !(OPERATION_NAMES as readonly string[]).includes(op));
+  if (operations.length === 0 || unknown.length > 0) {
+    throw errors.policyViolation(`the proposal policy must name operations among ${OPERATION_NAMES.join(', ')} (unknown: ${unknown.join(', ') || 'none'}; given: ${operations.length})`, { operations: policy.operations });
+  }
+  if (policy.paths.length === 0) throw errors.policyViolation('the proposal policy must name at least one path glob inside the content roots', { paths: [] });
+  for (const glob of policy.paths) {
+    const base = picomatch.scan(glob).base;
+    const segments = glob.split('/');
+    const inside = descriptor.sources.content_roots.some((root) => root === '.' || base === root || base.startsWith(`${root}/`));
+    if (glob.startsWith('/') || /^[A-Za-z]:/.test(glob) || glob.includes('\\') || segments.includes('..') || segments.includes('.') || !inside) {
+      throw errors.policyViolation(`proposal path glob ${JSON.stringify(glob)} is not confined to the content roots (${descriptor.sources.content_roots.join(', ')})`, { glob, content_roots: descriptor.sources.content_roots });
+    }
+  }
+  return Object.freeze({ operations: Object.freeze(operations), paths: Object.freeze([...policy.paths]) });
 }
 
 /**
  * Intersects the generic policy with the descriptor's `[proposals.writers.ID]` and the project
  * adapter's declared operations.
  */
-export function writerPolicy(writer: string, descriptor: Descriptor, adapterOperations: readonly string[] | null): WriterPolicy {
+export function writerPolicy(writer: string, descriptor: Descriptor, adapterOperations: readonly string[] | null, integration: ProposalPolicy | null = null): WriterPolicy {
   let operations: OperationName[] = [...OPERATION_NAMES];
   let paths: string[] | null = null;
   const narrowed: WriterPolicy['narrowed_by'] = [];
+  if (integration !== null) {
+    operations = operations.filter((op) => integration.operations.includes(op));
+    narrowed.push('integration');
+  }
   const declared = Object.prototype.hasOwnProperty.call(descriptor.proposals.writers, writer) ? descriptor.proposals.writers[writer] : undefined;
   if (declared !== undefined) {
     if (declared.operations !== null) operations = operations.filter((op) => declared.operations!.includes(op));
@@ -41,7 +89,7 @@ export function writerPolicy(writer: string, descriptor: Descriptor, adapterOper
     operations = operations.filter((op) => adapterOperations.includes(op));
     narrowed.push('project_adapter');
   }
-  return { writer, operations, paths, narrowed_by: narrowed };
+  return { writer, operations, paths, integration_paths: integration === null ? null : [...integration.paths], narrowed_by: narrowed };
 }
 
 /** Why the policy refuses an operation on `paths`, or null when it allows it. */
@@ -49,10 +97,11 @@ export function policyRefusal(policy: WriterPolicy, op: OperationName, paths: re
   if (!policy.operations.includes(op)) {
     return `writer ${JSON.stringify(policy.writer)} may not propose ${op} (allowed: ${policy.operations.join(', ') || 'none'}; narrowed by ${policy.narrowed_by.join(' and ')})`;
   }
-  if (policy.paths !== null) {
-    const match = picomatch(policy.paths as string[], { dot: true });
+  for (const [globs, origin] of [[policy.paths, 'descriptor'], [policy.integration_paths, 'project integration']] as const) {
+    if (globs === null) continue;
+    const match = picomatch(globs as string[], { dot: true });
     const outside = paths.filter((p) => !match(p));
-    if (outside.length > 0) return `writer ${JSON.stringify(policy.writer)} may not propose changes to ${outside.join(', ')} (allowed paths: ${policy.paths.join(', ')})`;
+    if (outside.length > 0) return `writer ${JSON.stringify(policy.writer)} may not propose changes to ${outside.join(', ')} (allowed paths of the ${origin} policy: ${globs.join(', ')})`;
   }
   return null;
 }

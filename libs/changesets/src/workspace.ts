@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, sha256, withContentHash, type GraphNode, type SourceIssue } from '@docforge/core';
 import { parseContentSource, resolveGraph, walkSources, type ContentParse, type Descriptor, type ResolvedGraph, type ResolveSource } from '@docforge/project';
+import type { ProposalPolicy } from './policy.js';
 
 /**
  * What the projection needs from the synchronized project (the caller builds it from the index
@@ -27,6 +28,8 @@ export interface ProjectView {
   inbound(id: string, limit: number): { source_id: string; relation: string; target_id: string; source_path: string; line: number }[];
   /** Operations a project adapter's proposal validator allows, or null when it does not narrow them. */
   adapterOperations: readonly string[] | null;
+  /** The confined proposal policy a project integration supplied at startup (absent or null: none). */
+  integrationPolicy?: ProposalPolicy | null;
 }
 
 interface BaseFile {

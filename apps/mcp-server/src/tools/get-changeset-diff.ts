@@ -1,16 +1,23 @@
 /** `docforge_get_changeset_diff` (contract "Isolated proposal tools"; issue 10). */
 import { sha256 } from '@docforge/core';
-import { changeEntries, chunkPayload, decodeCursor, encodeCursor, evaluateStored, summarize } from '@docforge/changesets';
+import { changeEntries, chunkPayload, decodeCursorAt, encodeCursor, evaluateStored, summarize } from '@docforge/changesets';
 import { defineTool, type ToolResult } from '../define-tool.js';
 import { fitItems, loadChangeset, pageBudget, pageLimit, proposalContext } from './proposal-shared.js';
 import { CURSOR_PLACEHOLDER } from './proposal-read-shared.js';
 
+const TOOL = 'docforge_get_changeset_diff';
+
 /**
- * `docforge_get_changeset_diff`: pages of per-operation changes; when one change cannot fit a page
- * by itself, the whole diff is served as `canonical_json_chunk` pages of `{operations, changes}`.
+ * `docforge_get_changeset_diff`: pages of per-operation changes in operation order. Decision on the
+ * contract's "individually oversized diff": the unit is ONE operation's diff (its change entry).
+ * Entries that fit are paged normally (`format = "changes"`); an entry that cannot fit a page by
+ * itself is served alone as `canonical_json_chunk` pages whose payload is
+ * `{operations: [that operation], changes: [its change]}` (`chunk.operation_index` names it), and
+ * paging then resumes with the next entry. Every operation appears exactly once across the pages,
+ * either as a change entry or inside one chunk sequence, never both.
  */
 export const getChangesetDiffTool = defineTool({
-  name: 'docforge_get_changeset_diff',
+  name: TOOL,
   kind: 'sync',
   handler(ctx, sync, args) {
     const { view, store } = proposalContext(ctx, sync);
@@ -20,22 +27,24 @@ export const getChangesetDiffTool = defineTool({
     const summary = summarize(doc, view);
     const pagedSkeleton: ToolResult = { changeset: summary, format: 'changes', changes: [], truncated: true, next_cursor: CURSOR_PLACEHOLDER, limit };
     const budget = pageBudget(ctx, sync, pagedSkeleton);
-    const oversized = changes.some((c) => JSON.stringify(c).length > budget);
-    const binding = `${doc.id}:${doc.changeset_sha256}:${view.sourceHash}:${oversized ? 'chunk' : 'changes'}`;
-    const start = decodeCursor(args.cursor, 'docforge_get_changeset_diff', binding);
-    if (!oversized) {
+    const binding = `${doc.id}:${doc.changeset_sha256}:${view.sourceHash}`;
+    const { position: start, sub } = decodeCursorAt(args.cursor, TOOL, binding);
+    const next = (position: number, chunk = 0): string | null => (position < changes.length ? encodeCursor(TOOL, binding, position, chunk) : null);
+    const entry = changes[start];
+    if (entry === undefined || JSON.stringify(entry).length <= budget) {
+      // fitPrefix stops before the first entry that does not fit, so an oversized entry starts its own page.
       const page = fitItems(changes, start, limit, budget);
       const end = start + page.length;
-      return { ...pagedSkeleton, changes: page, truncated: end < changes.length, next_cursor: end < changes.length ? encodeCursor('docforge_get_changeset_diff', binding, end) : null };
+      return { ...pagedSkeleton, changes: page, truncated: end < changes.length, next_cursor: next(end) };
     }
     const chunkSkeleton: ToolResult = {
       changeset: summary, format: 'canonical_json_chunk',
-      chunk: { index: 0, count: 0, data: '', payload_sha256: sha256(''), payload_chars: 0 }, truncated: true, next_cursor: CURSOR_PLACEHOLDER, limit,
+      chunk: { operation_index: start, index: 0, count: 0, data: '', payload_sha256: sha256(''), payload_chars: 0 }, truncated: true, next_cursor: CURSOR_PLACEHOLDER, limit,
     };
     // JSON escaping can double an ASCII chunk (quotes and backslashes), so a chunk gets half the room.
-    const chunks = chunkPayload({ operations: doc.operations, changes }, Math.floor(pageBudget(ctx, sync, chunkSkeleton) / 2));
-    const chunk = chunks[Math.min(start, chunks.length - 1)]!;
-    const more = chunk.index + 1 < chunk.count;
-    return { ...chunkSkeleton, chunk, truncated: more, next_cursor: more ? encodeCursor('docforge_get_changeset_diff', binding, chunk.index + 1) : null };
+    const chunks = chunkPayload({ operations: [doc.operations[start]], changes: [entry] }, Math.floor(pageBudget(ctx, sync, chunkSkeleton) / 2));
+    const chunk = chunks[Math.min(sub, chunks.length - 1)]!;
+    const cursor = chunk.index + 1 < chunk.count ? next(start, chunk.index + 1) : next(start + 1);
+    return { ...chunkSkeleton, chunk: { operation_index: start, ...chunk }, truncated: cursor !== null, next_cursor: cursor };
   },
 });

@@ -55,6 +55,10 @@ export interface DocforgeGetChangesetDiffOutput {
       [k: string]: unknown;
     }[];
     chunk?: {
+      /**
+       * The operation whose individually oversized diff this chunk sequence carries; the payload is {operations: [that operation], changes: [its change]}.
+       */
+      operation_index: number;
       index: number;
       count: number;
       data: string;

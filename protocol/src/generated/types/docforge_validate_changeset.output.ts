@@ -56,6 +56,9 @@ export interface DocforgeValidateChangesetOutput {
     finding_counts?: {
       [k: string]: unknown;
     };
+    /**
+     * The operations the page's findings name, in operation order: exact (with operation) when they fit, else deterministic summaries with hashes and character counts.
+     */
     operation_summaries?: {
       index: number;
       op: string;
@@ -70,6 +73,10 @@ export interface DocforgeValidateChangesetOutput {
       };
       [k: string]: unknown;
     }[];
+    /**
+     * True when the page was oversized and operation_summaries omit the exact operations.
+     */
+    operations_summarized?: boolean;
     [k: string]: unknown;
   };
   error?: {

@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"]},"root":{"type":"string"},"revision":{"type":"integer","minimum":0},"source_hash":{"type":["string","null"]},"adapter_version":{"type":["string","null"]},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["changeset","format","truncated","next_cursor","limit"],"properties":{"changeset":{"type":"object","required":["id","writer","status","stored_status","changeset_sha256","base","operation_count","stale","created_at","updated_at"],"properties":{"id":{"type":"string"},"writer":{"type":"string"},"status":{"enum":["draft","ready","stale","applied","abandoned"],"description":"Stored status, or stale when derived at read time."},"stored_status":{"enum":["draft","ready","applied","abandoned"]},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{64}$"},"operation_count":{"type":"integer","minimum":0},"stale":{"type":["object","null"],"required":["reason"],"properties":{"reason":{"enum":["base_changed","touched_node_changed","touched_source_changed"]},"node_ids":{"type":"array"},"paths":{"type":"array"}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}},"format":{"enum":["changes","canonical_json_chunk"]},"changes":{"type":"array","items":{"type":"object","required":["index","op"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"node_id":{"type":["string","null"]},"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"before":{"type":["object","null"]},"after":{"type":["object","null"]},"body_diff":{"type":"string"}}}},"chunk":{"type":"object","required":["index","count","data","payload_sha256","payload_chars"],"properties":{"index":{"type":"integer"},"count":{"type":"integer"},"data":{"type":"string"},"payload_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"payload_chars":{"type":"integer"}}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"]},"root":{"type":"string"},"revision":{"type":"integer","minimum":0},"source_hash":{"type":["string","null"]},"adapter_version":{"type":["string","null"]},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["changeset","format","truncated","next_cursor","limit"],"properties":{"changeset":{"type":"object","required":["id","writer","status","stored_status","changeset_sha256","base","operation_count","stale","created_at","updated_at"],"properties":{"id":{"type":"string"},"writer":{"type":"string"},"status":{"enum":["draft","ready","stale","applied","abandoned"],"description":"Stored status, or stale when derived at read time."},"stored_status":{"enum":["draft","ready","applied","abandoned"]},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{64}$"},"operation_count":{"type":"integer","minimum":0},"stale":{"type":["object","null"],"required":["reason"],"properties":{"reason":{"enum":["base_changed","touched_node_changed","touched_source_changed"]},"node_ids":{"type":"array"},"paths":{"type":"array"}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}},"format":{"enum":["changes","canonical_json_chunk"]},"changes":{"type":"array","items":{"type":"object","required":["index","op"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"node_id":{"type":["string","null"]},"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"before":{"type":["object","null"]},"after":{"type":["object","null"]},"body_diff":{"type":"string"}}}},"chunk":{"type":"object","required":["operation_index","index","count","data","payload_sha256","payload_chars"],"properties":{"operation_index":{"type":"integer","minimum":0,"description":"The operation whose individually oversized diff this chunk sequence carries; the payload is {operations: [that operation], changes: [its change]}."},"index":{"type":"integer"},"count":{"type":"integer"},"data":{"type":"string"},"payload_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"payload_chars":{"type":"integer"}}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 const pattern0 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -995,8 +995,8 @@ errors++;
 if(data12.chunk !== undefined){
 let data38 = data12.chunk;
 if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.index === undefined){
-const err79 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "index"},message:"must have required property '"+"index"+"'"};
+if(data38.operation_index === undefined){
+const err79 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "operation_index"},message:"must have required property '"+"operation_index"+"'"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1005,8 +1005,8 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(data38.count === undefined){
-const err80 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(data38.index === undefined){
+const err80 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "index"},message:"must have required property '"+"index"+"'"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1015,8 +1015,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(data38.data === undefined){
-const err81 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+if(data38.count === undefined){
+const err81 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1025,8 +1025,8 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(data38.payload_sha256 === undefined){
-const err82 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "payload_sha256"},message:"must have required property '"+"payload_sha256"+"'"};
+if(data38.data === undefined){
+const err82 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1035,8 +1035,8 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(data38.payload_chars === undefined){
-const err83 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "payload_chars"},message:"must have required property '"+"payload_chars"+"'"};
+if(data38.payload_sha256 === undefined){
+const err83 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "payload_sha256"},message:"must have required property '"+"payload_sha256"+"'"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1045,10 +1045,8 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(data38.index !== undefined){
-let data39 = data38.index;
-if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
-const err84 = {instancePath:instancePath+"/result/chunk/index",schemaPath:"#/properties/result/properties/chunk/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data38.payload_chars === undefined){
+const err84 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "payload_chars"},message:"must have required property '"+"payload_chars"+"'"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1057,11 +1055,10 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-if(data38.count !== undefined){
-let data40 = data38.count;
-if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
-const err85 = {instancePath:instancePath+"/result/chunk/count",schemaPath:"#/properties/result/properties/chunk/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data38.operation_index !== undefined){
+let data39 = data38.operation_index;
+if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
+const err85 = {instancePath:instancePath+"/result/chunk/operation_index",schemaPath:"#/properties/result/properties/chunk/properties/operation_index/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1070,10 +1067,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-if(data38.data !== undefined){
-if(typeof data38.data !== "string"){
-const err86 = {instancePath:instancePath+"/result/chunk/data",schemaPath:"#/properties/result/properties/chunk/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data39 == "number"){
+if(data39 < 0 || isNaN(data39)){
+const err86 = {instancePath:instancePath+"/result/chunk/operation_index",schemaPath:"#/properties/result/properties/chunk/properties/operation_index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1083,11 +1079,11 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data38.payload_sha256 !== undefined){
-let data42 = data38.payload_sha256;
-if(typeof data42 === "string"){
-if(!pattern0.test(data42)){
-const err87 = {instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+}
+if(data38.index !== undefined){
+let data40 = data38.index;
+if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
+const err87 = {instancePath:instancePath+"/result/chunk/index",schemaPath:"#/properties/result/properties/chunk/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1097,8 +1093,10 @@ vErrors.push(err87);
 errors++;
 }
 }
-else {
-const err88 = {instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data38.count !== undefined){
+let data41 = data38.count;
+if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))){
+const err88 = {instancePath:instancePath+"/result/chunk/count",schemaPath:"#/properties/result/properties/chunk/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1108,10 +1106,9 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data38.payload_chars !== undefined){
-let data43 = data38.payload_chars;
-if(!((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43)))){
-const err89 = {instancePath:instancePath+"/result/chunk/payload_chars",schemaPath:"#/properties/result/properties/chunk/properties/payload_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data38.data !== undefined){
+if(typeof data38.data !== "string"){
+const err89 = {instancePath:instancePath+"/result/chunk/data",schemaPath:"#/properties/result/properties/chunk/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1121,9 +1118,11 @@ vErrors.push(err89);
 errors++;
 }
 }
-}
-else {
-const err90 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data38.payload_sha256 !== undefined){
+let data43 = data38.payload_sha256;
+if(typeof data43 === "string"){
+if(!pattern0.test(data43)){
+const err90 = {instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1133,9 +1132,8 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data12.truncated !== undefined){
-if(typeof data12.truncated !== "boolean"){
-const err91 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err91 = {instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1145,10 +1143,10 @@ vErrors.push(err91);
 errors++;
 }
 }
-if(data12.next_cursor !== undefined){
-let data45 = data12.next_cursor;
-if((typeof data45 !== "string") && (data45 !== null)){
-const err92 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema11.properties.result.properties.next_cursor.type},message:"must be string,null"};
+if(data38.payload_chars !== undefined){
+let data44 = data38.payload_chars;
+if(!((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44)))){
+const err92 = {instancePath:instancePath+"/result/chunk/payload_chars",schemaPath:"#/properties/result/properties/chunk/properties/payload_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1158,10 +1156,9 @@ vErrors.push(err92);
 errors++;
 }
 }
-if(data12.limit !== undefined){
-let data46 = data12.limit;
-if(!((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46)))){
-const err93 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err93 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1171,9 +1168,9 @@ vErrors.push(err93);
 errors++;
 }
 }
-}
-else {
-const err94 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.truncated !== undefined){
+if(typeof data12.truncated !== "boolean"){
+const err94 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1183,11 +1180,10 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data47 = data.error;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-if(data47.code === undefined){
-const err95 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data12.next_cursor !== undefined){
+let data46 = data12.next_cursor;
+if((typeof data46 !== "string") && (data46 !== null)){
+const err95 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema11.properties.result.properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1196,8 +1192,11 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(data47.message === undefined){
-const err96 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+if(data12.limit !== undefined){
+let data47 = data12.limit;
+if(!((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47)))){
+const err96 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1206,8 +1205,10 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(data47.remediation === undefined){
-const err97 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1216,8 +1217,12 @@ vErrors.push(err97);
 }
 errors++;
 }
-if(data47.details === undefined){
-const err98 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+}
+if(data.error !== undefined){
+let data48 = data.error;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+if(data48.code === undefined){
+const err98 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1226,9 +1231,8 @@ vErrors.push(err98);
 }
 errors++;
 }
-if(data47.code !== undefined){
-if(typeof data47.code !== "string"){
-const err99 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data48.message === undefined){
+const err99 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1237,10 +1241,8 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-if(data47.message !== undefined){
-if(typeof data47.message !== "string"){
-const err100 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data48.remediation === undefined){
+const err100 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1249,10 +1251,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-if(data47.remediation !== undefined){
-if(typeof data47.remediation !== "string"){
-const err101 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data48.details === undefined){
+const err101 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1261,11 +1261,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-if(data47.details !== undefined){
-let data51 = data47.details;
-if(!(data51 && typeof data51 == "object" && !Array.isArray(data51))){
-const err102 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data48.code !== undefined){
+if(typeof data48.code !== "string"){
+const err102 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1275,9 +1273,9 @@ vErrors.push(err102);
 errors++;
 }
 }
-}
-else {
-const err103 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data48.message !== undefined){
+if(typeof data48.message !== "string"){
+const err103 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1287,10 +1285,9 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data.diagnostics !== undefined){
-let data52 = data.diagnostics;
-if(!(data52 && typeof data52 == "object" && !Array.isArray(data52))){
-const err104 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data48.remediation !== undefined){
+if(typeof data48.remediation !== "string"){
+const err104 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1300,14 +1297,52 @@ vErrors.push(err104);
 errors++;
 }
 }
-}
-else {
-const err105 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data48.details !== undefined){
+let data52 = data48.details;
+if(!(data52 && typeof data52 == "object" && !Array.isArray(data52))){
+const err105 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err105];
 }
 else {
 vErrors.push(err105);
+}
+errors++;
+}
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data53 = data.diagnostics;
+if(!(data53 && typeof data53 == "object" && !Array.isArray(data53))){
+const err107 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+}
+else {
+const err108 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
 }
 errors++;
 }

@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"]},"root":{"type":"string"},"revision":{"type":"integer","minimum":0},"source_hash":{"type":["string","null"]},"adapter_version":{"type":["string","null"]},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["findings","truncated","next_cursor","limit","changeset","valid"],"properties":{"findings":{"type":"array","items":{"type":"object","required":["severity","code","message","remediation","operation_index","node_id"],"properties":{"severity":{"enum":["error","warning"]},"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"operation_index":{"type":["integer","null"],"minimum":0},"node_id":{"type":["string","null"]},"path":{"type":["string","null"]},"changeset_ids":{"type":"array","items":{"type":"string"}}}}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"changeset":{"type":"object","required":["id","writer","status","stored_status","changeset_sha256","base","operation_count","stale","created_at","updated_at"],"properties":{"id":{"type":"string"},"writer":{"type":"string"},"status":{"enum":["draft","ready","stale","applied","abandoned"],"description":"Stored status, or stale when derived at read time."},"stored_status":{"enum":["draft","ready","applied","abandoned"]},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{64}$"},"operation_count":{"type":"integer","minimum":0},"stale":{"type":["object","null"],"required":["reason"],"properties":{"reason":{"enum":["base_changed","touched_node_changed","touched_source_changed"]},"node_ids":{"type":"array"},"paths":{"type":"array"}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}},"valid":{"type":"boolean"},"finding_counts":{"type":"object"},"operation_summaries":{"type":"array","items":{"type":"object","required":["index","op","operation_sha256","chars"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"operation_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"chars":{"type":"integer","minimum":0},"node_id":{"type":["string","null"]},"operation":{"type":"object","description":"The exact operation; absent in an operation summary."}}}}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"]},"root":{"type":"string"},"revision":{"type":"integer","minimum":0},"source_hash":{"type":["string","null"]},"adapter_version":{"type":["string","null"]},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["findings","truncated","next_cursor","limit","changeset","valid"],"properties":{"findings":{"type":"array","items":{"type":"object","required":["severity","code","message","remediation","operation_index","node_id"],"properties":{"severity":{"enum":["error","warning"]},"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"operation_index":{"type":["integer","null"],"minimum":0},"node_id":{"type":["string","null"]},"path":{"type":["string","null"]},"changeset_ids":{"type":"array","items":{"type":"string"}}}}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"changeset":{"type":"object","required":["id","writer","status","stored_status","changeset_sha256","base","operation_count","stale","created_at","updated_at"],"properties":{"id":{"type":"string"},"writer":{"type":"string"},"status":{"enum":["draft","ready","stale","applied","abandoned"],"description":"Stored status, or stale when derived at read time."},"stored_status":{"enum":["draft","ready","applied","abandoned"]},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{64}$"},"operation_count":{"type":"integer","minimum":0},"stale":{"type":["object","null"],"required":["reason"],"properties":{"reason":{"enum":["base_changed","touched_node_changed","touched_source_changed"]},"node_ids":{"type":"array"},"paths":{"type":"array"}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}},"valid":{"type":"boolean"},"finding_counts":{"type":"object"},"operation_summaries":{"type":"array","items":{"type":"object","required":["index","op","operation_sha256","chars"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"operation_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"chars":{"type":"integer","minimum":0},"node_id":{"type":["string","null"]},"operation":{"type":"object","description":"The exact operation; absent in an operation summary."}}},"description":"The operations the page's findings name, in operation order: exact (with operation) when they fit, else deterministic summaries with hashes and character counts."},"operations_summarized":{"type":"boolean","description":"True when the page was oversized and operation_summaries omit the exact operations."}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 const pattern0 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1290,9 +1290,9 @@ vErrors.push(err103);
 errors++;
 }
 }
-}
-else {
-const err104 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.operations_summarized !== undefined){
+if(typeof data12.operations_summarized !== "boolean"){
+const err104 = {instancePath:instancePath+"/result/operations_summarized",schemaPath:"#/properties/result/properties/operations_summarized/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1302,11 +1302,9 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data51 = data.error;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-if(data51.code === undefined){
-const err105 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+}
+else {
+const err105 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1315,8 +1313,12 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(data51.message === undefined){
-const err106 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+if(data.error !== undefined){
+let data52 = data.error;
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+if(data52.code === undefined){
+const err106 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1325,8 +1327,8 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(data51.remediation === undefined){
-const err107 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+if(data52.message === undefined){
+const err107 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1335,8 +1337,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(data51.details === undefined){
-const err108 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(data52.remediation === undefined){
+const err108 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1345,9 +1347,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data51.code !== undefined){
-if(typeof data51.code !== "string"){
-const err109 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data52.details === undefined){
+const err109 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1356,10 +1357,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-if(data51.message !== undefined){
-if(typeof data51.message !== "string"){
-const err110 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data52.code !== undefined){
+if(typeof data52.code !== "string"){
+const err110 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1369,9 +1369,9 @@ vErrors.push(err110);
 errors++;
 }
 }
-if(data51.remediation !== undefined){
-if(typeof data51.remediation !== "string"){
-const err111 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data52.message !== undefined){
+if(typeof data52.message !== "string"){
+const err111 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1381,10 +1381,9 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data51.details !== undefined){
-let data55 = data51.details;
-if(!(data55 && typeof data55 == "object" && !Array.isArray(data55))){
-const err112 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data52.remediation !== undefined){
+if(typeof data52.remediation !== "string"){
+const err112 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1394,9 +1393,10 @@ vErrors.push(err112);
 errors++;
 }
 }
-}
-else {
-const err113 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data52.details !== undefined){
+let data56 = data52.details;
+if(!(data56 && typeof data56 == "object" && !Array.isArray(data56))){
+const err113 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1406,10 +1406,9 @@ vErrors.push(err113);
 errors++;
 }
 }
-if(data.diagnostics !== undefined){
-let data56 = data.diagnostics;
-if(!(data56 && typeof data56 == "object" && !Array.isArray(data56))){
-const err114 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err114 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1419,14 +1418,27 @@ vErrors.push(err114);
 errors++;
 }
 }
-}
-else {
-const err115 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.diagnostics !== undefined){
+let data57 = data.diagnostics;
+if(!(data57 && typeof data57 == "object" && !Array.isArray(data57))){
+const err115 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err115];
 }
 else {
 vErrors.push(err115);
+}
+errors++;
+}
+}
+}
+else {
+const err116 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
 }
 errors++;
 }
