@@ -217,6 +217,24 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
  * Nodes matching exact filters, ordered by id, starting after `afterId` (keyset pagination).
  * Reads at most `limit + 1` rows.
  */
-export function filterNodes(reader: IndexReader, filters: NodeFilters, limit: number, afterId: string | null = null): { items: NodeSummary[]; truncated: boolean } {
-  return reader.nodesByFilter(filters, limit, afterId);
+export function filterNodes(reader: IndexReader, filters: NodeFilters, limit: number, afterId: string | null = null): { items: (NodeSummary & BoundedTags)[]; truncated: boolean } {
+  const page = reader.nodesByFilter(filters, limit, afterId);
+  return { items: page.items.map((item) => ({ ...item, ...boundTags(item.tags) })), truncated: page.truncated };
+}
+
+/** Most tags an item of a collection (filter_nodes) shows; `docforge_get_node` shows up to {@link NODE_LIST_CAP}. */
+export const ITEM_TAGS_CAP = 50;
+/** Most anchors or tags `docforge_get_node` shows of one node (the rest are counted, never lost: `section` finds any slug). */
+export const NODE_LIST_CAP = 200;
+
+/** Tags of an item, bounded: `tags_total`/`tags_truncated` appear only when some were left out. */
+export interface BoundedTags {
+  tags: string[];
+  tags_total?: number;
+  tags_truncated?: true;
+}
+
+/** The first {@link ITEM_TAGS_CAP} tags, with the total and a flag when more exist (a node with 300k tags stays one small item). */
+export function boundTags(tags: readonly string[], cap = ITEM_TAGS_CAP): BoundedTags {
+  return tags.length <= cap ? { tags: [...tags] } : { tags: tags.slice(0, cap), tags_total: tags.length, tags_truncated: true };
 }
