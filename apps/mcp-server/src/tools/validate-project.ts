@@ -1,5 +1,5 @@
 /** `docforge_validate_project` (contract: read tools): stored source issues by severity, sync errors first, keyset cursor. */
-import { errors } from '@docforge/core';
+import { errors, locatedIssueMessage } from '@docforge/core';
 import { decodeCursor, encodeCursor } from '@docforge/retrieval';
 import { CURSOR_AFTER } from '../envelope.js';
 import { defineTool } from '../define-tool.js';
@@ -44,7 +44,8 @@ export const validateProjectTool = defineTool({
       // The sources could not be published (e.g. a broken descriptor): report it first.
       const details = sync.sync_error.details;
       if (typeof args.cursor !== 'string') {
-        const item = { severity: 'error', code: sync.sync_error.code, message: sync.sync_error.message, path: typeof details.path === 'string' ? details.path : null, line: typeof details.line === 'number' ? details.line : null, node_id: null };
+        const located = { path: typeof details.path === 'string' ? details.path : null, line: typeof details.line === 'number' ? details.line : null };
+        const item = { severity: 'error', code: sync.sync_error.code, message: locatedIssueMessage({ message: sync.sync_error.message, ...located }), ...located, node_id: null };
         seqOf.set(item, 0);
         items.unshift(item);
       }
