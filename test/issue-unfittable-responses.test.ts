@@ -16,8 +16,10 @@ function bigProject(): string {
   writeFileSync(path.join(root, 'docs', 'same.md'), `# Same headings\n\n${Array.from({ length: HEADINGS }, (_, i) => `## Same\n\nText ${i}.\n`).join('\n')}`);
   const tags = Array.from({ length: TAGS }, (_, i) => `"t${i}"`).join(', ');
   writeFileSync(path.join(root, 'docs', 'tags.md'), `+++\nid = "TAGS"\nkind = "document"\ntitle = "Many tags"\ntags = [${tags}]\n+++\n# Many tags\n\nBody.\n`);
-  // A title too long for any response: the item itself can never fit.
-  writeFileSync(path.join(root, 'docs', 'long.md'), `+++\nid = "LONG"\nkind = "document"\ntitle = "${'x'.repeat(25_000)}"\ntags = ["t5"]\n+++\n# Long\n`);
+  // A tag too long for any response: the item itself can never fit.
+  writeFileSync(path.join(root, 'docs', 'long.md'), `+++\nid = "LONG"\nkind = "document"\ntitle = "Long"\ntags = ["t5", "${'x'.repeat(25_000)}"]\n+++\n# Long\n`);
+  // A title of one long line: bounded wherever it is shown.
+  writeFileSync(path.join(root, 'docs', 'titled.md'), `+++\nid = "TITLED"\nkind = "document"\ntitle = "${'y'.repeat(25_000)}"\n+++\n# Titled\n`);
   writeFileSync(path.join(root, 'docs', 'zz.md'), '+++\nid = "ZZ"\nkind = "document"\ntitle = "After"\ntags = ["t5"]\n+++\n# After\n');
   // Many findings: one broken link per line.
   writeFileSync(path.join(root, 'docs', 'broken.md'), `# Broken\n\n${Array.from({ length: 600 }, (_, i) => `[x](missing-${i}.md)`).join('\n\n')}\n`);
@@ -44,6 +46,11 @@ test('unfittable lists and items are bounded or skipped with a cursor; findings 
   const tagged = await s.call('docforge_get_node', { node_id: 'TAGS', include_body: false });
   assert.equal(tagged.ok, true, JSON.stringify(tagged.error));
   assert.deepEqual([tagged.result!.tags_total, tagged.result!.tags_truncated], [TAGS, true]);
+  const titled = await s.call('docforge_get_node', { node_id: 'TITLED' });
+  assert.equal(titled.ok, true, JSON.stringify(titled.error));
+  assert.deepEqual([titled.result!.node.title.length, titled.result!.title_truncated], [2000, true]);
+  const titledItem = (await s.call('docforge_filter_nodes', { limit: 1000 })).result!.items.find((i: { id: string }) => i.id === 'TITLED');
+  assert.equal(titledItem.title.length, 500);
 
   // 3. filter_nodes: the tags node is one small item; the unfittable item is skipped with a cursor.
   for (const limit of [undefined, 1, 2]) {

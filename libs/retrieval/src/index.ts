@@ -1,6 +1,6 @@
 export { effectiveLimit } from './limits.js';
 export type { BoundedTags, SearchHit, NodeFilters, SearchResult, NodeSummary, DroppedTerm, ParsedQuery } from './search.js';
-export { searchNodes, filterNodes, boundTags, ITEM_TAGS_CAP, NODE_LIST_CAP, toFtsQuery, queryPhrases, parseQuery, RANK_BONUS, STOP_WORDS, MAX_QUERY_PHRASES } from './search.js';
+export { searchNodes, filterNodes, boundTags, boundTitle, ITEM_TAGS_CAP, ITEM_TITLE_CAP, NODE_LIST_CAP, NODE_TITLE_CAP, toFtsQuery, queryPhrases, parseQuery, RANK_BONUS, STOP_WORDS, MAX_QUERY_PHRASES } from './search.js';
 export { boundedExcerpt, EXCERPT_SCAN_CHARS, EXCERPT_TOKENS } from './excerpt.js';
 export type { TraversalDirection, TraversalItem, TraversalResult, TraversalOptions, Backlink, BacklinkPosition, NodeEdges } from './traversal.js';
 export { traverse, backlinks, nodeEdges, DEFAULT_EDGE_BUDGET } from './traversal.js';

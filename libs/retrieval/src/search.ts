@@ -190,7 +190,7 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
   if (exact) {
     if (reader.nodeMatches(exact.id, filters)) {
       const top = ranked[0] ? Math.round(Math.min(ranked[0].score, 0) * 1e6) / 1e6 : 0;
-      exactHit = { id: exact.id, kind: exact.kind, title: exact.title, source_path: exact.source_path, start_line: exact.start_line, excerpt: exact.summary.slice(0, 200), score: top - 1, match: 'exact_id', section: null };
+      exactHit = { id: exact.id, kind: exact.kind, title: boundTitle(exact.title), source_path: exact.source_path, start_line: exact.start_line, excerpt: exact.summary.slice(0, 200), score: top - 1, match: 'exact_id', section: null };
     }
   }
   const items: SearchHit[] = exactHit ? [exactHit] : [];
@@ -207,7 +207,10 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
   }
   for (const { row, score, match, section } of chosen) {
     const excerpt = excerpts.get(row.rowid) || row.summary.slice(0, 200);
-    items.push({ id: row.id, kind: row.kind, title: row.title, source_path: row.source_path, start_line: row.start_line, excerpt, score: Math.round(score * 1e6) / 1e6, match, section });
+    items.push({
+      id: row.id, kind: row.kind, title: boundTitle(row.title), source_path: row.source_path, start_line: row.start_line, excerpt, score: Math.round(score * 1e6) / 1e6, match,
+      section: section ? { ...section, title: boundTitle(section.title) } : null,
+    });
   }
   const total = ranked.length + (exactHit && !seen.has(exactHit.id) ? 1 : 0);
   return { items, truncated: more || total > items.length, fts_query: tiers.map((t) => t.fts).join(' ; '), dropped_terms: dropped };
@@ -219,13 +222,24 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
  */
 export function filterNodes(reader: IndexReader, filters: NodeFilters, limit: number, afterId: string | null = null): { items: (NodeSummary & BoundedTags)[]; truncated: boolean } {
   const page = reader.nodesByFilter(filters, limit, afterId);
-  return { items: page.items.map((item) => ({ ...item, ...boundTags(item.tags) })), truncated: page.truncated };
+  return { items: page.items.map((item) => ({ ...item, title: boundTitle(item.title), ...boundTags(item.tags) })), truncated: page.truncated };
 }
 
 /** Most tags an item of a collection (filter_nodes) shows; `docforge_get_node` shows up to {@link NODE_LIST_CAP}. */
 export const ITEM_TAGS_CAP = 50;
 /** Most anchors or tags `docforge_get_node` shows of one node (the rest are counted, never lost: `section` finds any slug). */
 export const NODE_LIST_CAP = 200;
+
+/** Most characters of a title (or section heading) a collection item shows; a longer one ends in `…`. */
+export const ITEM_TITLE_CAP = 500;
+
+/** `title` cut to `cap` characters, the last one replaced by `…` when it was longer (titles grow with one source line). */
+export function boundTitle(title: string, cap = ITEM_TITLE_CAP): string {
+  return title.length <= cap ? title : `${title.slice(0, cap - 1)}\u2026`;
+}
+
+/** Most characters of the node title `docforge_get_node` shows (`title_truncated` says when cut). */
+export const NODE_TITLE_CAP = 2000;
 
 /** Tags of an item, bounded: `tags_total`/`tags_truncated` appear only when some were left out. */
 export interface BoundedTags {

@@ -1,7 +1,7 @@
 /** `docforge_get_node` (contract: read tools): one exact node, its edges, an optional section and a body window. */
 import { errors } from '@docforge/core';
 import { sectionText } from '@docforge/project';
-import { NODE_LIST_CAP, nodeEdges } from '@docforge/retrieval';
+import { boundTitle, NODE_LIST_CAP, NODE_TITLE_CAP, nodeEdges } from '@docforge/retrieval';
 import { defineTool } from '../define-tool.js';
 
 /** The `docforge_get_node` definition. @throws DocforgeError `node_not_found`; `invalid_arguments` for an unknown section slug. */
@@ -34,8 +34,11 @@ export const getNodeTool = defineTool({
     const tagsTotal = node.tags.length;
     node.anchors = node.anchors.slice(0, NODE_LIST_CAP);
     node.tags = node.tags.slice(0, NODE_LIST_CAP);
+    const titleTruncated = node.title.length > NODE_TITLE_CAP;
+    node.title = boundTitle(node.title, NODE_TITLE_CAP);
     return {
       node,
+      title_truncated: titleTruncated,
       anchors_total: anchorsTotal,
       anchors_truncated: anchorsTotal > NODE_LIST_CAP,
       tags_total: tagsTotal,

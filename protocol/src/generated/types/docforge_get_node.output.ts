@@ -59,6 +59,10 @@ export interface DocforgeGetNodeOutput {
      * Whether node.tags was cut to its first 200 entries.
      */
     tags_truncated?: boolean;
+    /**
+     * Whether node.title was cut to its first 2000 characters (ending in U+2026).
+     */
+    title_truncated?: boolean;
     [k: string]: unknown;
   };
   error?: {
