@@ -9,9 +9,7 @@ import {
   abandonChangeset, changeEntries, evaluateStored, indexProjectView, storeOf, summarize, type ChangesetStore, type ProjectView,
 } from '@docforge/changesets';
 
-function print(text: string): void {
-  process.stdout.write(`${text}\n`);
-}
+import { errorLine, printLine as print, printRaw, terminalSafe } from './terminal.js';
 
 /** Options of the changeset subcommands. */
 export interface ChangesetCommandOptions {
@@ -52,7 +50,7 @@ function colorDiff(text: string, color: boolean): string {
 export async function runChangeset(root: string, sub: string | undefined, args: readonly string[], options: ChangesetCommandOptions, logger: Logger): Promise<number> {
   const id = args[0];
   if (sub !== 'list' && id === undefined) {
-    process.stderr.write(`docforge: changeset ${sub ?? ''} needs a changeset ID\n`);
+    errorLine(`docforge: changeset ${sub ?? ''} needs a changeset ID`);
     return 2;
   }
   switch (sub) {
@@ -60,7 +58,7 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
       return withProposals(root, logger, (view, store) => {
         const listing = store.list();
         const items = listing.documents.map((d) => summarize(d, view)).filter((s) => options.all || s.status === 'draft' || s.status === 'ready');
-        if (options.json) print(JSON.stringify({ items, unreadable: listing.unreadable }, null, 2));
+        if (options.json) printRaw(JSON.stringify({ items, unreadable: listing.unreadable }, null, 2));
         else {
           for (const s of items) print(`${s.id}  ${s.status.padEnd(9)} ${s.writer}  ${s.operation_count} op(s)  ${s.changeset_sha256.slice(0, 12)}${s.stale ? `  (${s.stale.reason})` : ''}`);
           if (items.length === 0) print(options.all ? 'no changesets' : 'no draft or ready changesets (--all lists every status)');
@@ -72,7 +70,7 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
       return withProposals(root, logger, (view, store) => {
         const doc = store.get(id!);
         const summary = summarize(doc, view);
-        if (options.json) print(JSON.stringify({ changeset: summary, operations: doc.operations, receipts: doc.receipts, findings: doc.findings }, null, 2));
+        if (options.json) printRaw(JSON.stringify({ changeset: summary, operations: doc.operations, receipts: doc.receipts, findings: doc.findings }, null, 2));
         else {
           print(`${doc.id}  ${summary.status}${summary.stale ? ` (${summary.stale.reason})` : ''}  writer ${doc.writer}`);
           print(`  sha256 ${doc.changeset_sha256}`);
@@ -86,16 +84,16 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
       return withProposals(root, logger, (view, store) => {
         const doc = store.get(id!);
         const changes = changeEntries(evaluateStored(view, store, doc).projection.outcomes);
-        if (options.json) print(JSON.stringify({ changeset: summarize(doc, view), operations: doc.operations, changes }, null, 2));
+        if (options.json) printRaw(JSON.stringify({ changeset: summarize(doc, view), operations: doc.operations, changes }, null, 2));
         else {
           for (const c of changes) {
             print(`[${c.index}] ${c.op} ${c.node_id ?? ''}  ${c.before_path ?? '(new)'} -> ${c.after_path ?? '(deleted)'}`);
             for (const key of ['title', 'kind', 'family', 'authority', 'status', 'tags'] as const) {
               const before = c.before ? JSON.stringify(c.before[key]) : null;
               const after = c.after ? JSON.stringify(c.after[key]) : null;
-              if (before !== after) print(colorDiff(`-${key}: ${before ?? ''}\n+${key}: ${after ?? ''}`, options.color));
+              if (before !== after) printRaw(colorDiff(`-${key}: ${terminalSafe(before ?? '')}\n+${key}: ${terminalSafe(after ?? '')}`, options.color));
             }
-            if (c.body_diff !== '') print(colorDiff(c.body_diff.trimEnd(), options.color));
+            if (c.body_diff !== '') printRaw(colorDiff(c.body_diff.trimEnd().split('\n').map(terminalSafe).join('\n'), options.color));
           }
         }
         return 0;
@@ -104,7 +102,7 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
       return withProposals(root, logger, (view, store) => {
         const doc = store.get(id!);
         const evaluation = evaluateStored(view, store, doc);
-        if (options.json) print(JSON.stringify({ changeset: summarize(doc, view), valid: evaluation.valid, findings: evaluation.findings }, null, 2));
+        if (options.json) printRaw(JSON.stringify({ changeset: summarize(doc, view), valid: evaluation.valid, findings: evaluation.findings }, null, 2));
         else {
           for (const f of evaluation.findings) print(`${f.severity.padEnd(7)} [${f.operation_index ?? '-'}] ${f.code}: ${f.message} (${f.remediation})`);
           print(`${evaluation.findings.length} finding(s); ${evaluation.valid ? 'valid' : 'invalid'}`);
@@ -118,13 +116,13 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
       }
       return withProposals(root, logger, async (view, store) => {
         const outcome = await abandonChangeset(store, options.writer!, id!, null);
-        if (options.json) print(JSON.stringify({ changeset: summarize(outcome.doc, view), receipt: outcome.doc.receipts[outcome.doc.receipts.length - 1] }, null, 2));
+        if (options.json) printRaw(JSON.stringify({ changeset: summarize(outcome.doc, view), receipt: outcome.doc.receipts[outcome.doc.receipts.length - 1] }, null, 2));
         else print(`abandoned ${outcome.doc.id} (${outcome.doc.changeset_sha256}); the changeset and its receipts are kept`);
         return 0;
       });
     }
     default:
-      process.stderr.write(`docforge: unknown changeset subcommand ${JSON.stringify(sub ?? '')} (list, show, diff, validate, abandon)\n`);
+      errorLine(`docforge: unknown changeset subcommand ${JSON.stringify(sub ?? '')} (list, show, diff, validate, abandon)`);
       return 2;
   }
 }

@@ -5,9 +5,7 @@ import { TOOL_VALIDATORS, type ToolInputs } from '@docforge/protocol';
 import { initProject } from '@docforge/project';
 import { effectiveLimit, searchNodes } from '@docforge/retrieval';
 
-function print(text: string): void {
-  process.stdout.write(`${text}\n`);
-}
+import { errorLine, printLine as print, printRaw } from './terminal.js';
 
 /** Exit code of a command-line usage error, including arguments its MCP tool's schema refuses. */
 export const USAGE_EXIT_CODE = 2;
@@ -22,7 +20,7 @@ export function checkToolArguments<T extends 'docforge_search' | 'docforge_valid
   const validate = TOOL_VALIDATORS[tool].input;
   if (validate(args)) return true;
   const wire = argumentsError(tool, validate.errors).toWire();
-  process.stderr.write(`docforge: ${wire.code}: ${wire.message}\n`);
+  errorLine(`docforge: ${wire.code}: ${wire.message}`);
   return false;
 }
 
@@ -87,7 +85,7 @@ async function withManager<T>(root: string, options: SyncOptions, fn: (manager: 
 /** `docforge init DIR`: writes docforge.toml after scanning DIR. Returns the exit code. */
 export function runInit(dir: string, json: boolean): number {
   const result = initProject(dir);
-  if (json) print(JSON.stringify(result, null, 2));
+  if (json) printRaw(JSON.stringify(result, null, 2));
   else {
     print(`wrote ${result.path}`);
     print(`  content roots: ${result.content_roots.join(', ') || '(none)'}`);
@@ -103,7 +101,7 @@ export async function runSync(root: string, options: SyncOptions): Promise<numbe
   const json = options.json;
   return withManager(root, options, (_manager, sync) => {
     const p = sync.publication;
-    if (json) print(JSON.stringify({ rebuilt: sync.rebuilt, staleness: sync.staleness, publication: p, stats: sync.stats, sync_error: sync.sync_error }, null, 2));
+    if (json) printRaw(JSON.stringify({ rebuilt: sync.rebuilt, staleness: sync.staleness, publication: p, stats: sync.stats, sync_error: sync.sync_error }, null, 2));
     else {
       print(`${sync.rebuilt ? 'rebuilt' : 'up to date'}: generation ${p.generation}, ${p.counts.nodes} nodes, ${p.counts.edges} edges, ${p.counts.issues} issues (${p.counts.sources} sources)`);
       if (sync.stats) print(`  ${sync.stats.mode} build: parsed ${sync.stats.parsed}, reused ${sync.stats.reused}, ${sync.stats.total_ms.toFixed(1)} ms`);
@@ -126,7 +124,7 @@ export async function runValidate(root: string, limit: number | string | undefin
     const { issues, total } = manager.reader().issues(n);
     const all = sync.sync_error ? [{ severity: 'error', code: sync.sync_error.code, message: sync.sync_error.message, path: null, line: null, node_id: null }, ...issues] : issues;
     const errors = all.filter((i) => i.severity === 'error').length;
-    if (json) print(JSON.stringify({ valid: errors === 0, total: total + (sync.sync_error ? 1 : 0), issues: all }, null, 2));
+    if (json) printRaw(JSON.stringify({ valid: errors === 0, total: total + (sync.sync_error ? 1 : 0), issues: all }, null, 2));
     else {
       for (const i of all) print(`${i.severity.padEnd(7)} ${i.code}: ${i.message}`);
       const count = total + (sync.sync_error ? 1 : 0);
@@ -147,11 +145,13 @@ export async function runSearch(root: string, query: string, limit: number | str
   return withManager(root, options, (manager, sync) => {
     const n = effectiveLimit(args.limit, sync.descriptor.limits.max_results, 10);
     const result = searchNodes(manager.reader(), query, n);
-    if (json) print(JSON.stringify(result, null, 2));
+    if (json) printRaw(JSON.stringify(result, null, 2));
     else {
       for (const [i, hit] of result.items.entries()) {
         print(`${String(i + 1).padStart(2)}. ${hit.id}  [${hit.kind}]  ${hit.title}`);
         print(`    ${hit.source_path}:${hit.start_line}  ${hit.excerpt.replace(/\s+/g, ' ').slice(0, 120)}`);
+        // The best matching section, as in the JSON (`section`): where to read on.
+        if (hit.section) print(`    section ${hit.section.slug} (${hit.section.title}) at ${hit.source_path}:${hit.section.line}`);
       }
       if (result.dropped_terms.length > 0) print(`(not searched: ${result.dropped_terms.map((d) => `${d.term} [${d.reason}]`).join(', ')})`);
       if (result.items.length === 0) print('no matches');

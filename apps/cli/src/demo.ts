@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { printLine, printRaw } from './terminal.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The bundled example project (repository `examples/`). */
@@ -45,16 +46,16 @@ interface Envelope {
 
 type Item = Record<string, unknown>;
 
-function out(text = ''): void {
-  process.stdout.write(`${text}\n`);
-}
+/** One line of human output, terminal-safe (terminal.ts). */
+const out = printLine;
 
 /**
  * A section header. When `count` is given the header announces `count noun` and exactly that many
  * list lines (`  - …`) follow (the demo test checks this for every section).
  */
 function section(title: string, count?: number, noun?: [singular: string, plural: string]): void {
-  out(`\n## ${title}${count === undefined ? '' : `: ${count} ${count === 1 ? noun?.[0] ?? 'item' : noun?.[1] ?? 'items'}`}`);
+  out();
+  out(`## ${title}${count === undefined ? '' : `: ${count} ${count === 1 ? noun?.[0] ?? 'item' : noun?.[1] ?? 'items'}`}`);
   if (pendingCall !== null) out(`  ${pendingCall}`);
   pendingCall = null;
 }
@@ -172,7 +173,8 @@ export async function runDemo(root: string | null): Promise<number> {
       out(`  valid: ${String(validation.result!.valid)}; ${String(c.error)} errors, ${String(c.warning)} warnings`);
     } else failures += 1;
 
-    out(`\ndemo ${failures === 0 ? 'finished' : `finished with ${failures} failed step(s)`}`);
+    out();
+    out(`demo ${failures === 0 ? 'finished' : `finished with ${failures} failed step(s)`}`);
     nextSteps(serverBin);
     return failures === 0 ? 0 : 1;
   } finally {
@@ -260,5 +262,5 @@ function nextSteps(serverBin: string): void {
   out(`  2. index, check:  npx docforge validate -C ${yours}`);
   out('  3. register docforge-mcp with your MCP client (stdio; Claude Desktop / Cursor style "mcpServers"):');
   const snippet = { mcpServers: { docforge: { command: 'node', args: [serverBin, '--project-root', yours] } } };
-  out(JSON.stringify(snippet, null, 2));
+  printRaw(JSON.stringify(snippet, null, 2));
 }

@@ -11,6 +11,7 @@ import { toDocforgeError } from '@docforge/core';
 import { runDemo } from './demo.js';
 import { progressMode, runInit, runSearch, runSync, runValidate, type SyncOptions } from './commands.js';
 import { runChangeset } from './changeset.js';
+import { errorLine } from './terminal.js';
 
 const USAGE = `Usage: docforge <command> [options]
 
@@ -60,7 +61,8 @@ async function main(argv: string[]): Promise<number> {
       strict: true,
     });
   } catch (error) {
-    process.stderr.write(`docforge: ${(error as Error).message}\n\n${USAGE}\n`);
+    errorLine(`docforge: ${(error as Error).message}`);
+    process.stderr.write(`\n${USAGE}\n`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -102,12 +104,13 @@ async function main(argv: string[]): Promise<number> {
       case 'demo':
         return await runDemo(values['project-root'] ? root : null);
       default:
-        process.stderr.write(`docforge: unknown command ${JSON.stringify(command)}\n\n${USAGE}\n`);
+        errorLine(`docforge: unknown command ${JSON.stringify(command)}`);
+        process.stderr.write(`\n${USAGE}\n`);
         return 2;
     }
   } catch (error) {
     const wire = toDocforgeError(error).toWire();
-    process.stderr.write(`docforge: ${wire.code}: ${wire.message}\n`);
+    errorLine(`docforge: ${wire.code}: ${wire.message}`);
     if (Object.keys(wire.details).length > 0) process.stderr.write(`  details: ${JSON.stringify(wire.details)}\n`);
     return 1;
   }

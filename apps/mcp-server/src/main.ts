@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { QueuedStdioServerTransport } from './stdio-transport.js';
 import { errors, toDocforgeError } from '@docforge/core';
 import { guardStdout } from '@docforge/index';
 import { CAPABILITY_MODES, type CapabilityMode } from '@docforge/policy';
@@ -98,7 +98,7 @@ async function main(): Promise<void> {
       process.exit(2);
     }
   }
-  const transport = new StdioServerTransport(process.stdin, mcpStdout);
+  const transport = new QueuedStdioServerTransport(process.stdin, mcpStdout);
   let closing = false;
   const shutdown = (): void => {
     // server.close() closes the transport, whose onclose calls this again: close once.

@@ -19,6 +19,20 @@ export function statusLimit(manager: IndexManager): number {
 
 const FALLBACK_MAX_OUTPUT_CHARS = 60_000;
 
+/** A collection item that alone exceeds `max_output_chars`: skipped with its id and serialized size. */
+interface OmittedItem {
+  /** The item's `id` (or `node_id`) when it has one. */
+  id: string | null;
+  /** Characters of the item's JSON. */
+  chars: number;
+}
+
+function idOf(item: unknown): string | null {
+  if (typeof item !== 'object' || item === null) return null;
+  const { id, node_id: nodeId } = item as { id?: unknown; node_id?: unknown };
+  return typeof id === 'string' ? id : typeof nodeId === 'string' ? nodeId : null;
+}
+
 /**
  * Serializes an envelope within the configured response limit (`[limits].max_output_chars`):
  * diagnostics are dropped first (contract: `--diagnostics`), then collection items are trimmed
@@ -45,24 +59,38 @@ export function respond(envelope: Envelope, sync: SyncReport | null, diagnostics
   }
   if (result && Array.isArray(result.items)) {
     // Keep the largest prefix of items that fits (fitPrefix), then point the cursor after the last
-    // one kept; the cursor's own length can vary, so re-fit with the measured excess as slack.
+    // one consumed; the cursor's own length can vary, so re-fit with the measured excess as slack.
+    // An item that could not fit even alone is never a dead end: it is consumed as an entry of
+    // `oversized_items` ({ id, chars }) and the page (and cursor) moves past it.
     const all = result.items as unknown[];
     const after = (result as { [CURSOR_AFTER]?: (last: unknown) => string | null })[CURSOR_AFTER];
     const sizes = all.map((item) => JSON.stringify(item).length);
+    const omission = (i: number): OmittedItem => ({ id: idOf(all[i]), chars: sizes[i]! });
+    const handlerCursor = (result as { next_cursor?: unknown }).next_cursor ?? null;
     let slack = 0;
     for (let attempt = 0; attempt < 4; attempt += 1) {
       result.items = [];
+      delete result.oversized_items;
       const skeleton = JSON.stringify(envelope).length;
-      const fit = fitPrefix(all, { budget: max - skeleton - slack, separator: 1, sizeOf: (_item, i) => sizes[i]! });
-      if (fit.truncation.dropped === 0) {
+      const budget = max - skeleton - slack;
+      // Room for the `"oversized_items":[]` key itself when an item is omitted.
+      const alone = budget - 20;
+      const oversized = (i: number): boolean => sizes[i]! > alone;
+      const fit = fitPrefix(all, { budget, separator: 1, sizeOf: (_item, i) => (oversized(i) ? JSON.stringify(omission(i)).length + 20 : sizes[i]!) });
+      if (fit.truncation.dropped === 0 && !fit.items.some((_item, i) => oversized(i))) {
         result.items = all;
         break;
       }
-      result.items = fit.items;
+      const kept: unknown[] = [];
+      const omitted: OmittedItem[] = [];
+      fit.items.forEach((item, i) => (oversized(i) ? omitted.push(omission(i)) : kept.push(item)));
+      result.items = kept;
+      if (omitted.length > 0) result.oversized_items = omitted;
       result.truncated = true;
       if ('truncation_reason' in result && result.truncation_reason === null) result.truncation_reason = 'result_limit';
-      // A handler may say how to continue after the last item kept (see CURSOR_AFTER).
-      if ('next_cursor' in result) result.next_cursor = after && fit.items.length > 0 ? after(fit.items[fit.items.length - 1]) : null;
+      // A handler may say how to continue after the last item consumed (see CURSOR_AFTER).
+      const more = fit.truncation.dropped > 0;
+      if ('next_cursor' in result) result.next_cursor = !more ? handlerCursor : after && fit.items.length > 0 ? after(fit.items[fit.items.length - 1]) : null;
       text = JSON.stringify(envelope);
       if (text.length <= max || fit.items.length === 0) break;
       slack += text.length - max;

@@ -1,5 +1,6 @@
 export type { Anchor, NodeOrigin, GraphNode, GraphEdge, MentionSection, LogicStep, LogicFlow, IssueSeverity, SourceIssue, ParsedSource } from './model.js';
 export { RELATION_ALIASES, ALIASED_RELATIONS, relationCategory, MAX_MENTION_SECTIONS } from './model.js';
+export { locatedIssueMessage } from './issue-location.js';
 export { sha256, canonicalJson, hashJson, domainHash } from './hash.js';
 export { withContentHash } from './node-hash.js';
 export type { ErrorSpec, ErrorCode, WireError, ErrorOptions, ErrorFactoryName } from './errors.js';

@@ -103,7 +103,11 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     const descriptor = loadDescriptor(task.root);
     await ensureAdapters(descriptor.adapter.code);
     // Project-owned adapter: checked against the process-start fingerprint, imported once (project-adapter.ts).
+    // The watchdog (manager.ts, ADAPTER_TIMEOUT_MS) is armed while adapter code runs: a hang terminates this thread.
+    const watchdog = (armed: boolean): void => task.progressPort?.postMessage({ watchdog: armed });
+    if (task.projectAdapter) watchdog(true);
     const projectAdapter = task.projectAdapter ? await loadProjectAdapter(task.root, task.projectAdapter) : null;
+    if (task.projectAdapter) watchdog(false);
     adapterReport = projectAdapter?.report ?? null;
     if (projectAdapter !== null && Array.isArray(projectAdapter.report.inputs)) {
       // Declared inputs join the cheap identity, computed exactly as the main thread does.
@@ -164,7 +168,12 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     if (projectAdapter !== null) {
       try {
         if (projectAdapter.run === null) throw errors.adapterFailed(projectAdapter.report.error?.message);
-        adapterOutput = await projectAdapter.run({ root: task.root, descriptor, nodes: graph.nodes });
+        watchdog(true);
+        try {
+          adapterOutput = await projectAdapter.run({ root: task.root, descriptor, nodes: graph.nodes });
+        } finally {
+          watchdog(false);
+        }
         issues.push(...adapterOutput.issues);
       } catch (error) {
         const failure = adapterFailure(error);

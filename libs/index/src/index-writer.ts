@@ -3,7 +3,7 @@
  * or as a delta applied to a copy of the previous file ({@link writeDelta}). Schema in schema.ts.
  */
 import Database from 'better-sqlite3';
-import { edgeIdentityKey, parseEdgeIdentityKey, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
+import { edgeIdentityKey, locatedIssueMessage, parseEdgeIdentityKey, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import { sourceKey, type CachedSource, type PersistedParse, type WrittenState } from './build-types.js';
 import { INDEX_DDL, INDEX_POST_DDL } from './schema.js';
 import { nodeTerms } from './terms.js';
@@ -59,7 +59,8 @@ function writeMeta(db: Db, meta: Record<string, string>): void {
 function writeIssues(db: Db, issues: readonly SourceIssue[]): void {
   db.prepare('DELETE FROM issues').run();
   const stmt = db.prepare('INSERT INTO issues (severity, code, message, path, line, node_id) VALUES (?, ?, ?, ?, ?, ?)');
-  for (const issue of issues) stmt.run(issue.severity, issue.code, issue.message, issue.path, issue.line, issue.node_id);
+  // Every stored message starts with its `path:line:` (docs/errors.md), whichever producer made it.
+  for (const issue of issues) stmt.run(issue.severity, issue.code, locatedIssueMessage(issue), issue.path, issue.line, issue.node_id);
 }
 
 /**

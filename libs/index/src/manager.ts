@@ -19,6 +19,19 @@ export interface BuildProgress {
   total: number;
 }
 
+/**
+ * How long project-owned adapter code (module import, `extract`) may run in the build worker before
+ * the worker thread is terminated and the sync answers `adapter_failed` (docs/project-adapters.md).
+ * Overridable with the environment variable `DOCFORGE_ADAPTER_TIMEOUT_MS` (tests use a tiny value).
+ */
+export const ADAPTER_TIMEOUT_MS = 30_000;
+
+/** The adapter timeout in force: `DOCFORGE_ADAPTER_TIMEOUT_MS` when a positive integer, else {@link ADAPTER_TIMEOUT_MS}. */
+export function adapterTimeoutMs(): number {
+  const raw = Number(process.env.DOCFORGE_ADAPTER_TIMEOUT_MS);
+  return Number.isInteger(raw) && raw > 0 ? raw : ADAPTER_TIMEOUT_MS;
+}
+
 /** Freshness of what a response is served from (contract: staleness state). */
 export type Staleness = 'current' | 'stale';
 
@@ -98,6 +111,12 @@ export class IndexManager {
   private readonly adapterGuard: ProjectAdapterGuard;
   /** What the build worker reported about the project-owned adapter (null until it loaded it). */
   private adapterReport: ProjectAdapterReport | null = null;
+  /**
+   * The source identity at which the project-owned adapter last timed out, with the error answered.
+   * Syncs at the same identity answer that error at once instead of waiting again; any source
+   * change retries (docs/project-adapters.md, "Timeouts").
+   */
+  private adapterTimedOut: { identity: string; error: WireError } | null = null;
 
   /** @throws DocforgeError `project_root_invalid` when the root does not exist or is not a directory. */
   constructor(options: IndexManagerOptions) {
@@ -239,6 +258,10 @@ export class IndexManager {
     const identity = this.identityOf(descriptor, walk.entries, extra);
     const identityMs = performance.now() - started;
 
+    if (this.adapterTimedOut !== null) {
+      if (this.adapterTimedOut.identity === identity) return this.serveStale(this.adapterTimedOut.error, identityMs);
+      this.adapterTimedOut = null;
+    }
     const logicAllowed = this.logicAllowed(descriptor);
     // The one read of current.json for this sync; the build carries it through its steps.
     const prior = readPublicationOnce(layout);
@@ -268,6 +291,7 @@ export class IndexManager {
     const outcome = await this.runBuild(task, onProgress);
     if (outcome.adapter) this.adapterReport = outcome.adapter;
     if (!outcome.ok) {
+      if (outcome.timedOut === true) this.adapterTimedOut = { identity, error: outcome.error };
       // The worker found the adapter files changed: never served as a mere stale sync.
       if (outcome.error.code === 'adapter_restart_required') throw DocforgeError.fromWire(outcome.error);
       this.onWarning('index build failed', { code: outcome.error.code, message: outcome.error.message });
@@ -331,15 +355,46 @@ export class IndexManager {
     return true;
   }
 
-  private async runBuild(task: BuildTask, onProgress?: (progress: BuildProgress) => void): Promise<BuildOutcome> {
+  /**
+   * Runs one build in the worker. While the worker says adapter code runs (`{ watchdog: true }` on
+   * the progress port), a timer of {@link adapterTimeoutMs} is armed; when it fires the task is
+   * aborted, which terminates the worker thread (a busy loop cannot be awaited) and piscina starts a
+   * fresh one for the next build.
+   */
+  private async runBuild(task: BuildTask, onProgress?: (progress: BuildProgress) => void): Promise<BuildOutcome & { timedOut?: boolean }> {
     this.pool ??= this.createPool();
     const channel = new MessageChannel();
-    channel.port1.on('message', (message: BuildProgress) => onProgress?.(message));
+    const abort = new AbortController();
+    const timeoutMs = adapterTimeoutMs();
+    let timer: NodeJS.Timeout | null = null;
+    let timedOut = false;
+    const disarm = (): void => {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+    };
+    channel.port1.on('message', (message: BuildProgress | { watchdog: boolean }) => {
+      if (!('watchdog' in message)) return onProgress?.(message);
+      disarm();
+      if (message.watchdog) {
+        timer = setTimeout(() => {
+          timedOut = true;
+          abort.abort();
+        }, timeoutMs);
+      }
+    });
     try {
-      return (await this.pool.run({ ...task, progressPort: channel.port2 }, { transferList: [channel.port2] })) as BuildOutcome;
+      return (await this.pool.run({ ...task, progressPort: channel.port2 }, { transferList: [channel.port2], signal: abort.signal })) as BuildOutcome;
     } catch (error) {
+      if (timedOut) {
+        const module = task.projectAdapter?.module ?? 'the project-owned adapter';
+        const reason = `${module} did not finish within ${timeoutMs} ms (loading the module or running extract); the build worker was stopped. `
+          + 'Make extract() return (or reject) promptly, then restart the server.';
+        this.onWarning('project-owned adapter timed out', { module, timeout_ms: timeoutMs });
+        return { ok: false, error: errors.adapterFailed(reason, { timeout_ms: timeoutMs }).toWire(), timedOut: true };
+      }
       return { ok: false, error: toDocforgeError(error).toWire() };
     } finally {
+      disarm();
       channel.port1.close();
     }
   }

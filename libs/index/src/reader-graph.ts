@@ -92,11 +92,11 @@ export function logicPage(sql: StatementCache, ownerId: string, count: number): 
   return { steps, flows };
 }
 
-/** Up to `limit` stored issues in stored order, optionally only of `severities`. */
-export function issuesOf(sql: StatementCache, severities: readonly string[] | null, limit: number): SourceIssue[] {
-  const cols = 'severity, code, message, path, line, node_id';
-  if (severities === null) return sql.rows(`SELECT ${cols} FROM issues ORDER BY seq LIMIT ?`).all(limit) as SourceIssue[];
-  return sql.rows(`SELECT ${cols} FROM issues WHERE severity IN (${placeholders(severities.length)}) ORDER BY seq LIMIT ?`).all(...severities, limit) as SourceIssue[];
+/** Up to `limit` stored issues in stored order, optionally only of `severities`, after stored position `afterSeq` (keyset). */
+export function issuesOf(sql: StatementCache, severities: readonly string[] | null, limit: number, afterSeq = 0): (SourceIssue & { seq: number })[] {
+  const cols = 'seq, severity, code, message, path, line, node_id';
+  if (severities === null) return sql.rows(`SELECT ${cols} FROM issues WHERE seq > ? ORDER BY seq LIMIT ?`).all(afterSeq, limit) as (SourceIssue & { seq: number })[];
+  return sql.rows(`SELECT ${cols} FROM issues WHERE seq > ? AND severity IN (${placeholders(severities.length)}) ORDER BY seq LIMIT ?`).all(afterSeq, ...severities, limit) as (SourceIssue & { seq: number })[];
 }
 
 /** Stored issue counts per severity (severities without issues are absent). */

@@ -248,12 +248,15 @@ export class IndexReader {
 
   /** Up to `limit` validation issues in stored order, plus the total count. */
   issues(limit: number): { issues: SourceIssue[]; total: number } {
-    return { issues: issuesOf(this.#sql, null, limit), total: this.count('issues') };
+    return { issues: issuesOf(this.#sql, null, limit).map(({ seq: _seq, ...issue }) => issue), total: this.count('issues') };
   }
 
-  /** Up to `limit` validation issues of the given severities, in stored order. */
-  issuesBySeverity(severities: readonly string[], limit: number): SourceIssue[] {
-    return issuesOf(this.#sql, severities, limit);
+  /**
+   * Up to `limit` validation issues of the given severities, in stored order, each with its stored
+   * position `seq` (positive, increasing), starting after position `afterSeq` (0: from the first).
+   */
+  issuesBySeverity(severities: readonly string[], limit: number, afterSeq = 0): (SourceIssue & { seq: number })[] {
+    return issuesOf(this.#sql, severities, limit, afterSeq);
   }
 
   /** Issue counts per severity (absent severities have no key). */

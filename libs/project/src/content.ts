@@ -96,11 +96,18 @@ function requiredString(table: Table, key: string): string {
   return value;
 }
 
+/** Characters an id may not hold: C0/C1 controls, DEL, bidi controls, invisible format characters. */
+const UNSAFE_ID_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
+const UNSAFE_ID_CHARACTERS = new RegExp(UNSAFE_ID_CHARACTER.source, 'gu');
+
 /** Validates the node fields shared by front matter and `[[node]]` entries. Throws FieldError. */
 function readFields(table: Table, allowed: readonly string[]): NodeFields {
   const id = requiredString(table, 'id');
   if (id !== id.trim() || /\s/.test(id)) throw new FieldError('id', `"id" must not contain whitespace ("${id}")`);
   if (id.startsWith('code:')) throw new FieldError('id', `"id" must not start with the reserved prefix "code:" ("${id}")`);
+  // Control, bidi and invisible format characters would reach terminals and links unseen (docs/errors.md).
+  const unsafe = UNSAFE_ID_CHARACTER.exec(id);
+  if (unsafe) throw new FieldError('id', `"id" must not contain control, bidi or invisible characters (U+${unsafe[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} in ${JSON.stringify(id).replace(UNSAFE_ID_CHARACTERS, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`)})`);
   const kind = requiredString(table, 'kind');
   const title = requiredString(table, 'title');
   const tagsValue = table['tags'] ?? [];

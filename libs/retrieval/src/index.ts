@@ -1,6 +1,6 @@
 export { effectiveLimit } from './limits.js';
-export type { SearchHit, NodeFilters, SearchResult, NodeSummary } from './search.js';
-export { searchNodes, filterNodes, STOP_WORDS } from './search.js';
+export type { BoundedTags, SearchHit, NodeFilters, SearchResult, NodeSummary } from './search.js';
+export { searchNodes, filterNodes, boundTags, boundTitle, ITEM_TAGS_CAP, ITEM_TITLE_CAP, NODE_LIST_CAP, NODE_TITLE_CAP, STOP_WORDS } from './search.js';
 export type { QueryTerm, AnalysedQuery, RankedNode, RankedResult, DroppedTerm } from './ranking.js';
 export { rankNodes, analyseQuery, wordStem, nameWords, ABBREVIATIONS, QUESTION_WORDS, EXPANSION_WEIGHT, CANDIDATE_WINDOW, RANK_WEIGHTS, MAX_QUERY_PHRASES } from './ranking.js';
 export { boundedExcerpt, EXCERPT_SCAN_CHARS, EXCERPT_TOKENS } from './excerpt.js';

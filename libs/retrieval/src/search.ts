@@ -74,7 +74,7 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
   let exactHit: SearchHit | null = null;
   if (exact && reader.nodeMatches(exact.id, filters)) {
     const top = ranked[0] ? ranked[0].score : 0;
-    exactHit = { id: exact.id, kind: exact.kind, title: exact.title, source_path: exact.source_path, start_line: exact.start_line, excerpt: exact.summary.slice(0, 200), score: Math.round((top + 1) * 1e6) / 1e6, match: 'exact_id', section: null };
+    exactHit = { id: exact.id, kind: exact.kind, title: boundTitle(exact.title), source_path: exact.source_path, start_line: exact.start_line, excerpt: exact.summary.slice(0, 200), score: Math.round((top + 1) * 1e6) / 1e6, match: 'exact_id', section: null };
   }
   if (ranked.length === 0 && !exactHit) return { items: [], truncated: false, fts_query: fts, dropped_terms: terms.dropped };
   const items: SearchHit[] = exactHit ? [exactHit] : [];
@@ -88,7 +88,7 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
   }
   for (const { row, score, allTerms, section } of chosen) {
     const excerpt = excerpts.get(row.rowid) || row.summary.slice(0, 200);
-    items.push({ id: row.id, kind: row.kind, title: row.title, source_path: row.source_path, start_line: row.start_line, excerpt, score, match: allTerms ? 'all_terms' : 'some_terms', section: section ? { slug: section.slug, title: section.title, line: section.line } : null });
+    items.push({ id: row.id, kind: row.kind, title: boundTitle(row.title), source_path: row.source_path, start_line: row.start_line, excerpt, score, match: allTerms ? 'all_terms' : 'some_terms', section: section ? { slug: section.slug, title: boundTitle(section.title), line: section.line } : null });
   }
   const total = ranked.filter((c) => c.row.id !== exactHit?.id).length + (exactHit ? 1 : 0);
   return { items, truncated: windowed || total > items.length, fts_query: fts, dropped_terms: terms.dropped };
@@ -98,6 +98,35 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
  * Nodes matching exact filters, ordered by id, starting after `afterId` (keyset pagination).
  * Reads at most `limit + 1` rows.
  */
-export function filterNodes(reader: IndexReader, filters: NodeFilters, limit: number, afterId: string | null = null): { items: NodeSummary[]; truncated: boolean } {
-  return reader.nodesByFilter(filters, limit, afterId);
+export function filterNodes(reader: IndexReader, filters: NodeFilters, limit: number, afterId: string | null = null): { items: (NodeSummary & BoundedTags)[]; truncated: boolean } {
+  const page = reader.nodesByFilter(filters, limit, afterId);
+  return { items: page.items.map((item) => ({ ...item, title: boundTitle(item.title), ...boundTags(item.tags) })), truncated: page.truncated };
+}
+
+/** Most tags an item of a collection (filter_nodes) shows; `docforge_get_node` shows up to {@link NODE_LIST_CAP}. */
+export const ITEM_TAGS_CAP = 50;
+/** Most anchors or tags `docforge_get_node` shows of one node (the rest are counted, never lost: `section` finds any slug). */
+export const NODE_LIST_CAP = 200;
+
+/** Most characters of a title (or section heading) a collection item shows; a longer one ends in `…`. */
+export const ITEM_TITLE_CAP = 500;
+
+/** `title` cut to `cap` characters, the last one replaced by `…` when it was longer (titles grow with one source line). */
+export function boundTitle(title: string, cap = ITEM_TITLE_CAP): string {
+  return title.length <= cap ? title : `${title.slice(0, cap - 1)}\u2026`;
+}
+
+/** Most characters of the node title `docforge_get_node` shows (`title_truncated` says when cut). */
+export const NODE_TITLE_CAP = 2000;
+
+/** Tags of an item, bounded: `tags_total`/`tags_truncated` appear only when some were left out. */
+export interface BoundedTags {
+  tags: string[];
+  tags_total?: number;
+  tags_truncated?: true;
+}
+
+/** The first {@link ITEM_TAGS_CAP} tags, with the total and a flag when more exist (a node with 300k tags stays one small item). */
+export function boundTags(tags: readonly string[], cap = ITEM_TAGS_CAP): BoundedTags {
+  return tags.length <= cap ? { tags: [...tags] } : { tags: tags.slice(0, cap), tags_total: tags.length, tags_truncated: true };
 }

@@ -1,7 +1,7 @@
 /** `docforge_get_node` (contract: read tools): one exact node, its edges, an optional section and a body window. */
 import { errors } from '@docforge/core';
 import { sectionText } from '@docforge/project';
-import { nodeEdges } from '@docforge/retrieval';
+import { boundTitle, NODE_LIST_CAP, NODE_TITLE_CAP, nodeEdges } from '@docforge/retrieval';
 import { defineTool } from '../define-tool.js';
 
 /** The `docforge_get_node` definition. @throws DocforgeError `node_not_found`; `invalid_arguments` for an unknown section slug. */
@@ -29,8 +29,20 @@ export const getNodeTool = defineTool({
     const max = Math.min(args.max_body_chars ?? total, sync.descriptor.limits.max_output_chars);
     node.body = args.include_body === false ? '' : body.slice(offset, offset + max);
     const end = offset + node.body.length;
+    // Lists that grow with one node are bounded (the section lookup above used the full list).
+    const anchorsTotal = node.anchors.length;
+    const tagsTotal = node.tags.length;
+    node.anchors = node.anchors.slice(0, NODE_LIST_CAP);
+    node.tags = node.tags.slice(0, NODE_LIST_CAP);
+    const titleTruncated = node.title.length > NODE_TITLE_CAP;
+    node.title = boundTitle(node.title, NODE_TITLE_CAP);
     return {
       node,
+      title_truncated: titleTruncated,
+      anchors_total: anchorsTotal,
+      anchors_truncated: anchorsTotal > NODE_LIST_CAP,
+      tags_total: tagsTotal,
+      tags_truncated: tagsTotal > NODE_LIST_CAP,
       edges: nodeEdges(reader, id, 50),
       section,
       body_total_chars: total,

@@ -256,6 +256,13 @@ export interface DocforgeBacklinksOutput {
      * Cursor of the next page (pass it as cursor with the same node_id and relations); null on the last page. Stale after the index generation changes (stale_cursor).
      */
     next_cursor: string | null;
+    /**
+     * Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).
+     */
+    oversized_items?: {
+      id: string | null;
+      chars: number;
+    }[];
     [k: string]: unknown;
   };
   error?: {

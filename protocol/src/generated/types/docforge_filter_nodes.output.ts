@@ -31,11 +31,26 @@ export interface DocforgeFilterNodesOutput {
   result?: {
     items: {
       id: string;
+      /**
+       * Present only when tags lists the first 50 of more: the node's tag count.
+       */
+      tags_total?: number;
+      /**
+       * Present only when tags was cut to its first 50 entries.
+       */
+      tags_truncated?: true;
       [k: string]: unknown;
     }[];
     truncated: boolean;
     limit: number;
     next_cursor?: string | null;
+    /**
+     * Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).
+     */
+    oversized_items?: {
+      id: string | null;
+      chars: number;
+    }[];
     [k: string]: unknown;
   };
   error?: {

@@ -87,6 +87,13 @@ export interface DocforgeGetContextOutput {
        */
       reason: 'stop_word' | 'term_limit';
     }[];
+    /**
+     * Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).
+     */
+    oversized_items?: {
+      id: string | null;
+      chars: number;
+    }[];
     [k: string]: unknown;
   };
   error?: {

@@ -43,6 +43,26 @@ export interface DocforgeGetNodeOutput {
     section?: {
       [k: string]: unknown;
     } | null;
+    /**
+     * Anchors (sections) the node has; node.anchors lists at most the first 200 (section finds any slug).
+     */
+    anchors_total?: number;
+    /**
+     * Whether node.anchors was cut to its first 200 entries.
+     */
+    anchors_truncated?: boolean;
+    /**
+     * Tags the node has; node.tags lists at most the first 200.
+     */
+    tags_total?: number;
+    /**
+     * Whether node.tags was cut to its first 200 entries.
+     */
+    tags_truncated?: boolean;
+    /**
+     * Whether node.title was cut to its first 2000 characters (ending in U+2026).
+     */
+    title_truncated?: boolean;
     [k: string]: unknown;
   };
   error?: {

@@ -10,4 +10,8 @@ export interface DocforgeValidateProjectInput {
    * @maxItems 2
    */
   severities?: [] | ['error' | 'warning'] | ['error' | 'warning', 'error' | 'warning'];
+  /**
+   * Opaque generation-bound cursor from a previous page (next_cursor).
+   */
+  cursor?: string;
 }

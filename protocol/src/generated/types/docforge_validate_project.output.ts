@@ -52,6 +52,17 @@ export interface DocforgeValidateProjectOutput {
       bare_leaf: number;
       ambiguous: number;
     };
+    /**
+     * Cursor of the next page of findings (same severities, same generation); null on the last page.
+     */
+    next_cursor?: string | null;
+    /**
+     * Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).
+     */
+    oversized_items?: {
+      id: string | null;
+      chars: number;
+    }[];
     [k: string]: unknown;
   };
   error?: {

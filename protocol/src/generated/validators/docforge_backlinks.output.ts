@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"Id of the linking node (the edge's source)."},"relation":{"type":"string","description":"Stored relation of this incoming edge; a node linking by several relations appears once per relation. Items are ordered by relation, then id."},"mention":{"type":"object","description":"Present when the edge is derived from mentions: the linking document names this node in inline code spans or link texts, in these sections (at most 8).","required":["sections"],"properties":{"sections":{"type":"array","maxItems":8,"items":{"type":"object","required":["slug","title","line"],"properties":{"slug":{"type":["string","null"]},"title":{"type":["string","null"]},"line":{"type":"integer","minimum":0}},"additionalProperties":false}}},"additionalProperties":false}}},"description":"Incoming edges of node_id, one item per edge, ordered by (relation, id)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page (pass it as cursor with the same node_id and relations); null on the last page. Stale after the index generation changes (stale_cursor)."}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"Id of the linking node (the edge's source)."},"relation":{"type":"string","description":"Stored relation of this incoming edge; a node linking by several relations appears once per relation. Items are ordered by relation, then id."},"mention":{"type":"object","description":"Present when the edge is derived from mentions: the linking document names this node in inline code spans or link texts, in these sections (at most 8).","required":["sections"],"properties":{"sections":{"type":"array","maxItems":8,"items":{"type":"object","required":["slug","title","line"],"properties":{"slug":{"type":["string","null"]},"title":{"type":["string","null"]},"line":{"type":"integer","minimum":0}},"additionalProperties":false}}},"additionalProperties":false}}},"description":"Incoming edges of node_id, one item per edge, ordered by (relation, id)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page (pass it as cursor with the same node_id and relations); null on the last page. Stale after the index generation changes (stale_cursor)."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -763,9 +763,15 @@ vErrors.push(err58);
 errors++;
 }
 }
-}
-else {
-const err59 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.oversized_items !== undefined){
+let data27 = data12.oversized_items;
+if(Array.isArray(data27)){
+const len2 = data27.length;
+for(let i2=0; i2<len2; i2++){
+let data28 = data27[i2];
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.id === undefined){
+const err59 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -774,12 +780,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-if(data.error !== undefined){
-let data27 = data.error;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.code === undefined){
-const err60 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data28.chars === undefined){
+const err60 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -788,8 +790,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(data27.message === undefined){
-const err61 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+for(const key4 in data28){
+if(!((key4 === "id") || (key4 === "chars"))){
+const err61 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -798,8 +801,11 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data27.remediation === undefined){
-const err62 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+if(data28.id !== undefined){
+let data29 = data28.id;
+if((typeof data29 !== "string") && (data29 !== null)){
+const err62 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema11.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -808,8 +814,11 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(data27.details === undefined){
-const err63 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+}
+if(data28.chars !== undefined){
+let data30 = data28.chars;
+if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
+const err63 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -818,9 +827,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(data27.code !== undefined){
-if(typeof data27.code !== "string"){
-const err64 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data30 == "number"){
+if(data30 < 0 || isNaN(data30)){
+const err64 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -830,9 +839,10 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data27.message !== undefined){
-if(typeof data27.message !== "string"){
-const err65 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -842,9 +852,9 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data27.remediation !== undefined){
-if(typeof data27.remediation !== "string"){
-const err66 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err66 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -854,10 +864,9 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data27.details !== undefined){
-let data31 = data27.details;
-if(!(data31 && typeof data31 == "object" && !Array.isArray(data31))){
-const err67 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err67 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -867,9 +876,11 @@ vErrors.push(err67);
 errors++;
 }
 }
-}
-else {
-const err68 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.error !== undefined){
+let data31 = data.error;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.code === undefined){
+const err68 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -878,11 +889,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-if(data.diagnostics !== undefined){
-let data32 = data.diagnostics;
-if(!(data32 && typeof data32 == "object" && !Array.isArray(data32))){
-const err69 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data31.message === undefined){
+const err69 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -891,15 +899,108 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-}
-else {
-const err70 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data31.remediation === undefined){
+const err70 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err70];
 }
 else {
 vErrors.push(err70);
+}
+errors++;
+}
+if(data31.details === undefined){
+const err71 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+if(data31.code !== undefined){
+if(typeof data31.code !== "string"){
+const err72 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data31.message !== undefined){
+if(typeof data31.message !== "string"){
+const err73 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(data31.remediation !== undefined){
+if(typeof data31.remediation !== "string"){
+const err74 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data31.details !== undefined){
+let data35 = data31.details;
+if(!(data35 && typeof data35 == "object" && !Array.isArray(data35))){
+const err75 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data36 = data.diagnostics;
+if(!(data36 && typeof data36 == "object" && !Array.isArray(data36))){
+const err77 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+}
+else {
+const err78 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
 }
 errors++;
 }

@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -758,9 +758,15 @@ vErrors.push(err57);
 errors++;
 }
 }
-}
-else {
-const err58 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.oversized_items !== undefined){
+let data28 = data12.oversized_items;
+if(Array.isArray(data28)){
+const len2 = data28.length;
+for(let i3=0; i3<len2; i3++){
+let data29 = data28[i3];
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.id === undefined){
+const err58 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -769,12 +775,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-if(data.error !== undefined){
-let data28 = data.error;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.code === undefined){
-const err59 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data29.chars === undefined){
+const err59 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -783,8 +785,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(data28.message === undefined){
-const err60 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+for(const key2 in data29){
+if(!((key2 === "id") || (key2 === "chars"))){
+const err60 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -793,8 +796,11 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(data28.remediation === undefined){
-const err61 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+if(data29.id !== undefined){
+let data30 = data29.id;
+if((typeof data30 !== "string") && (data30 !== null)){
+const err61 = {instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema11.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -803,8 +809,11 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data28.details === undefined){
-const err62 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+}
+if(data29.chars !== undefined){
+let data31 = data29.chars;
+if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
+const err62 = {instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -813,9 +822,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(data28.code !== undefined){
-if(typeof data28.code !== "string"){
-const err63 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data31 == "number"){
+if(data31 < 0 || isNaN(data31)){
+const err63 = {instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -825,9 +834,10 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data28.message !== undefined){
-if(typeof data28.message !== "string"){
-const err64 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -837,9 +847,9 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data28.remediation !== undefined){
-if(typeof data28.remediation !== "string"){
-const err65 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err65 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -849,10 +859,9 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data28.details !== undefined){
-let data32 = data28.details;
-if(!(data32 && typeof data32 == "object" && !Array.isArray(data32))){
-const err66 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err66 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -862,9 +871,11 @@ vErrors.push(err66);
 errors++;
 }
 }
-}
-else {
-const err67 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.error !== undefined){
+let data32 = data.error;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.code === undefined){
+const err67 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -873,11 +884,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-if(data.diagnostics !== undefined){
-let data33 = data.diagnostics;
-if(!(data33 && typeof data33 == "object" && !Array.isArray(data33))){
-const err68 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data32.message === undefined){
+const err68 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -886,15 +894,108 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-}
-else {
-const err69 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data32.remediation === undefined){
+const err69 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err69];
 }
 else {
 vErrors.push(err69);
+}
+errors++;
+}
+if(data32.details === undefined){
+const err70 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if(data32.code !== undefined){
+if(typeof data32.code !== "string"){
+const err71 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data32.message !== undefined){
+if(typeof data32.message !== "string"){
+const err72 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+if(data32.remediation !== undefined){
+if(typeof data32.remediation !== "string"){
+const err73 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+if(data32.details !== undefined){
+let data36 = data32.details;
+if(!(data36 && typeof data36 == "object" && !Array.isArray(data36))){
+const err74 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data37 = data.diagnostics;
+if(!(data37 && typeof data37 == "object" && !Array.isArray(data37))){
+const err76 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
 }
 errors++;
 }

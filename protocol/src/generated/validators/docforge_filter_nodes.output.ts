@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"next_cursor":{"type":["string","null"]}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"tags_total":{"type":"integer","minimum":0,"description":"Present only when tags lists the first 50 of more: the node's tag count."},"tags_truncated":{"const":true,"description":"Present only when tags was cut to its first 50 entries."}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"next_cursor":{"type":["string","null"]},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -496,9 +496,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.tags_total !== undefined){
+let data16 = data14.tags_total;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+const err37 = {instancePath:instancePath+"/result/items/" + i0+"/tags_total",schemaPath:"#/properties/result/properties/items/items/properties/tags_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -507,10 +508,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(typeof data16 == "number"){
+if(data16 < 0 || isNaN(data16)){
+const err38 = {instancePath:instancePath+"/result/items/" + i0+"/tags_total",schemaPath:"#/properties/result/properties/items/items/properties/tags_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -520,9 +520,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data12.truncated !== undefined){
-if(typeof data12.truncated !== "boolean"){
-const err39 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data14.tags_truncated !== undefined){
+if(true !== data14.tags_truncated){
+const err39 = {instancePath:instancePath+"/result/items/" + i0+"/tags_truncated",schemaPath:"#/properties/result/properties/items/items/properties/tags_truncated/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -532,10 +533,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data12.limit !== undefined){
-let data17 = data12.limit;
-if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
-const err40 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err40 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -545,10 +545,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data12.next_cursor !== undefined){
-let data18 = data12.next_cursor;
-if((typeof data18 !== "string") && (data18 !== null)){
-const err41 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema11.properties.result.properties.next_cursor.type},message:"must be string,null"};
+}
+else {
+const err41 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -558,9 +557,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.truncated !== undefined){
+if(typeof data12.truncated !== "boolean"){
+const err42 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -570,11 +569,10 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data19 = data.error;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.code === undefined){
-const err43 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data12.limit !== undefined){
+let data19 = data12.limit;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
+const err43 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -583,8 +581,11 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data19.message === undefined){
-const err44 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+if(data12.next_cursor !== undefined){
+let data20 = data12.next_cursor;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err44 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema11.properties.result.properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -593,8 +594,16 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data19.remediation === undefined){
-const err45 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+if(data12.oversized_items !== undefined){
+let data21 = data12.oversized_items;
+if(Array.isArray(data21)){
+const len1 = data21.length;
+for(let i1=0; i1<len1; i1++){
+let data22 = data21[i1];
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.id === undefined){
+const err45 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -603,8 +612,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data19.details === undefined){
-const err46 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(data22.chars === undefined){
+const err46 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -613,9 +622,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data19.code !== undefined){
-if(typeof data19.code !== "string"){
-const err47 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key2 in data22){
+if(!((key2 === "id") || (key2 === "chars"))){
+const err47 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -625,9 +634,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data19.message !== undefined){
-if(typeof data19.message !== "string"){
-const err48 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data22.id !== undefined){
+let data23 = data22.id;
+if((typeof data23 !== "string") && (data23 !== null)){
+const err48 = {instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema11.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -637,9 +647,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data19.remediation !== undefined){
-if(typeof data19.remediation !== "string"){
-const err49 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data22.chars !== undefined){
+let data24 = data22.chars;
+if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
+const err49 = {instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -648,11 +659,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-if(data19.details !== undefined){
-let data23 = data19.details;
-if(!(data23 && typeof data23 == "object" && !Array.isArray(data23))){
-const err50 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof data24 == "number"){
+if(data24 < 0 || isNaN(data24)){
+const err50 = {instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -663,8 +672,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err51 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err51 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -674,10 +684,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data.diagnostics !== undefined){
-let data24 = data.diagnostics;
-if(!(data24 && typeof data24 == "object" && !Array.isArray(data24))){
-const err52 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err52 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -689,12 +698,141 @@ errors++;
 }
 }
 else {
-const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err53 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err53];
 }
 else {
 vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data25 = data.error;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.code === undefined){
+const err54 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data25.message === undefined){
+const err55 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(data25.remediation === undefined){
+const err56 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(data25.details === undefined){
+const err57 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+if(data25.code !== undefined){
+if(typeof data25.code !== "string"){
+const err58 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+if(data25.message !== undefined){
+if(typeof data25.message !== "string"){
+const err59 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data25.remediation !== undefined){
+if(typeof data25.remediation !== "string"){
+const err60 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data25.details !== undefined){
+let data29 = data25.details;
+if(!(data29 && typeof data29 == "object" && !Array.isArray(data29))){
+const err61 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data30 = data.diagnostics;
+if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
+const err63 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+else {
+const err64 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
 }
 errors++;
 }

@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["node_id","query","budget","limit","provider","selection","collection_hash","used_tokens","selected_entries","omitted_entries","truncated","items","page","dropped_terms"],"properties":{"node_id":{"type":["string","null"]},"query":{"type":["string","null"]},"budget":{"type":"integer"},"limit":{"type":"integer"},"provider":{"enum":["default","custom"]},"selection":{"type":["object","null"],"required":["truncated","truncation_reason","examined_edges"],"properties":{"truncated":{"type":"boolean"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer","minimum":0}}},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"used_tokens":{"type":"integer","minimum":0},"selected_entries":{"type":"integer","minimum":0},"omitted_entries":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["entry","omission"]},"id":{"type":"string"},"reason":{"enum":["token budget","response size limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"estimated_tokens":{"type":"integer","minimum":0},"chars":{"type":"integer","minimum":0},"kind":{"type":"string"},"title":{"type":"string"},"source_path":{"type":"string"},"selected_by":{"type":"string"},"excerpt":{"type":"string"},"relation":{"type":["object","null"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"via":{"type":"string"},"depth":{"type":"integer"}}}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks the default selection's search did not use, in query order; empty without a query or with a custom context provider (which receives the whole query)."}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["node_id","query","budget","limit","provider","selection","collection_hash","used_tokens","selected_entries","omitted_entries","truncated","items","page","dropped_terms"],"properties":{"node_id":{"type":["string","null"]},"query":{"type":["string","null"]},"budget":{"type":"integer"},"limit":{"type":"integer"},"provider":{"enum":["default","custom"]},"selection":{"type":["object","null"],"required":["truncated","truncation_reason","examined_edges"],"properties":{"truncated":{"type":"boolean"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer","minimum":0}}},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"used_tokens":{"type":"integer","minimum":0},"selected_entries":{"type":"integer","minimum":0},"omitted_entries":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["entry","omission"]},"id":{"type":"string"},"reason":{"enum":["token budget","response size limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"estimated_tokens":{"type":"integer","minimum":0},"chars":{"type":"integer","minimum":0},"kind":{"type":"string"},"title":{"type":"string"},"source_path":{"type":"string"},"selected_by":{"type":"string"},"excerpt":{"type":"string"},"relation":{"type":["object","null"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"via":{"type":"string"},"depth":{"type":"integer"}}}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks the default selection's search did not use, in query order; empty without a query or with a custom context provider (which receives the whole query)."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 const pattern0 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1416,9 +1416,15 @@ vErrors.push(err113);
 errors++;
 }
 }
-}
-else {
-const err114 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.oversized_items !== undefined){
+let data56 = data12.oversized_items;
+if(Array.isArray(data56)){
+const len2 = data56.length;
+for(let i2=0; i2<len2; i2++){
+let data57 = data56[i2];
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+if(data57.id === undefined){
+const err114 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1427,12 +1433,8 @@ vErrors.push(err114);
 }
 errors++;
 }
-}
-if(data.error !== undefined){
-let data56 = data.error;
-if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
-if(data56.code === undefined){
-const err115 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data57.chars === undefined){
+const err115 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1441,8 +1443,9 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(data56.message === undefined){
-const err116 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+for(const key4 in data57){
+if(!((key4 === "id") || (key4 === "chars"))){
+const err116 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1451,8 +1454,11 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(data56.remediation === undefined){
-const err117 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+if(data57.id !== undefined){
+let data58 = data57.id;
+if((typeof data58 !== "string") && (data58 !== null)){
+const err117 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema11.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1461,8 +1467,11 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(data56.details === undefined){
-const err118 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+}
+if(data57.chars !== undefined){
+let data59 = data57.chars;
+if(!((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59)))){
+const err118 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1471,9 +1480,9 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(data56.code !== undefined){
-if(typeof data56.code !== "string"){
-const err119 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data59 == "number"){
+if(data59 < 0 || isNaN(data59)){
+const err119 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1483,9 +1492,10 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data56.message !== undefined){
-if(typeof data56.message !== "string"){
-const err120 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1495,9 +1505,9 @@ vErrors.push(err120);
 errors++;
 }
 }
-if(data56.remediation !== undefined){
-if(typeof data56.remediation !== "string"){
-const err121 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err121 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1507,10 +1517,9 @@ vErrors.push(err121);
 errors++;
 }
 }
-if(data56.details !== undefined){
-let data60 = data56.details;
-if(!(data60 && typeof data60 == "object" && !Array.isArray(data60))){
-const err122 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err122 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1520,9 +1529,11 @@ vErrors.push(err122);
 errors++;
 }
 }
-}
-else {
-const err123 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.error !== undefined){
+let data60 = data.error;
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+if(data60.code === undefined){
+const err123 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1531,11 +1542,8 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(data.diagnostics !== undefined){
-let data61 = data.diagnostics;
-if(!(data61 && typeof data61 == "object" && !Array.isArray(data61))){
-const err124 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data60.message === undefined){
+const err124 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1544,15 +1552,108 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-}
-else {
-const err125 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data60.remediation === undefined){
+const err125 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err125];
 }
 else {
 vErrors.push(err125);
+}
+errors++;
+}
+if(data60.details === undefined){
+const err126 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+if(data60.code !== undefined){
+if(typeof data60.code !== "string"){
+const err127 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+if(data60.message !== undefined){
+if(typeof data60.message !== "string"){
+const err128 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+if(data60.remediation !== undefined){
+if(typeof data60.remediation !== "string"){
+const err129 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+if(data60.details !== undefined){
+let data64 = data60.details;
+if(!(data64 && typeof data64 == "object" && !Array.isArray(data64))){
+const err130 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+}
+}
+else {
+const err131 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data65 = data.diagnostics;
+if(!(data65 && typeof data65 == "object" && !Array.isArray(data65))){
+const err132 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+}
+else {
+const err133 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
 }
 errors++;
 }

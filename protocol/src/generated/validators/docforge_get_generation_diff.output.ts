@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["page_schema_version","receipt_state"],"properties":{"page_schema_version":{"const":1},"receipt_state":{"enum":["current","stale","missing","unsafe","unverified","unknown"]},"reason":{"type":"string"},"receipt_header":{"type":"object","required":["receipt_schema_version","project_id","root","adapter_version","index_schema_version","from_generation","to_generation","from_source_identity","to_source_identity","index_file","index_ino","index_size","from_node_hash","from_node_count","from_edge_hash","from_edge_count","to_node_hash","to_node_count","to_edge_hash","to_edge_count","summary","retained_count","total_count","retained_collection_hash","full_collection_hash","details_omitted","details_omitted_reason","detail_limits","receipt_hash","stored_receipt_hash"],"properties":{"receipt_schema_version":{"const":1},"project_id":{"type":"string"},"root":{"type":"string"},"adapter_version":{"type":"string"},"index_schema_version":{"type":"integer"},"from_generation":{"type":["integer","null"]},"to_generation":{"type":"integer"},"from_source_identity":{"type":["string","null"]},"to_source_identity":{"type":"string"},"index_file":{"type":"string"},"index_ino":{"type":"string"},"index_size":{"type":"integer","minimum":0},"from_node_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_node_count":{"type":"integer","minimum":0},"from_edge_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_edge_count":{"type":"integer","minimum":0},"to_node_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_node_count":{"type":"integer","minimum":0},"to_edge_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_edge_count":{"type":"integer","minimum":0},"summary":{"type":"object","required":["nodes_added","nodes_removed","nodes_changed","edges_added","edges_removed"],"properties":{"nodes_added":{"type":"integer","minimum":0},"nodes_removed":{"type":"integer","minimum":0},"nodes_changed":{"type":"integer","minimum":0},"edges_added":{"type":"integer","minimum":0},"edges_removed":{"type":"integer","minimum":0}},"additionalProperties":false},"retained_count":{"type":"integer","minimum":0},"total_count":{"type":"integer","minimum":0},"retained_collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"full_collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"details_omitted":{"type":"boolean"},"details_omitted_reason":{"enum":["item_limit","byte_limit",null]},"detail_limits":{"type":"object","required":["max_items","max_bytes"],"properties":{"max_items":{"type":"integer","minimum":0},"max_bytes":{"type":"integer","minimum":0}},"additionalProperties":false},"receipt_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"stored_receipt_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"additionalProperties":false},"items":{"type":"array","items":{"type":"object","required":["change"],"properties":{"change":{"enum":["node_added","node_removed","node_changed","edge_added","edge_removed"]},"id":{"type":"string"},"content_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"changed_fields":{"type":"array","items":{"enum":["kind","title","family","authority","status","tags","summary","body","source_path","start_line","end_line","anchors","language","capabilities","origin"]}},"source_id":{"type":"string"},"relation":{"type":"string"},"target_id":{"type":"string"}},"additionalProperties":false}},"omissions":{"type":"array","items":{"type":"object","required":["kind","item_hash","position"],"properties":{"kind":{"const":"response_limit"},"item_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"position":{"type":"integer","minimum":0}},"additionalProperties":false}},"pagination":{"type":"object","required":["offset","returned","omitted","total_retained","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"omitted":{"type":"integer","minimum":0},"total_retained":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"page_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"if":{"properties":{"receipt_state":{"const":"current"}}},"then":{"required":["receipt_header","items","omissions","pagination","page_hash"]},"else":{"required":["reason"]},"additionalProperties":false},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["page_schema_version","receipt_state"],"properties":{"page_schema_version":{"const":1},"receipt_state":{"enum":["current","stale","missing","unsafe","unverified","unknown"]},"reason":{"type":"string"},"receipt_header":{"type":"object","required":["receipt_schema_version","project_id","root","adapter_version","index_schema_version","from_generation","to_generation","from_source_identity","to_source_identity","index_file","index_ino","index_size","from_node_hash","from_node_count","from_edge_hash","from_edge_count","to_node_hash","to_node_count","to_edge_hash","to_edge_count","summary","retained_count","total_count","retained_collection_hash","full_collection_hash","details_omitted","details_omitted_reason","detail_limits","receipt_hash","stored_receipt_hash"],"properties":{"receipt_schema_version":{"const":1},"project_id":{"type":"string"},"root":{"type":"string"},"adapter_version":{"type":"string"},"index_schema_version":{"type":"integer"},"from_generation":{"type":["integer","null"]},"to_generation":{"type":"integer"},"from_source_identity":{"type":["string","null"]},"to_source_identity":{"type":"string"},"index_file":{"type":"string"},"index_ino":{"type":"string"},"index_size":{"type":"integer","minimum":0},"from_node_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_node_count":{"type":"integer","minimum":0},"from_edge_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_edge_count":{"type":"integer","minimum":0},"to_node_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_node_count":{"type":"integer","minimum":0},"to_edge_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_edge_count":{"type":"integer","minimum":0},"summary":{"type":"object","required":["nodes_added","nodes_removed","nodes_changed","edges_added","edges_removed"],"properties":{"nodes_added":{"type":"integer","minimum":0},"nodes_removed":{"type":"integer","minimum":0},"nodes_changed":{"type":"integer","minimum":0},"edges_added":{"type":"integer","minimum":0},"edges_removed":{"type":"integer","minimum":0}},"additionalProperties":false},"retained_count":{"type":"integer","minimum":0},"total_count":{"type":"integer","minimum":0},"retained_collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"full_collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"details_omitted":{"type":"boolean"},"details_omitted_reason":{"enum":["item_limit","byte_limit",null]},"detail_limits":{"type":"object","required":["max_items","max_bytes"],"properties":{"max_items":{"type":"integer","minimum":0},"max_bytes":{"type":"integer","minimum":0}},"additionalProperties":false},"receipt_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"stored_receipt_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"additionalProperties":false},"items":{"type":"array","items":{"type":"object","required":["change"],"properties":{"change":{"enum":["node_added","node_removed","node_changed","edge_added","edge_removed"]},"id":{"type":"string"},"content_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"changed_fields":{"type":"array","items":{"enum":["kind","title","family","authority","status","tags","summary","body","source_path","start_line","end_line","anchors","language","capabilities","origin"]}},"source_id":{"type":"string"},"relation":{"type":"string"},"target_id":{"type":"string"}},"additionalProperties":false}},"omissions":{"type":"array","items":{"type":"object","required":["kind","item_hash","position"],"properties":{"kind":{"const":"response_limit"},"item_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"position":{"type":"integer","minimum":0}},"additionalProperties":false}},"pagination":{"type":"object","required":["offset","returned","omitted","total_retained","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"omitted":{"type":"integer","minimum":0},"total_retained":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"page_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}},"if":{"properties":{"receipt_state":{"const":"current"}}},"then":{"required":["receipt_header","items","omissions","pagination","page_hash"]},"else":{"required":["reason"]},"additionalProperties":false},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("^[0-9a-f]{64}$", "u");
 
@@ -574,7 +574,7 @@ vErrors.push(err41);
 errors++;
 }
 for(const key2 in data12){
-if(!((((((((key2 === "page_schema_version") || (key2 === "receipt_state")) || (key2 === "reason")) || (key2 === "receipt_header")) || (key2 === "items")) || (key2 === "omissions")) || (key2 === "pagination")) || (key2 === "page_hash"))){
+if(!(func2.call(schema11.properties.result.properties, key2))){
 const err42 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err42];
@@ -2374,9 +2374,15 @@ vErrors.push(err193);
 errors++;
 }
 }
-}
-else {
-const err194 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.oversized_items !== undefined){
+let data80 = data12.oversized_items;
+if(Array.isArray(data80)){
+const len3 = data80.length;
+for(let i3=0; i3<len3; i3++){
+let data81 = data80[i3];
+if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
+if(data81.id === undefined){
+const err194 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2385,12 +2391,8 @@ vErrors.push(err194);
 }
 errors++;
 }
-}
-if(data.error !== undefined){
-let data80 = data.error;
-if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
-if(data80.code === undefined){
-const err195 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data81.chars === undefined){
+const err195 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2399,8 +2401,9 @@ vErrors.push(err195);
 }
 errors++;
 }
-if(data80.message === undefined){
-const err196 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+for(const key9 in data81){
+if(!((key9 === "id") || (key9 === "chars"))){
+const err196 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2409,8 +2412,11 @@ vErrors.push(err196);
 }
 errors++;
 }
-if(data80.remediation === undefined){
-const err197 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+if(data81.id !== undefined){
+let data82 = data81.id;
+if((typeof data82 !== "string") && (data82 !== null)){
+const err197 = {instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema11.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2419,8 +2425,11 @@ vErrors.push(err197);
 }
 errors++;
 }
-if(data80.details === undefined){
-const err198 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+}
+if(data81.chars !== undefined){
+let data83 = data81.chars;
+if(!((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83)))){
+const err198 = {instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2429,9 +2438,9 @@ vErrors.push(err198);
 }
 errors++;
 }
-if(data80.code !== undefined){
-if(typeof data80.code !== "string"){
-const err199 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data83 == "number"){
+if(data83 < 0 || isNaN(data83)){
+const err199 = {instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2441,9 +2450,10 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data80.message !== undefined){
-if(typeof data80.message !== "string"){
-const err200 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err200 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2453,9 +2463,9 @@ vErrors.push(err200);
 errors++;
 }
 }
-if(data80.remediation !== undefined){
-if(typeof data80.remediation !== "string"){
-const err201 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err201 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2465,10 +2475,9 @@ vErrors.push(err201);
 errors++;
 }
 }
-if(data80.details !== undefined){
-let data84 = data80.details;
-if(!(data84 && typeof data84 == "object" && !Array.isArray(data84))){
-const err202 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err202 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2478,9 +2487,11 @@ vErrors.push(err202);
 errors++;
 }
 }
-}
-else {
-const err203 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.error !== undefined){
+let data84 = data.error;
+if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
+if(data84.code === undefined){
+const err203 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2489,11 +2500,8 @@ vErrors.push(err203);
 }
 errors++;
 }
-}
-if(data.diagnostics !== undefined){
-let data85 = data.diagnostics;
-if(!(data85 && typeof data85 == "object" && !Array.isArray(data85))){
-const err204 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data84.message === undefined){
+const err204 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2502,15 +2510,108 @@ vErrors.push(err204);
 }
 errors++;
 }
-}
-}
-else {
-const err205 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data84.remediation === undefined){
+const err205 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err205];
 }
 else {
 vErrors.push(err205);
+}
+errors++;
+}
+if(data84.details === undefined){
+const err206 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+if(data84.code !== undefined){
+if(typeof data84.code !== "string"){
+const err207 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+}
+if(data84.message !== undefined){
+if(typeof data84.message !== "string"){
+const err208 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+}
+if(data84.remediation !== undefined){
+if(typeof data84.remediation !== "string"){
+const err209 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err209];
+}
+else {
+vErrors.push(err209);
+}
+errors++;
+}
+}
+if(data84.details !== undefined){
+let data88 = data84.details;
+if(!(data88 && typeof data88 == "object" && !Array.isArray(data88))){
+const err210 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err210];
+}
+else {
+vErrors.push(err210);
+}
+errors++;
+}
+}
+}
+else {
+const err211 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data89 = data.diagnostics;
+if(!(data89 && typeof data89 == "object" && !Array.isArray(data89))){
+const err212 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
+}
+}
+else {
+const err213 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err213];
+}
+else {
+vErrors.push(err213);
 }
 errors++;
 }

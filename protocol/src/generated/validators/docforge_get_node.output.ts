@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["node","edges"],"properties":{"node":{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}},"edges":{"type":"object"},"body_truncated":{"type":"boolean"},"body_total_chars":{"type":"integer"},"body_offset":{"type":"integer"},"next_body_offset":{"type":["integer","null"]},"section":{"type":["object","null"]}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["node","edges"],"properties":{"node":{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}},"edges":{"type":"object"},"body_truncated":{"type":"boolean"},"body_total_chars":{"type":"integer"},"body_offset":{"type":"integer"},"next_body_offset":{"type":["integer","null"]},"section":{"type":["object","null"]},"anchors_total":{"type":"integer","minimum":0,"description":"Anchors (sections) the node has; node.anchors lists at most the first 200 (section finds any slug)."},"anchors_truncated":{"type":"boolean","description":"Whether node.anchors was cut to its first 200 entries."},"tags_total":{"type":"integer","minimum":0,"description":"Tags the node has; node.tags lists at most the first 200."},"tags_truncated":{"type":"boolean","description":"Whether node.tags was cut to its first 200 entries."},"title_truncated":{"type":"boolean","description":"Whether node.title was cut to its first 2000 characters (ending in U+2026)."}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -571,9 +571,10 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.anchors_total !== undefined){
+let data21 = data12.anchors_total;
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
+const err43 = {instancePath:instancePath+"/result/anchors_total",schemaPath:"#/properties/result/properties/anchors_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -582,12 +583,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(data.error !== undefined){
-let data21 = data.error;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.code === undefined){
-const err44 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(typeof data21 == "number"){
+if(data21 < 0 || isNaN(data21)){
+const err44 = {instancePath:instancePath+"/result/anchors_total",schemaPath:"#/properties/result/properties/anchors_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -596,8 +594,11 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data21.message === undefined){
-const err45 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+}
+if(data12.anchors_truncated !== undefined){
+if(typeof data12.anchors_truncated !== "boolean"){
+const err45 = {instancePath:instancePath+"/result/anchors_truncated",schemaPath:"#/properties/result/properties/anchors_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -606,8 +607,11 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data21.remediation === undefined){
-const err46 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+if(data12.tags_total !== undefined){
+let data23 = data12.tags_total;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
+const err46 = {instancePath:instancePath+"/result/tags_total",schemaPath:"#/properties/result/properties/tags_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -616,8 +620,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data21.details === undefined){
-const err47 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(typeof data23 == "number"){
+if(data23 < 0 || isNaN(data23)){
+const err47 = {instancePath:instancePath+"/result/tags_total",schemaPath:"#/properties/result/properties/tags_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -626,9 +631,11 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(data21.code !== undefined){
-if(typeof data21.code !== "string"){
-const err48 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+if(data12.tags_truncated !== undefined){
+if(typeof data12.tags_truncated !== "boolean"){
+const err48 = {instancePath:instancePath+"/result/tags_truncated",schemaPath:"#/properties/result/properties/tags_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -638,9 +645,9 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data21.message !== undefined){
-if(typeof data21.message !== "string"){
-const err49 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data12.title_truncated !== undefined){
+if(typeof data12.title_truncated !== "boolean"){
+const err49 = {instancePath:instancePath+"/result/title_truncated",schemaPath:"#/properties/result/properties/title_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -650,9 +657,9 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data21.remediation !== undefined){
-if(typeof data21.remediation !== "string"){
-const err50 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err50 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -662,10 +669,11 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data21.details !== undefined){
-let data25 = data21.details;
-if(!(data25 && typeof data25 == "object" && !Array.isArray(data25))){
-const err51 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.error !== undefined){
+let data26 = data.error;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.code === undefined){
+const err51 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -674,10 +682,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data26.message === undefined){
+const err52 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -686,11 +692,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data.diagnostics !== undefined){
-let data26 = data.diagnostics;
-if(!(data26 && typeof data26 == "object" && !Array.isArray(data26))){
-const err53 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data26.remediation === undefined){
+const err53 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -699,15 +702,98 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-}
-else {
-const err54 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data26.details === undefined){
+const err54 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
 else {
 vErrors.push(err54);
+}
+errors++;
+}
+if(data26.code !== undefined){
+if(typeof data26.code !== "string"){
+const err55 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data26.message !== undefined){
+if(typeof data26.message !== "string"){
+const err56 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+if(data26.remediation !== undefined){
+if(typeof data26.remediation !== "string"){
+const err57 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data26.details !== undefined){
+let data30 = data26.details;
+if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
+const err58 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data31 = data.diagnostics;
+if(!(data31 && typeof data31 == "object" && !Array.isArray(data31))){
+const err60 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
 }
 errors++;
 }

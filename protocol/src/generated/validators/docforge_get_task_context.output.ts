@@ -4,7 +4,7 @@
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["task_kind","request_hash","plan_hash","collection_hash","capsule_hash","plan","vocabulary","gaps","used_tokens","selected_items","omitted_items","examined_edges","truncated","items","page"],"properties":{"task_kind":{"enum":["change","implementation","failure","ownership","test","operation","release"]},"request_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"capsule_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan":{"type":"object","required":["plan_version","task_kind","binding","focus","steps","category_order","required_categories","ceilings","token_budget"],"properties":{"plan_version":{"const":1},"binding":{"type":"object","required":["policy_hash","generation"],"properties":{"policy_hash":{"type":"string"},"generation":{"type":"integer"}}},"focus":{"type":"object","required":["mode"],"properties":{"mode":{"enum":["exact","lexical"]},"dropped_terms":{"type":"array","items":{"type":"string"},"description":"Lexical mode: distinct task words after the first 12 search terms, in task order; they are not searched."},"unchecked_id_chunks":{"type":"integer","minimum":0,"description":"Lexical mode: whitespace-separated chunks after the first 64, not checked as verbatim node ids."}}},"steps":{"type":"array","items":{"type":"object","required":["op"],"properties":{"op":{"enum":["focus","traverse","hydrate"]},"vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}},"category_order":{"type":"array","items":{"type":"string"}},"required_categories":{"type":"array","items":{"type":"string"}},"ceilings":{"type":"object","required":["max_evidence_items","max_examined_edges","max_query_chars"],"properties":{"max_evidence_items":{"type":"integer","maximum":1000},"max_examined_edges":{"type":"integer","maximum":100000},"max_query_chars":{"type":"integer","maximum":10000}}},"token_budget":{"type":"integer"}}},"vocabulary":{"type":"object","required":["contract_vocabulary_hash","relation_count","categories_with_edges"],"properties":{"contract_vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"relation_count":{"type":"integer"},"categories_with_edges":{"type":"array","items":{"type":"string"}}}},"gaps":{"type":"array","items":{"type":"object","required":["kind"],"properties":{"kind":{"enum":["undeclared_relation_category","no_selected_evidence","incomplete_proof"]},"cause":{"enum":["work_limit","result_limit","token_limit","response_limit"]},"stage":{"enum":["focus","traversal"]}}}},"used_tokens":{"type":"integer","minimum":0},"selected_items":{"type":"integer","minimum":0},"omitted_items":{"type":"integer","minimum":0},"examined_edges":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["evidence","omission"]},"id":{"type":"string"},"reason":{"enum":["token_limit","response_limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"role":{"enum":["focus","related"]},"depth":{"type":"integer"},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"content_hash":{"type":["string","null"]},"source_file_hash":{"type":["string","null"]},"path":{"type":"array","items":{"type":"object","required":["from","relation","category","direction","to","declared_in"],"properties":{"from":{"type":"string"},"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"to":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"relationship_reasons":{"type":"array","items":{"type":"object","required":["relation","category","direction","other_id","declared_in"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"other_id":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"limitations":{"type":"array","items":{"type":"object","required":["code"],"properties":{"code":{"const":"unclassified_relation"},"relation":{"type":"string"}}}},"unprovable":{"type":"array","items":{"type":"object","required":["fact"],"properties":{"fact":{"enum":["relation_declared_outside_node_source","relation_line_unknown","no_recognized_anchor","source_outside_declared_roots","source_file_not_indexed","node_not_indexed"]}}}},"estimated_tokens":{"type":"integer","minimum":0},"excerpt":{"type":"string","maxLength":600,"description":"Bounded excerpt of the item (project content, not instructions): the section that best matches the task, else the head of the body; for code, its signature and doc comment."},"excerpt_section":{"type":["object","null"],"required":["slug","title","line"],"properties":{"slug":{"type":"string"},"title":{"type":"string"},"line":{"type":"integer","minimum":1}},"additionalProperties":false},"focus_rank":{"type":["integer","null"]},"focus_basis":{"enum":["exact","id_mention","bm25","title_overlap",null]},"score":{"type":["number","null"]}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["task_kind","request_hash","plan_hash","collection_hash","capsule_hash","plan","vocabulary","gaps","used_tokens","selected_items","omitted_items","examined_edges","truncated","items","page"],"properties":{"task_kind":{"enum":["change","implementation","failure","ownership","test","operation","release"]},"request_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"capsule_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan":{"type":"object","required":["plan_version","task_kind","binding","focus","steps","category_order","required_categories","ceilings","token_budget"],"properties":{"plan_version":{"const":1},"binding":{"type":"object","required":["policy_hash","generation"],"properties":{"policy_hash":{"type":"string"},"generation":{"type":"integer"}}},"focus":{"type":"object","required":["mode"],"properties":{"mode":{"enum":["exact","lexical"]},"dropped_terms":{"type":"array","items":{"type":"string"},"description":"Lexical mode: distinct task words after the first 12 search terms, in task order; they are not searched."},"unchecked_id_chunks":{"type":"integer","minimum":0,"description":"Lexical mode: whitespace-separated chunks after the first 64, not checked as verbatim node ids."}}},"steps":{"type":"array","items":{"type":"object","required":["op"],"properties":{"op":{"enum":["focus","traverse","hydrate"]},"vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}},"category_order":{"type":"array","items":{"type":"string"}},"required_categories":{"type":"array","items":{"type":"string"}},"ceilings":{"type":"object","required":["max_evidence_items","max_examined_edges","max_query_chars"],"properties":{"max_evidence_items":{"type":"integer","maximum":1000},"max_examined_edges":{"type":"integer","maximum":100000},"max_query_chars":{"type":"integer","maximum":10000}}},"token_budget":{"type":"integer"}}},"vocabulary":{"type":"object","required":["contract_vocabulary_hash","relation_count","categories_with_edges"],"properties":{"contract_vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"relation_count":{"type":"integer"},"categories_with_edges":{"type":"array","items":{"type":"string"}}}},"gaps":{"type":"array","items":{"type":"object","required":["kind"],"properties":{"kind":{"enum":["undeclared_relation_category","no_selected_evidence","incomplete_proof"]},"cause":{"enum":["work_limit","result_limit","token_limit","response_limit"]},"stage":{"enum":["focus","traversal"]}}}},"used_tokens":{"type":"integer","minimum":0},"selected_items":{"type":"integer","minimum":0},"omitted_items":{"type":"integer","minimum":0},"examined_edges":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["evidence","omission"]},"id":{"type":"string"},"reason":{"enum":["token_limit","response_limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"role":{"enum":["focus","related"]},"depth":{"type":"integer"},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"content_hash":{"type":["string","null"]},"source_file_hash":{"type":["string","null"]},"path":{"type":"array","items":{"type":"object","required":["from","relation","category","direction","to","declared_in"],"properties":{"from":{"type":"string"},"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"to":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"relationship_reasons":{"type":"array","items":{"type":"object","required":["relation","category","direction","other_id","declared_in"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"other_id":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"limitations":{"type":"array","items":{"type":"object","required":["code"],"properties":{"code":{"const":"unclassified_relation"},"relation":{"type":"string"}}}},"unprovable":{"type":"array","items":{"type":"object","required":["fact"],"properties":{"fact":{"enum":["relation_declared_outside_node_source","relation_line_unknown","no_recognized_anchor","source_outside_declared_roots","source_file_not_indexed","node_not_indexed"]}}}},"estimated_tokens":{"type":"integer","minimum":0},"excerpt":{"type":"string","maxLength":600,"description":"Bounded excerpt of the item (project content, not instructions): the section that best matches the task, else the head of the body; for code, its signature and doc comment."},"excerpt_section":{"type":["object","null"],"required":["slug","title","line"],"properties":{"slug":{"type":"string"},"title":{"type":"string"},"line":{"type":"integer","minimum":1}},"additionalProperties":false},"focus_rank":{"type":["integer","null"]},"focus_basis":{"enum":["exact","id_mention","bm25","title_overlap",null]},"score":{"type":["number","null"]}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 const pattern0 = new RegExp("^[0-9a-f]{64}$", "u");
 const func2 = runtime_ucs2length.default;
 
@@ -2640,9 +2640,15 @@ vErrors.push(err213);
 errors++;
 }
 }
-}
-else {
-const err214 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.oversized_items !== undefined){
+let data110 = data12.oversized_items;
+if(Array.isArray(data110)){
+const len11 = data110.length;
+for(let i11=0; i11<len11; i11++){
+let data111 = data110[i11];
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+if(data111.id === undefined){
+const err214 = {instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2651,12 +2657,8 @@ vErrors.push(err214);
 }
 errors++;
 }
-}
-if(data.error !== undefined){
-let data110 = data.error;
-if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
-if(data110.code === undefined){
-const err215 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data111.chars === undefined){
+const err215 = {instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2665,8 +2667,9 @@ vErrors.push(err215);
 }
 errors++;
 }
-if(data110.message === undefined){
-const err216 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+for(const key4 in data111){
+if(!((key4 === "id") || (key4 === "chars"))){
+const err216 = {instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2675,8 +2678,11 @@ vErrors.push(err216);
 }
 errors++;
 }
-if(data110.remediation === undefined){
-const err217 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+if(data111.id !== undefined){
+let data112 = data111.id;
+if((typeof data112 !== "string") && (data112 !== null)){
+const err217 = {instancePath:instancePath+"/result/oversized_items/" + i11+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema11.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2685,8 +2691,11 @@ vErrors.push(err217);
 }
 errors++;
 }
-if(data110.details === undefined){
-const err218 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+}
+if(data111.chars !== undefined){
+let data113 = data111.chars;
+if(!((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113)))){
+const err218 = {instancePath:instancePath+"/result/oversized_items/" + i11+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2695,9 +2704,9 @@ vErrors.push(err218);
 }
 errors++;
 }
-if(data110.code !== undefined){
-if(typeof data110.code !== "string"){
-const err219 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data113 == "number"){
+if(data113 < 0 || isNaN(data113)){
+const err219 = {instancePath:instancePath+"/result/oversized_items/" + i11+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2707,9 +2716,10 @@ vErrors.push(err219);
 errors++;
 }
 }
-if(data110.message !== undefined){
-if(typeof data110.message !== "string"){
-const err220 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err220 = {instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2719,9 +2729,9 @@ vErrors.push(err220);
 errors++;
 }
 }
-if(data110.remediation !== undefined){
-if(typeof data110.remediation !== "string"){
-const err221 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err221 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2731,10 +2741,9 @@ vErrors.push(err221);
 errors++;
 }
 }
-if(data110.details !== undefined){
-let data114 = data110.details;
-if(!(data114 && typeof data114 == "object" && !Array.isArray(data114))){
-const err222 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err222 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2744,9 +2753,11 @@ vErrors.push(err222);
 errors++;
 }
 }
-}
-else {
-const err223 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.error !== undefined){
+let data114 = data.error;
+if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
+if(data114.code === undefined){
+const err223 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -2755,11 +2766,8 @@ vErrors.push(err223);
 }
 errors++;
 }
-}
-if(data.diagnostics !== undefined){
-let data115 = data.diagnostics;
-if(!(data115 && typeof data115 == "object" && !Array.isArray(data115))){
-const err224 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data114.message === undefined){
+const err224 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -2768,15 +2776,108 @@ vErrors.push(err224);
 }
 errors++;
 }
-}
-}
-else {
-const err225 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data114.remediation === undefined){
+const err225 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err225];
 }
 else {
 vErrors.push(err225);
+}
+errors++;
+}
+if(data114.details === undefined){
+const err226 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
+}
+errors++;
+}
+if(data114.code !== undefined){
+if(typeof data114.code !== "string"){
+const err227 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err227];
+}
+else {
+vErrors.push(err227);
+}
+errors++;
+}
+}
+if(data114.message !== undefined){
+if(typeof data114.message !== "string"){
+const err228 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err228];
+}
+else {
+vErrors.push(err228);
+}
+errors++;
+}
+}
+if(data114.remediation !== undefined){
+if(typeof data114.remediation !== "string"){
+const err229 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err229];
+}
+else {
+vErrors.push(err229);
+}
+errors++;
+}
+}
+if(data114.details !== undefined){
+let data118 = data114.details;
+if(!(data118 && typeof data118 == "object" && !Array.isArray(data118))){
+const err230 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err230];
+}
+else {
+vErrors.push(err230);
+}
+errors++;
+}
+}
+}
+else {
+const err231 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err231];
+}
+else {
+vErrors.push(err231);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data119 = data.diagnostics;
+if(!(data119 && typeof data119 == "object" && !Array.isArray(data119))){
+const err232 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err232];
+}
+else {
+vErrors.push(err232);
+}
+errors++;
+}
+}
+}
+else {
+const err233 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err233];
+}
+else {
+vErrors.push(err233);
 }
 errors++;
 }

@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"]},"root":{"type":"string"},"revision":{"type":"integer","minimum":0},"source_hash":{"type":["string","null"]},"adapter_version":{"type":["string","null"]},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","next_cursor","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","writer","status","stored_status","changeset_sha256","base","operation_count","stale","created_at","updated_at"],"properties":{"id":{"type":"string"},"writer":{"type":"string"},"status":{"enum":["draft","ready","stale","applied","abandoned"],"description":"Stored status, or stale when derived at read time."},"stored_status":{"enum":["draft","ready","applied","abandoned"]},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{64}$"},"operation_count":{"type":"integer","minimum":0},"stale":{"type":["object","null"],"required":["reason"],"properties":{"reason":{"enum":["base_changed","touched_node_changed","touched_source_changed"]},"node_ids":{"type":"array"},"paths":{"type":"array"}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"statuses":{"type":"array"},"unreadable":{"type":"integer","minimum":0}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"]},"root":{"type":"string"},"revision":{"type":"integer","minimum":0},"source_hash":{"type":["string","null"]},"adapter_version":{"type":["string","null"]},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","next_cursor","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","writer","status","stored_status","changeset_sha256","base","operation_count","stale","created_at","updated_at"],"properties":{"id":{"type":"string"},"writer":{"type":"string"},"status":{"enum":["draft","ready","stale","applied","abandoned"],"description":"Stored status, or stale when derived at read time."},"stored_status":{"enum":["draft","ready","applied","abandoned"]},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{64}$"},"operation_count":{"type":"integer","minimum":0},"stale":{"type":["object","null"],"required":["reason"],"properties":{"reason":{"enum":["base_changed","touched_node_changed","touched_source_changed"]},"node_ids":{"type":"array"},"paths":{"type":"array"}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"statuses":{"type":"array"},"unreadable":{"type":"integer","minimum":0},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 const pattern0 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -895,9 +895,15 @@ errors++;
 }
 }
 }
-}
-else {
-const err71 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.oversized_items !== undefined){
+let data33 = data12.oversized_items;
+if(Array.isArray(data33)){
+const len1 = data33.length;
+for(let i1=0; i1<len1; i1++){
+let data34 = data33[i1];
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.id === undefined){
+const err71 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -906,12 +912,8 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-if(data.error !== undefined){
-let data33 = data.error;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.code === undefined){
-const err72 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data34.chars === undefined){
+const err72 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -920,8 +922,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(data33.message === undefined){
-const err73 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+for(const key2 in data34){
+if(!((key2 === "id") || (key2 === "chars"))){
+const err73 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -930,8 +933,11 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(data33.remediation === undefined){
-const err74 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+if(data34.id !== undefined){
+let data35 = data34.id;
+if((typeof data35 !== "string") && (data35 !== null)){
+const err74 = {instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema11.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -940,8 +946,11 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(data33.details === undefined){
-const err75 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+}
+if(data34.chars !== undefined){
+let data36 = data34.chars;
+if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))){
+const err75 = {instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -950,9 +959,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data33.code !== undefined){
-if(typeof data33.code !== "string"){
-const err76 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data36 == "number"){
+if(data36 < 0 || isNaN(data36)){
+const err76 = {instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -962,9 +971,10 @@ vErrors.push(err76);
 errors++;
 }
 }
-if(data33.message !== undefined){
-if(typeof data33.message !== "string"){
-const err77 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -974,9 +984,9 @@ vErrors.push(err77);
 errors++;
 }
 }
-if(data33.remediation !== undefined){
-if(typeof data33.remediation !== "string"){
-const err78 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err78 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -986,10 +996,9 @@ vErrors.push(err78);
 errors++;
 }
 }
-if(data33.details !== undefined){
-let data37 = data33.details;
-if(!(data37 && typeof data37 == "object" && !Array.isArray(data37))){
-const err79 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err79 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -999,9 +1008,11 @@ vErrors.push(err79);
 errors++;
 }
 }
-}
-else {
-const err80 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.error !== undefined){
+let data37 = data.error;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.code === undefined){
+const err80 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1010,11 +1021,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-if(data.diagnostics !== undefined){
-let data38 = data.diagnostics;
-if(!(data38 && typeof data38 == "object" && !Array.isArray(data38))){
-const err81 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data37.message === undefined){
+const err81 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1023,15 +1031,108 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-}
-else {
-const err82 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data37.remediation === undefined){
+const err82 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err82];
 }
 else {
 vErrors.push(err82);
+}
+errors++;
+}
+if(data37.details === undefined){
+const err83 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if(data37.code !== undefined){
+if(typeof data37.code !== "string"){
+const err84 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+if(data37.message !== undefined){
+if(typeof data37.message !== "string"){
+const err85 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(data37.remediation !== undefined){
+if(typeof data37.remediation !== "string"){
+const err86 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data37.details !== undefined){
+let data41 = data37.details;
+if(!(data41 && typeof data41 == "object" && !Array.isArray(data41))){
+const err87 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data42 = data.diagnostics;
+if(!(data42 && typeof data42 == "object" && !Array.isArray(data42))){
+const err89 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+}
+else {
+const err90 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
 }
 errors++;
 }

@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit","dropped_terms"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"score":{"type":"number"}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"query":{"type":"string"},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks that were not searched, in query order, with the reason; empty when every word was searched."}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit","dropped_terms"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"score":{"type":"number"}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"query":{"type":"string"},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks that were not searched, in query order, with the reason; empty when every word was searched."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -691,9 +691,15 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
-else {
-const err53 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.oversized_items !== undefined){
+let data26 = data12.oversized_items;
+if(Array.isArray(data26)){
+const len2 = data26.length;
+for(let i2=0; i2<len2; i2++){
+let data27 = data26[i2];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.id === undefined){
+const err53 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -702,12 +708,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-if(data.error !== undefined){
-let data26 = data.error;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.code === undefined){
-const err54 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data27.chars === undefined){
+const err54 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -716,8 +718,9 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data26.message === undefined){
-const err55 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+for(const key3 in data27){
+if(!((key3 === "id") || (key3 === "chars"))){
+const err55 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -726,8 +729,11 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data26.remediation === undefined){
-const err56 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+if(data27.id !== undefined){
+let data28 = data27.id;
+if((typeof data28 !== "string") && (data28 !== null)){
+const err56 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema11.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -736,8 +742,11 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(data26.details === undefined){
-const err57 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+}
+if(data27.chars !== undefined){
+let data29 = data27.chars;
+if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
+const err57 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -746,9 +755,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(data26.code !== undefined){
-if(typeof data26.code !== "string"){
-const err58 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data29 == "number"){
+if(data29 < 0 || isNaN(data29)){
+const err58 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -758,9 +767,10 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data26.message !== undefined){
-if(typeof data26.message !== "string"){
-const err59 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -770,9 +780,9 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data26.remediation !== undefined){
-if(typeof data26.remediation !== "string"){
-const err60 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err60 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -782,10 +792,9 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data26.details !== undefined){
-let data30 = data26.details;
-if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
-const err61 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err61 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -795,9 +804,11 @@ vErrors.push(err61);
 errors++;
 }
 }
-}
-else {
-const err62 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.error !== undefined){
+let data30 = data.error;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.code === undefined){
+const err62 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -806,11 +817,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-if(data.diagnostics !== undefined){
-let data31 = data.diagnostics;
-if(!(data31 && typeof data31 == "object" && !Array.isArray(data31))){
-const err63 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data30.message === undefined){
+const err63 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -819,15 +827,108 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-}
-else {
-const err64 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data30.remediation === undefined){
+const err64 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err64];
 }
 else {
 vErrors.push(err64);
+}
+errors++;
+}
+if(data30.details === undefined){
+const err65 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+if(data30.code !== undefined){
+if(typeof data30.code !== "string"){
+const err66 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+if(data30.message !== undefined){
+if(typeof data30.message !== "string"){
+const err67 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+if(data30.remediation !== undefined){
+if(typeof data30.remediation !== "string"){
+const err68 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data30.details !== undefined){
+let data34 = data30.details;
+if(!(data34 && typeof data34 == "object" && !Array.isArray(data34))){
+const err69 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data35 = data.diagnostics;
+if(!(data35 && typeof data35 == "object" && !Array.isArray(data35))){
+const err71 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+else {
+const err72 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
 }
 errors++;
 }

@@ -2,17 +2,19 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_equal from 'ajv/dist/runtime/equal.js';
+import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum items to return; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too)."},"severities":{"type":"array","items":{"enum":["error","warning"]},"maxItems":2,"uniqueItems":true}},"required":[],"additionalProperties":false};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum items to return; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too)."},"severities":{"type":"array","items":{"enum":["error","warning"]},"maxItems":2,"uniqueItems":true},"cursor":{"type":"string","minLength":1,"maxLength":8192,"description":"Opaque generation-bound cursor from a previous page (next_cursor)."}},"required":[],"additionalProperties":false};
 const func0 = runtime_equal.default;
+const func3 = runtime_ucs2length.default;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((key0 === "limit") || (key0 === "severities"))){
+if(!(((key0 === "limit") || (key0 === "severities")) || (key0 === "cursor"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -117,14 +119,49 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.cursor !== undefined){
+let data3 = data.cursor;
+if(typeof data3 === "string"){
+if(func3(data3) > 8192){
+const err8 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+if(func3(data3) < 1){
+const err9 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
 }
 errors++;
 }

@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["severity","code","message"],"properties":{"severity":{"type":"string"},"code":{"type":"string"},"message":{"type":"string"},"path":{"type":["string","null"]},"line":{"type":["integer","null"]}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"valid":{"type":"boolean"},"counts":{"type":"object"},"mentions":{"type":"object","description":"How inline code spans and link texts of documents resolved to code nodes: mention-derived documents edges, mentions behind them, bare leaf names (never linked) and ambiguous names (linked to none).","required":["edges","linked","bare_leaf","ambiguous"],"properties":{"edges":{"type":"integer","minimum":0},"linked":{"type":"integer","minimum":0},"bare_leaf":{"type":"integer","minimum":0},"ambiguous":{"type":"integer","minimum":0}},"additionalProperties":false}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["severity","code","message"],"properties":{"severity":{"type":"string"},"code":{"type":"string"},"message":{"type":"string"},"path":{"type":["string","null"]},"line":{"type":["integer","null"]}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"valid":{"type":"boolean"},"counts":{"type":"object"},"mentions":{"type":"object","description":"How inline code spans and link texts of documents resolved to code nodes: mention-derived documents edges, mentions behind them, bare leaf names (never linked) and ambiguous names (linked to none).","required":["edges","linked","bare_leaf","ambiguous"],"properties":{"edges":{"type":"integer","minimum":0},"linked":{"type":"integer","minimum":0},"bare_leaf":{"type":"integer","minimum":0},"ambiguous":{"type":"integer","minimum":0}},"additionalProperties":false},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page of findings (same severities, same generation); null on the last page."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -807,9 +807,10 @@ vErrors.push(err62);
 errors++;
 }
 }
-}
-else {
-const err63 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.next_cursor !== undefined){
+let data29 = data12.next_cursor;
+if((typeof data29 !== "string") && (data29 !== null)){
+const err63 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema11.properties.result.properties.next_cursor.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -819,11 +820,15 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data.error !== undefined){
-let data29 = data.error;
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.code === undefined){
-const err64 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data12.oversized_items !== undefined){
+let data30 = data12.oversized_items;
+if(Array.isArray(data30)){
+const len1 = data30.length;
+for(let i1=0; i1<len1; i1++){
+let data31 = data30[i1];
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.id === undefined){
+const err64 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -832,8 +837,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data29.message === undefined){
-const err65 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(data31.chars === undefined){
+const err65 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -842,8 +847,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(data29.remediation === undefined){
-const err66 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+for(const key3 in data31){
+if(!((key3 === "id") || (key3 === "chars"))){
+const err66 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -852,8 +858,11 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(data29.details === undefined){
-const err67 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+}
+if(data31.id !== undefined){
+let data32 = data31.id;
+if((typeof data32 !== "string") && (data32 !== null)){
+const err67 = {instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema11.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -862,9 +871,11 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data29.code !== undefined){
-if(typeof data29.code !== "string"){
-const err68 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data31.chars !== undefined){
+let data33 = data31.chars;
+if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
+const err68 = {instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -873,10 +884,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-if(data29.message !== undefined){
-if(typeof data29.message !== "string"){
-const err69 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data33 == "number"){
+if(data33 < 0 || isNaN(data33)){
+const err69 = {instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -886,9 +896,10 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data29.remediation !== undefined){
-if(typeof data29.remediation !== "string"){
-const err70 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -898,10 +909,9 @@ vErrors.push(err70);
 errors++;
 }
 }
-if(data29.details !== undefined){
-let data33 = data29.details;
-if(!(data33 && typeof data33 == "object" && !Array.isArray(data33))){
-const err71 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+else {
+const err71 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -913,7 +923,7 @@ errors++;
 }
 }
 else {
-const err72 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err72 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -923,10 +933,11 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data.diagnostics !== undefined){
-let data34 = data.diagnostics;
-if(!(data34 && typeof data34 == "object" && !Array.isArray(data34))){
-const err73 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.error !== undefined){
+let data34 = data.error;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.code === undefined){
+const err73 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -935,15 +946,118 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-}
-else {
-const err74 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data34.message === undefined){
+const err74 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err74];
 }
 else {
 vErrors.push(err74);
+}
+errors++;
+}
+if(data34.remediation === undefined){
+const err75 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if(data34.details === undefined){
+const err76 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if(data34.code !== undefined){
+if(typeof data34.code !== "string"){
+const err77 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data34.message !== undefined){
+if(typeof data34.message !== "string"){
+const err78 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data34.remediation !== undefined){
+if(typeof data34.remediation !== "string"){
+const err79 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+if(data34.details !== undefined){
+let data38 = data34.details;
+if(!(data38 && typeof data38 == "object" && !Array.isArray(data38))){
+const err80 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data39 = data.diagnostics;
+if(!(data39 && typeof data39 == "object" && !Array.isArray(data39))){
+const err82 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
 }
 errors++;
 }

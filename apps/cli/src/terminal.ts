@@ -1,0 +1,41 @@
+/**
+ * Terminal-safe text for the CLI's human output (issue 8 follow-up 5). Node ids, titles, file
+ * names and messages come from project files; written raw, an ESC or BEL could drive the terminal,
+ * a CR or newline could forge a `path:line:` line, and a bidi control could reorder what is shown.
+ * Every control character (C0, DEL, C1), line/paragraph separator, bidi control and invisible
+ * format character is shown as a visible escape instead. JSON output (`--json`) is already safe
+ * (JSON.stringify escapes controls) and is not passed through here.
+ */
+
+/** Control, bidi and invisible format characters escaped by {@link terminalSafe}. */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
+
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * `text` with every unsafe character replaced by a visible escape: `\n`, `\r`, `\t`, `\xHH` for
+ * other C0/C1 controls and DEL, `\u{HHHH}` for bidi and format characters.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(UNSAFE, (ch) => {
+    const named = NAMED[ch];
+    if (named !== undefined) return named;
+    const code = ch.codePointAt(0)!;
+    return code <= 0x9f ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16).padStart(4, '0')}}`;
+  });
+}
+
+/** Writes one line of human output to stdout, made terminal-safe (see {@link terminalSafe}). */
+export function printLine(text = ''): void {
+  process.stdout.write(`${terminalSafe(text)}\n`);
+}
+
+/** Writes text that is already safe (JSON documents, pre-escaped colored diffs) to stdout as is. */
+export function printRaw(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+/** Writes one line to stderr, made terminal-safe. */
+export function errorLine(text: string): void {
+  process.stderr.write(`${terminalSafe(text)}\n`);
+}
