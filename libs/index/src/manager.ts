@@ -175,7 +175,7 @@ export class IndexManager {
 
   /** The state layout of the bound project. */
   layout(): StateLayout {
-    return stateLayout(path.join(this.root, this.descriptor().state.dir));
+    return stateLayout(path.join(this.root, this.descriptor().state.dir), this.root);
   }
 
   /**
@@ -229,7 +229,7 @@ export class IndexManager {
       return this.serveStale(toDocforgeError(error, 'descriptor_invalid').toWire(), performance.now() - started);
     }
     this.checkProjectAdapter();
-    const layout = stateLayout(path.join(this.root, descriptor.state.dir));
+    const layout = stateLayout(path.join(this.root, descriptor.state.dir), this.root);
     const extensions = codeExtensionsOf(descriptor.adapter.code);
     const walk = walkSources(descriptor, extensions);
     // Walk findings (a new outside symlink, an unreadable directory) change no source stat, so they join the identity.

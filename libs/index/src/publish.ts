@@ -3,10 +3,10 @@
  * finished index file into `index/`, write the generation receipt, atomically replace
  * `current.json`, and collect old generations. A crash at any point leaves the last publication valid.
  */
-import { closeSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, openSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DocforgeError, errors, toDocforgeError } from '@docforge/core';
-import { fsyncDirectory, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
+import { assertStateDir, ensureStateDir, fsyncDirectory, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
 import type { Publication } from './publication-format.js';
 import { collectOldGenerations, publicationUnchanged, readPublication, withPublicationLock, type PublicationRead } from './publication.js';
 import { commitReceipt, type ReceiptPlan } from './receipt-commit.js';
@@ -100,31 +100,22 @@ export function stateError(error: unknown, layout: StateLayout): DocforgeError {
 }
 
 /**
- * Refuses to write when the state, index or locks directory is a symbolic link, or the index
- * directory resolves anywhere but `<root>/<state.dir>/index`: DocForge deletes old generations
- * there, so it must be its own.
+ * Refuses to write when the state, index or locks directory is (or is reached through) a symbolic
+ * link or a file, or lies outside the root: DocForge deletes old generations there, so it must be
+ * its own. Checks existing components only and creates nothing (see `ensureStateDir`).
  * @throws DocforgeError `path_outside_root`
  */
 export function assertStateConfined(root: string, layout: StateLayout): void {
-  for (const dir of [layout.stateDir, layout.indexDir, layout.locksDir]) {
-    let st;
-    try {
-      st = lstatSync(dir);
-    } catch {
-      continue; // created below, as a real directory
-    }
-    if (st.isSymbolicLink() || !st.isDirectory()) {
-      throw errors.pathOutsideRoot(`${dir} must be a real directory inside the project root (it is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}); nothing was written.`, { path: path.relative(root, dir) });
-    }
-  }
-  try {
-    const real = realpathSync(layout.indexDir);
-    if (real !== path.join(realpathSync(root), path.relative(root, layout.indexDir))) {
-      throw errors.pathOutsideRoot(`${layout.indexDir} resolves to ${real}, outside its place in the project root; nothing was written.`, { path: path.relative(root, layout.indexDir) });
-    }
-  } catch (error) {
-    if (error instanceof DocforgeError) throw error;
-  }
+  for (const dir of [layout.stateDir, layout.indexDir, layout.locksDir]) assertStateDir(root, dir);
+}
+
+/**
+ * Creates the state, index and locks directories as real directories, each only after proving
+ * that no existing component is a link or a file (so nothing is created outside the root).
+ * @throws DocforgeError `path_outside_root`; errno errors when a directory cannot be created
+ */
+export function ensureStateConfined(root: string, layout: StateLayout): void {
+  for (const dir of [layout.stateDir, layout.indexDir, layout.locksDir]) ensureStateDir(root, dir);
 }
 
 /** Removes a directory (or other non-file) standing where `current.json` must be written; it is disposable state. */
