@@ -225,8 +225,8 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     // 5. Publish atomically under the lock.
     t = performance.now();
     const counts = { sources: current.size, nodes: graph.nodes.length, edges: graph.edges.length, issues: issues.length, logic_steps: logicSteps };
-    const publication = await publishIndex({
-      root: task.root, layout, tmpFile, prior, minGeneration: task.minGeneration, receiptPlan,
+    const { publication, adopted } = await publishIndex({
+      root: task.root, layout, tmpFile, prior, minGeneration: task.minGeneration, receiptPlan, identityKnown: task.identityKnown,
       fields: {
         source_identity: task.sourceIdentity, source_hash: meta.source_hash!, adapter_version: adapterVersion, logic_present: logicSteps > 0,
         logic_allowed: task.logicAllowed, project_id: descriptor.project.id, counts,
@@ -251,7 +251,8 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     };
     Object.assign(stats, { nodes: counts.nodes, edges: counts.edges, issues: counts.issues, logic_steps: logicSteps });
     stats.total_ms = performance.now() - started;
-    return { ok: true, publication, stats, adapter: adapterReport };
+    // Adopted: another process published these very sources first; nothing new was published.
+    return adopted ? { ok: true, publication, stats, adapter: adapterReport, unchanged: true } : { ok: true, publication, stats, adapter: adapterReport };
   } catch (error) {
     written = null;
     return { ok: false, error: stateError(error, layout).toWire(), adapter: adapterReport };
