@@ -27,5 +27,5 @@ export function indexProjectView(manager: IndexManager, sync: SyncReport, integr
 
 /** The changeset store of a project: `<root>/<state.dir>/changesets`. */
 export function storeOf(sync: SyncReport): ChangesetStore {
-  return new ChangesetStore(path.join(sync.descriptor.root, sync.descriptor.state.dir));
+  return new ChangesetStore(path.join(sync.descriptor.root, sync.descriptor.state.dir), sync.descriptor.root);
 }

@@ -7,11 +7,11 @@
  * dot-file the store ignores). Nothing here ever deletes a changeset or a receipt.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { canonicalJson, errors, type DocforgeError } from '@docforge/core';
-import { stateLayout, withLock, writeFileAtomic } from '@docforge/fs-safe';
+import { ensureStateDir, stateLayout, withLock, writeFileAtomic } from '@docforge/fs-safe';
 import { describeValidationErrors, validateChangesetDocument } from '@docforge/protocol';
 import { changesetSha256 } from './hash.js';
 import type { ChangesetDocument } from './types.js';
@@ -55,11 +55,31 @@ export class ChangesetStore {
   /** `<state>/locks/changesets.lock`. */
   readonly lockPath: string;
 
-  /** @param stateDir absolute state directory of the project (`<root>/<state.dir>`) */
-  constructor(stateDir: string) {
-    const layout = stateLayout(stateDir);
+  /** `<root>`: the store's directories are created only as real directories inside it. */
+  readonly root: string;
+  /** `<state>/locks`. */
+  private readonly locksDir: string;
+
+  /**
+   * @param stateDir absolute state directory of the project (`<root>/<state.dir>`)
+   * @param root absolute project root; defaults to the parent of `stateDir`
+   */
+  constructor(stateDir: string, root: string = path.dirname(stateDir)) {
+    const layout = stateLayout(stateDir, root);
+    this.root = root;
+    this.locksDir = layout.locksDir;
     this.dir = layout.changesetsDir;
     this.lockPath = path.join(layout.locksDir, 'changesets.lock');
+  }
+
+  /**
+   * Creates `changesets/` and `locks/` only after proving no existing component of the state
+   * directory is a link or a file.
+   * @throws DocforgeError `path_outside_root`
+   */
+  private ensureDirs(): void {
+    ensureStateDir(this.root, this.dir);
+    ensureStateDir(this.root, this.locksDir);
   }
 
   /** A fresh changeset id: `cs-<base36 ms>-<8 hex>`, unique without coordination. */
@@ -72,7 +92,7 @@ export class ChangesetStore {
    * @throws DocforgeError `lock_timeout` when another live process holds the lock too long
    */
   async mutate<T>(fn: () => T | Promise<T>): Promise<T> {
-    mkdirSync(this.dir, { recursive: true });
+    this.ensureDirs();
     return withLock(this.lockPath, async () => {
       await faultPoint();
       return fn();
@@ -87,7 +107,7 @@ export class ChangesetStore {
   write(doc: ChangesetDocument): void {
     const problem = documentProblem(doc);
     if (problem !== null) throw errors.internalError(`refusing to store an invalid changeset document: ${problem}`, { changeset_id: doc.id });
-    mkdirSync(this.dir, { recursive: true });
+    this.ensureDirs();
     writeFileAtomic(this.file(doc.id), `${canonicalJson(doc)}\n`);
   }
 

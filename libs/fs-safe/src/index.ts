@@ -13,3 +13,5 @@ export type { ProcessIdentity } from './process-identity.js';
 export { processStartTime, processAlive, currentProcessIdentity } from './process-identity.js';
 export type { LockOptions, LockHandle } from './lock.js';
 export { withLock, acquireLock } from './lock.js';
+export type { StateDirProblem } from './state-dir.js';
+export { stateDirProblem, assertStateDir, ensureStateDir } from './state-dir.js';

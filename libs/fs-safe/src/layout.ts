@@ -7,6 +7,8 @@ import path from 'node:path';
  * directories of {@link withLock}.
  */
 export interface StateLayout {
+  /** Absolute project root the state directory must stay inside (see `ensureStateDir`). */
+  root: string;
   /** Absolute state directory (`<root>/<state.dir>`). */
   stateDir: string;
   /** `<state>/index`: published index files, `current.json`, the receipt. */
@@ -25,11 +27,16 @@ export interface StateLayout {
   publicationLock: string;
 }
 
-/** Resolves the state layout for an absolute state directory. Pure: creates nothing. */
-export function stateLayout(stateDir: string): StateLayout {
+/**
+ * Resolves the state layout for an absolute state directory. Pure: creates nothing.
+ * @param stateDir absolute `<root>/<state.dir>`
+ * @param root absolute project root; defaults to the parent of `stateDir` (a one-segment state dir)
+ */
+export function stateLayout(stateDir: string, root: string = path.dirname(stateDir)): StateLayout {
   const indexDir = path.join(stateDir, 'index');
   const locksDir = path.join(stateDir, 'locks');
   return {
+    root,
     stateDir,
     indexDir,
     currentFile: path.join(indexDir, 'current.json'),

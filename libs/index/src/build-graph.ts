@@ -2,6 +2,8 @@
  * The graph steps of a build: link code across files per adapter, then resolve ids, links and
  * relations of every source into one graph (@docforge/project `resolveGraph`).
  */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import type { GraphEdge, SourceIssue } from '@docforge/core';
 import { codeSourcePathMatcher, resolveGraph, type Descriptor, type ResolvedGraph, type ResolveSource } from '@docforge/project';
 import { codeExtensionsOf } from './adapter-manifests.js';
@@ -48,11 +50,23 @@ export function linkCode(root: string, current: ReadonlyMap<string, CachedSource
  * Resolves every source plus the linked code edges into one graph. The pseudo-source of linked
  * edges sorts first, so resolveGraph sees sources in path order and need not sort. A link to a
  * path where the walk would have found a code file of the configured adapters, but did not, is a
- * `broken_link`.
+ * `broken_link`; so is an extensionless link naming no page and no existing path (lstat only).
  */
 export function resolveSources(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode): ResolvedGraph {
   const sources: ResolveSource[] = [{ path: '\u0000link', nodes: [], edges: linked.edges, links: [] }];
   for (const s of current.values()) sources.push({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links });
   const isCodeSourcePath = codeSourcePathMatcher(descriptor, codeExtensionsOf(descriptor.adapter.code));
-  return resolveGraph({ descriptor, sources, codePaths: linked.codePaths, isCodeSourcePath });
+  // realpath only (never read): an extensionless link to an existing non-page file or directory
+  // inside the root is no broken_link; one reaching outside through a link counts as missing.
+  let rootReal: string | null = null;
+  const pathExists = (rel: string): boolean => {
+    try {
+      rootReal ??= realpathSync(descriptor.root);
+      const real = realpathSync(path.join(descriptor.root, rel));
+      return real === rootReal || real.startsWith(rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep);
+    } catch {
+      return false;
+    }
+  };
+  return resolveGraph({ descriptor, sources, codePaths: linked.codePaths, isCodeSourcePath, pathExists });
 }

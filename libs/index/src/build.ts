@@ -4,7 +4,7 @@
  * worker keeps per-source parses and the last written graph between builds so most builds are
  * incremental; `current.json` is read once per build and carried through every step.
  */
-import { constants as fsConstants, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { constants as fsConstants, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { errors, edgeIdentityKey, sha256, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
@@ -20,7 +20,7 @@ import {
   type ProjectAdapterOutput, type ProjectAdapterReport,
 } from './project-adapter.js';
 import { publicationFileIntact, readPublicationOnce, type PublicationRead } from './publication.js';
-import { assertStateConfined, fsyncFile, publishIndex, stateError } from './publish.js';
+import { assertStateConfined, ensureStateConfined, fsyncFile, publishIndex, stateError } from './publish.js';
 import { planReceipt } from './receipt-commit.js';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { warmFromPublication } from './warm.js';
@@ -97,7 +97,7 @@ function canWriteDelta(task: BuildTask, layout: StateLayout, previous: Publicati
  */
 export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   const started = performance.now();
-  const layout = stateLayout(task.stateDir);
+  const layout = stateLayout(task.stateDir, task.root);
   let adapterReport: ProjectAdapterReport | null = null;
   try {
     const descriptor = loadDescriptor(task.root);
@@ -193,7 +193,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
 
     // 4. Write a complete new index file.
     t = performance.now();
-    mkdirSync(layout.indexDir, { recursive: true });
+    ensureStateConfined(task.root, layout);
     const tmpFile = path.join(layout.indexDir, `.build-${process.pid}-${Date.now().toString(36)}.sqlite`);
     const canDelta = canWriteDelta(task, layout, previous, descriptorHash);
     const nodeMap = new Map<string, string>();
@@ -234,8 +234,8 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     // 5. Publish atomically under the lock.
     t = performance.now();
     const counts = { sources: current.size, nodes: graph.nodes.length, edges: graph.edges.length, issues: issues.length, logic_steps: logicSteps };
-    const publication = await publishIndex({
-      root: task.root, layout, tmpFile, prior, minGeneration: task.minGeneration, receiptPlan,
+    const { publication, adopted } = await publishIndex({
+      root: task.root, layout, tmpFile, prior, minGeneration: task.minGeneration, receiptPlan, identityKnown: task.identityKnown,
       fields: {
         source_identity: task.sourceIdentity, source_hash: meta.source_hash!, adapter_version: adapterVersion, logic_present: logicSteps > 0,
         logic_allowed: task.logicAllowed, project_id: descriptor.project.id, counts,
@@ -260,7 +260,8 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     };
     Object.assign(stats, { nodes: counts.nodes, edges: counts.edges, issues: counts.issues, logic_steps: logicSteps });
     stats.total_ms = performance.now() - started;
-    return { ok: true, publication, stats, adapter: adapterReport };
+    // Adopted: another process published these very sources first; nothing new was published.
+    return adopted ? { ok: true, publication, stats, adapter: adapterReport, unchanged: true } : { ok: true, publication, stats, adapter: adapterReport };
   } catch (error) {
     written = null;
     return { ok: false, error: stateError(error, layout).toWire(), adapter: adapterReport };

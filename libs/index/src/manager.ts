@@ -8,9 +8,12 @@ import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { codeExtensionsOf } from './adapter-manifests.js';
 import type { BuildOutcome, BuildStats, BuildTask } from './build-types.js';
 import type { Publication } from './publication-format.js';
-import { publicationFileIntact, readPublicationOnce } from './publication.js';
+import { publicationFileIntact, readPublication, readPublicationOnce } from './publication.js';
 import { IndexReader } from './reader.js';
 import { identityWithInputs, type ProjectAdapterReport } from './project-adapter.js';
+
+/** How often a sync re-reads `current.json` when the publication it was given vanished before it was opened. */
+const OPEN_RETRIES = 5;
 
 /** Progress of a long index build, forwarded as MCP progress notifications. */
 export interface BuildProgress {
@@ -194,7 +197,7 @@ export class IndexManager {
 
   /** The state layout of the bound project. */
   layout(): StateLayout {
-    return stateLayout(path.join(this.root, this.descriptor().state.dir));
+    return stateLayout(path.join(this.root, this.descriptor().state.dir), this.root);
   }
 
   /**
@@ -248,7 +251,7 @@ export class IndexManager {
       return this.serveStale(toDocforgeError(error, 'descriptor_invalid').toWire(), performance.now() - started);
     }
     this.checkProjectAdapter();
-    const layout = stateLayout(path.join(this.root, descriptor.state.dir));
+    const layout = stateLayout(path.join(this.root, descriptor.state.dir), this.root);
     const extensions = codeExtensionsOf(descriptor.adapter.code);
     const walk = walkSources(descriptor, extensions);
     // Walk findings (a new outside symlink, an unreadable directory) change no source stat, so they join the identity.
@@ -297,12 +300,13 @@ export class IndexManager {
       this.onWarning('index build failed', { code: outcome.error.code, message: outcome.error.message });
       return this.serveStale(outcome.error, identityMs);
     }
-    if (!this.openPublication(layout, outcome.publication)) {
-      throw errors.indexUnavailable('The freshly published index could not be opened.');
+    const served = this.openNewest(layout, outcome.publication);
+    if (served === null) {
+      throw errors.indexUnavailable(`The freshly published index could not be opened, nor any newer publication after ${OPEN_RETRIES} reads of current.json.`);
     }
     this.damaged = false;
     return {
-      publication: outcome.publication, descriptor, staleness: 'current', rebuilt: outcome.unchanged !== true, stats: outcome.stats, sync_error: null,
+      publication: served, descriptor, staleness: 'current', rebuilt: outcome.unchanged !== true, stats: outcome.stats, sync_error: null,
       identity_ms: identityMs, identity_known: this.identityKnown(),
     };
   }
@@ -330,6 +334,25 @@ export class IndexManager {
       identity_ms: identityMs,
       identity_known: this.identityKnown(),
     };
+  }
+
+  /**
+   * Opens `first`, or, when its file vanished (another process published after it and collected
+   * it), the publication `current.json` names now: re-read up to {@link OPEN_RETRIES} times. One
+   * file is opened whole, so answers never mix generations.
+   * @returns the publication now served, or null when none could be opened
+   */
+  private openNewest(layout: StateLayout, first: Publication): Publication | null {
+    if (this.openPublication(layout, first)) return first;
+    let tried = first;
+    for (let attempt = 0; attempt < OPEN_RETRIES; attempt += 1) {
+      const now = readPublication(layout);
+      if (now === null) return null;
+      if (now.index_file === tried.index_file && now.index_ino === tried.index_ino) return null; // the same file again: it is broken
+      if (this.openPublication(layout, now)) return now;
+      tried = now;
+    }
+    return null;
   }
 
   /** Opens (or keeps) the reader for a publication; false when the file is not a valid index. */

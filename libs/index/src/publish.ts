@@ -3,12 +3,12 @@
  * finished index file into `index/`, write the generation receipt, atomically replace
  * `current.json`, and collect old generations. A crash at any point leaves the last publication valid.
  */
-import { closeSync, fsyncSync, lstatSync, openSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, openSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DocforgeError, errors, toDocforgeError } from '@docforge/core';
-import { fsyncDirectory, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
+import { assertStateDir, ensureStateDir, fsyncDirectory, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
 import type { Publication } from './publication-format.js';
-import { collectOldGenerations, publicationUnchanged, readPublication, withPublicationLock, type PublicationRead } from './publication.js';
+import { collectOldGenerations, publicationFileIntact, publicationUnchanged, readPublication, withPublicationLock, type PublicationRead } from './publication.js';
 import { commitReceipt, type ReceiptPlan } from './receipt-commit.js';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 
@@ -22,6 +22,8 @@ export interface PublishInput {
   prior: PublicationRead;
   minGeneration: number;
   receiptPlan: ReceiptPlan;
+  /** False when the project has no cheap identity: a publication with an equal `source_identity` is then never adopted. */
+  identityKnown?: boolean;
   fields: Pick<Publication, 'source_identity' | 'source_hash' | 'adapter_version' | 'logic_present' | 'logic_allowed' | 'project_id' | 'counts'>;
 }
 
@@ -35,17 +37,45 @@ export function fsyncFile(file: string): void {
   }
 }
 
+/** What {@link publishIndex} did: published a new generation, or adopted an equal one another process published meanwhile. */
+export interface PublishResult {
+  /** The publication now in `current.json`. */
+  publication: Publication;
+  /** True when nothing was published: another process had already published the same sources. */
+  adopted: boolean;
+}
+
 /**
- * Publishes the finished index file as the next generation.
- * @returns the publication written to `current.json`
+ * Whether `before`, published by another process while this build ran, already covers this build:
+ * the same cheap source identity, Logic policy, adapter version, project and index schema, and its
+ * file intact. Publishing again would add an empty generation and hide the real change's receipt.
+ */
+function coversBuild(layout: StateLayout, before: Publication | null, input: PublishInput): before is Publication {
+  const f = input.fields;
+  return before !== null && input.identityKnown !== false && before.source_identity === f.source_identity
+    && before.logic_allowed === f.logic_allowed && before.adapter_version === f.adapter_version
+    && before.project_id === f.project_id && before.index_schema_version === INDEX_SCHEMA_VERSION
+    && publicationFileIntact(layout, before);
+}
+
+/**
+ * Publishes the finished index file as the next generation, unless another process published the
+ * same sources since this build read `current.json` (then that publication is adopted, its receipt
+ * with the real change stays, and the finished file is removed).
+ * @returns the publication now in `current.json` and whether it was adopted
  * @throws DocforgeError `lock_timeout`, `path_outside_root`; errno errors of the state directory
  *   (the new file is removed when `current.json` could not be written)
  */
-export function publishIndex(input: PublishInput): Promise<Publication> {
+export function publishIndex(input: PublishInput): Promise<PublishResult> {
   const { layout } = input;
   return withPublicationLock(layout, () => {
     // Another process may have published since the build read current.json: only then read it again.
-    const before = publicationUnchanged(layout, input.prior) ? input.prior.publication : readPublication(layout);
+    const changed = !publicationUnchanged(layout, input.prior);
+    const before = changed ? readPublication(layout) : input.prior.publication;
+    if (changed && coversBuild(layout, before, input)) {
+      rmSync(input.tmpFile, { force: true });
+      return { publication: before, adopted: true };
+    }
     const generation = Math.max(input.minGeneration, (before?.generation ?? 0) + 1);
     const indexFile = `gen-${String(generation).padStart(8, '0')}-${Math.random().toString(36).slice(2, 10)}.sqlite`;
     const target = path.join(layout.indexDir, indexFile);
@@ -83,7 +113,7 @@ export function publishIndex(input: PublishInput): Promise<Publication> {
     const keep = new Set([indexFile]);
     if (before) keep.add(before.index_file);
     collectOldGenerations(layout, keep);
-    return next;
+    return { publication: next, adopted: false };
   });
 }
 
@@ -100,31 +130,22 @@ export function stateError(error: unknown, layout: StateLayout): DocforgeError {
 }
 
 /**
- * Refuses to write when the state, index or locks directory is a symbolic link, or the index
- * directory resolves anywhere but `<root>/<state.dir>/index`: DocForge deletes old generations
- * there, so it must be its own.
+ * Refuses to write when the state, index or locks directory is (or is reached through) a symbolic
+ * link or a file, or lies outside the root: DocForge deletes old generations there, so it must be
+ * its own. Checks existing components only and creates nothing (see `ensureStateDir`).
  * @throws DocforgeError `path_outside_root`
  */
 export function assertStateConfined(root: string, layout: StateLayout): void {
-  for (const dir of [layout.stateDir, layout.indexDir, layout.locksDir]) {
-    let st;
-    try {
-      st = lstatSync(dir);
-    } catch {
-      continue; // created below, as a real directory
-    }
-    if (st.isSymbolicLink() || !st.isDirectory()) {
-      throw errors.pathOutsideRoot(`${dir} must be a real directory inside the project root (it is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}); nothing was written.`, { path: path.relative(root, dir) });
-    }
-  }
-  try {
-    const real = realpathSync(layout.indexDir);
-    if (real !== path.join(realpathSync(root), path.relative(root, layout.indexDir))) {
-      throw errors.pathOutsideRoot(`${layout.indexDir} resolves to ${real}, outside its place in the project root; nothing was written.`, { path: path.relative(root, layout.indexDir) });
-    }
-  } catch (error) {
-    if (error instanceof DocforgeError) throw error;
-  }
+  for (const dir of [layout.stateDir, layout.indexDir, layout.locksDir]) assertStateDir(root, dir);
+}
+
+/**
+ * Creates the state, index and locks directories as real directories, each only after proving
+ * that no existing component is a link or a file (so nothing is created outside the root).
+ * @throws DocforgeError `path_outside_root`; errno errors when a directory cannot be created
+ */
+export function ensureStateConfined(root: string, layout: StateLayout): void {
+  for (const dir of [layout.stateDir, layout.indexDir, layout.locksDir]) ensureStateDir(root, dir);
 }
 
 /** Removes a directory (or other non-file) standing where `current.json` must be written; it is disposable state. */

@@ -1,4 +1,4 @@
-// Pins publication: the one current.json check, one read of current.json per build, and takeover of a publication lock whose holder was SIGKILLed.
+// Pins publication: the one current.json check, one read of current.json per build, takeover of a publication lock whose holder was SIGKILLed, and a sync serving the newest publication when its own was collected first.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { cheapIdentity, loadDescriptor, walkSources } from '@docforge/project';
 import { stateLayout } from '@docforge/fs-safe';
 import { resetBuildCaches, runBuild } from '../src/build.js';
-import type { BuildTask } from '../src/build-types.js';
+import type { BuildOutcome, BuildTask } from '../src/build-types.js';
 import { checkPublication, IndexManager, parsePublication, readPublicationOnce } from '../src/index.js';
 
 const roots: string[] = [];
@@ -131,6 +131,36 @@ await withPublicationLock(stateLayout(process.argv[2]), () => new Promise(() => 
     assert.equal(report.rebuilt, true);
     assert.equal(report.sync_error, null);
     assert.equal(report.publication.generation, 1);
+  } finally {
+    await manager.close();
+  }
+});
+
+test('a sync whose fresh publication was collected by another process before it was opened serves the newest one', async () => {
+  const root = project();
+  const layout = stateLayout(join(root, '.docforge'));
+  const manager = new IndexManager({ root, noAst: false });
+  try {
+    await manager.sync();
+    writeFileSync(join(root, 'docs/a.md'), '# A\n\nSecond.\n');
+    const patched = manager as unknown as { runBuild: (task: BuildTask) => Promise<BuildOutcome> };
+    const real = patched.runBuild.bind(manager);
+    patched.runBuild = async (task) => {
+      const outcome = await real(task);
+      // Two publications by "another process": the file just published is neither current nor previous, so it is deleted.
+      for (const text of ['Third', 'Fourth']) {
+        writeFileSync(join(root, 'docs/a.md'), `# A\n\n${text}.\n`);
+        resetBuildCaches();
+        assert.equal((await runBuild(taskFor(root))).ok, true);
+      }
+      assert.equal(outcome.ok && fs.existsSync(join(layout.indexDir, outcome.publication.index_file)), false, 'the fresh file is gone');
+      return outcome;
+    };
+    const report = await manager.sync();
+    const newest = readPublicationOnce(layout).publication!;
+    assert.equal(report.publication.generation, newest.generation);
+    assert.equal(report.publication.index_file, newest.index_file);
+    assert.match(manager.reader().getNode('a')?.body ?? '', /Fourth/);
   } finally {
     await manager.close();
   }

@@ -250,7 +250,7 @@ function plainNode(result: ContentParse, path: string, lines: readonly string[],
   });
   result.nodes.push(node);
   result.links.push(...facts.links.map((link) => ({ from_id: node.id, ...link })));
-  result.issues.push(...selfAnchorIssues(path, node.id, facts.anchors, facts.selfLinks));
+  result.issues.push(...selfAnchorIssues(path, node.id, facts.anchors, facts.selfLinks, facts.outside));
   result.issues.push(...vocabularyIssues(node, descriptor, path));
   return result;
 }
@@ -293,7 +293,7 @@ function frontMatterNode(result: ContentParse, path: string, lines: readonly str
   result.nodes.push(node);
   result.edges.push(...relationEdges(fields, path, outline, '', 1, 1));
   result.links.push(...facts.links.map((link) => ({ from_id: node.id, ...link })));
-  result.issues.push(...selfAnchorIssues(path, node.id, facts.anchors, facts.selfLinks));
+  result.issues.push(...selfAnchorIssues(path, node.id, facts.anchors, facts.selfLinks, facts.outside));
   result.issues.push(...vocabularyIssues(node, descriptor, path));
   return result;
 }

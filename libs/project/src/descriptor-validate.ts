@@ -3,7 +3,7 @@
  * ids, roots that must stay inside the project, view declarations and the state dir placement,
  * each failure a `descriptor_invalid` error with the offending line and key.
  */
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, posix, sep } from 'node:path';
 import { errors } from '@docforge/core';
 import { lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
@@ -105,8 +105,8 @@ export function isInside(root: string, candidate: string): boolean {
 }
 
 /**
- * Validates a project-relative path value: relative, no `..` segment, and (when it exists) its
- * real path stays inside the root. Returns the normalized POSIX form (`.` for the root itself).
+ * Validates a project-relative path value: relative, no `..` segment, and its real path (of the
+ * deepest existing ancestor, the missing rest appended) stays inside the root. Returns the normalized POSIX form (`.` for the root itself).
  */
 function relativePath(check: Checker, root: string, value: unknown, key: string, allowRoot: boolean): string {
   if (typeof value !== 'string' || value.trim() === '') check.fail(key, 'must be a non-empty string');
@@ -116,15 +116,61 @@ function relativePath(check: Checker, root: string, value: unknown, key: string,
   let normalized = posix.normalize(value);
   while (normalized.endsWith('/') && normalized.length > 1) normalized = normalized.slice(0, -1);
   if (normalized === '.' && !allowRoot) check.fail(key, 'must not be the project root itself');
-  const absolute = join(root, normalized);
-  let real: string | null = null;
-  try {
-    real = realpathSync(absolute);
-  } catch {
-    real = null;
-  }
+  // The state dir gets the stricter check of checkStateDirReal (no link at all, path_outside_root).
+  const real = key === 'state.dir' ? null : realThroughAncestor(root, normalized);
   if (real !== null && !isInside(root, real)) check.fail(key, `resolves outside the project root ("${value}" -> ${real})`);
   return normalized;
+}
+
+/**
+ * The real absolute path of a root-relative path that need not exist: the deepest existing
+ * ancestor is resolved with realpath and the missing rest appended (a missing tail holds no link).
+ * @returns null when not even the root can be resolved
+ */
+function realThroughAncestor(root: string, rel: string): string | null {
+  const segments = rel === '.' ? [] : rel.split('/');
+  for (let existing = segments.length; existing >= 0; existing -= 1) {
+    try {
+      return join(realpathSync(join(root, ...segments.slice(0, existing))), ...segments.slice(existing));
+    } catch {
+      // missing (or not a directory): try the parent
+    }
+  }
+  return null;
+}
+
+/** The first existing component of `rel` below `root` that is a link or not a directory (lstat only). */
+function firstNonDirectory(root: string, rel: string): { path: string; why: string } | null {
+  const segments = rel === '.' ? [] : rel.split('/');
+  for (let i = 1; i <= segments.length; i += 1) {
+    let st;
+    try {
+      st = lstatSync(join(root, ...segments.slice(0, i)));
+    } catch {
+      return null; // the rest does not exist yet and holds no link
+    }
+    const at = segments.slice(0, i).join('/');
+    if (st.isSymbolicLink()) return { path: at, why: 'is a symbolic link' };
+    if (!st.isDirectory()) return { path: at, why: 'is not a directory' };
+  }
+  return null;
+}
+
+/**
+ * The state dir is created and emptied by DocForge, so it must be a real directory inside the
+ * root reached through no symbolic link (checked on the components that exist; nothing is created).
+ * @throws DocforgeError `path_outside_root` naming `[state].dir`, its line and the offending component
+ */
+function checkStateDirReal(check: Checker, root: string, stateDir: string): void {
+  const problem = firstNonDirectory(root, stateDir);
+  if (problem === null) return;
+  const line = check.lineOf('state.dir');
+  const real = realThroughAncestor(root, stateDir);
+  const where = real !== null && !isInside(root, real) ? `resolves outside the project root ("${stateDir}" -> ${real})` : `passes through "${problem.path}", which ${problem.why}`;
+  throw errors.pathOutsideRoot(
+    `${DESCRIPTOR_FILE}:${line ?? ''}${line === null ? '' : ':'} [state].dir "${stateDir}" ${where}; DocForge creates and deletes files in its state dir, so it must be a real directory inside the project root; nothing was written.`,
+    { path: problem.path, key: 'state.dir', line },
+  );
 }
 
 function rootList(check: Checker, root: string, value: unknown, key: string, fallback: string[]): string[] {
@@ -222,12 +268,17 @@ function parseViews(check: Checker, root: string, value: unknown): ViewDeclarati
 }
 
 
+/**
+ * The root-relative real path of an existing path (null when it does not exist or leaves the root).
+ * A state dir that does not exist yet but passes through a link is refused by checkStateDirReal.
+ */
 function realRelative(root: string, rel: string): string | null {
   try {
+    const rootReal = realpathSync(root);
     const real = realpathSync(rel === '.' ? root : join(root, rel));
-    if (real === root) return '.';
-    if (!isInside(root, real)) return null;
-    return real.slice(root.length + (root.endsWith(sep) ? 0 : 1)).split(sep).join('/');
+    if (real === rootReal) return '.';
+    if (!isInside(rootReal, real)) return null;
+    return real.slice(rootReal.length + (rootReal.endsWith(sep) ? 0 : 1)).split(sep).join('/');
   } catch {
     return null;
   }
@@ -301,6 +352,7 @@ export function validateDescriptor(doc: Table, text: string, root: string, file:
   const contentRoots = rootList(check, root, sources['content_roots'], 'sources.content_roots', ['docs']);
   const codeRoots = rootList(check, root, sources['code_roots'], 'sources.code_roots', []);
   checkStateDirPlacement(check, root, stateDir, state['dir'] !== undefined, contentRoots, codeRoots);
+  checkStateDirReal(check, root, stateDir);
   const exclude = sources['exclude'] === undefined ? [...DEFAULT_EXCLUDE] : [...stringArray(check, sources['exclude'], 'sources.exclude')];
   for (const always of [`${stateDir}/**`, '**/.git/**']) if (!exclude.includes(always)) exclude.push(always);
 

@@ -31,6 +31,8 @@ export interface MarkdownFacts {
   links: { target_path: string; anchor: string | null; line: number; mention?: MarkdownMention }[];
   /** Same-file fragment links (`#section`), fragment decoded; a bare `#` is not one. */
   selfLinks: { anchor: string; line: number }[];
+  /** Relative links whose path (after percent-decoding) leaves the project root (`../../etc/passwd`, `%2e%2e/x`); never followed. */
+  outside: { href: string; line: number }[];
   firstHeading: string | null;
   summary: string;
 }
@@ -44,10 +46,10 @@ function safeDecode(value: string): string {
 }
 
 /**
- * Resolves a Markdown href against the linking file. Returns null for external links, in-page
- * anchors, and targets escaping the root.
+ * Resolves a Markdown href against the linking file (percent-decoded first). Returns null for
+ * external links and in-page anchors, and `'outside'` for a target escaping the root.
  */
-function resolveHref(href: string, fromPath: string): { target_path: string; anchor: string | null } | null {
+function resolveHref(href: string, fromPath: string): { target_path: string; anchor: string | null } | 'outside' | null {
   const trimmed = href.trim();
   if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('//')) return null;
   if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed)) return null;
@@ -60,7 +62,7 @@ function resolveHref(href: string, fromPath: string): { target_path: string; anc
   if (pathPart === '') return null;
   const joined = pathPart.startsWith('/') ? pathPart.slice(1) : posix.join(posix.dirname(fromPath), pathPart);
   let normalized = posix.normalize(joined === '' ? '.' : joined);
-  if (normalized === '..' || normalized.startsWith('../') || posix.isAbsolute(normalized)) return null;
+  if (normalized === '..' || normalized.startsWith('../') || posix.isAbsolute(normalized)) return 'outside';
   while (normalized.length > 1 && normalized.endsWith('/')) normalized = normalized.slice(0, -1);
   const anchor = fragment === '' ? null : safeDecode(fragment);
   return { target_path: normalized, anchor };
@@ -75,6 +77,7 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
   const anchors = collectSections(tokens, body, firstLine);
   const links: MarkdownFacts['links'] = [];
   const selfLinks: MarkdownFacts['selfLinks'] = [];
+  const outside: MarkdownFacts['outside'] = [];
   let firstHeading: string | null = null;
   let summary: string | null = null;
   let fallbackSummary: string | null = null;
@@ -118,7 +121,8 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
           const trimmed = href.trim();
           if (trimmed.startsWith('#') && trimmed.length > 1) selfLinks.push({ anchor: safeDecode(trimmed.slice(1)), line });
           const resolved = resolveHref(href, path);
-          if (resolved !== null) links.push({ ...resolved, line });
+          if (resolved === 'outside') outside.push({ href: trimmed, line });
+          else if (resolved !== null) links.push({ ...resolved, line });
         } else if (child.type === 'link_close') {
           // Link text counts only when it reads as a dotted or path name (`Ledger.refund`, `src/x.ts`).
           if (linkText !== null && /[./]/.test(linkText)) mention(linkText, line);
@@ -133,14 +137,24 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
     }
   }
   const chosen = summary ?? fallbackSummary ?? '';
-  return { anchors, links, selfLinks, firstHeading, summary: chosen.length > SUMMARY_MAX ? chosen.slice(0, SUMMARY_MAX).trimEnd() : chosen };
+  return { anchors, links, selfLinks, outside, firstHeading, summary: chosen.length > SUMMARY_MAX ? chosen.slice(0, SUMMARY_MAX).trimEnd() : chosen };
 }
 
-/** Broken same-file anchor links (`#nope`) of a Markdown node, as `broken_link` warnings. */
-export function selfAnchorIssues(path: string, nodeId: string, anchors: readonly Anchor[], fragments: MarkdownFacts['selfLinks']): SourceIssue[] {
-  if (fragments.length === 0) return [];
+/**
+ * The link findings a Markdown body yields on its own, as `broken_link` warnings: same-file anchor
+ * links (`#nope`) naming no section or anchor, and links leaving the project root (never read).
+ */
+export function selfAnchorIssues(path: string, nodeId: string, anchors: readonly Anchor[], fragments: MarkdownFacts['selfLinks'], outside: MarkdownFacts['outside'] = []): SourceIssue[] {
+  const issues: SourceIssue[] = outside.map((link) => ({
+    severity: 'warning' as const,
+    code: 'broken_link',
+    message: `${path}:${link.line}: link to "${link.href}" leaves the project root; it is not followed`,
+    path,
+    line: link.line,
+    node_id: nodeId,
+  }));
+  if (fragments.length === 0) return issues;
   const ids = anchorIds(anchors);
-  const issues: SourceIssue[] = [];
   for (const link of fragments) {
     if (anchorResolves(ids, link.anchor)) continue;
     issues.push({

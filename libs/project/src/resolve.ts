@@ -30,6 +30,27 @@ export interface ResolveInput {
    * path is a `broken_link`. Omitted: links to missing code files are not checked.
    */
   isCodeSourcePath?: (path: string) => boolean;
+  /**
+   * Whether a project-relative path exists (lstat only, nothing is read). A link without an
+   * extension that resolves to no page is a `broken_link` unless this says the path exists (a
+   * directory, `LICENSE`, …). Omitted: such links are not checked.
+   */
+  pathExists?: (path: string) => boolean;
+}
+
+/** Whether the last segment of a path has no extension (`guides/install`, `guides/`). */
+function extensionless(target: string): boolean {
+  const name = target.slice(target.lastIndexOf('/') + 1);
+  return name === '' || name === '.' || name.lastIndexOf('.') <= 0;
+}
+
+/**
+ * The pages an extensionless link may name, as Docusaurus resolves them: `<path>.md`,
+ * `<path>.markdown`, `<path>/index.md`, `<path>/README.md` (for the root `.`: `index.md`, `README.md`).
+ */
+function pageCandidates(target: string): string[] {
+  const base = target === '.' ? '' : `${target}/`;
+  return target === '.' ? ['index.md', 'README.md'] : [`${target}.md`, `${target}.markdown`, `${base}index.md`, `${base}README.md`];
 }
 
 /** The resolved primary graph. */
@@ -92,7 +113,9 @@ const MARKDOWN_TARGET = /\.(md|markdown)$/i;
  *   missing Markdown file, or to a missing code file where the walk would have found one
  *   (`isCodeSourcePath`) -> warning `broken_link`; with a fragment naming no section or HTML
  *   anchor of a Markdown target (`anchorResolves`) -> warning `broken_link`, and the edge is
- *   still made; anything else is ignored; self-links are skipped (their fragments are checked
+ *   still made; a link without an extension (`guides/install`) names `<path>.md`, `<path>.markdown`,
+ *   `<path>/index.md` or `<path>/README.md` (Docusaurus), else it is a `broken_link` when
+ *   `pathExists` says nothing is there; anything else is ignored; self-links are skipped (their fragments are checked
  *   by the parser).
  * - Declared edges to a missing node -> error `dangling_relation` (dropped); code edges
  *   (`code:` sources) to a missing node are dropped silently; relations outside the 22 aliased
@@ -174,7 +197,7 @@ export function resolveGraph(input: ResolveInput): ResolvedGraph {
       }
       addCandidate(edge);
     }
-    for (const link of source.links) {
+    for (let link of source.links) {
       if (ownedElsewhere(link.from_id) || !winners.has(link.from_id)) continue;
       if (link.mention !== undefined) {
         names ??= codeNames(winners, sources);
@@ -198,6 +221,18 @@ export function resolveGraph(input: ResolveInput): ResolvedGraph {
       };
       let relation: string;
       let target: string | undefined;
+      if (!input.codePaths.has(link.target_path) && !firstNodeOf.has(link.target_path) && !sourcePaths.has(link.target_path) && extensionless(link.target_path)) {
+        // Docusaurus-style link without `.md`: the page it names, else broken unless something is there.
+        const page = pageCandidates(link.target_path).find((candidate) => sourcePaths.has(candidate));
+        if (page !== undefined) {
+          link = { ...link, target_path: page };
+        } else if (input.pathExists !== undefined && !input.pathExists(link.target_path)) {
+          broken(`link to "${link.target_path}" does not resolve to a page (tried ${pageCandidates(link.target_path).map((c) => `"${c}"`).join(', ')}) or any file in the project`);
+          continue;
+        } else {
+          continue;
+        }
+      }
       if (input.codePaths.has(link.target_path)) {
         relation = 'documents';
         target = codeId(link.target_path);

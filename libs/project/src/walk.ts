@@ -4,6 +4,7 @@
  * and the content-based source hash. Runs on every tool call, so it stats only candidate files.
  */
 import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { Buffer, isUtf8 } from 'node:buffer';
 import { sep } from 'node:path';
 import picomatch from 'picomatch';
 import { sha256, type SourceIssue } from '@docforge/core';
@@ -122,8 +123,12 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
         issues.push(issue('error', 'unreadable_path', dirRel, `${dirRel || '.'}: cannot read directory (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
         continue;
       }
+      // Names that are not UTF-8 arrive with U+FFFD and cannot be opened by that string: report them by their bytes.
+      const undecodable = dirents.some((dirent) => dirent.name.includes('\uFFFD')) ? undecodableNames(dirAbs, dirRel, extensions, role) : null;
+      if (undecodable !== null) issues.push(...undecodable.issues);
       for (const dirent of dirents) {
         const name = dirent.name;
+        if (undecodable !== null && undecodable.lossy.has(name)) continue;
         const rel = dirRel === '' ? name : `${dirRel}/${name}`;
         if (dirent.isDirectory()) {
           if (!skipDir(rel)) stack.push(rel);
@@ -220,6 +225,64 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
 
   const entries = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { entries, issues: dedupeIssues(issues) };
+}
+
+/**
+ * Escapes a file name's bytes for display: valid UTF-8 stays as text, every byte that is not part
+ * of a valid UTF-8 sequence becomes `\xHH` (lowercase hex), and a backslash becomes `\\`.
+ * `lat\xe9n.md` names the Latin-1 file `latén.md`.
+ */
+export function escapeNameBytes(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  while (i < bytes.length) {
+    const lead = bytes[i] as number;
+    const size = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    const chunk = size === 0 ? null : bytes.subarray(i, i + size);
+    if (chunk !== null && chunk.length === size && isUtf8(chunk)) {
+      const text = Buffer.from(chunk).toString('utf8');
+      out += text === '\\' ? '\\\\' : text;
+      i += size;
+    } else {
+      out += `\\x${lead.toString(16).padStart(2, '0')}`;
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * The entries of a directory whose names are not UTF-8 (read again with `encoding: 'buffer'`):
+ * an `invalid_encoding` error issue per such directory, or per file with a source extension,
+ * naming the escaped bytes ({@link escapeNameBytes}); and the lossy (U+FFFD) forms to skip, which
+ * name no file. Never throws.
+ */
+function undecodableNames(dirAbs: string, dirRel: string, extensions: ReadonlySet<string>, role: 'content' | 'code'): { issues: SourceIssue[]; lossy: Set<string> } {
+  const issues: SourceIssue[] = [];
+  const lossy = new Set<string>();
+  let raw: Buffer[];
+  try {
+    raw = readdirSync(dirAbs, { encoding: 'buffer' });
+  } catch {
+    return { issues, lossy };
+  }
+  const valid = new Set(raw.filter((bytes) => isUtf8(bytes)).map((bytes) => bytes.toString('utf8')));
+  for (const bytes of raw) {
+    if (isUtf8(bytes)) continue;
+    const decoded = bytes.toString('utf8');
+    if (!valid.has(decoded)) lossy.add(decoded);
+    let isDir = false;
+    try {
+      isDir = lstatSync(Buffer.concat([Buffer.from(`${dirAbs}${sep}`), bytes])).isDirectory();
+    } catch {
+      continue; // vanished
+    }
+    if (!isDir && !extensions.has(extensionOf(decoded))) continue;
+    const shown = `${dirRel === '' ? '' : `${dirRel}/`}${escapeNameBytes(bytes)}`;
+    const what = isDir ? 'directory' : `${role} source`;
+    issues.push(issue('error', 'invalid_encoding', shown, `${shown}: the ${what} name is not valid UTF-8 (bytes shown as \\xHH); not indexed (rename it to UTF-8)`));
+  }
+  return { issues, lossy };
 }
 
 /** The walk's skip rules: exclude globs, the state dir, and `.git` (for links and {@link codeSourcePathMatcher}). */

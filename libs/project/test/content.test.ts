@@ -102,8 +102,9 @@ test('plain Markdown: path-derived id, first heading title, anchors and resolved
     '[r]: ../Guides/Getting-Started.md#install', // 9
   ].join('\n');
   const parsed = parseContentSource({ path: 'docs/Reference/Hooks.md', text, descriptor: desc });
-  // `#intro` names no heading of this file (issue 8: same-file anchors are checked).
-  assert.deepEqual(parsed.issues.map((item) => [item.code, item.line]), [['broken_link', 7]]);
+  // `#intro` names no heading of this file (issue 8: same-file anchors are checked); the link out of the root is reported, never followed.
+  assert.deepEqual(parsed.issues.map((item) => [item.code, item.line]), [['broken_link', 7], ['broken_link', 7]]);
+  assert.ok(parsed.issues.some((item) => /"\.\.\/\.\.\/\.\.\/\.\.\/etc\/passwd\.md" leaves the project root/.test(item.message)));
   const node = parsed.nodes[0]!;
   assert.equal(node.id, 'Reference/Hooks');
   assert.equal(node.kind, 'document');

@@ -185,3 +185,40 @@ test('mentions (issue 9 item 2): path, qualified and module.export forms link; b
   // `pino.transport(...)` and `pino.transport()` are one edge (one section listed once).
   assert.deepEqual(graph.mentions, { edges: 3, linked: 4, bare_leaf: 1, ambiguous: 1 });
 });
+
+test('links leaving the root are broken_link findings and never become edges', () => {
+  const text = '# Leaky\n\n[a](../../../../etc/passwd)\n[b](%2e%2e/%2e%2e/secret.md)\n[c](/etc/passwd)\n[d](../../outside.md#x)\n';
+  const result = parseContentSource({ path: 'docs/leaky.md', text, descriptor: desc });
+  const outside = result.issues.filter((item) => item.code === 'broken_link');
+  assert.deepEqual(outside.map((item) => item.line), [3, 4, 6]);
+  assert.match(outside[0]!.message, /^docs\/leaky\.md:3: link to "\.\.\/\.\.\/\.\.\/\.\.\/etc\/passwd" leaves the project root/);
+  assert.match(outside[1]!.message, /"%2e%2e\/%2e%2e\/secret\.md" leaves the project root/);
+  assert.ok(outside.every((item) => item.severity === 'warning' && item.path === 'docs/leaky.md'));
+  assert.ok(!result.links.some((link) => link.target_path.includes('passwd') && link.target_path !== 'etc/passwd'));
+  // `/etc/passwd` is root-relative (`etc/passwd`): a missing extensionless target is a broken_link.
+  const graph = resolveGraph({ descriptor: desc, sources: [parsed('docs/leaky.md', text)], codePaths: new Set(), pathExists: () => false });
+  const broken = graph.issues.filter((item) => item.code === 'broken_link');
+  assert.deepEqual(broken.map((item) => item.line), [5]);
+  assert.match(broken[0]!.message, /link to "etc\/passwd" does not resolve to a page/);
+  assert.deepEqual(graph.edges, []);
+});
+
+test('Docusaurus-style links without .md resolve to <path>.md, <path>/index.md or README.md; a missing one is broken_link', () => {
+  const links = '# Home\n\n[e](guides/install)\n[f](guides/install#step-two)\n[g](reference/)\n[h](./reference)\n[i](guides/nope)\n[j](assets)\n';
+  const sources = [
+    parsed('docs/home.md', links),
+    parsed('docs/guides/install.md', '# Install\n\n## Step two\n'),
+    parsed('docs/reference/README.md', '# Reference\n'),
+  ];
+  const graph = resolveGraph({ descriptor: desc, sources, codePaths: new Set(), pathExists: (p) => p === 'docs/assets' });
+  const targets = graph.edges.filter((edge) => edge.source_path === 'docs/home.md').map((edge) => [edge.line, edge.target_id]);
+  const installId = sources[1]!.nodes[0]!.id;
+  const referenceId = sources[2]!.nodes[0]!.id;
+  assert.deepEqual(targets, [[3, installId], [5, referenceId]], 'merged triples keep the first line of each');
+  const broken = graph.issues.filter((item) => item.code === 'broken_link');
+  assert.deepEqual(broken.map((item) => item.line), [7], '[j](assets) names an existing directory: no finding');
+  assert.match(broken[0]!.message, /link to "docs\/guides\/nope" does not resolve to a page \(tried "docs\/guides\/nope\.md", .*"docs\/guides\/nope\/README\.md"\)/);
+  // A missing anchor on an extensionless link is checked against the page it names.
+  const anchored = resolveGraph({ descriptor: desc, sources: [parsed('docs/home.md', '# Home\n\n[x](guides/install#nope)\n'), sources[1]!], codePaths: new Set() });
+  assert.match(anchored.issues.find((item) => item.code === 'broken_link')!.message, /"docs\/guides\/install\.md#nope": that file has no section or anchor "nope"/);
+});

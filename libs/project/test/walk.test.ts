@@ -269,3 +269,24 @@ test('tsconfig/jsconfig files (and package.json) under code roots and at the pro
     removeTree(root);
   }
 });
+
+test('a file or directory name that is not UTF-8 is an invalid_encoding finding naming its bytes, not ENOENT', () => {
+  const root = fixture();
+  try {
+    const latin1 = (rel: string, name: string) => Buffer.concat([Buffer.from(join(root, rel) + '/'), Buffer.from(name, 'latin1')]);
+    writeFileSync(latin1('docs', 'lat\u00e9n.md'), '# Latin\n');
+    writeFileSync(latin1('docs', 'caf\u00e9.txt'), 'not a source extension: no finding');
+    mkdirSync(latin1('docs', 'd\u00e9j\u00e0'));
+    writeFileSync(Buffer.concat([latin1('docs', 'd\u00e9j\u00e0'), Buffer.from('/inner.md')]), '# inner\n');
+    writeFileSync(join(root, 'docs', 'r\u00e9sum\u00e9.md'), '# UTF-8 names stay sources\n');
+    const walk = walkSources(loadDescriptor(root), ['.ts']);
+    const found = walk.issues.filter((item) => item.code === 'invalid_encoding');
+    assert.deepEqual(found.map((item) => item.path).sort(), ['docs/d\\xe9j\\xe0', 'docs/lat\\xe9n.md']);
+    assert.ok(found.every((item) => item.severity === 'error' && item.message.startsWith(`${item.path}: `) && /not valid UTF-8/.test(item.message)));
+    assert.deepEqual(walk.issues.filter((item) => item.code === 'unreadable_path'), [], 'no ENOENT for a name that exists');
+    assert.ok(walk.entries.some((entry) => entry.path === 'docs/r\u00e9sum\u00e9.md'));
+    assert.ok(!walk.entries.some((entry) => entry.path.includes('\uFFFD')));
+  } finally {
+    removeTree(root);
+  }
+});

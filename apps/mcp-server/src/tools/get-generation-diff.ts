@@ -106,7 +106,7 @@ export function getGenerationDiff(ctx: ToolContext, args: { limit?: number; curs
   }
   const limit = effectiveLimit(args.limit, descriptor.limits.max_results, GENERATION_DIFF_DEFAULT_LIMIT);
   const cursor = typeof args.cursor === 'string' ? args.cursor : null;
-  const layout = stateLayout(path.join(ctx.manager.root, descriptor.state.dir));
+  const layout = stateLayout(path.join(ctx.manager.root, descriptor.state.dir), ctx.manager.root);
   const readStatus = (): ReceiptStatus => generationReceiptStatus(layout, ctx.manager.cheapIdentity(), { projectId: descriptor.project.id, root: ctx.manager.root });
   const status = diagnostics ? diagnostics.time('index_work', readStatus) : readStatus();
   const project = projectOf(ctx, status);
