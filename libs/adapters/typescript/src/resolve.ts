@@ -1,6 +1,7 @@
 import { builtinModules } from 'node:module';
 import { posix } from 'node:path';
 import type { ModuleResolver } from '@docforge/core';
+import { joinRelative as join, normalizeRelative as normalize } from './rel-path.js';
 import { AliasConfigs, pathCandidates } from './tsconfig.js';
 
 /**
@@ -220,14 +221,3 @@ function leaves(value: unknown): string[] {
   return out;
 }
 
-function join(dir: string, rel: string): string {
-  return dir === '' ? rel : `${dir}/${rel}`;
-}
-
-/** Normalizes a project-relative path; '' for the root, null when it escapes the root. */
-function normalize(path: string): string | null {
-  const normal = posix.normalize(path);
-  if (normal === '.' || normal === './') return '';
-  if (normal === '..' || normal.startsWith('../') || normal.startsWith('/')) return null;
-  return normal.replace(/^\.\//, '').replace(/\/$/, '');
-}

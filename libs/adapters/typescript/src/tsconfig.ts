@@ -8,6 +8,7 @@
 import { posix } from 'node:path';
 import ts from 'typescript';
 import type { ModuleResolver } from '@docforge/core';
+import { joinRelative as join, normalizeRelative as normalize } from './rel-path.js';
 
 /** Longest `extends` chain followed from one config. */
 export const MAX_EXTENDS_DEPTH = 8;
@@ -161,14 +162,3 @@ export function pathCandidates(config: AliasConfig, specifier: string): { patter
   return null;
 }
 
-function join(dir: string, rel: string): string {
-  return dir === '' ? rel : `${dir}/${rel}`;
-}
-
-/** Normalizes a project-relative path; '' for the root, null when it escapes the root. */
-function normalize(path: string): string | null {
-  const normal = posix.normalize(path);
-  if (normal === '.' || normal === './') return '';
-  if (normal === '..' || normal.startsWith('../') || normal.startsWith('/')) return null;
-  return normal.replace(/^\.\//, '').replace(/\/$/, '');
-}
