@@ -133,3 +133,20 @@ export function defineTool<N extends DefinableToolName>(spec: ToolSpec<N>): Tool
     },
   });
 }
+
+/**
+ * The `tools/list` entries of registered tools, in registration order: name, description, the raw
+ * input and output JSON Schemas from protocol/ and the annotations (DESIGN.md section 8: the
+ * low-level SDK `Server` publishes the schemas as they are).
+ */
+export function toolListing(tools: Iterable<ToolDefinition>): { tools: { name: string; description: string; inputSchema: { type: 'object' }; outputSchema: { type: 'object' }; annotations: ToolDefinition['annotations'] }[] } {
+  return {
+    tools: [...tools].map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: t.inputSchema as { type: 'object' },
+      outputSchema: t.outputSchema as { type: 'object' },
+      annotations: t.annotations,
+    })),
+  };
+}

@@ -7,7 +7,7 @@ import { errors, toDocforgeError } from '@docforge/core';
 import { IndexManager } from '@docforge/index';
 import { computeCapabilities, computeEffectivePolicy, serverInstructions, type CapabilityMode, type EffectivePolicy, type PolicyFactory } from '@docforge/policy';
 import type { ContextProvider } from '@docforge/retrieval';
-import type { ToolContext } from './define-tool.js';
+import { toolListing, type ToolContext } from './define-tool.js';
 import { OutputSchemaMismatch, runToolCall, type ToolCallEnvironment } from './lifecycle.js';
 import { validateProjectService, type ProjectService } from './project-service.js';
 import { implementedTools } from './registry.js';
@@ -157,15 +157,7 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory, boun
     { capabilities: { tools: {} }, instructions: serverInstructions(policy, capabilities) },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [...registered.values()].map((t) => ({
-      name: t.name,
-      description: t.description,
-      inputSchema: t.inputSchema as { type: 'object' },
-      outputSchema: t.outputSchema as { type: 'object' },
-      annotations: t.annotations,
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => toolListing(registered.values()));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = registered.get(request.params.name);

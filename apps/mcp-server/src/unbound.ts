@@ -11,6 +11,7 @@ import type { WireError } from '@docforge/core';
 import { computeCapabilities, computeEffectivePolicy, serverInstructions, type CapabilityMode } from '@docforge/policy';
 import { describeValidationErrors } from '@docforge/protocol';
 import { CONTENT_NOTICE, toToolResponse, type Envelope } from './envelope.js';
+import { toolListing } from './define-tool.js';
 import { OutputSchemaMismatch } from './lifecycle.js';
 import { implementedTools } from './registry.js';
 import { SERVER_VERSION } from './server.js';
@@ -57,15 +58,7 @@ export function createUnboundServer(options: UnboundServerOptions): { server: Se
     { name: 'docforge-mcp', version: SERVER_VERSION },
     { capabilities: { tools: {} }, instructions: `${serverInstructions(policy, capabilities)}\n\nThis server could not bind its project root: ${options.error.message}` },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [...registered.values()].map((t) => ({
-      name: t.name,
-      description: t.description,
-      inputSchema: t.inputSchema as { type: 'object' },
-      outputSchema: t.outputSchema as { type: 'object' },
-      annotations: t.annotations,
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => toolListing(registered.values()));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const tool = registered.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
