@@ -145,7 +145,11 @@ export function taskContextPage(reader: IndexReader, request: TaskContextRequest
   }
   if (run.lexicalEmpty) gaps.push({ kind: 'no_selected_evidence', stage: 'focus' });
   else if (run.related.length === 0 && !run.workLimited && run.droppedCandidates === 0) gaps.push({ kind: 'no_selected_evidence', stage: 'traversal' });
-  if (run.lexicalWindowed) gaps.push({ kind: 'incomplete_proof', cause: 'work_limit', stage: 'focus', examined_candidates: window, ceiling: window });
+  if (run.lexicalWindowed) {
+    // The window the focus ranking really used (the plan's candidate_window).
+    const used = plan.focus.mode === 'lexical' ? plan.focus.candidate_window : window;
+    gaps.push({ kind: 'incomplete_proof', cause: 'work_limit', stage: 'focus', examined_candidates: used, ceiling: used });
+  }
   if (run.workLimited) gaps.push({ kind: 'incomplete_proof', cause: 'work_limit', stage: 'traversal', examined_edges: run.examined, ceiling: ceilings.max_examined_edges });
   if (run.droppedCandidates > 0) gaps.push({ kind: 'incomplete_proof', cause: 'result_limit', ceiling: ceilings.max_evidence_items, dropped_candidates: run.droppedCandidates });
 

@@ -5,7 +5,7 @@
  */
 import { errors, domainHash } from '@docforge/core';
 import { MAX_CONTEXT_BUDGET } from './packing.js';
-import { analyseQuery, MAX_QUERY_PHRASES } from './ranking.js';
+import { analyseQuery, CANDIDATE_WINDOW, MAX_QUERY_PHRASES } from './ranking.js';
 import type { TraversalDirection } from './traversal.js';
 import type { RelationVocabulary } from './task-vocabulary.js';
 
@@ -120,8 +120,10 @@ export interface TaskPlan {
     | { mode: 'exact'; node_id: string }
     | {
         mode: 'lexical';
-        ranking: 'id_mention_then_bm25';
-        common_term_ranking: 'title_overlap';
+        /** Verbatim node ids named in the task first, then the shared search ranking (ranking.ts). */
+        ranking: 'id_mention_then_search_ranking';
+        /** Common terms are ranked by the same search ranking (no separate path). */
+        common_term_ranking: 'search_ranking';
         query_sha256: string;
         query_terms: number;
         /** Distinct task words after the first MAX_QUERY_TERMS, in task order: not searched. */
@@ -177,7 +179,7 @@ export function deriveTaskPlan(request: TaskContextRequest, vocabulary: Relation
     binding: { policy_hash: policyHash, generation },
     focus: exact
       ? { mode: 'exact', node_id: request.focus_node_id! }
-      : { mode: 'lexical', ranking: 'id_mention_then_bm25', common_term_ranking: 'title_overlap', query_sha256: domainHash('docforge.task_query.v1', terms), query_terms: terms.length, dropped_terms: dropped, unchecked_id_chunks: Math.max(0, chunks - MAX_ID_MENTION_CHUNKS), candidate_window: window, max_focus_nodes: MAX_LEXICAL_FOCUS },
+      : { mode: 'lexical', ranking: 'id_mention_then_search_ranking', common_term_ranking: 'search_ranking', query_sha256: domainHash('docforge.task_query.v1', terms), query_terms: terms.length, dropped_terms: dropped, unchecked_id_chunks: Math.max(0, chunks - MAX_ID_MENTION_CHUNKS), candidate_window: Math.min(window, CANDIDATE_WINDOW), max_focus_nodes: MAX_LEXICAL_FOCUS },
     steps: [
       { op: 'focus', mode: exact ? 'exact' : 'lexical' },
       { op: 'traverse', depth: 1, directions: ['outgoing', 'incoming'], from: 'focus', categories: 'all', vocabulary_hash: vocabulary.vocabulary_hash },

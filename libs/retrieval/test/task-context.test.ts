@@ -410,7 +410,7 @@ describe('task context gaps on a small project without evidence relations', () =
   test('lexical focus: verbatim node ids first, then the search ranking within the candidate window; a windowed ranking is an incomplete proof', () => {
     const page = taskContextPage(reader, { task_kind: 'change', task: 'Look at (LONELY) and the beta store' }, opts());
     assert.equal(page.plan.focus.mode, 'lexical');
-    assert.deepEqual(page.plan.focus, { mode: 'lexical', ranking: 'id_mention_then_bm25', common_term_ranking: 'title_overlap', query_sha256: page.plan.focus.mode === 'lexical' ? page.plan.focus.query_sha256 : '', query_terms: 4, dropped_terms: [], unchecked_id_chunks: 0, candidate_window: 1000, max_focus_nodes: 3 });
+    assert.deepEqual(page.plan.focus, { mode: 'lexical', ranking: 'id_mention_then_search_ranking', common_term_ranking: 'search_ranking', query_sha256: page.plan.focus.mode === 'lexical' ? page.plan.focus.query_sha256 : '', query_terms: 4, dropped_terms: [], unchecked_id_chunks: 0, candidate_window: 200, max_focus_nodes: 3 });
     const focus = (page.items as Item[]).filter((i) => i.role === 'focus');
     assert.equal(focus[0]!.id, 'LONELY');
     assert.equal(focus[0]!.score, null);
