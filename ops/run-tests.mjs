@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 const FIXTURES_ENV = 'DOCFORGE_TEST_FIXTURES';
-const roots = ['protocol', 'libs/core', 'libs/fs-safe', 'libs/project', 'libs/adapters/typescript', 'libs/adapters/python', 'libs/policy', 'libs/index', 'libs/retrieval', 'libs/changesets', 'apps/mcp-server', 'apps/cli', 'test'];
+const roots = ['protocol', 'libs/core', 'libs/fs-safe', 'libs/project', 'libs/adapters/typescript', 'libs/adapters/python', 'libs/policy', 'libs/index', 'libs/retrieval', 'libs/changesets', 'libs/ipc', 'libs/viewer-client', 'libs/render', 'apps/mcp-server', 'apps/cli', 'apps/viewer-manager', 'apps/graph-browser', 'test'];
 const filter = process.argv.slice(2);
 const files = [];
 function collect(dir) {
