@@ -24,6 +24,8 @@ export interface FtsCandidate {
   title: string;
   source_path: string;
   start_line: number;
+  /** Last line of the node's extent (equal to `start_line` for a one-line declaration). */
+  end_line: number;
   anchors: Anchor[];
   summary: string;
   /** FTS5 rank (bm25 with the index weights); lower ranks higher. */
@@ -57,11 +59,11 @@ export function ftsCandidates(sql: StatementCache, fts: string, filters: NodeFil
   params.push(limit);
   if (where === '') {
     const ranked = sql.rows('SELECT rowid, rank FROM node_fts WHERE node_fts MATCH ? ORDER BY rank LIMIT ?').all(...params) as { rowid: number; rank: number }[];
-    const hydrate = sql.rows('SELECT rowid, id, kind, title, source_path, start_line, anchors, summary FROM nodes WHERE rowid = ?');
+    const hydrate = sql.rows('SELECT rowid, id, kind, title, source_path, start_line, end_line, anchors, summary FROM nodes WHERE rowid = ?');
     return ranked.map((r) => decode({ ...(hydrate.get(r.rowid) as Omit<CandidateRow, 'bm25'>), bm25: r.rank }));
   }
   const rows = sql.rows(`
-    SELECT n.rowid AS rowid, n.id, n.kind, n.title, n.source_path, n.start_line, n.anchors, n.summary, node_fts.rank AS bm25
+    SELECT n.rowid AS rowid, n.id, n.kind, n.title, n.source_path, n.start_line, n.end_line, n.anchors, n.summary, node_fts.rank AS bm25
     FROM node_fts JOIN nodes n ON n.rowid = node_fts.rowid
     WHERE node_fts MATCH ?${where}
     ORDER BY node_fts.rank, n.id

@@ -16,11 +16,20 @@
  *
  *   score = NAME * name + HEADING * heading + TEXT * text + EXACT_TITLE * [title equals the query]
  *           + ALL_TERMS * [every query word, or an expansion of it, occurs in the node]
- *           + CODE_INTENT * [a "where is X" question and a code node outside `.d.ts` files]
+ *           + [a "where is X" question and a code node outside `.d.ts` files] * (CODE_INTENT + DEFINITION * definitionPrior)
+ *           + BODY * [otherwise: a function or method with a body, so an implementation leads its one-line declaration]
  *
- * where `name` is the idf-weighted fraction of query terms found among the node's own name words
- * (or, at {@link QUALIFIER_WEIGHT}, among its qualified name or path subwords), times (0.5 + 0.5 * the fraction of name words the
- * query covers), `heading` the same recall over the best section heading, and `text` the node's
+ * Here {@link definitionPrior} prefers the kind a question names ("… store interface"), else
+ * functions and methods with a body; for a "where is X" question, documentation nodes score
+ * {@link DOC_FACTOR} of the formula and a code node's kind counts as one of its name words when the
+ * question uses a {@link KIND_WORDS} word. A word after a negation ("does not balance") is also
+ * expanded to its negated forms (`imbalance`, `unbalance`), and a hyphenated word ("on-call") to its
+ * closed form (`oncall`); a closed compound of the query matches adjacent name words
+ * ("typescript" matches `TypeScript`).
+ *
+ * `name` is the idf-weighted fraction of query terms found among the node's own name words (or, at
+ * {@link QUALIFIER_WEIGHT}, among its qualified name or path subwords), times (0.5 + 0.5 * the
+ * fraction of name words the query covers), `heading` the same recall over the best section heading, and `text` the node's
  * bm25 relative to the best candidate's (0..1); nodes in test sources score {@link TEST_FACTOR} of that. Ties are ordered by id. Because the candidate set
  * and every score are independent of the limit, the results for one limit are always the first
  * entries of the results for any larger limit (the prefix property).
@@ -61,8 +70,10 @@ export const CANDIDATE_WINDOW = 200;
 const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec|tst)\.[a-z]+$/i;
 /** Score factor of a node in a test source ({@link TEST_PATH}). */
 export const TEST_FACTOR = 0.8;
+/** Score factor of a documentation node for a "where is X" question ({@link hasCodeIntent}): the code is asked for. */
+export const DOC_FACTOR = 0.7;
 /** Score weights of {@link rankNodes}. */
-export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1, allTerms: 0.25, codeIntent: 0.5 });
+export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1, allTerms: 0.25, codeIntent: 0.5, definition: 0.3, body: 0.02 });
 
 /**
  * A question about where something is implemented ("where is the request id generated", "where
@@ -73,6 +84,23 @@ export function hasCodeIntent(query: string): boolean {
   return /^\s*where\b/i.test(query) || /\b(implemented|implementation|defined|declared)\b/i.test(query);
 }
 const DECLARATION_FILE = /\.d\.[cm]?ts$/;
+
+/**
+ * Words naming a kind of code node, and the node kinds they name. In a "where is X" question a
+ * kind word describes the wanted node ("where is the ledger store interface declared") rather than
+ * its name: it matches a code node of that kind as if it were one of its name words.
+ */
+export const KIND_WORDS: Readonly<Record<string, readonly string[]>> = Object.freeze(Object.assign(Object.create(null) as Record<string, readonly string[]>, {
+  interface: ['interface'], interfaces: ['interface'], class: ['class'], classes: ['class'], function: ['function'], functions: ['function'],
+  method: ['method'], methods: ['method'], module: ['module'], modules: ['module'], file: ['module'], files: ['module'], type: ['interface', 'type'],
+  types: ['interface', 'type'], enum: ['enum'], constant: ['variable', 'constant'], variable: ['variable'],
+}));
+/** Code node kinds that carry behaviour: the default answer to "where is X done". */
+const CALLABLE_KINDS: ReadonlySet<string> = new Set(['function', 'method', 'constructor']);
+/** Words that negate the next word of a query ("does not balance" also finds "imbalance", "unbalanced"). */
+const NEGATIONS: ReadonlySet<string> = new Set(['not', 'no', 'never', 'cannot', 'nt']);
+/** English negating prefixes tried on a negated query word, as expansions. */
+const NEGATING_PREFIXES = ['un', 'im', 'in', 'dis', 'non'];
 
 /** Irregular verb forms common in questions about code, mapped to their base form before stemming. */
 const IRREGULAR_FORMS: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null) as Record<string, string>, {
@@ -158,12 +186,26 @@ export function analyseQuery(text: string): AnalysedQuery {
     reported.add(w.word);
     dropped.push({ term: w.word, reason: unique.has(w.word) ? 'term_limit' : 'stop_word' });
   }
+  // A word after a negation ("not balance") also stands for its negated forms ("imbalance");
+  // a hyphenated compound ("on-call") also for its closed form ("oncall").
+  const negated = new Set<string>();
+  all.forEach((w, i) => {
+    if (i > 0 && NEGATIONS.has(all[i - 1]!.word) && w.seq.length === 1) negated.add(w.word);
+  });
+  const closed = new Map<string, string>();
+  for (const m of text.normalize('NFKC').toLowerCase().matchAll(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu)) {
+    const parts = m[0].split('-');
+    closed.set(parts[parts.length - 1]!, parts.join(''));
+  }
   const terms: QueryTerm[] = [];
   words.forEach((word, group) => {
     const seq = unique.get(word)!;
     terms.push({ word, stem: wordStem(word), weight: 1, group, ...(seq.length > 1 ? { seq } : {}) });
     if (seq.length > 1) return;
     const expansions = new Set<string>(Object.hasOwn(ABBREVIATIONS, word) ? ABBREVIATIONS[word] : []);
+    if (negated.has(word)) for (const p of NEGATING_PREFIXES) expansions.add(`${p}${word}`);
+    const compound = closed.get(word);
+    if (compound !== undefined) expansions.add(compound);
     for (const [abbr, longs] of Object.entries(ABBREVIATIONS)) if (longs.some((l) => wordStem(l) === wordStem(word))) expansions.add(abbr);
     for (const e of expansions) if (e !== word && !words.includes(e)) terms.push({ word: e, stem: wordStem(e), weight: EXPANSION_WEIGHT, group });
   });
@@ -230,15 +272,20 @@ function recall(terms: readonly QueryTerm[], idf: ReadonlyMap<string, number>, g
   if (groups === 0 || words.length === 0) return { r: 0, covered: 0 };
   const stemList = words.map(wordStem);
   const stems = new Set(stemList);
+  // A closed compound of the query matches adjacent name words ("typescript" matches `TypeScript`).
+  const joined = new Map<string, string[]>();
+  for (let i = 0; i + 1 < words.length; i += 1) joined.set(wordStem(words[i]! + words[i + 1]!), [stemList[i]!, stemList[i + 1]!]);
+  if (words.length > 2) joined.set(wordStem(words.join('')), stemList);
   const best = new Array<number>(groups).fill(0);
   const weightOf = new Array<number>(groups).fill(0);
   const coveredStems = new Set<string>();
   for (const t of terms) {
     const w = idf.get(t.word) ?? 1;
     if (t.weight === 1) weightOf[t.group] = w;
-    if (t.seq ? stems.has(t.stem) || containsSequence(stemList, t.seq) : stems.has(t.stem)) {
+    if (t.seq ? stems.has(t.stem) || containsSequence(stemList, t.seq) : stems.has(t.stem) || joined.has(t.stem)) {
       best[t.group] = Math.max(best[t.group]!, t.weight);
       coveredStems.add(t.stem);
+      for (const w of joined.get(t.stem) ?? []) coveredStems.add(w);
       for (const w of t.seq ?? []) coveredStems.add(wordStem(w));
     }
   }
@@ -286,11 +333,16 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   const allFts = [...groupsFts.values()].map((g) => `(${g.join(' OR ')})`).join(' AND ');
   const allRows = new Set(reader.ftsMatchingRowids(allFts, [...candidates.keys()]));
   const codeIntent = hasCodeIntent(query);
+  // Kind words of a "where is X" question ("… the ledger store interface"): the node kinds they name.
+  const hintedKinds = new Set(codeIntent ? analysed.terms.filter((t) => t.weight === 1 && Object.hasOwn(KIND_WORDS, t.word)).flatMap((t) => KIND_WORDS[t.word]!) : []);
+  const kindWords = (kind: string): string[] => Object.keys(KIND_WORDS).filter((w) => KIND_WORDS[w]!.includes(kind) && analysed.terms.some((t) => t.word === w));
   const ranked: RankedNode[] = [];
   for (const row of candidates.values()) {
+    const isCode = row.id.startsWith('code:');
+    const kindNamed = codeIntent && isCode ? kindWords(row.kind) : [];
     // The node's own name counts fully; words only of its qualifier (class, path) count at QUALIFIER_WEIGHT.
-    const own = recall(analysed.terms, idf, analysed.groups, leafWords(row.id, row.title));
-    const name = recall(analysed.terms, idf, analysed.groups, nameWords(row.id, row.title));
+    const own = recall(analysed.terms, idf, analysed.groups, [...leafWords(row.id, row.title), ...kindNamed]);
+    const name = recall(analysed.terms, idf, analysed.groups, [...nameWords(row.id, row.title), ...kindNamed]);
     const nameScore = Math.max(own.r, QUALIFIER_WEIGHT * name.r) * (0.5 + 0.5 * name.covered);
     let heading = 0;
     let section: RankedNode['section'] = null;
@@ -306,14 +358,29 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     const bm25 = textRank.get(row.rowid) ?? worst;
     const textScore = bestBm25 < 0 ? Math.max(0, bm25 / bestBm25) : 0;
     const titleAll = identifierWords(row.title);
-    const exactTitle = titleAll.join(' ') === analysed.wanted || titleAll.filter((w) => !STOP_WORDS.has(w)).join(' ') === analysed.wanted ? 1 : 0;
+    const titleForms = [titleAll, titleAll.filter((w) => !STOP_WORDS.has(w)), ...kindNamed.map((k) => [...titleAll, k]), ...kindNamed.map((k) => [k, ...titleAll])];
+    const exactTitle = titleForms.some((f) => f.join(' ') === analysed.wanted) ? 1 : 0;
+    const implementation = codeIntent && isCode && !DECLARATION_FILE.test(row.source_path);
     const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore + RANK_WEIGHTS.exactTitle * exactTitle + (allRows.has(row.rowid) ? RANK_WEIGHTS.allTerms : 0)
-      + (codeIntent && row.id.startsWith('code:') && !DECLARATION_FILE.test(row.source_path) ? RANK_WEIGHTS.codeIntent : 0);
-    const score = TEST_PATH.test(row.source_path) ? raw * TEST_FACTOR : raw;
+      + (implementation ? RANK_WEIGHTS.codeIntent + RANK_WEIGHTS.definition * definitionPrior(row, hintedKinds) : 0)
+      + (!implementation && isCode && CALLABLE_KINDS.has(row.kind) && row.end_line > row.start_line ? RANK_WEIGHTS.body : 0);
+    const score = raw * (TEST_PATH.test(row.source_path) ? TEST_FACTOR : 1) * (codeIntent && !isCode ? DOC_FACTOR : 1);
     ranked.push({ row, score: Math.round(score * 1e6) / 1e6, allTerms: allRows.has(row.rowid), section });
   }
   ranked.sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
   return { ranked, windowed, fts: any, terms: analysed };
+}
+
+/**
+ * How well a code node's kind fits a "where is X" question, 0..1: a node of a kind the question
+ * names ({@link KIND_WORDS}) fits fully; without a kind word, behaviour is asked for, so a function
+ * or method with a body fits fully, a one-line callable (an interface member's signature) half, a
+ * class half, and modules and types not at all.
+ */
+export function definitionPrior(row: Pick<FtsCandidate, 'kind' | 'start_line' | 'end_line'>, hintedKinds: ReadonlySet<string>): number {
+  if (hintedKinds.size > 0) return hintedKinds.has(row.kind) ? 1 : 0;
+  if (CALLABLE_KINDS.has(row.kind)) return row.end_line > row.start_line ? 1 : 0.5;
+  return row.kind === 'class' ? 0.5 : 0;
 }
 
 /**
