@@ -35,6 +35,15 @@ export const CURSOR_AFTER = Symbol('docforge.cursorAfter');
  */
 export const COMPACT_RESULT = Symbol('docforge.compactResult');
 
+/**
+ * Key of a read result's compact form (a plain object of the same output schema): respond()
+ * substitutes it when the full result does not fit `max_output_chars`, and answers
+ * `result_too_large` only when the compact form does not fit either. `docforge_bootstrap` uses it
+ * so that it fits the smallest allowed limit (2,000 characters) and points to
+ * `docforge_get_contract` for the rest.
+ */
+export const COMPACT_FORM = Symbol('docforge.compactForm');
+
 /** The response envelope carried as `structuredContent` and as one text block. */
 export interface Envelope {
   schema_version: 1;

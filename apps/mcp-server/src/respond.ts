@@ -6,7 +6,7 @@ import { errors } from '@docforge/core';
 import type { IndexManager, SyncReport } from '@docforge/index';
 import type { DiagnosticsCollector } from '@docforge/policy';
 import { fitPrefix, longestFitting } from '@docforge/retrieval';
-import { COMPACT_RESULT, CONTENT_NOTICE, CURSOR_AFTER, toToolResponse, type Envelope, type ToolResponse } from './envelope.js';
+import { COMPACT_FORM, COMPACT_RESULT, CONTENT_NOTICE, CURSOR_AFTER, toToolResponse, type Envelope, type ToolResponse } from './envelope.js';
 
 /** The response limit without a sync: from the cached descriptor when it loads, else the default. */
 export function statusLimit(manager: IndexManager): number {
@@ -37,7 +37,8 @@ function idOf(item: unknown): string | null {
  * Serializes an envelope within the configured response limit (`[limits].max_output_chars`):
  * diagnostics are dropped first (contract: `--diagnostics`), then collection items are trimmed
  * with `truncated = true`, then an over-long node body is cut with `body_truncated = true`;
- * a committed mutation's result becomes its compact receipt ({@link COMPACT_RESULT}); what still
+ * a committed mutation's result becomes its compact receipt ({@link COMPACT_RESULT}), a read result
+ * with a compact form ({@link COMPACT_FORM}) that form when it fits; what still
  * cannot fit becomes `result_too_large`.
  */
 export function respond(envelope: Envelope, sync: SyncReport | null, diagnostics: DiagnosticsCollector | null, limit?: number): ToolResponse {
@@ -56,6 +57,13 @@ export function respond(envelope: Envelope, sync: SyncReport | null, diagnostics
     // A committed mutation: its compact receipt (preflight proved it fits), never a failure.
     envelope.result = compact;
     return toToolResponse(envelope);
+  }
+  const compactForm = (result as { [COMPACT_FORM]?: Record<string, unknown> } | undefined)?.[COMPACT_FORM];
+  if (compactForm !== undefined) {
+    // A read result with a compact form (bootstrap): the compact form when it fits, else result_too_large.
+    envelope.result = compactForm;
+    text = JSON.stringify(envelope);
+    if (text.length <= max) return toToolResponse(envelope, text);
   }
   if (result && Array.isArray(result.items)) {
     // Keep the largest prefix of items that fits (fitPrefix), then point the cursor after the last

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { legacyAdapterPolicy } from '@docforge/policy';
 import { defineTool } from '../define-tool.js';
 import { reportedCapabilities } from '../capabilities-report.js';
+import { COMPACT_FORM } from '../envelope.js';
 import { activeIndex, round, sessionContract } from './shared.js';
 
 /** The `docforge_bootstrap` definition. */
@@ -10,23 +11,47 @@ export const bootstrapTool = defineTool({
   name: 'docforge_bootstrap',
   kind: 'sync',
   handler(ctx, sync) {
-    return {
-      binding: {
-        project_root: ctx.manager.root,
-        project_id: sync.descriptor.project.id,
-        project_name: sync.descriptor.project.name,
-        descriptor_path: sync.descriptor.path,
-        state_dir: path.join(ctx.manager.root, sync.descriptor.state.dir),
-        transport: 'stdio',
-        bound_at: ctx.boundAt,
-        fixed: true,
+    const binding = {
+      project_root: ctx.manager.root,
+      project_id: sync.descriptor.project.id,
+      project_name: sync.descriptor.project.name,
+      descriptor_path: sync.descriptor.path,
+      state_dir: path.join(ctx.manager.root, sync.descriptor.state.dir),
+      transport: 'stdio',
+      bound_at: ctx.boundAt,
+      fixed: true,
+    };
+    const index = activeIndex(ctx, sync);
+    const capabilities = reportedCapabilities(ctx);
+    const contract = sessionContract(ctx, sync);
+    const syncFacts = { rebuilt: sync.rebuilt, staleness: sync.staleness, identity_ms: round(sync.identity_ms) };
+    // Under a small max_output_chars (the smallest allowed is 2,000) the compact form keeps the
+    // fixed binding, the active index path, the policy hash and capability mode, the access flags and
+    // the limits, and points to docforge_get_contract for the tool list, workflow and full policy.
+    const compact = {
+      binding,
+      index: { active_index_path: index.active_index_path, generation: index.generation, index_schema_version: index.index_schema_version },
+      effective_policy: { schema_version: ctx.policy.schema_version, capability_mode: ctx.policy.capability_mode, policy_hash: ctx.policy.policy_hash, no_ast: ctx.policy.ast.no_ast },
+      capabilities: {
+        schema_version: ctx.capabilities.schema_version,
+        capability_mode: ctx.capabilities.capability_mode,
+        tool_count: ctx.capabilities.tools.length,
+        proposal_access: ctx.capabilities.proposal_access.enabled,
+        application_access: ctx.capabilities.application_access.enabled,
       },
-      index: activeIndex(ctx, sync),
+      session_contract: { version: contract.version, first_operation: contract.first_operation, limits: contract.limits, notice: contract.notice },
+      sync: syncFacts,
+      compact: { reason: 'max_output_chars', full_contract: 'docforge_get_contract' },
+    };
+    return {
+      binding,
+      index,
       effective_policy: ctx.policy,
-      capabilities: reportedCapabilities(ctx),
+      capabilities,
       adapter_policy: legacyAdapterPolicy(ctx.policy),
-      session_contract: sessionContract(ctx, sync),
-      sync: { rebuilt: sync.rebuilt, staleness: sync.staleness, identity_ms: round(sync.identity_ms) },
+      session_contract: contract,
+      sync: syncFacts,
+      [COMPACT_FORM]: compact,
     };
   },
 });
