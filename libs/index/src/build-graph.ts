@@ -18,11 +18,13 @@ export interface LinkedCode {
   issues: SourceIssue[];
   capabilities: Map<string, string[]>;
   codePaths: Set<string>;
+  /** Per calling node id, call sites without a proven target (LinkResult `unresolved_calls`); ids with none are absent. */
+  unresolvedCalls: Map<string, number>;
 }
 
 /** Links the code sources of each loaded adapter across files (imports, calls, heritage). */
 export function linkCode(root: string, current: ReadonlyMap<string, CachedSource>): LinkedCode {
-  const linked: LinkedCode = { edges: [], issues: [], capabilities: new Map(), codePaths: new Set() };
+  const linked: LinkedCode = { edges: [], issues: [], capabilities: new Map(), codePaths: new Set(), unresolvedCalls: new Map() };
   const byAdapter = new Map<string, CachedSource[]>();
   for (const source of current.values()) {
     if (source.adapter === null) continue;
@@ -42,6 +44,9 @@ export function linkCode(root: string, current: ReadonlyMap<string, CachedSource
     linked.edges.push(...result.edges);
     linked.issues.push(...result.issues);
     mergeCapabilityMaps(linked.capabilities, result.capabilities);
+    for (const [owner, count] of Object.entries(result.unresolved_calls ?? {})) {
+      if (Number.isInteger(count) && count > 0) linked.unresolvedCalls.set(owner, (linked.unresolvedCalls.get(owner) ?? 0) + count);
+    }
   }
   return linked;
 }

@@ -98,6 +98,8 @@ export interface WrittenState {
   sources: Map<string, string>;
   /** Hash of the issue list as written (verification of unchanged builds). */
   issuesHash?: string;
+  /** Hash of the `unresolved_calls` rows as written (a delta rewrites them only when it differs). */
+  unresolvedHash?: string;
 }
 
 /** The `sources.parse` column: one source's parse before graph resolution (bodies live in `nodes`). */

@@ -12,7 +12,7 @@ import { loadDescriptor, sourceHash, vocabularyCaseIssues, walkAdapterInputs, ty
 import { adapterVersionOf, ensureAdapters } from './adapter-registry.js';
 import { linkCode, resolveSources } from './build-graph.js';
 import { sourceKey, type BuildOutcome, type BuildStats, type BuildTask, type CachedSource, type WrittenState } from './build-types.js';
-import { writeDeltaIndex, writeFullIndex } from './index-writer.js';
+import { unresolvedCallsHash, writeDeltaIndex, writeFullIndex } from './index-writer.js';
 import { parseBatch, reparseSource } from './parse.js';
 import { PARALLEL_PARSE_MIN_FILES, parseInParallel } from './parse-pool.js';
 import {
@@ -210,7 +210,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     let needFull = !canDelta;
     if (canDelta) {
       copyFileSync(path.join(layout.indexDir, previous!.index_file), tmpFile, fsConstants.COPYFILE_FICLONE);
-      needFull = !writeDeltaIndex(tmpFile, written!, graph, { nodes: nodeMap, edges: edgeMap }, current, issues, meta);
+      needFull = !writeDeltaIndex(tmpFile, written!, { ...graph, unresolvedCalls: linked.unresolvedCalls }, { nodes: nodeMap, edges: edgeMap }, current, issues, meta);
       if (needFull) rmSync(tmpFile, { force: true });
       else stats.mode = 'delta';
     }
@@ -219,7 +219,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       for (const [p, source] of current) if (source.stripped) current.set(p, reparseSource(task.root, descriptor, source, task.logicAllowed));
       const rehydrated = resolveSources(descriptor, current, linked);
       graph = { ...rehydrated, ...extendGraph(rehydrated, linked.capabilities, adapterOutput) };
-      writeFullIndex(tmpFile, graph, current, issues, meta, progress);
+      writeFullIndex(tmpFile, { ...graph, unresolvedCalls: linked.unresolvedCalls }, current, issues, meta, progress);
     }
     fsyncFile(tmpFile);
     stats.write_ms = performance.now() - t;
@@ -257,6 +257,10 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       logicAllowed: task.logicAllowed, descriptorHash, nodes: nodeMap, edges: edgeMap,
       sources: new Map([...current].map(([p, source]) => [p, sourceKey(source)])),
       issuesHash: issuesHash(issues),
+      unresolvedHash: unresolvedCallsHash(graph.nodes.flatMap((n) => {
+        const count = linked.unresolvedCalls.get(n.id);
+        return count === undefined ? [] : [[n.id, count] as const];
+      })),
     };
     Object.assign(stats, { nodes: counts.nodes, edges: counts.edges, issues: counts.issues, logic_steps: logicSteps });
     stats.total_ms = performance.now() - started;

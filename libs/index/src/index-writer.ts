@@ -2,6 +2,7 @@
  * The index writer: writes a complete SQLite index file, either from scratch ({@link writeFull})
  * or as a delta applied to a copy of the previous file ({@link writeDelta}). Schema in schema.ts.
  */
+import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { edgeIdentityKey, locatedIssueMessage, parseEdgeIdentityKey, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import { sourceKey, type CachedSource, type PersistedParse, type WrittenState } from './build-types.js';
@@ -56,6 +57,32 @@ function writeMeta(db: Db, meta: Record<string, string>): void {
   for (const [key, value] of Object.entries(meta)) stmt.run(key, value);
 }
 
+/** Per calling node id, call sites without a proven target (see the `unresolved_calls` table). */
+export type UnresolvedCalls = ReadonlyMap<string, number>;
+
+/** Hash of the unresolved-call rows of the given nodes (sorted by id), to skip an unchanged rewrite. */
+export function unresolvedCallsHash(rows: Iterable<readonly [string, number]>): string {
+  const sorted = [...rows].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return createHash('sha256').update(JSON.stringify(sorted)).digest('hex');
+}
+
+/** The rows to store: counts of nodes that exist in the graph (a count for an unknown id is dropped). */
+function unresolvedRows(unresolved: UnresolvedCalls | undefined, nodes: readonly GraphNode[]): [string, number][] {
+  if (unresolved === undefined || unresolved.size === 0) return [];
+  const rows: [string, number][] = [];
+  for (const node of nodes) {
+    const count = unresolved.get(node.id);
+    if (count !== undefined && count > 0) rows.push([node.id, count]);
+  }
+  return rows;
+}
+
+function writeUnresolved(db: Db, rows: readonly [string, number][]): void {
+  db.prepare('DELETE FROM unresolved_calls').run();
+  const stmt = db.prepare('INSERT INTO unresolved_calls (node_id, count) VALUES (?, ?)');
+  for (const [id, count] of rows) stmt.run(id, count);
+}
+
 function writeIssues(db: Db, issues: readonly SourceIssue[]): void {
   db.prepare('DELETE FROM issues').run();
   const stmt = db.prepare('INSERT INTO issues (severity, code, message, path, line, node_id) VALUES (?, ?, ?, ?, ?, ?)');
@@ -100,6 +127,7 @@ function writeFull(
   issues: readonly SourceIssue[],
   meta: Record<string, string>,
   progress: (stage: string, done: number, total: number) => void,
+  unresolved: UnresolvedCalls | undefined,
 ): void {
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
@@ -118,6 +146,7 @@ function writeFull(
     writeSources(db, current.values());
     writeLogic(db, logicSources);
     writeIssues(db, issues);
+    writeUnresolved(db, unresolvedRows(unresolved, nodes));
     writeMeta(db, meta);
     db.exec("INSERT INTO node_fts (node_fts) VALUES ('rebuild')");
   })();
@@ -139,6 +168,7 @@ function writeDelta(
   current: Map<string, CachedSource>,
   issues: readonly SourceIssue[],
   meta: Record<string, string>,
+  unresolved: UnresolvedCalls | undefined,
 ): boolean {
   const changedNodes = nodes.filter((n) => prev.nodes.get(n.id) !== n.content_hash);
   for (const node of changedNodes) {
@@ -195,6 +225,8 @@ function writeDelta(
     }
     writeLogic(db, changedLogic);
     writeIssues(db, issues);
+    const rows = unresolvedRows(unresolved, nodes);
+    if (prev.unresolvedHash !== unresolvedCallsHash(rows)) writeUnresolved(db, rows);
     writeMeta(db, meta);
   })();
   return true;
@@ -207,7 +239,7 @@ function writeDelta(
  */
 export function writeFullIndex(
   file: string,
-  graph: { nodes: readonly GraphNode[]; edges: readonly GraphEdge[] },
+  graph: { nodes: readonly GraphNode[]; edges: readonly GraphEdge[]; unresolvedCalls?: UnresolvedCalls },
   current: Map<string, CachedSource>,
   issues: readonly SourceIssue[],
   meta: Record<string, string>,
@@ -215,7 +247,7 @@ export function writeFullIndex(
 ): void {
   const db = new Database(file);
   try {
-    writeFull(db, graph.nodes, graph.edges, current, [...current.values()].filter((s) => s.logic_steps.length > 0), issues, meta, progress);
+    writeFull(db, graph.nodes, graph.edges, current, [...current.values()].filter((s) => s.logic_steps.length > 0), issues, meta, progress, graph.unresolvedCalls);
   } finally {
     db.close();
   }
@@ -230,7 +262,7 @@ export function writeFullIndex(
 export function writeDeltaIndex(
   file: string,
   prev: WrittenState,
-  graph: { nodes: readonly GraphNode[]; edges: readonly GraphEdge[] },
+  graph: { nodes: readonly GraphNode[]; edges: readonly GraphEdge[]; unresolvedCalls?: UnresolvedCalls },
   maps: { nodes: Map<string, string>; edges: Map<string, string> },
   current: Map<string, CachedSource>,
   issues: readonly SourceIssue[],
@@ -238,7 +270,7 @@ export function writeDeltaIndex(
 ): boolean {
   const db = new Database(file);
   try {
-    return writeDelta(db, prev, graph.nodes, graph.edges, maps.nodes, maps.edges, current, issues, meta);
+    return writeDelta(db, prev, graph.nodes, graph.edges, maps.nodes, maps.edges, current, issues, meta, graph.unresolvedCalls);
   } finally {
     db.close();
   }

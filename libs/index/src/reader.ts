@@ -111,6 +111,15 @@ export class IndexReader {
     return row ? rowToNode(row) : null;
   }
 
+  /**
+   * Call sites of a code node (function, method or module) that the adapter's linker could not
+   * prove a target for, so they have no `calls` edge (issue 9: counted, never guessed); 0 when the
+   * node has none or is not code. One primary-key lookup.
+   */
+  unresolvedCalls(id: string): number {
+    return (this.#sql.pluck('SELECT count FROM unresolved_calls WHERE node_id = ?').get(id) as number | undefined) ?? 0;
+  }
+
   /** Whether a node with this exact id exists. */
   hasNode(id: string): boolean {
     return this.#existsStmt.get(id) !== undefined;

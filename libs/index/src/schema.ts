@@ -6,9 +6,10 @@
 /**
  * Bumped whenever the table layout or the meaning of a column changes (4: the persisted parses of
  * `sources.parse` changed with issue 8: foreign front matter, encodings, encoded code ids, anchor
- * links; 5: the FTS `terms` column of identifier subwords and the `edges.mention` column of issue 9).
+ * links; 5: the FTS `terms` column of identifier subwords and the `edges.mention` column of issue 9;
+ * 6: the `unresolved_calls` table of issue 9).
  */
-export const INDEX_SCHEMA_VERSION = 5;
+export const INDEX_SCHEMA_VERSION = 6;
 
 /** DDL for a new index file; executed once per full build. */
 export const INDEX_DDL = `
@@ -85,6 +86,9 @@ CREATE TABLE sources (
   node_count INTEGER NOT NULL,
   parse TEXT NOT NULL
 ) WITHOUT ROWID;
+-- Per calling code node (function, method or module): call sites the adapter's linker could not
+-- prove a target for (they have no calls edge). Nodes without any are absent.
+CREATE TABLE unresolved_calls (node_id TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE issues (
   seq INTEGER PRIMARY KEY,
   severity TEXT NOT NULL,

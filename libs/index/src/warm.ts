@@ -4,6 +4,7 @@ import { edgeIdentityKey, type GraphNode, type SourceIssue } from '@docforge/cor
 import type { StateLayout } from '@docforge/fs-safe';
 import type { SourceEntry } from '@docforge/project';
 import type { CachedSource, PersistedParse, WrittenState } from './build-types.js';
+import { unresolvedCallsHash } from './index-writer.js';
 import { issuesHash } from './project-adapter.js';
 import type { Publication } from './publication-format.js';
 import { publicationFileIntact } from './publication.js';
@@ -63,6 +64,7 @@ export function warmFromPublication(layout: StateLayout, publication: Publicatio
       edges.set(edgeIdentityKey(e), `${e.source_path}\u0000${e.line}`);
     }
     const issues = db.prepare('SELECT severity, code, message, path, line, node_id FROM issues ORDER BY seq').all() as SourceIssue[];
+    const unresolved = db.prepare('SELECT node_id, count FROM unresolved_calls').raw().all() as [string, number][];
     const written: WrittenState = {
       root: expected.root,
       indexFile: publication.index_file,
@@ -74,6 +76,7 @@ export function warmFromPublication(layout: StateLayout, publication: Publicatio
       edges,
       sources: sourceKeys,
       issuesHash: issuesHash(issues),
+      unresolvedHash: unresolvedCallsHash(unresolved),
     };
     return { sources, written };
   } catch {

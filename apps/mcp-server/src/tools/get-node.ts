@@ -35,6 +35,8 @@ export const getNodeTool = defineTool({
     node.anchors = node.anchors.slice(0, NODE_LIST_CAP);
     node.tags = node.tags.slice(0, NODE_LIST_CAP);
     const titleTruncated = node.title.length > NODE_TITLE_CAP;
+    // "Who does this call": the calls edges are the proven targets; these call sites have none.
+    const unresolved = node.origin === 'code' ? { unresolved_calls: reader.unresolvedCalls(id) } : {};
     node.title = boundTitle(node.title, NODE_TITLE_CAP);
     return {
       node,
@@ -44,6 +46,7 @@ export const getNodeTool = defineTool({
       tags_total: tagsTotal,
       tags_truncated: tagsTotal > NODE_LIST_CAP,
       edges: nodeEdges(reader, id, 50),
+      ...unresolved,
       section,
       body_total_chars: total,
       body_offset: offset,

@@ -65,6 +65,10 @@ export interface DocforgeDependenciesOutput {
       id: string | null;
       chars: number;
     }[];
+    /**
+     * When the start node is a code node: its call sites that the adapter's linker could not prove a target for; they have no calls edge among the items (counted, never guessed).
+     */
+    unresolved_calls?: number;
     [k: string]: unknown;
   };
   error?: {

@@ -63,6 +63,10 @@ export interface DocforgeGetNodeOutput {
      * Whether node.title was cut to its first 2000 characters (ending in U+2026).
      */
     title_truncated?: boolean;
+    /**
+     * For a code node (origin code): its call sites that the adapter's linker could not prove a target for; they have no calls edge (counted, never guessed). 0 when every call site resolved.
+     */
+    unresolved_calls?: number;
     [k: string]: unknown;
   };
   error?: {

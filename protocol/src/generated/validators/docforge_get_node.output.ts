@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["node","edges"],"properties":{"node":{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}},"edges":{"type":"object"},"body_truncated":{"type":"boolean"},"body_total_chars":{"type":"integer"},"body_offset":{"type":"integer"},"next_body_offset":{"type":["integer","null"]},"section":{"type":["object","null"]},"anchors_total":{"type":"integer","minimum":0,"description":"Anchors (sections) the node has; node.anchors lists at most the first 200 (section finds any slug)."},"anchors_truncated":{"type":"boolean","description":"Whether node.anchors was cut to its first 200 entries."},"tags_total":{"type":"integer","minimum":0,"description":"Tags the node has; node.tags lists at most the first 200."},"tags_truncated":{"type":"boolean","description":"Whether node.tags was cut to its first 200 entries."},"title_truncated":{"type":"boolean","description":"Whether node.title was cut to its first 2000 characters (ending in U+2026)."}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["node","edges"],"properties":{"node":{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}},"edges":{"type":"object"},"body_truncated":{"type":"boolean"},"body_total_chars":{"type":"integer"},"body_offset":{"type":"integer"},"next_body_offset":{"type":["integer","null"]},"section":{"type":["object","null"]},"anchors_total":{"type":"integer","minimum":0,"description":"Anchors (sections) the node has; node.anchors lists at most the first 200 (section finds any slug)."},"anchors_truncated":{"type":"boolean","description":"Whether node.anchors was cut to its first 200 entries."},"tags_total":{"type":"integer","minimum":0,"description":"Tags the node has; node.tags lists at most the first 200."},"tags_truncated":{"type":"boolean","description":"Whether node.tags was cut to its first 200 entries."},"title_truncated":{"type":"boolean","description":"Whether node.title was cut to its first 2000 characters (ending in U+2026)."},"unresolved_calls":{"type":"integer","minimum":0,"description":"For a code node (origin code): its call sites that the adapter's linker could not prove a target for; they have no calls edge (counted, never guessed). 0 when every call site resolved."}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -657,9 +657,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-}
-else {
-const err50 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.unresolved_calls !== undefined){
+let data26 = data12.unresolved_calls;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
+const err50 = {instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -668,12 +669,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-if(data.error !== undefined){
-let data26 = data.error;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.code === undefined){
-const err51 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(typeof data26 == "number"){
+if(data26 < 0 || isNaN(data26)){
+const err51 = {instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -682,8 +680,11 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data26.message === undefined){
-const err52 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -692,8 +693,12 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data26.remediation === undefined){
-const err53 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+if(data.error !== undefined){
+let data27 = data.error;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.code === undefined){
+const err53 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -702,8 +707,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data26.details === undefined){
-const err54 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(data27.message === undefined){
+const err54 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -712,9 +717,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data26.code !== undefined){
-if(typeof data26.code !== "string"){
-const err55 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.remediation === undefined){
+const err55 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -723,10 +727,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-if(data26.message !== undefined){
-if(typeof data26.message !== "string"){
-const err56 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.details === undefined){
+const err56 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -735,10 +737,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-if(data26.remediation !== undefined){
-if(typeof data26.remediation !== "string"){
-const err57 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.code !== undefined){
+if(typeof data27.code !== "string"){
+const err57 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -748,10 +749,9 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data26.details !== undefined){
-let data30 = data26.details;
-if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
-const err58 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data27.message !== undefined){
+if(typeof data27.message !== "string"){
+const err58 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -761,9 +761,9 @@ vErrors.push(err58);
 errors++;
 }
 }
-}
-else {
-const err59 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data27.remediation !== undefined){
+if(typeof data27.remediation !== "string"){
+const err59 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -773,10 +773,10 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data.diagnostics !== undefined){
-let data31 = data.diagnostics;
+if(data27.details !== undefined){
+let data31 = data27.details;
 if(!(data31 && typeof data31 == "object" && !Array.isArray(data31))){
-const err60 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err60 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -788,12 +788,37 @@ errors++;
 }
 }
 else {
-const err61 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err61 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err61];
 }
 else {
 vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data32 = data.diagnostics;
+if(!(data32 && typeof data32 == "object" && !Array.isArray(data32))){
+const err62 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+else {
+const err63 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
 }
 errors++;
 }
