@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { IndexManager } from '@docforge/index';
-import { searchNodes } from '@docforge/retrieval';
+import { rankNodes, searchNodes } from '@docforge/retrieval';
 import { fastifyProjectCopy, sharedExampleProject, tempDir } from './helpers/projects.js';
 import { useServer } from './helpers/server.js';
 
@@ -87,6 +87,37 @@ describe('ranking rules of the second pass (negation, closed compounds, kind wor
     assert.deepEqual(top('where is a card charged', 3), ['code:src/store.ts#CardCharger.chargeCard', 'code:src/store.ts#Charger.chargeCard', 'code:src/store.ts#ChargeCard'], JSON.stringify(top('where is a card charged', 5)));
     // Without "where", the implementation still leads its one-line declaration.
     assert.equal(top('charge card', 1)[0], 'code:src/store.ts#CardCharger.chargeCard', JSON.stringify(top('charge card', 5)));
+    await manager.close();
+  });
+});
+
+describe('bounded candidate tier (issue 14 item 6)', () => {
+  test('a very common term leaves the candidate queries without changing the order of the others; a query of only such terms ranks a bounded tier', async () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, 'docs'));
+    writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "t"\nname = "T"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\n');
+    for (let i = 0; i < 12; i += 1) {
+      const extra = i === 3 ? ' omega omega' : i === 8 ? ' omega' : '';
+      writeFileSync(path.join(root, 'docs', `d${String(i).padStart(2, '0')}.md`), `# Doc ${i}\n\nalpha ${'alpha '.repeat(i)}text${extra}.\n`);
+    }
+    const manager = new IndexManager({ root, noAst: false });
+    await manager.sync();
+    const reader = manager.reader();
+    const ids = (q: string, tier: number): string[] => rankNodes(reader, q, {}, undefined, tier).ranked.map((r) => r.row.id);
+    // Every match ranked: all 12 documents contain "alpha".
+    assert.equal(ids('alpha omega', Infinity).length, 12);
+    // With a tier of 3 matches, "alpha" (in 12 of 12 nodes) is very common: only "omega" finds candidates,
+    // in the same relative order as when every match is ranked.
+    const pruned = rankNodes(reader, 'alpha omega', {}, undefined, 3);
+    assert.equal(pruned.windowed, true);
+    assert.equal(pruned.ranked.length, 2);
+    assert.deepEqual(pruned.ranked.map((r) => r.row.id), ids('alpha omega', Infinity).filter((id) => ['d03', 'd08'].includes(id)));
+    // Only very common terms: the first 3 matches in index order (full text and names), never all 12.
+    const bounded = rankNodes(reader, 'alpha', {}, undefined, 3);
+    assert.equal(bounded.windowed, true);
+    assert.ok(bounded.ranked.length > 0 && bounded.ranked.length <= 6, String(bounded.ranked.length));
+    // The default tier (5,000 matches) prunes nothing on a small index.
+    assert.deepEqual(ids('alpha omega', 5000), ids('alpha omega', Infinity));
     await manager.close();
   });
 });

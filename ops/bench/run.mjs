@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // DocForge benchmarks: cold index, no-change sync, one-file-edit sync, search and impact latency,
 // MCP server RSS. Prints figures; never asserts timings (the machines are shared and noisy).
-// Usage: node ops/bench/run.mjs [--sizes 10000,100000] [--skip-rss] [--code]
+// Usage: node ops/bench/run.mjs [--sizes 10000,100000] [--skip-rss] [--search-only] [--code]
+// --search-only: cold index, then only the search figures (no sync or impact runs, no RSS).
 import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +16,7 @@ import { generateDocs, wordOfRank } from './generate.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
 const outDir = path.join(here, 'out');
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '10000,100000' }, 'skip-rss': { type: 'boolean', default: false }, runs: { type: 'string', default: '200' } } });
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '10000,100000' }, 'skip-rss': { type: 'boolean', default: false }, 'search-only': { type: 'boolean', default: false }, runs: { type: 'string', default: '200' } } });
 const sizes = values.sizes.split(',').map(Number);
 const RUNS = Number(values.runs);
 
@@ -31,18 +32,8 @@ async function timed(fn) {
   return [performance.now() - t, r];
 }
 
-async function benchDocs(n) {
-  const root = path.join(outDir, `docs-${n}`);
-  if (!existsSync(path.join(root, 'docforge.toml'))) {
-    mkdirSync(outDir, { recursive: true });
-    const [ms] = await timed(() => generateDocs(root, n));
-    console.log(`generated ${n} nodes in ${fmt(ms)}`);
-  }
-  rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
-  const manager = new IndexManager({ root, noAst: false });
-  const [coldMs, cold] = await timed(() => manager.sync());
-  const s = cold.stats;
-  console.log(`[${n}] cold index: ${fmt(coldMs)} (walk ${fmt(cold.identity_ms)}, parse ${fmt(s.parse_ms)}, resolve ${fmt(s.resolve_ms)}, write ${fmt(s.write_ms)}, publish ${fmt(s.publish_ms)}); ${s.nodes} nodes, ${s.edges} edges`);
+/** No-change and one-file-edit sync figures of the corpus at `root`. */
+async function syncFigures(n, root, manager) {
   const noChange = [];
   for (let i = 0; i < 30; i += 1) noChange.push((await timed(() => manager.sync()))[0]);
   console.log(`[${n}] no-change sync: p50 ${fmt(percentile(noChange, 50))}, p95 ${fmt(percentile(noChange, 95))}`);
@@ -55,6 +46,21 @@ async function benchDocs(n) {
     edits.push(ms);
   }
   console.log(`[${n}] one-file-edit sync: p50 ${fmt(percentile(edits, 50))}, p95 ${fmt(percentile(edits, 95))} (mode ${(await manager.sync()).stats?.mode ?? 'delta'})`);
+}
+
+async function benchDocs(n) {
+  const root = path.join(outDir, `docs-${n}`);
+  if (!existsSync(path.join(root, 'docforge.toml'))) {
+    mkdirSync(outDir, { recursive: true });
+    const [ms] = await timed(() => generateDocs(root, n));
+    console.log(`generated ${n} nodes in ${fmt(ms)}`);
+  }
+  rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
+  const manager = new IndexManager({ root, noAst: false });
+  const [coldMs, cold] = await timed(() => manager.sync());
+  const s = cold.stats;
+  console.log(`[${n}] cold index: ${fmt(coldMs)} (walk ${fmt(cold.identity_ms)}, parse ${fmt(s.parse_ms)}, resolve ${fmt(s.resolve_ms)}, write ${fmt(s.write_ms)}, publish ${fmt(s.publish_ms)}); ${s.nodes} nodes, ${s.edges} edges`);
+  if (!values['search-only']) await syncFigures(n, root, manager);
   const reader = manager.reader();
   // Queries of known frequency: domain words (Zipf ranks 40-400), mid and rare pseudo-words, an id.
   const queries = ['idempotency', 'refund settlement', 'ledger journal', 'webhook token', 'fraud score', 'latency budget alert', 'N-000123',
@@ -65,6 +71,10 @@ async function benchDocs(n) {
   const common = [];
   for (let i = 0; i < 40; i += 1) common.push((await timed(() => searchNodes(reader, `${wordOfRank(i % 4)} ${wordOfRank(4 + (i % 4))}`, 20)))[0]);
   console.log(`[${n}] search worst case (two of the 8 most common words, in most nodes): p50 ${fmt(percentile(common, 50))}, p95 ${fmt(percentile(common, 95))}`);
+  if (values['search-only']) {
+    await manager.close();
+    return root;
+  }
   const impact = [];
   let last;
   for (let i = 0; i < RUNS; i += 1) {
@@ -96,7 +106,7 @@ async function serverRss(root) {
 
 for (const n of sizes) {
   const root = await benchDocs(n);
-  if (!values['skip-rss']) {
+  if (!values['skip-rss'] && !values['search-only']) {
     const { rss, hwm } = await serverRss(root);
     console.log(`[${n}] docforge-mcp RSS after bootstrap+queries: ${rss.toFixed(0)} MB (peak ${hwm.toFixed(0)} MB)`);
   }

@@ -52,20 +52,24 @@ function decode(row: CandidateRow): FtsCandidate {
 /**
  * Up to `limit` nodes matching the FTS5 query `fts` and `filters`, best rank first (ties by id
  * when filtered). Unfiltered, FTS5 orders by its configured rank and the window is hydrated by rowid.
+ * With `maxRowid`, only matches at or below that rowid are ranked (a bounded tier: FTS5 computes
+ * bm25 only for them; see {@link ftsNthMatchRowid}).
  */
-export function ftsCandidates(sql: StatementCache, fts: string, filters: NodeFilters, limit: number): FtsCandidate[] {
+export function ftsCandidates(sql: StatementCache, fts: string, filters: NodeFilters, limit: number, maxRowid: number | null = null): FtsCandidate[] {
   const params: unknown[] = [fts];
+  const bound = maxRowid === null ? '' : ' AND node_fts.rowid <= ?';
+  if (maxRowid !== null) params.push(BigInt(maxRowid));
   const where = filterSql('n', filters, params);
   params.push(limit);
   if (where === '') {
-    const ranked = sql.rows('SELECT rowid, rank FROM node_fts WHERE node_fts MATCH ? ORDER BY rank LIMIT ?').all(...params) as { rowid: number; rank: number }[];
+    const ranked = sql.rows(`SELECT rowid, rank FROM node_fts WHERE node_fts MATCH ?${bound} ORDER BY rank LIMIT ?`).all(...params) as { rowid: number; rank: number }[];
     const hydrate = sql.rows('SELECT rowid, id, kind, title, source_path, start_line, end_line, anchors, summary FROM nodes WHERE rowid = ?');
     return ranked.map((r) => decode({ ...(hydrate.get(r.rowid) as Omit<CandidateRow, 'bm25'>), bm25: r.rank }));
   }
   const rows = sql.rows(`
     SELECT n.rowid AS rowid, n.id, n.kind, n.title, n.source_path, n.start_line, n.end_line, n.anchors, n.summary, node_fts.rank AS bm25
     FROM node_fts JOIN nodes n ON n.rowid = node_fts.rowid
-    WHERE node_fts MATCH ?${where}
+    WHERE node_fts MATCH ?${bound}${where}
     ORDER BY node_fts.rank, n.id
     LIMIT ?`).all(...params) as CandidateRow[];
   return rows.map(decode);
@@ -88,6 +92,22 @@ export function ftsExcerptSources(sql: StatementCache, fts: string, rowids: read
     if (row.snippet !== null) return { rowid, snippet: row.snippet, head: null };
     return { rowid, snippet: null, head: (head.get(headChars, rowid) as string | undefined) ?? '' };
   });
+}
+
+/**
+ * The rowid of the `n`-th (1-based) match of `fts` passing `filters` in index (rowid) order, or
+ * null when there are fewer matches. Reads matches in rowid order up to the `n`-th passing one and
+ * computes no rank.
+ */
+export function ftsNthMatchRowid(sql: StatementCache, fts: string, filters: NodeFilters, n: number): number | null {
+  const params: unknown[] = [fts];
+  const where = filterSql('n', filters, params);
+  params.push(n - 1);
+  const rowid = (where === ''
+    ? sql.pluck('SELECT rowid FROM node_fts WHERE node_fts MATCH ? ORDER BY rowid LIMIT 1 OFFSET ?')
+    : sql.pluck(`SELECT node_fts.rowid FROM node_fts JOIN nodes n ON n.rowid = node_fts.rowid WHERE node_fts MATCH ?${where} ORDER BY node_fts.rowid LIMIT 1 OFFSET ?`)
+  ).get(...params) as number | bigint | undefined;
+  return rowid === undefined ? null : Number(rowid);
 }
 
 /** Number of rows matching `fts`, counting at most `cap`. */

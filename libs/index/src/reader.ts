@@ -3,7 +3,7 @@ import { errors, type Anchor, type GraphNode, type MentionSection, type SourceIs
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
 import { countsByKind, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, sourceHash, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
-import { ftsCandidates, ftsDocumentCount, ftsExcerptSources, ftsMatchingRowids, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource } from './reader-fts.js';
+import { ftsCandidates, ftsDocumentCount, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource } from './reader-fts.js';
 import { distinctRelations, edgeMention, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
 /** A better-sqlite3 connection (read-only for published indexes). */
@@ -184,8 +184,13 @@ export class IndexReader {
   // ---- full text ----
 
   /** Up to `limit` FTS5 matches of `fts` passing `filters`, best bm25 rank first. */
-  ftsCandidates(fts: string, filters: NodeFilters, limit: number): FtsCandidate[] {
-    return ftsCandidates(this.#sql, fts, filters, limit);
+  ftsCandidates(fts: string, filters: NodeFilters, limit: number, maxRowid: number | null = null): FtsCandidate[] {
+    return ftsCandidates(this.#sql, fts, filters, limit, maxRowid);
+  }
+
+  /** Rowid of the `n`-th match of `fts` in index order, or null (no rank computed; bounded candidate tiers). */
+  ftsNthMatchRowid(fts: string, filters: NodeFilters, n: number): number | null {
+    return ftsNthMatchRowid(this.#sql, fts, filters, n);
   }
 
   /**

@@ -301,19 +301,53 @@ function recall(terms: readonly QueryTerm[], idf: ReadonlyMap<string, number>, g
 }
 
 /**
- * Ranks the nodes matching `query` (see the module comment for the formula). Reads at most
- * `2 * window` candidate rows, one document-frequency probe per term and one match probe over the
- * candidates; independent of any result limit.
+ * The bounded candidate tier (issue 14 item 6). FTS5 computes bm25 for every match of a query
+ * before it can order them, so a query of very common words would score almost the whole index.
+ * A term is very common when it matches more than half of the nodes AND more than MATCH_TIER of
+ * them: FTS5's bm25 gives such a term an idf of 1e-6 (`log((N - n + 0.5) / (n + 0.5))` is <= 0),
+ * so leaving it out of the candidate queries does not change the bm25 order of the other terms'
+ * matches (it still counts in every candidate's name, heading and all-terms scores). When every
+ * term is very common, only the first MATCH_TIER matches in index order are ranked.
  */
-export function rankNodes(reader: IndexReader, query: string, filters: NodeFilters = {}, window = CANDIDATE_WINDOW): RankedResult {
+export const MATCH_TIER = 5000;
+
+/**
+ * The candidate rows of {@link rankNodes}: the best `window + 1` by bm25 over all columns and over
+ * the name columns, from the candidate tier. The tier depends only on the query, the filters and
+ * the index (never on a result limit), so the prefix property holds: very common terms (see
+ * {@link MATCH_TIER}) are dropped from the candidate queries while other terms remain; a query of
+ * only very common terms ranks its first `tier` matches in index order. `pruned` says whether
+ * anything was left out.
+ */
+function candidateTier(reader: IndexReader, terms: readonly QueryTerm[], df: ReadonlyMap<string, number>, nodeCount: number, filters: NodeFilters, window: number, tier: number): { text: FtsCandidate[]; names: FtsCandidate[]; pruned: boolean; fts: string } {
+  const rare = terms.filter((t) => df.get(t.word)! <= Math.max(tier, nodeCount / 2));
+  const used = rare.length > 0 ? rare : terms;
+  // A compound's subword phrase ("on request") only in the name columns: in prose it is noise.
+  const any = [...new Set(used.flatMap((t) => termPhrases(t, false)))].join(' OR ');
+  const anyNames = `{id title terms} : (${[...new Set(used.flatMap((t) => termPhrases(t)))].join(' OR ')})`;
+  if (rare.length > 0) {
+    return { text: reader.ftsCandidates(any, filters, window + 1), names: reader.ftsCandidates(anyNames, filters, window + 1), pruned: rare.length < terms.length, fts: any };
+  }
+  const bound = (fts: string): number | null => reader.ftsNthMatchRowid(fts, filters, tier);
+  return { text: reader.ftsCandidates(any, filters, window + 1, bound(any)), names: reader.ftsCandidates(anyNames, filters, window + 1, bound(anyNames)), pruned: true, fts: any };
+}
+
+/**
+ * Ranks the nodes matching `query` (see the module comment for the formula). Reads at most
+ * `2 * window` candidate rows from the candidate tier ({@link MATCH_TIER}: FTS5 ranks at most that
+ * many matches per searched term), one document-frequency probe per term and one match probe over
+ * the candidates; independent of any result limit. `tier` overrides {@link MATCH_TIER} (benchmarks
+ * compare against `Infinity`, which ranks every match).
+ */
+export function rankNodes(reader: IndexReader, query: string, filters: NodeFilters = {}, window = CANDIDATE_WINDOW, tier = MATCH_TIER): RankedResult {
   const analysed = analyseQuery(query);
   if (analysed.terms.length === 0) return { ranked: [], windowed: false, fts: '', terms: analysed };
   // A compound's subword phrase ("on request") only in the name columns: in prose it is noise.
-  const any = [...new Set(analysed.terms.flatMap((t) => termPhrases(t, false)))].join(' OR ');
-  const anyNames = [...new Set(analysed.terms.flatMap((t) => termPhrases(t)))].join(' OR ');
-  const text = reader.ftsCandidates(any, filters, window + 1);
-  const names = reader.ftsCandidates(`{id title terms} : (${anyNames})`, filters, window + 1);
-  const windowed = text.length > window || names.length > window;
+  const nodeCount = Math.max(1, reader.count('nodes'));
+  const df = new Map<string, number>();
+  for (const t of analysed.terms) if (!df.has(t.word)) df.set(t.word, reader.ftsDocumentCount(termPhrases(t).join(' OR '), nodeCount));
+  const { text, names, pruned, fts: any } = candidateTier(reader, analysed.terms, df, nodeCount, filters, window, tier);
+  const windowed = pruned || text.length > window || names.length > window;
   const candidates = new Map<number, FtsCandidate>();
   for (const row of [...text.slice(0, window), ...names.slice(0, window)]) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
   if (candidates.size === 0) return { ranked: [], windowed, fts: any, terms: analysed };
@@ -321,13 +355,8 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   const textRank = new Map(text.slice(0, window).map((r) => [r.rowid, r.bm25]));
   const bestBm25 = Math.min(...[...textRank.values()], 0);
   const worst = Math.max(...[...textRank.values()], 0);
-  const nodeCount = Math.max(1, reader.count('nodes'));
   const idf = new Map<string, number>();
-  for (const t of analysed.terms) {
-    if (idf.has(t.word)) continue;
-    const df = reader.ftsDocumentCount(termPhrases(t).join(' OR '), nodeCount);
-    idf.set(t.word, Math.log(1 + (nodeCount - df + 0.5) / (df + 0.5)));
-  }
+  for (const [word, count] of df) idf.set(word, Math.log(1 + (nodeCount - count + 0.5) / (count + 0.5)));
   const groupsFts = new Map<number, string[]>();
   for (const t of analysed.terms) groupsFts.set(t.group, [...(groupsFts.get(t.group) ?? []), ...termPhrases(t)]);
   const allFts = [...groupsFts.values()].map((g) => `(${g.join(' OR ')})`).join(' AND ');
