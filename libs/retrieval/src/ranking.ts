@@ -261,7 +261,7 @@ export interface RankedNode {
 /** Result of {@link rankNodes}. */
 export interface RankedResult {
   ranked: RankedNode[];
-  /** Whether a candidate query had more matches than {@link CANDIDATE_WINDOW} (or the given window). */
+  /** Whether a candidate query had more matches than {@link CANDIDATE_WINDOW} (or the given window), or the candidate tier left matches out ({@link MATCH_TIER}). */
   windowed: boolean;
   /** The FTS5 query of the full-text candidates (for transparency). */
   fts: string;
