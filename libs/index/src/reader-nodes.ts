@@ -121,3 +121,65 @@ export function countsByKind(sql: StatementCache, limit: number): Record<string,
   const rows = sql.rows('SELECT kind, count(*) AS n FROM nodes GROUP BY kind ORDER BY kind LIMIT ?').all(limit) as { kind: string; n: number }[];
   return Object.fromEntries(rows.map((r) => [r.kind, r.n]));
 }
+
+/** Most ids one {@link nodeSummaries} statement binds (SQLite's default variable limit is far above). */
+export const SUMMARY_BATCH = 500;
+
+/** Summaries (no body) of the nodes with these ids, in the order of `ids`; unknown ids are left out. Runs one statement per {@link SUMMARY_BATCH} ids. */
+export function nodeSummaries(sql: StatementCache, ids: readonly string[]): NodeSummary[] {
+  const byId = new Map<string, NodeSummary>();
+  for (let at = 0; at < ids.length; at += SUMMARY_BATCH) {
+    const batch = ids.slice(at, at + SUMMARY_BATCH);
+    const rows = sql.rows(`
+      SELECT id, kind, title, family, authority, status, tags, language, capabilities, source_path, start_line
+      FROM nodes WHERE id IN (${placeholders(batch.length)})`).all(...batch) as (Omit<NodeSummary, 'tags' | 'capabilities'> & { tags: string; capabilities: string })[];
+    for (const r of rows) byId.set(r.id, { ...r, tags: JSON.parse(r.tags) as string[], capabilities: JSON.parse(r.capabilities) as string[] });
+  }
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** A node field whose distinct values {@link facetValues} counts. */
+export type FacetField = 'kind' | 'family' | 'authority' | 'status' | 'language' | 'tag' | 'capability';
+
+/** Distinct values of one facet with node counts, by value, and whether the list was cut. */
+export interface FacetCounts {
+  values: { value: string; count: number }[];
+  truncated: boolean;
+}
+
+/** Facets read through an index (kind, language) or their own table (tag, capability). */
+const INDEXED_FACET_SQL: Readonly<Record<'kind' | 'language' | 'tag' | 'capability', string>> = {
+  kind: 'SELECT kind AS value, count(*) AS n FROM nodes GROUP BY kind ORDER BY kind LIMIT ?',
+  language: 'SELECT language AS value, count(*) AS n FROM nodes WHERE language IS NOT NULL GROUP BY language ORDER BY language LIMIT ?',
+  tag: 'SELECT tag AS value, count(*) AS n FROM node_tags GROUP BY tag ORDER BY tag LIMIT ?',
+  capability: 'SELECT capability AS value, count(*) AS n FROM node_capabilities GROUP BY capability ORDER BY capability LIMIT ?',
+};
+
+/** Most (family, authority, status) combinations {@link facetValues} aggregates; beyond it every one of the three facets says truncated. */
+export const FACET_COMBINATIONS_CAP = 10_000;
+
+/**
+ * Distinct values of every facet with node counts, by value, at most `limit` per facet. Kind and
+ * language use their indexes, tags and capabilities their tables; family, authority and status
+ * share ONE scan of the nodes table (they have no index), grouped by their combination (at most
+ * {@link FACET_COMBINATIONS_CAP} combinations).
+ */
+export function facetValues(sql: StatementCache, limit: number): Record<FacetField, FacetCounts> {
+  const out = {} as Record<FacetField, FacetCounts>;
+  for (const field of ['kind', 'language', 'tag', 'capability'] as const) {
+    const rows = sql.rows(INDEXED_FACET_SQL[field]).all(limit + 1) as { value: string; n: number }[];
+    out[field] = { values: rows.slice(0, limit).map((r) => ({ value: r.value, count: r.n })), truncated: rows.length > limit };
+  }
+  const combos = sql.rows('SELECT family, authority, status, count(*) AS n FROM nodes GROUP BY family, authority, status LIMIT ?').all(FACET_COMBINATIONS_CAP + 1) as { family: string | null; authority: string | null; status: string | null; n: number }[];
+  const cut = combos.length > FACET_COMBINATIONS_CAP;
+  for (const field of ['family', 'authority', 'status'] as const) {
+    const counts = new Map<string, number>();
+    for (const combo of combos.slice(0, FACET_COMBINATIONS_CAP)) {
+      const value = combo[field];
+      if (value !== null) counts.set(value, (counts.get(value) ?? 0) + combo.n);
+    }
+    const sorted = [...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    out[field] = { values: sorted.slice(0, limit).map(([value, count]) => ({ value, count })), truncated: cut || sorted.length > limit };
+  }
+  return out;
+}
