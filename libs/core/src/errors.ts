@@ -44,6 +44,9 @@ export const ERROR_CODES = {
   changeset_corrupt: { message: 'A stored changeset document is unreadable or fails its hash check.', template: 'Stored changeset {changeset_id} is unreadable: {reason:raw}', remediation: 'inspect_changeset_store' },
   rebase_refused: { message: 'The changeset cannot move to the current base: an invariant no longer holds.', template: 'Changeset {changeset_id} cannot be rebased: {reason:raw}', remediation: 'create_new_changeset' },
   internal_error: { message: 'An unexpected internal error occurred; nothing was changed.', template: '{reason:raw}', remediation: 'report_bug' },
+  // Issue 11 (H11b): rendering, render status and previews.
+  view_not_found: { message: 'The project descriptor declares no view with that id.', template: 'No view with id {view_id} is declared in docforge.toml (declared: {declared:raw}).', remediation: 'use_declared_view' },
+  render_failed: { message: 'A declared view cannot be rendered from the current graph.', template: 'View {view_id} cannot be rendered: {reason:raw}', remediation: 'fix_view_declaration' },
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Every registered wire error code. */
@@ -242,6 +245,14 @@ export const errors = Object.freeze({
   /** `internal_error`: an unexpected failure; nothing was changed. */
   internalError(reason?: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('internal_error', { reason }, details, options);
+  },
+  /** `view_not_found` (issue 11): `viewId` is not among the descriptor's `[[views]]` ids (`declared`). */
+  viewNotFound(viewId: string, declared: readonly string[], options?: ErrorOptions): DocforgeError {
+    return build('view_not_found', { view_id: viewId, declared: declared.length === 0 ? 'none' : declared.join(', ') }, { view_id: viewId, declared: [...declared] }, options);
+  },
+  /** `render_failed` (issue 11): the view cannot be rendered (e.g. its graph focus node does not exist); nothing was written. */
+  renderFailed(viewId: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('render_failed', { view_id: viewId, reason }, { view_id: viewId, ...details }, options);
   },
 });
 
