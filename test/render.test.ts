@@ -174,7 +174,13 @@ test('docforge_render_status: current after render, unverified without or with a
   assert.equal(readFileSync(path.join(root, '.docforge', 'index', 'current.json'), 'utf8'), current, 'no index rebuild');
 
   await expectError(server.call('docforge_render_status', { view: 'nope' }), 'view_not_found');
+  const cliStatus = cli(['render', '-C', root, '--status', 'components']);
+  assert.equal(cliStatus.status, 1, 'docforge render --status exits 1 unless every view is current');
+  assert.match(cliStatus.stdout, /^stale +components -> site\/components\.html \(sources_changed\); run: docforge render components$/m);
   assert.equal(cli(['render', '-C', root]).status, 0);
+  const cliDeep = cli(['render', '-C', root, '--status', '--deep', '--json']);
+  assert.equal(cliDeep.status, 0, cliDeep.stdout);
+  assert.deepEqual((JSON.parse(cliDeep.stdout).views as Json[]).map((v) => v.reason), Array(4).fill('output_matches'));
   status = await server.call('docforge_render_status');
   assert.deepEqual(status.result!.counts, { current: 4, stale: 0, unverified: 0 }, 'rendering again makes every view current');
 });

@@ -7,11 +7,11 @@
  */
 import { errors } from '@docforge/core';
 import { Workspace, evaluateStored } from '@docforge/changesets';
+import type { SyncReport } from '@docforge/index';
 import { previewPath, readerGraph, selectViews, writePreview } from '@docforge/render';
 import { defineTool, type ToolContext, type ToolResult } from '../define-tool.js';
 import { COMPACT_RESULT, CONTENT_NOTICE, projectBlock } from '../envelope.js';
 import { loadChangeset, proposalContext } from './proposal-shared.js';
-import type { SyncReport } from '@docforge/index';
 
 /** The compact version-1 receipt of a preview: exact changeset id and hash, the view and the file. */
 function compactPreview(changesetId: string, sha: string, view: string, path: string): ToolResult {
