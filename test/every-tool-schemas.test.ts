@@ -51,6 +51,8 @@ const VALID: Record<string, Record<string, unknown>> = {
   docforge_propose_node_delete: { node_id: 'ADR-008' },
   docforge_validate_changeset: { changeset_id: 'cs-fixture' },
   docforge_get_changeset_diff: { changeset_id: 'cs-fixture' },
+  docforge_render_status: { deep: true },
+  docforge_preview_changeset: { changeset_id: 'cs-fixture', view: 'gateway-graph' },
 };
 
 /** Proposal tools that write (they answer proposal_access_disabled without a writer). */
@@ -80,6 +82,7 @@ function errorCalls(name: string): Record<string, unknown>[] {
   if (name === 'docforge_get_node') calls.push({ node_id: NODE, section: 'no-such-section' });
   if (name === 'docforge_get_logic') calls.push({ node_id: NODE });
   if ('changeset_id' in props) calls.push({ ...VALID[name], changeset_id: 'cs-missing' });
+  if ('view' in props) calls.push({ ...VALID[name], view: 'no-such-view' });
   return calls;
 }
 

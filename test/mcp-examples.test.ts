@@ -36,8 +36,9 @@ describe('docforge-mcp on examples/', async () => {
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, 'object');
       assert.ok(tool.outputSchema, `${tool.name} has an outputSchema`);
-      // Proposal mutation tools write below the changeset root only: not read-only, never destructive.
-      assert.equal(tool.annotations?.readOnlyHint, !PROPOSAL_MUTATIONS.includes(tool.name), tool.name);
+      // Proposal mutation tools write below the changeset root only, and preview one file below the
+      // preview root (issue 11): not read-only, never destructive.
+      assert.equal(tool.annotations?.readOnlyHint, !PROPOSAL_MUTATIONS.includes(tool.name) && tool.name !== 'docforge_preview_changeset', tool.name);
       assert.equal(tool.annotations?.destructiveHint, false);
     }
     const instructions = s.client.getInstructions() ?? '';

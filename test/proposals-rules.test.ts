@@ -110,10 +110,10 @@ test('the instructions and bootstrap guidance name exactly the registered and en
       assert.deepEqual(mentioned, [], `${JSON.stringify(options)}: no proposal tool is named without proposal access`);
       assert.deepEqual(named(workflow), []);
     } else {
-      // Every registered proposal tool except the single-operation helpers is named; preview is not registered and not named.
+      // Every registered proposal tool except the single-operation helpers is named, preview (issue 11) included.
       const expected = proposalRegistered.filter((t) => !t.startsWith('docforge_propose_') && t !== 'docforge_create_changeset').sort();
       assert.deepEqual(mentioned, expected);
-      assert.ok(!registered.includes('docforge_preview_changeset') && !instructions.includes('docforge_preview_changeset'));
+      assert.ok(registered.includes('docforge_preview_changeset') && instructions.includes('docforge_preview_changeset'));
       assert.deepEqual(named(workflow), ['docforge_register_changes']);
     }
     assert.equal(boot.capabilities.proposal_access.enabled, enabled);

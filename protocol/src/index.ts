@@ -14,6 +14,7 @@ export {
   validateCursorPayload,
   validateProjectAdapterOutput,
   validateChangesetDocument,
+  validateRenderReceipt,
   validateViewerFrame,
   validateViewerHelloFrame,
   // issue 12: graph-browser worker IPC and HTTP API
@@ -38,6 +39,7 @@ export type {
   CursorPayload,
   ProjectAdapterOutput,
   ChangesetDocument,
+  RenderReceipt,
   ViewerFrame,
   ViewerHelloFrame,
   GraphBrowserWorkerConfig,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * docforge: the command-line composition root (init, sync, validate, search, changeset, demo).
+ * docforge: the command-line composition root (init, sync, validate, search, changeset, render, demo).
  * Output for people goes to stdout; logs go to stderr through pino.
  */
 import { readFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { toDocforgeError } from '@docforge/core';
 import { runDemo } from './demo.js';
 import { progressMode, runInit, runSearch, runSync, runValidate, type SyncOptions } from './commands.js';
 import { runChangeset } from './changeset.js';
+import { runRender } from './render.js';
 import { errorLine } from './terminal.js';
 
 const USAGE = `Usage: docforge <command> [options]
@@ -26,6 +27,10 @@ Commands:
   changeset validate ID   project and validate a changeset (exit 1 when invalid)
   changeset abandon ID --writer W
                           abandon a changeset of writer W, keeping it and an audit receipt
+  render [VIEW]           render declared views ([[views]]) to their output files, with receipts
+  render --status [VIEW] [--deep]
+                          render status per view: current, stale or unverified (exit 1 unless all
+                          current); --deep re-renders in memory and compares with the files
   demo                    start docforge-mcp on the bundled examples/ and print a transcript
 
 Options:
@@ -54,6 +59,8 @@ async function main(argv: string[]): Promise<number> {
         'no-progress': { type: 'boolean', default: false },
         writer: { type: 'string' },
         all: { type: 'boolean', default: false },
+        status: { type: 'boolean', default: false },
+        deep: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
       },
@@ -101,6 +108,12 @@ async function main(argv: string[]): Promise<number> {
         return await runSearch(root, rest.join(' '), limit, syncOptions);
       case 'changeset':
         return await runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR }, logger);
+      case 'render':
+        if (rest.length > 1) {
+          process.stderr.write('docforge: render takes at most one VIEW id\n');
+          return 2;
+        }
+        return await runRender(root, rest[0], { ...syncOptions, status: values.status === true, deep: values.deep === true });
       case 'demo':
         return await runDemo(values['project-root'] ? root : null);
       default:

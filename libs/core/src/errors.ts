@@ -47,6 +47,9 @@ export const ERROR_CODES = {
   // issue 12 (graph-browser worker)
   snapshot_replaced: { message: 'The index file this viewer serves was replaced or altered; open the view again with docforge_visualize.', template: 'The index file {index_file} this viewer serves was replaced or altered ({reason:raw}); open the view again with docforge_visualize.', remediation: 'visualize_again', stale: true },
   viewer_access_denied: { message: 'The viewer refused the request.', template: '{reason:raw}', remediation: 'open_viewer_url' },
+  // Issue 11 (H11b): rendering, render status and previews.
+  view_not_found: { message: 'The project descriptor declares no view with that id.', template: 'No view with id {view_id} is declared in docforge.toml (declared: {declared:raw}).', remediation: 'use_declared_view' },
+  render_failed: { message: 'A declared view cannot be rendered from the current graph.', template: 'View {view_id} cannot be rendered: {reason:raw}', remediation: 'fix_view_declaration' },
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Every registered wire error code. */
@@ -254,6 +257,14 @@ export const errors = Object.freeze({
   /** `viewer_access_denied`: a graph-browser request without a valid session, from a foreign Host or Origin, or with a method other than GET/HEAD; `details.check` names the failed check. */
   viewerAccessDenied(check: string, reason: string, options?: ErrorOptions): DocforgeError {
     return build('viewer_access_denied', { reason }, { check }, options);
+  },
+  /** `view_not_found` (issue 11): `viewId` is not among the descriptor's `[[views]]` ids (`declared`). */
+  viewNotFound(viewId: string, declared: readonly string[], options?: ErrorOptions): DocforgeError {
+    return build('view_not_found', { view_id: viewId, declared: declared.length === 0 ? 'none' : declared.join(', ') }, { view_id: viewId, declared: [...declared] }, options);
+  },
+  /** `render_failed` (issue 11): the view cannot be rendered (e.g. its graph focus node does not exist); nothing was written. */
+  renderFailed(viewId: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('render_failed', { view_id: viewId, reason }, { view_id: viewId, ...details }, options);
   },
 });
 

@@ -38,7 +38,8 @@ export function serverInstructions(policy: EffectivePolicy, capabilities: Capabi
       'Then use docforge_search or docforge_filter_nodes to find nodes, docforge_get_node to read one, and docforge_backlinks, ' +
       'docforge_dependencies and docforge_impact to follow relationships. docforge_get_context and docforge_get_task_context return ' +
       'bounded context pages; pass next_cursor to continue and restart pagination when a cursor is stale.' +
-      (policy.ast.logic_allowed && registered('docforge_get_logic') ? ' docforge_get_logic returns the stored control-flow Logic of one function or method.' : ''),
+      (policy.ast.logic_allowed && registered('docforge_get_logic') ? ' docforge_get_logic returns the stored control-flow Logic of one function or method.' : '') +
+      (registered('docforge_render_status') ? ' docforge_render_status says whether declared view outputs are current; they are rendered only by the local `docforge render` command.' : ''),
   ];
   if (capabilities.proposal_access.enabled) {
     const sentences: string[] = [];
@@ -49,7 +50,7 @@ export function serverInstructions(policy: EffectivePolicy, capabilities: Capabi
     if (manage.length > 0) sentences.push(`${listed(manage)} ${manage.length > 1 ? 'manage' : 'manages'} stale or unwanted ones.`);
     parts.push(
       `Proposal access is enabled. ${sentences.join(' ')} ` +
-        'Proposals are written only below the isolated changeset root and never change canonical files.',
+        'Proposals and previews are written only below the isolated changeset and preview roots and never change canonical files or declared output.',
     );
   }
   if (capabilities.application_access.enabled && registered('docforge_apply_changeset')) {

@@ -12,16 +12,49 @@ export const MAX_DESCRIPTOR_BYTES = 1024 * 1024;
 /** Built-in view renderers (DESIGN.md section 3). */
 export type ViewRenderer = 'page' | 'catalog' | 'matrix' | 'graph';
 
-/** A declared view: `[[views]]` in the descriptor. */
+/** Keys a view selector may hold (`select`, and a matrix's `rows` and `columns`). */
+export const VIEW_SELECTOR_KEYS: readonly string[] = Object.freeze(['ids', 'kinds', 'families', 'authorities', 'statuses', 'tags', 'languages', 'capabilities']);
+
+/**
+ * A node selector of a view: every listed field narrows (within a field any value matches, across
+ * fields all must; `capabilities` compose: every one is required). An empty selector selects every
+ * node. Values are exact strings.
+ */
+export interface ViewSelector {
+  ids?: string[];
+  kinds?: string[];
+  families?: string[];
+  authorities?: string[];
+  statuses?: string[];
+  tags?: string[];
+  languages?: string[];
+  capabilities?: string[];
+}
+
+/**
+ * A declared view: `[[views]]` in the descriptor (DESIGN.md section 3). Renderer-specific keys are
+ * present only for their renderer: `matrix` has `rows`, `columns` and `relations`; `graph` has
+ * `focus` and `depth` (default 2).
+ */
 export interface ViewDeclaration {
   /** View id, `^[a-z0-9][a-z0-9._-]{0,63}$`, unique in the descriptor. */
   id: string;
   title: string;
   renderer: ViewRenderer;
-  /** Renderer-specific selection, e.g. `{ kinds: ["component"] }` (JSON values). */
-  select: Record<string, unknown>;
-  /** Project-relative POSIX output path; never escapes the root. */
+  /** The nodes the view shows (catalog, page); empty: every node. */
+  select: ViewSelector;
+  /** Project-relative POSIX output path ending in `.html`; never escapes the root, never inside the state dir, unique. */
   output: string;
+  /** matrix: the row nodes. */
+  rows?: ViewSelector;
+  /** matrix: the column nodes. */
+  columns?: ViewSelector;
+  /** matrix: relation names followed from a row to a column (either direction); non-empty. */
+  relations?: string[];
+  /** graph: the node id at the centre of the neighbourhood. */
+  focus?: string;
+  /** graph: how many relation hops around `focus` are shown, 1..4. */
+  depth?: number;
 }
 
 /** A validated descriptor with every default filled in. */

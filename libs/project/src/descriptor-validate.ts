@@ -9,6 +9,7 @@ import { errors } from '@docforge/core';
 import { lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 import {
   BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN, PROPOSAL_OPERATIONS, type Descriptor, type ProposalWriterPolicy, type ViewDeclaration, type ViewRenderer,
+  type ViewSelector, VIEW_SELECTOR_KEYS,
 } from './descriptor-types.js';
 
 const RENDERERS: readonly ViewRenderer[] = ['page', 'catalog', 'matrix', 'graph'];
@@ -24,7 +25,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   vocabulary: ['kinds', 'authorities', 'statuses', 'relations'],
   limits: ['max_results', 'max_output_chars'],
   state: ['dir'],
-  views: ['id', 'title', 'renderer', 'select', 'output'],
+  views: ['id', 'title', 'renderer', 'select', 'output', 'rows', 'columns', 'relations', 'focus', 'depth'],
 };
 
 /** A parsed TOML table. */
@@ -239,11 +240,22 @@ function parseProposals(check: Checker, doc: Table): { writers: Record<string, P
   return { writers };
 }
 
-function toJson(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value)) as unknown;
+/** Renderer-specific keys: which renderer may declare them. */
+const RENDERER_KEYS: Record<string, ViewRenderer> = { rows: 'matrix', columns: 'matrix', relations: 'matrix', focus: 'graph', depth: 'graph' };
+/** Largest `depth` of a graph view. */
+const MAX_GRAPH_DEPTH = 4;
+
+function parseSelector(check: Checker, value: unknown, key: string): ViewSelector {
+  if (!isTable(value)) check.fail(key, 'must be a table');
+  const selector: ViewSelector = {};
+  for (const [field, list] of Object.entries(value)) {
+    if (!VIEW_SELECTOR_KEYS.includes(field)) check.fail(`${key}.${field}`, `is not a known selector key (expected one of: ${VIEW_SELECTOR_KEYS.join(', ')})`);
+    selector[field as keyof ViewSelector] = [...new Set(stringArray(check, list, `${key}.${field}`))];
+  }
+  return selector;
 }
 
-function parseViews(check: Checker, root: string, value: unknown): ViewDeclaration[] {
+function parseViews(check: Checker, root: string, value: unknown, stateDir: string): ViewDeclaration[] {
   if (value === undefined) return [];
   if (!Array.isArray(value) || value.some((item) => !isTable(item))) check.fail('views', 'must be an array of tables ([[views]])');
   const views: ViewDeclaration[] = [];
@@ -257,16 +269,36 @@ function parseViews(check: Checker, root: string, value: unknown): ViewDeclarati
     if (typeof title !== 'string') check.fail(`${scope}.title`, 'must be a string');
     const renderer = view['renderer'];
     if (typeof renderer !== 'string' || !(RENDERERS as readonly string[]).includes(renderer)) {
-      check.fail(`${scope}.renderer`, `must be one of: ${RENDERERS.join(', ')}`);
+      check.fail(`${scope}.renderer`, `must be one of: ${RENDERERS.join(', ')}${typeof renderer === 'string' ? ` (unknown renderer "${renderer}")` : ''}`);
     }
-    const select = view['select'] ?? {};
-    if (!isTable(select)) check.fail(`${scope}.select`, 'must be a table');
+    for (const [key, owner] of Object.entries(RENDERER_KEYS)) {
+      if (view[key] !== undefined && owner !== renderer) check.fail(`${scope}.${key}`, `is a key of the ${owner} renderer, not of ${renderer}`);
+    }
+    const select = parseSelector(check, view['select'] ?? {}, `${scope}.select`);
     const output = relativePath(check, root, view['output'], `${scope}.output`, false);
-    views.push({ id, title, renderer: renderer as ViewRenderer, select: toJson(select) as Record<string, unknown>, output });
+    if (!output.endsWith('.html')) check.fail(`${scope}.output`, `must name an .html file, got "${output}"`);
+    if (output === stateDir || output.startsWith(`${stateDir}/`)) check.fail(`${scope}.output`, `must not lie inside the state dir "${stateDir}"`);
+    const twin = views.find((other) => other.output === output);
+    if (twin !== undefined) check.fail(`${scope}.output`, `is also the output of view "${twin.id}"; each view writes its own file`);
+    const declared: ViewDeclaration = { id, title, renderer: renderer as ViewRenderer, select, output };
+    if (renderer === 'matrix') {
+      for (const key of ['rows', 'columns', 'relations']) if (view[key] === undefined) check.fail(`${scope}.${key}`, 'is required for the matrix renderer', check.lineOf(`${scope}.id`));
+      declared.rows = parseSelector(check, view['rows'], `${scope}.rows`);
+      declared.columns = parseSelector(check, view['columns'], `${scope}.columns`);
+      const relations = [...new Set(stringArray(check, view['relations'], `${scope}.relations`))];
+      if (relations.length === 0) check.fail(`${scope}.relations`, 'must name at least one relation');
+      declared.relations = relations;
+    }
+    if (renderer === 'graph') {
+      const focus = view['focus'];
+      if (typeof focus !== 'string' || focus === '') check.fail(`${scope}.focus`, 'is required for the graph renderer and must be a node id', focus === undefined ? check.lineOf(`${scope}.id`) : undefined);
+      declared.focus = focus;
+      declared.depth = intInRange(check, view['depth'], `${scope}.depth`, 1, MAX_GRAPH_DEPTH, 2);
+    }
+    views.push(declared);
   });
   return views;
 }
-
 
 /**
  * The root-relative real path of an existing path (null when it does not exist or leaves the root).
@@ -387,7 +419,7 @@ export function validateDescriptor(doc: Table, text: string, root: string, file:
       max_output_chars: intInRange(check, limits['max_output_chars'], 'limits.max_output_chars', 2000, 10_000_000, 60000),
     },
     state: { dir: stateDir },
-    views: parseViews(check, root, doc['views']),
+    views: parseViews(check, root, doc['views'], stateDir),
     proposals: parseProposals(check, doc),
   };
 }

@@ -1,4 +1,24 @@
 /**
- * @docforge/render: the fixed built-in renderer registry (catalog, page, matrix, graph), declared views, render publication receipts and render status (issue 11; contract "Render boundary").
+ * @docforge/render: the fixed built-in renderer registry (catalog, page, matrix, graph), declared
+ * views, render publication receipts, render status and changeset previews (issue 11; contract
+ * "Render boundary"). Renderers read nodes from a {@link RenderGraph}: the published index through
+ * the IndexReader (`readerGraph`), or that index overlaid with a changeset's projected content
+ * graph (`overlayGraph`, previews).
  */
-export {};
+export type { RenderGraph, RenderEdge, Selection, ContentOverlay } from './graph.js';
+export { readerGraph, overlayGraph, nodeMatchesSelector, MAX_VIEW_NODES, MAX_NODE_EDGES } from './graph.js';
+export type { ChangeMark, ChangeMarks, RenderInput, Renderer } from './renderers/types.js';
+export { edgeKey } from './renderers/types.js';
+export { RENDERERS, RENDERER_VERSION, renderViewHtml } from './registry.js';
+export { MAX_GRAPH_NODES } from './renderers/graph.js';
+export { escapeHtml, nodeAnchor } from './html.js';
+export { renderMarkdown } from './markdown.js';
+export type { LinkContext } from './markdown.js';
+export type { RenderReceipt, ReceiptRead, FileStat } from './receipt.js';
+export { readRenderReceipt, receiptPath, viewHash, fileStat, MAX_RENDER_RECEIPT_BYTES, RENDERS_DIR } from './receipt.js';
+export type { RenderState, ViewRenderStatus, RenderStatusOptions, DeepRenderStatusOptions } from './status.js';
+export { renderStatus, deepRenderStatus, renderCommand, selectViews, openPublishedGraph } from './status.js';
+export type { RenderInputs, RenderedView } from './publish.js';
+export { renderDeclaredViews } from './publish.js';
+export type { PreviewInput, PreviewResult, PreviewMarkCounts } from './preview.js';
+export { writePreview, changeMarks, previewPath } from './preview.js';

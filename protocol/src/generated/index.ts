@@ -15,6 +15,8 @@ import { validate as validate_changeset } from './validators/changeset.js';
 import type { ChangesetDocument } from './types/changeset.js';
 import { validate as validate_changeset_operation } from './validators/changeset-operation.js';
 import type { ChangesetOperation } from './types/changeset-operation.js';
+import { validate as validate_render_receipt } from './validators/render-receipt.js';
+import type { RenderReceipt } from './types/render-receipt.js';
 import { validate as validate_viewer_v2_envelope } from './validators/viewer-v2.envelope.js';
 import type { ViewerFrame } from './types/viewer-v2.envelope.js';
 import { validate as validate_viewer_v2_hello } from './validators/viewer-v2.hello.js';
@@ -105,6 +107,10 @@ import { validate as validate_docforge_list_changesets_input } from './validator
 import type { DocforgeListChangesetsInput } from './types/docforge_list_changesets.input.js';
 import { validate as validate_docforge_list_changesets_output } from './validators/docforge_list_changesets.output.js';
 import type { DocforgeListChangesetsOutput } from './types/docforge_list_changesets.output.js';
+import { validate as validate_docforge_preview_changeset_input } from './validators/docforge_preview_changeset.input.js';
+import type { DocforgePreviewChangesetInput } from './types/docforge_preview_changeset.input.js';
+import { validate as validate_docforge_preview_changeset_output } from './validators/docforge_preview_changeset.output.js';
+import type { DocforgePreviewChangesetOutput } from './types/docforge_preview_changeset.output.js';
 import { validate as validate_docforge_project_info_input } from './validators/docforge_project_info.input.js';
 import type { DocforgeProjectInfoInput } from './types/docforge_project_info.input.js';
 import { validate as validate_docforge_project_info_output } from './validators/docforge_project_info.output.js';
@@ -137,6 +143,10 @@ import { validate as validate_docforge_register_changes_input } from './validato
 import type { DocforgeRegisterChangesInput } from './types/docforge_register_changes.input.js';
 import { validate as validate_docforge_register_changes_output } from './validators/docforge_register_changes.output.js';
 import type { DocforgeRegisterChangesOutput } from './types/docforge_register_changes.output.js';
+import { validate as validate_docforge_render_status_input } from './validators/docforge_render_status.input.js';
+import type { DocforgeRenderStatusInput } from './types/docforge_render_status.input.js';
+import { validate as validate_docforge_render_status_output } from './validators/docforge_render_status.output.js';
+import type { DocforgeRenderStatusOutput } from './types/docforge_render_status.output.js';
 import { validate as validate_docforge_search_input } from './validators/docforge_search.input.js';
 import type { DocforgeSearchInput } from './types/docforge_search.input.js';
 import { validate as validate_docforge_search_output } from './validators/docforge_search.output.js';
@@ -175,6 +185,9 @@ export const validateChangesetDocument = validate_changeset as unknown as Schema
 export type { ChangesetOperation };
 /** Validates one ChangesetOperation against schemas/v1/changeset-operation.schema.json; after a false return, `.errors` says why. */
 export const validateChangesetOperation = validate_changeset_operation as unknown as SchemaValidator<ChangesetOperation>;
+export type { RenderReceipt };
+/** Validates one RenderReceipt against schemas/v1/render-receipt.schema.json; after a false return, `.errors` says why. */
+export const validateRenderReceipt = validate_render_receipt as unknown as SchemaValidator<RenderReceipt>;
 export type { ViewerFrame };
 /** Validates one ViewerFrame against schemas/viewer/v2/envelope.schema.json; after a false return, `.errors` says why. */
 export const validateViewerFrame = validate_viewer_v2_envelope as unknown as SchemaValidator<ViewerFrame>;
@@ -310,6 +323,12 @@ export const validateDocforgeListChangesetsInput = validate_docforge_list_change
 export type { DocforgeListChangesetsOutput };
 /** Validates one DocforgeListChangesetsOutput against schemas/v1/tools/docforge_list_changesets.output.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeListChangesetsOutput = validate_docforge_list_changesets_output as unknown as SchemaValidator<DocforgeListChangesetsOutput>;
+export type { DocforgePreviewChangesetInput };
+/** Validates one DocforgePreviewChangesetInput against schemas/v1/tools/docforge_preview_changeset.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgePreviewChangesetInput = validate_docforge_preview_changeset_input as unknown as SchemaValidator<DocforgePreviewChangesetInput>;
+export type { DocforgePreviewChangesetOutput };
+/** Validates one DocforgePreviewChangesetOutput against schemas/v1/tools/docforge_preview_changeset.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgePreviewChangesetOutput = validate_docforge_preview_changeset_output as unknown as SchemaValidator<DocforgePreviewChangesetOutput>;
 export type { DocforgeProjectInfoInput };
 /** Validates one DocforgeProjectInfoInput against schemas/v1/tools/docforge_project_info.input.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeProjectInfoInput = validate_docforge_project_info_input as unknown as SchemaValidator<DocforgeProjectInfoInput>;
@@ -358,6 +377,12 @@ export const validateDocforgeRegisterChangesInput = validate_docforge_register_c
 export type { DocforgeRegisterChangesOutput };
 /** Validates one DocforgeRegisterChangesOutput against schemas/v1/tools/docforge_register_changes.output.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeRegisterChangesOutput = validate_docforge_register_changes_output as unknown as SchemaValidator<DocforgeRegisterChangesOutput>;
+export type { DocforgeRenderStatusInput };
+/** Validates one DocforgeRenderStatusInput against schemas/v1/tools/docforge_render_status.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeRenderStatusInput = validate_docforge_render_status_input as unknown as SchemaValidator<DocforgeRenderStatusInput>;
+export type { DocforgeRenderStatusOutput };
+/** Validates one DocforgeRenderStatusOutput against schemas/v1/tools/docforge_render_status.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeRenderStatusOutput = validate_docforge_render_status_output as unknown as SchemaValidator<DocforgeRenderStatusOutput>;
 export type { DocforgeSearchInput };
 /** Validates one DocforgeSearchInput against schemas/v1/tools/docforge_search.input.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeSearchInput = validate_docforge_search_input as unknown as SchemaValidator<DocforgeSearchInput>;
@@ -392,6 +417,7 @@ export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: 
   { key: 'project-adapter-output', file: 'v1/project-adapter-output.schema.json', validate: validateProjectAdapterOutput as SchemaValidator<unknown> },
   { key: 'changeset', file: 'v1/changeset.schema.json', validate: validateChangesetDocument as SchemaValidator<unknown> },
   { key: 'changeset-operation', file: 'v1/changeset-operation.schema.json', validate: validateChangesetOperation as SchemaValidator<unknown> },
+  { key: 'render-receipt', file: 'v1/render-receipt.schema.json', validate: validateRenderReceipt as SchemaValidator<unknown> },
   { key: 'viewer-v2.envelope', file: 'viewer/v2/envelope.schema.json', validate: validateViewerFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.hello', file: 'viewer/v2/hello.schema.json', validate: validateViewerHelloFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.worker-config', file: 'viewer/v2/worker-config.schema.json', validate: validateGraphBrowserWorkerConfig as SchemaValidator<unknown> },
@@ -437,6 +463,8 @@ export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: 
   { key: 'docforge_impact.output', file: 'v1/tools/docforge_impact.output.schema.json', validate: validateDocforgeImpactOutput as SchemaValidator<unknown> },
   { key: 'docforge_list_changesets.input', file: 'v1/tools/docforge_list_changesets.input.schema.json', validate: validateDocforgeListChangesetsInput as SchemaValidator<unknown> },
   { key: 'docforge_list_changesets.output', file: 'v1/tools/docforge_list_changesets.output.schema.json', validate: validateDocforgeListChangesetsOutput as SchemaValidator<unknown> },
+  { key: 'docforge_preview_changeset.input', file: 'v1/tools/docforge_preview_changeset.input.schema.json', validate: validateDocforgePreviewChangesetInput as SchemaValidator<unknown> },
+  { key: 'docforge_preview_changeset.output', file: 'v1/tools/docforge_preview_changeset.output.schema.json', validate: validateDocforgePreviewChangesetOutput as SchemaValidator<unknown> },
   { key: 'docforge_project_info.input', file: 'v1/tools/docforge_project_info.input.schema.json', validate: validateDocforgeProjectInfoInput as SchemaValidator<unknown> },
   { key: 'docforge_project_info.output', file: 'v1/tools/docforge_project_info.output.schema.json', validate: validateDocforgeProjectInfoOutput as SchemaValidator<unknown> },
   { key: 'docforge_propose_node_create.input', file: 'v1/tools/docforge_propose_node_create.input.schema.json', validate: validateDocforgeProposeNodeCreateInput as SchemaValidator<unknown> },
@@ -453,6 +481,8 @@ export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: 
   { key: 'docforge_rebase_changeset.output', file: 'v1/tools/docforge_rebase_changeset.output.schema.json', validate: validateDocforgeRebaseChangesetOutput as SchemaValidator<unknown> },
   { key: 'docforge_register_changes.input', file: 'v1/tools/docforge_register_changes.input.schema.json', validate: validateDocforgeRegisterChangesInput as SchemaValidator<unknown> },
   { key: 'docforge_register_changes.output', file: 'v1/tools/docforge_register_changes.output.schema.json', validate: validateDocforgeRegisterChangesOutput as SchemaValidator<unknown> },
+  { key: 'docforge_render_status.input', file: 'v1/tools/docforge_render_status.input.schema.json', validate: validateDocforgeRenderStatusInput as SchemaValidator<unknown> },
+  { key: 'docforge_render_status.output', file: 'v1/tools/docforge_render_status.output.schema.json', validate: validateDocforgeRenderStatusOutput as SchemaValidator<unknown> },
   { key: 'docforge_search.input', file: 'v1/tools/docforge_search.input.schema.json', validate: validateDocforgeSearchInput as SchemaValidator<unknown> },
   { key: 'docforge_search.output', file: 'v1/tools/docforge_search.output.schema.json', validate: validateDocforgeSearchOutput as SchemaValidator<unknown> },
   { key: 'docforge_sync.input', file: 'v1/tools/docforge_sync.input.schema.json', validate: validateDocforgeSyncInput as SchemaValidator<unknown> },
@@ -481,6 +511,7 @@ export const TOOL_VALIDATORS = {
   docforge_get_task_context: { input: validateDocforgeGetTaskContextInput, output: validateDocforgeGetTaskContextOutput },
   docforge_impact: { input: validateDocforgeImpactInput, output: validateDocforgeImpactOutput },
   docforge_list_changesets: { input: validateDocforgeListChangesetsInput, output: validateDocforgeListChangesetsOutput },
+  docforge_preview_changeset: { input: validateDocforgePreviewChangesetInput, output: validateDocforgePreviewChangesetOutput },
   docforge_project_info: { input: validateDocforgeProjectInfoInput, output: validateDocforgeProjectInfoOutput },
   docforge_propose_node_create: { input: validateDocforgeProposeNodeCreateInput, output: validateDocforgeProposeNodeCreateOutput },
   docforge_propose_node_delete: { input: validateDocforgeProposeNodeDeleteInput, output: validateDocforgeProposeNodeDeleteOutput },
@@ -489,6 +520,7 @@ export const TOOL_VALIDATORS = {
   docforge_propose_relationship_update: { input: validateDocforgeProposeRelationshipUpdateInput, output: validateDocforgeProposeRelationshipUpdateOutput },
   docforge_rebase_changeset: { input: validateDocforgeRebaseChangesetInput, output: validateDocforgeRebaseChangesetOutput },
   docforge_register_changes: { input: validateDocforgeRegisterChangesInput, output: validateDocforgeRegisterChangesOutput },
+  docforge_render_status: { input: validateDocforgeRenderStatusInput, output: validateDocforgeRenderStatusOutput },
   docforge_search: { input: validateDocforgeSearchInput, output: validateDocforgeSearchOutput },
   docforge_sync: { input: validateDocforgeSyncInput, output: validateDocforgeSyncOutput },
   docforge_validate_changeset: { input: validateDocforgeValidateChangesetInput, output: validateDocforgeValidateChangesetOutput },
@@ -516,6 +548,7 @@ export interface ToolInputs {
   docforge_get_task_context: DocforgeGetTaskContextInput;
   docforge_impact: DocforgeImpactInput;
   docforge_list_changesets: DocforgeListChangesetsInput;
+  docforge_preview_changeset: DocforgePreviewChangesetInput;
   docforge_project_info: DocforgeProjectInfoInput;
   docforge_propose_node_create: DocforgeProposeNodeCreateInput;
   docforge_propose_node_delete: DocforgeProposeNodeDeleteInput;
@@ -524,6 +557,7 @@ export interface ToolInputs {
   docforge_propose_relationship_update: DocforgeProposeRelationshipUpdateInput;
   docforge_rebase_changeset: DocforgeRebaseChangesetInput;
   docforge_register_changes: DocforgeRegisterChangesInput;
+  docforge_render_status: DocforgeRenderStatusInput;
   docforge_search: DocforgeSearchInput;
   docforge_sync: DocforgeSyncInput;
   docforge_validate_changeset: DocforgeValidateChangesetInput;
@@ -548,6 +582,7 @@ export interface ToolOutputs {
   docforge_get_task_context: DocforgeGetTaskContextOutput;
   docforge_impact: DocforgeImpactOutput;
   docforge_list_changesets: DocforgeListChangesetsOutput;
+  docforge_preview_changeset: DocforgePreviewChangesetOutput;
   docforge_project_info: DocforgeProjectInfoOutput;
   docforge_propose_node_create: DocforgeProposeNodeCreateOutput;
   docforge_propose_node_delete: DocforgeProposeNodeDeleteOutput;
@@ -556,6 +591,7 @@ export interface ToolOutputs {
   docforge_propose_relationship_update: DocforgeProposeRelationshipUpdateOutput;
   docforge_rebase_changeset: DocforgeRebaseChangesetOutput;
   docforge_register_changes: DocforgeRegisterChangesOutput;
+  docforge_render_status: DocforgeRenderStatusOutput;
   docforge_search: DocforgeSearchOutput;
   docforge_sync: DocforgeSyncOutput;
   docforge_validate_changeset: DocforgeValidateChangesetOutput;

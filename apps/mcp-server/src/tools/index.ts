@@ -31,6 +31,8 @@ import { proposeRelationshipUpdateTool } from './propose-relationship-update.js'
 import { proposeNodeDeleteTool } from './propose-node-delete.js';
 import { validateChangesetTool } from './validate-changeset.js';
 import { getChangesetDiffTool } from './get-changeset-diff.js';
+import { renderStatusTool } from './render-status.js';
+import { previewChangesetTool } from './preview-changeset.js';
 
 /** Every tool definition (any order; see @docforge/policy for the registration order). */
 export const ALL_TOOLS: readonly ToolDefinition[] = Object.freeze([
@@ -62,4 +64,6 @@ export const ALL_TOOLS: readonly ToolDefinition[] = Object.freeze([
   proposeNodeDeleteTool,
   validateChangesetTool,
   getChangesetDiffTool,
+  renderStatusTool,
+  previewChangesetTool,
 ]);

@@ -54,10 +54,16 @@ export interface DescriptorDocument {
     id: Id;
     title?: string;
     renderer: 'page' | 'catalog' | 'matrix' | 'graph';
-    select?: {
-      [k: string]: unknown;
-    };
-    output: Relpath;
+    select?: Selector;
+    output: string;
+    rows?: Selector;
+    columns?: Selector;
+    /**
+     * @minItems 1
+     */
+    relations?: [string, ...string[]];
+    focus?: string;
+    depth?: number;
   }[];
   /**
    * Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.
@@ -70,4 +76,17 @@ export interface DescriptorDocument {
       };
     };
   };
+}
+/**
+ * View node selector: every listed field narrows (any value within a field, all fields; every capability required). Empty: every node.
+ */
+export interface Selector {
+  ids?: Strings;
+  kinds?: Strings;
+  families?: Strings;
+  authorities?: Strings;
+  statuses?: Strings;
+  tags?: Strings;
+  languages?: Strings;
+  capabilities?: Strings;
 }

@@ -5,7 +5,7 @@ import runtime_equal from 'ajv/dist/runtime/equal.js';
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"DescriptorDocument","description":"docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.","type":"object","definitions":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"relpath":{"type":"string","minLength":1},"strings":{"type":"array","items":{"type":"string"}},"adapter_code":{"enum":["typescript","python","none","auto"]}},"required":["schema_version","project"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"project":{"type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"name":{"type":"string","pattern":"\\S","description":"Defaults to the id."}}},"sources":{"type":"object","additionalProperties":false,"properties":{"content_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default [\"docs\"]."},"code_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default []."},"exclude":{"$ref":"#/definitions/strings"}}},"adapter":{"type":"object","additionalProperties":false,"properties":{"code":{"description":"A built-in code adapter id, none, auto, or a list of them; default: every built-in adapter when code_roots is nonempty.","anyOf":[{"$ref":"#/definitions/adapter_code"},{"type":"array","items":{"$ref":"#/definitions/adapter_code"}}]},"strategy":{"enum":["ast","lexical"]},"module":{"$ref":"#/definitions/relpath"}}},"vocabulary":{"type":"object","additionalProperties":false,"properties":{"kinds":{"$ref":"#/definitions/strings"},"authorities":{"$ref":"#/definitions/strings"},"statuses":{"$ref":"#/definitions/strings"},"relations":{"$ref":"#/definitions/strings"}}},"limits":{"type":"object","additionalProperties":false,"properties":{"max_results":{"type":"integer","minimum":1,"maximum":10000},"max_output_chars":{"type":"integer","minimum":2000,"maximum":10000000}}},"state":{"type":"object","additionalProperties":false,"properties":{"dir":{"$ref":"#/definitions/relpath"}}},"views":{"type":"array","items":{"type":"object","required":["id","renderer","output"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"title":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"select":{"type":"object"},"output":{"$ref":"#/definitions/relpath"}}}},"proposals":{"type":"object","description":"Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.","additionalProperties":false,"properties":{"writers":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"operations":{"type":"array","uniqueItems":true,"items":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"paths":{"type":"array","items":{"type":"string","minLength":1}}}}}}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"DescriptorDocument","description":"docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.","type":"object","definitions":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"relpath":{"type":"string","minLength":1},"strings":{"type":"array","items":{"type":"string"}},"adapter_code":{"enum":["typescript","python","none","auto"]},"selector":{"type":"object","description":"View node selector: every listed field narrows (any value within a field, all fields; every capability required). Empty: every node.","additionalProperties":false,"properties":{"ids":{"$ref":"#/definitions/strings"},"kinds":{"$ref":"#/definitions/strings"},"families":{"$ref":"#/definitions/strings"},"authorities":{"$ref":"#/definitions/strings"},"statuses":{"$ref":"#/definitions/strings"},"tags":{"$ref":"#/definitions/strings"},"languages":{"$ref":"#/definitions/strings"},"capabilities":{"$ref":"#/definitions/strings"}}}},"required":["schema_version","project"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"project":{"type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"name":{"type":"string","pattern":"\\S","description":"Defaults to the id."}}},"sources":{"type":"object","additionalProperties":false,"properties":{"content_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default [\"docs\"]."},"code_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default []."},"exclude":{"$ref":"#/definitions/strings"}}},"adapter":{"type":"object","additionalProperties":false,"properties":{"code":{"description":"A built-in code adapter id, none, auto, or a list of them; default: every built-in adapter when code_roots is nonempty.","anyOf":[{"$ref":"#/definitions/adapter_code"},{"type":"array","items":{"$ref":"#/definitions/adapter_code"}}]},"strategy":{"enum":["ast","lexical"]},"module":{"$ref":"#/definitions/relpath"}}},"vocabulary":{"type":"object","additionalProperties":false,"properties":{"kinds":{"$ref":"#/definitions/strings"},"authorities":{"$ref":"#/definitions/strings"},"statuses":{"$ref":"#/definitions/strings"},"relations":{"$ref":"#/definitions/strings"}}},"limits":{"type":"object","additionalProperties":false,"properties":{"max_results":{"type":"integer","minimum":1,"maximum":10000},"max_output_chars":{"type":"integer","minimum":2000,"maximum":10000000}}},"state":{"type":"object","additionalProperties":false,"properties":{"dir":{"$ref":"#/definitions/relpath"}}},"views":{"type":"array","items":{"type":"object","required":["id","renderer","output"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"title":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"select":{"$ref":"#/definitions/selector"},"output":{"type":"string","minLength":1,"pattern":"\\.html$"},"rows":{"$ref":"#/definitions/selector"},"columns":{"$ref":"#/definitions/selector"},"relations":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"focus":{"type":"string","minLength":1},"depth":{"type":"integer","minimum":1,"maximum":4}},"allOf":[{"if":{"properties":{"renderer":{"const":"matrix"}}},"then":{"required":["rows","columns","relations"],"not":{"anyOf":[{"required":["focus"]},{"required":["depth"]}]}}},{"if":{"properties":{"renderer":{"const":"graph"}}},"then":{"required":["focus"],"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]}]}}},{"if":{"properties":{"renderer":{"enum":["page","catalog"]}}},"then":{"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]},{"required":["focus"]},{"required":["depth"]}]}}}]}},"proposals":{"type":"object","description":"Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.","additionalProperties":false,"properties":{"writers":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"operations":{"type":"array","uniqueItems":true,"items":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"paths":{"type":"array","items":{"type":"string","minLength":1}}}}}}}}};
 const schema12 = {"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"};
 const schema13 = {"type":"string","minLength":1};
 const schema15 = {"type":"array","items":{"type":"string"}};
@@ -15,6 +15,264 @@ const func3 = runtime_ucs2length.default;
 const func0 = runtime_equal.default;
 const pattern0 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
 const pattern1 = new RegExp("\\S", "u");
+const pattern3 = new RegExp("\\.html$", "u");
+const schema25 = {"type":"object","description":"View node selector: every listed field narrows (any value within a field, all fields; every capability required). Empty: every node.","additionalProperties":false,"properties":{"ids":{"$ref":"#/definitions/strings"},"kinds":{"$ref":"#/definitions/strings"},"families":{"$ref":"#/definitions/strings"},"authorities":{"$ref":"#/definitions/strings"},"statuses":{"$ref":"#/definitions/strings"},"tags":{"$ref":"#/definitions/strings"},"languages":{"$ref":"#/definitions/strings"},"capabilities":{"$ref":"#/definitions/strings"}}};
+
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((((((((key0 === "ids") || (key0 === "kinds")) || (key0 === "families")) || (key0 === "authorities")) || (key0 === "statuses")) || (key0 === "tags")) || (key0 === "languages")) || (key0 === "capabilities"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.ids !== undefined){
+let data0 = data.ids;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data0[i0] !== "string"){
+const err1 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/ids",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.kinds !== undefined){
+let data2 = data.kinds;
+if(Array.isArray(data2)){
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data2[i1] !== "string"){
+const err3 = {instancePath:instancePath+"/kinds/" + i1,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/kinds",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.families !== undefined){
+let data4 = data.families;
+if(Array.isArray(data4)){
+const len2 = data4.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data4[i2] !== "string"){
+const err5 = {instancePath:instancePath+"/families/" + i2,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/families",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.authorities !== undefined){
+let data6 = data.authorities;
+if(Array.isArray(data6)){
+const len3 = data6.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data6[i3] !== "string"){
+const err7 = {instancePath:instancePath+"/authorities/" + i3,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/authorities",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.statuses !== undefined){
+let data8 = data.statuses;
+if(Array.isArray(data8)){
+const len4 = data8.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data8[i4] !== "string"){
+const err9 = {instancePath:instancePath+"/statuses/" + i4,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/statuses",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.tags !== undefined){
+let data10 = data.tags;
+if(Array.isArray(data10)){
+const len5 = data10.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data10[i5] !== "string"){
+const err11 = {instancePath:instancePath+"/tags/" + i5,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/tags",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.languages !== undefined){
+let data12 = data.languages;
+if(Array.isArray(data12)){
+const len6 = data12.length;
+for(let i6=0; i6<len6; i6++){
+if(typeof data12[i6] !== "string"){
+const err13 = {instancePath:instancePath+"/languages/" + i6,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/languages",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.capabilities !== undefined){
+let data14 = data.capabilities;
+if(Array.isArray(data14)){
+const len7 = data14.length;
+for(let i7=0; i7<len7; i7++){
+if(typeof data14[i7] !== "string"){
+const err15 = {instancePath:instancePath+"/capabilities/" + i7,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/capabilities",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate11.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -717,9 +975,13 @@ if(Array.isArray(data30)){
 const len8 = data30.length;
 for(let i8=0; i8<len8; i8++){
 let data31 = data30[i8];
+const _errs85 = errors;
+let valid39 = true;
+const _errs86 = errors;
 if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-if(data31.id === undefined){
-const err52 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(data31.renderer !== undefined){
+if("matrix" !== data31.renderer){
+const err52 = {};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -728,8 +990,29 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data31.renderer === undefined){
-const err53 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "renderer"},message:"must have required property '"+"renderer"+"'"};
+}
+}
+var _valid1 = _errs86 === errors;
+errors = _errs85;
+if(vErrors !== null){
+if(_errs85){
+vErrors.length = _errs85;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs88 = errors;
+const _errs89 = errors;
+const _errs90 = errors;
+const _errs91 = errors;
+let valid42 = false;
+const _errs92 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing0;
+if((data31.focus === undefined) && (missing0 = "focus")){
+const err53 = {};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -738,8 +1021,15 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data31.output === undefined){
-const err54 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+}
+var _valid2 = _errs92 === errors;
+valid42 = valid42 || _valid2;
+if(!valid42){
+const _errs93 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing1;
+if((data31.depth === undefined) && (missing1 = "depth")){
+const err54 = {};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -748,9 +1038,12 @@ vErrors.push(err54);
 }
 errors++;
 }
-for(const key7 in data31){
-if(!(((((key7 === "id") || (key7 === "title")) || (key7 === "renderer")) || (key7 === "select")) || (key7 === "output"))){
-const err55 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+}
+var _valid2 = _errs93 === errors;
+valid42 = valid42 || _valid2;
+}
+if(!valid42){
+const err55 = {};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -759,12 +1052,20 @@ vErrors.push(err55);
 }
 errors++;
 }
+else {
+errors = _errs91;
+if(vErrors !== null){
+if(_errs91){
+vErrors.length = _errs91;
 }
-if(data31.id !== undefined){
-let data32 = data31.id;
-if(typeof data32 === "string"){
-if(!pattern0.test(data32)){
-const err56 = {instancePath:instancePath+"/views/" + i8+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\""};
+else {
+vErrors = null;
+}
+}
+}
+var valid41 = _errs90 === errors;
+if(valid41){
+const err56 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -773,9 +1074,20 @@ vErrors.push(err56);
 }
 errors++;
 }
+else {
+errors = _errs89;
+if(vErrors !== null){
+if(_errs89){
+vErrors.length = _errs89;
 }
 else {
-const err57 = {instancePath:instancePath+"/views/" + i8+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.rows === undefined){
+const err57 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -784,10 +1096,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data31.title !== undefined){
-if(typeof data31.title !== "string"){
-const err58 = {instancePath:instancePath+"/views/" + i8+"/title",schemaPath:"#/properties/views/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data31.columns === undefined){
+const err58 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "columns"},message:"must have required property '"+"columns"+"'"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -796,11 +1106,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-if(data31.renderer !== undefined){
-let data34 = data31.renderer;
-if(!((((data34 === "page") || (data34 === "catalog")) || (data34 === "matrix")) || (data34 === "graph"))){
-const err59 = {instancePath:instancePath+"/views/" + i8+"/renderer",schemaPath:"#/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema11.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"};
+if(data31.relations === undefined){
+const err59 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -810,10 +1117,11 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data31.select !== undefined){
-let data35 = data31.select;
-if(!(data35 && typeof data35 == "object" && !Array.isArray(data35))){
-const err60 = {instancePath:instancePath+"/views/" + i8+"/select",schemaPath:"#/properties/views/items/properties/select/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid1 = _errs88 === errors;
+valid39 = _valid1;
+}
+if(!valid39){
+const err60 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -822,12 +1130,13 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-if(data31.output !== undefined){
-let data36 = data31.output;
-if(typeof data36 === "string"){
-if(func3(data36) < 1){
-const err61 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const _errs95 = errors;
+let valid43 = true;
+const _errs96 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.renderer !== undefined){
+if("graph" !== data31.renderer){
+const err61 = {};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -837,8 +1146,28 @@ vErrors.push(err61);
 errors++;
 }
 }
+}
+var _valid3 = _errs96 === errors;
+errors = _errs95;
+if(vErrors !== null){
+if(_errs95){
+vErrors.length = _errs95;
+}
 else {
-const err62 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs98 = errors;
+const _errs99 = errors;
+const _errs100 = errors;
+const _errs101 = errors;
+let valid46 = false;
+const _errs102 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing2;
+if((data31.rows === undefined) && (missing2 = "rows")){
+const err62 = {};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -848,9 +1177,14 @@ vErrors.push(err62);
 errors++;
 }
 }
-}
-else {
-const err63 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid4 = _errs102 === errors;
+valid46 = valid46 || _valid4;
+if(!valid46){
+const _errs103 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing3;
+if((data31.columns === undefined) && (missing3 = "columns")){
+const err63 = {};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -860,9 +1194,14 @@ vErrors.push(err63);
 errors++;
 }
 }
-}
-else {
-const err64 = {instancePath:instancePath+"/views",schemaPath:"#/properties/views/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid4 = _errs103 === errors;
+valid46 = valid46 || _valid4;
+if(!valid46){
+const _errs104 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing4;
+if((data31.relations === undefined) && (missing4 = "relations")){
+const err64 = {};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -872,12 +1211,12 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data.proposals !== undefined){
-let data37 = data.proposals;
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-for(const key8 in data37){
-if(!(key8 === "writers")){
-const err65 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+var _valid4 = _errs104 === errors;
+valid46 = valid46 || _valid4;
+}
+}
+if(!valid46){
+const err65 = {};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -886,16 +1225,20 @@ vErrors.push(err65);
 }
 errors++;
 }
+else {
+errors = _errs101;
+if(vErrors !== null){
+if(_errs101){
+vErrors.length = _errs101;
 }
-if(data37.writers !== undefined){
-let data38 = data37.writers;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-for(const key9 in data38){
-let data39 = data38[key9];
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-for(const key10 in data39){
-if(!((key10 === "operations") || (key10 === "paths"))){
-const err66 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+else {
+vErrors = null;
+}
+}
+}
+var valid45 = _errs100 === errors;
+if(valid45){
+const err66 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -904,15 +1247,20 @@ vErrors.push(err66);
 }
 errors++;
 }
+else {
+errors = _errs99;
+if(vErrors !== null){
+if(_errs99){
+vErrors.length = _errs99;
 }
-if(data39.operations !== undefined){
-let data40 = data39.operations;
-if(Array.isArray(data40)){
-const len9 = data40.length;
-for(let i9=0; i9<len9; i9++){
-let data41 = data40[i9];
-if(!(((((data41 === "node_create") || (data41 === "node_update")) || (data41 === "node_move")) || (data41 === "relationship_update")) || (data41 === "node_delete"))){
-const err67 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations/" + i9,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.proposals.properties.writers.additionalProperties.properties.operations.items.enum},message:"must be equal to one of the allowed values"};
+else {
+vErrors = null;
+}
+}
+}
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.focus === undefined){
+const err67 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/1/then/required",keyword:"required",params:{missingProperty: "focus"},message:"must have required property '"+"focus"+"'"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -922,14 +1270,11 @@ vErrors.push(err67);
 errors++;
 }
 }
-let i10 = data40.length;
-let j0;
-if(i10 > 1){
-outer0:
-for(;i10--;){
-for(j0 = i10; j0--;){
-if(func0(data40[i10], data40[j0])){
-const err68 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/uniqueItems",keyword:"uniqueItems",params:{i: i10, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i10+" are identical)"};
+var _valid3 = _errs98 === errors;
+valid43 = _valid3;
+}
+if(!valid43){
+const err68 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -937,14 +1282,15 @@ else {
 vErrors.push(err68);
 }
 errors++;
-break outer0;
 }
-}
-}
-}
-}
-else {
-const err69 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const _errs106 = errors;
+let valid47 = true;
+const _errs107 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.renderer !== undefined){
+let data34 = data31.renderer;
+if(!((data34 === "page") || (data34 === "catalog"))){
+const err69 = {};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -954,15 +1300,28 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data39.paths !== undefined){
-let data42 = data39.paths;
-if(Array.isArray(data42)){
-const len10 = data42.length;
-for(let i11=0; i11<len10; i11++){
-let data43 = data42[i11];
-if(typeof data43 === "string"){
-if(func3(data43) < 1){
-const err70 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i11,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+var _valid5 = _errs107 === errors;
+errors = _errs106;
+if(vErrors !== null){
+if(_errs106){
+vErrors.length = _errs106;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs109 = errors;
+const _errs110 = errors;
+const _errs111 = errors;
+const _errs112 = errors;
+let valid50 = false;
+const _errs113 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing5;
+if((data31.rows === undefined) && (missing5 = "rows")){
+const err70 = {};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -972,8 +1331,14 @@ vErrors.push(err70);
 errors++;
 }
 }
-else {
-const err71 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i11,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid6 = _errs113 === errors;
+valid50 = valid50 || _valid6;
+if(!valid50){
+const _errs114 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing6;
+if((data31.columns === undefined) && (missing6 = "columns")){
+const err71 = {};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -983,9 +1348,14 @@ vErrors.push(err71);
 errors++;
 }
 }
-}
-else {
-const err72 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid6 = _errs114 === errors;
+valid50 = valid50 || _valid6;
+if(!valid50){
+const _errs115 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing7;
+if((data31.relations === undefined) && (missing7 = "relations")){
+const err72 = {};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -995,9 +1365,14 @@ vErrors.push(err72);
 errors++;
 }
 }
-}
-else {
-const err73 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid6 = _errs115 === errors;
+valid50 = valid50 || _valid6;
+if(!valid50){
+const _errs116 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing8;
+if((data31.focus === undefined) && (missing8 = "focus")){
+const err73 = {};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1007,9 +1382,14 @@ vErrors.push(err73);
 errors++;
 }
 }
-}
-else {
-const err74 = {instancePath:instancePath+"/proposals/writers",schemaPath:"#/properties/proposals/properties/writers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid6 = _errs116 === errors;
+valid50 = valid50 || _valid6;
+if(!valid50){
+const _errs117 = errors;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+let missing9;
+if((data31.depth === undefined) && (missing9 = "depth")){
+const err74 = {};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1019,9 +1399,14 @@ vErrors.push(err74);
 errors++;
 }
 }
+var _valid6 = _errs117 === errors;
+valid50 = valid50 || _valid6;
 }
-else {
-const err75 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/type",keyword:"type",params:{type: "object"},message:"must be object"};
+}
+}
+}
+if(!valid50){
+const err75 = {};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1030,15 +1415,500 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
+else {
+errors = _errs112;
+if(vErrors !== null){
+if(_errs112){
+vErrors.length = _errs112;
 }
 else {
-const err76 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors = null;
+}
+}
+}
+var valid49 = _errs111 === errors;
+if(valid49){
+const err76 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/2/then/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err76];
 }
 else {
 vErrors.push(err76);
+}
+errors++;
+}
+else {
+errors = _errs110;
+if(vErrors !== null){
+if(_errs110){
+vErrors.length = _errs110;
+}
+else {
+vErrors = null;
+}
+}
+}
+var _valid5 = _errs109 === errors;
+valid47 = _valid5;
+}
+if(!valid47){
+const err77 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.id === undefined){
+const err78 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+if(data31.renderer === undefined){
+const err79 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "renderer"},message:"must have required property '"+"renderer"+"'"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if(data31.output === undefined){
+const err80 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+for(const key7 in data31){
+if(!(func2.call(schema11.properties.views.items.properties, key7))){
+const err81 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data31.id !== undefined){
+let data35 = data31.id;
+if(typeof data35 === "string"){
+if(!pattern0.test(data35)){
+const err82 = {instancePath:instancePath+"/views/" + i8+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\""};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/views/" + i8+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data31.title !== undefined){
+if(typeof data31.title !== "string"){
+const err84 = {instancePath:instancePath+"/views/" + i8+"/title",schemaPath:"#/properties/views/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+if(data31.renderer !== undefined){
+let data37 = data31.renderer;
+if(!((((data37 === "page") || (data37 === "catalog")) || (data37 === "matrix")) || (data37 === "graph"))){
+const err85 = {instancePath:instancePath+"/views/" + i8+"/renderer",schemaPath:"#/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema11.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+if(data31.select !== undefined){
+if(!(validate11(data31.select, {instancePath:instancePath+"/views/" + i8+"/select",parentData:data31,parentDataProperty:"select",rootData}))){
+vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+errors = vErrors.length;
+}
+}
+if(data31.output !== undefined){
+let data39 = data31.output;
+if(typeof data39 === "string"){
+if(func3(data39) < 1){
+const err86 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/properties/views/items/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+if(!pattern3.test(data39)){
+const err87 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/properties/views/items/properties/output/pattern",keyword:"pattern",params:{pattern: "\\.html$"},message:"must match pattern \""+"\\.html$"+"\""};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/properties/views/items/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data31.rows !== undefined){
+if(!(validate11(data31.rows, {instancePath:instancePath+"/views/" + i8+"/rows",parentData:data31,parentDataProperty:"rows",rootData}))){
+vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+errors = vErrors.length;
+}
+}
+if(data31.columns !== undefined){
+if(!(validate11(data31.columns, {instancePath:instancePath+"/views/" + i8+"/columns",parentData:data31,parentDataProperty:"columns",rootData}))){
+vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+errors = vErrors.length;
+}
+}
+if(data31.relations !== undefined){
+let data42 = data31.relations;
+if(Array.isArray(data42)){
+if(data42.length < 1){
+const err89 = {instancePath:instancePath+"/views/" + i8+"/relations",schemaPath:"#/properties/views/items/properties/relations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+const len9 = data42.length;
+for(let i9=0; i9<len9; i9++){
+let data43 = data42[i9];
+if(typeof data43 === "string"){
+if(func3(data43) < 1){
+const err90 = {instancePath:instancePath+"/views/" + i8+"/relations/" + i9,schemaPath:"#/properties/views/items/properties/relations/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+else {
+const err91 = {instancePath:instancePath+"/views/" + i8+"/relations/" + i9,schemaPath:"#/properties/views/items/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/views/" + i8+"/relations",schemaPath:"#/properties/views/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+if(data31.focus !== undefined){
+let data44 = data31.focus;
+if(typeof data44 === "string"){
+if(func3(data44) < 1){
+const err93 = {instancePath:instancePath+"/views/" + i8+"/focus",schemaPath:"#/properties/views/items/properties/focus/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/views/" + i8+"/focus",schemaPath:"#/properties/views/items/properties/focus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(data31.depth !== undefined){
+let data45 = data31.depth;
+if(!((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45)))){
+const err95 = {instancePath:instancePath+"/views/" + i8+"/depth",schemaPath:"#/properties/views/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(typeof data45 == "number"){
+if(data45 > 4 || isNaN(data45)){
+const err96 = {instancePath:instancePath+"/views/" + i8+"/depth",schemaPath:"#/properties/views/items/properties/depth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if(data45 < 1 || isNaN(data45)){
+const err97 = {instancePath:instancePath+"/views/" + i8+"/depth",schemaPath:"#/properties/views/items/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/views",schemaPath:"#/properties/views/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+if(data.proposals !== undefined){
+let data46 = data.proposals;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+for(const key8 in data46){
+if(!(key8 === "writers")){
+const err100 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+if(data46.writers !== undefined){
+let data47 = data46.writers;
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+for(const key9 in data47){
+let data48 = data47[key9];
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+for(const key10 in data48){
+if(!((key10 === "operations") || (key10 === "paths"))){
+const err101 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+if(data48.operations !== undefined){
+let data49 = data48.operations;
+if(Array.isArray(data49)){
+const len10 = data49.length;
+for(let i10=0; i10<len10; i10++){
+let data50 = data49[i10];
+if(!(((((data50 === "node_create") || (data50 === "node_update")) || (data50 === "node_move")) || (data50 === "relationship_update")) || (data50 === "node_delete"))){
+const err102 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations/" + i10,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.proposals.properties.writers.additionalProperties.properties.operations.items.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+let i11 = data49.length;
+let j0;
+if(i11 > 1){
+outer0:
+for(;i11--;){
+for(j0 = i11; j0--;){
+if(func0(data49[i11], data49[j0])){
+const err103 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i11+" are identical)"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+break outer0;
+}
+}
+}
+}
+}
+else {
+const err104 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(data48.paths !== undefined){
+let data51 = data48.paths;
+if(Array.isArray(data51)){
+const len11 = data51.length;
+for(let i12=0; i12<len11; i12++){
+let data52 = data51[i12];
+if(typeof data52 === "string"){
+if(func3(data52) < 1){
+const err105 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i12,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i12,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+}
+else {
+const err107 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+}
+else {
+const err108 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/proposals/writers",schemaPath:"#/properties/proposals/properties/writers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+}
+else {
+const err110 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+}
+else {
+const err111 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
 }
 errors++;
 }

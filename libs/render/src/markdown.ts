@@ -1,0 +1,95 @@
+/**
+ * Node bodies to HTML through markdown-it with raw HTML disabled (issue 11 item 5). Links are
+ * validated and rewritten: a link to another node's source file, or to a node id, becomes an
+ * in-document anchor when that node is in the output, and a plain dotted span otherwise; only
+ * `http:`, `https:` and `mailto:` links leave the document. Heading ids are prefixed with the node
+ * anchor so that several nodes on one page never collide.
+ */
+import { posix } from 'node:path';
+import MarkdownIt from 'markdown-it';
+import { slugify } from '@docforge/project';
+import { nodeAnchor } from './html.js';
+
+/** Where links of the body being rendered may point. */
+export interface LinkContext {
+  /** The node whose body is rendered. */
+  nodeId: string;
+  /** Its project-relative source path (relative links resolve against its directory). */
+  sourcePath: string;
+  /** Node ids present in this output. */
+  present: ReadonlySet<string>;
+  /** Project-relative source path -> the first node id defined there (for file links). */
+  nodeByPath: ReadonlyMap<string, string>;
+}
+
+const EXTERNAL = /^(https?:|mailto:)/i;
+/** Anything with a scheme (`javascript:`, `data:`, `file:`, `vbscript:` ...). */
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
+// Scheme links other than http(s)/mailto are refused by the parser (they stay text). markdown-it
+// normalizes the URL first, so `JaVaScRiPt:` and entity tricks are caught too.
+md.validateLink = (url: string): boolean => {
+  const trimmed = url.trim();
+  return !SCHEME.test(trimmed) || EXTERNAL.test(trimmed);
+};
+
+function resolveHref(href: string, ctx: LinkContext): string | null {
+  if (EXTERNAL.test(href)) return href;
+  if (href.startsWith('#')) return `#${nodeAnchor(ctx.nodeId)}--${slugify(decodeURIComponent(href.slice(1)))}`;
+  const [target = '', fragment] = href.split('#', 2);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(target);
+  } catch {
+    return null;
+  }
+  if (ctx.present.has(decoded)) return `#${nodeAnchor(decoded)}`;
+  const joined = posix.normalize(posix.join(posix.dirname(ctx.sourcePath), decoded));
+  const id = ctx.nodeByPath.get(joined) ?? (ctx.present.has(`code:${joined}`) ? `code:${joined}` : undefined);
+  if (id === undefined || !ctx.present.has(id)) return null;
+  return fragment !== undefined && fragment !== '' ? `#${nodeAnchor(id)}--${slugify(fragment)}` : `#${nodeAnchor(id)}`;
+}
+
+md.core.ruler.push('docforge_links', (state) => {
+  const ctx = (state.env as { docforge?: LinkContext }).docforge;
+  if (ctx === undefined) return;
+  for (const block of state.tokens) {
+    if (block.type === 'heading_open') {
+      const inline = state.tokens[state.tokens.indexOf(block) + 1];
+      const text = inline?.children?.filter((t) => t.type === 'text' || t.type === 'code_inline').map((t) => t.content).join('') ?? '';
+      block.attrSet('id', `${nodeAnchor(ctx.nodeId)}--${slugify(text)}`);
+    }
+    for (const token of block.children ?? []) {
+      if (token.type !== 'link_open') continue;
+      const href = token.attrGet('href') ?? '';
+      const resolved = resolveHref(href, ctx);
+      if (resolved !== null) {
+        token.attrs = [['href', resolved]];
+        continue;
+      }
+      // Neutralize: the link text stays, as a span that names where it pointed.
+      const closeIndex = findClose(block.children!, block.children!.indexOf(token));
+      token.tag = 'span';
+      token.attrs = [['class', 'unresolved-link'], ['title', href]];
+      if (closeIndex !== -1) block.children![closeIndex]!.tag = 'span';
+    }
+  }
+});
+
+function findClose(tokens: { type: string }[], openIndex: number): number {
+  let depth = 0;
+  for (let i = openIndex; i < tokens.length; i++) {
+    if (tokens[i]!.type === 'link_open') depth++;
+    if (tokens[i]!.type === 'link_close' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * Renders one node body (Markdown) to safe HTML: raw HTML is escaped, unsafe links are text,
+ * node links resolve inside the output (see the module comment).
+ */
+export function renderMarkdown(body: string, ctx: LinkContext): string {
+  return md.render(body, { docforge: ctx });
+}
