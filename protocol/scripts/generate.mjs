@@ -24,9 +24,16 @@ const FORMATS = [
   { file: 'v1/project-adapter-output.schema.json', key: 'project-adapter-output', name: 'ProjectAdapterOutput' },
   { file: 'v1/changeset.schema.json', key: 'changeset', name: 'ChangesetDocument' },
   { file: 'v1/changeset-operation.schema.json', key: 'changeset-operation', name: 'ChangesetOperation' },
-  { file: 'viewer/v2/envelope.schema.json', key: 'viewer-v2.envelope', name: 'ViewerFrame' },
-  { file: 'viewer/v2/hello.schema.json', key: 'viewer-v2.hello', name: 'ViewerHelloFrame' },
 ];
+
+/** Viewer protocol v2 frames (schemas/viewer/v2, written by scripts/viewer-schemas.mjs): every file, named by its title. */
+function viewerFormats() {
+  const dir = path.join(SCHEMA_DIR, 'viewer/v2');
+  return readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort().map((f) => {
+    const stem = f.slice(0, -'.schema.json'.length);
+    return { file: `viewer/v2/${f}`, key: `viewer-v2.${stem}`, name: readJson(path.join(dir, f)).title };
+  });
+}
 
 function pascal(snake) {
   return snake.split(/[_.-]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
@@ -34,7 +41,7 @@ function pascal(snake) {
 
 /** Every schema: key (fixture folder and file stem), type name, schema JSON, and tool binding. */
 function collectSchemas() {
-  const entries = FORMATS.map((f) => ({ ...f, schema: readJson(path.join(SCHEMA_DIR, f.file)), tool: null }));
+  const entries = [...FORMATS, ...viewerFormats()].map((f) => ({ ...f, schema: readJson(path.join(SCHEMA_DIR, f.file)), tool: null }));
   const toolDir = path.join(SCHEMA_DIR, 'v1/tools');
   for (const file of readdirSync(toolDir).filter((f) => f.endsWith('.tool.json')).sort()) {
     const tool = file.slice(0, -'.tool.json'.length);

@@ -15,10 +15,38 @@ import { validate as validate_changeset } from './validators/changeset.js';
 import type { ChangesetDocument } from './types/changeset.js';
 import { validate as validate_changeset_operation } from './validators/changeset-operation.js';
 import type { ChangesetOperation } from './types/changeset-operation.js';
+import { validate as validate_viewer_v2_ensure_worker_result } from './validators/viewer-v2.ensure_worker-result.js';
+import type { ViewerEnsureWorkerResultFrame } from './types/viewer-v2.ensure_worker-result.js';
+import { validate as validate_viewer_v2_ensure_worker } from './validators/viewer-v2.ensure_worker.js';
+import type { ViewerEnsureWorkerFrame } from './types/viewer-v2.ensure_worker.js';
 import { validate as validate_viewer_v2_envelope } from './validators/viewer-v2.envelope.js';
 import type { ViewerFrame } from './types/viewer-v2.envelope.js';
+import { validate as validate_viewer_v2_error } from './validators/viewer-v2.error.js';
+import type { ViewerErrorFrame } from './types/viewer-v2.error.js';
+import { validate as validate_viewer_v2_hello_result } from './validators/viewer-v2.hello-result.js';
+import type { ViewerHelloResultFrame } from './types/viewer-v2.hello-result.js';
 import { validate as validate_viewer_v2_hello } from './validators/viewer-v2.hello.js';
 import type { ViewerHelloFrame } from './types/viewer-v2.hello.js';
+import { validate as validate_viewer_v2_issue_token_result } from './validators/viewer-v2.issue_token-result.js';
+import type { ViewerIssueTokenResultFrame } from './types/viewer-v2.issue_token-result.js';
+import { validate as validate_viewer_v2_issue_token } from './validators/viewer-v2.issue_token.js';
+import type { ViewerIssueTokenFrame } from './types/viewer-v2.issue_token.js';
+import { validate as validate_viewer_v2_list_workers_result } from './validators/viewer-v2.list_workers-result.js';
+import type { ViewerListWorkersResultFrame } from './types/viewer-v2.list_workers-result.js';
+import { validate as validate_viewer_v2_list_workers } from './validators/viewer-v2.list_workers.js';
+import type { ViewerListWorkersFrame } from './types/viewer-v2.list_workers.js';
+import { validate as validate_viewer_v2_shutdown_result } from './validators/viewer-v2.shutdown-result.js';
+import type { ViewerShutdownResultFrame } from './types/viewer-v2.shutdown-result.js';
+import { validate as validate_viewer_v2_shutdown } from './validators/viewer-v2.shutdown.js';
+import type { ViewerShutdownFrame } from './types/viewer-v2.shutdown.js';
+import { validate as validate_viewer_v2_stop_worker_result } from './validators/viewer-v2.stop_worker-result.js';
+import type { ViewerStopWorkerResultFrame } from './types/viewer-v2.stop_worker-result.js';
+import { validate as validate_viewer_v2_stop_worker } from './validators/viewer-v2.stop_worker.js';
+import type { ViewerStopWorkerFrame } from './types/viewer-v2.stop_worker.js';
+import { validate as validate_viewer_v2_worker_status_result } from './validators/viewer-v2.worker_status-result.js';
+import type { ViewerWorkerStatusResultFrame } from './types/viewer-v2.worker_status-result.js';
+import { validate as validate_viewer_v2_worker_status } from './validators/viewer-v2.worker_status.js';
+import type { ViewerWorkerStatusFrame } from './types/viewer-v2.worker_status.js';
 import { validate as validate_docforge_abandon_changeset_input } from './validators/docforge_abandon_changeset.input.js';
 import type { DocforgeAbandonChangesetInput } from './types/docforge_abandon_changeset.input.js';
 import { validate as validate_docforge_abandon_changeset_output } from './validators/docforge_abandon_changeset.output.js';
@@ -153,12 +181,54 @@ export const validateChangesetDocument = validate_changeset as unknown as Schema
 export type { ChangesetOperation };
 /** Validates one ChangesetOperation against schemas/v1/changeset-operation.schema.json; after a false return, `.errors` says why. */
 export const validateChangesetOperation = validate_changeset_operation as unknown as SchemaValidator<ChangesetOperation>;
+export type { ViewerEnsureWorkerResultFrame };
+/** Validates one ViewerEnsureWorkerResultFrame against schemas/viewer/v2/ensure_worker-result.schema.json; after a false return, `.errors` says why. */
+export const validateViewerEnsureWorkerResultFrame = validate_viewer_v2_ensure_worker_result as unknown as SchemaValidator<ViewerEnsureWorkerResultFrame>;
+export type { ViewerEnsureWorkerFrame };
+/** Validates one ViewerEnsureWorkerFrame against schemas/viewer/v2/ensure_worker.schema.json; after a false return, `.errors` says why. */
+export const validateViewerEnsureWorkerFrame = validate_viewer_v2_ensure_worker as unknown as SchemaValidator<ViewerEnsureWorkerFrame>;
 export type { ViewerFrame };
 /** Validates one ViewerFrame against schemas/viewer/v2/envelope.schema.json; after a false return, `.errors` says why. */
 export const validateViewerFrame = validate_viewer_v2_envelope as unknown as SchemaValidator<ViewerFrame>;
+export type { ViewerErrorFrame };
+/** Validates one ViewerErrorFrame against schemas/viewer/v2/error.schema.json; after a false return, `.errors` says why. */
+export const validateViewerErrorFrame = validate_viewer_v2_error as unknown as SchemaValidator<ViewerErrorFrame>;
+export type { ViewerHelloResultFrame };
+/** Validates one ViewerHelloResultFrame against schemas/viewer/v2/hello-result.schema.json; after a false return, `.errors` says why. */
+export const validateViewerHelloResultFrame = validate_viewer_v2_hello_result as unknown as SchemaValidator<ViewerHelloResultFrame>;
 export type { ViewerHelloFrame };
 /** Validates one ViewerHelloFrame against schemas/viewer/v2/hello.schema.json; after a false return, `.errors` says why. */
 export const validateViewerHelloFrame = validate_viewer_v2_hello as unknown as SchemaValidator<ViewerHelloFrame>;
+export type { ViewerIssueTokenResultFrame };
+/** Validates one ViewerIssueTokenResultFrame against schemas/viewer/v2/issue_token-result.schema.json; after a false return, `.errors` says why. */
+export const validateViewerIssueTokenResultFrame = validate_viewer_v2_issue_token_result as unknown as SchemaValidator<ViewerIssueTokenResultFrame>;
+export type { ViewerIssueTokenFrame };
+/** Validates one ViewerIssueTokenFrame against schemas/viewer/v2/issue_token.schema.json; after a false return, `.errors` says why. */
+export const validateViewerIssueTokenFrame = validate_viewer_v2_issue_token as unknown as SchemaValidator<ViewerIssueTokenFrame>;
+export type { ViewerListWorkersResultFrame };
+/** Validates one ViewerListWorkersResultFrame against schemas/viewer/v2/list_workers-result.schema.json; after a false return, `.errors` says why. */
+export const validateViewerListWorkersResultFrame = validate_viewer_v2_list_workers_result as unknown as SchemaValidator<ViewerListWorkersResultFrame>;
+export type { ViewerListWorkersFrame };
+/** Validates one ViewerListWorkersFrame against schemas/viewer/v2/list_workers.schema.json; after a false return, `.errors` says why. */
+export const validateViewerListWorkersFrame = validate_viewer_v2_list_workers as unknown as SchemaValidator<ViewerListWorkersFrame>;
+export type { ViewerShutdownResultFrame };
+/** Validates one ViewerShutdownResultFrame against schemas/viewer/v2/shutdown-result.schema.json; after a false return, `.errors` says why. */
+export const validateViewerShutdownResultFrame = validate_viewer_v2_shutdown_result as unknown as SchemaValidator<ViewerShutdownResultFrame>;
+export type { ViewerShutdownFrame };
+/** Validates one ViewerShutdownFrame against schemas/viewer/v2/shutdown.schema.json; after a false return, `.errors` says why. */
+export const validateViewerShutdownFrame = validate_viewer_v2_shutdown as unknown as SchemaValidator<ViewerShutdownFrame>;
+export type { ViewerStopWorkerResultFrame };
+/** Validates one ViewerStopWorkerResultFrame against schemas/viewer/v2/stop_worker-result.schema.json; after a false return, `.errors` says why. */
+export const validateViewerStopWorkerResultFrame = validate_viewer_v2_stop_worker_result as unknown as SchemaValidator<ViewerStopWorkerResultFrame>;
+export type { ViewerStopWorkerFrame };
+/** Validates one ViewerStopWorkerFrame against schemas/viewer/v2/stop_worker.schema.json; after a false return, `.errors` says why. */
+export const validateViewerStopWorkerFrame = validate_viewer_v2_stop_worker as unknown as SchemaValidator<ViewerStopWorkerFrame>;
+export type { ViewerWorkerStatusResultFrame };
+/** Validates one ViewerWorkerStatusResultFrame against schemas/viewer/v2/worker_status-result.schema.json; after a false return, `.errors` says why. */
+export const validateViewerWorkerStatusResultFrame = validate_viewer_v2_worker_status_result as unknown as SchemaValidator<ViewerWorkerStatusResultFrame>;
+export type { ViewerWorkerStatusFrame };
+/** Validates one ViewerWorkerStatusFrame against schemas/viewer/v2/worker_status.schema.json; after a false return, `.errors` says why. */
+export const validateViewerWorkerStatusFrame = validate_viewer_v2_worker_status as unknown as SchemaValidator<ViewerWorkerStatusFrame>;
 export type { DocforgeAbandonChangesetInput };
 /** Validates one DocforgeAbandonChangesetInput against schemas/v1/tools/docforge_abandon_changeset.input.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeAbandonChangesetInput = validate_docforge_abandon_changeset_input as unknown as SchemaValidator<DocforgeAbandonChangesetInput>;
@@ -337,8 +407,22 @@ export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: 
   { key: 'project-adapter-output', file: 'v1/project-adapter-output.schema.json', validate: validateProjectAdapterOutput as SchemaValidator<unknown> },
   { key: 'changeset', file: 'v1/changeset.schema.json', validate: validateChangesetDocument as SchemaValidator<unknown> },
   { key: 'changeset-operation', file: 'v1/changeset-operation.schema.json', validate: validateChangesetOperation as SchemaValidator<unknown> },
+  { key: 'viewer-v2.ensure_worker-result', file: 'viewer/v2/ensure_worker-result.schema.json', validate: validateViewerEnsureWorkerResultFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.ensure_worker', file: 'viewer/v2/ensure_worker.schema.json', validate: validateViewerEnsureWorkerFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.envelope', file: 'viewer/v2/envelope.schema.json', validate: validateViewerFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.error', file: 'viewer/v2/error.schema.json', validate: validateViewerErrorFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.hello-result', file: 'viewer/v2/hello-result.schema.json', validate: validateViewerHelloResultFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.hello', file: 'viewer/v2/hello.schema.json', validate: validateViewerHelloFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.issue_token-result', file: 'viewer/v2/issue_token-result.schema.json', validate: validateViewerIssueTokenResultFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.issue_token', file: 'viewer/v2/issue_token.schema.json', validate: validateViewerIssueTokenFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.list_workers-result', file: 'viewer/v2/list_workers-result.schema.json', validate: validateViewerListWorkersResultFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.list_workers', file: 'viewer/v2/list_workers.schema.json', validate: validateViewerListWorkersFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.shutdown-result', file: 'viewer/v2/shutdown-result.schema.json', validate: validateViewerShutdownResultFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.shutdown', file: 'viewer/v2/shutdown.schema.json', validate: validateViewerShutdownFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.stop_worker-result', file: 'viewer/v2/stop_worker-result.schema.json', validate: validateViewerStopWorkerResultFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.stop_worker', file: 'viewer/v2/stop_worker.schema.json', validate: validateViewerStopWorkerFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.worker_status-result', file: 'viewer/v2/worker_status-result.schema.json', validate: validateViewerWorkerStatusResultFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.worker_status', file: 'viewer/v2/worker_status.schema.json', validate: validateViewerWorkerStatusFrame as SchemaValidator<unknown> },
   { key: 'docforge_abandon_changeset.input', file: 'v1/tools/docforge_abandon_changeset.input.schema.json', validate: validateDocforgeAbandonChangesetInput as SchemaValidator<unknown> },
   { key: 'docforge_abandon_changeset.output', file: 'v1/tools/docforge_abandon_changeset.output.schema.json', validate: validateDocforgeAbandonChangesetOutput as SchemaValidator<unknown> },
   { key: 'docforge_backlinks.input', file: 'v1/tools/docforge_backlinks.input.schema.json', validate: validateDocforgeBacklinksInput as SchemaValidator<unknown> },
