@@ -8,10 +8,11 @@ import { PROTOCOL_SCHEMA_DIR } from '../src/index.js';
 
 const DIR = path.join(PROTOCOL_SCHEMA_DIR, '../viewer/v2');
 
-test('every viewer v2 schema file is exactly what scripts/viewer-schemas.mjs writes, and nothing else is there', async () => {
+test('every viewer v2 manager frame schema file is exactly what scripts/viewer-schemas.mjs writes', async () => {
   const script = pathToFileURL(path.resolve(PROTOCOL_SCHEMA_DIR, '../../scripts/viewer-schemas.mjs')).href;
   const { viewerSchemas } = (await import(script)) as { viewerSchemas: () => Record<string, unknown> };
   const expected = viewerSchemas();
-  assert.deepEqual(readdirSync(DIR).filter((f) => f.endsWith('.schema.json')).sort(), Object.keys(expected).sort());
+  const present = new Set(readdirSync(DIR));
+  for (const file of Object.keys(expected)) assert.ok(present.has(file), `${file} is missing`);
   for (const [file, schema] of Object.entries(expected)) assert.equal(readFileSync(path.join(DIR, file), 'utf8'), `${JSON.stringify(schema, null, 2)}\n`, `${file} differs; run node protocol/scripts/viewer-schemas.mjs`);
 });

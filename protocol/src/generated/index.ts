@@ -15,18 +15,40 @@ import { validate as validate_changeset } from './validators/changeset.js';
 import type { ChangesetDocument } from './types/changeset.js';
 import { validate as validate_changeset_operation } from './validators/changeset-operation.js';
 import type { ChangesetOperation } from './types/changeset-operation.js';
+import { validate as validate_viewer_v2_envelope } from './validators/viewer-v2.envelope.js';
+import type { ViewerFrame } from './types/viewer-v2.envelope.js';
+import { validate as validate_viewer_v2_hello } from './validators/viewer-v2.hello.js';
+import type { ViewerHelloFrame } from './types/viewer-v2.hello.js';
+import { validate as validate_viewer_v2_worker_config } from './validators/viewer-v2.worker-config.js';
+import type { GraphBrowserWorkerConfig } from './types/viewer-v2.worker-config.js';
+import { validate as validate_viewer_v2_worker_message } from './validators/viewer-v2.worker-message.js';
+import type { GraphBrowserWorkerMessage } from './types/viewer-v2.worker-message.js';
+import { validate as validate_viewer_v2_worker_command } from './validators/viewer-v2.worker-command.js';
+import type { GraphBrowserWorkerCommand } from './types/viewer-v2.worker-command.js';
+import { validate as validate_viewer_v2_api_error } from './validators/viewer-v2.api-error.js';
+import type { GraphBrowserError } from './types/viewer-v2.api-error.js';
+import { validate as validate_viewer_v2_api_overview } from './validators/viewer-v2.api-overview.js';
+import type { GraphBrowserOverview } from './types/viewer-v2.api-overview.js';
+import { validate as validate_viewer_v2_api_search } from './validators/viewer-v2.api-search.js';
+import type { GraphBrowserSearch } from './types/viewer-v2.api-search.js';
+import { validate as validate_viewer_v2_api_filter } from './validators/viewer-v2.api-filter.js';
+import type { GraphBrowserFilter } from './types/viewer-v2.api-filter.js';
+import { validate as validate_viewer_v2_api_node } from './validators/viewer-v2.api-node.js';
+import type { GraphBrowserNode } from './types/viewer-v2.api-node.js';
+import { validate as validate_viewer_v2_api_graph } from './validators/viewer-v2.api-graph.js';
+import type { GraphBrowserGraph } from './types/viewer-v2.api-graph.js';
+import { validate as validate_viewer_v2_api_logic } from './validators/viewer-v2.api-logic.js';
+import type { GraphBrowserLogic } from './types/viewer-v2.api-logic.js';
+import { validate as validate_viewer_v2_api_source } from './validators/viewer-v2.api-source.js';
+import type { GraphBrowserSource } from './types/viewer-v2.api-source.js';
 import { validate as validate_viewer_v2_ensure_worker_result } from './validators/viewer-v2.ensure_worker-result.js';
 import type { ViewerEnsureWorkerResultFrame } from './types/viewer-v2.ensure_worker-result.js';
 import { validate as validate_viewer_v2_ensure_worker } from './validators/viewer-v2.ensure_worker.js';
 import type { ViewerEnsureWorkerFrame } from './types/viewer-v2.ensure_worker.js';
-import { validate as validate_viewer_v2_envelope } from './validators/viewer-v2.envelope.js';
-import type { ViewerFrame } from './types/viewer-v2.envelope.js';
 import { validate as validate_viewer_v2_error } from './validators/viewer-v2.error.js';
 import type { ViewerErrorFrame } from './types/viewer-v2.error.js';
 import { validate as validate_viewer_v2_hello_result } from './validators/viewer-v2.hello-result.js';
 import type { ViewerHelloResultFrame } from './types/viewer-v2.hello-result.js';
-import { validate as validate_viewer_v2_hello } from './validators/viewer-v2.hello.js';
-import type { ViewerHelloFrame } from './types/viewer-v2.hello.js';
 import { validate as validate_viewer_v2_issue_token_result } from './validators/viewer-v2.issue_token-result.js';
 import type { ViewerIssueTokenResultFrame } from './types/viewer-v2.issue_token-result.js';
 import { validate as validate_viewer_v2_issue_token } from './validators/viewer-v2.issue_token.js';
@@ -181,24 +203,57 @@ export const validateChangesetDocument = validate_changeset as unknown as Schema
 export type { ChangesetOperation };
 /** Validates one ChangesetOperation against schemas/v1/changeset-operation.schema.json; after a false return, `.errors` says why. */
 export const validateChangesetOperation = validate_changeset_operation as unknown as SchemaValidator<ChangesetOperation>;
+export type { ViewerFrame };
+/** Validates one ViewerFrame against schemas/viewer/v2/envelope.schema.json; after a false return, `.errors` says why. */
+export const validateViewerFrame = validate_viewer_v2_envelope as unknown as SchemaValidator<ViewerFrame>;
+export type { ViewerHelloFrame };
+/** Validates one ViewerHelloFrame against schemas/viewer/v2/hello.schema.json; after a false return, `.errors` says why. */
+export const validateViewerHelloFrame = validate_viewer_v2_hello as unknown as SchemaValidator<ViewerHelloFrame>;
+export type { GraphBrowserWorkerConfig };
+/** Validates one GraphBrowserWorkerConfig against schemas/viewer/v2/worker-config.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserWorkerConfig = validate_viewer_v2_worker_config as unknown as SchemaValidator<GraphBrowserWorkerConfig>;
+export type { GraphBrowserWorkerMessage };
+/** Validates one GraphBrowserWorkerMessage against schemas/viewer/v2/worker-message.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserWorkerMessage = validate_viewer_v2_worker_message as unknown as SchemaValidator<GraphBrowserWorkerMessage>;
+export type { GraphBrowserWorkerCommand };
+/** Validates one GraphBrowserWorkerCommand against schemas/viewer/v2/worker-command.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserWorkerCommand = validate_viewer_v2_worker_command as unknown as SchemaValidator<GraphBrowserWorkerCommand>;
+export type { GraphBrowserError };
+/** Validates one GraphBrowserError against schemas/viewer/v2/api/error.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserError = validate_viewer_v2_api_error as unknown as SchemaValidator<GraphBrowserError>;
+export type { GraphBrowserOverview };
+/** Validates one GraphBrowserOverview against schemas/viewer/v2/api/overview.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserOverview = validate_viewer_v2_api_overview as unknown as SchemaValidator<GraphBrowserOverview>;
+export type { GraphBrowserSearch };
+/** Validates one GraphBrowserSearch against schemas/viewer/v2/api/search.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserSearch = validate_viewer_v2_api_search as unknown as SchemaValidator<GraphBrowserSearch>;
+export type { GraphBrowserFilter };
+/** Validates one GraphBrowserFilter against schemas/viewer/v2/api/filter.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserFilter = validate_viewer_v2_api_filter as unknown as SchemaValidator<GraphBrowserFilter>;
+export type { GraphBrowserNode };
+/** Validates one GraphBrowserNode against schemas/viewer/v2/api/node.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserNode = validate_viewer_v2_api_node as unknown as SchemaValidator<GraphBrowserNode>;
+export type { GraphBrowserGraph };
+/** Validates one GraphBrowserGraph against schemas/viewer/v2/api/graph.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserGraph = validate_viewer_v2_api_graph as unknown as SchemaValidator<GraphBrowserGraph>;
+export type { GraphBrowserLogic };
+/** Validates one GraphBrowserLogic against schemas/viewer/v2/api/logic.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserLogic = validate_viewer_v2_api_logic as unknown as SchemaValidator<GraphBrowserLogic>;
+export type { GraphBrowserSource };
+/** Validates one GraphBrowserSource against schemas/viewer/v2/api/source.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserSource = validate_viewer_v2_api_source as unknown as SchemaValidator<GraphBrowserSource>;
 export type { ViewerEnsureWorkerResultFrame };
 /** Validates one ViewerEnsureWorkerResultFrame against schemas/viewer/v2/ensure_worker-result.schema.json; after a false return, `.errors` says why. */
 export const validateViewerEnsureWorkerResultFrame = validate_viewer_v2_ensure_worker_result as unknown as SchemaValidator<ViewerEnsureWorkerResultFrame>;
 export type { ViewerEnsureWorkerFrame };
 /** Validates one ViewerEnsureWorkerFrame against schemas/viewer/v2/ensure_worker.schema.json; after a false return, `.errors` says why. */
 export const validateViewerEnsureWorkerFrame = validate_viewer_v2_ensure_worker as unknown as SchemaValidator<ViewerEnsureWorkerFrame>;
-export type { ViewerFrame };
-/** Validates one ViewerFrame against schemas/viewer/v2/envelope.schema.json; after a false return, `.errors` says why. */
-export const validateViewerFrame = validate_viewer_v2_envelope as unknown as SchemaValidator<ViewerFrame>;
 export type { ViewerErrorFrame };
 /** Validates one ViewerErrorFrame against schemas/viewer/v2/error.schema.json; after a false return, `.errors` says why. */
 export const validateViewerErrorFrame = validate_viewer_v2_error as unknown as SchemaValidator<ViewerErrorFrame>;
 export type { ViewerHelloResultFrame };
 /** Validates one ViewerHelloResultFrame against schemas/viewer/v2/hello-result.schema.json; after a false return, `.errors` says why. */
 export const validateViewerHelloResultFrame = validate_viewer_v2_hello_result as unknown as SchemaValidator<ViewerHelloResultFrame>;
-export type { ViewerHelloFrame };
-/** Validates one ViewerHelloFrame against schemas/viewer/v2/hello.schema.json; after a false return, `.errors` says why. */
-export const validateViewerHelloFrame = validate_viewer_v2_hello as unknown as SchemaValidator<ViewerHelloFrame>;
 export type { ViewerIssueTokenResultFrame };
 /** Validates one ViewerIssueTokenResultFrame against schemas/viewer/v2/issue_token-result.schema.json; after a false return, `.errors` says why. */
 export const validateViewerIssueTokenResultFrame = validate_viewer_v2_issue_token_result as unknown as SchemaValidator<ViewerIssueTokenResultFrame>;
@@ -407,12 +462,23 @@ export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: 
   { key: 'project-adapter-output', file: 'v1/project-adapter-output.schema.json', validate: validateProjectAdapterOutput as SchemaValidator<unknown> },
   { key: 'changeset', file: 'v1/changeset.schema.json', validate: validateChangesetDocument as SchemaValidator<unknown> },
   { key: 'changeset-operation', file: 'v1/changeset-operation.schema.json', validate: validateChangesetOperation as SchemaValidator<unknown> },
+  { key: 'viewer-v2.envelope', file: 'viewer/v2/envelope.schema.json', validate: validateViewerFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.hello', file: 'viewer/v2/hello.schema.json', validate: validateViewerHelloFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.worker-config', file: 'viewer/v2/worker-config.schema.json', validate: validateGraphBrowserWorkerConfig as SchemaValidator<unknown> },
+  { key: 'viewer-v2.worker-message', file: 'viewer/v2/worker-message.schema.json', validate: validateGraphBrowserWorkerMessage as SchemaValidator<unknown> },
+  { key: 'viewer-v2.worker-command', file: 'viewer/v2/worker-command.schema.json', validate: validateGraphBrowserWorkerCommand as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-error', file: 'viewer/v2/api/error.schema.json', validate: validateGraphBrowserError as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-overview', file: 'viewer/v2/api/overview.schema.json', validate: validateGraphBrowserOverview as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-search', file: 'viewer/v2/api/search.schema.json', validate: validateGraphBrowserSearch as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-filter', file: 'viewer/v2/api/filter.schema.json', validate: validateGraphBrowserFilter as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-node', file: 'viewer/v2/api/node.schema.json', validate: validateGraphBrowserNode as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-graph', file: 'viewer/v2/api/graph.schema.json', validate: validateGraphBrowserGraph as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-logic', file: 'viewer/v2/api/logic.schema.json', validate: validateGraphBrowserLogic as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-source', file: 'viewer/v2/api/source.schema.json', validate: validateGraphBrowserSource as SchemaValidator<unknown> },
   { key: 'viewer-v2.ensure_worker-result', file: 'viewer/v2/ensure_worker-result.schema.json', validate: validateViewerEnsureWorkerResultFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.ensure_worker', file: 'viewer/v2/ensure_worker.schema.json', validate: validateViewerEnsureWorkerFrame as SchemaValidator<unknown> },
-  { key: 'viewer-v2.envelope', file: 'viewer/v2/envelope.schema.json', validate: validateViewerFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.error', file: 'viewer/v2/error.schema.json', validate: validateViewerErrorFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.hello-result', file: 'viewer/v2/hello-result.schema.json', validate: validateViewerHelloResultFrame as SchemaValidator<unknown> },
-  { key: 'viewer-v2.hello', file: 'viewer/v2/hello.schema.json', validate: validateViewerHelloFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.issue_token-result', file: 'viewer/v2/issue_token-result.schema.json', validate: validateViewerIssueTokenResultFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.issue_token', file: 'viewer/v2/issue_token.schema.json', validate: validateViewerIssueTokenFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.list_workers-result', file: 'viewer/v2/list_workers-result.schema.json', validate: validateViewerListWorkersResultFrame as SchemaValidator<unknown> },
