@@ -12,3 +12,5 @@ export type { RequestHandlers, ServerIdentity } from './server.js';
 export { serveConnection } from './server.js';
 export type { IpcConnectOptions } from './client.js';
 export { IpcClient } from './client.js';
+export type { ViewerRuntimePaths } from './runtime.js';
+export { viewerRuntimePaths, ensureRuntimeDir } from './runtime.js';
