@@ -169,6 +169,10 @@ import { validate as validate_docforge_search_input } from './validators/docforg
 import type { DocforgeSearchInput } from './types/docforge_search.input.js';
 import { validate as validate_docforge_search_output } from './validators/docforge_search.output.js';
 import type { DocforgeSearchOutput } from './types/docforge_search.output.js';
+import { validate as validate_docforge_stop_visualization_input } from './validators/docforge_stop_visualization.input.js';
+import type { DocforgeStopVisualizationInput } from './types/docforge_stop_visualization.input.js';
+import { validate as validate_docforge_stop_visualization_output } from './validators/docforge_stop_visualization.output.js';
+import type { DocforgeStopVisualizationOutput } from './types/docforge_stop_visualization.output.js';
 import { validate as validate_docforge_sync_input } from './validators/docforge_sync.input.js';
 import type { DocforgeSyncInput } from './types/docforge_sync.input.js';
 import { validate as validate_docforge_sync_output } from './validators/docforge_sync.output.js';
@@ -181,6 +185,14 @@ import { validate as validate_docforge_validate_project_input } from './validato
 import type { DocforgeValidateProjectInput } from './types/docforge_validate_project.input.js';
 import { validate as validate_docforge_validate_project_output } from './validators/docforge_validate_project.output.js';
 import type { DocforgeValidateProjectOutput } from './types/docforge_validate_project.output.js';
+import { validate as validate_docforge_visualization_status_input } from './validators/docforge_visualization_status.input.js';
+import type { DocforgeVisualizationStatusInput } from './types/docforge_visualization_status.input.js';
+import { validate as validate_docforge_visualization_status_output } from './validators/docforge_visualization_status.output.js';
+import type { DocforgeVisualizationStatusOutput } from './types/docforge_visualization_status.output.js';
+import { validate as validate_docforge_visualize_input } from './validators/docforge_visualize.input.js';
+import type { DocforgeVisualizeInput } from './types/docforge_visualize.input.js';
+import { validate as validate_docforge_visualize_output } from './validators/docforge_visualize.output.js';
+import type { DocforgeVisualizeOutput } from './types/docforge_visualize.output.js';
 
 export type { DescriptorDocument };
 /** Validates one DescriptorDocument against schemas/v1/descriptor.schema.json; after a false return, `.errors` says why. */
@@ -434,6 +446,12 @@ export const validateDocforgeSearchInput = validate_docforge_search_input as unk
 export type { DocforgeSearchOutput };
 /** Validates one DocforgeSearchOutput against schemas/v1/tools/docforge_search.output.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeSearchOutput = validate_docforge_search_output as unknown as SchemaValidator<DocforgeSearchOutput>;
+export type { DocforgeStopVisualizationInput };
+/** Validates one DocforgeStopVisualizationInput against schemas/v1/tools/docforge_stop_visualization.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeStopVisualizationInput = validate_docforge_stop_visualization_input as unknown as SchemaValidator<DocforgeStopVisualizationInput>;
+export type { DocforgeStopVisualizationOutput };
+/** Validates one DocforgeStopVisualizationOutput against schemas/v1/tools/docforge_stop_visualization.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeStopVisualizationOutput = validate_docforge_stop_visualization_output as unknown as SchemaValidator<DocforgeStopVisualizationOutput>;
 export type { DocforgeSyncInput };
 /** Validates one DocforgeSyncInput against schemas/v1/tools/docforge_sync.input.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeSyncInput = validate_docforge_sync_input as unknown as SchemaValidator<DocforgeSyncInput>;
@@ -452,6 +470,18 @@ export const validateDocforgeValidateProjectInput = validate_docforge_validate_p
 export type { DocforgeValidateProjectOutput };
 /** Validates one DocforgeValidateProjectOutput against schemas/v1/tools/docforge_validate_project.output.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeValidateProjectOutput = validate_docforge_validate_project_output as unknown as SchemaValidator<DocforgeValidateProjectOutput>;
+export type { DocforgeVisualizationStatusInput };
+/** Validates one DocforgeVisualizationStatusInput against schemas/v1/tools/docforge_visualization_status.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeVisualizationStatusInput = validate_docforge_visualization_status_input as unknown as SchemaValidator<DocforgeVisualizationStatusInput>;
+export type { DocforgeVisualizationStatusOutput };
+/** Validates one DocforgeVisualizationStatusOutput against schemas/v1/tools/docforge_visualization_status.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeVisualizationStatusOutput = validate_docforge_visualization_status_output as unknown as SchemaValidator<DocforgeVisualizationStatusOutput>;
+export type { DocforgeVisualizeInput };
+/** Validates one DocforgeVisualizeInput against schemas/v1/tools/docforge_visualize.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeVisualizeInput = validate_docforge_visualize_input as unknown as SchemaValidator<DocforgeVisualizeInput>;
+export type { DocforgeVisualizeOutput };
+/** Validates one DocforgeVisualizeOutput against schemas/v1/tools/docforge_visualize.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeVisualizeOutput = validate_docforge_visualize_output as unknown as SchemaValidator<DocforgeVisualizeOutput>;
 
 /** Every schema: fixture key (protocol/fixtures/<key>/), schema file under protocol/schemas, validator. */
 export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: SchemaValidator<unknown> }[] = [
@@ -539,12 +569,18 @@ export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: 
   { key: 'docforge_register_changes.output', file: 'v1/tools/docforge_register_changes.output.schema.json', validate: validateDocforgeRegisterChangesOutput as SchemaValidator<unknown> },
   { key: 'docforge_search.input', file: 'v1/tools/docforge_search.input.schema.json', validate: validateDocforgeSearchInput as SchemaValidator<unknown> },
   { key: 'docforge_search.output', file: 'v1/tools/docforge_search.output.schema.json', validate: validateDocforgeSearchOutput as SchemaValidator<unknown> },
+  { key: 'docforge_stop_visualization.input', file: 'v1/tools/docforge_stop_visualization.input.schema.json', validate: validateDocforgeStopVisualizationInput as SchemaValidator<unknown> },
+  { key: 'docforge_stop_visualization.output', file: 'v1/tools/docforge_stop_visualization.output.schema.json', validate: validateDocforgeStopVisualizationOutput as SchemaValidator<unknown> },
   { key: 'docforge_sync.input', file: 'v1/tools/docforge_sync.input.schema.json', validate: validateDocforgeSyncInput as SchemaValidator<unknown> },
   { key: 'docforge_sync.output', file: 'v1/tools/docforge_sync.output.schema.json', validate: validateDocforgeSyncOutput as SchemaValidator<unknown> },
   { key: 'docforge_validate_changeset.input', file: 'v1/tools/docforge_validate_changeset.input.schema.json', validate: validateDocforgeValidateChangesetInput as SchemaValidator<unknown> },
   { key: 'docforge_validate_changeset.output', file: 'v1/tools/docforge_validate_changeset.output.schema.json', validate: validateDocforgeValidateChangesetOutput as SchemaValidator<unknown> },
   { key: 'docforge_validate_project.input', file: 'v1/tools/docforge_validate_project.input.schema.json', validate: validateDocforgeValidateProjectInput as SchemaValidator<unknown> },
   { key: 'docforge_validate_project.output', file: 'v1/tools/docforge_validate_project.output.schema.json', validate: validateDocforgeValidateProjectOutput as SchemaValidator<unknown> },
+  { key: 'docforge_visualization_status.input', file: 'v1/tools/docforge_visualization_status.input.schema.json', validate: validateDocforgeVisualizationStatusInput as SchemaValidator<unknown> },
+  { key: 'docforge_visualization_status.output', file: 'v1/tools/docforge_visualization_status.output.schema.json', validate: validateDocforgeVisualizationStatusOutput as SchemaValidator<unknown> },
+  { key: 'docforge_visualize.input', file: 'v1/tools/docforge_visualize.input.schema.json', validate: validateDocforgeVisualizeInput as SchemaValidator<unknown> },
+  { key: 'docforge_visualize.output', file: 'v1/tools/docforge_visualize.output.schema.json', validate: validateDocforgeVisualizeOutput as SchemaValidator<unknown> },
 ];
 
 /** Input and output validators of every tool that has schemas, by tool name. */
@@ -574,9 +610,12 @@ export const TOOL_VALIDATORS = {
   docforge_rebase_changeset: { input: validateDocforgeRebaseChangesetInput, output: validateDocforgeRebaseChangesetOutput },
   docforge_register_changes: { input: validateDocforgeRegisterChangesInput, output: validateDocforgeRegisterChangesOutput },
   docforge_search: { input: validateDocforgeSearchInput, output: validateDocforgeSearchOutput },
+  docforge_stop_visualization: { input: validateDocforgeStopVisualizationInput, output: validateDocforgeStopVisualizationOutput },
   docforge_sync: { input: validateDocforgeSyncInput, output: validateDocforgeSyncOutput },
   docforge_validate_changeset: { input: validateDocforgeValidateChangesetInput, output: validateDocforgeValidateChangesetOutput },
   docforge_validate_project: { input: validateDocforgeValidateProjectInput, output: validateDocforgeValidateProjectOutput },
+  docforge_visualization_status: { input: validateDocforgeVisualizationStatusInput, output: validateDocforgeVisualizationStatusOutput },
+  docforge_visualize: { input: validateDocforgeVisualizeInput, output: validateDocforgeVisualizeOutput },
 } as const;
 
 /** Name of a tool that has input and output schemas in protocol/schemas/v1/tools. */
@@ -609,9 +648,12 @@ export interface ToolInputs {
   docforge_rebase_changeset: DocforgeRebaseChangesetInput;
   docforge_register_changes: DocforgeRegisterChangesInput;
   docforge_search: DocforgeSearchInput;
+  docforge_stop_visualization: DocforgeStopVisualizationInput;
   docforge_sync: DocforgeSyncInput;
   docforge_validate_changeset: DocforgeValidateChangesetInput;
   docforge_validate_project: DocforgeValidateProjectInput;
+  docforge_visualization_status: DocforgeVisualizationStatusInput;
+  docforge_visualize: DocforgeVisualizeInput;
 }
 
 /** Generated output (envelope) type of each tool, by tool name. */
@@ -641,7 +683,10 @@ export interface ToolOutputs {
   docforge_rebase_changeset: DocforgeRebaseChangesetOutput;
   docforge_register_changes: DocforgeRegisterChangesOutput;
   docforge_search: DocforgeSearchOutput;
+  docforge_stop_visualization: DocforgeStopVisualizationOutput;
   docforge_sync: DocforgeSyncOutput;
   docforge_validate_changeset: DocforgeValidateChangesetOutput;
   docforge_validate_project: DocforgeValidateProjectOutput;
+  docforge_visualization_status: DocforgeVisualizationStatusOutput;
+  docforge_visualize: DocforgeVisualizeOutput;
 }
