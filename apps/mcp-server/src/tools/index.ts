@@ -31,6 +31,9 @@ import { proposeRelationshipUpdateTool } from './propose-relationship-update.js'
 import { proposeNodeDeleteTool } from './propose-node-delete.js';
 import { validateChangesetTool } from './validate-changeset.js';
 import { getChangesetDiffTool } from './get-changeset-diff.js';
+import { visualizeTool } from './visualize.js';
+import { stopVisualizationTool } from './stop-visualization.js';
+import { visualizationStatusTool } from './visualization-status.js';
 
 /** Every tool definition (any order; see @docforge/policy for the registration order). */
 export const ALL_TOOLS: readonly ToolDefinition[] = Object.freeze([
@@ -62,4 +65,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = Object.freeze([
   proposeNodeDeleteTool,
   validateChangesetTool,
   getChangesetDiffTool,
+  visualizeTool,
+  stopVisualizationTool,
+  visualizationStatusTool,
 ]);
