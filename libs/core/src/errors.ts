@@ -50,6 +50,9 @@ export const ERROR_CODES = {
   viewer_unavailable: { message: 'The per-user viewer manager could not be started or reached.', template: '{reason:raw}', remediation: 'check_viewer_log' },
   worker_failed: { message: 'A graph-browser worker failed to start or died.', template: '{reason:raw}', remediation: 'check_viewer_log' },
   worker_not_found: { message: 'The viewer manager supervises no worker with that id.', template: 'The viewer manager supervises no worker {worker_id}.', remediation: 'call_visualize_again' },
+  // issue 12 (graph-browser worker)
+  snapshot_replaced: { message: 'The index file this viewer serves was replaced or altered; open the view again with docforge_visualize.', template: 'The index file {index_file} this viewer serves was replaced or altered ({reason:raw}); open the view again with docforge_visualize.', remediation: 'visualize_again', stale: true },
+  viewer_access_denied: { message: 'The viewer refused the request.', template: '{reason:raw}', remediation: 'open_viewer_url' },
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Every registered wire error code. */
@@ -269,6 +272,15 @@ export const errors = Object.freeze({
   /** `worker_not_found` for a manager-assigned worker id (`details.worker_id`). */
   workerNotFound(workerId: string, options?: ErrorOptions): DocforgeError {
     return build('worker_not_found', { worker_id: workerId }, { worker_id: workerId }, options);
+  },
+  // issue 12 (graph-browser worker)
+  /** `snapshot_replaced`: the served index file no longer has the identity it had at start; `details` names the file and what changed. */
+  snapshotReplaced(indexFile: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('snapshot_replaced', { index_file: indexFile, reason }, { index_file: indexFile, reason, ...details }, options);
+  },
+  /** `viewer_access_denied`: a graph-browser request without a valid session, from a foreign Host or Origin, or with a method other than GET/HEAD; `details.check` names the failed check. */
+  viewerAccessDenied(check: string, reason: string, options?: ErrorOptions): DocforgeError {
+    return build('viewer_access_denied', { reason }, { check }, options);
   },
 });
 
