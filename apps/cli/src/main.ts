@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * docforge: the command-line composition root (init, sync, validate, search, changeset, demo).
+ * docforge: the command-line composition root (init, sync, validate, search, changeset, viewer, demo).
  * Output for people goes to stdout; logs go to stderr through pino.
  */
 import { readFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { toDocforgeError } from '@docforge/core';
 import { runDemo } from './demo.js';
 import { progressMode, runInit, runSearch, runSync, runValidate, type SyncOptions } from './commands.js';
 import { runChangeset } from './changeset.js';
+import { runViewer } from './viewer.js';
 import { errorLine } from './terminal.js';
 
 const USAGE = `Usage: docforge <command> [options]
@@ -26,6 +27,8 @@ Commands:
   changeset validate ID   project and validate a changeset (exit 1 when invalid)
   changeset abandon ID --writer W
                           abandon a changeset of writer W, keeping it and an audit receipt
+  viewer status [--all]   the graph-browser workers of this project (--all: of every project) and the viewer manager
+  viewer stop [--all]     stop this project's workers (--all: every worker and the per-user viewer manager)
   demo                    start docforge-mcp on the bundled examples/ and print a transcript
 
 Options:
@@ -101,6 +104,8 @@ async function main(argv: string[]): Promise<number> {
         return await runSearch(root, rest.join(' '), limit, syncOptions);
       case 'changeset':
         return await runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR }, logger);
+      case 'viewer':
+        return await runViewer(root, rest[0], { json, all: values.all === true });
       case 'demo':
         return await runDemo(values['project-root'] ? root : null);
       default:
