@@ -20,11 +20,9 @@ process.on('exit', () => {
 export async function workerConfig(root: string, options: { noAst?: boolean; workerId?: string } = {}): Promise<GraphBrowserWorkerConfig> {
   const manager = new IndexManager({ root, noAst: false });
   try {
-    let publication = readPublication(manager.layout());
-    if (publication === null) {
-      await manager.sync();
-      publication = readPublication(manager.layout());
-    }
+    // Always synchronize: a copied project's current.json names the inode of the original index file.
+    await manager.sync();
+    const publication = readPublication(manager.layout());
     if (publication === null) throw new Error(`no publication in ${root}`);
     const { generation, source_identity, index_file, index_ino, index_size } = publication;
     return {

@@ -3,7 +3,7 @@
  * payloads of each request and its result, and the checks every side runs on what it receives
  * (generated validators from protocol/schemas/viewer/v2).
  */
-import { DocforgeError, errors, isErrorCode } from '@docforge/core';
+import { DocforgeError, ERROR_CODES, errors, isErrorCode } from '@docforge/core';
 import {
   describeValidationErrors,
   validateViewerFrame,
@@ -136,7 +136,7 @@ export function checkReply<T extends RequestType>(type: T, raw: unknown): Viewer
   if (raw.type === 'error') {
     if (!validateViewerErrorFrame(raw)) throw errors.viewerProtocolError(`The error reply to ${type} does not match its schema.`, { errors: describeValidationErrors(validateViewerErrorFrame.errors) });
     const { code, message, details } = raw.payload;
-    throw isErrorCode(code) ? new DocforgeError(code, message, details) : errors.viewerProtocolError(`The manager answered ${type} with the unknown error code ${code}: ${message}`, { code });
+    throw isErrorCode(code) ? DocforgeError.fromWire({ code, message, remediation: ERROR_CODES[code].remediation, details }) : errors.viewerProtocolError(`The manager answered ${type} with the unknown error code ${code}: ${message}`, { code });
   }
   const validate = VALIDATORS[type].result;
   if (!validate(raw)) throw errors.viewerProtocolError(`The reply to ${type} does not match its result schema.`, { type, errors: describeValidationErrors(validate.errors) });
