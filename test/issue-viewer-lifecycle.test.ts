@@ -127,3 +127,33 @@ test('status separates lifecycle and freshness; after an edit and a sync it is s
   assert.equal(after.result!.lifecycle.state, 'stopped');
   assert.equal(after.result!.staleness, 'unknown');
 });
+
+test('a manager killed with SIGKILL is replaced on the next visualize (dead-owner lock, stale socket); its workers end with it', async (t) => {
+  const runtime = useViewerRuntime();
+  const root = exampleProjectCopy();
+  t.after(() => removeDir(root));
+  const s = await useServer(root, { env: runtime.env });
+  const first = await s.call('docforge_visualize', {});
+  assert.equal(first.ok, true, JSON.stringify(first.error));
+  const c = (await runtime.manager())!;
+  const before = await c.request('list_workers', {});
+  c.close();
+  const workerPid = before.workers[0]!.pid!;
+  process.kill(before.manager.pid, 'SIGKILL');
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let i = 0; i < 400 && alive(workerPid); i += 1) await new Promise((r) => setTimeout(r, 25));
+  assert.equal(alive(workerPid), false, 'the orphaned worker exits when its manager channel closes');
+  const next = await s.call('docforge_visualize', {});
+  assert.equal(next.ok, true, JSON.stringify(next.error));
+  assert.notEqual(next.result!.worker.worker_id, first.result!.worker.worker_id);
+  const d = (await runtime.manager())!;
+  assert.notEqual((await d.request('list_workers', {})).manager.pid, before.manager.pid);
+  d.close();
+});
