@@ -1,5 +1,6 @@
 /** Starts real graph-browser workers the way the viewer manager does (fork of the committed bin with DOCFORGE_WORKER_CONFIG and an IPC channel) and talks HTTP to them. */
 import { fork, type ChildProcess } from 'node:child_process';
+import { after } from 'node:test';
 import path from 'node:path';
 import { IndexManager, readPublication } from '@docforge/index';
 import type { GraphBrowserWorkerConfig, GraphBrowserWorkerMessage } from '@docforge/protocol';
@@ -9,18 +10,20 @@ import { REPO_ROOT } from './paths.js';
 export const GRAPH_BROWSER_BIN = path.join(REPO_ROOT, 'apps/graph-browser/bin/graph-browser.js');
 
 const children = new Set<ChildProcess>();
-process.on('exit', () => {
+// A worker left running by a failed assertion would keep the test process alive: kill them all after the file's tests.
+after(() => {
   for (const child of children) child.kill('SIGKILL');
 });
 
 /**
- * The worker configuration of the project's current publication; syncs the project first when it
- * has none (a test file run without ops/run-tests.mjs).
+ * The worker configuration of the project's current publication, after a sync (which republishes
+ * a copied project, whose index file has a new inode, and builds one without state). `noAst` is the
+ * worker's binding; `buildNoAst` the binding of that sync (a Logic-free index).
  */
-export async function workerConfig(root: string, options: { noAst?: boolean; workerId?: string } = {}): Promise<GraphBrowserWorkerConfig> {
-  const manager = new IndexManager({ root, noAst: false });
+export async function workerConfig(root: string, options: { noAst?: boolean; buildNoAst?: boolean; workerId?: string } = {}): Promise<GraphBrowserWorkerConfig> {
+  const manager = new IndexManager({ root, noAst: options.buildNoAst === true });
   try {
-    // Always synchronize: a copied project's current.json names the inode of the original index file.
+    // A no-op on a current index; a copied project (new inodes) or one without state gets published first.
     await manager.sync();
     const publication = readPublication(manager.layout());
     if (publication === null) throw new Error(`no publication in ${root}`);
