@@ -14,6 +14,10 @@ import { ChangesetStore, changesetSha256, type ChangesetDocument } from '@docfor
 import { EXAMPLES_DIR } from './helpers/paths.js';
 import { removeDir, tempCopy } from './helpers/projects.js';
 import type { Envelope } from './helpers/server.js';
+import { useViewerRuntime } from './helpers/viewer.js';
+
+// The in-process servers spawn the viewer manager through this process's environment: a temp runtime dir, shut down after the file.
+process.env.DOCFORGE_VIEWER_RUNTIME_DIR = useViewerRuntime().env.DOCFORGE_VIEWER_RUNTIME_DIR;
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const outputValidators = new Map<string, ValidateFunction>([...loadToolSchemas()].map(([name, s]) => [name, ajv.compile(s.output)]));
@@ -37,6 +41,9 @@ const VALID: Record<string, Record<string, unknown>> = {
   docforge_get_context: { node_id: NODE },
   docforge_get_task_context: { task_kind: 'change', task: 'refund handling in the ledger' },
   docforge_validate_project: {},
+  docforge_visualize: { node_id: NODE },
+  docforge_stop_visualization: {},
+  docforge_visualization_status: {},
   docforge_get_generation_diff: {},
   docforge_create_changeset: {},
   docforge_register_changes: { operations: [{ op: 'node_update', node_id: 'CMP-LEDGER', set: { status: 'draft' } }] },
@@ -181,6 +188,8 @@ describe('every registered tool against its tightened output schema', () => {
         const e = await call(h, name, VALID[name]!);
         if (name === 'docforge_get_generation_diff') {
           assert.equal(e.result!.receipt_state, 'unknown');
+        } else if (name === 'docforge_visualization_status' || name === 'docforge_stop_visualization') {
+          assert.equal(e.ok, true, `${name} reports without a project load`);
         } else {
           assert.equal(e.ok, false, name);
         }

@@ -46,7 +46,7 @@ test('the scanner sees static, type-only and dynamic imports, re-exports, requir
   ]);
 });
 
-test('workspace dependencies only point down the layers; an app depends on another app only to spawn its bin', () => {
+test('workspace dependencies only point down the layers; an app depends on another app only to spawn its bin (resolving the package or its package.json)', () => {
   assert.ok(scanned.length > 50, `scanned ${scanned.length} source files`);
   for (const ws of list) {
     for (const dep of ws.dependencies) {
@@ -56,7 +56,7 @@ test('workspace dependencies only point down the layers; an app depends on anoth
       assert.ok(layer(target) <= layer(ws), `${ws.dir} depends upward on ${target.dir}`);
       if (!isApp(target)) continue;
       assert.ok(isApp(ws), `the lib ${ws.dir} depends on the app ${target.dir}`);
-      const uses = scanned.filter((s) => s.ws === ws).flatMap((s) => s.references.filter((r) => r.specifier === dep).map((r) => `${repoPath(s.file)}:${r.line} ${r.kind}`));
+      const uses = scanned.filter((s) => s.ws === ws).flatMap((s) => s.references.filter((r) => r.specifier === dep || r.specifier === `${dep}/package.json`).map((r) => `${repoPath(s.file)}:${r.line} ${r.kind}`));
       assert.ok(uses.length > 0 && uses.every((u) => u.endsWith(' resolve')), `${ws.dir} may only resolve ${dep} (to spawn its bin), never import it: ${uses.join(', ')}`);
     }
   }

@@ -41,13 +41,26 @@ const FORMATS = [
   { file: 'viewer/v2/api/source.schema.json', key: 'viewer-v2.api-source', name: 'GraphBrowserSource' },
 ];
 
+/**
+ * Viewer protocol v2 manager frames (schemas/viewer/v2, written by scripts/viewer-schemas.mjs):
+ * every file of that folder not listed in FORMATS, named by its title.
+ */
+function viewerFormats() {
+  const dir = path.join(SCHEMA_DIR, 'viewer/v2');
+  const listed = new Set(FORMATS.map((f) => f.file));
+  return readdirSync(dir).filter((f) => f.endsWith('.schema.json') && !listed.has(`viewer/v2/${f}`)).sort().map((f) => {
+    const stem = f.slice(0, -'.schema.json'.length);
+    return { file: `viewer/v2/${f}`, key: `viewer-v2.${stem}`, name: readJson(path.join(dir, f)).title };
+  });
+}
+
 function pascal(snake) {
   return snake.split(/[_.-]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 }
 
 /** Every schema: key (fixture folder and file stem), type name, schema JSON, and tool binding. */
 function collectSchemas() {
-  const entries = FORMATS.map((f) => ({ ...f, schema: readJson(path.join(SCHEMA_DIR, f.file)), tool: null }));
+  const entries = [...FORMATS, ...viewerFormats()].map((f) => ({ ...f, schema: readJson(path.join(SCHEMA_DIR, f.file)), tool: null }));
   const toolDir = path.join(SCHEMA_DIR, 'v1/tools');
   for (const file of readdirSync(toolDir).filter((f) => f.endsWith('.tool.json')).sort()) {
     const tool = file.slice(0, -'.tool.json'.length);

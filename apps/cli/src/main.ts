@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * docforge: the command-line composition root (init, sync, validate, search, changeset, render, demo).
+ * docforge: the command-line composition root (init, sync, validate, search, changeset, render, viewer, demo).
  * Output for people goes to stdout; logs go to stderr through pino.
  */
 import { readFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { runDemo } from './demo.js';
 import { progressMode, runInit, runSearch, runSync, runValidate, type SyncOptions } from './commands.js';
 import { runChangeset } from './changeset.js';
 import { runRender } from './render.js';
+import { runViewer } from './viewer.js';
 import { errorLine } from './terminal.js';
 
 const USAGE = `Usage: docforge <command> [options]
@@ -31,6 +32,8 @@ Commands:
   render --status [VIEW] [--deep]
                           render status per view: current, stale or unverified (exit 1 unless all
                           current); --deep re-renders in memory and compares with the files
+  viewer status [--all]   the graph-browser workers of this project (--all: of every project) and the viewer manager
+  viewer stop [--all]     stop this project's workers (--all: every worker and the per-user viewer manager)
   demo                    start docforge-mcp on the bundled examples/ and print a transcript
 
 Options:
@@ -114,6 +117,8 @@ async function main(argv: string[]): Promise<number> {
           return 2;
         }
         return await runRender(root, rest[0], { ...syncOptions, status: values.status === true, deep: values.deep === true });
+      case 'viewer':
+        return await runViewer(root, rest[0], { json, all: values.all === true });
       case 'demo':
         return await runDemo(values['project-root'] ? root : null);
       default:

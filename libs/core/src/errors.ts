@@ -44,6 +44,12 @@ export const ERROR_CODES = {
   changeset_corrupt: { message: 'A stored changeset document is unreadable or fails its hash check.', template: 'Stored changeset {changeset_id} is unreadable: {reason:raw}', remediation: 'inspect_changeset_store' },
   rebase_refused: { message: 'The changeset cannot move to the current base: an invariant no longer holds.', template: 'Changeset {changeset_id} cannot be rebased: {reason:raw}', remediation: 'create_new_changeset' },
   internal_error: { message: 'An unexpected internal error occurred; nothing was changed.', template: '{reason:raw}', remediation: 'report_bug' },
+  // Issue 12: viewer manager protocol v2 and graph-browser workers.
+  protocol_version_unsupported: { message: 'The peer speaks no viewer protocol version this side supports.', template: 'Viewer protocol version {version:raw} is not supported; this side speaks version {supported:raw}.', remediation: 'upgrade_docforge' },
+  viewer_protocol_error: { message: 'A viewer protocol frame is malformed or out of order.', template: '{reason:raw}', remediation: 'report_bug' },
+  viewer_unavailable: { message: 'The per-user viewer manager could not be started or reached.', template: '{reason:raw}', remediation: 'check_viewer_log' },
+  worker_failed: { message: 'A graph-browser worker failed to start or died.', template: '{reason:raw}', remediation: 'check_viewer_log' },
+  worker_not_found: { message: 'The viewer manager supervises no worker with that id.', template: 'The viewer manager supervises no worker {worker_id}.', remediation: 'call_visualize_again' },
   // issue 12 (graph-browser worker)
   snapshot_replaced: { message: 'The index file this viewer serves was replaced or altered; open the view again with docforge_visualize.', template: 'The index file {index_file} this viewer serves was replaced or altered ({reason:raw}); open the view again with docforge_visualize.', remediation: 'visualize_again', stale: true },
   viewer_access_denied: { message: 'The viewer refused the request.', template: '{reason:raw}', remediation: 'open_viewer_url' },
@@ -248,6 +254,27 @@ export const errors = Object.freeze({
   /** `internal_error`: an unexpected failure; nothing was changed. */
   internalError(reason?: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('internal_error', { reason }, details, options);
+  },
+  // Issue 12: viewer manager protocol v2 and graph-browser workers.
+  /** `protocol_version_unsupported`: a viewer protocol peer offered `version` (e.g. `1` or `1, 3`); this side speaks `supported`. */
+  protocolVersionUnsupported(version: string, supported: string, options?: ErrorOptions): DocforgeError {
+    return build('protocol_version_unsupported', { version, supported }, { offered: version, supported }, options);
+  },
+  /** `viewer_protocol_error`: a frame that is not JSON, fails its schema, is too long or comes before `hello`. */
+  viewerProtocolError(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('viewer_protocol_error', { reason }, details, options);
+  },
+  /** `viewer_unavailable`: the viewer manager could not be spawned or did not answer on its socket. */
+  viewerUnavailable(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('viewer_unavailable', { reason }, details, options);
+  },
+  /** `worker_failed`: a graph-browser worker reported a fatal error, exited before ready, or died. */
+  workerFailed(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('worker_failed', { reason }, details, options);
+  },
+  /** `worker_not_found` for a manager-assigned worker id (`details.worker_id`). */
+  workerNotFound(workerId: string, options?: ErrorOptions): DocforgeError {
+    return build('worker_not_found', { worker_id: workerId }, { worker_id: workerId }, options);
   },
   // issue 12 (graph-browser worker)
   /** `snapshot_replaced`: the served index file no longer has the identity it had at start; `details` names the file and what changed. */

@@ -41,6 +41,15 @@ export function serverInstructions(policy: EffectivePolicy, capabilities: Capabi
       (policy.ast.logic_allowed && registered('docforge_get_logic') ? ' docforge_get_logic returns the stored control-flow Logic of one function or method.' : '') +
       (registered('docforge_render_status') ? ' docforge_render_status says whether declared view outputs are current; they are rendered only by the local `docforge render` command.' : ''),
   ];
+  const viewer = ['docforge_visualize', 'docforge_visualization_status', 'docforge_stop_visualization'].filter(registered);
+  if (viewer.includes('docforge_visualize')) {
+    parts.push(
+      'docforge_visualize opens the read-only loopback graph browser of this project (focus one node id, one search query, or the overview) ' +
+        'and returns its URL with a one-time token; give the URL to the user rather than fetching it.' +
+        (viewer.includes('docforge_visualization_status') ? ' docforge_visualization_status reports whether the browser still shows the current index and sources.' : '') +
+        (viewer.includes('docforge_stop_visualization') ? ' docforge_stop_visualization stops it.' : ''),
+    );
+  }
   if (capabilities.proposal_access.enabled) {
     const sentences: string[] = [];
     if (registered('docforge_register_changes')) sentences.push('Prefer docforge_register_changes to create, validate and store one complete changeset.');

@@ -43,6 +43,34 @@ import { validate as validate_viewer_v2_api_logic } from './validators/viewer-v2
 import type { GraphBrowserLogic } from './types/viewer-v2.api-logic.js';
 import { validate as validate_viewer_v2_api_source } from './validators/viewer-v2.api-source.js';
 import type { GraphBrowserSource } from './types/viewer-v2.api-source.js';
+import { validate as validate_viewer_v2_ensure_worker_result } from './validators/viewer-v2.ensure_worker-result.js';
+import type { ViewerEnsureWorkerResultFrame } from './types/viewer-v2.ensure_worker-result.js';
+import { validate as validate_viewer_v2_ensure_worker } from './validators/viewer-v2.ensure_worker.js';
+import type { ViewerEnsureWorkerFrame } from './types/viewer-v2.ensure_worker.js';
+import { validate as validate_viewer_v2_error } from './validators/viewer-v2.error.js';
+import type { ViewerErrorFrame } from './types/viewer-v2.error.js';
+import { validate as validate_viewer_v2_hello_result } from './validators/viewer-v2.hello-result.js';
+import type { ViewerHelloResultFrame } from './types/viewer-v2.hello-result.js';
+import { validate as validate_viewer_v2_issue_token_result } from './validators/viewer-v2.issue_token-result.js';
+import type { ViewerIssueTokenResultFrame } from './types/viewer-v2.issue_token-result.js';
+import { validate as validate_viewer_v2_issue_token } from './validators/viewer-v2.issue_token.js';
+import type { ViewerIssueTokenFrame } from './types/viewer-v2.issue_token.js';
+import { validate as validate_viewer_v2_list_workers_result } from './validators/viewer-v2.list_workers-result.js';
+import type { ViewerListWorkersResultFrame } from './types/viewer-v2.list_workers-result.js';
+import { validate as validate_viewer_v2_list_workers } from './validators/viewer-v2.list_workers.js';
+import type { ViewerListWorkersFrame } from './types/viewer-v2.list_workers.js';
+import { validate as validate_viewer_v2_shutdown_result } from './validators/viewer-v2.shutdown-result.js';
+import type { ViewerShutdownResultFrame } from './types/viewer-v2.shutdown-result.js';
+import { validate as validate_viewer_v2_shutdown } from './validators/viewer-v2.shutdown.js';
+import type { ViewerShutdownFrame } from './types/viewer-v2.shutdown.js';
+import { validate as validate_viewer_v2_stop_worker_result } from './validators/viewer-v2.stop_worker-result.js';
+import type { ViewerStopWorkerResultFrame } from './types/viewer-v2.stop_worker-result.js';
+import { validate as validate_viewer_v2_stop_worker } from './validators/viewer-v2.stop_worker.js';
+import type { ViewerStopWorkerFrame } from './types/viewer-v2.stop_worker.js';
+import { validate as validate_viewer_v2_worker_status_result } from './validators/viewer-v2.worker_status-result.js';
+import type { ViewerWorkerStatusResultFrame } from './types/viewer-v2.worker_status-result.js';
+import { validate as validate_viewer_v2_worker_status } from './validators/viewer-v2.worker_status.js';
+import type { ViewerWorkerStatusFrame } from './types/viewer-v2.worker_status.js';
 import { validate as validate_docforge_abandon_changeset_input } from './validators/docforge_abandon_changeset.input.js';
 import type { DocforgeAbandonChangesetInput } from './types/docforge_abandon_changeset.input.js';
 import { validate as validate_docforge_abandon_changeset_output } from './validators/docforge_abandon_changeset.output.js';
@@ -151,6 +179,10 @@ import { validate as validate_docforge_search_input } from './validators/docforg
 import type { DocforgeSearchInput } from './types/docforge_search.input.js';
 import { validate as validate_docforge_search_output } from './validators/docforge_search.output.js';
 import type { DocforgeSearchOutput } from './types/docforge_search.output.js';
+import { validate as validate_docforge_stop_visualization_input } from './validators/docforge_stop_visualization.input.js';
+import type { DocforgeStopVisualizationInput } from './types/docforge_stop_visualization.input.js';
+import { validate as validate_docforge_stop_visualization_output } from './validators/docforge_stop_visualization.output.js';
+import type { DocforgeStopVisualizationOutput } from './types/docforge_stop_visualization.output.js';
 import { validate as validate_docforge_sync_input } from './validators/docforge_sync.input.js';
 import type { DocforgeSyncInput } from './types/docforge_sync.input.js';
 import { validate as validate_docforge_sync_output } from './validators/docforge_sync.output.js';
@@ -163,6 +195,14 @@ import { validate as validate_docforge_validate_project_input } from './validato
 import type { DocforgeValidateProjectInput } from './types/docforge_validate_project.input.js';
 import { validate as validate_docforge_validate_project_output } from './validators/docforge_validate_project.output.js';
 import type { DocforgeValidateProjectOutput } from './types/docforge_validate_project.output.js';
+import { validate as validate_docforge_visualization_status_input } from './validators/docforge_visualization_status.input.js';
+import type { DocforgeVisualizationStatusInput } from './types/docforge_visualization_status.input.js';
+import { validate as validate_docforge_visualization_status_output } from './validators/docforge_visualization_status.output.js';
+import type { DocforgeVisualizationStatusOutput } from './types/docforge_visualization_status.output.js';
+import { validate as validate_docforge_visualize_input } from './validators/docforge_visualize.input.js';
+import type { DocforgeVisualizeInput } from './types/docforge_visualize.input.js';
+import { validate as validate_docforge_visualize_output } from './validators/docforge_visualize.output.js';
+import type { DocforgeVisualizeOutput } from './types/docforge_visualize.output.js';
 
 export type { DescriptorDocument };
 /** Validates one DescriptorDocument against schemas/v1/descriptor.schema.json; after a false return, `.errors` says why. */
@@ -227,6 +267,48 @@ export const validateGraphBrowserLogic = validate_viewer_v2_api_logic as unknown
 export type { GraphBrowserSource };
 /** Validates one GraphBrowserSource against schemas/viewer/v2/api/source.schema.json; after a false return, `.errors` says why. */
 export const validateGraphBrowserSource = validate_viewer_v2_api_source as unknown as SchemaValidator<GraphBrowserSource>;
+export type { ViewerEnsureWorkerResultFrame };
+/** Validates one ViewerEnsureWorkerResultFrame against schemas/viewer/v2/ensure_worker-result.schema.json; after a false return, `.errors` says why. */
+export const validateViewerEnsureWorkerResultFrame = validate_viewer_v2_ensure_worker_result as unknown as SchemaValidator<ViewerEnsureWorkerResultFrame>;
+export type { ViewerEnsureWorkerFrame };
+/** Validates one ViewerEnsureWorkerFrame against schemas/viewer/v2/ensure_worker.schema.json; after a false return, `.errors` says why. */
+export const validateViewerEnsureWorkerFrame = validate_viewer_v2_ensure_worker as unknown as SchemaValidator<ViewerEnsureWorkerFrame>;
+export type { ViewerErrorFrame };
+/** Validates one ViewerErrorFrame against schemas/viewer/v2/error.schema.json; after a false return, `.errors` says why. */
+export const validateViewerErrorFrame = validate_viewer_v2_error as unknown as SchemaValidator<ViewerErrorFrame>;
+export type { ViewerHelloResultFrame };
+/** Validates one ViewerHelloResultFrame against schemas/viewer/v2/hello-result.schema.json; after a false return, `.errors` says why. */
+export const validateViewerHelloResultFrame = validate_viewer_v2_hello_result as unknown as SchemaValidator<ViewerHelloResultFrame>;
+export type { ViewerIssueTokenResultFrame };
+/** Validates one ViewerIssueTokenResultFrame against schemas/viewer/v2/issue_token-result.schema.json; after a false return, `.errors` says why. */
+export const validateViewerIssueTokenResultFrame = validate_viewer_v2_issue_token_result as unknown as SchemaValidator<ViewerIssueTokenResultFrame>;
+export type { ViewerIssueTokenFrame };
+/** Validates one ViewerIssueTokenFrame against schemas/viewer/v2/issue_token.schema.json; after a false return, `.errors` says why. */
+export const validateViewerIssueTokenFrame = validate_viewer_v2_issue_token as unknown as SchemaValidator<ViewerIssueTokenFrame>;
+export type { ViewerListWorkersResultFrame };
+/** Validates one ViewerListWorkersResultFrame against schemas/viewer/v2/list_workers-result.schema.json; after a false return, `.errors` says why. */
+export const validateViewerListWorkersResultFrame = validate_viewer_v2_list_workers_result as unknown as SchemaValidator<ViewerListWorkersResultFrame>;
+export type { ViewerListWorkersFrame };
+/** Validates one ViewerListWorkersFrame against schemas/viewer/v2/list_workers.schema.json; after a false return, `.errors` says why. */
+export const validateViewerListWorkersFrame = validate_viewer_v2_list_workers as unknown as SchemaValidator<ViewerListWorkersFrame>;
+export type { ViewerShutdownResultFrame };
+/** Validates one ViewerShutdownResultFrame against schemas/viewer/v2/shutdown-result.schema.json; after a false return, `.errors` says why. */
+export const validateViewerShutdownResultFrame = validate_viewer_v2_shutdown_result as unknown as SchemaValidator<ViewerShutdownResultFrame>;
+export type { ViewerShutdownFrame };
+/** Validates one ViewerShutdownFrame against schemas/viewer/v2/shutdown.schema.json; after a false return, `.errors` says why. */
+export const validateViewerShutdownFrame = validate_viewer_v2_shutdown as unknown as SchemaValidator<ViewerShutdownFrame>;
+export type { ViewerStopWorkerResultFrame };
+/** Validates one ViewerStopWorkerResultFrame against schemas/viewer/v2/stop_worker-result.schema.json; after a false return, `.errors` says why. */
+export const validateViewerStopWorkerResultFrame = validate_viewer_v2_stop_worker_result as unknown as SchemaValidator<ViewerStopWorkerResultFrame>;
+export type { ViewerStopWorkerFrame };
+/** Validates one ViewerStopWorkerFrame against schemas/viewer/v2/stop_worker.schema.json; after a false return, `.errors` says why. */
+export const validateViewerStopWorkerFrame = validate_viewer_v2_stop_worker as unknown as SchemaValidator<ViewerStopWorkerFrame>;
+export type { ViewerWorkerStatusResultFrame };
+/** Validates one ViewerWorkerStatusResultFrame against schemas/viewer/v2/worker_status-result.schema.json; after a false return, `.errors` says why. */
+export const validateViewerWorkerStatusResultFrame = validate_viewer_v2_worker_status_result as unknown as SchemaValidator<ViewerWorkerStatusResultFrame>;
+export type { ViewerWorkerStatusFrame };
+/** Validates one ViewerWorkerStatusFrame against schemas/viewer/v2/worker_status.schema.json; after a false return, `.errors` says why. */
+export const validateViewerWorkerStatusFrame = validate_viewer_v2_worker_status as unknown as SchemaValidator<ViewerWorkerStatusFrame>;
 export type { DocforgeAbandonChangesetInput };
 /** Validates one DocforgeAbandonChangesetInput against schemas/v1/tools/docforge_abandon_changeset.input.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeAbandonChangesetInput = validate_docforge_abandon_changeset_input as unknown as SchemaValidator<DocforgeAbandonChangesetInput>;
@@ -389,6 +471,12 @@ export const validateDocforgeSearchInput = validate_docforge_search_input as unk
 export type { DocforgeSearchOutput };
 /** Validates one DocforgeSearchOutput against schemas/v1/tools/docforge_search.output.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeSearchOutput = validate_docforge_search_output as unknown as SchemaValidator<DocforgeSearchOutput>;
+export type { DocforgeStopVisualizationInput };
+/** Validates one DocforgeStopVisualizationInput against schemas/v1/tools/docforge_stop_visualization.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeStopVisualizationInput = validate_docforge_stop_visualization_input as unknown as SchemaValidator<DocforgeStopVisualizationInput>;
+export type { DocforgeStopVisualizationOutput };
+/** Validates one DocforgeStopVisualizationOutput against schemas/v1/tools/docforge_stop_visualization.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeStopVisualizationOutput = validate_docforge_stop_visualization_output as unknown as SchemaValidator<DocforgeStopVisualizationOutput>;
 export type { DocforgeSyncInput };
 /** Validates one DocforgeSyncInput against schemas/v1/tools/docforge_sync.input.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeSyncInput = validate_docforge_sync_input as unknown as SchemaValidator<DocforgeSyncInput>;
@@ -407,6 +495,18 @@ export const validateDocforgeValidateProjectInput = validate_docforge_validate_p
 export type { DocforgeValidateProjectOutput };
 /** Validates one DocforgeValidateProjectOutput against schemas/v1/tools/docforge_validate_project.output.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeValidateProjectOutput = validate_docforge_validate_project_output as unknown as SchemaValidator<DocforgeValidateProjectOutput>;
+export type { DocforgeVisualizationStatusInput };
+/** Validates one DocforgeVisualizationStatusInput against schemas/v1/tools/docforge_visualization_status.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeVisualizationStatusInput = validate_docforge_visualization_status_input as unknown as SchemaValidator<DocforgeVisualizationStatusInput>;
+export type { DocforgeVisualizationStatusOutput };
+/** Validates one DocforgeVisualizationStatusOutput against schemas/v1/tools/docforge_visualization_status.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeVisualizationStatusOutput = validate_docforge_visualization_status_output as unknown as SchemaValidator<DocforgeVisualizationStatusOutput>;
+export type { DocforgeVisualizeInput };
+/** Validates one DocforgeVisualizeInput against schemas/v1/tools/docforge_visualize.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeVisualizeInput = validate_docforge_visualize_input as unknown as SchemaValidator<DocforgeVisualizeInput>;
+export type { DocforgeVisualizeOutput };
+/** Validates one DocforgeVisualizeOutput against schemas/v1/tools/docforge_visualize.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeVisualizeOutput = validate_docforge_visualize_output as unknown as SchemaValidator<DocforgeVisualizeOutput>;
 
 /** Every schema: fixture key (protocol/fixtures/<key>/), schema file under protocol/schemas, validator. */
 export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: SchemaValidator<unknown> }[] = [
@@ -431,6 +531,20 @@ export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: 
   { key: 'viewer-v2.api-graph', file: 'viewer/v2/api/graph.schema.json', validate: validateGraphBrowserGraph as SchemaValidator<unknown> },
   { key: 'viewer-v2.api-logic', file: 'viewer/v2/api/logic.schema.json', validate: validateGraphBrowserLogic as SchemaValidator<unknown> },
   { key: 'viewer-v2.api-source', file: 'viewer/v2/api/source.schema.json', validate: validateGraphBrowserSource as SchemaValidator<unknown> },
+  { key: 'viewer-v2.ensure_worker-result', file: 'viewer/v2/ensure_worker-result.schema.json', validate: validateViewerEnsureWorkerResultFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.ensure_worker', file: 'viewer/v2/ensure_worker.schema.json', validate: validateViewerEnsureWorkerFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.error', file: 'viewer/v2/error.schema.json', validate: validateViewerErrorFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.hello-result', file: 'viewer/v2/hello-result.schema.json', validate: validateViewerHelloResultFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.issue_token-result', file: 'viewer/v2/issue_token-result.schema.json', validate: validateViewerIssueTokenResultFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.issue_token', file: 'viewer/v2/issue_token.schema.json', validate: validateViewerIssueTokenFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.list_workers-result', file: 'viewer/v2/list_workers-result.schema.json', validate: validateViewerListWorkersResultFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.list_workers', file: 'viewer/v2/list_workers.schema.json', validate: validateViewerListWorkersFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.shutdown-result', file: 'viewer/v2/shutdown-result.schema.json', validate: validateViewerShutdownResultFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.shutdown', file: 'viewer/v2/shutdown.schema.json', validate: validateViewerShutdownFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.stop_worker-result', file: 'viewer/v2/stop_worker-result.schema.json', validate: validateViewerStopWorkerResultFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.stop_worker', file: 'viewer/v2/stop_worker.schema.json', validate: validateViewerStopWorkerFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.worker_status-result', file: 'viewer/v2/worker_status-result.schema.json', validate: validateViewerWorkerStatusResultFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.worker_status', file: 'viewer/v2/worker_status.schema.json', validate: validateViewerWorkerStatusFrame as SchemaValidator<unknown> },
   { key: 'docforge_abandon_changeset.input', file: 'v1/tools/docforge_abandon_changeset.input.schema.json', validate: validateDocforgeAbandonChangesetInput as SchemaValidator<unknown> },
   { key: 'docforge_abandon_changeset.output', file: 'v1/tools/docforge_abandon_changeset.output.schema.json', validate: validateDocforgeAbandonChangesetOutput as SchemaValidator<unknown> },
   { key: 'docforge_backlinks.input', file: 'v1/tools/docforge_backlinks.input.schema.json', validate: validateDocforgeBacklinksInput as SchemaValidator<unknown> },
@@ -485,12 +599,18 @@ export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: 
   { key: 'docforge_render_status.output', file: 'v1/tools/docforge_render_status.output.schema.json', validate: validateDocforgeRenderStatusOutput as SchemaValidator<unknown> },
   { key: 'docforge_search.input', file: 'v1/tools/docforge_search.input.schema.json', validate: validateDocforgeSearchInput as SchemaValidator<unknown> },
   { key: 'docforge_search.output', file: 'v1/tools/docforge_search.output.schema.json', validate: validateDocforgeSearchOutput as SchemaValidator<unknown> },
+  { key: 'docforge_stop_visualization.input', file: 'v1/tools/docforge_stop_visualization.input.schema.json', validate: validateDocforgeStopVisualizationInput as SchemaValidator<unknown> },
+  { key: 'docforge_stop_visualization.output', file: 'v1/tools/docforge_stop_visualization.output.schema.json', validate: validateDocforgeStopVisualizationOutput as SchemaValidator<unknown> },
   { key: 'docforge_sync.input', file: 'v1/tools/docforge_sync.input.schema.json', validate: validateDocforgeSyncInput as SchemaValidator<unknown> },
   { key: 'docforge_sync.output', file: 'v1/tools/docforge_sync.output.schema.json', validate: validateDocforgeSyncOutput as SchemaValidator<unknown> },
   { key: 'docforge_validate_changeset.input', file: 'v1/tools/docforge_validate_changeset.input.schema.json', validate: validateDocforgeValidateChangesetInput as SchemaValidator<unknown> },
   { key: 'docforge_validate_changeset.output', file: 'v1/tools/docforge_validate_changeset.output.schema.json', validate: validateDocforgeValidateChangesetOutput as SchemaValidator<unknown> },
   { key: 'docforge_validate_project.input', file: 'v1/tools/docforge_validate_project.input.schema.json', validate: validateDocforgeValidateProjectInput as SchemaValidator<unknown> },
   { key: 'docforge_validate_project.output', file: 'v1/tools/docforge_validate_project.output.schema.json', validate: validateDocforgeValidateProjectOutput as SchemaValidator<unknown> },
+  { key: 'docforge_visualization_status.input', file: 'v1/tools/docforge_visualization_status.input.schema.json', validate: validateDocforgeVisualizationStatusInput as SchemaValidator<unknown> },
+  { key: 'docforge_visualization_status.output', file: 'v1/tools/docforge_visualization_status.output.schema.json', validate: validateDocforgeVisualizationStatusOutput as SchemaValidator<unknown> },
+  { key: 'docforge_visualize.input', file: 'v1/tools/docforge_visualize.input.schema.json', validate: validateDocforgeVisualizeInput as SchemaValidator<unknown> },
+  { key: 'docforge_visualize.output', file: 'v1/tools/docforge_visualize.output.schema.json', validate: validateDocforgeVisualizeOutput as SchemaValidator<unknown> },
 ];
 
 /** Input and output validators of every tool that has schemas, by tool name. */
@@ -522,9 +642,12 @@ export const TOOL_VALIDATORS = {
   docforge_register_changes: { input: validateDocforgeRegisterChangesInput, output: validateDocforgeRegisterChangesOutput },
   docforge_render_status: { input: validateDocforgeRenderStatusInput, output: validateDocforgeRenderStatusOutput },
   docforge_search: { input: validateDocforgeSearchInput, output: validateDocforgeSearchOutput },
+  docforge_stop_visualization: { input: validateDocforgeStopVisualizationInput, output: validateDocforgeStopVisualizationOutput },
   docforge_sync: { input: validateDocforgeSyncInput, output: validateDocforgeSyncOutput },
   docforge_validate_changeset: { input: validateDocforgeValidateChangesetInput, output: validateDocforgeValidateChangesetOutput },
   docforge_validate_project: { input: validateDocforgeValidateProjectInput, output: validateDocforgeValidateProjectOutput },
+  docforge_visualization_status: { input: validateDocforgeVisualizationStatusInput, output: validateDocforgeVisualizationStatusOutput },
+  docforge_visualize: { input: validateDocforgeVisualizeInput, output: validateDocforgeVisualizeOutput },
 } as const;
 
 /** Name of a tool that has input and output schemas in protocol/schemas/v1/tools. */
@@ -559,9 +682,12 @@ export interface ToolInputs {
   docforge_register_changes: DocforgeRegisterChangesInput;
   docforge_render_status: DocforgeRenderStatusInput;
   docforge_search: DocforgeSearchInput;
+  docforge_stop_visualization: DocforgeStopVisualizationInput;
   docforge_sync: DocforgeSyncInput;
   docforge_validate_changeset: DocforgeValidateChangesetInput;
   docforge_validate_project: DocforgeValidateProjectInput;
+  docforge_visualization_status: DocforgeVisualizationStatusInput;
+  docforge_visualize: DocforgeVisualizeInput;
 }
 
 /** Generated output (envelope) type of each tool, by tool name. */
@@ -593,7 +719,10 @@ export interface ToolOutputs {
   docforge_register_changes: DocforgeRegisterChangesOutput;
   docforge_render_status: DocforgeRenderStatusOutput;
   docforge_search: DocforgeSearchOutput;
+  docforge_stop_visualization: DocforgeStopVisualizationOutput;
   docforge_sync: DocforgeSyncOutput;
   docforge_validate_changeset: DocforgeValidateChangesetOutput;
   docforge_validate_project: DocforgeValidateProjectOutput;
+  docforge_visualization_status: DocforgeVisualizationStatusOutput;
+  docforge_visualize: DocforgeVisualizeOutput;
 }

@@ -33,6 +33,9 @@ import { validateChangesetTool } from './validate-changeset.js';
 import { getChangesetDiffTool } from './get-changeset-diff.js';
 import { renderStatusTool } from './render-status.js';
 import { previewChangesetTool } from './preview-changeset.js';
+import { visualizeTool } from './visualize.js';
+import { stopVisualizationTool } from './stop-visualization.js';
+import { visualizationStatusTool } from './visualization-status.js';
 
 /** Every tool definition (any order; see @docforge/policy for the registration order). */
 export const ALL_TOOLS: readonly ToolDefinition[] = Object.freeze([
@@ -66,4 +69,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = Object.freeze([
   getChangesetDiffTool,
   renderStatusTool,
   previewChangesetTool,
+  visualizeTool,
+  stopVisualizationTool,
+  visualizationStatusTool,
 ]);

@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 /**
- * The one envelope of every viewer manager protocol v2 frame (DESIGN.md section 6): newline-delimited JSON over a Unix socket. Requests: hello, ensure_worker, issue_token, worker_status, stop_worker, list_workers, shutdown; a reply echoes the request id with type result or error. An unknown version gets protocol_version_unsupported. Payloads are checked per type by the frame schemas beside this one (issue 12 adds the rest).
+ * The one envelope of every viewer manager protocol v2 frame (DESIGN.md section 6): newline-delimited JSON over a Unix socket. Requests: hello, ensure_worker, issue_token, worker_status, stop_worker, list_workers, shutdown; a reply echoes the request id with type result or error. An unknown version gets protocol_version_unsupported. Payloads are checked per type by the frame schemas beside this one.
  */
 export interface ViewerFrame {
   protocol: 'docforge-viewer';

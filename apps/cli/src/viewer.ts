@@ -1,0 +1,70 @@
+/**
+ * `docforge viewer status|stop` (DESIGN.md section 1): reports or stops the graph-browser workers
+ * of the project (or, with --all, of every project and the per-user manager itself). Never starts
+ * a manager: with none running, status says so and stop has nothing to do.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { resolveProjectRoot } from '@docforge/index';
+import { connectViewerManager, type ViewerManagerClient, type WorkerRecord } from '@docforge/viewer-client';
+import { printLine, terminalSafe } from './terminal.js';
+
+/** Options of {@link runViewer}. */
+export interface ViewerCommandOptions {
+  json: boolean;
+  /** Every project (status), or the whole manager (stop). */
+  all: boolean;
+}
+
+function managerBin(): string {
+  const manifest = createRequire(import.meta.url).resolve('@docforge/viewer-manager/package.json');
+  const bin = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: Record<string, string> }).bin?.['docforge-viewer-manager'];
+  if (bin === undefined) throw new Error('@docforge/viewer-manager declares no docforge-viewer-manager bin');
+  return path.resolve(path.dirname(manifest), bin);
+}
+
+function workerLine(w: WorkerRecord): string {
+  const where = w.port === null ? '' : ` http://127.0.0.1:${w.port}/`;
+  const ended = w.exit === null ? '' : ` (${w.exit.reason}${w.exit.signal ? `, ${w.exit.signal}` : ''})`;
+  return terminalSafe(`${w.worker_id}  ${w.state}${ended}  snapshot ${w.signature_state}  generation ${w.signature.generation}${where}  ${w.project_root}  last activity ${w.last_activity_at}`);
+}
+
+/**
+ * Runs `docforge viewer <action>`.
+ * @returns the exit code: 0, or 2 for an unknown action
+ * @throws DocforgeError `project_root_invalid` (not with --all), `viewer_unavailable`
+ */
+export async function runViewer(rootArg: string, action: string | undefined, options: ViewerCommandOptions): Promise<number> {
+  if (action !== 'status' && action !== 'stop') {
+    process.stderr.write('docforge: viewer needs status or stop\n');
+    return 2;
+  }
+  const root = options.all ? null : resolveProjectRoot(rootArg);
+  const client: ViewerManagerClient | null = await connectViewerManager({ managerBin: managerBin(), client: 'docforge', spawn: false });
+  try {
+    if (action === 'status') {
+      const listed = client === null ? null : root === null ? await client.listWorkers() : { manager: null, workers: (await client.workerStatus(root)).workers };
+      const workers = listed?.workers ?? [];
+      if (options.json) {
+        printLine(JSON.stringify({ manager_running: client !== null, manager: client?.manager ?? null, project_root: root, workers }));
+        return 0;
+      }
+      if (client === null) {
+        printLine('viewer manager: not running');
+        return 0;
+      }
+      printLine(`viewer manager: running (pid ${client.manager.pid}, since ${client.manager.started_at})`);
+      if (workers.length === 0) printLine(root === null ? 'no workers' : 'no workers for this project');
+      for (const w of workers) printLine(workerLine(w));
+      return 0;
+    }
+    const stopped = client === null ? [] : root === null ? (await client.shutdown()).stopped : (await client.stopWorker({ project_root: root })).stopped;
+    if (options.json) printLine(JSON.stringify({ manager_running: client !== null, stopped, manager_stopped: client !== null && root === null }));
+    else if (client === null) printLine('viewer manager: not running; nothing to stop');
+    else printLine(`stopped ${stopped.length} worker${stopped.length === 1 ? '' : 's'}${root === null ? ' and the viewer manager' : ''}`);
+    return 0;
+  } finally {
+    client?.close();
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * `docforge_visualize` (contract: Visualization boundary): opens the built-in `graph-browser@17`
+ * template on the currently validated index. Focus one stable node, run one bounded lexical
+ * query, or open the overview. The input schema has no field for a project, database, template,
+ * host, port, path or SQL: the project is the bound one, the database its published index file,
+ * the host 127.0.0.1 with a port the worker's OS picks.
+ */
+import path from 'node:path';
+import { errors } from '@docforge/core';
+import { defineTool } from '../define-tool.js';
+import { VIEWER_TEMPLATE, withViewerManager } from './viewer-shared.js';
+
+/** The `docforge_visualize` definition. @throws DocforgeError `node_not_found`, `viewer_unavailable`, `worker_failed` */
+export const visualizeTool = defineTool({
+  name: 'docforge_visualize',
+  kind: 'sync',
+  async handler(ctx, sync, args, diagnostics) {
+    const focus = args.node_id ?? null;
+    const query = args.query ?? null;
+    if (focus !== null && ctx.manager.reader().getNode(focus) === null) throw errors.nodeNotFound(focus);
+    const p = sync.publication;
+    const signature = { generation: p.generation, source_identity: p.source_identity, index_file: p.index_file, index_ino: p.index_ino, index_size: p.index_size };
+    const indexPath = path.join(ctx.manager.layout().indexDir, p.index_file);
+    return withViewerManager(true, diagnostics, async (client) => {
+      const ensured = await client!.ensureWorker({ project_root: ctx.manager.root, project_id: sync.descriptor.project.id, index_path: indexPath, signature, no_ast: ctx.policy.ast.no_ast });
+      const issued = await client!.issueToken(ensured.worker.worker_id);
+      const extra = focus !== null ? `&focus=${encodeURIComponent(focus)}` : query !== null ? `&q=${encodeURIComponent(query)}` : '';
+      return {
+        template: VIEWER_TEMPLATE,
+        mode: focus !== null ? 'focus' : query !== null ? 'search' : 'overview',
+        url: `${issued.url}${extra}`,
+        focus_node_id: focus,
+        query,
+        snapshot: { project_id: sync.descriptor.project.id, ...signature },
+        worker: { worker_id: ensured.worker.worker_id, reused: ensured.reused, port: issued.port },
+        token: { single_use: true },
+      };
+    });
+  },
+});

@@ -1,0 +1,137 @@
+// Pins the viewer manager protocol v2 against the real daemon (stand-in worker): schema-invalid frames, version-1 hello, requests before hello, two clients at once, SIGKILL reported dead, stale signature never reused, fatal worker, idle reclaim with a shortened timeout.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import { DocforgeError } from '@docforge/core';
+import { ensurePayload, fakeProject, line, rawExchange, startDaemon, until } from './helpers.js';
+
+type Reply = { id: string; type: string; payload: { code?: string; [k: string]: unknown } };
+
+test('schema-invalid frames, bad JSON and requests before hello get viewer_protocol_error; the runtime dir is 0700', async (t) => {
+  const daemon = await startDaemon();
+  t.after(() => daemon.stop());
+  assert.equal(statSync(daemon.dir).mode & 0o777, 0o700);
+  assert.equal(statSync(daemon.socket).mode & 0o777, 0o600);
+  const { replies } = await rawExchange(daemon.socket, [
+    'not json\n',
+    line('1', 'list_workers', {}),
+    line('2', 'hello', { client: 't', versions: [2], capabilities: [] }),
+    line('3', 'ensure_worker', { project_root: 'relative', sql: 'select 1' }),
+    line('4', 'drop_everything', {}),
+    `${JSON.stringify({ protocol: 'other', version: 2, id: '5', type: 'hello', payload: {} })}\n`,
+    line('6', 'list_workers', {}),
+  ], 7);
+  const byId = new Map((replies as Reply[]).map((r) => [r.id, r]));
+  assert.equal((replies as Reply[])[0]!.payload.code, 'viewer_protocol_error');
+  assert.equal(byId.get('1')!.payload.code, 'viewer_protocol_error', 'list_workers before hello');
+  assert.equal(byId.get('2')!.type, 'result');
+  assert.equal(byId.get('3')!.payload.code, 'viewer_protocol_error');
+  assert.ok(Array.isArray((byId.get('3')!.payload.details as { errors?: unknown }).errors), 'schema errors are listed');
+  assert.equal(byId.get('4')!.payload.code, 'viewer_protocol_error');
+  assert.equal(byId.get('5')!.payload.code, 'viewer_protocol_error');
+  assert.equal(byId.get('6')!.type, 'result', 'the connection survives bad frames');
+});
+
+test('a version-1 hello and an unknown version get protocol_version_unsupported and the connection closes', async (t) => {
+  const daemon = await startDaemon();
+  t.after(() => daemon.stop());
+  const v1 = await rawExchange(daemon.socket, [line('1', 'hello', { client: 'old', versions: [1], capabilities: [] }, 1)], 1);
+  assert.equal((v1.replies[0] as Reply).payload.code, 'protocol_version_unsupported');
+  const offered = await rawExchange(daemon.socket, [line('1', 'hello', { client: 'old', versions: [1, 3], capabilities: [] })], 1);
+  assert.equal((offered.replies[0] as Reply).payload.code, 'protocol_version_unsupported');
+  const v3 = await rawExchange(daemon.socket, [line('1', 'list_workers', {}, 3), line('2', 'list_workers', {})], 2);
+  assert.equal((v3.replies[0] as Reply).payload.code, 'protocol_version_unsupported');
+  assert.equal(v3.replies.length, 1);
+  assert.equal(v3.closed, true);
+  await assert.rejects(daemon.connect().then((c) => c.request('hello', { client: 'x', versions: [1], capabilities: [] })), (e: DocforgeError) => e.code === 'protocol_version_unsupported');
+});
+
+test('two clients at once share one worker of one signature, each with its own token; a stale worker runs on but is never reused', async (t) => {
+  const daemon = await startDaemon();
+  const project = fakeProject();
+  t.after(async () => {
+    await daemon.stop();
+    project.remove();
+  });
+  const [a, b] = await Promise.all([daemon.connect('a'), daemon.connect('b')]);
+  const [ra, rb] = await Promise.all([a.request('ensure_worker', ensurePayload(project)), b.request('ensure_worker', ensurePayload(project))]);
+  assert.equal(ra.worker.worker_id, rb.worker.worker_id);
+  assert.deepEqual([ra.reused, rb.reused].sort(), [false, true]);
+  const [ta, tb] = await Promise.all([a.request('issue_token', { worker_id: ra.worker.worker_id }), b.request('issue_token', { worker_id: rb.worker.worker_id })]);
+  assert.notEqual(ta.token, tb.token);
+  assert.match(ta.url, /^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+  const first = ra.worker.worker_id;
+  project.publish(2);
+  const status = await a.request('worker_status', { project_root: project.root });
+  assert.equal(status.workers[0]!.state, 'running');
+  assert.equal(status.workers[0]!.signature_state, 'stale');
+  const next = await a.request('ensure_worker', ensurePayload(project));
+  assert.notEqual(next.worker.worker_id, first);
+  assert.equal(next.reused, false);
+  const both = await b.request('worker_status', { project_root: project.root });
+  assert.deepEqual(both.workers.map((w) => [w.worker_id, w.state, w.signature_state]), [[next.worker.worker_id, 'running', 'current'], [first, 'running', 'stale']]);
+  const stopped = await b.request('stop_worker', { project_root: project.root });
+  assert.deepEqual(stopped.stopped.sort(), [first, next.worker.worker_id].sort());
+  const after = await a.request('list_workers', {});
+  assert.ok(after.workers.every((w) => w.state === 'stopped' && w.exit?.reason === 'stopped'));
+  a.close();
+  b.close();
+});
+
+test('a worker killed with SIGKILL is reported dead and is not restarted silently; a fatal worker fails ensure_worker', async (t) => {
+  const daemon = await startDaemon();
+  const project = fakeProject();
+  t.after(async () => {
+    await daemon.stop();
+    project.remove();
+  });
+  const c = await daemon.connect();
+  const { worker } = await c.request('ensure_worker', ensurePayload(project));
+  process.kill(worker.pid!, 'SIGKILL');
+  const dead = await until(async () => {
+    const s = await c.request('worker_status', { project_root: project.root });
+    return s.workers[0]!.state === 'dead' ? s : undefined;
+  }, 'the worker to be reported dead');
+  assert.equal(dead.workers.length, 1, 'no silent restart');
+  assert.deepEqual(dead.workers[0]!.exit && { signal: dead.workers[0]!.exit.signal, reason: dead.workers[0]!.exit.reason }, { signal: 'SIGKILL', reason: 'crashed' });
+  assert.equal(dead.workers[0]!.port, null);
+  await assert.rejects(c.request('issue_token', { worker_id: worker.worker_id }), (e: DocforgeError) => e.code === 'worker_failed');
+  await assert.rejects(c.request('issue_token', { worker_id: 'w-0000000000000000' }), (e: DocforgeError) => e.code === 'worker_not_found');
+  const fresh = await c.request('ensure_worker', ensurePayload(project));
+  assert.notEqual(fresh.worker.worker_id, worker.worker_id);
+  c.close();
+
+  const fatal = await startDaemon({ FAKE_WORKER_FATAL: '1' });
+  t.after(() => fatal.stop());
+  const f = await fatal.connect();
+  await assert.rejects(f.request('ensure_worker', ensurePayload(project)), (e: DocforgeError) => e.code === 'worker_failed' && e.details.worker_code === 'snapshot_replaced');
+  const list = await f.request('list_workers', {});
+  assert.equal(list.workers[0]!.state, 'dead');
+  assert.deepEqual(list.workers[0]!.fatal, { code: 'snapshot_replaced', message: 'fake fatal' });
+  f.close();
+});
+
+test('a worker without browser activity is reclaimed after the (shortened) idle timeout; activity postpones it', async (t) => {
+  const daemon = await startDaemon({ DOCFORGE_VIEWER_IDLE_MS: '1000' });
+  const project = fakeProject();
+  t.after(async () => {
+    await daemon.stop();
+    project.remove();
+  });
+  const c = await daemon.connect();
+  const { worker } = await c.request('ensure_worker', ensurePayload(project));
+  assert.equal((await c.request('list_workers', {})).manager.idle_timeout_ms, 1000);
+  // Browser requests (the worker reports activity) keep it alive well past the timeout.
+  for (const began = Date.now(); Date.now() - began < 2500; ) {
+    await (await fetch(`http://127.0.0.1:${worker.port}/api/overview`)).json();
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  assert.equal((await c.request('worker_status', { project_root: project.root })).workers[0]!.state, 'running');
+  const reclaimed = await until(async () => {
+    const s = await c.request('worker_status', { project_root: project.root });
+    return s.workers[0]!.state === 'stopped' ? s.workers[0]! : undefined;
+  }, 'idle reclaim');
+  assert.equal(reclaimed.worker_id, worker.worker_id);
+  assert.equal(reclaimed.exit!.reason, 'idle_reclaimed');
+  c.close();
+});

@@ -1,0 +1,45 @@
+// Pins `docforge viewer status|stop`: it never starts a manager, lists this project's workers (or every one with --all), stops this project's workers, and --all stops the manager itself.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { CLI_ENTRY } from './helpers/paths.js';
+import { exampleProjectCopy, removeDir } from './helpers/projects.js';
+import { useServer } from './helpers/server.js';
+import { useViewerRuntime } from './helpers/viewer.js';
+
+function cli(env: Record<string, string>, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI_ENTRY, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+test('docforge viewer status and stop', async (t) => {
+  const runtime = useViewerRuntime();
+  const root = exampleProjectCopy();
+  t.after(() => removeDir(root));
+  const idle = await cli(runtime.env, 'viewer', 'status', '-C', root);
+  assert.equal(idle.status, 0, idle.stderr);
+  assert.match(idle.stdout, /viewer manager: not running/);
+  assert.equal(await runtime.manager(), null, 'status never starts a manager');
+  assert.match((await cli(runtime.env, 'viewer', 'stop', '-C', root)).stdout, /nothing to stop/);
+  assert.equal((await cli(runtime.env, 'viewer', 'restart')).status, 2);
+
+  const s = await useServer(root, { env: runtime.env });
+  const v = await s.call('docforge_visualize', {});
+  assert.equal(v.ok, true, JSON.stringify(v.error));
+  const status = await cli(runtime.env, 'viewer', 'status', '-C', root, '--json');
+  const parsed = JSON.parse(status.stdout) as { manager_running: boolean; workers: { worker_id: string; state: string }[] };
+  assert.equal(parsed.manager_running, true);
+  assert.deepEqual(parsed.workers.map((w) => [w.worker_id, w.state]), [[v.result!.worker.worker_id, 'running']]);
+  assert.match((await cli(runtime.env, 'viewer', 'status', '--all')).stdout, new RegExp(`${v.result!.worker.worker_id}  running`));
+  const stop = await cli(runtime.env, 'viewer', 'stop', '-C', root);
+  assert.match(stop.stdout, /stopped 1 worker$/m);
+  const all = await cli(runtime.env, 'viewer', 'stop', '--all', '--json');
+  assert.equal((JSON.parse(all.stdout) as { manager_stopped: boolean }).manager_stopped, true);
+  assert.equal(await runtime.manager(), null, 'the manager stopped');
+});
