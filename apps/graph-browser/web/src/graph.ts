@@ -201,4 +201,36 @@ export class GraphCanvas {
   drawnNodes(): string[] {
     return this.cy.nodes().map((n) => String(n.id()));
   }
+
+  /**
+   * A read-only view of the drawing for tests and debugging (installed as `window.docforgeGraph`):
+   * drawn node ids, an element's classes, a node's page coordinates, the drawn edges, the viewport.
+   */
+  inspection(): GraphInspection {
+    return {
+      nodes: () => this.drawnNodes(),
+      edges: () => this.cy.edges().map((e) => ({ source: String(e.data('source')), target: String(e.data('target')), relation: String(e.data('relation')), omitted: e.hasClass('omitted') })),
+      classes: (id) => {
+        const element = this.cy.getElementById(id);
+        return element.empty() ? [] : element.classes();
+      },
+      pagePosition: (id) => {
+        const element = this.cy.getElementById(id);
+        if (element.empty()) return null;
+        const rect = this.container.getBoundingClientRect();
+        const p = element.renderedPosition();
+        return { x: rect.left + p.x, y: rect.top + p.y };
+      },
+      viewport: () => this.viewport(),
+    };
+  }
+}
+
+/** See GraphCanvas.inspection. */
+export interface GraphInspection {
+  nodes(): string[];
+  edges(): { source: string; target: string; relation: string; omitted: boolean }[];
+  classes(id: string): string[];
+  pagePosition(id: string): { x: number; y: number } | null;
+  viewport(): { zoom: number; pan: { x: number; y: number } };
 }

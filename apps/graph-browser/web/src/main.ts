@@ -288,6 +288,7 @@ function wire(): void {
 }
 
 wire();
+Object.defineProperty(window, 'docforgeGraph', { value: Object.freeze(canvas.inspection()) });
 const initialQuery = new URLSearchParams(location.search).get('q');
 if (initialQuery) {
   byId<HTMLInputElement>('search-input').value = initialQuery;
