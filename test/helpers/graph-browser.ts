@@ -9,7 +9,7 @@ import path from 'node:path';
 import { CLI_ENTRY, REPO_ROOT } from './paths.js';
 
 /** The compiled graph-browser worker launcher. */
-export const GRAPH_BROWSER_BIN = path.join(REPO_ROOT, 'apps/graph-browser/bin/docforge-graph-browser.js');
+export const GRAPH_BROWSER_BIN = path.join(REPO_ROOT, 'apps/graph-browser/bin/graph-browser.js');
 /** The Chromium the browser tests drive (Debian package `chromium`; `.ci/run` installs it). */
 export const CHROMIUM = process.env.DOCFORGE_CHROMIUM ?? '/usr/bin/chromium';
 /** Where the browser tests write their screenshots (printed at the end of ops/run-tests.mjs). */

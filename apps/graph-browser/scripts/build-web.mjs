@@ -35,4 +35,4 @@ await build({
   legalComments: 'linked',
   logLevel: 'warning',
 });
-for (const file of ['index.html', 'styles.css']) copyFileSync(path.join(web, file), path.join(out, file));
+for (const file of ['index.html', 'styles.css', 'favicon.svg']) copyFileSync(path.join(web, file), path.join(out, file));

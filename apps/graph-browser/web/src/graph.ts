@@ -38,7 +38,7 @@ const STYLE: cytoscape.StylesheetJson = [
     style: {
       shape: 'round-rectangle', 'background-color': '#f8f9fa', 'border-width': 1, 'border-color': '#868e96',
       label: 'data(label)', 'text-wrap': 'wrap', 'text-valign': 'center', 'text-halign': 'center',
-      'font-size': 11, color: '#212529', width: 'label', height: 'label', padding: '8px',
+      'font-size': 11, color: '#212529', width: 'data(w)', height: 'data(h)', 'text-max-width': '2000px',
     },
   },
   { selector: 'node.focus', style: { 'border-width': 3, 'border-color': '#1c7ed6', 'background-color': '#e7f5ff' } },
@@ -59,6 +59,16 @@ const STYLE: cytoscape.StylesheetJson = [
   { selector: '.muted', style: { opacity: 0.18 } },
 ];
 
+const measure = document.createElement('canvas').getContext('2d');
+
+/** The box a full, untruncated label needs (11px font, 8px padding each side), in model pixels. */
+function labelBox(label: string): { w: number; h: number } {
+  const lines = label.split('\n');
+  if (measure) measure.font = '11px system-ui, sans-serif';
+  const width = Math.max(...lines.map((line) => (measure ? measure.measureText(line).width : line.length * 6.5)));
+  return { w: Math.ceil(width) + 20, h: lines.length * 14 + 14 };
+}
+
 /** The Cytoscape canvas of the page. */
 export class GraphCanvas {
   private readonly cy: cytoscape.Core;
@@ -66,7 +76,7 @@ export class GraphCanvas {
 
   constructor(private readonly container: HTMLElement) {
     this.cy = cytoscape({
-      container, style: STYLE, minZoom: 0.05, maxZoom: 5, wheelSensitivity: 0.4,
+      container, style: STYLE, minZoom: 0.05, maxZoom: 5,
       userPanningEnabled: true, userZoomingEnabled: true, boxSelectionEnabled: false, autoungrabify: true,
     });
     this.cy.on('mouseover', 'node', (event) => container.setAttribute('title', String(event.target.data('tooltip'))));
@@ -86,7 +96,7 @@ export class GraphCanvas {
   /** Replaces the drawing and lays it out with ELK layered in `direction`; resolves once framed. */
   async draw(nodes: readonly DrawNode[], edges: readonly DrawEdge[], direction: 'DOWN' | 'RIGHT' | 'UP'): Promise<void> {
     const elements: cytoscape.ElementDefinition[] = [
-      ...nodes.map((n) => ({ group: 'nodes' as const, data: { id: n.id, label: n.label, tooltip: n.tooltip }, classes: n.classes.join(' ') })),
+      ...nodes.map((n) => ({ group: 'nodes' as const, data: { id: n.id, label: n.label, tooltip: n.tooltip, ...labelBox(n.label) }, classes: n.classes.join(' ') })),
       ...edges.map((e) => {
         const style = e.omitted ? { color: '#adb5bd', pattern: 'dashed', arrow: 'triangle' } : relationStyle(e.relation, e.category);
         return {

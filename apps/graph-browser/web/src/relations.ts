@@ -25,6 +25,7 @@ const CATEGORY_COLORS: Record<string, string> = {
   evidence: '#7048e8',
   context: '#868e96',
   unclassified: '#495057',
+  control: '#d6336c',
   omitted: '#adb5bd',
 };
 
@@ -53,6 +54,7 @@ export interface RelationStyle {
 
 /** The card title of a category (`Related` for anything unknown). */
 export function categoryTitle(category: string): string {
+  if (category === 'control') return 'Control flow';
   return CATEGORIES.find((c) => c.category === category)?.title ?? 'Related';
 }
 

@@ -96,7 +96,7 @@ export function shapeLogic(logic: LogicResponse, hidden: ReadonlySet<string>): S
   const edges: DrawEdge[] = [];
   kept.forEach((link, index) => {
     const flow = (link as (typeof links)[number]).flow;
-    edges.push({ id: `f${index}`, source: link.source, target: link.target, relation: flow.kind, category: 'execution', label: flow.label || flow.kind });
+    edges.push({ id: `f${index}`, source: link.source, target: link.target, relation: flow.kind, category: 'control', label: flow.label || flow.kind });
   });
   bridges.forEach((bridge, index) => {
     const omitted = bridge.omitted.map((id) => steps.get(id)?.label ?? id).join(' → ');
