@@ -37,6 +37,7 @@ after(async () => {
 
 /** Opens a fresh token URL (the visualize URL) with `fragment`, and waits for the drawing. */
 async function open(fragment: string): Promise<void> {
+  await page.goto('about:blank');
   await page.goto(`${await worker.tokenUrl()}${fragment}`);
   await ready();
 }
