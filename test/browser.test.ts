@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
-import { BROWSER_ARTIFACTS, CHROMIUM, startWorker, type RunningWorker } from './helpers/graph-browser.js';
+import { BROWSER_ARTIFACTS, CHROMIUM } from './helpers/browser.js';
+import { WorkerProcess, workerConfig } from './helpers/graph-browser.js';
 import { sharedExampleProject } from './helpers/projects.js';
 
 const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`;
@@ -17,13 +18,15 @@ interface ApiNode { id: string; kind: string; leaf: string; title: string }
 interface ApiEdge { source: string; target: string; relation: string; category: string; reversed?: boolean }
 interface ApiGraph { focus: string; nodes: ApiNode[]; edges: ApiEdge[] }
 
-let worker: RunningWorker;
+let worker: WorkerProcess;
+let origin: string;
 let browser: Browser;
 let page: Page;
 
 before(async () => {
   if (skip) return;
-  worker = await startWorker(sharedExampleProject());
+  worker = new WorkerProcess(await workerConfig(sharedExampleProject()));
+  origin = `http://127.0.0.1:${(await worker.next('ready')).port}`;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
   mkdirSync(BROWSER_ARTIFACTS, { recursive: true });
@@ -38,7 +41,7 @@ after(async () => {
 /** Opens a fresh token URL (the visualize URL) with `fragment`, and waits for the drawing. */
 async function open(fragment: string): Promise<void> {
   await page.goto('about:blank');
-  await page.goto(`${await worker.tokenUrl()}${fragment}`);
+  await page.goto(`${origin}${(await worker.token()).url_path}${fragment}`);
   await ready();
 }
 

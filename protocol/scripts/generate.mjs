@@ -26,6 +26,18 @@ const FORMATS = [
   { file: 'v1/changeset-operation.schema.json', key: 'changeset-operation', name: 'ChangesetOperation' },
   { file: 'viewer/v2/envelope.schema.json', key: 'viewer-v2.envelope', name: 'ViewerFrame' },
   { file: 'viewer/v2/hello.schema.json', key: 'viewer-v2.hello', name: 'ViewerHelloFrame' },
+  // issue 12 (graph-browser worker): manager<->worker fork IPC and the worker's HTTP API responses.
+  { file: 'viewer/v2/worker-config.schema.json', key: 'viewer-v2.worker-config', name: 'GraphBrowserWorkerConfig' },
+  { file: 'viewer/v2/worker-message.schema.json', key: 'viewer-v2.worker-message', name: 'GraphBrowserWorkerMessage' },
+  { file: 'viewer/v2/worker-command.schema.json', key: 'viewer-v2.worker-command', name: 'GraphBrowserWorkerCommand' },
+  { file: 'viewer/v2/api/error.schema.json', key: 'viewer-v2.api-error', name: 'GraphBrowserError' },
+  { file: 'viewer/v2/api/overview.schema.json', key: 'viewer-v2.api-overview', name: 'GraphBrowserOverview' },
+  { file: 'viewer/v2/api/search.schema.json', key: 'viewer-v2.api-search', name: 'GraphBrowserSearch' },
+  { file: 'viewer/v2/api/filter.schema.json', key: 'viewer-v2.api-filter', name: 'GraphBrowserFilter' },
+  { file: 'viewer/v2/api/node.schema.json', key: 'viewer-v2.api-node', name: 'GraphBrowserNode' },
+  { file: 'viewer/v2/api/graph.schema.json', key: 'viewer-v2.api-graph', name: 'GraphBrowserGraph' },
+  { file: 'viewer/v2/api/logic.schema.json', key: 'viewer-v2.api-logic', name: 'GraphBrowserLogic' },
+  { file: 'viewer/v2/api/source.schema.json', key: 'viewer-v2.api-source', name: 'GraphBrowserSource' },
 ];
 
 function pascal(snake) {

@@ -1,96 +1,126 @@
-/**
- * A graph-browser worker for browser tests: forks the worker's bin the way the viewer manager
- * does (DOCFORGE_WORKER_CONFIG, fork IPC), waits for `ready`, mints one-time tokens over IPC, and
- * a headless Chromium (Debian's /usr/bin/chromium through playwright-core) to open them.
- */
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+/** Starts real graph-browser workers the way the viewer manager does (fork of the committed bin with DOCFORGE_WORKER_CONFIG and an IPC channel) and talks HTTP to them. */
+import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { CLI_ENTRY, REPO_ROOT } from './paths.js';
+import { IndexManager, readPublication } from '@docforge/index';
+import type { GraphBrowserWorkerConfig, GraphBrowserWorkerMessage } from '@docforge/protocol';
+import { REPO_ROOT } from './paths.js';
 
-/** The compiled graph-browser worker launcher. */
+/** The committed launcher the manager forks. */
 export const GRAPH_BROWSER_BIN = path.join(REPO_ROOT, 'apps/graph-browser/bin/graph-browser.js');
-/** The Chromium the browser tests drive (Debian package `chromium`; `.ci/run` installs it). */
-export const CHROMIUM = process.env.DOCFORGE_CHROMIUM ?? '/usr/bin/chromium';
-/** Where the browser tests write their screenshots (printed at the end of ops/run-tests.mjs). */
-export const BROWSER_ARTIFACTS = path.join(REPO_ROOT, 'test/dist/artifacts/browser');
 
-const READY_TIMEOUT_MS = 30_000;
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
 
-/** A running worker bound to one project's published index. */
-export interface RunningWorker {
-  /** `http://127.0.0.1:<port>` */
-  origin: string;
-  /** Mints a fresh one-time token; resolves with the absolute URL that trades it for the cookie. */
-  tokenUrl(): Promise<string>;
-  /** Stops the worker (IPC shutdown, then SIGKILL after 5 s). */
-  stop(): Promise<void>;
+/**
+ * The worker configuration of the project's current publication; syncs the project first when it
+ * has none (a test file run without ops/run-tests.mjs).
+ */
+export async function workerConfig(root: string, options: { noAst?: boolean; workerId?: string } = {}): Promise<GraphBrowserWorkerConfig> {
+  const manager = new IndexManager({ root, noAst: false });
+  try {
+    let publication = readPublication(manager.layout());
+    if (publication === null) {
+      await manager.sync();
+      publication = readPublication(manager.layout());
+    }
+    if (publication === null) throw new Error(`no publication in ${root}`);
+    const { generation, source_identity, index_file, index_ino, index_size } = publication;
+    return {
+      worker_id: options.workerId ?? 'test-worker',
+      project_root: root,
+      project_id: publication.project_id,
+      index_path: path.join(manager.layout().indexDir, index_file),
+      signature: { generation, source_identity, index_file, index_ino, index_size },
+      no_ast: options.noAst === true,
+    };
+  } finally {
+    await manager.close();
+  }
 }
 
-/** Indexes `root` with the built CLI unless it already has a publication. */
-export function ensureIndexed(root: string): void {
-  if (existsSync(path.join(root, '.docforge', 'index', 'current.json'))) return;
-  execFileSync(process.execPath, [CLI_ENTRY, 'sync', '-C', root], { stdio: 'pipe' });
-}
+/** A forked worker with its IPC messages. */
+export class WorkerProcess {
+  readonly child: ChildProcess;
+  readonly messages: GraphBrowserWorkerMessage[] = [];
+  readonly exited: Promise<number | null>;
+  #waiters: (() => void)[] = [];
+  #request = 0;
 
-/** Forks the worker on `root`'s current publication and waits until it listens. */
-export async function startWorker(root: string, options: { noAst?: boolean } = {}): Promise<RunningWorker> {
-  ensureIndexed(root);
-  const projectRoot = realpathSync(root);
-  const current = JSON.parse(readFileSync(path.join(projectRoot, '.docforge', 'index', 'current.json'), 'utf8')) as Record<string, unknown>;
-  const config = {
-    worker_id: `test${process.pid}${Date.now().toString(36)}`,
-    project_root: projectRoot,
-    project_id: String(current.project_id),
-    index_path: path.join(projectRoot, '.docforge', 'index', String(current.index_file)),
-    signature: {
-      generation: current.generation, source_identity: current.source_identity, index_file: current.index_file,
-      index_ino: current.index_ino, index_size: current.index_size,
-    },
-    no_ast: options.noAst ?? false,
-  };
-  const child: ChildProcess = fork(GRAPH_BROWSER_BIN, [], {
-    env: { ...process.env, DOCFORGE_WORKER_CONFIG: JSON.stringify(config) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the graph-browser worker did not report ready')), READY_TIMEOUT_MS);
-    child.on('message', (message: { type?: string; port?: number; code?: string; message?: string }) => {
-      if (message.type === 'ready' && typeof message.port === 'number') {
-        clearTimeout(timer);
-        resolve(message.port);
-      } else if (message.type === 'fatal') {
-        clearTimeout(timer);
-        reject(new Error(`graph-browser worker fatal: ${message.code} ${message.message}`));
-      }
+  constructor(config: GraphBrowserWorkerConfig | string) {
+    const text = typeof config === 'string' ? config : JSON.stringify(config);
+    this.child = fork(GRAPH_BROWSER_BIN, [], { env: { ...process.env, DOCFORGE_WORKER_CONFIG: text, DOCFORGE_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    children.add(this.child);
+    this.child.on('message', (message) => {
+      this.messages.push(message as GraphBrowserWorkerMessage);
+      for (const wake of this.#waiters.splice(0)) wake();
     });
-    child.on('exit', (code) => reject(new Error(`the graph-browser worker exited with ${code}`)));
-  });
-  const origin = `http://127.0.0.1:${port}`;
-  let counter = 0;
+    this.exited = new Promise((resolve) => this.child.on('exit', (code) => {
+      children.delete(this.child);
+      for (const wake of this.#waiters.splice(0)) wake();
+      resolve(code);
+    }));
+  }
+
+  /** The first message of `type` (after `from` earlier messages); rejects when the worker exits first. */
+  async next<T extends GraphBrowserWorkerMessage['type']>(type: T, predicate: (m: Extract<GraphBrowserWorkerMessage, { type: T }>) => boolean = () => true): Promise<Extract<GraphBrowserWorkerMessage, { type: T }>> {
+    for (;;) {
+      const found = this.messages.find((m): m is Extract<GraphBrowserWorkerMessage, { type: T }> => m.type === type && predicate(m as Extract<GraphBrowserWorkerMessage, { type: T }>));
+      if (found) return found;
+      if (this.child.exitCode !== null || this.child.signalCode !== null) throw new Error(`worker exited (${this.child.exitCode}) before a ${type} message: ${JSON.stringify(this.messages)}`);
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    }
+  }
+
+  /** Asks for a one-time token as the manager does. */
+  async token(): Promise<Extract<GraphBrowserWorkerMessage, { type: 'token' }>> {
+    const request_id = `r${++this.#request}`;
+    this.child.send({ type: 'issue_token', request_id });
+    return this.next('token', (m) => m.request_id === request_id);
+  }
+
+  /** Sends shutdown and waits for the exit code. */
+  async stop(): Promise<number | null> {
+    if (this.child.connected) this.child.send({ type: 'shutdown' });
+    return this.exited;
+  }
+}
+
+/** A running worker plus an HTTP client that holds its session cookie. */
+export interface BrowserSession {
+  worker: WorkerProcess;
+  port: number;
+  base: string;
+  cookieName: string;
+  /** `name=value` of the session cookie. */
+  cookie: string;
+  /** GET with the session cookie (extra headers override). */
+  get(urlPath: string, headers?: Record<string, string>): Promise<Response>;
+  /** GET returning status and parsed JSON. */
+  json(urlPath: string): Promise<{ status: number; body: unknown }>;
+}
+
+/** Starts a worker on `config`, trades one token for the cookie, and returns the session. */
+export async function openBrowserSession(config: GraphBrowserWorkerConfig): Promise<BrowserSession> {
+  const worker = new WorkerProcess(config);
+  const ready = await worker.next('ready');
+  const base = `http://127.0.0.1:${ready.port}`;
+  const token = await worker.token();
+  const traded = await fetch(base + token.url_path, { redirect: 'manual' });
+  if (traded.status !== 303) throw new Error(`token trade answered ${traded.status}`);
+  const cookie = (traded.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const get = (urlPath: string, headers: Record<string, string> = {}): Promise<Response> => fetch(base + urlPath, { redirect: 'manual', headers: { cookie, ...headers } });
   return {
-    origin,
-    tokenUrl: () => new Promise<string>((resolve, reject) => {
-      const requestId = `t${++counter}`;
-      const timer = setTimeout(() => reject(new Error('no token from the worker')), READY_TIMEOUT_MS);
-      const onMessage = (message: { type?: string; request_id?: string; url_path?: string }): void => {
-        if (message.type !== 'token' || message.request_id !== requestId || typeof message.url_path !== 'string') return;
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        resolve(`${origin}${message.url_path}`);
-      };
-      child.on('message', onMessage);
-      child.send({ type: 'issue_token', request_id: requestId });
-    }),
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      if (child.connected) child.send({ type: 'shutdown' });
-      else child.kill('SIGTERM');
-    }),
+    worker,
+    port: ready.port,
+    base,
+    cookieName: ready.cookie_name,
+    cookie,
+    get,
+    async json(urlPath) {
+      const response = await get(urlPath);
+      return { status: response.status, body: (await response.json()) as unknown };
+    },
   };
 }

@@ -44,6 +44,9 @@ export const ERROR_CODES = {
   changeset_corrupt: { message: 'A stored changeset document is unreadable or fails its hash check.', template: 'Stored changeset {changeset_id} is unreadable: {reason:raw}', remediation: 'inspect_changeset_store' },
   rebase_refused: { message: 'The changeset cannot move to the current base: an invariant no longer holds.', template: 'Changeset {changeset_id} cannot be rebased: {reason:raw}', remediation: 'create_new_changeset' },
   internal_error: { message: 'An unexpected internal error occurred; nothing was changed.', template: '{reason:raw}', remediation: 'report_bug' },
+  // issue 12 (graph-browser worker)
+  snapshot_replaced: { message: 'The index file this viewer serves was replaced or altered; open the view again with docforge_visualize.', template: 'The index file {index_file} this viewer serves was replaced or altered ({reason:raw}); open the view again with docforge_visualize.', remediation: 'visualize_again', stale: true },
+  viewer_access_denied: { message: 'The viewer refused the request.', template: '{reason:raw}', remediation: 'open_viewer_url' },
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Every registered wire error code. */
@@ -242,6 +245,15 @@ export const errors = Object.freeze({
   /** `internal_error`: an unexpected failure; nothing was changed. */
   internalError(reason?: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('internal_error', { reason }, details, options);
+  },
+  // issue 12 (graph-browser worker)
+  /** `snapshot_replaced`: the served index file no longer has the identity it had at start; `details` names the file and what changed. */
+  snapshotReplaced(indexFile: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('snapshot_replaced', { index_file: indexFile, reason }, { index_file: indexFile, reason, ...details }, options);
+  },
+  /** `viewer_access_denied`: a graph-browser request without a valid session, from a foreign Host or Origin, or with a method other than GET/HEAD; `details.check` names the failed check. */
+  viewerAccessDenied(check: string, reason: string, options?: ErrorOptions): DocforgeError {
+    return build('viewer_access_denied', { reason }, { check }, options);
   },
 });
 

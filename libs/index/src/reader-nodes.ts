@@ -121,3 +121,38 @@ export function countsByKind(sql: StatementCache, limit: number): Record<string,
   const rows = sql.rows('SELECT kind, count(*) AS n FROM nodes GROUP BY kind ORDER BY kind LIMIT ?').all(limit) as { kind: string; n: number }[];
   return Object.fromEntries(rows.map((r) => [r.kind, r.n]));
 }
+
+/** Most ids one {@link nodeSummaries} statement binds (SQLite's default variable limit is far above). */
+export const SUMMARY_BATCH = 500;
+
+/** Summaries (no body) of the nodes with these ids, in the order of `ids`; unknown ids are left out. Runs one statement per {@link SUMMARY_BATCH} ids. */
+export function nodeSummaries(sql: StatementCache, ids: readonly string[]): NodeSummary[] {
+  const byId = new Map<string, NodeSummary>();
+  for (let at = 0; at < ids.length; at += SUMMARY_BATCH) {
+    const batch = ids.slice(at, at + SUMMARY_BATCH);
+    const rows = sql.rows(`
+      SELECT id, kind, title, family, authority, status, tags, language, capabilities, source_path, start_line
+      FROM nodes WHERE id IN (${placeholders(batch.length)})`).all(...batch) as (Omit<NodeSummary, 'tags' | 'capabilities'> & { tags: string; capabilities: string })[];
+    for (const r of rows) byId.set(r.id, { ...r, tags: JSON.parse(r.tags) as string[], capabilities: JSON.parse(r.capabilities) as string[] });
+  }
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** A node field whose distinct values {@link facetValues} counts. */
+export type FacetField = 'kind' | 'family' | 'authority' | 'status' | 'language' | 'tag' | 'capability';
+
+const FACET_SQL: Readonly<Record<FacetField, string>> = {
+  kind: 'SELECT kind AS value, count(*) AS n FROM nodes GROUP BY kind ORDER BY kind LIMIT ?',
+  family: 'SELECT family AS value, count(*) AS n FROM nodes WHERE family IS NOT NULL GROUP BY family ORDER BY family LIMIT ?',
+  authority: 'SELECT authority AS value, count(*) AS n FROM nodes WHERE authority IS NOT NULL GROUP BY authority ORDER BY authority LIMIT ?',
+  status: 'SELECT status AS value, count(*) AS n FROM nodes WHERE status IS NOT NULL GROUP BY status ORDER BY status LIMIT ?',
+  language: 'SELECT language AS value, count(*) AS n FROM nodes WHERE language IS NOT NULL GROUP BY language ORDER BY language LIMIT ?',
+  tag: 'SELECT tag AS value, count(*) AS n FROM node_tags GROUP BY tag ORDER BY tag LIMIT ?',
+  capability: 'SELECT capability AS value, count(*) AS n FROM node_capabilities GROUP BY capability ORDER BY capability LIMIT ?',
+};
+
+/** Distinct values of one node field with their node counts, by value; at most `limit` (reads `limit + 1` groups). */
+export function facetValues(sql: StatementCache, field: FacetField, limit: number): { values: { value: string; count: number }[]; truncated: boolean } {
+  const rows = sql.rows(FACET_SQL[field]).all(limit + 1) as { value: string; n: number }[];
+  return { values: rows.slice(0, limit).map((r) => ({ value: r.value, count: r.n })), truncated: rows.length > limit };
+}

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { errors, type Anchor, type GraphNode, type MentionSection, type SourceIssue } from '@docforge/core';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
-import { countsByKind, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, sourceHash, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
+import { countsByKind, facetValues, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
 import { ftsCandidates, ftsDocumentCount, ftsExcerptSources, ftsMatchingRowids, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource } from './reader-fts.js';
 import { distinctRelations, edgeMention, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
@@ -129,6 +129,16 @@ export class IndexReader {
     return nodesByFilter(this.#sql, filters, limit, afterId);
   }
 
+  /** Summaries (no body) of the nodes with these ids, in the order of `ids`, unknown ids left out; callers bound `ids`. */
+  nodeSummaries(ids: readonly string[]): NodeSummary[] {
+    return nodeSummaries(this.#sql, ids);
+  }
+
+  /** Distinct values of one node field (kind, family, …, tag, capability) with node counts, by value, at most `limit`. */
+  facetValues(field: FacetField, limit: number): { values: { value: string; count: number }[]; truncated: boolean } {
+    return facetValues(this.#sql, field, limit);
+  }
+
   /** Kind, title and source path of a node (no body), or null. */
   nodeBrief(id: string): NodeBrief | null {
     return nodeBrief(this.#sql, id);
@@ -237,6 +247,11 @@ export class IndexReader {
   /** Number of stored Logic steps and flows of an owner node (0 and 0 when it has none). */
   logicCounts(ownerId: string): { steps: number; flows: number } {
     return logicCounts(this.#sql, ownerId);
+  }
+
+  /** Whether the index stores any Logic step (one indexed probe; the no-AST check before any other read). */
+  hasLogic(): boolean {
+    return this.#sql.pluck('SELECT 1 FROM logic_steps LIMIT 1').get() !== undefined;
   }
 
   /** The first `count` Logic steps of an owner and the flows between them. */

@@ -19,6 +19,28 @@ import { validate as validate_viewer_v2_envelope } from './validators/viewer-v2.
 import type { ViewerFrame } from './types/viewer-v2.envelope.js';
 import { validate as validate_viewer_v2_hello } from './validators/viewer-v2.hello.js';
 import type { ViewerHelloFrame } from './types/viewer-v2.hello.js';
+import { validate as validate_viewer_v2_worker_config } from './validators/viewer-v2.worker-config.js';
+import type { GraphBrowserWorkerConfig } from './types/viewer-v2.worker-config.js';
+import { validate as validate_viewer_v2_worker_message } from './validators/viewer-v2.worker-message.js';
+import type { GraphBrowserWorkerMessage } from './types/viewer-v2.worker-message.js';
+import { validate as validate_viewer_v2_worker_command } from './validators/viewer-v2.worker-command.js';
+import type { GraphBrowserWorkerCommand } from './types/viewer-v2.worker-command.js';
+import { validate as validate_viewer_v2_api_error } from './validators/viewer-v2.api-error.js';
+import type { GraphBrowserError } from './types/viewer-v2.api-error.js';
+import { validate as validate_viewer_v2_api_overview } from './validators/viewer-v2.api-overview.js';
+import type { GraphBrowserOverview } from './types/viewer-v2.api-overview.js';
+import { validate as validate_viewer_v2_api_search } from './validators/viewer-v2.api-search.js';
+import type { GraphBrowserSearch } from './types/viewer-v2.api-search.js';
+import { validate as validate_viewer_v2_api_filter } from './validators/viewer-v2.api-filter.js';
+import type { GraphBrowserFilter } from './types/viewer-v2.api-filter.js';
+import { validate as validate_viewer_v2_api_node } from './validators/viewer-v2.api-node.js';
+import type { GraphBrowserNode } from './types/viewer-v2.api-node.js';
+import { validate as validate_viewer_v2_api_graph } from './validators/viewer-v2.api-graph.js';
+import type { GraphBrowserGraph } from './types/viewer-v2.api-graph.js';
+import { validate as validate_viewer_v2_api_logic } from './validators/viewer-v2.api-logic.js';
+import type { GraphBrowserLogic } from './types/viewer-v2.api-logic.js';
+import { validate as validate_viewer_v2_api_source } from './validators/viewer-v2.api-source.js';
+import type { GraphBrowserSource } from './types/viewer-v2.api-source.js';
 import { validate as validate_docforge_abandon_changeset_input } from './validators/docforge_abandon_changeset.input.js';
 import type { DocforgeAbandonChangesetInput } from './types/docforge_abandon_changeset.input.js';
 import { validate as validate_docforge_abandon_changeset_output } from './validators/docforge_abandon_changeset.output.js';
@@ -159,6 +181,39 @@ export const validateViewerFrame = validate_viewer_v2_envelope as unknown as Sch
 export type { ViewerHelloFrame };
 /** Validates one ViewerHelloFrame against schemas/viewer/v2/hello.schema.json; after a false return, `.errors` says why. */
 export const validateViewerHelloFrame = validate_viewer_v2_hello as unknown as SchemaValidator<ViewerHelloFrame>;
+export type { GraphBrowserWorkerConfig };
+/** Validates one GraphBrowserWorkerConfig against schemas/viewer/v2/worker-config.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserWorkerConfig = validate_viewer_v2_worker_config as unknown as SchemaValidator<GraphBrowserWorkerConfig>;
+export type { GraphBrowserWorkerMessage };
+/** Validates one GraphBrowserWorkerMessage against schemas/viewer/v2/worker-message.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserWorkerMessage = validate_viewer_v2_worker_message as unknown as SchemaValidator<GraphBrowserWorkerMessage>;
+export type { GraphBrowserWorkerCommand };
+/** Validates one GraphBrowserWorkerCommand against schemas/viewer/v2/worker-command.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserWorkerCommand = validate_viewer_v2_worker_command as unknown as SchemaValidator<GraphBrowserWorkerCommand>;
+export type { GraphBrowserError };
+/** Validates one GraphBrowserError against schemas/viewer/v2/api/error.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserError = validate_viewer_v2_api_error as unknown as SchemaValidator<GraphBrowserError>;
+export type { GraphBrowserOverview };
+/** Validates one GraphBrowserOverview against schemas/viewer/v2/api/overview.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserOverview = validate_viewer_v2_api_overview as unknown as SchemaValidator<GraphBrowserOverview>;
+export type { GraphBrowserSearch };
+/** Validates one GraphBrowserSearch against schemas/viewer/v2/api/search.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserSearch = validate_viewer_v2_api_search as unknown as SchemaValidator<GraphBrowserSearch>;
+export type { GraphBrowserFilter };
+/** Validates one GraphBrowserFilter against schemas/viewer/v2/api/filter.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserFilter = validate_viewer_v2_api_filter as unknown as SchemaValidator<GraphBrowserFilter>;
+export type { GraphBrowserNode };
+/** Validates one GraphBrowserNode against schemas/viewer/v2/api/node.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserNode = validate_viewer_v2_api_node as unknown as SchemaValidator<GraphBrowserNode>;
+export type { GraphBrowserGraph };
+/** Validates one GraphBrowserGraph against schemas/viewer/v2/api/graph.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserGraph = validate_viewer_v2_api_graph as unknown as SchemaValidator<GraphBrowserGraph>;
+export type { GraphBrowserLogic };
+/** Validates one GraphBrowserLogic against schemas/viewer/v2/api/logic.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserLogic = validate_viewer_v2_api_logic as unknown as SchemaValidator<GraphBrowserLogic>;
+export type { GraphBrowserSource };
+/** Validates one GraphBrowserSource against schemas/viewer/v2/api/source.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserSource = validate_viewer_v2_api_source as unknown as SchemaValidator<GraphBrowserSource>;
 export type { DocforgeAbandonChangesetInput };
 /** Validates one DocforgeAbandonChangesetInput against schemas/v1/tools/docforge_abandon_changeset.input.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeAbandonChangesetInput = validate_docforge_abandon_changeset_input as unknown as SchemaValidator<DocforgeAbandonChangesetInput>;
@@ -339,6 +394,17 @@ export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: 
   { key: 'changeset-operation', file: 'v1/changeset-operation.schema.json', validate: validateChangesetOperation as SchemaValidator<unknown> },
   { key: 'viewer-v2.envelope', file: 'viewer/v2/envelope.schema.json', validate: validateViewerFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.hello', file: 'viewer/v2/hello.schema.json', validate: validateViewerHelloFrame as SchemaValidator<unknown> },
+  { key: 'viewer-v2.worker-config', file: 'viewer/v2/worker-config.schema.json', validate: validateGraphBrowserWorkerConfig as SchemaValidator<unknown> },
+  { key: 'viewer-v2.worker-message', file: 'viewer/v2/worker-message.schema.json', validate: validateGraphBrowserWorkerMessage as SchemaValidator<unknown> },
+  { key: 'viewer-v2.worker-command', file: 'viewer/v2/worker-command.schema.json', validate: validateGraphBrowserWorkerCommand as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-error', file: 'viewer/v2/api/error.schema.json', validate: validateGraphBrowserError as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-overview', file: 'viewer/v2/api/overview.schema.json', validate: validateGraphBrowserOverview as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-search', file: 'viewer/v2/api/search.schema.json', validate: validateGraphBrowserSearch as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-filter', file: 'viewer/v2/api/filter.schema.json', validate: validateGraphBrowserFilter as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-node', file: 'viewer/v2/api/node.schema.json', validate: validateGraphBrowserNode as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-graph', file: 'viewer/v2/api/graph.schema.json', validate: validateGraphBrowserGraph as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-logic', file: 'viewer/v2/api/logic.schema.json', validate: validateGraphBrowserLogic as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-source', file: 'viewer/v2/api/source.schema.json', validate: validateGraphBrowserSource as SchemaValidator<unknown> },
   { key: 'docforge_abandon_changeset.input', file: 'v1/tools/docforge_abandon_changeset.input.schema.json', validate: validateDocforgeAbandonChangesetInput as SchemaValidator<unknown> },
   { key: 'docforge_abandon_changeset.output', file: 'v1/tools/docforge_abandon_changeset.output.schema.json', validate: validateDocforgeAbandonChangesetOutput as SchemaValidator<unknown> },
   { key: 'docforge_backlinks.input', file: 'v1/tools/docforge_backlinks.input.schema.json', validate: validateDocforgeBacklinksInput as SchemaValidator<unknown> },
