@@ -127,18 +127,20 @@ test('a descriptor pill fills the left panel with that exact bounded category re
   assert.ok(expected.items.length > 1 && expected.items.every((n) => n.kind === 'method'));
 });
 
-/** The nodes that still reach the focus, or are reached from it, once `hidden` is removed. */
-function expectedAfterHiding(graph: ApiGraph, hidden: string): Set<string> {
-  const links = graph.edges.map((e) => (e.reversed ? { s: e.target, t: e.source } : { s: e.source, t: e.target })).filter((l) => l.s !== hidden && l.t !== hidden);
-  const keep = new Set([graph.focus]);
-  for (const forward of [true, false]) {
-    const stack = [graph.focus];
+/** The nodes joined to the focus (directed both ways, or ignoring direction) by `links`. */
+function joined(links: { s: string; t: string }[], focus: string, directed: boolean): Set<string> {
+  const keep = new Set([focus]);
+  const steps: ((l: { s: string; t: string }, at: string) => string | null)[] = directed
+    ? [(l, at) => (l.s === at ? l.t : null), (l, at) => (l.t === at ? l.s : null)]
+    : [(l, at) => (l.s === at ? l.t : l.t === at ? l.s : null)];
+  for (const step of steps) {
+    const stack = [focus];
     const seen = new Set(stack);
     while (stack.length > 0) {
       const at = stack.pop()!;
       for (const l of links) {
-        const [from, to] = forward ? [l.s, l.t] : [l.t, l.s];
-        if (from === at && !seen.has(to)) {
+        const to = step(l, at);
+        if (to !== null && !seen.has(to)) {
           seen.add(to);
           keep.add(to);
           stack.push(to);
@@ -147,6 +149,15 @@ function expectedAfterHiding(graph: ApiGraph, hidden: string): Set<string> {
     }
   }
   return keep;
+}
+
+/** What Flow/Web must still show once `hidden` is hidden: every node not cut off from the focus by it. */
+function expectedAfterHiding(graph: ApiGraph, hidden: string): Set<string> {
+  const all = graph.edges.map((e) => (e.reversed ? { s: e.target, t: e.source } : { s: e.source, t: e.target }));
+  const rest = all.filter((l) => l.s !== hidden && l.t !== hidden);
+  const cut = (directed: boolean): string[] => [...joined(all, graph.focus, directed)].filter((id) => !joined(rest, graph.focus, directed).has(id));
+  const gone = new Set([hidden, ...cut(true), ...cut(false)]);
+  return new Set(graph.nodes.map((n) => n.id).filter((id) => !gone.has(id)));
 }
 
 test('Flow: hiding a node prunes the upstream branch it disconnected and keeps what still leads to the focus; restore brings it back', { skip }, async () => {

@@ -12,32 +12,52 @@ export interface Link {
 
 /**
  * The ids that stay visible once `hidden` are removed. With `prune` false (Nodes) that is every
- * node but the hidden ones; with `prune` true (Flow, Web) it is only the nodes that still have a
- * directed path to the focus or from it through visible nodes. The focus itself is never hidden.
+ * node but the hidden ones. With `prune` true (Flow, Web) a node is also pruned when hiding cut it
+ * off from the focus: it had a directed path to or from the focus, or any path at all, in the
+ * loaded graph and has none through the remaining nodes. Nodes that still lead to the focus stay.
+ * The focus itself is never hidden.
  */
 export function visibleIds(ids: readonly string[], links: readonly Link[], focus: string, hidden: ReadonlySet<string>, prune: boolean): Set<string> {
   const alive = new Set(ids.filter((id) => id === focus || !hidden.has(id)));
-  if (!prune || !alive.has(focus)) return alive;
+  if (!prune || hidden.size === 0 || !alive.has(focus)) return alive;
+  const remaining = links.filter((l) => alive.has(l.source) && alive.has(l.target));
+  const before = { directed: connected(links, focus, true), any: connected(links, focus, false) };
+  const after = { directed: connected(remaining, focus, true), any: connected(remaining, focus, false) };
+  for (const id of [...alive]) {
+    if ((before.directed.has(id) && !after.directed.has(id)) || (before.any.has(id) && !after.any.has(id))) alive.delete(id);
+  }
+  return alive;
+}
+
+/**
+ * The nodes joined to `focus` by `links`: with `directed`, those with a directed path to the focus
+ * or from it; otherwise those with any path, ignoring direction.
+ */
+function connected(links: readonly Link[], focus: string, directed: boolean): Set<string> {
   const forward = new Map<string, string[]>();
   const backward = new Map<string, string[]>();
   for (const link of links) {
-    if (!alive.has(link.source) || !alive.has(link.target)) continue;
     push(forward, link.source, link.target);
     push(backward, link.target, link.source);
   }
   const kept = new Set<string>([focus]);
-  for (const adjacency of [backward, forward]) {
+  const walk = (next: (at: string) => readonly string[]): void => {
     const seen = new Set<string>([focus]);
     const stack = [focus];
     while (stack.length > 0) {
-      const at = stack.pop()!;
-      for (const next of adjacency.get(at) ?? []) {
-        if (seen.has(next)) continue;
-        seen.add(next);
-        kept.add(next);
-        stack.push(next);
+      for (const n of next(stack.pop()!)) {
+        if (seen.has(n)) continue;
+        seen.add(n);
+        kept.add(n);
+        stack.push(n);
       }
     }
+  };
+  if (directed) {
+    walk((at) => backward.get(at) ?? []);
+    walk((at) => forward.get(at) ?? []);
+  } else {
+    walk((at) => [...(backward.get(at) ?? []), ...(forward.get(at) ?? [])]);
   }
   return kept;
 }
