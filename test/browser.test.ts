@@ -35,7 +35,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await worker?.stop();
-  if (!skip) console.log(`# browser screenshots: ${BROWSER_ARTIFACTS}`);
+  if (!skip) console.log(`browser screenshots: ${BROWSER_ARTIFACTS}`);
 });
 
 /** Opens a fresh token URL (the visualize URL) with `fragment`, and waits for the drawing. */
@@ -101,6 +101,25 @@ test('Nodes: left click selects, highlights incident edges and neighbors, mutes 
   const leaves = await page.locator('#cards li').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
   assert.deepEqual(leaves.sort(), graph.nodes.filter((n) => n.id !== METHOD).map((n) => n.id).sort(), 'every contributor has a card entry');
   await shot('nodes');
+});
+
+test('the visualize URL forms (?focus= and ?q= after the token) open the focus or fill the left panel with the search', { skip }, async () => {
+  await page.goto(`${origin}${(await worker.token()).url_path}&focus=${encodeURIComponent(METHOD)}`);
+  await ready();
+  assert.ok((await drawn()).includes(METHOD));
+  assert.equal(await page.locator('#cards [data-category="focus"] .leaf').getAttribute('title'), METHOD);
+  await page.goto(`${origin}${(await worker.token()).url_path}&q=${encodeURIComponent('idempotency key')}`);
+  await page.locator('#results h2', { hasText: 'Search: idempotency key' }).waitFor();
+  const expected = await api<{ items: { node: ApiNode }[] }>(`/api/search?q=${encodeURIComponent('idempotency key')}`);
+  assert.ok(expected.items.length > 0);
+  assert.deepEqual(await page.locator('#results li').evaluateAll((els) => els.map((e) => e.getAttribute('data-id'))), expected.items.map((i) => i.node.id));
+  await page.locator('#search-input').fill('ledger');
+  await page.locator('#search-button').click();
+  await page.locator('#results h2', { hasText: 'Search: ledger' }).waitFor();
+  await page.locator('#results li button').first().click();
+  await ready();
+  const first = (await api<{ items: { node: ApiNode }[] }>('/api/search?q=ledger')).items[0]!.node.id;
+  assert.ok((await page.evaluate(() => location.hash)).includes(encodeURIComponent(first)), 'a result explores its node');
 });
 
 test('right click opens the full inspector with relations both ways and the source location', { skip }, async () => {
