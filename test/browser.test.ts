@@ -226,7 +226,24 @@ test('Logic: the static paths of a function; hiding a step bridges its predecess
   const succs = logic.flows.filter((f) => f.from_step === branch.step).map((f) => f.to_step);
   assert.deepEqual(bridges, preds.flatMap((p) => succs.map((s) => `step:${p}>step:${s}`)).sort());
   assert.ok((await page.locator('#key .entry[data-relation="omitted path"]').count()) === 1, 'the key names the omitted path');
-  assert.equal(await page.locator('#paths li').count(), 2, 'no path disappears');
+  assert.deepEqual((await page.locator('#paths li').allTextContents()).sort(), [
+    `${label(0)} → [omitted: ${label(branch.step)}] → ${label(2)} → ${label(4)}`,
+    `${label(0)} → [omitted: ${label(branch.step)}] → ${label(3)} → ${label(4)}`,
+  ].sort(), 'no path disappears; the hidden step is named');
+  // A second hidden step on one branch: the bridge spans both hidden steps, in path order.
+  const retryable = logic.steps.find((s) => s.label === 'return error.retryable;')!;
+  await clickNode(`step:${retryable.step}`);
+  await page.locator('#card button', { hasText: 'Hide' }).click();
+  await ready();
+  const labels = await page.evaluate(() => (window as unknown as { docforgeGraph: { edges(): { omitted: boolean; source: string; target: string }[] } }).docforgeGraph.edges().filter((e) => e.omitted).map((e) => `${e.source}>${e.target}`).sort());
+  const exit = logic.steps.find((s) => s.kind === 'exit')!;
+  const other = succs.find((s) => s !== retryable.step)!;
+  assert.deepEqual(labels, [`step:${preds[0]}>step:${exit.step}`, `step:${preds[0]}>step:${other}`].sort(), 'the omitted path runs from the entry past both hidden steps to the exit');
+  assert.deepEqual((await page.locator('#paths li').allTextContents()).sort(), [
+    `${label(0)} → [omitted: ${label(branch.step)}] → ${label(other)} → ${label(exit.step)}`,
+    `${label(0)} → [omitted: ${label(branch.step)} → ${label(retryable.step)}] → ${label(exit.step)}`,
+  ].sort(), 'each path names the steps it omits');
+  assert.equal(await page.locator('#hidden-nodes li').count(), 2);
 });
 
 test('zoom, pan, reset and Space-center change only the viewport and request nothing', { skip }, async () => {

@@ -99,9 +99,8 @@ async function draw(): Promise<void> {
     const shaped = shapeLogic(logic, hiddenHere);
     await canvas.draw(shaped.nodes, shaped.edges, 'DOWN');
     renderSemanticCards(byId('cards'), logic.owner, [], { onSelect: select, onExplore: explore });
-    const label = (id: string): string => logic!.steps.find((s) => stepId(s.step) === id)?.label ?? id;
     const list = el('ol', { class: 'paths' });
-    for (const path of shaped.paths) list.append(el('li', { 'data-steps': path.join(' ') }, path.map(label).join(' → ')));
+    for (const path of shaped.paths) list.append(el('li', { 'data-steps': path.ids.join(' ') }, path.text));
     paths.replaceChildren(el('h2', {}, `Static paths (${shaped.paths.length})`), list);
     paths.hidden = false;
     hiddenNodes = logic.steps.filter((s) => hiddenHere.has(stepId(s.step))).map((s) => ({ id: stepId(s.step), kind: s.kind, title: s.label, leaf: s.label, tags: [], capabilities: [] }));

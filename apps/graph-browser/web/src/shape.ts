@@ -71,11 +71,17 @@ export function stepId(step: number): string {
   return `step:${step}`;
 }
 
+/** One static path: its step ids and its text (step labels; hidden stretches named as omitted). */
+export interface StaticPath {
+  ids: string[];
+  text: string;
+}
+
 /** A Logic drawing: visible steps, kept flows plus omitted-path bridges, and the static paths. */
 export interface ShapedLogic {
   nodes: DrawNode[];
   edges: DrawEdge[];
-  paths: string[][];
+  paths: StaticPath[];
 }
 
 /** At most this many static paths are listed. */
@@ -102,7 +108,18 @@ export function shapeLogic(logic: LogicResponse, hidden: ReadonlySet<string>): S
     const omitted = bridge.omitted.map((id) => steps.get(id)?.label ?? id).join(' → ');
     edges.push({ id: `b${index}`, source: bridge.source, target: bridge.target, relation: 'omitted path', category: 'omitted', label: `omitted: ${omitted}`, omitted: true });
   });
-  return { nodes, edges, paths: staticPaths(nodes.map((n) => n.id), edges) };
+  const label = (id: string): string => steps.get(id)?.label ?? id;
+  const omittedBetween = new Map(bridges.map((b) => [`${b.source}\u0000${b.target}`, b.omitted.map(label).join(' → ')]));
+  const keptPairs = new Set(kept.map((l) => `${l.source}\u0000${l.target}`));
+  const paths = staticPaths(nodes.map((n) => n.id), edges).map((ids) => ({
+    ids,
+    text: ids.map((id, i) => {
+      const pair = i > 0 ? `${ids[i - 1]}\u0000${id}` : '';
+      const omitted = i > 0 && !keptPairs.has(pair) ? omittedBetween.get(pair) : undefined;
+      return omitted !== undefined ? `[omitted: ${omitted}] → ${label(id)}` : label(id);
+    }).join(' → '),
+  }));
+  return { nodes, edges, paths };
 }
 
 /** Every simple path from an entry (no predecessor) to an exit (no successor), at most MAX_PATHS. */
