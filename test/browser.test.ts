@@ -76,7 +76,13 @@ async function shot(name: string): Promise<void> {
 }
 
 test('Nodes: left click selects, highlights incident edges and neighbors, mutes the rest, opens the card; the key names the drawn relations', { skip }, async () => {
+  const loaded: string[] = [];
+  const record = (r: Request): void => void loaded.push(new URL(r.url()).pathname);
+  page.on('request', record);
   await open(`#focus=${encodeURIComponent(METHOD)}&view=nodes`);
+  page.off('request', record);
+  const apiCalls = loaded.filter((p) => p.startsWith('/api/')).sort();
+  assert.deepEqual(apiCalls, ['/api/overview', nodeUrl(METHOD, '/neighborhood')].sort(), 'the page asks only for the overview and one bounded neighborhood; Logic stays unloaded');
   const graph = await api<ApiGraph>(nodeUrl(METHOD, '/neighborhood'));
   assert.deepEqual((await drawn()).sort(), graph.nodes.map((n) => n.id).sort(), 'the bounded neighborhood is drawn as answered');
   const target = graph.nodes.find((n) => n.id !== METHOD && graph.edges.filter((e) => e.source === n.id || e.target === n.id).length >= 2) ?? graph.nodes.find((n) => n.id !== METHOD)!;
