@@ -22,6 +22,8 @@ let worker: WorkerProcess;
 let origin: string;
 let browser: Browser;
 let page: Page;
+/** Script errors and console errors (CSP violations among them) seen by any test. */
+const pageErrors: string[] = [];
 
 before(async () => {
   if (skip) return;
@@ -29,6 +31,8 @@ before(async () => {
   origin = `http://127.0.0.1:${(await worker.next('ready')).port}`;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+  page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => void (message.type() === 'error' && pageErrors.push(`console: ${message.text()}`)));
   mkdirSync(BROWSER_ARTIFACTS, { recursive: true });
 });
 
@@ -368,4 +372,8 @@ test('accessibility: every control is labelled and reachable with the Tab key', 
     if (key !== null) reached.add(key);
   }
   assert.deepEqual(controls.filter((c) => !reached.has(c.key)).map((c) => `${c.tag} ${c.name}`), [], 'every control is reached by Tab');
+});
+
+test('no script error and no Content-Security-Policy violation in any of the above', { skip }, () => {
+  assert.deepEqual(pageErrors, []);
 });

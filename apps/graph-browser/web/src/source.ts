@@ -16,7 +16,7 @@ export function renderSource(container: HTMLElement, source: SourceResponse, onC
     const highlighted = number >= source.highlight.start_line && number <= source.highlight.end_line;
     const row = el('span', { class: highlighted ? 'line hl' : 'line', 'data-line': String(number) }, el('span', { class: 'num' }, String(number)), text);
     byLine.set(number, row);
-    lines.append(row, '\n');
+    lines.append(row);
   });
   const goTo = (line: number): void => {
     const row = byLine.get(line);
