@@ -69,6 +69,7 @@ test('a token is traded once for an HttpOnly SameSite=Strict cookie and a token-
   // A token elsewhere than the root is not traded.
   const elsewhere = await session.worker.token();
   assert.equal((await fetch(`${session.base}/api/overview?token=${elsewhere.token}`, { redirect: 'manual' })).status, 403);
+  assert.equal((await fetch(session.base + elsewhere.url_path, { method: 'HEAD', redirect: 'manual' })).status, 403, 'HEAD does not trade');
   assert.equal((await fetch(session.base + elsewhere.url_path, { redirect: 'manual' })).status, 303, 'a refused attempt elsewhere does not consume the token');
 });
 

@@ -1,5 +1,6 @@
 /** Starts real graph-browser workers the way the viewer manager does (fork of the committed bin with DOCFORGE_WORKER_CONFIG and an IPC channel) and talks HTTP to them. */
 import { fork, type ChildProcess } from 'node:child_process';
+import { after } from 'node:test';
 import path from 'node:path';
 import { IndexManager, readPublication } from '@docforge/index';
 import type { GraphBrowserWorkerConfig, GraphBrowserWorkerMessage } from '@docforge/protocol';
@@ -9,7 +10,8 @@ import { REPO_ROOT } from './paths.js';
 export const GRAPH_BROWSER_BIN = path.join(REPO_ROOT, 'apps/graph-browser/bin/graph-browser.js');
 
 const children = new Set<ChildProcess>();
-process.on('exit', () => {
+// A worker left running by a failed assertion would keep the test process alive: kill them all after the file's tests.
+after(() => {
   for (const child of children) child.kill('SIGKILL');
 });
 

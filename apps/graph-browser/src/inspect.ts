@@ -38,7 +38,8 @@ const FACETS: readonly FacetField[] = ['kind', 'family', 'authority', 'status', 
  */
 export function overview(reader: IndexReader, config: GraphBrowserWorkerConfig): GraphBrowserOverview {
   const nodesByKind = reader.countsByKind(FACET_CAP);
-  const facets = Object.fromEntries(FACETS.map((f) => [f, reader.facetValues(f, FACET_CAP)])) as GraphBrowserOverview['facets'];
+  const all = reader.facetValues(FACET_CAP);
+  const facets = Object.fromEntries(FACETS.map((f) => [f, all[f]])) as GraphBrowserOverview['facets'];
   const rare = Object.entries(nodesByKind).sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
   const entries: GraphBrowserOverview['entries'] = [];
   let entriesCut = false;

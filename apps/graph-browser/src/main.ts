@@ -14,8 +14,12 @@ import { startWorker, type RunningWorker } from './server.js';
 
 const logger = pino({ name: 'docforge-graph-browser', level: process.env.DOCFORGE_LOG_LEVEL ?? 'info' }, pino.destination({ fd: 2, sync: true }));
 
-function send(message: GraphBrowserWorkerMessage): void {
-  if (typeof process.send === 'function' && process.connected) process.send(message);
+/** Sends one message to the manager; resolves once it is written (or at once without a channel). */
+function send(message: GraphBrowserWorkerMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof process.send !== 'function' || !process.connected) return resolve();
+    process.send(message, undefined, {}, () => resolve());
+  });
 }
 
 async function main(): Promise<void> {
@@ -27,12 +31,12 @@ async function main(): Promise<void> {
   try {
     const config = parseWorkerConfig(process.env[WORKER_CONFIG_ENV]);
     delete process.env[WORKER_CONFIG_ENV];
-    worker = await startWorker({ config, logger: logger.child({ worker_id: config.worker_id }), onActivity: (atMs) => send({ type: 'activity', at_ms: atMs }) });
+    worker = await startWorker({ config, logger: logger.child({ worker_id: config.worker_id }), onActivity: (atMs) => void send({ type: 'activity', at_ms: atMs }) });
   } catch (error) {
     const wire = toDocforgeError(error);
     logger.error({ code: wire.code, err: error }, 'graph-browser worker cannot start');
-    send({ type: 'fatal', code: wire.code, message: wire.message.slice(0, 4096) });
-    process.disconnect?.();
+    await send({ type: 'fatal', code: wire.code, message: wire.message.slice(0, 4096) });
+    if (process.connected) process.disconnect();
     process.exitCode = 1;
     return;
   }
@@ -53,13 +57,13 @@ async function main(): Promise<void> {
     }
     if (message.type === 'shutdown') return stop('shutdown');
     const issued = worker.issueToken();
-    send({ type: 'token', request_id: message.request_id, ...issued });
+    void send({ type: 'token', request_id: message.request_id, ...issued });
   });
   process.on('disconnect', () => stop('manager channel closed'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   logger.info({ port: worker.port }, 'graph-browser worker listening on 127.0.0.1');
-  send({ type: 'ready', port: worker.port, cookie_name: worker.cookieName });
+  await send({ type: 'ready', port: worker.port, cookie_name: worker.cookieName });
 }
 
 await main();

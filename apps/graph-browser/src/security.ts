@@ -50,6 +50,13 @@ function refuse(reply: FastifyReply, status: number, error: DocforgeError): Fast
 export function installSecurity(app: FastifyInstance, options: SecurityOptions): void {
   const { sessions } = options;
   let lastActivity = -Infinity;
+  const noteActivity = (): void => {
+    const now = Date.now();
+    if (now - lastActivity >= ACTIVITY_INTERVAL_MS) {
+      lastActivity = now;
+      options.onActivity(now);
+    }
+  };
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -67,11 +74,12 @@ export function installSecurity(app: FastifyInstance, options: SecurityOptions):
     }
     const url = new URL(request.url, `http://${host}`);
     if (url.searchParams.has('token')) {
-      if (url.pathname !== '/') return refuse(reply, 403, errors.viewerAccessDenied('token', 'A token is traded only at the viewer root.'));
+      if (url.pathname !== '/' || request.method !== 'GET') return refuse(reply, 403, errors.viewerAccessDenied('token', 'A token is traded only by a GET of the viewer root.'));
       const trade = sessions.trade(url.searchParams.get('token') ?? '');
       if (!trade.ok) {
         return refuse(reply, 403, errors.viewerAccessDenied('token', `The viewer token is ${trade.reason === 'unknown' ? 'not valid' : trade.reason === 'used' ? 'already used' : 'expired'}; open a fresh URL from docforge_visualize.`));
       }
+      noteActivity();
       url.searchParams.delete('token');
       const rest = url.searchParams.toString();
       reply.header('set-cookie', sessions.setCookie(trade.session)).header('cache-control', 'no-store');
@@ -80,11 +88,7 @@ export function installSecurity(app: FastifyInstance, options: SecurityOptions):
     const cookie = cookieValue(request.headers.cookie, sessions.cookieName);
     if (cookie === null) return refuse(reply, 401, errors.viewerAccessDenied('session', 'No viewer session: open the URL that docforge_visualize returned.'));
     if (!sessions.valid(cookie)) return refuse(reply, 403, errors.viewerAccessDenied('session', 'The viewer session is not valid: open a fresh URL from docforge_visualize.'));
-    const now = Date.now();
-    if (now - lastActivity >= ACTIVITY_INTERVAL_MS) {
-      lastActivity = now;
-      options.onActivity(now);
-    }
+    noteActivity();
     return undefined;
   });
 

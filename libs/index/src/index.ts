@@ -9,7 +9,7 @@ export { readPublication, readPublicationOnce, publicationUnchanged, publication
 export type { BuildStats, BuildTask, BuildOutcome } from './build-types.js';
 export type { NodeRow, SqliteDatabase, IndexTable } from './reader.js';
 export { IndexReader, rowToNode } from './reader.js';
-export type { NodeFilters, NodeSummary, NodeBrief, NodeProvenance, FacetField } from './reader-nodes.js';
+export type { NodeFilters, NodeSummary, NodeBrief, NodeProvenance, FacetField, FacetCounts } from './reader-nodes.js';
 export type { FtsCandidate, FtsExcerptSource } from './reader-fts.js';
 export { SNIPPET_MAX_BODY_CHARS } from './reader-fts.js';
 export type { EdgeDirection, EdgeKey, EdgeRecord, LogicStepRow, LogicFlowRow } from './reader-graph.js';

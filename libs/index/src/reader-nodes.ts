@@ -141,18 +141,45 @@ export function nodeSummaries(sql: StatementCache, ids: readonly string[]): Node
 /** A node field whose distinct values {@link facetValues} counts. */
 export type FacetField = 'kind' | 'family' | 'authority' | 'status' | 'language' | 'tag' | 'capability';
 
-const FACET_SQL: Readonly<Record<FacetField, string>> = {
+/** Distinct values of one facet with node counts, by value, and whether the list was cut. */
+export interface FacetCounts {
+  values: { value: string; count: number }[];
+  truncated: boolean;
+}
+
+/** Facets read through an index (kind, language) or their own table (tag, capability). */
+const INDEXED_FACET_SQL: Readonly<Record<'kind' | 'language' | 'tag' | 'capability', string>> = {
   kind: 'SELECT kind AS value, count(*) AS n FROM nodes GROUP BY kind ORDER BY kind LIMIT ?',
-  family: 'SELECT family AS value, count(*) AS n FROM nodes WHERE family IS NOT NULL GROUP BY family ORDER BY family LIMIT ?',
-  authority: 'SELECT authority AS value, count(*) AS n FROM nodes WHERE authority IS NOT NULL GROUP BY authority ORDER BY authority LIMIT ?',
-  status: 'SELECT status AS value, count(*) AS n FROM nodes WHERE status IS NOT NULL GROUP BY status ORDER BY status LIMIT ?',
   language: 'SELECT language AS value, count(*) AS n FROM nodes WHERE language IS NOT NULL GROUP BY language ORDER BY language LIMIT ?',
   tag: 'SELECT tag AS value, count(*) AS n FROM node_tags GROUP BY tag ORDER BY tag LIMIT ?',
   capability: 'SELECT capability AS value, count(*) AS n FROM node_capabilities GROUP BY capability ORDER BY capability LIMIT ?',
 };
 
-/** Distinct values of one node field with their node counts, by value; at most `limit` (reads `limit + 1` groups). */
-export function facetValues(sql: StatementCache, field: FacetField, limit: number): { values: { value: string; count: number }[]; truncated: boolean } {
-  const rows = sql.rows(FACET_SQL[field]).all(limit + 1) as { value: string; n: number }[];
-  return { values: rows.slice(0, limit).map((r) => ({ value: r.value, count: r.n })), truncated: rows.length > limit };
+/** Most (family, authority, status) combinations {@link facetValues} aggregates; beyond it every one of the three facets says truncated. */
+export const FACET_COMBINATIONS_CAP = 10_000;
+
+/**
+ * Distinct values of every facet with node counts, by value, at most `limit` per facet. Kind and
+ * language use their indexes, tags and capabilities their tables; family, authority and status
+ * share ONE scan of the nodes table (they have no index), grouped by their combination (at most
+ * {@link FACET_COMBINATIONS_CAP} combinations).
+ */
+export function facetValues(sql: StatementCache, limit: number): Record<FacetField, FacetCounts> {
+  const out = {} as Record<FacetField, FacetCounts>;
+  for (const field of ['kind', 'language', 'tag', 'capability'] as const) {
+    const rows = sql.rows(INDEXED_FACET_SQL[field]).all(limit + 1) as { value: string; n: number }[];
+    out[field] = { values: rows.slice(0, limit).map((r) => ({ value: r.value, count: r.n })), truncated: rows.length > limit };
+  }
+  const combos = sql.rows('SELECT family, authority, status, count(*) AS n FROM nodes GROUP BY family, authority, status LIMIT ?').all(FACET_COMBINATIONS_CAP + 1) as { family: string | null; authority: string | null; status: string | null; n: number }[];
+  const cut = combos.length > FACET_COMBINATIONS_CAP;
+  for (const field of ['family', 'authority', 'status'] as const) {
+    const counts = new Map<string, number>();
+    for (const combo of combos.slice(0, FACET_COMBINATIONS_CAP)) {
+      const value = combo[field];
+      if (value !== null) counts.set(value, (counts.get(value) ?? 0) + combo.n);
+    }
+    const sorted = [...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    out[field] = { values: sorted.slice(0, limit).map(([value, count]) => ({ value, count })), truncated: cut || sorted.length > limit };
+  }
+  return out;
 }

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { errors, type Anchor, type GraphNode, type MentionSection, type SourceIssue } from '@docforge/core';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
-import { countsByKind, facetValues, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
+import { countsByKind, facetValues, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
 import { ftsCandidates, ftsDocumentCount, ftsExcerptSources, ftsMatchingRowids, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource } from './reader-fts.js';
 import { distinctRelations, edgeMention, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
@@ -134,9 +134,9 @@ export class IndexReader {
     return nodeSummaries(this.#sql, ids);
   }
 
-  /** Distinct values of one node field (kind, family, …, tag, capability) with node counts, by value, at most `limit`. */
-  facetValues(field: FacetField, limit: number): { values: { value: string; count: number }[]; truncated: boolean } {
-    return facetValues(this.#sql, field, limit);
+  /** Distinct values of every facet (kind, family, authority, status, language, tag, capability) with node counts, by value, at most `limit` each; one scan of the nodes table at most. */
+  facetValues(limit: number): Record<FacetField, FacetCounts> {
+    return facetValues(this.#sql, limit);
   }
 
   /** Kind, title and source path of a node (no body), or null. */

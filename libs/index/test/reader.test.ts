@@ -49,6 +49,22 @@ describe('IndexReader on examples/', () => {
     assert.equal(reader.nodeProvenance('REQ-PAY-002')!.anchor_count, node.anchors.length);
   });
 
+  test('nodeSummaries keeps the order of the ids and leaves unknown ids out; facetValues agree with the filters; hasLogic', () => {
+    const ids = ['REQ-PAY-002', 'no-such-node', 'code:src/ledger/ledger.ts#Ledger.post'];
+    assert.deepEqual(reader.nodeSummaries(ids).map((n) => n.id), ['REQ-PAY-002', 'code:src/ledger/ledger.ts#Ledger.post']);
+    assert.deepEqual(reader.nodeSummaries(['REQ-PAY-002'])[0], reader.nodesByFilter({}, 1000).items.find((n) => n.id === 'REQ-PAY-002'));
+    const facets = reader.facetValues(200);
+    assert.deepEqual(Object.fromEntries(facets.kind.values.map((v) => [v.value, v.count])), reader.countsByKind());
+    for (const [field, filter] of [['family', 'families'], ['authority', 'authorities'], ['status', 'statuses'], ['tag', 'tags'], ['capability', 'capabilities']] as const) {
+      assert.ok(facets[field].values.length > 0, field);
+      for (const { value, count } of facets[field].values) assert.equal(reader.nodesByFilter({ [filter]: [value] }, 10_000).items.length, count, `${field}=${value}`);
+    }
+    const one = reader.facetValues(1);
+    assert.equal(one.kind.values.length, 1);
+    assert.equal(one.kind.truncated, true);
+    assert.equal(reader.hasLogic(), reader.count('logic_steps') > 0);
+  });
+
   test('nodesByFilter pages by id with a keyset and reports truncation', () => {
     const first = reader.nodesByFilter({ kinds: ['requirement'] }, 2);
     assert.equal(first.items.length, 2);
