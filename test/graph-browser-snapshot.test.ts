@@ -88,14 +88,7 @@ test('under no-AST a snapshot containing Logic is rejected before any read: fata
 });
 
 test('under no-AST a Logic-free snapshot is served and its Logic endpoint answers adapter_policy_forbids_logic', async () => {
-  const root = exampleProjectCopy({ state: false });
-  const manager = new IndexManager({ root, noAst: true });
-  try {
-    await manager.sync();
-  } finally {
-    await manager.close();
-  }
-  const session = await openBrowserSession(await workerConfig(root, { workerId: 'noast-ok', noAst: true }));
+  const session = await openBrowserSession(await workerConfig(exampleProjectCopy(), { workerId: 'noast-ok', noAst: true, buildNoAst: true }));
   const { status, body } = await session.json(`/api/nodes/${ID}/logic`);
   assert.equal(status, 403);
   assert.ok(validateGraphBrowserError(body));

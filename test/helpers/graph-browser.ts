@@ -16,17 +16,16 @@ after(() => {
 });
 
 /**
- * The worker configuration of the project's current publication; syncs the project first when it
- * has none (a test file run without ops/run-tests.mjs).
+ * The worker configuration of the project's current publication, after a sync (which republishes
+ * a copied project, whose index file has a new inode, and builds one without state). `noAst` is the
+ * worker's binding; `buildNoAst` the binding of that sync (a Logic-free index).
  */
-export async function workerConfig(root: string, options: { noAst?: boolean; workerId?: string } = {}): Promise<GraphBrowserWorkerConfig> {
-  const manager = new IndexManager({ root, noAst: false });
+export async function workerConfig(root: string, options: { noAst?: boolean; buildNoAst?: boolean; workerId?: string } = {}): Promise<GraphBrowserWorkerConfig> {
+  const manager = new IndexManager({ root, noAst: options.buildNoAst === true });
   try {
-    let publication = readPublication(manager.layout());
-    if (publication === null) {
-      await manager.sync();
-      publication = readPublication(manager.layout());
-    }
+    // A no-op on a current index; a copied project (new inodes) or one without state gets published first.
+    await manager.sync();
+    const publication = readPublication(manager.layout());
     if (publication === null) throw new Error(`no publication in ${root}`);
     const { generation, source_identity, index_file, index_ino, index_size } = publication;
     return {
