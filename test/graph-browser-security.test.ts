@@ -148,4 +148,8 @@ test('the worker listens on 127.0.0.1 only and reports activity to its manager',
   assert.ok(activity.at_ms > 0);
   await assert.rejects(fetch(`http://[::1]:${session.port}/`), 'no IPv6 loopback listener');
   assert.equal(await session.worker.stop(), 0);
+  // Neither tokens nor session values reach the log file.
+  assert.match(session.worker.log, /listening/);
+  for (const m of session.worker.messages) if (m.type === 'token') assert.ok(!session.worker.log.includes(m.token), 'a token was logged');
+  assert.ok(!session.worker.log.includes(session.cookie.split('=')[1]!), 'a session value was logged');
 });

@@ -46,13 +46,19 @@ export class WorkerProcess {
   readonly child: ChildProcess;
   readonly messages: GraphBrowserWorkerMessage[] = [];
   readonly exited: Promise<number | null>;
+  /** The worker's log (stderr, pino JSON lines at level info), at most 1 MB kept. */
+  log = '';
   #waiters: (() => void)[] = [];
   #request = 0;
 
   constructor(config: GraphBrowserWorkerConfig | string) {
     const text = typeof config === 'string' ? config : JSON.stringify(config);
-    this.child = fork(GRAPH_BROWSER_BIN, [], { env: { ...process.env, DOCFORGE_WORKER_CONFIG: text, DOCFORGE_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    this.child = fork(GRAPH_BROWSER_BIN, [], { env: { ...process.env, DOCFORGE_WORKER_CONFIG: text, DOCFORGE_LOG_LEVEL: 'info' }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     children.add(this.child);
+    this.child.stderr?.setEncoding('utf8');
+    this.child.stderr?.on('data', (chunk: string) => {
+      if (this.log.length < 1_000_000) this.log += chunk;
+    });
     this.child.on('message', (message) => {
       this.messages.push(message as GraphBrowserWorkerMessage);
       for (const wake of this.#waiters.splice(0)) wake();
