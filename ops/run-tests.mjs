@@ -79,4 +79,7 @@ if (currentFile && existsSync(path.join(fixtures, 'ready')) && readFileSync(curr
   status = 1;
 }
 if (fixtures) rmSync(fixtures, { recursive: true, force: true });
+// The browser tests (test/browser.test.ts) write screenshots of every view here.
+const browserArtifacts = path.join('test', 'dist', 'artifacts', 'browser');
+if (selected.some((f) => f.includes('browser')) && existsSync(browserArtifacts)) console.log(`# run-tests: browser screenshots in ${path.resolve(browserArtifacts)}`);
 process.exit(status);

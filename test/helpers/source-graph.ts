@@ -68,9 +68,12 @@ export function sourceFiles(dir: string, includeGenerated = false): string[] {
   return out;
 }
 
-/** Every source file under apps/star/src, libs/star-star/src and protocol/src (through the workspaces), generated code excluded. */
+/**
+ * Every source file under apps/star/src, libs/star-star/src and protocol/src (through the
+ * workspaces), plus a browser page's sources under apps/star/web/src; generated code excluded.
+ */
 export function allSourceFiles(): string[] {
-  return workspaces().flatMap((ws) => sourceFiles(path.join(REPO_ROOT, ws.dir, 'src')));
+  return workspaces().flatMap((ws) => [...sourceFiles(path.join(REPO_ROOT, ws.dir, 'src')), ...sourceFiles(path.join(REPO_ROOT, ws.dir, 'web', 'src'))]);
 }
 
 function parse(file: string): ts.SourceFile {

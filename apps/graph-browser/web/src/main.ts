@@ -1,0 +1,298 @@
+/**
+ * The graph browser page (contract: Visualization boundary; issue 13): wires the panels, the
+ * canvas and the worker API. Only bounded per-node endpoints are ever requested; the viewport,
+ * selection, hide/restore and keyboard moves are client-side and request nothing.
+ */
+import { ApiError, fetchFilter, fetchGraph, fetchLogic, fetchNode, fetchOverview, fetchSearch, fetchSource, type GraphKind } from './api.js';
+import { byId, el } from './dom.js';
+import { GraphCanvas, type Direction } from './graph.js';
+import { renderCard, renderHidden, renderInspector, renderKey, renderResults, renderSemanticCards, type Criterion } from './panels.js';
+import { shapeGraph, shapeLogic, stepId } from './shape.js';
+import { renderSource } from './source.js';
+import { parsePlace, placeHash, VIEWS, type Place, type View } from './state.js';
+import type { GraphNode, GraphResponse, LogicResponse } from './types.js';
+
+const API_VIEW: Record<Exclude<View, 'logic'>, GraphKind> = { nodes: 'neighborhood', flow: 'flow', web: 'web' };
+const LOGIC_KINDS = new Set(['function', 'method']);
+
+const graphEl = byId('graph');
+const canvas = new GraphCanvas(graphEl);
+const card = byId('card');
+const inspector = byId('inspector');
+const sourcePanel = byId('source');
+const statusEl = byId('status');
+
+let place: Place = parsePlace(location.hash, location.search);
+const graphs = new Map<View, GraphResponse>();
+let logic: LogicResponse | null = null;
+const hidden = new Map<View, Set<string>>(VIEWS.map((v) => [v, new Set<string>()]));
+const known = new Map<string, GraphNode>();
+let loadedFocus: string | null = null;
+
+function setStatus(text: string, error = false): void {
+  statusEl.textContent = text;
+  statusEl.classList.toggle('error', error);
+}
+
+function failure(err: unknown): void {
+  const text = err instanceof ApiError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
+  setStatus(text, true);
+  graphEl.dataset.state = 'error';
+}
+
+/** Records `next` in the URL fragment; the hashchange handler loads it. */
+function go(next: Place): void {
+  const hash = placeHash(next);
+  if (location.hash === hash) void load();
+  else location.hash = hash;
+}
+
+/** Explicit Explore neighborhood: `id` replaces the root. */
+function explore(id: string): void {
+  go({ focus: id, view: place.view === 'logic' ? 'nodes' : place.view });
+}
+
+function isLogicOwner(node: GraphNode | undefined): boolean {
+  return node !== undefined && LOGIC_KINDS.has(node.kind);
+}
+
+async function load(): Promise<void> {
+  place = parsePlace(location.hash, location.search);
+  for (const button of document.querySelectorAll<HTMLButtonElement>('#views button')) button.setAttribute('aria-pressed', String(button.dataset.view === place.view));
+  closeOverlays();
+  if (place.focus === null) {
+    graphEl.dataset.state = 'empty';
+    setStatus('Choose a node in the left panel.');
+    return;
+  }
+  if (loadedFocus !== place.focus) {
+    graphs.clear();
+    logic = null;
+    for (const set of hidden.values()) set.clear();
+    loadedFocus = place.focus;
+  }
+  graphEl.dataset.state = 'loading';
+  setStatus(`Loading ${place.view}…`);
+  try {
+    if (place.view === 'logic') {
+      if (logic === null || logic.owner.id !== place.focus) logic = await fetchLogic(place.focus);
+    } else if (!graphs.has(place.view)) {
+      graphs.set(place.view, await fetchGraph(API_VIEW[place.view], place.focus));
+    }
+    await draw();
+  } catch (err) {
+    failure(err);
+  }
+}
+
+/** Draws the current view from the loaded data (no request). */
+async function draw(): Promise<void> {
+  const answered = performance.now();
+  const view = place.view;
+  const hiddenHere = hidden.get(view)!;
+  const paths = byId('paths');
+  let hiddenNodes: GraphNode[] = [];
+  let pruned = 0;
+  let truncated = false;
+  if (view === 'logic') {
+    if (!logic) return;
+    const shaped = shapeLogic(logic, hiddenHere);
+    await canvas.draw(shaped.nodes, shaped.edges, 'DOWN');
+    renderSemanticCards(byId('cards'), logic.owner, [], { onSelect: select, onExplore: explore });
+    const list = el('ol', { class: 'paths' });
+    for (const path of shaped.paths) list.append(el('li', { 'data-steps': path.ids.join(' ') }, path.text));
+    paths.replaceChildren(el('h2', {}, `Static paths (${shaped.paths.length})`), list);
+    paths.hidden = false;
+    hiddenNodes = logic.steps.filter((s) => hiddenHere.has(stepId(s.step))).map((s) => ({ id: stepId(s.step), kind: s.kind, title: s.label, leaf: s.label, tags: [], capabilities: [] }));
+    truncated = logic.truncated;
+  } else {
+    const graph = graphs.get(view);
+    if (!graph) return;
+    for (const node of graph.nodes) known.set(node.id, node);
+    const shaped = shapeGraph(graph, hiddenHere, view !== 'nodes');
+    await canvas.draw(shaped.nodes, shaped.edges, view === 'web' ? 'RIGHT' : 'DOWN');
+    renderSemanticCards(byId('cards'), known.get(graph.focus), shaped.contributors, { onSelect: select, onExplore: explore });
+    paths.hidden = true;
+    hiddenNodes = graph.nodes.filter((n) => hiddenHere.has(n.id));
+    pruned = shaped.pruned;
+    truncated = graph.truncated;
+  }
+  renderKey(byId('key'), canvas.drawnRelations());
+  renderHidden(byId('hidden-nodes'), hiddenNodes, pruned, restore);
+  await new Promise((resolve) => requestAnimationFrame(resolve));
+  graphEl.dataset.renderMs = String(Math.round(performance.now() - answered));
+  graphEl.dataset.state = 'ready';
+  const focusNode = place.view === 'logic' ? logic?.owner : known.get(place.focus ?? '');
+  setStatus(`${focusNode ? focusNode.leaf : place.focus} · ${view}${truncated ? ' · truncated (bounded)' : ''}`);
+}
+
+function closeOverlays(): void {
+  card.hidden = true;
+  inspector.hidden = true;
+  sourcePanel.hidden = true;
+}
+
+/** Left activation: selects `id` (null clears) and opens its compact card. */
+function select(id: string | null): void {
+  canvas.select(id);
+  inspector.hidden = true;
+  if (id === null) {
+    card.hidden = true;
+    return;
+  }
+  const node = place.view === 'logic' ? stepNode(id) : known.get(id);
+  if (!node) return;
+  const isFocus = id === place.focus;
+  const buttons: { text: string; label: string; run: () => void }[] = [];
+  if (place.view !== 'logic' && !isFocus) buttons.push({ text: 'Explore neighborhood', label: `Explore the neighborhood of ${node.id}`, run: () => explore(node.id) });
+  if (!isFocus) buttons.push({ text: 'Hide', label: `Hide ${node.id}`, run: () => hide(node.id) });
+  if (place.view !== 'logic') {
+    buttons.push({ text: 'Inspect', label: `Inspect ${node.id}`, run: () => void inspect(node.id) });
+    buttons.push({ text: 'Source', label: `Open the source of ${node.id}`, run: () => void openSource(node.id) });
+    if (isLogicOwner(node)) buttons.push({ text: 'Logic', label: `Show the Logic of ${node.id}`, run: () => go({ focus: node.id, view: 'logic' }) });
+  }
+  renderCard(card, node, { onPill: (c) => void showCategory(c), buttons });
+}
+
+function stepNode(id: string): GraphNode | undefined {
+  const step = logic?.steps.find((s) => stepId(s.step) === id);
+  return step ? { id, kind: step.kind, title: `lines ${step.start_line}-${step.end_line}`, leaf: step.label, tags: [], capabilities: [] } : undefined;
+}
+
+/** Hides a non-focus node client-side (Flow and Web prune what it disconnected). */
+function hide(id: string): void {
+  if (id === place.focus) return;
+  hidden.get(place.view)!.add(id);
+  card.hidden = true;
+  void draw();
+}
+
+function restore(id: string): void {
+  hidden.get(place.view)!.delete(id);
+  void draw();
+}
+
+/** Right click: the full inspector (one bounded node request). */
+async function inspect(id: string): Promise<void> {
+  if (place.view === 'logic') return;
+  try {
+    const full = await fetchNode(id);
+    card.hidden = true;
+    renderInspector(inspector, full, { onOpen: explore, onSource: () => void openSource(id), onClose: () => (inspector.hidden = true) });
+    inspector.querySelector('button')?.focus();
+  } catch (err) {
+    failure(err);
+  }
+}
+
+async function openSource(id: string): Promise<void> {
+  try {
+    const source = await fetchSource(id);
+    closeOverlays();
+    renderSource(sourcePanel, source, () => {
+      sourcePanel.hidden = true;
+      graphEl.focus();
+    });
+    sourcePanel.querySelector('button')?.focus();
+  } catch (err) {
+    failure(err);
+  }
+}
+
+/** Descriptor pill: the exact bounded category result set in the left panel. */
+async function showCategory(criterion: Criterion): Promise<void> {
+  try {
+    const set = await fetchFilter({ [criterion.field]: criterion.value });
+    for (const node of set.items) known.set(node.id, node);
+    renderResults(byId('results'), `${criterion.field} = ${criterion.value}`, set, explore);
+  } catch (err) {
+    failure(err);
+  }
+}
+
+async function search(query: string): Promise<void> {
+  try {
+    const answer = await fetchSearch(query);
+    const items = answer.items.map((i) => i.node);
+    for (const node of items) known.set(node.id, node);
+    renderResults(byId('results'), `Search: ${query}`, { items, truncated: answer.truncated }, explore);
+  } catch (err) {
+    failure(err);
+  }
+}
+
+async function overview(): Promise<void> {
+  try {
+    const answer = await fetchOverview();
+    for (const node of answer.entries) known.set(node.id, node);
+    renderResults(byId('results'), `Overview: ${answer.project_id} (${answer.counts.nodes} nodes, ${answer.counts.edges} edges)`, { items: answer.entries, truncated: answer.truncated }, explore);
+  } catch (err) {
+    failure(err);
+  }
+}
+
+function onKey(event: KeyboardEvent): void {
+  const current = canvas.selection() ?? (place.view === 'logic' ? null : place.focus);
+  const arrows: Record<string, Direction> = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' };
+  if (event.key in arrows) {
+    event.preventDefault();
+    if (current === null) {
+      const first = canvas.drawnNodes()[0];
+      if (first) select(first);
+      return;
+    }
+    const next = canvas.neighborToward(current, arrows[event.key]!) ?? (canvas.selection() === null ? current : null);
+    if (next) select(next);
+  } else if (event.key === ' ') {
+    event.preventDefault();
+    canvas.centerSelection();
+  } else if (event.key === 'Enter') {
+    const selected = canvas.selection();
+    if (selected && place.view !== 'logic') explore(selected);
+  } else if (event.key === 'Delete' || event.key === 'h') {
+    const selected = canvas.selection();
+    if (selected) hide(selected);
+  } else if (event.key === 'Escape') {
+    select(null);
+    closeOverlays();
+  }
+}
+
+function wire(): void {
+  canvas.onTap((id) => {
+    select(id);
+    graphEl.focus({ preventScroll: true });
+  });
+  canvas.onContext((id) => void inspect(id));
+  graphEl.addEventListener('contextmenu', (event) => event.preventDefault());
+  graphEl.addEventListener('keydown', onKey);
+  for (const button of document.querySelectorAll<HTMLButtonElement>('#views button')) {
+    button.addEventListener('click', () => go({ focus: place.focus, view: button.dataset.view as View }));
+  }
+  byId('zoom-in').addEventListener('click', () => canvas.zoomBy(1.25));
+  byId('zoom-out').addEventListener('click', () => canvas.zoomBy(0.8));
+  byId('zoom-reset').addEventListener('click', () => canvas.reset());
+  byId('center-selection').addEventListener('click', () => canvas.centerSelection());
+  byId<HTMLFormElement>('search-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const query = byId<HTMLInputElement>('search-input').value.trim();
+    if (query.length > 0) void search(query);
+  });
+  byId<HTMLFormElement>('filter-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const value = byId<HTMLInputElement>('filter-value').value.trim();
+    if (value.length > 0) void showCategory({ field: byId<HTMLSelectElement>('filter-field').value, value });
+  });
+  window.addEventListener('hashchange', () => void load());
+}
+
+wire();
+Object.defineProperty(window, 'docforgeGraph', { value: Object.freeze(canvas.inspection()) });
+const initialQuery = new URLSearchParams(location.search).get('q');
+if (initialQuery) {
+  byId<HTMLInputElement>('search-input').value = initialQuery;
+  void search(initialQuery);
+} else {
+  void overview();
+}
+void load();

@@ -1,0 +1,54 @@
+/**
+ * The source view: a bounded, project-confined window of the node's indexed source (from
+ * /api/nodes/{id}/source) with line numbers, the node's lines highlighted and scrolled into view,
+ * and the recognized anchors (headings) listed as buttons that scroll to their line. Links to a
+ * `#slug` inside the shown text navigate the same way. Nothing here changes the URL fragment.
+ */
+import { button, el } from './dom.js';
+import type { SourceResponse } from './types.js';
+
+/** Renders `source` into `container`; `onClose` returns to the graph. */
+export function renderSource(container: HTMLElement, source: SourceResponse, onClose: () => void): void {
+  const lines = el('pre', { 'aria-label': `Source of ${source.path}` });
+  const byLine = new Map<number, HTMLElement>();
+  source.lines.forEach((text, index) => {
+    const number = source.first_line + index;
+    const highlighted = number >= source.highlight.start_line && number <= source.highlight.end_line;
+    const row = el('span', { class: highlighted ? 'line hl' : 'line', 'data-line': String(number) }, el('span', { class: 'num' }, String(number)), text);
+    byLine.set(number, row);
+    lines.append(row);
+  });
+  const goTo = (line: number): void => {
+    const row = byLine.get(line);
+    if (!row) return;
+    row.scrollIntoView({ block: 'center' });
+    row.classList.add('target');
+    row.setAttribute('tabindex', '-1');
+    row.focus();
+  };
+  const slugs = new Map(source.anchors.map((a) => [a.slug, a.line]));
+  const anchorList = el('ul', { class: 'items', 'aria-label': 'Anchors' });
+  for (const anchor of source.anchors) {
+    anchorList.append(el('li', { 'data-slug': anchor.slug }, button(`${'#'.repeat(anchor.level)} ${anchor.title}`, () => goTo(anchor.line), { 'aria-label': `Go to anchor ${anchor.slug} (line ${anchor.line})` })));
+  }
+  // In-text links to a recognized anchor (`](#slug)`) navigate inside the view.
+  for (const [number, row] of byLine) {
+    const text = row.textContent ?? '';
+    for (const match of text.matchAll(/\]\(#([^)\s]+)\)/g)) {
+      const line = slugs.get(match[1]!);
+      if (line !== undefined) row.append(' ', button(`↪ #${match[1]}`, () => goTo(line), { 'aria-label': `Follow link to #${match[1]} from line ${number}` }));
+    }
+  }
+  const notes: string[] = [`${source.path}, lines ${source.first_line}-${source.first_line + source.lines.length - 1} of ${source.total_lines}`];
+  if (source.truncated) notes.push('window truncated (bounded read)');
+  if (source.changed) notes.push('the file changed since it was indexed');
+  container.replaceChildren(
+    el('div', { class: 'actions' }, button('Back to graph', onClose, { 'aria-label': 'Close source and return to the graph' })),
+    el('p', { class: 'note', 'data-role': 'source-path' }, notes.join('; ')),
+    ...(source.anchors.length > 0 ? [el('h2', {}, 'Anchors'), anchorList] : []),
+    lines,
+  );
+  container.hidden = false;
+  const first = byLine.get(source.highlight.start_line);
+  if (first) first.scrollIntoView({ block: 'center' });
+}
