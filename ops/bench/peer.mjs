@@ -72,7 +72,9 @@ function timed(command, args, cwd, env = {}) {
   const wall = (performance.now() - started) / 1000;
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
   const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr)[1]) / 1024;
-  return { wall, rss, stdout: result.stdout };
+  // CPU seconds (user + system, all threads): less sensitive than wall time to other load on the machine.
+  const cpu = Number(/User time \(seconds\): ([\d.]+)/.exec(result.stderr)[1]) + Number(/System time \(seconds\): ([\d.]+)/.exec(result.stderr)[1]);
+  return { wall, rss, cpu, stdout: result.stdout };
 }
 
 const median = (xs) => {
@@ -95,6 +97,7 @@ function measure(tool) {
   return {
     cold: median(cold.map((s) => s.wall)), rss: median(cold.map((s) => s.rss)),
     noChange: median(noChange.map((s) => s.wall)), edit: median(edit.map((s) => s.wall)),
+    coldCpu: median(cold.map((s) => s.cpu)), noChangeCpu: median(noChange.map((s) => s.cpu)), editCpu: median(edit.map((s) => s.cpu)),
     editRss: median(edit.map((s) => s.rss)), last: edit.at(-1).stdout.trim(),
   };
 }
@@ -114,7 +117,7 @@ if (values.profile) {
     mkdirSync(dir, { recursive: true });
     const run = timed(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, docforgeBin, 'sync', '--no-progress', '--json'], root);
     const stats = JSON.parse(run.stdout).stats;
-    console.log(`${stage}: wall ${run.wall.toFixed(2)} s, peak RSS ${run.rss.toFixed(0)} MB, ${readdirSync(dir).length} profiles in ${dir}`);
+    console.log(`${stage}: wall ${run.wall.toFixed(2)} s, CPU ${run.cpu.toFixed(2)} s, peak RSS ${run.rss.toFixed(0)} MB, ${readdirSync(dir).length} profiles in ${dir}`);
     if (stats) console.log(`  stages (ms): ${['parse_ms', 'link_ms', 'resolve_ms', 'write_ms', 'publish_ms', 'total_ms'].map((k) => `${k.replace('_ms', '')} ${stats[k].toFixed(0)}`).join(', ')}; mode ${stats.mode}, parsed ${stats.parsed}`);
     for (const file of readdirSync(dir)) console.log(`  ${file}: ${topSelf(path.join(dir, file))}`);
   }
@@ -161,3 +164,6 @@ row('cold index, whole process, wall', 'cold', 's', '≤ 0.7×');
 row('cold index, peak RSS', 'rss', 'MB', '≤ 1.5×');
 row('no-change sync, whole process', 'noChange', 's', '≤ 0.5×');
 row('one-file edit (lib/route.js), whole process', 'edit', 's', '≤ 1.0×');
+row('cold index, CPU (user + system)', 'coldCpu', 's', '');
+row('no-change sync, CPU', 'noChangeCpu', 's', '');
+row('one-file edit, CPU', 'editCpu', 's', '');
