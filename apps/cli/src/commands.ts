@@ -1,9 +1,7 @@
 import type { Logger } from 'pino';
 import { argumentsError } from '@docforge/core';
 import { IndexManager, type BuildProgress, type SyncReport } from '@docforge/index';
-import { TOOL_VALIDATORS, type ToolInputs } from '@docforge/protocol';
-import { initProject } from '@docforge/project';
-import { effectiveLimit, searchNodes } from '@docforge/retrieval';
+import type { ToolInputs } from '@docforge/protocol';
 
 import { errorLine, printLine as print, printRaw } from './terminal.js';
 
@@ -14,9 +12,11 @@ export const USAGE_EXIT_CODE = 2;
  * Checks command arguments with the generated input validator of the MCP tool the command mirrors
  * (`docforge search` → `docforge_search`, `docforge validate` → `docforge_validate_project`), so
  * the CLI accepts exactly what MCP accepts. On a mismatch it prints the same error as MCP
- * (`docforge: invalid_arguments: <message>`) to stderr and returns false; nothing is opened or written.
+ * (`docforge: invalid_arguments: <message>`) to stderr and resolves to false; nothing is opened or written.
  */
-export function checkToolArguments<T extends 'docforge_search' | 'docforge_validate_project'>(tool: T, args: Record<string, unknown>): args is Record<string, unknown> & ToolInputs[T] {
+export async function checkToolArguments<T extends 'docforge_search' | 'docforge_validate_project'>(tool: T, args: Record<string, unknown>): Promise<boolean> {
+  // Imported when a command needs it, so `docforge sync` does not load the validators.
+  const { TOOL_VALIDATORS } = await import('@docforge/protocol');
   const validate = TOOL_VALIDATORS[tool].input;
   if (validate(args)) return true;
   const wire = argumentsError(tool, validate.errors).toWire();
@@ -83,7 +83,8 @@ async function withManager<T>(root: string, options: SyncOptions, fn: (manager: 
 }
 
 /** `docforge init DIR`: writes docforge.toml after scanning DIR. Returns the exit code. */
-export function runInit(dir: string, json: boolean): number {
+export async function runInit(dir: string, json: boolean): Promise<number> {
+  const { initProject } = await import('@docforge/project');
   const result = initProject(dir);
   if (json) printRaw(JSON.stringify(result, null, 2));
   else {
@@ -118,9 +119,10 @@ export async function runSync(root: string, options: SyncOptions): Promise<numbe
 export async function runValidate(root: string, limit: number | string | undefined, options: SyncOptions): Promise<number> {
   const json = options.json;
   const args: Record<string, unknown> = limit === undefined ? {} : { limit };
-  if (!checkToolArguments('docforge_validate_project', args)) return USAGE_EXIT_CODE;
+  if (!(await checkToolArguments('docforge_validate_project', args))) return USAGE_EXIT_CODE;
+  const checked = args as unknown as ToolInputs['docforge_validate_project'];
   return withManager(root, options, (manager, sync) => {
-    const n = args.limit ?? 1000;
+    const n = checked.limit ?? 1000;
     const { issues, total } = manager.reader().issues(n);
     const all = sync.sync_error ? [{ severity: 'error', code: sync.sync_error.code, message: sync.sync_error.message, path: null, line: null, node_id: null }, ...issues] : issues;
     const errors = all.filter((i) => i.severity === 'error').length;
@@ -141,9 +143,11 @@ export async function runValidate(root: string, limit: number | string | undefin
 export async function runSearch(root: string, query: string, limit: number | string | undefined, options: SyncOptions): Promise<number> {
   const json = options.json;
   const args: Record<string, unknown> = limit === undefined ? { query } : { query, limit };
-  if (!checkToolArguments('docforge_search', args)) return USAGE_EXIT_CODE;
+  if (!(await checkToolArguments('docforge_search', args))) return USAGE_EXIT_CODE;
+  const checked = args as unknown as ToolInputs['docforge_search'];
+  const { effectiveLimit, searchNodes } = await import('@docforge/retrieval');
   return withManager(root, options, (manager, sync) => {
-    const n = effectiveLimit(args.limit, sync.descriptor.limits.max_results, 10);
+    const n = effectiveLimit(checked.limit, sync.descriptor.limits.max_results, 10);
     const result = searchNodes(manager.reader(), query, n);
     if (json) printRaw(JSON.stringify(result, null, 2));
     else {

@@ -8,12 +8,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { toDocforgeError } from '@docforge/core';
-import { runDemo } from './demo.js';
-import { progressMode, runInit, runSearch, runSync, runValidate, type SyncOptions } from './commands.js';
-import { runChangeset } from './changeset.js';
-import { runRender } from './render.js';
-import { runViewer } from './viewer.js';
 import { errorLine } from './terminal.js';
+import type { SyncOptions } from './commands.js';
 
 const USAGE = `Usage: docforge <command> [options]
 
@@ -90,6 +86,9 @@ async function main(argv: string[]): Promise<number> {
   // A non-numeric value stays a string, so the schema reports it as MCP would (`must be integer`).
   const limit = values.limit === undefined ? undefined : /^\s*-?\d+(\.\d+)?(e[+-]?\d+)?\s*$/i.test(values.limit) ? Number(values.limit) : values.limit;
   const json = values.json === true;
+  // Each command imports only what it uses (issue 14: a no-change `docforge sync` loads no MCP client,
+  // no changeset store and no retrieval code).
+  const { progressMode, runInit, runSearch, runSync, runValidate } = await import('./commands.js');
   const syncOptions: SyncOptions = {
     json,
     logger,
@@ -98,7 +97,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'init':
-        return runInit(path.resolve(rest[0] ?? values['project-root'] ?? '.'), json);
+        return await runInit(path.resolve(rest[0] ?? values['project-root'] ?? '.'), json);
       case 'sync':
         return await runSync(root, syncOptions);
       case 'validate':
@@ -110,17 +109,17 @@ async function main(argv: string[]): Promise<number> {
         }
         return await runSearch(root, rest.join(' '), limit, syncOptions);
       case 'changeset':
-        return await runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR }, logger);
+        return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR }, logger);
       case 'render':
         if (rest.length > 1) {
           process.stderr.write('docforge: render takes at most one VIEW id\n');
           return 2;
         }
-        return await runRender(root, rest[0], { ...syncOptions, status: values.status === true, deep: values.deep === true });
+        return await (await import('./render.js')).runRender(root, rest[0], { ...syncOptions, status: values.status === true, deep: values.deep === true });
       case 'viewer':
-        return await runViewer(root, rest[0], { json, all: values.all === true });
+        return await (await import('./viewer.js')).runViewer(root, rest[0], { json, all: values.all === true });
       case 'demo':
-        return await runDemo(values['project-root'] ? root : null);
+        return await (await import('./demo.js')).runDemo(values['project-root'] ? root : null);
       default:
         errorLine(`docforge: unknown command ${JSON.stringify(command)}`);
         process.stderr.write(`\n${USAGE}\n`);

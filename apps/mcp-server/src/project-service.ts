@@ -30,7 +30,8 @@ export interface ProjectService {
 export function createProjectService(options: { projectRoot: string; noAst?: boolean; logger: Logger }): ProjectService {
   const root = resolveProjectRoot(options.projectRoot);
   const noAst = options.noAst === true;
-  const manager = new IndexManager({ root, noAst, onWarning: (message, details) => options.logger.warn(details, message) });
+  // A long-lived process: an unchanged, watched source tree skips the identity walk (issue 14).
+  const manager = new IndexManager({ root, noAst, onWarning: (message, details) => options.logger.warn(details, message), watchSources: true });
   return Object.freeze({ root, descriptor: manager.descriptor(), noAst, manager });
 }
 

@@ -123,6 +123,8 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory, boun
     root: options.projectRoot,
     noAst: options.noAst === true,
     onWarning: (message, details) => logger.warn(details, message),
+    // A long-lived process: an unchanged, watched source tree skips the identity walk (issue 14).
+    watchSources: true,
   });
   // A confined policy needs the content roots now: an unloadable descriptor refuses construction.
   const proposalPolicy = integrationPolicy === null ? null : confineProposalPolicy(integrationPolicy, manager.descriptor());

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { CodeAdapter } from '@docforge/core';
 import type { Descriptor } from '@docforge/project';
+import { builtinAdapterManifest } from './adapter-manifests.js';
 
 /** Version of the document loader, part of `adapter_version`. */
 export const DOCUMENT_LOADER_VERSION = 'docs@2';
@@ -34,6 +35,20 @@ export async function ensureAdapters(ids: readonly string[]): Promise<void> {
   }
 }
 
+/**
+ * The ids of `[adapter] code` that these sources need loaded (issue 14): a built-in adapter only
+ * when some source has one of its extensions, so a project without TS/JS files never loads the
+ * TypeScript compiler; an id without a built-in manifest always.
+ */
+export function adaptersFor(descriptor: Descriptor, entries: readonly { path: string; role: string }[]): string[] {
+  const extensions = new Set<string>();
+  for (const entry of entries) if (entry.role === 'code') extensions.add(path.extname(entry.path).toLowerCase());
+  return descriptor.adapter.code.filter((id) => {
+    const manifest = builtinAdapterManifest(id);
+    return manifest === null || manifest.extensions.some((ext) => extensions.has(ext));
+  });
+}
+
 /** The loaded adapter with this id, or undefined. */
 export function codeAdapter(id: string): CodeAdapter | undefined {
   return codeAdapters.get(id);
@@ -54,7 +69,9 @@ export function adapterVersionOf(descriptor: Descriptor): string {
   const parts = [DOCUMENT_LOADER_VERSION];
   for (const id of descriptor.adapter.code) {
     const adapter = codeAdapters.get(id);
-    parts.push(`${id}@${adapter ? adapter.version : 'unavailable'}`);
+    // A built-in adapter not loaded because no source needs it reports its manifest's version.
+    const idle = unavailableAdapters.has(id) ? null : builtinAdapterManifest(id)?.version ?? null;
+    parts.push(`${id}@${adapter ? adapter.version : idle ?? 'unavailable'}`);
   }
   parts.push(`strategy=${descriptor.adapter.strategy}`);
   return parts.join('+');

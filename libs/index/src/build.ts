@@ -9,7 +9,7 @@ import path from 'node:path';
 import { errors, edgeIdentityKey, sha256, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { loadDescriptor, sourceHash, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry } from '@docforge/project';
-import { adapterVersionOf, ensureAdapters } from './adapter-registry.js';
+import { adaptersFor, adapterVersionOf, ensureAdapters } from './adapter-registry.js';
 import { linkCode, resolveSources } from './build-graph.js';
 import { sourceKey, type BuildOutcome, type BuildStats, type BuildTask, type CachedSource, type WrittenState } from './build-types.js';
 import { unresolvedCallsHash, writeDeltaIndex, writeFullIndex } from './index-writer.js';
@@ -101,7 +101,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   let adapterReport: ProjectAdapterReport | null = null;
   try {
     const descriptor = loadDescriptor(task.root);
-    await ensureAdapters(descriptor.adapter.code);
+    await ensureAdapters(adaptersFor(descriptor, task.entries));
     // Project-owned adapter: checked against the process-start fingerprint, imported once (project-adapter.ts).
     // The watchdog (manager.ts, ADAPTER_TIMEOUT_MS) is armed while adapter code runs: a hang terminates this thread.
     const watchdog = (armed: boolean): void => task.progressPort?.postMessage({ watchdog: armed });

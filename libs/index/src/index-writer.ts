@@ -3,7 +3,8 @@
  * or as a delta applied to a copy of the previous file ({@link writeDelta}). Schema in schema.ts.
  */
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { sqliteDatabase } from './sqlite.js';
 import { edgeIdentityKey, locatedIssueMessage, parseEdgeIdentityKey, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import { sourceKey, type CachedSource, type PersistedParse, type WrittenState } from './build-types.js';
 import { INDEX_DDL, INDEX_POST_DDL } from './schema.js';
@@ -245,7 +246,7 @@ export function writeFullIndex(
   meta: Record<string, string>,
   progress: (stage: string, done: number, total: number) => void,
 ): void {
-  const db = new Database(file);
+  const db = new (sqliteDatabase())(file);
   try {
     writeFull(db, graph.nodes, graph.edges, current, [...current.values()].filter((s) => s.logic_steps.length > 0), issues, meta, progress, graph.unresolvedCalls);
   } finally {
@@ -268,7 +269,7 @@ export function writeDeltaIndex(
   issues: readonly SourceIssue[],
   meta: Record<string, string>,
 ): boolean {
-  const db = new Database(file);
+  const db = new (sqliteDatabase())(file);
   try {
     return writeDelta(db, prev, graph.nodes, graph.edges, maps.nodes, maps.edges, current, issues, meta, graph.unresolvedCalls);
   } finally {

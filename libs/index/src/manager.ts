@@ -11,6 +11,7 @@ import type { Publication } from './publication-format.js';
 import { publicationFileIntact, readPublication, readPublicationOnce } from './publication.js';
 import { IndexReader } from './reader.js';
 import { identityWithInputs, type ProjectAdapterReport } from './project-adapter.js';
+import { SourceWatch } from './source-watch.js';
 
 /** How often a sync re-reads `current.json` when the publication it was given vanished before it was opened. */
 const OPEN_RETRIES = 5;
@@ -56,6 +57,8 @@ export interface SyncReport {
    * build worker, which re-derives the graph and publishes only when its content changed.
    */
   identity_known: boolean;
+  /** True when the source watcher stood in for the identity walk (nothing changed since the last trusted walk). */
+  watched?: true;
 }
 
 /** Pseudo stat identities for walk findings, so that a change in them changes the cheap identity. */
@@ -73,6 +76,11 @@ export interface IndexManagerOptions {
   extraIdentityFiles?: readonly string[];
   /** Receives warnings (e.g. a failed build); never stdout. */
   onWarning?: (message: string, details: Record<string, unknown>) => void;
+  /**
+   * Long-lived processes (the MCP server): watch the walked directories, so a sync with no change
+   * since the last trusted walk skips the walk (source-watch.ts; issue 14 item 5). Default false.
+   */
+  watchSources?: boolean;
 }
 
 /**
@@ -120,6 +128,8 @@ export class IndexManager {
    * change retries (docs/project-adapters.md, "Timeouts").
    */
   private adapterTimedOut: { identity: string; error: WireError } | null = null;
+  /** The directory watcher standing for the identity walk while nothing changes (null unless `watchSources`). */
+  private readonly sourceWatch: SourceWatch | null;
 
   /** @throws DocforgeError `project_root_invalid` when the root does not exist or is not a directory. */
   constructor(options: IndexManagerOptions) {
@@ -128,6 +138,7 @@ export class IndexManager {
     this.noAst = options.noAst;
     this.extraIdentityFiles = options.extraIdentityFiles ?? [];
     this.onWarning = options.onWarning ?? (() => undefined);
+    this.sourceWatch = options.watchSources === true ? new SourceWatch(root) : null;
     let adapterModule: string | null = null;
     try {
       adapterModule = this.descriptor().adapter.module;
@@ -252,6 +263,14 @@ export class IndexManager {
     }
     this.checkProjectAdapter();
     const layout = stateLayout(path.join(this.root, descriptor.state.dir), this.root);
+    const logicAllowed = this.logicAllowed(descriptor);
+    // A healthy watcher that saw nothing since the last trusted walk stands for the walk (source-watch.ts).
+    const watched = this.sourceWatch !== null && this.adapterTimedOut === null ? await this.sourceWatch.unchangedIdentity() : null;
+    if (watched !== null) {
+      const served = this.servedCurrent(layout, readPublicationOnce(layout).publication, descriptor, watched, logicAllowed, performance.now() - started);
+      if (served !== null) return { ...served, watched: true };
+    }
+    this.sourceWatch?.beginWalk();
     const extensions = codeExtensionsOf(descriptor.adapter.code);
     const walk = walkSources(descriptor, extensions);
     // Walk findings (a new outside symlink, an unreadable directory) change no source stat, so they join the identity.
@@ -260,20 +279,20 @@ export class IndexManager {
     const identityKnown = this.identityKnown();
     const identity = this.identityOf(descriptor, walk.entries, extra);
     const identityMs = performance.now() - started;
+    this.sourceWatch?.endWalk({
+      identity, directories: walk.directories, outside: walk.links > 0 || this.extraIdentityFiles.length > 0 || this.adapterGuard.fingerprint !== null,
+    });
 
     if (this.adapterTimedOut !== null) {
       if (this.adapterTimedOut.identity === identity) return this.serveStale(this.adapterTimedOut.error, identityMs);
       this.adapterTimedOut = null;
     }
-    const logicAllowed = this.logicAllowed(descriptor);
     // The one read of current.json for this sync; the build carries it through its steps.
     const prior = readPublicationOnce(layout);
     const published = prior.publication;
-    if (!this.damaged && identityKnown && published && published.source_identity === identity && published.logic_allowed === logicAllowed
-      && !(published.logic_present && !logicAllowed) && publicationFileIntact(layout, published)) {
-      if (this.openPublication(layout, published)) {
-        return { publication: published, descriptor, staleness: 'current', rebuilt: false, stats: null, sync_error: null, identity_ms: identityMs, identity_known: true };
-      }
+    if (identityKnown) {
+      const served = this.servedCurrent(layout, published, descriptor, identity, logicAllowed, identityMs);
+      if (served !== null) return served;
     }
 
     const task: BuildTask = {
@@ -309,6 +328,15 @@ export class IndexManager {
       publication: served, descriptor, staleness: 'current', rebuilt: outcome.unchanged !== true, stats: outcome.stats, sync_error: null,
       identity_ms: identityMs, identity_known: this.identityKnown(),
     };
+  }
+
+  /** The no-change answer: `published` is current for `identity` and opens; else null (a build follows). */
+  private servedCurrent(
+    layout: StateLayout, published: Publication | null, descriptor: Descriptor, identity: string, logicAllowed: boolean, identityMs: number,
+  ): SyncReport | null {
+    if (this.damaged || !published || published.source_identity !== identity || published.logic_allowed !== logicAllowed
+      || (published.logic_present && !logicAllowed) || !publicationFileIntact(layout, published) || !this.openPublication(layout, published)) return null;
+    return { publication: published, descriptor, staleness: 'current', rebuilt: false, stats: null, sync_error: null, identity_ms: identityMs, identity_known: true };
   }
 
   /**
@@ -446,6 +474,7 @@ export class IndexManager {
 
   /** Closes the reader and the worker pool. */
   async close(): Promise<void> {
+    this.sourceWatch?.close();
     this.current?.reader.close();
     this.current = null;
     const pool = this.pool;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { sha256 } from '@docforge/core';
 import { readConfined } from '@docforge/fs-safe';
 import { decodeSourceText, invalidEncodingIssue, loadDescriptor, parseContentSource, type Descriptor, type SourceEntry } from '@docforge/project';
-import { adapterFor, ensureAdapters } from './adapter-registry.js';
+import { adapterFor, adaptersFor, ensureAdapters } from './adapter-registry.js';
 import type { CachedSource } from './build-types.js';
 
 /** A batch of sources to read, hash and parse (possibly in a parse worker). */
@@ -25,7 +25,7 @@ export type ParsedBatchItem = { reuse: true; entry: SourceEntry } | { reuse: fal
 /** Reads, hashes and parses a batch of sources (used inline and by parse-worker.ts). */
 export async function parseBatch(task: ParseBatchTask): Promise<ParsedBatchItem[]> {
   const descriptor = loadDescriptor(task.root);
-  await ensureAdapters(descriptor.adapter.code);
+  await ensureAdapters(adaptersFor(descriptor, task.entries));
   const items: ParsedBatchItem[] = [];
   for (const entry of task.entries) {
     let bytes: Buffer;

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { sqliteDatabase } from './sqlite.js';
 import { errors, type Anchor, type GraphNode, type MentionSection, type SourceIssue } from '@docforge/core';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
@@ -82,7 +83,7 @@ export class IndexReader {
     this.file = file;
     let db: SqliteDatabase;
     try {
-      db = new Database(file, { readonly: true, fileMustExist: true });
+      db = new (sqliteDatabase())(file, { readonly: true, fileMustExist: true });
       const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
       this.meta = Object.freeze(Object.fromEntries(rows.map((r) => [r.key, r.value])));
     } catch (error) {

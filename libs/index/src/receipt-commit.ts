@@ -4,7 +4,8 @@
  */
 import { lstatSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { sqliteDatabase } from './sqlite.js';
 import { canonicalJson, edgeIdentityKey, hashJson, type GraphNode } from '@docforge/core';
 import { writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
 import type { Publication } from './publication-format.js';
@@ -29,7 +30,7 @@ export function receiptText(receipt: Receipt): string {
 
 /** Reads the graph snapshot of a published index file read-only (nodes' content hashes and edge triples). @throws on an unreadable file. */
 export function loadIndexSnapshot(file: string): GraphSnapshot {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = new (sqliteDatabase())(file, { readonly: true, fileMustExist: true });
   try {
     const nodes = new Map<string, string>();
     for (const row of db.prepare('SELECT id, content_hash FROM nodes ORDER BY id').raw().iterate() as IterableIterator<[string, string]>) nodes.set(row[0], row[1]);
@@ -115,7 +116,7 @@ export function planReceipt(input: ReceiptPlanInput, previous: Publication | nul
       const changedFields = (id: string): NodeField[] => {
         if (previousFile === null) throw new Error('no previous index');
         if (lookup === null) {
-          const db = new Database(previousFile, { readonly: true, fileMustExist: true });
+          const db = new (sqliteDatabase())(previousFile, { readonly: true, fileMustExist: true });
           lookup = { db, stmt: db.prepare<[string]>('SELECT * FROM nodes WHERE id = ?') };
         }
         const row = lookup.stmt.get(id) as NodeRow | undefined;

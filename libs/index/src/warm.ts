@@ -1,5 +1,6 @@
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { sqliteDatabase } from './sqlite.js';
 import { edgeIdentityKey, type GraphNode, type SourceIssue } from '@docforge/core';
 import type { StateLayout } from '@docforge/fs-safe';
 import type { SourceEntry } from '@docforge/project';
@@ -29,7 +30,7 @@ export function warmFromPublication(layout: StateLayout, publication: Publicatio
   if (!publicationFileIntact(layout, publication)) return null;
   let db: InstanceType<typeof Database> | null = null;
   try {
-    db = new Database(path.join(layout.indexDir, publication.index_file), { readonly: true, fileMustExist: true });
+    db = new (sqliteDatabase())(path.join(layout.indexDir, publication.index_file), { readonly: true, fileMustExist: true });
     const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
     if (meta.schema_version !== String(INDEX_SCHEMA_VERSION) || meta.root !== expected.root || meta.descriptor_hash !== expected.descriptorHash
       || meta.logic_allowed !== (expected.logicAllowed ? '1' : '0')) return null;

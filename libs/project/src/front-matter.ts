@@ -11,10 +11,21 @@
  * blank lines precede is body text for all of them, so it is body text here too, with a
  * `misplaced_front_matter` warning; its lines never give the node's title or summary.
  */
-import { parseDocument, LineCounter, isMap, isScalar } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { SourceIssue } from '@docforge/core';
 import { lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
+
+let yamlModule: typeof Yaml | null = null;
+/**
+ * The `yaml` package, required on first use (issue 14): its Node build is CommonJS, which Node's
+ * ESM import would lex file by file in every process, including ones that read no front matter.
+ */
+function yaml(): typeof Yaml {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return yamlModule;
+}
 
 type Table = Record<string, unknown>;
 
@@ -87,8 +98,8 @@ export function findMisplacedFrontMatter(lines: readonly string[]): { first: num
   if (last === null) return null;
   if (format === 'yaml') {
     // `---` is also a thematic break: only a block holding a YAML mapping looks like front matter.
-    const doc = parseDocument(lines.slice(first + 1, last).join('\n'));
-    if (doc.errors.length > 0 || !isMap(doc.contents) || doc.contents.items.length === 0) return null;
+    const doc = yaml().parseDocument(lines.slice(first + 1, last).join('\n'));
+    if (doc.errors.length > 0 || !yaml().isMap(doc.contents) || doc.contents.items.length === 0) return null;
   }
   return { first, last };
 }
@@ -156,15 +167,15 @@ function yamlReason(message: string): string {
 }
 
 function readYaml(block: FrontMatterBlock, path: string): FrontMatterReading {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(block.text, { lineCounter, uniqueKeys: true });
+  const lineCounter = new (yaml().LineCounter)();
+  const doc = yaml().parseDocument(block.text, { lineCounter, uniqueKeys: true });
   const lastLine = (block.close ?? 1) + 1;
   const error = doc.errors[0];
   if (error !== undefined) {
     const at = Math.min(lastLine, 1 + (error.linePos?.[0].line ?? 1));
     return { type: 'unreadable', docforge: false, issue: finding('error', path, at, `YAML front matter cannot be read: ${yamlReason(error.message)}`) };
   }
-  if (doc.contents !== null && !isMap(doc.contents)) {
+  if (doc.contents !== null && !yaml().isMap(doc.contents)) {
     return { type: 'unreadable', docforge: false, issue: finding('error', path, 2, 'YAML front matter must be a mapping of fields (key: value)') };
   }
   let table: Table;
@@ -176,9 +187,9 @@ function readYaml(block: FrontMatterBlock, path: string): FrontMatterReading {
     return { type: 'unreadable', docforge: false, issue: finding('error', path, 2, `YAML front matter cannot be read: ${caught instanceof Error ? caught.message : String(caught)}`) };
   }
   const keyLines = new Map<string, number>();
-  if (isMap(doc.contents)) {
+  if (yaml().isMap(doc.contents)) {
     for (const pair of doc.contents.items) {
-      if (isScalar(pair.key) && typeof pair.key.value === 'string' && pair.key.range) keyLines.set(pair.key.value, lineCounter.linePos(pair.key.range[0]).line + 1);
+      if (yaml().isScalar(pair.key) && typeof pair.key.value === 'string' && pair.key.range) keyLines.set(pair.key.value, lineCounter.linePos(pair.key.range[0]).line + 1);
     }
   }
   return { type: 'foreign', ...foreignFields(table, path, (key) => keyLines.get(key) ?? 2) };

@@ -29,6 +29,10 @@ export interface SourceWalk {
   entries: SourceEntry[];
   /** Walk findings: links outside the root, skipped symlinked directories, unreadable paths. */
   issues: SourceIssue[];
+  /** Project-relative directories whose listing the walk read (`''` is the root), sorted. */
+  directories: string[];
+  /** Symbolic links the walk looked at (a link's target may lie in a directory the walk never read). */
+  links: number;
 }
 
 /** Stat identity of one file (descriptor, adapter module, or a source). */
@@ -89,6 +93,8 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
   const { excluded, skipDir, skippedPath } = skipRules(desc);
   const found = new Map<string, SourceEntry>();
   const issues: SourceIssue[] = [];
+  const directories = new Set<string>();
+  let links = 0;
   const contentExt = new Set(CONTENT_EXTENSIONS);
   const codeExt = new Set(codeExtensions.map((ext) => ext.toLowerCase()));
   const tooLarge = (rel: string, role: 'content' | 'code', size: number): boolean => {
@@ -119,6 +125,7 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
       let dirents: Dirent[];
       try {
         dirents = readdirSync(dirAbs, { withFileTypes: true });
+        directories.add(dirRel);
       } catch (error) {
         issues.push(issue('error', 'unreadable_path', dirRel, `${dirRel || '.'}: cannot read directory (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
         continue;
@@ -137,6 +144,7 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
         const isLink = dirent.isSymbolicLink();
         if (!isLink && !dirent.isFile()) continue;
         if (isLink) {
+          links += 1;
           if (skipDir(rel)) continue;
           handleLink(rel, role, extensions);
           continue;
@@ -160,6 +168,7 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
     let names: string[];
     try {
       names = readdirSync(root).filter(isCodeManifest).sort();
+      directories.add('');
     } catch {
       return;
     }
@@ -224,7 +233,7 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
   if (codeExt.size > 0 && !desc.sources.code_roots.includes('.')) addRootManifests();
 
   const entries = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { entries, issues: dedupeIssues(issues) };
+  return { entries, issues: dedupeIssues(issues), directories: [...directories].sort(), links };
 }
 
 /**

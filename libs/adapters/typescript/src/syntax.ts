@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import ts from './ts.cjs';
 
 /** Maximum label length for Logic steps (model.ts). */
 export const MAX_LABEL = 120;

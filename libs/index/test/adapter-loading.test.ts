@@ -1,0 +1,46 @@
+// Pins that a build loads a built-in code adapter (and so the TypeScript compiler) only when some source has one of its extensions, with the same adapter_version either way (issue 14).
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cheapIdentity, loadDescriptor, walkSources } from '@docforge/project';
+import { typescriptManifest } from '@docforge/adapter-typescript/manifest';
+import { loadBuiltinAdapter } from '../src/adapter-loader.js';
+import { setAdapterLoader } from '../src/adapter-registry.js';
+import { runBuild } from '../src/build.js';
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'docforge-adapter-loading-')));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+const loaded: string[] = [];
+setAdapterLoader((id) => {
+  loaded.push(id);
+  return loadBuiltinAdapter(id);
+});
+
+async function build(generation: number): Promise<string> {
+  const descriptor = loadDescriptor(root);
+  const walk = walkSources(descriptor, [...typescriptManifest.extensions]);
+  const outcome = await runBuild({
+    root, stateDir: join(root, descriptor.state.dir), entries: walk.entries, walkIssues: walk.issues,
+    sourceIdentity: cheapIdentity(walk.entries, []), logicAllowed: true, minGeneration: generation,
+  });
+  assert.equal(outcome.ok, true, JSON.stringify(outcome));
+  return (outcome as { publication: { adapter_version: string } }).publication.adapter_version;
+}
+
+test('no TS/JS source: the typescript adapter is never loaded; the first TS file loads it; adapter_version is the same', async () => {
+  mkdirSync(join(root, 'docs'));
+  mkdirSync(join(root, 'src'));
+  writeFileSync(join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "p"\nname = "P"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = ["src"]\n[adapter]\ncode = "typescript"\n');
+  writeFileSync(join(root, 'docs', 'a.md'), '# A\n\nText.\n');
+  writeFileSync(join(root, 'src', 'notes.txt'), 'not code\n');
+  const docsOnly = await build(1);
+  assert.deepEqual(loaded, []);
+  assert.match(docsOnly, new RegExp(`typescript@${typescriptManifest.version.replace(/\./g, '\\.')}`));
+  writeFileSync(join(root, 'src', 'a.ts'), 'export function f(): number {\n  return 1;\n}\n');
+  const withCode = await build(2);
+  assert.deepEqual(loaded, ['typescript']);
+  assert.equal(withCode, docsOnly);
+});

