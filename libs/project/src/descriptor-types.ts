@@ -46,6 +46,11 @@ export interface Descriptor {
     strategy: 'ast' | 'lexical';
     /** Project-relative path of a project-owned adapter module, or null. */
     module: string | null;
+    /**
+     * `"generic"`: the project opts into DocForge's built-in canonical applier (issue 11); null:
+     * canonical application needs a project-owned adapter module exporting `canonicalApplier`.
+     */
+    canonical_applier: 'generic' | null;
   };
   /** Closed vocabularies; null means open. `relations` lists names allowed beyond the 22 aliased ones. */
   vocabulary: {

@@ -20,7 +20,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   proposal_writer: ['operations', 'paths'],
   project: ['id', 'name'],
   sources: ['content_roots', 'code_roots', 'exclude'],
-  adapter: ['code', 'strategy', 'module'],
+  adapter: ['code', 'strategy', 'module', 'canonical_applier'],
   vocabulary: ['kinds', 'authorities', 'statuses', 'relations'],
   limits: ['max_results', 'max_output_chars'],
   state: ['dir'],
@@ -362,6 +362,8 @@ export function validateDescriptor(doc: Table, text: string, root: string, file:
   const strategy = adapter['strategy'] ?? 'ast';
   if (strategy !== 'ast' && strategy !== 'lexical') check.fail('adapter.strategy', 'must be "ast" or "lexical"');
   const module = adapter['module'] === undefined ? null : relativePath(check, root, adapter['module'], 'adapter.module', false);
+  const applier = adapter['canonical_applier'];
+  if (applier !== undefined && applier !== 'generic') check.fail('adapter.canonical_applier', 'must be "generic" (the built-in canonical applier); a project-owned applier comes from [adapter] module');
 
   const vocab = optionalTable(check, doc, 'vocabulary');
   checkKeys(check, vocab, 'vocabulary', 'vocabulary');
@@ -375,7 +377,7 @@ export function validateDescriptor(doc: Table, text: string, root: string, file:
     path: file,
     project: { id, name },
     sources: { content_roots: contentRoots, code_roots: codeRoots, exclude },
-    adapter: { code, strategy, module },
+    adapter: { code, strategy, module, canonical_applier: applier === 'generic' ? 'generic' : null },
     vocabulary: {
       kinds: vocabulary(check, vocab, 'kinds'),
       authorities: vocabulary(check, vocab, 'authorities'),
