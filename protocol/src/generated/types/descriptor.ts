@@ -36,6 +36,10 @@ export interface DescriptorDocument {
     code?: AdapterCode | AdapterCode[];
     strategy?: 'ast' | 'lexical';
     module?: Relpath;
+    /**
+     * Opt into DocForge's built-in generic canonical applier (issue 11); without it, canonical application needs a project-owned adapter module exporting canonicalApplier.
+     */
+    canonical_applier?: 'generic';
   };
   vocabulary?: {
     kinds?: Strings;

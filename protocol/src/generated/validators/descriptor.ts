@@ -5,7 +5,7 @@ import runtime_equal from 'ajv/dist/runtime/equal.js';
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"DescriptorDocument","description":"docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.","type":"object","definitions":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"relpath":{"type":"string","minLength":1},"strings":{"type":"array","items":{"type":"string"}},"adapter_code":{"enum":["typescript","python","none","auto"]}},"required":["schema_version","project"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"project":{"type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"name":{"type":"string","pattern":"\\S","description":"Defaults to the id."}}},"sources":{"type":"object","additionalProperties":false,"properties":{"content_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default [\"docs\"]."},"code_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default []."},"exclude":{"$ref":"#/definitions/strings"}}},"adapter":{"type":"object","additionalProperties":false,"properties":{"code":{"description":"A built-in code adapter id, none, auto, or a list of them; default: every built-in adapter when code_roots is nonempty.","anyOf":[{"$ref":"#/definitions/adapter_code"},{"type":"array","items":{"$ref":"#/definitions/adapter_code"}}]},"strategy":{"enum":["ast","lexical"]},"module":{"$ref":"#/definitions/relpath"}}},"vocabulary":{"type":"object","additionalProperties":false,"properties":{"kinds":{"$ref":"#/definitions/strings"},"authorities":{"$ref":"#/definitions/strings"},"statuses":{"$ref":"#/definitions/strings"},"relations":{"$ref":"#/definitions/strings"}}},"limits":{"type":"object","additionalProperties":false,"properties":{"max_results":{"type":"integer","minimum":1,"maximum":10000},"max_output_chars":{"type":"integer","minimum":2000,"maximum":10000000}}},"state":{"type":"object","additionalProperties":false,"properties":{"dir":{"$ref":"#/definitions/relpath"}}},"views":{"type":"array","items":{"type":"object","required":["id","renderer","output"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"title":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"select":{"type":"object"},"output":{"$ref":"#/definitions/relpath"}}}},"proposals":{"type":"object","description":"Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.","additionalProperties":false,"properties":{"writers":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"operations":{"type":"array","uniqueItems":true,"items":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"paths":{"type":"array","items":{"type":"string","minLength":1}}}}}}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"DescriptorDocument","description":"docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.","type":"object","definitions":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"relpath":{"type":"string","minLength":1},"strings":{"type":"array","items":{"type":"string"}},"adapter_code":{"enum":["typescript","python","none","auto"]}},"required":["schema_version","project"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"project":{"type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"name":{"type":"string","pattern":"\\S","description":"Defaults to the id."}}},"sources":{"type":"object","additionalProperties":false,"properties":{"content_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default [\"docs\"]."},"code_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default []."},"exclude":{"$ref":"#/definitions/strings"}}},"adapter":{"type":"object","additionalProperties":false,"properties":{"code":{"description":"A built-in code adapter id, none, auto, or a list of them; default: every built-in adapter when code_roots is nonempty.","anyOf":[{"$ref":"#/definitions/adapter_code"},{"type":"array","items":{"$ref":"#/definitions/adapter_code"}}]},"strategy":{"enum":["ast","lexical"]},"module":{"$ref":"#/definitions/relpath"},"canonical_applier":{"const":"generic","description":"Opt into DocForge's built-in generic canonical applier (issue 11); without it, canonical application needs a project-owned adapter module exporting canonicalApplier."}}},"vocabulary":{"type":"object","additionalProperties":false,"properties":{"kinds":{"$ref":"#/definitions/strings"},"authorities":{"$ref":"#/definitions/strings"},"statuses":{"$ref":"#/definitions/strings"},"relations":{"$ref":"#/definitions/strings"}}},"limits":{"type":"object","additionalProperties":false,"properties":{"max_results":{"type":"integer","minimum":1,"maximum":10000},"max_output_chars":{"type":"integer","minimum":2000,"maximum":10000000}}},"state":{"type":"object","additionalProperties":false,"properties":{"dir":{"$ref":"#/definitions/relpath"}}},"views":{"type":"array","items":{"type":"object","required":["id","renderer","output"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"title":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"select":{"type":"object"},"output":{"$ref":"#/definitions/relpath"}}}},"proposals":{"type":"object","description":"Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.","additionalProperties":false,"properties":{"writers":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"operations":{"type":"array","uniqueItems":true,"items":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"paths":{"type":"array","items":{"type":"string","minLength":1}}}}}}}}};
 const schema12 = {"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"};
 const schema13 = {"type":"string","minLength":1};
 const schema15 = {"type":"array","items":{"type":"string"}};
@@ -292,7 +292,7 @@ if(data.adapter !== undefined){
 let data11 = data.adapter;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 for(const key3 in data11){
-if(!(((key3 === "code") || (key3 === "strategy")) || (key3 === "module"))){
+if(!((((key3 === "code") || (key3 === "strategy")) || (key3 === "module")) || (key3 === "canonical_applier"))){
 const err21 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err21];
@@ -411,9 +411,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data11.canonical_applier !== undefined){
+if("generic" !== data11.canonical_applier){
+const err29 = {instancePath:instancePath+"/adapter/canonical_applier",schemaPath:"#/properties/adapter/properties/canonical_applier/const",keyword:"const",params:{allowedValue: "generic"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -423,12 +423,9 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.vocabulary !== undefined){
-let data16 = data.vocabulary;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const key4 in data16){
-if(!((((key4 === "kinds") || (key4 === "authorities")) || (key4 === "statuses")) || (key4 === "relations"))){
-const err30 = {instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+else {
+const err30 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -438,13 +435,12 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data16.kinds !== undefined){
-let data17 = data16.kinds;
-if(Array.isArray(data17)){
-const len4 = data17.length;
-for(let i4=0; i4<len4; i4++){
-if(typeof data17[i4] !== "string"){
-const err31 = {instancePath:instancePath+"/vocabulary/kinds/" + i4,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.vocabulary !== undefined){
+let data17 = data.vocabulary;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key4 in data17){
+if(!((((key4 === "kinds") || (key4 === "authorities")) || (key4 === "statuses")) || (key4 === "relations"))){
+const err31 = {instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -454,9 +450,13 @@ vErrors.push(err31);
 errors++;
 }
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/vocabulary/kinds",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data17.kinds !== undefined){
+let data18 = data17.kinds;
+if(Array.isArray(data18)){
+const len4 = data18.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data18[i4] !== "string"){
+const err32 = {instancePath:instancePath+"/vocabulary/kinds/" + i4,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -466,13 +466,9 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data16.authorities !== undefined){
-let data19 = data16.authorities;
-if(Array.isArray(data19)){
-const len5 = data19.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data19[i5] !== "string"){
-const err33 = {instancePath:instancePath+"/vocabulary/authorities/" + i5,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err33 = {instancePath:instancePath+"/vocabulary/kinds",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -482,9 +478,13 @@ vErrors.push(err33);
 errors++;
 }
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/vocabulary/authorities",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data17.authorities !== undefined){
+let data20 = data17.authorities;
+if(Array.isArray(data20)){
+const len5 = data20.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data20[i5] !== "string"){
+const err34 = {instancePath:instancePath+"/vocabulary/authorities/" + i5,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -494,13 +494,9 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data16.statuses !== undefined){
-let data21 = data16.statuses;
-if(Array.isArray(data21)){
-const len6 = data21.length;
-for(let i6=0; i6<len6; i6++){
-if(typeof data21[i6] !== "string"){
-const err35 = {instancePath:instancePath+"/vocabulary/statuses/" + i6,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err35 = {instancePath:instancePath+"/vocabulary/authorities",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -510,9 +506,13 @@ vErrors.push(err35);
 errors++;
 }
 }
-}
-else {
-const err36 = {instancePath:instancePath+"/vocabulary/statuses",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data17.statuses !== undefined){
+let data22 = data17.statuses;
+if(Array.isArray(data22)){
+const len6 = data22.length;
+for(let i6=0; i6<len6; i6++){
+if(typeof data22[i6] !== "string"){
+const err36 = {instancePath:instancePath+"/vocabulary/statuses/" + i6,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -522,13 +522,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data16.relations !== undefined){
-let data23 = data16.relations;
-if(Array.isArray(data23)){
-const len7 = data23.length;
-for(let i7=0; i7<len7; i7++){
-if(typeof data23[i7] !== "string"){
-const err37 = {instancePath:instancePath+"/vocabulary/relations/" + i7,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err37 = {instancePath:instancePath+"/vocabulary/statuses",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -538,9 +534,13 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/vocabulary/relations",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data17.relations !== undefined){
+let data24 = data17.relations;
+if(Array.isArray(data24)){
+const len7 = data24.length;
+for(let i7=0; i7<len7; i7++){
+if(typeof data24[i7] !== "string"){
+const err38 = {instancePath:instancePath+"/vocabulary/relations/" + i7,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -552,7 +552,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err39 = {instancePath:instancePath+"/vocabulary/relations",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -562,12 +562,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.limits !== undefined){
-let data25 = data.limits;
-if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-for(const key5 in data25){
-if(!((key5 === "max_results") || (key5 === "max_output_chars"))){
-const err40 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+else {
+const err40 = {instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -577,10 +574,12 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data25.max_results !== undefined){
-let data26 = data25.max_results;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-const err41 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.limits !== undefined){
+let data26 = data.limits;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+for(const key5 in data26){
+if(!((key5 === "max_results") || (key5 === "max_output_chars"))){
+const err41 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -589,9 +588,11 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(typeof data26 == "number"){
-if(data26 > 10000 || isNaN(data26)){
-const err42 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+}
+if(data26.max_results !== undefined){
+let data27 = data26.max_results;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+const err42 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -600,8 +601,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data26 < 1 || isNaN(data26)){
-const err43 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data27 == "number"){
+if(data27 > 10000 || isNaN(data27)){
+const err43 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -610,12 +612,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-if(data25.max_output_chars !== undefined){
-let data27 = data25.max_output_chars;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-const err44 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data27 < 1 || isNaN(data27)){
+const err44 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -624,9 +622,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(typeof data27 == "number"){
-if(data27 > 10000000 || isNaN(data27)){
-const err45 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
+}
+}
+if(data26.max_output_chars !== undefined){
+let data28 = data26.max_output_chars;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
+const err45 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -635,8 +636,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data27 < 2000 || isNaN(data27)){
-const err46 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"};
+if(typeof data28 == "number"){
+if(data28 > 10000000 || isNaN(data28)){
+const err46 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -645,11 +647,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data28 < 2000 || isNaN(data28)){
+const err47 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -659,12 +658,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data.state !== undefined){
-let data28 = data.state;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-for(const key6 in data28){
-if(!(key6 === "dir")){
-const err48 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -674,11 +671,12 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data28.dir !== undefined){
-let data29 = data28.dir;
-if(typeof data29 === "string"){
-if(func3(data29) < 1){
-const err49 = {instancePath:instancePath+"/state/dir",schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.state !== undefined){
+let data29 = data.state;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const key6 in data29){
+if(!(key6 === "dir")){
+const err49 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -688,8 +686,11 @@ vErrors.push(err49);
 errors++;
 }
 }
-else {
-const err50 = {instancePath:instancePath+"/state/dir",schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data29.dir !== undefined){
+let data30 = data29.dir;
+if(typeof data30 === "string"){
+if(func3(data30) < 1){
+const err50 = {instancePath:instancePath+"/state/dir",schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -699,9 +700,8 @@ vErrors.push(err50);
 errors++;
 }
 }
-}
 else {
-const err51 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err51 = {instancePath:instancePath+"/state/dir",schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -711,15 +711,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data.views !== undefined){
-let data30 = data.views;
-if(Array.isArray(data30)){
-const len8 = data30.length;
-for(let i8=0; i8<len8; i8++){
-let data31 = data30[i8];
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-if(data31.id === undefined){
-const err52 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+else {
+const err52 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -728,8 +722,16 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data31.renderer === undefined){
-const err53 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "renderer"},message:"must have required property '"+"renderer"+"'"};
+}
+if(data.views !== undefined){
+let data31 = data.views;
+if(Array.isArray(data31)){
+const len8 = data31.length;
+for(let i8=0; i8<len8; i8++){
+let data32 = data31[i8];
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.id === undefined){
+const err53 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -738,8 +740,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data31.output === undefined){
-const err54 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+if(data32.renderer === undefined){
+const err54 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "renderer"},message:"must have required property '"+"renderer"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -748,9 +750,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-for(const key7 in data31){
-if(!(((((key7 === "id") || (key7 === "title")) || (key7 === "renderer")) || (key7 === "select")) || (key7 === "output"))){
-const err55 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(data32.output === undefined){
+const err55 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -759,12 +760,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-if(data31.id !== undefined){
-let data32 = data31.id;
-if(typeof data32 === "string"){
-if(!pattern0.test(data32)){
-const err56 = {instancePath:instancePath+"/views/" + i8+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\""};
+for(const key7 in data32){
+if(!(((((key7 === "id") || (key7 === "title")) || (key7 === "renderer")) || (key7 === "select")) || (key7 === "output"))){
+const err56 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -774,8 +772,11 @@ vErrors.push(err56);
 errors++;
 }
 }
-else {
-const err57 = {instancePath:instancePath+"/views/" + i8+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.id !== undefined){
+let data33 = data32.id;
+if(typeof data33 === "string"){
+if(!pattern0.test(data33)){
+const err57 = {instancePath:instancePath+"/views/" + i8+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -785,9 +786,8 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data31.title !== undefined){
-if(typeof data31.title !== "string"){
-const err58 = {instancePath:instancePath+"/views/" + i8+"/title",schemaPath:"#/properties/views/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err58 = {instancePath:instancePath+"/views/" + i8+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -797,10 +797,9 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data31.renderer !== undefined){
-let data34 = data31.renderer;
-if(!((((data34 === "page") || (data34 === "catalog")) || (data34 === "matrix")) || (data34 === "graph"))){
-const err59 = {instancePath:instancePath+"/views/" + i8+"/renderer",schemaPath:"#/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema11.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"};
+if(data32.title !== undefined){
+if(typeof data32.title !== "string"){
+const err59 = {instancePath:instancePath+"/views/" + i8+"/title",schemaPath:"#/properties/views/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -810,10 +809,10 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data31.select !== undefined){
-let data35 = data31.select;
-if(!(data35 && typeof data35 == "object" && !Array.isArray(data35))){
-const err60 = {instancePath:instancePath+"/views/" + i8+"/select",schemaPath:"#/properties/views/items/properties/select/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data32.renderer !== undefined){
+let data35 = data32.renderer;
+if(!((((data35 === "page") || (data35 === "catalog")) || (data35 === "matrix")) || (data35 === "graph"))){
+const err60 = {instancePath:instancePath+"/views/" + i8+"/renderer",schemaPath:"#/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema11.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -823,11 +822,10 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data31.output !== undefined){
-let data36 = data31.output;
-if(typeof data36 === "string"){
-if(func3(data36) < 1){
-const err61 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data32.select !== undefined){
+let data36 = data32.select;
+if(!(data36 && typeof data36 == "object" && !Array.isArray(data36))){
+const err61 = {instancePath:instancePath+"/views/" + i8+"/select",schemaPath:"#/properties/views/items/properties/select/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -837,8 +835,11 @@ vErrors.push(err61);
 errors++;
 }
 }
-else {
-const err62 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.output !== undefined){
+let data37 = data32.output;
+if(typeof data37 === "string"){
+if(func3(data37) < 1){
+const err62 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -848,9 +849,8 @@ vErrors.push(err62);
 errors++;
 }
 }
-}
 else {
-const err63 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err63 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -862,7 +862,7 @@ errors++;
 }
 }
 else {
-const err64 = {instancePath:instancePath+"/views",schemaPath:"#/properties/views/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err64 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -872,12 +872,9 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data.proposals !== undefined){
-let data37 = data.proposals;
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-for(const key8 in data37){
-if(!(key8 === "writers")){
-const err65 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+}
+else {
+const err65 = {instancePath:instancePath+"/views",schemaPath:"#/properties/views/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -887,15 +884,12 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data37.writers !== undefined){
-let data38 = data37.writers;
+if(data.proposals !== undefined){
+let data38 = data.proposals;
 if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-for(const key9 in data38){
-let data39 = data38[key9];
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-for(const key10 in data39){
-if(!((key10 === "operations") || (key10 === "paths"))){
-const err66 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+for(const key8 in data38){
+if(!(key8 === "writers")){
+const err66 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -905,14 +899,15 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data39.operations !== undefined){
-let data40 = data39.operations;
-if(Array.isArray(data40)){
-const len9 = data40.length;
-for(let i9=0; i9<len9; i9++){
-let data41 = data40[i9];
-if(!(((((data41 === "node_create") || (data41 === "node_update")) || (data41 === "node_move")) || (data41 === "relationship_update")) || (data41 === "node_delete"))){
-const err67 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations/" + i9,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.proposals.properties.writers.additionalProperties.properties.operations.items.enum},message:"must be equal to one of the allowed values"};
+if(data38.writers !== undefined){
+let data39 = data38.writers;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+for(const key9 in data39){
+let data40 = data39[key9];
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+for(const key10 in data40){
+if(!((key10 === "operations") || (key10 === "paths"))){
+const err67 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -922,19 +917,36 @@ vErrors.push(err67);
 errors++;
 }
 }
-let i10 = data40.length;
-let j0;
-if(i10 > 1){
-outer0:
-for(;i10--;){
-for(j0 = i10; j0--;){
-if(func0(data40[i10], data40[j0])){
-const err68 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/uniqueItems",keyword:"uniqueItems",params:{i: i10, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i10+" are identical)"};
+if(data40.operations !== undefined){
+let data41 = data40.operations;
+if(Array.isArray(data41)){
+const len9 = data41.length;
+for(let i9=0; i9<len9; i9++){
+let data42 = data41[i9];
+if(!(((((data42 === "node_create") || (data42 === "node_update")) || (data42 === "node_move")) || (data42 === "relationship_update")) || (data42 === "node_delete"))){
+const err68 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations/" + i9,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.proposals.properties.writers.additionalProperties.properties.operations.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err68];
 }
 else {
 vErrors.push(err68);
+}
+errors++;
+}
+}
+let i10 = data41.length;
+let j0;
+if(i10 > 1){
+outer0:
+for(;i10--;){
+for(j0 = i10; j0--;){
+if(func0(data41[i10], data41[j0])){
+const err69 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/uniqueItems",keyword:"uniqueItems",params:{i: i10, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i10+" are identical)"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
 }
 errors++;
 break outer0;
@@ -944,25 +956,7 @@ break outer0;
 }
 }
 else {
-const err69 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-}
-if(data39.paths !== undefined){
-let data42 = data39.paths;
-if(Array.isArray(data42)){
-const len10 = data42.length;
-for(let i11=0; i11<len10; i11++){
-let data43 = data42[i11];
-if(typeof data43 === "string"){
-if(func3(data43) < 1){
-const err70 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i11,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err70 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -972,8 +966,15 @@ vErrors.push(err70);
 errors++;
 }
 }
-else {
-const err71 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i11,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data40.paths !== undefined){
+let data43 = data40.paths;
+if(Array.isArray(data43)){
+const len10 = data43.length;
+for(let i11=0; i11<len10; i11++){
+let data44 = data43[i11];
+if(typeof data44 === "string"){
+if(func3(data44) < 1){
+const err71 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i11,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -983,9 +984,8 @@ vErrors.push(err71);
 errors++;
 }
 }
-}
 else {
-const err72 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err72 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i11,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -997,7 +997,7 @@ errors++;
 }
 }
 else {
-const err73 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err73 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1009,7 +1009,7 @@ errors++;
 }
 }
 else {
-const err74 = {instancePath:instancePath+"/proposals/writers",schemaPath:"#/properties/proposals/properties/writers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err74 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1021,7 +1021,7 @@ errors++;
 }
 }
 else {
-const err75 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err75 = {instancePath:instancePath+"/proposals/writers",schemaPath:"#/properties/proposals/properties/writers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1033,12 +1033,24 @@ errors++;
 }
 }
 else {
-const err76 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err76 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err76];
 }
 else {
 vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
 }
 errors++;
 }
