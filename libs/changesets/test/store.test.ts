@@ -20,7 +20,7 @@ function descriptor(root: string, writers: Descriptor['proposals']['writers'] = 
     schema_version: 1, root, path: path.join(root, 'docforge.toml'), project: { id: 't', name: 'T' },
     sources: { content_roots: ['docs'], code_roots: ['src'], exclude: ['**/node_modules/**', '**/.git/**', '.docforge/**'] },
     adapter: { code: [], strategy: 'ast', module: null, canonical_applier: null }, vocabulary: { kinds: null, authorities: null, statuses: null, relations: null },
-    limits: { max_results: 200, max_output_chars: 60000 }, state: { dir: '.docforge' }, views: [], proposals: { writers },
+    limits: { max_results: 200, max_output_chars: 60000 }, state: { dir: '.docforge' }, views: [], proposals: { writers, appliers: {} },
   };
 }
 

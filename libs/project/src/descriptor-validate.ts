@@ -8,7 +8,7 @@ import { isAbsolute, join, posix, sep } from 'node:path';
 import { errors } from '@docforge/core';
 import { lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 import {
-  BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN, PROPOSAL_OPERATIONS, type Descriptor, type ProposalWriterPolicy, type ViewDeclaration, type ViewRenderer,
+  BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN, PROPOSAL_OPERATIONS, type Descriptor, type ProposalWriterPolicy, type ApplierPolicy, type ViewDeclaration, type ViewRenderer,
 } from './descriptor-types.js';
 
 const RENDERERS: readonly ViewRenderer[] = ['page', 'catalog', 'matrix', 'graph'];
@@ -16,7 +16,8 @@ const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**'];
 
 const ALLOWED: Record<string, readonly string[]> = {
   '': ['schema_version', 'project', 'sources', 'adapter', 'vocabulary', 'limits', 'state', 'views', 'proposals'],
-  proposals: ['writers'],
+  proposals: ['writers', 'appliers'],
+  proposal_applier: ['writers'],
   proposal_writer: ['operations', 'paths'],
   project: ['id', 'name'],
   sources: ['content_roots', 'code_roots', 'exclude'],
@@ -212,7 +213,7 @@ function vocabulary(check: Checker, table: Table, key: string): string[] | null 
 
 const WRITER_ID = /^[^\u0000-\u001f\u007f]{1,256}$/;
 
-function parseProposals(check: Checker, doc: Table): { writers: Record<string, ProposalWriterPolicy> } {
+function parseProposals(check: Checker, doc: Table): Descriptor['proposals'] {
   const proposals = optionalTable(check, doc, 'proposals');
   checkKeys(check, proposals, 'proposals', 'proposals');
   const writersTable = proposals['writers'] ?? {};
@@ -236,7 +237,19 @@ function parseProposals(check: Checker, doc: Table): { writers: Record<string, P
     }
     writers[id] = { operations, paths };
   }
-  return { writers };
+  const appliersTable = proposals['appliers'] ?? {};
+  if (!isTable(appliersTable)) check.fail('proposals.appliers', 'must be a table of [proposals.appliers.ID] tables');
+  const appliers: Record<string, ApplierPolicy> = {};
+  for (const [id, entry] of Object.entries(appliersTable as Table)) {
+    const scope = `proposals.appliers.${id}`;
+    if (!WRITER_ID.test(id)) check.fail(scope, 'must name an applier id of 1 to 256 printable characters');
+    if (!isTable(entry)) check.fail(scope, 'must be a table with writers');
+    checkKeys(check, entry as Table, scope, 'proposal_applier');
+    const list = (entry as Table)['writers'];
+    if (list === undefined) check.fail(`${scope}.writers`, 'must list the writer ids whose changesets this applier may apply');
+    appliers[id] = { writers: [...new Set(stringArray(check, list, `${scope}.writers`))] };
+  }
+  return { writers, appliers };
 }
 
 function toJson(value: unknown): unknown {

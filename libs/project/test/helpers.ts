@@ -32,7 +32,7 @@ export function testDescriptor(overrides: Partial<Descriptor> = {}): Descriptor 
     limits: { max_results: 200, max_output_chars: 60000 },
     state: { dir: '.docforge' },
     views: [],
-    proposals: { writers: {} },
+    proposals: { writers: {}, appliers: {} },
     ...overrides,
   };
 }

@@ -31,6 +31,7 @@ import { proposeRelationshipUpdateTool } from './propose-relationship-update.js'
 import { proposeNodeDeleteTool } from './propose-node-delete.js';
 import { validateChangesetTool } from './validate-changeset.js';
 import { getChangesetDiffTool } from './get-changeset-diff.js';
+import { applyChangesetTool } from './apply-changeset.js';
 
 /** Every tool definition (any order; see @docforge/policy for the registration order). */
 export const ALL_TOOLS: readonly ToolDefinition[] = Object.freeze([
@@ -62,4 +63,5 @@ export const ALL_TOOLS: readonly ToolDefinition[] = Object.freeze([
   proposeNodeDeleteTool,
   validateChangesetTool,
   getChangesetDiffTool,
+  applyChangesetTool,
 ]);

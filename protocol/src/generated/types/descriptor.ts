@@ -73,5 +73,13 @@ export interface DescriptorDocument {
         paths?: string[];
       };
     };
+    /**
+     * [proposals.appliers.ID] (issue 11): whose changesets the canonical applier ID may apply; an applier not listed may apply any writer's.
+     */
+    appliers?: {
+      [k: string]: {
+        writers: string[];
+      };
+    };
   };
 }

@@ -5,7 +5,7 @@ import runtime_equal from 'ajv/dist/runtime/equal.js';
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"DescriptorDocument","description":"docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.","type":"object","definitions":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"relpath":{"type":"string","minLength":1},"strings":{"type":"array","items":{"type":"string"}},"adapter_code":{"enum":["typescript","python","none","auto"]}},"required":["schema_version","project"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"project":{"type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"name":{"type":"string","pattern":"\\S","description":"Defaults to the id."}}},"sources":{"type":"object","additionalProperties":false,"properties":{"content_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default [\"docs\"]."},"code_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default []."},"exclude":{"$ref":"#/definitions/strings"}}},"adapter":{"type":"object","additionalProperties":false,"properties":{"code":{"description":"A built-in code adapter id, none, auto, or a list of them; default: every built-in adapter when code_roots is nonempty.","anyOf":[{"$ref":"#/definitions/adapter_code"},{"type":"array","items":{"$ref":"#/definitions/adapter_code"}}]},"strategy":{"enum":["ast","lexical"]},"module":{"$ref":"#/definitions/relpath"},"canonical_applier":{"const":"generic","description":"Opt into DocForge's built-in generic canonical applier (issue 11); without it, canonical application needs a project-owned adapter module exporting canonicalApplier."}}},"vocabulary":{"type":"object","additionalProperties":false,"properties":{"kinds":{"$ref":"#/definitions/strings"},"authorities":{"$ref":"#/definitions/strings"},"statuses":{"$ref":"#/definitions/strings"},"relations":{"$ref":"#/definitions/strings"}}},"limits":{"type":"object","additionalProperties":false,"properties":{"max_results":{"type":"integer","minimum":1,"maximum":10000},"max_output_chars":{"type":"integer","minimum":2000,"maximum":10000000}}},"state":{"type":"object","additionalProperties":false,"properties":{"dir":{"$ref":"#/definitions/relpath"}}},"views":{"type":"array","items":{"type":"object","required":["id","renderer","output"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"title":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"select":{"type":"object"},"output":{"$ref":"#/definitions/relpath"}}}},"proposals":{"type":"object","description":"Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.","additionalProperties":false,"properties":{"writers":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"operations":{"type":"array","uniqueItems":true,"items":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"paths":{"type":"array","items":{"type":"string","minLength":1}}}}}}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"DescriptorDocument","description":"docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.","type":"object","definitions":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"relpath":{"type":"string","minLength":1},"strings":{"type":"array","items":{"type":"string"}},"adapter_code":{"enum":["typescript","python","none","auto"]}},"required":["schema_version","project"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"project":{"type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"name":{"type":"string","pattern":"\\S","description":"Defaults to the id."}}},"sources":{"type":"object","additionalProperties":false,"properties":{"content_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default [\"docs\"]."},"code_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default []."},"exclude":{"$ref":"#/definitions/strings"}}},"adapter":{"type":"object","additionalProperties":false,"properties":{"code":{"description":"A built-in code adapter id, none, auto, or a list of them; default: every built-in adapter when code_roots is nonempty.","anyOf":[{"$ref":"#/definitions/adapter_code"},{"type":"array","items":{"$ref":"#/definitions/adapter_code"}}]},"strategy":{"enum":["ast","lexical"]},"module":{"$ref":"#/definitions/relpath"},"canonical_applier":{"const":"generic","description":"Opt into DocForge's built-in generic canonical applier (issue 11); without it, canonical application needs a project-owned adapter module exporting canonicalApplier."}}},"vocabulary":{"type":"object","additionalProperties":false,"properties":{"kinds":{"$ref":"#/definitions/strings"},"authorities":{"$ref":"#/definitions/strings"},"statuses":{"$ref":"#/definitions/strings"},"relations":{"$ref":"#/definitions/strings"}}},"limits":{"type":"object","additionalProperties":false,"properties":{"max_results":{"type":"integer","minimum":1,"maximum":10000},"max_output_chars":{"type":"integer","minimum":2000,"maximum":10000000}}},"state":{"type":"object","additionalProperties":false,"properties":{"dir":{"$ref":"#/definitions/relpath"}}},"views":{"type":"array","items":{"type":"object","required":["id","renderer","output"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"title":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"select":{"type":"object"},"output":{"$ref":"#/definitions/relpath"}}}},"proposals":{"type":"object","description":"Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.","additionalProperties":false,"properties":{"writers":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"operations":{"type":"array","uniqueItems":true,"items":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"paths":{"type":"array","items":{"type":"string","minLength":1}}}}},"appliers":{"type":"object","description":"[proposals.appliers.ID] (issue 11): whose changesets the canonical applier ID may apply; an applier not listed may apply any writer's.","additionalProperties":{"type":"object","required":["writers"],"additionalProperties":false,"properties":{"writers":{"type":"array","items":{"type":"string","minLength":1}}}}}}}}};
 const schema12 = {"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"};
 const schema13 = {"type":"string","minLength":1};
 const schema15 = {"type":"array","items":{"type":"string"}};
@@ -888,7 +888,7 @@ if(data.proposals !== undefined){
 let data38 = data.proposals;
 if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
 for(const key8 in data38){
-if(!(key8 === "writers")){
+if(!((key8 === "writers") || (key8 === "appliers"))){
 const err66 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err66];
@@ -1031,9 +1031,14 @@ vErrors.push(err75);
 errors++;
 }
 }
-}
-else {
-const err76 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data38.appliers !== undefined){
+let data45 = data38.appliers;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+for(const key11 in data45){
+let data46 = data45[key11];
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+if(data46.writers === undefined){
+const err76 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/required",keyword:"required",params:{missingProperty: "writers"},message:"must have required property '"+"writers"+"'"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1042,15 +1047,103 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-}
-else {
-const err77 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key12 in data46){
+if(!(key12 === "writers")){
+const err77 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err77];
 }
 else {
 vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data46.writers !== undefined){
+let data47 = data46.writers;
+if(Array.isArray(data47)){
+const len11 = data47.length;
+for(let i12=0; i12<len11; i12++){
+let data48 = data47[i12];
+if(typeof data48 === "string"){
+if(func3(data48) < 1){
+const err78 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i12,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i12,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers",schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/proposals/appliers",schemaPath:"#/properties/proposals/properties/appliers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+}
+else {
+const err84 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
 }
 errors++;
 }
