@@ -20,7 +20,7 @@
  * Pure: no file system access.
  */
 import { parse as parseToml, patch as patchToml, stringify as stringifyToml } from '@decimalturn/toml-patch';
-import { isMap, parseDocument as parseYaml } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument as parseYaml, type Document as YamlDocument } from 'yaml';
 import type { GraphNode } from '@docforge/core';
 import type { NodeCreateOp, NodeSet, RelationRef } from './types.js';
 
@@ -155,13 +155,32 @@ function editFront(text: string, block: FrontBlock, edit: (table: Table) => Warn
     warnings = outcome;
     for (const key of Object.keys(before)) if (!(key in table)) doc.delete(key);
     for (const [key, value] of Object.entries(table)) {
-      if (JSON.stringify(before[key]) !== JSON.stringify(value)) doc.set(key, doc.createNode(value));
+      if (JSON.stringify(before[key]) !== JSON.stringify(value)) setYaml(doc, key, value);
     }
     replaced = withEol(doc.toString(), eolOf(src));
   }
   const eol = eolOf(src);
   if (replaced !== '' && !replaced.endsWith('\n')) replaced += eol;
   return ok(bom + src.slice(0, block.contentStart) + replaced + src.slice(block.contentEnd), warnings);
+}
+
+/**
+ * Sets one key of a YAML document keeping the node's style: a scalar changes its value in place
+ * (its comment stays), a sequence keeps flow or block style and its comment.
+ */
+function setYaml(doc: YamlDocument, key: string, value: unknown): void {
+  const existing = doc.get(key, true);
+  if (isScalar(existing) && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')) {
+    existing.value = value;
+    return;
+  }
+  const node = doc.createNode(value);
+  if (isSeq(existing) && isSeq(node)) {
+    node.flow = existing.flow ?? false;
+    if (existing.comment) node.comment = existing.comment;
+    if (existing.commentBefore) node.commentBefore = existing.commentBefore;
+  }
+  doc.set(key, node);
 }
 
 /** The front matter / record fields of a created node, in the canonical key order. */
