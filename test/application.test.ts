@@ -2,10 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { treeHashes } from './helpers/hashes.js';
-import { MCP_ENTRY } from './helpers/paths.js';
+import { CLI_ENTRY, MCP_ENTRY } from './helpers/paths.js';
 import { exampleProjectCopy } from './helpers/projects.js';
 import { expectError, useServer, type Json } from './helpers/server.js';
 
@@ -127,4 +127,81 @@ test('a project-owned adapter module may export the canonical applier instead', 
   const applied = await server.call('docforge_apply_changeset', { changeset_id: reg.changeset_id, changeset_sha256: reg.changeset_sha256 });
   assert.equal(applied.ok, true, JSON.stringify(applied.error));
   assert.equal((await server.call('docforge_get_node', { node_id: 'CMP-LEDGER' })).result!.node.status, 'deprecated');
+});
+
+test('docforge changeset apply ID --sha256 H --canonical-applier W applies the same way and refuses a wrong hash', async () => {
+  const root = exampleProjectCopy();
+  const writer = await useServer(root, { proposalWriter: 'agent' });
+  const reg = (await writer.call('docforge_register_changes', { operations: [{ op: 'node_update', node_id: 'CMP-LEDGER', set: { status: 'deprecated' } }] })).result!;
+  await writer.close();
+  const cli = (args: string[]) => spawnSync(process.execPath, [CLI_ENTRY, 'changeset', 'apply', reg.changeset_id, '-C', root, ...args], { encoding: 'utf8' });
+  assert.equal(cli(['--sha256', reg.changeset_sha256]).status, 2, 'the applier is required');
+  const snapshot = treeHashes(root);
+  const wrong = cli(['--sha256', '0'.repeat(64), '--canonical-applier', 'reviewer']);
+  assert.equal(wrong.status, 1);
+  assert.match(wrong.stderr, /application_refused/);
+  assert.deepEqual(treeHashes(root), snapshot);
+  const applied = cli(['--sha256', reg.changeset_sha256, '--canonical-applier', 'reviewer', '--json']);
+  assert.equal(applied.status, 0, applied.stderr);
+  const out = JSON.parse(applied.stdout);
+  assert.equal(out.receipt.event, 'applied');
+  assert.equal(out.receipt.changeset_sha256, reg.changeset_sha256);
+  assert.equal(out.derived_refresh.status, 'refreshed');
+  assert.match(readFileSync(path.join(root, out.files[0].path), 'utf8'), /status = "deprecated"/);
+});
+
+test('a node file that is a symlink inside the content roots is written through, never replaced by a regular file', async () => {
+  const root = exampleProjectCopy();
+  const server0 = await useServer(root, { proposalWriter: 'agent' });
+  const rel = (await server0.call('docforge_get_node', { node_id: 'CMP-LEDGER' })).result!.node.source_path as string;
+  await server0.close();
+  // Move the real file elsewhere inside the content root and leave a relative symlink at its path.
+  const real = path.join(root, 'docs', 'ledger-real.txt');
+  renameSync(path.join(root, rel), real);
+  symlinkSync(path.relative(path.dirname(path.join(root, rel)), real), path.join(root, rel));
+  const server = await useServer(root, { proposalWriter: 'agent', canonicalApplier: 'reviewer' });
+  const reg = (await server.call('docforge_register_changes', { operations: [{ op: 'node_update', node_id: 'CMP-LEDGER', set: { status: 'deprecated' } }] })).result!;
+  assert.equal(reg.status, 'ready', JSON.stringify(reg.findings));
+  const applied = await server.call('docforge_apply_changeset', { changeset_id: reg.changeset_id, changeset_sha256: reg.changeset_sha256 });
+  assert.equal(applied.ok, true, JSON.stringify(applied.error));
+  assert.ok(lstatSync(path.join(root, rel)).isSymbolicLink(), 'still a symlink');
+  assert.match(readFileSync(real, 'utf8'), /status = "deprecated"/);
+});
+
+test('the compact receipt keeps the applied lifecycle, exact hash, changed-source counts and a refresh summary; an impossible receipt fails in preflight', async () => {
+  const root = exampleProjectCopy();
+  editDescriptor(root, 'max_output_chars = 60000', 'max_output_chars = 2000');
+  const ids = ['CMP-AUTH-GATEWAY', 'CMP-MEMORY-LEDGER-STORE', 'CMP-BASE-SERVICE', 'CMP-SETTLEMENT-JOB', 'CMP-LEDGER', 'CMP-REFUND-SERVICE', 'CMP-FRAUD-SCORER', 'CMP-ERRORS', 'CMP-RETRY', 'CMP-IDEMPOTENCY-STORE'];
+  const writer = await useServer(root, { proposalWriter: 'agent' });
+  const reg = (await writer.call('docforge_register_changes', { operations: ids.map((id) => ({ op: 'node_update', node_id: id, set: { status: 'deprecated' } })) })).result!;
+  assert.equal(reg.status, 'ready');
+  await writer.close();
+  const server = await useServer(root, { canonicalApplier: 'reviewer' });
+  const applied = await server.call('docforge_apply_changeset', { changeset_id: reg.changeset_id, changeset_sha256: reg.changeset_sha256 });
+  assert.equal(applied.ok, true, JSON.stringify(applied.error));
+  assert.equal(applied.result!.compact, true);
+  assert.deepEqual(Object.keys(applied.result!).sort(), ['changed_sources', 'changeset_id', 'changeset_sha256', 'compact', 'derived_refresh', 'outcome', 'receipt_version', 'status']);
+  assert.equal(applied.result!.outcome, 'applied');
+  assert.equal(applied.result!.status, 'applied');
+  assert.equal(applied.result!.changeset_sha256, reg.changeset_sha256);
+  assert.equal(applied.result!.changed_sources.updated + applied.result!.changed_sources.created + applied.result!.changed_sources.deleted >= ids.length / 2, true);
+  assert.equal(applied.result!.derived_refresh.status, 'refreshed');
+  // Full details stay readable through docforge_get_changeset.
+  const receipts = (await server.call('docforge_get_changeset', { changeset_id: reg.changeset_id })).result!.receipts as Json[];
+  assert.equal(receipts.at(-1)!.event, 'applied');
+
+  // A project block that leaves no room for even the minimum receipt: refused before any write.
+  const tight = exampleProjectCopy();
+  editDescriptor(tight, 'max_output_chars = 60000', 'max_output_chars = 2000');
+  const w2 = await useServer(tight, { proposalWriter: 'agent' });
+  const reg2 = (await w2.call('docforge_register_changes', { operations: [{ op: 'node_update', node_id: 'CMP-LEDGER', set: { status: 'deprecated' } }] })).result!;
+  await w2.close();
+  const s2 = await useServer(tight, { canonicalApplier: 'reviewer' });
+  await s2.call('docforge_sync');
+  editDescriptor(tight, '[limits]', `[limits]\n${'k'.repeat(1900)} = 1`);
+  const before2 = treeHashes(tight);
+  const refused = await expectError(s2.call('docforge_apply_changeset', { changeset_id: reg2.changeset_id, changeset_sha256: reg2.changeset_sha256 }), 'result_too_large');
+  assert.equal(refused.details.stage, 'preflight');
+  assert.equal(refused.details.mutation_committed, false);
+  assert.deepEqual(treeHashes(tight), before2);
 });

@@ -26,6 +26,9 @@ Commands:
   changeset validate ID   project and validate a changeset (exit 1 when invalid)
   changeset abandon ID --writer W
                           abandon a changeset of writer W, keeping it and an audit receipt
+  changeset apply ID --sha256 H --canonical-applier W [--no-ast]
+                          apply a reviewed changeset to the canonical files (exact hash; the
+                          project must supply a canonical applier), then refresh the index
   demo                    start docforge-mcp on the bundled examples/ and print a transcript
 
 Options:
@@ -53,6 +56,9 @@ async function main(argv: string[]): Promise<number> {
         progress: { type: 'boolean', default: false },
         'no-progress': { type: 'boolean', default: false },
         writer: { type: 'string' },
+        sha256: { type: 'string' },
+        'canonical-applier': { type: 'string' },
+        'no-ast': { type: 'boolean', default: false },
         all: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
@@ -100,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
         }
         return await runSearch(root, rest.join(' '), limit, syncOptions);
       case 'changeset':
-        return await runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR }, logger);
+        return await runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR, sha256: values.sha256 ?? null, canonicalApplier: values['canonical-applier'] ?? null, noAst: values['no-ast'] === true }, logger);
       case 'demo':
         return await runDemo(values['project-root'] ? root : null);
       default:
