@@ -205,3 +205,30 @@ test('the compact receipt keeps the applied lifecycle, exact hash, changed-sourc
   assert.equal(refused.details.mutation_committed, false);
   assert.deepEqual(treeHashes(tight), before2);
 });
+
+test('the refresh after application runs under the same effective policy: --no-ast publishes no Logic', async () => {
+  const root = exampleProjectCopy({ state: false });
+  const server = await useServer(root, { proposalWriter: 'agent', canonicalApplier: 'reviewer', noAst: true });
+  const reg = (await server.call('docforge_register_changes', { operations: [{ op: 'node_update', node_id: 'CMP-LEDGER', set: { status: 'deprecated' } }] })).result!;
+  const applied = await server.call('docforge_apply_changeset', { changeset_id: reg.changeset_id, changeset_sha256: reg.changeset_sha256 });
+  assert.equal(applied.result!.derived_refresh.status, 'refreshed');
+  const current = JSON.parse(readFileSync(path.join(root, '.docforge', 'index', 'current.json'), 'utf8'));
+  assert.equal(current.generation, applied.result!.derived_refresh.revision);
+  assert.equal(current.logic_allowed, false);
+  assert.equal(current.logic_present, false);
+});
+
+test('metadata a plain Markdown document cannot hold is refused at validation with a clear finding', async () => {
+  const root = exampleProjectCopy();
+  const server = await useServer(root, { proposalWriter: 'agent' });
+  const reg = (await server.call('docforge_register_changes', { operations: [{ op: 'node_update', node_id: 'guides/glossary', set: { status: 'accepted' } }] })).result!;
+  assert.equal(reg.status, 'draft');
+  const finding = (reg.findings as Json[]).find((f) => f.code === 'metadata_not_representable');
+  assert.ok(finding, JSON.stringify(reg.findings));
+  assert.equal(finding.operation_index, 0);
+  assert.match(finding.message, /cannot hold status/);
+  // A title is representable: its first heading.
+  await server.call('docforge_abandon_changeset', { changeset_id: reg.changeset_id });
+  const titled = (await server.call('docforge_register_changes', { operations: [{ op: 'node_update', node_id: 'guides/glossary', set: { title: 'Payments glossary' } }] })).result!;
+  assert.equal(titled.valid, true, JSON.stringify(titled.findings));
+});
