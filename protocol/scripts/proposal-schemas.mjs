@@ -245,6 +245,8 @@ const TOOLS = {
       },
     },
     mutation: true,
+    // It rewrites and deletes canonical files (MCP: "may perform destructive updates").
+    destructive: true,
   },
 };
 
@@ -292,7 +294,7 @@ for (const [name, tool] of Object.entries(TOOLS)) {
   write(`tools/${name}.tool.json`, {
     name,
     description: tool.description,
-    annotations: { title: name, readOnlyHint: !tool.mutation, destructiveHint: false, idempotentHint: !tool.mutation, openWorldHint: false },
+    annotations: { title: name, readOnlyHint: !tool.mutation, destructiveHint: tool.destructive === true, idempotentHint: !tool.mutation, openWorldHint: false },
   });
   write(`tools/${name}.input.schema.json`, { $schema: 'http://json-schema.org/draft-07/schema#', ...tool.input });
   write(`tools/${name}.output.schema.json`, envelope(tool.output));
