@@ -57,8 +57,10 @@ describe('capability modes', () => {
       assert.equal(boot.result!.effective_policy.excluded_operations.includes('canonical_application'), c.mode !== 'application');
       const contract = await s.call('docforge_get_contract');
       assert.deepEqual(contract.result!.tools.map((t: { name: string }) => t.name), names);
-      // A tool outside the mode's surface is an unknown tool (JSON-RPC error), not a tool result.
-      await assert.rejects(s.client.callTool({ name: 'docforge_apply_changeset', arguments: {} }), /Unknown tool/);
+      // The application tool exists only behind the applier gate (issue 11); outside the mode's
+      // surface it is an unknown tool (JSON-RPC error), not a tool result.
+      assert.equal(names.includes('docforge_apply_changeset'), c.mode === 'application');
+      if (c.mode !== 'application') await assert.rejects(s.client.callTool({ name: 'docforge_apply_changeset', arguments: {} }), /Unknown tool/);
     });
   }
 

@@ -51,6 +51,8 @@ const VALID: Record<string, Record<string, unknown>> = {
   docforge_get_changeset: { changeset_id: 'cs-fixture' },
   docforge_rebase_changeset: { changeset_id: 'cs-rebase' },
   docforge_abandon_changeset: { changeset_id: 'cs-abandon' },
+  // Issue 11: a well-formed call the gate refuses (wrong hash); successes are pinned in test/application.test.ts.
+  docforge_apply_changeset: { changeset_id: 'cs-fixture', changeset_sha256: '0'.repeat(64) },
   docforge_propose_node_create: { node: { id: 'DOC-NEW', kind: 'document', title: 'New' }, path: 'docs/new-doc.md', body: 'New.\n' },
   docforge_propose_node_update: { node_id: 'RB-002', body: 'Rewritten.\n' },
   docforge_propose_node_move: { node_id: 'RB-003', new_path: 'docs/runbooks/moved-rb-003.md' },
@@ -163,6 +165,7 @@ describe('every registered tool against its tightened output schema', () => {
           const ok = await call(h, name, VALID[name]!);
           if (mode.options.noAst && name === 'docforge_get_logic') assert.equal(ok.error!.code, 'adapter_policy_forbids_logic');
           else if (PROPOSAL_MUTATIONS.has(name) && !mode.options.proposalWriter) assert.equal(ok.error!.code, 'proposal_access_disabled', name);
+          else if (name === 'docforge_apply_changeset') assert.equal(ok.error!.code, 'application_refused', name);
           else assert.equal(ok.ok, true, `${name}: ${JSON.stringify(ok.error)}`);
           for (const args of errorCalls(name)) {
             const e = await call(h, name, args);

@@ -91,30 +91,39 @@ function named(text: string): string[] {
 
 test('the instructions and bootstrap guidance name exactly the registered and enabled tools', async () => {
   const root = sharedExampleProject();
-  const cases: { options: ServerOptions; enabled: boolean }[] = [
+  // Issue 11: application mode too; docforge_apply_changeset is named exactly when it is registered.
+  const cases: { options: ServerOptions; enabled: boolean; application?: boolean }[] = [
     { options: { mode: 'read' }, enabled: false },
     { options: { mode: 'proposal' }, enabled: false },
     { options: { mode: 'proposal', proposalWriter: 'agent' }, enabled: true },
+    { options: { mode: 'proposal', proposalWriter: 'agent', canonicalApplier: 'owner' }, enabled: true },
+    { options: { mode: 'application', canonicalApplier: 'owner' }, enabled: false, application: true },
+    { options: { mode: 'application', proposalWriter: 'agent', canonicalApplier: 'owner' }, enabled: true, application: true },
   ];
-  for (const { options, enabled } of cases) {
+  for (const { options, enabled, application = false } of cases) {
     const server = await useServer(root, options);
     const registered = (await server.client.listTools()).tools.map((t) => t.name);
     const proposalRegistered = PROPOSAL_TOOLS.filter((t) => registered.includes(t));
     const instructions = server.client.getInstructions() ?? '';
     const boot = (await server.call('docforge_bootstrap')).result!;
     const workflow = (boot.session_contract.workflow as string[]).join('\n');
-    const mentioned = named(instructions);
+    const applyNamed = (text: string): boolean => /\bdocforge_apply_changeset\b/.test(text);
+    assert.equal(registered.includes('docforge_apply_changeset'), application, `${JSON.stringify(options)}: the application tool is registered only in application mode`);
+    assert.equal(applyNamed(instructions), application, `${JSON.stringify(options)}: instructions name docforge_apply_changeset only when registered`);
+    assert.equal(applyNamed(workflow), application, `${JSON.stringify(options)}: bootstrap names docforge_apply_changeset only when registered`);
+    assert.equal(boot.capabilities.application_access.enabled, application);
+    const mentioned = named(instructions).filter((t) => t !== 'docforge_apply_changeset');
     for (const name of mentioned) assert.ok(registered.includes(name), `${JSON.stringify(options)}: instructions name the unregistered ${name}`);
     for (const name of named(workflow)) assert.ok(registered.includes(name), `${JSON.stringify(options)}: bootstrap names the unregistered ${name}`);
     if (!enabled) {
       assert.deepEqual(mentioned, [], `${JSON.stringify(options)}: no proposal tool is named without proposal access`);
-      assert.deepEqual(named(workflow), []);
+      assert.deepEqual(named(workflow).filter((t) => t !== 'docforge_apply_changeset'), []);
     } else {
       // Every registered proposal tool except the single-operation helpers is named, preview (issue 11) included.
       const expected = proposalRegistered.filter((t) => !t.startsWith('docforge_propose_') && t !== 'docforge_create_changeset').sort();
       assert.deepEqual(mentioned, expected);
       assert.ok(registered.includes('docforge_preview_changeset') && instructions.includes('docforge_preview_changeset'));
-      assert.deepEqual(named(workflow), ['docforge_register_changes']);
+      assert.deepEqual(named(workflow).filter((t) => t !== 'docforge_apply_changeset'), ['docforge_register_changes']);
     }
     assert.equal(boot.capabilities.proposal_access.enabled, enabled);
     await server.close();

@@ -194,6 +194,60 @@ const TOOLS = {
       },
     },
   },
+  // Issue 11: the canonical application tool (contract "Canonical application tool").
+  docforge_apply_changeset: {
+    description: 'Applies one reviewed changeset to the canonical files, given its ID and exact final SHA-256: revalidates the current canonical base, proposal ownership, node hashes, conflicts, graph, permissions and paths, writes every staged file atomically under a write-ahead journal, verifies the files reproduce the approved projection (restoring every file on mismatch), records an applied lifecycle receipt and refreshes the index. Never re-renders declared outputs (it reports their render status). Registered only with --canonical-applier. Never apply the same change twice.',
+    input: inputOf({ changeset_id: changesetId, changeset_sha256: { ...hex64, description: 'The exact final changeset_sha256 the reviewer approved.' } }, ['changeset_id', 'changeset_sha256']),
+    output: {
+      type: 'object',
+      required: ['receipt_version', 'outcome', 'changeset_id', 'changeset_sha256', 'status', 'changed_sources', 'derived_refresh'],
+      properties: {
+        receipt_version: { const: 1 },
+        compact: { type: 'boolean', description: 'true when the full result did not fit: the version-1 compact receipt.' },
+        outcome: { const: 'applied' },
+        changeset_id: { type: 'string' },
+        changeset_sha256: hex64,
+        status: { const: 'applied' },
+        applier: { type: 'string' },
+        changed_sources: {
+          type: 'object',
+          required: ['created', 'updated', 'deleted'],
+          properties: { created: { type: 'integer', minimum: 0 }, updated: { type: 'integer', minimum: 0 }, deleted: { type: 'integer', minimum: 0 } },
+        },
+        files: {
+          type: 'array',
+          items: { type: 'object', required: ['path', 'action'], properties: { path: { type: 'string' }, action: { enum: ['created', 'updated', 'deleted'] }, sha256: { type: ['string', 'null'] } } },
+        },
+        receipt: { type: 'object', description: 'The applied lifecycle receipt, bound to the reviewed changeset hash.' },
+        derived_refresh: {
+          type: 'object',
+          required: ['status'],
+          properties: {
+            status: { enum: ['refreshed', 'degraded'] },
+            revision: { type: ['integer', 'null'] },
+            source_hash: { type: ['string', 'null'] },
+            staleness: { enum: ['current', 'stale', 'unknown'] },
+            error: { type: 'object' },
+            remediation: { type: 'string' },
+          },
+        },
+        render: {
+          type: 'object',
+          required: ['outputs', 'command'],
+          description: 'Declared outputs are never re-rendered over MCP: their render status (stale after a canonical change) and the local CLI command that renders them.',
+          properties: {
+            outputs: { type: 'array', items: { type: 'object', required: ['view_id', 'output', 'status'], properties: { view_id: { type: 'string' }, output: { type: 'string' }, status: { type: 'string' } } } },
+            output_count: { type: 'integer', minimum: 0 },
+            command: { type: ['string', 'null'] },
+          },
+        },
+        recovered: { type: ['object', 'null'], description: 'An interrupted earlier application this call recovered first.' },
+      },
+    },
+    mutation: true,
+    // It rewrites and deletes canonical files (MCP: "may perform destructive updates").
+    destructive: true,
+  },
 };
 
 function envelope(result) {
@@ -240,7 +294,7 @@ for (const [name, tool] of Object.entries(TOOLS)) {
   write(`tools/${name}.tool.json`, {
     name,
     description: tool.description,
-    annotations: { title: name, readOnlyHint: !tool.mutation, destructiveHint: false, idempotentHint: !tool.mutation, openWorldHint: false },
+    annotations: { title: name, readOnlyHint: !tool.mutation, destructiveHint: tool.destructive === true, idempotentHint: !tool.mutation, openWorldHint: false },
   });
   write(`tools/${name}.input.schema.json`, { $schema: 'http://json-schema.org/draft-07/schema#', ...tool.input });
   write(`tools/${name}.output.schema.json`, envelope(tool.output));

@@ -1,13 +1,16 @@
 /**
- * `docforge changeset list|show|diff|validate|abandon` (issue 10, item 9): the review commands for
- * people. Text by default (the diff colored on a terminal), `--json` for the complete result.
- * Reads never write the store; `abandon ID --writer W` is allowed only to the changeset's own writer.
+ * `docforge changeset list|show|diff|validate|abandon|apply` (issue 10, item 9; issue 11, item 4):
+ * the review commands for people. Text by default (the diff colored on a terminal), `--json` for
+ * the complete result. Reads never write the store; `abandon ID --writer W` is allowed only to the
+ * changeset's own writer; `apply ID --sha256 H --canonical-applier W` is the same canonical
+ * application as `docforge_apply_changeset`.
  */
 import type { Logger } from 'pino';
 import { IndexManager, type SyncReport } from '@docforge/index';
 import {
-  abandonChangeset, changeEntries, evaluateStored, indexProjectView, storeOf, summarize, type ChangesetStore, type ProjectView,
+  abandonChangeset, applyChangeset, changeEntries, evaluateStored, indexProjectView, loadCanonicalApplier, storeOf, summarize, type ChangesetStore, type ProjectView,
 } from '@docforge/changesets';
+import { toDocforgeError } from '@docforge/core';
 
 import { errorLine, printLine as print, printRaw, terminalSafe } from './terminal.js';
 
@@ -20,13 +23,19 @@ export interface ChangesetCommandOptions {
   all: boolean;
   /** Color the diff (stdout is a terminal and NO_COLOR is unset). */
   color: boolean;
+  /** `--sha256` (apply): the exact final changeset hash. */
+  sha256?: string | null;
+  /** `--canonical-applier` (apply): the applier id the project's proposal policy is checked against. */
+  canonicalApplier?: string | null;
+  /** `--no-ast`: the index refresh after apply runs under the preserved no-AST binding. */
+  noAst?: boolean;
 }
 
-async function withProposals<T>(root: string, logger: Logger, fn: (view: ProjectView, store: ChangesetStore, sync: SyncReport) => T | Promise<T>): Promise<T> {
-  const manager = new IndexManager({ root, noAst: false, onWarning: (message, details) => logger.warn(details, message) });
+async function withProposals<T>(root: string, logger: Logger, fn: (view: ProjectView, store: ChangesetStore, sync: SyncReport, manager: IndexManager) => T | Promise<T>, noAst = false): Promise<T> {
+  const manager = new IndexManager({ root, noAst, onWarning: (message, details) => logger.warn(details, message) });
   try {
     const sync = await manager.sync();
-    return await fn(indexProjectView(manager, sync), storeOf(sync), sync);
+    return await fn(indexProjectView(manager, sync), storeOf(sync), sync, manager);
   } finally {
     await manager.close();
   }
@@ -121,8 +130,44 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
         return 0;
       });
     }
+    case 'apply':
+      return runApply(root, id!, options, logger);
     default:
-      errorLine(`docforge: unknown changeset subcommand ${JSON.stringify(sub ?? '')} (list, show, diff, validate, abandon)`);
+      errorLine(`docforge: unknown changeset subcommand ${JSON.stringify(sub ?? '')} (list, show, diff, validate, abandon, apply)`);
       return 2;
   }
+}
+
+/**
+ * `docforge changeset apply ID --sha256 H --canonical-applier W`: canonical application with the
+ * project's applier, then the index refresh under the same policy (`--no-ast` included). A refresh
+ * failure still reports the committed application (exit 0) with a degraded refresh.
+ * @returns 0 applied, 1 refused or failed (nothing changed), 2 bad usage
+ */
+async function runApply(root: string, id: string, options: ChangesetCommandOptions, logger: Logger): Promise<number> {
+  if (!options.sha256 || !options.canonicalApplier) {
+    process.stderr.write('docforge: changeset apply needs --sha256 H (the exact final changeset hash) and --canonical-applier W\n');
+    return 2;
+  }
+  return withProposals(root, logger, async (view, store, _sync, manager) => {
+    const applier = await loadCanonicalApplier(view.descriptor);
+    const outcome = await applyChangeset(store, view, id, options.sha256!, { applierId: options.canonicalApplier!, applier });
+    let refresh: Record<string, unknown>;
+    try {
+      const report = await manager.sync();
+      refresh = report.sync_error === null
+        ? { status: 'refreshed', revision: report.publication.generation, source_hash: report.publication.source_hash }
+        : { status: 'degraded', revision: report.publication.generation, error: report.sync_error };
+    } catch (error) {
+      refresh = { status: 'degraded', error: toDocforgeError(error).toWire() };
+    }
+    if (options.json) printRaw(JSON.stringify({ outcome: 'applied', changeset: summarize(outcome.doc, view), receipt: outcome.receipt, files: outcome.files, derived_refresh: refresh, recovered: outcome.recovered }, null, 2));
+    else {
+      if (outcome.recovered !== null) print(`recovered an interrupted application of ${outcome.recovered.changeset_id} (${outcome.recovered.action})`);
+      print(`applied ${outcome.doc.id} (${outcome.doc.changeset_sha256}) by ${options.canonicalApplier}`);
+      for (const f of outcome.files) print(`  ${f.action.padEnd(8)} ${terminalSafe(f.path)}`);
+      print(refresh['status'] === 'refreshed' ? `index refreshed: revision ${String(refresh['revision'])}` : 'index refresh degraded: the files are applied; do NOT apply again; fix the reported problem and run docforge sync');
+    }
+    return 0;
+  }, options.noAst === true);
 }

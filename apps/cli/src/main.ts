@@ -24,6 +24,9 @@ Commands:
   changeset validate ID   project and validate a changeset (exit 1 when invalid)
   changeset abandon ID --writer W
                           abandon a changeset of writer W, keeping it and an audit receipt
+  changeset apply ID --sha256 H --canonical-applier W [--no-ast]
+                          apply a reviewed changeset to the canonical files (exact hash; the
+                          project must supply a canonical applier), then refresh the index
   render [VIEW]           render declared views ([[views]]) to their output files, with receipts
   render --status [VIEW] [--deep]
                           render status per view: current, stale or unverified (exit 1 unless all
@@ -57,6 +60,9 @@ async function main(argv: string[]): Promise<number> {
         progress: { type: 'boolean', default: false },
         'no-progress': { type: 'boolean', default: false },
         writer: { type: 'string' },
+        sha256: { type: 'string' },
+        'canonical-applier': { type: 'string' },
+        'no-ast': { type: 'boolean', default: false },
         all: { type: 'boolean', default: false },
         status: { type: 'boolean', default: false },
         deep: { type: 'boolean', default: false },
@@ -109,7 +115,7 @@ async function main(argv: string[]): Promise<number> {
         }
         return await runSearch(root, rest.join(' '), limit, syncOptions);
       case 'changeset':
-        return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR }, logger);
+        return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR, sha256: values.sha256 ?? null, canonicalApplier: values['canonical-applier'] ?? null, noAst: values['no-ast'] === true }, logger);
       case 'render':
         if (rest.length > 1) {
           process.stderr.write('docforge: render takes at most one VIEW id\n');

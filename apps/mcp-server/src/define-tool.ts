@@ -4,7 +4,7 @@
  * annotations from protocol/, its precompiled validators, and a handler typed with the generated
  * input type. Every tool lives in `tools/<tool>.ts`; `tools/index.ts` lists them.
  */
-import type { ProposalPolicy } from '@docforge/changesets';
+import type { CanonicalApplier, ProposalPolicy } from '@docforge/changesets';
 import type { SyncReport, IndexManager } from '@docforge/index';
 import type { Capabilities, DiagnosticsCollector, EffectivePolicy, ToolName } from '@docforge/policy';
 import { argumentsError } from '@docforge/core';
@@ -25,7 +25,18 @@ export interface ToolContext {
   contextProvider?: ContextProvider | null;
   /** The confined proposal policy of a project integration (createProjectServer); null or absent otherwise. */
   proposalPolicy?: ProposalPolicy | null;
+  /** The canonical applier bound at start (issue 11); null or absent when application is disabled. */
+  applier?: CanonicalApplier | null;
+  /** Render status of the declared outputs after a canonical change (see {@link DeclaredOutputs}). */
+  declaredOutputs?: DeclaredOutputs | null;
 }
+
+/**
+ * The seam through which the composition root reports declared outputs in an application result
+ * (issue 11, item 4: "the result reports their render status, now stale, and the CLI command
+ * that renders them"); libs/render supplies it. Absent: no outputs are reported.
+ */
+export type DeclaredOutputs = () => { outputs: { view_id: string; output: string; status: string }[]; command: string | null };
 
 /** A contract tool name (policy's fixed list) that also has schemas in protocol/. */
 export type DefinableToolName = ToolName & SchemaToolName;

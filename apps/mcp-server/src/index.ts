@@ -1,4 +1,4 @@
-export { createProjectServer, createGenericServer, createReadOnlyServer } from './server.js';
+export { createProjectServer, createGenericServer, createReadOnlyServer, createApplicationServer, prepareCanonicalApplier } from './server.js';
 export type { ProjectServerOptions, ProjectServer, ProjectProposals, ReadOnlyIntegrationOptions } from './server.js';
 export { createProjectService, validateProjectService } from './project-service.js';
 export type { ProjectService } from './project-service.js';
@@ -6,7 +6,7 @@ export { respond } from './respond.js';
 export { CONTENT_NOTICE, CURSOR_AFTER } from './envelope.js';
 export { implementedTools } from './registry.js';
 export { defineTool, argumentsError } from './define-tool.js';
-export type { ToolDefinition, ToolContext, ToolSpec, SyncToolSpec, StatusToolSpec, StatusOutcome, ToolResult, DefinableToolName } from './define-tool.js';
+export type { DeclaredOutputs, ToolDefinition, ToolContext, ToolSpec, SyncToolSpec, StatusToolSpec, StatusOutcome, ToolResult, DefinableToolName } from './define-tool.js';
 export { TOOL_CALL_STAGES, OutputSchemaMismatch } from './lifecycle.js';
 export type { ToolCallStage } from './lifecycle.js';
 export type { Envelope, ProjectBlock, ToolResponse } from './envelope.js';

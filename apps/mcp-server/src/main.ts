@@ -11,7 +11,7 @@ import { QueuedStdioServerTransport } from './stdio-transport.js';
 import { errors, toDocforgeError } from '@docforge/core';
 import { guardStdout } from '@docforge/index';
 import { CAPABILITY_MODES, type CapabilityMode } from '@docforge/policy';
-import { createGenericServer, SERVER_VERSION } from './server.js';
+import { createGenericServer, prepareCanonicalApplier, SERVER_VERSION } from './server.js';
 import { createUnboundServer } from './unbound.js';
 
 const USAGE = `Usage: docforge-mcp --project-root ABSOLUTE_DIR [--capability-mode read|proposal|application|operator]
@@ -82,7 +82,14 @@ async function main(): Promise<void> {
   let bound: { root: string; mode: string } | null = null;
   try {
     if (!path.isAbsolute(root)) throw errors.projectRootInvalid(root, 'is not an absolute path');
-    const generic = createGenericServer({ ...options, projectRoot: root, diagnostics: values.diagnostics === true });
+    // The second startup gate (issue 11): the project must supply an applier; an interrupted application is recovered first.
+    let applier = null;
+    if (options.canonicalApplier !== null) {
+      const prepared = await prepareCanonicalApplier(root);
+      applier = prepared.applier;
+      if (prepared.recovered !== null) logger.warn(prepared.recovered, 'recovered an interrupted canonical application');
+    }
+    const generic = createGenericServer({ ...options, applier, projectRoot: root, diagnostics: values.diagnostics === true });
     project = generic;
     bound = { root: generic.manager.root, mode: generic.policy.capability_mode };
   } catch (error) {

@@ -2,12 +2,15 @@ import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { confineProposalPolicy, type ProposalPolicy } from '@docforge/changesets';
+import { ChangesetStore, confineProposalPolicy, genericApplierOf, loadCanonicalApplier, recoverApplication, type CanonicalApplier, type ProposalPolicy } from '@docforge/changesets';
 import { errors, toDocforgeError } from '@docforge/core';
-import { IndexManager } from '@docforge/index';
+import path from 'node:path';
+import { IndexManager, resolveProjectRoot } from '@docforge/index';
+import { loadDescriptor } from '@docforge/project';
 import { computeCapabilities, computeEffectivePolicy, serverInstructions, type CapabilityMode, type EffectivePolicy, type PolicyFactory } from '@docforge/policy';
 import type { ContextProvider } from '@docforge/retrieval';
-import { toolListing, type ToolContext } from './define-tool.js';
+import { renderStatus } from '@docforge/render';
+import { toolListing, type DeclaredOutputs, type ToolContext } from './define-tool.js';
 import { OutputSchemaMismatch, runToolCall, type ToolCallEnvironment } from './lifecycle.js';
 import { validateProjectService, type ProjectService } from './project-service.js';
 import { implementedTools } from './registry.js';
@@ -36,7 +39,15 @@ export interface ProjectServerOptions {
   proposalWriter?: string | null;
   /** Writer plus confined proposal policy of a project integration ({@link createProjectServer} only). */
   proposals?: ProjectProposals | null;
+  /** `--canonical-applier WRITER_ID`: the second startup gate (issue 11). */
   canonicalApplier?: string | null;
+  /**
+   * The canonical applier the project supplies, resolved at start ({@link prepareCanonicalApplier});
+   * when absent, the descriptor's `[adapter] canonical_applier = "generic"` is the only other way.
+   */
+  applier?: CanonicalApplier | null;
+  /** Render status of declared outputs reported by `docforge_apply_changeset` (default: none). */
+  declaredOutputs?: DeclaredOutputs | null;
   /** Contract: "Preserved no-AST bindings". */
   noAst?: boolean;
   diagnostics?: boolean;
@@ -147,11 +158,13 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory, boun
     adapterStrategy: strategy,
     projectAdapterModule: moduleSpecifier,
   });
+  // The second startup gate fails closed: application needs an applier the project supplies.
+  const applier = policy.application.enabled ? bindApplier(manager, options.applier ?? null) : null;
   const tools = implementedTools();
   const capabilities = computeCapabilities(policy, new Set(tools.keys()));
   const registered = new Map(capabilities.tools.map((name) => [name, tools.get(name)!]));
   const toolList = [...registered.values()].map((t) => ({ name: t.name, description: t.description, readOnly: t.annotations.readOnlyHint }));
-  const ctx: ToolContext = { manager, policy, capabilities, boundAt: new Date().toISOString(), toolList, contextProvider: factory === 'read_only' ? options.contextProvider ?? null : null, proposalPolicy };
+  const ctx: ToolContext = { manager, policy, capabilities, boundAt: new Date().toISOString(), toolList, contextProvider: factory === 'read_only' ? options.contextProvider ?? null : null, proposalPolicy, applier, declaredOutputs: options.declaredOutputs ?? declaredOutputsOf(manager) };
   const validateOutput = options.validateOutput ?? process.env.DOCFORGE_VALIDATE_OUTPUT === '1';
 
   const server = new Server(
@@ -192,5 +205,76 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory, boun
       await server.close().catch(() => undefined);
       await manager.close();
     },
+  };
+}
+
+/**
+ * The canonical applier of an application-enabled server: the one resolved at start, else the
+ * descriptor's generic opt-in.
+ * @throws DocforgeError `canonical_applier_unavailable` (nothing is constructed)
+ */
+function bindApplier(manager: IndexManager, given: CanonicalApplier | null): CanonicalApplier {
+  if (given !== null) return given;
+  let descriptor;
+  try {
+    descriptor = manager.descriptor();
+  } catch (error) {
+    throw errors.canonicalApplierUnavailable(`--canonical-applier needs a loadable docforge.toml to find the project's canonical applier: ${toDocforgeError(error).message}`, {}, { cause: error });
+  }
+  const generic = genericApplierOf(descriptor);
+  if (generic !== null) return generic;
+  throw errors.canonicalApplierUnavailable(
+    descriptor.adapter.module === null
+      ? '--canonical-applier needs a canonical applier the project supplies: add [adapter] canonical_applier = "generic" to docforge.toml, or export canonicalApplier from the project-owned adapter module ([adapter] module). Canonical application stays disabled.'
+      : `--canonical-applier: the project-owned adapter module ${descriptor.adapter.module} must be loaded at start to find its canonicalApplier (use createApplicationServer or prepareCanonicalApplier).`,
+    { descriptor: descriptor.path },
+  );
+}
+
+/**
+ * Start-time half of the application gate (the generic command and {@link createApplicationServer}):
+ * resolves the canonical applier the project supplies (the generic opt-in, or the project-owned
+ * adapter module's `canonicalApplier`) and recovers an interrupted application of the project to
+ * the exact before or after state its journal proves.
+ * @param projectRoot absolute project root
+ * @returns the applier and what recovery did (null: no journal was open)
+ * @throws DocforgeError `canonical_applier_unavailable`, `descriptor_invalid`, `project_root_invalid`
+ */
+export async function prepareCanonicalApplier(projectRoot: string): Promise<{ applier: CanonicalApplier; recovered: Awaited<ReturnType<typeof recoverApplication>> }> {
+  const root = resolveProjectRoot(projectRoot);
+  const descriptor = loadDescriptor(root);
+  const applier = await loadCanonicalApplier(descriptor);
+  const recovered = await recoverApplication(new ChangesetStore(path.join(root, descriptor.state.dir), root));
+  return { applier, recovered };
+}
+
+/**
+ * The application-enabled factory (contract: "an application-enabled factory adds exact-hash
+ * application"): the ordinary project factory's surface plus `docforge_apply_changeset`, after the
+ * start-time gate ({@link prepareCanonicalApplier}). Fails closed.
+ * @throws DocforgeError `canonical_applier_unavailable`; the errors of {@link createProjectServer}
+ */
+export async function createApplicationServer(options: ProjectServerOptions & { canonicalApplier: string }): Promise<ProjectServer> {
+  const { applier } = await prepareCanonicalApplier(options.projectRoot);
+  const withApplier = { ...options, applier, capabilityMode: options.capabilityMode ?? 'application' };
+  if (options.proposals == null) {
+    if (options.proposalWriter != null) {
+      throw errors.policyViolation('a project integration binds a proposal writer only together with a confined proposal policy: pass proposals: { writer, policy }', { argument: 'proposalWriter' });
+    }
+    return buildServer({ ...withApplier, proposalWriter: null }, 'project');
+  }
+  return buildServer({ ...withApplier, proposalWriter: options.proposals.writer }, 'project', null, options.proposals.policy);
+}
+
+/**
+ * The default {@link DeclaredOutputs} of a bound server: the cheap render status of every declared
+ * view (`[[views]]`) through @docforge/render (receipts, the cheap source identity and one lstat per
+ * output; contract "Render boundary"). After a canonical application these are normally `stale`;
+ * declared outputs are re-rendered only by the local CLI (`docforge render`), never over MCP.
+ */
+function declaredOutputsOf(manager: IndexManager): DeclaredOutputs {
+  return () => {
+    const views = renderStatus(manager.descriptor(), { sourceIdentity: manager.cheapIdentity() });
+    return { outputs: views.map((v) => ({ view_id: v.view, output: v.output, status: v.status })), command: views.length === 0 ? null : 'docforge render' };
   };
 }

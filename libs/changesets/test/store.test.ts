@@ -19,8 +19,8 @@ function descriptor(root: string, writers: Descriptor['proposals']['writers'] = 
   return {
     schema_version: 1, root, path: path.join(root, 'docforge.toml'), project: { id: 't', name: 'T' },
     sources: { content_roots: ['docs'], code_roots: ['src'], exclude: ['**/node_modules/**', '**/.git/**', '.docforge/**'] },
-    adapter: { code: [], strategy: 'ast', module: null }, vocabulary: { kinds: null, authorities: null, statuses: null, relations: null },
-    limits: { max_results: 200, max_output_chars: 60000 }, state: { dir: '.docforge' }, views: [], proposals: { writers },
+    adapter: { code: [], strategy: 'ast', module: null, canonical_applier: null }, vocabulary: { kinds: null, authorities: null, statuses: null, relations: null },
+    limits: { max_results: 200, max_output_chars: 60000 }, state: { dir: '.docforge' }, views: [], proposals: { writers, appliers: {} },
   };
 }
 

@@ -56,6 +56,11 @@ export const ERROR_CODES = {
   // Issue 11 (H11b): rendering, render status and previews.
   view_not_found: { message: 'The project descriptor declares no view with that id.', template: 'No view with id {view_id} is declared in docforge.toml (declared: {declared:raw}).', remediation: 'use_declared_view' },
   render_failed: { message: 'A declared view cannot be rendered from the current graph.', template: 'View {view_id} cannot be rendered: {reason:raw}', remediation: 'fix_view_declaration' },
+  // Issue 11 (canonical application).
+  application_refused: { message: 'The changeset cannot be applied to the canonical files; nothing was changed.', template: 'Changeset {changeset_id} cannot be applied: {reason:raw}', remediation: 'review_changeset' },
+  application_failed: { message: 'Canonical application failed; every canonical file was restored.', template: 'Applying changeset {changeset_id} failed at {stage:raw}: {reason:raw}; every canonical file was restored.', remediation: 'inspect_then_retry' },
+  application_in_progress: { message: 'An interrupted canonical application is open; no index generation is published from its files.', template: 'Canonical application of changeset {changeset_id} is in progress or was interrupted; the last publication is served until a gated DocForge process recovers it.', remediation: 'start_gated_process_to_recover', stale: true },
+  canonical_applier_unavailable: { message: 'The project supplies no canonical applier.', template: '{reason:raw}', remediation: 'declare_canonical_applier' },
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Every registered wire error code. */
@@ -292,6 +297,23 @@ export const errors = Object.freeze({
   /** `render_failed` (issue 11): the view cannot be rendered (e.g. its graph focus node does not exist); nothing was written. */
   renderFailed(viewId: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('render_failed', { view_id: viewId, reason }, { view_id: viewId, ...details }, options);
+  },
+  // Issue 11 (canonical application).
+  /** `application_refused`: `details.reason_code` names the check that refused (`hash_mismatch`, `stale_base`, `writer_not_allowed`, `not_ready`, `invalid`). */
+  applicationRefused(changesetId: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('application_refused', { changeset_id: changesetId, reason }, { changeset_id: changesetId, ...details }, options);
+  },
+  /** `application_failed`: writing or verification failed at `stage` and every canonical file was restored. */
+  applicationFailed(changesetId: string, stage: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('application_failed', { changeset_id: changesetId, stage, reason }, { changeset_id: changesetId, stage, restored: true, ...details }, options);
+  },
+  /** `application_in_progress`: the write-ahead journal of `changesetId` is open. */
+  applicationInProgress(changesetId: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('application_in_progress', { changeset_id: changesetId }, { changeset_id: changesetId, ...details }, options);
+  },
+  /** `canonical_applier_unavailable`: `--canonical-applier` without an applier the project supplies. */
+  canonicalApplierUnavailable(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('canonical_applier_unavailable', { reason }, details, options);
   },
 });
 

@@ -25,6 +25,14 @@ export interface StateLayout {
   locksDir: string;
   /** `<state>/locks/index-publication.lock`: serializes publications of `current.json`. */
   publicationLock: string;
+  /** `<state>/application`: the canonical application's write-ahead journal and backups (issue 11). */
+  applicationDir: string;
+  /** `<state>/application/journal.json`: present exactly while an application is open or interrupted. */
+  applicationJournal: string;
+  /** `<state>/application/epoch`: a token rewritten before every application touches a canonical file. */
+  applicationEpoch: string;
+  /** `<state>/locks/application.lock`: serializes canonical applications and their recovery. */
+  applicationLock: string;
 }
 
 /**
@@ -45,5 +53,9 @@ export function stateLayout(stateDir: string, root: string = path.dirname(stateD
     previewsDir: path.join(stateDir, 'previews'),
     locksDir,
     publicationLock: path.join(locksDir, 'index-publication.lock'),
+    applicationDir: path.join(stateDir, 'application'),
+    applicationJournal: path.join(stateDir, 'application', 'journal.json'),
+    applicationEpoch: path.join(stateDir, 'application', 'epoch'),
+    applicationLock: path.join(locksDir, 'application.lock'),
   };
 }

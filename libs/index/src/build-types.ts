@@ -33,6 +33,8 @@ export interface BuildTask {
   projectAdapter?: ProjectAdapterTask | null;
   /** Ignore caches and the previous index file (it was found damaged): parse and write everything. */
   forceFull?: boolean;
+  /** The canonical application epoch read before the sources were walked (issue 11; application-guard.ts). */
+  applicationEpoch?: string;
   /** Optional port receiving `{ stage, done, total }` progress messages. */
   progressPort?: MessagePort;
 }

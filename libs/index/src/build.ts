@@ -235,7 +235,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     t = performance.now();
     const counts = { sources: current.size, nodes: graph.nodes.length, edges: graph.edges.length, issues: issues.length, logic_steps: logicSteps };
     const { publication, adopted } = await publishIndex({
-      root: task.root, layout, tmpFile, prior, minGeneration: task.minGeneration, receiptPlan, identityKnown: task.identityKnown,
+      root: task.root, layout, tmpFile, prior, minGeneration: task.minGeneration, receiptPlan, identityKnown: task.identityKnown, applicationEpoch: task.applicationEpoch,
       fields: {
         source_identity: task.sourceIdentity, source_hash: meta.source_hash!, adapter_version: adapterVersion, logic_present: logicSteps > 0,
         logic_allowed: task.logicAllowed, project_id: descriptor.project.id, counts,

@@ -12,6 +12,7 @@ import { publicationFileIntact, readPublication, readPublicationOnce } from './p
 import { IndexReader } from './reader.js';
 import { identityWithInputs, type ProjectAdapterReport } from './project-adapter.js';
 import { SourceWatch } from './source-watch.js';
+import { applicationEpoch, openApplication } from './application-guard.js';
 
 /** How often a sync re-reads `current.json` when the publication it was given vanished before it was opened. */
 const OPEN_RETRIES = 5;
@@ -36,8 +37,11 @@ export function adapterTimeoutMs(): number {
   return Number.isInteger(raw) && raw > 0 ? raw : ADAPTER_TIMEOUT_MS;
 }
 
-/** Freshness of what a response is served from (contract: staleness state). */
-export type Staleness = 'current' | 'stale';
+/**
+ * Freshness of what a response is served from (contract: staleness state). `unknown`: a canonical
+ * application's journal is open, so the sources were not compared (issue 11).
+ */
+export type Staleness = 'current' | 'stale' | 'unknown';
 
 /** What one synchronization found and did. */
 export interface SyncReport {
@@ -263,6 +267,10 @@ export class IndexManager {
     }
     this.checkProjectAdapter();
     const layout = stateLayout(path.join(this.root, descriptor.state.dir), this.root);
+    // Issue 11: the epoch is read before anything else, then the journal; while one is open nothing is built.
+    const epoch = applicationEpoch(layout);
+    const open = openApplication(layout);
+    if (open !== null) return this.serveDuringApplication(layout, descriptor, errors.applicationInProgress(open.changeset_id, { step: open.step }).toWire(), performance.now() - started);
     const logicAllowed = this.logicAllowed(descriptor);
     // A healthy watcher that saw nothing since the last trusted walk stands for the walk (source-watch.ts).
     const watched = this.sourceWatch !== null && this.adapterTimedOut === null ? await this.sourceWatch.unchangedIdentity() : null;
@@ -308,6 +316,7 @@ export class IndexManager {
       identityKnown,
       projectAdapter: this.adapterGuard.fingerprint === null ? null : { module: this.adapterGuard.fingerprint.module, fingerprint: this.adapterGuard.fingerprint.fingerprint },
       forceFull: this.damaged,
+      applicationEpoch: epoch,
     };
     onProgress?.({ stage: 'start', done: 0, total: walk.entries.length });
     const outcome = await this.runBuild(task, onProgress);
@@ -316,6 +325,7 @@ export class IndexManager {
       if (outcome.timedOut === true) this.adapterTimedOut = { identity, error: outcome.error };
       // The worker found the adapter files changed: never served as a mere stale sync.
       if (outcome.error.code === 'adapter_restart_required') throw DocforgeError.fromWire(outcome.error);
+      if (outcome.error.code === 'application_in_progress') return this.serveDuringApplication(layout, descriptor, outcome.error, identityMs);
       this.onWarning('index build failed', { code: outcome.error.code, message: outcome.error.message });
       return this.serveStale(outcome.error, identityMs);
     }
@@ -346,6 +356,19 @@ export class IndexManager {
    */
   staleSnapshot(error: WireError): SyncReport | null {
     return this.current && this.descriptorCache ? this.serveStale(error, 0) : null;
+  }
+
+  /**
+   * While a canonical application's journal is open (issue 11): the last publication in
+   * `current.json` (published before the application began; its index file is immutable) with
+   * staleness `unknown` and `sync_error` naming the open application; nothing is built.
+   * @throws DocforgeError `application_in_progress` when there is no publication to serve
+   */
+  private serveDuringApplication(layout: StateLayout, descriptor: Descriptor, error: WireError, identityMs: number): SyncReport {
+    const published = readPublication(layout);
+    const served = published !== null && this.openPublication(layout, published) ? published : this.current?.publication ?? null;
+    if (served === null) throw DocforgeError.fromWire(error);
+    return { publication: served, descriptor, staleness: 'unknown', rebuilt: false, stats: null, sync_error: error, identity_ms: identityMs, identity_known: this.identityKnown() };
   }
 
   private serveStale(error: WireError, identityMs: number): SyncReport {

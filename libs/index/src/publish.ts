@@ -11,6 +11,7 @@ import type { Publication } from './publication-format.js';
 import { collectOldGenerations, publicationFileIntact, publicationUnchanged, readPublication, withPublicationLock, type PublicationRead } from './publication.js';
 import { commitReceipt, type ReceiptPlan } from './receipt-commit.js';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
+import { applicationBlocksPublication } from './application-guard.js';
 
 /** What the publish step needs besides the layout: the finished file and the fields of the new publication. */
 export interface PublishInput {
@@ -24,6 +25,8 @@ export interface PublishInput {
   receiptPlan: ReceiptPlan;
   /** False when the project has no cheap identity: a publication with an equal `source_identity` is then never adopted. */
   identityKnown?: boolean;
+  /** The canonical application epoch read before the sources were read: publication is refused when it changed. */
+  applicationEpoch?: string;
   fields: Pick<Publication, 'source_identity' | 'source_hash' | 'adapter_version' | 'logic_present' | 'logic_allowed' | 'project_id' | 'counts'>;
 }
 
@@ -69,6 +72,12 @@ function coversBuild(layout: StateLayout, before: Publication | null, input: Pub
 export function publishIndex(input: PublishInput): Promise<PublishResult> {
   const { layout } = input;
   return withPublicationLock(layout, () => {
+    // Never publish what a build read while a canonical application was open or ran (issue 11).
+    const blocked = applicationBlocksPublication(layout, input.applicationEpoch);
+    if (blocked !== null) {
+      rmSync(input.tmpFile, { force: true });
+      throw DocforgeError.fromWire(blocked);
+    }
     // Another process may have published since the build read current.json: only then read it again.
     const changed = !publicationUnchanged(layout, input.prior);
     const before = changed ? readPublication(layout) : input.prior.publication;

@@ -79,6 +79,11 @@ export interface Descriptor {
     strategy: 'ast' | 'lexical';
     /** Project-relative path of a project-owned adapter module, or null. */
     module: string | null;
+    /**
+     * `"generic"`: the project opts into DocForge's built-in canonical applier (issue 11); null:
+     * canonical application needs a project-owned adapter module exporting `canonicalApplier`.
+     */
+    canonical_applier: 'generic' | null;
   };
   /** Closed vocabularies; null means open. `relations` lists names allowed beyond the 22 aliased ones. */
   vocabulary: {
@@ -102,7 +107,20 @@ export interface Descriptor {
    * paths matching one of `paths` (picomatch globs on project-relative paths; null: every path
    * inside the content roots). Nothing here widens the generic policy.
    */
-  proposals: { writers: Record<string, ProposalWriterPolicy> };
+  proposals: {
+    writers: Record<string, ProposalWriterPolicy>;
+    /**
+     * `[proposals.appliers.ID]` (issue 11): whose changesets the canonical applier `ID`
+     * (`--canonical-applier ID`) may apply. An applier not listed may apply any writer's.
+     */
+    appliers: Record<string, ApplierPolicy>;
+  };
+}
+
+/** One `[proposals.appliers.ID]` table. */
+export interface ApplierPolicy {
+  /** Writer ids whose changesets this applier may apply. */
+  writers: string[];
 }
 
 /** The proposal operations (issue 10; contract "Isolated proposal tools"). */

@@ -8,7 +8,7 @@ import { isAbsolute, join, posix, sep } from 'node:path';
 import { errors } from '@docforge/core';
 import { lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 import {
-  BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN, PROPOSAL_OPERATIONS, type Descriptor, type ProposalWriterPolicy, type ViewDeclaration, type ViewRenderer,
+  BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN, PROPOSAL_OPERATIONS, type Descriptor, type ProposalWriterPolicy, type ApplierPolicy, type ViewDeclaration, type ViewRenderer,
   type ViewSelector, VIEW_SELECTOR_KEYS,
 } from './descriptor-types.js';
 
@@ -17,11 +17,12 @@ const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**'];
 
 const ALLOWED: Record<string, readonly string[]> = {
   '': ['schema_version', 'project', 'sources', 'adapter', 'vocabulary', 'limits', 'state', 'views', 'proposals'],
-  proposals: ['writers'],
+  proposals: ['writers', 'appliers'],
+  proposal_applier: ['writers'],
   proposal_writer: ['operations', 'paths'],
   project: ['id', 'name'],
   sources: ['content_roots', 'code_roots', 'exclude'],
-  adapter: ['code', 'strategy', 'module'],
+  adapter: ['code', 'strategy', 'module', 'canonical_applier'],
   vocabulary: ['kinds', 'authorities', 'statuses', 'relations'],
   limits: ['max_results', 'max_output_chars'],
   state: ['dir'],
@@ -213,7 +214,7 @@ function vocabulary(check: Checker, table: Table, key: string): string[] | null 
 
 const WRITER_ID = /^[^\u0000-\u001f\u007f]{1,256}$/;
 
-function parseProposals(check: Checker, doc: Table): { writers: Record<string, ProposalWriterPolicy> } {
+function parseProposals(check: Checker, doc: Table): Descriptor['proposals'] {
   const proposals = optionalTable(check, doc, 'proposals');
   checkKeys(check, proposals, 'proposals', 'proposals');
   const writersTable = proposals['writers'] ?? {};
@@ -237,7 +238,19 @@ function parseProposals(check: Checker, doc: Table): { writers: Record<string, P
     }
     writers[id] = { operations, paths };
   }
-  return { writers };
+  const appliersTable = proposals['appliers'] ?? {};
+  if (!isTable(appliersTable)) check.fail('proposals.appliers', 'must be a table of [proposals.appliers.ID] tables');
+  const appliers: Record<string, ApplierPolicy> = {};
+  for (const [id, entry] of Object.entries(appliersTable as Table)) {
+    const scope = `proposals.appliers.${id}`;
+    if (!WRITER_ID.test(id)) check.fail(scope, 'must name an applier id of 1 to 256 printable characters');
+    if (!isTable(entry)) check.fail(scope, 'must be a table with writers');
+    checkKeys(check, entry as Table, scope, 'proposal_applier');
+    const list = (entry as Table)['writers'];
+    if (list === undefined) check.fail(`${scope}.writers`, 'must list the writer ids whose changesets this applier may apply');
+    appliers[id] = { writers: [...new Set(stringArray(check, list, `${scope}.writers`))] };
+  }
+  return { writers, appliers };
 }
 
 /** Renderer-specific keys: which renderer may declare them. */
@@ -394,6 +407,8 @@ export function validateDescriptor(doc: Table, text: string, root: string, file:
   const strategy = adapter['strategy'] ?? 'ast';
   if (strategy !== 'ast' && strategy !== 'lexical') check.fail('adapter.strategy', 'must be "ast" or "lexical"');
   const module = adapter['module'] === undefined ? null : relativePath(check, root, adapter['module'], 'adapter.module', false);
+  const applier = adapter['canonical_applier'];
+  if (applier !== undefined && applier !== 'generic') check.fail('adapter.canonical_applier', 'must be "generic" (the built-in canonical applier); a project-owned applier comes from [adapter] module');
 
   const vocab = optionalTable(check, doc, 'vocabulary');
   checkKeys(check, vocab, 'vocabulary', 'vocabulary');
@@ -407,7 +422,7 @@ export function validateDescriptor(doc: Table, text: string, root: string, file:
     path: file,
     project: { id, name },
     sources: { content_roots: contentRoots, code_roots: codeRoots, exclude },
-    adapter: { code, strategy, module },
+    adapter: { code, strategy, module, canonical_applier: applier === 'generic' ? 'generic' : null },
     vocabulary: {
       kinds: vocabulary(check, vocab, 'kinds'),
       authorities: vocabulary(check, vocab, 'authorities'),

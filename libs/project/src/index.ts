@@ -2,7 +2,7 @@
  * @docforge/project: the project descriptor, the source walk and identities, the canonical
  * Markdown/TOML loader with heading sections, and graph resolution (DESIGN.md sections 3 and 4).
  */
-export type { Descriptor, ViewDeclaration, ViewRenderer, ViewSelector, ProposalWriterPolicy } from './descriptor-types.js';
+export type { Descriptor, ViewDeclaration, ViewRenderer, ViewSelector, ProposalWriterPolicy, ApplierPolicy } from './descriptor-types.js';
 export { DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES, BUILTIN_CODE_ADAPTERS, PROPOSAL_OPERATIONS } from './descriptor-types.js';
 export { loadDescriptor } from './descriptor.js';
 export type { DescriptorTemplate, InitResult } from './init.js';

@@ -42,7 +42,7 @@ test('minimal descriptor gets every default', () => {
   assert.deepEqual(d.sources.content_roots, ['docs']);
   assert.deepEqual(d.sources.code_roots, []);
   assert.deepEqual(d.sources.exclude, ['**/node_modules/**', '**/.git/**', '.docforge/**']);
-  assert.deepEqual(d.adapter, { code: [], strategy: 'ast', module: null });
+  assert.deepEqual(d.adapter, { code: [], strategy: 'ast', module: null, canonical_applier: null });
   assert.deepEqual(d.vocabulary, { kinds: null, authorities: null, statuses: null, relations: null });
   assert.deepEqual(d.limits, { max_results: 200, max_output_chars: 60000 });
   assert.deepEqual(d.state, { dir: '.docforge' });
@@ -63,6 +63,7 @@ exclude = ["**/node_modules/**"]
 code = "typescript"
 strategy = "lexical"
 module = ".docforge/adapter.mjs"
+canonical_applier = "generic"
 [vocabulary]
 kinds = ["requirement", "component", "decision", "document"]
 relations = []
@@ -81,7 +82,7 @@ output = "site/architecture.html"
   const d = loadText(text);
   assert.deepEqual(d.sources.content_roots, ['docs', 'notes']);
   assert.deepEqual(d.sources.exclude, ['**/node_modules/**', 'var/state/**', '**/.git/**']);
-  assert.deepEqual(d.adapter, { code: ['typescript'], strategy: 'lexical', module: '.docforge/adapter.mjs' });
+  assert.deepEqual(d.adapter, { code: ['typescript'], strategy: 'lexical', module: '.docforge/adapter.mjs', canonical_applier: 'generic' });
   assert.deepEqual(d.vocabulary.kinds, ['requirement', 'component', 'decision', 'document']);
   assert.deepEqual(d.vocabulary.relations, []);
   assert.equal(d.vocabulary.statuses, null);
@@ -266,7 +267,11 @@ test('[state].dir overlap is also checked after resolving symbolic links', () =>
 test('[proposals.writers.ID] narrows a writer; unknown operations and keys are refused with their line', () => {
   const d = loadText(`${MINIMAL}[proposals.writers.agent]\noperations = ["node_update", "relationship_update"]\npaths = ["docs/requirements/**"]\n[proposals.writers.bot]\n`);
   assert.deepEqual(d.proposals.writers, { agent: { operations: ['node_update', 'relationship_update'], paths: ['docs/requirements/**'] }, bot: { operations: null, paths: null } });
-  assert.deepEqual(loadText(MINIMAL).proposals, { writers: {} });
+  assert.deepEqual(loadText(MINIMAL).proposals, { writers: {}, appliers: {} });
+  // Issue 11: [proposals.appliers.ID] names whose changesets an applier may apply.
+  assert.deepEqual(loadText(`${MINIMAL}[proposals.appliers.owner]\nwriters = ["agent"]\n`).proposals.appliers, { owner: { writers: ['agent'] } });
+  expectInvalid(`${MINIMAL}[proposals.appliers.owner]\nwidens = true\n`, 6, 'proposals.appliers.owner.widens', /not a known key/);
+  expectInvalid(`${MINIMAL}[adapter]\ncanonical_applier = "custom"\n`, 6, 'adapter.canonical_applier', /must be "generic"/);
   expectInvalid(`${MINIMAL}[proposals.writers.agent]\noperations = ["node_rename"]\n`, 6, 'proposals.writers.agent.operations', /unknown operation "node_rename"/);
   expectInvalid(`${MINIMAL}[proposals.writers.agent]\nwiden = true\n`, 6, 'proposals.writers.agent.widen', /not a known key/);
   expectInvalid(`${MINIMAL}[proposals.writers.agent]\npaths = ["../outside/**"]\n`, 6, 'proposals.writers.agent.paths', /project-relative/);

@@ -27,12 +27,12 @@ export function testDescriptor(overrides: Partial<Descriptor> = {}): Descriptor 
     path: '/nonexistent/docforge.toml',
     project: { id: 'test', name: 'Test' },
     sources: { content_roots: ['docs'], code_roots: ['src'], exclude: ['**/node_modules/**', '**/.git/**', '.docforge/**'] },
-    adapter: { code: ['typescript'], strategy: 'ast', module: null },
+    adapter: { code: ['typescript'], strategy: 'ast', module: null, canonical_applier: null },
     vocabulary: { kinds: null, authorities: null, statuses: null, relations: null },
     limits: { max_results: 200, max_output_chars: 60000 },
     state: { dir: '.docforge' },
     views: [],
-    proposals: { writers: {} },
+    proposals: { writers: {}, appliers: {} },
     ...overrides,
   };
 }

@@ -75,6 +75,10 @@ import { validate as validate_docforge_abandon_changeset_input } from './validat
 import type { DocforgeAbandonChangesetInput } from './types/docforge_abandon_changeset.input.js';
 import { validate as validate_docforge_abandon_changeset_output } from './validators/docforge_abandon_changeset.output.js';
 import type { DocforgeAbandonChangesetOutput } from './types/docforge_abandon_changeset.output.js';
+import { validate as validate_docforge_apply_changeset_input } from './validators/docforge_apply_changeset.input.js';
+import type { DocforgeApplyChangesetInput } from './types/docforge_apply_changeset.input.js';
+import { validate as validate_docforge_apply_changeset_output } from './validators/docforge_apply_changeset.output.js';
+import type { DocforgeApplyChangesetOutput } from './types/docforge_apply_changeset.output.js';
 import { validate as validate_docforge_backlinks_input } from './validators/docforge_backlinks.input.js';
 import type { DocforgeBacklinksInput } from './types/docforge_backlinks.input.js';
 import { validate as validate_docforge_backlinks_output } from './validators/docforge_backlinks.output.js';
@@ -315,6 +319,12 @@ export const validateDocforgeAbandonChangesetInput = validate_docforge_abandon_c
 export type { DocforgeAbandonChangesetOutput };
 /** Validates one DocforgeAbandonChangesetOutput against schemas/v1/tools/docforge_abandon_changeset.output.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeAbandonChangesetOutput = validate_docforge_abandon_changeset_output as unknown as SchemaValidator<DocforgeAbandonChangesetOutput>;
+export type { DocforgeApplyChangesetInput };
+/** Validates one DocforgeApplyChangesetInput against schemas/v1/tools/docforge_apply_changeset.input.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeApplyChangesetInput = validate_docforge_apply_changeset_input as unknown as SchemaValidator<DocforgeApplyChangesetInput>;
+export type { DocforgeApplyChangesetOutput };
+/** Validates one DocforgeApplyChangesetOutput against schemas/v1/tools/docforge_apply_changeset.output.schema.json; after a false return, `.errors` says why. */
+export const validateDocforgeApplyChangesetOutput = validate_docforge_apply_changeset_output as unknown as SchemaValidator<DocforgeApplyChangesetOutput>;
 export type { DocforgeBacklinksInput };
 /** Validates one DocforgeBacklinksInput against schemas/v1/tools/docforge_backlinks.input.schema.json; after a false return, `.errors` says why. */
 export const validateDocforgeBacklinksInput = validate_docforge_backlinks_input as unknown as SchemaValidator<DocforgeBacklinksInput>;
@@ -547,6 +557,8 @@ export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: 
   { key: 'viewer-v2.worker_status', file: 'viewer/v2/worker_status.schema.json', validate: validateViewerWorkerStatusFrame as SchemaValidator<unknown> },
   { key: 'docforge_abandon_changeset.input', file: 'v1/tools/docforge_abandon_changeset.input.schema.json', validate: validateDocforgeAbandonChangesetInput as SchemaValidator<unknown> },
   { key: 'docforge_abandon_changeset.output', file: 'v1/tools/docforge_abandon_changeset.output.schema.json', validate: validateDocforgeAbandonChangesetOutput as SchemaValidator<unknown> },
+  { key: 'docforge_apply_changeset.input', file: 'v1/tools/docforge_apply_changeset.input.schema.json', validate: validateDocforgeApplyChangesetInput as SchemaValidator<unknown> },
+  { key: 'docforge_apply_changeset.output', file: 'v1/tools/docforge_apply_changeset.output.schema.json', validate: validateDocforgeApplyChangesetOutput as SchemaValidator<unknown> },
   { key: 'docforge_backlinks.input', file: 'v1/tools/docforge_backlinks.input.schema.json', validate: validateDocforgeBacklinksInput as SchemaValidator<unknown> },
   { key: 'docforge_backlinks.output', file: 'v1/tools/docforge_backlinks.output.schema.json', validate: validateDocforgeBacklinksOutput as SchemaValidator<unknown> },
   { key: 'docforge_bootstrap.input', file: 'v1/tools/docforge_bootstrap.input.schema.json', validate: validateDocforgeBootstrapInput as SchemaValidator<unknown> },
@@ -616,6 +628,7 @@ export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: 
 /** Input and output validators of every tool that has schemas, by tool name. */
 export const TOOL_VALIDATORS = {
   docforge_abandon_changeset: { input: validateDocforgeAbandonChangesetInput, output: validateDocforgeAbandonChangesetOutput },
+  docforge_apply_changeset: { input: validateDocforgeApplyChangesetInput, output: validateDocforgeApplyChangesetOutput },
   docforge_backlinks: { input: validateDocforgeBacklinksInput, output: validateDocforgeBacklinksOutput },
   docforge_bootstrap: { input: validateDocforgeBootstrapInput, output: validateDocforgeBootstrapOutput },
   docforge_create_changeset: { input: validateDocforgeCreateChangesetInput, output: validateDocforgeCreateChangesetOutput },
@@ -656,6 +669,7 @@ export type SchemaToolName = keyof typeof TOOL_VALIDATORS;
 /** Generated input type of each tool, by tool name. */
 export interface ToolInputs {
   docforge_abandon_changeset: DocforgeAbandonChangesetInput;
+  docforge_apply_changeset: DocforgeApplyChangesetInput;
   docforge_backlinks: DocforgeBacklinksInput;
   docforge_bootstrap: DocforgeBootstrapInput;
   docforge_create_changeset: DocforgeCreateChangesetInput;
@@ -693,6 +707,7 @@ export interface ToolInputs {
 /** Generated output (envelope) type of each tool, by tool name. */
 export interface ToolOutputs {
   docforge_abandon_changeset: DocforgeAbandonChangesetOutput;
+  docforge_apply_changeset: DocforgeApplyChangesetOutput;
   docforge_backlinks: DocforgeBacklinksOutput;
   docforge_bootstrap: DocforgeBootstrapOutput;
   docforge_create_changeset: DocforgeCreateChangesetOutput;

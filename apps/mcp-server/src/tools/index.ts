@@ -36,6 +36,7 @@ import { previewChangesetTool } from './preview-changeset.js';
 import { visualizeTool } from './visualize.js';
 import { stopVisualizationTool } from './stop-visualization.js';
 import { visualizationStatusTool } from './visualization-status.js';
+import { applyChangesetTool } from './apply-changeset.js';
 
 /** Every tool definition (any order; see @docforge/policy for the registration order). */
 export const ALL_TOOLS: readonly ToolDefinition[] = Object.freeze([
@@ -72,4 +73,5 @@ export const ALL_TOOLS: readonly ToolDefinition[] = Object.freeze([
   visualizeTool,
   stopVisualizationTool,
   visualizationStatusTool,
+  applyChangesetTool,
 ]);

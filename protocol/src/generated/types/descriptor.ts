@@ -36,6 +36,10 @@ export interface DescriptorDocument {
     code?: AdapterCode | AdapterCode[];
     strategy?: 'ast' | 'lexical';
     module?: Relpath;
+    /**
+     * Opt into DocForge's built-in generic canonical applier (issue 11); without it, canonical application needs a project-owned adapter module exporting canonicalApplier.
+     */
+    canonical_applier?: 'generic';
   };
   vocabulary?: {
     kinds?: Strings;
@@ -73,6 +77,14 @@ export interface DescriptorDocument {
       [k: string]: {
         operations?: ('node_create' | 'node_update' | 'node_move' | 'relationship_update' | 'node_delete')[];
         paths?: string[];
+      };
+    };
+    /**
+     * [proposals.appliers.ID] (issue 11): whose changesets the canonical applier ID may apply; an applier not listed may apply any writer's.
+     */
+    appliers?: {
+      [k: string]: {
+        writers: string[];
       };
     };
   };

@@ -5,7 +5,7 @@ import runtime_equal from 'ajv/dist/runtime/equal.js';
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"DescriptorDocument","description":"docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.","type":"object","definitions":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"relpath":{"type":"string","minLength":1},"strings":{"type":"array","items":{"type":"string"}},"adapter_code":{"enum":["typescript","python","none","auto"]},"selector":{"type":"object","description":"View node selector: every listed field narrows (any value within a field, all fields; every capability required). Empty: every node.","additionalProperties":false,"properties":{"ids":{"$ref":"#/definitions/strings"},"kinds":{"$ref":"#/definitions/strings"},"families":{"$ref":"#/definitions/strings"},"authorities":{"$ref":"#/definitions/strings"},"statuses":{"$ref":"#/definitions/strings"},"tags":{"$ref":"#/definitions/strings"},"languages":{"$ref":"#/definitions/strings"},"capabilities":{"$ref":"#/definitions/strings"}}}},"required":["schema_version","project"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"project":{"type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"name":{"type":"string","pattern":"\\S","description":"Defaults to the id."}}},"sources":{"type":"object","additionalProperties":false,"properties":{"content_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default [\"docs\"]."},"code_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default []."},"exclude":{"$ref":"#/definitions/strings"}}},"adapter":{"type":"object","additionalProperties":false,"properties":{"code":{"description":"A built-in code adapter id, none, auto, or a list of them; default: every built-in adapter when code_roots is nonempty.","anyOf":[{"$ref":"#/definitions/adapter_code"},{"type":"array","items":{"$ref":"#/definitions/adapter_code"}}]},"strategy":{"enum":["ast","lexical"]},"module":{"$ref":"#/definitions/relpath"}}},"vocabulary":{"type":"object","additionalProperties":false,"properties":{"kinds":{"$ref":"#/definitions/strings"},"authorities":{"$ref":"#/definitions/strings"},"statuses":{"$ref":"#/definitions/strings"},"relations":{"$ref":"#/definitions/strings"}}},"limits":{"type":"object","additionalProperties":false,"properties":{"max_results":{"type":"integer","minimum":1,"maximum":10000},"max_output_chars":{"type":"integer","minimum":2000,"maximum":10000000}}},"state":{"type":"object","additionalProperties":false,"properties":{"dir":{"$ref":"#/definitions/relpath"}}},"views":{"type":"array","items":{"type":"object","required":["id","renderer","output"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"title":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"select":{"$ref":"#/definitions/selector"},"output":{"type":"string","minLength":1,"pattern":"\\.html$"},"rows":{"$ref":"#/definitions/selector"},"columns":{"$ref":"#/definitions/selector"},"relations":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"focus":{"type":"string","minLength":1},"depth":{"type":"integer","minimum":1,"maximum":4}},"allOf":[{"if":{"properties":{"renderer":{"const":"matrix"}}},"then":{"required":["rows","columns","relations"],"not":{"anyOf":[{"required":["focus"]},{"required":["depth"]}]}}},{"if":{"properties":{"renderer":{"const":"graph"}}},"then":{"required":["focus"],"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]}]}}},{"if":{"properties":{"renderer":{"enum":["page","catalog"]}}},"then":{"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]},{"required":["focus"]},{"required":["depth"]}]}}}]}},"proposals":{"type":"object","description":"Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.","additionalProperties":false,"properties":{"writers":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"operations":{"type":"array","uniqueItems":true,"items":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"paths":{"type":"array","items":{"type":"string","minLength":1}}}}}}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"DescriptorDocument","description":"docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.","type":"object","definitions":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"relpath":{"type":"string","minLength":1},"strings":{"type":"array","items":{"type":"string"}},"adapter_code":{"enum":["typescript","python","none","auto"]},"selector":{"type":"object","description":"View node selector: every listed field narrows (any value within a field, all fields; every capability required). Empty: every node.","additionalProperties":false,"properties":{"ids":{"$ref":"#/definitions/strings"},"kinds":{"$ref":"#/definitions/strings"},"families":{"$ref":"#/definitions/strings"},"authorities":{"$ref":"#/definitions/strings"},"statuses":{"$ref":"#/definitions/strings"},"tags":{"$ref":"#/definitions/strings"},"languages":{"$ref":"#/definitions/strings"},"capabilities":{"$ref":"#/definitions/strings"}}}},"required":["schema_version","project"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"project":{"type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"name":{"type":"string","pattern":"\\S","description":"Defaults to the id."}}},"sources":{"type":"object","additionalProperties":false,"properties":{"content_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default [\"docs\"]."},"code_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default []."},"exclude":{"$ref":"#/definitions/strings"}}},"adapter":{"type":"object","additionalProperties":false,"properties":{"code":{"description":"A built-in code adapter id, none, auto, or a list of them; default: every built-in adapter when code_roots is nonempty.","anyOf":[{"$ref":"#/definitions/adapter_code"},{"type":"array","items":{"$ref":"#/definitions/adapter_code"}}]},"strategy":{"enum":["ast","lexical"]},"module":{"$ref":"#/definitions/relpath"},"canonical_applier":{"const":"generic","description":"Opt into DocForge's built-in generic canonical applier (issue 11); without it, canonical application needs a project-owned adapter module exporting canonicalApplier."}}},"vocabulary":{"type":"object","additionalProperties":false,"properties":{"kinds":{"$ref":"#/definitions/strings"},"authorities":{"$ref":"#/definitions/strings"},"statuses":{"$ref":"#/definitions/strings"},"relations":{"$ref":"#/definitions/strings"}}},"limits":{"type":"object","additionalProperties":false,"properties":{"max_results":{"type":"integer","minimum":1,"maximum":10000},"max_output_chars":{"type":"integer","minimum":2000,"maximum":10000000}}},"state":{"type":"object","additionalProperties":false,"properties":{"dir":{"$ref":"#/definitions/relpath"}}},"views":{"type":"array","items":{"type":"object","required":["id","renderer","output"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"title":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"select":{"$ref":"#/definitions/selector"},"output":{"type":"string","minLength":1,"pattern":"\\.html$"},"rows":{"$ref":"#/definitions/selector"},"columns":{"$ref":"#/definitions/selector"},"relations":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"focus":{"type":"string","minLength":1},"depth":{"type":"integer","minimum":1,"maximum":4}},"allOf":[{"if":{"properties":{"renderer":{"const":"matrix"}}},"then":{"required":["rows","columns","relations"],"not":{"anyOf":[{"required":["focus"]},{"required":["depth"]}]}}},{"if":{"properties":{"renderer":{"const":"graph"}}},"then":{"required":["focus"],"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]}]}}},{"if":{"properties":{"renderer":{"enum":["page","catalog"]}}},"then":{"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]},{"required":["focus"]},{"required":["depth"]}]}}}]}},"proposals":{"type":"object","description":"Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.","additionalProperties":false,"properties":{"writers":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"operations":{"type":"array","uniqueItems":true,"items":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"paths":{"type":"array","items":{"type":"string","minLength":1}}}}},"appliers":{"type":"object","description":"[proposals.appliers.ID] (issue 11): whose changesets the canonical applier ID may apply; an applier not listed may apply any writer's.","additionalProperties":{"type":"object","required":["writers"],"additionalProperties":false,"properties":{"writers":{"type":"array","items":{"type":"string","minLength":1}}}}}}}}};
 const schema12 = {"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"};
 const schema13 = {"type":"string","minLength":1};
 const schema15 = {"type":"array","items":{"type":"string"}};
@@ -550,7 +550,7 @@ if(data.adapter !== undefined){
 let data11 = data.adapter;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 for(const key3 in data11){
-if(!(((key3 === "code") || (key3 === "strategy")) || (key3 === "module"))){
+if(!((((key3 === "code") || (key3 === "strategy")) || (key3 === "module")) || (key3 === "canonical_applier"))){
 const err21 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err21];
@@ -669,9 +669,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data11.canonical_applier !== undefined){
+if("generic" !== data11.canonical_applier){
+const err29 = {instancePath:instancePath+"/adapter/canonical_applier",schemaPath:"#/properties/adapter/properties/canonical_applier/const",keyword:"const",params:{allowedValue: "generic"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -681,12 +681,9 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.vocabulary !== undefined){
-let data16 = data.vocabulary;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const key4 in data16){
-if(!((((key4 === "kinds") || (key4 === "authorities")) || (key4 === "statuses")) || (key4 === "relations"))){
-const err30 = {instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+else {
+const err30 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -696,13 +693,12 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data16.kinds !== undefined){
-let data17 = data16.kinds;
-if(Array.isArray(data17)){
-const len4 = data17.length;
-for(let i4=0; i4<len4; i4++){
-if(typeof data17[i4] !== "string"){
-const err31 = {instancePath:instancePath+"/vocabulary/kinds/" + i4,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.vocabulary !== undefined){
+let data17 = data.vocabulary;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key4 in data17){
+if(!((((key4 === "kinds") || (key4 === "authorities")) || (key4 === "statuses")) || (key4 === "relations"))){
+const err31 = {instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -712,9 +708,13 @@ vErrors.push(err31);
 errors++;
 }
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/vocabulary/kinds",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data17.kinds !== undefined){
+let data18 = data17.kinds;
+if(Array.isArray(data18)){
+const len4 = data18.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data18[i4] !== "string"){
+const err32 = {instancePath:instancePath+"/vocabulary/kinds/" + i4,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -724,13 +724,9 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data16.authorities !== undefined){
-let data19 = data16.authorities;
-if(Array.isArray(data19)){
-const len5 = data19.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data19[i5] !== "string"){
-const err33 = {instancePath:instancePath+"/vocabulary/authorities/" + i5,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err33 = {instancePath:instancePath+"/vocabulary/kinds",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -740,9 +736,13 @@ vErrors.push(err33);
 errors++;
 }
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/vocabulary/authorities",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data17.authorities !== undefined){
+let data20 = data17.authorities;
+if(Array.isArray(data20)){
+const len5 = data20.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data20[i5] !== "string"){
+const err34 = {instancePath:instancePath+"/vocabulary/authorities/" + i5,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -752,13 +752,9 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data16.statuses !== undefined){
-let data21 = data16.statuses;
-if(Array.isArray(data21)){
-const len6 = data21.length;
-for(let i6=0; i6<len6; i6++){
-if(typeof data21[i6] !== "string"){
-const err35 = {instancePath:instancePath+"/vocabulary/statuses/" + i6,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err35 = {instancePath:instancePath+"/vocabulary/authorities",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -768,9 +764,13 @@ vErrors.push(err35);
 errors++;
 }
 }
-}
-else {
-const err36 = {instancePath:instancePath+"/vocabulary/statuses",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data17.statuses !== undefined){
+let data22 = data17.statuses;
+if(Array.isArray(data22)){
+const len6 = data22.length;
+for(let i6=0; i6<len6; i6++){
+if(typeof data22[i6] !== "string"){
+const err36 = {instancePath:instancePath+"/vocabulary/statuses/" + i6,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -780,13 +780,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data16.relations !== undefined){
-let data23 = data16.relations;
-if(Array.isArray(data23)){
-const len7 = data23.length;
-for(let i7=0; i7<len7; i7++){
-if(typeof data23[i7] !== "string"){
-const err37 = {instancePath:instancePath+"/vocabulary/relations/" + i7,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err37 = {instancePath:instancePath+"/vocabulary/statuses",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -796,9 +792,13 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/vocabulary/relations",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data17.relations !== undefined){
+let data24 = data17.relations;
+if(Array.isArray(data24)){
+const len7 = data24.length;
+for(let i7=0; i7<len7; i7++){
+if(typeof data24[i7] !== "string"){
+const err38 = {instancePath:instancePath+"/vocabulary/relations/" + i7,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -810,7 +810,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err39 = {instancePath:instancePath+"/vocabulary/relations",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -820,12 +820,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.limits !== undefined){
-let data25 = data.limits;
-if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-for(const key5 in data25){
-if(!((key5 === "max_results") || (key5 === "max_output_chars"))){
-const err40 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+else {
+const err40 = {instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -835,10 +832,12 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data25.max_results !== undefined){
-let data26 = data25.max_results;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-const err41 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.limits !== undefined){
+let data26 = data.limits;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+for(const key5 in data26){
+if(!((key5 === "max_results") || (key5 === "max_output_chars"))){
+const err41 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -847,9 +846,11 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(typeof data26 == "number"){
-if(data26 > 10000 || isNaN(data26)){
-const err42 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+}
+if(data26.max_results !== undefined){
+let data27 = data26.max_results;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+const err42 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -858,8 +859,9 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data26 < 1 || isNaN(data26)){
-const err43 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data27 == "number"){
+if(data27 > 10000 || isNaN(data27)){
+const err43 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -868,12 +870,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-if(data25.max_output_chars !== undefined){
-let data27 = data25.max_output_chars;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-const err44 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data27 < 1 || isNaN(data27)){
+const err44 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -882,9 +880,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(typeof data27 == "number"){
-if(data27 > 10000000 || isNaN(data27)){
-const err45 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
+}
+}
+if(data26.max_output_chars !== undefined){
+let data28 = data26.max_output_chars;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
+const err45 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -893,8 +894,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data27 < 2000 || isNaN(data27)){
-const err46 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"};
+if(typeof data28 == "number"){
+if(data28 > 10000000 || isNaN(data28)){
+const err46 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -903,11 +905,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data28 < 2000 || isNaN(data28)){
+const err47 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -917,12 +916,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data.state !== undefined){
-let data28 = data.state;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-for(const key6 in data28){
-if(!(key6 === "dir")){
-const err48 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -932,11 +929,12 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data28.dir !== undefined){
-let data29 = data28.dir;
-if(typeof data29 === "string"){
-if(func3(data29) < 1){
-const err49 = {instancePath:instancePath+"/state/dir",schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.state !== undefined){
+let data29 = data.state;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const key6 in data29){
+if(!(key6 === "dir")){
+const err49 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -946,8 +944,11 @@ vErrors.push(err49);
 errors++;
 }
 }
-else {
-const err50 = {instancePath:instancePath+"/state/dir",schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data29.dir !== undefined){
+let data30 = data29.dir;
+if(typeof data30 === "string"){
+if(func3(data30) < 1){
+const err50 = {instancePath:instancePath+"/state/dir",schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -957,9 +958,8 @@ vErrors.push(err50);
 errors++;
 }
 }
-}
 else {
-const err51 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err51 = {instancePath:instancePath+"/state/dir",schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -969,19 +969,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data.views !== undefined){
-let data30 = data.views;
-if(Array.isArray(data30)){
-const len8 = data30.length;
-for(let i8=0; i8<len8; i8++){
-let data31 = data30[i8];
-const _errs85 = errors;
-let valid39 = true;
-const _errs86 = errors;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-if(data31.renderer !== undefined){
-if("matrix" !== data31.renderer){
-const err52 = {};
+}
+else {
+const err52 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -991,27 +981,18 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
-var _valid1 = _errs86 === errors;
-errors = _errs85;
-if(vErrors !== null){
-if(_errs85){
-vErrors.length = _errs85;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs88 = errors;
-const _errs89 = errors;
-const _errs90 = errors;
-const _errs91 = errors;
-let valid42 = false;
-const _errs92 = errors;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-let missing0;
-if((data31.focus === undefined) && (missing0 = "focus")){
+if(data.views !== undefined){
+let data31 = data.views;
+if(Array.isArray(data31)){
+const len8 = data31.length;
+for(let i8=0; i8<len8; i8++){
+let data32 = data31[i8];
+const _errs86 = errors;
+let valid39 = true;
+const _errs87 = errors;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.renderer !== undefined){
+if("matrix" !== data32.renderer){
 const err53 = {};
 if(vErrors === null){
 vErrors = [err53];
@@ -1022,13 +1003,27 @@ vErrors.push(err53);
 errors++;
 }
 }
-var _valid2 = _errs92 === errors;
-valid42 = valid42 || _valid2;
-if(!valid42){
+}
+var _valid1 = _errs87 === errors;
+errors = _errs86;
+if(vErrors !== null){
+if(_errs86){
+vErrors.length = _errs86;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs89 = errors;
+const _errs90 = errors;
+const _errs91 = errors;
+const _errs92 = errors;
+let valid42 = false;
 const _errs93 = errors;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-let missing1;
-if((data31.depth === undefined) && (missing1 = "depth")){
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+let missing0;
+if((data32.focus === undefined) && (missing0 = "focus")){
 const err54 = {};
 if(vErrors === null){
 vErrors = [err54];
@@ -1041,8 +1036,11 @@ errors++;
 }
 var _valid2 = _errs93 === errors;
 valid42 = valid42 || _valid2;
-}
 if(!valid42){
+const _errs94 = errors;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+let missing1;
+if((data32.depth === undefined) && (missing1 = "depth")){
 const err55 = {};
 if(vErrors === null){
 vErrors = [err55];
@@ -1052,20 +1050,12 @@ vErrors.push(err55);
 }
 errors++;
 }
-else {
-errors = _errs91;
-if(vErrors !== null){
-if(_errs91){
-vErrors.length = _errs91;
 }
-else {
-vErrors = null;
+var _valid2 = _errs94 === errors;
+valid42 = valid42 || _valid2;
 }
-}
-}
-var valid41 = _errs90 === errors;
-if(valid41){
-const err56 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(!valid42){
+const err56 = {};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -1075,19 +1065,19 @@ vErrors.push(err56);
 errors++;
 }
 else {
-errors = _errs89;
+errors = _errs92;
 if(vErrors !== null){
-if(_errs89){
-vErrors.length = _errs89;
+if(_errs92){
+vErrors.length = _errs92;
 }
 else {
 vErrors = null;
 }
 }
 }
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-if(data31.rows === undefined){
-const err57 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
+var valid41 = _errs91 === errors;
+if(valid41){
+const err57 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1096,8 +1086,20 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(data31.columns === undefined){
-const err58 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "columns"},message:"must have required property '"+"columns"+"'"};
+else {
+errors = _errs90;
+if(vErrors !== null){
+if(_errs90){
+vErrors.length = _errs90;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.rows === undefined){
+const err58 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -1106,8 +1108,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data31.relations === undefined){
-const err59 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
+if(data32.columns === undefined){
+const err59 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "columns"},message:"must have required property '"+"columns"+"'"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -1116,12 +1118,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-var _valid1 = _errs88 === errors;
-valid39 = _valid1;
-}
-if(!valid39){
-const err60 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(data32.relations === undefined){
+const err60 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -1130,13 +1128,12 @@ vErrors.push(err60);
 }
 errors++;
 }
-const _errs95 = errors;
-let valid43 = true;
-const _errs96 = errors;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-if(data31.renderer !== undefined){
-if("graph" !== data31.renderer){
-const err61 = {};
+}
+var _valid1 = _errs89 === errors;
+valid39 = _valid1;
+}
+if(!valid39){
+const err61 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -1145,28 +1142,12 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-}
-var _valid3 = _errs96 === errors;
-errors = _errs95;
-if(vErrors !== null){
-if(_errs95){
-vErrors.length = _errs95;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs98 = errors;
-const _errs99 = errors;
-const _errs100 = errors;
-const _errs101 = errors;
-let valid46 = false;
-const _errs102 = errors;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-let missing2;
-if((data31.rows === undefined) && (missing2 = "rows")){
+const _errs96 = errors;
+let valid43 = true;
+const _errs97 = errors;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.renderer !== undefined){
+if("graph" !== data32.renderer){
 const err62 = {};
 if(vErrors === null){
 vErrors = [err62];
@@ -1177,13 +1158,27 @@ vErrors.push(err62);
 errors++;
 }
 }
-var _valid4 = _errs102 === errors;
-valid46 = valid46 || _valid4;
-if(!valid46){
+}
+var _valid3 = _errs97 === errors;
+errors = _errs96;
+if(vErrors !== null){
+if(_errs96){
+vErrors.length = _errs96;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs99 = errors;
+const _errs100 = errors;
+const _errs101 = errors;
+const _errs102 = errors;
+let valid46 = false;
 const _errs103 = errors;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-let missing3;
-if((data31.columns === undefined) && (missing3 = "columns")){
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+let missing2;
+if((data32.rows === undefined) && (missing2 = "rows")){
 const err63 = {};
 if(vErrors === null){
 vErrors = [err63];
@@ -1198,9 +1193,9 @@ var _valid4 = _errs103 === errors;
 valid46 = valid46 || _valid4;
 if(!valid46){
 const _errs104 = errors;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-let missing4;
-if((data31.relations === undefined) && (missing4 = "relations")){
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+let missing3;
+if((data32.columns === undefined) && (missing3 = "columns")){
 const err64 = {};
 if(vErrors === null){
 vErrors = [err64];
@@ -1213,9 +1208,11 @@ errors++;
 }
 var _valid4 = _errs104 === errors;
 valid46 = valid46 || _valid4;
-}
-}
 if(!valid46){
+const _errs105 = errors;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+let missing4;
+if((data32.relations === undefined) && (missing4 = "relations")){
 const err65 = {};
 if(vErrors === null){
 vErrors = [err65];
@@ -1225,20 +1222,13 @@ vErrors.push(err65);
 }
 errors++;
 }
-else {
-errors = _errs101;
-if(vErrors !== null){
-if(_errs101){
-vErrors.length = _errs101;
 }
-else {
-vErrors = null;
+var _valid4 = _errs105 === errors;
+valid46 = valid46 || _valid4;
 }
 }
-}
-var valid45 = _errs100 === errors;
-if(valid45){
-const err66 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(!valid46){
+const err66 = {};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -1248,19 +1238,19 @@ vErrors.push(err66);
 errors++;
 }
 else {
-errors = _errs99;
+errors = _errs102;
 if(vErrors !== null){
-if(_errs99){
-vErrors.length = _errs99;
+if(_errs102){
+vErrors.length = _errs102;
 }
 else {
 vErrors = null;
 }
 }
 }
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-if(data31.focus === undefined){
-const err67 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/1/then/required",keyword:"required",params:{missingProperty: "focus"},message:"must have required property '"+"focus"+"'"};
+var valid45 = _errs101 === errors;
+if(valid45){
+const err67 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -1269,12 +1259,20 @@ vErrors.push(err67);
 }
 errors++;
 }
+else {
+errors = _errs100;
+if(vErrors !== null){
+if(_errs100){
+vErrors.length = _errs100;
 }
-var _valid3 = _errs98 === errors;
-valid43 = _valid3;
+else {
+vErrors = null;
 }
-if(!valid43){
-const err68 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+}
+}
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.focus === undefined){
+const err68 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/1/then/required",keyword:"required",params:{missingProperty: "focus"},message:"must have required property '"+"focus"+"'"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -1283,14 +1281,12 @@ vErrors.push(err68);
 }
 errors++;
 }
-const _errs106 = errors;
-let valid47 = true;
-const _errs107 = errors;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-if(data31.renderer !== undefined){
-let data34 = data31.renderer;
-if(!((data34 === "page") || (data34 === "catalog"))){
-const err69 = {};
+}
+var _valid3 = _errs99 === errors;
+valid43 = _valid3;
+}
+if(!valid43){
+const err69 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1299,28 +1295,13 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-}
-var _valid5 = _errs107 === errors;
-errors = _errs106;
-if(vErrors !== null){
-if(_errs106){
-vErrors.length = _errs106;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid5){
-const _errs109 = errors;
-const _errs110 = errors;
-const _errs111 = errors;
-const _errs112 = errors;
-let valid50 = false;
-const _errs113 = errors;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-let missing5;
-if((data31.rows === undefined) && (missing5 = "rows")){
+const _errs107 = errors;
+let valid47 = true;
+const _errs108 = errors;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.renderer !== undefined){
+let data35 = data32.renderer;
+if(!((data35 === "page") || (data35 === "catalog"))){
 const err70 = {};
 if(vErrors === null){
 vErrors = [err70];
@@ -1331,13 +1312,27 @@ vErrors.push(err70);
 errors++;
 }
 }
-var _valid6 = _errs113 === errors;
-valid50 = valid50 || _valid6;
-if(!valid50){
+}
+var _valid5 = _errs108 === errors;
+errors = _errs107;
+if(vErrors !== null){
+if(_errs107){
+vErrors.length = _errs107;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs110 = errors;
+const _errs111 = errors;
+const _errs112 = errors;
+const _errs113 = errors;
+let valid50 = false;
 const _errs114 = errors;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-let missing6;
-if((data31.columns === undefined) && (missing6 = "columns")){
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+let missing5;
+if((data32.rows === undefined) && (missing5 = "rows")){
 const err71 = {};
 if(vErrors === null){
 vErrors = [err71];
@@ -1352,9 +1347,9 @@ var _valid6 = _errs114 === errors;
 valid50 = valid50 || _valid6;
 if(!valid50){
 const _errs115 = errors;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-let missing7;
-if((data31.relations === undefined) && (missing7 = "relations")){
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+let missing6;
+if((data32.columns === undefined) && (missing6 = "columns")){
 const err72 = {};
 if(vErrors === null){
 vErrors = [err72];
@@ -1369,9 +1364,9 @@ var _valid6 = _errs115 === errors;
 valid50 = valid50 || _valid6;
 if(!valid50){
 const _errs116 = errors;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-let missing8;
-if((data31.focus === undefined) && (missing8 = "focus")){
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+let missing7;
+if((data32.relations === undefined) && (missing7 = "relations")){
 const err73 = {};
 if(vErrors === null){
 vErrors = [err73];
@@ -1386,9 +1381,9 @@ var _valid6 = _errs116 === errors;
 valid50 = valid50 || _valid6;
 if(!valid50){
 const _errs117 = errors;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-let missing9;
-if((data31.depth === undefined) && (missing9 = "depth")){
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+let missing8;
+if((data32.focus === undefined) && (missing8 = "focus")){
 const err74 = {};
 if(vErrors === null){
 vErrors = [err74];
@@ -1401,11 +1396,11 @@ errors++;
 }
 var _valid6 = _errs117 === errors;
 valid50 = valid50 || _valid6;
-}
-}
-}
-}
 if(!valid50){
+const _errs118 = errors;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+let missing9;
+if((data32.depth === undefined) && (missing9 = "depth")){
 const err75 = {};
 if(vErrors === null){
 vErrors = [err75];
@@ -1415,20 +1410,15 @@ vErrors.push(err75);
 }
 errors++;
 }
-else {
-errors = _errs112;
-if(vErrors !== null){
-if(_errs112){
-vErrors.length = _errs112;
 }
-else {
-vErrors = null;
+var _valid6 = _errs118 === errors;
+valid50 = valid50 || _valid6;
 }
 }
 }
-var valid49 = _errs111 === errors;
-if(valid49){
-const err76 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/2/then/not",keyword:"not",params:{},message:"must NOT be valid"};
+}
+if(!valid50){
+const err76 = {};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1438,21 +1428,19 @@ vErrors.push(err76);
 errors++;
 }
 else {
-errors = _errs110;
+errors = _errs113;
 if(vErrors !== null){
-if(_errs110){
-vErrors.length = _errs110;
+if(_errs113){
+vErrors.length = _errs113;
 }
 else {
 vErrors = null;
 }
 }
 }
-var _valid5 = _errs109 === errors;
-valid47 = _valid5;
-}
-if(!valid47){
-const err77 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+var valid49 = _errs112 === errors;
+if(valid49){
+const err77 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/2/then/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1461,9 +1449,22 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-if(data31.id === undefined){
-const err78 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+else {
+errors = _errs111;
+if(vErrors !== null){
+if(_errs111){
+vErrors.length = _errs111;
+}
+else {
+vErrors = null;
+}
+}
+}
+var _valid5 = _errs110 === errors;
+valid47 = _valid5;
+}
+if(!valid47){
+const err78 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1472,8 +1473,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(data31.renderer === undefined){
-const err79 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "renderer"},message:"must have required property '"+"renderer"+"'"};
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.id === undefined){
+const err79 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1482,8 +1484,8 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(data31.output === undefined){
-const err80 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+if(data32.renderer === undefined){
+const err80 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "renderer"},message:"must have required property '"+"renderer"+"'"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1492,9 +1494,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-for(const key7 in data31){
-if(!(func2.call(schema11.properties.views.items.properties, key7))){
-const err81 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(data32.output === undefined){
+const err81 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1503,12 +1504,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-if(data31.id !== undefined){
-let data35 = data31.id;
-if(typeof data35 === "string"){
-if(!pattern0.test(data35)){
-const err82 = {instancePath:instancePath+"/views/" + i8+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\""};
+for(const key7 in data32){
+if(!(func2.call(schema11.properties.views.items.properties, key7))){
+const err82 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1518,8 +1516,11 @@ vErrors.push(err82);
 errors++;
 }
 }
-else {
-const err83 = {instancePath:instancePath+"/views/" + i8+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.id !== undefined){
+let data36 = data32.id;
+if(typeof data36 === "string"){
+if(!pattern0.test(data36)){
+const err83 = {instancePath:instancePath+"/views/" + i8+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1529,9 +1530,8 @@ vErrors.push(err83);
 errors++;
 }
 }
-if(data31.title !== undefined){
-if(typeof data31.title !== "string"){
-const err84 = {instancePath:instancePath+"/views/" + i8+"/title",schemaPath:"#/properties/views/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err84 = {instancePath:instancePath+"/views/" + i8+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1541,10 +1541,9 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data31.renderer !== undefined){
-let data37 = data31.renderer;
-if(!((((data37 === "page") || (data37 === "catalog")) || (data37 === "matrix")) || (data37 === "graph"))){
-const err85 = {instancePath:instancePath+"/views/" + i8+"/renderer",schemaPath:"#/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema11.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"};
+if(data32.title !== undefined){
+if(typeof data32.title !== "string"){
+const err85 = {instancePath:instancePath+"/views/" + i8+"/title",schemaPath:"#/properties/views/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1554,17 +1553,10 @@ vErrors.push(err85);
 errors++;
 }
 }
-if(data31.select !== undefined){
-if(!(validate11(data31.select, {instancePath:instancePath+"/views/" + i8+"/select",parentData:data31,parentDataProperty:"select",rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
-errors = vErrors.length;
-}
-}
-if(data31.output !== undefined){
-let data39 = data31.output;
-if(typeof data39 === "string"){
-if(func3(data39) < 1){
-const err86 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/properties/views/items/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data32.renderer !== undefined){
+let data38 = data32.renderer;
+if(!((((data38 === "page") || (data38 === "catalog")) || (data38 === "matrix")) || (data38 === "graph"))){
+const err86 = {instancePath:instancePath+"/views/" + i8+"/renderer",schemaPath:"#/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema11.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1573,8 +1565,18 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(!pattern3.test(data39)){
-const err87 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/properties/views/items/properties/output/pattern",keyword:"pattern",params:{pattern: "\\.html$"},message:"must match pattern \""+"\\.html$"+"\""};
+}
+if(data32.select !== undefined){
+if(!(validate11(data32.select, {instancePath:instancePath+"/views/" + i8+"/select",parentData:data32,parentDataProperty:"select",rootData}))){
+vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+errors = vErrors.length;
+}
+}
+if(data32.output !== undefined){
+let data40 = data32.output;
+if(typeof data40 === "string"){
+if(func3(data40) < 1){
+const err87 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/properties/views/items/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1583,9 +1585,8 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-else {
-const err88 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/properties/views/items/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern3.test(data40)){
+const err88 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/properties/views/items/properties/output/pattern",keyword:"pattern",params:{pattern: "\\.html$"},message:"must match pattern \""+"\\.html$"+"\""};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1595,23 +1596,8 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data31.rows !== undefined){
-if(!(validate11(data31.rows, {instancePath:instancePath+"/views/" + i8+"/rows",parentData:data31,parentDataProperty:"rows",rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
-errors = vErrors.length;
-}
-}
-if(data31.columns !== undefined){
-if(!(validate11(data31.columns, {instancePath:instancePath+"/views/" + i8+"/columns",parentData:data31,parentDataProperty:"columns",rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
-errors = vErrors.length;
-}
-}
-if(data31.relations !== undefined){
-let data42 = data31.relations;
-if(Array.isArray(data42)){
-if(data42.length < 1){
-const err89 = {instancePath:instancePath+"/views/" + i8+"/relations",schemaPath:"#/properties/views/items/properties/relations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err89 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/properties/views/items/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1620,12 +1606,24 @@ vErrors.push(err89);
 }
 errors++;
 }
-const len9 = data42.length;
-for(let i9=0; i9<len9; i9++){
-let data43 = data42[i9];
-if(typeof data43 === "string"){
-if(func3(data43) < 1){
-const err90 = {instancePath:instancePath+"/views/" + i8+"/relations/" + i9,schemaPath:"#/properties/views/items/properties/relations/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data32.rows !== undefined){
+if(!(validate11(data32.rows, {instancePath:instancePath+"/views/" + i8+"/rows",parentData:data32,parentDataProperty:"rows",rootData}))){
+vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+errors = vErrors.length;
+}
+}
+if(data32.columns !== undefined){
+if(!(validate11(data32.columns, {instancePath:instancePath+"/views/" + i8+"/columns",parentData:data32,parentDataProperty:"columns",rootData}))){
+vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+errors = vErrors.length;
+}
+}
+if(data32.relations !== undefined){
+let data43 = data32.relations;
+if(Array.isArray(data43)){
+if(data43.length < 1){
+const err90 = {instancePath:instancePath+"/views/" + i8+"/relations",schemaPath:"#/properties/views/items/properties/relations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1634,9 +1632,12 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-else {
-const err91 = {instancePath:instancePath+"/views/" + i8+"/relations/" + i9,schemaPath:"#/properties/views/items/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len9 = data43.length;
+for(let i9=0; i9<len9; i9++){
+let data44 = data43[i9];
+if(typeof data44 === "string"){
+if(func3(data44) < 1){
+const err91 = {instancePath:instancePath+"/views/" + i8+"/relations/" + i9,schemaPath:"#/properties/views/items/properties/relations/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1646,9 +1647,8 @@ vErrors.push(err91);
 errors++;
 }
 }
-}
 else {
-const err92 = {instancePath:instancePath+"/views/" + i8+"/relations",schemaPath:"#/properties/views/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err92 = {instancePath:instancePath+"/views/" + i8+"/relations/" + i9,schemaPath:"#/properties/views/items/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1658,11 +1658,9 @@ vErrors.push(err92);
 errors++;
 }
 }
-if(data31.focus !== undefined){
-let data44 = data31.focus;
-if(typeof data44 === "string"){
-if(func3(data44) < 1){
-const err93 = {instancePath:instancePath+"/views/" + i8+"/focus",schemaPath:"#/properties/views/items/properties/focus/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err93 = {instancePath:instancePath+"/views/" + i8+"/relations",schemaPath:"#/properties/views/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1672,8 +1670,11 @@ vErrors.push(err93);
 errors++;
 }
 }
-else {
-const err94 = {instancePath:instancePath+"/views/" + i8+"/focus",schemaPath:"#/properties/views/items/properties/focus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.focus !== undefined){
+let data45 = data32.focus;
+if(typeof data45 === "string"){
+if(func3(data45) < 1){
+const err94 = {instancePath:instancePath+"/views/" + i8+"/focus",schemaPath:"#/properties/views/items/properties/focus/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1683,10 +1684,8 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data31.depth !== undefined){
-let data45 = data31.depth;
-if(!((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45)))){
-const err95 = {instancePath:instancePath+"/views/" + i8+"/depth",schemaPath:"#/properties/views/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err95 = {instancePath:instancePath+"/views/" + i8+"/focus",schemaPath:"#/properties/views/items/properties/focus/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1695,9 +1694,11 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(typeof data45 == "number"){
-if(data45 > 4 || isNaN(data45)){
-const err96 = {instancePath:instancePath+"/views/" + i8+"/depth",schemaPath:"#/properties/views/items/properties/depth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
+}
+if(data32.depth !== undefined){
+let data46 = data32.depth;
+if(!((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46)))){
+const err96 = {instancePath:instancePath+"/views/" + i8+"/depth",schemaPath:"#/properties/views/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1706,8 +1707,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(data45 < 1 || isNaN(data45)){
-const err97 = {instancePath:instancePath+"/views/" + i8+"/depth",schemaPath:"#/properties/views/items/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data46 == "number"){
+if(data46 > 4 || isNaN(data46)){
+const err97 = {instancePath:instancePath+"/views/" + i8+"/depth",schemaPath:"#/properties/views/items/properties/depth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1716,11 +1718,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err98 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data46 < 1 || isNaN(data46)){
+const err98 = {instancePath:instancePath+"/views/" + i8+"/depth",schemaPath:"#/properties/views/items/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1731,8 +1730,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err99 = {instancePath:instancePath+"/views",schemaPath:"#/properties/views/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err99 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1742,12 +1742,9 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data.proposals !== undefined){
-let data46 = data.proposals;
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-for(const key8 in data46){
-if(!(key8 === "writers")){
-const err100 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+}
+else {
+const err100 = {instancePath:instancePath+"/views",schemaPath:"#/properties/views/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1757,15 +1754,12 @@ vErrors.push(err100);
 errors++;
 }
 }
-if(data46.writers !== undefined){
-let data47 = data46.writers;
+if(data.proposals !== undefined){
+let data47 = data.proposals;
 if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key9 in data47){
-let data48 = data47[key9];
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-for(const key10 in data48){
-if(!((key10 === "operations") || (key10 === "paths"))){
-const err101 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+for(const key8 in data47){
+if(!((key8 === "writers") || (key8 === "appliers"))){
+const err101 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1775,14 +1769,15 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(data48.operations !== undefined){
-let data49 = data48.operations;
-if(Array.isArray(data49)){
-const len10 = data49.length;
-for(let i10=0; i10<len10; i10++){
-let data50 = data49[i10];
-if(!(((((data50 === "node_create") || (data50 === "node_update")) || (data50 === "node_move")) || (data50 === "relationship_update")) || (data50 === "node_delete"))){
-const err102 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations/" + i10,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.proposals.properties.writers.additionalProperties.properties.operations.items.enum},message:"must be equal to one of the allowed values"};
+if(data47.writers !== undefined){
+let data48 = data47.writers;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+for(const key9 in data48){
+let data49 = data48[key9];
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+for(const key10 in data49){
+if(!((key10 === "operations") || (key10 === "paths"))){
+const err102 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1792,19 +1787,36 @@ vErrors.push(err102);
 errors++;
 }
 }
-let i11 = data49.length;
-let j0;
-if(i11 > 1){
-outer0:
-for(;i11--;){
-for(j0 = i11; j0--;){
-if(func0(data49[i11], data49[j0])){
-const err103 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i11+" are identical)"};
+if(data49.operations !== undefined){
+let data50 = data49.operations;
+if(Array.isArray(data50)){
+const len10 = data50.length;
+for(let i10=0; i10<len10; i10++){
+let data51 = data50[i10];
+if(!(((((data51 === "node_create") || (data51 === "node_update")) || (data51 === "node_move")) || (data51 === "relationship_update")) || (data51 === "node_delete"))){
+const err103 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations/" + i10,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.proposals.properties.writers.additionalProperties.properties.operations.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err103];
 }
 else {
 vErrors.push(err103);
+}
+errors++;
+}
+}
+let i11 = data50.length;
+let j0;
+if(i11 > 1){
+outer0:
+for(;i11--;){
+for(j0 = i11; j0--;){
+if(func0(data50[i11], data50[j0])){
+const err104 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i11+" are identical)"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
 }
 errors++;
 break outer0;
@@ -1814,25 +1826,7 @@ break outer0;
 }
 }
 else {
-const err104 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
-errors++;
-}
-}
-if(data48.paths !== undefined){
-let data51 = data48.paths;
-if(Array.isArray(data51)){
-const len11 = data51.length;
-for(let i12=0; i12<len11; i12++){
-let data52 = data51[i12];
-if(typeof data52 === "string"){
-if(func3(data52) < 1){
-const err105 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i12,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err105 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1842,8 +1836,15 @@ vErrors.push(err105);
 errors++;
 }
 }
-else {
-const err106 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i12,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data49.paths !== undefined){
+let data52 = data49.paths;
+if(Array.isArray(data52)){
+const len11 = data52.length;
+for(let i12=0; i12<len11; i12++){
+let data53 = data52[i12];
+if(typeof data53 === "string"){
+if(func3(data53) < 1){
+const err106 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i12,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1853,9 +1854,8 @@ vErrors.push(err106);
 errors++;
 }
 }
-}
 else {
-const err107 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err107 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i12,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1867,7 +1867,7 @@ errors++;
 }
 }
 else {
-const err108 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err108 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1879,7 +1879,7 @@ errors++;
 }
 }
 else {
-const err109 = {instancePath:instancePath+"/proposals/writers",schemaPath:"#/properties/proposals/properties/writers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err109 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1891,7 +1891,7 @@ errors++;
 }
 }
 else {
-const err110 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err110 = {instancePath:instancePath+"/proposals/writers",schemaPath:"#/properties/proposals/properties/writers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1901,14 +1901,119 @@ vErrors.push(err110);
 errors++;
 }
 }
-}
-else {
-const err111 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data47.appliers !== undefined){
+let data54 = data47.appliers;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+for(const key11 in data54){
+let data55 = data54[key11];
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+if(data55.writers === undefined){
+const err111 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/required",keyword:"required",params:{missingProperty: "writers"},message:"must have required property '"+"writers"+"'"};
 if(vErrors === null){
 vErrors = [err111];
 }
 else {
 vErrors.push(err111);
+}
+errors++;
+}
+for(const key12 in data55){
+if(!(key12 === "writers")){
+const err112 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data55.writers !== undefined){
+let data56 = data55.writers;
+if(Array.isArray(data56)){
+const len12 = data56.length;
+for(let i13=0; i13<len12; i13++){
+let data57 = data56[i13];
+if(typeof data57 === "string"){
+if(func3(data57) < 1){
+const err113 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i13,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i13,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+}
+else {
+const err115 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers",schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+else {
+const err117 = {instancePath:instancePath+"/proposals/appliers",schemaPath:"#/properties/proposals/properties/appliers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+else {
+const err119 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
 }
 errors++;
 }

@@ -1,0 +1,167 @@
+/**
+ * The write-ahead journal of canonical application (issue 11, item 2):
+ * `<state>/application/journal.json` plus one backup file per existing staged file in
+ * `<state>/application/backup/`. The journal is written (atomically) only after every backup is
+ * in place and before any canonical file is touched, and removed only when the files are entirely
+ * before or entirely after. Its `step` records how far the application got:
+ *
+ * `prepared` (no canonical file touched) → `writing` (some written) → `written` (all written,
+ * not verified) → `verified` (files reproduce the approved projection; receipt not yet stored) →
+ * `committed` (applied receipt stored).
+ *
+ * Recovery rolls `prepared`, `writing` and `written` back to the exact before state from the
+ * backups, and `verified` and `committed` forward (the files are proven to be the after state;
+ * the receipt is stored if missing). Every restored or kept file is re-hashed against the journal.
+ */
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { errors, sha256 } from '@docforge/core';
+import { ensureStateDir, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
+
+/** Journal steps in order. */
+export const JOURNAL_STEPS = Object.freeze(['prepared', 'writing', 'written', 'verified', 'committed'] as const);
+
+/** One journal step. */
+export type JournalStep = (typeof JOURNAL_STEPS)[number];
+
+/** One staged file. */
+export interface JournalFile {
+  /** Project-relative path of the node file as the changeset names it. */
+  path: string;
+  /** Absolute real path written (a symlinked node file is written through to its target). */
+  target: string;
+  /** SHA-256 of the bytes before (null: the file did not exist). */
+  before_sha256: string | null;
+  /** SHA-256 of the bytes after (null: the file is deleted). */
+  after_sha256: string | null;
+  /** Backup file name under `backup/` (null when the file did not exist). */
+  backup: string | null;
+  /** For a deleted symlink: its link text, restored as a link on rollback. */
+  link: string | null;
+}
+
+/** The journal document. */
+export interface Journal {
+  schema_version: 1;
+  changeset_id: string;
+  changeset_sha256: string;
+  applier: string;
+  step: JournalStep;
+  started_at: string;
+  files: JournalFile[];
+}
+
+/** The backup directory. */
+export function backupDir(layout: StateLayout): string {
+  return path.join(layout.applicationDir, 'backup');
+}
+
+/** Reads the journal, or null when none is open. @throws DocforgeError `application_in_progress` for an unreadable journal */
+export function readJournal(layout: StateLayout): Journal | null {
+  let text: string;
+  try {
+    text = readFileSync(layout.applicationJournal, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    const journal = JSON.parse(text) as Journal;
+    if (journal.schema_version !== 1 || !Array.isArray(journal.files) || !(JOURNAL_STEPS as readonly string[]).includes(journal.step)) throw new Error('not a version-1 journal');
+    return journal;
+  } catch (error) {
+    throw errors.applicationInProgress('unknown', { step: 'unreadable', reason: `the journal ${layout.applicationJournal} cannot be read (${(error as Error).message}); inspect it by hand` });
+  }
+}
+
+/** Writes the journal atomically (creating `application/` as a real directory inside the state dir). */
+export function writeJournal(layout: StateLayout, journal: Journal): void {
+  ensureStateDir(layout.root, layout.applicationDir);
+  writeFileAtomic(layout.applicationJournal, `${JSON.stringify(journal, null, 2)}\n`);
+}
+
+/** Removes the journal, then the backups (the journal goes first: a journal never outlives its backups). */
+export function closeJournal(layout: StateLayout): void {
+  rmSync(layout.applicationJournal, { force: true });
+  rmSync(backupDir(layout), { recursive: true, force: true });
+}
+
+/** The SHA-256 of a file's bytes, or null when it does not exist. */
+export function fileSha(file: string): string | null {
+  try {
+    return sha256(readFileSync(file));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * Restores every file of the journal to its before state (reverse order) and proves it by hash.
+ * @throws Error when a restored file does not hash to its before state (the journal stays open)
+ */
+export function restoreFiles(layout: StateLayout, journal: Journal): void {
+  for (const file of [...journal.files].reverse()) {
+    if (file.before_sha256 === null) {
+      rmSync(file.target, { force: true });
+      continue;
+    }
+    if (file.link !== null) {
+      if (!existsLink(file.target)) symlinkSync(file.link, file.target);
+      continue;
+    }
+    mkdirSync(path.dirname(file.target), { recursive: true });
+    writeFileAtomic(file.target, readFileSync(path.join(backupDir(layout), file.backup!)));
+  }
+  for (const file of journal.files) {
+    const now = fileSha(file.target);
+    if (now !== file.before_sha256) throw new Error(`restoring ${file.path} did not reproduce its before state (${now ?? 'absent'} instead of ${file.before_sha256 ?? 'absent'})`);
+  }
+}
+
+function existsLink(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Deletes a staged file: the link itself for a symlinked node file, else the file. */
+export function deleteFile(file: JournalFile, linkPath: string): void {
+  if (file.link !== null) unlinkSync(linkPath);
+  else rmSync(file.target, { force: true });
+}
+
+/** Whether every file is in its after state. */
+export function filesAfter(journal: Journal): boolean {
+  return journal.files.every((file) => fileSha(file.target) === file.after_sha256);
+}
+
+/** Test-only fault points of canonical application (see {@link faultPoint}). */
+export const APPLY_FAULT_ENV = 'DOCFORGE_TEST_FAULT_POINT';
+
+/**
+ * Test-only fault point: with `DOCFORGE_TEST_FAULT_POINT=apply_kill_<step>`, the application
+ * writes the marker file `DOCFORGE_TEST_FAULT_MARKER` once the journal reached `step` and waits,
+ * so a test can SIGKILL the process exactly there. Unset in every normal run.
+ */
+export async function killPoint(step: JournalStep | 'half_written'): Promise<void> {
+  if (process.env[APPLY_FAULT_ENV] !== `apply_kill_${step}`) return;
+  const marker = process.env.DOCFORGE_TEST_FAULT_MARKER;
+  if (marker) writeFileSync(marker, String(process.pid));
+  await sleep(120_000);
+}
+
+/** Whether the test-only fault point `name` is set (`apply_half_written`, `apply_verify_mismatch`). */
+export function faultSet(name: string): boolean {
+  return process.env[APPLY_FAULT_ENV] === name;
+}
+
+/** Whether a path exists (no symlink following for the final component). */
+export function present(p: string): boolean {
+  return existsSync(p) || existsLink(p);
+}
