@@ -50,7 +50,15 @@ test('every operation kind is applied through the gate; the next get_node return
   assert.deepEqual(r.changed_sources, { created: 2, updated: 2, deleted: 2 });
   assert.equal(r.derived_refresh.status, 'refreshed');
   assert.ok(r.derived_refresh.revision > before.project!.revision);
-  assert.deepEqual(r.render, { outputs: [], output_count: 0, command: null });
+  // Declared outputs are never rendered over MCP: each view of examples/docforge.toml is reported
+  // (never rendered in this copy, so its output is missing and it is stale) with the CLI command.
+  assert.deepEqual(r.render, {
+    outputs: [['components', 'site/components.html'], ['requirements', 'site/requirements.html'], ['traceability', 'site/traceability.html'], ['gateway-graph', 'site/gateway-graph.html']]
+      .map(([view_id, output]) => ({ view_id, output, status: 'stale' })),
+    output_count: 4,
+    command: 'docforge render',
+  });
+  assert.equal(existsSync(path.join(root, 'site')), false, 'apply renders nothing');
   assert.equal(existsSync(path.join(root, '.docforge', 'application', 'journal.json')), false, 'the journal is closed');
 
   const after = await server.call('docforge_get_node', { node_id: 'CMP-LEDGER' });

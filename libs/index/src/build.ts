@@ -103,7 +103,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     const descriptor = loadDescriptor(task.root);
     await ensureAdapters(adaptersFor(descriptor, task.entries));
     // Project-owned adapter: checked against the process-start fingerprint, imported once (project-adapter.ts).
-    // The watchdog (manager.ts, ADAPTER_TIMEOUT_MS) is armed while adapter code runs: a hang terminates this thread.
+    // The watchdog (manager.ts with adapter-timeout.ts) is armed while adapter code runs: a hang terminates this thread.
     const watchdog = (armed: boolean): void => task.progressPort?.postMessage({ watchdog: armed });
     if (task.projectAdapter) watchdog(true);
     const projectAdapter = task.projectAdapter ? await loadProjectAdapter(task.root, task.projectAdapter) : null;

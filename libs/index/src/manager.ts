@@ -13,6 +13,7 @@ import { IndexReader } from './reader.js';
 import { identityWithInputs, type ProjectAdapterReport } from './project-adapter.js';
 import { SourceWatch } from './source-watch.js';
 import { applicationEpoch, openApplication } from './application-guard.js';
+import { adapterTimeoutMs } from './adapter-timeout.js';
 
 /** How often a sync re-reads `current.json` when the publication it was given vanished before it was opened. */
 const OPEN_RETRIES = 5;
@@ -22,19 +23,6 @@ export interface BuildProgress {
   stage: string;
   done: number;
   total: number;
-}
-
-/**
- * How long project-owned adapter code (module import, `extract`) may run in the build worker before
- * the worker thread is terminated and the sync answers `adapter_failed` (docs/project-adapters.md).
- * Overridable with the environment variable `DOCFORGE_ADAPTER_TIMEOUT_MS` (tests use a tiny value).
- */
-export const ADAPTER_TIMEOUT_MS = 30_000;
-
-/** The adapter timeout in force: `DOCFORGE_ADAPTER_TIMEOUT_MS` when a positive integer, else {@link ADAPTER_TIMEOUT_MS}. */
-export function adapterTimeoutMs(): number {
-  const raw = Number(process.env.DOCFORGE_ADAPTER_TIMEOUT_MS);
-  return Number.isInteger(raw) && raw > 0 ? raw : ADAPTER_TIMEOUT_MS;
 }
 
 /**
