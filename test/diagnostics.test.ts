@@ -34,6 +34,10 @@ test('--diagnostics attaches stage figures to successes and errors, and nothing 
     for (const needle of [root, 'idempotency', 'REQ-PAY-001', 'docs/', 'SELECT']) assert.ok(!text.includes(needle), needle);
   }
   assert.equal(search.diagnostics!.counters.cache_hits, 1, 'no rebuild on the second call');
+  // rows_read counts the index rows the call read: a search reads candidate rows, a one-node read fewer.
+  const node = await s.call('docforge_get_node', { node_id: 'CMP-LEDGER' });
+  assert.ok(search.diagnostics!.counters.rows_read > 0, 'a search reads rows');
+  assert.ok(node.diagnostics!.counters.rows_read > 0, 'get_node reads rows');
   await s.close();
   const plain = await useServer(root);
   assert.equal((await plain.call('docforge_search', { query: 'ledger' })).diagnostics, undefined, 'off by default');

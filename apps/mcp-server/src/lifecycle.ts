@@ -15,7 +15,7 @@
  */
 import type { Logger } from 'pino';
 import { toDocforgeError } from '@docforge/core';
-import type { IndexManager, SyncReport } from '@docforge/index';
+import { rowsReadTotal, type IndexManager, type SyncReport } from '@docforge/index';
 import { DiagnosticsCollector } from '@docforge/policy';
 import { describeValidationErrors } from '@docforge/protocol';
 import type { ToolContext, ToolDefinition } from './define-tool.js';
@@ -65,12 +65,15 @@ async function runStages(tool: ToolDefinition, args: unknown, env: ToolCallEnvir
   const manager = ctx.manager;
   const diagnostics = env.diagnosticsEnabled ? new DiagnosticsCollector() : null;
   let sync: SyncReport | null = null;
+  // rows_read: rows the process's index readers returned while this call ran (calls run their reads synchronously).
+  const rowsAtStart = rowsReadTotal();
   try {
     manager.checkProjectAdapter(); // adapter_check
     tool.checkArguments(args); // validate
     tool.precheck(ctx, args); // precheck
     if (tool.kind === 'status') {
       const status = await tool.runStatus(ctx, args, diagnostics); // handler (no sync)
+      diagnostics?.count('rows_read', rowsReadTotal() - rowsAtStart);
       const envelope: Envelope = { schema_version: 1, ok: true, notice: CONTENT_NOTICE, project: status.project ?? preSyncProject(manager), result: status.result };
       return respond(envelope, null, diagnostics, statusLimit(manager)); // fit_to_size
     }
@@ -86,6 +89,7 @@ async function runStages(tool: ToolDefinition, args: unknown, env: ToolCallEnvir
       sync = await manager.sync({ onProgress: env.onProgress });
       result = await tool.runSync(ctx, sync, args, diagnostics);
     }
+    diagnostics?.count('rows_read', rowsReadTotal() - rowsAtStart);
     return respond({ schema_version: 1, ok: true, notice: CONTENT_NOTICE, project: projectBlock(manager, sync), result }, sync, diagnostics); // fit_to_size
   } catch (error) {
     return errorStage(error, tool.name, manager, logger, sync, diagnostics);

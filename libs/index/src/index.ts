@@ -15,6 +15,7 @@ export { SNIPPET_MAX_BODY_CHARS } from './reader-fts.js';
 export type { EdgeDirection, EdgeKey, EdgeRecord, LogicStepRow, LogicFlowRow } from './reader-graph.js';
 export type { BuildProgress, Staleness, SyncReport, IndexManagerOptions } from './manager.js';
 export { IndexManager, resolveProjectRoot } from './manager.js';
+export { rowsReadTotal } from './reader-statements.js';
 export { openApplication, applicationEpoch, applicationBlocksPublication } from './application-guard.js';
 export { BUILTIN_ADAPTER_MANIFESTS, builtinAdapterManifest, codeExtensionsOf } from './adapter-manifests.js';
 export type {

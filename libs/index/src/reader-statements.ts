@@ -13,6 +13,49 @@ export type Statement = Database.Statement<unknown[], unknown>;
  */
 export const MAX_CACHED_STATEMENTS = 256;
 
+let rowsRead = 0;
+
+/**
+ * Rows returned so far by every index reader of this process (`all`, `get`, `iterate` of the
+ * statements of {@link StatementCache}). Monotonic; callers take the difference around a piece of
+ * work, as the `rows_read` diagnostics counter does (contract: `--diagnostics`).
+ */
+export function rowsReadTotal(): number {
+  return rowsRead;
+}
+
+/** Wraps a statement so that the rows it returns are counted in {@link rowsReadTotal}. */
+function counted(stmt: Statement): Statement {
+  return new Proxy(stmt, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (key === 'all') {
+        return (...params: unknown[]) => {
+          const rows = target.all(...params);
+          rowsRead += rows.length;
+          return rows;
+        };
+      }
+      if (key === 'get') {
+        return (...params: unknown[]) => {
+          const row = target.get(...params);
+          if (row !== undefined) rowsRead += 1;
+          return row;
+        };
+      }
+      if (key === 'iterate') {
+        return function* iterate(...params: unknown[]) {
+          for (const row of target.iterate(...params)) {
+            rowsRead += 1;
+            yield row;
+          }
+        };
+      }
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 /** Caches prepared statements by SQL text (plucked statements separately). */
 export class StatementCache {
   readonly #db: Database.Database;
@@ -38,6 +81,7 @@ export class StatementCache {
       if (this.#cache.size >= MAX_CACHED_STATEMENTS) this.#cache.clear();
       stmt = this.#db.prepare<unknown[], unknown>(sql);
       if (pluck) stmt.pluck(true);
+      stmt = counted(stmt);
       this.#cache.set(key, stmt);
     }
     return stmt;
