@@ -236,7 +236,7 @@ function parseProposals(check: Checker, doc: Table): Descriptor['proposals'] {
       paths = [...new Set(stringArray(check, table['paths'], `${scope}.paths`))];
       for (const glob of paths) if (glob.startsWith('/') || glob.split('/').includes('..')) check.fail(`${scope}.paths`, `glob "${glob}" must be project-relative without ".."`);
     }
-    writers[id] = { operations, paths };
+    defineOwn(writers, id, { operations, paths });
   }
   const appliersTable = proposals['appliers'] ?? {};
   if (!isTable(appliersTable)) check.fail('proposals.appliers', 'must be a table of [proposals.appliers.ID] tables');
@@ -248,9 +248,18 @@ function parseProposals(check: Checker, doc: Table): Descriptor['proposals'] {
     checkKeys(check, entry as Table, scope, 'proposal_applier');
     const list = (entry as Table)['writers'];
     if (list === undefined) check.fail(`${scope}.writers`, 'must list the writer ids whose changesets this applier may apply');
-    appliers[id] = { writers: [...new Set(stringArray(check, list, `${scope}.writers`))] };
+    defineOwn(appliers, id, { writers: [...new Set(stringArray(check, list, `${scope}.writers`))] });
   }
   return { writers, appliers };
+}
+
+/**
+ * Sets `table[key]` as an own, enumerable data property even for keys such as `__proto__`, which a
+ * plain assignment would turn into a prototype change (then the policy lookup by own property
+ * would silently find nothing and fail open).
+ */
+function defineOwn<T>(table: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(table, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** Renderer-specific keys: which renderer may declare them. */
