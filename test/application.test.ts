@@ -50,6 +50,8 @@ test('every operation kind is applied through the gate; the next get_node return
   assert.deepEqual(r.changed_sources, { created: 2, updated: 2, deleted: 2 });
   assert.equal(r.derived_refresh.status, 'refreshed');
   assert.ok(r.derived_refresh.revision > before.project!.revision);
+  assert.equal(applied.project!.revision, r.derived_refresh.revision, 'the project block names the refreshed publication');
+  assert.equal(applied.project!.source_hash, r.derived_refresh.source_hash);
   // Declared outputs are never rendered over MCP: each view of examples/docforge.toml is reported
   // (never rendered in this copy, so its output is missing and it is stale) with the CLI command.
   assert.deepEqual(r.render, {

@@ -44,6 +44,14 @@ export const COMPACT_RESULT = Symbol('docforge.compactResult');
  */
 export const COMPACT_FORM = Symbol('docforge.compactForm');
 
+/**
+ * Key of the {@link SyncReport} a result was finally served from, when its handler published a
+ * newer generation than the call's sync stage (canonical application refreshes the index after
+ * writing): the response's project block then names that publication, so `revision` matches the
+ * content the result describes.
+ */
+export const SERVED_FROM = Symbol('docforge.servedFrom');
+
 /** The response envelope carried as `structuredContent` and as one text block. */
 export interface Envelope {
   schema_version: 1;

@@ -19,7 +19,7 @@ import { rowsReadTotal, type IndexManager, type SyncReport } from '@docforge/ind
 import { DiagnosticsCollector } from '@docforge/policy';
 import { describeValidationErrors } from '@docforge/protocol';
 import type { ToolContext, ToolDefinition } from './define-tool.js';
-import { CONTENT_NOTICE, preSyncProject, projectBlock, type Envelope, type ToolResponse } from './envelope.js';
+import { CONTENT_NOTICE, SERVED_FROM, preSyncProject, projectBlock, type Envelope, type ToolResponse } from './envelope.js';
 import { respond, statusLimit } from './respond.js';
 
 /** The stages of one tool call, in order (see the module comment). */
@@ -90,6 +90,8 @@ async function runStages(tool: ToolDefinition, args: unknown, env: ToolCallEnvir
       result = await tool.runSync(ctx, sync, args, diagnostics);
     }
     diagnostics?.count('rows_read', rowsReadTotal() - rowsAtStart);
+    const served = (result as { [SERVED_FROM]?: SyncReport })[SERVED_FROM];
+    if (served !== undefined) sync = served;
     return respond({ schema_version: 1, ok: true, notice: CONTENT_NOTICE, project: projectBlock(manager, sync), result }, sync, diagnostics); // fit_to_size
   } catch (error) {
     return errorStage(error, tool.name, manager, logger, sync, diagnostics);

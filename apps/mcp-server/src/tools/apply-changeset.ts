@@ -9,7 +9,7 @@ import { applyChangeset, indexProjectView, storeOf, type ApplyOutcome } from '@d
 import { errors, toDocforgeError } from '@docforge/core';
 import type { SyncReport } from '@docforge/index';
 import { defineTool, type ToolContext, type ToolResult } from '../define-tool.js';
-import { COMPACT_RESULT, CONTENT_NOTICE, projectBlock } from '../envelope.js';
+import { COMPACT_RESULT, CONTENT_NOTICE, SERVED_FROM, projectBlock } from '../envelope.js';
 
 /** The derived-refresh report of an application. */
 interface DerivedRefresh {
@@ -49,16 +49,16 @@ function applyPreflight(ctx: ToolContext, sync: SyncReport): void {
 }
 
 /** Refreshes the index after a committed application; never throws. */
-async function refresh(ctx: ToolContext): Promise<DerivedRefresh> {
+async function refresh(ctx: ToolContext): Promise<{ derived: DerivedRefresh; report: SyncReport | null }> {
   try {
     if (process.env.DOCFORGE_TEST_FAULT_POINT === 'apply_refresh_fail') throw errors.indexUnavailable('test fault point apply_refresh_fail: the index refresh failed');
     const report = await ctx.manager.sync();
     if (report.sync_error !== null) {
-      return { status: 'degraded', revision: report.publication.generation, source_hash: report.publication.source_hash, staleness: report.staleness, error: report.sync_error as unknown as Record<string, unknown>, remediation: REFRESH_REMEDIATION };
+      return { report, derived: { status: 'degraded', revision: report.publication.generation, source_hash: report.publication.source_hash, staleness: report.staleness, error: report.sync_error as unknown as Record<string, unknown>, remediation: REFRESH_REMEDIATION } };
     }
-    return { status: 'refreshed', revision: report.publication.generation, source_hash: report.publication.source_hash, staleness: report.staleness };
+    return { report, derived: { status: 'refreshed', revision: report.publication.generation, source_hash: report.publication.source_hash, staleness: report.staleness } };
   } catch (error) {
-    return { status: 'degraded', revision: null, source_hash: null, error: toDocforgeError(error).toWire() as unknown as Record<string, unknown>, remediation: REFRESH_REMEDIATION };
+    return { report: null, derived: { status: 'degraded', revision: null, source_hash: null, error: toDocforgeError(error).toWire() as unknown as Record<string, unknown>, remediation: REFRESH_REMEDIATION } };
   }
 }
 
@@ -76,7 +76,7 @@ export const applyChangesetTool = defineTool({
     const view = indexProjectView(ctx.manager, sync, ctx.proposalPolicy ?? null);
     const applierId = ctx.capabilities.application_access.applier_id!;
     const outcome = await applyChangeset(storeOf(sync), view, args.changeset_id, args.changeset_sha256, { applierId, applier: ctx.applier! });
-    const derived = await refresh(ctx);
+    const { derived, report } = await refresh(ctx);
     const changed = changedCounts(outcome);
     const render = ctx.declaredOutputs?.() ?? { outputs: [], command: null };
     const result: ToolResult = {
@@ -93,6 +93,8 @@ export const applyChangesetTool = defineTool({
       render: { outputs: render.outputs, output_count: render.outputs.length, command: render.command },
       recovered: outcome.recovered,
     };
+    // The project block names the refreshed publication (the one the new content is read from).
+    if (report !== null) Object.defineProperty(result, SERVED_FROM, { value: report, enumerable: false });
     Object.defineProperty(result, COMPACT_RESULT, { value: compactApplied(outcome.doc.id, outcome.doc.changeset_sha256, changed, derived), enumerable: false });
     return result;
   },
