@@ -158,6 +158,9 @@ test('docforge changeset apply ID --sha256 H --canonical-applier W applies the s
   assert.equal(out.receipt.changeset_sha256, reg.changeset_sha256);
   assert.equal(out.derived_refresh.status, 'refreshed');
   assert.match(readFileSync(path.join(root, out.files[0].path), 'utf8'), /status = "deprecated"/);
+  // As over MCP: declared outputs are reported (never rendered) with the command that renders them.
+  assert.equal(out.render.command, 'docforge render');
+  assert.deepEqual(out.render.outputs.map((o: { view_id: string }) => o.view_id), ['components', 'requirements', 'traceability', 'gateway-graph']);
 });
 
 test('a node file that is a symlink inside the content roots is written through, never replaced by a regular file', async () => {

@@ -7,6 +7,7 @@
  */
 import type { Logger } from 'pino';
 import { IndexManager, type SyncReport } from '@docforge/index';
+import { renderStatus } from '@docforge/render';
 import {
   abandonChangeset, applyChangeset, changeEntries, evaluateStored, indexProjectView, loadCanonicalApplier, storeOf, summarize, type ChangesetStore, type ProjectView,
 } from '@docforge/changesets';
@@ -66,11 +67,15 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
     case 'list':
       return withProposals(root, logger, (view, store) => {
         const listing = store.list();
-        const items = listing.documents.map((d) => summarize(d, view)).filter((s) => options.all || s.status === 'draft' || s.status === 'ready');
+        const all = listing.documents.map((d) => summarize(d, view));
+        const items = all.filter((s) => options.all || s.status === 'draft' || s.status === 'ready');
+        const stale = options.all ? 0 : all.filter((s) => s.status === 'stale').length;
         if (options.json) printRaw(JSON.stringify({ items, unreadable: listing.unreadable }, null, 2));
         else {
           for (const s of items) print(`${s.id}  ${s.status.padEnd(9)} ${s.writer}  ${s.operation_count} op(s)  ${s.changeset_sha256.slice(0, 12)}${s.stale ? `  (${s.stale.reason})` : ''}`);
           if (items.length === 0) print(options.all ? 'no changesets' : 'no draft or ready changesets (--all lists every status)');
+          // Stale changesets need a rebase before review or application: never let them vanish silently.
+          if (stale > 0) print(`${stale} stale changeset(s) not listed: their base changed; see them with --all, then docforge_rebase_changeset`);
           for (const bad of listing.unreadable) print(`unreadable: ${bad}`);
         }
         return 0;
@@ -161,12 +166,17 @@ async function runApply(root: string, id: string, options: ChangesetCommandOptio
     } catch (error) {
       refresh = { status: 'degraded', error: toDocforgeError(error).toWire() };
     }
-    if (options.json) printRaw(JSON.stringify({ outcome: 'applied', changeset: summarize(outcome.doc, view), receipt: outcome.receipt, files: outcome.files, derived_refresh: refresh, recovered: outcome.recovered }, null, 2));
+    // Declared outputs are never rendered here (contract "Render boundary"): report them, now stale, with the command.
+    const outputs = renderStatus(manager.descriptor(), { sourceIdentity: manager.cheapIdentity() });
+    const render = { outputs: outputs.map((v) => ({ view_id: v.view, output: v.output, status: v.status })), command: outputs.length === 0 ? null : 'docforge render' };
+    if (options.json) printRaw(JSON.stringify({ outcome: 'applied', changeset: summarize(outcome.doc, view), receipt: outcome.receipt, files: outcome.files, derived_refresh: refresh, render, recovered: outcome.recovered }, null, 2));
     else {
       if (outcome.recovered !== null) print(`recovered an interrupted application of ${outcome.recovered.changeset_id} (${outcome.recovered.action})`);
       print(`applied ${outcome.doc.id} (${outcome.doc.changeset_sha256}) by ${options.canonicalApplier}`);
       for (const f of outcome.files) print(`  ${f.action.padEnd(8)} ${terminalSafe(f.path)}`);
       print(refresh['status'] === 'refreshed' ? `index refreshed: revision ${String(refresh['revision'])}` : 'index refresh degraded: the files are applied; do NOT apply again; fix the reported problem and run docforge sync');
+      const notCurrent = outputs.filter((v) => v.status !== 'current');
+      if (notCurrent.length > 0) print(`declared outputs not current: ${notCurrent.map((v) => `${terminalSafe(v.output)} (${v.status})`).join(', ')}; run docforge render to update them`);
     }
     return 0;
   }, options.noAst === true);

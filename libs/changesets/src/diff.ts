@@ -46,7 +46,7 @@ export function changeEntries(outcomes: readonly OperationOutcome[]): ChangeEntr
   return outcomes.map((o) => {
     const beforeBody = o.before?.node.body ?? '';
     const afterBody = o.after?.node.body ?? '';
-    const bodyDiff = beforeBody === afterBody ? '' : createTwoFilesPatch(stateLabel(o.before), stateLabel(o.after), beforeBody, afterBody, '', '', { context: 3 });
+    const bodyDiff = beforeBody === afterBody ? '' : createTwoFilesPatch(stateLabel(o.before), stateLabel(o.after), beforeBody, afterBody, undefined, undefined, { context: 3 });
     return {
       index: o.index,
       op: o.op,
