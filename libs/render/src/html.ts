@@ -21,7 +21,7 @@ export function nodeAnchor(id: string): string {
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1b1f24}
 h1{font-size:1.6rem}section.node{border-top:1px solid #d0d7de;padding:.5rem 0}
 .meta{color:#57606a;font-size:.85rem}.tag{background:#eef1f4;border-radius:3px;padding:0 .3rem;margin-right:.25rem}
-table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.25rem .5rem;vertical-align:top}
+table{border-collapse:collapse}table.matrix{display:block;overflow-x:auto;max-width:100%}table.matrix tbody th{text-align:left;min-width:14rem}svg.graph{max-width:100%;height:auto}td,th{border:1px solid #d0d7de;padding:.25rem .5rem;vertical-align:top}
 tr.uncovered th{background:#ffebe9}td.hit{text-align:center;background:#dafbe1}
 .unresolved-link{text-decoration:underline dotted}.truncated{color:#9a6700}
 svg .added rect{stroke:#1a7f37;stroke-width:3}svg .changed rect{stroke:#9a6700;stroke-width:3}svg .removed rect{stroke:#cf222e;stroke-width:3;stroke-dasharray:4 3}

@@ -15,7 +15,7 @@ import type { RenderInput, Renderer } from './renderers/types.js';
  * Version of the built-in renderers' output. Bump it whenever any renderer's output changes for the
  * same input: render receipts record it, so older outputs become stale.
  */
-export const RENDERER_VERSION = 1;
+export const RENDERER_VERSION = 2;
 
 /** The registry, frozen. */
 export const RENDERERS: Readonly<Record<ViewRenderer, Renderer>> = Object.freeze({
