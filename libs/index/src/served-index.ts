@@ -55,7 +55,8 @@ function realOf(file: string): string | null {
  *   file of that root); `snapshot_replaced` (current.json or the file no longer has that signature)
  */
 export function resolveServedIndex(projectRoot: string, indexPath: string, signature: ServedSignature): ServedIndex {
-  if (projectRoot.includes('\0') || !path.isAbsolute(projectRoot)) throw errors.projectRootInvalid(projectRoot, 'is not an absolute path');
+  if (projectRoot.includes('\0')) throw errors.projectRootInvalid(projectRoot, 'contains a NUL byte');
+  if (!path.isAbsolute(projectRoot)) throw errors.projectRootInvalid(projectRoot, 'is not an absolute path');
   const root = realOf(projectRoot);
   if (root === null || !statSync(root).isDirectory()) throw errors.projectRootInvalid(projectRoot, 'does not exist or is not a directory');
   if (!existsSync(path.join(root, 'docforge.toml'))) throw errors.projectRootInvalid(projectRoot, 'holds no docforge.toml, so it is no DocForge project');
