@@ -12,7 +12,7 @@ import { openBrowserSession, workerConfig, WorkerProcess } from './helpers/graph
 const SECRET = 'AWS_SECRET=hunter2-viewer-hardening';
 const root = exampleProjectCopy();
 writeFileSync(path.join(root, '.env'), `+++\nid = "LEAK-ENV"\nkind = "document"\ntitle = "Leak"\n+++\n${SECRET}\n`);
-// A link that already exists when the project is indexed: the walk reads it (its target is inside the root), the viewer must not.
+// A link that already exists when the project is indexed: its target is inside the root but outside the declared roots, so the walk must skip it.
 symlinkSync('../../.env', path.join(root, 'docs/components/leak.md'));
 const config = await workerConfig(root, { workerId: 'hardening' });
 const session = await openBrowserSession(config);
@@ -55,9 +55,13 @@ test('a worker refuses a config that is not the published index of a DocForge pr
 });
 
 test('the source endpoint never follows a symbolic link out of the content and code roots, nor into the state dir', async () => {
-  // Indexed while it already was a link to .env: outside the declared roots, refused.
+  // Present at indexing as a link to .env (outside the declared roots): the walk skips it, so no node or search hit carries the secret.
   const leak = await source('LEAK-ENV');
-  structured(leak.status, leak.text, 403, 'path_outside_root', 'a link indexed as a doc, pointing at .env');
+  structured(leak.status, leak.text, 404, 'node_not_found', 'a link in docs/ pointing at .env is not indexed');
+  const hits = await session.get('/api/search?q=hunter2');
+  assert.equal(hits.status, 200);
+  const found = (await hits.json()) as { query: string; [k: string]: unknown };
+  assert.ok(!JSON.stringify({ ...found, query: '' }).includes('hunter2'), 'search never returns the linked secret');
   for (const [target, what] of [['../../.env', '.env in the project root'], ['../../.docforge/index/current.json', "the state dir's current.json"], ['../../docforge.toml', 'the descriptor']] as const) {
     rmSync(LEDGER);
     symlinkSync(target, LEDGER);
