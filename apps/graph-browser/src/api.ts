@@ -9,7 +9,8 @@ import { errors } from '@docforge/core';
 import type { NodeFilters } from '@docforge/index';
 import type { GraphBrowserOverview } from '@docforge/protocol';
 import { flow, neighborhood, web, type GraphBounds } from './graph.js';
-import { filter, logic, nodeDetail, overview, search, sourceWindow, SOURCE_MAX_LINES } from './inspect.js';
+import { filter, logic, nodeDetail, overview, search } from './inspect.js';
+import { sourceWindow, SOURCE_MAX_LINES, type SourceScope } from './source.js';
 import type { Snapshot } from './snapshot.js';
 
 /** Most characters of a search query. */
@@ -62,7 +63,7 @@ function bounds(query: Query, defaultDepth: number): GraphBounds {
 }
 
 /** Registers the API routes. */
-export function registerApi(app: FastifyInstance, snapshot: Snapshot): void {
+export function registerApi(app: FastifyInstance, snapshot: Snapshot, scope: SourceScope): void {
   const config = snapshot.config;
   let cachedOverview: GraphBrowserOverview | null = null;
   const nodeId = (request: FastifyRequest): string => {
@@ -127,6 +128,6 @@ export function registerApi(app: FastifyInstance, snapshot: Snapshot): void {
     onlyParams(q, ['from', 'count']);
     const from = one(q, 'from') === null ? null : integer(q, 'from', 1, 1, 100_000_000);
     const count = one(q, 'count') === null ? null : integer(q, 'count', 1, 1, SOURCE_MAX_LINES);
-    return sourceWindow(snapshot.reader(), config, nodeId(request), from, count);
+    return sourceWindow(snapshot.reader(), scope, nodeId(request), from, count);
   });
 }

@@ -1,11 +1,10 @@
 /**
  * The non-graph answers of the worker: overview, search, filter, the inspector's node, Logic and
- * the source window (protocol/schemas/viewer/v2/api/*). Each reads a bounded amount whatever the
+ * (the source window is source.ts) (protocol/schemas/viewer/v2/api/*). Each reads a bounded amount whatever the
  * index size.
  */
 import { errors, relationCategory, sha256 } from '@docforge/core';
 import type { FacetField, IndexReader, NodeFilters } from '@docforge/index';
-import { readConfined } from '@docforge/fs-safe';
 import { filterNodes, searchNodes } from '@docforge/retrieval';
 import type { GraphBrowserFilter, GraphBrowserLogic, GraphBrowserNode, GraphBrowserOverview, GraphBrowserSearch, GraphBrowserSource } from '@docforge/protocol';
 import type { GraphBrowserWorkerConfig } from './config.js';
@@ -19,14 +18,6 @@ export const ENTRY_CAP = 100;
 export const BODY_CAP = 100_000;
 /** Most relations per direction the inspector receives. */
 export const RELATION_CAP = 200;
-/** Largest source file the source endpoint reads, in bytes. */
-export const SOURCE_MAX_BYTES = 8 * 1024 * 1024;
-/** Most lines of one source window. */
-export const SOURCE_MAX_LINES = 1000;
-/** Most characters of one source line (a longer line is cut). */
-export const SOURCE_LINE_CAP = 2000;
-/** Lines of context shown before a node's first line by default. */
-export const SOURCE_CONTEXT_LINES = 10;
 
 const FACETS: readonly FacetField[] = ['kind', 'family', 'authority', 'status', 'tag', 'language', 'capability'];
 
@@ -138,49 +129,4 @@ export function logic(reader: IndexReader, config: GraphBrowserWorkerConfig, id:
   if (totals.steps === 0) throw errors.logicNotFound(id, summary.kind);
   const { steps, flows } = reader.logicPage(id, Math.min(limit, totals.steps));
   return { owner: nodeItem(summary), steps, flows, total_steps: totals.steps, total_flows: totals.flows, limit, truncated: steps.length < totals.steps };
-}
-
-/**
- * A window of the node's indexed source file, read confined under the project root (the path comes
- * from the index, never from the request): from line `from` (default: ten lines before the node),
- * at most `count` lines (default: through the node's last line plus ten, at most
- * {@link SOURCE_MAX_LINES}), each cut at {@link SOURCE_LINE_CAP} characters. A file that is gone
- * or unreadable answers no lines and `changed: true`.
- * @throws DocforgeError `node_not_found`; `path_outside_root` when the indexed path now escapes the root
- */
-export function sourceWindow(reader: IndexReader, config: GraphBrowserWorkerConfig, id: string, from: number | null, count: number | null): GraphBrowserSource {
-  const node = reader.getNode(id);
-  if (node === null) throw errors.nodeNotFound(id);
-  const anchors = node.anchors.slice(0, 500).map(({ slug, title, level, line, end_line }) => ({ slug, title, level, line, end_line }));
-  const highlight = { start_line: node.start_line, end_line: node.end_line };
-  let bytes: Buffer;
-  try {
-    bytes = readConfined(config.project_root, node.source_path, { maxBytes: SOURCE_MAX_BYTES });
-  } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'path_outside_root') throw error;
-    return { node_id: id, path: node.source_path, first_line: 1, lines: [], total_lines: 0, highlight, anchors, truncated: false, changed: true };
-  }
-  const indexed = reader.sourceHash(node.source_path);
-  const all = bytes.toString('utf8').split(/\r?\n/);
-  if (all.length > 1 && all[all.length - 1] === '') all.pop();
-  const first = Math.max(1, Math.min(from ?? node.start_line - SOURCE_CONTEXT_LINES, Math.max(1, all.length)));
-  const wanted = count ?? Math.max(1, node.end_line + SOURCE_CONTEXT_LINES - first + 1);
-  const window = all.slice(first - 1, first - 1 + Math.min(wanted, SOURCE_MAX_LINES));
-  let cut = false;
-  const lines = window.map((line) => {
-    if (line.length <= SOURCE_LINE_CAP) return line;
-    cut = true;
-    return line.slice(0, SOURCE_LINE_CAP);
-  });
-  return {
-    node_id: id,
-    path: node.source_path,
-    first_line: first,
-    lines,
-    total_lines: all.length,
-    highlight,
-    anchors,
-    truncated: cut || first > 1 || first - 1 + lines.length < all.length,
-    changed: indexed === null || indexed !== sha256(bytes),
-  };
 }

@@ -5,16 +5,19 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Logger } from 'pino';
 import { DocforgeError, errors, type ErrorCode } from '@docforge/core';
+import { resolveServedIndex } from '@docforge/index';
 import type { GraphBrowserWorkerConfig } from './config.js';
 import { Snapshot } from './snapshot.js';
 import { SessionStore, type IssuedToken } from './session.js';
 import { installSecurity } from './security.js';
 import { registerApi } from './api.js';
+import { sourceScope } from './source.js';
 
 const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Where the built UI lives (apps/graph-browser/dist/web, built by esbuild from web/). */
@@ -36,6 +39,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   path_outside_root: 403,
   viewer_access_denied: 403,
   snapshot_replaced: 409,
+  source_changed: 409,
 };
 
 /** A running worker. */
@@ -62,10 +66,14 @@ export interface StartWorkerOptions {
 /**
  * Opens the snapshot (rejecting a replaced file, and Logic under no-AST, before any read), then
  * listens on 127.0.0.1 with an OS-chosen port.
- * @throws DocforgeError `snapshot_replaced`, `policy_violation`, `index_unavailable`; a listen error
+ * @throws DocforgeError from resolveServedIndex (`project_root_invalid`, `descriptor_invalid`, `invalid_arguments`) unless
+ *   the config names the index file the root's current.json publishes; `snapshot_replaced`, `policy_violation`, `index_unavailable`; a listen error
  */
 export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
-  const { config, logger } = options;
+  const { logger } = options;
+  // Defence in depth: the manager checked it already; serve only the current publication of a real project (real paths).
+  const served = resolveServedIndex(options.config.project_root, options.config.index_path, options.config.signature);
+  const config: GraphBrowserWorkerConfig = { ...options.config, project_root: served.root, index_path: served.indexPath };
   const snapshot = Snapshot.open(config);
   const sessions = new SessionStore(config.worker_id);
   const app = Fastify({
@@ -75,12 +83,19 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     routerOptions: { maxParamLength: 4096 },
     bodyLimit: 1024,
     return503OnClosing: true,
+    // Errors fastify answers before routing (undecodable URL, overlong parameter) and those node's
+    // HTTP parser raises (oversized headers, timeouts, malformed requests) get the worker's shape too.
+    frameworkErrors: (error, _request, reply) => {
+      const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      void (reply as unknown as FastifyReply).code(status).header('content-type', 'application/json; charset=utf-8').header('x-content-type-options', 'nosniff').send({ error: errors.invalidArguments(frameworkMessage(error)).toWire() });
+    },
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket) => rawClientError(error, socket),
   });
   let port = 0;
   installSecurity(app, { sessions, port: () => port, onActivity: options.onActivity ?? (() => undefined) });
   app.setErrorHandler((error, request, reply) => {
     const wire = error instanceof DocforgeError ? error : fastifyError(error);
-    const status = STATUS[wire.code] ?? 500;
+    const status = error instanceof DocforgeError ? (STATUS[wire.code] ?? 500) : clientStatus(error) ?? STATUS[wire.code] ?? 500;
     if (status === 500) request.log.error({ err: error, url: request.routeOptions.url }, 'graph-browser request failed');
     return reply.code(status).send({ error: wire.toWire() });
   });
@@ -90,7 +105,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       : errors.invalidArguments('No such file in the viewer.');
     return reply.code(404).send({ error: error.toWire() });
   });
-  registerApi(app, snapshot);
+  registerApi(app, snapshot, sourceScope(served));
   await app.register(fastifyStatic, { root: options.uiDir ?? uiDirectory(), prefix: '/', list: false, dotfiles: 'deny', index: ['index.html'], redirect: false, wildcard: true });
   try {
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -113,9 +128,41 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   };
 }
 
+/** The 4xx status a fastify error carries (body too large: 413, unsupported media type: 415, …), or null. */
+function clientStatus(error: unknown): number | null {
+  const status = typeof error === 'object' && error !== null && 'statusCode' in error ? Number(error.statusCode) : NaN;
+  return status >= 400 && status < 500 ? status : null;
+}
+
 /** A fastify error (bad URL, parse failure, …) as a DocforgeError: a 4xx becomes invalid_arguments. */
 function fastifyError(error: unknown): DocforgeError {
-  const status = typeof error === 'object' && error !== null && 'statusCode' in error ? Number(error.statusCode) : 500;
-  if (status >= 400 && status < 500) return errors.invalidArguments(error instanceof Error ? error.message : 'Bad request.');
+  if (clientStatus(error) !== null) return errors.invalidArguments(frameworkMessage(error));
   return errors.internalError();
+}
+
+/** A short message for a framework error, without echoing the (possibly token-bearing) URL. */
+function frameworkMessage(error: unknown): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  if (code === 'FST_ERR_BAD_URL') return 'The request URL is not valid percent-encoded UTF-8.';
+  if (code === 'FST_ERR_MAX_PARAM_LENGTH') return 'A path segment of the request URL is too long.';
+  return error instanceof Error ? error.message.slice(0, 500) : 'Bad request.';
+}
+
+/**
+ * Answers a request node's HTTP parser refused before fastify saw it (fastify's own handler would
+ * send `{"error":"Bad Request",...}`): the worker's `{ error: { code, message, remediation, details } }`
+ * with 408 (timeout), 431 (headers too large) or 400, then closes the connection.
+ */
+function rawClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, label, message] = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? [408, 'Request Timeout', 'The request was not received in time.']
+    : error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'The request headers are too large.']
+      : [400, 'Bad Request', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ error: errors.invalidArguments(message, { http_status: status }).toWire() });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${label}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }

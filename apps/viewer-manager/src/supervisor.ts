@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { DocforgeError, errors } from '@docforge/core';
 import type { PublicationSignature, ViewerRequests, WorkerRecord } from '@docforge/ipc';
+import { resolveServedIndex } from '@docforge/index';
 import { describeValidationErrors, validateGraphBrowserWorkerMessage, type GraphBrowserWorkerMessage } from '@docforge/protocol';
 import type { Logger } from 'pino';
 import { sameSignature, signatureState } from './signature.js';
@@ -68,14 +69,14 @@ export class Supervisor {
   /**
    * Returns a ready worker for the root and exact signature: a running one whose signature is
    * still the published one, else a freshly forked one.
-   * @throws DocforgeError `invalid_arguments` for an index path outside the root or not named by the signature; `worker_failed` when the worker reports fatal, exits or misses the start timeout
+   * @throws DocforgeError from {@link resolveServedIndex} (`project_root_invalid`, `descriptor_invalid`, `invalid_arguments`,
+   *   `snapshot_replaced`) unless the index path is exactly the file the root's current.json publishes with that signature; `worker_failed` when the worker reports fatal, exits or misses the start timeout
    */
   async ensure(request: ViewerRequests['ensure_worker']['request']): Promise<ViewerRequests['ensure_worker']['result']> {
     const root = path.resolve(request.project_root);
-    const indexPath = path.resolve(request.index_path);
-    if (!indexPath.startsWith(`${root}${path.sep}`) || path.basename(indexPath) !== request.signature.index_file) {
-      throw errors.invalidArguments('ensure_worker: index_path must be the signature\'s index file inside project_root.');
-    }
+    // Only the current publication of a real DocForge project is served (real paths; never any SQLite file anywhere).
+    const served = resolveServedIndex(request.project_root, request.index_path, request.signature);
+    const indexPath = served.indexPath;
     for (const entry of this.entries.values()) {
       if (entry.child === null || entry.stopping !== null || entry.record.project_root !== root || entry.record.no_ast !== request.no_ast) continue;
       if (!sameSignature(entry.record.signature, request.signature) || signatureState(entry.indexPath, entry.record.signature) !== 'current') continue;

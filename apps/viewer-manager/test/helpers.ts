@@ -107,6 +107,8 @@ export function fakeProject(id = 'fake'): FakeProject {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'dfvm-proj-')));
   const indexDir = path.join(root, '.docforge', 'index');
   mkdirSync(indexDir, { recursive: true });
+  // A real descriptor: the manager serves only the publication of a DocForge project.
+  writeFileSync(path.join(root, 'docforge.toml'), `schema_version = 1\n\n[project]\nid = "${id}"\nname = "Fake"\n`);
   const project: FakeProject = {
     root,
     indexPath: '',

@@ -61,6 +61,8 @@ export const ERROR_CODES = {
   application_failed: { message: 'Canonical application failed; every canonical file was restored.', template: 'Applying changeset {changeset_id} failed at {stage:raw}: {reason:raw}; every canonical file was restored.', remediation: 'inspect_then_retry' },
   application_in_progress: { message: 'An interrupted canonical application is open; no index generation is published from its files.', template: 'Canonical application of changeset {changeset_id} is in progress or was interrupted; the last publication is served until a gated DocForge process recovers it.', remediation: 'start_gated_process_to_recover', stale: true },
   canonical_applier_unavailable: { message: 'The project supplies no canonical applier.', template: '{reason:raw}', remediation: 'declare_canonical_applier' },
+  // Viewer hardening (issue 12 fix F2): the source endpoint refuses a file that is no longer the indexed one.
+  source_changed: { message: 'The source file is no longer the file that was indexed; the viewer shows only indexed content.', template: 'The source file {path} is no longer the file that was indexed ({reason:raw}); nothing was read out. Run docforge sync, then open the view again with docforge_visualize.', remediation: 'sync_then_visualize_again', stale: true },
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Every registered wire error code. */
@@ -314,6 +316,10 @@ export const errors = Object.freeze({
   /** `canonical_applier_unavailable`: `--canonical-applier` without an applier the project supplies. */
   canonicalApplierUnavailable(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('canonical_applier_unavailable', { reason }, details, options);
+  },
+  /** `source_changed` (issue 12 fix F2): the node's source file no longer has the indexed content (`details.path`, `details.reason`); the viewer refuses to show it. */
+  sourceChanged(path: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('source_changed', { path, reason }, { path, reason, ...details }, options);
   },
 });
 

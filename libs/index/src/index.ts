@@ -30,3 +30,5 @@ export { receiptProblem } from './receipt-verify.js';
 export type { ReceiptState, ReceiptStatus, ReceiptExpectation } from './receipt-status.js';
 export { generationReceiptStatus } from './receipt-status.js';
 export { guardStdout } from './stdout-guard.js';
+export type { ServedIndex, ServedSignature } from './served-index.js';
+export { resolveServedIndex, pathWithin } from './served-index.js';

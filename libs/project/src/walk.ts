@@ -80,7 +80,8 @@ function issue(severity: SourceIssue['severity'], code: string, path: string, me
  * root is included with its target's stat; a link resolving outside the root yields an error issue
  * `path_outside_root`; a symlinked directory inside the root is not descended into (warning
  * `symlinked_directory_skipped`). A link whose real path lies under an excluded glob, `.git/` or the
- * state dir is skipped like that path (warning `symlink_to_excluded_path`, naming link and target);
+ * state dir, or outside every declared content and code root, is skipped like that path (warning
+ * `symlink_to_excluded_path`, naming link and target);
  * a link loop is a warning `symlink_loop` (ELOOP), a dangling link `broken_symlink`. Files larger
  * than {@link MAX_CONTENT_SOURCE_BYTES} (content) or {@link MAX_CODE_SOURCE_BYTES} (code) are not
  * entries but error issues `source_too_large` (path and size). Unreadable directories are error
@@ -91,6 +92,8 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
   const root = desc.root;
   const rootPrefix = root.endsWith(sep) ? root : root + sep;
   const { excluded, skipDir, skippedPath } = skipRules(desc);
+  /** Project-relative POSIX content and code roots ('' for the root itself): a link's target must lie inside one. */
+  const declaredRoots = [...desc.sources.content_roots, ...desc.sources.code_roots].map((r) => (r === '.' ? '' : r.replace(/\/+$/, '')));
   const found = new Map<string, SourceEntry>();
   const issues: SourceIssue[] = [];
   const directories = new Set<string>();
@@ -217,6 +220,11 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
     if (skippedPath(realRel)) {
       // Excludes, .git and the state dir cannot be bypassed through a link.
       if (relevant) issues.push(issue('warning', 'symlink_to_excluded_path', rel, `${rel}: symbolic link target ${realRel} is excluded (exclude glob, .git or state dir); skipped`));
+      return;
+    }
+    if (!declaredRoots.some((r) => r === '' || realRel === r || realRel.startsWith(`${r}/`))) {
+      // Nor can a link widen the declared roots (a docs/x.md pointing at ../.env is not a source).
+      if (relevant) issues.push(issue('warning', 'symlink_to_excluded_path', rel, `${rel}: symbolic link target ${realRel} lies outside the declared content and code roots; skipped`));
       return;
     }
     if (stat.isDirectory()) {

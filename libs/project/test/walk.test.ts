@@ -290,3 +290,22 @@ test('a file or directory name that is not UTF-8 is an invalid_encoding finding 
     removeTree(root);
   }
 });
+
+test('a symlink cannot widen the declared roots: a docs/ link to a file elsewhere in the project (.env, other/) is skipped', () => {
+  const root = fixture();
+  try {
+    writeFileSync(join(root, '.env'), 'SECRET=1\n');
+    symlinkSync('../.env', join(root, 'docs/to-env.md'));
+    symlinkSync('../other/outside-roots.md', join(root, 'docs/to-other.md'));
+    symlinkSync('index.md', join(root, 'docs/to-index.md'));
+    const walk = walkSources(loadDescriptor(root), ['.ts']);
+    const paths = walk.entries.map((entry) => entry.path);
+    assert.ok(!paths.includes('docs/to-env.md') && !paths.includes('docs/to-other.md'));
+    assert.ok(paths.includes('docs/to-index.md'), 'a link inside a declared root is still followed');
+    const skipped = walk.issues.filter((item) => item.code === 'symlink_to_excluded_path').map((item) => item.path).sort();
+    assert.deepEqual(skipped, ['docs/to-env.md', 'docs/to-other.md']);
+    assert.match(walk.issues.find((item) => item.path === 'docs/to-env.md')?.message ?? '', /target \.env lies outside the declared content and code roots/);
+  } finally {
+    removeTree(root);
+  }
+});
