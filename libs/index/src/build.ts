@@ -10,7 +10,7 @@ import { errors, edgeIdentityKey, sha256, type SourceIssue } from '@docforge/cor
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { loadDescriptor, sourceHash, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry } from '@docforge/project';
 import { adaptersFor, adapterVersionOf, ensureAdapters } from './adapter-registry.js';
-import { linkCode, resolveSources } from './build-graph.js';
+import { linkCode, resetLinkCaches, resolveSources } from './build-graph.js';
 import { sourceKey, type BuildOutcome, type BuildStats, type BuildTask, type CachedSource, type WrittenState } from './build-types.js';
 import { unresolvedCallsHash, writeDeltaIndex, writeFullIndex } from './index-writer.js';
 import { parseBatch, reparseSource } from './parse.js';
@@ -32,6 +32,7 @@ let written: WrittenState | null = null;
 export function resetBuildCaches(): void {
   sourceCache.clear();
   written = null;
+  resetLinkCaches();
 }
 
 function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
