@@ -97,6 +97,12 @@ export interface PartialLinkPlan {
   changed: ReadonlySet<string>;
   /** Per path, the output of the previous call (its `deps` give the old import graph). */
   previous: ReadonlyMap<string, FileLinkOutput>;
+  /**
+   * Whether the set of code files `ModuleResolver.hasFile` answers for (every adapter's) changed
+   * since `previous`: when false and the adapter's own files are the same, unchanged files'
+   * specifiers resolve as before and their previous `deps` hold.
+   */
+  pathsChanged: boolean;
 }
 
 /**

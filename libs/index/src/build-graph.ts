@@ -31,6 +31,8 @@ interface AdapterLinkCache {
   hashes: Map<string, string>;
   /** Project texts the linker read (package.json, tsconfig.json) and what they held. */
   texts: Map<string, string | null>;
+  /** The code paths of every adapter the resolver answered for. */
+  codePaths: ReadonlySet<string>;
 }
 
 const linkCaches = new Map<string, AdapterLinkCache>();
@@ -51,7 +53,7 @@ function compareText(a: string, b: string): number {
  * is what the adapter's full `link` returns (edges sorted and unique, issues in path order).
  */
 function linkAdapter(
-  root: string, adapter: CodeAdapter, sources: readonly CachedSource[], resolver: ModuleResolver,
+  root: string, adapter: CodeAdapter, sources: readonly CachedSource[], resolver: ModuleResolver, codePaths: ReadonlySet<string>,
 ): { edges: GraphEdge[]; issues: SourceIssue[]; capabilities: Record<string, string[]>; unresolved: Record<string, number> } {
   const files = sources.map((s) => ({ path: s.entry.path, nodes: s.nodes, link_data: s.link_data }));
   if (adapter.linkFiles === undefined) {
@@ -70,7 +72,11 @@ function linkAdapter(
   let usable = cache !== undefined && cache.root === root;
   if (usable) for (const [p, text] of cache!.texts) if (resolver.readText(p) !== text) usable = false;
   const hashes = new Map(sources.map((s) => [s.entry.path, s.content_hash]));
-  let plan = usable ? { changed: new Set(sources.filter((s) => cache!.hashes.get(s.entry.path) !== s.content_hash).map((s) => s.entry.path)), previous: cache!.outputs } : null;
+  let plan = usable ? {
+    changed: new Set(sources.filter((s) => cache!.hashes.get(s.entry.path) !== s.content_hash).map((s) => s.entry.path)),
+    previous: cache!.outputs,
+    pathsChanged: cache!.codePaths.size !== codePaths.size || [...codePaths].some((p) => !cache!.codePaths.has(p)),
+  } : null;
   let result = adapter.linkFiles(files, recording, plan);
   if (!result.reusable && plan !== null) {
     // A cycle or the depth limit was reached: results may depend on the linking order, so link everything.
@@ -83,7 +89,7 @@ function linkAdapter(
     if (output !== undefined) outputs.set(path, output);
   }
   if (result.reusable) {
-    linkCaches.set(adapter.id, { root, outputs, hashes, texts: plan !== null ? new Map([...cache!.texts, ...recorded]) : recorded });
+    linkCaches.set(adapter.id, { root, outputs, hashes, texts: plan !== null ? new Map([...cache!.texts, ...recorded]) : recorded, codePaths: new Set(codePaths) });
   } else {
     linkCaches.delete(adapter.id);
   }
@@ -123,7 +129,7 @@ export function linkCode(root: string, current: ReadonlyMap<string, CachedSource
   for (const [id, sources] of byAdapter) {
     const adapter = codeAdapter(id);
     if (!adapter) continue;
-    const result = linkAdapter(root, adapter, sources, resolver);
+    const result = linkAdapter(root, adapter, sources, resolver, linked.codePaths);
     linked.edges.push(...result.edges);
     linked.issues.push(...result.issues);
     mergeCapabilityMaps(linked.capabilities, result.capabilities);

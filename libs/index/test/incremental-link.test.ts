@@ -128,9 +128,9 @@ test('linkFiles re-links the changed file and its importers through re-exports, 
     assert.deepEqual([...full.files.keys()], ['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/d.ts']);
     assert.equal(full.reusable, true);
     assert.ok(full.files.get('src/c.ts')!.edges.some((e) => e.relation === 'calls' && e.target_id.endsWith('#f')));
-    const partial = linkTypeScriptFiles(inputs, resolver, { changed: new Set(['src/a.ts']), previous: full.files });
+    const partial = linkTypeScriptFiles(inputs, resolver, { changed: new Set(['src/a.ts']), previous: full.files, pathsChanged: false });
     assert.deepEqual([...partial.files.keys()], ['src/a.ts', 'src/b.ts', 'src/c.ts'], 'd.ts does not reach a.ts');
-    const leaf = linkTypeScriptFiles(inputs, resolver, { changed: new Set(['src/d.ts']), previous: full.files });
+    const leaf = linkTypeScriptFiles(inputs, resolver, { changed: new Set(['src/d.ts']), previous: full.files, pathsChanged: false });
     assert.deepEqual([...leaf.files.keys()], ['src/d.ts']);
   });
 });

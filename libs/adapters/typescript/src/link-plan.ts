@@ -10,7 +10,8 @@ import type { PartialLinkPlan } from '@docforge/core';
 /**
  * The files to link again: the plan's changed files, added files, removed files (as seeds) and
  * every file reaching one of them over the previous import graph (files still present) or the
- * current one; null (link all) when the directories holding files changed.
+ * current one (computed only for changed files when no file was added or removed); null (link
+ * all) when the directories holding files changed.
  * @param paths the current files, sorted
  * @param depsOf the project files a current file's specifiers resolve to
  */
@@ -27,7 +28,10 @@ export function affectedFiles(plan: PartialLinkPlan, paths: readonly string[], d
     else list.push(from);
   };
   for (const [path, output] of plan.previous) if (present.has(path)) for (const dep of output.deps) add(dep, path);
-  for (const path of paths) for (const dep of depsOf(path)) add(dep, path);
+  // With the same files, an unchanged file's specifiers resolve as before: its previous deps hold.
+  const samePaths = !plan.pathsChanged && paths.length === plan.previous.size && paths.every((p) => plan.previous.has(p));
+  if (!samePaths) for (const path of paths) for (const dep of depsOf(path)) add(dep, path);
+  else for (const path of plan.changed) if (present.has(path)) for (const dep of depsOf(path)) add(dep, path);
   const out = new Set<string>();
   const queue = [...seeds];
   while (queue.length > 0) {
