@@ -74,4 +74,45 @@ export interface CodeAdapter {
   extract(input: CodeExtractInput): Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data'>;
   /** Resolves cross-file edges from the `link_data` of every file this adapter extracted. */
   link(files: readonly Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>[], resolver: ModuleResolver): LinkResult;
+  /**
+   * Optional incremental form of {@link CodeAdapter.link} (issue 14): links only the files a change
+   * can affect and reports each linked file's own output, so the caller keeps the outputs of the
+   * others from the previous call. With `plan` null every file is linked.
+   */
+  linkFiles?(files: readonly Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>[], resolver: ModuleResolver, plan: PartialLinkPlan | null): PartialLinkResult;
+}
+
+/** What one file's linking produced (its own edges, issues and unresolved call counts) and the files its specifiers resolve to. */
+export interface FileLinkOutput {
+  edges: GraphEdge[];
+  issues: SourceIssue[];
+  unresolved_calls: Record<string, number>;
+  /** Project paths the file's import, re-export and binding specifiers resolve to (sorted, unique). */
+  deps: string[];
+}
+
+/** Input of an incremental link: the files whose parse changed (or appeared) and the previous call's per-file outputs. */
+export interface PartialLinkPlan {
+  /** Paths whose link data changed since `previous` was produced, plus added paths. */
+  changed: ReadonlySet<string>;
+  /** Per path, the output of the previous call (its `deps` give the old import graph). */
+  previous: ReadonlyMap<string, FileLinkOutput>;
+  /**
+   * Whether the set of code files `ModuleResolver.hasFile` answers for (every adapter's) changed
+   * since `previous`: when false and the adapter's own files are the same, unchanged files'
+   * specifiers resolve as before and their previous `deps` hold.
+   */
+  pathsChanged: boolean;
+}
+
+/**
+ * Output of {@link CodeAdapter.linkFiles}: per re-linked file its output (files absent here keep
+ * their previous output; files gone from the input are dropped by the caller), capabilities for the
+ * whole input, and whether the outputs may be reused by a later incremental call: false when
+ * resolution reached a cycle or the depth limit, where results can depend on the linking order.
+ */
+export interface PartialLinkResult {
+  files: Map<string, FileLinkOutput>;
+  capabilities: Record<string, string[]>;
+  reusable: boolean;
 }

@@ -4,7 +4,7 @@
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import type { GraphEdge, SourceIssue } from '@docforge/core';
+import type { CodeAdapter, FileLinkOutput, GraphEdge, ModuleResolver, SourceIssue } from '@docforge/core';
 import { codeSourcePathMatcher, resolveGraph, type Descriptor, type ResolvedGraph, type ResolveSource } from '@docforge/project';
 import { codeExtensionsOf } from './adapter-manifests.js';
 import { codeAdapter } from './adapter-registry.js';
@@ -22,7 +22,96 @@ export interface LinkedCode {
   unresolvedCalls: Map<string, number>;
 }
 
-/** Links the code sources of each loaded adapter across files (imports, calls, heritage). */
+/** What the worker keeps per adapter between builds to re-link only what a change can affect (issue 14). */
+interface AdapterLinkCache {
+  root: string;
+  /** Per path, that file's own link output. */
+  outputs: Map<string, FileLinkOutput>;
+  /** Per path, the content hash its output was linked from. */
+  hashes: Map<string, string>;
+  /** Project texts the linker read (package.json, tsconfig.json) and what they held. */
+  texts: Map<string, string | null>;
+  /** The code paths of every adapter the resolver answered for. */
+  codePaths: ReadonlySet<string>;
+}
+
+const linkCaches = new Map<string, AdapterLinkCache>();
+
+/** Drops the per-adapter link outputs kept between builds (with the parse caches: descriptor or policy changed). */
+export function resetLinkCaches(): void {
+  linkCaches.clear();
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Links one adapter's files, incrementally when the adapter supports it and this worker linked the
+ * same root before with the same project texts: only changed, added and removed files and the files
+ * reaching them through imports are linked again; the others keep their previous output. The merge
+ * is what the adapter's full `link` returns (edges sorted and unique, issues in path order).
+ */
+function linkAdapter(
+  root: string, adapter: CodeAdapter, sources: readonly CachedSource[], resolver: ModuleResolver, codePaths: ReadonlySet<string>,
+): { edges: GraphEdge[]; issues: SourceIssue[]; capabilities: Record<string, string[]>; unresolved: Record<string, number> } {
+  const files = sources.map((s) => ({ path: s.entry.path, nodes: s.nodes, link_data: s.link_data }));
+  if (adapter.linkFiles === undefined) {
+    const result = adapter.link(files, resolver);
+    return { edges: result.edges, issues: result.issues, capabilities: result.capabilities ?? {}, unresolved: result.unresolved_calls ?? {} };
+  }
+  const recorded = new Map<string, string | null>();
+  const recording: ModuleResolver = {
+    hasFile: (p) => resolver.hasFile(p),
+    readText: (p) => {
+      if (!recorded.has(p)) recorded.set(p, resolver.readText(p));
+      return recorded.get(p)!;
+    },
+  };
+  const cache = linkCaches.get(adapter.id);
+  let usable = cache !== undefined && cache.root === root;
+  if (usable) for (const [p, text] of cache!.texts) if (resolver.readText(p) !== text) usable = false;
+  const hashes = new Map(sources.map((s) => [s.entry.path, s.content_hash]));
+  let plan = usable ? {
+    changed: new Set(sources.filter((s) => cache!.hashes.get(s.entry.path) !== s.content_hash).map((s) => s.entry.path)),
+    previous: cache!.outputs,
+    pathsChanged: cache!.codePaths.size !== codePaths.size || [...codePaths].some((p) => !cache!.codePaths.has(p)),
+  } : null;
+  let result = adapter.linkFiles(files, recording, plan);
+  if (!result.reusable && plan !== null) {
+    // A cycle or the depth limit was reached: results may depend on the linking order, so link everything.
+    plan = null;
+    result = adapter.linkFiles(files, recording, null);
+  }
+  const outputs = new Map<string, FileLinkOutput>();
+  for (const path of [...hashes.keys()].sort(compareText)) {
+    const output = result.files.get(path) ?? (plan !== null ? plan.previous.get(path) : undefined);
+    if (output !== undefined) outputs.set(path, output);
+  }
+  if (result.reusable) {
+    linkCaches.set(adapter.id, { root, outputs, hashes, texts: plan !== null ? new Map([...cache!.texts, ...recorded]) : recorded, codePaths: new Set(codePaths) });
+  } else {
+    linkCaches.delete(adapter.id);
+  }
+  const merged = new Map<string, GraphEdge>();
+  const issues: SourceIssue[] = [];
+  const unresolved: Record<string, number> = {};
+  for (const output of outputs.values()) {
+    for (const edge of output.edges) {
+      const key = `${edge.source_id}\u0000${edge.relation}\u0000${edge.target_id}`;
+      if (!merged.has(key)) merged.set(key, edge);
+    }
+    issues.push(...output.issues);
+    for (const [owner, count] of Object.entries(output.unresolved_calls)) unresolved[owner] = (unresolved[owner] ?? 0) + count;
+  }
+  const edges = [...merged.values()].sort((a, b) => compareText(a.source_id, b.source_id) || compareText(a.relation, b.relation) || compareText(a.target_id, b.target_id));
+  return { edges, issues, capabilities: result.capabilities, unresolved };
+}
+
+/**
+ * Links the code sources of each loaded adapter across files (imports, calls, heritage); with an
+ * incremental adapter, only what the changed files can affect (see {@link linkAdapter}).
+ */
 export function linkCode(root: string, current: ReadonlyMap<string, CachedSource>): LinkedCode {
   const linked: LinkedCode = { edges: [], issues: [], capabilities: new Map(), codePaths: new Set(), unresolvedCalls: new Map() };
   const byAdapter = new Map<string, CachedSource[]>();
@@ -40,11 +129,11 @@ export function linkCode(root: string, current: ReadonlyMap<string, CachedSource
   for (const [id, sources] of byAdapter) {
     const adapter = codeAdapter(id);
     if (!adapter) continue;
-    const result = adapter.link(sources.map((s) => ({ path: s.entry.path, nodes: s.nodes, link_data: s.link_data })), resolver);
+    const result = linkAdapter(root, adapter, sources, resolver, linked.codePaths);
     linked.edges.push(...result.edges);
     linked.issues.push(...result.issues);
     mergeCapabilityMaps(linked.capabilities, result.capabilities);
-    for (const [owner, count] of Object.entries(result.unresolved_calls ?? {})) {
+    for (const [owner, count] of Object.entries(result.unresolved)) {
       if (Number.isInteger(count) && count > 0) linked.unresolvedCalls.set(owner, (linked.unresolvedCalls.get(owner) ?? 0) + count);
     }
   }

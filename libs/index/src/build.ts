@@ -10,11 +10,12 @@ import { errors, edgeIdentityKey, sha256, type SourceIssue } from '@docforge/cor
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { loadDescriptor, sourceHash, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry } from '@docforge/project';
 import { adaptersFor, adapterVersionOf, ensureAdapters } from './adapter-registry.js';
-import { linkCode, resolveSources } from './build-graph.js';
+import { linkCode, resetLinkCaches, resolveSources } from './build-graph.js';
 import { sourceKey, type BuildOutcome, type BuildStats, type BuildTask, type CachedSource, type WrittenState } from './build-types.js';
 import { unresolvedCallsHash, writeDeltaIndex, writeFullIndex } from './index-writer.js';
 import { parseBatch, reparseSource } from './parse.js';
 import { PARALLEL_PARSE_MIN_FILES, parseInParallel } from './parse-pool.js';
+import { writeParseCache, type ParseRow } from './parse-cache.js';
 import {
   adapterFailure, extendGraph, identityWithInputs, issuesHash, loadProjectAdapter, projectAdapterVersionSuffix,
   type ProjectAdapterOutput, type ProjectAdapterReport,
@@ -32,6 +33,7 @@ let written: WrittenState | null = null;
 export function resetBuildCaches(): void {
   sourceCache.clear();
   written = null;
+  resetLinkCaches();
 }
 
 function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
@@ -140,7 +142,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     // 0. A fresh worker starts from the previous publication's persisted parses, so the first
     // build of a new process is incremental too.
     if (sourceCache.size === 0 && written === null && task.forceFull !== true && previous !== null) {
-      const warm = warmFromPublication(layout, previous, { root: task.root, logicAllowed: task.logicAllowed, descriptorHash });
+      const warm = warmFromPublication(layout, previous, { root: task.root, logicAllowed: task.logicAllowed, descriptorHash, adapterVersion });
       if (warm) {
         for (const [p, source] of warm.sources) sourceCache.set(p, source);
         written = warm.written;
@@ -208,9 +210,11 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       return { ok: true, publication: previous!, stats, adapter: adapterReport, unchanged: true };
     }
     let needFull = !canDelta;
+    let parses: ParseRow[] | null = null;
     if (canDelta) {
       copyFileSync(path.join(layout.indexDir, previous!.index_file), tmpFile, fsConstants.COPYFILE_FICLONE);
-      needFull = !writeDeltaIndex(tmpFile, written!, { ...graph, unresolvedCalls: linked.unresolvedCalls }, { nodes: nodeMap, edges: edgeMap }, current, issues, meta);
+      parses = writeDeltaIndex(tmpFile, written!, { ...graph, unresolvedCalls: linked.unresolvedCalls }, { nodes: nodeMap, edges: edgeMap }, current, issues, meta);
+      needFull = parses === null;
       if (needFull) rmSync(tmpFile, { force: true });
       else stats.mode = 'delta';
     }
@@ -219,7 +223,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       for (const [p, source] of current) if (source.stripped) current.set(p, reparseSource(task.root, descriptor, source, task.logicAllowed));
       const rehydrated = resolveSources(descriptor, current, linked);
       graph = { ...rehydrated, ...extendGraph(rehydrated, linked.capabilities, adapterOutput) };
-      writeFullIndex(tmpFile, { ...graph, unresolvedCalls: linked.unresolvedCalls }, current, issues, meta, progress);
+      parses = writeFullIndex(tmpFile, { ...graph, unresolvedCalls: linked.unresolvedCalls }, current, issues, meta, progress);
     }
     fsyncFile(tmpFile);
     stats.write_ms = performance.now() - t;
@@ -241,6 +245,11 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
         logic_allowed: task.logicAllowed, project_id: descriptor.project.id, counts,
       },
     });
+    // The parse cache, outside the publication (parse-cache.ts); a failure there never fails the build.
+    if (!adopted) {
+      const removed = stats.mode === 'delta' ? [...written!.sources.keys()].filter((p) => !current.has(p)) : [];
+      writeParseCache(layout, { root: task.root, descriptorHash, logicAllowed: task.logicAllowed, adapterVersion }, parses!, removed, stats.mode === 'full');
+    }
     stats.publish_ms = performance.now() - t;
 
     // 6. Remember what was written; drop bodies to bound worker memory.

@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { sqliteDatabase } from './sqlite.js';
 import { edgeIdentityKey, locatedIssueMessage, parseEdgeIdentityKey, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import { sourceKey, type CachedSource, type PersistedParse, type WrittenState } from './build-types.js';
+import type { ParseRow } from './parse-cache.js';
 import { INDEX_DDL, INDEX_POST_DDL } from './schema.js';
 import { nodeTerms } from './terms.js';
 
@@ -92,22 +93,25 @@ function writeIssues(db: Db, issues: readonly SourceIssue[]): void {
 }
 
 /**
- * Writes source rows with their pre-resolution parse (declared edges, links, issues, adapter link
- * data, and the node ids; nodes that lost a duplicate-id clash are kept whole because the nodes
- * table does not hold them), so a new process can build incrementally (see warm.ts). Call after
- * the nodes table is written.
+ * Writes source rows and returns each one's pre-resolution parse for the parse cache
+ * (parse-cache.ts; declared edges, links, issues, adapter link data, and the node ids; nodes that
+ * lost a duplicate-id clash are kept whole because the nodes table does not hold them), so a new
+ * process can build incrementally (see warm.ts). Call after the nodes table is written.
  */
-function writeSources(db: Db, sources: Iterable<CachedSource>): void {
-  const stmt = db.prepare('INSERT OR REPLACE INTO sources (path, role, size, mtime_ns, ino, content_hash, node_count, parse) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+function writeSources(db: Db, sources: Iterable<CachedSource>): ParseRow[] {
+  const stmt = db.prepare('INSERT OR REPLACE INTO sources (path, role, size, mtime_ns, ino, content_hash, node_count) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const winnerPath = db.prepare('SELECT source_path FROM nodes WHERE id = ?').pluck();
+  const rows: ParseRow[] = [];
   for (const s of sources) {
     const lost = s.nodes.filter((n) => winnerPath.get(n.id) !== s.entry.path).map((n) => ({ ...n, body: '' }));
     const parse: PersistedParse = {
       v: 1, node_ids: s.nodes.map((n) => n.id), lost_nodes: lost, edges: s.edges, links: s.links, issues: s.issues,
       link_data: s.link_data, adapter: s.adapter, logic_steps: s.logic_count ?? s.logic_steps.length,
     };
-    stmt.run(s.entry.path, s.entry.role, s.entry.size, s.entry.mtime_ns, s.entry.ino, s.content_hash, s.nodes.length, JSON.stringify(parse));
+    stmt.run(s.entry.path, s.entry.role, s.entry.size, s.entry.mtime_ns, s.entry.ino, s.content_hash, s.nodes.length);
+    rows.push({ path: s.entry.path, sourceKey: sourceKey(s), parse: JSON.stringify(parse) });
   }
+  return rows;
 }
 
 function writeLogic(db: Db, sources: Iterable<CachedSource>): void {
@@ -129,13 +133,14 @@ function writeFull(
   meta: Record<string, string>,
   progress: (stage: string, done: number, total: number) => void,
   unresolved: UnresolvedCalls | undefined,
-): void {
+): ParseRow[] {
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.pragma('page_size = 8192');
   db.exec(INDEX_DDL);
   db.exec(INDEX_POST_DDL);
   const st = prepareInserts(db);
+  let parses: ParseRow[] = [];
   db.transaction(() => {
     let n = 0;
     for (const node of nodes) {
@@ -144,7 +149,7 @@ function writeFull(
       if (n % 2000 === 0) progress('write', n, nodes.length);
     }
     for (const e of edges) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e));
-    writeSources(db, current.values());
+    parses = writeSources(db, current.values());
     writeLogic(db, logicSources);
     writeIssues(db, issues);
     writeUnresolved(db, unresolvedRows(unresolved, nodes));
@@ -152,6 +157,7 @@ function writeFull(
     db.exec("INSERT INTO node_fts (node_fts) VALUES ('rebuild')");
   })();
   db.pragma('journal_mode = DELETE');
+  return parses;
 }
 
 /**
@@ -170,11 +176,12 @@ function writeDelta(
   issues: readonly SourceIssue[],
   meta: Record<string, string>,
   unresolved: UnresolvedCalls | undefined,
-): boolean {
+): ParseRow[] | null {
   const changedNodes = nodes.filter((n) => prev.nodes.get(n.id) !== n.content_hash);
   for (const node of changedNodes) {
-    if (current.get(node.source_path)?.stripped !== false) return false;
+    if (current.get(node.source_path)?.stripped !== false) return null;
   }
+  let parses: ParseRow[] = [];
   db.pragma('synchronous = OFF');
   const st = prepareInserts(db);
   const rowidOf = db.prepare('SELECT rowid FROM nodes WHERE id = ?').pluck();
@@ -217,7 +224,8 @@ function writeDelta(
       delSteps.run(p);
       delFlows.run(p);
     }
-    writeSources(db, [...current.values()].filter((s) => prev.sources.get(s.entry.path) !== sourceKey(s)));
+    // Changed rows, and freshly parsed sources (their parse may be missing from the parse cache).
+    parses = writeSources(db, [...current.values()].filter((s) => prev.sources.get(s.entry.path) !== sourceKey(s) || !s.stripped));
     // Freshly parsed code sources (not stripped) replace their Logic rows.
     const changedLogic = [...current.values()].filter((s) => !s.stripped && s.adapter !== null);
     for (const s of changedLogic) {
@@ -230,12 +238,13 @@ function writeDelta(
     if (prev.unresolvedHash !== unresolvedCallsHash(rows)) writeUnresolved(db, rows);
     writeMeta(db, meta);
   })();
-  return true;
+  return parses;
 }
 
 /**
  * Writes a complete index file from scratch at `file` (a new temp file), with the nodes' full-text
  * rows rebuilt at the end. `progress` receives `('write', done, total)` every 2,000 nodes.
+ * @returns every source's parse, for the parse cache
  * @throws SQLite errors (the caller removes the file)
  */
 export function writeFullIndex(
@@ -245,10 +254,10 @@ export function writeFullIndex(
   issues: readonly SourceIssue[],
   meta: Record<string, string>,
   progress: (stage: string, done: number, total: number) => void,
-): void {
+): ParseRow[] {
   const db = new (sqliteDatabase())(file);
   try {
-    writeFull(db, graph.nodes, graph.edges, current, [...current.values()].filter((s) => s.logic_steps.length > 0), issues, meta, progress, graph.unresolvedCalls);
+    return writeFull(db, graph.nodes, graph.edges, current, [...current.values()].filter((s) => s.logic_steps.length > 0), issues, meta, progress, graph.unresolvedCalls);
   } finally {
     db.close();
   }
@@ -256,8 +265,9 @@ export function writeFullIndex(
 
 /**
  * Applies a delta to `file`, a copy of the index file `prev` describes: removed and changed nodes,
- * edges, sources and Logic rows are replaced. Returns false (the file is then unusable) when a
- * changed node's body was dropped from the cache, so the caller writes a full index instead.
+ * edges, sources and Logic rows are replaced. Returns the parses of the source rows written (for
+ * the parse cache), or null (the file is then unusable) when a changed node's body was dropped
+ * from the cache, so the caller writes a full index instead.
  * @throws SQLite errors
  */
 export function writeDeltaIndex(
@@ -268,7 +278,7 @@ export function writeDeltaIndex(
   current: Map<string, CachedSource>,
   issues: readonly SourceIssue[],
   meta: Record<string, string>,
-): boolean {
+): ParseRow[] | null {
   const db = new (sqliteDatabase())(file);
   try {
     return writeDelta(db, prev, graph.nodes, graph.edges, maps.nodes, maps.edges, current, issues, meta, graph.unresolvedCalls);

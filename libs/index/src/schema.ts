@@ -7,9 +7,10 @@
  * Bumped whenever the table layout or the meaning of a column changes (4: the persisted parses of
  * `sources.parse` changed with issue 8: foreign front matter, encodings, encoded code ids, anchor
  * links; 5: the FTS `terms` column of identifier subwords and the `edges.mention` column of issue 9;
- * 6: the `unresolved_calls` table of issue 9).
+ * 6: the `unresolved_calls` table of issue 9; 7: `sources.parse` moved out of the published file into
+ * the state directory's parse cache, parse-cache.ts, issue 14).
  */
-export const INDEX_SCHEMA_VERSION = 6;
+export const INDEX_SCHEMA_VERSION = 7;
 
 /** DDL for a new index file; executed once per full build. */
 export const INDEX_DDL = `
@@ -83,8 +84,7 @@ CREATE TABLE sources (
   mtime_ns TEXT NOT NULL,
   ino TEXT NOT NULL,
   content_hash TEXT NOT NULL,
-  node_count INTEGER NOT NULL,
-  parse TEXT NOT NULL
+  node_count INTEGER NOT NULL
 ) WITHOUT ROWID;
 -- Per calling code node (function, method or module): call sites the adapter's linker could not
 -- prove a target for (they have no calls edge). Nodes without any are absent.

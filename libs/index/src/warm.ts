@@ -9,6 +9,7 @@ import { unresolvedCallsHash } from './index-writer.js';
 import { issuesHash } from './project-adapter.js';
 import type { Publication } from './publication-format.js';
 import { publicationFileIntact } from './publication.js';
+import { readParseCache } from './parse-cache.js';
 import { rowToNode, type NodeRow } from './reader.js';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 
@@ -18,13 +19,17 @@ export interface WarmExpectation {
   logicAllowed: boolean;
   /** SHA-256 of the descriptor file the build loaded. */
   descriptorHash: string;
+  /** The build's adapter version (a cached parse of another adapter version is not used). */
+  adapterVersion: string;
 }
 
 /**
  * Rebuilds a build worker's incremental state (per-source parses, stripped of bodies, and the
  * written graph) from the index file of `publication` (the build's one read of current.json),
- * read-only. Returns null when that file is not intact, or was built for another root,
- * descriptor, schema or Logic policy; the caller then parses everything. Never throws.
+ * read-only, and the parse cache (parse-cache.ts). Returns null when that file is not intact, or
+ * was built for another root, descriptor, schema or Logic policy; the caller then parses
+ * everything. A source without a matching cached parse is left out of `sources` (parsed again);
+ * `written` still describes the whole published file. Never throws.
  */
 export function warmFromPublication(layout: StateLayout, publication: Publication, expected: WarmExpectation): { sources: Map<string, CachedSource>; written: WrittenState } | null {
   if (!publicationFileIntact(layout, publication)) return null;
@@ -42,23 +47,28 @@ export function warmFromPublication(layout: StateLayout, publication: Publicatio
     }
     const sources = new Map<string, CachedSource>();
     const sourceKeys = new Map<string, string>();
-    const rows = db.prepare('SELECT path, role, size, mtime_ns, ino, content_hash, parse FROM sources').iterate() as IterableIterator<{ path: string; role: SourceEntry['role']; size: number; mtime_ns: string; ino: string; content_hash: string; parse: string }>;
+    const rows = db.prepare('SELECT path, role, size, mtime_ns, ino, content_hash FROM sources').all() as { path: string; role: SourceEntry['role']; size: number; mtime_ns: string; ino: string; content_hash: string }[];
+    for (const row of rows) sourceKeys.set(row.path, `${row.size}:${row.mtime_ns}:${row.ino}:${row.content_hash}`);
+    const cached = readParseCache(layout, { root: expected.root, descriptorHash: expected.descriptorHash, logicAllowed: expected.logicAllowed, adapterVersion: expected.adapterVersion }, sourceKeys);
     for (const row of rows) {
-      const parse = JSON.parse(row.parse) as PersistedParse;
-      if (parse.v !== 1) return null;
+      const text = cached.get(row.path);
+      if (text === undefined) continue;
+      const parse = JSON.parse(text) as PersistedParse;
+      if (parse.v !== 1) continue;
       const lost = new Map(parse.lost_nodes.map((n) => [n.id, n]));
       const sourceNodes: GraphNode[] = [];
+      let complete = true;
       for (const id of parse.node_ids) {
         const node = lost.get(id) ?? nodes.get(id);
-        if (!node) return null;
-        sourceNodes.push(node);
+        if (!node) complete = false;
+        else sourceNodes.push(node);
       }
+      if (!complete) continue;
       const entry: SourceEntry = { path: row.path, role: row.role, size: row.size, mtime_ns: row.mtime_ns, ino: row.ino };
       sources.set(row.path, {
         entry, content_hash: row.content_hash, nodes: sourceNodes, edges: parse.edges, links: parse.links, issues: parse.issues,
         logic_steps: [], logic_flows: [], link_data: parse.link_data, adapter: parse.adapter, stripped: true, logic_count: parse.logic_steps,
       });
-      sourceKeys.set(row.path, `${row.size}:${row.mtime_ns}:${row.ino}:${row.content_hash}`);
     }
     const edges = new Map<string, string>();
     for (const e of db.prepare('SELECT source_id, relation, target_id, source_path, line FROM edges').iterate() as IterableIterator<{ source_id: string; relation: string; target_id: string; source_path: string; line: number }>) {

@@ -5,7 +5,7 @@
  */
 import type { CodeAdapter } from '@docforge/core';
 import { extractTypeScript } from './extract.js';
-import { linkTypeScript } from './link.js';
+import { linkTypeScript, linkTypeScriptFiles } from './link.js';
 import { typescriptManifest } from './manifest.js';
 
 export { typescriptManifest } from './manifest.js';
@@ -15,7 +15,7 @@ export { isTestPath, isDeclarationPath, isEntrypointPath, languageOf } from './p
 export { extractLexical, lexTokens, scanModuleReferences } from './lexical.js';
 export type { LexToken, LexicalScan } from './lexical.js';
 export type { TsExtractResult } from './module-node.js';
-export { linkTypeScript } from './link.js';
+export { linkTypeScript, linkTypeScriptFiles } from './link.js';
 export type { TsLinkInput } from './link.js';
 export { buildFunctionLogic } from './logic.js';
 export type { FunctionLogic, LogicOwnerNode } from './logic.js';
@@ -40,4 +40,5 @@ export const typescriptAdapter: CodeAdapter = Object.freeze({
   extensions: typescriptManifest.extensions,
   extract: extractTypeScript,
   link: linkTypeScript,
+  linkFiles: linkTypeScriptFiles,
 });

@@ -1,10 +1,11 @@
-import type { GraphEdge, LinkResult, ModuleResolver, ParsedSource, SourceIssue } from '@docforge/core';
+import type { FileLinkOutput, GraphEdge, LinkResult, ModuleResolver, ParsedSource, PartialLinkPlan, PartialLinkResult, SourceIssue } from '@docforge/core';
 import { isTsLinkData } from './link-data.js';
 import type { TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsLinkData } from './link-data.js';
 import { posix } from 'node:path';
 import { buildModuleInfo, MAX_DEPTH, type ModuleInfo, type Target } from './link-model.js';
 import { ReceiverResolver, type NameResolution } from './receivers.js';
 import { SpecifierResolver } from './resolve.js';
+import { affectedFiles } from './link-plan.js';
 
 /** One file as handed to {@link linkTypeScript}. */
 export type TsLinkInput = Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>;
@@ -25,11 +26,34 @@ export function linkTypeScript(files: readonly TsLinkInput[], resolver: ModuleRe
   return new Linker(files, resolver).run();
 }
 
+/**
+ * The incremental form of {@link linkTypeScript} (issue 14, `CodeAdapter.linkFiles`): links the
+ * files of `plan.changed`, the removed files' and changed files' importers, and every file that
+ * reaches one of them through imports, re-exports or bindings (in the previous import graph or the
+ * current one), and returns each linked file's own output. A file's output depends only on the
+ * modules its specifiers reach, so the other files' previous outputs still hold. When the set of
+ * directories holding files changed (package.json lookup by directory), or `plan` is null, every
+ * file is linked.
+ */
+export function linkTypeScriptFiles(files: readonly TsLinkInput[], resolver: ModuleResolver, plan: PartialLinkPlan | null): PartialLinkResult {
+  return new Linker(files, resolver).runFiles(plan);
+}
+
+/** One file's output while it is being linked. */
+interface Bucket {
+  edges: Map<string, GraphEdge>;
+  issues: SourceIssue[];
+  unresolved: Record<string, number>;
+}
+
 class Linker implements NameResolution {
   private readonly modules = new Map<string, ModuleInfo>();
   private readonly specifiers: SpecifierResolver;
-  private readonly edges = new Map<string, GraphEdge>();
-  private readonly issues: SourceIssue[] = [];
+  private bucket: Bucket = { edges: new Map(), issues: [], unresolved: {} };
+  /** Whether a result was cut by a cycle or the depth limit (then it may depend on the linking order). */
+  private sensitive = false;
+  private readonly exportPending = new Set<string>();
+  private readonly superPending = new Set<string>();
   private readonly stats: Record<string, number> = {
     files: 0,
     imports_total: 0,
@@ -45,8 +69,6 @@ class Linker implements NameResolution {
   private readonly exportMemo = new Map<string, Target | null>();
   private readonly superMemo = new Map<string, Target | null>();
   private readonly receivers = new ReceiverResolver(this);
-  /** Per calling node id: call sites no declaration proves a target for. */
-  private readonly unresolvedByOwner: Record<string, number> = {};
 
   /** Module paths whose module node already carries `entrypoint`. */
   private readonly knownEntrypoints = new Set<string>();
@@ -62,20 +84,61 @@ class Linker implements NameResolution {
   }
 
   run(): LinkResult {
-    const paths = [...this.modules.keys()].sort();
-    this.stats['files'] = paths.length;
-    for (const path of paths) this.linkImports(this.modules.get(path)!);
-    for (const path of paths) this.linkHeritage(this.modules.get(path)!);
-    for (const path of paths) this.linkCalls(this.modules.get(path)!);
-    const edges = [...this.edges.values()].sort((a, b) => compare(a.source_id, b.source_id)
-      || compare(a.relation, b.relation) || compare(a.target_id, b.target_id));
+    const { files, capabilities } = this.runFiles(null);
+    const merged = new Map<string, GraphEdge>();
+    const issues: SourceIssue[] = [];
+    const unresolved: Record<string, number> = {};
+    for (const output of files.values()) {
+      for (const edge of output.edges) {
+        const key = `${edge.source_id}\u0000${edge.relation}\u0000${edge.target_id}`;
+        if (!merged.has(key)) merged.set(key, edge);
+      }
+      issues.push(...output.issues);
+      for (const [owner, count] of Object.entries(output.unresolved_calls)) unresolved[owner] = (unresolved[owner] ?? 0) + count;
+    }
+    const edges = [...merged.values()].sort(compareEdges);
     for (const edge of edges) {
       const key = `edges_${edge.relation}`;
       this.stats[key] = (this.stats[key] ?? 0) + 1;
     }
-    const capabilities = this.packageEntrypoints();
     this.stats['package_entrypoints'] = Object.keys(capabilities).length;
-    return { edges, issues: this.issues, stats: this.stats, capabilities, unresolved_calls: this.unresolvedByOwner };
+    return { edges, issues, stats: this.stats, capabilities, unresolved_calls: unresolved };
+  }
+
+  /** Links the files `plan` can affect (all when null), one file at a time in path order; see {@link linkTypeScriptFiles}. */
+  runFiles(plan: PartialLinkPlan | null): PartialLinkResult {
+    const paths = [...this.modules.keys()].sort();
+    this.stats['files'] = paths.length;
+    const affected = plan === null ? null : affectedFiles(plan, paths, (path) => this.depsOf(this.modules.get(path)!));
+    const files = new Map<string, FileLinkOutput>();
+    for (const path of paths) {
+      if (affected !== null && !affected.has(path)) continue;
+      const mod = this.modules.get(path)!;
+      this.bucket = { edges: new Map(), issues: [], unresolved: {} };
+      this.linkImports(mod);
+      this.linkHeritage(mod);
+      this.linkCalls(mod);
+      files.set(path, { edges: [...this.bucket.edges.values()], issues: this.bucket.issues, unresolved_calls: this.bucket.unresolved, deps: this.depsOf(mod) });
+    }
+    return { files, capabilities: this.packageEntrypoints(), reusable: !this.sensitive };
+  }
+
+  /** Project files the module's import, re-export and binding specifiers resolve to (sorted, unique). */
+  private depsOf(mod: ModuleInfo): string[] {
+    const deps = new Set<string>();
+    const specifiers: string[] = [];
+    for (const record of mod.data.imports) specifiers.push(record.specifier);
+    for (const binding of mod.data.bindings) specifiers.push(binding.specifier);
+    for (const record of mod.data.exports) if (record.specifier !== null) specifiers.push(record.specifier);
+    for (const specifier of specifiers) {
+      const resolution = this.specifiers.resolve(mod.path, specifier);
+      if (resolution.kind === 'file') deps.add(resolution.path);
+    }
+    return [...deps].sort();
+  }
+
+  orderSensitive(): void {
+    this.sensitive = true;
   }
 
   /**
@@ -127,7 +190,7 @@ class Linker implements NameResolution {
   private addEdge(sourceId: string, relation: string, targetId: string, sourcePath: string, line: number): void {
     if (sourceId === targetId) return;
     const key = `${sourceId}\u0000${relation}\u0000${targetId}`;
-    if (!this.edges.has(key)) this.edges.set(key, { source_id: sourceId, relation, target_id: targetId, source_path: sourcePath, line });
+    if (!this.bucket.edges.has(key)) this.bucket.edges.set(key, { source_id: sourceId, relation, target_id: targetId, source_path: sourcePath, line });
   }
 
   moduleAt(path: string): ModuleInfo | null {
@@ -152,7 +215,7 @@ class Linker implements NameResolution {
         this.stats['imports_external']! += 1;
       } else {
         this.stats['imports_unresolved']! += 1;
-        this.issues.push({
+        this.bucket.issues.push({
           severity: 'warning',
           code: 'unresolved_import',
           message: resolution.kind === 'unresolved' && resolution.alias !== undefined
@@ -188,7 +251,7 @@ class Linker implements NameResolution {
       const callee = this.resolveCall(mod, call);
       if (callee === null) {
         this.stats['calls_unresolved']! += 1;
-        this.unresolvedByOwner[call.owner] = (this.unresolvedByOwner[call.owner] ?? 0) + 1;
+        this.bucket.unresolved[call.owner] = (this.bucket.unresolved[call.owner] ?? 0) + 1;
         continue;
       }
       this.stats['calls_resolved']! += 1;
@@ -309,10 +372,17 @@ class Linker implements NameResolution {
 
   /** An export of a module by name (`default` and `=` stand in for each other; `*` re-exports followed). */
   private resolveExport(mod: ModuleInfo, name: string, depth: number): Target | null {
-    if (depth > MAX_DEPTH) return null;
+    if (depth > MAX_DEPTH) {
+      this.sensitive = true;
+      return null;
+    }
     const key = `${mod.path}\u0000${name}`;
-    if (this.exportMemo.has(key)) return this.exportMemo.get(key)!;
+    if (this.exportMemo.has(key)) {
+      if (this.exportPending.has(key)) this.sensitive = true;
+      return this.exportMemo.get(key)!;
+    }
     this.exportMemo.set(key, null);
+    this.exportPending.add(key);
     let result = this.exportByRecords(mod, mod.exports.get(name), depth);
     if (result === null && name === 'default') result = this.exportByRecords(mod, mod.exports.get('='), depth);
     if (result === null && name === '=') result = this.exportByRecords(mod, mod.exports.get('default'), depth);
@@ -324,6 +394,7 @@ class Linker implements NameResolution {
         if (result !== null) break;
       }
     }
+    this.exportPending.delete(key);
     this.exportMemo.set(key, result);
     return result;
   }
@@ -361,8 +432,12 @@ class Linker implements NameResolution {
   superclass(cls: Target): Target | null {
     if (cls.kind !== 'decl') return null;
     const key = cls.decl.id;
-    if (this.superMemo.has(key)) return this.superMemo.get(key)!;
+    if (this.superMemo.has(key)) {
+      if (this.superPending.has(key)) this.sensitive = true;
+      return this.superMemo.get(key)!;
+    }
     this.superMemo.set(key, null);
+    this.superPending.add(key);
     let result: Target | null = null;
     for (const record of cls.mod.data.heritage) {
       if (record.id !== key || record.relation !== 'inherits') continue;
@@ -372,6 +447,7 @@ class Linker implements NameResolution {
         break;
       }
     }
+    this.superPending.delete(key);
     this.superMemo.set(key, result);
     return result;
   }
@@ -391,6 +467,10 @@ class Linker implements NameResolution {
 function isCodeSpecifier(specifier: string): boolean {
   const base = specifier.split('/').pop() ?? '';
   return !base.includes('.') || base === '.' || base === '..' || CODE_EXTENSIONS.test(base);
+}
+
+function compareEdges(a: GraphEdge, b: GraphEdge): number {
+  return compare(a.source_id, b.source_id) || compare(a.relation, b.relation) || compare(a.target_id, b.target_id);
 }
 
 function compare(a: string, b: string): number {

@@ -19,6 +19,8 @@ export interface NameResolution {
   moduleFor(mod: ModuleInfo, specifier: string): ModuleInfo | null;
   /** The extracted module at a project path, or null. */
   moduleAt(path: string): ModuleInfo | null;
+  /** Records that a result was cut by a cycle or the depth limit, so it may depend on the linking order. */
+  orderSensitive(): void;
 }
 
 type ClassTarget = { kind: 'decl'; mod: ModuleInfo; decl: TsDeclRecord };
@@ -29,6 +31,8 @@ type LocalBinding = { kind: 'typed'; type: string; scopeId: string | null } | { 
 /** Resolves receiver calls (shapes `this` and `member` with a path) to method declarations. */
 export class ReceiverResolver {
   private readonly identityMemo = new Map<string, string | null>();
+  /** Memo keys being computed: a lookup of one of them is a cycle. */
+  private readonly identityPending = new Set<string>();
 
   constructor(private readonly names: NameResolution) {}
 
@@ -219,7 +223,10 @@ export class ReceiverResolver {
   }
 
   private localIdentity(mod: ModuleInfo, name: string, depth: number): string | null {
-    if (depth > MAX_DEPTH) return null;
+    if (depth > MAX_DEPTH) {
+      this.names.orderSensitive();
+      return null;
+    }
     if (mod.data.consts.includes(name)) return `${mod.path}:${name}`;
     const binding = mod.bindings.get(name);
     if (binding === undefined) return null;
@@ -231,15 +238,23 @@ export class ReceiverResolver {
 
   private exportIdentity(path: string, name: string, depth: number): string | null {
     const memo = `${path}\u0000${name}`;
-    if (this.identityMemo.has(memo)) return this.identityMemo.get(memo)!;
+    if (this.identityMemo.has(memo)) {
+      if (this.identityPending.has(memo)) this.names.orderSensitive();
+      return this.identityMemo.get(memo)!;
+    }
     this.identityMemo.set(memo, null);
+    this.identityPending.add(memo);
     const result = this.computeExportIdentity(path, name, depth);
+    this.identityPending.delete(memo);
     this.identityMemo.set(memo, result);
     return result;
   }
 
   private computeExportIdentity(path: string, name: string, depth: number): string | null {
-    if (depth > MAX_DEPTH) return null;
+    if (depth > MAX_DEPTH) {
+      this.names.orderSensitive();
+      return null;
+    }
     const mod = this.names.moduleAt(path);
     if (mod === null) return `${path}:export:${name}`;
     const record = mod.exports.get(name)?.[0];

@@ -1,0 +1,57 @@
+/**
+ * Which files an incremental link must link again (issue 14): a file's link output depends only on
+ * its own link data and on the modules its specifiers reach, directly or through re-exports and
+ * bindings, so a change can affect only the changed, added and removed files and the files that
+ * reach them. Package lookups go by directory, so a changed set of directories links everything.
+ */
+import { posix } from 'node:path';
+import type { PartialLinkPlan } from '@docforge/core';
+
+/**
+ * The files to link again: the plan's changed files, added files, removed files (as seeds) and
+ * every file reaching one of them over the previous import graph (files still present) or the
+ * current one (computed only for changed files when no file was added or removed); null (link
+ * all) when the directories holding files changed.
+ * @param paths the current files, sorted
+ * @param depsOf the project files a current file's specifiers resolve to
+ */
+export function affectedFiles(plan: PartialLinkPlan, paths: readonly string[], depsOf: (path: string) => readonly string[]): Set<string> | null {
+  if (directoriesOf(plan.previous.keys()) !== directoriesOf(paths)) return null;
+  const present = new Set(paths);
+  const seeds = new Set<string>(plan.changed);
+  for (const path of plan.previous.keys()) if (!present.has(path)) seeds.add(path);
+  for (const path of paths) if (!plan.previous.has(path)) seeds.add(path);
+  const importers = new Map<string, string[]>();
+  const add = (dep: string, from: string): void => {
+    const list = importers.get(dep);
+    if (list === undefined) importers.set(dep, [from]);
+    else list.push(from);
+  };
+  for (const [path, output] of plan.previous) if (present.has(path)) for (const dep of output.deps) add(dep, path);
+  // With the same files, an unchanged file's specifiers resolve as before: its previous deps hold.
+  const samePaths = !plan.pathsChanged && paths.length === plan.previous.size && paths.every((p) => plan.previous.has(p));
+  if (!samePaths) for (const path of paths) for (const dep of depsOf(path)) add(dep, path);
+  else for (const path of plan.changed) if (present.has(path)) for (const dep of depsOf(path)) add(dep, path);
+  const out = new Set<string>();
+  const queue = [...seeds];
+  while (queue.length > 0) {
+    const path = queue.pop()!;
+    if (out.has(path)) continue;
+    out.add(path);
+    for (const from of importers.get(path) ?? []) if (!out.has(from)) queue.push(from);
+  }
+  return out;
+}
+
+/** The sorted directories (with ancestors) holding the given paths, joined. */
+function directoriesOf(paths: Iterable<string>): string {
+  const dirs = new Set<string>();
+  for (const path of paths) {
+    let dir = posix.dirname(path);
+    while (dir !== '.' && dir !== '' && !dirs.has(dir)) {
+      dirs.add(dir);
+      dir = posix.dirname(dir);
+    }
+  }
+  return [...dirs].sort().join('\n');
+}

@@ -1,0 +1,125 @@
+/**
+ * The parse cache (issue 14 item 4): per source, its parse before graph resolution
+ * (`PersistedParse`: node ids, nodes that lost a duplicate-id clash, declared edges, links, issues,
+ * adapter link data), which lets a new build worker build incrementally (warm.ts). It lives in
+ * `<state>/parse-cache.sqlite`, beside `index/` and never part of a publication, so a publication
+ * does not copy or fsync it: published index files stay immutable and smaller. A row is used only
+ * when its key (index schema, root, descriptor hash, Logic policy, adapter version, and the
+ * source's `size:mtime_ns:ino:content_hash`) matches the published `sources` row; any other row,
+ * or a missing or damaged cache, only means that source is parsed again.
+ */
+import { lstatSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import type { StateLayout } from '@docforge/fs-safe';
+import { sqliteDatabase } from './sqlite.js';
+import { INDEX_SCHEMA_VERSION } from './schema.js';
+
+type Db = InstanceType<typeof Database>;
+
+/** One source's cache row: its path, its `sourceKey` and the JSON of its `PersistedParse`. */
+export interface ParseRow {
+  path: string;
+  sourceKey: string;
+  parse: string;
+}
+
+/** What every row of a cache must have been written under (besides the source's own key). */
+export interface ParseCacheStamp {
+  root: string;
+  descriptorHash: string;
+  logicAllowed: boolean;
+  adapterVersion: string;
+}
+
+/** `<state>/parse-cache.sqlite`. */
+export function parseCacheFile(layout: StateLayout): string {
+  return path.join(layout.stateDir, 'parse-cache.sqlite');
+}
+
+function stampKey(stamp: ParseCacheStamp, sourceKey: string): string {
+  return [INDEX_SCHEMA_VERSION, stamp.root, stamp.descriptorHash, stamp.logicAllowed ? '1' : '0', stamp.adapterVersion, sourceKey].join('\u0000');
+}
+
+/**
+ * Whether the cache files are regular files or absent; anything else (a symbolic link planted in
+ * the state directory, a directory) is removed first when `clear`, since SQLite would follow it.
+ */
+function cacheFilesPlain(layout: StateLayout, clear: boolean): boolean {
+  let plain = true;
+  for (const suffix of ['', '-wal', '-shm', '-journal']) {
+    const file = parseCacheFile(layout) + suffix;
+    try {
+      if (lstatSync(file).isFile()) continue;
+    } catch {
+      continue;
+    }
+    plain = false;
+    if (clear) rmSync(file, { recursive: true, force: true });
+  }
+  return plain || clear;
+}
+
+function removeCache(layout: StateLayout): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(parseCacheFile(layout) + suffix, { force: true });
+}
+
+/**
+ * Stores parses after a publication: with `replaceAll` (a full write) the cache holds exactly
+ * `rows`; otherwise `rows` replace those paths and `removed` paths are deleted. WAL journal without
+ * fsync per commit: the cache may lose its last writes in a power loss, never its consistency.
+ * Never throws: a cache that cannot be written is removed and written anew with `rows`; failing
+ * that, it is left removed (a new worker then parses the sources it lacks).
+ */
+export function writeParseCache(layout: StateLayout, stamp: ParseCacheStamp, rows: readonly ParseRow[], removed: readonly string[], replaceAll: boolean): void {
+  // A damaged cache is removed and written again once: rows are self-validating, so a partial cache is fine.
+  if (!tryWrite(layout, stamp, rows, removed, replaceAll)) {
+    removeCache(layout);
+    if (!tryWrite(layout, stamp, rows, removed, replaceAll)) removeCache(layout);
+  }
+}
+
+function tryWrite(layout: StateLayout, stamp: ParseCacheStamp, rows: readonly ParseRow[], removed: readonly string[], replaceAll: boolean): boolean {
+  let db: Db | null = null;
+  try {
+    cacheFilesPlain(layout, true);
+    db = new (sqliteDatabase())(parseCacheFile(layout), { timeout: 5000 });
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec('CREATE TABLE IF NOT EXISTS parses (path TEXT PRIMARY KEY, key TEXT NOT NULL, parse TEXT NOT NULL) WITHOUT ROWID');
+    const put = db.prepare('INSERT OR REPLACE INTO parses (path, key, parse) VALUES (?, ?, ?)');
+    const drop = db.prepare('DELETE FROM parses WHERE path = ?');
+    db.transaction(() => {
+      if (replaceAll) db!.exec('DELETE FROM parses');
+      for (const p of removed) drop.run(p);
+      for (const row of rows) put.run(row.path, stampKey(stamp, row.sourceKey), row.parse);
+    })();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * The cached parse JSON of each path whose row matches `stamp` and the given source key; paths
+ * without a matching row are absent. Never throws: a missing or damaged cache gives an empty map.
+ */
+export function readParseCache(layout: StateLayout, stamp: ParseCacheStamp, sourceKeys: ReadonlyMap<string, string>): Map<string, string> {
+  const out = new Map<string, string>();
+  let db: Db | null = null;
+  try {
+    if (!cacheFilesPlain(layout, false)) return out;
+    db = new (sqliteDatabase())(parseCacheFile(layout), { readonly: true, fileMustExist: true, timeout: 5000 });
+    for (const row of db.prepare('SELECT path, key, parse FROM parses').iterate() as IterableIterator<{ path: string; key: string; parse: string }>) {
+      const sourceKey = sourceKeys.get(row.path);
+      if (sourceKey !== undefined && row.key === stampKey(stamp, sourceKey)) out.set(row.path, row.parse);
+    }
+  } catch {
+    out.clear();
+  } finally {
+    db?.close();
+  }
+  return out;
+}

@@ -1,0 +1,136 @@
+// Pins issue 14 item 4: a build re-links only what a change can affect, and after edits, additions, deletions and renamed exports the graph equals a full build's.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { linkTypeScriptFiles } from '@docforge/adapter-typescript';
+import { IndexManager } from '../src/index.js';
+
+const examples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples');
+
+interface Snapshot { nodes: string[]; edges: string[]; issues: string[]; unresolved: string[] }
+
+function snapshot(root: string, file: string): Snapshot {
+  const db = new Database(path.join(root, '.docforge', 'index', file), { readonly: true });
+  try {
+    const rows = (sql: string): string[] => (db.prepare(sql).all() as Record<string, unknown>[]).map((r) => Object.values(r).join(' '));
+    return {
+      nodes: rows('SELECT id, content_hash, capabilities FROM nodes ORDER BY id'),
+      edges: rows('SELECT source_id, relation, target_id, source_path, line, mention FROM edges ORDER BY 1, 2, 3'),
+      issues: rows('SELECT code, path, line, message FROM issues ORDER BY seq'),
+      unresolved: rows('SELECT node_id, count FROM unresolved_calls ORDER BY node_id'),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** The graph a fresh process builds from scratch over a copy of `root`'s sources. */
+async function fullBuildOf(root: string): Promise<Snapshot> {
+  const fresh = mkdtempSync(path.join(os.tmpdir(), 'docforge-relink-full-'));
+  try {
+    cpSync(root, fresh, { recursive: true, filter: (src) => !src.includes(`${path.sep}.docforge`) });
+    const manager = new IndexManager({ root: fresh, noAst: false });
+    try {
+      const outcome = await manager.sync();
+      assert.equal(outcome.stats!.mode, 'full');
+      return snapshot(fresh, outcome.publication.index_file);
+    } finally {
+      await manager.close();
+    }
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+  }
+}
+
+/** Runs each edit in one long-lived manager (incremental builds) and compares every publication with a full build. */
+async function checkEdits(root: string, edits: readonly [string, () => void][]): Promise<void> {
+  const manager = new IndexManager({ root, noAst: false });
+  try {
+    await manager.sync();
+    for (const [label, edit] of edits) {
+      edit();
+      const outcome = await manager.sync();
+      assert.equal(outcome.stats!.mode, 'delta', `${label}: an incremental build`);
+      const incremental = snapshot(root, outcome.publication.index_file);
+      const expected = await fullBuildOf(root);
+      assert.ok(expected.edges.length > 0);
+      for (const key of ['nodes', 'edges', 'issues', 'unresolved'] as const) assert.deepEqual(incremental[key], expected[key], `${label}: ${key}`);
+    }
+  } finally {
+    await manager.close();
+  }
+}
+
+test('examples/: edits, additions, deletions and a renamed export give the graph of a full build', async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'docforge-relink-'));
+  cpSync(examples, root, { recursive: true, filter: (src) => !src.includes(`${path.sep}.docforge`) });
+  const at = (rel: string): string => path.join(root, rel);
+  try {
+    await checkEdits(root, [
+      ['edit a leaf module', () => appendFileSync(at('src/shared/retry.ts'), '\nexport function jitter(ms: number): number {\n  return ms + 1;\n}\n')],
+      ['rename an export', () => writeFileSync(at('src/shared/errors.ts'), readFileSync(at('src/shared/errors.ts'), 'utf8').replaceAll('ValidationError', 'InputError'))],
+      ['rename it back', () => writeFileSync(at('src/shared/errors.ts'), readFileSync(at('src/shared/errors.ts'), 'utf8').replaceAll('InputError', 'ValidationError'))],
+      ['add a module importing others', () => writeFileSync(at('src/ledger/audit.ts'), "import { Ledger } from './ledger';\nexport function audit(l: Ledger): void {\n  l.toString();\n}\n")],
+      ['delete an imported module', () => rmSync(at('src/fraud/scorer.ts'))],
+      ['edit a document', () => appendFileSync(at('docs/guides/glossary.md'), '\nSee [the ledger](../../src/ledger/ledger.ts).\n')],
+    ]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('TypeScript re-exports: a renamed export reached through `export *` and a re-export updates its importers', async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'docforge-relink-ts-'));
+  const write = (rel: string, text: string): void => {
+    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    writeFileSync(path.join(root, rel), text);
+  };
+  try {
+    write('docforge.toml', 'schema_version = 1\n[project]\nid = "relink"\nname = "Relink"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = ["src"]\n[adapter]\ncode = "typescript"\nstrategy = "ast"\n');
+    write('docs/readme.md', '# Readme\n\nSee [core](../src/core.ts).\n');
+    write('src/core.ts', 'export function compute(n: number): number {\n  return n * 2;\n}\nexport class Base {\n  run(): number {\n    return 1;\n  }\n}\n');
+    write('src/barrel.ts', "export * from './core';\nexport { compute as calc } from './core';\n");
+    write('src/use.ts', "import { compute, calc, Base } from './barrel';\nexport class Child extends Base {\n  go(): number {\n    return compute(1) + calc(2) + super.run();\n  }\n}\n");
+    write('src/other.ts', 'export function alone(): number {\n  return 3;\n}\n');
+    write('src/use.test.ts', "import { Child } from './use';\nexport function t(): number {\n  return new Child().go();\n}\n");
+    const at = (rel: string): string => path.join(root, rel);
+    await checkEdits(root, [
+      ['rename the export behind `export *`', () => writeFileSync(at('src/core.ts'), readFileSync(at('src/core.ts'), 'utf8').replace('compute', 'compute2'))],
+      ['rename the base class', () => writeFileSync(at('src/core.ts'), readFileSync(at('src/core.ts'), 'utf8').replace('class Base', 'class Base2'))],
+      ['restore both', () => writeFileSync(at('src/core.ts'), readFileSync(at('src/core.ts'), 'utf8').replace('compute2', 'compute').replace('class Base2', 'class Base'))],
+      ['add a file the barrel re-exports', () => {
+        write('src/extra.ts', 'export function more(): number {\n  return 4;\n}\n');
+        appendFileSync(at('src/barrel.ts'), "export * from './extra';\n");
+      }],
+      ['delete the barrel', () => rmSync(at('src/barrel.ts'))],
+      ['edit an unrelated file', () => appendFileSync(at('src/other.ts'), 'export const x = 1;\n')],
+    ]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('linkFiles re-links the changed file and its importers through re-exports, not the rest', () => {
+  const files = [
+    { path: 'src/a.ts', text: 'export function f(): number {\n  return 1;\n}\n' },
+    { path: 'src/b.ts', text: "export * from './a';\n" },
+    { path: 'src/c.ts', text: "import { f } from './b';\nexport function g(): number {\n  return f();\n}\n" },
+    { path: 'src/d.ts', text: 'export function h(): number {\n  return 2;\n}\n' },
+  ];
+  return import('@docforge/adapter-typescript').then(({ extractTypeScript }) => {
+    const inputs = files.map((f) => ({ path: f.path, ...extractTypeScript({ path: f.path, content: f.text, strategy: 'ast', logic: false }) }));
+    const resolver = { hasFile: (p: string) => files.some((f) => f.path === p), readText: () => null };
+    const full = linkTypeScriptFiles(inputs, resolver, null);
+    assert.deepEqual([...full.files.keys()], ['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/d.ts']);
+    assert.equal(full.reusable, true);
+    assert.ok(full.files.get('src/c.ts')!.edges.some((e) => e.relation === 'calls' && e.target_id.endsWith('#f')));
+    const partial = linkTypeScriptFiles(inputs, resolver, { changed: new Set(['src/a.ts']), previous: full.files, pathsChanged: false });
+    assert.deepEqual([...partial.files.keys()], ['src/a.ts', 'src/b.ts', 'src/c.ts'], 'd.ts does not reach a.ts');
+    const leaf = linkTypeScriptFiles(inputs, resolver, { changed: new Set(['src/d.ts']), previous: full.files, pathsChanged: false });
+    assert.deepEqual([...leaf.files.keys()], ['src/d.ts']);
+  });
+});
