@@ -91,6 +91,40 @@ describe('ranking rules of the second pass (negation, closed compounds, kind wor
   });
 });
 
+describe('ranking rules of the third pass (creation questions, tests are not implementations, prepositions)', () => {
+  test('a factory named after the created thing, implementation code above tests, "against" is not a required term', async () => {
+    const root = tempDir();
+    mkdirSync(path.join(root, 'src'));
+    mkdirSync(path.join(root, 'test'));
+    writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "t"\nname = "T"\n[sources]\ncode_roots = ["src", "test"]\n[adapter]\ncode = "typescript"\n');
+    writeFileSync(path.join(root, 'src', 'widget.ts'), [
+      'export function widget(size: number): { size: number } {', '  const made = { size };', '  return made;', '}',
+      '/** Creates the child logger of a widget instance. */', 'export function createChildLogger(name: string): string {', '  return name;', '}',
+      'export function checkWidget(w: unknown): boolean {', '  return w !== null;', '}',
+    ].join('\n'));
+    // Unrelated modules, so that "widget" is not a word of every node (its idf stays above zero).
+    for (const n of ['alpha', 'beta', 'gamma', 'delta']) {
+      writeFileSync(path.join(root, 'src', `${n}.ts`), `export function ${n}Start(x: number): number {\n  return x + 1;\n}\nexport function ${n}Stop(x: number): number {\n  return x - 1;\n}\n`);
+    }
+    writeFileSync(path.join(root, 'src', 'validation.ts'), 'export function validate(request: unknown): boolean {\n  const ok = request !== null;\n  return ok;\n}\n');
+    writeFileSync(path.join(root, 'test', 'validation.test.ts'), 'export function schemaValidator(): boolean {\n  const ok = true;\n  return ok;\n}\n');
+    const manager = new IndexManager({ root, noAst: false });
+    await manager.sync();
+    const reader = manager.reader();
+    const top = (q: string, n: number): string[] => searchNodes(reader, q, n).items.map((i) => i.id);
+    // "the widget instance created": the function named `widget` is its factory (creation and
+    // instance words match a class or function whose own name is the rest of the question).
+    assert.equal(top('where is the widget instance created', 1)[0], 'code:src/widget.ts#widget', JSON.stringify(top('where is the widget instance created', 5)));
+    // A function whose name is not the created thing gets no creation match from its kind.
+    assert.ok(!top('where is the widget instance created', 5).slice(0, 1).includes('code:src/widget.ts#checkWidget'));
+    // "where is X implemented" asks for implementation code: a like-named test helper ranks below it.
+    assert.equal(top('where is a request validated against its schema', 1)[0], 'code:src/validation.ts#validate', JSON.stringify(top('where is a request validated against its schema', 5)));
+    // "against" is an English function word: dropped, never required.
+    assert.ok(searchNodes(reader, 'validated against schema', 5).dropped_terms.some((d) => d.term === 'against' && d.reason === 'stop_word'));
+    await manager.close();
+  });
+});
+
 describe('bounded candidate tier (issue 14 item 6)', () => {
   test('a very common term leaves the candidate queries without changing the order of the others; a query of only such terms ranks a bounded tier', async () => {
     const root = tempDir();

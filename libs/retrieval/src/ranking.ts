@@ -15,14 +15,17 @@
  * code symbols are not crowded out by long pages. Every candidate is then scored (higher is better):
  *
  *   score = NAME * name + HEADING * heading + TEXT * text + EXACT_TITLE * [title equals the query]
- *           + ALL_TERMS * [every query word, or an expansion of it, occurs in the node]
- *           + [a "where is X" question and a code node outside `.d.ts` files] * (CODE_INTENT + DEFINITION * definitionPrior)
+ *           + ALL_TERMS * [every query word, or an expansion of it, occurs in the node, or its own name (with kind words) covers every query word]
+ *           + [a "where is X" question and a code node outside `.d.ts` files and test sources] * (CODE_INTENT + DEFINITION * definitionPrior)
  *           + BODY * [otherwise: a function or method with a body, so an implementation leads its one-line declaration]
  *
  * Here {@link definitionPrior} prefers the kind a question names ("… store interface"), else
  * functions and methods with a body; for a "where is X" question, documentation nodes score
  * {@link DOC_FACTOR} of the formula and a code node's kind counts as one of its name words when the
- * question uses a {@link KIND_WORDS} word. A word after a negation ("does not balance") is also
+ * question uses a {@link KIND_WORDS} word; in a question about creation ("where is the fastify
+ * instance created") a class or function named exactly the created thing also counts
+ * the creation and instance words as its name words ({@link creatorWords}: it is the constructor or
+ * factory). Test code is never the implementation asked for. A word after a negation ("does not balance") is also
  * expanded to its negated forms (`imbalance`, `unbalance`), and a hyphenated word ("on-call") to its
  * closed form (`oncall`); a closed compound of the query matches adjacent name words
  * ("typescript" matches `TypeScript`).
@@ -39,7 +42,7 @@ import { identifierWords } from '@docforge/index';
 
 /** English function words: never required terms (kept only when a query has nothing else). */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
-  'a an and are as at be by can could did do does for from how i if in into is it its me my of on or our should so that the their them then there these this those to was we were what when where which who whom why will with would you your'.split(' '),
+  'a against an and are as at be by can could did do does for from how i if in into is it its me my of on or our should so that the their them then there these this those to upon via was we were what when where which who whom why will with would you your'.split(' '),
 );
 
 /** Question and task filler ("where is X implemented", "change how X works"): treated like stop words. */
@@ -95,6 +98,29 @@ export const KIND_WORDS: Readonly<Record<string, readonly string[]>> = Object.fr
   method: ['method'], methods: ['method'], module: ['module'], modules: ['module'], file: ['module'], files: ['module'], type: ['interface', 'type'],
   types: ['interface', 'type'], enum: ['enum'], constant: ['variable', 'constant'], variable: ['variable'],
 }));
+/** Verbs of creation in a question ("where is the X instance created"), in their word forms. */
+const CREATION_WORDS: ReadonlySet<string> = new Set(['create', 'created', 'creates', 'creating', 'creation', 'instantiate', 'instantiated', 'instantiates', 'instantiation', 'construct', 'constructed', 'constructs', 'construction']);
+/** Words naming the created thing's role rather than its name ("the fastify instance", "the logger object"). */
+const INSTANCE_WORDS: ReadonlySet<string> = new Set(['instance', 'instances', 'object', 'objects']);
+/** Code node kinds that create what they are named after: a class (its constructor) and a factory function. */
+const CREATOR_KINDS: ReadonlySet<string> = new Set(['class', 'function']);
+
+/**
+ * For a "where is the X instance created" question: the creation and instance words a code node
+ * answers by its kind, as extra name words. A class or function with a body whose own
+ * name words are all among the question's other words (`fastify` for "the fastify instance",
+ * `ContentType` for "a content type object") is the constructor or factory of the thing named, so
+ * it also matches the creation verb and the instance word; empty otherwise.
+ */
+export function creatorWords(analysed: AnalysedQuery, row: Pick<FtsCandidate, 'kind' | 'start_line' | 'end_line'>, own: readonly string[]): string[] {
+  if (!CREATOR_KINDS.has(row.kind) || row.end_line <= row.start_line || own.length === 0) return [];
+  const exact = analysed.terms.filter((t) => t.weight === 1 && t.seq === undefined);
+  const role = exact.filter((t) => CREATION_WORDS.has(t.word) || INSTANCE_WORDS.has(t.word));
+  if (!role.some((t) => CREATION_WORDS.has(t.word))) return [];
+  const others = new Set(analysed.terms.filter((t) => !role.includes(t)).map((t) => t.stem));
+  return own.every((w) => others.has(wordStem(w))) ? role.map((t) => t.word) : [];
+}
+
 /** Code node kinds that carry behaviour: the default answer to "where is X done". */
 const CALLABLE_KINDS: ReadonlySet<string> = new Set(['function', 'method', 'constructor']);
 /** Words that negate the next word of a query ("does not balance" also finds "imbalance", "unbalanced"). */
@@ -368,9 +394,10 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   const ranked: RankedNode[] = [];
   for (const row of candidates.values()) {
     const isCode = row.id.startsWith('code:');
-    const kindNamed = codeIntent && isCode ? kindWords(row.kind) : [];
+    const leaf = leafWords(row.id, row.title);
+    const kindNamed = codeIntent && isCode ? [...kindWords(row.kind), ...creatorWords(analysed, row, leaf)] : [];
     // The node's own name counts fully; words only of its qualifier (class, path) count at QUALIFIER_WEIGHT.
-    const own = recall(analysed.terms, idf, analysed.groups, [...leafWords(row.id, row.title), ...kindNamed]);
+    const own = recall(analysed.terms, idf, analysed.groups, [...leaf, ...kindNamed]);
     const name = recall(analysed.terms, idf, analysed.groups, [...nameWords(row.id, row.title), ...kindNamed]);
     const nameScore = Math.max(own.r, QUALIFIER_WEIGHT * name.r) * (0.5 + 0.5 * name.covered);
     let heading = 0;
@@ -389,11 +416,12 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     const titleAll = identifierWords(row.title);
     const titleForms = [titleAll, titleAll.filter((w) => !STOP_WORDS.has(w)), ...kindNamed.map((k) => [...titleAll, k]), ...kindNamed.map((k) => [k, ...titleAll])];
     const exactTitle = titleForms.some((f) => f.join(' ') === analysed.wanted) ? 1 : 0;
-    const implementation = codeIntent && isCode && !DECLARATION_FILE.test(row.source_path);
-    const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore + RANK_WEIGHTS.exactTitle * exactTitle + (allRows.has(row.rowid) ? RANK_WEIGHTS.allTerms : 0)
+    const inTests = TEST_PATH.test(row.source_path);
+    const implementation = codeIntent && isCode && !DECLARATION_FILE.test(row.source_path) && !inTests;
+    const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore + RANK_WEIGHTS.exactTitle * exactTitle + (allRows.has(row.rowid) || own.r >= 1 ? RANK_WEIGHTS.allTerms : 0)
       + (implementation ? RANK_WEIGHTS.codeIntent + RANK_WEIGHTS.definition * definitionPrior(row, hintedKinds) : 0)
       + (!implementation && isCode && CALLABLE_KINDS.has(row.kind) && row.end_line > row.start_line ? RANK_WEIGHTS.body : 0);
-    const score = raw * (TEST_PATH.test(row.source_path) ? TEST_FACTOR : 1) * (codeIntent && !isCode ? DOC_FACTOR : 1);
+    const score = raw * (inTests ? TEST_FACTOR : 1) * (codeIntent && !isCode ? DOC_FACTOR : 1);
     ranked.push({ row, score: Math.round(score * 1e6) / 1e6, allTerms: allRows.has(row.rowid), section });
   }
   ranked.sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
