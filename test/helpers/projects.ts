@@ -26,7 +26,8 @@ export function tempCopy(source: string, prefix = 'docforge-test-'): string {
 
 /** Removes a directory now (temp dirs are removed at exit anyway). */
 export function removeDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
+  // Retries ENOTEMPTY/EBUSY: a daemon that was just told to stop may still write its last log line.
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
 const FIXTURE_WAIT_MS = 120_000;

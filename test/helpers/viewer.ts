@@ -20,6 +20,13 @@ export function useViewerRuntime(): { env: Record<string, string>; manager(): Pr
     if (c !== null) {
       await c.request('shutdown', {}).catch(() => {});
       c.close();
+      // Wait (bounded) until the manager stopped listening, so nothing writes into the dir afterwards.
+      for (let i = 0; i < 50; i += 1) {
+        const still = await manager();
+        if (still === null) break;
+        still.close();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
   };
   after(async () => {
