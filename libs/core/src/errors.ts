@@ -61,6 +61,9 @@ export const ERROR_CODES = {
   application_failed: { message: 'Canonical application failed; every canonical file was restored.', template: 'Applying changeset {changeset_id} failed at {stage:raw}: {reason:raw}; every canonical file was restored.', remediation: 'inspect_then_retry' },
   application_in_progress: { message: 'An interrupted canonical application is open; no index generation is published from its files.', template: 'Canonical application of changeset {changeset_id} is in progress or was interrupted; the last publication is served until a gated DocForge process recovers it.', remediation: 'start_gated_process_to_recover', stale: true },
   canonical_applier_unavailable: { message: 'The project supplies no canonical applier.', template: '{reason:raw}', remediation: 'declare_canonical_applier' },
+  // Fix wave (attacker trial): a write-ahead journal that fails its schema or its confinement.
+  application_journal_invalid: { message: 'The canonical-application journal cannot be trusted; recovery changed nothing.', template: 'The canonical-application journal {journal:raw} is refused and nothing was changed: {reason:raw}. Repair by hand: check the files it lists against {backup_dir:raw} (restore any half-written one), then delete the journal and that backup directory.', remediation: 'repair_journal_by_hand' },
+  render_output_invalid: { message: 'A render output path cannot be written safely; nothing was written.', template: 'The output {output} of view {view_id} cannot be written: {reason:raw}. Nothing was written.', remediation: 'fix_view_output' },
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Every registered wire error code. */
@@ -314,6 +317,15 @@ export const errors = Object.freeze({
   /** `canonical_applier_unavailable`: `--canonical-applier` without an applier the project supplies. */
   canonicalApplierUnavailable(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('canonical_applier_unavailable', { reason }, details, options);
+  },
+  // Fix wave (attacker trial).
+  /** `application_journal_invalid`: the journal `journal` fails its schema or confinement (`reason`); recovery touched nothing. */
+  applicationJournalInvalid(journal: string, backupDir: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('application_journal_invalid', { journal, backup_dir: backupDir, reason }, { journal, backup_dir: backupDir, ...details }, options);
+  },
+  /** `render_output_invalid`: the output (or preview) path of `viewId` is a link, a directory, under a non-directory or on a source (`details.reason_code`); nothing written. */
+  renderOutputInvalid(viewId: string, output: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('render_output_invalid', { view_id: viewId, output, reason }, { view_id: viewId, output, ...details }, options);
   },
 });
 
