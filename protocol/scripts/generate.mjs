@@ -25,6 +25,7 @@ const FORMATS = [
   { file: 'v1/changeset.schema.json', key: 'changeset', name: 'ChangesetDocument' },
   { file: 'v1/changeset-operation.schema.json', key: 'changeset-operation', name: 'ChangesetOperation' },
   { file: 'v1/render-receipt.schema.json', key: 'render-receipt', name: 'RenderReceipt' },
+  { file: 'v1/application-journal.schema.json', key: 'application-journal', name: 'ApplicationJournal' },
   { file: 'viewer/v2/envelope.schema.json', key: 'viewer-v2.envelope', name: 'ViewerFrame' },
   { file: 'viewer/v2/hello.schema.json', key: 'viewer-v2.hello', name: 'ViewerHelloFrame' },
   // issue 12 (graph-browser worker): manager<->worker fork IPC and the worker's HTTP API responses.

@@ -238,13 +238,14 @@ function bindApplier(manager: IndexManager, given: CanonicalApplier | null): Can
  * the exact before or after state its journal proves.
  * @param projectRoot absolute project root
  * @returns the applier and what recovery did (null: no journal was open)
- * @throws DocforgeError `canonical_applier_unavailable`, `descriptor_invalid`, `project_root_invalid`
+ * @throws DocforgeError `canonical_applier_unavailable`, `descriptor_invalid`, `project_root_invalid`,
+ *   `application_journal_invalid` (a journal failing its schema or confinement; nothing changed)
  */
 export async function prepareCanonicalApplier(projectRoot: string): Promise<{ applier: CanonicalApplier; recovered: Awaited<ReturnType<typeof recoverApplication>> }> {
   const root = resolveProjectRoot(projectRoot);
   const descriptor = loadDescriptor(root);
   const applier = await loadCanonicalApplier(descriptor);
-  const recovered = await recoverApplication(new ChangesetStore(path.join(root, descriptor.state.dir), root));
+  const recovered = await recoverApplication(new ChangesetStore(path.join(root, descriptor.state.dir), root), descriptor);
   return { applier, recovered };
 }
 

@@ -17,12 +17,14 @@ import { ensureStateDir, isInside, stateLayout, withLock, writeFileAtomic, type 
 import type { CanonicalApplier } from './applier.js';
 import { evaluateStored } from './lifecycle.js';
 import {
-  backupDir, closeJournal, deleteFile, faultSet, filesAfter, killPoint, readJournal, restoreFiles, writeJournal, type Journal, type JournalFile,
+  backupDir, closeJournal, deleteFile, faultSet, filesAfter, journalOpen, JOURNAL_VERSION, killPoint, restoreFiles, writeJournal, type Journal, type JournalFile,
 } from './journal.js';
+import { loadJournal, realContentRoots } from './journal-check.js';
 import { confineProposalPath } from './policy.js';
 import { deriveStaleness } from './status.js';
 import type { ChangesetStore } from './store.js';
 import type { ChangesetDocument, LifecycleReceipt } from './types.js';
+import type { Descriptor } from '@docforge/project';
 import { Workspace, type ProjectView } from './workspace.js';
 
 /** How long an application waits for another process's application lock, in milliseconds. */
@@ -100,15 +102,24 @@ function storeApplied(store: ChangesetStore, journal: Journal, at: string): { do
  * when every file proves to be the after state (else they roll back too).
  * @throws Error when a restore cannot be proven by hash (the journal stays open)
  */
-async function recoverLocked(store: ChangesetStore, layout: StateLayout, now: () => Date): Promise<RecoveryOutcome | null> {
-  const journal = readJournal(layout);
+async function recoverLocked(store: ChangesetStore, layout: StateLayout, descriptor: Descriptor, now: () => Date): Promise<RecoveryOutcome | null> {
+  const journal = loadJournal(layout, descriptor);
   if (journal === null) return null;
   if ((journal.step === 'verified' || journal.step === 'committed') && filesAfter(journal)) {
+    let doc: ChangesetDocument | null;
+    try {
+      doc = store.read(journal.changeset_id);
+    } catch {
+      doc = null;
+    }
+    if (doc === null || doc.changeset_sha256 !== journal.changeset_sha256) {
+      throw errors.applicationJournalInvalid(layout.applicationJournal, backupDir(layout), `it rolls changeset ${journal.changeset_id} forward, but the store holds no changeset with that id and hash`, { reason_code: 'changeset', changeset_id: journal.changeset_id });
+    }
     await store.mutate(() => storeApplied(store, journal, now().toISOString()));
     closeJournal(layout);
     return { changeset_id: journal.changeset_id, step: journal.step, action: 'rolled_forward' };
   }
-  restoreFiles(layout, journal);
+  restoreFiles(layout, journal, descriptor.root);
   closeJournal(layout);
   return { changeset_id: journal.changeset_id, step: journal.step, action: 'rolled_back' };
 }
@@ -116,27 +127,16 @@ async function recoverLocked(store: ChangesetStore, layout: StateLayout, now: ()
 /**
  * Recovers an interrupted application of this project's state directory (the next gated process
  * start, or the next apply): to the exact before or the exact after state the journal proves.
+ * @param descriptor the project's descriptor: every journal entry is re-confined to its real content roots
  * @returns what was done, or null when no journal was open
- * @throws DocforgeError `lock_timeout`; Error when a restore cannot be proven
+ * @throws DocforgeError `application_journal_invalid` (nothing changed) for a journal failing its
+ *   schema or confinement; `lock_timeout`; Error when a restore cannot be proven
  */
-export async function recoverApplication(store: ChangesetStore, options: { now?: () => Date } = {}): Promise<RecoveryOutcome | null> {
+export async function recoverApplication(store: ChangesetStore, descriptor: Descriptor, options: { now?: () => Date } = {}): Promise<RecoveryOutcome | null> {
   const layout = layoutOf(store);
-  if (readJournal(layout) === null) return null;
+  if (!journalOpen(layout)) return null;
   ensureStateDir(layout.root, layout.locksDir);
-  return withLock(layout.applicationLock, () => recoverLocked(store, layout, options.now ?? (() => new Date())), { timeoutMs: APPLICATION_LOCK_TIMEOUT_MS, label: 'canonical_application' });
-}
-
-/** Real content roots of the descriptor (existing ones). */
-function realContentRoots(view: ProjectView): string[] {
-  const roots: string[] = [];
-  for (const root of view.descriptor.sources.content_roots) {
-    try {
-      roots.push(realpathSync(path.join(view.root, root)));
-    } catch {
-      // A content root that does not exist holds no file to write through.
-    }
-  }
-  return roots;
+  return withLock(layout.applicationLock, () => recoverLocked(store, layout, descriptor, options.now ?? (() => new Date())), { timeoutMs: APPLICATION_LOCK_TIMEOUT_MS, label: 'canonical_application' });
 }
 
 /**
@@ -166,7 +166,7 @@ export async function applyChangeset(store: ChangesetStore, view: ProjectView, i
   const now = options.now ?? (() => new Date());
   ensureStateDir(layout.root, layout.locksDir);
   return withLock(layout.applicationLock, async () => {
-    const recovered = await recoverLocked(store, layout, now);
+    const recovered = await recoverLocked(store, layout, view.descriptor, now);
     return store.mutate(async () => {
       const doc = store.get(id);
       checkApplicable(doc, view, expectedSha256, options.applierId);
@@ -213,7 +213,7 @@ function checkApplicable(doc: ChangesetDocument, view: ProjectView, expectedSha2
 
 /** Stages every changed file of the projected workspace as a journal (step `prepared`, not yet written). */
 function stage(view: ProjectView, ws: Workspace, doc: ChangesetDocument, options: ApplyOptions): Journal & { texts: Map<string, string | null> } {
-  const roots = realContentRoots(view);
+  const roots = realContentRoots(view.descriptor);
   const files: JournalFile[] = [];
   const texts = new Map<string, string | null>();
   for (const rel of ws.changedPaths()) {
@@ -232,7 +232,7 @@ function stage(view: ProjectView, ws: Workspace, doc: ChangesetDocument, options
     files.push({ path: rel, target, before_sha256: before === null ? null : sha256(before), after_sha256: after === null ? null : sha256(after), backup: null, link: after === null ? link : null });
     texts.set(rel, after);
   }
-  return { schema_version: 1, changeset_id: doc.id, changeset_sha256: doc.changeset_sha256, applier: options.applierId, step: 'prepared', started_at: new Date().toISOString(), files, texts };
+  return { schema_version: JOURNAL_VERSION, changeset_id: doc.id, changeset_sha256: doc.changeset_sha256, applier: options.applierId, step: 'prepared', started_at: new Date().toISOString(), files, texts };
 }
 
 /**
@@ -288,7 +288,7 @@ function stripTexts(journal: Journal & { texts?: unknown }): Journal {
 }
 
 function rollBack(layout: StateLayout, journal: Journal): void {
-  restoreFiles(layout, journal);
+  restoreFiles(layout, journal, layout.root);
   closeJournal(layout);
 }
 

@@ -31,5 +31,6 @@ export { applyChangeset, recoverApplication, APPLICATION_LOCK_TIMEOUT_MS } from 
 export type { ApplyOutcome, ApplyOptions, AppliedFile, RecoveryOutcome } from './apply.js';
 export { GENERIC_APPLIER, genericApplierOf, loadCanonicalApplier } from './applier.js';
 export type { CanonicalApplier, ProjectCanonicalApplier } from './applier.js';
-export { readJournal, JOURNAL_STEPS } from './journal.js';
+export { journalOpen, JOURNAL_STEPS, JOURNAL_VERSION } from './journal.js';
+export { loadJournal } from './journal-check.js';
 export type { Journal, JournalStep } from './journal.js';

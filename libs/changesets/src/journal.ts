@@ -13,7 +13,7 @@
  * backups, and `verified` and `committed` forward (the files are proven to be the after state;
  * the receipt is stored if missing). Every restored or kept file is re-hashed against the journal.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +26,10 @@ export const JOURNAL_STEPS = Object.freeze(['prepared', 'writing', 'written', 'v
 /** One journal step. */
 export type JournalStep = (typeof JOURNAL_STEPS)[number];
 
-/** One staged file. */
+/** Version of the journal format (schema `application-journal`); 2 stores targets relative to the root. */
+export const JOURNAL_VERSION = 2;
+
+/** One staged file (in memory; on disk `target` is relative to the real project root). */
 export interface JournalFile {
   /** Project-relative path of the node file as the changeset names it. */
   path: string;
@@ -44,7 +47,7 @@ export interface JournalFile {
 
 /** The journal document. */
 export interface Journal {
-  schema_version: 1;
+  schema_version: typeof JOURNAL_VERSION;
   changeset_id: string;
   changeset_sha256: string;
   applier: string;
@@ -58,28 +61,27 @@ export function backupDir(layout: StateLayout): string {
   return path.join(layout.applicationDir, 'backup');
 }
 
-/** Reads the journal, or null when none is open. @throws DocforgeError `application_in_progress` for an unreadable journal */
-export function readJournal(layout: StateLayout): Journal | null {
-  let text: string;
-  try {
-    text = readFileSync(layout.applicationJournal, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  try {
-    const journal = JSON.parse(text) as Journal;
-    if (journal.schema_version !== 1 || !Array.isArray(journal.files) || !(JOURNAL_STEPS as readonly string[]).includes(journal.step)) throw new Error('not a version-1 journal');
-    return journal;
-  } catch (error) {
-    throw errors.applicationInProgress('unknown', { step: 'unreadable', reason: `the journal ${layout.applicationJournal} cannot be read (${(error as Error).message}); inspect it by hand` });
-  }
+/** Whether a journal file (of any content) is open: recovery must run ({@link loadJournal} validates it). */
+export function journalOpen(layout: StateLayout): boolean {
+  return present(layout.applicationJournal);
 }
 
-/** Writes the journal atomically (creating `application/` as a real directory inside the state dir). */
+/**
+ * Writes the journal atomically (creating `application/` as a real directory inside the state dir),
+ * storing every `target` relative to the real project root (schema `application-journal`).
+ * @throws DocforgeError `path_outside_root` for a target outside the real project root (nothing written)
+ */
 export function writeJournal(layout: StateLayout, journal: Journal): void {
   ensureStateDir(layout.root, layout.applicationDir);
-  writeFileAtomic(layout.applicationJournal, `${JSON.stringify(journal, null, 2)}\n`);
+  const rootReal = realpathSync(layout.root);
+  const files = journal.files.map((file) => {
+    const rel = path.relative(rootReal, file.target);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) throw errors.pathOutsideRoot(`${JSON.stringify(file.path)} resolves outside the project root; canonical application writes only inside it.`, { path: file.path });
+    return { path: file.path, target: rel.split(path.sep).join('/'), before_sha256: file.before_sha256, after_sha256: file.after_sha256, backup: file.backup, link: file.link };
+  });
+  const { schema_version, changeset_id, changeset_sha256, applier, step, started_at } = journal;
+  const record = { schema_version, changeset_id, changeset_sha256, applier, step, started_at, files };
+  writeFileAtomic(layout.applicationJournal, `${JSON.stringify(record, null, 2)}\n`);
 }
 
 /** Removes the journal, then the backups (the journal goes first: a journal never outlives its backups). */
@@ -100,17 +102,20 @@ export function fileSha(file: string): string | null {
 
 /**
  * Restores every file of the journal to its before state (reverse order) and proves it by hash.
+ * Call only with a journal built by this process or confined by {@link loadJournal}.
+ * @param root absolute project root (a deleted symlinked node file is re-linked at `root/path`)
  * @throws Error when a restored file does not hash to its before state (the journal stays open)
  */
-export function restoreFiles(layout: StateLayout, journal: Journal): void {
+export function restoreFiles(layout: StateLayout, journal: Journal, root: string): void {
   for (const file of [...journal.files].reverse()) {
     if (file.before_sha256 === null) {
       rmSync(file.target, { force: true });
       continue;
     }
     if (file.link !== null) {
-      if (!existsLink(file.target)) symlinkSync(file.link, file.target);
-      continue;
+      const linkPath = path.join(root, ...file.path.split('/'));
+      if (!existsLink(linkPath)) symlinkSync(file.link, linkPath);
+      if (fileSha(file.target) === file.before_sha256) continue;
     }
     mkdirSync(path.dirname(file.target), { recursive: true });
     writeFileAtomic(file.target, readFileSync(path.join(backupDir(layout), file.backup!)));

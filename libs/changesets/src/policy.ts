@@ -106,8 +106,8 @@ export function policyRefusal(policy: WriterPolicy, op: OperationName, paths: re
   return null;
 }
 
-/** The content root (descriptor form) holding a normalized relative path, or null. */
-function contentRootOf(rel: string, descriptor: Descriptor): string | null {
+/** The declared content root a normalized project-relative path lies under (lexically), or null. */
+export function contentRootOf(rel: string, descriptor: Descriptor): string | null {
   for (const root of descriptor.sources.content_roots) if (root === '.' || rel.startsWith(`${root}/`)) return root;
   return null;
 }

@@ -63,6 +63,9 @@ export const ERROR_CODES = {
   canonical_applier_unavailable: { message: 'The project supplies no canonical applier.', template: '{reason:raw}', remediation: 'declare_canonical_applier' },
   // Viewer hardening (issue 12 fix F2): the source endpoint refuses a file that is no longer the indexed one.
   source_changed: { message: 'The source file is no longer the file that was indexed; the viewer shows only indexed content.', template: 'The source file {path} is no longer the file that was indexed ({reason:raw}); nothing was read out. Run docforge sync, then open the view again with docforge_visualize.', remediation: 'sync_then_visualize_again', stale: true },
+  // Fix wave (attacker trial): a write-ahead journal that fails its schema or its confinement.
+  application_journal_invalid: { message: 'The canonical-application journal cannot be trusted; recovery changed nothing.', template: 'The canonical-application journal {journal:raw} is refused and nothing was changed: {reason:raw}. Repair by hand: check the files it lists against {backup_dir:raw} (restore any half-written one), then delete the journal and that backup directory.', remediation: 'repair_journal_by_hand' },
+  render_output_invalid: { message: 'A render output path cannot be written safely; nothing was written.', template: 'The output {output} of view {view_id} cannot be written: {reason:raw}. Nothing was written.', remediation: 'fix_view_output' },
 } as const satisfies Record<string, ErrorSpec>;
 
 /** Every registered wire error code. */
@@ -320,6 +323,15 @@ export const errors = Object.freeze({
   /** `source_changed` (issue 12 fix F2): the node's source file no longer has the indexed content (`details.path`, `details.reason`); the viewer refuses to show it. */
   sourceChanged(path: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('source_changed', { path, reason }, { path, reason, ...details }, options);
+  },
+  // Fix wave (attacker trial).
+  /** `application_journal_invalid`: the journal `journal` fails its schema or confinement (`reason`); recovery touched nothing. */
+  applicationJournalInvalid(journal: string, backupDir: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('application_journal_invalid', { journal, backup_dir: backupDir, reason }, { journal, backup_dir: backupDir, ...details }, options);
+  },
+  /** `render_output_invalid`: the output (or preview) path of `viewId` is a link, a directory, under a non-directory or on a source (`details.reason_code`); nothing written. */
+  renderOutputInvalid(viewId: string, output: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('render_output_invalid', { view_id: viewId, output, reason }, { view_id: viewId, output, ...details }, options);
   },
 });
 

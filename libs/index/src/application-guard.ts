@@ -23,7 +23,10 @@ export function openApplication(layout: StateLayout): { changeset_id: string; st
   }
   try {
     const value = JSON.parse(text) as { changeset_id?: unknown; step?: unknown };
-    return { changeset_id: typeof value.changeset_id === 'string' ? value.changeset_id : 'unknown', step: typeof value.step === 'string' ? value.step : 'unknown' };
+    // A planted journal's fields are echoed only when they have the shape of a changeset id / step.
+    const id = typeof value.changeset_id === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(value.changeset_id) ? value.changeset_id : 'unknown';
+    const step = typeof value.step === 'string' && /^[a-z_]{1,32}$/.test(value.step) ? value.step : 'unknown';
+    return { changeset_id: id, step };
   } catch {
     return { changeset_id: 'unknown', step: 'unreadable' };
   }

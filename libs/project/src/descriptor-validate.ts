@@ -109,8 +109,10 @@ export function isInside(root: string, candidate: string): boolean {
 /**
  * Validates a project-relative path value: relative, no `..` segment, and its real path (of the
  * deepest existing ancestor, the missing rest appended) stays inside the root. Returns the normalized POSIX form (`.` for the root itself).
+ * With `lexical` (view outputs) the file system is not consulted: a link at an output is refused by
+ * the render, preview and status of that view only, never by the whole descriptor.
  */
-function relativePath(check: Checker, root: string, value: unknown, key: string, allowRoot: boolean): string {
+function relativePath(check: Checker, root: string, value: unknown, key: string, allowRoot: boolean, lexical = false): string {
   if (typeof value !== 'string' || value.trim() === '') check.fail(key, 'must be a non-empty string');
   if (isAbsolute(value) || /^[A-Za-z]:/.test(value) || value.startsWith('\\')) check.fail(key, `must be a relative path, got "${value}"`);
   if (value.includes('\\')) check.fail(key, `must use forward slashes, got "${value}"`);
@@ -119,7 +121,7 @@ function relativePath(check: Checker, root: string, value: unknown, key: string,
   while (normalized.endsWith('/') && normalized.length > 1) normalized = normalized.slice(0, -1);
   if (normalized === '.' && !allowRoot) check.fail(key, 'must not be the project root itself');
   // The state dir gets the stricter check of checkStateDirReal (no link at all, path_outside_root).
-  const real = key === 'state.dir' ? null : realThroughAncestor(root, normalized);
+  const real = key === 'state.dir' || lexical ? null : realThroughAncestor(root, normalized);
   if (real !== null && !isInside(root, real)) check.fail(key, `resolves outside the project root ("${value}" -> ${real})`);
   return normalized;
 }
@@ -297,7 +299,7 @@ function parseViews(check: Checker, root: string, value: unknown, stateDir: stri
       if (view[key] !== undefined && owner !== renderer) check.fail(`${scope}.${key}`, `is a key of the ${owner} renderer, not of ${renderer}`);
     }
     const select = parseSelector(check, view['select'] ?? {}, `${scope}.select`);
-    const output = relativePath(check, root, view['output'], `${scope}.output`, false);
+    const output = relativePath(check, root, view['output'], `${scope}.output`, false, true);
     if (!output.endsWith('.html')) check.fail(`${scope}.output`, `must name an .html file, got "${output}"`);
     if (output === stateDir || output.startsWith(`${stateDir}/`)) check.fail(`${scope}.output`, `must not lie inside the state dir "${stateDir}"`);
     const twin = views.find((other) => other.output === output);

@@ -22,3 +22,5 @@ export type { RenderInputs, RenderedView } from './publish.js';
 export { renderDeclaredViews } from './publish.js';
 export type { PreviewInput, PreviewResult, PreviewMarkCounts } from './preview.js';
 export { writePreview, changeMarks, previewPath } from './preview.js';
+export type { OutputProblem, OutputProblemCode } from './output-path.js';
+export { outputProblem } from './output-path.js';

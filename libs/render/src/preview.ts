@@ -10,6 +10,7 @@ import { errors, sha256, type GraphEdge, type GraphNode } from '@docforge/core';
 import { ensureStateDir, writeFileAtomic } from '@docforge/fs-safe';
 import type { Descriptor } from '@docforge/project';
 import { overlayGraph, type ContentOverlay, type RenderGraph } from './graph.js';
+import { lstatOrNull, outputError } from './output-path.js';
 import { renderViewHtml } from './registry.js';
 import { edgeKey, type ChangeMark, type ChangeMarks } from './renderers/types.js';
 import { selectViews } from './status.js';
@@ -89,7 +90,8 @@ export function previewPath(descriptor: Descriptor, changesetId: string, viewId:
  * marks added and changed nodes.
  * @throws DocforgeError `view_not_found` for an undeclared view; `render_failed` when the view
  *   cannot be rendered from the projected graph (nothing written); `path_outside_root` when the
- *   preview root is not a plain directory inside the project
+ *   preview root is not a plain directory inside the project; `render_output_invalid` when the
+ *   preview file is a link or not a regular file (nothing written)
  */
 export async function writePreview(input: PreviewInput, onRenderMs?: (ms: number) => void): Promise<PreviewResult> {
   const [view] = selectViews(input.descriptor, input.viewId);
@@ -108,6 +110,13 @@ export async function writePreview(input: PreviewInput, onRenderMs?: (ms: number
   const rel = previewPath(input.descriptor, input.changesetId, view.id);
   const file = path.join(input.descriptor.root, rel);
   ensureStateDir(input.descriptor.root, path.dirname(file));
+  const existing = lstatOrNull(file);
+  if (existing !== null && !existing.isFile()) {
+    const problem = existing.isSymbolicLink()
+      ? { reason_code: 'output_symlink' as const, reason: `the preview file "${rel}" is a symbolic link; previews are never written through a link (remove it)` }
+      : { reason_code: 'output_not_file' as const, reason: `the preview file "${rel}" exists and is not a regular file` };
+    throw outputError(view.id, rel, problem);
+  }
   writeFileAtomic(file, html);
   return { view: view.id, renderer: view.renderer, path: rel, bytes: Buffer.byteLength(html), sha256: sha256(html), marks: counts };
 }

@@ -4,12 +4,12 @@
  * `<state>/renders/`. Every selected view is rendered in memory before anything is written, so a
  * view that cannot be rendered leaves every output and receipt as it was.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { errors, sha256 } from '@docforge/core';
-import { ensureStateDir, isInside, resolveConfined, writeFileAtomic } from '@docforge/fs-safe';
+import { ensureStateDir, writeFileAtomic } from '@docforge/fs-safe';
 import type { Descriptor } from '@docforge/project';
 import type { RenderGraph } from './graph.js';
+import { outputTarget, prepareOutputDirs } from './output-path.js';
 import { RENDERER_VERSION, renderViewHtml } from './registry.js';
 import { RENDERS_DIR, fileStat, receiptPath, viewHash, type RenderReceipt } from './receipt.js';
 import { selectViews } from './status.js';
@@ -34,33 +34,23 @@ export interface RenderedView {
 }
 
 /**
- * The real absolute path an output may be written to.
- * @throws DocforgeError `path_outside_root` when it resolves outside the root or into the state dir
- */
-function outputTarget(descriptor: Descriptor, output: string): string {
-  const real = resolveConfined(descriptor.root, output);
-  const stateReal = resolveConfined(descriptor.root, descriptor.state.dir);
-  if (isInside(stateReal, real)) throw errors.pathOutsideRoot(`the output "${output}" resolves into the state dir`);
-  return real;
-}
-
-/**
  * Renders and writes declared views (see the module comment).
  * @param graph the graph of the publication `inputs` describe
  * @param options.view one view id; absent: every declared view
  * @param options.now clock for `rendered_at` (tests)
- * @throws DocforgeError `view_not_found`, `render_failed`, `path_outside_root` before anything is
- *   written; Node errno errors of the writes
+ * @throws DocforgeError `view_not_found`, `render_failed`, `render_output_invalid` (an output that
+ *   is or passes through a link, is a directory, sits under a file or lies on the sources; see
+ *   output-path.ts) before anything is written; Node errno errors of the writes
  */
 export async function renderDeclaredViews(descriptor: Descriptor, graph: RenderGraph, inputs: RenderInputs, options: { view?: string; now?: () => Date } = {}): Promise<RenderedView[]> {
   const views = selectViews(descriptor, options.view);
   const rendered: { view: (typeof views)[number]; html: string; target: string }[] = [];
-  for (const view of views) rendered.push({ view, html: await renderViewHtml({ view, graph }), target: outputTarget(descriptor, view.output) });
+  for (const view of views) rendered.push({ view, html: await renderViewHtml({ view, graph }), target: outputTarget(descriptor, view.id, view.output) });
   const stateDir = path.join(descriptor.root, descriptor.state.dir);
   ensureStateDir(descriptor.root, path.join(stateDir, RENDERS_DIR));
   const written: RenderedView[] = [];
   for (const { view, html, target } of rendered) {
-    mkdirSync(path.dirname(target), { recursive: true });
+    prepareOutputDirs(descriptor, view.id, view.output);
     writeFileAtomic(target, html);
     const stat = fileStat(target);
     if (stat === null) throw errors.internalError(`the output ${view.output} vanished after it was written`);

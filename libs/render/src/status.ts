@@ -16,6 +16,7 @@ import type { Descriptor, ViewDeclaration, ViewRenderer } from '@docforge/projec
 import { errors } from '@docforge/core';
 import { IndexReader, readPublication, type StateLayout } from '@docforge/index';
 import { readerGraph, type RenderGraph } from './graph.js';
+import { outputProblem } from './output-path.js';
 import { RENDERER_VERSION, renderViewHtml } from './registry.js';
 import { fileStat, readRenderReceipt, viewHash } from './receipt.js';
 
@@ -32,7 +33,8 @@ export interface ViewRenderStatus {
   /**
    * Why: `rendered_from_current_sources`, `sources_changed`, `view_changed`, `renderer_changed`,
    * `output_missing`, `output_changed`, `receipt_missing`, `receipt_corrupt`, `identity_unknown`;
-   * deep adds `output_matches`, `output_differs`, `index_not_current`.
+   * an output that cannot be written safely (status `unverified`): `output_symlink`,
+   * `output_not_file`, `output_parent_not_directory`, `output_in_sources` (output-path.ts); deep adds `output_matches`, `output_differs`, `index_not_current`.
    */
   reason: string;
   /** The local CLI command that renders this view's declared output. */
@@ -71,6 +73,8 @@ export function selectViews(descriptor: Descriptor, viewId: string | undefined):
 function cheapOne(descriptor: Descriptor, view: ViewDeclaration, sourceIdentity: string | null): ViewRenderStatus {
   const base = { view: view.id, renderer: view.renderer, output: view.output, command: renderCommand(view.id) };
   const at = (status: RenderState, reason: string): ViewRenderStatus => ({ ...base, status, reason });
+  const problem = outputProblemOf(descriptor, view.output);
+  if (problem !== null) return at('unverified', problem);
   const stat = fileStat(path.join(descriptor.root, view.output));
   const read = readRenderReceipt(path.join(descriptor.root, descriptor.state.dir), view.id);
   if (read.state === 'missing') return stat === null ? at('stale', 'output_missing') : at('unverified', 'receipt_missing');
@@ -84,6 +88,15 @@ function cheapOne(descriptor: Descriptor, view: ViewDeclaration, sourceIdentity:
   const recorded = receipt.output_stat;
   if (stat.size !== recorded.size || stat.mtime_ns !== recorded.mtime_ns || stat.ino !== recorded.ino) return at('unverified', 'output_changed');
   return at('current', 'rendered_from_current_sources');
+}
+
+/** The {@link outputProblem} reason code of an output, or null; an unreadable path counts as `output_not_file`. */
+function outputProblemOf(descriptor: Descriptor, output: string): string | null {
+  try {
+    return outputProblem(descriptor, output)?.reason_code ?? null;
+  } catch {
+    return 'output_not_file';
+  }
 }
 
 /**
@@ -128,6 +141,10 @@ export async function deepRenderStatus(descriptor: Descriptor, options: DeepRend
   const out: ViewRenderStatus[] = [];
   for (const status of cheap) {
     const view = descriptor.views.find((v) => v.id === status.view)!;
+    if (outputProblemOf(descriptor, view.output) !== null) {
+      out.push(status);
+      continue;
+    }
     if (options.graph === null) {
       out.push(status.status === 'current' ? { ...status, status: 'unverified', reason: 'index_not_current' } : status);
       continue;

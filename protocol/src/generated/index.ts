@@ -17,6 +17,8 @@ import { validate as validate_changeset_operation } from './validators/changeset
 import type { ChangesetOperation } from './types/changeset-operation.js';
 import { validate as validate_render_receipt } from './validators/render-receipt.js';
 import type { RenderReceipt } from './types/render-receipt.js';
+import { validate as validate_application_journal } from './validators/application-journal.js';
+import type { ApplicationJournal } from './types/application-journal.js';
 import { validate as validate_viewer_v2_envelope } from './validators/viewer-v2.envelope.js';
 import type { ViewerFrame } from './types/viewer-v2.envelope.js';
 import { validate as validate_viewer_v2_hello } from './validators/viewer-v2.hello.js';
@@ -232,6 +234,9 @@ export const validateChangesetOperation = validate_changeset_operation as unknow
 export type { RenderReceipt };
 /** Validates one RenderReceipt against schemas/v1/render-receipt.schema.json; after a false return, `.errors` says why. */
 export const validateRenderReceipt = validate_render_receipt as unknown as SchemaValidator<RenderReceipt>;
+export type { ApplicationJournal };
+/** Validates one ApplicationJournal against schemas/v1/application-journal.schema.json; after a false return, `.errors` says why. */
+export const validateApplicationJournal = validate_application_journal as unknown as SchemaValidator<ApplicationJournal>;
 export type { ViewerFrame };
 /** Validates one ViewerFrame against schemas/viewer/v2/envelope.schema.json; after a false return, `.errors` says why. */
 export const validateViewerFrame = validate_viewer_v2_envelope as unknown as SchemaValidator<ViewerFrame>;
@@ -528,6 +533,7 @@ export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: 
   { key: 'changeset', file: 'v1/changeset.schema.json', validate: validateChangesetDocument as SchemaValidator<unknown> },
   { key: 'changeset-operation', file: 'v1/changeset-operation.schema.json', validate: validateChangesetOperation as SchemaValidator<unknown> },
   { key: 'render-receipt', file: 'v1/render-receipt.schema.json', validate: validateRenderReceipt as SchemaValidator<unknown> },
+  { key: 'application-journal', file: 'v1/application-journal.schema.json', validate: validateApplicationJournal as SchemaValidator<unknown> },
   { key: 'viewer-v2.envelope', file: 'viewer/v2/envelope.schema.json', validate: validateViewerFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.hello', file: 'viewer/v2/hello.schema.json', validate: validateViewerHelloFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.worker-config', file: 'viewer/v2/worker-config.schema.json', validate: validateGraphBrowserWorkerConfig as SchemaValidator<unknown> },

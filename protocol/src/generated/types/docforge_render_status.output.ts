@@ -24,7 +24,7 @@ export interface DocforgeRenderStatusOutput {
       output: string;
       status: 'current' | 'stale' | 'unverified';
       /**
-       * Why: rendered_from_current_sources, sources_changed, view_changed, renderer_changed, output_missing, output_changed, receipt_missing, receipt_corrupt, identity_unknown, output_differs, output_matches, index_not_current.
+       * Why: rendered_from_current_sources, sources_changed, view_changed, renderer_changed, output_missing, output_changed, receipt_missing, receipt_corrupt, identity_unknown, output_differs, output_matches, index_not_current; status unverified with output_symlink, output_not_file, output_parent_not_directory or output_in_sources: the output path cannot be written safely (a link, a directory, under a file, or on the sources), and docforge render refuses that view with render_output_invalid.
        */
       reason: string;
       /**
