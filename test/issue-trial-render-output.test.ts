@@ -14,9 +14,9 @@ function render(root: string, view?: string): { status: number | null; stderr: s
   return { status: run.status, stderr: run.stderr };
 }
 
-/** Changed files, the index the CLI may refresh before rendering aside (outputs, sources, receipts, previews count). */
+/** Changed files, the index and parse cache the CLI may refresh before rendering aside (outputs, sources, receipts, previews count). */
 function changed(before: Map<string, string>, after: Map<string, string>): string[] {
-  return [...new Set([...before.keys(), ...after.keys()])].filter((k) => before.get(k) !== after.get(k) && !k.startsWith('.docforge/index/') && !k.startsWith('.docforge/locks/')).sort();
+  return [...new Set([...before.keys(), ...after.keys()])].filter((k) => before.get(k) !== after.get(k) && !k.startsWith('.docforge/index/') && !k.startsWith('.docforge/locks/') && !k.startsWith('.docforge/parse-cache.sqlite')).sort();
 }
 
 function expectRefused(root: string, code: string, view = 'components'): void {
