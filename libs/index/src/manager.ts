@@ -13,7 +13,7 @@ import { IndexReader } from './reader.js';
 import { identityWithInputs, type ProjectAdapterReport } from './project-adapter.js';
 import { SourceWatch } from './source-watch.js';
 import { applicationEpoch, openApplication } from './application-guard.js';
-import { adapterTimeoutMs } from './adapter-timeout.js';
+import { adapterTimeoutMs, buildHeapMb } from './adapter-timeout.js';
 
 /** How often a sync re-reads `current.json` when the publication it was given vanished before it was opened. */
 const OPEN_RETRIES = 5;
@@ -467,6 +467,7 @@ export class IndexManager {
       minThreads: 1,
       maxThreads: 1,
       idleTimeout: Number.POSITIVE_INFINITY,
+      resourceLimits: { maxOldGenerationSizeMb: buildHeapMb() },
     });
     // An unhandled pool 'error' event would kill the process (DESIGN.md section 8).
     pool.on('error', (error: unknown) => this.onWarning('index worker error', { message: error instanceof Error ? error.message : String(error) }));
