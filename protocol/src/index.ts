@@ -43,6 +43,7 @@ export {
   validateGraphBrowserGraph,
   validateGraphBrowserLogic,
   validateGraphBrowserSource,
+  validateGraphBrowserStatus,
   SCHEMA_VALIDATORS,
   TOOL_VALIDATORS,
 } from './generated/index.js';
@@ -81,6 +82,7 @@ export type {
   GraphBrowserGraph,
   GraphBrowserLogic,
   GraphBrowserSource,
+  GraphBrowserStatus,
   SchemaToolName,
   ToolInputs,
   ToolOutputs,
