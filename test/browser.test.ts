@@ -86,7 +86,7 @@ test('Nodes: left click selects, highlights incident edges and neighbors, mutes 
   await open(`#focus=${encodeURIComponent(METHOD)}&view=nodes`);
   page.off('request', record);
   const apiCalls = loaded.filter((p) => p.startsWith('/api/')).sort();
-  assert.deepEqual(apiCalls, ['/api/overview', nodeUrl(METHOD, '/neighborhood')].sort(), 'the page asks only for the overview and one bounded neighborhood; Logic stays unloaded');
+  assert.deepEqual(apiCalls, ['/api/overview', '/api/status', nodeUrl(METHOD, '/neighborhood')].sort(), 'the page asks only for the overview, the snapshot status and one bounded neighborhood; Logic stays unloaded');
   const graph = await api<ApiGraph>(nodeUrl(METHOD, '/neighborhood'));
   assert.deepEqual((await drawn()).sort(), graph.nodes.map((n) => n.id).sort(), 'the bounded neighborhood is drawn as answered');
   const target = graph.nodes.find((n) => n.id !== METHOD && graph.edges.filter((e) => e.source === n.id || e.target === n.id).length >= 2) ?? graph.nodes.find((n) => n.id !== METHOD)!;
@@ -372,6 +372,108 @@ test('accessibility: every control is labelled and reachable with the Tab key', 
     if (key !== null) reached.add(key);
   }
   assert.deepEqual(controls.filter((c) => !reached.has(c.key)).map((c) => `${c.tag} ${c.name}`), [], 'every control is reached by Tab');
+});
+
+const CLASS = 'code:src/ledger/ledger.ts#Ledger';
+const logicTab = (): ReturnType<Page['locator']> => page.locator('#views button[data-view="logic"]');
+
+test('Logic is offered only for functions and methods; an unavailable view shows its error over an empty canvas without moving the toolbar', { skip }, async () => {
+  await open(`#focus=${encodeURIComponent(CLASS)}&view=nodes`);
+  const toolbarHeight = (await page.locator('#toolbar').boundingBox())!.height;
+  assert.equal(await logicTab().isDisabled(), true, 'no Logic tab for a class');
+  await clickNode(CLASS);
+  assert.equal(await page.locator('#card button', { hasText: 'Logic' }).count(), 0, 'no Logic action on a class card');
+  // The Web graph is loaded first, then the Logic URL of the class: never the Web graph under the Logic tab.
+  await page.locator('#views button[data-view="web"]').click();
+  await ready();
+  assert.ok((await drawn()).length > 1);
+  await page.evaluate((id) => { location.hash = `#focus=${encodeURIComponent(id)}&view=logic`; }, CLASS);
+  await page.waitForSelector('#graph[data-state="error"]');
+  assert.deepEqual(await drawn(), [], 'the previous view is not left drawn');
+  assert.match((await page.locator('#notice').textContent()) ?? '', /logic_not_found/);
+  assert.equal((await page.locator('#toolbar').boundingBox())!.height, toolbarHeight, 'the error never wraps the toolbar');
+  await open(`#focus=${encodeURIComponent(METHOD)}&view=nodes`);
+  assert.equal(await logicTab().isDisabled(), false, 'a method offers Logic');
+  assert.equal(await page.locator('#notice').isVisible(), false);
+});
+
+test('a focus with ~25 neighbours is framed at a readable zoom (labels legible, the rest reachable by panning); Logic paths wrap inside the panel', { skip }, async () => {
+  for (const id of ['CMP-LEDGER', 'CMP-REFUND-SERVICE']) {
+    await open(`#focus=${id}&view=nodes`);
+    assert.ok((await drawn()).length >= 15, `${id} has a large neighbourhood`);
+    const { zoom } = await viewport();
+    assert.ok(zoom >= 0.75 - 1e-6, `${id}: zoom ${zoom} keeps 11px labels legible`);
+    const at = await page.evaluate((i) => (window as unknown as { docforgeGraph: { pagePosition(id: string): { x: number; y: number } | null } }).docforgeGraph.pagePosition(i), id);
+    const box = (await page.locator('#graph').boundingBox())!;
+    assert.ok(at && at.x > box.x && at.x < box.x + box.width && at.y > box.y && at.y < box.y + box.height, 'the focus is in view');
+    await shot(`readable-${id}`);
+  }
+  await open(`#focus=${encodeURIComponent(BRANCHY)}&view=logic`);
+  const overflow = await page.locator('#paths').evaluate((e) => e.scrollWidth - e.clientWidth);
+  assert.ok(overflow <= 0, 'the static paths never overflow the right panel');
+});
+
+test('Escape closes the source view; selecting while it is open shows a usable card; the header says truncated only when lines were cut', { skip }, async () => {
+  await open('#focus=CMP-REFUND-SERVICE&view=nodes');
+  const service = 'code:src/refunds/refund-service.ts#RefundService';
+  await clickNode(service);
+  await page.locator('#card button', { hasText: 'Source' }).click();
+  await page.locator('#source').waitFor({ state: 'visible' });
+  const source = await api<{ first_line: number; lines: string[]; total_lines: number }>(nodeUrl(service, '/source'));
+  const header = (await page.locator('#source [data-role="source-path"]').textContent()) ?? '';
+  assert.ok(source.first_line > 1, 'the window starts after line 1 (context)');
+  assert.doesNotMatch(header, /truncated/, 'a window with context is not called truncated');
+  assert.match(header, new RegExp(`${source.first_line - 1} lines? above not shown`));
+  await page.keyboard.press('Escape');
+  await page.locator('#source').waitFor({ state: 'hidden' });
+  await clickNode(service);
+  await page.locator('#card button', { hasText: 'Source' }).click();
+  await page.locator('#source').waitFor({ state: 'visible' });
+  await page.locator('#cards li button').first().click();
+  await page.locator('#source').waitFor({ state: 'hidden' });
+  await page.locator('#card').waitFor({ state: 'visible' });
+  await page.locator('#card button', { hasText: 'Hide' }).click();
+  await ready();
+  assert.equal(await page.locator('#hidden-nodes li').count(), 1, 'the card button works after the source view');
+});
+
+test('overview lists node kinds in the right panel; lists page with "Show more"; equal labels carry their owner', { skip }, async () => {
+  await page.goto('about:blank');
+  await page.goto(`${origin}${(await worker.token()).url_path}`);
+  await page.waitForSelector('#graph[data-state="empty"]');
+  const overview = await api<{ nodes_by_kind: Record<string, number> }>('/api/overview');
+  const kinds = await page.locator('#cards [data-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
+  assert.deepEqual([...kinds].sort(), Object.keys(overview.nodes_by_kind).sort(), 'every kind is offered');
+  await page.locator('#cards [data-kind="method"] button').click();
+  await page.locator('#results h2', { hasText: 'kind = method' }).waitFor();
+  assert.equal(await page.locator('#results li').count(), overview.nodes_by_kind.method);
+  await page.locator('#search-input').fill('requestRefund');
+  await page.locator('#search-button').click();
+  await page.locator('#results h2', { hasText: 'Search: requestRefund' }).waitFor();
+  const texts = await page.locator('#results li button').allTextContents();
+  assert.equal(new Set(texts).size, texts.length, `labels are distinct: ${texts.join(' | ')}`);
+  assert.ok(texts.some((t) => /requestRefund · method — RefundService/.test(t)), 'a method names its class');
+  // Paging: a search whose bounded answer is cut offers "Show more", which asks for a larger bounded page.
+  await page.locator('#search-input').fill('refund');
+  await page.locator('#search-button').click();
+  await page.locator('#results h2', { hasText: 'Search: refund' }).waitFor();
+  const first = await page.locator('#results li').count();
+  const answer = await api<{ truncated: boolean }>('/api/search?q=refund&limit=50');
+  if (answer.truncated) {
+    await page.locator('#results-more').click();
+    await page.waitForFunction((n) => document.querySelectorAll('#results li').length > n, first);
+  }
+});
+
+test('the ?focus= of the visualize URL becomes the fragment after the token trade (one source of truth)', { skip }, async () => {
+  await page.goto(`${origin}${(await worker.token()).url_path}&focus=CMP-LEDGER`);
+  await ready();
+  assert.equal(await page.evaluate(() => location.search), '');
+  assert.equal(await page.evaluate(() => location.hash), '#focus=CMP-LEDGER&view=nodes');
+  await page.locator('#cards li button', { hasText: 'Explore' }).first().click();
+  await ready();
+  assert.equal(await page.evaluate(() => location.search), '', 'exploring never brings the query back');
+  assert.doesNotMatch(await page.evaluate(() => location.href), /CMP-LEDGER/);
 });
 
 test('no script error and no Content-Security-Policy violation in any of the above', { skip }, () => {

@@ -40,6 +40,7 @@ const FORMATS = [
   { file: 'viewer/v2/api/graph.schema.json', key: 'viewer-v2.api-graph', name: 'GraphBrowserGraph' },
   { file: 'viewer/v2/api/logic.schema.json', key: 'viewer-v2.api-logic', name: 'GraphBrowserLogic' },
   { file: 'viewer/v2/api/source.schema.json', key: 'viewer-v2.api-source', name: 'GraphBrowserSource' },
+  { file: 'viewer/v2/api/status.schema.json', key: 'viewer-v2.api-status', name: 'GraphBrowserStatus' },
 ];
 
 /**

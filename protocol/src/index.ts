@@ -44,6 +44,7 @@ export {
   validateGraphBrowserGraph,
   validateGraphBrowserLogic,
   validateGraphBrowserSource,
+  validateGraphBrowserStatus,
   SCHEMA_VALIDATORS,
   TOOL_VALIDATORS,
 } from './generated/index.js';
@@ -83,6 +84,7 @@ export type {
   GraphBrowserGraph,
   GraphBrowserLogic,
   GraphBrowserSource,
+  GraphBrowserStatus,
   SchemaToolName,
   ToolInputs,
   ToolOutputs,

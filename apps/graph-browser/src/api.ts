@@ -12,6 +12,7 @@ import { flow, neighborhood, web, type GraphBounds } from './graph.js';
 import { filter, logic, nodeDetail, overview, search } from './inspect.js';
 import { sourceWindow, SOURCE_MAX_LINES, type SourceScope } from './source.js';
 import type { Snapshot } from './snapshot.js';
+import { PublicationWatch } from './status.js';
 
 /** Most characters of a search query. */
 export const MAX_QUERY_CHARS = 500;
@@ -78,6 +79,12 @@ export function registerApi(app: FastifyInstance, snapshot: Snapshot, scope: Sou
     const reader = snapshot.reader();
     cachedOverview ??= overview(reader, config);
     return cachedOverview;
+  });
+  // Deliberately not through snapshot.reader(): the status still answers once the snapshot is replaced.
+  const watch = new PublicationWatch(config);
+  app.get('/api/status', async (request) => {
+    onlyParams(query(request), []);
+    return watch.status();
   });
   app.get('/api/search', async (request) => {
     const q = query(request);

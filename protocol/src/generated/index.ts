@@ -45,6 +45,8 @@ import { validate as validate_viewer_v2_api_logic } from './validators/viewer-v2
 import type { GraphBrowserLogic } from './types/viewer-v2.api-logic.js';
 import { validate as validate_viewer_v2_api_source } from './validators/viewer-v2.api-source.js';
 import type { GraphBrowserSource } from './types/viewer-v2.api-source.js';
+import { validate as validate_viewer_v2_api_status } from './validators/viewer-v2.api-status.js';
+import type { GraphBrowserStatus } from './types/viewer-v2.api-status.js';
 import { validate as validate_viewer_v2_ensure_worker_result } from './validators/viewer-v2.ensure_worker-result.js';
 import type { ViewerEnsureWorkerResultFrame } from './types/viewer-v2.ensure_worker-result.js';
 import { validate as validate_viewer_v2_ensure_worker } from './validators/viewer-v2.ensure_worker.js';
@@ -276,6 +278,9 @@ export const validateGraphBrowserLogic = validate_viewer_v2_api_logic as unknown
 export type { GraphBrowserSource };
 /** Validates one GraphBrowserSource against schemas/viewer/v2/api/source.schema.json; after a false return, `.errors` says why. */
 export const validateGraphBrowserSource = validate_viewer_v2_api_source as unknown as SchemaValidator<GraphBrowserSource>;
+export type { GraphBrowserStatus };
+/** Validates one GraphBrowserStatus against schemas/viewer/v2/api/status.schema.json; after a false return, `.errors` says why. */
+export const validateGraphBrowserStatus = validate_viewer_v2_api_status as unknown as SchemaValidator<GraphBrowserStatus>;
 export type { ViewerEnsureWorkerResultFrame };
 /** Validates one ViewerEnsureWorkerResultFrame against schemas/viewer/v2/ensure_worker-result.schema.json; after a false return, `.errors` says why. */
 export const validateViewerEnsureWorkerResultFrame = validate_viewer_v2_ensure_worker_result as unknown as SchemaValidator<ViewerEnsureWorkerResultFrame>;
@@ -547,6 +552,7 @@ export const SCHEMA_VALIDATORS: readonly { key: string; file: string; validate: 
   { key: 'viewer-v2.api-graph', file: 'viewer/v2/api/graph.schema.json', validate: validateGraphBrowserGraph as SchemaValidator<unknown> },
   { key: 'viewer-v2.api-logic', file: 'viewer/v2/api/logic.schema.json', validate: validateGraphBrowserLogic as SchemaValidator<unknown> },
   { key: 'viewer-v2.api-source', file: 'viewer/v2/api/source.schema.json', validate: validateGraphBrowserSource as SchemaValidator<unknown> },
+  { key: 'viewer-v2.api-status', file: 'viewer/v2/api/status.schema.json', validate: validateGraphBrowserStatus as SchemaValidator<unknown> },
   { key: 'viewer-v2.ensure_worker-result', file: 'viewer/v2/ensure_worker-result.schema.json', validate: validateViewerEnsureWorkerResultFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.ensure_worker', file: 'viewer/v2/ensure_worker.schema.json', validate: validateViewerEnsureWorkerFrame as SchemaValidator<unknown> },
   { key: 'viewer-v2.error', file: 'viewer/v2/error.schema.json', validate: validateViewerErrorFrame as SchemaValidator<unknown> },

@@ -3,7 +3,7 @@
  * Node ids travel as one encoded path segment. Every function rejects with an ApiError carrying the
  * worker's error code (e.g. `snapshot_replaced`) when the answer is not 2xx.
  */
-import type { ApiErrorBody, FilterResponse, GraphResponse, LogicResponse, NodeResponse, OverviewResponse, SearchResponse, SourceResponse } from './types.js';
+import type { ApiErrorBody, FilterResponse, GraphResponse, LogicResponse, NodeResponse, OverviewResponse, SearchResponse, SourceResponse, StatusResponse } from './types.js';
 
 /** A failed API call: HTTP status plus the worker's structured error code and message. */
 export class ApiError extends Error {
@@ -57,14 +57,21 @@ export function fetchSource(id: string): Promise<SourceResponse> {
   return getJson<SourceResponse>(nodePath(id, '/source'));
 }
 
-/** GET /api/search?q=: one bounded lexical query. */
-export function fetchSearch(query: string): Promise<SearchResponse> {
-  return getJson<SearchResponse>(`/api/search?${new URLSearchParams({ q: query }).toString()}`);
+/** GET /api/search?q=&limit=: one bounded lexical query (`limit` at most 200, the worker's bound). */
+export function fetchSearch(query: string, limit = 50): Promise<SearchResponse> {
+  return getJson<SearchResponse>(`/api/search?${new URLSearchParams({ q: query, limit: String(limit) }).toString()}`);
 }
 
 /** GET /api/filter with exact or composable criteria (family, authority, status, tag, kind, language, capability). */
-export function fetchFilter(criteria: Record<string, string>): Promise<FilterResponse> {
-  return getJson<FilterResponse>(`/api/filter?${new URLSearchParams(criteria).toString()}`);
+export function fetchFilter(criteria: Record<string, string>, after: string | null = null): Promise<FilterResponse> {
+  const params = new URLSearchParams(criteria);
+  if (after !== null) params.set('after', after);
+  return getJson<FilterResponse>(`/api/filter?${params.toString()}`);
+}
+
+/** GET /api/status: the served generation and the one the project publishes now. */
+export function fetchStatus(): Promise<StatusResponse> {
+  return getJson<StatusResponse>('/api/status');
 }
 
 /** GET /api/overview: the project overview. */

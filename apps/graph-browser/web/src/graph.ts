@@ -59,6 +59,15 @@ const STYLE: cytoscape.StylesheetJson = [
   { selector: '.muted', style: { opacity: 0.18 } },
 ];
 
+/** Padding of the fitted framing, in rendered pixels. */
+const FRAME_PADDING = 30;
+
+/**
+ * The lowest zoom of the default framing: 11px labels render at about 8px here. A drawing that
+ * would fit only below it is framed at this zoom around the focus instead, and the user pans.
+ */
+export const MIN_LABEL_ZOOM = 0.75;
+
 const measure = document.createElement('canvas').getContext('2d');
 
 /** The box a full, untruncated label needs (11px font, 8px padding each side), in model pixels. */
@@ -111,14 +120,48 @@ export class GraphCanvas {
       this.cy.add(elements);
     });
     this.selected = null;
+    await this.layout(direction);
+    // A wide layer (a focus with ~25 neighbours) or a long chain fits only far below a readable
+    // zoom in one direction; the other axis often fits it much better, so try it and keep the better.
+    const first = this.fitZoom();
+    if (first < MIN_LABEL_ZOOM && nodes.length > 2) {
+      await this.layout(direction === 'RIGHT' ? 'DOWN' : 'RIGHT');
+      if (this.fitZoom() < first) await this.layout(direction);
+    }
+    this.reset();
+  }
+
+  /** Runs ELK layered in `direction` without fitting (the framing is {@link reset}'s). */
+  private async layout(direction: 'DOWN' | 'RIGHT' | 'UP'): Promise<void> {
     const layout = this.cy.layout({
-      name: 'elk', fit: true, padding: 30, animate: false, nodeDimensionsIncludeLabels: true,
-      elk: { algorithm: 'layered', 'elk.direction': direction, 'elk.layered.spacing.nodeNodeBetweenLayers': 60, 'elk.spacing.nodeNode': 30 },
+      name: 'elk', fit: false, animate: false, nodeDimensionsIncludeLabels: true,
+      elk: {
+        algorithm: 'layered', 'elk.direction': direction, 'elk.layered.spacing.nodeNodeBetweenLayers': 70, 'elk.spacing.nodeNode': 18,
+        'elk.layered.spacing.edgeNodeBetweenLayers': 20, 'elk.spacing.componentComponent': 40, 'elk.aspectRatio': this.aspect(),
+      },
     } as cytoscape.LayoutOptions);
     const done = new Promise<void>((resolve) => layout.one('layoutstop', () => resolve()));
     layout.run();
     await done;
-    this.reset();
+  }
+
+  private aspect(): number {
+    const w = this.container.clientWidth;
+    const h = this.container.clientHeight;
+    return w > 0 && h > 0 ? w / h : 1.6;
+  }
+
+  /** The zoom at which the whole drawing fits the canvas (with the framing padding). */
+  private fitZoom(): number {
+    const box = this.cy.elements().boundingBox();
+    if (box.w <= 0 || box.h <= 0) return 1;
+    return Math.min((this.container.clientWidth - 2 * FRAME_PADDING) / box.w, (this.container.clientHeight - 2 * FRAME_PADDING) / box.h);
+  }
+
+  /** Removes the whole drawing (a failed load never leaves another view's graph under the view tabs). */
+  clear(): void {
+    this.cy.elements().remove();
+    this.selected = null;
   }
 
   /** Selects `id` (or clears with null): incident edges and direct neighbors highlighted, everything else muted. */
@@ -155,11 +198,31 @@ export class GraphCanvas {
     this.cy.zoom({ level, renderedPosition: { x: this.container.clientWidth / 2, y: this.container.clientHeight / 2 } });
   }
 
-  /** Fits the visible drawing into the canvas (the fitted neighborhood framing). */
+  /**
+   * The fitted framing: the whole drawing when it fits at a readable zoom (at most 1.5); otherwise
+   * the readable zoom {@link MIN_LABEL_ZOOM} centred on the focus (or the first drawn node near the
+   * top), so labels stay legible and the rest is reached by panning. `data-framing` on the canvas
+   * says which (`fit` or `readable`).
+   */
   reset(): void {
-    this.cy.fit(this.cy.elements(), 30);
-    if (this.cy.zoom() > 1.5) this.cy.zoom({ level: 1.5, renderedPosition: { x: this.container.clientWidth / 2, y: this.container.clientHeight / 2 } });
-    this.cy.center();
+    const middle = { x: this.container.clientWidth / 2, y: this.container.clientHeight / 2 };
+    this.cy.fit(this.cy.elements(), FRAME_PADDING);
+    if (this.cy.zoom() > 1.5) this.cy.zoom({ level: 1.5, renderedPosition: middle });
+    if (this.cy.zoom() >= MIN_LABEL_ZOOM || this.cy.nodes().empty()) {
+      this.cy.center();
+      this.container.dataset.framing = 'fit';
+      return;
+    }
+    this.cy.zoom(MIN_LABEL_ZOOM);
+    const focus = this.cy.nodes('.focus');
+    if (focus.nonempty()) this.cy.center(focus.first());
+    else {
+      const anchor = this.cy.nodes().first();
+      this.cy.center(anchor);
+      const top = anchor.renderedBoundingBox({}).y1;
+      this.cy.panBy({ x: 0, y: FRAME_PADDING - top });
+    }
+    this.container.dataset.framing = 'readable';
   }
 
   /** Centers the viewport on the selection; false when nothing is selected. */

@@ -3,14 +3,14 @@
  * canvas and the worker API. Only bounded per-node endpoints are ever requested; the viewport,
  * selection, hide/restore and keyboard moves are client-side and request nothing.
  */
-import { ApiError, fetchFilter, fetchGraph, fetchLogic, fetchNode, fetchOverview, fetchSearch, fetchSource, type GraphKind } from './api.js';
+import { ApiError, fetchFilter, fetchGraph, fetchLogic, fetchNode, fetchOverview, fetchSearch, fetchSource, fetchStatus, type GraphKind } from './api.js';
 import { byId, el } from './dom.js';
 import { GraphCanvas, type Direction } from './graph.js';
-import { renderCard, renderHidden, renderInspector, renderKey, renderResults, renderSemanticCards, type Criterion } from './panels.js';
+import { renderCard, renderHidden, renderInspector, renderKey, renderOverviewPanel, renderResults, renderSemanticCards, type Criterion } from './panels.js';
 import { shapeGraph, shapeLogic, stepId } from './shape.js';
 import { renderSource } from './source.js';
 import { parsePlace, placeHash, VIEWS, type Place, type View } from './state.js';
-import type { GraphNode, GraphResponse, LogicResponse } from './types.js';
+import type { GraphNode, GraphResponse, LogicResponse, OverviewResponse } from './types.js';
 
 const API_VIEW: Record<Exclude<View, 'logic'>, GraphKind> = { nodes: 'neighborhood', flow: 'flow', web: 'web' };
 const LOGIC_KINDS = new Set(['function', 'method']);
@@ -21,6 +21,14 @@ const card = byId('card');
 const inspector = byId('inspector');
 const sourcePanel = byId('source');
 const statusEl = byId('status');
+const noticeEl = byId('notice');
+const staleEl = byId('stale');
+/** Most nodes a category or search list shows after "Show more" (each page stays bounded by the API). */
+const MAX_LISTED = 1000;
+/** Largest search limit the worker accepts. */
+const MAX_SEARCH_LIMIT = 200;
+/** How often the page asks whether its snapshot is still the published one, in milliseconds. */
+const STATUS_POLL_MS = 30_000;
 
 let place: Place = parsePlace(location.hash, location.search);
 const graphs = new Map<View, GraphResponse>();
@@ -28,16 +36,84 @@ let logic: LogicResponse | null = null;
 const hidden = new Map<View, Set<string>>(VIEWS.map((v) => [v, new Set<string>()]));
 const known = new Map<string, GraphNode>();
 let loadedFocus: string | null = null;
+let overviewAnswer: OverviewResponse | null = null;
 
 function setStatus(text: string, error = false): void {
   statusEl.textContent = text;
   statusEl.classList.toggle('error', error);
 }
 
+/** Shows `text` in the notice bar over the canvas (never in the toolbar, so the layout never moves); '' clears it. */
+function notice(text: string): void {
+  noticeEl.replaceChildren(text === '' ? '' : el('span', {}, text), ...(text === '' ? [] : [el('button', { type: 'button', 'aria-label': 'Dismiss message' }, '×')]));
+  noticeEl.querySelector('button')?.addEventListener('click', () => notice(''));
+  noticeEl.hidden = text === '';
+}
+
+/** A failed action (search, inspect, source): the message in the notice bar; the drawing stays. */
 function failure(err: unknown): void {
-  const text = err instanceof ApiError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
-  setStatus(text, true);
+  notice(err instanceof ApiError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err));
+  if (err instanceof ApiError && err.code === 'snapshot_replaced') void checkStatus();
+}
+
+/** A failed view load: the message, and an empty canvas and panels, never the previous view's graph. */
+function loadFailure(err: unknown): void {
+  failure(err);
+  clearDrawing();
   graphEl.dataset.state = 'error';
+  setStatus(`${place.focus ?? ''} · ${place.view} · not available`, true);
+}
+
+function clearDrawing(): void {
+  canvas.clear();
+  byId('paths').hidden = true;
+  byId('cards').replaceChildren();
+  renderKey(byId('key'), []);
+  renderHidden(byId('hidden-nodes'), [], 0, restore);
+}
+
+/** The kind of the focus when the page knows it (from a loaded graph, Logic or list). */
+function focusKind(): string | undefined {
+  if (place.focus === null) return undefined;
+  if (logic?.owner.id === place.focus) return logic.owner.kind;
+  return known.get(place.focus)?.kind;
+}
+
+/** Offers the Logic tab only where Logic can exist: a function or method focus, in a snapshot that allows Logic. */
+function updateLogicTab(): void {
+  const tab = document.querySelector<HTMLButtonElement>('#views button[data-view="logic"]');
+  if (!tab) return;
+  const kind = focusKind();
+  const allowed = overviewAnswer?.logic_allowed !== false && place.focus !== null && (kind === undefined || LOGIC_KINDS.has(kind));
+  tab.disabled = !allowed;
+  tab.title = allowed ? 'Logic: static control paths of this function or method' : place.focus === null ? 'Logic needs a focused function or method' : `Logic exists for functions and methods only${kind ? ` (this is a ${kind})` : ''}`;
+}
+
+/** Asks the worker whether its snapshot is still the published one; shows the generation and, when not, the stale banner. */
+async function checkStatus(): Promise<void> {
+  try {
+    const status = await fetchStatus();
+    byId('generation').textContent = `Snapshot: generation ${status.served.generation}`;
+    staleEl.hidden = status.current;
+    staleEl.dataset.published = status.published === null ? '' : String(status.published.generation);
+    if (!status.current) {
+      const now = status.published === null ? 'the project has no valid publication now' : `the project has since published generation ${status.published.generation}`;
+      staleEl.textContent = `This page shows generation ${status.served.generation}; ${now}. This view keeps its exact snapshot: call docforge_visualize again to open the current one.`;
+    }
+  } catch {
+    // The status is advisory; a failure here changes nothing on the page.
+  }
+}
+
+/** One source of truth for the place: `?focus=`/`?view=` of the visualize URL move into the fragment (history.replaceState). */
+function canonicalUrl(): void {
+  const params = new URLSearchParams(location.search);
+  if (!params.has('focus') && !params.has('view')) return;
+  const current = parsePlace(location.hash, location.search);
+  params.delete('focus');
+  params.delete('view');
+  const rest = params.toString();
+  history.replaceState(null, '', `${location.pathname}${rest ? `?${rest}` : ''}${current.focus !== null ? placeHash(current) : ''}`);
 }
 
 /** Records `next` in the URL fragment; the hashchange handler loads it. */
@@ -57,10 +133,16 @@ function isLogicOwner(node: GraphNode | undefined): boolean {
 }
 
 async function load(): Promise<void> {
+  canonicalUrl();
   place = parsePlace(location.hash, location.search);
   for (const button of document.querySelectorAll<HTMLButtonElement>('#views button')) button.setAttribute('aria-pressed', String(button.dataset.view === place.view));
   closeOverlays();
+  notice('');
+  void checkStatus();
   if (place.focus === null) {
+    clearDrawing();
+    updateLogicTab();
+    if (overviewAnswer) renderOverviewPanel(byId('cards'), overviewAnswer, (kind) => void showCategory({ field: 'kind', value: kind }));
     graphEl.dataset.state = 'empty';
     setStatus('Choose a node in the left panel.');
     return;
@@ -71,9 +153,14 @@ async function load(): Promise<void> {
     for (const set of hidden.values()) set.clear();
     loadedFocus = place.focus;
   }
+  updateLogicTab();
   graphEl.dataset.state = 'loading';
   setStatus(`Loading ${place.view}…`);
   try {
+    const kind = focusKind();
+    if (place.view === 'logic' && kind !== undefined && !LOGIC_KINDS.has(kind)) {
+      throw new ApiError(404, 'logic_not_found', `${known.get(place.focus)?.leaf ?? place.focus} is a ${kind}; Logic exists for functions and methods only.`);
+    }
     if (place.view === 'logic') {
       if (logic === null || logic.owner.id !== place.focus) logic = await fetchLogic(place.focus);
     } else if (!graphs.has(place.view)) {
@@ -81,8 +168,9 @@ async function load(): Promise<void> {
     }
     await draw();
   } catch (err) {
-    failure(err);
+    loadFailure(err);
   }
+  updateLogicTab();
 }
 
 /** Draws the current view from the loaded data (no request). */
@@ -136,6 +224,7 @@ function closeOverlays(): void {
 function select(id: string | null): void {
   canvas.select(id);
   inspector.hidden = true;
+  sourcePanel.hidden = true;
   if (id === null) {
     card.hidden = true;
     return;
@@ -200,22 +289,26 @@ async function openSource(id: string): Promise<void> {
 }
 
 /** Descriptor pill: the exact bounded category result set in the left panel. */
-async function showCategory(criterion: Criterion): Promise<void> {
+async function showCategory(criterion: Criterion, after: string | null = null, shown: GraphNode[] = []): Promise<void> {
   try {
-    const set = await fetchFilter({ [criterion.field]: criterion.value });
+    const set = await fetchFilter({ [criterion.field]: criterion.value }, after);
     for (const node of set.items) known.set(node.id, node);
-    renderResults(byId('results'), `${criterion.field} = ${criterion.value}`, set, explore);
+    const items = [...shown, ...set.items];
+    const next = set.next_after;
+    const more = next && items.length < MAX_LISTED ? () => void showCategory(criterion, next, items) : undefined;
+    renderResults(byId('results'), `${criterion.field} = ${criterion.value}`, { items, truncated: set.truncated, ...(more ? { more } : {}) }, explore);
   } catch (err) {
     failure(err);
   }
 }
 
-async function search(query: string): Promise<void> {
+async function search(query: string, limit = 50): Promise<void> {
   try {
-    const answer = await fetchSearch(query);
+    const answer = await fetchSearch(query, limit);
     const items = answer.items.map((i) => i.node);
     for (const node of items) known.set(node.id, node);
-    renderResults(byId('results'), `Search: ${query}`, { items, truncated: answer.truncated }, explore);
+    const more = limit < MAX_SEARCH_LIMIT ? () => void search(query, Math.min(MAX_SEARCH_LIMIT, limit * 2)) : undefined;
+    renderResults(byId('results'), `Search: ${query}`, { items, truncated: answer.truncated, ...(more ? { more } : {}) }, explore);
   } catch (err) {
     failure(err);
   }
@@ -224,7 +317,10 @@ async function search(query: string): Promise<void> {
 async function overview(): Promise<void> {
   try {
     const answer = await fetchOverview();
+    overviewAnswer = answer;
     for (const node of answer.entries) known.set(node.id, node);
+    updateLogicTab();
+    if (place.focus === null) renderOverviewPanel(byId('cards'), answer, (kind) => void showCategory({ field: 'kind', value: kind }));
     renderResults(byId('results'), `Overview: ${answer.project_id} (${answer.counts.nodes} nodes, ${answer.counts.edges} edges)`, { items: answer.entries, truncated: answer.truncated }, explore);
   } catch (err) {
     failure(err);
@@ -284,8 +380,20 @@ function wire(): void {
     if (value.length > 0) void showCategory({ field: byId<HTMLSelectElement>('filter-field').value, value });
   });
   window.addEventListener('hashchange', () => void load());
+  // Escape closes the source view and the inspector wherever the keyboard focus is (README: Escape clears).
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || (sourcePanel.hidden && inspector.hidden)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    sourcePanel.hidden = true;
+    inspector.hidden = true;
+    graphEl.focus({ preventScroll: true });
+  }, true);
+  document.addEventListener('visibilitychange', () => void (document.visibilityState === 'visible' && checkStatus()));
+  window.setInterval(() => void checkStatus(), STATUS_POLL_MS);
 }
 
+canonicalUrl();
 wire();
 Object.defineProperty(window, 'docforgeGraph', { value: Object.freeze(canvas.inspection()) });
 const initialQuery = new URLSearchParams(location.search).get('q');

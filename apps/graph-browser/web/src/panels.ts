@@ -27,18 +27,64 @@ function pill(criterion: Criterion, onPill: (c: Criterion) => void): HTMLButtonE
   });
 }
 
-/** Fills the left panel with one bounded result set; `onOpen` explores an item. */
+/**
+ * Where a node lives, to tell equal labels apart: the owning class/namespace and file of a code
+ * symbol (`code:src/a.ts#Ledger.refund` → `Ledger · a.ts`), else the file name of its source.
+ */
+export function contextOf(node: GraphNode): string {
+  const hash = node.id.indexOf('#');
+  const file = node.source_path ?? (hash > 0 ? node.id.slice(node.id.indexOf(':') + 1, hash) : '');
+  const base = file.split('/').pop() ?? '';
+  if (hash > 0) {
+    const qualified = node.id.slice(hash + 1);
+    const owner = qualified.endsWith(`.${node.leaf}`) ? qualified.slice(0, -node.leaf.length - 1) : qualified.includes('.') ? qualified.slice(0, qualified.lastIndexOf('.')) : '';
+    return owner ? `${owner} · ${base}` : base;
+  }
+  return base;
+}
+
+/**
+ * Fills the left panel with one bounded result set; `onOpen` explores an item. Labels that occur
+ * more than once (and code members) carry their owner and file; `set.more` adds a "more" button.
+ */
 export function renderResults(container: HTMLElement, heading: string, set: ResultSet, onOpen: (id: string) => void): void {
   const shown = set.items.length;
+  const counts = new Map<string, number>();
+  for (const item of set.items) counts.set(`${item.leaf}\0${item.kind}`, (counts.get(`${item.leaf}\0${item.kind}`) ?? 0) + 1);
   const list = el('ul', { class: 'items' });
   for (const item of set.items) {
     const leaf = item.leaf;
-    list.append(el('li', { 'data-id': item.id }, button(`${leaf} · ${item.kind}`, () => onOpen(item.id), { title: item.id, 'aria-label': `Explore ${leaf} (${item.kind}), ${item.id}` })));
+    const context = contextOf(item);
+    const showContext = context !== '' && ((counts.get(`${leaf}\0${item.kind}`) ?? 0) > 1 || (item.id.includes('#') && context.includes(' · ')));
+    const text = showContext ? `${leaf} · ${item.kind} — ${context}` : `${leaf} · ${item.kind}`;
+    list.append(el('li', { 'data-id': item.id }, button(text, () => onOpen(item.id), { title: item.id, 'aria-label': `Explore ${leaf} (${item.kind}${showContext ? `, in ${context}` : ''}), ${item.id}` })));
+  }
+  const children: HTMLElement[] = [
+    el('h2', {}, heading),
+    el('p', { class: 'note' }, `${shown} node${shown === 1 ? '' : 's'}${set.truncated ? (set.more ? ', more available' : ', truncated (bounded result set)') : ''}`),
+    list,
+  ];
+  if (set.truncated && set.more) children.push(button('Show more', set.more, { id: 'results-more', 'aria-label': `Show more results for ${heading}` }));
+  container.replaceChildren(...children);
+}
+
+/**
+ * The overview of the right panel when nothing is focused: a prompt, the snapshot counts, and the
+ * node kinds (most frequent first) as buttons that list that kind in the left panel.
+ */
+export function renderOverviewPanel(container: HTMLElement, overview: { project_id: string; counts: { nodes: number; edges: number; issues: number }; nodes_by_kind: Record<string, number> }, onKind: (kind: string) => void): void {
+  const kinds = Object.entries(overview.nodes_by_kind).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const list = el('ul', { class: 'items' });
+  for (const [kind, count] of kinds) {
+    list.append(el('li', { 'data-kind': kind }, button(`${kind} (${count})`, () => onKind(kind), { 'aria-label': `List every ${kind} node (${count})` })));
   }
   container.replaceChildren(
-    el('h2', {}, heading),
-    el('p', { class: 'note' }, `${shown} node${shown === 1 ? '' : 's'}${set.truncated ? ', truncated (bounded result set)' : ''}`),
-    list,
+    el('h2', {}, 'Overview'),
+    el('div', { class: 'group-card', 'data-category': 'overview' },
+      el('div', { class: 'leaf' }, overview.project_id),
+      el('p', { class: 'note' }, `${overview.counts.nodes} nodes, ${overview.counts.edges} edges, ${overview.counts.issues} issues`),
+      el('p', {}, 'Pick a kind, search, or choose a node in the left panel, then Explore it to draw its neighborhood.')),
+    el('div', { class: 'group-card', 'data-category': 'kinds' }, el('h2', {}, 'Nodes by kind'), list),
   );
 }
 

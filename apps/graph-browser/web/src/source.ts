@@ -39,8 +39,13 @@ export function renderSource(container: HTMLElement, source: SourceResponse, onC
       if (line !== undefined) row.append(' ', button(`↪ #${match[1]}`, () => goTo(line), { 'aria-label': `Follow link to #${match[1]} from line ${number}` }));
     }
   }
-  const notes: string[] = [`${source.path}, lines ${source.first_line}-${source.first_line + source.lines.length - 1} of ${source.total_lines}`];
-  if (source.truncated) notes.push('window truncated (bounded read)');
+  const last = source.first_line + source.lines.length - 1;
+  const notes: string[] = [`${source.path}, lines ${source.first_line}-${last} of ${source.total_lines}`];
+  // The worker's `truncated` also covers a window that merely starts after line 1 or ends before the
+  // last line; only a window over the whole file that is still marked truncated had lines cut.
+  const partial = source.first_line > 1 || last < source.total_lines;
+  if (partial) notes.push(`showing the node with context${source.first_line > 1 ? `; ${source.first_line - 1} line${source.first_line === 2 ? '' : 's'} above not shown` : ''}${last < source.total_lines ? `; ${source.total_lines - last} line${source.total_lines - last === 1 ? '' : 's'} below not shown` : ''}`);
+  else if (source.truncated) notes.push('long lines cut (bounded read)');
   if (source.changed) notes.push('the file changed since it was indexed');
   container.replaceChildren(
     el('div', { class: 'actions' }, button('Back to graph', onClose, { 'aria-label': 'Close source and return to the graph' })),

@@ -4,7 +4,7 @@
  * type-check. Type-only imports: nothing of @docforge/protocol reaches the bundle.
  */
 import type {
-  GraphBrowserFilter, GraphBrowserGraph, GraphBrowserLogic, GraphBrowserNode, GraphBrowserOverview, GraphBrowserSearch, GraphBrowserSource,
+  GraphBrowserFilter, GraphBrowserGraph, GraphBrowserLogic, GraphBrowserNode, GraphBrowserOverview, GraphBrowserSearch, GraphBrowserSource, GraphBrowserStatus,
 } from '@docforge/protocol';
 
 /** GET /api/nodes/{id}/{neighborhood|flow|web}. */
@@ -26,6 +26,9 @@ export type LogicResponse = GraphBrowserLogic;
 /** GET /api/nodes/{id}/source: a bounded window of the node's indexed source. */
 export type SourceResponse = GraphBrowserSource;
 
+/** GET /api/status: served versus published generation. */
+export type StatusResponse = GraphBrowserStatus;
+
 /** The body of every non-2xx answer (GraphBrowserError, read defensively: a proxy may answer otherwise). */
 export interface ApiErrorBody {
   error?: { code?: string; message?: string };
@@ -35,4 +38,6 @@ export interface ApiErrorBody {
 export interface ResultSet {
   items: GraphNode[];
   truncated: boolean;
+  /** Loads the next bounded page and re-renders; absent when there is no way to continue. */
+  more?: () => void;
 }
