@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import { IndexManager, type SyncReport } from '@docforge/index';
-import { renderStatus } from '@docforge/render';
+import { declaredOutputsReport } from '@docforge/render';
 import {
   abandonChangeset, applyChangeset, changeEntries, evaluateStored, indexProjectView, loadCanonicalApplier, storeOf, summarize, type ChangesetStore, type ProjectView,
 } from '@docforge/changesets';
@@ -167,15 +167,14 @@ async function runApply(root: string, id: string, options: ChangesetCommandOptio
       refresh = { status: 'degraded', error: toDocforgeError(error).toWire() };
     }
     // Declared outputs are never rendered here (contract "Render boundary"): report them, now stale, with the command.
-    const outputs = renderStatus(manager.descriptor(), { sourceIdentity: manager.cheapIdentity() });
-    const render = { outputs: outputs.map((v) => ({ view_id: v.view, output: v.output, status: v.status })), command: outputs.length === 0 ? null : 'docforge render' };
+    const render = declaredOutputsReport(manager.descriptor(), manager.cheapIdentity());
     if (options.json) printRaw(JSON.stringify({ outcome: 'applied', changeset: summarize(outcome.doc, view), receipt: outcome.receipt, files: outcome.files, derived_refresh: refresh, render, recovered: outcome.recovered }, null, 2));
     else {
       if (outcome.recovered !== null) print(`recovered an interrupted application of ${outcome.recovered.changeset_id} (${outcome.recovered.action})`);
       print(`applied ${outcome.doc.id} (${outcome.doc.changeset_sha256}) by ${options.canonicalApplier}`);
       for (const f of outcome.files) print(`  ${f.action.padEnd(8)} ${terminalSafe(f.path)}`);
       print(refresh['status'] === 'refreshed' ? `index refreshed: revision ${String(refresh['revision'])}` : 'index refresh degraded: the files are applied; do NOT apply again; fix the reported problem and run docforge sync');
-      const notCurrent = outputs.filter((v) => v.status !== 'current');
+      const notCurrent = render.outputs.filter((v) => v.status !== 'current');
       if (notCurrent.length > 0) print(`declared outputs not current: ${notCurrent.map((v) => `${terminalSafe(v.output)} (${v.status})`).join(', ')}; run docforge render to update them`);
     }
     return 0;

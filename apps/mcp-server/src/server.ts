@@ -9,7 +9,7 @@ import { IndexManager, resolveProjectRoot } from '@docforge/index';
 import { loadDescriptor } from '@docforge/project';
 import { computeCapabilities, computeEffectivePolicy, serverInstructions, type CapabilityMode, type EffectivePolicy, type PolicyFactory } from '@docforge/policy';
 import type { ContextProvider } from '@docforge/retrieval';
-import { renderStatus } from '@docforge/render';
+import { declaredOutputsReport } from '@docforge/render';
 import { toolListing, type DeclaredOutputs, type ToolContext } from './define-tool.js';
 import { OutputSchemaMismatch, runToolCall, type ToolCallEnvironment } from './lifecycle.js';
 import { validateProjectService, type ProjectService } from './project-service.js';
@@ -274,8 +274,5 @@ export async function createApplicationServer(options: ProjectServerOptions & { 
  * declared outputs are re-rendered only by the local CLI (`docforge render`), never over MCP.
  */
 function declaredOutputsOf(manager: IndexManager): DeclaredOutputs {
-  return () => {
-    const views = renderStatus(manager.descriptor(), { sourceIdentity: manager.cheapIdentity() });
-    return { outputs: views.map((v) => ({ view_id: v.view, output: v.output, status: v.status })), command: views.length === 0 ? null : 'docforge render' };
-  };
+  return () => declaredOutputsReport(manager.descriptor(), manager.cheapIdentity());
 }

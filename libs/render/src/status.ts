@@ -185,3 +185,20 @@ export function openPublishedGraph(layout: StateLayout, sourceIdentity: string |
   }
   return { graph: readerGraph(reader), close: () => reader.close() };
 }
+
+/** The declared outputs after a canonical change, as the apply result reports them (issue 11 item 4). */
+export interface DeclaredOutputsReport {
+  outputs: { view_id: string; output: string; status: RenderState }[];
+  /** The local CLI command that renders them, or null when the project declares no view. */
+  command: string | null;
+}
+
+/**
+ * The cheap render status of every declared view in the shape of an application result: declared
+ * outputs are never rendered over MCP or by apply (contract "Render boundary"), only reported with
+ * the command that renders them. Same cost as {@link renderStatus}.
+ */
+export function declaredOutputsReport(descriptor: Descriptor, sourceIdentity: string | null): DeclaredOutputsReport {
+  const views = renderStatus(descriptor, { sourceIdentity });
+  return { outputs: views.map((v) => ({ view_id: v.view, output: v.output, status: v.status })), command: views.length === 0 ? null : 'docforge render' };
+}
