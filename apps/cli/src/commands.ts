@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import { argumentsError } from '@docforge/core';
-import { IndexManager, type BuildProgress, type SyncReport } from '@docforge/index';
+import { IndexManager, type BuildProgress, type SyncReport } from '@docforge/index/manager';
 import type { ToolInputs } from '@docforge/protocol';
 
+import { printSyncResult } from './sync-output.js';
 import { errorLine, printLine as print, printRaw } from './terminal.js';
 
 /** Exit code of a command-line usage error, including arguments its MCP tool's schema refuses. */
@@ -99,17 +100,7 @@ export async function runInit(dir: string, json: boolean): Promise<number> {
 
 /** `docforge sync`: synchronizes and reports the publication. */
 export async function runSync(root: string, options: SyncOptions): Promise<number> {
-  const json = options.json;
-  return withManager(root, options, (_manager, sync) => {
-    const p = sync.publication;
-    if (json) printRaw(JSON.stringify({ rebuilt: sync.rebuilt, staleness: sync.staleness, publication: p, stats: sync.stats, sync_error: sync.sync_error }, null, 2));
-    else {
-      print(`${sync.rebuilt ? 'rebuilt' : 'up to date'}: generation ${p.generation}, ${p.counts.nodes} nodes, ${p.counts.edges} edges, ${p.counts.issues} issues (${p.counts.sources} sources)`);
-      if (sync.stats) print(`  ${sync.stats.mode} build: parsed ${sync.stats.parsed}, reused ${sync.stats.reused}, ${sync.stats.total_ms.toFixed(1)} ms`);
-      if (sync.sync_error) print(`  stale: ${sync.sync_error.code}: ${sync.sync_error.message}`);
-    }
-    return sync.sync_error ? 1 : 0;
-  });
+  return withManager(root, options, (_manager, sync) => printSyncResult(sync, options.json));
 }
 
 /**

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
+import type { Logger } from 'pino';
 import { toDocforgeError } from '@docforge/core';
 import { errorLine } from './terminal.js';
 import type { SyncOptions } from './commands.js';
@@ -47,8 +47,31 @@ Options:
 /** The version of this package (`apps/cli/package.json`), printed by `--version`. */
 const CLI_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
+/** The CLI's logger (pino on stderr), loaded only by commands that go past the no-change fast path. */
+async function cliLogger(): Promise<Logger> {
+  const { pino } = await import('pino');
+  return pino({ name: 'docforge', level: process.env.DOCFORGE_LOG_LEVEL ?? 'warn' }, pino.destination({ fd: 2, sync: true }));
+}
+
+/**
+ * `docforge sync` with nothing changed (issue 14): answers from the published identity with light
+ * imports only (libs/index no-change.ts makes the IndexManager's own checks) and prints exactly
+ * what the full sync prints. Returns null when the full sync must run; then, when a build is
+ * likely, the build worker has already been started so it loads while the main thread goes on.
+ */
+async function fastSync(root: string, json: boolean): Promise<{ code: number } | { code: null; prestarted: boolean }> {
+  const { noChangeSync } = await import('@docforge/index/no-change');
+  const answer = noChangeSync(root, { noAst: false });
+  if (answer.current) {
+    const { printSyncResult } = await import('./sync-output.js');
+    return { code: printSyncResult({ rebuilt: false, staleness: 'current', publication: answer.publication, stats: null, sync_error: null }, json) };
+  }
+  if (!answer.build) return { code: null, prestarted: false };
+  (await import('@docforge/index/build-pool')).prestartBuildWorker();
+  return { code: null, prestarted: true };
+}
+
 async function main(argv: string[]): Promise<number> {
-  const logger = pino({ name: 'docforge', level: process.env.DOCFORGE_LOG_LEVEL ?? 'warn' }, pino.destination({ fd: 2, sync: true }));
   let parsed;
   try {
     parsed = parseArgs({
@@ -92,6 +115,13 @@ async function main(argv: string[]): Promise<number> {
   // A non-numeric value stays a string, so the schema reports it as MCP would (`must be integer`).
   const limit = values.limit === undefined ? undefined : /^\s*-?\d+(\.\d+)?(e[+-]?\d+)?\s*$/i.test(values.limit) ? Number(values.limit) : values.limit;
   const json = values.json === true;
+  let prestarted = false;
+  if (command === 'sync') {
+    const fast = await fastSync(root, json);
+    if (fast.code !== null) return fast.code;
+    prestarted = fast.prestarted;
+  }
+  const logger = await cliLogger();
   // Each command imports only what it uses (issue 14: a no-change `docforge sync` loads no MCP client,
   // no changeset store and no retrieval code).
   const { progressMode, runInit, runSearch, runSync, runValidate } = await import('./commands.js');
@@ -136,6 +166,9 @@ async function main(argv: string[]): Promise<number> {
     errorLine(`docforge: ${wire.code}: ${wire.message}`);
     if (Object.keys(wire.details).length > 0) process.stderr.write(`  details: ${JSON.stringify(wire.details)}\n`);
     return 1;
+  } finally {
+    // A worker started for a build that did not happen (e.g. the sources changed back meanwhile).
+    if (prestarted) await (await import('@docforge/index/build-pool')).releasePrestartedBuildWorker();
   }
 }
 

@@ -3,7 +3,7 @@
  * tool arguments with the generated validators of @docforge/protocol (the MCP server's validate
  * stage and the CLI), so that both report the same code and message for the same arguments.
  */
-import { describeValidationErrors, type SchemaValidationError } from '@docforge/protocol';
+import { describeValidationErrors, type SchemaValidationError } from '@docforge/protocol/validator';
 import { errors, type DocforgeError } from './errors.js';
 
 /**

@@ -1,11 +1,11 @@
-import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
-import { Piscina } from 'piscina';
-import { DocforgeError, errors, toDocforgeError, type SourceIssue, type WireError } from '@docforge/core';
-import { cheapIdentity, loadDescriptor, ProjectAdapterGuard, statIdentity, walkAdapterInputs, walkSources, type Descriptor, type StatIdentity } from '@docforge/project';
+import type { Piscina } from 'piscina';
+import { DocforgeError, errors, toDocforgeError, type WireError } from '@docforge/core';
+import { cheapIdentity, loadDescriptor, ProjectAdapterGuard, statIdentity, walkAdapterInputs, type Descriptor, type StatIdentity } from '@docforge/project';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
-import { codeExtensionsOf } from './adapter-manifests.js';
+import { identityWalk, type IdentityWalk } from './identity.js';
+import { resolveProjectRoot } from './project-root.js';
 import type { BuildOutcome, BuildStats, BuildTask } from './build-types.js';
 import type { Publication } from './publication-format.js';
 import { publicationFileIntact, readPublication, readPublicationOnce } from './publication.js';
@@ -13,7 +13,10 @@ import { IndexReader } from './reader.js';
 import { identityWithInputs, type ProjectAdapterReport } from './project-adapter.js';
 import { SourceWatch } from './source-watch.js';
 import { applicationEpoch, openApplication } from './application-guard.js';
-import { adapterTimeoutMs, buildHeapMb } from './adapter-timeout.js';
+import { adapterTimeoutMs } from './adapter-timeout.js';
+import { createBuildPool } from './build-pool.js';
+
+export { resolveProjectRoot } from './project-root.js';
 
 /** How often a sync re-reads `current.json` when the publication it was given vanished before it was opened. */
 const OPEN_RETRIES = 5;
@@ -53,11 +56,6 @@ export interface SyncReport {
   watched?: true;
 }
 
-/** Pseudo stat identities for walk findings, so that a change in them changes the cheap identity. */
-function walkIssueIdentities(issues: readonly SourceIssue[]): StatIdentity[] {
-  return issues.map((issue) => ({ path: `\u0000walk:${issue.code}:${issue.path ?? ''}:${issue.message}`, size: 0, mtime_ns: '0', ino: '0' }));
-}
-
 /** Options of an {@link IndexManager}. */
 export interface IndexManagerOptions {
   /** Absolute project root (resolved with realpath once at construction). */
@@ -73,23 +71,6 @@ export interface IndexManagerOptions {
    * since the last trusted walk skips the walk (source-watch.ts; issue 14 item 5). Default false.
    */
   watchSources?: boolean;
-}
-
-/**
- * Resolves a project root with realpath after checking it names an existing directory.
- * @returns the real absolute path
- * @throws DocforgeError `project_root_invalid` (details.root as given) when it does not exist or is
- *   not a directory
- */
-export function resolveProjectRoot(root: string): string {
-  let real: string;
-  try {
-    real = realpathSync(root);
-  } catch (error) {
-    throw errors.projectRootInvalid(root, 'does not exist', {}, { cause: error });
-  }
-  if (!lstatSync(real).isDirectory()) throw errors.projectRootInvalid(root, 'is not a directory');
-  return real;
 }
 
 /**
@@ -172,13 +153,9 @@ export class IndexManager {
     return Array.isArray(this.adapterReport?.inputs);
   }
 
-  /** Stat identities other than the walked sources: descriptor, extra files, adapter fingerprint. */
-  private identityExtra(descriptor: Descriptor): StatIdentity[] {
-    const extra: (StatIdentity | null)[] = [statIdentity(descriptor.path, 'docforge.toml')];
-    for (const rel of this.extraIdentityFiles) extra.push(statIdentity(path.join(this.root, rel), rel) ?? { path: rel, size: -1, mtime_ns: '0', ino: '0' });
-    const fp = this.adapterGuard.fingerprint;
-    if (fp !== null) extra.push({ path: '\u0000adapter', size: 0, mtime_ns: '0', ino: fp.fingerprint });
-    return extra.filter((e): e is StatIdentity => e !== null);
+  /** The sources walked and every extra stat identity (identity.ts, shared with the no-change fast path). */
+  private identityWalk(descriptor: Descriptor): IdentityWalk {
+    return identityWalk(this.root, descriptor, this.extraIdentityFiles, this.adapterGuard.fingerprint?.fingerprint ?? null);
   }
 
   /** Cheap identity of walked sources plus extras plus the declared adapter inputs (when known). */
@@ -214,9 +191,8 @@ export class IndexManager {
     try {
       const descriptor = this.descriptor();
       if (!this.identityKnown()) return null;
-      const extensions = codeExtensionsOf(descriptor.adapter.code);
-      const walk = walkSources(descriptor, extensions);
-      return this.identityOf(descriptor, walk.entries, [...this.identityExtra(descriptor), ...walkIssueIdentities(walk.issues)]);
+      const { walk, extra } = this.identityWalk(descriptor);
+      return this.identityOf(descriptor, walk.entries, extra);
     } catch {
       return null;
     }
@@ -267,10 +243,7 @@ export class IndexManager {
       if (served !== null) return { ...served, watched: true };
     }
     this.sourceWatch?.beginWalk();
-    const extensions = codeExtensionsOf(descriptor.adapter.code);
-    const walk = walkSources(descriptor, extensions);
-    // Walk findings (a new outside symlink, an unreadable directory) change no source stat, so they join the identity.
-    const extra = [...this.identityExtra(descriptor), ...walkIssueIdentities(walk.issues)];
+    const { walk, extra } = this.identityWalk(descriptor);
     // Without a cheap identity the published identity is never trusted: the worker re-derives the graph every time.
     const identityKnown = this.identityKnown();
     const identity = this.identityOf(descriptor, walk.entries, extra);
@@ -424,7 +397,8 @@ export class IndexManager {
    * fresh one for the next build.
    */
   private async runBuild(task: BuildTask, onProgress?: (progress: BuildProgress) => void): Promise<BuildOutcome & { timedOut?: boolean }> {
-    this.pool ??= this.createPool();
+    // The pool prestarted by the CLI when it already knew a build was coming is adopted here (build-pool.ts).
+    this.pool ??= createBuildPool((error: unknown) => this.onWarning('index worker error', { message: error instanceof Error ? error.message : String(error) }));
     const channel = new MessageChannel();
     const abort = new AbortController();
     const timeoutMs = adapterTimeoutMs();
@@ -459,19 +433,6 @@ export class IndexManager {
       disarm();
       channel.port1.close();
     }
-  }
-
-  private createPool(): Piscina {
-    const pool = new Piscina({
-      filename: new URL('./worker.js', import.meta.url).href,
-      minThreads: 1,
-      maxThreads: 1,
-      idleTimeout: Number.POSITIVE_INFINITY,
-      resourceLimits: { maxOldGenerationSizeMb: buildHeapMb() },
-    });
-    // An unhandled pool 'error' event would kill the process (DESIGN.md section 8).
-    pool.on('error', (error: unknown) => this.onWarning('index worker error', { message: error instanceof Error ? error.message : String(error) }));
-    return pool;
   }
 
   /**

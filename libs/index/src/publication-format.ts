@@ -3,7 +3,8 @@
  * one function, not two of differing strictness"). Every reader of current.json (the build, the
  * manager, the receipt status) goes through {@link parsePublication}.
  */
-import { describeValidationErrors, validateCurrentJson } from '@docforge/protocol';
+import { describeValidationErrors } from '@docforge/protocol/validator';
+import { validateCurrentJson } from '@docforge/protocol/current-json';
 
 /**
  * The content of `index/current.json`: which index file is published, and the five-field index

@@ -3,15 +3,26 @@
  * sections, relative links resolved against the file, same-file fragment links, the first heading
  * and a summary. Pure; no file system access.
  */
+import { createRequire } from 'node:module';
 import { posix } from 'node:path';
-import MarkdownIt, { type Token } from 'markdown-it';
+import type MarkdownIt from 'markdown-it';
+import type { Token } from 'markdown-it';
 import type { Anchor, SourceIssue } from '@docforge/core';
 import { anchorIds, anchorResolves, collectSections, inlineText } from './sections.js';
 
 /** Longest summary, in characters. */
 export const SUMMARY_MAX = 400;
 
-const markdown = new MarkdownIt({ html: true });
+let parser: MarkdownIt | null = null;
+/**
+ * The Markdown parser, created on first use (issue 14): markdown-it is required (its one-file
+ * CommonJS build) only by a process that parses Markdown, so a build of code files alone, a
+ * no-change sync and a server start never load it.
+ */
+function markdown(): MarkdownIt {
+  parser ??= new (createRequire(import.meta.url)('markdown-it') as typeof MarkdownIt)({ html: true });
+  return parser;
+}
 
 /** Longest inline code span or link text considered as a mention of a code node, in characters. */
 const MAX_MENTION_CHARS = 200;
@@ -73,7 +84,7 @@ function resolveHref(href: string, fromPath: string): { target_path: string; anc
  * Headings and paragraphs starting on a file line inside `skip` give no title or summary.
  */
 export function markdownFacts(body: string, firstLine: number, path: string, skip: { from: number; to: number } | null = null): MarkdownFacts {
-  const tokens = markdown.parse(body, {});
+  const tokens = markdown().parse(body, {});
   const anchors = collectSections(tokens, body, firstLine);
   const links: MarkdownFacts['links'] = [];
   const selfLinks: MarkdownFacts['selfLinks'] = [];

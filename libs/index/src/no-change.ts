@@ -1,0 +1,109 @@
+/**
+ * The no-change fast path of a whole-process `docforge sync` (issue 14: "a no-change `docforge
+ * sync` reads the published identity and stops"). It makes, with light imports only (no pino, no
+ * piscina, no Markdown parser, no tool validators, no IndexManager), exactly the checks by which
+ * `IndexManager.sync()` answers "current, nothing rebuilt" in a fresh process: the descriptor, the
+ * application journal, the cheap source identity (identity.ts, the manager's own walk), the one
+ * read of `current.json`, and every check of the manager's served-current answer (Logic bindings,
+ * the index file's inode and size, the file opening as an index of this schema). Whenever anything
+ * is uncertain it answers "not current" and the caller runs the full synchronization, which then
+ * decides (and reports errors) as always: a missing or invalid publication, any mismatch, an
+ * invalid descriptor or project root, an open application journal, a project-owned adapter (whose
+ * cheap identity is known only once the build worker has loaded it), any unexpected error.
+ */
+import path from 'node:path';
+import { loadDescriptor } from '@docforge/project/descriptor';
+import { cheapIdentity } from '@docforge/project/walk';
+import { stateLayout } from '@docforge/fs-safe';
+import { openApplication } from './application-guard.js';
+import { identityWalk } from './identity.js';
+import type { Publication } from './publication-format.js';
+import { publicationFileIntact, readPublicationOnce } from './publication.js';
+import { resolveProjectRoot } from './project-root.js';
+import { IndexReader } from './reader.js';
+
+/** Why the fast path did not answer (tests and callers read it; never shown to users). */
+export type NoChangeFallback =
+  | 'project_root' | 'descriptor' | 'project_adapter' | 'application_open' | 'walk' | 'no_publication' | 'identity_changed'
+  | 'logic_binding' | 'index_file_changed' | 'index_unopenable' | 'error';
+
+/**
+ * The fast path's answer: the current publication (the sync would answer `rebuilt: false`,
+ * staleness `current`, no stats, no error), or the reason to run the full synchronization and
+ * whether that will most likely build (so a caller may start the build worker early).
+ */
+export type NoChangeAnswer =
+  | { current: true; publication: Publication }
+  | { current: false; reason: NoChangeFallback; build: boolean };
+
+/** Options of {@link noChangeSync}. */
+export interface NoChangeOptions {
+  /** `--no-ast`, as the IndexManager would be given it. */
+  noAst: boolean;
+}
+
+function fallback(reason: NoChangeFallback, build: boolean): NoChangeAnswer {
+  return { current: false, reason, build };
+}
+
+/**
+ * Whether the publication of the project at `root` is current, decided as a fresh
+ * `IndexManager({ root, noAst }).sync()` would decide it, without building, writing or loading
+ * the build machinery. Opens the published index file read-only once (as the manager does before
+ * serving it) and closes it. Never throws.
+ * @param root project root as given (resolved with realpath like the manager's)
+ */
+export function noChangeSync(root: string, options: NoChangeOptions): NoChangeAnswer {
+  try {
+    let real: string;
+    try {
+      real = resolveProjectRoot(root);
+    } catch {
+      return fallback('project_root', false);
+    }
+    let descriptor;
+    try {
+      descriptor = loadDescriptor(real);
+    } catch {
+      return fallback('descriptor', false);
+    }
+    // A project-owned adapter has no cheap identity until the build worker loaded it: the manager always builds.
+    if (descriptor.adapter.module !== null) return fallback('project_adapter', true);
+    const layout = stateLayout(path.join(real, descriptor.state.dir), real);
+    if (openApplication(layout) !== null) return fallback('application_open', false);
+    const logicAllowed = !options.noAst && descriptor.adapter.strategy === 'ast';
+    let identity: string;
+    try {
+      const { walk, extra } = identityWalk(real, descriptor, [], null);
+      identity = cheapIdentity(walk.entries, extra);
+    } catch {
+      return fallback('walk', false);
+    }
+    const published = readPublicationOnce(layout).publication;
+    if (published === null) return fallback('no_publication', true);
+    if (published.source_identity !== identity) return fallback('identity_changed', true);
+    if (published.logic_allowed !== logicAllowed || (published.logic_present && !logicAllowed)) return fallback('logic_binding', true);
+    if (!publicationFileIntact(layout, published)) return fallback('index_file_changed', true);
+    if (!opensAsIndex(path.join(layout.indexDir, published.index_file), options.noAst)) return fallback('index_unopenable', true);
+    return { current: true, publication: published };
+  } catch {
+    return fallback('error', false);
+  }
+}
+
+/** What the manager checks before serving a file: it opens as an index of this schema (and holds no Logic under --no-ast). */
+function opensAsIndex(file: string, noAst: boolean): boolean {
+  let reader: IndexReader;
+  try {
+    reader = new IndexReader(file);
+  } catch {
+    return false;
+  }
+  try {
+    return !(noAst && reader.count('logic_steps') > 0);
+  } catch {
+    return false;
+  } finally {
+    reader.close();
+  }
+}
