@@ -20,9 +20,18 @@
  * Pure: no file system access.
  */
 import { parse as parseToml, patch as patchToml, stringify as stringifyToml } from '@decimalturn/toml-patch';
-import { isMap, isScalar, isSeq, parseDocument as parseYaml, type Document as YamlDocument } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import type { Document as YamlDocument } from 'yaml';
 import type { GraphNode } from '@docforge/core';
 import type { NodeCreateOp, NodeSet, RelationRef } from './types.js';
+
+let yamlModule: typeof Yaml | null = null;
+/** The `yaml` package, required on first use (issue 14; as front matter in libs/project): a server start loads none of it. */
+function yaml(): typeof Yaml {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return yamlModule;
+}
 
 /** Why an edit cannot be expressed in the file (becomes an error finding). */
 export interface EditRefusal {
@@ -146,8 +155,8 @@ function editFront(text: string, block: FrontBlock, edit: (table: Table) => Warn
     warnings = outcome;
     replaced = raw.trim() === '' ? tomlText(table) : patchTomlText(raw, table);
   } else {
-    const doc = parseYaml(raw);
-    if (doc.errors.length > 0 || (doc.contents !== null && !isMap(doc.contents))) return refuse('malformed_front_matter', 'the YAML front matter cannot be read');
+    const doc = yaml().parseDocument(raw);
+    if (doc.errors.length > 0 || (doc.contents !== null && !yaml().isMap(doc.contents))) return refuse('malformed_front_matter', 'the YAML front matter cannot be read');
     const before = (doc.toJS() ?? {}) as Table;
     const table: Table = structuredClone(before);
     const outcome = edit(table);
@@ -170,12 +179,12 @@ function editFront(text: string, block: FrontBlock, edit: (table: Table) => Warn
  */
 function setYaml(doc: YamlDocument, key: string, value: unknown): void {
   const existing = doc.get(key, true);
-  if (isScalar(existing) && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')) {
+  if (yaml().isScalar(existing) && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')) {
     existing.value = value;
     return;
   }
   const node = doc.createNode(value);
-  if (isSeq(existing) && isSeq(node)) {
+  if (yaml().isSeq(existing) && yaml().isSeq(node)) {
     node.flow = existing.flow ?? false;
     if (existing.comment) node.comment = existing.comment;
     if (existing.commentBefore) node.commentBefore = existing.commentBefore;
@@ -318,7 +327,7 @@ function frontMatterKeys(text: string, block: FrontBlock | null): Set<string> | 
   if (block === null) return null;
   const raw = unBom(text).src.slice(block.contentStart, block.contentEnd);
   try {
-    const value = block.format === 'toml' ? (parseToml(raw) as Table) : ((parseYaml(raw).toJS() ?? {}) as Table);
+    const value = block.format === 'toml' ? (parseToml(raw) as Table) : ((yaml().parseDocument(raw).toJS() ?? {}) as Table);
     return typeof value === 'object' && value !== null ? new Set(Object.keys(value)) : null;
   } catch {
     return null;

@@ -6,7 +6,8 @@
  * anchor so that several nodes on one page never collide.
  */
 import { posix } from 'node:path';
-import MarkdownIt from 'markdown-it';
+import { createRequire } from 'node:module';
+import type MarkdownIt from 'markdown-it';
 import { slugify } from '@docforge/project';
 import { nodeAnchor } from './html.js';
 
@@ -26,14 +27,6 @@ const EXTERNAL = /^(https?:|mailto:)/i;
 /** Anything with a scheme (`javascript:`, `data:`, `file:`, `vbscript:` ...). */
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
-const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
-// Scheme links other than http(s)/mailto are refused by the parser (they stay text). markdown-it
-// normalizes the URL first, so `JaVaScRiPt:` and entity tricks are caught too.
-md.validateLink = (url: string): boolean => {
-  const trimmed = url.trim();
-  return !SCHEME.test(trimmed) || EXTERNAL.test(trimmed);
-};
-
 function resolveHref(href: string, ctx: LinkContext): string | null {
   if (EXTERNAL.test(href)) return href;
   if (href.startsWith('#')) return `#${nodeAnchor(ctx.nodeId)}--${slugify(decodeURIComponent(href.slice(1)))}`;
@@ -51,31 +44,49 @@ function resolveHref(href: string, ctx: LinkContext): string | null {
   return fragment !== undefined && fragment !== '' ? `#${nodeAnchor(id)}--${slugify(fragment)}` : `#${nodeAnchor(id)}`;
 }
 
-md.core.ruler.push('docforge_links', (state) => {
-  const ctx = (state.env as { docforge?: LinkContext }).docforge;
-  if (ctx === undefined) return;
-  for (const block of state.tokens) {
-    if (block.type === 'heading_open') {
-      const inline = state.tokens[state.tokens.indexOf(block) + 1];
-      const text = inline?.children?.filter((t) => t.type === 'text' || t.type === 'code_inline').map((t) => t.content).join('') ?? '';
-      block.attrSet('id', `${nodeAnchor(ctx.nodeId)}--${slugify(text)}`);
-    }
-    for (const token of block.children ?? []) {
-      if (token.type !== 'link_open') continue;
-      const href = token.attrGet('href') ?? '';
-      const resolved = resolveHref(href, ctx);
-      if (resolved !== null) {
-        token.attrs = [['href', resolved]];
-        continue;
+let md: MarkdownIt | null = null;
+
+/**
+ * The renderer, built on first use (issue 14): markdown-it (its one-file CommonJS build) is
+ * required only by a process that renders, so the MCP server and the CLI start without it.
+ */
+function renderer(): MarkdownIt {
+  if (md !== null) return md;
+  const parser = new (createRequire(import.meta.url)('markdown-it') as typeof MarkdownIt)({ html: false, linkify: false, typographer: false });
+  // Scheme links other than http(s)/mailto are refused by the parser (they stay text). markdown-it
+  // normalizes the URL first, so `JaVaScRiPt:` and entity tricks are caught too.
+  parser.validateLink = (url: string): boolean => {
+    const trimmed = url.trim();
+    return !SCHEME.test(trimmed) || EXTERNAL.test(trimmed);
+  };
+  parser.core.ruler.push('docforge_links', (state) => {
+    const ctx = (state.env as { docforge?: LinkContext }).docforge;
+    if (ctx === undefined) return;
+    for (const block of state.tokens) {
+      if (block.type === 'heading_open') {
+        const inline = state.tokens[state.tokens.indexOf(block) + 1];
+        const text = inline?.children?.filter((t) => t.type === 'text' || t.type === 'code_inline').map((t) => t.content).join('') ?? '';
+        block.attrSet('id', `${nodeAnchor(ctx.nodeId)}--${slugify(text)}`);
       }
-      // Neutralize: the link text stays, as a span that names where it pointed.
-      const closeIndex = findClose(block.children!, block.children!.indexOf(token));
-      token.tag = 'span';
-      token.attrs = [['class', 'unresolved-link'], ['title', href]];
-      if (closeIndex !== -1) block.children![closeIndex]!.tag = 'span';
+      for (const token of block.children ?? []) {
+        if (token.type !== 'link_open') continue;
+        const href = token.attrGet('href') ?? '';
+        const resolved = resolveHref(href, ctx);
+        if (resolved !== null) {
+          token.attrs = [['href', resolved]];
+          continue;
+        }
+        // Neutralize: the link text stays, as a span that names where it pointed.
+        const closeIndex = findClose(block.children!, block.children!.indexOf(token));
+        token.tag = 'span';
+        token.attrs = [['class', 'unresolved-link'], ['title', href]];
+        if (closeIndex !== -1) block.children![closeIndex]!.tag = 'span';
+      }
     }
-  }
-});
+  });
+  md = parser;
+  return md;
+}
 
 function findClose(tokens: { type: string }[], openIndex: number): number {
   let depth = 0;
@@ -91,5 +102,5 @@ function findClose(tokens: { type: string }[], openIndex: number): number {
  * node links resolve inside the output (see the module comment).
  */
 export function renderMarkdown(body: string, ctx: LinkContext): string {
-  return md.render(body, { docforge: ctx });
+  return renderer().render(body, { docforge: ctx });
 }
