@@ -56,8 +56,9 @@ async function cliLogger(): Promise<Logger> {
 /**
  * `docforge sync` with nothing changed (issue 14): answers from the published identity with light
  * imports only (libs/index no-change.ts makes the IndexManager's own checks) and prints exactly
- * what the full sync prints. Returns null when the full sync must run; then, when a build is
- * likely, the build worker has already been started so it loads while the main thread goes on.
+ * what the full sync prints, resolving to its exit code. Resolves to code null when the full sync
+ * must run; `prestarted` then says whether the build worker was already started (a build is likely)
+ * so it loads the build modules while the main thread goes on.
  */
 async function fastSync(root: string, json: boolean): Promise<{ code: number } | { code: null; prestarted: boolean }> {
   const { noChangeSync } = await import('@docforge/index/no-change');

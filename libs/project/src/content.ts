@@ -4,7 +4,7 @@
  * declared relation edges, heading anchors and link references. Pure: no file system access; every finding is a SourceIssue, never a throw.
  */
 import { posix } from 'node:path';
-import { parse as parseToml, TomlError } from 'smol-toml';
+import { parseToml, TomlError } from './toml.js';
 import { withContentHash, type GraphEdge, type GraphNode, type NodeOrigin, type SourceIssue } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';

@@ -5,7 +5,7 @@
  */
 import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { parse as parseToml, TomlError } from 'smol-toml';
+import { parseToml, TomlError } from './toml.js';
 import { DocforgeError, errors } from '@docforge/core';
 import { DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES, type Descriptor } from './descriptor-types.js';
 import { isInside, validateDescriptor, type Table } from './descriptor-validate.js';

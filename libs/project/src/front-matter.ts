@@ -13,7 +13,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
-import { parse as parseToml, TomlError } from 'smol-toml';
+import { parseToml, TomlError } from './toml.js';
 import type { SourceIssue } from '@docforge/core';
 import { lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 
