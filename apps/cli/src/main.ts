@@ -4,8 +4,10 @@
  * Output for people goes to stdout; logs go to stderr through pino.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type * as Pino from 'pino';
 import type { Logger } from 'pino';
 import { toDocforgeError } from '@docforge/core';
 import { errorLine } from './terminal.js';
@@ -47,10 +49,25 @@ Options:
 /** The version of this package (`apps/cli/package.json`), printed by `--version`. */
 const CLI_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-/** The CLI's logger (pino on stderr), loaded only by commands that go past the no-change fast path. */
-async function cliLogger(): Promise<Logger> {
-  const { pino } = await import('pino');
-  return pino({ name: 'docforge', level: process.env.DOCFORGE_LOG_LEVEL ?? 'warn' }, pino.destination({ fd: 2, sync: true }));
+/**
+ * The CLI's logger (pino on stderr, level from `DOCFORGE_LOG_LEVEL`, default `warn`), created on
+ * first use (issue 14): a command that logs nothing never loads pino.
+ */
+function cliLogger(): Logger {
+  let real: Logger | null = null;
+  const logger = (): Logger => {
+    if (real === null) {
+      const { pino } = createRequire(import.meta.url)('pino') as typeof Pino;
+      real = pino({ name: 'docforge', level: process.env.DOCFORGE_LOG_LEVEL ?? 'warn' }, pino.destination({ fd: 2, sync: true }));
+    }
+    return real;
+  };
+  return new Proxy({} as Logger, {
+    get(_target, key) {
+      const value: unknown = Reflect.get(logger(), key);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(logger()) : value;
+    },
+  });
 }
 
 /**
@@ -122,7 +139,7 @@ async function main(argv: string[]): Promise<number> {
     if (fast.code !== null) return fast.code;
     prestarted = fast.prestarted;
   }
-  const logger = await cliLogger();
+  const logger = cliLogger();
   // Each command imports only what it uses (issue 14: a no-change `docforge sync` loads no MCP client,
   // no changeset store and no retrieval code).
   const { progressMode, runInit, runSearch, runSync, runValidate } = await import('./commands.js');
