@@ -4,9 +4,17 @@
  * operation seen after the earlier ones). Large diffs are paged by the caller; an individually
  * oversized diff becomes `canonical_json_chunk` pages ({@link chunkPayload}).
  */
-import { createTwoFilesPatch } from 'diff';
+import { createRequire } from 'node:module';
+import type * as Diff from 'diff';
 import { canonicalJson, sha256, type GraphNode } from '@docforge/core';
 import type { NodeState, OperationOutcome } from './projection.js';
+
+let diffModule: typeof Diff | null = null;
+/** The `diff` package (its CommonJS build), required on the first review diff (issue 14): a server start loads none of it. */
+function diffLib(): typeof Diff {
+  diffModule ??= createRequire(import.meta.url)('diff') as typeof Diff;
+  return diffModule;
+}
 
 /** The reviewable metadata of a node (its front matter fields, relations from the projection). */
 export interface FrontMatter {
@@ -46,7 +54,7 @@ export function changeEntries(outcomes: readonly OperationOutcome[]): ChangeEntr
   return outcomes.map((o) => {
     const beforeBody = o.before?.node.body ?? '';
     const afterBody = o.after?.node.body ?? '';
-    const bodyDiff = beforeBody === afterBody ? '' : createTwoFilesPatch(stateLabel(o.before), stateLabel(o.after), beforeBody, afterBody, undefined, undefined, { context: 3 });
+    const bodyDiff = beforeBody === afterBody ? '' : diffLib().createTwoFilesPatch(stateLabel(o.before), stateLabel(o.after), beforeBody, afterBody, undefined, undefined, { context: 3 });
     return {
       index: o.index,
       op: o.op,
