@@ -5,7 +5,7 @@
  * the focus is `g.node.focus`. A preview adds `added`, `changed` or `removed` to the classes of
  * marked nodes and relations.
  */
-import elkModule from 'elkjs/lib/elk.bundled.js';
+import { createRequire } from 'node:module';
 import type { ELK as ElkApi, ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
 import { errors, type GraphNode } from '@docforge/core';
 import { escapeHtml } from '../html.js';
@@ -18,9 +18,17 @@ const NODE_HEIGHT = 44;
 const CHAR_WIDTH = 7;
 const LABEL_CHARS = 40;
 
-/** The elkjs constructor: a CommonJS module whose `default` property is the class (seen through NodeNext interop). */
-const ElkConstructor = (elkModule as unknown as { default: new () => ElkApi }).default;
 let elk: ElkApi | null = null;
+
+/**
+ * The elkjs layout engine, created on the first graph view (issue 14): its 1.6 MB bundle is
+ * required (CommonJS; the class is its `default` property) only by a process that draws a graph,
+ * never at the start of the MCP server or the CLI.
+ */
+function layoutEngine(): ElkApi {
+  elk ??= new (createRequire(import.meta.url)('elkjs/lib/elk.bundled.js') as { default: new () => ElkApi }).default();
+  return elk;
+}
 
 function label(text: string): string {
   return text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text;
@@ -76,8 +84,7 @@ export async function renderGraph(input: RenderInput): Promise<string> {
     children: nodes.map((n, i) => ({ id: `n${i}`, width: Math.max(label(n.title).length, label(n.id).length) * CHAR_WIDTH + 24, height: NODE_HEIGHT })),
     edges: edges.map((e, i): ElkExtendedEdge => ({ id: `e${i}`, sources: [`n${index.get(e.source_id)!}`], targets: [`n${index.get(e.target_id)!}`] })),
   };
-  elk ??= new ElkConstructor();
-  const laid = await elk.layout(elkGraph);
+  const laid = await layoutEngine().layout(elkGraph);
   const width = Math.ceil(laid.width ?? 0) + 2;
   const height = Math.ceil(laid.height ?? 0) + 2;
   const svg: string[] = [`<svg class="graph" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(view.title)}">`];
