@@ -29,7 +29,12 @@ export interface FtsCandidate {
   end_line: number;
   anchors: Anchor[];
   summary: string;
-  /** FTS5 rank (bm25 with the index weights); lower ranks higher. */
+  /** FTS5 rank (bm25 with the index weights); lower ranks higher. Null when returned unranked ({@link ftsFewMatches}). */
+  bm25: number | null;
+}
+
+/** A full-text candidate returned by a ranked query ({@link ftsCandidates}): its bm25 is known. */
+export interface RankedFtsCandidate extends FtsCandidate {
   bm25: number;
 }
 
@@ -42,12 +47,10 @@ export interface FtsExcerptSource {
   head: string | null;
 }
 
-interface CandidateRow extends Omit<FtsCandidate, 'anchors'> {
-  anchors: string;
-}
+type CandidateRow<C extends FtsCandidate = FtsCandidate> = Omit<C, 'anchors'> & { anchors: string };
 
-function decode(row: CandidateRow): FtsCandidate {
-  return { ...row, anchors: JSON.parse(row.anchors) as Anchor[] };
+function decode<C extends FtsCandidate>(row: CandidateRow<C>): C {
+  return { ...row, anchors: JSON.parse(row.anchors) as Anchor[] } as C;
 }
 
 /**
@@ -66,7 +69,7 @@ const CANDIDATE_COLUMNS = 'n.rowid AS rowid, n.id, n.kind, n.title, n.source_pat
  * With `maxRowid`, only matches at or below that rowid are ranked (a bounded tier: FTS5 computes
  * bm25 only for them; see {@link ftsNthMatchRowid}).
  */
-export function ftsCandidates(sql: StatementCache, fts: string, filters: NodeFilters, limit: number, maxRowid: number | null = null): FtsCandidate[] {
+export function ftsCandidates(sql: StatementCache, fts: string, filters: NodeFilters, limit: number, maxRowid: number | null = null): RankedFtsCandidate[] {
   const params: unknown[] = [fts];
   const bound = maxRowid === null ? '' : ' AND node_fts.rowid <= ?';
   if (maxRowid !== null) params.push(BigInt(maxRowid));
@@ -77,14 +80,36 @@ export function ftsCandidates(sql: StatementCache, fts: string, filters: NodeFil
       SELECT ${CANDIDATE_COLUMNS}, w.score AS bm25
       FROM (SELECT rowid, ${BM25} AS score FROM node_fts WHERE node_fts MATCH ?${bound} ORDER BY score, rowid LIMIT ?) w
       JOIN nodes n ON n.rowid = w.rowid
-      ORDER BY w.score, w.rowid`).all(...params) as CandidateRow[]).map(decode);
+      ORDER BY w.score, w.rowid`).all(...params) as CandidateRow<RankedFtsCandidate>[]).map(decode);
   }
   const rows = sql.rows(`
     SELECT ${CANDIDATE_COLUMNS}, ${BM25} AS bm25
     FROM node_fts JOIN nodes n ON n.rowid = node_fts.rowid
     WHERE node_fts MATCH ?${bound}${where}
     ORDER BY bm25, n.id
-    LIMIT ?`).all(...params) as CandidateRow[];
+    LIMIT ?`).all(...params) as CandidateRow<RankedFtsCandidate>[];
+  return rows.map(decode);
+}
+
+/**
+ * Every node matching `fts` and `filters` (at or below `maxRowid`), in rowid order and unranked
+ * (`bm25` null), when there are at most `max`; else null. A query with that few matches needs no
+ * order to pick its best `max`, and FTS5 then computes no bm25 (whose document frequencies cost a
+ * pass over each phrase's whole doclist). Counts at most `max + 1` matches first.
+ */
+export function ftsFewMatches(sql: StatementCache, fts: string, filters: NodeFilters, max: number, maxRowid: number | null = null): FtsCandidate[] | null {
+  const params: unknown[] = [fts];
+  const bound = maxRowid === null ? '' : ' AND node_fts.rowid <= ?';
+  if (maxRowid !== null) params.push(BigInt(maxRowid));
+  const where = filterSql('n', filters, params);
+  const from = where === '' ? 'node_fts' : 'node_fts JOIN nodes n ON n.rowid = node_fts.rowid';
+  const count = sql.pluck(`SELECT count(*) FROM (SELECT 1 FROM ${from} WHERE node_fts MATCH ?${bound}${where} LIMIT ?)`).get(...params, max + 1) as number;
+  if (count > max) return null;
+  const rows = sql.rows(`
+    SELECT ${CANDIDATE_COLUMNS}, NULL AS bm25
+    FROM node_fts JOIN nodes n ON n.rowid = node_fts.rowid
+    WHERE node_fts MATCH ?${bound}${where}
+    ORDER BY node_fts.rowid`).all(...params) as CandidateRow[];
   return rows.map(decode);
 }
 

@@ -4,7 +4,7 @@
  * count and the document frequency of a phrase never change while it is open: both are counted
  * once per reader and kept beside it (weakly, bounded), never recomputed per search.
  */
-import type { FtsCandidate, IndexReader, NodeFilters } from '@docforge/index';
+import type { FtsCandidate, IndexReader, NodeFilters, RankedFtsCandidate } from '@docforge/index';
 import { termPhrases, type QueryTerm } from './query.js';
 
 /**
@@ -18,7 +18,7 @@ import { termPhrases, type QueryTerm } from './query.js';
  */
 export const MATCH_TIER = 5000;
 
-/** Most phrase counts kept per reader before its table is emptied. */
+/** Most phrase counts (and tier bounds) kept per reader before their table is emptied. */
 const DF_CACHE_CAP = 10_000;
 
 /** Counts of one reader's index that never change while it is open. */
@@ -27,6 +27,8 @@ interface ReaderStatistics {
   nodeCount: number;
   /** Matching documents of an FTS5 expression (see {@link documentFrequencies}). */
   df: Map<string, number>;
+  /** Rowid bounds of the candidate tier by expression, filters and tier size (see {@link candidateTier}). */
+  bounds: Map<string, number | null>;
 }
 
 const statistics = new WeakMap<IndexReader, ReaderStatistics>();
@@ -34,7 +36,7 @@ const statistics = new WeakMap<IndexReader, ReaderStatistics>();
 function statisticsOf(reader: IndexReader): ReaderStatistics {
   let stats = statistics.get(reader);
   if (stats === undefined) {
-    stats = { nodeCount: Math.max(1, reader.count('nodes')), df: new Map() };
+    stats = { nodeCount: Math.max(1, reader.count('nodes')), df: new Map(), bounds: new Map() };
     statistics.set(reader, stats);
   }
   return stats;
@@ -71,15 +73,27 @@ export function documentFrequencies(reader: IndexReader, terms: readonly QueryTe
  * only very common terms ranks its first `tier` matches in index order. `pruned` says whether
  * anything was left out.
  */
-export function candidateTier(reader: IndexReader, terms: readonly QueryTerm[], df: ReadonlyMap<string, number>, nodeCount: number, filters: NodeFilters, window: number, tier: number): { text: FtsCandidate[]; names: FtsCandidate[]; pruned: boolean; fts: string } {
+export function candidateTier(reader: IndexReader, terms: readonly QueryTerm[], df: ReadonlyMap<string, number>, nodeCount: number, filters: NodeFilters, window: number, tier: number): { text: RankedFtsCandidate[]; names: FtsCandidate[]; pruned: boolean; fts: string } {
   const rare = terms.filter((t) => df.get(t.word)! <= Math.max(tier, nodeCount / 2));
   const used = rare.length > 0 ? rare : terms;
   // A compound's subword phrase ("on request") only in the name columns: in prose it is noise.
   const any = [...new Set(used.flatMap((t) => termPhrases(t, false)))].join(' OR ');
   const anyNames = `{id title terms} : (${[...new Set(used.flatMap((t) => termPhrases(t)))].join(' OR ')})`;
-  if (rare.length > 0) {
-    return { text: reader.ftsCandidates(any, filters, window + 1), names: reader.ftsCandidates(anyNames, filters, window + 1), pruned: rare.length < terms.length, fts: any };
-  }
-  const bound = (fts: string): number | null => reader.ftsNthMatchRowid(fts, filters, tier);
-  return { text: reader.ftsCandidates(any, filters, window + 1, bound(any)), names: reader.ftsCandidates(anyNames, filters, window + 1, bound(anyNames)), pruned: true, fts: any };
+  // The names query's bm25 only orders its matches (scores use the full-text rank): with at most
+  // `window` matches, all of them are the window, unranked.
+  const names = (bound: number | null): FtsCandidate[] => reader.ftsFewMatches(anyNames, filters, window, bound) ?? reader.ftsCandidates(anyNames, filters, window + 1, bound);
+  if (rare.length > 0) return { text: reader.ftsCandidates(any, filters, window + 1), names: names(null), pruned: rare.length < terms.length, fts: any };
+  const bound = (fts: string): number | null => {
+    // Like a document frequency, the tier's bound is a fact of the index: found once per reader.
+    const bounds = statisticsOf(reader).bounds;
+    const key = JSON.stringify([fts, filters, tier]);
+    let rowid = bounds.get(key);
+    if (rowid === undefined) {
+      rowid = reader.ftsNthMatchRowid(fts, filters, tier);
+      if (bounds.size >= DF_CACHE_CAP) bounds.clear();
+      bounds.set(key, rowid);
+    }
+    return rowid;
+  };
+  return { text: reader.ftsCandidates(any, filters, window + 1, bound(any)), names: names(bound(anyNames)), pruned: true, fts: any };
 }
