@@ -95,22 +95,21 @@ export function ftsCandidates(sql: StatementCache, fts: string, filters: NodeFil
  * Every node matching `fts` and `filters` (at or below `maxRowid`), in rowid order and unranked
  * (`bm25` null), when there are at most `max`; else null. A query with that few matches needs no
  * order to pick its best `max`, and FTS5 then computes no bm25 (whose document frequencies cost a
- * pass over each phrase's whole doclist). Counts at most `max + 1` matches first.
+ * pass over each phrase's whole doclist). One statement reading at most `max + 1` matches.
  */
 export function ftsFewMatches(sql: StatementCache, fts: string, filters: NodeFilters, max: number, maxRowid: number | null = null): FtsCandidate[] | null {
   const params: unknown[] = [fts];
   const bound = maxRowid === null ? '' : ' AND node_fts.rowid <= ?';
   if (maxRowid !== null) params.push(BigInt(maxRowid));
   const where = filterSql('n', filters, params);
-  const from = where === '' ? 'node_fts' : 'node_fts JOIN nodes n ON n.rowid = node_fts.rowid';
-  const count = sql.pluck(`SELECT count(*) FROM (SELECT 1 FROM ${from} WHERE node_fts MATCH ?${bound}${where} LIMIT ?)`).get(...params, max + 1) as number;
-  if (count > max) return null;
+  params.push(max + 1);
   const rows = sql.rows(`
     SELECT ${CANDIDATE_COLUMNS}, NULL AS bm25
     FROM node_fts JOIN nodes n ON n.rowid = node_fts.rowid
     WHERE node_fts MATCH ?${bound}${where}
-    ORDER BY node_fts.rowid`).all(...params) as CandidateRow[];
-  return rows.map(decode);
+    ORDER BY node_fts.rowid
+    LIMIT ?`).all(...params) as CandidateRow[];
+  return rows.length > max ? null : rows.map(decode);
 }
 
 /**
