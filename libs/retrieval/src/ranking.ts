@@ -168,11 +168,14 @@ export interface RankedResult {
 }
 
 /**
- * Ranks the nodes matching `query` (see the module comment for the formula). Reads at most
- * `2 * window` candidate rows from the candidate tier ({@link MATCH_TIER}: FTS5 ranks at most that
- * many matches per searched term), one document-frequency probe per term and one match probe over
- * the candidates; independent of any result limit. `tier` overrides {@link MATCH_TIER} (benchmarks
- * compare against `Infinity`, which ranks every match).
+ * Ranks the nodes matching `query` (see the module comment for the formula), independent of any
+ * result limit. Statements: the full-text candidates (`window + 1` rows, ranked by FTS5's bm25 over
+ * the candidate tier, {@link MATCH_TIER}), the name candidates (first read unranked, at most
+ * `window + 1` rows, ranked only when they are more than `window`), and one all-terms check of
+ * the candidates (one rowid range scan); per reader, once: the node count and one document-frequency
+ * count per distinct term phrase, and the tier's bound for a query of only very common terms
+ * (ranking-candidates.ts). `tier` overrides {@link MATCH_TIER} (benchmarks compare against
+ * `Infinity`, which ranks every match).
  */
 export function rankNodes(reader: IndexReader, query: string, filters: NodeFilters = {}, window = CANDIDATE_WINDOW, tier = MATCH_TIER): RankedResult {
   const analysed = analyseQuery(query);
