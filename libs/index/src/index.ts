@@ -10,7 +10,7 @@ export type { BuildStats, BuildTask, BuildOutcome } from './build-types.js';
 export type { NodeRow, SqliteDatabase, IndexTable } from './reader.js';
 export { IndexReader, rowToNode } from './reader.js';
 export type { NodeFilters, NodeSummary, NodeBrief, NodeProvenance, FacetField, FacetCounts } from './reader-nodes.js';
-export type { FtsCandidate, FtsExcerptSource } from './reader-fts.js';
+export type { FtsCandidate, FtsExcerptSource, RankedFtsCandidate } from './reader-fts.js';
 export { SNIPPET_MAX_BODY_CHARS } from './reader-fts.js';
 export type { EdgeDirection, EdgeKey, EdgeRecord, LogicStepRow, LogicFlowRow } from './reader-graph.js';
 export type { BuildProgress, Staleness, SyncReport, IndexManagerOptions } from './manager.js';

@@ -4,7 +4,7 @@ import { errors, type Anchor, type GraphNode, type MentionSection, type SourceIs
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
 import { countsByKind, facetValues, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
-import { ftsCandidates, ftsDocumentCount, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource } from './reader-fts.js';
+import { ftsCandidates, ftsDocumentCount, ftsFewMatches, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource, type RankedFtsCandidate } from './reader-fts.js';
 import { distinctRelations, edgeMention, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
 /** A better-sqlite3 connection (read-only for published indexes). */
@@ -195,8 +195,13 @@ export class IndexReader {
   // ---- full text ----
 
   /** Up to `limit` FTS5 matches of `fts` passing `filters`, best bm25 rank first. */
-  ftsCandidates(fts: string, filters: NodeFilters, limit: number, maxRowid: number | null = null): FtsCandidate[] {
+  ftsCandidates(fts: string, filters: NodeFilters, limit: number, maxRowid: number | null = null): RankedFtsCandidate[] {
     return ftsCandidates(this.#sql, fts, filters, limit, maxRowid);
+  }
+
+  /** Every match of `fts` passing `filters` (rowid order, unranked) when there are at most `max`, else null. */
+  ftsFewMatches(fts: string, filters: NodeFilters, max: number, maxRowid: number | null = null): FtsCandidate[] | null {
+    return ftsFewMatches(this.#sql, fts, filters, max, maxRowid);
   }
 
   /** Rowid of the `n`-th match of `fts` in index order, or null (no rank computed; bounded candidate tiers). */

@@ -100,6 +100,41 @@ describe('IndexReader on examples/', () => {
     assert.equal(sources.length, candidates.length);
   });
 
+  test('ranked candidates are ordered by bm25, ties by rowid, and agree with the unranked few-matches read', () => {
+    for (const fts of ['"payment"', '"refund" OR "ledger"', '{id title terms} : ("refund" OR "payment")']) {
+      const all = reader.ftsCandidates(fts, {}, 100_000);
+      assert.ok(all.length >= 2, fts);
+      for (let i = 1; i < all.length; i += 1) {
+        const [a, b] = [all[i - 1]!, all[i]!];
+        assert.ok(a.bm25 < b.bm25 || (a.bm25 === b.bm25 && a.rowid < b.rowid), `${fts}: order at ${i}`);
+      }
+      const byRowid = [...all].sort((a, b) => a.rowid - b.rowid).map(({ bm25: _bm25, ...row }) => ({ ...row, bm25: null }));
+      assert.deepEqual(reader.ftsFewMatches(fts, {}, all.length), byRowid, `${fts}: every match, unranked`);
+      assert.equal(reader.ftsFewMatches(fts, {}, all.length - 1), null, `${fts}: more matches than max`);
+      const bound = byRowid[Math.floor(byRowid.length / 2)]!.rowid;
+      assert.deepEqual(reader.ftsFewMatches(fts, {}, all.length, bound), byRowid.filter((r) => r.rowid <= bound), `${fts}: bounded by rowid`);
+      const kinds = [all[0]!.kind];
+      const filtered = reader.ftsCandidates(fts, { kinds }, 100_000);
+      assert.deepEqual(filtered.map((r) => r.id).sort(), all.filter((r) => r.kind === kinds[0]).map((r) => r.id).sort(), `${fts}: filtered`);
+      assert.deepEqual(reader.ftsFewMatches(fts, { kinds }, filtered.length)?.map((r) => r.rowid), filtered.map((r) => r.rowid).sort((a, b) => a - b), `${fts}: filtered few`);
+    }
+  });
+
+  test('ftsMatchingRowids keeps exactly the given rows that match, whatever their order and spread', () => {
+    const both = '("refund") AND ("payment" OR "ledger")';
+    const matching = new Set(reader.ftsCandidates(both, {}, 100_000).map((r) => r.rowid));
+    const pool = [...new Set([...reader.ftsWindow('"payment" OR "refund" OR "ledger" OR "the"', 100_000).map((r) => r.rowid)])];
+    assert.ok(matching.size >= 1 && pool.length > matching.size);
+    const shuffled = [...pool].reverse();
+    assert.deepEqual(reader.ftsMatchingRowids(both, shuffled), pool.filter((r) => matching.has(r)).sort((a, b) => a - b));
+    const [first] = [...matching];
+    assert.deepEqual(reader.ftsMatchingRowids(both, [first!]), [first]);
+    const outside = pool.find((r) => !matching.has(r))!;
+    assert.deepEqual(reader.ftsMatchingRowids(both, [outside]), []);
+    assert.deepEqual(reader.ftsMatchingRowids(both, [outside, first!, outside]), [first]);
+    assert.deepEqual(reader.ftsMatchingRowids(both, []), []);
+  });
+
   test('a closed reader reports it', () => {
     const other = new IndexReader(reader.file);
     assert.equal(other.open, true);

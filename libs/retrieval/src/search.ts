@@ -65,7 +65,8 @@ function lastSearchOf(reader: IndexReader, query: string, filters: NodeFilters):
  * word (or an expansion of it) occurs in the node, else `some_terms`. Each hit names the best
  * matching section heading, when one matches. The candidate set never depends on `limit`, so the
  * results for one limit are the first entries of the results for any larger limit.
- * Reads at most `2 * CANDIDATE_WINDOW` candidate rows.
+ * Reads at most `3 * (CANDIDATE_WINDOW + 1)` candidate rows (see {@link rankNodes}) in about six statements
+ * (ops/bench/search-profile.mjs), plus one snippet query for the hits not excerpted yet.
  */
 export function searchNodes(reader: IndexReader, query: string, limit: number, filters: NodeFilters = {}): SearchResult {
   const memo = lastSearchOf(reader, query, filters);

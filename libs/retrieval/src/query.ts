@@ -1,0 +1,172 @@
+/**
+ * Query analysis of the ranking (ranking.ts): words, stop words and question filler, abbreviation,
+ * negation and compound expansions, word-form stems, and the FTS5 phrases of a term.
+ */
+import { identifierWords } from '@docforge/index';
+
+/** English function words: never required terms (kept only when a query has nothing else). */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  'a against an and are as at be by can could did do does for from how i if in into is it its me my of on or our should so that the their them then there these this those to upon via was we were what when where which who whom why will with would you your'.split(' '),
+);
+
+/** Question and task filler ("where is X implemented", "change how X works"): treated like stop words. */
+export const QUESTION_WORDS: ReadonlySet<string> = new Set('implemented defined declared located happens happen find found code change changes changing modify'.split(' '));
+
+/**
+ * Common code abbreviations and the words they stand for (expanded both ways at query time, at
+ * {@link EXPANSION_WEIGHT}): "configuration" also finds `cfg-validator.ts`, `req` also finds "request".
+ */
+export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  req: ['request'], res: ['response', 'result'], gen: ['generate', 'generator'], cfg: ['config', 'configuration'],
+  config: ['configuration'], conf: ['config', 'configuration'], ctx: ['context'], err: ['error'], opts: ['options'], opt: ['option'],
+  msg: ['message'], impl: ['implementation', 'implement'], params: ['parameters'], param: ['parameter'], args: ['arguments'],
+  arg: ['argument'], init: ['initialize', 'initial'], fn: ['function'], cb: ['callback'], dir: ['directory'], num: ['number'],
+  str: ['string'], val: ['value'], idx: ['index'], db: ['database'], auth: ['authorization', 'authentication'], util: ['utility'],
+  utils: ['utilities'], env: ['environment'], prev: ['previous'], src: ['source'], dest: ['destination'], tmp: ['temporary'],
+  max: ['maximum'], min: ['minimum'], len: ['length'], id: ['identifier'], url: ['address'], http: ['web'], async: ['asynchronous'],
+  sync: ['synchronous'], addr: ['address'], info: ['information'], doc: ['document'], docs: ['documentation'], spec: ['specification'],
+  lib: ['library'], pkg: ['package'], proc: ['process'], sig: ['signature'], eval: ['evaluate'], calc: ['calculate'],
+  '404': ['not', 'found'],
+});
+
+/** Weight of an expansion (abbreviation or its long form) relative to an exact term. */
+export const EXPANSION_WEIGHT = 0.6;
+
+/** Words that negate the next word of a query ("does not balance" also finds "imbalance", "unbalanced"). */
+const NEGATIONS: ReadonlySet<string> = new Set(['not', 'no', 'never', 'cannot', 'nt']);
+/** English negating prefixes tried on a negated query word, as expansions. */
+const NEGATING_PREFIXES = ['un', 'im', 'in', 'dis', 'non'];
+
+/** Irregular verb forms common in questions about code, mapped to their base form before stemming. */
+const IRREGULAR_FORMS: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null) as Record<string, string>, {
+  built: 'build', sent: 'send', made: 'make', ran: 'run', written: 'write', wrote: 'write', thrown: 'throw', threw: 'throw',
+  begun: 'begin', began: 'begin', chosen: 'choose', kept: 'keep', left: 'leave', read: 'read', set: 'set', got: 'get', gotten: 'get',
+}));
+const SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ions', 'ion', 'ers', 'er', 'ors', 'or', 'ables', 'able', 'ments', 'ment', 'ies', 'ied', 'ed', 'es', 'ly', 's', 'e'];
+
+/** Stems computed so far (a pure function of the word; emptied when it reaches {@link STEM_MEMO_CAP}). */
+const stemMemo = new Map<string, string>();
+const STEM_MEMO_CAP = 50_000;
+
+/**
+ * A light word-form stem: the word minus one common suffix, keeping at least 3 characters
+ * (`listening`, `listen`, `listens` → `listen`; `validated`, `validation`, `validator` → `validat`;
+ * `parsing`, `parse` → `pars`). Memoized.
+ */
+export function wordStem(word: string): string {
+  let stem = stemMemo.get(word);
+  if (stem === undefined) {
+    stem = computeStem(word);
+    if (stemMemo.size >= STEM_MEMO_CAP) stemMemo.clear();
+    stemMemo.set(word, stem);
+  }
+  return stem;
+}
+
+function computeStem(word: string): string {
+  const w = IRREGULAR_FORMS[word.toLowerCase()] ?? word.toLowerCase();
+  for (const suffix of SUFFIXES) {
+    if (w.length - suffix.length >= 3 && w.endsWith(suffix)) {
+      const stem = w.slice(0, -suffix.length);
+      return suffix === 'ies' || suffix === 'ied' ? `${stem}y` : stem;
+    }
+  }
+  return w;
+}
+
+/** One analysed query word. */
+export interface QueryTerm {
+  word: string;
+  stem: string;
+  /** 1 for a word of the query, {@link EXPANSION_WEIGHT} for an expansion. */
+  weight: number;
+  /** Index of the query word this term stands for (expansions share their word's index). */
+  group: number;
+  /** For a compound identifier of the query: its subwords, which must occur in this order. */
+  seq?: string[];
+}
+
+/** Most distinct query words one query searches; later ones are reported in `dropped`. */
+export const MAX_QUERY_PHRASES = 32;
+
+/** A query word that was not searched, and why. */
+export interface DroppedTerm {
+  /** The lowercased word (a compound identifier as written, lowercased). */
+  term: string;
+  /**
+   * `stop_word`: an English function word or question filler ({@link STOP_WORDS},
+   * {@link QUESTION_WORDS}), ignored because the query has other words; `term_limit`: a distinct
+   * word after the first {@link MAX_QUERY_PHRASES}.
+   */
+  reason: 'stop_word' | 'term_limit';
+}
+
+/** The analysed query: its words (stop words dropped unless nothing else remains) and their expansions. */
+export interface AnalysedQuery {
+  terms: QueryTerm[];
+  /** Query words not searched, in query order, each once (issue 8: never dropped silently). */
+  dropped: DroppedTerm[];
+  /** Number of query words (groups). */
+  groups: number;
+  /** The query words joined by one space (for exact title comparison). */
+  wanted: string;
+}
+
+/**
+ * Analyses free text into weighted terms (at most 32 query words). A compound identifier in the
+ * query (`onRequest`, `parse_options`) is one word whose subwords must occur in sequence in a name
+ * (`onRequest` matches the `onRequest` hook, not a page titled "Request").
+ */
+export function analyseQuery(text: string): AnalysedQuery {
+  const all: { word: string; seq: string[] }[] = [];
+  for (const chunk of text.normalize('NFKC').split(/[^\p{L}\p{N}_]+/u)) {
+    const seq = identifierWords(chunk);
+    if (seq.length === 0) continue;
+    all.push({ word: seq.length > 1 ? seq.join('') : seq[0]!, seq });
+  }
+  const kept = all.filter((w) => w.seq.length > 1 || (!STOP_WORDS.has(w.word) && !QUESTION_WORDS.has(w.word)));
+  const unique = new Map<string, string[]>();
+  for (const w of kept.length > 0 ? kept : all) if (!unique.has(w.word)) unique.set(w.word, w.seq);
+  const words = [...unique.keys()].slice(0, MAX_QUERY_PHRASES);
+  const dropped: DroppedTerm[] = [];
+  const reported = new Set<string>();
+  for (const w of all) {
+    if (reported.has(w.word) || (words.includes(w.word))) continue;
+    reported.add(w.word);
+    dropped.push({ term: w.word, reason: unique.has(w.word) ? 'term_limit' : 'stop_word' });
+  }
+  // A word after a negation ("not balance") also stands for its negated forms ("imbalance");
+  // a hyphenated compound ("on-call") also for its closed form ("oncall").
+  const negated = new Set<string>();
+  all.forEach((w, i) => {
+    if (i > 0 && NEGATIONS.has(all[i - 1]!.word) && w.seq.length === 1) negated.add(w.word);
+  });
+  const closed = new Map<string, string>();
+  for (const m of text.normalize('NFKC').toLowerCase().matchAll(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu)) {
+    const parts = m[0].split('-');
+    closed.set(parts[parts.length - 1]!, parts.join(''));
+  }
+  const terms: QueryTerm[] = [];
+  words.forEach((word, group) => {
+    const seq = unique.get(word)!;
+    terms.push({ word, stem: wordStem(word), weight: 1, group, ...(seq.length > 1 ? { seq } : {}) });
+    if (seq.length > 1) return;
+    const expansions = new Set<string>(Object.hasOwn(ABBREVIATIONS, word) ? ABBREVIATIONS[word] : []);
+    if (negated.has(word)) for (const p of NEGATING_PREFIXES) expansions.add(`${p}${word}`);
+    const compound = closed.get(word);
+    if (compound !== undefined) expansions.add(compound);
+    for (const [abbr, longs] of Object.entries(ABBREVIATIONS)) if (longs.some((l) => wordStem(l) === wordStem(word))) expansions.add(abbr);
+    for (const e of expansions) if (e !== word && !words.includes(e)) terms.push({ word: e, stem: wordStem(e), weight: EXPANSION_WEIGHT, group });
+  });
+  return { terms, dropped, groups: words.length, wanted: words.map((w) => unique.get(w)!.join(' ')).join(' ') };
+}
+
+/** The FTS5 phrases of a term: the word, and for a compound its subwords in sequence (the `terms` column). */
+export function termPhrases(t: QueryTerm, withSubwords = true): string[] {
+  return t.seq && withSubwords ? [ftsPhrase(t.word), ftsPhrase(t.seq.join(' '))] : [ftsPhrase(t.word)];
+}
+
+/** Quotes a word as an FTS5 phrase. */
+export function ftsPhrase(word: string): string {
+  return `"${word.replace(/"/g, '""')}"`;
+}

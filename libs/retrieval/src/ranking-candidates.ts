@@ -1,0 +1,99 @@
+/**
+ * The candidate rows of the ranking (ranking.ts): per-index term statistics and the bounded
+ * candidate tier. A reader is one immutable published snapshot (DESIGN.md section 4), so its node
+ * count and the document frequency of a phrase never change while it is open: both are counted
+ * once per reader and kept beside it (weakly, bounded), never recomputed per search.
+ */
+import type { FtsCandidate, IndexReader, NodeFilters, RankedFtsCandidate } from '@docforge/index';
+import { termPhrases, type QueryTerm } from './query.js';
+
+/**
+ * The bounded candidate tier (issue 14 item 6). FTS5 computes bm25 for every match of a query
+ * before it can order them, so a query of very common words would score almost the whole index.
+ * A term is very common when it matches more than half of the nodes AND more than MATCH_TIER of
+ * them: FTS5's bm25 gives such a term an idf of 1e-6 (`log((N - n + 0.5) / (n + 0.5))` is <= 0),
+ * so leaving it out of the candidate queries does not change the bm25 order of the other terms'
+ * matches (it still counts in every candidate's name, heading and all-terms scores). When every
+ * term is very common, only the first MATCH_TIER matches in index order are ranked.
+ */
+export const MATCH_TIER = 5000;
+
+/** Most phrase counts (and tier bounds) kept per reader before their table is emptied. */
+const DF_CACHE_CAP = 10_000;
+
+/** Counts of one reader's index that never change while it is open. */
+interface ReaderStatistics {
+  /** Node count, at least 1. */
+  nodeCount: number;
+  /** Matching documents of an FTS5 expression (see {@link documentFrequencies}). */
+  df: Map<string, number>;
+  /** Rowid bounds of the candidate tier by expression, filters and tier size (see {@link candidateTier}). */
+  bounds: Map<string, number | null>;
+}
+
+const statistics = new WeakMap<IndexReader, ReaderStatistics>();
+
+function statisticsOf(reader: IndexReader): ReaderStatistics {
+  let stats = statistics.get(reader);
+  if (stats === undefined) {
+    stats = { nodeCount: Math.max(1, reader.count('nodes')), df: new Map(), bounds: new Map() };
+    statistics.set(reader, stats);
+  }
+  return stats;
+}
+
+/**
+ * The node count of the reader's index (at least 1) and the document frequency of each term (by
+ * word, first term of a word wins): the nodes matching the word or, for a compound, its subwords
+ * in sequence. Each distinct phrase is counted once per reader (one FTS5 count query, at most
+ * `nodeCount` rows); later searches on the same reader reuse it.
+ */
+export function documentFrequencies(reader: IndexReader, terms: readonly QueryTerm[]): { nodeCount: number; df: Map<string, number> } {
+  const stats = statisticsOf(reader);
+  const df = new Map<string, number>();
+  for (const t of terms) {
+    if (df.has(t.word)) continue;
+    const fts = termPhrases(t).join(' OR ');
+    let count = stats.df.get(fts);
+    if (count === undefined) {
+      count = reader.ftsDocumentCount(fts, stats.nodeCount);
+      if (stats.df.size >= DF_CACHE_CAP) stats.df.clear();
+      stats.df.set(fts, count);
+    }
+    df.set(t.word, count);
+  }
+  return { nodeCount: stats.nodeCount, df };
+}
+
+/**
+ * The candidate rows of the ranking: the best `window + 1` by bm25 over all columns and over
+ * the name columns, from the candidate tier. The tier depends only on the query, the filters and
+ * the index (never on a result limit), so the prefix property holds: very common terms (see
+ * {@link MATCH_TIER}) are dropped from the candidate queries while other terms remain; a query of
+ * only very common terms ranks its first `tier` matches in index order. `pruned` says whether
+ * anything was left out.
+ */
+export function candidateTier(reader: IndexReader, terms: readonly QueryTerm[], df: ReadonlyMap<string, number>, nodeCount: number, filters: NodeFilters, window: number, tier: number): { text: RankedFtsCandidate[]; names: FtsCandidate[]; pruned: boolean; fts: string } {
+  const rare = terms.filter((t) => df.get(t.word)! <= Math.max(tier, nodeCount / 2));
+  const used = rare.length > 0 ? rare : terms;
+  // A compound's subword phrase ("on request") only in the name columns: in prose it is noise.
+  const any = [...new Set(used.flatMap((t) => termPhrases(t, false)))].join(' OR ');
+  const anyNames = `{id title terms} : (${[...new Set(used.flatMap((t) => termPhrases(t)))].join(' OR ')})`;
+  // The names query's bm25 only orders its matches (scores use the full-text rank): with at most
+  // `window` matches, all of them are the window, unranked.
+  const names = (bound: number | null): FtsCandidate[] => reader.ftsFewMatches(anyNames, filters, window, bound) ?? reader.ftsCandidates(anyNames, filters, window + 1, bound);
+  if (rare.length > 0) return { text: reader.ftsCandidates(any, filters, window + 1), names: names(null), pruned: rare.length < terms.length, fts: any };
+  const bound = (fts: string): number | null => {
+    // Like a document frequency, the tier's bound is a fact of the index: found once per reader.
+    const bounds = statisticsOf(reader).bounds;
+    const key = JSON.stringify([fts, filters, tier]);
+    let rowid = bounds.get(key);
+    if (rowid === undefined) {
+      rowid = reader.ftsNthMatchRowid(fts, filters, tier);
+      if (bounds.size >= DF_CACHE_CAP) bounds.clear();
+      bounds.set(key, rowid);
+    }
+    return rowid;
+  };
+  return { text: reader.ftsCandidates(any, filters, window + 1, bound(any)), names: names(bound(anyNames)), pruned: true, fts: any };
+}

@@ -1,0 +1,77 @@
+// Pins the per-reader term statistics of the ranking (issue 14): document frequencies and tier bounds are
+// counted once per reader and reused, never across readers, so a search answers the same on a reused reader,
+// a fresh reader of the same file, and after a new generation as a fresh reader of that generation does.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { IndexManager, IndexReader } from '@docforge/index';
+import { rankNodes, searchNodes } from '../src/index.js';
+
+const QUERIES = ['alpha', 'alpha omega', 'omega', 'where is the omega doc', 'doc 3', 'alpha beta gamma', 'nothing-matches-this'];
+
+function write(root: string, i: number, text: string): void {
+  writeFileSync(path.join(root, 'docs', `d${String(i).padStart(2, '0')}.md`), `# Doc ${i}\n\n${text}\n`);
+}
+
+describe('term statistics per reader', () => {
+  let root: string;
+  let manager: IndexManager;
+
+  before(async () => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-ranking-stats-'));
+    mkdirSync(path.join(root, 'docs'));
+    writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "t"\nname = "T"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\n');
+    for (let i = 0; i < 12; i += 1) write(root, i, `alpha ${'alpha '.repeat(i)}text${i % 4 === 0 ? ' omega' : ''}.`);
+    manager = new IndexManager({ root, noAst: false });
+    await manager.sync();
+  });
+  after(async () => {
+    await manager.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('a reused reader, a fresh reader of the same file and a bounded tier answer alike', () => {
+    const reader = manager.reader();
+    const first = QUERIES.map((q) => rankNodes(reader, q));
+    assert.deepEqual(QUERIES.map((q) => rankNodes(reader, q)), first, 'reused reader');
+    const fresh = new IndexReader(reader.file);
+    try {
+      assert.deepEqual(QUERIES.map((q) => rankNodes(fresh, q)), first, 'fresh reader');
+      // The tier bound is kept per reader too: the bounded ranking repeats exactly.
+      const bounded = rankNodes(fresh, 'alpha', {}, undefined, 3);
+      assert.equal(bounded.windowed, true);
+      assert.deepEqual(rankNodes(fresh, 'alpha', {}, undefined, 3), bounded);
+      assert.deepEqual(rankNodes(reader, 'alpha', {}, undefined, 3), bounded);
+    } finally {
+      fresh.close();
+    }
+  });
+
+  test('after a new generation, the served reader ranks with that generation\'s frequencies', async () => {
+    const before = manager.reader();
+    const omegaBefore = searchNodes(before, 'alpha omega', 20).items.map((i) => i.id);
+    // With a tier of 3, "alpha" (12 of 12 nodes) is very common and "omega" (3) is not: omega's documents are the candidates.
+    assert.deepEqual(rankNodes(before, 'alpha omega', {}, undefined, 3).ranked.map((r) => r.row.id).sort(), ['d00', 'd04', 'd08']);
+    // "omega" goes from 3 documents to 15: its idf (and so the name and heading weights) changes.
+    for (let i = 12; i < 24; i += 1) write(root, i, 'omega omega text.');
+    await manager.sync();
+    const after = manager.reader();
+    assert.notEqual(after.file, before.file);
+    const fresh = new IndexReader(after.file);
+    try {
+      for (const q of QUERIES) {
+        assert.deepEqual(rankNodes(after, q), rankNodes(fresh, q), q);
+        assert.deepEqual(searchNodes(after, q, 20), searchNodes(fresh, q, 20), q);
+      }
+      assert.notDeepEqual(searchNodes(after, 'alpha omega', 20).items.map((i) => i.id), omegaBefore);
+      // Now "omega" is in 15 of 24 nodes and "alpha" in 12: the candidates are alpha's documents, which
+      // only this generation's counts give (the previous reader's would still pick omega's).
+      const ids = rankNodes(after, 'alpha omega', {}, undefined, 3).ranked.map((r) => r.row.id).sort();
+      assert.deepEqual(ids, Array.from({ length: 12 }, (_, i) => `d${String(i).padStart(2, '0')}`));
+    } finally {
+      fresh.close();
+    }
+  });
+});
