@@ -246,10 +246,18 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       else stats.mode = 'delta';
     }
     if (needFull) {
-      // Sources whose bodies were dropped after the last write are parsed again for a full write.
-      for (const [p, source] of current) if (source.stripped) current.set(p, reparseSource(task.root, descriptor, source, task.logicAllowed));
-      const rehydrated = resolveSources(descriptor, current, linked);
-      graph = { ...rehydrated, ...extendGraph(rehydrated, linked.capabilities, adapterOutput) };
+      // Sources whose bodies were dropped after the last write are parsed again for a full write,
+      // and the graph resolved again with them (a cold build has none: its graph is complete).
+      let reparsed = false;
+      for (const [p, source] of current) {
+        if (!source.stripped) continue;
+        current.set(p, reparseSource(task.root, descriptor, source, task.logicAllowed));
+        reparsed = true;
+      }
+      if (reparsed) {
+        const rehydrated = resolveSources(descriptor, current, linked);
+        graph = { ...rehydrated, ...extendGraph(rehydrated, linked.capabilities, adapterOutput) };
+      }
       parses = writeFullIndex(tmpFile, { ...graph, unresolvedCalls: linked.unresolvedCalls }, current, issues, meta, progress);
     }
     fsyncFile(tmpFile);
