@@ -1,13 +1,16 @@
 /**
- * Parallel parsing for large changes: `parallelism - 1` parse threads (piscina, parse-worker.ts)
- * and the build worker itself take batches from one queue.
+ * Parallel parsing for large code changes: `parallelism - 1` parse threads (piscina,
+ * parse-worker.ts) and the build worker itself take batches from one queue.
  *
- * A parse thread has a fixed cost (issue 14, measured on 2 cores): loading its modules and the
- * code adapters, warming the JIT for the parsers again in its own isolate, and copying every
- * result to the build worker, about 1.4 s of CPU and 100 MB of peak RSS. It pays only when the
- * parse itself is several times that: a cold build of fastify's package (2.3 MB of code, 0.6 MB
- * of Markdown) took 4.5 s of CPU and 336 MB in parallel, 3.0 s and 212 MB inline, and no more
- * wall time; so did the 10,000-node corpus (39 MB of Markdown). `parsesInParallel` decides.
+ * A parse thread pays only where parsing costs much more than copying its result back (issue 14,
+ * CPU time per thread measured on 2 cores). Each thread costs about 0.45 s of CPU to start (its
+ * modules, the code adapters, the JIT warming the parsers again in its own isolate) and 100 MB of
+ * peak RSS, and the build worker deserializes every result it sends. For Markdown that copy costs
+ * as much as the parse: on the 10,000-node corpus the build worker spent 1.76 s of CPU in its
+ * parse step with a parse thread and 1.63-1.82 s without. For code it is cheaper than the
+ * TypeScript parse, but on fastify's package (2.3 MB of code) the build worker's parse step only
+ * went from 1.0 s to 0.86 s of CPU, for 1.4 s more CPU in all and 336 instead of 212 MB of peak
+ * RSS. So only the code counts, and `parsesInParallel` asks for several times fastify's.
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
@@ -16,24 +19,19 @@ import { parseBatch, type ParseBatchTask, type ParsedBatchItem } from './parse.j
 
 /** Below this many changed files a build always parses inline. */
 export const PARALLEL_PARSE_MIN_FILES = 256;
-/**
- * Parse work, in bytes of Markdown, from which a build parses on every core: about 3 s of
- * parsing in one thread, twice the fixed cost of a parse thread.
- */
-export const PARALLEL_PARSE_MIN_WORK = 64 * 1024 * 1024;
-/** A byte of code costs about this many bytes of Markdown to parse (TypeScript's parser and the code adapter). */
-const CODE_WORK_FACTOR = 10;
+/** Bytes of changed code from which a build parses on every core: about 2.5 s of parsing in one thread. */
+export const PARALLEL_PARSE_MIN_CODE_BYTES = 6 * 1024 * 1024;
 
 /**
  * Whether a build parses these changed sources on every core (`parseInParallel`) rather than
- * inline: at least `PARALLEL_PARSE_MIN_FILES` files and `PARALLEL_PARSE_MIN_WORK` of work, where
- * a byte of code counts `CODE_WORK_FACTOR` bytes.
+ * inline: at least `PARALLEL_PARSE_MIN_FILES` files holding `PARALLEL_PARSE_MIN_CODE_BYTES` of
+ * code (content sources do not count: copying their parse back costs what parsing it does).
  */
 export function parsesInParallel(entries: readonly SourceEntry[]): boolean {
   if (entries.length < PARALLEL_PARSE_MIN_FILES) return false;
-  let work = 0;
-  for (const entry of entries) work += entry.role === 'code' ? entry.size * CODE_WORK_FACTOR : entry.size;
-  return work >= PARALLEL_PARSE_MIN_WORK;
+  let code = 0;
+  for (const entry of entries) if (entry.role === 'code') code += entry.size;
+  return code >= PARALLEL_PARSE_MIN_CODE_BYTES;
 }
 
 /**
