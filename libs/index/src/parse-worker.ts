@@ -1,6 +1,6 @@
 /**
  * Piscina worker entry for parallel parsing: reads, hashes and parses a batch of changed sources
- * for the build worker (cold builds and large changes use every core).
+ * for the build worker (builds of large code changes use every core; parse-pool.ts).
  */
 import { loadBuiltinAdapter } from './adapter-loader.js';
 import { ensureAdapters, setAdapterLoader } from './adapter-registry.js';
