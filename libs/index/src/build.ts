@@ -6,6 +6,7 @@
  */
 import { constants as fsConstants, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { MessagePort } from 'node:worker_threads';
 import { errors, edgeIdentityKey, sha256, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { loadDescriptor, sourceHash, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry } from '@docforge/project';
@@ -14,7 +15,7 @@ import { linkCode, resetLinkCaches, resolveSources } from './build-graph.js';
 import { sourceKey, type BuildOutcome, type BuildStats, type BuildTask, type CachedSource, type WrittenState } from './build-types.js';
 import { unresolvedCallsHash, writeDeltaIndex, writeFullIndex } from './index-writer.js';
 import { parseBatch, reparseSource } from './parse.js';
-import { PARALLEL_PARSE_MIN_FILES, parseInParallel } from './parse-pool.js';
+import { parseInParallel, parsesInParallel, prestartParsePool } from './parse-pool.js';
 import { writeParseCache, type ParseRow } from './parse-cache.js';
 import {
   adapterFailure, extendGraph, identityWithInputs, issuesHash, loadProjectAdapter, projectAdapterVersionSuffix,
@@ -63,7 +64,7 @@ async function parseStep(task: BuildTask, stats: BuildStats, progress: Progress)
     if (cached) knownHashes[entry.path] = cached.content_hash;
   }
   const batch = { root: task.root, entries: pending, knownHashes, logicAllowed: task.logicAllowed };
-  const parsedItems = pending.length >= PARALLEL_PARSE_MIN_FILES
+  const parsedItems = parsesInParallel(pending)
     ? await parseInParallel(batch, (n) => progress('parse', stats.reused + n, task.entries.length))
     : await parseBatch(batch);
   for (const item of parsedItems) {
@@ -82,6 +83,27 @@ async function parseStep(task: BuildTask, stats: BuildStats, progress: Progress)
   const ordered = new Map<string, CachedSource>();
   for (const entry of task.entries) ordered.set(entry.path, current.get(entry.path)!);
   return ordered;
+}
+
+/** Progress messages of one stage are at least this far apart, besides its first and last ones. */
+const PROGRESS_INTERVAL_MS = 100;
+
+/**
+ * Posts build progress to the caller, at most one message per stage every `PROGRESS_INTERVAL_MS`
+ * besides each stage's first and last (`done === total`) ones: a cold build of 10,000 files
+ * otherwise posts one per parsed batch, thousands (issue 14).
+ */
+function throttledProgress(port: MessagePort | undefined): Progress {
+  let lastStage = '';
+  let lastAt = 0;
+  return (stage, done, total) => {
+    if (port === undefined) return;
+    const now = performance.now();
+    if (stage === lastStage && done < total && now - lastAt < PROGRESS_INTERVAL_MS) return;
+    lastStage = stage;
+    lastAt = now;
+    port.postMessage({ stage, done, total });
+  };
 }
 
 /** Whether this worker's last written index is the prior publication's file, so a delta on a copy of it is exact. */
@@ -103,7 +125,12 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   let adapterReport: ProjectAdapterReport | null = null;
   try {
     const descriptor = loadDescriptor(task.root);
-    await ensureAdapters(adaptersFor(descriptor, task.entries));
+    const adapterIds = adaptersFor(descriptor, task.entries);
+    // A first build without a publication to start from parses everything on every core: the parse threads start loading now.
+    if (sourceCache.size === 0 && written === null && (task.forceFull === true || task.prior?.publication === null) && parsesInParallel(task.entries)) {
+      prestartParsePool(adapterIds);
+    }
+    await ensureAdapters(adapterIds);
     // Project-owned adapter: checked against the process-start fingerprint, imported once (project-adapter.ts).
     // The watchdog (manager.ts with adapter-timeout.ts) is armed while adapter code runs: a hang terminates this thread.
     const watchdog = (armed: boolean): void => task.progressPort?.postMessage({ watchdog: armed });
@@ -128,7 +155,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       mode: 'full', files: task.entries.length, parsed: 0, reused: 0, nodes: 0, edges: 0, issues: 0, logic_steps: 0,
       parse_ms: 0, link_ms: 0, resolve_ms: 0, write_ms: 0, publish_ms: 0, total_ms: 0,
     };
-    const progress: Progress = (stage, done, total) => task.progressPort?.postMessage({ stage, done, total });
+    const progress = throttledProgress(task.progressPort);
     const adapterVersion = adapterVersionOf(descriptor) + projectAdapterVersionSuffix(task.projectAdapter, adapterReport);
     if (projectAdapter !== null && task.identityKnown === false && Array.isArray(projectAdapter.report.inputs)) {
       // The caller learns the declared inputs only now: a publication with the same identity is still current.
@@ -219,10 +246,18 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       else stats.mode = 'delta';
     }
     if (needFull) {
-      // Sources whose bodies were dropped after the last write are parsed again for a full write.
-      for (const [p, source] of current) if (source.stripped) current.set(p, reparseSource(task.root, descriptor, source, task.logicAllowed));
-      const rehydrated = resolveSources(descriptor, current, linked);
-      graph = { ...rehydrated, ...extendGraph(rehydrated, linked.capabilities, adapterOutput) };
+      // Sources whose bodies were dropped after the last write are parsed again for a full write,
+      // and the graph resolved again with them (a cold build has none: its graph is complete).
+      let reparsed = false;
+      for (const [p, source] of current) {
+        if (!source.stripped) continue;
+        current.set(p, reparseSource(task.root, descriptor, source, task.logicAllowed));
+        reparsed = true;
+      }
+      if (reparsed) {
+        const rehydrated = resolveSources(descriptor, current, linked);
+        graph = { ...rehydrated, ...extendGraph(rehydrated, linked.capabilities, adapterOutput) };
+      }
       parses = writeFullIndex(tmpFile, { ...graph, unresolvedCalls: linked.unresolvedCalls }, current, issues, meta, progress);
     }
     fsyncFile(tmpFile);

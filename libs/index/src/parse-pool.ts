@@ -1,22 +1,74 @@
 /**
- * Parallel parsing for cold builds and large changes: `parallelism - 1` parse threads (piscina,
+ * Parallel parsing for large code changes: `parallelism - 1` parse threads (piscina,
  * parse-worker.ts) and the build worker itself take batches from one queue.
+ *
+ * A parse thread pays only where parsing costs much more than copying its result back (issue 14,
+ * CPU time per thread measured on 2 cores). Each thread costs about 0.45 s of CPU to start (its
+ * modules, the code adapters, the JIT warming the parsers again in its own isolate) and 100 MB of
+ * peak RSS, and the build worker deserializes every result it sends. For Markdown that copy costs
+ * as much as the parse: on the 10,000-node corpus the build worker spent 1.76 s of CPU in its
+ * parse step with a parse thread and 1.63-1.82 s without. For code it is cheaper than the
+ * TypeScript parse, but on fastify's package (2.3 MB of code) the build worker's parse step only
+ * went from 1.0 s to 0.86 s of CPU, for 1.4 s more CPU in all and 336 instead of 212 MB of peak
+ * RSS. So only the code counts, and `parsesInParallel` asks for several times fastify's.
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { SourceEntry } from '@docforge/project';
 import { parseBatch, type ParseBatchTask, type ParsedBatchItem } from './parse.js';
 
-/** Below this many changed files a build parses inline; above it, on every core. */
+/** Below this many changed files a build always parses inline. */
 export const PARALLEL_PARSE_MIN_FILES = 256;
+/** Bytes of changed code from which a build parses on every core: about 2.5 s of parsing in one thread. */
+export const PARALLEL_PARSE_MIN_CODE_BYTES = 6 * 1024 * 1024;
+
 /**
- * Sources per batch. Small batches keep the threads busy to the end (issue 14: with 64, a cold
- * build of fastify's package left the parse thread idle for a second while the build worker
- * parsed its last big batch).
+ * Whether a build parses these changed sources on every core (`parseInParallel`) rather than
+ * inline: at least `PARALLEL_PARSE_MIN_FILES` files holding `PARALLEL_PARSE_MIN_CODE_BYTES` of
+ * code (content sources do not count: copying their parse back costs what parsing it does).
+ */
+export function parsesInParallel(entries: readonly SourceEntry[]): boolean {
+  if (entries.length < PARALLEL_PARSE_MIN_FILES) return false;
+  let code = 0;
+  for (const entry of entries) if (entry.role === 'code') code += entry.size;
+  return code >= PARALLEL_PARSE_MIN_CODE_BYTES;
+}
+
+/**
+ * Sources per batch of a parse thread. Small batches keep the threads busy to the end (issue 14:
+ * with 64, a cold build of fastify's package left the parse thread idle for a second while the
+ * build worker parsed its last big batch).
  */
 const PARSE_BATCH_FILES = 16;
+/**
+ * Sources per batch of the build worker itself, smaller still: between two of its batches it
+ * hands the parse threads their next ones, so a short batch keeps their queue from running dry.
+ */
+const LOCAL_BATCH_FILES = 4;
 
 let parsePool: Piscina | null = null;
+
+/** A task that only loads a parse thread's modules and these code adapters (parse-worker.ts). */
+export interface ParseWarmTask {
+  warm: readonly string[];
+}
+
+/**
+ * Starts the parse threads and has them load their modules and code adapters now, while the build
+ * worker is still setting up, for a build that will parse in parallel (a cold build): otherwise a
+ * thread asks for its first batch only once it has loaded, and the build worker, busy parsing its
+ * own batch, answers late (issue 14). Never throws; the threads exit when idle (`idleTimeout`).
+ * @param adapterIds code adapters the build needs (adapter-registry.ts `adaptersFor`)
+ */
+export function prestartParsePool(adapterIds: readonly string[]): void {
+  parsePool ??= createParsePool();
+  const task: ParseWarmTask = { warm: adapterIds };
+  for (let i = 0; i < parseThreads(); i += 1) parsePool.run(task).catch(() => undefined);
+}
+
+function parseThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
 
 /**
  * Parses batches on every core, so only one extra copy of a compiler is loaded on a 2-core machine.
@@ -26,41 +78,35 @@ let parsePool: Piscina | null = null;
 export async function parseInParallel(task: ParseBatchTask, onBatch: (done: number) => void): Promise<ParsedBatchItem[]> {
   parsePool ??= createParsePool();
   const pool = parsePool;
-  // Largest files first, so the last batches are the small ones and both threads finish together.
-  const bySize = task.entries.map((entry, index) => ({ entry, index })).sort((a, b) => b.entry.size - a.entry.size || a.index - b.index);
-  const batches: SourceEntry[][] = [];
-  for (let i = 0; i < bySize.length; i += PARSE_BATCH_FILES) batches.push(bySize.slice(i, i + PARSE_BATCH_FILES).map((x) => x.entry));
-  const results: ParsedBatchItem[][] = new Array<ParsedBatchItem[]>(batches.length);
+  // Largest files first, so the last batches are the small ones and every thread finishes together.
+  const bySize = [...task.entries].sort((a, b) => b.size - a.size);
   let next = 0;
   let done = 0;
-  const batchTask = (entries: SourceEntry[]): ParseBatchTask => {
+  const take = (count: number): ParseBatchTask => {
+    const entries = bySize.slice(next, next + count);
+    next += entries.length;
     const knownHashes: Record<string, string> = {};
     for (const entry of entries) if (task.knownHashes[entry.path] !== undefined) knownHashes[entry.path] = task.knownHashes[entry.path]!;
     return { ...task, entries, knownHashes };
   };
-  const finish = (index: number, items: ParsedBatchItem[]): void => {
-    results[index] = items;
-    done += batches[index]!.length;
+  const byPath = new Map<string, ParsedBatchItem>();
+  const finish = (items: readonly ParsedBatchItem[]): void => {
+    for (const item of items) byPath.set(item.entry.path, item);
+    done += items.length;
     onBatch(done);
   };
   const remote = async (): Promise<void> => {
-    while (next < batches.length) {
-      const index = next++;
-      finish(index, (await pool.run(batchTask(batches[index]!))) as ParsedBatchItem[]);
-    }
+    while (next < bySize.length) finish((await pool.run(take(PARSE_BATCH_FILES))) as ParsedBatchItem[]);
   };
   // Two requests per parse thread: the next batch already waits in the thread's port while the
   // build worker's event loop is busy parsing its own batch (concurrentTasksPerWorker below).
-  const remotes = Array.from({ length: 2 * Math.max(1, availableParallelism() - 1) }, () => remote());
-  while (next < batches.length) {
-    const index = next++;
-    finish(index, await parseBatch(batchTask(batches[index]!)));
-    // Let finished remote batches be collected between local ones.
+  const remotes = Array.from({ length: 2 * parseThreads() }, () => remote());
+  while (next < bySize.length) {
+    finish(await parseBatch(take(LOCAL_BATCH_FILES)));
+    // Let finished remote batches be collected, and new ones sent, between local ones.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   await Promise.all(remotes);
-  const byPath = new Map<string, ParsedBatchItem>();
-  for (const items of results) for (const item of items) byPath.set(item.entry.path, item);
   return task.entries.map((entry) => byPath.get(entry.path)!);
 }
 
@@ -68,7 +114,7 @@ function createParsePool(): Piscina {
   const pool = new Piscina({
     filename: new URL('./parse-worker.js', import.meta.url).href,
     minThreads: 0,
-    maxThreads: Math.max(1, availableParallelism() - 1),
+    maxThreads: parseThreads(),
     // Parsing is synchronous: a second task only queues in the thread, it never runs concurrently.
     concurrentTasksPerWorker: 2,
     // Threads exit when idle so a quiet server does not keep parser heaps alive.

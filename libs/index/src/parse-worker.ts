@@ -1,9 +1,10 @@
 /**
  * Piscina worker entry for parallel parsing: reads, hashes and parses a batch of changed sources
- * for the build worker (cold builds and large changes use every core).
+ * for the build worker (builds of large code changes use every core; parse-pool.ts).
  */
 import { loadBuiltinAdapter } from './adapter-loader.js';
-import { setAdapterLoader } from './adapter-registry.js';
+import { ensureAdapters, setAdapterLoader } from './adapter-registry.js';
+import type { ParseWarmTask } from './parse-pool.js';
 import { guardStdout } from './stdout-guard.js';
 import { parseBatch, type ParseBatchTask, type ParsedBatchItem } from './parse.js';
 
@@ -11,7 +12,11 @@ import { parseBatch, type ParseBatchTask, type ParsedBatchItem } from './parse.j
 guardStdout();
 setAdapterLoader(loadBuiltinAdapter);
 
-/** Parses one batch; never rejects for bad sources (they become issues). */
-export default async function parse(task: ParseBatchTask): Promise<ParsedBatchItem[]> {
+/** Parses one batch, never rejecting for bad sources (they become issues); a warm task only loads adapters. */
+export default async function parse(task: ParseBatchTask | ParseWarmTask): Promise<ParsedBatchItem[]> {
+  if ('warm' in task) {
+    await ensureAdapters(task.warm);
+    return [];
+  }
   return parseBatch(task);
 }

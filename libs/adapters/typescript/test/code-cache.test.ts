@@ -1,0 +1,117 @@
+// The V8 code cache of the TypeScript compiler (issue 14, code-cache.cts): created, reused, rebuilt
+// when damaged or rejected, never required, and the compiler behaves the same with and without it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type * as TS from 'typescript';
+import { codeCacheDir } from '../src/code-cache.cjs';
+import { primeCompiler } from '../src/compiler.cjs';
+import ts from '../src/ts.cjs';
+
+const requireHere = createRequire(import.meta.url);
+const tsFile = requireHere.resolve('typescript');
+const SAMPLE = "export class A<T> extends B { m(x: T): void { if (x) this.n(`t${x}`); } }\nconst f = async (a, { b } = {}) => a?.[b] ?? new A();\nmodule.exports = { f };\n";
+
+/** Every node of a parse as `kind pos-end`, the shape a load of the compiler must not change. */
+function shape(compiler: typeof TS): string[] {
+  const out: string[] = [];
+  for (const kind of [compiler.ScriptKind.TS, compiler.ScriptKind.JS]) {
+    const sf = compiler.createSourceFile(`s.${kind}`, SAMPLE, { languageVersion: compiler.ScriptTarget.Latest, jsDocParsingMode: compiler.JSDocParsingMode.ParseNone }, false, kind);
+    const visit = (node: TS.Node): void => {
+      out.push(`${compiler.SyntaxKind[node.kind]} ${node.pos}-${node.end}`);
+      compiler.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return out;
+}
+
+/** Where the worker below finds code-cache.cjs. */
+const codeCacheModule = fileURLToPath(new URL('../src/code-cache.cjs', import.meta.url));
+
+/**
+ * Loads the compiler in a new thread (a new V8 isolate, whose in-memory compilation cache is
+ * empty, as in a build's thread) and reports the load's status, cache file and parse shape.
+ */
+async function load(cacheDir: string | null): Promise<{ status: string; cacheFile: string | null; shape: string[] }> {
+  const worker = new Worker(`
+    const { parentPort, workerData } = require('node:worker_threads');
+    const { loadWithCodeCache } = require(workerData.module);
+    const shape = new Function('compiler', 'SAMPLE', workerData.shape);
+    const result = loadWithCodeCache(workerData.tsFile, { cacheDir: workerData.cacheDir, key: 'test', register: false, warm: (ts) => shape(ts, workerData.sample) });
+    parentPort.postMessage({ status: result.status, cacheFile: result.cacheFile, shape: shape(result.exports, workerData.sample) });
+  `, { eval: true, workerData: { module: codeCacheModule, tsFile, cacheDir, sample: SAMPLE, shape: `return (${shape.toString()})(compiler);` } });
+  const [message] = await once(worker, 'message') as [{ status: string; cacheFile: string | null; shape: string[] }];
+  await worker.terminate();
+  return message;
+}
+
+test('the cache directory comes from DOCFORGE_CODE_CACHE_DIR, else XDG_CACHE_HOME/docforge/v8, else ~/.cache/docforge/v8; off disables it', () => {
+  assert.equal(codeCacheDir({ DOCFORGE_CODE_CACHE_DIR: '/tmp/x', XDG_CACHE_HOME: '/c' }), '/tmp/x');
+  assert.equal(codeCacheDir({ DOCFORGE_CODE_CACHE_DIR: 'off' }), null);
+  assert.equal(codeCacheDir({ XDG_CACHE_HOME: '/c' }), path.join('/c', 'docforge', 'v8'));
+  assert.equal(codeCacheDir({ DOCFORGE_CODE_CACHE_DIR: 'relative', XDG_CACHE_HOME: 'relative' }), path.join(homedir(), '.cache', 'docforge', 'v8'));
+});
+
+test('the compiler code cache is created, then reused, and the compiler parses the same either way', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docforge-code-cache-'));
+  try {
+    const first = await load(dir);
+    assert.equal(first.status, 'created');
+    assert.ok(first.cacheFile !== null && readdirSync(dir).length === 1 && readdirSync(dir)[0] === path.basename(first.cacheFile));
+    const second = await load(dir);
+    assert.equal(second.status, 'reused', 'V8 accepted the cached data (cachedDataRejected false)');
+    assert.equal(second.cacheFile, first.cacheFile);
+    const plain = shape(requireHere('typescript') as typeof TS);
+    assert.deepEqual(second.shape, plain);
+    assert.deepEqual(first.shape, plain);
+    assert.deepEqual((await load(null)).shape, plain);
+    assert.equal((await load(null)).status, 'off');
+    assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith('.tmp')), [], 'no temporary file is left behind');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a damaged or rejected cache file is rebuilt, and a cache that cannot be written is no error', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docforge-code-cache-'));
+  try {
+    const file = (await load(dir)).cacheFile!;
+    const bytes = readFileSync(file);
+    // A flipped byte in the cached data: the checksum catches it before V8 sees it.
+    bytes[bytes.length >> 1] ^= 0xff;
+    writeFileSync(file, bytes);
+    const damaged = await load(dir);
+    assert.equal(damaged.status, 'rebuilt');
+    assert.equal((await load(dir)).status, 'reused');
+    // Data with a valid checksum that V8 rejects (e.g. made by another V8 build).
+    const junk = Buffer.alloc(4096, 7);
+    writeFileSync(file, Buffer.concat([readFileSync(file).subarray(0, 8), createHash('sha256').update(junk).digest(), junk]));
+    const rejected = await load(dir);
+    assert.equal(rejected.status, 'rebuilt');
+    assert.deepEqual(rejected.shape, shape(requireHere('typescript') as typeof TS));
+    assert.equal((await load(dir)).status, 'reused');
+    writeFileSync(file, 'short');
+    assert.equal((await load(dir)).status, 'rebuilt');
+    // A file where the directory should be: the compiler still loads.
+    const blocked = path.join(dir, 'blocked');
+    writeFileSync(blocked, '');
+    const unwritable = await load(path.join(blocked, 'v8'));
+    assert.equal(unwritable.status, 'failed');
+    assert.deepEqual(unwritable.shape, shape(requireHere('typescript') as typeof TS));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the adapter compiler is the one require("typescript") returns in its thread', () => {
+  assert.equal(ts, createRequire(tsFile)(tsFile));
+  assert.equal(primeCompiler()?.exports ?? ts, ts);
+});
