@@ -5,7 +5,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { CodeAdapter, FileLinkOutput, GraphEdge, ModuleResolver, SourceIssue } from '@docforge/core';
-import { codeSourcePathMatcher, resolveGraph, type Descriptor, type ResolvedGraph, type ResolveSource } from '@docforge/project';
+import { codeSourcePathMatcher, IncrementalResolver, resolveGraph, type Descriptor, type ResolvedGraph, type ResolveSource } from '@docforge/project';
 import { codeExtensionsOf } from './adapter-manifests.js';
 import { codeAdapter } from './adapter-registry.js';
 import type { CachedSource } from './build-types.js';
@@ -37,9 +37,16 @@ interface AdapterLinkCache {
 
 const linkCaches = new Map<string, AdapterLinkCache>();
 
-/** Drops the per-adapter link outputs kept between builds (with the parse caches: descriptor or policy changed). */
+/** The worker's incremental resolver (issue 14), used once a build can write a delta; null until then. */
+let resolver: IncrementalResolver | null = null;
+
+/**
+ * Drops the per-adapter link outputs and the incremental resolver kept between builds (with the
+ * parse caches: descriptor or policy changed).
+ */
 export function resetLinkCaches(): void {
   linkCaches.clear();
+  resolver = null;
 }
 
 function compareText(a: string, b: string): number {
@@ -145,8 +152,11 @@ export function linkCode(root: string, current: ReadonlyMap<string, CachedSource
  * edges sorts first, so resolveGraph sees sources in path order and need not sort. A link to a
  * path where the walk would have found a code file of the configured adapters, but did not, is a
  * `broken_link`; so is an extensionless link naming no page and no existing path (lstat only).
+ * With `incremental` (a build that can write a delta), the worker's {@link IncrementalResolver}
+ * resolves again only what changed since its last call (the same graph); without it, from scratch,
+ * and the incremental state is dropped. Call {@link resetLinkCaches} when the descriptor changes.
  */
-export function resolveSources(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode): ResolvedGraph {
+export function resolveSources(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode, incremental = false): ResolvedGraph {
   const sources: ResolveSource[] = [{ path: '\u0000link', nodes: [], edges: linked.edges, links: [] }];
   for (const s of current.values()) sources.push({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links });
   const isCodeSourcePath = codeSourcePathMatcher(descriptor, codeExtensionsOf(descriptor.adapter.code));
@@ -162,5 +172,11 @@ export function resolveSources(descriptor: Descriptor, current: ReadonlyMap<stri
       return false;
     }
   };
-  return resolveGraph({ descriptor, sources, codePaths: linked.codePaths, isCodeSourcePath, pathExists });
+  const input = { descriptor, sources, codePaths: linked.codePaths, isCodeSourcePath, pathExists };
+  if (!incremental) {
+    resolver = null;
+    return resolveGraph(input);
+  }
+  resolver ??= new IncrementalResolver();
+  return resolver.update(input);
 }

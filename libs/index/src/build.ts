@@ -6,7 +6,7 @@
  */
 import { constants as fsConstants, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { errors, edgeIdentityKey, sha256, type SourceIssue } from '@docforge/core';
+import { errors, edgeIdentityKey, sha256, type GraphEdge, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { loadDescriptor, sourceHash, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry } from '@docforge/project';
 import { adaptersFor, adapterVersionOf, ensureAdapters } from './adapter-registry.js';
@@ -40,6 +40,19 @@ function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>)
   if (a.size !== b.size) return false;
   for (const [key, value] of a) if (b.get(key) !== value) return false;
   return true;
+}
+
+/** Per edge object, its delta-map key and value; edges of unchanged sources are the same objects build after build. */
+const edgeRows = new WeakMap<GraphEdge, readonly [string, string]>();
+
+/** The delta-map key (`edgeIdentityKey`) and value (where it was declared, its mention) of an edge; edges are never mutated after resolution. */
+function edgeRow(edge: GraphEdge): readonly [string, string] {
+  let row = edgeRows.get(edge);
+  if (row === undefined) {
+    row = [edgeIdentityKey(edge), `${edge.source_path}\u0000${edge.line}${edge.mention === undefined ? '' : `\u0000${JSON.stringify(edge.mention)}`}`];
+    edgeRows.set(edge, row);
+  }
+  return row;
 }
 
 type Progress = (stage: string, done: number, total: number) => void;
@@ -162,7 +175,8 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
 
     // 3. Resolve ids, links and relations into one graph; add the project-owned adapter's part.
     t = performance.now();
-    let graph: ResolvedGraph = resolveSources(descriptor, current, linked);
+    // Incremental when this worker wrote the last graph of this root (a delta build is then likely).
+    let graph: ResolvedGraph = resolveSources(descriptor, current, linked, written !== null && written.root === task.root);
     const issues: SourceIssue[] = [...task.walkIssues];
     for (const source of current.values()) issues.push(...source.issues);
     issues.push(...linked.issues, ...graph.issues);
@@ -201,7 +215,10 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     const nodeMap = new Map<string, string>();
     for (const node of graph.nodes) nodeMap.set(node.id, node.content_hash);
     const edgeMap = new Map<string, string>();
-    for (const edge of graph.edges) edgeMap.set(edgeIdentityKey(edge), `${edge.source_path}\u0000${edge.line}${edge.mention === undefined ? '' : `\u0000${JSON.stringify(edge.mention)}`}`);
+    for (const edge of graph.edges) {
+      const row = edgeRow(edge);
+      edgeMap.set(row[0], row[1]);
+    }
     const meta = indexMeta(task, descriptor, graph, current, adapterVersion, logicSteps, descriptorHash);
     if (task.identityKnown === false && canDelta && previous!.adapter_version === adapterVersion && written!.issuesHash === issuesHash(issues)
       && sameMap(written!.nodes, nodeMap) && sameMap(written!.edges, edgeMap) && sameMap(written!.sources, new Map([...current].map(([p, source]) => [p, sourceKey(source)])))) {

@@ -211,9 +211,19 @@ function writeDelta(
         delEdge.run(edge.source_id, edge.relation, edge.target_id);
       }
     }
-    for (const e of edges) {
-      const key = edgeIdentityKey(e);
-      if (prev.edges.get(key) !== edgeMap.get(key)) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e));
+    if (edgeMap.size === edges.length) {
+      // The map was built from `edges` in order (unique triples): walk both together, no keys rebuilt.
+      let index = 0;
+      for (const [key, value] of edgeMap) {
+        const e = edges[index]!;
+        index += 1;
+        if (prev.edges.get(key) !== value) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e));
+      }
+    } else {
+      for (const e of edges) {
+        const key = edgeIdentityKey(e);
+        if (prev.edges.get(key) !== edgeMap.get(key)) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e));
+      }
     }
     const delSource = db.prepare('DELETE FROM sources WHERE path = ?');
     const delSteps = db.prepare('DELETE FROM logic_steps WHERE source_path = ?');

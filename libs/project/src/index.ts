@@ -13,6 +13,7 @@ export type { LinkRef, ContentParse, ContentSourceInput } from './content.js';
 export { parseContentSource } from './content.js';
 export type { ResolveInput, ResolveSource, ResolvedGraph } from './resolve.js';
 export { resolveGraph } from './resolve.js';
+export { IncrementalResolver } from './resolve-incremental.js';
 export { slugify } from './slug.js';
 export type { NodeSection } from './sections.js';
 export { sectionText } from './sections.js';
