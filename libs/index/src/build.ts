@@ -283,7 +283,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       logicAllowed: task.logicAllowed, descriptorHash, nodes: nodeMap, edges: edgeMap,
       sources: new Map([...current].map(([p, source]) => [p, sourceKey(source)])),
       issuesHash: issuesHash(issues),
-      unresolvedHash: unresolvedCallsHash(graph.nodes.flatMap((n) => {
+      unresolvedHash: unresolvedCallsHash(linked.unresolvedCalls.size === 0 ? [] : graph.nodes.flatMap((n) => {
         const count = linked.unresolvedCalls.get(n.id);
         return count === undefined ? [] : [[n.id, count] as const];
       })),
