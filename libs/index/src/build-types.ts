@@ -100,6 +100,8 @@ export interface WrittenState {
   sources: Map<string, string>;
   /** Hash of the issue list as written (verification of unchanged builds). */
   issuesHash?: string;
+  /** The incremental resolver's token of the graph written (`ResolveDelta.token`), when it came from one. */
+  graphToken?: object | null;
   /** Hash of the `unresolved_calls` rows as written (a delta rewrites them only when it differs). */
   unresolvedHash?: string;
 }

@@ -55,6 +55,26 @@ function edgeRow(edge: GraphEdge): readonly [string, string] {
   return row;
 }
 
+/**
+ * Whether `graph`, an incremental resolution relative to the graph `written` describes, has exactly
+ * the edge rows written (same keys, declaring paths, lines and mentions): only the buckets the
+ * resolver recomputed can differ, and each is compared row by row.
+ */
+function sameEdgesAsWritten(graph: ResolvedGraph, written: WrittenState): boolean {
+  const delta = graph.delta;
+  if (delta === undefined || delta.base === null || written.graphToken !== delta.base) return false;
+  if (graph.edges.length !== written.edges.size) return false;
+  for (const { before, after } of delta.buckets.values()) {
+    if (before.length !== after.length) return false;
+    for (let index = 0; index < before.length; index += 1) {
+      const a = edgeRow(before[index]!);
+      const b = edgeRow(after[index]!);
+      if (a[0] !== b[0] || a[1] !== b[1]) return false;
+    }
+  }
+  return true;
+}
+
 type Progress = (stage: string, done: number, total: number) => void;
 
 /** Step 1: parses what changed (in parallel when there is much of it) and reuses the rest, in the walk's order. */
@@ -178,7 +198,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     // Incremental when this worker wrote the last graph of this root (a delta build is then likely).
     let graph: ResolvedGraph = resolveSources(descriptor, current, linked, written !== null && written.root === task.root);
     const issues: SourceIssue[] = [...task.walkIssues];
-    for (const source of current.values()) issues.push(...source.issues);
+    for (const source of current.values()) if (source.issues.length > 0) issues.push(...source.issues);
     issues.push(...linked.issues, ...graph.issues);
     let adapterOutput: ProjectAdapterOutput | null = null;
     if (projectAdapter !== null) {
@@ -214,10 +234,14 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     const canDelta = canWriteDelta(task, layout, previous, descriptorHash);
     const nodeMap = new Map<string, string>();
     for (const node of graph.nodes) nodeMap.set(node.id, node.content_hash);
-    const edgeMap = new Map<string, string>();
-    for (const edge of graph.edges) {
-      const row = edgeRow(edge);
-      edgeMap.set(row[0], row[1]);
+    // When the resolver says no edge row changed since the graph this worker wrote, that map is reused as is.
+    const reuseEdges = projectAdapter === null && written !== null && sameEdgesAsWritten(graph, written);
+    const edgeMap = reuseEdges ? written!.edges : new Map<string, string>();
+    if (!reuseEdges) {
+      for (const edge of graph.edges) {
+        const row = edgeRow(edge);
+        edgeMap.set(row[0], row[1]);
+      }
     }
     const meta = indexMeta(task, descriptor, graph, current, adapterVersion, logicSteps, descriptorHash);
     if (task.identityKnown === false && canDelta && previous!.adapter_version === adapterVersion && written!.issuesHash === issuesHash(issues)
@@ -283,6 +307,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       logicAllowed: task.logicAllowed, descriptorHash, nodes: nodeMap, edges: edgeMap,
       sources: new Map([...current].map(([p, source]) => [p, sourceKey(source)])),
       issuesHash: issuesHash(issues),
+      graphToken: graph.delta?.token ?? null,
       unresolvedHash: unresolvedCallsHash(linked.unresolvedCalls.size === 0 ? [] : graph.nodes.flatMap((n) => {
         const count = linked.unresolvedCalls.get(n.id);
         return count === undefined ? [] : [[n.id, count] as const];

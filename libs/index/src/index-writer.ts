@@ -213,8 +213,11 @@ function writeDelta(
       insertNode(st, node, true);
     }
     // New and changed edges (disjoint from the removed ones, so the order of the two steps is free).
-    let keptEdges = 0;
-    if (edgeMap.size === edges.length) {
+    // The build passes the previous map itself when no edge row changed.
+    let keptEdges = edgeMap === prev.edges ? prev.edges.size : 0;
+    if (edgeMap === prev.edges) {
+      // nothing to write
+    } else if (edgeMap.size === edges.length) {
       // The map was built from `edges` in order (unique triples): walk both together, no keys rebuilt.
       let index = 0;
       for (const [key, value] of edgeMap) {

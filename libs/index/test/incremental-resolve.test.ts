@@ -56,7 +56,8 @@ async function fullBuildOf(root: string): Promise<Snapshot> {
 async function checkEdits(root: string, edits: readonly [string, () => void][]): Promise<void> {
   const manager = new IndexManager({ root, noAst: false });
   try {
-    await manager.sync();
+    const first = await manager.sync();
+    let before = snapshot(root, first.publication.index_file);
     for (const [label, edit] of edits) {
       edit();
       const outcome = await manager.sync();
@@ -65,6 +66,23 @@ async function checkEdits(root: string, edits: readonly [string, () => void][]):
       const expected = await fullBuildOf(root);
       assert.ok(expected.edges.length > 0);
       for (const key of Object.keys(expected) as (keyof Snapshot)[]) assert.deepEqual(incremental[key], expected[key], `${label}: ${key}`);
+      // The generation receipt counts exactly the difference of the two graphs.
+      const receipt = JSON.parse(readFileSync(path.join(root, '.docforge', 'index', 'generation-receipt.json'), 'utf8')) as { summary: Record<string, number>; to_edge_count: number; to_node_count: number };
+      const triples = (s: Snapshot): Set<string> => new Set(s.edges.map((row) => JSON.stringify((JSON.parse(row) as unknown[]).slice(0, 3))));
+      const hashes = (s: Snapshot): Map<string, string> => new Map(s.nodes.map((row) => {
+        const values = JSON.parse(row) as string[];
+        return [values[0]!, values[values.length - 1]!];
+      }));
+      const [edgesBefore, edgesAfter, nodesBefore, nodesAfter] = [triples(before), triples(incremental), hashes(before), hashes(incremental)];
+      assert.deepEqual(receipt.summary, {
+        nodes_added: [...nodesAfter.keys()].filter((id) => !nodesBefore.has(id)).length,
+        nodes_removed: [...nodesBefore.keys()].filter((id) => !nodesAfter.has(id)).length,
+        nodes_changed: [...nodesAfter].filter(([id, hash]) => nodesBefore.has(id) && nodesBefore.get(id) !== hash).length,
+        edges_added: [...edgesAfter].filter((key) => !edgesBefore.has(key)).length,
+        edges_removed: [...edgesBefore].filter((key) => !edgesAfter.has(key)).length,
+      }, `${label}: receipt summary`);
+      assert.equal(receipt.to_edge_count, edgesAfter.size);
+      before = incremental;
     }
   } finally {
     await manager.close();

@@ -11,7 +11,7 @@ export type { SourceEntry, SourceWalk, StatIdentity } from './walk.js';
 export { CONTENT_EXTENSIONS, MAX_CONTENT_SOURCE_BYTES, MAX_CODE_SOURCE_BYTES, walkSources, cheapIdentity, statIdentity, sourceHash, codeSourcePathMatcher } from './walk.js';
 export type { LinkRef, ContentParse, ContentSourceInput } from './content.js';
 export { parseContentSource } from './content.js';
-export type { ResolveInput, ResolveSource, ResolvedGraph } from './resolve.js';
+export type { ResolveDelta, ResolveInput, ResolveSource, ResolvedGraph } from './resolve.js';
 export { resolveGraph } from './resolve.js';
 export { IncrementalResolver } from './resolve-incremental.js';
 export { slugify } from './slug.js';

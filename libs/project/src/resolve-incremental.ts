@@ -9,7 +9,7 @@
  * edges are merged again only for the source ids they touched.
  */
 import type { GraphEdge, GraphNode, SourceIssue } from '@docforge/core';
-import { allowedRelations, type ResolvedGraph, type ResolveInput } from './resolve.js';
+import { allowedRelations, type ResolveDelta, type ResolvedGraph, type ResolveInput } from './resolve.js';
 import {
   codeNames, compare, compareIssues, finishBucket, resolveSourceRefs, sameCodeNames,
   type CodeNames, type MentionCounts, type RefContext, type RefRecorder, type ResolveSource,
@@ -89,6 +89,8 @@ export class IncrementalResolver {
   private readonly finished = new Map<string, FinishedBucket>();
   private readonly totals: MentionCounts = { edges: 0, linked: 0, bare_leaf: 0, ambiguous: 0 };
   private nodes: GraphNode[] = [];
+  /** Identifies the last output (null after `clear`). */
+  private token: object | null = null;
 
   /**
    * Resolves `input` (same contract as `resolveGraph`; sources may come in any order) and
@@ -98,6 +100,8 @@ export class IncrementalResolver {
     const relationsKey = JSON.stringify(input.descriptor.vocabulary.relations);
     if (this.relationsKey !== relationsKey) this.clear();
     this.relationsKey = relationsKey;
+    const base = this.token;
+    const bucketChanges = new Map<string, { before: readonly GraphEdge[]; after: readonly GraphEdge[] }>();
 
     // 1. Which sources changed, appeared or disappeared.
     const incoming = new Map<string, ResolveSource>();
@@ -258,6 +262,7 @@ export class IncrementalResolver {
       if (previous !== undefined) this.totals.edges -= previous.mentions;
       this.finished.delete(id);
       const contributors = this.buckets.get(id);
+      bucketChanges.set(id, { before: previous?.edges ?? [], after: [] });
       if (contributors === undefined) continue;
       const bucket: GraphEdge[] = [];
       for (const path of [...contributors.keys()].sort(compare)) bucket.push(...contributors.get(path)!);
@@ -266,6 +271,7 @@ export class IncrementalResolver {
       for (const edge of done.edges) if (edge.mention !== undefined) done.mentions += 1;
       this.totals.edges += done.mentions;
       this.finished.set(id, done);
+      bucketChanges.set(id, { before: previous?.edges ?? [], after: done.edges });
     }
     if (idsChanged) {
       this.nodes = [...this.winners.values()].sort((a, b) => compare(a.id, b.id));
@@ -283,11 +289,14 @@ export class IncrementalResolver {
     for (const list of this.duplicates.values()) for (const issue of list) issues.push(issue);
     for (const state of this.sources.values()) for (const issue of state.issues) issues.push(issue);
     issues.sort(compareIssues);
-    return { nodes: [...this.nodes], edges, issues, mentions: { ...this.totals } };
+    this.token = {};
+    const delta: ResolveDelta = { base, token: this.token, nodes: changedIds, buckets: bucketChanges };
+    return { nodes: [...this.nodes], edges, issues, mentions: { ...this.totals }, delta };
   }
 
   /** Drops everything (the next update resolves every source). */
   clear(): void {
+    this.token = null;
     this.sources.clear();
     this.order = null;
     this.definers.clear();

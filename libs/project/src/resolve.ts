@@ -40,6 +40,20 @@ export interface ResolvedGraph {
   issues: SourceIssue[];
   /** Mention resolution counts (issue 9 item 2), see {@link resolveMentions}. */
   mentions: MentionCounts;
+  /** What changed since the resolver's previous output (incremental resolution only, resolve-incremental.ts). */
+  delta?: ResolveDelta;
+}
+
+/** How an incremental resolution differs from the resolver's previous output. */
+export interface ResolveDelta {
+  /** The token of the previous output this one is relative to; null when resolved from scratch. */
+  base: object | null;
+  /** The token of this output (compare with a later delta's `base`). */
+  token: object;
+  /** Node ids whose winning node object changed, appeared or disappeared. */
+  nodes: ReadonlySet<string>;
+  /** Per source id whose merged edges were recomputed: its edges before and after (in order); no other edge changed. */
+  buckets: ReadonlyMap<string, { before: readonly GraphEdge[]; after: readonly GraphEdge[] }>;
 }
 
 /**
