@@ -28,11 +28,18 @@ import { warmFromPublication } from './warm.js';
 
 const sourceCache = new Map<string, CachedSource>();
 let written: WrittenState | null = null;
+/**
+ * Whether `written` comes from a build of this worker (not from a warm start): then more builds are
+ * likely (a long-lived process), and the incremental resolver is worth its first, fuller pass.
+ * A one-shot CLI sync after a warm start resolves from scratch, as cheaply as before.
+ */
+let writtenByBuild = false;
 
 /** Drops all worker-side caches (tests; or after a failed delta). */
 export function resetBuildCaches(): void {
   sourceCache.clear();
   written = null;
+  writtenByBuild = false;
   resetLinkCaches();
 }
 
@@ -212,8 +219,8 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
 
     // 3. Resolve ids, links and relations into one graph; add the project-owned adapter's part.
     t = performance.now();
-    // Incremental when this worker wrote the last graph of this root (a delta build is then likely).
-    let graph: ResolvedGraph = resolveSources(descriptor, current, linked, written !== null && written.root === task.root);
+    // Incremental when this worker built the last graph of this root (a delta build is then likely).
+    let graph: ResolvedGraph = resolveSources(descriptor, current, linked, writtenByBuild && written !== null && written.root === task.root);
     const issues: SourceIssue[] = [...task.walkIssues];
     for (const source of current.values()) if (source.issues.length > 0) issues.push(...source.issues);
     issues.push(...linked.issues, ...graph.issues);
@@ -319,6 +326,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       }
       sourceCache.set(p, source);
     }
+    writtenByBuild = true;
     written = {
       root: task.root, indexFile: publication.index_file, indexIno: publication.index_ino, indexSize: publication.index_size,
       logicAllowed: task.logicAllowed, descriptorHash, nodes: nodeMap, edges: edgeMap,
@@ -336,6 +344,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     return adopted ? { ok: true, publication, stats, adapter: adapterReport, unchanged: true } : { ok: true, publication, stats, adapter: adapterReport };
   } catch (error) {
     written = null;
+    writtenByBuild = false;
     return { ok: false, error: stateError(error, layout).toWire(), adapter: adapterReport };
   }
 }
