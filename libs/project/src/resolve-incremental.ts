@@ -27,6 +27,13 @@ interface SourceState {
   paths: Set<string>;
   names: boolean;
   fileSystem: boolean;
+  /** A pseudo-source (path starting with NUL, the linked code edges) looked up some `code:` id; those are not recorded one by one. */
+  anyCode: boolean;
+}
+
+/** Paths of pseudo-sources (linked code edges): their many `code:` lookups are recorded as one coarse dependency. */
+function pseudoSource(path: string): boolean {
+  return path.startsWith('\u0000');
 }
 
 /** One source id's merged edges and their `undeclared_relation` warnings. */
@@ -83,6 +90,8 @@ export class IncrementalResolver {
   private readonly pathDependents = new Map<string, Set<string>>();
   private readonly namesDependents = new Set<string>();
   private readonly fileSystemDependents = new Set<string>();
+  /** Pseudo-sources depending on every `code:` id (see `anyCode`). */
+  private readonly codeDependents = new Set<string>();
   private names: CodeNames | null = null;
   /** Per source id: candidate edges per contributing source path. */
   private readonly buckets = new Map<string, Map<string, GraphEdge[]>>();
@@ -229,6 +238,7 @@ export class IncrementalResolver {
     for (const p of changedPaths) for (const path of this.pathDependents.get(p) ?? []) dirty.add(path);
     if (namesChanged) for (const path of this.namesDependents) dirty.add(path);
     for (const path of this.fileSystemDependents) dirty.add(path);
+    if ([...changedIds].some((id) => id.startsWith('code:'))) for (const path of this.codeDependents) dirty.add(path);
     const dirtyBuckets = new Set<string>();
     for (const path of [...dirty, ...removed]) this.forget(path, dirtyBuckets);
     for (const path of removed) this.sources.delete(path);
@@ -243,10 +253,14 @@ export class IncrementalResolver {
       const state: SourceState = {
         source, ordered: ordered.get(path) ?? previous?.ordered ?? byStartLine(source.nodes),
         candidates: [], issues: [], counts: { edges: 0, linked: 0, bare_leaf: 0, ambiguous: 0 },
-        ids: new Set(), paths: new Set(), names: false, fileSystem: false,
+        ids: new Set(), paths: new Set(), names: false, fileSystem: false, anyCode: false,
       };
+      const coarse = pseudoSource(path);
       const recorder: RefRecorder = {
-        id: (id) => state.ids.add(id),
+        id: (id) => {
+          if (coarse && id.startsWith('code:')) state.anyCode = true;
+          else state.ids.add(id);
+        },
         path: (p) => state.paths.add(p),
         names: () => { state.names = true; },
         fileSystem: () => { state.fileSystem = true; },
@@ -310,6 +324,7 @@ export class IncrementalResolver {
     this.pathDependents.clear();
     this.namesDependents.clear();
     this.fileSystemDependents.clear();
+    this.codeDependents.clear();
     this.names = null;
     this.buckets.clear();
     this.finished.clear();
@@ -353,6 +368,7 @@ export class IncrementalResolver {
     for (const p of state.paths) removeFrom(this.pathDependents, p, path);
     this.namesDependents.delete(path);
     this.fileSystemDependents.delete(path);
+    this.codeDependents.delete(path);
     this.totals.linked -= state.counts.linked;
     this.totals.bare_leaf -= state.counts.bare_leaf;
     this.totals.ambiguous -= state.counts.ambiguous;
@@ -378,6 +394,7 @@ export class IncrementalResolver {
     for (const p of state.paths) addTo(this.pathDependents, p, path);
     if (state.names) this.namesDependents.add(path);
     if (state.fileSystem) this.fileSystemDependents.add(path);
+    if (state.anyCode) this.codeDependents.add(path);
     this.totals.linked += state.counts.linked;
     this.totals.bare_leaf += state.counts.bare_leaf;
     this.totals.ambiguous += state.counts.ambiguous;

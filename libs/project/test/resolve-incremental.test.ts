@@ -80,6 +80,13 @@ test('incremental resolution equals a full resolution after adding, removing and
   check(resolver, state, 'code ids and exports change (mentions)');
   put(codeFile('src/y.ts', ['Twice.go'], []));
   check(resolver, state, 'a mention becomes ambiguous');
+  const linkEdge = (from: string, to: string): GraphEdge => ({ source_id: from, relation: 'calls', target_id: to, source_path: 'src/x.ts', line: 3 });
+  put({ path: '\u0000link', nodes: [], edges: [linkEdge('code:src/x.ts#run', 'code:src/y.ts#Twice.go'), linkEdge('code:src/x.ts#walk', 'code:src/z.ts#gone')], links: [] });
+  check(resolver, state, 'linked code edges (a pseudo-source) appear');
+  put(codeFile('src/z.ts', ['gone'], []));
+  check(resolver, state, 'a code target of a linked edge appears (no pseudo-source change)');
+  put(codeFile('src/y.ts', ['Other'], []));
+  check(resolver, state, 'a code target of a linked edge disappears');
   state.delete('src/x.ts');
   check(resolver, state, 'a documented code file is deleted');
   put(parsed('docs/a.md', fm('A', 'Only [b2](b.md) now.', '[relations]\ndepends_on = "B2"\n')));
