@@ -5,7 +5,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { CodeAdapter, FileLinkOutput, GraphEdge, ModuleResolver, SourceIssue } from '@docforge/core';
-import { codeSourcePathMatcher, resolveGraph, type Descriptor, type ResolvedGraph, type ResolveSource } from '@docforge/project';
+import { codeSourcePathMatcher, IncrementalResolver, resolveGraph, type Descriptor, type ResolvedGraph, type ResolveSource } from '@docforge/project';
 import { codeExtensionsOf } from './adapter-manifests.js';
 import { codeAdapter } from './adapter-registry.js';
 import type { CachedSource } from './build-types.js';
@@ -37,9 +37,25 @@ interface AdapterLinkCache {
 
 const linkCaches = new Map<string, AdapterLinkCache>();
 
-/** Drops the per-adapter link outputs kept between builds (with the parse caches: descriptor or policy changed). */
+/** The worker's incremental resolver (issue 14), used once a build can write a delta; null until then. */
+let resolver: IncrementalResolver | null = null;
+/** The linked code edges of the last resolution (an edit that re-links code is resolved from scratch). */
+let lastLinkedEdges: readonly GraphEdge[] | null = null;
+
+function sameElements<T>(a: readonly T[], b: readonly T[] | null): boolean {
+  if (b === null || a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
+}
+
+/**
+ * Drops the per-adapter link outputs and the incremental resolver kept between builds (with the
+ * parse caches: descriptor or policy changed).
+ */
 export function resetLinkCaches(): void {
   linkCaches.clear();
+  resolver = null;
+  lastLinkedEdges = null;
 }
 
 function compareText(a: string, b: string): number {
@@ -145,8 +161,11 @@ export function linkCode(root: string, current: ReadonlyMap<string, CachedSource
  * edges sorts first, so resolveGraph sees sources in path order and need not sort. A link to a
  * path where the walk would have found a code file of the configured adapters, but did not, is a
  * `broken_link`; so is an extensionless link naming no page and no existing path (lstat only).
+ * With `incremental` (a build that can write a delta) and the same linked code edges as the last
+ * call, the worker's {@link IncrementalResolver} resolves again only what changed since its last
+ * call (the same graph); otherwise from scratch, and the incremental state is dropped. Call {@link resetLinkCaches} when the descriptor changes.
  */
-export function resolveSources(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode): ResolvedGraph {
+export function resolveSources(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode, incremental = false): ResolvedGraph {
   const sources: ResolveSource[] = [{ path: '\u0000link', nodes: [], edges: linked.edges, links: [] }];
   for (const s of current.values()) sources.push({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links });
   const isCodeSourcePath = codeSourcePathMatcher(descriptor, codeExtensionsOf(descriptor.adapter.code));
@@ -162,5 +181,16 @@ export function resolveSources(descriptor: Descriptor, current: ReadonlyMap<stri
       return false;
     }
   };
-  return resolveGraph({ descriptor, sources, codePaths: linked.codePaths, isCodeSourcePath, pathExists });
+  const input = { descriptor, sources, codePaths: linked.codePaths, isCodeSourcePath, pathExists };
+  // Re-linked code changes many code edges at once (the pseudo-source of linked edges): resolving
+  // from scratch is then cheaper than the incremental bookkeeping, so only edits that leave the
+  // linked edges as they were (documentation, or code whose links did not change) go incremental.
+  const linkedSame = sameElements(linked.edges, lastLinkedEdges);
+  lastLinkedEdges = linked.edges;
+  if (!incremental || !linkedSame) {
+    resolver = null;
+    return resolveGraph(input);
+  }
+  resolver ??= new IncrementalResolver();
+  return resolver.update(input);
 }

@@ -100,6 +100,8 @@ export interface WrittenState {
   sources: Map<string, string>;
   /** Hash of the issue list as written (verification of unchanged builds). */
   issuesHash?: string;
+  /** The incremental resolver's token of the graph written (`ResolveDelta.token`), when it came from one. */
+  graphToken?: object | null;
   /** Hash of the `unresolved_calls` rows as written (a delta rewrites them only when it differs). */
   unresolvedHash?: string;
 }
@@ -118,7 +120,17 @@ export interface PersistedParse {
   logic_steps: number;
 }
 
-/** Identity of a written source row: `size:mtime_ns:ino:content_hash`. */
+/** The last key computed per cached source, valid while its entry object and content hash stay the same. */
+const sourceKeyMemo = new WeakMap<CachedSource, { entry: SourceEntry; hash: string; key: string }>();
+
+/**
+ * Identity of a written source row: `size:mtime_ns:ino:content_hash`. Remembered per source object
+ * (entry objects are replaced, never mutated), so a build over 10k unchanged sources builds no strings.
+ */
 export function sourceKey(source: CachedSource): string {
-  return `${source.entry.size}:${source.entry.mtime_ns}:${source.entry.ino}:${source.content_hash}`;
+  const memo = sourceKeyMemo.get(source);
+  if (memo !== undefined && memo.entry === source.entry && memo.hash === source.content_hash) return memo.key;
+  const key = `${source.entry.size}:${source.entry.mtime_ns}:${source.entry.ino}:${source.content_hash}`;
+  sourceKeyMemo.set(source, { entry: source.entry, hash: source.content_hash, key });
+  return key;
 }

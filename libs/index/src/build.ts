@@ -7,7 +7,7 @@
 import { constants as fsConstants, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
-import { errors, edgeIdentityKey, sha256, type SourceIssue } from '@docforge/core';
+import { errors, edgeIdentityKey, sha256, type GraphEdge, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { loadDescriptor, sourceHash, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry } from '@docforge/project';
 import { adaptersFor, adapterVersionOf, ensureAdapters } from './adapter-registry.js';
@@ -29,11 +29,18 @@ import { warmFromPublication } from './warm.js';
 
 const sourceCache = new Map<string, CachedSource>();
 let written: WrittenState | null = null;
+/**
+ * Whether `written` comes from a build of this worker (not from a warm start): then more builds are
+ * likely (a long-lived process), and the incremental resolver is worth its first, fuller pass.
+ * A one-shot CLI sync after a warm start resolves from scratch, as cheaply as before.
+ */
+let writtenByBuild = false;
 
 /** Drops all worker-side caches (tests; or after a failed delta). */
 export function resetBuildCaches(): void {
   sourceCache.clear();
   written = null;
+  writtenByBuild = false;
   resetLinkCaches();
 }
 
@@ -43,7 +50,57 @@ function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>)
   return true;
 }
 
+/** Per edge object, its delta-map key and value; edges of unchanged sources are the same objects build after build. */
+const edgeRows = new WeakMap<GraphEdge, readonly [string, string]>();
+
+/** The delta-map key (`edgeIdentityKey`) and value (where it was declared, its mention) of an edge; edges are never mutated after resolution. */
+function edgeRow(edge: GraphEdge): readonly [string, string] {
+  let row = edgeRows.get(edge);
+  if (row === undefined) {
+    row = [edgeIdentityKey(edge), `${edge.source_path}\u0000${edge.line}${edge.mention === undefined ? '' : `\u0000${JSON.stringify(edge.mention)}`}`];
+    edgeRows.set(edge, row);
+  }
+  return row;
+}
+
+/**
+ * Whether `graph`, an incremental resolution relative to the graph `written` describes, has exactly
+ * the edge rows written (same keys, declaring paths, lines and mentions): only the buckets the
+ * resolver recomputed can differ, and each is compared row by row.
+ */
+function sameEdgesAsWritten(graph: ResolvedGraph, written: WrittenState): boolean {
+  const delta = graph.delta;
+  if (delta === undefined || delta.base === null || written.graphToken !== delta.base) return false;
+  if (graph.edges.length !== written.edges.size) return false;
+  for (const { before, after } of delta.buckets.values()) {
+    if (before.length !== after.length) return false;
+    for (let index = 0; index < before.length; index += 1) {
+      const a = edgeRow(before[index]!);
+      const b = edgeRow(after[index]!);
+      if (a[0] !== b[0] || a[1] !== b[1]) return false;
+    }
+  }
+  return true;
+}
+
 type Progress = (stage: string, done: number, total: number) => void;
+
+/** A copy of a plain object built key by key in its own key order: copies of same-keyed objects share one hidden class. */
+function sameShape<T extends object>(value: T): T {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = (value as Record<string, unknown>)[key];
+  return copy as T;
+}
+
+/**
+ * A freshly parsed source with its entry, nodes, edges and links rebuilt in this thread. Structured
+ * clone (parse threads, task messages) gives each message's objects their own hidden classes (50+
+ * for 10k nodes), so every later pass over the graph ran megamorphic, several times slower, for the
+ * worker's lifetime; rebuilt objects share one hidden class per kind.
+ */
+function reshaped(source: CachedSource): CachedSource {
+  return sameShape({ ...source, entry: sameShape(source.entry), nodes: source.nodes.map(sameShape), edges: source.edges.map(sameShape), links: source.links.map(sameShape) });
+}
 
 /** Step 1: parses what changed (in parallel when there is much of it) and reuses the rest, in the walk's order. */
 async function parseStep(task: BuildTask, stats: BuildStats, progress: Progress): Promise<Map<string, CachedSource>> {
@@ -70,11 +127,11 @@ async function parseStep(task: BuildTask, stats: BuildStats, progress: Progress)
   for (const item of parsedItems) {
     if (item.reuse) {
       const cached = sourceCache.get(item.entry.path)!;
-      cached.entry = item.entry;
+      cached.entry = sameShape(item.entry);
       current.set(item.entry.path, cached);
       stats.reused += 1;
     } else {
-      current.set(item.entry.path, item.source);
+      current.set(item.entry.path, reshaped(item.source));
       stats.parsed += 1;
     }
   }
@@ -189,9 +246,10 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
 
     // 3. Resolve ids, links and relations into one graph; add the project-owned adapter's part.
     t = performance.now();
-    let graph: ResolvedGraph = resolveSources(descriptor, current, linked);
+    // Incremental when this worker built the last graph of this root (a delta build is then likely).
+    let graph: ResolvedGraph = resolveSources(descriptor, current, linked, writtenByBuild && written !== null && written.root === task.root);
     const issues: SourceIssue[] = [...task.walkIssues];
-    for (const source of current.values()) issues.push(...source.issues);
+    for (const source of current.values()) if (source.issues.length > 0) issues.push(...source.issues);
     issues.push(...linked.issues, ...graph.issues);
     let adapterOutput: ProjectAdapterOutput | null = null;
     if (projectAdapter !== null) {
@@ -227,8 +285,15 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     const canDelta = canWriteDelta(task, layout, previous, descriptorHash);
     const nodeMap = new Map<string, string>();
     for (const node of graph.nodes) nodeMap.set(node.id, node.content_hash);
-    const edgeMap = new Map<string, string>();
-    for (const edge of graph.edges) edgeMap.set(edgeIdentityKey(edge), `${edge.source_path}\u0000${edge.line}${edge.mention === undefined ? '' : `\u0000${JSON.stringify(edge.mention)}`}`);
+    // When the resolver says no edge row changed since the graph this worker wrote, that map is reused as is.
+    const reuseEdges = projectAdapter === null && written !== null && sameEdgesAsWritten(graph, written);
+    const edgeMap = reuseEdges ? written!.edges : new Map<string, string>();
+    if (!reuseEdges) {
+      for (const edge of graph.edges) {
+        const row = edgeRow(edge);
+        edgeMap.set(row[0], row[1]);
+      }
+    }
     const meta = indexMeta(task, descriptor, graph, current, adapterVersion, logicSteps, descriptorHash);
     if (task.identityKnown === false && canDelta && previous!.adapter_version === adapterVersion && written!.issuesHash === issuesHash(issues)
       && sameMap(written!.nodes, nodeMap) && sameMap(written!.edges, edgeMap) && sameMap(written!.sources, new Map([...current].map(([p, source]) => [p, sourceKey(source)])))) {
@@ -296,12 +361,14 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       }
       sourceCache.set(p, source);
     }
+    writtenByBuild = true;
     written = {
       root: task.root, indexFile: publication.index_file, indexIno: publication.index_ino, indexSize: publication.index_size,
       logicAllowed: task.logicAllowed, descriptorHash, nodes: nodeMap, edges: edgeMap,
       sources: new Map([...current].map(([p, source]) => [p, sourceKey(source)])),
       issuesHash: issuesHash(issues),
-      unresolvedHash: unresolvedCallsHash(graph.nodes.flatMap((n) => {
+      graphToken: graph.delta?.token ?? null,
+      unresolvedHash: unresolvedCallsHash(linked.unresolvedCalls.size === 0 ? [] : graph.nodes.flatMap((n) => {
         const count = linked.unresolvedCalls.get(n.id);
         return count === undefined ? [] : [[n.id, count] as const];
       })),
@@ -312,6 +379,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     return adopted ? { ok: true, publication, stats, adapter: adapterReport, unchanged: true } : { ok: true, publication, stats, adapter: adapterReport };
   } catch (error) {
     written = null;
+    writtenByBuild = false;
     return { ok: false, error: stateError(error, layout).toWire(), adapter: adapterReport };
   }
 }

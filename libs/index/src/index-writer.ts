@@ -177,7 +177,14 @@ function writeDelta(
   meta: Record<string, string>,
   unresolved: UnresolvedCalls | undefined,
 ): ParseRow[] | null {
-  const changedNodes = nodes.filter((n) => prev.nodes.get(n.id) !== n.content_hash);
+  const changedNodes: GraphNode[] = [];
+  /** New ids also in the previous graph: when all previous ids are, none was removed. */
+  let kept = 0;
+  for (const n of nodes) {
+    const before = prev.nodes.get(n.id);
+    if (before !== undefined) kept += 1;
+    if (before !== n.content_hash) changedNodes.push(n);
+  }
   for (const node of changedNodes) {
     if (current.get(node.source_path)?.stripped !== false) return null;
   }
@@ -200,20 +207,40 @@ function writeDelta(
     delNode.run(id);
   };
   db.transaction(() => {
-    for (const id of prev.nodes.keys()) if (!nodeMap.has(id)) removeNode(id);
+    if (kept < prev.nodes.size) for (const id of prev.nodes.keys()) if (!nodeMap.has(id)) removeNode(id);
     for (const node of changedNodes) {
       removeNode(node.id);
       insertNode(st, node, true);
     }
-    for (const key of prev.edges.keys()) {
-      if (!edgeMap.has(key)) {
-        const edge = parseEdgeIdentityKey(key);
-        delEdge.run(edge.source_id, edge.relation, edge.target_id);
+    // New and changed edges (disjoint from the removed ones, so the order of the two steps is free).
+    // The build passes the previous map itself when no edge row changed.
+    let keptEdges = edgeMap === prev.edges ? prev.edges.size : 0;
+    if (edgeMap === prev.edges) {
+      // nothing to write
+    } else if (edgeMap.size === edges.length) {
+      // The map was built from `edges` in order (unique triples): walk both together, no keys rebuilt.
+      let index = 0;
+      for (const [key, value] of edgeMap) {
+        const e = edges[index]!;
+        index += 1;
+        const before = prev.edges.get(key);
+        if (before !== undefined) keptEdges += 1;
+        if (before !== value) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e));
+      }
+    } else {
+      for (const e of edges) {
+        const key = edgeIdentityKey(e);
+        if (prev.edges.get(key) !== edgeMap.get(key)) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e));
       }
     }
-    for (const e of edges) {
-      const key = edgeIdentityKey(e);
-      if (prev.edges.get(key) !== edgeMap.get(key)) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e));
+    // Edges gone from the graph; none when every previous key is among the new ones (keys are unique).
+    if (keptEdges < prev.edges.size) {
+      for (const key of prev.edges.keys()) {
+        if (!edgeMap.has(key)) {
+          const edge = parseEdgeIdentityKey(key);
+          delEdge.run(edge.source_id, edge.relation, edge.target_id);
+        }
+      }
     }
     const delSource = db.prepare('DELETE FROM sources WHERE path = ?');
     const delSteps = db.prepare('DELETE FROM logic_steps WHERE source_path = ?');
@@ -225,9 +252,14 @@ function writeDelta(
       delFlows.run(p);
     }
     // Changed rows, and freshly parsed sources (their parse may be missing from the parse cache).
-    parses = writeSources(db, [...current.values()].filter((s) => prev.sources.get(s.entry.path) !== sourceKey(s) || !s.stripped));
+    const changedSources: CachedSource[] = [];
     // Freshly parsed code sources (not stripped) replace their Logic rows.
-    const changedLogic = [...current.values()].filter((s) => !s.stripped && s.adapter !== null);
+    const changedLogic: CachedSource[] = [];
+    for (const s of current.values()) {
+      if (!s.stripped || prev.sources.get(s.entry.path) !== sourceKey(s)) changedSources.push(s);
+      if (!s.stripped && s.adapter !== null) changedLogic.push(s);
+    }
+    parses = writeSources(db, changedSources);
     for (const s of changedLogic) {
       delSteps.run(s.entry.path);
       delFlows.run(s.entry.path);

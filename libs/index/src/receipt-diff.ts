@@ -106,7 +106,9 @@ export function diffGraphs(from: GraphSnapshot | null, to: GraphSnapshot, change
   let edgesAdded: string[] = [];
   let edgesRemoved: string[] = [];
   const walkEdges = (): boolean => mergeOrdered(fromEdges, toEdges, keyLine, (k) => edgesRemoved.push(k), (k) => edgesAdded.push(k), () => undefined);
-  if (!walkEdges()) {
+  if (from !== null && from.edges === to.edges) {
+    // The build passed the previous edge map itself: no edge changed (nothing to walk).
+  } else if (!walkEdges()) {
     fromEdges = from ? sortedKeys(from.edges.keys()) : [];
     toEdges = sortedKeys(to.edges.keys());
     edgesAdded = [];

@@ -4,19 +4,11 @@
  * `relates_to` / `documents` edges and reporting duplicates, dangling relations and broken links.
  * Pure and deterministic; linear apart from the final sorts.
  */
-import { ALIASED_RELATIONS, MAX_MENTION_SECTIONS, codeId, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
+import { ALIASED_RELATIONS, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
-import type { LinkRef } from './content.js';
-import { anchorIds, anchorResolves } from './sections.js';
+import { codeNames, compare, compareIssues, finishBucket, resolveSourceRefs, type CodeNames, type MentionCounts, type ResolveSource } from './resolve-refs.js';
 
-/** What one source contributed (content or code), as input to {@link resolveGraph}. */
-export interface ResolveSource {
-  /** Project-relative POSIX path. */
-  path: string;
-  nodes: readonly GraphNode[];
-  edges: readonly GraphEdge[];
-  links: readonly LinkRef[];
-}
+export type { MentionCounts, ResolveSource } from './resolve-refs.js';
 
 /** Input of {@link resolveGraph}. */
 export interface ResolveInput {
@@ -38,21 +30,6 @@ export interface ResolveInput {
   pathExists?: (path: string) => boolean;
 }
 
-/** Whether the last segment of a path has no extension (`guides/install`, `guides/`). */
-function extensionless(target: string): boolean {
-  const name = target.slice(target.lastIndexOf('/') + 1);
-  return name === '' || name === '.' || name.lastIndexOf('.') <= 0;
-}
-
-/**
- * The pages an extensionless link may name, as Docusaurus resolves them: `<path>.md`,
- * `<path>.markdown`, `<path>/index.md`, `<path>/README.md` (for the root `.`: `index.md`, `README.md`).
- */
-function pageCandidates(target: string): string[] {
-  const base = target === '.' ? '' : `${target}/`;
-  return target === '.' ? ['index.md', 'README.md'] : [`${target}.md`, `${target}.markdown`, `${base}index.md`, `${base}README.md`];
-}
-
 /** The resolved primary graph. */
 export interface ResolvedGraph {
   /** Unique ids, sorted by id. */
@@ -63,46 +40,21 @@ export interface ResolvedGraph {
   issues: SourceIssue[];
   /** Mention resolution counts (issue 9 item 2), see {@link resolveMentions}. */
   mentions: MentionCounts;
+  /** What changed since the resolver's previous output (incremental resolution only, resolve-incremental.ts). */
+  delta?: ResolveDelta;
 }
 
-/**
- * How the inline code spans and link texts of documents resolved: `edges` mention-derived
- * `documents` edges, `linked` mentions behind them, `bare_leaf` mentions that are only a leaf name
- * of some code node (`refund`: never linked), `ambiguous` mentions naming more than one node
- * (linked to none).
- */
-export interface MentionCounts {
-  edges: number;
-  linked: number;
-  bare_leaf: number;
-  ambiguous: number;
+/** How an incremental resolution differs from the resolver's previous output. */
+export interface ResolveDelta {
+  /** The token of the previous output this one is relative to; null when resolved from scratch. */
+  base: object | null;
+  /** The token of this output (compare with a later delta's `base`). */
+  token: object;
+  /** Node ids whose winning node object changed, appeared or disappeared. */
+  nodes: ReadonlySet<string>;
+  /** Per source id whose merged edges were recomputed: its edges before and after (in order); no other edge changed. */
+  buckets: ReadonlyMap<string, { before: readonly GraphEdge[]; after: readonly GraphEdge[] }>;
 }
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function compareEdges(a: GraphEdge, b: GraphEdge): number {
-  return (
-    compare(a.source_id, b.source_id) ||
-    compare(a.relation, b.relation) ||
-    compare(a.target_id, b.target_id) ||
-    compare(a.source_path, b.source_path) ||
-    a.line - b.line
-  );
-}
-
-function compareIssues(a: SourceIssue, b: SourceIssue): number {
-  return (
-    compare(a.path ?? '', b.path ?? '') ||
-    (a.line ?? 0) - (b.line ?? 0) ||
-    compare(a.code, b.code) ||
-    compare(a.node_id ?? '', b.node_id ?? '') ||
-    compare(a.message, b.message)
-  );
-}
-
-const MARKDOWN_TARGET = /\.(md|markdown)$/i;
 
 /**
  * Resolves the graph from every source's parse result.
@@ -159,16 +111,12 @@ export function resolveGraph(input: ResolveInput): ResolvedGraph {
     }
   }
 
-  /** Anchor ids per linked Markdown node, built on first use (a large file is linked many times). */
-  const anchorCache = new Map<string, ReadonlySet<string>>();
-  const idsOf = (node: GraphNode): ReadonlySet<string> => {
-    let ids = anchorCache.get(node.id);
-    if (ids === undefined) anchorCache.set(node.id, (ids = anchorIds(node.anchors)));
-    return ids;
-  };
   let names: CodeNames | null = null;
   const counts: MentionCounts = { edges: 0, linked: 0, bare_leaf: 0, ambiguous: 0 };
-  const mentionEdges = new Map<string, GraphEdge>();
+  const ctx = {
+    winners, lost, firstNodeOf, sourcePaths, codePaths: input.codePaths, isCodeSourcePath: input.isCodeSourcePath, pathExists: input.pathExists,
+    names: (): CodeNames => (names ??= codeNames(winners, sources)),
+  };
   /** Candidate edges bucketed by source id: sorting many small buckets beats one 50k-edge sort. */
   const buckets = new Map<string, GraphEdge[]>();
   const addCandidate = (edge: GraphEdge): void => {
@@ -176,111 +124,14 @@ export function resolveGraph(input: ResolveInput): ResolvedGraph {
     if (bucket === undefined) buckets.set(edge.source_id, [edge]);
     else bucket.push(edge);
   };
-  for (const source of sources) {
-    const lostHere = lost.get(source.path);
-    const ownedElsewhere = (id: string): boolean => lostHere !== undefined && lostHere.has(id) && winners.get(id)?.source_path !== source.path;
-    for (const edge of source.edges) {
-      if (ownedElsewhere(edge.source_id)) continue;
-      if (!winners.has(edge.source_id)) continue;
-      if (!winners.has(edge.target_id)) {
-        if (!edge.source_id.startsWith('code:')) {
-          issues.push({
-            severity: 'error',
-            code: 'dangling_relation',
-            message: `${edge.source_path}:${edge.line}: relation "${edge.relation}" of "${edge.source_id}" targets "${edge.target_id}", which is not a node`,
-            path: edge.source_path,
-            line: edge.line,
-            node_id: edge.source_id,
-          });
-        }
-        continue;
-      }
-      addCandidate(edge);
-    }
-    for (let link of source.links) {
-      if (ownedElsewhere(link.from_id) || !winners.has(link.from_id)) continue;
-      if (link.mention !== undefined) {
-        names ??= codeNames(winners, sources);
-        const target = resolveMention(link.mention.text, names, counts);
-        if (target === null || target === link.from_id) continue;
-        const key = `${link.from_id}\u0000${target}`;
-        const section = link.mention.section;
-        const entry = { slug: section?.slug ?? null, title: section?.title ?? null, line: link.line };
-        const existing = mentionEdges.get(key);
-        if (existing === undefined) {
-          const edge: GraphEdge = { source_id: link.from_id, relation: 'documents', target_id: target, source_path: source.path, line: link.line, mention: { sections: [entry] } };
-          mentionEdges.set(key, edge);
-          addCandidate(edge);
-        } else if (existing.mention!.sections.length < MAX_MENTION_SECTIONS && !existing.mention!.sections.some((x) => x.slug === entry.slug)) {
-          existing.mention!.sections.push(entry);
-        }
-        continue;
-      }
-      const broken = (message: string): void => {
-        issues.push({ severity: 'warning', code: 'broken_link', message: `${source.path}:${link.line}: ${message}`, path: source.path, line: link.line, node_id: link.from_id });
-      };
-      let relation: string;
-      let target: string | undefined;
-      if (!input.codePaths.has(link.target_path) && !firstNodeOf.has(link.target_path) && !sourcePaths.has(link.target_path) && extensionless(link.target_path)) {
-        // Docusaurus-style link without `.md`: the page it names, else broken unless something is there.
-        const page = pageCandidates(link.target_path).find((candidate) => sourcePaths.has(candidate));
-        if (page !== undefined) {
-          link = { ...link, target_path: page };
-        } else if (input.pathExists !== undefined && !input.pathExists(link.target_path)) {
-          broken(`link to "${link.target_path}" does not resolve to a page (tried ${pageCandidates(link.target_path).map((c) => `"${c}"`).join(', ')}) or any file in the project`);
-          continue;
-        } else {
-          continue;
-        }
-      }
-      if (input.codePaths.has(link.target_path)) {
-        relation = 'documents';
-        target = codeId(link.target_path);
-        if (!winners.has(target)) continue;
-      } else if (firstNodeOf.has(link.target_path)) {
-        relation = 'relates_to';
-        target = firstNodeOf.get(link.target_path);
-        const targetNode = target === undefined ? undefined : winners.get(target);
-        if (link.anchor !== null && targetNode !== undefined && targetNode.source_path === link.target_path && MARKDOWN_TARGET.test(link.target_path) && !anchorResolves(idsOf(targetNode), link.anchor)) {
-          broken(`link to "${link.target_path}#${link.anchor}": that file has no section or anchor "${link.anchor}"`);
-        }
-      } else {
-        if (MARKDOWN_TARGET.test(link.target_path) && !sourcePaths.has(link.target_path)) {
-          broken(`link to "${link.target_path}" does not resolve to a Markdown source under the content roots`);
-        } else if (input.isCodeSourcePath !== undefined && !sourcePaths.has(link.target_path) && input.isCodeSourcePath(link.target_path)) {
-          broken(`link to "${link.target_path}" does not resolve to a code file under the code roots`);
-        }
-        continue;
-      }
-      if (target === undefined || target === link.from_id) continue;
-      addCandidate({ source_id: link.from_id, relation, target_id: target, source_path: source.path, line: link.line });
-    }
-  }
+  for (const source of sources) resolveSourceRefs(source, ctx, addCandidate, issues, counts);
 
   const nodes = [...winners.values()].sort((a, b) => compare(a.id, b.id));
   const edges: GraphEdge[] = [];
-  const extra = input.descriptor.vocabulary.relations;
-  const allowed = extra === null ? null : new Set([...ALIASED_RELATIONS, ...extra]);
+  const allowed = allowedRelations(input.descriptor);
   for (const node of nodes) {
     const bucket = buckets.get(node.id);
-    if (bucket === undefined) continue;
-    if (bucket.length > 1) bucket.sort(compareEdges);
-    let previous: GraphEdge | null = null;
-    for (const edge of bucket) {
-      if (previous !== null && previous.relation === edge.relation && previous.target_id === edge.target_id) continue;
-      previous = edge;
-      edges.push(edge);
-      if (allowed !== null && !allowed.has(edge.relation)) {
-        issues.push({
-          severity: 'warning',
-          code: 'undeclared_relation',
-          message: `${edge.source_path}:${edge.line}: relation "${edge.relation}" is neither an aliased relation nor declared in [vocabulary].relations of docforge.toml`,
-          path: edge.source_path,
-          line: edge.line,
-          node_id: edge.source_id,
-        });
-      }
-    }
+    if (bucket !== undefined) finishBucket(bucket, allowed, edges, issues);
   }
 
   issues.sort(compareIssues);
@@ -288,82 +139,8 @@ export function resolveGraph(input: ResolveInput): ResolvedGraph {
   return { nodes, edges, issues, mentions: counts };
 }
 
-/** Lookup tables of code names for mentions: module paths, qualified names, `module.export` forms and leaf names. */
-interface CodeNames {
-  paths: Map<string, string>;
-  qualified: Map<string, string[]>;
-  exports: Map<string, string[]>;
-  leaves: Set<string>;
-}
-
-function push(map: Map<string, string[]>, key: string, id: string): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [id]);
-  else if (!list.includes(id)) list.push(id);
-}
-
-/**
- * Builds the name tables from the code nodes (`code:<path>` modules, `code:<path>#<qualified>`
- * declarations; a `~n` duplicate suffix is dropped, so duplicates are ambiguous) and from the
- * `defines` edges of modules (their exports): `<module>.<export>` where `<module>` is the file's
- * base name without extension (`pino.js` gives `pino`).
- */
-function codeNames(winners: ReadonlyMap<string, GraphNode>, sources: readonly ResolveSource[]): CodeNames {
-  const names: CodeNames = { paths: new Map(), qualified: new Map(), exports: new Map(), leaves: new Set() };
-  for (const id of winners.keys()) {
-    if (!id.startsWith('code:')) continue;
-    const hash = id.indexOf('#');
-    if (hash < 0) {
-      names.paths.set(id.slice(5), id);
-      continue;
-    }
-    const qualified = id.slice(hash + 1).replace(/~\d+$/, '');
-    push(names.qualified, qualified, id);
-    names.leaves.add(qualified.split('.').pop()!);
-  }
-  for (const source of sources) {
-    for (const edge of source.edges) {
-      if (edge.relation !== 'defines' || !edge.source_id.startsWith('code:') || edge.source_id.includes('#') || !winners.has(edge.target_id)) continue;
-      const base = posixBase(edge.source_id.slice(5));
-      const hash = edge.target_id.indexOf('#');
-      if (hash < 0) continue;
-      push(names.exports, `${base}.${edge.target_id.slice(hash + 1).replace(/~\d+$/, '')}`, edge.target_id);
-    }
-  }
-  return names;
-}
-
-function posixBase(path: string): string {
-  const file = path.slice(path.lastIndexOf('/') + 1);
-  const dot = file.indexOf('.');
-  return dot > 0 ? file.slice(0, dot) : file;
-}
-
-/**
- * The code node a mention names (issue 9 item 2), or null. A trailing call (`()`,
- * `(paymentId, amount)`) is dropped first; the span then names a node when it equals a module's
- * code path (`src/ledger/ledger.ts`, a leading `./` dropped), a qualified name (`Ledger.refund`)
- * or a `module.export` form resolved through the module's `defines` edges (`pino.transport`).
- * A bare leaf name (`refund`) never links and a name matching several nodes links to none; both
- * are counted in `counts`.
- */
-export function resolveMention(text: string, names: CodeNames, counts: MentionCounts): string | null {
-  const name = text.replace(/\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim();
-  if (name === '' || /\s/.test(name)) return null;
-  const path = names.paths.get(name);
-  if (path !== undefined) {
-    counts.linked += 1;
-    return path;
-  }
-  if (!name.includes('.')) {
-    if (/^[\w$#]+$/.test(name) && names.leaves.has(name)) counts.bare_leaf += 1;
-    return null;
-  }
-  const ids = [...new Set([...(names.qualified.get(name) ?? []), ...(names.exports.get(name) ?? [])])];
-  if (ids.length === 1) {
-    counts.linked += 1;
-    return ids[0]!;
-  }
-  if (ids.length > 1) counts.ambiguous += 1;
-  return null;
+/** The relations an edge may carry without an `undeclared_relation` warning, or null when the vocabulary is open. */
+export function allowedRelations(descriptor: Descriptor): ReadonlySet<string> | null {
+  const extra = descriptor.vocabulary.relations;
+  return extra === null ? null : new Set([...ALIASED_RELATIONS, ...extra]);
 }

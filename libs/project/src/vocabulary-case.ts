@@ -50,16 +50,22 @@ export function vocabularyCaseIssues(nodes: readonly GraphNode[], descriptor: De
   ];
   for (const [field, closed] of fields) {
     if (closed !== null) continue;
-    const groups = new Map<string, Map<string, GraphNode[]>>();
+    // Nodes per spelling first (few distinct values), then spellings per case-folded value: the
+    // same groups, in the same order of first occurrence, without folding every node's value.
+    const bySpelling = new Map<string, GraphNode[]>();
     for (const node of nodes) {
       const value = node[field];
       if (value === null) continue;
+      const list = bySpelling.get(value);
+      if (list === undefined) bySpelling.set(value, [node]);
+      else list.push(node);
+    }
+    const groups = new Map<string, Map<string, GraphNode[]>>();
+    for (const [value, list] of bySpelling) {
       const folded = value.toLowerCase();
       let group = groups.get(folded);
       if (group === undefined) groups.set(folded, (group = new Map()));
-      const list = group.get(value);
-      if (list === undefined) group.set(value, [node]);
-      else list.push(node);
+      group.set(value, list);
     }
     for (const group of groups.values()) {
       if (group.size < 2) continue;

@@ -1,0 +1,335 @@
+/**
+ * The per-source part of graph resolution (resolve.ts), shared by the full resolver and the
+ * incremental one (resolve-incremental.ts) so both produce the same edges and issues: a source's
+ * declared edges and links checked against the winning nodes, and one bucket of candidate edges
+ * merged into the final edges. Every lookup a source makes can be reported to a recorder, which is
+ * how the incremental resolver knows which sources a change can affect.
+ */
+import { MAX_MENTION_SECTIONS, codeId, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
+import type { LinkRef } from './content.js';
+import { anchorIds, anchorResolves } from './sections.js';
+
+/** What one source contributed (content or code), as input to graph resolution. */
+export interface ResolveSource {
+  /** Project-relative POSIX path. */
+  path: string;
+  nodes: readonly GraphNode[];
+  edges: readonly GraphEdge[];
+  links: readonly LinkRef[];
+}
+
+/**
+ * How the inline code spans and link texts of documents resolved: `edges` mention-derived
+ * `documents` edges, `linked` mentions behind them, `bare_leaf` mentions that are only a leaf name
+ * of some code node (`refund`: never linked), `ambiguous` mentions naming more than one node
+ * (linked to none).
+ */
+export interface MentionCounts {
+  edges: number;
+  linked: number;
+  bare_leaf: number;
+  ambiguous: number;
+}
+
+/** Lookup tables of code names for mentions: module paths, qualified names, `module.export` forms and leaf names. */
+export interface CodeNames {
+  paths: Map<string, string>;
+  qualified: Map<string, string[]>;
+  exports: Map<string, string[]>;
+  leaves: Set<string>;
+}
+
+/** Receives every lookup one source's resolution makes (the incremental resolver's dependencies). */
+export interface RefRecorder {
+  /** The winner of this node id (or its absence) was consulted. */
+  id(id: string): void;
+  /** Whether this path is a source, a code path, and its first node, were consulted. */
+  path(path: string): void;
+  /** The code name tables were consulted (a mention). */
+  names(): void;
+  /** The file system was consulted (`pathExists`): the result can change without any source changing. */
+  fileSystem(): void;
+}
+
+/** What {@link resolveSourceRefs} reads: the outcome of the duplicate-id pass and the project's paths. */
+export interface RefContext {
+  winners: ReadonlyMap<string, GraphNode>;
+  /** Per source path: ids whose node in that source lost to another definition. */
+  lost: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Per source path: the id of its first node (by start line). */
+  firstNodeOf: ReadonlyMap<string, string>;
+  sourcePaths: ReadonlySet<string>;
+  codePaths: ReadonlySet<string>;
+  /** The code name tables, built on first use. */
+  names: () => CodeNames;
+  isCodeSourcePath?: (path: string) => boolean;
+  pathExists?: (path: string) => boolean;
+}
+
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function compareEdges(a: GraphEdge, b: GraphEdge): number {
+  return (
+    compare(a.source_id, b.source_id) ||
+    compare(a.relation, b.relation) ||
+    compare(a.target_id, b.target_id) ||
+    compare(a.source_path, b.source_path) ||
+    a.line - b.line
+  );
+}
+
+export function compareIssues(a: SourceIssue, b: SourceIssue): number {
+  return (
+    compare(a.path ?? '', b.path ?? '') ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    compare(a.code, b.code) ||
+    compare(a.node_id ?? '', b.node_id ?? '') ||
+    compare(a.message, b.message)
+  );
+}
+
+/** Whether the last segment of a path has no extension (`guides/install`, `guides/`). */
+function extensionless(target: string): boolean {
+  const name = target.slice(target.lastIndexOf('/') + 1);
+  return name === '' || name === '.' || name.lastIndexOf('.') <= 0;
+}
+
+/**
+ * The pages an extensionless link may name, as Docusaurus resolves them: `<path>.md`,
+ * `<path>.markdown`, `<path>/index.md`, `<path>/README.md` (for the root `.`: `index.md`, `README.md`).
+ */
+function pageCandidates(target: string): string[] {
+  const base = target === '.' ? '' : `${target}/`;
+  return target === '.' ? ['index.md', 'README.md'] : [`${target}.md`, `${target}.markdown`, `${base}index.md`, `${base}README.md`];
+}
+
+const MARKDOWN_TARGET = /\.(md|markdown)$/i;
+
+/** Anchor ids per node object, built on first use (a large file is linked many times; node objects are never mutated in their anchors). */
+const anchorCache = new WeakMap<GraphNode, ReadonlySet<string>>();
+
+function idsOf(node: GraphNode): ReadonlySet<string> {
+  let ids = anchorCache.get(node);
+  if (ids === undefined) anchorCache.set(node, (ids = anchorIds(node.anchors)));
+  return ids;
+}
+
+/**
+ * Resolves one source's declared edges and links against `ctx` (see `resolveGraph` for the rules):
+ * calls `addCandidate` with each candidate edge in the source's order, pushes `dangling_relation`
+ * and `broken_link` issues to `issues`, and counts mentions into `counts`. Mention edges of one
+ * `(from, target)` pair merge their sections (a link's `from_id` is a node of its own source).
+ */
+export function resolveSourceRefs(
+  source: ResolveSource, ctx: RefContext, addCandidate: (edge: GraphEdge) => void, issues: SourceIssue[], counts: MentionCounts, record?: RefRecorder,
+): void {
+  const { winners } = ctx;
+  const lostHere = ctx.lost.get(source.path);
+  const ownedElsewhere = (id: string): boolean => lostHere !== undefined && lostHere.has(id) && winners.get(id)?.source_path !== source.path;
+  for (const edge of source.edges) {
+    record?.id(edge.source_id);
+    if (ownedElsewhere(edge.source_id)) continue;
+    if (!winners.has(edge.source_id)) continue;
+    record?.id(edge.target_id);
+    if (!winners.has(edge.target_id)) {
+      if (!edge.source_id.startsWith('code:')) {
+        issues.push({
+          severity: 'error',
+          code: 'dangling_relation',
+          message: `${edge.source_path}:${edge.line}: relation "${edge.relation}" of "${edge.source_id}" targets "${edge.target_id}", which is not a node`,
+          path: edge.source_path,
+          line: edge.line,
+          node_id: edge.source_id,
+        });
+      }
+      continue;
+    }
+    addCandidate(edge);
+  }
+  let mentionEdges: Map<string, GraphEdge> | null = null;
+  for (let link of source.links) {
+    record?.id(link.from_id);
+    if (ownedElsewhere(link.from_id) || !winners.has(link.from_id)) continue;
+    if (link.mention !== undefined) {
+      record?.names();
+      const target = resolveMention(link.mention.text, ctx.names(), counts);
+      if (target === null || target === link.from_id) continue;
+      const key = `${link.from_id}\u0000${target}`;
+      const section = link.mention.section;
+      const entry = { slug: section?.slug ?? null, title: section?.title ?? null, line: link.line };
+      mentionEdges ??= new Map();
+      const existing = mentionEdges.get(key);
+      if (existing === undefined) {
+        const edge: GraphEdge = { source_id: link.from_id, relation: 'documents', target_id: target, source_path: source.path, line: link.line, mention: { sections: [entry] } };
+        mentionEdges.set(key, edge);
+        addCandidate(edge);
+      } else if (existing.mention!.sections.length < MAX_MENTION_SECTIONS && !existing.mention!.sections.some((x) => x.slug === entry.slug)) {
+        existing.mention!.sections.push(entry);
+      }
+      continue;
+    }
+    const broken = (message: string): void => {
+      issues.push({ severity: 'warning', code: 'broken_link', message: `${source.path}:${link.line}: ${message}`, path: source.path, line: link.line, node_id: link.from_id });
+    };
+    let relation: string;
+    let target: string | undefined;
+    record?.path(link.target_path);
+    if (!ctx.codePaths.has(link.target_path) && !ctx.firstNodeOf.has(link.target_path) && !ctx.sourcePaths.has(link.target_path) && extensionless(link.target_path)) {
+      // Docusaurus-style link without `.md`: the page it names, else broken unless something is there.
+      const candidates = pageCandidates(link.target_path);
+      if (record !== undefined) for (const candidate of candidates) record.path(candidate);
+      const page = candidates.find((candidate) => ctx.sourcePaths.has(candidate));
+      if (page !== undefined) {
+        link = { ...link, target_path: page };
+      } else if (ctx.pathExists !== undefined) {
+        record?.fileSystem();
+        if (!ctx.pathExists(link.target_path)) {
+          broken(`link to "${link.target_path}" does not resolve to a page (tried ${candidates.map((c) => `"${c}"`).join(', ')}) or any file in the project`);
+        }
+        continue;
+      } else {
+        continue;
+      }
+    }
+    if (ctx.codePaths.has(link.target_path)) {
+      relation = 'documents';
+      target = codeId(link.target_path);
+      record?.id(target);
+      if (!winners.has(target)) continue;
+    } else if (ctx.firstNodeOf.has(link.target_path)) {
+      relation = 'relates_to';
+      target = ctx.firstNodeOf.get(link.target_path);
+      if (target !== undefined) record?.id(target);
+      const targetNode = target === undefined ? undefined : winners.get(target);
+      if (link.anchor !== null && targetNode !== undefined && targetNode.source_path === link.target_path && MARKDOWN_TARGET.test(link.target_path) && !anchorResolves(idsOf(targetNode), link.anchor)) {
+        broken(`link to "${link.target_path}#${link.anchor}": that file has no section or anchor "${link.anchor}"`);
+      }
+    } else {
+      if (MARKDOWN_TARGET.test(link.target_path) && !ctx.sourcePaths.has(link.target_path)) {
+        broken(`link to "${link.target_path}" does not resolve to a Markdown source under the content roots`);
+      } else if (ctx.isCodeSourcePath !== undefined && !ctx.sourcePaths.has(link.target_path) && ctx.isCodeSourcePath(link.target_path)) {
+        broken(`link to "${link.target_path}" does not resolve to a code file under the code roots`);
+      }
+      continue;
+    }
+    if (target === undefined || target === link.from_id) continue;
+    addCandidate({ source_id: link.from_id, relation, target_id: target, source_path: source.path, line: link.line });
+  }
+}
+
+/**
+ * Merges one source id's candidate edges (in source path order, then each source's order) into
+ * final edges: sorted, one per `(relation, target_id)` keeping the first in (source_path, line)
+ * order, with an `undeclared_relation` warning for each kept edge whose relation `allowed` lacks.
+ * Sorts `bucket` in place.
+ */
+export function finishBucket(bucket: GraphEdge[], allowed: ReadonlySet<string> | null, edges: GraphEdge[], issues: SourceIssue[]): void {
+  if (bucket.length > 1) bucket.sort(compareEdges);
+  let previous: GraphEdge | null = null;
+  for (const edge of bucket) {
+    if (previous !== null && previous.relation === edge.relation && previous.target_id === edge.target_id) continue;
+    previous = edge;
+    edges.push(edge);
+    if (allowed !== null && !allowed.has(edge.relation)) {
+      issues.push({
+        severity: 'warning',
+        code: 'undeclared_relation',
+        message: `${edge.source_path}:${edge.line}: relation "${edge.relation}" is neither an aliased relation nor declared in [vocabulary].relations of docforge.toml`,
+        path: edge.source_path,
+        line: edge.line,
+        node_id: edge.source_id,
+      });
+    }
+  }
+}
+
+function push(map: Map<string, string[]>, key: string, id: string): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [id]);
+  else if (!list.includes(id)) list.push(id);
+}
+
+/**
+ * Builds the name tables from the code nodes (`code:<path>` modules, `code:<path>#<qualified>`
+ * declarations; a `~n` duplicate suffix is dropped, so duplicates are ambiguous) and from the
+ * `defines` edges of modules (their exports): `<module>.<export>` where `<module>` is the file's
+ * base name without extension (`pino.js` gives `pino`).
+ */
+export function codeNames(winners: ReadonlyMap<string, GraphNode>, sources: Iterable<ResolveSource>): CodeNames {
+  const names: CodeNames = { paths: new Map(), qualified: new Map(), exports: new Map(), leaves: new Set() };
+  for (const id of winners.keys()) {
+    if (!id.startsWith('code:')) continue;
+    const hash = id.indexOf('#');
+    if (hash < 0) {
+      names.paths.set(id.slice(5), id);
+      continue;
+    }
+    const qualified = id.slice(hash + 1).replace(/~\d+$/, '');
+    push(names.qualified, qualified, id);
+    names.leaves.add(qualified.split('.').pop()!);
+  }
+  for (const source of sources) {
+    for (const edge of source.edges) {
+      if (edge.relation !== 'defines' || !edge.source_id.startsWith('code:') || edge.source_id.includes('#') || !winners.has(edge.target_id)) continue;
+      const base = posixBase(edge.source_id.slice(5));
+      const hash = edge.target_id.indexOf('#');
+      if (hash < 0) continue;
+      push(names.exports, `${base}.${edge.target_id.slice(hash + 1).replace(/~\d+$/, '')}`, edge.target_id);
+    }
+  }
+  return names;
+}
+
+function sameLists(a: ReadonlyMap<string, readonly string[]>, b: ReadonlyMap<string, readonly string[]>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [key, list] of a) {
+    const other = b.get(key);
+    if (other === undefined || other.length !== list.length || other.some((id, index) => id !== list[index])) return false;
+  }
+  return true;
+}
+
+/** Whether two name tables resolve every mention the same way (same entries, same order). */
+export function sameCodeNames(a: CodeNames, b: CodeNames): boolean {
+  if (a.paths.size !== b.paths.size || a.leaves.size !== b.leaves.size) return false;
+  for (const [key, id] of a.paths) if (b.paths.get(key) !== id) return false;
+  for (const leaf of a.leaves) if (!b.leaves.has(leaf)) return false;
+  return sameLists(a.qualified, b.qualified) && sameLists(a.exports, b.exports);
+}
+
+function posixBase(path: string): string {
+  const file = path.slice(path.lastIndexOf('/') + 1);
+  const dot = file.indexOf('.');
+  return dot > 0 ? file.slice(0, dot) : file;
+}
+
+/**
+ * The code node a mention names (issue 9 item 2), or null. A trailing call (`()`,
+ * `(paymentId, amount)`) is dropped first; the span then names a node when it equals a module's
+ * code path (`src/ledger/ledger.ts`, a leading `./` dropped), a qualified name (`Ledger.refund`)
+ * or a `module.export` form resolved through the module's `defines` edges (`pino.transport`).
+ * A bare leaf name (`refund`) never links and a name matching several nodes links to none; both
+ * are counted in `counts`.
+ */
+export function resolveMention(text: string, names: CodeNames, counts: MentionCounts): string | null {
+  const name = text.replace(/\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim();
+  if (name === '' || /\s/.test(name)) return null;
+  const path = names.paths.get(name);
+  if (path !== undefined) {
+    counts.linked += 1;
+    return path;
+  }
+  if (!name.includes('.')) {
+    if (/^[\w$#]+$/.test(name) && names.leaves.has(name)) counts.bare_leaf += 1;
+    return null;
+  }
+  const ids = [...new Set([...(names.qualified.get(name) ?? []), ...(names.exports.get(name) ?? [])])];
+  if (ids.length === 1) {
+    counts.linked += 1;
+    return ids[0]!;
+  }
+  if (ids.length > 1) counts.ambiguous += 1;
+  return null;
+}
