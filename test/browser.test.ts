@@ -75,6 +75,25 @@ async function clickNode(id: string, button: 'left' | 'right' = 'left'): Promise
   await page.mouse.click(at.x, at.y, { button });
 }
 
+/**
+ * Selects `id` by a click on its drawn position and presses the card's Hide button of exactly that
+ * node. A click can land while the layout still moves (a busy machine): it is repeated until the
+ * card names `id`, so the test never hides whatever the card showed before.
+ */
+async function hideNode(id: string): Promise<void> {
+  const hide = page.locator('#card').getByRole('button', { name: `Hide ${id}`, exact: true });
+  for (let attempt = 1; ; attempt += 1) {
+    await clickNode(id);
+    try {
+      await hide.waitFor({ state: 'visible', timeout: 2_000 });
+      break;
+    } catch (error) {
+      if (attempt >= 5) throw error;
+    }
+  }
+  await hide.click();
+}
+
 async function shot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(BROWSER_ARTIFACTS, `${name}.png`) });
 }
@@ -197,8 +216,7 @@ test('Flow: hiding a node prunes the upstream branch it disconnected and keeps w
   const candidates = flow.nodes.filter((n) => n.id !== METHOD).map((n) => ({ id: n.id, keep: expectedAfterHiding(flow, n.id) }));
   const best = candidates.sort((a, b) => a.keep.size - b.keep.size)[0];
   assert.ok(best && best.keep.size < flow.nodes.length - 1, 'hiding some Flow node disconnects an upstream branch');
-  await clickNode(best.id);
-  await page.locator('#card button', { hasText: 'Hide' }).click();
+  await hideNode(best.id);
   await ready();
   assert.deepEqual((await drawn()).sort(), [...best.keep].sort(), 'exactly the nodes that still lead to the focus remain');
   assert.equal(await page.locator('#pruned-count').textContent(), `${flow.nodes.length - 1 - best.keep.size} pruned with them`);
@@ -228,8 +246,7 @@ test('Logic: the static paths of a function; hiding a step bridges its predecess
   ].sort(), 'both branches of isRetryable are listed as static paths');
   await shot('logic');
   const branch = logic.steps.find((s) => s.kind === 'branch')!;
-  await clickNode(`step:${branch.step}`);
-  await page.locator('#card button', { hasText: 'Hide' }).click();
+  await hideNode(`step:${branch.step}`);
   await ready();
   const bridges = (await drawnEdges()).filter((e) => e.omitted).map((e) => `${e.source}>${e.target}`).sort();
   const preds = logic.flows.filter((f) => f.to_step === branch.step).map((f) => f.from_step);
@@ -242,8 +259,7 @@ test('Logic: the static paths of a function; hiding a step bridges its predecess
   ].sort(), 'no path disappears; the hidden step is named');
   // A second hidden step on one branch: the bridge spans both hidden steps, in path order.
   const retryable = logic.steps.find((s) => s.label === 'return error.retryable;')!;
-  await clickNode(`step:${retryable.step}`);
-  await page.locator('#card button', { hasText: 'Hide' }).click();
+  await hideNode(`step:${retryable.step}`);
   await ready();
   const labels = await page.evaluate(() => (window as unknown as { docforgeGraph: { edges(): { omitted: boolean; source: string; target: string }[] } }).docforgeGraph.edges().filter((e) => e.omitted).map((e) => `${e.source}>${e.target}`).sort());
   const exit = logic.steps.find((s) => s.kind === 'exit')!;
