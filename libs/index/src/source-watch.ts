@@ -18,8 +18,12 @@
  * sync, which re-lstats only those paths (partial-walk.ts). An event without a file name, one
  * naming the watched directory itself (its deletion or move), or more than
  * {@link MAX_PARTIAL_PATHS} distinct paths leave no usable set, and the next sync walks fully.
+ * So do more than {@link partialEventBound} events: when the kernel's inotify queue overflows
+ * (`max_queued_events`), libuv drops the overflow silently, but a queue that overflowed after a walk
+ * began held `max_queued_events` events, all delivered after that, so counting every event
+ * delivered since the walk began detects it (the source watcher is the process's only inotify user).
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 
 /** Beyond this many directories the process does not watch (inotify watches are a per-user kernel budget). */
@@ -27,6 +31,20 @@ export const MAX_WATCHED_DIRECTORIES = 4096;
 
 /** Beyond this many distinct changed paths since a walk began, the next sync walks fully. */
 export const MAX_PARTIAL_PATHS = 256;
+
+/**
+ * Beyond this many events since a walk began the next sync walks fully: 4096, or half the kernel's
+ * `fs.inotify.max_queued_events` when that is lower, so a silently overflowed queue is noticed.
+ */
+export function partialEventBound(): number {
+  let queued = 16384;
+  try {
+    queued = Number.parseInt(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8'), 10);
+  } catch {
+    // Not Linux, or /proc unreadable: the kernel default.
+  }
+  return Number.isFinite(queued) ? Math.max(0, Math.min(4096, Math.floor(queued / 2))) : 0;
+}
 
 /** What a finished identity walk tells the watcher. */
 export interface WalkedIdentity {
@@ -48,6 +66,9 @@ export class SourceWatch {
   #identity: string | null = null;
   /** Project-relative paths of the events since the last walk began; null when one carried no usable name, or too many. */
   #changed: Set<string> | null = null;
+  /** Events delivered since the last walk began (see {@link partialEventBound}). */
+  #events = 0;
+  readonly #eventBound = partialEventBound();
 
   /** @param root the real absolute project root */
   constructor(root: string) {
@@ -59,6 +80,7 @@ export class SourceWatch {
     this.#dirty = false;
     this.#identity = null;
     this.#changed = new Set();
+    this.#events = 0;
   }
 
   /**
@@ -130,7 +152,12 @@ export class SourceWatch {
   /** One event in the watched directory `dir`: its path joins the changed set (see the module comment). */
   #record(dir: string, name: string | Buffer | null): void {
     this.#dirty = true;
+    this.#events += 1;
     if (this.#changed === null) return;
+    if (this.#events > this.#eventBound) {
+      this.#changed = null;
+      return;
+    }
     // A watched directory deleted or moved reports its own base name; a name may be missing.
     if (typeof name !== 'string' || name === '' || name === path.basename(dir === '' ? this.#root : dir)) {
       this.#changed = null;

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { cheapIdentity, loadDescriptor, sourcePathClassifier, walkSources, MAX_CODE_SOURCE_BYTES, type SourceWalk } from '@docforge/project';
 import { IndexManager, type SyncReport } from '../src/index.js';
 import { partialWalk } from '../src/partial-walk.js';
+import { MAX_PARTIAL_PATHS, SourceWatch } from '../src/source-watch.js';
 
 const examples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples');
 
@@ -147,6 +148,42 @@ test('a watching manager walks only the changed paths and falls back to the full
     await syncAs(manager, 'full', 'no watcher while a link is walked');
   } finally {
     await manager.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('SourceWatch names the changed paths only for a trusted walk, and gives none past its bounds or for a watched directory itself', async () => {
+  const root = tree({ 'a/x.md': 'x', 'a/b/y.md': 'y' });
+  const watch = new SourceWatch(root);
+  const drain = (): Promise<string | null> => watch.unchangedIdentity();
+  try {
+    watch.beginWalk();
+    watch.endWalk({ identity: 'one', directories: ['', 'a', 'a/b'], outside: false });
+    assert.equal(watch.beginPartialWalk('one'), null, 'new watches: not trusted yet');
+    watch.beginWalk();
+    watch.endWalk({ identity: 'two', directories: ['', 'a', 'a/b'], outside: false });
+    assert.equal(watch.beginPartialWalk('one'), null, 'another base identity');
+    writeFileSync(path.join(root, 'a', 'x.md'), 'changed');
+    writeFileSync(path.join(root, 'a', 'b', 'z.md'), 'new');
+    await drain();
+    assert.deepEqual(watch.beginPartialWalk('two')?.sort(), ['a/b/z.md', 'a/x.md']);
+    writeFileSync(path.join(root, 'a', 'x.md'), 'during the partial walk');
+    await drain();
+    watch.endWalk({ identity: 'three', directories: ['', 'a', 'a/b'], outside: false });
+    assert.equal(await drain(), null, 'an event during the partial walk: not unchanged');
+    assert.deepEqual(watch.beginPartialWalk('three'), ['a/x.md'], 'but named for the next one');
+    watch.endWalk({ identity: 'four', directories: ['', 'a', 'a/b'], outside: false });
+    assert.equal(await drain(), 'four');
+    for (let i = 0; i <= MAX_PARTIAL_PATHS; i += 1) writeFileSync(path.join(root, 'a', `many-${i}.md`), 'x');
+    await drain();
+    assert.equal(watch.beginPartialWalk('four'), null, 'more distinct paths than the bound');
+    watch.beginWalk();
+    watch.endWalk({ identity: 'five', directories: ['', 'a', 'a/b'], outside: false });
+    rmSync(path.join(root, 'a', 'b'), { recursive: true });
+    await drain();
+    assert.equal(watch.beginPartialWalk('five'), null, 'a watched directory removed');
+  } finally {
+    watch.close();
     rmSync(root, { recursive: true, force: true });
   }
 });
