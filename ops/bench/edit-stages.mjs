@@ -29,7 +29,8 @@ async function bench(name, root, editFile, comment) {
   rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
   const manager = new IndexManager({ root, noAst: false, watchSources: true });
   const cold = await manager.sync();
-  const rows = { wall: [], cpu: [], parse_ms: [], link_ms: [], resolve_ms: [], write_ms: [], publish_ms: [] };
+  const rows = { wall: [], cpu: [], identity_ms: [], parse_ms: [], link_ms: [], resolve_ms: [], write_ms: [], publish_ms: [] };
+  const walks = {};
   for (let i = 0; i < EDITS; i += 1) {
     appendFileSync(editFile, `\n${comment} edit ${i} about settlement.\n`);
     const cpu = process.cpuUsage();
@@ -39,12 +40,15 @@ async function bench(name, root, editFile, comment) {
     const used = process.cpuUsage(cpu);
     rows.cpu.push((used.user + used.system) / 1000);
     if (!r.rebuilt) throw new Error('edit did not rebuild');
+    rows.identity_ms.push(r.identity_ms);
+    walks[r.walk ?? 'none'] = (walks[r.walk ?? 'none'] ?? 0) + 1;
     for (const key of ['parse_ms', 'link_ms', 'resolve_ms', 'write_ms', 'publish_ms']) rows[key].push(r.stats[key]);
   }
   const last = await manager.sync();
   const size = statSync(path.join(root, '.docforge', 'index', last.publication.index_file)).size;
   await manager.close();
   console.log(`== ${name}: ${cold.stats.nodes} nodes, index file ${(size / 1e6).toFixed(1)} MB, ${EDITS} edits, load average ${loadavg()[0].toFixed(1)}`);
+  console.log(`   walks: ${Object.entries(walks).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   for (const [key, samples] of Object.entries(rows)) console.log(`   ${key.padEnd(10)} p50 ${ms(percentile(samples, 50))}, p95 ${ms(percentile(samples, 95))}`);
 }
 

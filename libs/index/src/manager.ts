@@ -2,9 +2,13 @@ import path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { DocforgeError, errors, toDocforgeError, type WireError } from '@docforge/core';
-import { cheapIdentity, loadDescriptor, ProjectAdapterGuard, statIdentity, walkAdapterInputs, type Descriptor, type StatIdentity } from '@docforge/project';
+import {
+  cheapIdentity, loadDescriptor, ProjectAdapterGuard, sourcePathClassifier, statIdentity, walkAdapterInputs, type Descriptor, type SourcePathClass, type StatIdentity,
+} from '@docforge/project';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
-import { identityWalk, type IdentityWalk } from './identity.js';
+import { identityExtra, identityWalk, walkIssueIdentities, type IdentityWalk } from './identity.js';
+import { partialWalk } from './partial-walk.js';
+import { codeExtensionsOf } from './adapter-manifests.js';
 import { resolveProjectRoot } from './project-root.js';
 import type { BuildOutcome, BuildStats, BuildTask } from './build-types.js';
 import type { Publication } from './publication-format.js';
@@ -54,6 +58,12 @@ export interface SyncReport {
   identity_known: boolean;
   /** True when the source watcher stood in for the identity walk (nothing changed since the last trusted walk). */
   watched?: true;
+  /**
+   * How the sources were checked: `watched` (no walk, see {@link watched}), `partial` (only the
+   * paths the watcher named were lstat'ed again; partial-walk.ts) or `full`. Absent when no walk
+   * ran (descriptor error, open application).
+   */
+  walk?: 'full' | 'partial' | 'watched';
 }
 
 /** Options of an {@link IndexManager}. */
@@ -103,6 +113,10 @@ export class IndexManager {
   private adapterTimedOut: { identity: string; error: WireError } | null = null;
   /** The directory watcher standing for the identity walk while nothing changes (null unless `watchSources`). */
   private readonly sourceWatch: SourceWatch | null;
+  /** The last walk of a sync and its identity: the base of the next partial walk (null without a watcher). */
+  private lastWalk: { descriptor: Descriptor; walked: IdentityWalk; identity: string } | null = null;
+  /** The single-path classifier of the descriptor of the last partial walk. */
+  private classifier: { descriptor: Descriptor; classify: (rel: string) => SourcePathClass } | null = null;
 
   /** @throws DocforgeError `project_root_invalid` when the root does not exist or is not a directory. */
   constructor(options: IndexManagerOptions) {
@@ -240,17 +254,23 @@ export class IndexManager {
     const watched = this.sourceWatch !== null && this.adapterTimedOut === null ? await this.sourceWatch.unchangedIdentity() : null;
     if (watched !== null) {
       const served = this.servedCurrent(layout, readPublicationOnce(layout).publication, descriptor, watched, logicAllowed, performance.now() - started);
-      if (served !== null) return { ...served, watched: true };
+      if (served !== null) return { ...served, watched: true, walk: 'watched' };
     }
-    this.sourceWatch?.beginWalk();
-    const { walk, extra } = this.identityWalk(descriptor);
+    const partial = this.partialWalk(descriptor);
+    if (partial === null) this.sourceWatch?.beginWalk();
+    const walked = partial ?? this.identityWalk(descriptor);
+    const { walk, extra } = walked;
+    const walkKind = partial === null ? 'full' : 'partial';
     // Without a cheap identity the published identity is never trusted: the worker re-derives the graph every time.
     const identityKnown = this.identityKnown();
     const identity = this.identityOf(descriptor, walk.entries, extra);
     const identityMs = performance.now() - started;
-    this.sourceWatch?.endWalk({
-      identity, directories: walk.directories, outside: walk.links > 0 || this.extraIdentityFiles.length > 0 || this.adapterGuard.fingerprint !== null,
-    });
+    if (this.sourceWatch !== null) {
+      this.sourceWatch.endWalk({
+        identity, directories: walk.directories, outside: walk.links > 0 || this.extraIdentityFiles.length > 0 || this.adapterGuard.fingerprint !== null,
+      });
+      this.lastWalk = { descriptor, walked, identity };
+    }
 
     if (this.adapterTimedOut !== null) {
       if (this.adapterTimedOut.identity === identity) return this.serveStale(this.adapterTimedOut.error, identityMs);
@@ -261,7 +281,7 @@ export class IndexManager {
     const published = prior.publication;
     if (identityKnown) {
       const served = this.servedCurrent(layout, published, descriptor, identity, logicAllowed, identityMs);
-      if (served !== null) return served;
+      if (served !== null) return { ...served, walk: walkKind };
     }
 
     const task: BuildTask = {
@@ -297,8 +317,27 @@ export class IndexManager {
     this.damaged = false;
     return {
       publication: served, descriptor, staleness: 'current', rebuilt: outcome.unchanged !== true, stats: outcome.stats, sync_error: null,
-      identity_ms: identityMs, identity_known: this.identityKnown(),
+      identity_ms: identityMs, identity_known: this.identityKnown(), walk: walkKind,
     };
+  }
+
+  /**
+   * The watcher-driven partial walk (partial-walk.ts): the last walk updated for the paths the
+   * watcher saw change since it began, with the extra identities computed as
+   * {@link identityWalk} does; null (nothing started) when a full walk is needed. Only without a
+   * project-owned adapter or extra identity files (the watcher is off with those anyway).
+   */
+  private partialWalk(descriptor: Descriptor): IdentityWalk | null {
+    const last = this.lastWalk;
+    if (this.sourceWatch === null || last === null || last.descriptor !== descriptor || this.adapterGuard.fingerprint !== null || this.extraIdentityFiles.length > 0) return null;
+    const paths = this.sourceWatch.beginPartialWalk(last.identity);
+    if (paths === null) return null;
+    if (this.classifier?.descriptor !== descriptor) {
+      this.classifier = { descriptor, classify: sourcePathClassifier(descriptor, codeExtensionsOf(descriptor.adapter.code)) };
+    }
+    const walk = partialWalk(last.walked.walk, paths, this.classifier.classify);
+    if (walk === null) return null;
+    return { walk, extra: [...identityExtra(this.root, descriptor, this.extraIdentityFiles, null), ...walkIssueIdentities(walk.issues)] };
   }
 
   /** The no-change answer: `published` is current for `identity` and opens; else null (a build follows). */

@@ -11,12 +11,40 @@
  * directory set that changed during the walk, or more than {@link MAX_WATCHED_DIRECTORIES}
  * directories makes the next sync walk. (`@parcel/watcher` was not used: it batches events on a
  * timer, so a change just before a request could still be undelivered when the request is answered.)
+ *
+ * Partial walks: the watcher also records each event's path (watched directory plus the file name
+ * the kernel gives). Every change after a walk began lands in that set, so the walk's entries
+ * still hold for every path outside it: {@link SourceWatch.beginPartialWalk} hands the set to a
+ * sync, which re-lstats only those paths (partial-walk.ts). An event without a file name, one
+ * naming the watched directory itself (its deletion or move), or more than
+ * {@link MAX_PARTIAL_PATHS} distinct paths leave no usable set, and the next sync walks fully.
+ * So do more than {@link partialEventBound} events: when the kernel's inotify queue overflows
+ * (`max_queued_events`), libuv drops the overflow silently, but a queue that overflowed after a walk
+ * began held `max_queued_events` events, all delivered after that, so counting every event
+ * delivered since the walk began detects it (the source watcher is the process's only inotify user).
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 
 /** Beyond this many directories the process does not watch (inotify watches are a per-user kernel budget). */
 export const MAX_WATCHED_DIRECTORIES = 4096;
+
+/** Beyond this many distinct changed paths since a walk began, the next sync walks fully. */
+export const MAX_PARTIAL_PATHS = 256;
+
+/**
+ * Beyond this many events since a walk began the next sync walks fully: 4096, or half the kernel's
+ * `fs.inotify.max_queued_events` when that is lower, so a silently overflowed queue is noticed.
+ */
+export function partialEventBound(): number {
+  let queued = 16384;
+  try {
+    queued = Number.parseInt(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8'), 10);
+  } catch {
+    // Not Linux, or /proc unreadable: the kernel default.
+  }
+  return Number.isFinite(queued) ? Math.max(0, Math.min(4096, Math.floor(queued / 2))) : 0;
+}
 
 /** What a finished identity walk tells the watcher. */
 export interface WalkedIdentity {
@@ -34,8 +62,13 @@ export class SourceWatch {
   readonly #watchers = new Map<string, FSWatcher>();
   /** Set by any event or error; cleared only when a walk starts. */
   #dirty = true;
-  /** The identity of the last walk that started clean with every directory watched, else null. */
+  /** The identity of the last walk whose directories were all watched before it began (none failed since), else null. */
   #identity: string | null = null;
+  /** Project-relative paths of the events since the last walk began; null when one carried no usable name, or too many. */
+  #changed: Set<string> | null = null;
+  /** Events delivered since the last walk began (see {@link partialEventBound}). */
+  #events = 0;
+  readonly #eventBound = partialEventBound();
 
   /** @param root the real absolute project root */
   constructor(root: string) {
@@ -46,6 +79,22 @@ export class SourceWatch {
   beginWalk(): void {
     this.#dirty = false;
     this.#identity = null;
+    this.#changed = new Set();
+    this.#events = 0;
+  }
+
+  /**
+   * Starts a partial walk (a walk for this bookkeeping, like {@link beginWalk}) when the last walk,
+   * of identity `base`, is trusted and every event since it began named its path: returns those
+   * project-relative paths (possibly none), which the caller must re-check. Null, starting
+   * nothing, when a full walk is needed. Call right after {@link unchangedIdentity} answered null,
+   * so that every queued event has been delivered.
+   */
+  beginPartialWalk(base: string): string[] | null {
+    if (this.#identity === null || this.#identity !== base || this.#changed === null || this.#watchers.size === 0) return null;
+    const paths = [...this.#changed];
+    this.beginWalk();
+    return paths;
   }
 
   /**
@@ -70,7 +119,7 @@ export class SourceWatch {
       if (this.#watchers.has(dir)) continue;
       added = true;
       try {
-        const watcher = watch(path.join(this.#root, dir), { persistent: false }, () => this.#invalidate());
+        const watcher = watch(path.join(this.#root, dir), { persistent: false }, (_event, name) => this.#record(dir, name));
         watcher.on('error', () => this.#fail());
         this.#watchers.set(dir, watcher);
       } catch {
@@ -79,7 +128,7 @@ export class SourceWatch {
         return;
       }
     }
-    if (!added && !this.#dirty) this.#identity = walked.identity;
+    if (!added) this.#identity = walked.identity;
   }
 
   /**
@@ -90,7 +139,7 @@ export class SourceWatch {
     if (this.#identity === null) return null;
     // Two event-loop turns: the poll phase between them reads every queued inotify event.
     await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
-    return this.#dirty ? null : this.#identity;
+    return this.#dirty || this.#changed === null || this.#changed.size > 0 ? null : this.#identity;
   }
 
   /** Stops watching; the next {@link endWalk} starts over. */
@@ -100,9 +149,29 @@ export class SourceWatch {
     this.#invalidate();
   }
 
+  /** One event in the watched directory `dir`: its path joins the changed set (see the module comment). */
+  #record(dir: string, name: string | Buffer | null): void {
+    this.#dirty = true;
+    this.#events += 1;
+    if (this.#changed === null) return;
+    if (this.#events > this.#eventBound) {
+      this.#changed = null;
+      return;
+    }
+    // A watched directory deleted or moved reports its own base name; a name may be missing.
+    if (typeof name !== 'string' || name === '' || name === path.basename(dir === '' ? this.#root : dir)) {
+      this.#changed = null;
+      return;
+    }
+    const rel = dir === '' ? name : `${dir}/${name}`;
+    if (!this.#changed.has(rel) && this.#changed.size >= MAX_PARTIAL_PATHS) this.#changed = null;
+    else this.#changed.add(rel);
+  }
+
   #invalidate(): void {
     this.#dirty = true;
     this.#identity = null;
+    this.#changed = null;
   }
 
   #fail(): void {

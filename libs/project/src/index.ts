@@ -7,8 +7,8 @@ export { DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES, BUILTIN_CODE_ADAPTERS, PROPOSAL_
 export { loadDescriptor } from './descriptor.js';
 export type { DescriptorTemplate, InitResult } from './init.js';
 export { renderDescriptor, initProject } from './init.js';
-export type { SourceEntry, SourceWalk, StatIdentity } from './walk.js';
-export { CONTENT_EXTENSIONS, MAX_CONTENT_SOURCE_BYTES, MAX_CODE_SOURCE_BYTES, walkSources, cheapIdentity, statIdentity, sourceHash, codeSourcePathMatcher } from './walk.js';
+export type { SourceEntry, SourcePathClass, SourceWalk, StatIdentity } from './walk.js';
+export { CONTENT_EXTENSIONS, MAX_CONTENT_SOURCE_BYTES, MAX_CODE_SOURCE_BYTES, walkSources, cheapIdentity, statIdentity, sourceHash, codeSourcePathMatcher, sourcePathClassifier } from './walk.js';
 export type { LinkRef, ContentParse, ContentSourceInput } from './content.js';
 export { parseContentSource } from './content.js';
 export type { ResolveDelta, ResolveInput, ResolveSource, ResolvedGraph } from './resolve.js';

@@ -341,6 +341,59 @@ export function codeSourcePathMatcher(desc: Descriptor, codeExtensions: readonly
   };
 }
 
+/** What {@link sourcePathClassifier} found at one path: the walk's entry, no source, or a case only a full walk decides. */
+export type SourcePathClass = { kind: 'entry'; entry: SourceEntry } | { kind: 'none' } | { kind: 'unsure' };
+
+/**
+ * A classifier of single project-relative paths by the rules of {@link walkSources} (same roots and
+ * role order, extensions, manifests, exclude globs, state dir, size limits), for a path whose
+ * parent directory the last walk read. One lstat per call. `entry`: a regular file the walk would
+ * return, with its stat; `none`: nothing there (ENOENT) or a regular file the walk skips without a
+ * finding; `unsure`: a directory, a symbolic link, another file type, an undecodable name, a file
+ * over the size limit (a walk finding) or any other lstat error, which only a full walk settles.
+ */
+export function sourcePathClassifier(desc: Descriptor, codeExtensions: readonly string[]): (rel: string) => SourcePathClass {
+  const rootPrefix = desc.root.endsWith(sep) ? desc.root : desc.root + sep;
+  const { excluded, skipDir } = skipRules(desc);
+  const codeExt = new Set(codeExtensions.map((ext) => ext.toLowerCase()));
+  const passes = [
+    { roots: nonNested(desc.sources.content_roots), role: 'content' as const, extensions: new Set(CONTENT_EXTENSIONS) },
+    { roots: nonNested(desc.sources.code_roots), role: 'code' as const, extensions: codeExt },
+  ];
+  const rootManifests = codeExt.size > 0 && !desc.sources.code_roots.includes('.');
+  /** Whether walking `rootRel` reaches `rel`: under it, with neither it nor a directory on the way skipped. */
+  const reaches = (rootRel: string, rel: string): boolean => {
+    const start = rootRel === '.' ? '' : rootRel;
+    if ((start !== '' && !rel.startsWith(`${start}/`)) || skipDir(start)) return false;
+    for (let slash = rel.indexOf('/', start === '' ? 0 : start.length + 1); slash > 0; slash = rel.indexOf('/', slash + 1)) {
+      if (skipDir(rel.slice(0, slash))) return false;
+    }
+    return true;
+  };
+  return (rel: string): SourcePathClass => {
+    if (rel.includes('\uFFFD')) return { kind: 'unsure' };
+    let stat;
+    try {
+      stat = lstatSync(`${rootPrefix}${rel}`, { bigint: true });
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { kind: 'none' } : { kind: 'unsure' };
+    }
+    if (!stat.isFile()) return { kind: 'unsure' };
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    const entry = (role: 'content' | 'code'): SourcePathClass => {
+      if (Number(stat.size) > (role === 'content' ? MAX_CONTENT_SOURCE_BYTES : MAX_CODE_SOURCE_BYTES)) return { kind: 'unsure' };
+      return { kind: 'entry', entry: { path: rel, role, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() } };
+    };
+    for (const pass of passes) {
+      if (pass.extensions.size === 0 || !pass.roots.some((root) => reaches(root, rel))) continue;
+      if (!pass.extensions.has(extensionOf(name)) && !(pass.role === 'code' && isCodeManifest(name))) continue;
+      return excluded(rel) ? { kind: 'none' } : entry(pass.role);
+    }
+    if (rootManifests && !rel.includes('/') && isCodeManifest(rel) && !excluded(rel)) return entry('code');
+    return { kind: 'none' };
+  };
+}
+
 /** Drops roots nested inside another root of the same list (walked once through the outer root). */
 function nonNested(roots: readonly string[]): string[] {
   if (roots.includes('.')) return ['.'];
