@@ -15,7 +15,6 @@
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { errors, sha256 } from '@docforge/core';
 import { ensureStateDir, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
@@ -157,7 +156,8 @@ export const APPLY_FAULT_ENV = 'DOCFORGE_TEST_FAULT_POINT';
 export async function killPoint(step: JournalStep | 'half_written'): Promise<void> {
   if (process.env[APPLY_FAULT_ENV] !== `apply_kill_${step}`) return;
   const marker = process.env.DOCFORGE_TEST_FAULT_MARKER;
-  if (marker) writeFileSync(marker, String(process.pid));
+  // Written whole (temp file + rename): a test that sees the marker always reads the pid.
+  if (marker) writeFileAtomic(marker, String(process.pid));
   await sleep(120_000);
 }
 

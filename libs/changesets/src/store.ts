@@ -7,7 +7,7 @@
  * dot-file the store ignores). Nothing here ever deletes a changeset or a receipt.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { canonicalJson, errors, type DocforgeError } from '@docforge/core';
@@ -35,7 +35,8 @@ export const FAULT_POINT_ENV = 'DOCFORGE_TEST_FAULT_POINT';
 async function faultPoint(): Promise<void> {
   if (process.env[FAULT_POINT_ENV] !== 'changeset_store_locked') return;
   const marker = process.env.DOCFORGE_TEST_FAULT_MARKER;
-  if (marker) writeFileSync(marker, String(process.pid));
+  // Written whole (temp file + rename): a test that sees the marker always reads the pid.
+  if (marker) writeFileAtomic(marker, String(process.pid));
   await sleep(120_000);
 }
 
