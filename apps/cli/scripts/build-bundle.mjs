@@ -23,7 +23,9 @@ if (!existsSync(entry)) {
   process.exit(1);
 }
 mkdirSync(out, { recursive: true });
-// The old manifest goes first: a bundle without its manifest is never used.
+// The old manifest goes first (a bundle without its manifest is never used); the bundle and then its
+// manifest are each written to a temp file and renamed, so a launcher running meanwhile never loads
+// a partly written bundle.
 rmSync(manifest, { force: true });
 const result = await build({
   entryPoints: [entry],
@@ -36,9 +38,12 @@ const result = await build({
   // Bundled CommonJS modules (picomatch) call require for Node built-ins.
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   metafile: true,
+  write: false,
   logLevel: 'warning',
 });
+if (result.outputFiles.length !== 1) throw new Error(`build-bundle: expected one output file, got ${result.outputFiles.length}`);
+writeFileSync(`${bundle}.tmp`, result.outputFiles[0].contents);
+renameSync(`${bundle}.tmp`, bundle);
 const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(out, path.resolve(input))).sort();
-const temp = `${manifest}.tmp`;
-writeFileSync(temp, `${JSON.stringify({ bundle: 'fast-sync.js', inputs }, null, 2)}\n`);
-renameSync(temp, manifest);
+writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'fast-sync.js', inputs }, null, 2)}\n`);
+renameSync(`${manifest}.tmp`, manifest);
