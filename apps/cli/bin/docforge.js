@@ -57,11 +57,12 @@ if (argv.includes('sync')) {
 }
 
 if (!answered) {
-  const entry = new URL('../dist/src/cli.js', import.meta.url);
+  // The compiled program's entry names the build (cli.js, which it runs, is compiled beside it).
+  const entry = new URL('../dist/src/main.js', import.meta.url);
   if (!existsSync(fileURLToPath(entry))) {
     process.stderr.write(`docforge: the compiled program ${fileURLToPath(entry)} is missing; run npm run build (from the repository root) first\n`);
     process.exit(1);
   }
   trace(prior === null ? 'full cli' : `full cli (prior: build ${prior.build})`);
-  (await import(entry.href)).runMain(argv, prior);
+  (await import(new URL('../dist/src/cli.js', import.meta.url).href)).runMain(argv, prior);
 }
