@@ -77,7 +77,7 @@ test('the bundle manifest lists the compiled fast path and its libraries, none n
 test('a no-change sync through the bundle prints byte for byte what the unbundled CLI prints (text and --json)', () => {
   const root = exampleProjectCopy();
   assert.equal(run(CLI_ENTRY, ['sync', '-C', root]).status, 0);
-  for (const args of [['sync', '-C', root], ['sync', '--json', '-C', root], ['sync', '--project-root', root, '--json']]) {
+  for (const args of [['sync', '-C', root], ['sync', '--json', '-C', root], ['sync', '--project-root', root, '--json'], ['sync', '--no-progress', '-C', root]]) {
     const bundled = run(LAUNCHER, args);
     const unbundled = run(CLI_ENTRY, args);
     const { trace, stderr } = traced(bundled);
@@ -88,8 +88,8 @@ test('a no-change sync through the bundle prints byte for byte what the unbundle
     assert.equal(bundled.status, unbundled.status);
   }
   assert.match(run(LAUNCHER, ['sync', '-C', root]).stdout, /^up to date: generation \d+, /);
-  // Anything but a plain sync with -C and --json goes to the full CLI, unchecked.
-  const other = run(LAUNCHER, ['sync', '--no-progress', '-C', root]);
+  // Anything but a plain sync with -C, --json and --(no-)progress goes to the full CLI, unchecked.
+  const other = run(LAUNCHER, ['sync', '--limit', '3', '-C', root]);
   assert.deepEqual(traced(other).trace, ['bundle used', 'full cli']);
   assert.equal(other.stdout, run(CLI_ENTRY, ['sync', '-C', root]).stdout);
 });

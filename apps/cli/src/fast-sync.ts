@@ -40,8 +40,9 @@ export function answerNoChange(root: string, json: boolean): NoChangeOutcome {
 export type FastSyncOutcome = { handled: true; code: number } | { handled: false; prior: PriorSyncCheck | null };
 
 /**
- * The bundled entry: handles only a plain `docforge sync` with at most `-C/--project-root DIR`
- * and `--json` (any other argument, option or parse problem: not handled, prior null, nothing
+ * The bundled entry: handles only a plain `docforge sync` with at most `-C/--project-root DIR`,
+ * `--json` and `--progress`/`--no-progress` (any other argument, option or parse problem: not
+ * handled, prior null, nothing
  * printed, so the full CLI parses and reports as always). A handled sync's output and exit code
  * equal the full CLI's byte for byte.
  * @param argv the arguments after the program (process.argv.slice(2))
@@ -51,7 +52,13 @@ export function runFastSync(argv: readonly string[]): FastSyncOutcome {
   try {
     parsed = parseArgs({
       args: [...argv],
-      options: { 'project-root': { type: 'string', short: 'C' }, json: { type: 'boolean', default: false } },
+      // --progress/--no-progress only shape a build's progress report: a no-change answer prints the same either way.
+      options: {
+        'project-root': { type: 'string', short: 'C' },
+        json: { type: 'boolean', default: false },
+        progress: { type: 'boolean', default: false },
+        'no-progress': { type: 'boolean', default: false },
+      },
       allowPositionals: true,
       strict: true,
     });
