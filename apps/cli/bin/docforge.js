@@ -1,11 +1,68 @@
 #!/usr/bin/env node
 // Launcher of `docforge` (committed, so `npm ci` links the bin before dist/ is built; DESIGN.md section 8).
-import { existsSync } from 'node:fs';
+// A `sync` first tries the bundled no-change fast path (dist/bundle/fast-sync.js, built by
+// apps/cli/scripts/build-bundle.mjs; issue 14), but only while that bundle is fresh: it exists, and
+// no input listed in its manifest (fast-sync.inputs.json) is newer than it or missing. A stale,
+// missing or unloadable bundle is skipped silently and the full CLI (dist/src/cli.js) runs, which
+// then makes the no-change check itself. DOCFORGE_CLI_TRACE=1 reports on stderr which path ran.
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const entry = new URL('../dist/src/main.js', import.meta.url);
-if (!existsSync(fileURLToPath(entry))) {
-  process.stderr.write(`docforge: the compiled program ${fileURLToPath(entry)} is missing; run npm run build (from the repository root) first\n`);
-  process.exit(1);
+const argv = process.argv.slice(2);
+const trace = process.env.DOCFORGE_CLI_TRACE === '1' ? (line) => process.stderr.write(`docforge-trace: ${line}\n`) : () => {};
+
+/** 'fresh', 'stale' or 'missing' for the bundle at `file` and its manifest. */
+function bundleState(file) {
+  let built;
+  let inputs;
+  try {
+    built = statSync(file).mtimeMs;
+    inputs = JSON.parse(readFileSync(file.replace(/\.js$/, '.inputs.json'), 'utf8')).inputs;
+    if (!Array.isArray(inputs) || inputs.length === 0) return 'missing';
+  } catch {
+    return 'missing';
+  }
+  const dir = path.dirname(file);
+  try {
+    for (const input of inputs) if (lstatSync(path.resolve(dir, input)).mtimeMs > built) return 'stale';
+  } catch {
+    return 'stale';
+  }
+  return 'fresh';
 }
-await import(entry.href);
+
+let prior = null;
+let answered = false;
+if (argv.includes('sync')) {
+  const bundle = fileURLToPath(new URL('../dist/bundle/fast-sync.js', import.meta.url));
+  const state = bundleState(bundle);
+  let runFastSync = null;
+  if (state === 'fresh') {
+    try {
+      ({ runFastSync } = await import(new URL('../dist/bundle/fast-sync.js', import.meta.url).href));
+      if (typeof runFastSync !== 'function') runFastSync = null;
+    } catch (error) {
+      trace(`bundle unloadable: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  trace(`bundle ${runFastSync === null ? (state === 'fresh' ? 'error' : state) : 'used'}`);
+  if (runFastSync !== null) {
+    const outcome = runFastSync(argv);
+    if (outcome.handled) {
+      answered = true;
+      process.exitCode = outcome.code;
+    } else prior = outcome.prior;
+  }
+}
+
+if (!answered) {
+  // The compiled program's entry names the build (cli.js, which it runs, is compiled beside it).
+  const entry = new URL('../dist/src/main.js', import.meta.url);
+  if (!existsSync(fileURLToPath(entry))) {
+    process.stderr.write(`docforge: the compiled program ${fileURLToPath(entry)} is missing; run npm run build (from the repository root) first\n`);
+    process.exit(1);
+  }
+  trace(prior === null ? 'full cli' : `full cli (prior: build ${prior.build})`);
+  (await import(new URL('../dist/src/cli.js', import.meta.url).href)).runMain(argv, prior);
+}

@@ -39,3 +39,20 @@ export function printRaw(text: string): void {
 export function errorLine(text: string): void {
   process.stderr.write(`${terminalSafe(text)}\n`);
 }
+
+const PIPE_GUARD = Symbol.for('docforge.cli.stdoutPipeGuard');
+
+/**
+ * Makes a closed stdout pipe (e.g. `docforge search x | head`) end the process quietly with the
+ * current exit code instead of crashing; other stdout errors are rethrown. Installed once per
+ * process, even when called from both the bundled fast path and the full CLI.
+ */
+export function guardStdoutPipe(): void {
+  const flags = process as unknown as Record<symbol, boolean>;
+  if (flags[PIPE_GUARD]) return;
+  flags[PIPE_GUARD] = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}

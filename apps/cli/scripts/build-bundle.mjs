@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// Bundles the no-change `docforge sync` entry (issue 14) from the compiled apps/cli/dist/src/fast-sync.js
+// into one ESM file, apps/cli/dist/bundle/fast-sync.js, so a no-change sync loads one module instead of
+// some thirty (the ESM loader's resolving dominated that process). better-sqlite3 (native) stays
+// external, as do modules loaded through createRequire at run time (resolved from the bundle's folder,
+// whose ancestors hold the same node_modules). Beside it, fast-sync.inputs.json lists every input
+// (paths relative to the bundle's folder): the launcher (bin/docforge.js) uses the bundle only while
+// no input is newer than it, so a stale bundle after a plain `tsc -b` never runs.
+// Run after `tsc -b`; exits non-zero on any bundle error. Usage: node apps/cli/scripts/build-bundle.mjs
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const app = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const entry = path.join(app, 'dist', 'src', 'fast-sync.js');
+const out = path.join(app, 'dist', 'bundle');
+const bundle = path.join(out, 'fast-sync.js');
+const manifest = path.join(out, 'fast-sync.inputs.json');
+
+if (!existsSync(entry)) {
+  console.error(`build-bundle: ${entry} is missing; run tsc -b first`);
+  process.exit(1);
+}
+mkdirSync(out, { recursive: true });
+// The old manifest goes first (a bundle without its manifest is never used); the bundle and then its
+// manifest are each written to a temp file and renamed, so a launcher running meanwhile never loads
+// a partly written bundle.
+rmSync(manifest, { force: true });
+const result = await build({
+  entryPoints: [entry],
+  outfile: bundle,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3'],
+  // Bundled CommonJS modules (picomatch) call require for Node built-ins.
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  metafile: true,
+  write: false,
+  logLevel: 'warning',
+});
+if (result.outputFiles.length !== 1) throw new Error(`build-bundle: expected one output file, got ${result.outputFiles.length}`);
+writeFileSync(`${bundle}.tmp`, result.outputFiles[0].contents);
+renameSync(`${bundle}.tmp`, bundle);
+const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(out, path.resolve(input))).sort();
+writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'fast-sync.js', inputs }, null, 2)}\n`);
+renameSync(`${manifest}.tmp`, manifest);

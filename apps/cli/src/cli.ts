@@ -1,0 +1,216 @@
+/**
+ * docforge: the command-line composition root (init, sync, validate, search, changeset, render, viewer, demo).
+ * Output for people goes to stdout; logs go to stderr through pino. Run by main.ts and by the
+ * launcher (bin/docforge.js), which may first have tried the bundled no-change sync (fast-sync.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type * as Pino from 'pino';
+import type { Logger } from 'pino';
+import { toDocforgeError } from '@docforge/core';
+import { errorLine, guardStdoutPipe } from './terminal.js';
+import type { SyncOptions } from './commands.js';
+import type { PriorSyncCheck } from './fast-sync.js';
+
+const USAGE = `Usage: docforge <command> [options]
+
+Commands:
+  init [DIR]              write a docforge.toml for an existing docs folder (scans DIR, default .)
+  sync                    check source identity and rebuild the index when stale
+  validate                list validation issues (exit 1 when there are errors)
+  search QUERY            full-text search (bm25) over the project graph
+  changeset list [--all]  list draft and ready changesets (--all: every status; stale derived when read)
+  changeset show ID       one changeset: hash, base, operations, receipts
+  changeset diff ID       per operation: front matter before/after and the body diff (colored on a terminal)
+  changeset validate ID   project and validate a changeset (exit 1 when invalid)
+  changeset abandon ID --writer W
+                          abandon a changeset of writer W, keeping it and an audit receipt
+  changeset apply ID --sha256 H --canonical-applier W [--no-ast]
+                          apply a reviewed changeset to the canonical files (exact hash; the
+                          project must supply a canonical applier), then refresh the index
+  render [VIEW]           render declared views ([[views]]) to their output files, with receipts
+  render --status [VIEW] [--deep]
+                          render status per view: current, stale or unverified (exit 1 unless all
+                          current); --deep re-renders in memory and compares with the files
+  viewer status [--all]   the graph-browser workers of this project (--all: of every project) and the viewer manager
+  viewer stop [--all]     stop this project's workers (--all: every worker and the per-user viewer manager)
+  demo                    start docforge-mcp on the bundled examples/ and print a transcript
+
+Options:
+  -C, --project-root DIR  project root (default: current directory)
+      --limit N           result limit for search and validate
+      --json              print JSON instead of text
+      --progress          report index build progress on stderr even when it is not a terminal
+      --no-progress       never report progress (default: reported when stderr is a terminal)
+      --version           print the version and exit
+  -h, --help              show this help`;
+
+/** The version of this package (`apps/cli/package.json`), printed by `--version`. */
+const CLI_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/**
+ * The CLI's logger (pino on stderr, level from `DOCFORGE_LOG_LEVEL`, default `warn`), created on
+ * first use (issue 14): a command that logs nothing never loads pino.
+ */
+function cliLogger(): Logger {
+  let real: Logger | null = null;
+  const logger = (): Logger => {
+    if (real === null) {
+      const { pino } = createRequire(import.meta.url)('pino') as typeof Pino;
+      real = pino({ name: 'docforge', level: process.env.DOCFORGE_LOG_LEVEL ?? 'warn' }, pino.destination({ fd: 2, sync: true }));
+    }
+    return real;
+  };
+  return new Proxy({} as Logger, {
+    get(_target, key) {
+      const value: unknown = Reflect.get(logger(), key);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(logger()) : value;
+    },
+  });
+}
+
+/**
+ * `docforge sync` with nothing changed (issue 14): answers from the published identity with light
+ * imports only (fast-sync.ts; libs/index no-change.ts makes the IndexManager's own checks) and
+ * prints exactly what the full sync prints, resolving to its exit code. Resolves to code null when
+ * the full sync must run; `prestarted` then says whether the build worker was already started (a
+ * build is likely) so it loads the build modules while the main thread goes on. With `prior` (the
+ * launcher's bundled fast path already checked and found the publication not current) it does not
+ * check again.
+ */
+async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | null): Promise<{ code: number } | { code: null; prestarted: boolean }> {
+  let build: boolean;
+  if (prior !== null) build = prior.build;
+  else {
+    const answer = (await import('./fast-sync.js')).answerNoChange(root, json);
+    if (answer.code !== null) return { code: answer.code };
+    build = answer.prior.build;
+  }
+  if (!build) return { code: null, prestarted: false };
+  (await import('@docforge/index/build-pool')).prestartBuildWorker();
+  return { code: null, prestarted: true };
+}
+
+/**
+ * Runs one `docforge` command line and resolves to its exit code (0 success, 1 failure or
+ * validation errors, 2 usage). Errors of a command are printed as `docforge: CODE: message`.
+ * @param argv the arguments after the program (process.argv.slice(2))
+ * @param prior for a `sync` command only: what the launcher's bundled fast path learned when it
+ *   did not answer (the publication is not current), so the check is not repeated; null otherwise
+ */
+export async function runCli(argv: string[], prior: PriorSyncCheck | null = null): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        'project-root': { type: 'string', short: 'C' },
+        limit: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        progress: { type: 'boolean', default: false },
+        'no-progress': { type: 'boolean', default: false },
+        writer: { type: 'string' },
+        sha256: { type: 'string' },
+        'canonical-applier': { type: 'string' },
+        'no-ast': { type: 'boolean', default: false },
+        all: { type: 'boolean', default: false },
+        status: { type: 'boolean', default: false },
+        deep: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    errorLine(`docforge: ${(error as Error).message}`);
+    process.stderr.write(`\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.version) {
+    process.stdout.write(`docforge ${CLI_VERSION}\n`);
+    return 0;
+  }
+  if (values.help || !command || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return command || values.help ? 0 : 2;
+  }
+  const root = path.resolve(values['project-root'] ?? process.cwd());
+  // Range and type of --limit are checked by the command's MCP input schema (commands.ts).
+  // A non-numeric value stays a string, so the schema reports it as MCP would (`must be integer`).
+  const limit = values.limit === undefined ? undefined : /^\s*-?\d+(\.\d+)?(e[+-]?\d+)?\s*$/i.test(values.limit) ? Number(values.limit) : values.limit;
+  const json = values.json === true;
+  let prestarted = false;
+  if (command === 'sync') {
+    const fast = await fastSync(root, json, prior);
+    if (fast.code !== null) return fast.code;
+    prestarted = fast.prestarted;
+  }
+  const logger = cliLogger();
+  // Each command imports only what it uses (issue 14: a no-change `docforge sync` loads no MCP client,
+  // no changeset store and no retrieval code).
+  const { progressMode, runInit, runSearch, runSync, runValidate } = await import('./commands.js');
+  const syncOptions: SyncOptions = {
+    json,
+    logger,
+    progress: progressMode({ progress: values.progress === true, noProgress: values['no-progress'] === true }, process.stderr.isTTY === true),
+  };
+  try {
+    switch (command) {
+      case 'init':
+        return await runInit(path.resolve(rest[0] ?? values['project-root'] ?? '.'), json);
+      case 'sync':
+        return await runSync(root, syncOptions);
+      case 'validate':
+        return await runValidate(root, limit, syncOptions);
+      case 'search':
+        if (rest.length === 0) {
+          process.stderr.write('docforge: search needs a QUERY\n');
+          return 2;
+        }
+        return await runSearch(root, rest.join(' '), limit, syncOptions);
+      case 'changeset':
+        return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR, sha256: values.sha256 ?? null, canonicalApplier: values['canonical-applier'] ?? null, noAst: values['no-ast'] === true }, logger);
+      case 'render':
+        if (rest.length > 1) {
+          process.stderr.write('docforge: render takes at most one VIEW id\n');
+          return 2;
+        }
+        return await (await import('./render.js')).runRender(root, rest[0], { ...syncOptions, status: values.status === true, deep: values.deep === true });
+      case 'viewer':
+        return await (await import('./viewer.js')).runViewer(root, rest[0], { json, all: values.all === true });
+      case 'demo':
+        return await (await import('./demo.js')).runDemo(values['project-root'] ? root : null);
+      default:
+        errorLine(`docforge: unknown command ${JSON.stringify(command)}`);
+        process.stderr.write(`\n${USAGE}\n`);
+        return 2;
+    }
+  } catch (error) {
+    const wire = toDocforgeError(error).toWire();
+    errorLine(`docforge: ${wire.code}: ${wire.message}`);
+    if (Object.keys(wire.details).length > 0) process.stderr.write(`  details: ${JSON.stringify(wire.details)}\n`);
+    return 1;
+  } finally {
+    // A worker started for a build that did not happen (e.g. the sources changed back meanwhile).
+    if (prestarted) await (await import('@docforge/index/build-pool')).releasePrestartedBuildWorker();
+  }
+}
+
+/**
+ * The process entry of the CLI: guards stdout against a closed pipe, runs {@link runCli} and sets
+ * `process.exitCode` (a fatal error prints `docforge: fatal:` with its stack, exit code 1).
+ */
+export function runMain(argv: string[], prior: PriorSyncCheck | null = null): void {
+  guardStdoutPipe();
+  runCli(argv, prior).then((code) => {
+    process.exitCode = code;
+  }, (error: unknown) => {
+    process.stderr.write(`docforge: fatal: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * The no-change `docforge sync` fast path (issue 14) as its own small entry: the launcher
+ * (apps/cli/bin/docforge.js) runs it from one bundled file (apps/cli/dist/bundle/fast-sync.js,
+ * built by apps/cli/scripts/build-bundle.mjs) so a no-change sync pays for one module load instead
+ * of the ESM loader resolving some thirty; the full CLI (cli.ts) uses the same functions unbundled.
+ * Light imports only: noChangeSync, the sync output and the terminal helpers.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { noChangeSync } from '@docforge/index/no-change';
+import { printSyncResult } from './sync-output.js';
+import { guardStdoutPipe } from './terminal.js';
+
+/**
+ * What a fast-path check that did not answer learned: the publication is not current, and whether
+ * the full synchronization will most likely build (so the CLI starts the build worker at once).
+ */
+export interface PriorSyncCheck {
+  build: boolean;
+}
+
+/** The answer of a no-change check: the exit code when it printed the result, else what the full sync should know. */
+export type NoChangeOutcome = { code: number } | { code: null; prior: PriorSyncCheck };
+
+/**
+ * Answers `docforge sync` for the project at `root` when nothing changed: prints exactly what the
+ * full synchronization prints (`rebuilt: false`, staleness `current`, no stats, no error; text or
+ * JSON) and returns its exit code. Otherwise prints nothing and returns code null with whether a
+ * build is likely. Never throws for a project problem (noChangeSync never throws; the full sync
+ * then reports it).
+ * @param root absolute project root
+ */
+export function answerNoChange(root: string, json: boolean): NoChangeOutcome {
+  const answer = noChangeSync(root, { noAst: false });
+  if (!answer.current) return { code: null, prior: { build: answer.build } };
+  return { code: printSyncResult({ rebuilt: false, staleness: 'current', publication: answer.publication, stats: null, sync_error: null }, json) };
+}
+
+/** What {@link runFastSync} did: answered (with the exit code), or left the command to the full CLI with what it learned (null: not checked). */
+export type FastSyncOutcome = { handled: true; code: number } | { handled: false; prior: PriorSyncCheck | null };
+
+/**
+ * The bundled entry: handles only a plain `docforge sync` with at most `-C/--project-root DIR`,
+ * `--json` and `--progress`/`--no-progress` (any other argument, option or parse problem: not
+ * handled, prior null, nothing
+ * printed, so the full CLI parses and reports as always). A handled sync's output and exit code
+ * equal the full CLI's byte for byte.
+ * @param argv the arguments after the program (process.argv.slice(2))
+ */
+export function runFastSync(argv: readonly string[]): FastSyncOutcome {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      // --progress/--no-progress only shape a build's progress report: a no-change answer prints the same either way.
+      options: {
+        'project-root': { type: 'string', short: 'C' },
+        json: { type: 'boolean', default: false },
+        progress: { type: 'boolean', default: false },
+        'no-progress': { type: 'boolean', default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch {
+    return { handled: false, prior: null };
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1 || positionals[0] !== 'sync') return { handled: false, prior: null };
+  guardStdoutPipe();
+  const outcome = answerNoChange(path.resolve(values['project-root'] ?? process.cwd()), values.json === true);
+  return outcome.code === null ? { handled: false, prior: outcome.prior } : { handled: true, code: outcome.code };
+}

@@ -1,0 +1,134 @@
+// Pins the launcher's bundled no-change sync (issue 14; apps/cli/bin/docforge.js, dist/bundle/fast-sync.js):
+// its output equals the unbundled CLI's byte for byte (text and --json); a stale, missing or unloadable
+// bundle is skipped for the full CLI with the same output; a sync that needs a build builds once through
+// the full CLI. DOCFORGE_CLI_TRACE=1 makes the launcher say on stderr which path ran.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CLI_ENTRY, REPO_ROOT } from './helpers/paths.js';
+import { exampleProjectCopy, tempDir } from './helpers/projects.js';
+
+const APP = path.join(REPO_ROOT, 'apps/cli');
+const LAUNCHER = path.join(APP, 'bin/docforge.js');
+const BUNDLE = path.join(APP, 'dist/bundle/fast-sync.js');
+const MANIFEST = path.join(APP, 'dist/bundle/fast-sync.inputs.json');
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(entry: string, args: string[]): Run {
+  const result = spawnSync(process.execPath, [entry, ...args], { encoding: 'utf8', env: { ...process.env, DOCFORGE_CLI_TRACE: '1' } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The launcher's trace lines, and stderr without them. */
+function traced(result: Run): { trace: string[]; stderr: string } {
+  const lines = result.stderr.split('\n');
+  return { trace: lines.filter((l) => l.startsWith('docforge-trace: ')).map((l) => l.slice('docforge-trace: '.length)), stderr: lines.filter((l) => !l.startsWith('docforge-trace: ')).join('\n') };
+}
+
+/** Absolute paths of the real bundle's inputs. */
+function realInputs(): string[] {
+  return (JSON.parse(readFileSync(MANIFEST, 'utf8')) as { inputs: string[] }).inputs.map((input) => path.resolve(path.dirname(MANIFEST), input));
+}
+
+/**
+ * A copy of the launcher in a temp app folder whose dist/src links to the real compiled CLI; with
+ * `bundle`, dist/bundle holds that bundle (a link to the real one, or a file of the given text) and
+ * a manifest of the real inputs plus one temp input whose modification time is `inputAgeS` seconds
+ * after the bundle's (negative: older).
+ */
+function tempLauncher(bundle: { real: true; inputAgeS: number } | { text: string } | null): string {
+  const dir = tempDir('docforge-launcher-');
+  mkdirSync(path.join(dir, 'bin'));
+  mkdirSync(path.join(dir, 'dist'));
+  copyFileSync(LAUNCHER, path.join(dir, 'bin/docforge.js'));
+  symlinkSync(path.join(APP, 'dist/src'), path.join(dir, 'dist/src'));
+  if (bundle !== null) {
+    const out = path.join(dir, 'dist/bundle');
+    mkdirSync(out);
+    const file = path.join(out, 'fast-sync.js');
+    if ('real' in bundle) symlinkSync(BUNDLE, file);
+    else writeFileSync(file, bundle.text);
+    const input = path.join(dir, 'input.js');
+    writeFileSync(input, '// an input\n');
+    const built = statSync(file).mtimeMs / 1000;
+    const age = 'real' in bundle ? bundle.inputAgeS : -60;
+    utimesSync(input, built + age, built + age);
+    writeFileSync(path.join(out, 'fast-sync.inputs.json'), JSON.stringify({ bundle: 'fast-sync.js', inputs: [...realInputs(), input] }));
+  }
+  return path.join(dir, 'bin/docforge.js');
+}
+
+test('the bundle manifest lists the compiled fast path and its libraries, none newer than the bundle', () => {
+  const inputs = realInputs();
+  for (const file of ['apps/cli/dist/src/fast-sync.js', 'apps/cli/dist/src/sync-output.js', 'libs/index/dist/src/no-change.js', 'libs/project/dist/src/walk.js']) {
+    assert.ok(inputs.includes(path.join(REPO_ROOT, file)), `${file} is an input of the bundle`);
+  }
+  const built = statSync(BUNDLE).mtimeMs;
+  for (const input of inputs) assert.ok(statSync(input).mtimeMs <= built, `${input} is not newer than the bundle (run node apps/cli/scripts/build-bundle.mjs after tsc -b)`);
+});
+
+test('a no-change sync through the bundle prints byte for byte what the unbundled CLI prints (text and --json)', () => {
+  const root = exampleProjectCopy();
+  assert.equal(run(CLI_ENTRY, ['sync', '-C', root]).status, 0);
+  for (const args of [['sync', '-C', root], ['sync', '--json', '-C', root], ['sync', '--project-root', root, '--json'], ['sync', '--no-progress', '-C', root]]) {
+    const bundled = run(LAUNCHER, args);
+    const unbundled = run(CLI_ENTRY, args);
+    const { trace, stderr } = traced(bundled);
+    assert.deepEqual(trace, ['bundle used'], `the bundle answered ${args.join(' ')}`);
+    assert.equal(bundled.status, 0, bundled.stderr);
+    assert.equal(bundled.stdout, unbundled.stdout);
+    assert.equal(stderr, unbundled.stderr);
+    assert.equal(bundled.status, unbundled.status);
+  }
+  assert.match(run(LAUNCHER, ['sync', '-C', root]).stdout, /^up to date: generation \d+, /);
+  // Anything but a plain sync with -C, --json and --(no-)progress goes to the full CLI, unchecked.
+  const other = run(LAUNCHER, ['sync', '--limit', '3', '-C', root]);
+  assert.deepEqual(traced(other).trace, ['bundle used', 'full cli']);
+  assert.equal(other.stdout, run(CLI_ENTRY, ['sync', '-C', root]).stdout);
+});
+
+test('a stale, missing or unloadable bundle is skipped silently for the full CLI', () => {
+  const root = exampleProjectCopy();
+  assert.equal(run(CLI_ENTRY, ['sync', '-C', root]).status, 0);
+  const expected = run(CLI_ENTRY, ['sync', '--json', '-C', root]);
+  const cases: Array<[string, string[]]> = [
+    [tempLauncher({ real: true, inputAgeS: -60 }), ['bundle used']],
+    [tempLauncher({ real: true, inputAgeS: 60 }), ['bundle stale', 'full cli']],
+    [tempLauncher(null), ['bundle missing', 'full cli']],
+    [tempLauncher({ text: "throw new Error('a stale bundle must not run');\n" }), ['bundle error', 'full cli']],
+  ];
+  for (const [launcher, path] of cases) {
+    const result = run(launcher, ['sync', '--json', '-C', root]);
+    const { trace, stderr } = traced(result);
+    assert.deepEqual(trace.map((line) => line.replace(/^bundle unloadable: .*$/, '')).filter(Boolean), path);
+    assert.equal(result.status, expected.status, result.stderr);
+    assert.equal(result.stdout, expected.stdout);
+    assert.equal(stderr, expected.stderr);
+  }
+});
+
+test('a sync that needs a build: the bundle checks once, the full CLI builds once and reports rebuilt', () => {
+  const root = exampleProjectCopy();
+  const before = run(CLI_ENTRY, ['sync', '--json', '-C', root]);
+  assert.equal(before.status, 0, before.stderr);
+  const generation = (JSON.parse(before.stdout) as { publication: { generation: number } }).publication.generation;
+  appendFileSync(path.join(root, 'docs/guides/glossary.md'), '\nAn edit.\n');
+  const edited = run(LAUNCHER, ['sync', '--json', '-C', root]);
+  assert.equal(edited.status, 0, edited.stderr);
+  assert.deepEqual(traced(edited).trace, ['bundle used', 'full cli (prior: build true)']);
+  const report = JSON.parse(edited.stdout) as { rebuilt: boolean; publication: { generation: number }; stats: { mode: string } | null };
+  assert.equal(report.rebuilt, true);
+  assert.equal(report.publication.generation, generation + 1);
+  assert.equal(report.stats?.mode, 'delta');
+  const after = run(LAUNCHER, ['sync', '-C', root]);
+  assert.deepEqual(traced(after).trace, ['bundle used']);
+  assert.equal(after.stdout, run(CLI_ENTRY, ['sync', '-C', root]).stdout);
+  assert.match(after.stdout, new RegExp(`^up to date: generation ${generation + 1}, `));
+});
