@@ -1,4 +1,4 @@
-// Pins the launcher's bundled no-change sync (issue 14; apps/cli/bin/docforge.js, dist/bundle/fast-sync.js):
+// Pins the launcher's bundled no-change sync (issue 14; apps/cli/bin/docforge.js, dist/bundle/fast-sync.cjs):
 // its output equals the unbundled CLI's byte for byte (text and --json); a stale, missing or unloadable
 // bundle is skipped for the full CLI with the same output; a sync that needs a build builds once through
 // the full CLI. DOCFORGE_CLI_TRACE=1 makes the launcher say on stderr which path ran.
@@ -12,7 +12,7 @@ import { exampleProjectCopy, tempDir } from './helpers/projects.js';
 
 const APP = path.join(REPO_ROOT, 'apps/cli');
 const LAUNCHER = path.join(APP, 'bin/docforge.js');
-const BUNDLE = path.join(APP, 'dist/bundle/fast-sync.js');
+const BUNDLE = path.join(APP, 'dist/bundle/fast-sync.cjs');
 const MANIFEST = path.join(APP, 'dist/bundle/fast-sync.inputs.json');
 
 interface Run {
@@ -48,11 +48,12 @@ function tempLauncher(bundle: { real: true; inputAgeS: number } | { text: string
   mkdirSync(path.join(dir, 'bin'));
   mkdirSync(path.join(dir, 'dist'));
   copyFileSync(LAUNCHER, path.join(dir, 'bin/docforge.js'));
+  copyFileSync(path.join(path.dirname(LAUNCHER), 'package.json'), path.join(dir, 'bin/package.json'));
   symlinkSync(path.join(APP, 'dist/src'), path.join(dir, 'dist/src'));
   if (bundle !== null) {
     const out = path.join(dir, 'dist/bundle');
     mkdirSync(out);
-    const file = path.join(out, 'fast-sync.js');
+    const file = path.join(out, 'fast-sync.cjs');
     if ('real' in bundle) symlinkSync(BUNDLE, file);
     else writeFileSync(file, bundle.text);
     const input = path.join(dir, 'input.js');
@@ -60,7 +61,7 @@ function tempLauncher(bundle: { real: true; inputAgeS: number } | { text: string
     const built = statSync(file).mtimeMs / 1000;
     const age = 'real' in bundle ? bundle.inputAgeS : -60;
     utimesSync(input, built + age, built + age);
-    writeFileSync(path.join(out, 'fast-sync.inputs.json'), JSON.stringify({ bundle: 'fast-sync.js', inputs: [...realInputs(), input] }));
+    writeFileSync(path.join(out, 'fast-sync.inputs.json'), JSON.stringify({ bundle: 'fast-sync.cjs', inputs: [...realInputs(), input] }));
   }
   return path.join(dir, 'bin/docforge.js');
 }

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Launcher of `docforge` (committed, so `npm ci` links the bin before dist/ is built; DESIGN.md section 8).
-// A `sync` first tries the bundled no-change fast path (dist/bundle/fast-sync.js, built by
-// apps/cli/scripts/build-bundle.mjs; issue 14), but only while that bundle is fresh: it exists, and
-// no input listed in its manifest (fast-sync.inputs.json) is newer than it or missing. A stale,
-// missing or unloadable bundle is skipped silently and the full CLI (dist/src/cli.js) runs, which
-// then makes the no-change check itself. DOCFORGE_CLI_TRACE=1 reports on stderr which path ran.
-import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// CommonJS (bin/package.json), so a no-change sync never starts Node's ESM loader (issue 14).
+// A `sync` first tries the bundled no-change fast path (dist/bundle/fast-sync.cjs, built by
+// apps/cli/scripts/build-bundle.mjs), but only while that bundle is fresh: it exists, and no input
+// listed in its manifest (fast-sync.inputs.json) is newer than it or missing. A stale, missing or
+// unloadable bundle is skipped silently and the full CLI (dist/src/cli.js) runs, which then makes the
+// no-change check itself. DOCFORGE_CLI_TRACE=1 reports on stderr which path ran.
+'use strict';
+const { existsSync, lstatSync, readFileSync, statSync } = require('node:fs');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
 
 const argv = process.argv.slice(2);
 const trace = process.env.DOCFORGE_CLI_TRACE === '1' ? (line) => process.stderr.write(`docforge-trace: ${line}\n`) : () => {};
@@ -18,7 +20,7 @@ function bundleState(file) {
   let inputs;
   try {
     built = statSync(file).mtimeMs;
-    inputs = JSON.parse(readFileSync(file.replace(/\.js$/, '.inputs.json'), 'utf8')).inputs;
+    inputs = JSON.parse(readFileSync(file.replace(/\.cjs$/, '.inputs.json'), 'utf8')).inputs;
     if (!Array.isArray(inputs) || inputs.length === 0) return 'missing';
   } catch {
     return 'missing';
@@ -35,12 +37,12 @@ function bundleState(file) {
 let prior = null;
 let answered = false;
 if (argv.includes('sync')) {
-  const bundle = fileURLToPath(new URL('../dist/bundle/fast-sync.js', import.meta.url));
+  const bundle = path.join(__dirname, '..', 'dist', 'bundle', 'fast-sync.cjs');
   const state = bundleState(bundle);
   let runFastSync = null;
   if (state === 'fresh') {
     try {
-      ({ runFastSync } = await import(new URL('../dist/bundle/fast-sync.js', import.meta.url).href));
+      ({ runFastSync } = require(bundle));
       if (typeof runFastSync !== 'function') runFastSync = null;
     } catch (error) {
       trace(`bundle unloadable: ${error instanceof Error ? error.message : String(error)}`);
@@ -58,11 +60,11 @@ if (argv.includes('sync')) {
 
 if (!answered) {
   // The compiled program's entry names the build (cli.js, which it runs, is compiled beside it).
-  const entry = new URL('../dist/src/main.js', import.meta.url);
-  if (!existsSync(fileURLToPath(entry))) {
-    process.stderr.write(`docforge: the compiled program ${fileURLToPath(entry)} is missing; run npm run build (from the repository root) first\n`);
+  const entry = path.join(__dirname, '..', 'dist', 'src', 'main.js');
+  if (!existsSync(entry)) {
+    process.stderr.write(`docforge: the compiled program ${entry} is missing; run npm run build (from the repository root) first\n`);
     process.exit(1);
   }
   trace(prior === null ? 'full cli' : `full cli (prior: build ${prior.build})`);
-  (await import(new URL('../dist/src/cli.js', import.meta.url).href)).runMain(argv, prior);
+  import(pathToFileURL(path.join(__dirname, '..', 'dist', 'src', 'cli.js')).href).then((cli) => cli.runMain(argv, prior));
 }

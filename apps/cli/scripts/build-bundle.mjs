@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Bundles the no-change `docforge sync` entry (issue 14) from the compiled apps/cli/dist/src/fast-sync.js
-// into one ESM file, apps/cli/dist/bundle/fast-sync.js, so a no-change sync loads one module instead of
-// some thirty (the ESM loader's resolving dominated that process). better-sqlite3 (native) stays
+// into one CommonJS file, apps/cli/dist/bundle/fast-sync.cjs, so a no-change sync loads one module instead
+// of some thirty and never starts Node's ESM loader (its resolving dominated that process; the launcher is
+// CommonJS too). better-sqlite3 (native) stays
 // external, as do modules loaded through createRequire at run time (resolved from the bundle's folder,
 // whose ancestors hold the same node_modules). Beside it, fast-sync.inputs.json lists every input
 // (paths relative to the bundle's folder): the launcher (bin/docforge.js) uses the bundle only while
@@ -15,7 +16,7 @@ import { build } from 'esbuild';
 const app = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(app, 'dist', 'src', 'fast-sync.js');
 const out = path.join(app, 'dist', 'bundle');
-const bundle = path.join(out, 'fast-sync.js');
+const bundle = path.join(out, 'fast-sync.cjs');
 const manifest = path.join(out, 'fast-sync.inputs.json');
 
 if (!existsSync(entry)) {
@@ -27,16 +28,19 @@ mkdirSync(out, { recursive: true });
 // manifest are each written to a temp file and renamed, so a launcher running meanwhile never loads
 // a partly written bundle.
 rmSync(manifest, { force: true });
+rmSync(path.join(out, 'fast-sync.js'), { force: true });
 const result = await build({
   entryPoints: [entry],
   outfile: bundle,
   bundle: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   external: ['better-sqlite3'],
-  // Bundled CommonJS modules (picomatch) call require for Node built-ins.
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  // The compiled modules resolve createRequire and file paths from import.meta.url: in the bundle that is
+  // the bundle's own URL (its folder's ancestors hold the same node_modules).
+  define: { 'import.meta.url': '__docforge_bundle_url' },
+  banner: { js: "const __docforge_bundle_url = require('node:url').pathToFileURL(__filename).href;" },
   metafile: true,
   write: false,
   logLevel: 'warning',
@@ -45,5 +49,5 @@ if (result.outputFiles.length !== 1) throw new Error(`build-bundle: expected one
 writeFileSync(`${bundle}.tmp`, result.outputFiles[0].contents);
 renameSync(`${bundle}.tmp`, bundle);
 const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(out, path.resolve(input))).sort();
-writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'fast-sync.js', inputs }, null, 2)}\n`);
+writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'fast-sync.cjs', inputs }, null, 2)}\n`);
 renameSync(`${manifest}.tmp`, manifest);
