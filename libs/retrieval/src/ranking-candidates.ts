@@ -80,8 +80,11 @@ export function candidateTier(reader: IndexReader, terms: readonly QueryTerm[], 
   const any = [...new Set(used.flatMap((t) => termPhrases(t, false)))].join(' OR ');
   const anyNames = `{id title terms} : (${[...new Set(used.flatMap((t) => termPhrases(t)))].join(' OR ')})`;
   // The names query's bm25 only orders its matches (scores use the full-text rank): with at most
-  // `window` matches, all of them are the window, unranked.
-  const names = (bound: number | null): FtsCandidate[] => reader.ftsFewMatches(anyNames, filters, window, bound) ?? reader.ftsCandidates(anyNames, filters, window + 1, bound);
+  // `window` matches, all of them are the window, unranked. A tier bound is the rowid of the
+  // `tier`-th match, so under a bound of a tier larger than the window that check cannot succeed
+  // and is not run.
+  const names = (bound: number | null): FtsCandidate[] => (bound !== null && tier > window ? null : reader.ftsFewMatches(anyNames, filters, window, bound))
+    ?? reader.ftsCandidates(anyNames, filters, window + 1, bound);
   if (rare.length > 0) return { text: reader.ftsCandidates(any, filters, window + 1), names: names(null), pruned: rare.length < terms.length, fts: any };
   const bound = (fts: string): number | null => {
     // Like a document frequency, the tier's bound is a fact of the index: found once per reader.

@@ -75,3 +75,36 @@ describe('term statistics per reader', () => {
     }
   });
 });
+
+describe('candidate tier bound larger than the window', () => {
+  let root: string;
+  let manager: IndexManager;
+
+  before(async () => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-ranking-tier-'));
+    mkdirSync(path.join(root, 'docs'));
+    writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "t"\nname = "T"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\n');
+    for (let i = 0; i < 12; i += 1) writeFileSync(path.join(root, 'docs', `w${String(i).padStart(2, '0')}.md`), `# Widget ${'widget '.repeat(i % 3)}${i}\n\nwidget ${'widget '.repeat(i % 5)}text.\n`);
+    manager = new IndexManager({ root, noAst: false });
+    await manager.sync();
+  });
+  after(async () => {
+    await manager.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('under a tier bound larger than the window, the name candidates are the best by bm25 of the tier', () => {
+    const reader = manager.reader();
+    // "widget" (every title) matches all 12 nodes: with a tier of 5 only the first 5 matches are ranked, a window of 2 of each query.
+    const nameFts = '{id title terms} : ("widget")';
+    const bound = reader.ftsNthMatchRowid(nameFts, {}, 5);
+    const textBound = reader.ftsNthMatchRowid('"widget"', {}, 5);
+    assert.notEqual(bound, null);
+    const expected = new Set([...reader.ftsCandidates('"widget"', {}, 3, textBound).slice(0, 2), ...reader.ftsCandidates(nameFts, {}, 3, bound).slice(0, 2)].map((r) => r.id));
+    assert.ok(expected.size >= 2);
+    const result = rankNodes(reader, 'widget', {}, 2, 5);
+    assert.equal(result.windowed, true);
+    assert.deepEqual(new Set(result.ranked.map((r) => r.row.id)), expected);
+    assert.deepEqual(rankNodes(reader, 'widget', {}, 2, 5), result);
+  });
+});
