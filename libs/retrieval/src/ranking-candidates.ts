@@ -29,6 +29,8 @@ interface ReaderStatistics {
   df: Map<string, number>;
   /** Rowid bounds of the candidate tier by expression, filters and tier size (see {@link candidateTier}). */
   bounds: Map<string, number | null>;
+  /** Names queries (by expression, filters and bound) known to have more matches than their window (see {@link candidateTier}). */
+  manyNames: Set<string>;
 }
 
 const statistics = new WeakMap<IndexReader, ReaderStatistics>();
@@ -36,7 +38,7 @@ const statistics = new WeakMap<IndexReader, ReaderStatistics>();
 function statisticsOf(reader: IndexReader): ReaderStatistics {
   let stats = statistics.get(reader);
   if (stats === undefined) {
-    stats = { nodeCount: Math.max(1, reader.count('nodes')), df: new Map(), bounds: new Map() };
+    stats = { nodeCount: Math.max(1, reader.count('nodes')), df: new Map(), bounds: new Map(), manyNames: new Set() };
     statistics.set(reader, stats);
   }
   return stats;
@@ -82,9 +84,20 @@ export function candidateTier(reader: IndexReader, terms: readonly QueryTerm[], 
   // The names query's bm25 only orders its matches (scores use the full-text rank): with at most
   // `window` matches, all of them are the window, unranked. A tier bound is the rowid of the
   // `tier`-th match, so under a bound of a tier larger than the window that check cannot succeed
-  // and is not run.
-  const names = (bound: number | null): FtsCandidate[] => (bound !== null && tier > window ? null : reader.ftsFewMatches(anyNames, filters, window, bound))
-    ?? reader.ftsCandidates(anyNames, filters, window + 1, bound);
+  // and is not run; nor is it run again on a reader where it failed for the same query (a fact of
+  // the index, kept per reader like the document frequencies).
+  const names = (bound: number | null): FtsCandidate[] => {
+    if (bound !== null && tier > window) return reader.ftsCandidates(anyNames, filters, window + 1, bound);
+    const many = statisticsOf(reader).manyNames;
+    const key = JSON.stringify([anyNames, filters, window, bound]);
+    if (!many.has(key)) {
+      const few = reader.ftsFewMatches(anyNames, filters, window, bound);
+      if (few !== null) return few;
+      if (many.size >= DF_CACHE_CAP) many.clear();
+      many.add(key);
+    }
+    return reader.ftsCandidates(anyNames, filters, window + 1, bound);
+  };
   if (rare.length > 0) return { text: reader.ftsCandidates(any, filters, window + 1), names: names(null), pruned: rare.length < terms.length, fts: any };
   const bound = (fts: string): number | null => {
     // Like a document frequency, the tier's bound is a fact of the index: found once per reader.

@@ -40,6 +40,11 @@ describe('term statistics per reader', () => {
     try {
       assert.deepEqual(QUERIES.map((q) => rankNodes(fresh, q)), first, 'fresh reader');
       // The tier bound is kept per reader too: the bounded ranking repeats exactly.
+      // A window of 2 is exceeded by the name matches of "doc": the second search on a reader skips the unranked read.
+      const windowed = rankNodes(fresh, 'doc', {}, 2);
+      assert.equal(windowed.windowed, true);
+      assert.deepEqual(rankNodes(fresh, 'doc', {}, 2), windowed);
+      assert.deepEqual(rankNodes(reader, 'doc', {}, 2), windowed);
       const bounded = rankNodes(fresh, 'alpha', {}, undefined, 3);
       assert.equal(bounded.windowed, true);
       assert.deepEqual(rankNodes(fresh, 'alpha', {}, undefined, 3), bounded);
