@@ -5,7 +5,7 @@ import { posix } from 'node:path';
 import { buildModuleInfo, MAX_DEPTH, type ModuleInfo, type Target } from './link-model.js';
 import { ReceiverResolver, type NameResolution } from './receivers.js';
 import { SpecifierResolver } from './resolve.js';
-import { affectedFiles } from './link-plan.js';
+import { affectedFiles, quietChanges } from './link-plan.js';
 
 /** One file as handed to {@link linkTypeScript}. */
 export type TsLinkInput = Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>;
@@ -109,7 +109,8 @@ class Linker implements NameResolution {
   runFiles(plan: PartialLinkPlan | null): PartialLinkResult {
     const paths = [...this.modules.keys()].sort();
     this.stats['files'] = paths.length;
-    const affected = plan === null ? null : affectedFiles(plan, paths, (path) => this.depsOf(this.modules.get(path)!));
+    const quiet = plan === null ? new Set<string>() : quietChanges(plan, (path) => this.modules.get(path)?.data ?? null);
+    const affected = plan === null ? null : affectedFiles(plan, paths, (path) => this.depsOf(this.modules.get(path)!), quiet);
     const files = new Map<string, FileLinkOutput>();
     for (const path of paths) {
       if (affected !== null && !affected.has(path)) continue;
