@@ -31,7 +31,9 @@ export function linkTypeScript(files: readonly TsLinkInput[], resolver: ModuleRe
  * files of `plan.changed`, the removed files' and changed files' importers, and every file that
  * reaches one of them through imports, re-exports or bindings (in the previous import graph or the
  * current one), and returns each linked file's own output. A file's output depends only on the
- * modules its specifiers reach, so the other files' previous outputs still hold. When the set of
+ * modules its specifiers reach, so the other files' previous outputs still hold. A changed file
+ * whose link data equals its `plan.previousLinkData` except in `calls` (see `importerSurface`) is
+ * linked alone: its importers read nothing that changed. When the set of
  * directories holding files changed (package.json lookup by directory), or `plan` is null, every
  * file is linked.
  */
