@@ -103,6 +103,11 @@ export interface PartialLinkPlan {
    * specifiers resolve as before and their previous `deps` hold.
    */
   pathsChanged: boolean;
+  /**
+   * Per path, the `link_data` the previous call linked (optional): an adapter may compare a changed
+   * file's previous and current link data to skip its importers when nothing they read changed.
+   */
+  previousLinkData?: ReadonlyMap<string, unknown>;
 }
 
 /**

@@ -29,6 +29,8 @@ interface AdapterLinkCache {
   outputs: Map<string, FileLinkOutput>;
   /** Per path, the content hash its output was linked from. */
   hashes: Map<string, string>;
+  /** Per path, the link data its output was linked from (the parse cache's own object). */
+  linkData: Map<string, unknown>;
   /** Project texts the linker read (package.json, tsconfig.json) and what they held. */
   texts: Map<string, string | null>;
   /** The code paths of every adapter the resolver answered for. */
@@ -88,10 +90,12 @@ function linkAdapter(
   let usable = cache !== undefined && cache.root === root;
   if (usable) for (const [p, text] of cache!.texts) if (resolver.readText(p) !== text) usable = false;
   const hashes = new Map(sources.map((s) => [s.entry.path, s.content_hash]));
+  const linkData = new Map<string, unknown>(sources.map((s) => [s.entry.path, s.link_data]));
   let plan = usable ? {
     changed: new Set(sources.filter((s) => cache!.hashes.get(s.entry.path) !== s.content_hash).map((s) => s.entry.path)),
     previous: cache!.outputs,
     pathsChanged: cache!.codePaths.size !== codePaths.size || [...codePaths].some((p) => !cache!.codePaths.has(p)),
+    previousLinkData: cache!.linkData,
   } : null;
   let result = adapter.linkFiles(files, recording, plan);
   if (!result.reusable && plan !== null) {
@@ -105,7 +109,7 @@ function linkAdapter(
     if (output !== undefined) outputs.set(path, output);
   }
   if (result.reusable) {
-    linkCaches.set(adapter.id, { root, outputs, hashes, texts: plan !== null ? new Map([...cache!.texts, ...recorded]) : recorded, codePaths: new Set(codePaths) });
+    linkCaches.set(adapter.id, { root, outputs, hashes, linkData, texts: plan !== null ? new Map([...cache!.texts, ...recorded]) : recorded, codePaths: new Set(codePaths) });
   } else {
     linkCaches.delete(adapter.id);
   }

@@ -134,3 +134,56 @@ test('linkFiles re-links the changed file and its importers through re-exports, 
     assert.deepEqual([...leaf.files.keys()], ['src/d.ts']);
   });
 });
+
+test('linkFiles with the previous link data: a change importers cannot see re-links only the changed file', () => {
+  const files = [
+    { path: 'src/a.ts', text: 'export function f(): number {\n  return 1;\n}\nfunction g(): number {\n  return 2;\n}\n' },
+    { path: 'src/b.ts', text: "export * from './a';\n" },
+    { path: 'src/c.ts', text: "import { f } from './b';\nexport function k(): number {\n  return f();\n}\n" },
+  ];
+  return import('@docforge/adapter-typescript').then(({ extractTypeScript }) => {
+    const extract = (p: string, text: string) => ({ path: p, ...extractTypeScript({ path: p, content: text, strategy: 'ast', logic: false }) });
+    const inputs = files.map((f) => extract(f.path, f.text));
+    const resolver = { hasFile: (p: string) => files.some((f) => f.path === p), readText: () => null };
+    const full = linkTypeScriptFiles(inputs, resolver, null);
+    const previousLinkData = new Map(inputs.map((i) => [i.path, i.link_data]));
+    const relink = (text: string): string[] => {
+      const edited = [extract('src/a.ts', text), ...inputs.slice(1)];
+      const partial = linkTypeScriptFiles(edited, resolver, { changed: new Set(['src/a.ts']), previous: full.files, pathsChanged: false, previousLinkData });
+      const expected = linkTypeScriptFiles(edited, resolver, null);
+      for (const [p, output] of partial.files) assert.deepEqual(output, expected.files.get(p), p);
+      return [...partial.files.keys()];
+    };
+    assert.deepEqual(relink(`${files[0]!.text}// a comment\n`), ['src/a.ts'], 'a comment');
+    assert.deepEqual(relink(files[0]!.text.replace('return 1;', 'return g();')), ['src/a.ts'], 'a new call in a body');
+    assert.deepEqual(relink(files[0]!.text.replace('function f', 'function f2')), ['src/a.ts', 'src/b.ts', 'src/c.ts'], 'a renamed export');
+    assert.deepEqual(relink(files[0]!.text.replace('function g', 'export function g')), ['src/a.ts', 'src/b.ts', 'src/c.ts'], 'a new export');
+    assert.deepEqual(relink(`\n${files[0]!.text}`), ['src/a.ts', 'src/b.ts', 'src/c.ts'], 'moved declarations (lines)');
+  });
+});
+
+test('fastify: comments, call edits, renamed functions, new methods and CommonJS assignments give the graph of a full build', async () => {
+  const fastify = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../node_modules/fastify');
+  const root = mkdtempSync(path.join(os.tmpdir(), 'docforge-relink-fastify-'));
+  for (const part of ['lib', 'fastify.js', 'package.json']) cpSync(path.join(fastify, part), path.join(root, part), { recursive: true });
+  writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "fastify"\nname = "Fastify"\n[sources]\ncode_roots = ["."]\nexclude = ["**/node_modules/**"]\n[adapter]\ncode = "typescript"\nstrategy = "ast"\n');
+  const at = (rel: string): string => path.join(root, rel);
+  const replace = (rel: string, from: string, to: string): void => {
+    const text = readFileSync(at(rel), 'utf8');
+    assert.ok(text.includes(from), `${rel} holds ${from}`);
+    writeFileSync(at(rel), text.replaceAll(from, to));
+  };
+  try {
+    await checkEdits(root, [
+      ['append a comment to lib/route.js', () => appendFileSync(at('lib/route.js'), '// an edit\n')],
+      ['add a call in a body (same lines)', () => replace('lib/route.js', 'function noop () { }', 'function noop () { removeTrackedSocket() }')],
+      ['rename an exported function', () => replace('lib/route.js', 'validateBodyLimitOption', 'checkBodyLimitOption')],
+      ['rename it in the importer too', () => replace('fastify.js', 'validateBodyLimitOption', 'checkBodyLimitOption')],
+      ['add a prototype method', () => appendFileSync(at('lib/reply.js'), 'Reply.prototype.extraSend = function (payload) {\n  return this.send(payload)\n}\n')],
+      ['change a CommonJS assignment', () => replace('lib/reply.js', 'module.exports.buildReply = buildReply', 'module.exports.buildReply = setupResponseListeners')],
+      ['restore it', () => replace('lib/reply.js', 'module.exports.buildReply = setupResponseListeners', 'module.exports.buildReply = buildReply')],
+    ]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

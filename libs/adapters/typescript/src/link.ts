@@ -5,7 +5,7 @@ import { posix } from 'node:path';
 import { buildModuleInfo, MAX_DEPTH, type ModuleInfo, type Target } from './link-model.js';
 import { ReceiverResolver, type NameResolution } from './receivers.js';
 import { SpecifierResolver } from './resolve.js';
-import { affectedFiles } from './link-plan.js';
+import { affectedFiles, quietChanges } from './link-plan.js';
 
 /** One file as handed to {@link linkTypeScript}. */
 export type TsLinkInput = Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>;
@@ -31,7 +31,9 @@ export function linkTypeScript(files: readonly TsLinkInput[], resolver: ModuleRe
  * files of `plan.changed`, the removed files' and changed files' importers, and every file that
  * reaches one of them through imports, re-exports or bindings (in the previous import graph or the
  * current one), and returns each linked file's own output. A file's output depends only on the
- * modules its specifiers reach, so the other files' previous outputs still hold. When the set of
+ * modules its specifiers reach, so the other files' previous outputs still hold. A changed file
+ * whose link data equals its `plan.previousLinkData` except in `calls` (see `importerSurface`) is
+ * linked alone: its importers read nothing that changed. When the set of
  * directories holding files changed (package.json lookup by directory), or `plan` is null, every
  * file is linked.
  */
@@ -109,7 +111,8 @@ class Linker implements NameResolution {
   runFiles(plan: PartialLinkPlan | null): PartialLinkResult {
     const paths = [...this.modules.keys()].sort();
     this.stats['files'] = paths.length;
-    const affected = plan === null ? null : affectedFiles(plan, paths, (path) => this.depsOf(this.modules.get(path)!));
+    const quiet = plan === null ? new Set<string>() : quietChanges(plan, (path) => this.modules.get(path)?.data ?? null);
+    const affected = plan === null ? null : affectedFiles(plan, paths, (path) => this.depsOf(this.modules.get(path)!), quiet);
     const files = new Map<string, FileLinkOutput>();
     for (const path of paths) {
       if (affected !== null && !affected.has(path)) continue;
