@@ -16,7 +16,7 @@ type Db = InstanceType<typeof Database>;
 type Stmt = Database.Statement<unknown[], unknown>;
 
 interface Statements {
-  node: Database.Statement<[Record<string, unknown>], unknown>;
+  node: Stmt;
   fts: Stmt;
   tag: Stmt;
   capability: Stmt;
@@ -25,8 +25,9 @@ interface Statements {
 
 function prepareInserts(db: Db): Statements {
   return {
-    node: db.prepare<[Record<string, unknown>]>(`INSERT INTO nodes (id, kind, title, family, authority, status, tags, summary, body, source_path, start_line, end_line, anchors, headings, terms, language, capabilities, origin, content_hash)
-      VALUES (@id, @kind, @title, @family, @authority, @status, @tags, @summary, @body, @source_path, @start_line, @end_line, @anchors, @headings, @terms, @language, @capabilities, @origin, @content_hash)`),
+    // Positional parameters: binding an array is cheaper than 19 named property lookups per row.
+    node: db.prepare(`INSERT INTO nodes (id, kind, title, family, authority, status, tags, summary, body, source_path, start_line, end_line, anchors, headings, terms, language, capabilities, origin, content_hash)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags, terms) SELECT rowid, id, title, headings, summary, body, tags, terms FROM nodes WHERE rowid = ?'),
     tag: db.prepare('INSERT OR IGNORE INTO node_tags (tag, node_id) VALUES (?, ?)'),
     capability: db.prepare('INSERT OR IGNORE INTO node_capabilities (capability, node_id) VALUES (?, ?)'),
@@ -41,14 +42,11 @@ function mentionJson(edge: GraphEdge): string | null {
 
 /** Inserts a node row; its full-text row is added by the caller (per row in deltas, by 'rebuild' in full builds). */
 function insertNode(st: Statements, node: GraphNode, withFts: boolean): void {
-  const info = st.node.run({
-    ...node,
-    tags: JSON.stringify(node.tags),
-    anchors: JSON.stringify(node.anchors),
-    headings: node.anchors.map((a) => a.title).join('\n'),
-    terms: nodeTerms(node.id, node.title),
-    capabilities: JSON.stringify(node.capabilities),
-  });
+  const info = st.node.run(
+    node.id, node.kind, node.title, node.family, node.authority, node.status, JSON.stringify(node.tags), node.summary, node.body,
+    node.source_path, node.start_line, node.end_line, JSON.stringify(node.anchors), node.anchors.map((a) => a.title).join('\n'),
+    nodeTerms(node.id, node.title), node.language, JSON.stringify(node.capabilities), node.origin, node.content_hash,
+  );
   if (withFts) st.fts.run(info.lastInsertRowid);
   for (const tag of node.tags) st.tag.run(tag, node.id);
   for (const capability of node.capabilities) st.capability.run(capability, node.id);
@@ -96,14 +94,18 @@ function writeIssues(db: Db, issues: readonly SourceIssue[]): void {
  * Writes source rows and returns each one's pre-resolution parse for the parse cache
  * (parse-cache.ts; declared edges, links, issues, adapter link data, and the node ids; nodes that
  * lost a duplicate-id clash are kept whole because the nodes table does not hold them), so a new
- * process can build incrementally (see warm.ts). Call after the nodes table is written.
+ * process can build incrementally (see warm.ts). Call after the nodes table is written; `written`,
+ * when given, is exactly that table's rows (a full write), so the winner of an id is looked up in it.
  */
-function writeSources(db: Db, sources: Iterable<CachedSource>): ParseRow[] {
+function writeSources(db: Db, sources: Iterable<CachedSource>, written?: readonly GraphNode[]): ParseRow[] {
   const stmt = db.prepare('INSERT OR REPLACE INTO sources (path, role, size, mtime_ns, ino, content_hash, node_count) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  const winnerPath = db.prepare('SELECT source_path FROM nodes WHERE id = ?').pluck();
+  // A full write knows the table's rows (`written`, one per id): no query per node.
+  const winners = written === undefined ? null : new Map(written.map((n) => [n.id, n.source_path]));
+  const query = db.prepare('SELECT source_path FROM nodes WHERE id = ?').pluck();
+  const winnerPath = (id: string): unknown => (winners === null ? query.get(id) : winners.get(id));
   const rows: ParseRow[] = [];
   for (const s of sources) {
-    const lost = s.nodes.filter((n) => winnerPath.get(n.id) !== s.entry.path).map((n) => ({ ...n, body: '' }));
+    const lost = s.nodes.filter((n) => winnerPath(n.id) !== s.entry.path).map((n) => ({ ...n, body: '' }));
     const parse: PersistedParse = {
       v: 1, node_ids: s.nodes.map((n) => n.id), lost_nodes: lost, edges: s.edges, links: s.links, issues: s.issues,
       link_data: s.link_data, adapter: s.adapter, logic_steps: s.logic_count ?? s.logic_steps.length,
@@ -149,7 +151,7 @@ function writeFull(
       if (n % 2000 === 0) progress('write', n, nodes.length);
     }
     for (const e of edges) st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e));
-    parses = writeSources(db, current.values());
+    parses = writeSources(db, current.values(), nodes);
     writeLogic(db, logicSources);
     writeIssues(db, issues);
     writeUnresolved(db, unresolvedRows(unresolved, nodes));

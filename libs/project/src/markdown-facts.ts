@@ -109,10 +109,14 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
   for (let index = 0; index < tokens.length; index += 1) {
     const token = tokens[index] as Token;
     if (token.map !== null) lastLine = token.map[0];
+    // Heading and paragraph texts are read only while still wanted (the first of each is kept).
     if (token.type === 'heading_open') {
+      if (firstHeading !== null) continue;
       const text = inlineText(tokens[index + 1]).trim();
-      if (firstHeading === null && text !== '' && !skipped(token)) firstHeading = text;
+      if (text !== '' && !skipped(token)) firstHeading = text;
     } else if (token.type === 'paragraph_open') {
+      // A summary is set only together with or after the fallback: then neither changes any more.
+      if (summary !== null) continue;
       const text = inlineText(tokens[index + 1]).replace(/\s+/g, ' ').trim();
       if (text !== '' && !skipped(token)) {
         if (summary === null && token.level === 0) summary = text;
