@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { linkTypeScriptFiles } from '@docforge/adapter-typescript';
 import { IndexManager } from '../src/index.js';
+import { fullBuildOf } from './full-build.js';
 
 const examples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples');
 
@@ -28,24 +29,6 @@ function snapshot(root: string, file: string): Snapshot {
   }
 }
 
-/** The graph a fresh process builds from scratch over a copy of `root`'s sources. */
-async function fullBuildOf(root: string): Promise<Snapshot> {
-  const fresh = mkdtempSync(path.join(os.tmpdir(), 'docforge-relink-full-'));
-  try {
-    cpSync(root, fresh, { recursive: true, filter: (src) => !src.includes(`${path.sep}.docforge`) });
-    const manager = new IndexManager({ root: fresh, noAst: false });
-    try {
-      const outcome = await manager.sync();
-      assert.equal(outcome.stats!.mode, 'full');
-      return snapshot(fresh, outcome.publication.index_file);
-    } finally {
-      await manager.close();
-    }
-  } finally {
-    rmSync(fresh, { recursive: true, force: true });
-  }
-}
-
 /** Runs each edit in one long-lived manager (incremental builds) and compares every publication with a full build. */
 async function checkEdits(root: string, edits: readonly [string, () => void][]): Promise<void> {
   const manager = new IndexManager({ root, noAst: false });
@@ -56,7 +39,7 @@ async function checkEdits(root: string, edits: readonly [string, () => void][]):
       const outcome = await manager.sync();
       assert.equal(outcome.stats!.mode, 'delta', `${label}: an incremental build`);
       const incremental = snapshot(root, outcome.publication.index_file);
-      const expected = await fullBuildOf(root);
+      const expected = await fullBuildOf(root, snapshot);
       assert.ok(expected.edges.length > 0);
       for (const key of ['nodes', 'edges', 'issues', 'unresolved'] as const) assert.deepEqual(incremental[key], expected[key], `${label}: ${key}`);
     }

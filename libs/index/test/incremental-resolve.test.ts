@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { IndexManager } from '../src/index.js';
+import { fullBuildOf } from './full-build.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const examples = path.join(repo, 'examples');
@@ -34,24 +35,6 @@ function snapshot(root: string, file: string): Snapshot {
   }
 }
 
-/** The graph a fresh process builds from scratch over a copy of `root`'s sources. */
-async function fullBuildOf(root: string): Promise<Snapshot> {
-  const fresh = mkdtempSync(path.join(os.tmpdir(), 'docforge-reresolve-full-'));
-  try {
-    cpSync(root, fresh, { recursive: true, filter: (src) => !src.includes(`${path.sep}.docforge`) });
-    const manager = new IndexManager({ root: fresh, noAst: false });
-    try {
-      const outcome = await manager.sync();
-      assert.equal(outcome.stats!.mode, 'full');
-      return snapshot(fresh, outcome.publication.index_file);
-    } finally {
-      await manager.close();
-    }
-  } finally {
-    rmSync(fresh, { recursive: true, force: true });
-  }
-}
-
 /** Runs each edit in one long-lived manager (incremental builds) and compares every publication with a full build. */
 async function checkEdits(root: string, edits: readonly [string, () => void][]): Promise<void> {
   const manager = new IndexManager({ root, noAst: false });
@@ -63,7 +46,7 @@ async function checkEdits(root: string, edits: readonly [string, () => void][]):
       const outcome = await manager.sync();
       assert.equal(outcome.stats!.mode, 'delta', `${label}: an incremental build`);
       const incremental = snapshot(root, outcome.publication.index_file);
-      const expected = await fullBuildOf(root);
+      const expected = await fullBuildOf(root, snapshot);
       assert.ok(expected.edges.length > 0);
       for (const key of Object.keys(expected) as (keyof Snapshot)[]) assert.deepEqual(incremental[key], expected[key], `${label}: ${key}`);
       // The generation receipt counts exactly the difference of the two graphs.
