@@ -4,12 +4,11 @@
  * launcher (bin/docforge.js), which may first have tried the bundled no-change sync (fast-sync.ts).
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type * as Pino from 'pino';
 import type { Logger } from 'pino';
 import { toDocforgeError } from '@docforge/core';
+import { lazyStderrLogger } from '@docforge/index/lazy-logger';
 import { errorLine, guardStdoutPipe } from './terminal.js';
 import type { SyncOptions } from './commands.js';
 import type { PriorSyncCheck } from './fast-sync.js';
@@ -55,20 +54,7 @@ const CLI_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json
  * first use (issue 14): a command that logs nothing never loads pino.
  */
 function cliLogger(): Logger {
-  let real: Logger | null = null;
-  const logger = (): Logger => {
-    if (real === null) {
-      const { pino } = createRequire(import.meta.url)('pino') as typeof Pino;
-      real = pino({ name: 'docforge', level: process.env.DOCFORGE_LOG_LEVEL ?? 'warn' }, pino.destination({ fd: 2, sync: true }));
-    }
-    return real;
-  };
-  return new Proxy({} as Logger, {
-    get(_target, key) {
-      const value: unknown = Reflect.get(logger(), key);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(logger()) : value;
-    },
-  });
+  return lazyStderrLogger('warn');
 }
 
 /**

@@ -10,11 +10,10 @@
  * cannot be intercepted inside the process.
  */
 import { Console } from 'node:console';
-import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 import { threadId } from 'node:worker_threads';
-import type * as Pino from 'pino';
 import type { Logger } from 'pino';
+import { lazyStderrLogger } from './lazy-logger.js';
 
 /** The pino message level used for captured output. */
 const CAPTURED_LEVEL = 'warn';
@@ -39,20 +38,7 @@ function logSink(logger: Logger, stream: 'stdout' | 'stderr'): Writable {
  * `info`), created on first use (issue 14: a build worker whose adapters print nothing never loads pino).
  */
 function defaultLogger(): Logger {
-  let real: Logger | null = null;
-  const logger = (): Logger => {
-    if (real === null) {
-      const { pino } = createRequire(import.meta.url)('pino') as typeof Pino;
-      real = pino({ name: 'docforge', level: process.env.DOCFORGE_LOG_LEVEL ?? 'info' }, pino.destination({ fd: 2, sync: true }));
-    }
-    return real;
-  };
-  return new Proxy({} as Logger, {
-    get(_target, key) {
-      const value: unknown = Reflect.get(logger(), key);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(logger()) : value;
-    },
-  });
+  return lazyStderrLogger('info');
 }
 
 /**
