@@ -1,6 +1,6 @@
 /**
  * The no-change `docforge sync` fast path (issue 14) as its own small entry: the launcher
- * (apps/cli/bin/docforge.js) runs it from one bundled file (apps/cli/dist/bundle/fast-sync.js,
+ * (apps/cli/bin/docforge.js) runs it from one bundled CommonJS file (apps/cli/dist/bundle/fast-sync.cjs,
  * built by apps/cli/scripts/build-bundle.mjs) so a no-change sync pays for one module load instead
  * of the ESM loader resolving some thirty; the full CLI (cli.ts) uses the same functions unbundled.
  * Light imports only: noChangeSync, the sync output and the terminal helpers.
