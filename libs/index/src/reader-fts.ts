@@ -92,24 +92,34 @@ export function ftsCandidates(sql: StatementCache, fts: string, filters: NodeFil
 }
 
 /**
- * Every node matching `fts` and `filters` (at or below `maxRowid`), in rowid order and unranked
- * (`bm25` null), when there are at most `max`; else null. A query with that few matches needs no
- * order to pick its best `max`, and FTS5 then computes no bm25 (whose document frequencies cost a
- * pass over each phrase's whole doclist). One statement reading at most `max + 1` matches.
+ * The first `limit` nodes matching `fts` and `filters` (at or below `maxRowid`), in rowid (index)
+ * order and unranked (`bm25` null). FTS5 computes no bm25, whose document frequencies cost a pass
+ * over each phrase's whole doclist. One statement reading at most `limit` matches.
  */
-export function ftsFewMatches(sql: StatementCache, fts: string, filters: NodeFilters, max: number, maxRowid: number | null = null): FtsCandidate[] | null {
+export function ftsFirstMatches(sql: StatementCache, fts: string, filters: NodeFilters, limit: number, maxRowid: number | null = null): FtsCandidate[] {
   const params: unknown[] = [fts];
   const bound = maxRowid === null ? '' : ' AND node_fts.rowid <= ?';
   if (maxRowid !== null) params.push(BigInt(maxRowid));
   const where = filterSql('n', filters, params);
-  params.push(max + 1);
+  params.push(limit);
   const rows = sql.rows(`
     SELECT ${CANDIDATE_COLUMNS}, NULL AS bm25
     FROM node_fts JOIN nodes n ON n.rowid = node_fts.rowid
     WHERE node_fts MATCH ?${bound}${where}
     ORDER BY node_fts.rowid
     LIMIT ?`).all(...params) as CandidateRow[];
-  return rows.length > max ? null : rows.map(decode);
+  return rows.map(decode);
+}
+
+/**
+ * Every node matching `fts` and `filters` (at or below `maxRowid`), in rowid order and unranked
+ * (`bm25` null), when there are at most `max`; else null. A query with that few matches needs no
+ * order to pick its best `max`. One statement reading at most `max + 1` matches
+ * ({@link ftsFirstMatches}).
+ */
+export function ftsFewMatches(sql: StatementCache, fts: string, filters: NodeFilters, max: number, maxRowid: number | null = null): FtsCandidate[] | null {
+  const rows = ftsFirstMatches(sql, fts, filters, max + 1, maxRowid);
+  return rows.length > max ? null : rows;
 }
 
 /**

@@ -4,7 +4,7 @@ import { errors, type Anchor, type GraphNode, type MentionSection, type SourceIs
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
 import { countsByKind, facetValues, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
-import { ftsCandidates, ftsDocumentCount, ftsFewMatches, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource, type RankedFtsCandidate } from './reader-fts.js';
+import { ftsCandidates, ftsDocumentCount, ftsFewMatches, ftsFirstMatches, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource, type RankedFtsCandidate } from './reader-fts.js';
 import { distinctRelations, edgeMention, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
 /** A better-sqlite3 connection (read-only for published indexes). */
@@ -197,6 +197,11 @@ export class IndexReader {
   /** Up to `limit` FTS5 matches of `fts` passing `filters`, best bm25 rank first. */
   ftsCandidates(fts: string, filters: NodeFilters, limit: number, maxRowid: number | null = null): RankedFtsCandidate[] {
     return ftsCandidates(this.#sql, fts, filters, limit, maxRowid);
+  }
+
+  /** The first `limit` matches of `fts` passing `filters` (at or below `maxRowid`), in rowid order, unranked. */
+  ftsFirstMatches(fts: string, filters: NodeFilters, limit: number, maxRowid: number | null = null): FtsCandidate[] {
+    return ftsFirstMatches(this.#sql, fts, filters, limit, maxRowid);
   }
 
   /** Every match of `fts` passing `filters` (rowid order, unranked) when there are at most `max`, else null. */

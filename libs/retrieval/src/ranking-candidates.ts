@@ -14,7 +14,8 @@ import { termPhrases, type QueryTerm } from './query.js';
  * them: FTS5's bm25 gives such a term an idf of 1e-6 (`log((N - n + 0.5) / (n + 0.5))` is <= 0),
  * so leaving it out of the candidate queries does not change the bm25 order of the other terms'
  * matches (it still counts in every candidate's name, heading and all-terms scores). When every
- * term is very common, only the first MATCH_TIER matches in index order are ranked.
+ * term is very common, only the first MATCH_TIER matches in index order are ranked, and the name
+ * candidates are the first name matches among them.
  */
 export const MATCH_TIER = 5000;
 
@@ -29,7 +30,7 @@ interface ReaderStatistics {
   df: Map<string, number>;
   /** Rowid bounds of the candidate tier by expression, filters and tier size (see {@link candidateTier}). */
   bounds: Map<string, number | null>;
-  /** Names queries (by expression, filters and bound) known to have more matches than their window (see {@link candidateTier}). */
+  /** Names queries (by expression, filters and window) known to have more matches than their window (see {@link candidateTier}). */
   manyNames: Set<string>;
 }
 
@@ -72,7 +73,8 @@ export function documentFrequencies(reader: IndexReader, terms: readonly QueryTe
  * the name columns, from the candidate tier. The tier depends only on the query, the filters and
  * the index (never on a result limit), so the prefix property holds: very common terms (see
  * {@link MATCH_TIER}) are dropped from the candidate queries while other terms remain; a query of
- * only very common terms ranks its first `tier` matches in index order. `pruned` says whether
+ * only very common terms ranks its first `tier` full-text matches in index order by bm25, and takes
+ * the first `window + 1` name matches among them in index order. `pruned` says whether
  * anything was left out.
  */
 export function candidateTier(reader: IndexReader, terms: readonly QueryTerm[], df: ReadonlyMap<string, number>, nodeCount: number, filters: NodeFilters, window: number, tier: number): { text: RankedFtsCandidate[]; names: FtsCandidate[]; pruned: boolean; fts: string } {
@@ -82,23 +84,21 @@ export function candidateTier(reader: IndexReader, terms: readonly QueryTerm[], 
   const any = [...new Set(used.flatMap((t) => termPhrases(t, false)))].join(' OR ');
   const anyNames = `{id title terms} : (${[...new Set(used.flatMap((t) => termPhrases(t)))].join(' OR ')})`;
   // The names query's bm25 only orders its matches (scores use the full-text rank): with at most
-  // `window` matches, all of them are the window, unranked. A tier bound is the rowid of the
-  // `tier`-th match, so under a bound of a tier larger than the window that check cannot succeed
-  // and is not run; nor is it run again on a reader where it failed for the same query (a fact of
-  // the index, kept per reader like the document frequencies).
-  const names = (bound: number | null): FtsCandidate[] => {
-    if (bound !== null && tier > window) return reader.ftsCandidates(anyNames, filters, window + 1, bound);
+  // `window` matches, all of them are the window, unranked. That check is not run again on a
+  // reader where it failed for the same query (a fact of the index, kept per reader like the
+  // document frequencies).
+  const names = (): FtsCandidate[] => {
     const many = statisticsOf(reader).manyNames;
-    const key = JSON.stringify([anyNames, filters, window, bound]);
+    const key = JSON.stringify([anyNames, filters, window]);
     if (!many.has(key)) {
-      const few = reader.ftsFewMatches(anyNames, filters, window, bound);
+      const few = reader.ftsFewMatches(anyNames, filters, window);
       if (few !== null) return few;
       if (many.size >= DF_CACHE_CAP) many.clear();
       many.add(key);
     }
-    return reader.ftsCandidates(anyNames, filters, window + 1, bound);
+    return reader.ftsCandidates(anyNames, filters, window + 1);
   };
-  if (rare.length > 0) return { text: reader.ftsCandidates(any, filters, window + 1), names: names(null), pruned: rare.length < terms.length, fts: any };
+  if (rare.length > 0) return { text: reader.ftsCandidates(any, filters, window + 1), names: names(), pruned: rare.length < terms.length, fts: any };
   const bound = (fts: string): number | null => {
     // Like a document frequency, the tier's bound is a fact of the index: found once per reader.
     const bounds = statisticsOf(reader).bounds;
@@ -111,5 +111,11 @@ export function candidateTier(reader: IndexReader, terms: readonly QueryTerm[], 
     }
     return rowid;
   };
-  return { text: reader.ftsCandidates(any, filters, window + 1, bound(any)), names: names(bound(anyNames)), pruned: true, fts: any };
+  // One tier for both candidate queries. The name candidates are the first `window + 1` name
+  // matches among the same first `tier` full-text matches, in index order like the tier itself: the
+  // query's words carry no full-text bm25 weight (idf 1e-6), and a names query ranked by bm25 would
+  // first recount each phrase over the whole index under its column filter (the most expensive
+  // statement of such a search).
+  const tierBound = bound(any);
+  return { text: reader.ftsCandidates(any, filters, window + 1, tierBound), names: reader.ftsFirstMatches(anyNames, filters, window + 1, tierBound), pruned: true, fts: any };
 }

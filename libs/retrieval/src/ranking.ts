@@ -171,8 +171,9 @@ export interface RankedResult {
  * Ranks the nodes matching `query` (see the module comment for the formula), independent of any
  * result limit. Statements: the full-text candidates (`window + 1` rows, ranked by FTS5's bm25 over
  * the candidate tier, {@link MATCH_TIER}), the name candidates (first read unranked, at most
- * `window + 1` rows, ranked only when they are more than `window`; the unranked read is skipped
- * under a tier bound and on a reader where it already found more), and one all-terms check of
+ * `window + 1` rows, ranked only when they are more than `window`; the unranked read is skipped on
+ * a reader where it already found more; under a tier bound, the first `window + 1` name matches of
+ * the tier, unranked), and one all-terms check of
  * the candidates (one rowid range scan); per reader, once: the node count and one document-frequency
  * count per distinct term phrase, and the tier's bound for a query of only very common terms
  * (ranking-candidates.ts). `tier` overrides {@link MATCH_TIER} (benchmarks compare against

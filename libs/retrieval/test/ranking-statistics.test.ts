@@ -90,6 +90,8 @@ describe('candidate tier bound larger than the window', () => {
     mkdirSync(path.join(root, 'docs'));
     writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "t"\nname = "T"\n[sources]\ncontent_roots = ["docs"]\n[adapter]\ncode = "none"\n');
     for (let i = 0; i < 12; i += 1) writeFileSync(path.join(root, 'docs', `w${String(i).padStart(2, '0')}.md`), `# Widget ${'widget '.repeat(i % 3)}${i}\n\nwidget ${'widget '.repeat(i % 5)}text.\n`);
+    // Pages that name "widget" only in prose: full-text matches that no names query finds.
+    for (let i = 0; i < 4; i += 1) writeFileSync(path.join(root, 'docs', `g${i}.md`), `# Gadget ${i}\n\nA gadget is no widget ${'widget '.repeat(i)}at all.\n`);
     manager = new IndexManager({ root, noAst: false });
     await manager.sync();
   });
@@ -98,15 +100,18 @@ describe('candidate tier bound larger than the window', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  test('under a tier bound larger than the window, the name candidates are the best by bm25 of the tier', () => {
+  test('under a tier bound larger than the window, the name candidates are the first name matches of the full-text tier', () => {
     const reader = manager.reader();
-    // "widget" (every title) matches all 12 nodes: with a tier of 5 only the first 5 matches are ranked, a window of 2 of each query.
+    // "widget" matches all 16 nodes: with a tier of 5 only the first 5 full-text matches are ranked, a window of 2 of each query.
     const nameFts = '{id title terms} : ("widget")';
-    const bound = reader.ftsNthMatchRowid(nameFts, {}, 5);
     const textBound = reader.ftsNthMatchRowid('"widget"', {}, 5);
-    assert.notEqual(bound, null);
-    const expected = new Set([...reader.ftsCandidates('"widget"', {}, 3, textBound).slice(0, 2), ...reader.ftsCandidates(nameFts, {}, 3, bound).slice(0, 2)].map((r) => r.id));
+    assert.notEqual(textBound, null);
+    // The names query's own 5th match lies further: the tier is the full text's, not the names query's.
+    assert.ok(reader.ftsNthMatchRowid(nameFts, {}, 5)! > textBound!);
+    const expected = new Set([...reader.ftsCandidates('"widget"', {}, 3, textBound).slice(0, 2), ...reader.ftsFirstMatches(nameFts, {}, 3, textBound).slice(0, 2)].map((r) => r.id));
     assert.ok(expected.size >= 2);
+    const tier = new Set(reader.ftsWindow('"widget"', 5).map((r) => r.id));
+    for (const id of expected) assert.ok(tier.has(id), `${id} is one of the first 5 full-text matches`);
     const result = rankNodes(reader, 'widget', {}, 2, 5);
     assert.equal(result.windowed, true);
     assert.deepEqual(new Set(result.ranked.map((r) => r.row.id)), expected);
