@@ -5,7 +5,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { CodeAdapter, FileLinkOutput, GraphEdge, ModuleResolver, SourceIssue } from '@docforge/core';
-import { codeSourcePathMatcher, IncrementalResolver, resolveGraph, type Descriptor, type ResolvedGraph, type ResolveSource } from '@docforge/project';
+import { codeSourcePathMatcher, IncrementalResolver, resolveGraph, type Descriptor, type ResolvedGraph, type ResolveInput, type ResolveSource } from '@docforge/project';
 import { codeExtensionsOf } from './adapter-manifests.js';
 import { codeAdapter } from './adapter-registry.js';
 import type { CachedSource } from './build-types.js';
@@ -160,16 +160,8 @@ export function linkCode(root: string, current: ReadonlyMap<string, CachedSource
   return linked;
 }
 
-/**
- * Resolves every source plus the linked code edges into one graph. The pseudo-source of linked
- * edges sorts first, so resolveGraph sees sources in path order and need not sort. A link to a
- * path where the walk would have found a code file of the configured adapters, but did not, is a
- * `broken_link`; so is an extensionless link naming no page and no existing path (lstat only).
- * With `incremental` (a build that can write a delta) and the same linked code edges as the last
- * call, the worker's {@link IncrementalResolver} resolves again only what changed since its last
- * call (the same graph); otherwise from scratch, and the incremental state is dropped. Call {@link resetLinkCaches} when the descriptor changes.
- */
-export function resolveSources(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode, incremental = false): ResolvedGraph {
+/** The resolver's input for the sources of a build and its linked code edges. */
+function resolveInput(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode): ResolveInput {
   const sources: ResolveSource[] = [{ path: '\u0000link', nodes: [], edges: linked.edges, links: [] }];
   for (const s of current.values()) sources.push({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links });
   const isCodeSourcePath = codeSourcePathMatcher(descriptor, codeExtensionsOf(descriptor.adapter.code));
@@ -185,7 +177,20 @@ export function resolveSources(descriptor: Descriptor, current: ReadonlyMap<stri
       return false;
     }
   };
-  const input = { descriptor, sources, codePaths: linked.codePaths, isCodeSourcePath, pathExists };
+  return { descriptor, sources, codePaths: linked.codePaths, isCodeSourcePath, pathExists };
+}
+
+/**
+ * Resolves every source plus the linked code edges into one graph. The pseudo-source of linked
+ * edges sorts first, so resolveGraph sees sources in path order and need not sort. A link to a
+ * path where the walk would have found a code file of the configured adapters, but did not, is a
+ * `broken_link`; so is an extensionless link naming no page and no existing path (lstat only).
+ * With `incremental` (a build that can write a delta) and the same linked code edges as the last
+ * call, the worker's {@link IncrementalResolver} resolves again only what changed since its last
+ * call (the same graph); otherwise from scratch, and the incremental state is dropped. Call {@link resetLinkCaches} when the descriptor changes.
+ */
+export function resolveSources(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode, incremental = false): ResolvedGraph {
+  const input = resolveInput(descriptor, current, linked);
   // Re-linked code changes many code edges at once (the pseudo-source of linked edges): resolving
   // from scratch is then cheaper than the incremental bookkeeping, so only edits that leave the
   // linked edges as they were (documentation, or code whose links did not change) go incremental.
@@ -197,4 +202,23 @@ export function resolveSources(descriptor: Descriptor, current: ReadonlyMap<stri
   }
   resolver ??= new IncrementalResolver();
   return resolver.update(input);
+}
+
+/**
+ * Primes the worker's {@link IncrementalResolver} with the sources and linked code edges of the
+ * last build, which resolved from scratch: its first, fuller pass (about twice a plain resolution)
+ * then runs while the worker is idle instead of inside the next one-file edit. Returns the token
+ * of the primed output (the same graph as that build's), or null when there is nothing to prime:
+ * a resolver is already active, `linked` is not the last build's, or the pass failed. Never throws.
+ */
+export function primeResolver(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode): object | null {
+  if (resolver !== null || linked.edges !== lastLinkedEdges) return null;
+  resolver = new IncrementalResolver();
+  try {
+    return resolver.update(resolveInput(descriptor, current, linked)).delta?.token ?? null;
+  } catch {
+    // A failed pass leaves no resolver: the next build resolves from scratch, as without one.
+    resolver = null;
+    return null;
+  }
 }

@@ -39,6 +39,12 @@ export interface BuildTask {
   progressPort?: MessagePort;
 }
 
+/** Idle-time work sent to the build worker after a build of a long-lived process (worker.ts `prime`). */
+export interface PrimeTask {
+  /** The project root of the build just finished. */
+  root: string;
+}
+
 /** Counters and timings (milliseconds) of one build. */
 export interface BuildStats {
   mode: 'full' | 'delta';
@@ -52,6 +58,8 @@ export interface BuildStats {
   parse_ms: number;
   link_ms: number;
   resolve_ms: number;
+  /** How the graph was resolved: `scratch` (every source) or `incremental` (only what a change reaches, relative to the last graph). */
+  resolve_mode: 'scratch' | 'incremental';
   write_ms: number;
   publish_ms: number;
   total_ms: number;

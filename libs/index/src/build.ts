@@ -11,7 +11,7 @@ import { errors, edgeIdentityKey, sha256, type GraphEdge, type SourceIssue } fro
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { loadDescriptor, sourceHash, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry } from '@docforge/project';
 import { adaptersFor, adapterVersionOf, ensureAdapters } from './adapter-registry.js';
-import { linkCode, resetLinkCaches, resolveSources } from './build-graph.js';
+import { linkCode, primeResolver, resetLinkCaches, resolveSources, type LinkedCode } from './build-graph.js';
 import { sourceKey, type BuildOutcome, type BuildStats, type BuildTask, type CachedSource, type WrittenState } from './build-types.js';
 import { unresolvedCallsHash, writeDeltaIndex, writeFullIndex } from './index-writer.js';
 import { parseBatch, reparseSource } from './parse.js';
@@ -35,13 +35,34 @@ let written: WrittenState | null = null;
  * A one-shot CLI sync after a warm start resolves from scratch, as cheaply as before.
  */
 let writtenByBuild = false;
+/** What the last build of this worker resolved, kept for {@link primeBuildCaches} (null once primed or reset). */
+let lastResolved: { root: string; descriptor: Descriptor; current: ReadonlyMap<string, CachedSource>; linked: LinkedCode } | null = null;
 
 /** Drops all worker-side caches (tests; or after a failed delta). */
 export function resetBuildCaches(): void {
   sourceCache.clear();
   written = null;
   writtenByBuild = false;
+  lastResolved = null;
   resetLinkCaches();
+}
+
+/**
+ * Idle-time work of a long-lived process after a build of `root` (issue 14): when that build
+ * resolved the graph from scratch, the incremental resolver makes its first, fuller pass over the
+ * same sources now, so the next one-file edit resolves incrementally from its first build. The
+ * written state takes the primed output's token (the same graph), so that edit can also reuse the
+ * edge map. Never throws; does nothing when there is nothing to prime.
+ * @returns whether the resolver was primed, and the time it took in ms
+ */
+export function primeBuildCaches(root: string): { primed: boolean; ms: number } {
+  const started = performance.now();
+  const last = lastResolved;
+  lastResolved = null;
+  if (last === null || last.root !== root || !writtenByBuild || written === null || written.root !== root) return { primed: false, ms: 0 };
+  const token = primeResolver(last.descriptor, last.current, last.linked);
+  if (token !== null) written.graphToken = token;
+  return { primed: token !== null, ms: performance.now() - started };
 }
 
 function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
@@ -210,7 +231,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     const previous = prior.publication;
     const stats: BuildStats = {
       mode: 'full', files: task.entries.length, parsed: 0, reused: 0, nodes: 0, edges: 0, issues: 0, logic_steps: 0,
-      parse_ms: 0, link_ms: 0, resolve_ms: 0, write_ms: 0, publish_ms: 0, total_ms: 0,
+      parse_ms: 0, link_ms: 0, resolve_ms: 0, resolve_mode: 'scratch', write_ms: 0, publish_ms: 0, total_ms: 0,
     };
     const progress = throttledProgress(task.progressPort);
     const adapterVersion = adapterVersionOf(descriptor) + projectAdapterVersionSuffix(task.projectAdapter, adapterReport);
@@ -277,6 +298,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       throw errors.policyViolation('A nonempty Logic projection was produced while the effective policy forbids Logic; nothing was published.', { logic_steps: logicSteps });
     }
     stats.resolve_ms = performance.now() - t;
+    stats.resolve_mode = graph.delta?.base ? 'incremental' : 'scratch';
 
     // 4. Write a complete new index file.
     t = performance.now();
@@ -373,6 +395,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
         return count === undefined ? [] : [[n.id, count] as const];
       })),
     };
+    lastResolved = graph.delta === undefined ? { root: task.root, descriptor, current, linked } : null;
     Object.assign(stats, { nodes: counts.nodes, edges: counts.edges, issues: counts.issues, logic_steps: logicSteps });
     stats.total_ms = performance.now() - started;
     // Adopted: another process published these very sources first; nothing new was published.
@@ -380,6 +403,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   } catch (error) {
     written = null;
     writtenByBuild = false;
+    lastResolved = null;
     return { ok: false, error: stateError(error, layout).toWire(), adapter: adapterReport };
   }
 }

@@ -10,7 +10,7 @@ import { identityExtra, identityWalk, walkIssueIdentities, type IdentityWalk } f
 import { partialWalk } from './partial-walk.js';
 import { codeExtensionsOf } from './adapter-manifests.js';
 import { resolveProjectRoot } from './project-root.js';
-import type { BuildOutcome, BuildStats, BuildTask } from './build-types.js';
+import type { BuildOutcome, BuildStats, BuildTask, PrimeTask } from './build-types.js';
 import type { Publication } from './publication-format.js';
 import { publicationFileIntact, readPublication, readPublicationOnce } from './publication.js';
 import { IndexReader } from './reader.js';
@@ -117,6 +117,11 @@ export class IndexManager {
   private lastWalk: { descriptor: Descriptor; walked: IdentityWalk; identity: string } | null = null;
   /** The single-path classifier of the descriptor of the last partial walk. */
   private classifier: { descriptor: Descriptor; classify: (rel: string) => SourcePathClass } | null = null;
+  /** Idle-time work started after syncs (see {@link whenIdle}); settles, never rejects. */
+  private idleWork: Promise<unknown> = Promise.resolve();
+  /** Whether a priming walk is scheduled and not run yet. */
+  private walkPrimeScheduled = false;
+  private closed = false;
 
   /** @throws DocforgeError `project_root_invalid` when the root does not exist or is not a directory. */
   constructor(options: IndexManagerOptions) {
@@ -231,8 +236,72 @@ export class IndexManager {
    */
   sync(options: { onProgress?: (progress: BuildProgress) => void } = {}): Promise<SyncReport> {
     const run = this.chain.then(() => this.syncNow(options.onProgress));
-    this.chain = run.catch(() => undefined);
+    // Still inside the chain, so idle-time work is queued before the next sync can build.
+    this.chain = run.then((report) => this.afterSync(report), () => undefined);
     return run;
+  }
+
+  /**
+   * Settles once the idle-time work started by earlier syncs has finished (tests and benchmarks;
+   * syncs never need to wait for it). Never rejects.
+   */
+  async whenIdle(): Promise<void> {
+    // A priming walk is scheduled one timer turn after its sync.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    let seen: Promise<unknown> | null = null;
+    while (seen !== this.idleWork) {
+      seen = this.idleWork;
+      await seen;
+    }
+  }
+
+  /**
+   * Idle-time work of a long-lived process (`watchSources`) after a sync (issue 14: the first
+   * one-file edit after start costs what later ones do):
+   * - after a build, the build worker primes its incremental resolver with what it just built
+   *   (build.ts primeBuildCaches), as a task queued before any later build;
+   * - while the watcher does not trust the last walk yet (the first walk of a process watches its
+   *   directories only after reading them), one more walk soon after, so the next sync can use the
+   *   watcher or a partial walk.
+   * Failures are ignored: the next sync does the same work itself.
+   */
+  private afterSync(report: SyncReport): void {
+    if (this.sourceWatch === null || this.closed) return;
+    if (report.rebuilt && this.pool !== null) {
+      const primed = this.pool.run({ root: this.root } satisfies PrimeTask, { name: 'prime' }).catch(() => undefined);
+      this.idleWork = Promise.all([this.idleWork, primed]);
+    }
+    if (this.sourceWatch.awaitsTrustedWalk() && !this.walkPrimeScheduled) {
+      this.walkPrimeScheduled = true;
+      setTimeout(() => {
+        const walked = this.chain.then(() => this.primeWalk());
+        this.chain = walked.catch(() => undefined);
+        this.idleWork = Promise.all([this.idleWork, walked.catch(() => undefined)]);
+      }, 0).unref();
+    }
+  }
+
+  /** The priming walk of {@link afterSync}: a walk exactly as a sync makes it, with no build. */
+  private primeWalk(): void {
+    this.walkPrimeScheduled = false;
+    const last = this.lastWalk;
+    if (this.closed || this.sourceWatch === null || !this.sourceWatch.awaitsTrustedWalk() || last === null || this.descriptor() !== last.descriptor) return;
+    this.sourceWatch.beginWalk();
+    this.recordWalk(last.descriptor, this.identityWalk(last.descriptor));
+  }
+
+  /** Hands a finished walk to the watcher and keeps it as the base of the next partial walk; returns its identity. */
+  private recordWalk(descriptor: Descriptor, walked: IdentityWalk): string {
+    const { walk, extra } = walked;
+    const identity = this.identityOf(descriptor, walk.entries, extra);
+    if (this.sourceWatch !== null) {
+      this.sourceWatch.endWalk({
+        identity, directories: walk.directories, outside: walk.links > 0 || this.extraIdentityFiles.length > 0 || this.adapterGuard.fingerprint !== null,
+      });
+      this.lastWalk = { descriptor, walked, identity };
+    }
+    return identity;
   }
 
   private async syncNow(onProgress?: (progress: BuildProgress) => void): Promise<SyncReport> {
@@ -263,14 +332,8 @@ export class IndexManager {
     const walkKind = partial === null ? 'full' : 'partial';
     // Without a cheap identity the published identity is never trusted: the worker re-derives the graph every time.
     const identityKnown = this.identityKnown();
-    const identity = this.identityOf(descriptor, walk.entries, extra);
+    const identity = this.recordWalk(descriptor, walked);
     const identityMs = performance.now() - started;
-    if (this.sourceWatch !== null) {
-      this.sourceWatch.endWalk({
-        identity, directories: walk.directories, outside: walk.links > 0 || this.extraIdentityFiles.length > 0 || this.adapterGuard.fingerprint !== null,
-      });
-      this.lastWalk = { descriptor, walked, identity };
-    }
 
     if (this.adapterTimedOut !== null) {
       if (this.adapterTimedOut.identity === identity) return this.serveStale(this.adapterTimedOut.error, identityMs);
@@ -486,6 +549,7 @@ export class IndexManager {
 
   /** Closes the reader and the worker pool. */
   async close(): Promise<void> {
+    this.closed = true;
     this.sourceWatch?.close();
     this.current?.reader.close();
     this.current = null;

@@ -142,6 +142,15 @@ export class SourceWatch {
     return this.#dirty || this.#changed === null || this.#changed.size > 0 ? null : this.#identity;
   }
 
+  /**
+   * Whether directories are watched but no walk is trusted yet (the first walk of a process: its
+   * directories were watched only after it read them): one more walk would become trusted unless
+   * the directory set changes meanwhile.
+   */
+  awaitsTrustedWalk(): boolean {
+    return this.#identity === null && this.#watchers.size > 0;
+  }
+
   /** Stops watching; the next {@link endWalk} starts over. */
   close(): void {
     for (const watcher of this.#watchers.values()) watcher.close();

@@ -6,8 +6,8 @@
 import { loadBuiltinAdapter } from './adapter-loader.js';
 import { setAdapterLoader } from './adapter-registry.js';
 import { guardStdout } from './stdout-guard.js';
-import { runBuild } from './build.js';
-import type { BuildOutcome, BuildTask } from './build-types.js';
+import { primeBuildCaches, runBuild } from './build.js';
+import type { BuildOutcome, BuildTask, PrimeTask } from './build-types.js';
 
 // Code loaded in this thread (adapters and what they import) never reaches stdout (MCP frames only).
 guardStdout();
@@ -16,4 +16,9 @@ setAdapterLoader(loadBuiltinAdapter);
 /** Runs one build task; never rejects (errors come back as a structured outcome). */
 export default async function build(task: BuildTask): Promise<BuildOutcome> {
   return runBuild(task);
+}
+
+/** Idle-time priming after a build of a long-lived process (piscina task name `prime`; build.ts primeBuildCaches). Never rejects. */
+export function prime(task: PrimeTask): { primed: boolean; ms: number } {
+  return primeBuildCaches(task.root);
 }
