@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
-import { toDocforgeError } from '@docforge/core';
+import { repeatedOption, toDocforgeError } from '@docforge/core';
 import { lazyStderrLogger } from '@docforge/index/lazy-logger';
 import { errorLine, guardStdoutPipe } from './terminal.js';
 import type { SyncOptions } from './commands.js';
@@ -109,9 +109,17 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
       },
       allowPositionals: true,
       strict: true,
+      tokens: true,
     });
   } catch (error) {
     errorLine(`docforge: ${(error as Error).message}`);
+    process.stderr.write(`\n${USAGE}\n`);
+    return 2;
+  }
+  // Every option takes at most one value: a repeat is ambiguous, never "the last one wins".
+  const repeated = repeatedOption(parsed.tokens);
+  if (repeated !== null) {
+    errorLine(`docforge: ${repeated} is given more than once; give it once`);
     process.stderr.write(`\n${USAGE}\n`);
     return 2;
   }

@@ -61,11 +61,15 @@ export function runFastSync(argv: readonly string[]): FastSyncOutcome {
       },
       allowPositionals: true,
       strict: true,
+      tokens: true,
     });
   } catch {
     return { handled: false, prior: null };
   }
-  const { values, positionals } = parsed;
+  const { values, positionals, tokens } = parsed;
+  // A repeated option is a usage error the full CLI reports.
+  const names = tokens.flatMap((t) => (t.kind === 'option' ? [t.name] : []));
+  if (new Set(names).size !== names.length) return { handled: false, prior: null };
   if (positionals.length !== 1 || positionals[0] !== 'sync') return { handled: false, prior: null };
   guardStdoutPipe();
   const outcome = answerNoChange(path.resolve(values['project-root'] ?? process.cwd()), values.json === true);

@@ -7,12 +7,12 @@
  * (the manager points it at its per-user log file); stdout is unused.
  */
 import { pino } from 'pino';
-import { toDocforgeError } from '@docforge/core';
+import { envLogLevel, toDocforgeError } from '@docforge/core';
 import { describeValidationErrors, validateGraphBrowserWorkerCommand, type GraphBrowserWorkerMessage } from '@docforge/protocol';
 import { parseWorkerConfig, WORKER_CONFIG_ENV } from './config.js';
 import { startWorker, type RunningWorker } from './server.js';
 
-const logger = pino({ name: 'docforge-graph-browser', level: process.env.DOCFORGE_LOG_LEVEL ?? 'info' }, pino.destination({ fd: 2, sync: true }));
+const logger = pino({ name: 'docforge-graph-browser', level: envLogLevel('info') }, pino.destination({ fd: 2, sync: true }));
 
 /** Sends one message to the manager; resolves once it is written (or at once without a channel). */
 function send(message: GraphBrowserWorkerMessage): Promise<void> {

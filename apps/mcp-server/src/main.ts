@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { QueuedStdioServerTransport } from './stdio-transport.js';
-import { errors, toDocforgeError } from '@docforge/core';
+import { envLogLevel, errors, isLogLevel, LOG_LEVELS, repeatedOption, toDocforgeError } from '@docforge/core';
 import { guardStdout } from '@docforge/index';
 import { CAPABILITY_MODES, type CapabilityMode } from '@docforge/policy';
 import { createGenericServer, prepareCanonicalApplier, SERVER_VERSION } from './server.js';
@@ -23,10 +23,15 @@ it starts, answers initialize, and answers every tool call with project_root_inv
 Without --project-root it prints this usage and exits with status 2.`;
 
 async function main(): Promise<void> {
-  const logger = pino({ name: 'docforge-mcp', level: process.env.DOCFORGE_LOG_LEVEL ?? 'info' }, pino.destination({ fd: 2, sync: true }));
+  const envLevel = process.env.DOCFORGE_LOG_LEVEL;
+  if (envLevel !== undefined && envLevel !== '' && !isLogLevel(envLevel)) {
+    process.stderr.write(`docforge-mcp: DOCFORGE_LOG_LEVEL ${JSON.stringify(envLevel)} is not one of ${LOG_LEVELS.join(', ')}; logging at info\n`);
+  }
+  const logger = pino({ name: 'docforge-mcp', level: envLogLevel('info') }, pino.destination({ fd: 2, sync: true }));
   let values;
+  let tokens;
   try {
-    ({ values } = parseArgs({
+    ({ values, tokens } = parseArgs({
       options: {
         'project-root': { type: 'string' },
         'capability-mode': { type: 'string' },
@@ -40,9 +45,21 @@ async function main(): Promise<void> {
       },
       strict: true,
       allowPositionals: false,
+      tokens: true,
     }));
   } catch (error) {
     process.stderr.write(`docforge-mcp: ${(error as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  // The project root binds once (contract): a repeated option is ambiguous, never "the last one wins".
+  const repeated = repeatedOption(tokens);
+  if (repeated !== null) {
+    process.stderr.write(`docforge-mcp: ${repeated} is given more than once; give it once\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const level = values['log-level'];
+  if (level !== undefined && !isLogLevel(level)) {
+    process.stderr.write(`docforge-mcp: --log-level must be one of ${LOG_LEVELS.join(', ')}\n`);
     process.exit(2);
   }
   if (values.help) {
@@ -54,10 +71,10 @@ async function main(): Promise<void> {
     process.stdout.write(`docforge-mcp ${SERVER_VERSION}\n`);
     return;
   }
-  if (values['log-level']) {
-    logger.level = values['log-level'];
+  if (level !== undefined) {
+    logger.level = level;
     // Worker threads (index builds) read the level from the environment they inherit.
-    process.env.DOCFORGE_LOG_LEVEL = values['log-level'];
+    process.env.DOCFORGE_LOG_LEVEL = level;
   }
   // From here on, only MCP frames reach stdout: console and process.stdout of anything loaded go to the log.
   const mcpStdout = guardStdout(logger);

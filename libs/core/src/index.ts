@@ -10,3 +10,4 @@ export type { EdgeIdentity } from './edge-key.js';
 export { edgeIdentityKey, parseEdgeIdentityKey, EDGE_KEY_SEPARATOR } from './edge-key.js';
 export { argumentsError } from './arguments-error.js';
 export { CODE_ID_PREFIX, encodeCodePath, decodeCodePath, codeId, parseCodeId } from './code-id.js';
+export { LOG_LEVELS, isLogLevel, envLogLevel, repeatedOption, type OptionToken } from './cli-options.js';

@@ -5,18 +5,19 @@
 import { createRequire } from 'node:module';
 import type * as Pino from 'pino';
 import type { Logger } from 'pino';
+import { envLogLevel } from '@docforge/core';
 
 /**
  * A `Logger` whose first property access creates pino on fd 2 (synchronous writes), named
  * `docforge`, at the level `DOCFORGE_LOG_LEVEL` or else `defaultLevel`.
- * @param defaultLevel a pino level name (`info`, `warn`, …) used when `DOCFORGE_LOG_LEVEL` is unset
+ * @param defaultLevel a pino level name (`info`, `warn`, …) used when `DOCFORGE_LOG_LEVEL` is unset or names no level
  */
 export function lazyStderrLogger(defaultLevel: string): Logger {
   let real: Logger | null = null;
   const logger = (): Logger => {
     if (real === null) {
       const { pino } = createRequire(import.meta.url)('pino') as typeof Pino;
-      real = pino({ name: 'docforge', level: process.env.DOCFORGE_LOG_LEVEL ?? defaultLevel }, pino.destination({ fd: 2, sync: true }));
+      real = pino({ name: 'docforge', level: envLogLevel(defaultLevel) }, pino.destination({ fd: 2, sync: true }));
     }
     return real;
   };
