@@ -84,6 +84,12 @@ export interface QueryTerm {
   group: number;
   /** For a compound identifier of the query: its subwords, which must occur in this order. */
   seq?: string[];
+  /**
+   * For a compound written with underscores (`refund_rejected`, `FST_ERR_NOT_FOUND`): prose holds
+   * it as its subwords in sequence (FTS5 splits on `_`), so the full-text query looks for that
+   * phrase too; a camelCase compound (`onRequest`) is one token in prose.
+   */
+  separated?: true;
 }
 
 /** Most distinct query words one query searches; later ones are reported in `dropped`. */
@@ -118,15 +124,19 @@ export interface AnalysedQuery {
  * (`onRequest` matches the `onRequest` hook, not a page titled "Request").
  */
 export function analyseQuery(text: string): AnalysedQuery {
-  const all: { word: string; seq: string[] }[] = [];
+  const all: { word: string; seq: string[]; separated: boolean }[] = [];
   for (const chunk of text.normalize('NFKC').split(/[^\p{L}\p{N}_]+/u)) {
     const seq = identifierWords(chunk);
     if (seq.length === 0) continue;
-    all.push({ word: seq.length > 1 ? seq.join('') : seq[0]!, seq });
+    all.push({ word: seq.length > 1 ? seq.join('') : seq[0]!, seq, separated: seq.length > 1 && /[\p{L}\p{N}]_+[\p{L}\p{N}]/u.test(chunk) });
   }
   const kept = all.filter((w) => w.seq.length > 1 || (!STOP_WORDS.has(w.word) && !QUESTION_WORDS.has(w.word)));
   const unique = new Map<string, string[]>();
-  for (const w of kept.length > 0 ? kept : all) if (!unique.has(w.word)) unique.set(w.word, w.seq);
+  const separated = new Set<string>();
+  for (const w of kept.length > 0 ? kept : all) {
+    if (!unique.has(w.word)) unique.set(w.word, w.seq);
+    if (w.separated) separated.add(w.word);
+  }
   const words = [...unique.keys()].slice(0, MAX_QUERY_PHRASES);
   const dropped: DroppedTerm[] = [];
   const reported = new Set<string>();
@@ -149,7 +159,7 @@ export function analyseQuery(text: string): AnalysedQuery {
   const terms: QueryTerm[] = [];
   words.forEach((word, group) => {
     const seq = unique.get(word)!;
-    terms.push({ word, stem: wordStem(word), weight: 1, group, ...(seq.length > 1 ? { seq } : {}) });
+    terms.push({ word, stem: wordStem(word), weight: 1, group, ...(seq.length > 1 ? { seq } : {}), ...(separated.has(word) ? { separated: true as const } : {}) });
     if (seq.length > 1) return;
     const expansions = new Set<string>(Object.hasOwn(ABBREVIATIONS, word) ? ABBREVIATIONS[word] : []);
     if (negated.has(word)) for (const p of NEGATING_PREFIXES) expansions.add(`${p}${word}`);
@@ -161,9 +171,13 @@ export function analyseQuery(text: string): AnalysedQuery {
   return { terms, dropped, groups: words.length, wanted: words.map((w) => unique.get(w)!.join(' ')).join(' ') };
 }
 
-/** The FTS5 phrases of a term: the word, and for a compound its subwords in sequence (the `terms` column). */
+/**
+ * The FTS5 phrases of a term: the word, and for a compound its subwords in sequence (the `terms`
+ * column). Without `withSubwords` (the full-text candidates) the subword phrase is kept only for a
+ * compound written with underscores, which is how prose holds it ({@link QueryTerm.separated}).
+ */
 export function termPhrases(t: QueryTerm, withSubwords = true): string[] {
-  return t.seq && withSubwords ? [ftsPhrase(t.word), ftsPhrase(t.seq.join(' '))] : [ftsPhrase(t.word)];
+  return t.seq && (withSubwords || t.separated) ? [ftsPhrase(t.word), ftsPhrase(t.seq.join(' '))] : [ftsPhrase(t.word)];
 }
 
 /** Quotes a word as an FTS5 phrase. */
