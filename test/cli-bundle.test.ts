@@ -104,6 +104,9 @@ test('a stale, missing or unloadable bundle is skipped silently for the full CLI
     [tempLauncher({ real: true, inputAgeS: 60 }), ['bundle stale', 'full cli']],
     [tempLauncher(null), ['bundle missing', 'full cli']],
     [tempLauncher({ text: "throw new Error('a stale bundle must not run');\n" }), ['bundle error', 'full cli']],
+    // Loadable, but damaged or foreign: it throws when run, or answers in another shape.
+    [tempLauncher({ text: "exports.runFastSync = () => { throw new Error('boom'); };\n" }), ['bundle used', 'bundle failed: boom', 'full cli']],
+    [tempLauncher({ text: "exports.runFastSync = () => ({ handled: 'yes', code: '0' });\n" }), ['bundle used', 'full cli']],
   ];
   for (const [launcher, path] of cases) {
     const result = run(launcher, ['sync', '--json', '-C', root]);

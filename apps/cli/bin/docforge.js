@@ -50,11 +50,19 @@ if (argv.includes('sync')) {
   }
   trace(`bundle ${runFastSync === null ? (state === 'fresh' ? 'error' : state) : 'used'}`);
   if (runFastSync !== null) {
-    const outcome = runFastSync(argv);
-    if (outcome.handled) {
+    // A bundle that throws or answers in another shape (damaged, foreign) is skipped like an unloadable one.
+    let outcome = null;
+    try {
+      outcome = runFastSync(argv);
+    } catch (error) {
+      trace(`bundle failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (outcome !== null && typeof outcome === 'object' && outcome.handled === true && Number.isInteger(outcome.code)) {
       answered = true;
       process.exitCode = outcome.code;
-    } else prior = outcome.prior;
+    } else if (outcome !== null && typeof outcome === 'object' && outcome.handled === false && (outcome.prior === null || typeof outcome.prior?.build === 'boolean')) {
+      prior = outcome.prior;
+    }
   }
 }
 

@@ -23,7 +23,7 @@
  * began held `max_queued_events` events, all delivered after that, so counting every event
  * delivered since the walk began detects it (the source watcher is the process's only inotify user).
  */
-import { readFileSync, watch, type FSWatcher } from 'node:fs';
+import { lstatSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 
 /** Beyond this many directories the process does not watch (inotify watches are a per-user kernel budget). */
@@ -59,13 +59,20 @@ export interface WalkedIdentity {
 /** Watches the directories of the last identity walk; see the module comment for the rule. */
 export class SourceWatch {
   readonly #root: string;
-  readonly #watchers = new Map<string, FSWatcher>();
+  /** Per watched directory: its watcher and the `dev:ino:birthtime` the directory had when the watch began. */
+  readonly #watchers = new Map<string, { watcher: FSWatcher; inode: string | null }>();
   /** Set by any event or error; cleared only when a walk starts. */
   #dirty = true;
   /** The identity of the last walk whose directories were all watched before it began (none failed since), else null. */
   #identity: string | null = null;
   /** Project-relative paths of the events since the last walk began; null when one carried no usable name, or too many. */
   #changed: Set<string> | null = null;
+  /**
+   * Watched directories an event named as changed themselves (deleted, created, moved: by their
+   * parent's watch or their own): their watches, and those of every watched directory under them,
+   * may follow a directory no longer at that path, so the next walk watches them again.
+   */
+  readonly #suspect = new Set<string>();
   /** Events delivered since the last walk began (see {@link partialEventBound}). */
   #events = 0;
   readonly #eventBound = partialEventBound();
@@ -109,9 +116,16 @@ export class SourceWatch {
       return;
     }
     let added = false;
-    for (const [dir, watcher] of this.#watchers) {
-      if (!wanted.has(dir)) {
-        watcher.close();
+    // An inotify watch follows the directory's inode, not its path: a directory deleted and
+    // recreated, or moved away and replaced, at the same path is watched again from scratch. Such a
+    // directory was named by an event (its parent's or its own); the inode (with its birth time,
+    // since a freed inode number is often reused at once) is checked as well.
+    const suspect = [...this.#suspect];
+    this.#suspect.clear();
+    const underSuspect = (dir: string): boolean => suspect.some((s) => s === '' || dir === s || dir.startsWith(`${s}/`));
+    for (const [dir, watched] of this.#watchers) {
+      if (!wanted.has(dir) || underSuspect(dir) || watched.inode === null || directoryInode(path.join(this.#root, dir)) !== watched.inode) {
+        watched.watcher.close();
         this.#watchers.delete(dir);
       }
     }
@@ -119,9 +133,13 @@ export class SourceWatch {
       if (this.#watchers.has(dir)) continue;
       added = true;
       try {
-        const watcher = watch(path.join(this.#root, dir), { persistent: false }, (_event, name) => this.#record(dir, name));
+        // The inode is read before the watch begins: a directory replaced in between shows a
+        // different inode at the next walk and is watched again then.
+        const absolute = path.join(this.#root, dir);
+        const inode = directoryInode(absolute);
+        const watcher = watch(absolute, { persistent: false }, (_event, name) => this.#record(dir, name));
         watcher.on('error', () => this.#fail());
-        this.#watchers.set(dir, watcher);
+        this.#watchers.set(dir, { watcher, inode });
       } catch {
         // ENOSPC (watch budget), EACCES, or the directory vanished: no trusted identity.
         this.#fail();
@@ -153,8 +171,9 @@ export class SourceWatch {
 
   /** Stops watching; the next {@link endWalk} starts over. */
   close(): void {
-    for (const watcher of this.#watchers.values()) watcher.close();
+    for (const { watcher } of this.#watchers.values()) watcher.close();
     this.#watchers.clear();
+    this.#suspect.clear();
     this.#invalidate();
   }
 
@@ -162,6 +181,14 @@ export class SourceWatch {
   #record(dir: string, name: string | Buffer | null): void {
     this.#dirty = true;
     this.#events += 1;
+    if (typeof name === 'string' && name !== '') {
+      const rel = dir === '' ? name : `${dir}/${name}`;
+      if (this.#watchers.has(rel)) this.#suspect.add(rel);
+      if (name === path.basename(dir === '' ? this.#root : dir)) this.#suspect.add(dir);
+    } else {
+      // Unnamed: it may concern the watched directory itself.
+      this.#suspect.add(dir);
+    }
     if (this.#changed === null) return;
     if (this.#events > this.#eventBound) {
       this.#changed = null;
@@ -185,5 +212,15 @@ export class SourceWatch {
 
   #fail(): void {
     this.close();
+  }
+}
+
+/** `dev:ino:birthtime` of the directory at `absolute` (not following a final symbolic link), or null when it is not one. */
+function directoryInode(absolute: string): string | null {
+  try {
+    const stat = lstatSync(absolute, { bigint: true });
+    return stat.isDirectory() ? `${stat.dev}:${stat.ino}:${stat.birthtimeNs}` : null;
+  } catch {
+    return null;
   }
 }

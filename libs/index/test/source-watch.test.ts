@@ -1,7 +1,7 @@
 // Pins the source watcher (issue 14 item 5): it stands for the identity walk only after a clean, fully watched walk, and any change, new directory, link or error makes the next sync walk and see it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -109,6 +109,56 @@ test('SourceWatch trusts a walk only when no event arrived during it and all its
     assert.equal(await watch.unchangedIdentity(), null, 'an identity depending on files outside the walked directories');
   } finally {
     watch.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a watched directory deleted and recreated, moved away and replaced, or swapped with another is watched again: later edits are seen', async () => {
+  const root = copyExamples();
+  const manager = new IndexManager({ root, noAst: false, watchSources: true });
+  const page = (dir: string, title: string): void => writeFileSync(path.join(root, 'docs', dir, 'page.md'), `# ${title}\n\nBody.\n`);
+  const titleOf = (id: string): string | undefined => manager.reader().getNode(id)?.title;
+  try {
+    mkdirSync(path.join(root, 'docs', 'sub'));
+    mkdirSync(path.join(root, 'docs', 'left'));
+    mkdirSync(path.join(root, 'docs', 'right'));
+    page('sub', 'Title one');
+    page('left', 'Left one');
+    page('right', 'Right one');
+    await manager.sync();
+    await settle(manager);
+    const steps: [string, () => void, string, string][] = [
+      ['deleted and recreated', () => {
+        rmSync(path.join(root, 'docs', 'sub'), { recursive: true });
+        mkdirSync(path.join(root, 'docs', 'sub'));
+        page('sub', 'Title two');
+      }, 'sub/page', 'Title two'],
+      // The edit that a dead watch on the old directory would miss.
+      ['edited after being recreated', () => page('sub', 'Title three, longer'), 'sub/page', 'Title three, longer'],
+      ['moved away and replaced', () => {
+        renameSync(path.join(root, 'docs', 'sub'), path.join(root, 'docs', 'old'));
+        mkdirSync(path.join(root, 'docs', 'sub'));
+        page('sub', 'Title four');
+      }, 'sub/page', 'Title four'],
+      ['edited after being replaced', () => page('sub', 'Title five, longer'), 'sub/page', 'Title five, longer'],
+      ['swapped', () => {
+        renameSync(path.join(root, 'docs', 'left'), path.join(root, 'docs', 'tmp'));
+        renameSync(path.join(root, 'docs', 'right'), path.join(root, 'docs', 'left'));
+        renameSync(path.join(root, 'docs', 'tmp'), path.join(root, 'docs', 'right'));
+      }, 'left/page', 'Right one'],
+      ['edited after the swap', () => page('left', 'Left after the swap'), 'left/page', 'Left after the swap'],
+    ];
+    for (const [label, change, id, title] of steps) {
+      change();
+      const report = await manager.sync();
+      assert.equal(report.rebuilt, true, `${label}: rebuilt`);
+      assert.equal(titleOf(id), title, `${label}: ${id}`);
+      // Whatever the walks after it, the watcher settles again and keeps answering correctly.
+      await settle(manager);
+    }
+    assert.equal(titleOf('right/page'), 'Left one');
+  } finally {
+    await manager.close();
     rmSync(root, { recursive: true, force: true });
   }
 });
