@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { tempDir } from './helpers/projects.js';
+import { sharedExampleProject, tempDir } from './helpers/projects.js';
 import { useServer, type Json } from './helpers/server.js';
 
 // 40 distinct invented words; only the last one occurs in a document.
@@ -49,5 +49,23 @@ describe('query words beyond the bound are reported', async () => {
     const long = await s.call('docforge_get_task_context', { task_kind: 'change', task: Array.from({ length: 70 }, () => 'first').join(' ') });
     assert.equal(long.result!.plan.focus.unchecked_id_chunks, 6);
     assert.deepEqual(long.result!.plan.focus.dropped_terms, []);
+  });
+});
+
+describe('identifiers written with underscores are found in prose', async () => {
+  const s = await useServer(sharedExampleProject());
+
+  test('refund_rejected finds the pages whose text holds it; camelCase compounds keep matching names only by their subwords', async () => {
+    const e = await s.call('docforge_search', { query: 'refund_rejected', limit: 10 });
+    assert.equal(e.ok, true, JSON.stringify(e.error));
+    // FTS5 splits `refund_rejected` in prose into two tokens: the subword phrase is searched too.
+    const ids = e.result!.items.map((i: Json) => i.id);
+    assert.ok(ids.includes('RB-004') && ids.includes('CMP-REFUND-SERVICE'), ids.join(', '));
+    assert.equal(e.result!.items[0]!.match, 'all_terms');
+    // A camelCase compound is one token in prose, so its subword phrase stays out of the full text:
+    // the runbook, which holds only `refund_rejected`, is no hit.
+    const camel = await s.call('docforge_search', { query: 'refundRejected', limit: 10 });
+    assert.equal(camel.ok, true);
+    assert.equal(camel.result!.items.some((i: Json) => i.id === 'RB-004'), false);
   });
 });
