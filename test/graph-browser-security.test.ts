@@ -79,9 +79,16 @@ test('a foreign Host header is refused (DNS rebinding), loopback names with the 
     assert.equal(answer.status, 403, host);
     assert.match(answer.body, /"check":"host"/, host);
   }
+  // No Host at all (HTTP/1.1 requires one): the same refusal in the worker's JSON shape.
   const missing = await raw('GET', '/api/overview', { cookie: session.cookie });
-  assert.ok(missing.status === 400 || missing.status === 403, `no Host answered ${missing.status}`);
-  assert.ok(!missing.body.includes('project_id'));
+  assert.equal(missing.status, 403);
+  assert.match(missing.body, /"code":"viewer_access_denied".*"check":"host"/);
+  assert.ok(validateGraphBrowserError(JSON.parse(missing.body)));
+  // An absolute-form target names another host: refused before anything is served.
+  const absolute = await raw('GET', 'http://evil.example/api/overview', { host: `127.0.0.1:${session.port}`, cookie: session.cookie });
+  assert.equal(absolute.status, 400);
+  assert.match(absolute.body, /"code":"invalid_arguments"/);
+  assert.ok(!absolute.body.includes('project_id'));
   for (const host of [`127.0.0.1:${session.port}`, `localhost:${session.port}`]) {
     assert.equal((await raw('GET', '/api/overview', { host, cookie: session.cookie })).status, 200, host);
   }
@@ -123,6 +130,22 @@ test('percent-encoded `..` in any URL reads nothing outside the project', async 
     assert.ok(answer.status >= 400 && answer.status < 500, `${urlPath} answered ${answer.status}`);
     assert.ok(!answer.body.includes(SECRET) && !answer.body.includes('root:x:0:0') && !answer.body.includes('source_identity'), `${urlPath} leaked content`);
   }
+  // A static path the file server refuses (a dotfile, `..`) is an access refusal with check `path`.
+  const dotfile = await raw('GET', '/.docforge/index/current.json', { host: `127.0.0.1:${session.port}`, cookie: session.cookie });
+  assert.equal(dotfile.status, 403);
+  assert.match(dotfile.body, /"code":"viewer_access_denied".*"check":"path"/);
+});
+
+test('query parameters: undecodable percent-escapes and a single-valued parameter given twice are refused with invalid_arguments', async () => {
+  for (const urlPath of ['/api/search?q=%ED%A0%80', '/api/search?q=%E0%A4%A', '/api/search?q=ledger&q=refund', `/api/nodes/${FOCUS}/neighborhood?depth=1&depth=2`]) {
+    const answer = await session.get(urlPath);
+    assert.equal(answer.status, 400, urlPath);
+    const error = await errorOf(answer);
+    assert.equal(error.code, 'invalid_arguments', urlPath);
+  }
+  // Well-formed escapes still work, including UTF-8 and `+` for a space.
+  assert.equal((await session.get('/api/search?q=ledger+store')).status, 200);
+  assert.equal((await session.get(`/api/search?q=${encodeURIComponent('café ledger')}`)).status, 200);
 });
 
 test('every answer carries a strict CSP without inline script, nosniff, no-referrer and no framing; no directory listing', async () => {

@@ -21,11 +21,18 @@ export const MAX_FILTER_VALUES = 20;
 
 type Query = Record<string, string | string[] | undefined>;
 
-/** The single value of a query parameter (the first when repeated), or null. */
+/**
+ * The single value of a query parameter, or null when absent.
+ * @throws DocforgeError `invalid_arguments` when it is given more than once (never "the first one wins")
+ */
 function one(query: Query, name: string): string | null {
   const value = query[name];
   if (value === undefined) return null;
-  return Array.isArray(value) ? (value[0] ?? null) : value;
+  if (Array.isArray(value)) {
+    if (value.length > 1) throw errors.invalidArguments(`Query parameter ${JSON.stringify(name)} is given more than once; give it once.`, { parameter: name });
+    return value[0] ?? null;
+  }
+  return value;
 }
 
 /** Every value of a repeatable query parameter. */

@@ -63,6 +63,10 @@ export function installSecurity(app: FastifyInstance, options: SecurityOptions):
       reply.header('allow', 'GET, HEAD');
       return refuse(reply, 405, errors.viewerAccessDenied('method', `The viewer is read-only: ${request.method} is not allowed.`));
     }
+    // Origin-form targets only (`/path?query`): an absolute-form target names another host.
+    if (!request.raw.url?.startsWith('/')) {
+      return refuse(reply, 400, errors.invalidArguments('The request target must be a path on this viewer (origin-form).'));
+    }
     const port = options.port();
     const host = request.headers.host;
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
@@ -88,6 +92,8 @@ export function installSecurity(app: FastifyInstance, options: SecurityOptions):
     const cookie = cookieValue(request.headers.cookie, sessions.cookieName);
     if (cookie === null) return refuse(reply, 401, errors.viewerAccessDenied('session', 'No viewer session: open the URL that docforge_visualize returned.'));
     if (!sessions.valid(cookie)) return refuse(reply, 403, errors.viewerAccessDenied('session', 'The viewer session is not valid: open a fresh URL from docforge_visualize.'));
+    // The query parser passes undecodable percent-escapes through as text: refuse them as the router does in paths.
+    if (!strictlyDecodable(url.search)) return refuse(reply, 400, errors.invalidArguments('The request URL is not valid percent-encoded UTF-8.'));
     noteActivity();
     return undefined;
   });
@@ -102,4 +108,14 @@ export function installSecurity(app: FastifyInstance, options: SecurityOptions):
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
     return payload;
   });
+}
+
+/** Whether every percent-escape of a query string (`?a=b&c=d`, or '') decodes as UTF-8. */
+function strictlyDecodable(search: string): boolean {
+  try {
+    for (const part of search.replace(/^\?/, '').split(/[&=]/)) decodeURIComponent(part.replace(/\+/g, ' '));
+    return true;
+  } catch {
+    return false;
+  }
 }

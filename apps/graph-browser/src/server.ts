@@ -81,6 +81,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     // No per-request log lines: a token-bearing URL never reaches the log file.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { maxParamLength: 4096 },
+    // A request without Host reaches the security hook, which answers in the worker's JSON shape (check `host`).
+    http: { requireHostHeader: false },
     bodyLimit: 1024,
     return503OnClosing: true,
     // Errors fastify answers before routing (undecodable URL, overlong parameter) and those node's
@@ -94,7 +96,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   let port = 0;
   installSecurity(app, { sessions, port: () => port, onActivity: options.onActivity ?? (() => undefined) });
   app.setErrorHandler((error, request, reply) => {
-    const wire = error instanceof DocforgeError ? error : fastifyError(error);
+    // @fastify/static refuses a path leaving its root (`..`) or naming a dotfile with 403.
+    const wire = error instanceof DocforgeError ? error
+      : clientStatus(error) === 403 ? errors.viewerAccessDenied('path', 'The path names no file the viewer serves.') : fastifyError(error);
     const status = error instanceof DocforgeError ? (STATUS[wire.code] ?? 500) : clientStatus(error) ?? STATUS[wire.code] ?? 500;
     if (status === 500) request.log.error({ err: error, url: request.routeOptions.url }, 'graph-browser request failed');
     return reply.code(status).send({ error: wire.toWire() });
