@@ -144,6 +144,12 @@ describe('every registered tool against its tightened output schema', () => {
         const e = await call(h, name, { ...VALID[name], unexpected_argument: true });
         assert.equal(e.ok, false, name);
         assert.equal(e.error!.code, 'invalid_arguments', name);
+        // The refusal names the unknown property and every property the tool accepts.
+        const declared = Object.keys((loadToolSchemas().get(name)!.input as { properties?: Record<string, unknown> }).properties ?? {});
+        if (declared.length > 0) {
+          assert.deepEqual(e.error!.details.errors[0].allowed_properties, declared, name);
+          assert.ok(e.error!.message.includes(`must NOT have additional properties: unexpected_argument (allowed: ${declared.join(', ')})`), `${name}: ${e.error!.message}`);
+        }
         assert.deepEqual({ id: e.project!.id, revision: e.project!.revision, source_hash: e.project!.source_hash, staleness: e.project!.staleness }, { id: 'acme-payments', revision: 0, source_hash: null, staleness: 'unknown' }, name);
       }
       const enumError = await call(h, 'docforge_get_task_context', { task_kind: 'rewrite', task: 'x' });

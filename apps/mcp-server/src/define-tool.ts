@@ -117,7 +117,7 @@ export function defineTool<N extends DefinableToolName>(spec: ToolSpec<N>): Tool
   const schema = loadToolSchema(spec.name);
   const validateInput = TOOL_VALIDATORS[spec.name].input as unknown as SchemaValidator<ToolInputs[N]>;
   const typed = (args: unknown): ToolInputs[N] => {
-    if (!validateInput(args)) throw argumentsError(spec.name, validateInput.errors);
+    if (!validateInput(args)) throw argumentsError(spec.name, validateInput.errors, schema.input);
     return args;
   };
   return Object.freeze({

@@ -111,7 +111,9 @@ async function main(): Promise<void> {
     bound = { root: generic.manager.root, mode: generic.policy.capability_mode };
   } catch (error) {
     const wire = toDocforgeError(error).toWire();
-    logger.fatal({ err: wire }, 'cannot start');
+    // An invalid project root does not stop the server (below): logged as an error, not as fatal.
+    if (wire.code === 'project_root_invalid') logger.error({ err: wire }, 'cannot bind the project root');
+    else logger.fatal({ err: wire }, 'cannot start');
     process.stderr.write(`docforge-mcp: ${wire.message}\n`);
     if (wire.code !== 'project_root_invalid') process.exit(2);
     // Start anyway, so MCP clients can show why every tool call fails (not just "Connection closed").
