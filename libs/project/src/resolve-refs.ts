@@ -37,6 +37,10 @@ export interface CodeNames {
   qualified: Map<string, string[]>;
   exports: Map<string, string[]>;
   leaves: Set<string>;
+  /** Leaf names of members (`refund` of `Ledger.refund`): a top-level name that is also one is not unique. */
+  members: Set<string>;
+  /** Top-level declarations outside test code (no `test` capability) by name, for bare compound names. */
+  topLevel: Map<string, string[]>;
 }
 
 /** Receives every lookup one source's resolution makes (the incremental resolver's dependencies). */
@@ -258,8 +262,8 @@ function push(map: Map<string, string[]>, key: string, id: string): void {
  * base name without extension (`pino.js` gives `pino`).
  */
 export function codeNames(winners: ReadonlyMap<string, GraphNode>, sources: Iterable<ResolveSource>): CodeNames {
-  const names: CodeNames = { paths: new Map(), qualified: new Map(), exports: new Map(), leaves: new Set() };
-  for (const id of winners.keys()) {
+  const names: CodeNames = { paths: new Map(), qualified: new Map(), exports: new Map(), leaves: new Set(), members: new Set(), topLevel: new Map() };
+  for (const [id, node] of winners) {
     if (!id.startsWith('code:')) continue;
     const hash = id.indexOf('#');
     if (hash < 0) {
@@ -268,7 +272,10 @@ export function codeNames(winners: ReadonlyMap<string, GraphNode>, sources: Iter
     }
     const qualified = id.slice(hash + 1).replace(/~\d+$/, '');
     push(names.qualified, qualified, id);
-    names.leaves.add(qualified.split('.').pop()!);
+    const leaf = qualified.split('.').pop()!;
+    names.leaves.add(leaf);
+    if (leaf !== qualified) names.members.add(leaf);
+    else if (!node.capabilities.includes('test')) push(names.topLevel, qualified, id);
   }
   for (const source of sources) {
     for (const edge of source.edges) {
@@ -293,10 +300,11 @@ function sameLists(a: ReadonlyMap<string, readonly string[]>, b: ReadonlyMap<str
 
 /** Whether two name tables resolve every mention the same way (same entries, same order). */
 export function sameCodeNames(a: CodeNames, b: CodeNames): boolean {
-  if (a.paths.size !== b.paths.size || a.leaves.size !== b.leaves.size) return false;
+  if (a.paths.size !== b.paths.size || a.leaves.size !== b.leaves.size || a.members.size !== b.members.size) return false;
   for (const [key, id] of a.paths) if (b.paths.get(key) !== id) return false;
   for (const leaf of a.leaves) if (!b.leaves.has(leaf)) return false;
-  return sameLists(a.qualified, b.qualified) && sameLists(a.exports, b.exports);
+  for (const leaf of a.members) if (!b.members.has(leaf)) return false;
+  return sameLists(a.qualified, b.qualified) && sameLists(a.exports, b.exports) && sameLists(a.topLevel, b.topLevel);
 }
 
 function posixBase(path: string): string {
@@ -306,12 +314,21 @@ function posixBase(path: string): string {
 }
 
 /**
+ * A name distinctive enough to link on its own: a compound identifier (camelCase
+ * `lookupVatRate`, snake_case `read_base_url`, PascalCase `RefundService`), never a plain word
+ * (`refund`, `Ledger`), which prose uses in its ordinary sense.
+ */
+const DISTINCTIVE_NAME = /[a-z0-9][A-Z]|[A-Za-z0-9]_+[A-Za-z0-9]|^[A-Z][a-z0-9]+[A-Z]/;
+
+/**
  * The code node a mention names (issue 9 item 2), or null. A trailing call (`()`,
  * `(paymentId, amount)`) is dropped first; the span then names a node when it equals a module's
- * code path (`src/ledger/ledger.ts`, a leading `./` dropped), a qualified name (`Ledger.refund`)
- * or a `module.export` form resolved through the module's `defines` edges (`pino.transport`).
- * A bare leaf name (`refund`) never links and a name matching several nodes links to none; both
- * are counted in `counts`.
+ * code path (`src/ledger/ledger.ts`, a leading `./` dropped), a qualified name (`Ledger.refund`),
+ * a `module.export` form resolved through the module's `defines` edges (`pino.transport`), or a
+ * distinctive compound name ({@link DISTINCTIVE_NAME}) of exactly one top-level declaration
+ * outside test code that no member shares (`lookupVatRate`; a test's local `onRoute` is not the
+ * hook a page names). Any other bare leaf name (`refund`, a method's `start`)
+ * never links, and a name matching several nodes links to none; both are counted in `counts`.
  */
 export function resolveMention(text: string, names: CodeNames, counts: MentionCounts): string | null {
   const name = text.replace(/\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim();
@@ -322,6 +339,11 @@ export function resolveMention(text: string, names: CodeNames, counts: MentionCo
     return path;
   }
   if (!name.includes('.')) {
+    const top = names.topLevel.get(name);
+    if (top !== undefined && top.length === 1 && !names.members.has(name) && DISTINCTIVE_NAME.test(name)) {
+      counts.linked += 1;
+      return top[0]!;
+    }
     if (/^[\w$#]+$/.test(name) && names.leaves.has(name)) counts.bare_leaf += 1;
     return null;
   }

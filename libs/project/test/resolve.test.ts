@@ -222,3 +222,33 @@ test('Docusaurus-style links without .md resolve to <path>.md, <path>/index.md o
   const anchored = resolveGraph({ descriptor: desc, sources: [parsed('docs/home.md', '# Home\n\n[x](guides/install#nope)\n'), sources[1]!], codePaths: new Set() });
   assert.match(anchored.issues.find((item) => item.code === 'broken_link')!.message, /"docs\/guides\/install\.md#nope": that file has no section or anchor "nope"/);
 });
+
+test('mentions: a distinctive compound name of exactly one top-level declaration links; plain words, member names and shared names do not', () => {
+  const guide = parsed('docs/guide.md', [
+    '# Guide',
+    '',
+    'Rates come from `lookupVatRate` and `read_base_url()`; totals from `InvoiceTotals`.',
+    '',
+    '## Never',
+    '',
+    'A plain `refund`, a `Ledger`, the member name `startWorker`, the twice defined `sharedHelper` and the `onRouteHook` option link nowhere.',
+    '',
+  ].join('\n'));
+  const sources = [
+    guide,
+    codeFile('src/tax.ts', ['lookupVatRate', 'read_base_url', 'InvoiceTotals', 'refund', 'Ledger', 'sharedHelper'], []),
+    codeFile('src/other.ts', ['sharedHelper', 'startWorker', 'Pool', 'Pool.startWorker'], []),
+    // A test's own top-level function of a name the page uses for something else.
+    testFile(codeFile('test/hooks.test.ts', ['onRouteHook'], [])),
+  ].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const graph = resolveGraph({ descriptor: desc, sources, codePaths: new Set(['src/tax.ts', 'src/other.ts', 'test/hooks.test.ts']) });
+  const linked = graph.edges.filter((e) => e.mention !== undefined).map((e) => e.target_id).sort();
+  assert.deepEqual(linked, ['code:src/tax.ts#InvoiceTotals', 'code:src/tax.ts#lookupVatRate', 'code:src/tax.ts#read_base_url']);
+  // refund, Ledger, startWorker, sharedHelper (two nodes) and onRouteHook (only a test's) are leaves of code nodes: counted as bare.
+  assert.deepEqual(graph.mentions, { edges: 3, linked: 3, bare_leaf: 5, ambiguous: 0 });
+});
+
+/** The same code file as a test source: every node carries the `test` capability. */
+function testFile(source: ReturnType<typeof codeFile>): ReturnType<typeof codeFile> {
+  return { ...source, nodes: source.nodes.map((n) => ({ ...n, capabilities: ['test'] })) };
+}
