@@ -205,6 +205,15 @@ describe('docforge-mcp on fastify lib/ and docs/ (strategy ast)', async () => {
     assert.ok(deps.result!.items.some((i: { id: string; relation: string }) => i.id === 'code:lib/route.js' && i.relation === 'documents'));
   });
 
+  test('a qualified name, as written or with .prototype., ranks its method first', async () => {
+    for (const query of ['Reply.serialize', 'Reply.prototype.serialize', 'reply.send']) {
+      const e = await s.call('docforge_search', { query, limit: 3 });
+      assert.equal(e.ok, true, JSON.stringify(e.error));
+      const expected = query === 'reply.send' ? 'code:lib/reply.js#Reply.send' : 'code:lib/reply.js#Reply.serialize';
+      assert.equal(e.result!.items[0]!.id, expected, `${query}: ${e.result!.items.map((i: { id: string }) => i.id).join(', ')}`);
+    }
+  });
+
   test('package.json main makes fastify.js an entrypoint; filters work on language and capability', async () => {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string };
     const node = await s.call('docforge_get_node', { node_id: `code:${pkg.main}`, include_body: false });

@@ -125,7 +125,8 @@ export interface AnalysedQuery {
  */
 export function analyseQuery(text: string): AnalysedQuery {
   const all: { word: string; seq: string[]; separated: boolean }[] = [];
-  for (const chunk of text.normalize('NFKC').split(/[^\p{L}\p{N}_]+/u)) {
+  // `Reply.prototype.serialize` is how JavaScript source writes the method `Reply.serialize`.
+  for (const chunk of text.normalize('NFKC').replace(/\.prototype\./g, '.').split(/[^\p{L}\p{N}_]+/u)) {
     const seq = identifierWords(chunk);
     if (seq.length === 0) continue;
     all.push({ word: seq.length > 1 ? seq.join('') : seq[0]!, seq, separated: seq.length > 1 && /[\p{L}\p{N}]_+[\p{L}\p{N}]/u.test(chunk) });

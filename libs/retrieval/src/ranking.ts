@@ -14,7 +14,7 @@
  * weights), and the same over the name columns only (id, title, identifier subwords), so short
  * code symbols are not crowded out by long pages. Every candidate is then scored (higher is better):
  *
- *   score = NAME * name + HEADING * heading + TEXT * text + EXACT_TITLE * [title equals the query]
+ *   score = NAME * name + HEADING * heading + TEXT * text + EXACT_TITLE * [title, or a code node's qualified name, equals the query]
  *           + ALL_TERMS * [every query word, or an expansion of it, occurs in the node, or its own name (with kind words) covers every query word]
  *           + [a "where is X" question and a code node outside `.d.ts` files and test sources] * (CODE_INTENT + DEFINITION * definitionPrior)
  *           + BODY * [otherwise: a function or method with a body, so an implementation leads its one-line declaration]
@@ -129,6 +129,8 @@ interface NodeWords {
   /** The title's subwords joined by one space, with and without stop words. */
   title: string;
   titleContent: string;
+  /** A code declaration's qualified name (`Reply.serialize`) as words joined by one space, else ''. */
+  qualified: string;
 }
 
 const nodeWordsMemo = new Map<string, NodeWords>();
@@ -139,7 +141,11 @@ function nodeWordsOf(id: string, title: string): NodeWords {
   let words = nodeWordsMemo.get(key);
   if (words === undefined) {
     const titleAll = wordsOf(title);
-    words = { leaf: leafWords(id, title), name: nameWords(id, title), title: titleAll.join(' '), titleContent: titleAll.filter((w) => !STOP_WORDS.has(w)).join(' ') };
+    const hash = id.startsWith('code:') ? id.indexOf('#') : -1;
+    words = {
+      leaf: leafWords(id, title), name: nameWords(id, title), title: titleAll.join(' '), titleContent: titleAll.filter((w) => !STOP_WORDS.has(w)).join(' '),
+      qualified: hash >= 0 ? wordsOf(id.slice(hash + 1).replace(/~\d+$/, '')).join(' ') : '',
+    };
     if (nodeWordsMemo.size >= NODE_WORDS_CAP) nodeWordsMemo.clear();
     nodeWordsMemo.set(key, words);
   }
@@ -215,7 +221,8 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     const { heading, section } = bestHeading(weighted, row.anchors, row.start_line, row.title);
     const bm25 = textRank.get(row.rowid) ?? worst;
     const textScore = bestBm25 < 0 ? Math.max(0, bm25 / bestBm25) : 0;
-    const titleForms = [words.title, words.titleContent, ...kindNamed.map((k) => (words.title === '' ? k : `${words.title} ${k}`)), ...kindNamed.map((k) => (words.title === '' ? k : `${k} ${words.title}`))];
+    // The title, or a code node's qualified name ("Reply.serialize" names the method `serialize` of `Reply`).
+    const titleForms = [words.title, words.titleContent, words.qualified, ...kindNamed.map((k) => (words.title === '' ? k : `${words.title} ${k}`)), ...kindNamed.map((k) => (words.title === '' ? k : `${k} ${words.title}`))];
     const exactTitle = titleForms.includes(analysed.wanted) ? 1 : 0;
     const inTests = TEST_PATH.test(row.source_path);
     const implementation = codeIntent && isCode && !DECLARATION_FILE.test(row.source_path) && !inTests;
