@@ -79,7 +79,7 @@ export function sharedExampleProject(): string {
 }
 
 /** Which parts of the fastify package a project copy holds. */
-export type FastifyPart = 'docs' | 'lib' | 'fastify.js' | 'package.json';
+export type FastifyPart = 'docs' | 'lib' | 'test' | 'types' | 'fastify.js' | 'fastify.d.ts' | 'package.json';
 
 /**
  * A project in a fresh temp dir made of parts of the installed fastify package, with

@@ -29,12 +29,15 @@ function snapshot(root: string, file: string): Snapshot {
   }
 }
 
-/** Runs each edit in one long-lived manager (incremental builds) and compares every publication with a full build. */
-async function checkEdits(root: string, edits: readonly [string, () => void][]): Promise<void> {
+/**
+ * Runs each edit in one long-lived manager (incremental builds) and compares every publication with
+ * a full build; an edit's optional third element checks the incremental snapshot itself.
+ */
+async function checkEdits(root: string, edits: readonly (readonly [string, () => void, ((s: Snapshot) => void)?])[]): Promise<void> {
   const manager = new IndexManager({ root, noAst: false });
   try {
     await manager.sync();
-    for (const [label, edit] of edits) {
+    for (const [label, edit, check] of edits) {
       edit();
       const outcome = await manager.sync();
       assert.equal(outcome.stats!.mode, 'delta', `${label}: an incremental build`);
@@ -42,6 +45,7 @@ async function checkEdits(root: string, edits: readonly [string, () => void][]):
       const expected = await fullBuildOf(root, snapshot);
       assert.ok(expected.edges.length > 0);
       for (const key of ['nodes', 'edges', 'issues', 'unresolved'] as const) assert.deepEqual(incremental[key], expected[key], `${label}: ${key}`);
+      check?.(incremental);
     }
   } finally {
     await manager.close();
@@ -95,6 +99,87 @@ test('TypeScript re-exports: a renamed export reached through `export *` and a r
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+test('declaration files: adding or removing shapes.d.ts / shapes.ts / shapes.js re-resolves ./shapes.js in importers, as a full build does', async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'docforge-relink-dts-'));
+  const write = (rel: string, text: string): void => {
+    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    writeFileSync(path.join(root, rel), text);
+  };
+  const at = (rel: string): string => path.join(root, rel);
+  const DTS = 'export interface Money { amount: number }\nexport declare function makeMoney(n: number): Money;\n';
+  const TS = 'export interface Money { amount: number }\nexport function makeMoney(n: number): Money {\n  return { amount: n };\n}\n';
+  const JS = 'function makeMoney (n) { return { amount: n } }\nmodule.exports = { makeMoney }\n';
+  /** Where each importer's specifier leads in a snapshot: the module its imports edge names, 'unresolved' (a warning) or 'none'. */
+  const targets = (s: Snapshot): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const from of ['src/zero.ts', 'src/runtime.js', 'src/lib-user.ts']) {
+      const edge = s.edges.find((e) => e.startsWith(`code:${from} imports `));
+      const warned = s.issues.some((i) => i.startsWith(`unresolved_import ${from} `));
+      out[from] = edge !== undefined ? edge.split(' ')[2]!.slice('code:'.length) : warned ? 'unresolved' : 'none';
+    }
+    return out;
+  };
+  const expectTargets = (shapes: string, runtime: string, lib: string) => (s: Snapshot): void => {
+    assert.deepEqual(targets(s), { 'src/zero.ts': shapes, 'src/runtime.js': runtime, 'src/lib-user.ts': lib });
+    // use.ts reaches makeMoney only through the barrel's `export * from './shapes.js'`
+    const call = s.edges.find((e) => e.startsWith('code:src/use.ts#useIt calls '))?.split(' ')[2];
+    assert.equal(call, shapes === 'unresolved' ? undefined : `code:${shapes}#makeMoney`);
+  };
+  try {
+    write('docforge.toml', 'schema_version = 1\n[project]\nid = "dts"\nname = "Dts"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = ["src"]\n[adapter]\ncode = "typescript"\nstrategy = "ast"\n');
+    write('docs/readme.md', '# Readme\n\nSee [zero](../src/zero.ts).\n');
+    write('src/zero.ts', "import type { Money } from './shapes.js';\nimport { makeMoney } from './shapes.js';\nexport function zero(): Money {\n  return makeMoney(0);\n}\n");
+    write('src/barrel.ts', "export * from './shapes.js';\n");
+    write('src/use.ts', "import { makeMoney } from './barrel.js';\nexport function useIt(): number {\n  return makeMoney(1).amount;\n}\n");
+    write('src/runtime.js', "const { makeMoney } = require('./shapes.js')\nfunction run () { return makeMoney(2) }\nmodule.exports = { run }\n");
+    write('src/lib-user.ts', "import { helper } from './lib';\nexport const h = helper;\n");
+    write('src/lib/keep.ts', 'export const keep = 1;\n');
+    write('src/other.ts', 'export function alone(): number {\n  return 3;\n}\n');
+    await checkEdits(root, [
+      ['add shapes.d.ts', () => write('src/shapes.d.ts', DTS), expectTargets('src/shapes.d.ts', 'src/shapes.d.ts', 'unresolved')],
+      ['add shapes.ts beside it (TypeScript prefers the source)', () => write('src/shapes.ts', TS), expectTargets('src/shapes.ts', 'src/shapes.ts', 'unresolved')],
+      ['remove shapes.ts', () => rmSync(at('src/shapes.ts')), expectTargets('src/shapes.d.ts', 'src/shapes.d.ts', 'unresolved')],
+      ['add shapes.js (JavaScript importers take it, TypeScript keeps the declaration)', () => write('src/shapes.js', JS), expectTargets('src/shapes.d.ts', 'src/shapes.js', 'unresolved')],
+      ['add lib/index.d.ts', () => write('src/lib/index.d.ts', 'export declare function helper(): void;\n'), expectTargets('src/shapes.d.ts', 'src/shapes.js', 'src/lib/index.d.ts')],
+      ['remove shapes.d.ts', () => rmSync(at('src/shapes.d.ts')), expectTargets('src/shapes.js', 'src/shapes.js', 'src/lib/index.d.ts')],
+      ['remove shapes.js and lib/index.d.ts', () => {
+        rmSync(at('src/shapes.js'));
+        rmSync(at('src/lib/index.d.ts'));
+      }, expectTargets('unresolved', 'unresolved', 'unresolved')],
+      ['edit an unrelated file', () => appendFileSync(at('src/other.ts'), 'export const x = 1;\n')],
+    ]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('linkFiles: an added or removed declaration file re-links exactly the files whose specifiers reach it', () => {
+  const texts: Record<string, string> = {
+    'src/shapes.d.ts': 'export declare function makeMoney(n: number): number;\n',
+    'src/zero.ts': "import { makeMoney } from './shapes.js';\nexport function zero(): number {\n  return makeMoney(0);\n}\n",
+    'src/barrel.ts': "export * from './shapes.js';\n",
+    'src/use.ts': "import { makeMoney } from './barrel.js';\nexport function u(): number {\n  return makeMoney(1);\n}\n",
+    'src/other.ts': 'export function alone(): number {\n  return 3;\n}\n',
+  };
+  return import('@docforge/adapter-typescript').then(({ extractTypeScript }) => {
+    const inputsOf = (paths: string[]) => paths.map((p) => ({ path: p, ...extractTypeScript({ path: p, content: texts[p]!, strategy: 'ast', logic: false }) }));
+    const resolverOf = (paths: string[]) => ({ hasFile: (p: string) => paths.includes(p), readText: () => null });
+    const without = Object.keys(texts).filter((p) => p !== 'src/shapes.d.ts').sort();
+    const withDts = Object.keys(texts).sort();
+    const before = linkTypeScriptFiles(inputsOf(without), resolverOf(without), null);
+    assert.ok(before.files.get('src/zero.ts')!.issues.some((i) => i.code === 'unresolved_import'));
+    const added = linkTypeScriptFiles(inputsOf(withDts), resolverOf(withDts), { changed: new Set(['src/shapes.d.ts']), previous: before.files, pathsChanged: true });
+    assert.deepEqual([...added.files.keys()], ['src/barrel.ts', 'src/shapes.d.ts', 'src/use.ts', 'src/zero.ts'], 'other.ts reaches no shapes file');
+    const full = linkTypeScriptFiles(inputsOf(withDts), resolverOf(withDts), null);
+    for (const [p, output] of added.files) assert.deepEqual(output, full.files.get(p), p);
+    assert.deepEqual(full.files.get('src/zero.ts')!.issues, []);
+    assert.ok(full.files.get('src/use.ts')!.edges.some((e) => e.relation === 'calls' && e.target_id === 'code:src/shapes.d.ts#makeMoney'));
+    const removed = linkTypeScriptFiles(inputsOf(without), resolverOf(without), { changed: new Set(), previous: full.files, pathsChanged: true });
+    assert.deepEqual([...removed.files.keys()], ['src/barrel.ts', 'src/use.ts', 'src/zero.ts']);
+    for (const [p, output] of removed.files) assert.deepEqual(output, before.files.get(p), p);
+  });
 });
 
 test('linkFiles re-links the changed file and its importers through re-exports, not the rest', () => {

@@ -25,6 +25,8 @@ export type {
 } from './link-data.js';
 export { SpecifierResolver } from './resolve.js';
 export type { Resolution } from './resolve.js';
+export { fileCandidates, resolutionModeOf } from './candidates.js';
+export type { ResolutionMode } from './candidates.js';
 
 /** Adapter version; part of `adapter_version` in every MCP response. Bump when output changes. */
 export const TYPESCRIPT_ADAPTER_VERSION = typescriptManifest.version;

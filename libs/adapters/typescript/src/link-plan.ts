@@ -42,6 +42,10 @@ export function quietChanges(plan: PartialLinkPlan, current: (path: string) => T
  * current one (computed only for changed files when no file was added or removed); null (link
  * all) when the directories holding files changed. A seed in `quiet` (a changed file whose
  * importers read nothing that changed) is linked itself but reaches no importer on its own.
+ * Exact for added and removed files: a specifier resolves to the first existing file of a fixed
+ * candidate list (candidates.ts; e.g. `x.ts`, `x.tsx`, `x.d.ts`, `x.js` for `./x.js`), so its answer
+ * changes only when its previous target is removed (a previous dep) or a file before it in the list
+ * is added (a current dep), and either makes the importer a seed's importer.
  * @param paths the current files, sorted
  * @param depsOf the project files a current file's specifiers resolve to
  */

@@ -1,6 +1,7 @@
 import { builtinModules } from 'node:module';
 import { posix } from 'node:path';
 import type { ModuleResolver } from '@docforge/core';
+import { fileCandidates, resolutionModeOf, type ResolutionMode } from './candidates.js';
 import { joinRelative as join, normalizeRelative as normalize } from './rel-path.js';
 import { AliasConfigs, pathCandidates } from './tsconfig.js';
 
@@ -10,29 +11,28 @@ import { AliasConfigs, pathCandidates } from './tsconfig.js';
  */
 export type Resolution = { kind: 'file'; path: string } | { kind: 'external' } | { kind: 'unresolved'; alias?: string };
 
-const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.d.ts'];
-const EXTENSION_SWAPS: Readonly<Record<string, readonly string[]>> = {
-  '.js': ['.ts', '.tsx'],
-  '.jsx': ['.tsx'],
-  '.mjs': ['.mts'],
-  '.cjs': ['.cts'],
-};
 const BUILTINS = new Set(builtinModules);
 const CONDITIONS = ['import', 'require', 'node', 'default'];
 
 interface PackageInfo {
   name: string | null;
   main: string | null;
+  /** `types`, else `typings` (read by TypeScript importers before `main`). */
+  types: string | null;
   exports: unknown;
 }
 
 /**
  * Resolves module specifiers the way Node and TypeScript's NodeNext/bundler resolution do, over
- * the project files the resolver knows: relative paths (exact, `.js`→`.ts` swaps, added
- * extensions, `package.json` `main`/`exports` of a directory, `index.*`), and bare specifiers
- * naming a package that lives inside the project (its `package.json` `name`), after the
+ * the project files the resolver knows: relative paths (the candidates of candidates.ts: a written
+ * `.js`/`.jsx`/`.mjs`/`.cjs` stands for the TypeScript source or declaration file, extensions are
+ * added; then `package.json` `types`/`main`/`exports` of a directory and `index.*`), and bare
+ * specifiers naming a package that lives inside the project (its `package.json` `name`), after the
  * `paths` aliases and `baseUrl` of the nearest tsconfig.json/jsconfig.json (tsconfig.ts). Everything
- * else (builtins, `node_modules` packages, URLs) is `external`. Results are cached per directory.
+ * else (builtins, `node_modules` packages, URLs) is `external`. The importing file's extension
+ * picks the {@link ResolutionMode}: a TypeScript file prefers `x.ts`, then `x.d.ts`, then `x.js`;
+ * a JavaScript file (or a package.json target) the file named, and a declaration file last.
+ * Results are cached per directory and mode.
  */
 export class SpecifierResolver {
   private readonly cache = new Map<string, Resolution>();
@@ -44,24 +44,28 @@ export class SpecifierResolver {
     this.aliases = new AliasConfigs(resolver);
   }
 
-  /** Resolves `specifier` as written in the file at `fromPath`. */
+  /**
+   * Resolves `specifier` as written in the file at `fromPath` (project-relative); the path's
+   * extension picks the mode (`resolutionModeOf`: TypeScript files prefer sources and declarations).
+   */
   resolve(fromPath: string, specifier: string): Resolution {
     const dir = posix.dirname(fromPath);
-    const key = `${dir === '.' ? '' : dir}\u0000${specifier}`;
+    const mode = resolutionModeOf(fromPath);
+    const key = `${mode}\u0000${dir === '.' ? '' : dir}\u0000${specifier}`;
     let result = this.cache.get(key);
     if (result === undefined) {
-      result = this.compute(dir === '.' ? '' : dir, specifier);
+      result = this.compute(dir === '.' ? '' : dir, specifier, mode);
       this.cache.set(key, result);
     }
     return result;
   }
 
-  private compute(dir: string, specifier: string): Resolution {
+  private compute(dir: string, specifier: string, mode: ResolutionMode): Resolution {
     const clean = specifier.replace(/[?#].*$/, '');
     if (clean === '.' || clean === '..' || clean.startsWith('./') || clean.startsWith('../')) {
       const target = normalize(posix.join(dir === '' ? '.' : dir, clean));
       if (target === null) return { kind: 'unresolved' };
-      const path = this.fileOrDirectory(target);
+      const path = this.fileOrDirectory(target, mode);
       return path === null ? { kind: 'unresolved' } : { kind: 'file', path };
     }
     const alias = this.aliases.forDirectory(dir);
@@ -69,7 +73,7 @@ export class SpecifierResolver {
       const matched = pathCandidates(alias, specifier);
       if (matched !== null) {
         for (const candidate of matched.candidates) {
-          const path = this.fileOrDirectory(candidate);
+          const path = this.fileOrDirectory(candidate, mode);
           if (path !== null) return { kind: 'file', path };
         }
         return { kind: 'unresolved', alias: `${alias.file} paths '${matched.pattern}'` };
@@ -82,47 +86,37 @@ export class SpecifierResolver {
     const packageName = clean.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
     if (BUILTINS.has(packageName)) return { kind: 'external' };
     if (alias?.baseUrl != null) {
-      const path = this.fileOrDirectory(join(alias.baseUrl, clean));
+      const path = this.fileOrDirectory(join(alias.baseUrl, clean), mode);
       if (path !== null) return { kind: 'file', path };
     }
     const packageDir = this.findProjectPackage(packageName);
     if (packageDir === undefined) return { kind: 'external' };
     const subpath = parts.slice(clean.startsWith('@') ? 2 : 1).join('/');
     const path = subpath === ''
-      ? this.packageEntry(packageDir, '.')
-      : (this.packageEntry(packageDir, `./${subpath}`) ?? this.fileOrDirectory(join(packageDir, subpath)));
+      ? this.packageEntry(packageDir, '.', mode)
+      : (this.packageEntry(packageDir, `./${subpath}`, mode) ?? this.fileOrDirectory(join(packageDir, subpath), mode));
     return path === null ? { kind: 'unresolved' } : { kind: 'file', path };
   }
 
-  private file(path: string): string | null {
-    if (this.resolver.hasFile(path)) return path;
-    const ext = posix.extname(path);
-    for (const swap of EXTENSION_SWAPS[ext] ?? []) {
-      const candidate = path.slice(0, -ext.length) + swap;
-      if (this.resolver.hasFile(candidate)) return candidate;
-    }
-    for (const extension of SOURCE_EXTENSIONS) {
-      if (this.resolver.hasFile(path + extension)) return path + extension;
-    }
+  /** The first project file among the candidates of `path` (candidates.ts), or null. */
+  private file(path: string, mode: ResolutionMode): string | null {
+    for (const candidate of fileCandidates(path, mode)) if (this.resolver.hasFile(candidate)) return candidate;
     return null;
   }
 
-  private fileOrDirectory(path: string): string | null {
+  private fileOrDirectory(path: string, mode: ResolutionMode): string | null {
     if (path !== '') {
-      const file = this.file(path);
+      const file = this.file(path, mode);
       if (file !== null) return file;
     }
-    const entry = this.packageEntry(path, '.');
+    const entry = this.packageEntry(path, '.', mode);
     if (entry !== null) return entry;
-    return this.index(path);
+    return this.index(path, mode);
   }
 
-  private index(dir: string): string | null {
-    for (const extension of SOURCE_EXTENSIONS) {
-      const candidate = join(dir, `index${extension}`);
-      if (this.resolver.hasFile(candidate)) return candidate;
-    }
-    return null;
+  /** `index.*` of a directory, in the same candidate order as a file. */
+  private index(dir: string, mode: ResolutionMode): string | null {
+    return this.file(join(dir, 'index'), mode);
   }
 
   private readPackage(dir: string): PackageInfo | null {
@@ -135,6 +129,7 @@ export class SpecifierResolver {
         info = {
           name: typeof json['name'] === 'string' ? json['name'] : null,
           main: typeof json['main'] === 'string' ? json['main'] : null,
+          types: typeof json['types'] === 'string' ? json['types'] : typeof json['typings'] === 'string' ? json['typings'] : null,
           exports: json['exports'] ?? null,
         };
       } catch {
@@ -145,24 +140,29 @@ export class SpecifierResolver {
     return info;
   }
 
-  /** Entry of a package directory for a subpath (`.` or `./x`) via `exports`, then `main` (for `.`). */
-  private packageEntry(dir: string, subpath: string): string | null {
+  /**
+   * Entry of a package directory for a subpath (`.` or `./x`) via `exports` (TypeScript importers
+   * try the `types` condition first), then, for `.`, `types`/`typings` (TypeScript importers only),
+   * `main` and `index.*`.
+   */
+  private packageEntry(dir: string, subpath: string, mode: ResolutionMode): string | null {
     const info = this.readPackage(dir);
     if (info === null) return null;
-    for (const target of exportTargets(info.exports, subpath)) {
+    for (const target of exportTargets(info.exports, subpath, mode)) {
       const path = normalize(join(dir, target));
       if (path === null) continue;
-      const file = this.file(path);
+      const file = this.file(path, mode);
       if (file !== null) return file;
     }
-    if (subpath === '.' && info.main !== null) {
-      const path = normalize(join(dir, info.main));
-      if (path !== null) {
-        const file = this.file(path) ?? this.index(path);
-        if (file !== null) return file;
-      }
+    if (subpath !== '.') return null;
+    const fields = mode === 'typescript' ? [info.types, info.main] : [info.main];
+    for (const field of fields) {
+      const path = field === null ? null : normalize(join(dir, field));
+      if (path === null) continue;
+      const file = this.file(path, mode) ?? this.index(path, mode);
+      if (file !== null) return file;
     }
-    return subpath === '.' ? this.index(dir) : null;
+    return this.index(dir, mode);
   }
 
   private findProjectPackage(name: string): string | undefined {
@@ -187,8 +187,9 @@ export class SpecifierResolver {
 }
 
 /** Candidate targets of a package.json `exports` value for a subpath, in condition order. */
-function exportTargets(exportsField: unknown, subpath: string): string[] {
+function exportTargets(exportsField: unknown, subpath: string, mode: ResolutionMode): string[] {
   if (exportsField === null || exportsField === undefined) return [];
+  const leaves = (value: unknown): string[] => conditionLeaves(value, mode === 'typescript' ? ['types', ...CONDITIONS] : CONDITIONS);
   if (typeof exportsField === 'string' || Array.isArray(exportsField)) return subpath === '.' ? leaves(exportsField) : [];
   if (typeof exportsField !== 'object') return [];
   const map = exportsField as Record<string, unknown>;
@@ -208,15 +209,16 @@ function exportTargets(exportsField: unknown, subpath: string): string[] {
   return [];
 }
 
-function leaves(value: unknown): string[] {
+/** Targets of an `exports` value: the listed conditions in order, then the others (`types` only when listed). */
+function conditionLeaves(value: unknown, conditions: readonly string[]): string[] {
   if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(leaves);
+  if (Array.isArray(value)) return value.flatMap((inner) => conditionLeaves(inner, conditions));
   if (value === null || typeof value !== 'object') return [];
   const map = value as Record<string, unknown>;
   const out: string[] = [];
-  for (const condition of CONDITIONS) if (condition in map) out.push(...leaves(map[condition]));
+  for (const condition of conditions) if (condition in map) out.push(...conditionLeaves(map[condition], conditions));
   for (const [key, inner] of Object.entries(map)) {
-    if (!CONDITIONS.includes(key) && key !== 'types') out.push(...leaves(inner));
+    if (!conditions.includes(key) && key !== 'types') out.push(...conditionLeaves(inner, conditions));
   }
   return out;
 }
