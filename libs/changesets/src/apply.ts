@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readlinkSync, realpathSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { errors, sha256, toDocforgeError } from '@docforge/core';
+import { canonicalJson, errors, sha256, toDocforgeError } from '@docforge/core';
 import { ensureStateDir, isInside, stateLayout, withLock, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
 import type { CanonicalApplier } from './applier.js';
 import { evaluateStored } from './lifecycle.js';
@@ -20,7 +20,7 @@ import {
   backupDir, closeJournal, deleteFile, faultSet, filesAfter, journalOpen, JOURNAL_VERSION, killPoint, restoreFiles, writeJournal, type Journal, type JournalFile,
 } from './journal.js';
 import { loadJournal, realContentRoots } from './journal-check.js';
-import { confineProposalPath } from './policy.js';
+import { confineProposalPath, protectedPathProblem } from './policy.js';
 import { deriveStaleness } from './status.js';
 import type { ChangesetStore } from './store.js';
 import type { ChangesetDocument, LifecycleReceipt } from './types.js';
@@ -142,14 +142,19 @@ export async function recoverApplication(store: ChangesetStore, descriptor: Desc
 /**
  * The absolute path a staged file is written at: a new file at its confined plain path; an
  * existing one at its real path (a symlinked node file is written through), which must lie inside
- * a declared content root.
+ * a declared content root and, like its plain path, be no path DocForge never writes (the
+ * descriptor, the state dir, `.git`, a code root: `protectedPathProblem`).
  * @throws DocforgeError `path_outside_root`
  */
 function targetOf(view: ProjectView, rel: string, exists: boolean, roots: readonly string[]): { target: string; link: string | null } {
-  if (!exists) return { target: path.join(realpathSync(view.root), ...confineProposalPath(view.descriptor, rel).split('/')), link: null };
+  const rootReal = realpathSync(view.root);
+  if (!exists) return { target: path.join(rootReal, ...confineProposalPath(view.descriptor, rel).split('/')), link: null };
   const abs = path.join(view.root, rel);
   const target = realpathSync(abs);
   if (!roots.some((root) => isInside(root, target))) throw errors.pathOutsideRoot(`${JSON.stringify(rel)} resolves outside the declared content roots; canonical application writes only inside them.`, { path: rel });
+  const realRel = path.relative(rootReal, target).split(path.sep).join('/');
+  const problem = protectedPathProblem(view.descriptor, rel) ?? protectedPathProblem(view.descriptor, realRel);
+  if (problem !== null) throw errors.pathOutsideRoot(`${JSON.stringify(rel)} cannot be written: ${problem}.`, { path: rel });
   return { target, link: lstatSync(abs).isSymbolicLink() ? readlinkSync(abs) : null };
 }
 
@@ -292,8 +297,19 @@ function rollBack(layout: StateLayout, journal: Journal): void {
   closeJournal(layout);
 }
 
+/** What the canonical loader reads from one source path: its complete parse (nodes with every field, edges, links, issues), hashed; `absent` when the walk finds no file there. */
+function readBack(ws: Workspace, rel: string): { digest: string; ids: string[] } {
+  const parsed = ws.parse(rel);
+  if (parsed === null) return { digest: 'absent', ids: [] };
+  return { digest: sha256(canonicalJson(parsed)), ids: parsed.nodes.map((n) => n.id) };
+}
+
 /**
- * Re-reads every written file and the projected graph: each file must hash to its staged bytes
+ * Re-reads every written file as the index build reads it (a fresh {@link Workspace}: the source
+ * walk, strict UTF-8 decoding, the canonical loader) and compares it with the approved projection:
+ * each file must hash to its staged bytes, each written path must give exactly the projected
+ * parse (every node with its content hash, edges, links and issues; a node that vanished, e.g. a
+ * file the loader refuses as `invalid_encoding` or one the walk does not reach, is a mismatch),
  * and each touched node must have the projected content hash (or be absent as projected).
  * @throws DocforgeError `application_failed` with stage `verify` after restoring every file
  */
@@ -308,13 +324,20 @@ function verify(view: ProjectView, projected: Workspace, journal: Journal & { te
   if (!filesAfter(record)) problem = 'a written file does not hold the staged bytes';
   if (problem === null) {
     const fresh = new Workspace(view);
-    for (const id of new Set(touched)) {
-      const want = projected.locate(id)?.node.content_hash ?? null;
-      const got = fresh.locate(id)?.node.content_hash ?? null;
-      if (want !== got) {
-        problem = `node ${id} read back from the files does not reproduce the approved projection`;
+    for (const file of journal.files) {
+      const want = readBack(projected, file.path);
+      const got = readBack(fresh, file.path);
+      if (want.digest !== got.digest) {
+        const lost = want.ids.filter((id) => !got.ids.includes(id));
+        problem = `${file.path} read back by the canonical loader does not reproduce the approved projection${lost.length > 0 ? ` (node${lost.length > 1 ? 's' : ''} ${lost.slice(0, 5).join(', ')} missing)` : ''}`;
         break;
       }
+    }
+    for (const id of new Set(touched)) {
+      if (problem !== null) break;
+      const want = projected.locate(id)?.node.content_hash ?? null;
+      const got = fresh.locate(id)?.node.content_hash ?? null;
+      if (want !== got) problem = `node ${id} read back from the files does not reproduce the approved projection`;
     }
   }
   if (problem !== null) {

@@ -1,55 +1,87 @@
 /**
  * Page cursors of the changeset reads (contract: list, inspection, validation and diff accept
- * `limit` and `cursor`): base64url of canonical JSON `{v: 1, op, binding, position, sum}`, where
- * `binding` pins what the pages belong to (for one changeset: its id and exact hash, so pages keep
- * the exact hash and operation order) and `sum` is a SHA-256 over a domain string and the rest.
+ * `limit` and `cursor`): base64url of canonical JSON `{v: 1, op, request, version, position, sum}`.
+ * `op` is the tool, `request` what the pages are of (one changeset's id, or the listed statuses),
+ * `version` the state they were cut from (the changeset's exact hash, and for validation and diff
+ * the project base), so pages keep the exact hash and operation order; `sum` is a SHA-256 over a
+ * domain string and the rest. The outer form is decoded by the one decoder the read tools' cursors
+ * use (`decodeCursorText` of @docforge/core), and refusals follow theirs: a cursor of another tool
+ * or request is `invalid_cursor` (`cursor_for_other_request`), one of an earlier version of the
+ * same request is `stale_cursor`.
  */
-import { canonicalJson, domainHash, errors } from '@docforge/core';
+import { canonicalJson, decodeCursorText, domainHash, errors } from '@docforge/core';
 
 const DOMAIN = 'docforge.changeset-cursor.v1';
+
+/** Longest accepted changeset cursor, in characters (the tools' input schemas allow 4096). */
+export const MAX_CHANGESET_CURSOR_LENGTH = 4096;
+
+/** What a changeset cursor continues. */
+export interface ChangesetCursorBinding {
+  /** What is paged: a changeset id, or the listing's statuses; another value is another request. */
+  request: string;
+  /** The state the pages were cut from (exact changeset hash, base); another value makes the cursor stale. */
+  version: string;
+}
 
 interface CursorBody {
   v: 1;
   op: string;
-  binding: string;
+  request: string;
+  version: string;
   position: number;
   /** A second coordinate (the chunk of an individually oversized diff entry); absent when 0. */
   sub?: number;
 }
 
-/** Encodes a cursor for `op` bound to `binding`, continuing at `position`. */
-export function encodeCursor(op: string, binding: string, position: number, sub = 0): string {
-  const body: CursorBody = sub === 0 ? { v: 1, op, binding, position } : { v: 1, op, binding, position, sub };
+const REQUIRED = ['op', 'position', 'request', 'sum', 'v', 'version'];
+
+/** Encodes a cursor for `op` bound to `binding`, continuing at `position` (and chunk `sub`). */
+export function encodeCursor(op: string, binding: ChangesetCursorBinding, position: number, sub = 0): string {
+  const base = { v: 1 as const, op, request: binding.request, version: binding.version, position };
+  const body: CursorBody = sub === 0 ? base : { ...base, sub };
   return Buffer.from(canonicalJson({ ...body, sum: domainHash(DOMAIN, body) }), 'utf8').toString('base64url');
 }
 
 /**
  * Decodes a cursor of `op` and returns its position (0 without a cursor).
- * @throws DocforgeError `invalid_cursor` for a malformed or tampered cursor; `stale_cursor` when it
- *   belongs to another tool or binding (e.g. the changeset hash changed since the first page)
+ * @throws DocforgeError `invalid_cursor` (`details.reason`: a `decodeCursorText` reason,
+ *   `unsupported_version`, `missing_fields`, `unexpected_fields`, `malformed_fields`,
+ *   `checksum_mismatch`, or `cursor_for_other_request` with `details.field` `op` or `request`);
+ *   `stale_cursor` (`details.reason = "changeset_changed"`) for a cursor of the same request cut
+ *   from another version (e.g. the changeset hash changed since the first page)
  */
-export function decodeCursor(cursor: string | undefined, op: string, binding: string): number {
+export function decodeCursor(cursor: string | undefined, op: string, binding: ChangesetCursorBinding): number {
   return decodeCursorAt(cursor, op, binding).position;
+}
+
+function isCount(value: unknown, min: number): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min;
 }
 
 /**
  * Like {@link decodeCursor}, also returning the second coordinate `sub` (0 when absent).
  * @throws DocforgeError `invalid_cursor` or `stale_cursor` as {@link decodeCursor}
  */
-export function decodeCursorAt(cursor: string | undefined, op: string, binding: string): { position: number; sub: number } {
+export function decodeCursorAt(cursor: string | undefined, op: string, binding: ChangesetCursorBinding): { position: number; sub: number } {
   if (cursor === undefined) return { position: 0, sub: 0 };
-  let parsed: CursorBody & { sum?: unknown };
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorBody & { sum?: unknown };
-  } catch {
-    throw errors.invalidCursor('malformed', 'The cursor is not a DocForge changeset cursor.');
+  const record = decodeCursorText(cursor, MAX_CHANGESET_CURSOR_LENGTH);
+  if (record.v !== 1) throw errors.invalidCursor('unsupported_version', 'The cursor is not a version-1 DocForge changeset cursor.');
+  const keys = Object.keys(record);
+  if (keys.some((key) => !REQUIRED.includes(key) && key !== 'sub')) throw errors.invalidCursor('unexpected_fields', 'The cursor has fields a changeset cursor does not have.');
+  if (REQUIRED.some((key) => !keys.includes(key))) throw errors.invalidCursor('missing_fields', 'The cursor lacks fields of a changeset cursor.');
+  const { sum, ...rest } = record;
+  const { op: cursorOp, request, version, position, sub } = rest;
+  if (typeof cursorOp !== 'string' || typeof request !== 'string' || typeof version !== 'string' || typeof sum !== 'string' || !isCount(position, 0) || (sub !== undefined && !isCount(sub, 1))) {
+    throw errors.invalidCursor('malformed_fields', 'The cursor fields have the wrong types.');
   }
-  const { sum, ...body } = parsed;
-  if (typeof body !== 'object' || body === null || body.v !== 1 || typeof body.position !== 'number' || !Number.isInteger(body.position) || body.position < 0 || (body.sub !== undefined && (typeof body.sub !== 'number' || !Number.isInteger(body.sub) || body.sub < 1)) || sum !== domainHash(DOMAIN, body)) {
-    throw errors.invalidCursor('checksum_mismatch', 'The cursor is malformed or was altered.');
+  if (sum !== domainHash(DOMAIN, rest)) throw errors.invalidCursor('checksum_mismatch', 'The cursor checksum does not match; it is corrupted.');
+  const other = cursorOp !== op ? 'op' : request !== binding.request ? 'request' : null;
+  if (other !== null) {
+    throw errors.invalidCursor('cursor_for_other_request', `The cursor belongs to another request (different ${other === 'op' ? 'tool' : op === 'docforge_list_changesets' ? 'statuses' : 'changeset'}).`, { field: other });
   }
-  if (body.op !== op || body.binding !== binding) {
-    throw errors.staleCursor('The cursor belongs to another request or to an earlier version of the changeset; restart at the first page.', { reason: 'binding_changed' });
+  if (version !== binding.version) {
+    throw errors.staleCursor('The cursor belongs to an earlier version of the changeset or project base; restart at the first page.', { reason: 'changeset_changed' });
   }
-  return { position: body.position, sub: body.sub ?? 0 };
+  return { position, sub: (sub as number | undefined) ?? 0 };
 }

@@ -12,7 +12,9 @@ export type {
 export { changesetSha256, operationSha256 } from './hash.js';
 export { ChangesetStore, CHANGESET_ID_PATTERN, MAX_CHANGESET_BYTES, STORE_LOCK_TIMEOUT_MS, documentProblem } from './store.js';
 export type { StoreListing } from './store.js';
-export { writerPolicy, policyRefusal, confineProposalPath, confineProposalPolicy } from './policy.js';
+export { writerPolicy, policyRefusal, confineProposalPath, confineProposalPolicy, protectedPathProblem, governingCodeRoot } from './policy.js';
+export { operationTextProblem } from './text-check.js';
+export type { TextProblem } from './text-check.js';
 export type { WriterPolicy, ProposalPolicy } from './policy.js';
 export { Workspace } from './workspace.js';
 export type { ProjectView, Located } from './workspace.js';
@@ -25,7 +27,8 @@ export { registerChangeset, addOperation, rebaseChangeset, abandonChangeset, eva
 export type { MutationOutcome, LifecycleOptions } from './lifecycle.js';
 export { changeEntries, chunkPayload, asciiCanonicalJson } from './diff.js';
 export type { ChangeEntry, FrontMatter, PayloadChunk } from './diff.js';
-export { encodeCursor, decodeCursor, decodeCursorAt } from './cursor.js';
+export { encodeCursor, decodeCursor, decodeCursorAt, MAX_CHANGESET_CURSOR_LENGTH } from './cursor.js';
+export type { ChangesetCursorBinding } from './cursor.js';
 export { indexProjectView, storeOf } from './index-view.js';
 export { applyChangeset, recoverApplication, APPLICATION_LOCK_TIMEOUT_MS } from './apply.js';
 export type { ApplyOutcome, ApplyOptions, AppliedFile, RecoveryOutcome } from './apply.js';

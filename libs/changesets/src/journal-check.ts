@@ -4,7 +4,8 @@
  * blindly. {@link loadJournal} validates it against the `application-journal` schema and then
  * re-confines every entry the way the serializer confines writes at apply time: each `path` through
  * {@link confineProposalPath}, each `target` (relative to the real project root) inside a real
- * content root with no symbolic link along it, each backup a plain file of the journal's own
+ * content root with no symbolic link along it and outside every path DocForge never writes (the
+ * descriptor, the state dir, `.git`, a code root: `protectedPathProblem`), each backup a plain file of the journal's own
  * backup directory that hashes to the recorded before state, each deleted link's text resolving
  * back to its target. Any failure refuses the whole journal (`application_journal_invalid`) before
  * a single file is touched.
@@ -16,7 +17,7 @@ import { isInside, type StateLayout } from '@docforge/fs-safe';
 import type { Descriptor } from '@docforge/project';
 import { describeValidationErrors, validateApplicationJournal } from '@docforge/protocol';
 import { backupDir, JOURNAL_VERSION, type Journal, type JournalFile } from './journal.js';
-import { contentRootOf } from './policy.js';
+import { contentRootOf, protectedPathProblem } from './policy.js';
 
 /** Real paths of the descriptor's existing content roots (all inside the real project root). */
 export function realContentRoots(descriptor: Descriptor): string[] {
@@ -99,11 +100,15 @@ export function loadJournal(layout: StateLayout, descriptor: Descriptor): Journa
     if (contentRootOf(file.path, descriptor) === null || file.path === descriptor.state.dir || file.path.startsWith(`${descriptor.state.dir}/`)) {
       throw bad(`names a path outside the content roots (${descriptor.sources.content_roots.join(', ')})`, 'path');
     }
+    const guarded = protectedPathProblem(descriptor, file.path);
+    if (guarded !== null) throw bad(`names a path DocForge never writes: ${guarded}`, 'path');
     const target = path.join(rootReal, ...file.target.split('/'));
     if (!roots.some((root) => isInside(root, target)) || !roots.some((root) => isInside(root, realOfExisting(target)))) {
       throw bad(`has the target ${JSON.stringify(file.target)}, outside the real content roots (${descriptor.sources.content_roots.join(', ')})`, 'target');
     }
     if (target === forbidden[0] || isInside(forbidden[1]!, target)) throw bad(`has the target ${JSON.stringify(file.target)}, the descriptor or a file of the state dir`, 'target');
+    const targetGuarded = protectedPathProblem(descriptor, path.relative(rootReal, target).split(path.sep).join('/'));
+    if (targetGuarded !== null) throw bad(`has the target ${JSON.stringify(file.target)}, which DocForge never writes: ${targetGuarded}`, 'target');
     if (lstatOrNull(target)?.isSymbolicLink() === true || realOfExisting(target) !== target) throw bad(`has the target ${JSON.stringify(file.target)}, which passes through a symbolic link`, 'target');
     if (seen.has(target)) throw bad(`repeats the target ${JSON.stringify(file.target)}`, 'target');
     seen.add(target);

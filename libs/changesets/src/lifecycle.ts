@@ -52,8 +52,9 @@ export function evaluateStored(view: ProjectView, store: ChangesetStore, doc: Ch
  * `docforge_create_changeset` with `event = "created"`). Omitted `expected_content_hash` values
  * are captured inside the lock. Stored `ready` when valid, else `draft` with its findings
  * (a conflict never refuses registration).
- * @throws DocforgeError `path_outside_root`, `changeset_invalid`, `changeset_not_writable` before
- *   anything is written; `lock_timeout`
+ * @throws DocforgeError before anything is written, each naming its operation (`projectOperations`):
+ *   `invalid_arguments` (a NUL or lone surrogate in a string), `path_outside_root`,
+ *   `changeset_invalid` (a `code:` node, an unknown node), `changeset_not_writable`; `lock_timeout`
  */
 export async function registerChangeset(store: ChangesetStore, view: ProjectView, writer: string, operations: readonly Operation[], event: 'created' | 'registered', options: LifecycleOptions = {}): Promise<MutationOutcome> {
   return store.mutate(() => {

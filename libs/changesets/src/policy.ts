@@ -112,11 +112,55 @@ export function contentRootOf(rel: string, descriptor: Descriptor): string | nul
   return null;
 }
 
+function rootDepth(root: string): number {
+  return root === '.' ? 0 : root.split('/').length;
+}
+
+/** The deepest of `roots` that holds `rel` (lexically; `.` holds everything), or null. */
+function deepestRoot(rel: string, roots: readonly string[]): string | null {
+  let best: string | null = null;
+  for (const root of roots) {
+    if (root !== '.' && rel !== root && !rel.startsWith(`${root}/`)) continue;
+    if (best === null || rootDepth(root) > rootDepth(best)) best = root;
+  }
+  return best;
+}
+
+/**
+ * The code root that governs a project-relative path, or null: the most specific declared root
+ * holding the path decides. A path in a code root nested inside a content root (content root `.`,
+ * code root `src`) belongs to that code root, which is never written; a content root nested in a
+ * code root (fastify: content root `docs`, code root `.`) or declared as both stays writable.
+ */
+export function governingCodeRoot(rel: string, descriptor: Descriptor): string | null {
+  const code = deepestRoot(rel, descriptor.sources.code_roots);
+  if (code === null) return null;
+  const content = deepestRoot(rel, descriptor.sources.content_roots);
+  return content !== null && rootDepth(content) >= rootDepth(code) ? null : code;
+}
+
+/**
+ * Why DocForge never writes a normalized project-relative path even inside a content root, or
+ * null: the descriptor, the state dir, a `.git` folder, or a path governed by a code root
+ * ({@link governingCodeRoot}; README: code roots are "never written"). Holds whatever the roots
+ * are, e.g. with `content_roots = ["."]`.
+ */
+export function protectedPathProblem(descriptor: Descriptor, rel: string): string | null {
+  const descriptorRel = path.relative(descriptor.root, descriptor.path).split(path.sep).join('/');
+  const state = descriptor.state.dir;
+  if (rel === descriptorRel) return `${JSON.stringify(rel)} is the project descriptor; proposals never write it`;
+  if (rel === state || rel.startsWith(`${state}/`)) return `${JSON.stringify(rel)} lies in the state dir "${state}"; proposals never write there`;
+  if (rel.split('/').includes('.git')) return `${JSON.stringify(rel)} lies in a .git folder; proposals never write there`;
+  const code = governingCodeRoot(rel, descriptor);
+  if (code !== null) return `${JSON.stringify(rel)} lies in the code root ${JSON.stringify(code)}; code roots are never written (content roots: ${descriptor.sources.content_roots.join(', ')})`;
+  return null;
+}
+
 /**
  * Proves that a proposed path (a created file or a move target) is a plain relative path inside a
  * content root: no `..`, not absolute, no symbolic link anywhere along it (the canonical walk does
- * not descend into symlinked folders, so a file there would not be read back), not excluded and
- * not in the state dir.
+ * not descend into symlinked folders, so a file there would not be read back), not excluded, and
+ * not protected ({@link protectedPathProblem}: the descriptor, the state dir, `.git`, a code root).
  * @returns the normalized project-relative POSIX path
  * @throws DocforgeError `path_outside_root` otherwise (nothing is written)
  */
@@ -130,8 +174,10 @@ export function confineProposalPath(descriptor: Descriptor, rel: string): string
   if (contentRootOf(normalized, descriptor) === null) {
     throw errors.pathOutsideRoot(`${JSON.stringify(rel)} is outside the content roots (${descriptor.sources.content_roots.join(', ')}).`, { path: rel, content_roots: descriptor.sources.content_roots });
   }
-  if (picomatch(descriptor.sources.exclude, { dot: true })(normalized) || normalized === descriptor.state.dir || normalized.startsWith(`${descriptor.state.dir}/`)) {
-    throw errors.pathOutsideRoot(`${JSON.stringify(rel)} is excluded from the sources (or in the state dir), so it would never be read back.`, { path: rel });
+  const problem = protectedPathProblem(descriptor, normalized);
+  if (problem !== null) throw errors.pathOutsideRoot(`${problem}.`, { path: rel });
+  if (picomatch(descriptor.sources.exclude, { dot: true })(normalized)) {
+    throw errors.pathOutsideRoot(`${JSON.stringify(rel)} is excluded from the sources, so it would never be read back.`, { path: rel });
   }
   return normalized;
 }

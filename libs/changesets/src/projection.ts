@@ -4,9 +4,10 @@
  * what it touched and the node before and after. Hash checks, policy, confinement and the
  * `code:` refusal happen here; graph validation and conflicts build on the result (validate.ts).
  */
-import { errors, type GraphNode } from '@docforge/core';
-import { confineProposalPath, policyRefusal, type WriterPolicy } from './policy.js';
+import { DocforgeError, errors, type GraphNode } from '@docforge/core';
+import { confineProposalPath, policyRefusal, protectedPathProblem, type WriterPolicy } from './policy.js';
 import { createNodeText, movedNodeText, removeNodeText, updateNodeText, updateRelationsText, type EditResult } from './serialize.js';
+import { operationTextProblem, textProblemMessage } from './text-check.js';
 import type { Finding, Operation } from './types.js';
 import type { Workspace } from './workspace.js';
 
@@ -67,17 +68,23 @@ function targetOf(op: Operation): string {
 
 /**
  * Applies `operations` to the workspace (which must be fresh) and returns outcomes and findings.
- * @throws DocforgeError when `registering`: `path_outside_root` for a created or moved path
- *   outside the content roots (`..`, absolute, through a symlink, excluded); `changeset_invalid`
- *   for an operation on a `code:` node; `node_not_found` for an operation on a node that neither
- *   exists nor is created by an earlier operation; `changeset_not_writable` when the writer's
- *   policy forbids an operation
+ * Every refusal names its operation: the message starts `operation N (op)` and `details` carry
+ * `operation_index` (docs/errors.md).
+ * @throws DocforgeError when `registering`: `invalid_arguments` for a string the canonical loader
+ *   could not read back (NUL, a lone surrogate; `details.field`); `path_outside_root` for a
+ *   created or moved path outside the content roots (`..`, absolute, through a symlink, excluded)
+ *   or a touched path DocForge never writes (descriptor, state dir, `.git`, a code root);
+ *   `changeset_invalid` for an operation on a `code:` node or on a node that neither exists nor is
+ *   created by an earlier operation (one an earlier operation deleted or moved away included);
+ *   `changeset_not_writable` when the writer's policy forbids an operation
  */
 export function projectOperations(ws: Workspace, operations: readonly Operation[], options: ProjectOptions): Projection {
   const findings: Finding[] = [];
   const outcomes: OperationOutcome[] = [];
   const captured: Operation[] = [];
   const touchedBefore = new Set<string>();
+  /** Ids an earlier operation deleted or moved away (a plain document's path-derived id), by operation index. */
+  const removedBy = new Map<string, number>();
   const descriptor = ws.view.descriptor;
 
   operations.forEach((op, index) => {
@@ -88,6 +95,19 @@ export function projectOperations(ws: Workspace, operations: readonly Operation[
     const refuse = (code: string, message: string, remediation: string, p: string | null = null): void => {
       findings.push(finding('error', code, message, remediation, index, id, p));
     };
+    const prefix = `operation ${index} (${op.op})`;
+
+    // Text the canonical loader could not read back is refused before anything else sees it.
+    const text = operationTextProblem(op);
+    if (text !== null) {
+      const message = textProblemMessage(index, op.op, text);
+      if (options.registering) {
+        throw errors.invalidArguments(message, { operation_index: index, field: text.field, character: text.character, errors: [{ path: `/operations/${index}${text.pointer}`, message: text.reason }] });
+      }
+      refuse('invalid_text', message, 'fix_operation');
+      captured.push(copy);
+      return;
+    }
 
     if (id.startsWith('code:')) {
       const message = `operation ${index} (${op.op}) targets code node ${id}: code nodes come from the code adapter and are never proposed`;
@@ -104,7 +124,10 @@ export function projectOperations(ws: Workspace, operations: readonly Operation[
       try {
         landing = confineProposalPath(descriptor, rel);
       } catch (error) {
-        if (options.registering) throw error;
+        if (options.registering) {
+          if (error instanceof DocforgeError && error.code === 'path_outside_root') throw errors.pathOutsideRoot(`${prefix}: ${error.message}`, { ...error.details, operation_index: index }, { cause: error });
+          throw error;
+        }
         refuse('path_outside_root', (error as Error).message, 'fix_path', rel);
         captured.push(copy);
         return;
@@ -112,11 +135,20 @@ export function projectOperations(ws: Workspace, operations: readonly Operation[
     }
 
     const located = op.op === 'node_create' ? null : ws.locate(id);
+    // An existing node's own file must be writable too (content root ".": a Markdown file in a code root).
+    const guarded = located === null ? null : protectedPathProblem(descriptor, located.path);
+    if (guarded !== null) {
+      const message = `node ${id} is read from ${located!.path}, which proposals never write: ${guarded}`;
+      if (options.registering) throw errors.pathOutsideRoot(`${prefix}: ${message}.`, { path: located!.path, operation_index: index, node_id: id });
+      refuse('path_outside_root', message, 'fix_path', located!.path);
+      captured.push(copy);
+      return;
+    }
     const touchedPaths = [...(located ? [located.path] : []), ...(landing ? [landing] : [])];
     out.paths = touchedPaths;
     const refusal = policyRefusal(options.policy, op.op, touchedPaths);
     if (refusal !== null) {
-      if (options.registering) throw errors.changesetNotWritable(refusal, { operation_index: index, node_id: id, op: op.op });
+      if (options.registering) throw errors.changesetNotWritable(`${prefix}: ${refusal}`, { operation_index: index, node_id: id, op: op.op });
       refuse('operation_not_allowed', refusal, 'ask_for_a_wider_policy');
     }
 
@@ -136,8 +168,16 @@ export function projectOperations(ws: Workspace, operations: readonly Operation[
     captured.push(copy);
 
     if (op.op !== 'node_create' && located === null) {
-      if (options.registering) throw errors.nodeNotFound(id);
-      refuse('node_not_found', `node ${id} does not exist in the project (after the earlier operations of this changeset)`, 'search_for_node');
+      const earlier = removedBy.get(id);
+      const message = earlier === undefined
+        ? `${prefix} targets node ${id}, which does not exist in the project (nor is it created by an earlier operation of this changeset)`
+        : `${prefix} targets node ${id}, which operation ${earlier} (${operations[earlier]!.op}) of this changeset already ${operations[earlier]!.op === 'node_delete' ? 'deleted' : 'moved away'}`;
+      if (options.registering) throw errors.changesetInvalid(message, { operation_index: index, node_id: id, op: op.op, ...(earlier === undefined ? {} : { removed_by_operation: earlier }) });
+      refuse('node_not_found', message, 'search_for_node');
+      return;
+    }
+    if (landing !== null && ws.undecodable(landing)) {
+      refuse('invalid_encoding', `${landing} is not UTF-8 text; DocForge never rewrites it (convert it to UTF-8 first)`, 'fix_file_encoding', landing);
       return;
     }
     out.before = located ? { path: located.path, node: located.node } : null;
@@ -190,8 +230,10 @@ export function projectOperations(ws: Workspace, operations: readonly Operation[
     }
 
     // The node after the operation, found by id or (for a path-derived id) at its new path.
+    if (op.op === 'node_create') removedBy.delete(id);
     if (op.op === 'node_delete') {
       out.new_node_id = null;
+      removedBy.set(id, index);
       return;
     }
     let after = ws.locate(id);
@@ -205,6 +247,7 @@ export function projectOperations(ws: Workspace, operations: readonly Operation[
     }
     out.after = { path: after.path, node: after.node };
     out.new_node_id = after.node.id;
+    if (after.node.id !== id) removedBy.set(id, index);
     if (op.op === 'node_move' && after.node.id !== id) {
       for (const edge of ws.view.inbound(id, MAX_INBOUND_REPORTED)) {
         findings.push(finding('warning', 'inbound_link_broken', `moving ${id} to ${landing} changes its path-derived id to ${after.node.id}: the ${edge.relation} link from ${edge.source_id} (${edge.source_path}:${edge.line}) would break`, 'update_inbound_links', index, id, edge.source_path));

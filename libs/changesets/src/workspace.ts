@@ -3,11 +3,19 @@
  * current project, an overlay of `{path -> new text | deleted}`, and a graph resolved from both
  * through the same loader that reads canonical files (`parseContentSource` + `resolveGraph`), so
  * edges derived from bodies, links and mentions are re-derived. Nothing is written.
+ *
+ * Every text is read as the index build reads its bytes (`decodeSourceText`): a canonical file,
+ * or an overlaid text as the UTF-8 bytes it would be written as, that is not UTF-8 text (a NUL
+ * byte, ...) gives no node and one `invalid_encoding` issue, exactly as in `docforge_validate_project`.
+ * A lenient read here once let the projection and the post-application verify both keep a node
+ * the index then dropped.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, sha256, withContentHash, type GraphNode, type SourceIssue } from '@docforge/core';
-import { parseContentSource, resolveGraph, walkSources, type ContentParse, type Descriptor, type ResolvedGraph, type ResolveSource } from '@docforge/project';
+import {
+  decodeSourceText, invalidEncodingIssue, parseContentSource, resolveGraph, walkSources, type ContentParse, type Descriptor, type ResolvedGraph, type ResolveSource,
+} from '@docforge/project';
 import type { ProposalPolicy } from './policy.js';
 
 /**
@@ -34,8 +42,23 @@ export interface ProjectView {
 
 interface BaseFile {
   key: string;
+  /** The file's text (for a file that is not UTF-8: its lossy decoding, used only for hashes). */
   text: string;
   parse: ContentParse;
+  /** The bytes are not UTF-8 text: the loader reads no node from them, and DocForge never rewrites them. */
+  undecodable: boolean;
+}
+
+/**
+ * Parses one content source from its bytes as the index build does (libs/index `parseSource`):
+ * bytes that are not UTF-8 text give no node and one `invalid_encoding` error issue.
+ */
+function parseBytes(p: string, bytes: Uint8Array, descriptor: Descriptor): { text: string; parse: ContentParse; undecodable: boolean } {
+  const decoded = decodeSourceText(bytes, p);
+  if (!decoded.ok) {
+    return { text: Buffer.from(bytes).toString('utf8'), parse: { nodes: [], edges: [], links: [], issues: [invalidEncodingIssue(p, decoded)] }, undecodable: true };
+  }
+  return { text: decoded.text, parse: parseContentSource({ path: p, text: decoded.text, descriptor }), undecodable: false };
 }
 
 /** Per process: parsed canonical files by root, reused while size, mtime and inode are unchanged. */
@@ -81,13 +104,13 @@ export class Workspace {
       const key = `${entry.size}:${entry.mtime_ns}:${entry.ino}`;
       let file = cache.get(entry.path);
       if (file === undefined || file.key !== key) {
-        let text: string;
+        let bytes: Buffer;
         try {
-          text = readFileSync(path.join(view.root, entry.path), 'utf8');
+          bytes = readFileSync(path.join(view.root, entry.path));
         } catch {
           continue;
         }
-        file = { key, text, parse: parseContentSource({ path: entry.path, text, descriptor: view.descriptor }) };
+        file = { key, ...parseBytes(entry.path, bytes, view.descriptor) };
         cache.set(entry.path, file);
       }
       this.base.set(entry.path, file);
@@ -99,6 +122,11 @@ export class Workspace {
   text(p: string): string | null {
     if (this.overlay.has(p)) return this.overlay.get(p)!;
     return this.base.get(p)?.text ?? null;
+  }
+
+  /** Whether the canonical file at `p` (ignoring the overlay) is not UTF-8 text. */
+  undecodable(p: string): boolean {
+    return !this.overlay.has(p) && this.base.get(p)?.undecodable === true;
   }
 
   /** The canonical text of a path (ignoring the overlay), or null. */
@@ -131,7 +159,8 @@ export class Workspace {
     if (text === null) return null;
     let parsed = this.overlayParses.get(p);
     if (parsed === undefined) {
-      parsed = parseContentSource({ path: p, text, descriptor: this.view.descriptor });
+      // Read back as the bytes that would be written: a NUL is refused, a lone surrogate becomes U+FFFD.
+      parsed = parseBytes(p, Buffer.from(text, 'utf8'), this.view.descriptor).parse;
       this.overlayParses.set(p, parsed);
     }
     return parsed;

@@ -9,5 +9,7 @@ export type { AdapterManifest, CodeAdapter, CodeExtractInput, ModuleResolver, Li
 export type { EdgeIdentity } from './edge-key.js';
 export { edgeIdentityKey, parseEdgeIdentityKey, EDGE_KEY_SEPARATOR } from './edge-key.js';
 export { argumentsError } from './arguments-error.js';
+export type { CursorTextReason } from './cursor-text.js';
+export { decodeCursorText } from './cursor-text.js';
 export { CODE_ID_PREFIX, encodeCodePath, decodeCodePath, codeId, parseCodeId } from './code-id.js';
 export { LOG_LEVELS, isLogLevel, envLogLevel, repeatedOption, type OptionToken } from './cli-options.js';

@@ -11,7 +11,7 @@
  * position (see {@link cursorOffset}).
  */
 import { Buffer } from 'node:buffer';
-import { errors, canonicalJson, domainHash, type DocforgeError } from '@docforge/core';
+import { errors, canonicalJson, decodeCursorText, domainHash, type DocforgeError } from '@docforge/core';
 
 /** Domain string of the cursor checksum. */
 export const CURSOR_DOMAIN = 'docforge.cursor.v1';
@@ -68,7 +68,6 @@ export type InvalidCursorReason =
 const FIELDS = ['v', 'op', 'project', 'adapter', 'generation', 'params', 'collection', 'position', 'sum'] as const;
 const FIELD_SET: ReadonlySet<string> = new Set(FIELDS);
 const HEX64 = /^[0-9a-f]{64}$/;
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const MAX_JSON_DEPTH = 32;
 
 interface CursorBody {
@@ -157,35 +156,8 @@ export function encodeCursor(binding: CursorBinding, position: CursorPosition): 
 
 /** Parses and verifies the structure and checksum of a cursor, independent of any binding. */
 function parseCursor(cursor: unknown): CursorBody {
-  if (typeof cursor !== 'string') throw invalid('not_a_string', 'The cursor must be a string.');
-  if (cursor.length === 0) throw invalid('empty', 'The cursor is empty.');
-  if (cursor.length > MAX_CURSOR_LENGTH) throw invalid('too_long', `The cursor exceeds ${MAX_CURSOR_LENGTH} characters.`);
-  if (!BASE64URL.test(cursor)) throw invalid('not_base64url', 'The cursor is not unpadded base64url text.');
-  const bytes = Buffer.from(cursor, 'base64url');
-  // Node decodes leniently; only the one canonical spelling of these bytes is accepted.
-  if (bytes.toString('base64url') !== cursor) throw invalid('not_base64url', 'The cursor is not canonical base64url text.');
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    throw invalid('not_utf8', 'The cursor does not decode to UTF-8 text.');
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw invalid('not_json', 'The cursor does not decode to JSON.');
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid('not_an_object', 'The cursor does not decode to a JSON object.');
-  let canonical: string | undefined;
-  try {
-    canonical = canonicalJson(value);
-  } catch {
-    // Out-of-range numbers parse to Infinity, which has no canonical form.
-    canonical = undefined;
-  }
-  if (canonical !== text) throw invalid('not_canonical', 'The cursor JSON is not canonical.');
-  const record = value as Record<string, unknown>;
+  // The outer form (canonical base64url, UTF-8, a canonical JSON object) is checked by the one decoder the changeset cursors share.
+  const record = decodeCursorText(cursor, MAX_CURSOR_LENGTH);
   if (!Object.prototype.hasOwnProperty.call(record, 'v') || record.v !== 1) {
     throw invalid('unsupported_version', 'The cursor version is not 1.');
   }

@@ -27,7 +27,7 @@ export const getChangesetDiffTool = defineTool({
     const summary = summarize(doc, view);
     const pagedSkeleton: ToolResult = { changeset: summary, format: 'changes', changes: [], truncated: true, next_cursor: CURSOR_PLACEHOLDER, limit };
     const budget = pageBudget(ctx, sync, pagedSkeleton);
-    const binding = `${doc.id}:${doc.changeset_sha256}:${view.sourceHash}`;
+    const binding = { request: doc.id, version: `${doc.changeset_sha256}:${view.sourceHash}` };
     const { position: start, sub } = decodeCursorAt(args.cursor, TOOL, binding);
     const next = (position: number, chunk = 0): string | null => (position < changes.length ? encodeCursor(TOOL, binding, position, chunk) : null);
     const entry = changes[start];

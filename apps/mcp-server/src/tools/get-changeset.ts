@@ -12,7 +12,7 @@ export const getChangesetTool = defineTool({
   handler(ctx, sync, args) {
     const { view, store } = proposalContext(ctx, sync);
     const doc = loadChangeset(store, args.changeset_id);
-    const binding = `${doc.id}:${doc.changeset_sha256}`;
+    const binding = { request: doc.id, version: doc.changeset_sha256 };
     const start = decodeCursor(args.cursor, 'docforge_get_changeset', binding);
     const limit = pageLimit(args, sync);
     const summaries = doc.operations.map((op, index) => ({ index, op: op.op, operation_sha256: operationSha256(op), chars: canonicalJson(op).length, node_id: targetOf(op) }));

@@ -14,7 +14,7 @@ export const listChangesetsTool = defineTool({
     const listing = store.list();
     const all = listing.documents.map((d) => summarize(d, view)).filter((s) => statuses.includes(s.status));
     const limit = pageLimit(args, sync);
-    const binding = `list:${statuses.join(',')}`;
+    const binding = { request: `list:${statuses.join(',')}`, version: '' };
     const start = decodeCursor(args.cursor, 'docforge_list_changesets', binding);
     const skeleton: ToolResult = { items: [], truncated: true, next_cursor: CURSOR_PLACEHOLDER, limit, statuses, unreadable: listing.unreadable.length };
     const items = fitItems(all, start, limit, pageBudget(ctx, sync, skeleton));

@@ -33,7 +33,7 @@ export const validateChangesetTool = defineTool({
     const doc = loadChangeset(store, args.changeset_id);
     const evaluation = evaluateStored(view, store, doc);
     const findings = evaluation.findings;
-    const binding = `${doc.id}:${doc.changeset_sha256}:${view.sourceHash}`;
+    const binding = { request: doc.id, version: `${doc.changeset_sha256}:${view.sourceHash}` };
     const start = decodeCursor(args.cursor, 'docforge_validate_changeset', binding);
     const limit = pageLimit(args, sync);
     const finding_counts = { error: findings.filter((f) => f.severity === 'error').length, warning: findings.filter((f) => f.severity === 'warning').length };
