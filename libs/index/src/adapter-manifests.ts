@@ -3,6 +3,7 @@
  * light `manifest` entry so the main thread learns which files to walk without loading a compiler.
  */
 import type { AdapterManifest } from '@docforge/core';
+import type { Descriptor } from '@docforge/project';
 import { pythonManifest } from '@docforge/adapter-python/manifest';
 import { typescriptManifest } from '@docforge/adapter-typescript/manifest';
 
@@ -17,4 +18,22 @@ export function builtinAdapterManifest(id: string): AdapterManifest | null {
 /** File extensions read by the listed adapters (`[adapter] code`), in list order; unknown ids add none. */
 export function codeExtensionsOf(adapterIds: readonly string[]): string[] {
   return adapterIds.flatMap((id) => builtinAdapterManifest(id)?.extensions ?? []);
+}
+
+/** Version of the built-in document loader (Markdown, TOML records): the first part of every adapter version. */
+export const DOCUMENT_LOADER_VERSION = 'docs@2';
+
+/**
+ * Whether a publication's `adapter_version` was made by the adapters this program would use for
+ * `descriptor` (the document loader, each built-in code adapter's manifest version, the strategy):
+ * a publication of an older DocForge is rebuilt, not served as current. A part published as
+ * `ID@unavailable` (the adapter could not be loaded when that build ran) matches its adapter id:
+ * the build would say the same again. For descriptors with a project-owned adapter the worker adds
+ * a suffix this check does not know; callers compare only without one.
+ */
+export function adapterVersionCurrent(published: string, descriptor: Descriptor): boolean {
+  const parts = published.split('+');
+  const expected = [DOCUMENT_LOADER_VERSION, ...descriptor.adapter.code.map((id) => `${id}@${builtinAdapterManifest(id)?.version ?? 'unavailable'}`), `strategy=${descriptor.adapter.strategy}`];
+  if (parts.length !== expected.length) return false;
+  return expected.every((want, i) => parts[i] === want || (parts[i]!.endsWith('@unavailable') && parts[i]!.slice(0, -'@unavailable'.length) === want.slice(0, want.indexOf('@'))));
 }

@@ -6,10 +6,10 @@
 import path from 'node:path';
 import type { CodeAdapter } from '@docforge/core';
 import type { Descriptor } from '@docforge/project';
-import { builtinAdapterManifest } from './adapter-manifests.js';
+import { builtinAdapterManifest, DOCUMENT_LOADER_VERSION } from './adapter-manifests.js';
 
 /** Version of the document loader, part of `adapter_version`. */
-export const DOCUMENT_LOADER_VERSION = 'docs@2';
+export { DOCUMENT_LOADER_VERSION } from './adapter-manifests.js';
 
 const codeAdapters = new Map<string, CodeAdapter>();
 const unavailableAdapters = new Set<string>();

@@ -8,7 +8,7 @@ import {
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { identityExtra, identityWalk, walkIssueIdentities, type IdentityWalk } from './identity.js';
 import { partialWalk } from './partial-walk.js';
-import { codeExtensionsOf } from './adapter-manifests.js';
+import { adapterVersionCurrent, codeExtensionsOf } from './adapter-manifests.js';
 import { resolveProjectRoot } from './project-root.js';
 import type { BuildOutcome, BuildStats, BuildTask, PrimeTask } from './build-types.js';
 import type { Publication } from './publication-format.js';
@@ -408,7 +408,8 @@ export class IndexManager {
     layout: StateLayout, published: Publication | null, descriptor: Descriptor, identity: string, logicAllowed: boolean, identityMs: number,
   ): SyncReport | null {
     if (this.damaged || !published || published.source_identity !== identity || published.logic_allowed !== logicAllowed
-      || (published.logic_present && !logicAllowed) || !publicationFileIntact(layout, published) || !this.openPublication(layout, published)) return null;
+      || (published.logic_present && !logicAllowed) || (this.adapterGuard.fingerprint === null && !adapterVersionCurrent(published.adapter_version, descriptor))
+      || !publicationFileIntact(layout, published) || !this.openPublication(layout, published)) return null;
     return { publication: published, descriptor, staleness: 'current', rebuilt: false, stats: null, sync_error: null, identity_ms: identityMs, identity_known: true };
   }
 

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { loadDescriptor } from '@docforge/project/descriptor';
 import { cheapIdentity } from '@docforge/project/walk';
 import { stateLayout } from '@docforge/fs-safe';
+import { adapterVersionCurrent } from './adapter-manifests.js';
 import { openApplication } from './application-guard.js';
 import { identityWalk } from './identity.js';
 import type { Publication } from './publication-format.js';
@@ -25,7 +26,7 @@ import { IndexReader } from './reader.js';
 /** Why the fast path did not answer (tests and callers read it; never shown to users). */
 export type NoChangeFallback =
   | 'project_root' | 'descriptor' | 'project_adapter' | 'application_open' | 'walk' | 'no_publication' | 'identity_changed'
-  | 'logic_binding' | 'index_file_changed' | 'index_unopenable' | 'error';
+  | 'logic_binding' | 'adapter_version' | 'index_file_changed' | 'index_unopenable' | 'error';
 
 /**
  * The fast path's answer: the current publication (the sync would answer `rebuilt: false`,
@@ -83,6 +84,7 @@ export function noChangeSync(root: string, options: NoChangeOptions): NoChangeAn
     if (published === null) return fallback('no_publication', true);
     if (published.source_identity !== identity) return fallback('identity_changed', true);
     if (published.logic_allowed !== logicAllowed || (published.logic_present && !logicAllowed)) return fallback('logic_binding', true);
+    if (!adapterVersionCurrent(published.adapter_version, descriptor)) return fallback('adapter_version', true);
     if (!publicationFileIntact(layout, published)) return fallback('index_file_changed', true);
     if (!opensAsIndex(path.join(layout.indexDir, published.index_file), options.noAst)) return fallback('index_unopenable', true);
     return { current: true, publication: published };

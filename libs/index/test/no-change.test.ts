@@ -120,6 +120,22 @@ test('examples/: the fast path answers exactly what a fresh full sync answers, a
   await fullSync(root);
   await assertSameAsFull(root);
 
+  // A publication of another DocForge version's adapters (an older code adapter): rebuilt, not served.
+  const built = JSON.parse(readFileSync(layout.currentFile, 'utf8')) as Record<string, unknown>;
+  assert.match(String(built.adapter_version), /^docs@\d+\+typescript@\d+\.\d+\.\d+\+strategy=ast$/);
+  writeFileSync(layout.currentFile, JSON.stringify({ ...built, adapter_version: String(built.adapter_version).replace(/typescript@[\d.]+/, 'typescript@0.9.0') }));
+  assertFallback(noChangeSync(root, { noAst: false }), 'adapter_version', true);
+  const upgraded = await fullSync(root);
+  assert.equal(upgraded.rebuilt, true);
+  assert.equal(upgraded.publication.adapter_version, built.adapter_version);
+  await assertSameAsFull(root);
+  // An adapter that could not be loaded when the build ran is no reason to rebuild again and again.
+  const rebuiltRecord = JSON.parse(readFileSync(layout.currentFile, 'utf8')) as Record<string, unknown>;
+  writeFileSync(layout.currentFile, JSON.stringify({ ...rebuiltRecord, adapter_version: String(rebuiltRecord.adapter_version).replace(/typescript@[\d.]+/, 'typescript@unavailable') }));
+  assert.equal(noChangeSync(root, { noAst: false }).current, true);
+  assert.equal((await fullSync(root)).rebuilt, false);
+  writeFileSync(layout.currentFile, JSON.stringify(rebuiltRecord));
+
   // An open application journal: nothing is compared; the full sync answers staleness `unknown`.
   mkdirSync(layout.applicationDir, { recursive: true });
   writeFileSync(layout.applicationJournal, JSON.stringify({ schema_version: 1, changeset_id: 'cs-1', step: 'writing' }));
