@@ -160,6 +160,7 @@ test('every operation kind on every source format shows its real change in the M
   assert.ok(changedLines(rMove!.file_diffs[0].diff).includes('+id = "ADR-002"'));
   assert.ok(changedLines(rMove!.file_diffs[1].diff).includes('-id = "ADR-002"'));
   assert.deepEqual([rMove!.before.source_path, rMove!.after.source_path], [RECORDS, 'docs/archive.toml']);
+  assert.deepEqual(rRel!.before.relations, { relates_to: ['ADR-002'] }, 'moving ADR-002 out of the file kept ADR-001\'s [node.relations]');
   assert.deepEqual(rRel!.relations_added, [{ relation: 'governs', target_id: 'CMP-STORE' }]);
   assert.deepEqual(rRel!.relations_removed, [{ relation: 'relates_to', target_id: 'ADR-002' }]);
   assert.deepEqual([rDelete!.after, rDelete!.after_path], [null, null]);
