@@ -95,6 +95,8 @@ const operationEntry = {
   },
 };
 
+const relationChange = { type: 'object', required: ['relation', 'target_id'], properties: { relation: { type: 'string' }, target_id: { type: 'string' } } };
+
 const changeEntry = {
   type: 'object',
   required: ['index', 'op'],
@@ -104,9 +106,27 @@ const changeEntry = {
     node_id: { type: ['string', 'null'] },
     before_path: { type: ['string', 'null'] },
     after_path: { type: ['string', 'null'] },
-    before: { type: ['object', 'null'] },
-    after: { type: ['object', 'null'] },
-    body_diff: { type: 'string' },
+    before: { type: ['object', 'null'], description: 'The node before the operation: id, kind, title, family, authority, status, tags, source_path and declared relations (relation -> targets); null when absent.' },
+    after: { type: ['object', 'null'], description: 'The node after the operation, same fields; null when removed or not projected.' },
+    projected: { type: 'boolean', description: 'false: the operation cannot be projected and changes nothing; refusal says why and no change is listed.' },
+    refusal: {
+      type: ['object', 'null'],
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+      description: 'Why the operation is not projected (or its node not read back): its error finding; null otherwise.',
+    },
+    relations_added: { type: 'array', items: relationChange, description: 'Declared relations the operation adds to the node.' },
+    relations_removed: { type: 'array', items: relationChange, description: 'Declared relations the operation removes from the node.' },
+    body_diff: { type: 'string', description: 'Unified diff of the node body; empty when unchanged.' },
+    file_diffs: {
+      type: 'array',
+      description: 'Every source file the operation rewrites, with the unified diff of its exact text; a Markdown move keeping every byte is one rename entry.',
+      items: {
+        type: 'object',
+        required: ['before_path', 'after_path', 'diff'],
+        properties: { before_path: { type: ['string', 'null'] }, after_path: { type: ['string', 'null'] }, diff: { type: 'string' } },
+      },
+    },
   },
 };
 
@@ -174,7 +194,7 @@ const TOOLS = {
     output: page('findings', finding, { changeset: summary, valid: { type: 'boolean' }, finding_counts: { type: 'object' }, operation_summaries: { type: 'array', items: operationEntry } }, ['changeset', 'valid']),
   },
   docforge_get_changeset_diff: {
-    description: 'Per operation: before and after front matter and a unified text diff of the body. An individually oversized diff becomes canonical_json_chunk pages. Read-only; works without --proposal-writer.',
+    description: 'Per operation: the node fields and declared relations before and after, the relations added and removed, a unified text diff of the body and of every source file the operation rewrites (projected: false with a refusal when it changes nothing). An individually oversized diff becomes canonical_json_chunk pages. Read-only; works without --proposal-writer.',
     input: inputOf({ changeset_id: changesetId, limit, cursor }, ['changeset_id']),
     output: {
       type: 'object',
@@ -185,8 +205,11 @@ const TOOLS = {
         changes: { type: 'array', items: changeEntry },
         chunk: {
           type: 'object',
-          required: ['index', 'count', 'data', 'payload_sha256', 'payload_chars'],
-          properties: { index: { type: 'integer' }, count: { type: 'integer' }, data: { type: 'string' }, payload_sha256: hex64, payload_chars: { type: 'integer' } },
+          required: ['operation_index', 'index', 'count', 'data', 'payload_sha256', 'payload_chars'],
+          properties: {
+            operation_index: { type: 'integer', minimum: 0, description: 'The operation whose individually oversized diff this chunk sequence carries; the payload is {operations: [that operation], changes: [its change]}.' },
+            index: { type: 'integer' }, count: { type: 'integer' }, data: { type: 'string' }, payload_sha256: hex64, payload_chars: { type: 'integer' },
+          },
         },
         truncated: { type: 'boolean' },
         next_cursor: { type: ['string', 'null'] },

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { IndexManager, type SyncReport } from '@docforge/index';
 import { declaredOutputsReport } from '@docforge/render';
 import {
-  abandonChangeset, applyChangeset, changeEntries, evaluateStored, indexProjectView, loadCanonicalApplier, storeOf, summarize, type ChangesetStore, type ProjectView,
+  abandonChangeset, applyChangeset, changeEntries, evaluateStored, indexProjectView, loadCanonicalApplier, storeOf, summarize, type ChangeEntry, type ChangesetStore, type ProjectView,
 } from '@docforge/changesets';
 import { toDocforgeError } from '@docforge/core';
 
@@ -51,6 +51,39 @@ function colorDiff(text: string, color: boolean): string {
     if (line.startsWith('@@')) return `\x1b[36m${line}\x1b[0m`;
     return line;
   }).join('\n');
+}
+
+/** The node fields a text diff compares (the header line names the paths). */
+const TEXT_FIELDS = ['id', 'title', 'kind', 'family', 'authority', 'status', 'tags'] as const;
+
+/**
+ * Prints one change of `docforge changeset diff` as text: a header `[i] op node  before -> after`
+ * (`(not projected: code: message)` when the operation changes nothing), `-field`/`+field` lines
+ * of the changed fields, `-relation target`/`+relation target` lines of the removed and added
+ * declared relations, then the unified diff of every source file it rewrites (the body's changes
+ * are inside those; the complete entry with `body_diff` is `--json`).
+ */
+function printChange(c: ChangeEntry, color: boolean): void {
+  const target = c.projected ? (c.after_path ?? '(deleted)') : `(not projected: ${c.refusal?.code ?? 'refused'}: ${c.refusal?.message ?? ''})`;
+  print(`[${c.index}] ${c.op} ${c.node_id ?? ''}  ${c.before_path ?? '(new)'} -> ${target}`);
+  if (!c.projected) return;
+  const lines: string[] = [];
+  if (c.after !== null || c.op === 'node_delete') {
+    for (const key of TEXT_FIELDS) {
+      const before = c.before ? JSON.stringify(c.before[key]) : null;
+      const after = c.after ? JSON.stringify(c.after[key]) : null;
+      if (before === after) continue;
+      // A created or deleted node lists only the fields it holds.
+      const only = before ?? after;
+      if ((c.before === null || c.after === null) && (only === 'null' || only === '[]')) continue;
+      if (before !== null) lines.push(`-${key}: ${before}`);
+      if (after !== null) lines.push(`+${key}: ${after}`);
+    }
+  }
+  for (const r of c.relations_removed) lines.push(`-${r.relation} ${r.target_id}`);
+  for (const r of c.relations_added) lines.push(`+${r.relation} ${r.target_id}`);
+  for (const f of c.file_diffs) lines.push(...f.diff.trimEnd().split('\n'));
+  if (lines.length > 0) printRaw(colorDiff(lines.map(terminalSafe).join('\n'), color));
 }
 
 /**
@@ -100,15 +133,7 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
         const changes = changeEntries(evaluateStored(view, store, doc).projection.outcomes);
         if (options.json) printRaw(JSON.stringify({ changeset: summarize(doc, view), operations: doc.operations, changes }, null, 2));
         else {
-          for (const c of changes) {
-            print(`[${c.index}] ${c.op} ${c.node_id ?? ''}  ${c.before_path ?? '(new)'} -> ${c.after_path ?? '(deleted)'}`);
-            for (const key of ['title', 'kind', 'family', 'authority', 'status', 'tags'] as const) {
-              const before = c.before ? JSON.stringify(c.before[key]) : null;
-              const after = c.after ? JSON.stringify(c.after[key]) : null;
-              if (before !== after) printRaw(colorDiff(`-${key}: ${terminalSafe(before ?? '')}\n+${key}: ${terminalSafe(after ?? '')}`, options.color));
-            }
-            if (c.body_diff !== '') printRaw(colorDiff(c.body_diff.trimEnd().split('\n').map(terminalSafe).join('\n'), options.color));
-          }
+          for (const c of changes) printChange(c, options.color);
         }
         return 0;
       });

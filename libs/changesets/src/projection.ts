@@ -18,6 +18,18 @@ export const MAX_INBOUND_REPORTED = 200;
 export interface NodeState {
   path: string;
   node: GraphNode;
+  /**
+   * The node's declared relations in its source at that point (front matter or record
+   * `[relations]`; not body links): relation name -> targets in declared order, de-duplicated.
+   */
+  relations: Record<string, string[]>;
+}
+
+/** One source file an operation rewrote: its text just before and just after the operation (null: absent). */
+export interface FileChange {
+  path: string;
+  before: string | null;
+  after: string | null;
 }
 
 /** What one operation did in the projection. */
@@ -34,6 +46,15 @@ export interface OperationOutcome {
   paths: string[];
   /** `source\0relation\0target` keys of relations added or removed. */
   relationships: string[];
+  /** Whether the operation's edits were applied to the projection (false: it changes nothing; see `refusal`). */
+  projected: boolean;
+  /**
+   * Why the operation could not be projected, or (projected) why its node is not read back
+   * afterwards: its error finding's code and message; null otherwise.
+   */
+  refusal: { code: string; message: string } | null;
+  /** The files the operation rewrote, in edit order (empty when not projected). */
+  files: FileChange[];
 }
 
 /** The projection of a list of operations. */
@@ -56,6 +77,16 @@ export interface ProjectOptions {
 
 function finding(severity: Finding['severity'], code: string, message: string, remediation: string, index: number | null, nodeId: string | null, p: string | null = null): Finding {
   return { severity, code, message, remediation, operation_index: index, node_id: nodeId, path: p };
+}
+
+/** The node's state in the workspace now, with its declared relations read from the parse of `p`. */
+function nodeState(ws: Workspace, p: string, node: GraphNode): NodeState {
+  const relations: Record<string, string[]> = {};
+  for (const edge of ws.parse(p)?.edges ?? []) {
+    if (edge.source_id !== node.id) continue;
+    (relations[edge.relation] ??= []).push(edge.target_id);
+  }
+  return { path: p, node, relations };
 }
 
 function targetOf(op: Operation): string {
@@ -89,11 +120,13 @@ export function projectOperations(ws: Workspace, operations: readonly Operation[
 
   operations.forEach((op, index) => {
     const id = targetOf(op);
-    const out: OperationOutcome = { index, op: op.op, node_id: id, new_node_id: id, before: null, after: null, paths: [], relationships: [] };
+    const out: OperationOutcome = { index, op: op.op, node_id: id, new_node_id: id, before: null, after: null, paths: [], relationships: [], projected: false, refusal: null, files: [] };
     outcomes.push(out);
     let copy: Operation = structuredClone(op);
+    // The first error names why the operation is not projected, when it is not (out.projected stays false).
     const refuse = (code: string, message: string, remediation: string, p: string | null = null): void => {
       findings.push(finding('error', code, message, remediation, index, id, p));
+      out.refusal ??= { code, message };
     };
     const prefix = `operation ${index} (${op.op})`;
 
@@ -180,7 +213,7 @@ export function projectOperations(ws: Workspace, operations: readonly Operation[
       refuse('invalid_encoding', `${landing} is not UTF-8 text; DocForge never rewrites it (convert it to UTF-8 first)`, 'fix_file_encoding', landing);
       return;
     }
-    out.before = located ? { path: located.path, node: located.node } : null;
+    out.before = located ? nodeState(ws, located.path, located.node) : null;
 
     let edits: { path: string; result: EditResult }[] = [];
     switch (op.op) {
@@ -225,9 +258,13 @@ export function projectOperations(ws: Workspace, operations: readonly Operation[
     }
     for (const edit of edits) {
       if (edit.result.refused) continue;
+      out.files.push({ path: edit.path, before: ws.text(edit.path), after: edit.result.text });
       ws.setText(edit.path, edit.result.text);
       for (const w of edit.result.warnings) findings.push(finding('warning', w.code, w.message, 'review_operation', index, id, edit.path));
     }
+
+    out.projected = true;
+    out.refusal = null;
 
     // The node after the operation, found by id or (for a path-derived id) at its new path.
     if (op.op === 'node_create') removedBy.delete(id);
@@ -245,7 +282,7 @@ export function projectOperations(ws: Workspace, operations: readonly Operation[
       refuse('node_not_readable', `after ${op.op}, node ${id} is not read back from ${landing ?? located?.path ?? '?'} by the canonical loader`, 'fix_operation', landing ?? located?.path ?? null);
       return;
     }
-    out.after = { path: after.path, node: after.node };
+    out.after = nodeState(ws, after.path, after.node);
     out.new_node_id = after.node.id;
     if (after.node.id !== id) removedBy.set(id, index);
     if (op.op === 'node_move' && after.node.id !== id) {

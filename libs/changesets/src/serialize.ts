@@ -8,7 +8,10 @@
  *
  * - TOML front matter (`+++`) and `[[node]]` record files are edited with
  *   `@decimalturn/toml-patch` (`patch(source, changed)`): comments, key order, quoting and
- *   spacing of untouched keys survive, and untouched records stay byte-identical.
+ *   spacing of untouched keys survive, and untouched records stay byte-identical. A patched text
+ *   must read back to exactly the table meant, else the edit is refused
+ *   (`serialization_mismatch`, an error finding), never written half-right. A record leaves its
+ *   file by cutting its own lines (toml-patch's array removal drops other records' sub-tables).
  * - YAML front matter (`---`, foreign to DocForge) is edited through the `yaml` package's
  *   Document API: other keys and comments survive.
  * - A body edit replaces only the text after the front matter block; the block's bytes stay.
@@ -24,6 +27,7 @@ import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { Document as YamlDocument } from 'yaml';
 import type { GraphNode } from '@docforge/core';
+import { cutRecordLines, sameToml } from './toml-check.js';
 import type { NodeCreateOp, NodeSet, RelationRef } from './types.js';
 
 let yamlModule: typeof Yaml | null = null;
@@ -154,6 +158,7 @@ function editFront(text: string, block: FrontBlock, edit: (table: Table) => Warn
     if (!Array.isArray(outcome)) return outcome;
     warnings = outcome;
     replaced = raw.trim() === '' ? tomlText(table) : patchTomlText(raw, table);
+    if (!readsBack(replaced, table)) return mismatch('the TOML front matter');
   } else {
     const doc = yaml().parseDocument(raw);
     if (doc.errors.length > 0 || (doc.contents !== null && !yaml().isMap(doc.contents))) return refuse('malformed_front_matter', 'the YAML front matter cannot be read');
@@ -249,7 +254,22 @@ function editRecords(text: string, p: string, edit: (records: Table[]) => Warnin
   if (doc === null) return refuse('malformed_record', `${p} is not a readable TOML records file`);
   const outcome = edit(doc['node'] as Table[]);
   if (!Array.isArray(outcome)) return outcome;
-  return ok(bom + (src.trim() === '' ? tomlText(doc) : patchTomlText(src, doc)), outcome);
+  const edited = src.trim() === '' ? tomlText(doc) : patchTomlText(src, doc);
+  if (!sameToml(parseRecords(edited), doc)) return mismatch(p);
+  return ok(bom + edited, outcome);
+}
+
+/** Whether a TOML text parses to exactly `table` (key order aside). */
+function readsBack(text: string, table: Table): boolean {
+  try {
+    return sameToml(parseToml(text), table);
+  } catch {
+    return false;
+  }
+}
+
+function mismatch(what: string): EditRefusal {
+  return refuse('serialization_mismatch', `the edit of ${what} cannot be written faithfully: the edited TOML would not read back as the intended change, so nothing would be written`);
 }
 
 function recordIndex(records: readonly Table[], id: string): number {
@@ -409,12 +429,15 @@ export function updateRelationsText(node: GraphNode, text: string, add: readonly
  */
 export function removeNodeText(node: GraphNode, text: string): EditResult {
   if (node.origin !== 'record') return ok(null);
-  return editRecords(text, node.source_path, (records) => {
-    const index = recordIndex(records, node.id);
-    if (index < 0) return refuse('malformed_record', `${node.source_path} no longer holds a readable [[node]] record ${node.id}`);
-    records.splice(index, 1);
-    return [];
-  });
+  const { bom, src } = unBom(text);
+  const doc = parseRecords(src);
+  const index = doc === null ? -1 : recordIndex(doc['node'] as Table[], node.id);
+  if (doc === null || index < 0) return refuse('malformed_record', `${node.source_path} no longer holds a readable [[node]] record ${node.id}`);
+  (doc['node'] as Table[]).splice(index, 1);
+  // The record's own lines (`node` was read from this text), checked like every TOML edit.
+  const cut = cutRecordLines(src, node.start_line, node.end_line);
+  if (!sameToml(parseRecords(cut), doc)) return mismatch(node.source_path);
+  return ok(bom + cut);
 }
 
 /**

@@ -101,3 +101,40 @@ test('plain Markdown: the title is the first heading; metadata it cannot hold is
   const relations = updateRelationsText(node, original, [{ relation: 'refines', target_id: 'X' }], []);
   assert.equal(relations.refused, true);
 });
+
+test('removing a record keeps every other record and its [node.relations] sub-table byte for byte (first, middle, last; LF and CRLF; with and without a final newline)', () => {
+  const records = [
+    '# Decisions\n\n[[node]]\nid = "A"\nkind = "decision"\ntitle = "A"\n\n[node.relations]\nrelates_to = ["B"]\n',
+    '\n[[node]]\nid = "B"\nkind = "decision"\ntitle = "B"\n\n[node.relations]\ngoverns = ["C"]\n',
+    '\n[[node]]\nid = "C"\nkind = "decision"\ntitle = "C"\nbody = """\nGamma.\n"""\n\n[node.relations]\nrelates_to = ["A"]\n',
+  ];
+  const lf = records.join('');
+  const expected: Record<string, string> = {
+    A: `# Decisions\n\n${records[1]!.slice(1)}${records[2]}`,
+    B: records[0]! + records[2]!,
+    C: records[0]! + records[1]!,
+  };
+  for (const eol of ['\n', '\r\n']) {
+    for (const final of [true, false]) {
+      const original = (final ? lf : lf.slice(0, -1)).replace(/\n/g, eol);
+      for (const id of ['A', 'B', 'C']) {
+        const removed = removeNodeText(nodeOf('docs/decisions.toml', original, id), original);
+        const text = textOf(removed);
+        const want = expected[id]!;
+        assert.equal(text, (final ? want : want.slice(0, -1)).replace(/\n/g, eol), `remove ${id} (${JSON.stringify(eol)}, final newline ${final})`);
+        const left = parseContentSource({ path: 'docs/decisions.toml', text, descriptor: descriptor() });
+        assert.deepEqual(left.nodes.map((n) => n.id), ['A', 'B', 'C'].filter((x) => x !== id));
+        assert.equal(left.edges.length, 2, 'the other records keep their relations');
+      }
+    }
+  }
+});
+
+test('a TOML edit that would not read back as the intended change is refused (serialization_mismatch), never written', () => {
+  const original = '[[node]]\nid = "A"\nkind = "decision"\ntitle = "A"\n';
+  const node = nodeOf('docs/decisions.toml', original, 'A');
+  // A record whose lines no longer match the text it is removed from (the node read from other text).
+  const result = removeNodeText({ ...node, start_line: 2, end_line: 2 }, original);
+  assert.equal(result.refused, true);
+  if (result.refused) assert.equal(result.code, 'serialization_mismatch');
+});

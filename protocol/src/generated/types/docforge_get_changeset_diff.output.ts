@@ -45,13 +45,59 @@ export interface DocforgeGetChangesetDiffOutput {
       node_id?: string | null;
       before_path?: string | null;
       after_path?: string | null;
+      /**
+       * The node before the operation: id, kind, title, family, authority, status, tags, source_path and declared relations (relation -> targets); null when absent.
+       */
       before?: {
         [k: string]: unknown;
       } | null;
+      /**
+       * The node after the operation, same fields; null when removed or not projected.
+       */
       after?: {
         [k: string]: unknown;
       } | null;
+      /**
+       * false: the operation cannot be projected and changes nothing; refusal says why and no change is listed.
+       */
+      projected?: boolean;
+      /**
+       * Why the operation is not projected (or its node not read back): its error finding; null otherwise.
+       */
+      refusal?: {
+        code: string;
+        message: string;
+        [k: string]: unknown;
+      } | null;
+      /**
+       * Declared relations the operation adds to the node.
+       */
+      relations_added?: {
+        relation: string;
+        target_id: string;
+        [k: string]: unknown;
+      }[];
+      /**
+       * Declared relations the operation removes from the node.
+       */
+      relations_removed?: {
+        relation: string;
+        target_id: string;
+        [k: string]: unknown;
+      }[];
+      /**
+       * Unified diff of the node body; empty when unchanged.
+       */
       body_diff?: string;
+      /**
+       * Every source file the operation rewrites, with the unified diff of its exact text; a Markdown move keeping every byte is one rename entry.
+       */
+      file_diffs?: {
+        before_path: string | null;
+        after_path: string | null;
+        diff: string;
+        [k: string]: unknown;
+      }[];
       [k: string]: unknown;
     }[];
     chunk?: {

@@ -3,7 +3,7 @@
 /* eslint-disable */
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"]},"root":{"type":"string"},"revision":{"type":"integer","minimum":0},"source_hash":{"type":["string","null"]},"adapter_version":{"type":["string","null"]},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["changeset","format","truncated","next_cursor","limit"],"properties":{"changeset":{"type":"object","required":["id","writer","status","stored_status","changeset_sha256","base","operation_count","stale","created_at","updated_at"],"properties":{"id":{"type":"string"},"writer":{"type":"string"},"status":{"enum":["draft","ready","stale","applied","abandoned"],"description":"Stored status, or stale when derived at read time."},"stored_status":{"enum":["draft","ready","applied","abandoned"]},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{64}$"},"operation_count":{"type":"integer","minimum":0},"stale":{"type":["object","null"],"required":["reason"],"properties":{"reason":{"enum":["base_changed","touched_node_changed","touched_source_changed"]},"node_ids":{"type":"array"},"paths":{"type":"array"}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}},"format":{"enum":["changes","canonical_json_chunk"]},"changes":{"type":"array","items":{"type":"object","required":["index","op"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"node_id":{"type":["string","null"]},"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"before":{"type":["object","null"]},"after":{"type":["object","null"]},"body_diff":{"type":"string"}}}},"chunk":{"type":"object","required":["operation_index","index","count","data","payload_sha256","payload_chars"],"properties":{"operation_index":{"type":"integer","minimum":0,"description":"The operation whose individually oversized diff this chunk sequence carries; the payload is {operations: [that operation], changes: [its change]}."},"index":{"type":"integer"},"count":{"type":"integer"},"data":{"type":"string"},"payload_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"payload_chars":{"type":"integer"}}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"]},"root":{"type":"string"},"revision":{"type":"integer","minimum":0},"source_hash":{"type":["string","null"]},"adapter_version":{"type":["string","null"]},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object","required":["changeset","format","truncated","next_cursor","limit"],"properties":{"changeset":{"type":"object","required":["id","writer","status","stored_status","changeset_sha256","base","operation_count","stale","created_at","updated_at"],"properties":{"id":{"type":"string"},"writer":{"type":"string"},"status":{"enum":["draft","ready","stale","applied","abandoned"],"description":"Stored status, or stale when derived at read time."},"stored_status":{"enum":["draft","ready","applied","abandoned"]},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{64}$"},"operation_count":{"type":"integer","minimum":0},"stale":{"type":["object","null"],"required":["reason"],"properties":{"reason":{"enum":["base_changed","touched_node_changed","touched_source_changed"]},"node_ids":{"type":"array"},"paths":{"type":"array"}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}},"format":{"enum":["changes","canonical_json_chunk"]},"changes":{"type":"array","items":{"type":"object","required":["index","op"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"node_id":{"type":["string","null"]},"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"before":{"type":["object","null"],"description":"The node before the operation: id, kind, title, family, authority, status, tags, source_path and declared relations (relation -> targets); null when absent."},"after":{"type":["object","null"],"description":"The node after the operation, same fields; null when removed or not projected."},"projected":{"type":"boolean","description":"false: the operation cannot be projected and changes nothing; refusal says why and no change is listed."},"refusal":{"type":["object","null"],"required":["code","message"],"properties":{"code":{"type":"string"},"message":{"type":"string"}},"description":"Why the operation is not projected (or its node not read back): its error finding; null otherwise."},"relations_added":{"type":"array","items":{"type":"object","required":["relation","target_id"],"properties":{"relation":{"type":"string"},"target_id":{"type":"string"}}},"description":"Declared relations the operation adds to the node."},"relations_removed":{"type":"array","items":{"type":"object","required":["relation","target_id"],"properties":{"relation":{"type":"string"},"target_id":{"type":"string"}}},"description":"Declared relations the operation removes from the node."},"body_diff":{"type":"string","description":"Unified diff of the node body; empty when unchanged."},"file_diffs":{"type":"array","description":"Every source file the operation rewrites, with the unified diff of its exact text; a Markdown move keeping every byte is one rename entry.","items":{"type":"object","required":["before_path","after_path","diff"],"properties":{"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"diff":{"type":"string"}}}}}}},"chunk":{"type":"object","required":["operation_index","index","count","data","payload_sha256","payload_chars"],"properties":{"operation_index":{"type":"integer","minimum":0,"description":"The operation whose individually oversized diff this chunk sequence carries; the payload is {operations: [that operation], changes: [its change]}."},"index":{"type":"integer"},"count":{"type":"integer"},"data":{"type":"string"},"payload_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"payload_chars":{"type":"integer"}}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"}}},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 const pattern0 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -956,9 +956,9 @@ vErrors.push(err75);
 errors++;
 }
 }
-if(data29.body_diff !== undefined){
-if(typeof data29.body_diff !== "string"){
-const err76 = {instancePath:instancePath+"/result/changes/" + i0+"/body_diff",schemaPath:"#/properties/result/properties/changes/items/properties/body_diff/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data29.projected !== undefined){
+if(typeof data29.projected !== "boolean"){
+const err76 = {instancePath:instancePath+"/result/changes/" + i0+"/projected",schemaPath:"#/properties/result/properties/changes/items/properties/projected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -968,9 +968,10 @@ vErrors.push(err76);
 errors++;
 }
 }
-}
-else {
-const err77 = {instancePath:instancePath+"/result/changes/" + i0,schemaPath:"#/properties/result/properties/changes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data29.refusal !== undefined){
+let data38 = data29.refusal;
+if((!(data38 && typeof data38 == "object" && !Array.isArray(data38))) && (data38 !== null)){
+const err77 = {instancePath:instancePath+"/result/changes/" + i0+"/refusal",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/type",keyword:"type",params:{type: schema11.properties.result.properties.changes.items.properties.refusal.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -979,10 +980,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-}
-else {
-const err78 = {instancePath:instancePath+"/result/changes",schemaPath:"#/properties/result/properties/changes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.code === undefined){
+const err78 = {instancePath:instancePath+"/result/changes/" + i0+"/refusal",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -991,12 +991,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-if(data12.chunk !== undefined){
-let data38 = data12.chunk;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.operation_index === undefined){
-const err79 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "operation_index"},message:"must have required property '"+"operation_index"+"'"};
+if(data38.message === undefined){
+const err79 = {instancePath:instancePath+"/result/changes/" + i0+"/refusal",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1005,8 +1001,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(data38.index === undefined){
-const err80 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "index"},message:"must have required property '"+"index"+"'"};
+if(data38.code !== undefined){
+if(typeof data38.code !== "string"){
+const err80 = {instancePath:instancePath+"/result/changes/" + i0+"/refusal/code",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1015,8 +1012,10 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(data38.count === undefined){
-const err81 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+}
+if(data38.message !== undefined){
+if(typeof data38.message !== "string"){
+const err81 = {instancePath:instancePath+"/result/changes/" + i0+"/refusal/message",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1025,8 +1024,18 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(data38.data === undefined){
-const err82 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+}
+}
+}
+if(data29.relations_added !== undefined){
+let data41 = data29.relations_added;
+if(Array.isArray(data41)){
+const len1 = data41.length;
+for(let i1=0; i1<len1; i1++){
+let data42 = data41[i1];
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(data42.relation === undefined){
+const err82 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1,schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1035,8 +1044,8 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(data38.payload_sha256 === undefined){
-const err83 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "payload_sha256"},message:"must have required property '"+"payload_sha256"+"'"};
+if(data42.target_id === undefined){
+const err83 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1,schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/required",keyword:"required",params:{missingProperty: "target_id"},message:"must have required property '"+"target_id"+"'"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1045,8 +1054,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(data38.payload_chars === undefined){
-const err84 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "payload_chars"},message:"must have required property '"+"payload_chars"+"'"};
+if(data42.relation !== undefined){
+if(typeof data42.relation !== "string"){
+const err84 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1+"/relation",schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1055,10 +1065,10 @@ vErrors.push(err84);
 }
 errors++;
 }
-if(data38.operation_index !== undefined){
-let data39 = data38.operation_index;
-if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
-const err85 = {instancePath:instancePath+"/result/chunk/operation_index",schemaPath:"#/properties/result/properties/chunk/properties/operation_index/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data42.target_id !== undefined){
+if(typeof data42.target_id !== "string"){
+const err85 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1+"/target_id",schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1067,9 +1077,10 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(typeof data39 == "number"){
-if(data39 < 0 || isNaN(data39)){
-const err86 = {instancePath:instancePath+"/result/chunk/operation_index",schemaPath:"#/properties/result/properties/chunk/properties/operation_index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1,schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1080,10 +1091,8 @@ errors++;
 }
 }
 }
-if(data38.index !== undefined){
-let data40 = data38.index;
-if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
-const err87 = {instancePath:instancePath+"/result/chunk/index",schemaPath:"#/properties/result/properties/chunk/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err87 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_added",schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1093,10 +1102,15 @@ vErrors.push(err87);
 errors++;
 }
 }
-if(data38.count !== undefined){
-let data41 = data38.count;
-if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))){
-const err88 = {instancePath:instancePath+"/result/chunk/count",schemaPath:"#/properties/result/properties/chunk/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data29.relations_removed !== undefined){
+let data45 = data29.relations_removed;
+if(Array.isArray(data45)){
+const len2 = data45.length;
+for(let i2=0; i2<len2; i2++){
+let data46 = data45[i2];
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+if(data46.relation === undefined){
+const err88 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2,schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1105,10 +1119,8 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-if(data38.data !== undefined){
-if(typeof data38.data !== "string"){
-const err89 = {instancePath:instancePath+"/result/chunk/data",schemaPath:"#/properties/result/properties/chunk/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data46.target_id === undefined){
+const err89 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2,schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/required",keyword:"required",params:{missingProperty: "target_id"},message:"must have required property '"+"target_id"+"'"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1117,12 +1129,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-if(data38.payload_sha256 !== undefined){
-let data43 = data38.payload_sha256;
-if(typeof data43 === "string"){
-if(!pattern0.test(data43)){
-const err90 = {instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(data46.relation !== undefined){
+if(typeof data46.relation !== "string"){
+const err90 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2+"/relation",schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1132,8 +1141,9 @@ vErrors.push(err90);
 errors++;
 }
 }
-else {
-const err91 = {instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data46.target_id !== undefined){
+if(typeof data46.target_id !== "string"){
+const err91 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2+"/target_id",schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1143,10 +1153,9 @@ vErrors.push(err91);
 errors++;
 }
 }
-if(data38.payload_chars !== undefined){
-let data44 = data38.payload_chars;
-if(!((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44)))){
-const err92 = {instancePath:instancePath+"/result/chunk/payload_chars",schemaPath:"#/properties/result/properties/chunk/properties/payload_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err92 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2,schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1158,7 +1167,7 @@ errors++;
 }
 }
 else {
-const err93 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err93 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_removed",schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1168,9 +1177,9 @@ vErrors.push(err93);
 errors++;
 }
 }
-if(data12.truncated !== undefined){
-if(typeof data12.truncated !== "boolean"){
-const err94 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data29.body_diff !== undefined){
+if(typeof data29.body_diff !== "string"){
+const err94 = {instancePath:instancePath+"/result/changes/" + i0+"/body_diff",schemaPath:"#/properties/result/properties/changes/items/properties/body_diff/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1180,10 +1189,15 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data12.next_cursor !== undefined){
-let data46 = data12.next_cursor;
-if((typeof data46 !== "string") && (data46 !== null)){
-const err95 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema11.properties.result.properties.next_cursor.type},message:"must be string,null"};
+if(data29.file_diffs !== undefined){
+let data50 = data29.file_diffs;
+if(Array.isArray(data50)){
+const len3 = data50.length;
+for(let i3=0; i3<len3; i3++){
+let data51 = data50[i3];
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+if(data51.before_path === undefined){
+const err95 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3,schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/required",keyword:"required",params:{missingProperty: "before_path"},message:"must have required property '"+"before_path"+"'"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1192,11 +1206,8 @@ vErrors.push(err95);
 }
 errors++;
 }
-}
-if(data12.limit !== undefined){
-let data47 = data12.limit;
-if(!((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47)))){
-const err96 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data51.after_path === undefined){
+const err96 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3,schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/required",keyword:"required",params:{missingProperty: "after_path"},message:"must have required property '"+"after_path"+"'"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1205,10 +1216,8 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-}
-else {
-const err97 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data51.diff === undefined){
+const err97 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3,schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/required",keyword:"required",params:{missingProperty: "diff"},message:"must have required property '"+"diff"+"'"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1217,12 +1226,10 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-if(data.error !== undefined){
-let data48 = data.error;
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-if(data48.code === undefined){
-const err98 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(data51.before_path !== undefined){
+let data52 = data51.before_path;
+if((typeof data52 !== "string") && (data52 !== null)){
+const err98 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/before_path",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/before_path/type",keyword:"type",params:{type: schema11.properties.result.properties.changes.items.properties.file_diffs.items.properties.before_path.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1231,8 +1238,11 @@ vErrors.push(err98);
 }
 errors++;
 }
-if(data48.message === undefined){
-const err99 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+}
+if(data51.after_path !== undefined){
+let data53 = data51.after_path;
+if((typeof data53 !== "string") && (data53 !== null)){
+const err99 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/after_path",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/after_path/type",keyword:"type",params:{type: schema11.properties.result.properties.changes.items.properties.file_diffs.items.properties.after_path.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1241,8 +1251,10 @@ vErrors.push(err99);
 }
 errors++;
 }
-if(data48.remediation === undefined){
-const err100 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+}
+if(data51.diff !== undefined){
+if(typeof data51.diff !== "string"){
+const err100 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/diff",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1251,8 +1263,10 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data48.details === undefined){
-const err101 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3,schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1261,9 +1275,10 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(data48.code !== undefined){
-if(typeof data48.code !== "string"){
-const err102 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err102 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1273,9 +1288,9 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data48.message !== undefined){
-if(typeof data48.message !== "string"){
-const err103 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err103 = {instancePath:instancePath+"/result/changes/" + i0,schemaPath:"#/properties/result/properties/changes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1285,9 +1300,9 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data48.remediation !== undefined){
-if(typeof data48.remediation !== "string"){
-const err104 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err104 = {instancePath:instancePath+"/result/changes",schemaPath:"#/properties/result/properties/changes/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1297,10 +1312,11 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data48.details !== undefined){
-let data52 = data48.details;
-if(!(data52 && typeof data52 == "object" && !Array.isArray(data52))){
-const err105 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data12.chunk !== undefined){
+let data55 = data12.chunk;
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+if(data55.operation_index === undefined){
+const err105 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "operation_index"},message:"must have required property '"+"operation_index"+"'"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1309,10 +1325,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-}
-else {
-const err106 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data55.index === undefined){
+const err106 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "index"},message:"must have required property '"+"index"+"'"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1321,11 +1335,8 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-if(data.diagnostics !== undefined){
-let data53 = data.diagnostics;
-if(!(data53 && typeof data53 == "object" && !Array.isArray(data53))){
-const err107 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data55.count === undefined){
+const err107 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1334,15 +1345,324 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-}
-else {
-const err108 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data55.data === undefined){
+const err108 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
 if(vErrors === null){
 vErrors = [err108];
 }
 else {
 vErrors.push(err108);
+}
+errors++;
+}
+if(data55.payload_sha256 === undefined){
+const err109 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "payload_sha256"},message:"must have required property '"+"payload_sha256"+"'"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+if(data55.payload_chars === undefined){
+const err110 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "payload_chars"},message:"must have required property '"+"payload_chars"+"'"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(data55.operation_index !== undefined){
+let data56 = data55.operation_index;
+if(!((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56)))){
+const err111 = {instancePath:instancePath+"/result/chunk/operation_index",schemaPath:"#/properties/result/properties/chunk/properties/operation_index/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+if(typeof data56 == "number"){
+if(data56 < 0 || isNaN(data56)){
+const err112 = {instancePath:instancePath+"/result/chunk/operation_index",schemaPath:"#/properties/result/properties/chunk/properties/operation_index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+}
+if(data55.index !== undefined){
+let data57 = data55.index;
+if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
+const err113 = {instancePath:instancePath+"/result/chunk/index",schemaPath:"#/properties/result/properties/chunk/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+if(data55.count !== undefined){
+let data58 = data55.count;
+if(!((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58)))){
+const err114 = {instancePath:instancePath+"/result/chunk/count",schemaPath:"#/properties/result/properties/chunk/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+if(data55.data !== undefined){
+if(typeof data55.data !== "string"){
+const err115 = {instancePath:instancePath+"/result/chunk/data",schemaPath:"#/properties/result/properties/chunk/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+if(data55.payload_sha256 !== undefined){
+let data60 = data55.payload_sha256;
+if(typeof data60 === "string"){
+if(!pattern0.test(data60)){
+const err116 = {instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+else {
+const err117 = {instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+if(data55.payload_chars !== undefined){
+let data61 = data55.payload_chars;
+if(!((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61)))){
+const err118 = {instancePath:instancePath+"/result/chunk/payload_chars",schemaPath:"#/properties/result/properties/chunk/properties/payload_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+else {
+const err119 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+if(data12.truncated !== undefined){
+if(typeof data12.truncated !== "boolean"){
+const err120 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+if(data12.next_cursor !== undefined){
+let data63 = data12.next_cursor;
+if((typeof data63 !== "string") && (data63 !== null)){
+const err121 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema11.properties.result.properties.next_cursor.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+if(data12.limit !== undefined){
+let data64 = data12.limit;
+if(!((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64)))){
+const err122 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+}
+else {
+const err123 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data65 = data.error;
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+if(data65.code === undefined){
+const err124 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+if(data65.message === undefined){
+const err125 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+if(data65.remediation === undefined){
+const err126 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+if(data65.details === undefined){
+const err127 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+if(data65.code !== undefined){
+if(typeof data65.code !== "string"){
+const err128 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+if(data65.message !== undefined){
+if(typeof data65.message !== "string"){
+const err129 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+if(data65.remediation !== undefined){
+if(typeof data65.remediation !== "string"){
+const err130 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+}
+if(data65.details !== undefined){
+let data69 = data65.details;
+if(!(data69 && typeof data69 == "object" && !Array.isArray(data69))){
+const err131 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+}
+else {
+const err132 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+if(data.diagnostics !== undefined){
+let data70 = data.diagnostics;
+if(!(data70 && typeof data70 == "object" && !Array.isArray(data70))){
+const err133 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+}
+else {
+const err134 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
 }
 errors++;
 }
