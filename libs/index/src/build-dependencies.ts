@@ -90,10 +90,11 @@ function existsUnder(rootReal: string | null, root: string, rel: string): boolea
 export function readIdentity(root: string, rel: string): StatIdentity {
   const line = `\u0000read:${rel}`;
   try {
-    const stat = lstatSync(path.join(root, rel), { bigint: true });
-    if (stat.isFile()) return { path: line, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() };
+    // Most reads are absent (a package.json per directory): no exception for those, it costs more than the lstat.
+    const stat = lstatSync(path.join(root, rel), { bigint: true, throwIfNoEntry: false });
+    if (stat?.isFile() === true) return { path: line, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() };
   } catch {
-    // Absent or unreachable: the linker reads null.
+    // Unreachable (ENOTDIR, EACCES): the linker reads null.
   }
   return { path: line, size: -1, mtime_ns: '0', ino: '0' };
 }

@@ -7,7 +7,8 @@ import { identityWalk, type IdentityWalk } from './identity.js';
 import type { BuildDependencies } from './build-dependencies.js';
 import { publishedDependencies } from './published-dependencies.js';
 import { resolveProjectRoot } from './project-root.js';
-import type { BuildProgress, BuildStats, BuildTask, PrimeTask } from './build-types.js';
+import type { BuildOutcome, BuildProgress, BuildTask, PrimeTask } from './build-types.js';
+import type { IndexManagerOptions, SyncReport } from './manager-types.js';
 import { runWatchedBuild } from './build-run.js';
 import type { Publication } from './publication-format.js';
 import { publicationFileIntact, readPublication, readPublicationOnce } from './publication.js';
@@ -24,56 +25,7 @@ const OPEN_RETRIES = 5;
 
 export type { BuildProgress } from './build-types.js';
 
-/**
- * Freshness of what a response is served from (contract: staleness state). `unknown`: a canonical
- * application's journal is open, so the sources were not compared (issue 11).
- */
-export type Staleness = 'current' | 'stale' | 'unknown';
-
-/** What one synchronization found and did. */
-export interface SyncReport {
-  publication: Publication;
-  descriptor: Descriptor;
-  staleness: Staleness;
-  /** Whether this call published a new generation. */
-  rebuilt: boolean;
-  stats: BuildStats | null;
-  /** Why the sources could not be published, when the last good publication is served instead. */
-  sync_error: WireError | null;
-  /** Milliseconds spent walking and hashing file identities. */
-  identity_ms: number;
-  /**
-   * Whether the project has a cheap source identity. False while a project-owned adapter is bound
-   * that declares no `inputs` (or before the build worker has loaded it): every sync then runs the
-   * build worker, which re-derives the graph and publishes only when its content changed.
-   */
-  identity_known: boolean;
-  /** True when the source watcher stood in for the identity walk (nothing changed since the last trusted walk). */
-  watched?: true;
-  /**
-   * How the sources were checked: `watched` (no walk, see {@link watched}), `partial` (only the
-   * paths the watcher named were lstat'ed again; partial-walk.ts) or `full`. Absent when no walk
-   * ran (descriptor error, open application).
-   */
-  walk?: 'full' | 'partial' | 'watched';
-}
-
-/** Options of an {@link IndexManager}. */
-export interface IndexManagerOptions {
-  /** Absolute project root (resolved with realpath once at construction). */
-  root: string;
-  /** `--no-ast`: Logic is never extracted and an index holding Logic is rejected before any read. */
-  noAst: boolean;
-  /** Project-relative files whose stat joins the cheap identity (a project-owned adapter's inputs). */
-  extraIdentityFiles?: readonly string[];
-  /** Receives warnings (e.g. a failed build); never stdout. */
-  onWarning?: (message: string, details: Record<string, unknown>) => void;
-  /**
-   * Long-lived processes (the MCP server): watch the walked directories, so a sync with no change
-   * since the last trusted walk skips the walk (source-watch.ts; issue 14 item 5). Default false.
-   */
-  watchSources?: boolean;
-}
+export type { IndexManagerOptions, Staleness, SyncReport } from './manager-types.js';
 
 /**
  * Owns the synchronization of one bound project root: cheap identity check on every call, builds
@@ -371,9 +323,7 @@ export class IndexManager {
       applicationEpoch: epoch,
     };
     onProgress?.({ stage: 'start', done: 0, total: walk.entries.length });
-    // The pool prestarted by the CLI when it already knew a build was coming is adopted here (build-pool.ts).
-    this.pool ??= createBuildPool((error: unknown) => this.onWarning('index worker error', { message: error instanceof Error ? error.message : String(error) }));
-    const outcome = await runWatchedBuild(this.pool, task, onProgress, this.onWarning);
+    const outcome = await this.runBuild(task, onProgress);
     if (outcome.adapter) this.adapterReport = outcome.adapter;
     if (!outcome.ok) {
       if (outcome.timedOut === true) this.adapterTimedOut = { identity, error: outcome.error };
@@ -474,6 +424,13 @@ export class IndexManager {
     this.current = { publication, reader };
     this.lastGeneration = Math.max(this.lastGeneration, publication.generation);
     return true;
+  }
+
+  /** Runs one build in the worker pool, under the project-owned adapter's watchdog (build-run.ts). */
+  private runBuild(task: BuildTask, onProgress?: (progress: BuildProgress) => void): Promise<BuildOutcome & { timedOut?: boolean }> {
+    // The pool prestarted by the CLI when it already knew a build was coming is adopted here (build-pool.ts).
+    this.pool ??= createBuildPool((error: unknown) => this.onWarning('index worker error', { message: error instanceof Error ? error.message : String(error) }));
+    return runWatchedBuild(this.pool, task, onProgress, this.onWarning);
   }
 
   /**
