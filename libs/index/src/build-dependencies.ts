@@ -170,9 +170,10 @@ function compare(a: string, b: string): number {
  * The directories a source watcher must watch so that no dependency of `deps` can change unseen:
  * for each path, every directory from the root down to its parent that exists (creating a missing
  * one is an event in the last existing one; moving or deleting one is an event in its parent).
- * `outside` when that cannot hold: a path outside the root, a directory on the way that is a
- * symbolic link or not a directory, or a probe that is a symbolic link (its target may change
- * anywhere); the watcher then trusts no walk.
+ * `outside` when that cannot hold: a path outside the root, a component on the way that is a
+ * symbolic link or cannot be lstat'ed, or a probe that is a symbolic link (its target may change
+ * anywhere); the watcher then trusts no walk. (A read path that is a link needs nothing more: the
+ * linker reads nothing through it, whatever its target.)
  * @param root the real project root
  * @returns project-relative directories (`''` is the root), sorted
  */
