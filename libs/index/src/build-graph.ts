@@ -2,12 +2,11 @@
  * The graph steps of a build: link code across files per adapter, then resolve ids, links and
  * relations of every source into one graph (@docforge/project `resolveGraph`).
  */
-import { realpathSync } from 'node:fs';
-import path from 'node:path';
 import type { CodeAdapter, FileLinkOutput, GraphEdge, ModuleResolver, SourceIssue } from '@docforge/core';
 import { codeSourcePathMatcher, IncrementalResolver, resolveGraph, type Descriptor, type ResolvedGraph, type ResolveInput, type ResolveSource } from '@docforge/project';
 import { codeExtensionsOf } from './adapter-manifests.js';
 import { codeAdapter } from './adapter-registry.js';
+import { DependencyRecorder } from './build-dependencies.js';
 import type { CachedSource } from './build-types.js';
 import { readProjectText } from './parse.js';
 import { mergeCapabilityMaps } from './project-adapter.js';
@@ -130,9 +129,11 @@ function linkAdapter(
 
 /**
  * Links the code sources of each loaded adapter across files (imports, calls, heritage); with an
- * incremental adapter, only what the changed files can affect (see {@link linkAdapter}).
+ * incremental adapter, only what the changed files can affect (see {@link linkAdapter}). Every
+ * project text a linker reads (also to check its link cache) is first recorded in `dependencies`
+ * (build-dependencies.ts), so the published identity covers it.
  */
-export function linkCode(root: string, current: ReadonlyMap<string, CachedSource>): LinkedCode {
+export function linkCode(root: string, current: ReadonlyMap<string, CachedSource>, dependencies: DependencyRecorder | null = null): LinkedCode {
   const linked: LinkedCode = { edges: [], issues: [], capabilities: new Map(), codePaths: new Set(), unresolvedCalls: new Map() };
   const byAdapter = new Map<string, CachedSource[]>();
   for (const source of current.values()) {
@@ -144,7 +145,10 @@ export function linkCode(root: string, current: ReadonlyMap<string, CachedSource
   }
   const resolver = {
     hasFile: (p: string): boolean => linked.codePaths.has(p),
-    readText: (p: string): string | null => readProjectText(root, p),
+    readText: (p: string): string | null => {
+      dependencies?.read(p);
+      return readProjectText(root, p);
+    },
   };
   for (const [id, sources] of byAdapter) {
     const adapter = codeAdapter(id);
@@ -160,23 +164,15 @@ export function linkCode(root: string, current: ReadonlyMap<string, CachedSource
   return linked;
 }
 
-/** The resolver's input for the sources of a build and its linked code edges. */
-function resolveInput(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode): ResolveInput {
+/** The resolver's input for the sources of a build and its linked code edges; `pathExists` answers are recorded in `dependencies`. */
+function resolveInput(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode, dependencies: DependencyRecorder | null): ResolveInput {
   const sources: ResolveSource[] = [{ path: '\u0000link', nodes: [], edges: linked.edges, links: [] }];
   for (const s of current.values()) sources.push({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links });
   const isCodeSourcePath = codeSourcePathMatcher(descriptor, codeExtensionsOf(descriptor.adapter.code));
   // realpath only (never read): an extensionless link to an existing non-page file or directory
   // inside the root is no broken_link; one reaching outside through a link counts as missing.
-  let rootReal: string | null = null;
-  const pathExists = (rel: string): boolean => {
-    try {
-      rootReal ??= realpathSync(descriptor.root);
-      const real = realpathSync(path.join(descriptor.root, rel));
-      return real === rootReal || real.startsWith(rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep);
-    } catch {
-      return false;
-    }
-  };
+  const probe = dependencies ?? new DependencyRecorder(descriptor.root);
+  const pathExists = (rel: string): boolean => probe.exists(rel);
   return { descriptor, sources, codePaths: linked.codePaths, isCodeSourcePath, pathExists };
 }
 
@@ -184,13 +180,16 @@ function resolveInput(descriptor: Descriptor, current: ReadonlyMap<string, Cache
  * Resolves every source plus the linked code edges into one graph. The pseudo-source of linked
  * edges sorts first, so resolveGraph sees sources in path order and need not sort. A link to a
  * path where the walk would have found a code file of the configured adapters, but did not, is a
- * `broken_link`; so is an extensionless link naming no page and no existing path (lstat only).
+ * `broken_link`; so is an extensionless link naming no page and no existing path (realpath only;
+ * each path asked is recorded in `dependencies`, build-dependencies.ts).
  * With `incremental` (a build that can write a delta) and the same linked code edges as the last
  * call, the worker's {@link IncrementalResolver} resolves again only what changed since its last
  * call (the same graph); otherwise from scratch, and the incremental state is dropped. Call {@link resetLinkCaches} when the descriptor changes.
  */
-export function resolveSources(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode, incremental = false): ResolvedGraph {
-  const input = resolveInput(descriptor, current, linked);
+export function resolveSources(
+  descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode, incremental = false, dependencies: DependencyRecorder | null = null,
+): ResolvedGraph {
+  const input = resolveInput(descriptor, current, linked, dependencies);
   // Re-linked code changes many code edges at once (the pseudo-source of linked edges): resolving
   // from scratch is then cheaper than the incremental bookkeeping, so only edits that leave the
   // linked edges as they were (documentation, or code whose links did not change) go incremental.
@@ -215,7 +214,7 @@ export function primeResolver(descriptor: Descriptor, current: ReadonlyMap<strin
   if (resolver !== null || linked.edges !== lastLinkedEdges) return null;
   resolver = new IncrementalResolver();
   try {
-    return resolver.update(resolveInput(descriptor, current, linked)).delta?.token ?? null;
+    return resolver.update(resolveInput(descriptor, current, linked, null)).delta?.token ?? null;
   } catch {
     // A failed pass leaves no resolver: the next build resolves from scratch, as without one.
     resolver = null;

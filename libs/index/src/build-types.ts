@@ -9,6 +9,13 @@ import type { Publication } from './publication-format.js';
 import type { PublicationRead } from './publication.js';
 import type { ProjectAdapterReport, ProjectAdapterTask } from './project-adapter.js';
 
+/** Progress of a long index build, forwarded as MCP progress notifications. */
+export interface BuildProgress {
+  stage: string;
+  done: number;
+  total: number;
+}
+
 /** One build request, sent from the main thread to the build worker. */
 export interface BuildTask {
   root: string;

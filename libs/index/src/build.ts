@@ -9,8 +9,12 @@ import path from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
 import { errors, edgeIdentityKey, sha256, type GraphEdge, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
-import { loadDescriptor, sourceHash, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry } from '@docforge/project';
+import {
+  cheapIdentity, loadDescriptor, sourceHash, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry, type StatIdentity,
+} from '@docforge/project';
 import { adaptersFor, adapterVersionOf, ensureAdapters } from './adapter-registry.js';
+import { DEPENDENCIES_META_KEY, DependencyRecorder, dependencyIdentities, encodeDependencies } from './build-dependencies.js';
+import { publishedDependencies } from './published-dependencies.js';
 import { linkCode, primeResolver, resetLinkCaches, resolveSources, type LinkedCode } from './build-graph.js';
 import { sourceKey, type BuildOutcome, type BuildStats, type BuildTask, type CachedSource, type WrittenState } from './build-types.js';
 import { unresolvedCallsHash, writeDeltaIndex, writeFullIndex } from './index-writer.js';
@@ -216,10 +220,14 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     const projectAdapter = task.projectAdapter ? await loadProjectAdapter(task.root, task.projectAdapter) : null;
     if (task.projectAdapter) watchdog(false);
     adapterReport = projectAdapter?.report ?? null;
-    if (projectAdapter !== null && Array.isArray(projectAdapter.report.inputs)) {
-      // Declared inputs join the cheap identity, computed exactly as the main thread does.
-      task.sourceIdentity = identityWithInputs(task.entries, task.identityExtra ?? [], walkAdapterInputs(task.root, projectAdapter.report.inputs, descriptor.state.dir).files);
-    }
+    // Declared inputs join the cheap identity, computed exactly as the main thread does.
+    const inputFiles = projectAdapter !== null && Array.isArray(projectAdapter.report.inputs)
+      ? walkAdapterInputs(task.root, projectAdapter.report.inputs, descriptor.state.dir).files : null;
+    /** The cheap identity of the walked sources, the task's extras and the given dependency lines (build-dependencies.ts). */
+    const identityWith = (dependencies: readonly StatIdentity[]): string => {
+      const extra = [...(task.identityExtra ?? []), ...dependencies];
+      return inputFiles === null ? cheapIdentity(task.entries, extra) : identityWithInputs(task.entries, extra, inputFiles);
+    };
     const descriptorHash = sha256(readFileSync(descriptor.path));
     // Cached parses depend on the descriptor (strategy, vocabulary, roots) and the Logic policy.
     if (task.forceFull === true || (written !== null && (written.descriptorHash !== descriptorHash || written.logicAllowed !== task.logicAllowed))) {
@@ -235,9 +243,10 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     };
     const progress = throttledProgress(task.progressPort);
     const adapterVersion = adapterVersionOf(descriptor) + projectAdapterVersionSuffix(task.projectAdapter, adapterReport);
-    if (projectAdapter !== null && task.identityKnown === false && Array.isArray(projectAdapter.report.inputs)) {
+    if (projectAdapter !== null && task.identityKnown === false && inputFiles !== null && previous !== null) {
       // The caller learns the declared inputs only now: a publication with the same identity is still current.
-      if (previous && previous.source_identity === task.sourceIdentity && previous.logic_allowed === task.logicAllowed && !(previous.logic_present && !task.logicAllowed)
+      task.sourceIdentity = identityWith(dependencyIdentities(task.root, publishedDependencies(layout, previous)));
+      if (previous.source_identity === task.sourceIdentity && previous.logic_allowed === task.logicAllowed && !(previous.logic_present && !task.logicAllowed)
         && previous.adapter_version === adapterVersion && publicationFileIntact(layout, previous)) {
         stats.total_ms = performance.now() - started;
         return { ok: true, publication: previous, stats, adapter: adapterReport, unchanged: true };
@@ -260,15 +269,18 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     stats.parse_ms = performance.now() - t;
     progress('parse', task.entries.length, task.entries.length);
 
-    // 2. Link code across files, per adapter.
+    // 2. Link code across files, per adapter; what the linkers read and resolution probes is recorded.
     t = performance.now();
-    const linked = linkCode(task.root, current);
+    const dependencies = new DependencyRecorder(task.root);
+    const linked = linkCode(task.root, current, dependencies);
     stats.link_ms = performance.now() - t;
 
     // 3. Resolve ids, links and relations into one graph; add the project-owned adapter's part.
     t = performance.now();
     // Incremental when this worker built the last graph of this root (a delta build is then likely).
-    let graph: ResolvedGraph = resolveSources(descriptor, current, linked, writtenByBuild && written !== null && written.root === task.root);
+    let graph: ResolvedGraph = resolveSources(descriptor, current, linked, writtenByBuild && written !== null && written.root === task.root, dependencies);
+    // The published identity covers the dependencies in the state this build used them (lstat before each read).
+    task.sourceIdentity = identityWith(dependencies.identities());
     const issues: SourceIssue[] = [...task.walkIssues];
     for (const source of current.values()) if (source.issues.length > 0) issues.push(...source.issues);
     issues.push(...linked.issues, ...graph.issues);
@@ -317,6 +329,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
       }
     }
     const meta = indexMeta(task, descriptor, graph, current, adapterVersion, logicSteps, descriptorHash);
+    meta[DEPENDENCIES_META_KEY] = encodeDependencies(dependencies.dependencies());
     if (task.identityKnown === false && canDelta && previous!.adapter_version === adapterVersion && written!.issuesHash === issuesHash(issues)
       && sameMap(written!.nodes, nodeMap) && sameMap(written!.edges, edgeMap) && sameMap(written!.sources, new Map([...current].map(([p, source]) => [p, sourceKey(source)])))) {
       // No cheap identity: the graph was re-derived and equals the last publication, which stays current.
@@ -342,7 +355,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
         reparsed = true;
       }
       if (reparsed) {
-        const rehydrated = resolveSources(descriptor, current, linked);
+        const rehydrated = resolveSources(descriptor, current, linked, false, dependencies);
         graph = { ...rehydrated, ...extendGraph(rehydrated, linked.capabilities, adapterOutput) };
       }
       parses = writeFullIndex(tmpFile, { ...graph, unresolvedCalls: linked.unresolvedCalls }, current, issues, meta, progress);

@@ -1,23 +1,22 @@
 import path from 'node:path';
-import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { DocforgeError, errors, toDocforgeError, type WireError } from '@docforge/core';
-import {
-  cheapIdentity, loadDescriptor, ProjectAdapterGuard, sourcePathClassifier, statIdentity, walkAdapterInputs, type Descriptor, type SourcePathClass, type StatIdentity,
-} from '@docforge/project';
+import { cheapIdentity, loadDescriptor, ProjectAdapterGuard, statIdentity, walkAdapterInputs, type Descriptor } from '@docforge/project';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
-import { identityExtra, identityWalk, walkIssueIdentities, type IdentityWalk } from './identity.js';
-import { partialWalk } from './partial-walk.js';
-import { adapterVersionCurrent, codeExtensionsOf } from './adapter-manifests.js';
+import { identityWalk, type IdentityWalk } from './identity.js';
+import type { BuildDependencies } from './build-dependencies.js';
+import { publishedDependencies } from './published-dependencies.js';
+import { adapterVersionCurrent } from './adapter-manifests.js';
 import { resolveProjectRoot } from './project-root.js';
-import type { BuildOutcome, BuildStats, BuildTask, PrimeTask } from './build-types.js';
+import type { BuildOutcome, BuildProgress, BuildTask, PrimeTask } from './build-types.js';
+import type { IndexManagerOptions, SyncReport } from './manager-types.js';
+import { runWatchedBuild } from './build-run.js';
 import type { Publication } from './publication-format.js';
 import { publicationFileIntact, readPublication, readPublicationOnce } from './publication.js';
 import { IndexReader } from './reader.js';
 import { identityWithInputs, type ProjectAdapterReport } from './project-adapter.js';
-import { SourceWatch } from './source-watch.js';
+import { WatchedWalks } from './watched-walks.js';
 import { applicationEpoch, openApplication } from './application-guard.js';
-import { adapterTimeoutMs } from './adapter-timeout.js';
 import { createBuildPool } from './build-pool.js';
 
 export { resolveProjectRoot } from './project-root.js';
@@ -25,63 +24,9 @@ export { resolveProjectRoot } from './project-root.js';
 /** How often a sync re-reads `current.json` when the publication it was given vanished before it was opened. */
 const OPEN_RETRIES = 5;
 
-/** Progress of a long index build, forwarded as MCP progress notifications. */
-export interface BuildProgress {
-  stage: string;
-  done: number;
-  total: number;
-}
+export type { BuildProgress } from './build-types.js';
 
-/**
- * Freshness of what a response is served from (contract: staleness state). `unknown`: a canonical
- * application's journal is open, so the sources were not compared (issue 11).
- */
-export type Staleness = 'current' | 'stale' | 'unknown';
-
-/** What one synchronization found and did. */
-export interface SyncReport {
-  publication: Publication;
-  descriptor: Descriptor;
-  staleness: Staleness;
-  /** Whether this call published a new generation. */
-  rebuilt: boolean;
-  stats: BuildStats | null;
-  /** Why the sources could not be published, when the last good publication is served instead. */
-  sync_error: WireError | null;
-  /** Milliseconds spent walking and hashing file identities. */
-  identity_ms: number;
-  /**
-   * Whether the project has a cheap source identity. False while a project-owned adapter is bound
-   * that declares no `inputs` (or before the build worker has loaded it): every sync then runs the
-   * build worker, which re-derives the graph and publishes only when its content changed.
-   */
-  identity_known: boolean;
-  /** True when the source watcher stood in for the identity walk (nothing changed since the last trusted walk). */
-  watched?: true;
-  /**
-   * How the sources were checked: `watched` (no walk, see {@link watched}), `partial` (only the
-   * paths the watcher named were lstat'ed again; partial-walk.ts) or `full`. Absent when no walk
-   * ran (descriptor error, open application).
-   */
-  walk?: 'full' | 'partial' | 'watched';
-}
-
-/** Options of an {@link IndexManager}. */
-export interface IndexManagerOptions {
-  /** Absolute project root (resolved with realpath once at construction). */
-  root: string;
-  /** `--no-ast`: Logic is never extracted and an index holding Logic is rejected before any read. */
-  noAst: boolean;
-  /** Project-relative files whose stat joins the cheap identity (a project-owned adapter's inputs). */
-  extraIdentityFiles?: readonly string[];
-  /** Receives warnings (e.g. a failed build); never stdout. */
-  onWarning?: (message: string, details: Record<string, unknown>) => void;
-  /**
-   * Long-lived processes (the MCP server): watch the walked directories, so a sync with no change
-   * since the last trusted walk skips the walk (source-watch.ts; issue 14 item 5). Default false.
-   */
-  watchSources?: boolean;
-}
+export type { IndexManagerOptions, Staleness, SyncReport } from './manager-types.js';
 
 /**
  * Owns the synchronization of one bound project root: cheap identity check on every call, builds
@@ -111,12 +56,10 @@ export class IndexManager {
    * change retries (docs/project-adapters.md, "Timeouts").
    */
   private adapterTimedOut: { identity: string; error: WireError } | null = null;
-  /** The directory watcher standing for the identity walk while nothing changes (null unless `watchSources`). */
-  private readonly sourceWatch: SourceWatch | null;
-  /** The last walk of a sync and its identity: the base of the next partial walk (null without a watcher). */
-  private lastWalk: { descriptor: Descriptor; walked: IdentityWalk; identity: string } | null = null;
-  /** The single-path classifier of the descriptor of the last partial walk. */
-  private classifier: { descriptor: Descriptor; classify: (rel: string) => SourcePathClass } | null = null;
+  /** The directory watcher and the last walk, standing for the identity walk while nothing changes (null unless `watchSources`). */
+  private readonly walks: WatchedWalks | null;
+  /** The build dependency list of the last publication asked for (by index file and inode; null: unreadable). */
+  private dependencyCache: { key: string; dependencies: BuildDependencies } | null = null;
   /** Idle-time work started after syncs (see {@link whenIdle}); settles, never rejects. */
   private idleWork: Promise<unknown> = Promise.resolve();
   /** Whether a priming walk is scheduled and not run yet. */
@@ -130,7 +73,7 @@ export class IndexManager {
     this.noAst = options.noAst;
     this.extraIdentityFiles = options.extraIdentityFiles ?? [];
     this.onWarning = options.onWarning ?? (() => undefined);
-    this.sourceWatch = options.watchSources === true ? new SourceWatch(root) : null;
+    this.walks = options.watchSources === true ? new WatchedWalks(root) : null;
     let adapterModule: string | null = null;
     try {
       adapterModule = this.descriptor().adapter.module;
@@ -172,16 +115,29 @@ export class IndexManager {
     return Array.isArray(this.adapterReport?.inputs);
   }
 
-  /** The sources walked and every extra stat identity (identity.ts, shared with the no-change fast path). */
-  private identityWalk(descriptor: Descriptor): IdentityWalk {
-    return identityWalk(this.root, descriptor, this.extraIdentityFiles, this.adapterGuard.fingerprint?.fingerprint ?? null);
+  /**
+   * The sources walked, every extra stat identity and the state of `dependencies` (identity.ts,
+   * shared with the no-change fast path).
+   */
+  private identityWalk(descriptor: Descriptor, dependencies: BuildDependencies | null): IdentityWalk {
+    return identityWalk(this.root, descriptor, this.extraIdentityFiles, this.adapterGuard.fingerprint?.fingerprint ?? null, dependencies);
   }
 
-  /** Cheap identity of walked sources plus extras plus the declared adapter inputs (when known). */
-  private identityOf(descriptor: Descriptor, entries: Parameters<typeof cheapIdentity>[0], extra: readonly StatIdentity[]): string {
+  /** Cheap identity of walked sources plus extras plus build dependencies plus the declared adapter inputs (when known). */
+  private identityOf(descriptor: Descriptor, walked: IdentityWalk): string {
     const inputs = this.adapterReport?.inputs;
-    if (this.adapterGuard.fingerprint === null || !Array.isArray(inputs)) return cheapIdentity(entries, extra);
-    return identityWithInputs(entries, extra, walkAdapterInputs(this.root, inputs, descriptor.state.dir).files);
+    const extra = [...walked.extra, ...walked.dependencies];
+    if (this.adapterGuard.fingerprint === null || !Array.isArray(inputs)) return cheapIdentity(walked.walk.entries, extra);
+    return identityWithInputs(walked.walk.entries, extra, walkAdapterInputs(this.root, inputs, descriptor.state.dir).files);
+  }
+
+  /** {@link publishedDependencies} of `publication`, cached per index file and inode (a null answer is not cached). */
+  private publishedDependencies(layout: StateLayout, publication: Publication | null): BuildDependencies | null {
+    const key = publication === null ? '' : `${publication.index_file}\u0000${publication.index_ino}`;
+    if (this.dependencyCache?.key === key) return this.dependencyCache.dependencies;
+    const dependencies = publishedDependencies(layout, publication, this.current);
+    if (dependencies !== null) this.dependencyCache = { key, dependencies };
+    return dependencies;
   }
 
   /** The descriptor, re-read only when docforge.toml's stat changed. @throws DocforgeError `descriptor_invalid`. */
@@ -210,8 +166,10 @@ export class IndexManager {
     try {
       const descriptor = this.descriptor();
       if (!this.identityKnown()) return null;
-      const { walk, extra } = this.identityWalk(descriptor);
-      return this.identityOf(descriptor, walk.entries, extra);
+      const layout = stateLayout(path.join(this.root, descriptor.state.dir), this.root);
+      // Compared with the current publication's identity, so it covers that build's dependencies.
+      const dependencies = this.publishedDependencies(layout, readPublication(layout));
+      return this.identityOf(descriptor, this.identityWalk(descriptor, dependencies));
     } catch {
       return null;
     }
@@ -267,12 +225,12 @@ export class IndexManager {
    * Failures are ignored: the next sync does the same work itself.
    */
   private afterSync(report: SyncReport): void {
-    if (this.sourceWatch === null || this.closed) return;
+    if (this.walks === null || this.closed) return;
     if (report.rebuilt && this.pool !== null) {
       const primed = this.pool.run({ root: this.root } satisfies PrimeTask, { name: 'prime' }).catch(() => undefined);
       this.idleWork = Promise.all([this.idleWork, primed]);
     }
-    if (this.sourceWatch.awaitsTrustedWalk() && !this.walkPrimeScheduled) {
+    if (this.walks.awaitsTrustedWalk() && !this.walkPrimeScheduled) {
       this.walkPrimeScheduled = true;
       setTimeout(() => {
         const walked = this.chain.then(() => this.primeWalk());
@@ -285,22 +243,22 @@ export class IndexManager {
   /** The priming walk of {@link afterSync}: a walk exactly as a sync makes it, with no build. */
   private primeWalk(): void {
     this.walkPrimeScheduled = false;
-    const last = this.lastWalk;
-    if (this.closed || this.sourceWatch === null || !this.sourceWatch.awaitsTrustedWalk() || last === null || this.descriptor() !== last.descriptor) return;
-    this.sourceWatch.beginWalk();
-    this.recordWalk(last.descriptor, this.identityWalk(last.descriptor));
+    const descriptor = this.walks?.lastDescriptor() ?? null;
+    if (this.closed || this.walks === null || !this.walks.awaitsTrustedWalk() || descriptor === null || this.descriptor() !== descriptor) return;
+    const layout = stateLayout(path.join(this.root, descriptor.state.dir), this.root);
+    const dependencies = this.publishedDependencies(layout, readPublication(layout));
+    this.walks.beginWalk();
+    this.recordWalk(descriptor, this.identityWalk(descriptor, dependencies), dependencies);
   }
 
-  /** Hands a finished walk to the watcher and keeps it as the base of the next partial walk; returns its identity. */
-  private recordWalk(descriptor: Descriptor, walked: IdentityWalk): string {
-    const { walk, extra } = walked;
-    const identity = this.identityOf(descriptor, walk.entries, extra);
-    if (this.sourceWatch !== null) {
-      this.sourceWatch.endWalk({
-        identity, directories: walk.directories, outside: walk.links > 0 || this.extraIdentityFiles.length > 0 || this.adapterGuard.fingerprint !== null,
-      });
-      this.lastWalk = { descriptor, walked, identity };
-    }
+  /**
+   * Hands a finished walk to the watcher and keeps it as the base of the next partial walk; returns
+   * its identity. The watcher also watches every directory on the way to a build dependency of
+   * `dependencies` (the list the identity covers), and trusts no walk when one cannot be watched.
+   */
+  private recordWalk(descriptor: Descriptor, walked: IdentityWalk, dependencies: BuildDependencies | null): string {
+    const identity = this.identityOf(descriptor, walked);
+    this.walks?.record(descriptor, walked, identity, dependencies, this.extraIdentityFiles.length > 0 || this.adapterGuard.fingerprint !== null);
     return identity;
   }
 
@@ -320,28 +278,31 @@ export class IndexManager {
     if (open !== null) return this.serveDuringApplication(layout, descriptor, errors.applicationInProgress(open.changeset_id, { step: open.step }).toWire(), performance.now() - started);
     const logicAllowed = this.logicAllowed(descriptor);
     // A healthy watcher that saw nothing since the last trusted walk stands for the walk (source-watch.ts).
-    const watched = this.sourceWatch !== null && this.adapterTimedOut === null ? await this.sourceWatch.unchangedIdentity() : null;
+    const watched = this.walks !== null && this.adapterTimedOut === null ? await this.walks.unchangedIdentity() : null;
+    // The one read of current.json for this sync (the build carries it through its steps): the
+    // identity is compared with it, so it covers what its build read or probed (build-dependencies.ts).
+    const prior = readPublicationOnce(layout);
+    const published = prior.publication;
     if (watched !== null) {
-      const served = this.servedCurrent(layout, readPublicationOnce(layout).publication, descriptor, watched, logicAllowed, performance.now() - started);
+      const served = this.servedCurrent(layout, published, descriptor, watched, logicAllowed, performance.now() - started);
       if (served !== null) return { ...served, watched: true, walk: 'watched' };
     }
-    const partial = this.partialWalk(descriptor);
-    if (partial === null) this.sourceWatch?.beginWalk();
-    const walked = partial ?? this.identityWalk(descriptor);
+    const dependencies = this.publishedDependencies(layout, published);
+    // A partial walk only without a project-owned adapter or extra identity files (the watcher is off with those anyway).
+    const partial = this.adapterGuard.fingerprint === null && this.extraIdentityFiles.length === 0 ? this.walks?.partial(descriptor, dependencies) ?? null : null;
+    if (partial === null) this.walks?.beginWalk();
+    const walked = partial ?? this.identityWalk(descriptor, dependencies);
     const { walk, extra } = walked;
     const walkKind = partial === null ? 'full' : 'partial';
     // Without a cheap identity the published identity is never trusted: the worker re-derives the graph every time.
     const identityKnown = this.identityKnown();
-    const identity = this.recordWalk(descriptor, walked);
+    const identity = this.recordWalk(descriptor, walked, dependencies);
     const identityMs = performance.now() - started;
 
     if (this.adapterTimedOut !== null) {
       if (this.adapterTimedOut.identity === identity) return this.serveStale(this.adapterTimedOut.error, identityMs);
       this.adapterTimedOut = null;
     }
-    // The one read of current.json for this sync; the build carries it through its steps.
-    const prior = readPublicationOnce(layout);
-    const published = prior.publication;
     if (identityKnown) {
       const served = this.servedCurrent(layout, published, descriptor, identity, logicAllowed, identityMs);
       if (served !== null) return { ...served, walk: walkKind };
@@ -384,25 +345,6 @@ export class IndexManager {
     };
   }
 
-  /**
-   * The watcher-driven partial walk (partial-walk.ts): the last walk updated for the paths the
-   * watcher saw change since it began, with the extra identities computed as
-   * {@link identityWalk} does; null (nothing started) when a full walk is needed. Only without a
-   * project-owned adapter or extra identity files (the watcher is off with those anyway).
-   */
-  private partialWalk(descriptor: Descriptor): IdentityWalk | null {
-    const last = this.lastWalk;
-    if (this.sourceWatch === null || last === null || last.descriptor !== descriptor || this.adapterGuard.fingerprint !== null || this.extraIdentityFiles.length > 0) return null;
-    const paths = this.sourceWatch.beginPartialWalk(last.identity);
-    if (paths === null) return null;
-    if (this.classifier?.descriptor !== descriptor) {
-      this.classifier = { descriptor, classify: sourcePathClassifier(descriptor, codeExtensionsOf(descriptor.adapter.code)) };
-    }
-    const walk = partialWalk(last.walked.walk, paths, this.classifier.classify);
-    if (walk === null) return null;
-    return { walk, extra: [...identityExtra(this.root, descriptor, this.extraIdentityFiles, null), ...walkIssueIdentities(walk.issues)] };
-  }
-
   /** The no-change answer: `published` is current for `identity` and opens; else null (a build follows). */
   private servedCurrent(
     layout: StateLayout, published: Publication | null, descriptor: Descriptor, identity: string, logicAllowed: boolean, identityMs: number,
@@ -435,19 +377,12 @@ export class IndexManager {
     return { publication: served, descriptor, staleness: 'unknown', rebuilt: false, stats: null, sync_error: error, identity_ms: identityMs, identity_known: this.identityKnown() };
   }
 
+  /** The last served publication, `stale` with `error`. @throws DocforgeError from `error` when nothing was served yet. */
   private serveStale(error: WireError, identityMs: number): SyncReport {
-    if (!this.current || !this.descriptorCache) {
-      throw DocforgeError.fromWire(error);
-    }
+    if (!this.current || !this.descriptorCache) throw DocforgeError.fromWire(error);
     return {
-      publication: this.current.publication,
-      descriptor: this.descriptorCache.descriptor,
-      staleness: 'stale',
-      rebuilt: false,
-      stats: null,
-      sync_error: error,
-      identity_ms: identityMs,
-      identity_known: this.identityKnown(),
+      publication: this.current.publication, descriptor: this.descriptorCache.descriptor, staleness: 'stale', rebuilt: false, stats: null, sync_error: error,
+      identity_ms: identityMs, identity_known: this.identityKnown(),
     };
   }
 
@@ -493,49 +428,11 @@ export class IndexManager {
     return true;
   }
 
-  /**
-   * Runs one build in the worker. While the worker says adapter code runs (`{ watchdog: true }` on
-   * the progress port), a timer of {@link adapterTimeoutMs} is armed; when it fires the task is
-   * aborted, which terminates the worker thread (a busy loop cannot be awaited) and piscina starts a
-   * fresh one for the next build.
-   */
-  private async runBuild(task: BuildTask, onProgress?: (progress: BuildProgress) => void): Promise<BuildOutcome & { timedOut?: boolean }> {
+  /** Runs one build in the worker pool, under the project-owned adapter's watchdog (build-run.ts). */
+  private runBuild(task: BuildTask, onProgress?: (progress: BuildProgress) => void): Promise<BuildOutcome & { timedOut?: boolean }> {
     // The pool prestarted by the CLI when it already knew a build was coming is adopted here (build-pool.ts).
     this.pool ??= createBuildPool((error: unknown) => this.onWarning('index worker error', { message: error instanceof Error ? error.message : String(error) }));
-    const channel = new MessageChannel();
-    const abort = new AbortController();
-    const timeoutMs = adapterTimeoutMs();
-    let timer: NodeJS.Timeout | null = null;
-    let timedOut = false;
-    const disarm = (): void => {
-      if (timer !== null) clearTimeout(timer);
-      timer = null;
-    };
-    channel.port1.on('message', (message: BuildProgress | { watchdog: boolean }) => {
-      if (!('watchdog' in message)) return onProgress?.(message);
-      disarm();
-      if (message.watchdog) {
-        timer = setTimeout(() => {
-          timedOut = true;
-          abort.abort();
-        }, timeoutMs);
-      }
-    });
-    try {
-      return (await this.pool.run({ ...task, progressPort: channel.port2 }, { transferList: [channel.port2], signal: abort.signal })) as BuildOutcome;
-    } catch (error) {
-      if (timedOut) {
-        const module = task.projectAdapter?.module ?? 'the project-owned adapter';
-        const reason = `${module} did not finish within ${timeoutMs} ms (loading the module or running extract); the build worker was stopped. `
-          + 'Make extract() return (or reject) promptly, then restart the server.';
-        this.onWarning('project-owned adapter timed out', { module, timeout_ms: timeoutMs });
-        return { ok: false, error: errors.adapterFailed(reason, { timeout_ms: timeoutMs }).toWire(), timedOut: true };
-      }
-      return { ok: false, error: toDocforgeError(error).toWire() };
-    } finally {
-      disarm();
-      channel.port1.close();
-    }
+    return runWatchedBuild(this.pool, task, onProgress, this.onWarning);
   }
 
   /**
@@ -551,7 +448,7 @@ export class IndexManager {
   /** Closes the reader and the worker pool. */
   async close(): Promise<void> {
     this.closed = true;
-    this.sourceWatch?.close();
+    this.walks?.close();
     this.current?.reader.close();
     this.current = null;
     const pool = this.pool;

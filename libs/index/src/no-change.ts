@@ -3,9 +3,10 @@
  * sync` reads the published identity and stops"). It makes, with light imports only (no pino, no
  * piscina, no Markdown parser, no tool validators, no IndexManager), exactly the checks by which
  * `IndexManager.sync()` answers "current, nothing rebuilt" in a fresh process: the descriptor, the
- * application journal, the cheap source identity (identity.ts, the manager's own walk), the one
- * read of `current.json`, and every check of the manager's served-current answer (Logic bindings,
- * the index file's inode and size, the file opening as an index of this schema). Whenever anything
+ * application journal, the one read of `current.json`, the file opening as an index of this schema
+ * (which also gives the publication's build dependencies), the cheap source identity (identity.ts,
+ * the manager's own walk), and every other check of the manager's served-current answer (Logic
+ * bindings, the index file's inode and size). Whenever anything
  * is uncertain it answers "not current" and the caller runs the full synchronization, which then
  * decides (and reports errors) as always: a missing or invalid publication, any mismatch, an
  * invalid descriptor or project root, an open application journal, a project-owned adapter (whose
@@ -13,11 +14,10 @@
  */
 import path from 'node:path';
 import { loadDescriptor } from '@docforge/project/descriptor';
-import { cheapIdentity } from '@docforge/project/walk';
 import { stateLayout } from '@docforge/fs-safe';
 import { adapterVersionCurrent } from './adapter-manifests.js';
 import { openApplication } from './application-guard.js';
-import { identityWalk } from './identity.js';
+import { dependenciesOfMeta, identityWalk, walkIdentity } from './identity.js';
 import type { Publication } from './publication-format.js';
 import { publicationFileIntact, readPublicationOnce } from './publication.js';
 import { resolveProjectRoot } from './project-root.js';
@@ -73,38 +73,43 @@ export function noChangeSync(root: string, options: NoChangeOptions): NoChangeAn
     const layout = stateLayout(path.join(real, descriptor.state.dir), real);
     if (openApplication(layout) !== null) return fallback('application_open', false);
     const logicAllowed = !options.noAst && descriptor.adapter.strategy === 'ast';
-    let identity: string;
-    try {
-      const { walk, extra } = identityWalk(real, descriptor, [], null);
-      identity = cheapIdentity(walk.entries, extra);
-    } catch {
-      return fallback('walk', false);
-    }
     const published = readPublicationOnce(layout).publication;
     if (published === null) return fallback('no_publication', true);
-    if (published.source_identity !== identity) return fallback('identity_changed', true);
     if (published.logic_allowed !== logicAllowed || (published.logic_present && !logicAllowed)) return fallback('logic_binding', true);
     if (!adapterVersionCurrent(published.adapter_version, descriptor)) return fallback('adapter_version', true);
     if (!publicationFileIntact(layout, published)) return fallback('index_file_changed', true);
-    if (!opensAsIndex(path.join(layout.indexDir, published.index_file), options.noAst)) return fallback('index_unopenable', true);
+    // The identity covers what the publication's build read or probed (build-dependencies.ts): its
+    // list comes from the index file, opened here once, as the manager opens it before serving it.
+    const index = indexMeta(path.join(layout.indexDir, published.index_file), options.noAst);
+    if (index === null) return fallback('index_unopenable', true);
+    let identity: string;
+    try {
+      identity = walkIdentity(identityWalk(real, descriptor, [], null, dependenciesOfMeta(index)));
+    } catch {
+      return fallback('walk', false);
+    }
+    if (published.source_identity !== identity) return fallback('identity_changed', true);
     return { current: true, publication: published };
   } catch {
     return fallback('error', false);
   }
 }
 
-/** What the manager checks before serving a file: it opens as an index of this schema (and holds no Logic under --no-ast). */
-function opensAsIndex(file: string, noAst: boolean): boolean {
+/**
+ * What the manager checks before serving a file: it opens as an index of this schema (and holds no
+ * Logic under --no-ast). Returns its `meta` rows, or null when it does not pass.
+ */
+function indexMeta(file: string, noAst: boolean): Readonly<Record<string, string>> | null {
   let reader: IndexReader;
   try {
     reader = new IndexReader(file);
   } catch {
-    return false;
+    return null;
   }
   try {
-    return !(noAst && reader.count('logic_steps') > 0);
+    return noAst && reader.count('logic_steps') > 0 ? null : reader.meta;
   } catch {
-    return false;
+    return null;
   } finally {
     reader.close();
   }

@@ -23,21 +23,45 @@ function search(entries: readonly SourceEntry[], rel: string): number {
   return -low - 1;
 }
 
+/** Whether the path-sorted `directories` hold one under `rel` (those sharing the prefix `rel/` are contiguous). */
+function holdsDirectory(directories: readonly string[], rel: string): boolean {
+  const prefix = `${rel}/`;
+  let low = 0;
+  let high = directories.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((directories[mid] as string) < prefix) low = mid + 1;
+    else high = mid;
+  }
+  return low < directories.length && (directories[low] as string).startsWith(prefix);
+}
+
 /**
  * The walk `base` updated for the changed project-relative `paths` (each in a directory `base`
- * read), classifying each with `classify`; issues, directories and links are kept (every case
- * that could change them answers null). `base` is not modified.
+ * read, or in one of `dependencyDirectories`), classifying each with `classify`; issues,
+ * directories and links are kept (every case that could change them answers null). A path in a
+ * directory watched only for build dependencies (the walk never read it, so nothing there is a
+ * source) is skipped: the caller re-checks every dependency itself. A path that is, or lies above,
+ * a directory the walk read answers null (its deletion or move changes what lies below). `base`
+ * is not modified.
  * @returns the updated walk (entries sorted by path like `walkSources`), or null when a full walk is needed
  */
-export function partialWalk(base: SourceWalk, paths: readonly string[], classify: (rel: string) => SourcePathClass): SourceWalk | null {
+export function partialWalk(
+  base: SourceWalk, paths: readonly string[], classify: (rel: string) => SourcePathClass, dependencyDirectories: ReadonlySet<string> = new Set(),
+): SourceWalk | null {
   if (base.links > 0) return null;
   const directories = new Set(base.directories);
   let entries: SourceEntry[] | null = null;
   for (const rel of paths) {
     const slash = rel.lastIndexOf('/');
-    if (rel === DESCRIPTOR_FILE || !directories.has(slash < 0 ? '' : rel.slice(0, slash)) || directories.has(rel)) return null;
+    const parent = slash < 0 ? '' : rel.slice(0, slash);
+    if (rel === DESCRIPTOR_FILE || directories.has(rel) || holdsDirectory(base.directories, rel)) return null;
     // A path a walk finding names (or lies under) may change that finding.
     if (base.issues.some((issue) => issue.path !== null && (issue.path === rel || issue.path.startsWith(`${rel}/`) || rel.startsWith(`${issue.path}/`)))) return null;
+    if (!directories.has(parent)) {
+      if (dependencyDirectories.has(parent)) continue;
+      return null;
+    }
     const found = classify(rel);
     if (found.kind === 'unsure') return null;
     entries ??= [...base.entries];

@@ -8,9 +8,11 @@
  * `sources.parse` changed with issue 8: foreign front matter, encodings, encoded code ids, anchor
  * links; 5: the FTS `terms` column of identifier subwords and the `edges.mention` column of issue 9;
  * 6: the `unresolved_calls` table of issue 9; 7: `sources.parse` moved out of the published file into
- * the state directory's parse cache, parse-cache.ts, issue 14).
+ * the state directory's parse cache, parse-cache.ts, issue 14; 8: the `build_dependencies` meta row,
+ * whose state `source_identity` now covers, build-dependencies.ts: an index without it would be
+ * trusted with an identity blind to tsconfig, package.json and link-target changes).
  */
-export const INDEX_SCHEMA_VERSION = 7;
+export const INDEX_SCHEMA_VERSION = 8;
 
 /** DDL for a new index file; executed once per full build. */
 export const INDEX_DDL = `
