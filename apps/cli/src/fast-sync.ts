@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { repeatedOption } from '@docforge/core';
 import { noChangeSync } from '@docforge/index/no-change';
 import { printSyncResult } from './sync-output.js';
 import { guardStdoutPipe } from './terminal.js';
@@ -68,8 +69,7 @@ export function runFastSync(argv: readonly string[]): FastSyncOutcome {
   }
   const { values, positionals, tokens } = parsed;
   // A repeated option is a usage error the full CLI reports.
-  const names = tokens.flatMap((t) => (t.kind === 'option' ? [t.name] : []));
-  if (new Set(names).size !== names.length) return { handled: false, prior: null };
+  if (repeatedOption(tokens) !== null) return { handled: false, prior: null };
   if (positionals.length !== 1 || positionals[0] !== 'sync') return { handled: false, prior: null };
   guardStdoutPipe();
   const outcome = answerNoChange(path.resolve(values['project-root'] ?? process.cwd()), values.json === true);

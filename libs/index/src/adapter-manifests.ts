@@ -24,6 +24,15 @@ export function codeExtensionsOf(adapterIds: readonly string[]): string[] {
 export const DOCUMENT_LOADER_VERSION = 'docs@2';
 
 /**
+ * The parts of a composite adapter version (`docs@2`, `typescript@1.2.0`, …, `strategy=ast`), each
+ * code adapter's version given by `versionOf` (null: `unavailable`). Joined by `+` it is the
+ * `adapter_version` of a publication (adapter-registry.ts adapterVersionOf).
+ */
+export function adapterVersionParts(descriptor: Descriptor, versionOf: (id: string) => string | null): string[] {
+  return [DOCUMENT_LOADER_VERSION, ...descriptor.adapter.code.map((id) => `${id}@${versionOf(id) ?? 'unavailable'}`), `strategy=${descriptor.adapter.strategy}`];
+}
+
+/**
  * Whether a publication's `adapter_version` was made by the adapters this program would use for
  * `descriptor` (the document loader, each built-in code adapter's manifest version, the strategy):
  * a publication of an older DocForge is rebuilt, not served as current. A part published as
@@ -33,7 +42,7 @@ export const DOCUMENT_LOADER_VERSION = 'docs@2';
  */
 export function adapterVersionCurrent(published: string, descriptor: Descriptor): boolean {
   const parts = published.split('+');
-  const expected = [DOCUMENT_LOADER_VERSION, ...descriptor.adapter.code.map((id) => `${id}@${builtinAdapterManifest(id)?.version ?? 'unavailable'}`), `strategy=${descriptor.adapter.strategy}`];
+  const expected = adapterVersionParts(descriptor, (id) => builtinAdapterManifest(id)?.version ?? null);
   if (parts.length !== expected.length) return false;
   return expected.every((want, i) => parts[i] === want || (parts[i]!.endsWith('@unavailable') && parts[i]!.slice(0, -'@unavailable'.length) === want.slice(0, want.indexOf('@'))));
 }

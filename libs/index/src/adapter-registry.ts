@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { CodeAdapter } from '@docforge/core';
 import type { Descriptor } from '@docforge/project';
-import { builtinAdapterManifest, DOCUMENT_LOADER_VERSION } from './adapter-manifests.js';
+import { adapterVersionParts, builtinAdapterManifest } from './adapter-manifests.js';
 
 /** Version of the document loader, part of `adapter_version`. */
 export { DOCUMENT_LOADER_VERSION } from './adapter-manifests.js';
@@ -66,13 +66,6 @@ export function adapterFor(descriptor: Descriptor, filePath: string): CodeAdapte
 
 /** The composite adapter version reported in every response, e.g. `docs@1+typescript@1.0.0+strategy=ast`. */
 export function adapterVersionOf(descriptor: Descriptor): string {
-  const parts = [DOCUMENT_LOADER_VERSION];
-  for (const id of descriptor.adapter.code) {
-    const adapter = codeAdapters.get(id);
-    // A built-in adapter not loaded because no source needs it reports its manifest's version.
-    const idle = unavailableAdapters.has(id) ? null : builtinAdapterManifest(id)?.version ?? null;
-    parts.push(`${id}@${adapter ? adapter.version : idle ?? 'unavailable'}`);
-  }
-  parts.push(`strategy=${descriptor.adapter.strategy}`);
-  return parts.join('+');
+  // A built-in adapter not loaded because no source needs it reports its manifest's version.
+  return adapterVersionParts(descriptor, (id) => codeAdapters.get(id)?.version ?? (unavailableAdapters.has(id) ? null : builtinAdapterManifest(id)?.version ?? null)).join('+');
 }
