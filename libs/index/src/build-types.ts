@@ -50,6 +50,8 @@ export interface BuildTask {
 export interface PrimeTask {
   /** The project root of the build just finished. */
   root: string;
+  /** Its state directory (absolute), where the standby copy of the new index file is made (standby-copy.ts). */
+  stateDir: string;
 }
 
 /** Counters and timings (milliseconds) of one build. */
@@ -68,6 +70,13 @@ export interface BuildStats {
   /** How the graph was resolved: `scratch` (every source) or `incremental` (only what a change reaches, relative to the last graph). */
   resolve_mode: 'scratch' | 'incremental';
   write_ms: number;
+  /**
+   * Delta builds only: where the private copy of the previous index file came from, `standby`
+   * (made in idle time, standby-copy.ts) or `copy` (copied during this build), and the time in ms
+   * that took (part of `write_ms`).
+   */
+  delta_base?: 'standby' | 'copy';
+  copy_ms?: number;
   publish_ms: number;
   total_ms: number;
 }

@@ -30,6 +30,7 @@ import { assertStateConfined, ensureStateConfined, fsyncFile, publishIndex, stat
 import { planReceipt } from './receipt-commit.js';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { warmFromPublication } from './warm.js';
+import { discardStandby, prepareStandby, takeStandby } from './standby-copy.js';
 
 const sourceCache = new Map<string, CachedSource>();
 let written: WrittenState | null = null;
@@ -44,6 +45,7 @@ let lastResolved: { root: string; descriptor: Descriptor; current: ReadonlyMap<s
 
 /** Drops all worker-side caches (tests; or after a failed delta). */
 export function resetBuildCaches(): void {
+  discardStandby();
   sourceCache.clear();
   written = null;
   writtenByBuild = false;
@@ -67,6 +69,18 @@ export function primeBuildCaches(root: string): { primed: boolean; ms: number } 
   const token = primeResolver(last.descriptor, last.current, last.linked);
   if (token !== null) written.graphToken = token;
   return { primed: token !== null, ms: performance.now() - started };
+}
+
+/**
+ * Idle-time work of a long-lived process after a build of `root` whose state lives in `stateDir`:
+ * starts the standby copy of the file this worker just published (standby-copy.ts), so the next
+ * delta build does not copy the whole index on its critical path. Returns at once; never throws.
+ * @returns whether a copy was started or is already there
+ */
+export function prepareDeltaBase(root: string, stateDir: string): boolean {
+  if (!writtenByBuild || written === null || written.root !== root) return false;
+  prepareStandby(stateLayout(stateDir, root), { index_file: written.indexFile, index_ino: written.indexIno, index_size: written.indexSize });
+  return true;
 }
 
 function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
@@ -205,6 +219,8 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   const started = performance.now();
   const layout = stateLayout(task.stateDir, task.root);
   let adapterReport: ProjectAdapterReport | null = null;
+  /** The new index file while it is this build's to remove (written, not yet renamed into place by publishIndex). */
+  let pendingFile: string | null = null;
   try {
     const descriptor = loadDescriptor(task.root);
     const adapterIds = adaptersFor(descriptor, task.entries);
@@ -315,7 +331,8 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     // 4. Write a complete new index file.
     t = performance.now();
     ensureStateConfined(task.root, layout);
-    const tmpFile = path.join(layout.indexDir, `.build-${process.pid}-${Date.now().toString(36)}.sqlite`);
+    const buildFile = path.join(layout.indexDir, `.build-${process.pid}-${Date.now().toString(36)}.sqlite`);
+    let tmpFile = buildFile;
     const canDelta = canWriteDelta(task, layout, previous, descriptorHash);
     const nodeMap = new Map<string, string>();
     for (const node of graph.nodes) nodeMap.set(node.id, node.content_hash);
@@ -339,10 +356,24 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     let needFull = !canDelta;
     let parses: ParseRow[] | null = null;
     if (canDelta) {
-      copyFileSync(path.join(layout.indexDir, previous!.index_file), tmpFile, fsConstants.COPYFILE_FICLONE);
+      // A standby copy made in idle time (standby-copy.ts) is the same file a copy now would be.
+      const copyStarted = performance.now();
+      const spare = await takeStandby(layout, previous!);
+      if (spare !== null) {
+        tmpFile = spare;
+        stats.delta_base = 'standby';
+      } else {
+        copyFileSync(path.join(layout.indexDir, previous!.index_file), tmpFile, fsConstants.COPYFILE_FICLONE);
+        stats.delta_base = 'copy';
+      }
+      pendingFile = tmpFile;
+      stats.copy_ms = performance.now() - copyStarted;
       parses = writeDeltaIndex(tmpFile, written!, { ...graph, unresolvedCalls: linked.unresolvedCalls }, { nodes: nodeMap, edges: edgeMap }, current, issues, meta);
       needFull = parses === null;
-      if (needFull) rmSync(tmpFile, { force: true });
+      if (needFull) {
+        rmSync(tmpFile, { force: true });
+        tmpFile = buildFile;
+      }
       else stats.mode = 'delta';
     }
     if (needFull) {
@@ -358,6 +389,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
         const rehydrated = resolveSources(descriptor, current, linked, false, dependencies);
         graph = { ...rehydrated, ...extendGraph(rehydrated, linked.capabilities, adapterOutput) };
       }
+      pendingFile = tmpFile;
       parses = writeFullIndex(tmpFile, { ...graph, unresolvedCalls: linked.unresolvedCalls }, current, issues, meta, progress);
     }
     fsyncFile(tmpFile);
@@ -380,6 +412,8 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
         logic_allowed: task.logicAllowed, project_id: descriptor.project.id, counts,
       },
     });
+    // Renamed into place, or removed by publishIndex when it did not publish.
+    pendingFile = null;
     // The parse cache, outside the publication (parse-cache.ts); a failure there never fails the build.
     if (!adopted) {
       const removed = stats.mode === 'delta' ? [...written!.sources.keys()].filter((p) => !current.has(p)) : [];
@@ -414,6 +448,9 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     // Adopted: another process published these very sources first; nothing new was published.
     return adopted ? { ok: true, publication, stats, adapter: adapterReport, unchanged: true } : { ok: true, publication, stats, adapter: adapterReport };
   } catch (error) {
+    // A failed write may have left the file half written (the delta runs without a journal): never keep it.
+    if (pendingFile !== null) rmSync(pendingFile, { force: true });
+    discardStandby();
     written = null;
     writtenByBuild = false;
     lastResolved = null;

@@ -191,6 +191,9 @@ function writeDelta(
     if (current.get(node.source_path)?.stripped !== false) return null;
   }
   let parses: ParseRow[] = [];
+  // The file is this build's private copy, removed when the write fails (build.ts): no rollback
+  // journal is needed, and without one the delta writes only the pages it changes.
+  db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   const st = prepareInserts(db);
   const rowidOf = db.prepare('SELECT rowid FROM nodes WHERE id = ?').pluck();

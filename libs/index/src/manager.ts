@@ -9,6 +9,7 @@ import { publishedDependencies } from './published-dependencies.js';
 import { adapterVersionCurrent } from './adapter-manifests.js';
 import { resolveProjectRoot } from './project-root.js';
 import type { BuildOutcome, BuildProgress, BuildTask, PrimeTask } from './build-types.js';
+import { removeStandbyFiles } from './standby-copy.js';
 import type { IndexManagerOptions, SyncReport } from './manager-types.js';
 import { runWatchedBuild } from './build-run.js';
 import type { Publication } from './publication-format.js';
@@ -212,13 +213,16 @@ export class IndexManager {
       seen = this.idleWork;
       await seen;
     }
+    // The standby copy runs in the worker's I/O threads after its task returned (standby-copy.ts).
+    if (this.pool !== null && !this.closed) await this.pool.run({}, { name: 'awaitStandby' }).catch(() => undefined);
   }
 
   /**
    * Idle-time work of a long-lived process (`watchSources`) after a sync (issue 14: the first
    * one-file edit after start costs what later ones do):
    * - after a build, the build worker primes its incremental resolver with what it just built
-   *   (build.ts primeBuildCaches), as a task queued before any later build;
+   *   (build.ts primeBuildCaches), as a task queued before any later build, and starts the standby
+   *   copy of the new index file that the next delta build writes to (standby-copy.ts);
    * - while the watcher does not trust the last walk yet (the first walk of a process watches its
    *   directories only after reading them), one more walk soon after, so the next sync can use the
    *   watcher or a partial walk.
@@ -227,7 +231,13 @@ export class IndexManager {
   private afterSync(report: SyncReport): void {
     if (this.walks === null || this.closed) return;
     if (report.rebuilt && this.pool !== null) {
-      const primed = this.pool.run({ root: this.root } satisfies PrimeTask, { name: 'prime' }).catch(() => undefined);
+      let stateDir: string;
+      try {
+        stateDir = this.layout().stateDir;
+      } catch {
+        return;
+      }
+      const primed = this.pool.run({ root: this.root, stateDir } satisfies PrimeTask, { name: 'prime' }).catch(() => undefined);
       this.idleWork = Promise.all([this.idleWork, primed]);
     }
     if (this.walks.awaitsTrustedWalk() && !this.walkPrimeScheduled) {
@@ -453,6 +463,13 @@ export class IndexManager {
     this.current = null;
     const pool = this.pool;
     this.pool = null;
+    const threadIds = pool === null ? [] : pool.threads.map((thread) => thread.threadId);
     if (pool) await pool.destroy();
+    // The worker's standby copy is of no use once it is gone (standby-copy.ts).
+    try {
+      if (threadIds.length > 0) removeStandbyFiles(this.layout().indexDir, threadIds);
+    } catch {
+      // no descriptor: no state directory of ours to clean
+    }
   }
 }

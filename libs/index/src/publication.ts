@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { withLock, type StateLayout } from '@docforge/fs-safe';
+import { processAlive, STANDBY_FILE_PATTERN } from './standby-copy.js';
 import { INDEX_FILE_PATTERN, MAX_CURRENT_BYTES, parsePublication, type Publication } from './publication-format.js';
 
 /** The file identity of `current.json` when it was read: a replacement (new inode) or edit changes it. */
@@ -89,8 +90,9 @@ export function withPublicationLock<T>(layout: StateLayout, fn: () => T | Promis
 }
 
 /**
- * Deletes index files that are neither the current nor the previous publication, and stale temp
- * files left by crashed builds (older than one minute).
+ * Deletes index files that are neither the current nor the previous publication, stale temp
+ * files left by crashed builds (older than one minute), and standby copies (standby-copy.ts) of
+ * processes that are gone.
  */
 export function collectOldGenerations(layout: StateLayout, keep: ReadonlySet<string>): void {
   let names: string[];
@@ -104,6 +106,9 @@ export function collectOldGenerations(layout: StateLayout, keep: ReadonlySet<str
     const full = path.join(layout.indexDir, name);
     if (INDEX_FILE_PATTERN.test(name) && !keep.has(name)) {
       rmSync(full, { force: true });
+    } else if (STANDBY_FILE_PATTERN.test(name)) {
+      // A standby copy (standby-copy.ts) belongs to its process while that process lives.
+      if (!processAlive(Number(STANDBY_FILE_PATTERN.exec(name)![1]))) rmSync(full, { force: true });
     } else if (name.endsWith('.tmp') || name.startsWith('.build-')) {
       try {
         if (now - lstatSync(full).mtimeMs > 60_000) rmSync(full, { force: true });

@@ -6,7 +6,8 @@
 import { loadBuiltinAdapter } from './adapter-loader.js';
 import { setAdapterLoader } from './adapter-registry.js';
 import { guardStdout } from './stdout-guard.js';
-import { primeBuildCaches, runBuild } from './build.js';
+import { prepareDeltaBase, primeBuildCaches, runBuild } from './build.js';
+import { standbyReady } from './standby-copy.js';
 import type { BuildOutcome, BuildTask, PrimeTask } from './build-types.js';
 
 // Code loaded in this thread (adapters and what they import) never reaches stdout (MCP frames only).
@@ -19,6 +20,15 @@ export default async function build(task: BuildTask): Promise<BuildOutcome> {
 }
 
 /** Idle-time priming after a build of a long-lived process (piscina task name `prime`; build.ts primeBuildCaches). Never rejects. */
-export function prime(task: PrimeTask): { primed: boolean; ms: number } {
-  return primeBuildCaches(task.root);
+export function prime(task: PrimeTask): { primed: boolean; ms: number; standby: boolean } {
+  const primed = primeBuildCaches(task.root);
+  return { ...primed, standby: prepareDeltaBase(task.root, task.stateDir) };
+}
+
+/**
+ * Settles once the standby copy started by `prime` is finished (piscina task name `standbyReady`;
+ * tests and benchmarks, through IndexManager.whenIdle). True when one is ready. Never rejects.
+ */
+export function awaitStandby(): Promise<boolean> {
+  return standbyReady();
 }
