@@ -2,16 +2,28 @@
 // Bundles the no-change `docforge sync` entry (issue 14) from the compiled apps/cli/dist/src/fast-sync.js
 // into one CommonJS file, apps/cli/dist/bundle/fast-sync.cjs, so a no-change sync loads one module instead
 // of some thirty and never starts Node's ESM loader (its resolving dominated that process; the launcher is
-// CommonJS too). better-sqlite3 (native) stays
-// external, as do modules loaded through createRequire at run time (resolved from the bundle's folder,
-// whose ancestors hold the same node_modules). Beside it, fast-sync.inputs.json lists every input
+// CommonJS too). better-sqlite3 (native) and piscina stay
+// external, as do modules loaded through createRequire at run time (each bundled module keeps its own
+// import.meta.url, so they resolve as from the unbundled files). Beside it, fast-sync.inputs.json lists every input
 // (paths relative to the bundle's folder): the launcher (bin/docforge.js) uses the bundle only while
 // no input is newer than it, so a stale bundle after a plain `tsc -b` never runs.
 // Run after `tsc -b`; exits non-zero on any bundle error. Usage: node apps/cli/scripts/build-bundle.mjs
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+
+/** Replaces `import.meta.url` in every bundled module by that module's own file URL. */
+const ownImportMetaUrl = {
+  name: 'own-import-meta-url',
+  setup(builder) {
+    builder.onLoad({ filter: /\.(?:js|mjs|cjs)$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: 'js' };
+    });
+  },
+};
 
 const app = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(app, 'dist', 'src', 'fast-sync.js');
@@ -36,11 +48,11 @@ const result = await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3'],
-  // The compiled modules resolve createRequire and file paths from import.meta.url: in the bundle that is
-  // the bundle's own URL (its folder's ancestors hold the same node_modules).
-  define: { 'import.meta.url': '__docforge_bundle_url' },
-  banner: { js: "const __docforge_bundle_url = require('node:url').pathToFileURL(__filename).href;" },
+  // piscina: the build pool's prestart (a build is coming) creates the pool the full CLI adopts.
+  external: ['better-sqlite3', 'piscina'],
+  // The compiled modules resolve createRequire and sibling files (the build worker) from
+  // import.meta.url: each keeps its own, its original file's URL.
+  plugins: [ownImportMetaUrl],
   metafile: true,
   write: false,
   logLevel: 'warning',

@@ -11,6 +11,7 @@ import { repeatedOption, toDocforgeError } from '@docforge/core';
 import { lazyStderrLogger } from '@docforge/index/lazy-logger';
 import { errorLine, guardStdoutPipe } from './terminal.js';
 import type { SyncOptions } from './commands.js';
+import type { PrepareTask } from '@docforge/index';
 import type { PriorSyncCheck } from './fast-sync.js';
 
 const USAGE = `Usage: docforge <command> [options]
@@ -68,14 +69,17 @@ function cliLogger(): Logger {
  */
 async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | null): Promise<{ code: number } | { code: null; prestarted: boolean }> {
   let build: boolean;
+  let prepare: PrepareTask | null = null;
   if (prior !== null) build = prior.build;
   else {
     const answer = (await import('./fast-sync.js')).answerNoChange(root, json);
     if (answer.code !== null) return { code: answer.code };
     build = answer.prior.build;
+    prepare = answer.prepare;
   }
   if (!build) return { code: null, prestarted: false };
-  (await import('@docforge/index/build-pool')).prestartBuildWorker();
+  // Idempotent: the launcher's bundled check may have started it already (build-pool.ts).
+  (await import('@docforge/index/build-pool')).prestartBuildWorker(prepare);
   return { code: null, prestarted: true };
 }
 

@@ -3,11 +3,14 @@
  * (apps/cli/bin/docforge.js) runs it from one bundled CommonJS file (apps/cli/dist/bundle/fast-sync.cjs,
  * built by apps/cli/scripts/build-bundle.mjs) so a no-change sync pays for one module load instead
  * of the ESM loader resolving some thirty; the full CLI (cli.ts) uses the same functions unbundled.
- * Light imports only: noChangeSync, the sync output and the terminal helpers.
+ * Light imports only: noChangeSync, the sync output, the terminal helpers and the build pool's
+ * prestart (piscina stays external).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { repeatedOption } from '@docforge/core';
+import { prestartBuildWorker } from '@docforge/index/build-pool';
+import type { PrepareTask } from '@docforge/index';
 import { noChangeSync } from '@docforge/index/no-change';
 import { printSyncResult } from './sync-output.js';
 import { guardStdoutPipe } from './terminal.js';
@@ -20,8 +23,11 @@ export interface PriorSyncCheck {
   build: boolean;
 }
 
+/** What {@link answerNoChange} learned when it did not answer: the prior check, and what a build worker may prepare meanwhile. */
+type NotAnswered = { code: null; prior: PriorSyncCheck; prepare: PrepareTask | null };
+
 /** The answer of a no-change check: the exit code when it printed the result, else what the full sync should know. */
-export type NoChangeOutcome = { code: number } | { code: null; prior: PriorSyncCheck };
+export type NoChangeOutcome = { code: number } | NotAnswered;
 
 /**
  * Answers `docforge sync` for the project at `root` when nothing changed: prints exactly what the
@@ -33,7 +39,7 @@ export type NoChangeOutcome = { code: number } | { code: null; prior: PriorSyncC
  */
 export function answerNoChange(root: string, json: boolean): NoChangeOutcome {
   const answer = noChangeSync(root, { noAst: false });
-  if (!answer.current) return { code: null, prior: { build: answer.build } };
+  if (!answer.current) return { code: null, prior: { build: answer.build }, prepare: answer.prepare ?? null };
   return { code: printSyncResult({ rebuilt: false, staleness: 'current', publication: answer.publication, stats: null, sync_error: null }, json) };
 }
 
@@ -73,5 +79,9 @@ export function runFastSync(argv: readonly string[]): FastSyncOutcome {
   if (positionals.length !== 1 || positionals[0] !== 'sync') return { handled: false, prior: null };
   guardStdoutPipe();
   const outcome = answerNoChange(path.resolve(values['project-root'] ?? process.cwd()), values.json === true);
-  return outcome.code === null ? { handled: false, prior: outcome.prior } : { handled: true, code: outcome.code };
+  if (outcome.code !== null) return { handled: true, code: outcome.code };
+  // A build is coming: its worker thread loads while the main thread loads the full CLI (the
+  // IndexManager adopts it through build-pool.ts's process-wide slot; the CLI releases it otherwise).
+  if (outcome.prior.build) prestartBuildWorker(outcome.prepare);
+  return { handled: false, prior: outcome.prior };
 }

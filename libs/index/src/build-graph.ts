@@ -8,6 +8,7 @@ import { codeExtensionsOf } from './adapter-manifests.js';
 import { codeAdapter } from './adapter-registry.js';
 import { DependencyRecorder } from './build-dependencies.js';
 import type { CachedSource } from './build-types.js';
+import type { StoredLinkCache } from './link-cache-store.js';
 import { readProjectText } from './parse.js';
 import { mergeCapabilityMaps } from './project-adapter.js';
 
@@ -19,6 +20,8 @@ export interface LinkedCode {
   codePaths: Set<string>;
   /** Per calling node id, call sites without a proven target (LinkResult `unresolved_calls`); ids with none are absent. */
   unresolvedCalls: Map<string, number>;
+  /** How many code files were linked again (the others kept their previous outputs). */
+  linkedFiles: number;
 }
 
 /** What the worker keeps per adapter between builds to re-link only what a change can affect (issue 14). */
@@ -50,6 +53,41 @@ function sameElements<T>(a: readonly T[], b: readonly T[] | null): boolean {
 }
 
 /**
+ * The worker's link caches in their stored form (link-cache-store.ts), for the sources of the
+ * build just published; empty when there are none.
+ */
+export function linkCachesForStore(): StoredLinkCache[] {
+  return [...linkCaches].map(([adapter, cache]) => ({
+    adapter, root: cache.root, outputs: [...cache.outputs], hashes: [...cache.hashes], texts: [...cache.texts], codePaths: [...cache.codePaths],
+  }));
+}
+
+/**
+ * Restores stored link caches (link-cache-store.ts) into a worker that has none, after a warm
+ * start from the publication they are bound to. A cache is restored only when it describes exactly
+ * the warmed sources of its adapter: the same paths with the same content hashes, each with an
+ * output; its link data is then the warmed sources' own (the parse of those very contents). A
+ * cache that does not match is dropped, and that adapter links every file. Returns the ids of the
+ * adapters restored.
+ */
+export function restoreLinkCaches(root: string, stored: readonly StoredLinkCache[], sources: ReadonlyMap<string, CachedSource>): string[] {
+  const restored: string[] = [];
+  for (const cache of stored) {
+    if (cache.root !== root || linkCaches.has(cache.adapter)) continue;
+    const mine = [...sources.values()].filter((s) => s.adapter === cache.adapter);
+    const hashes = new Map(cache.hashes);
+    const outputs = new Map(cache.outputs);
+    if (hashes.size !== mine.length || outputs.size !== mine.length) continue;
+    if (!mine.every((s) => hashes.get(s.entry.path) === s.content_hash && outputs.has(s.entry.path))) continue;
+    linkCaches.set(cache.adapter, {
+      root, outputs, hashes, linkData: new Map(mine.map((s) => [s.entry.path, s.link_data])), texts: new Map(cache.texts), codePaths: new Set(cache.codePaths),
+    });
+    restored.push(cache.adapter);
+  }
+  return restored;
+}
+
+/**
  * Drops the per-adapter link outputs and the incremental resolver kept between builds (with the
  * parse caches: descriptor or policy changed).
  */
@@ -71,11 +109,11 @@ function compareText(a: string, b: string): number {
  */
 function linkAdapter(
   root: string, adapter: CodeAdapter, sources: readonly CachedSource[], resolver: ModuleResolver, codePaths: ReadonlySet<string>,
-): { edges: GraphEdge[]; issues: SourceIssue[]; capabilities: Record<string, string[]>; unresolved: Record<string, number> } {
+): { edges: GraphEdge[]; issues: SourceIssue[]; capabilities: Record<string, string[]>; unresolved: Record<string, number>; linked: number } {
   const files = sources.map((s) => ({ path: s.entry.path, nodes: s.nodes, link_data: s.link_data }));
   if (adapter.linkFiles === undefined) {
     const result = adapter.link(files, resolver);
-    return { edges: result.edges, issues: result.issues, capabilities: result.capabilities ?? {}, unresolved: result.unresolved_calls ?? {} };
+    return { edges: result.edges, issues: result.issues, capabilities: result.capabilities ?? {}, unresolved: result.unresolved_calls ?? {}, linked: files.length };
   }
   const recorded = new Map<string, string | null>();
   const recording: ModuleResolver = {
@@ -124,7 +162,7 @@ function linkAdapter(
     for (const [owner, count] of Object.entries(output.unresolved_calls)) unresolved[owner] = (unresolved[owner] ?? 0) + count;
   }
   const edges = [...merged.values()].sort((a, b) => compareText(a.source_id, b.source_id) || compareText(a.relation, b.relation) || compareText(a.target_id, b.target_id));
-  return { edges, issues, capabilities: result.capabilities, unresolved };
+  return { edges, issues, capabilities: result.capabilities, unresolved, linked: result.files.size };
 }
 
 /**
@@ -134,7 +172,7 @@ function linkAdapter(
  * (build-dependencies.ts), so the published identity covers it.
  */
 export function linkCode(root: string, current: ReadonlyMap<string, CachedSource>, dependencies: DependencyRecorder | null = null): LinkedCode {
-  const linked: LinkedCode = { edges: [], issues: [], capabilities: new Map(), codePaths: new Set(), unresolvedCalls: new Map() };
+  const linked: LinkedCode = { edges: [], issues: [], capabilities: new Map(), codePaths: new Set(), unresolvedCalls: new Map(), linkedFiles: 0 };
   const byAdapter = new Map<string, CachedSource[]>();
   for (const source of current.values()) {
     if (source.adapter === null) continue;
@@ -154,6 +192,7 @@ export function linkCode(root: string, current: ReadonlyMap<string, CachedSource
     const adapter = codeAdapter(id);
     if (!adapter) continue;
     const result = linkAdapter(root, adapter, sources, resolver, linked.codePaths);
+    linked.linkedFiles += result.linked;
     linked.edges.push(...result.edges);
     linked.issues.push(...result.issues);
     mergeCapabilityMaps(linked.capabilities, result.capabilities);

@@ -38,6 +38,11 @@ export interface BuildTask {
   identityKnown?: boolean;
   /** Project-owned adapter bound at process start, or null/absent. */
   projectAdapter?: ProjectAdapterTask | null;
+  /**
+   * Store the worker's link caches right after publishing (link-cache-store.ts): a one-shot process
+   * (the CLI), whose worker ends with it. A long-lived one stores them in idle time (`prime`).
+   */
+  storeLinkCache?: boolean;
   /** Ignore caches and the previous index file (it was found damaged): parse and write everything. */
   forceFull?: boolean;
   /** The canonical application epoch read before the sources were walked (issue 11; application-guard.ts). */
@@ -54,6 +59,16 @@ export interface PrimeTask {
   stateDir: string;
 }
 
+/** Sent to a build worker started before its build (worker.ts `prepare`; build.ts prepareBuild). */
+export interface PrepareTask {
+  /** The project root (absolute, real path). */
+  root: string;
+  /** Its state directory (absolute). */
+  stateDir: string;
+  /** The Logic policy the build will have. */
+  logicAllowed: boolean;
+}
+
 /** Counters and timings (milliseconds) of one build. */
 export interface BuildStats {
   mode: 'full' | 'delta';
@@ -66,6 +81,8 @@ export interface BuildStats {
   logic_steps: number;
   parse_ms: number;
   link_ms: number;
+  /** Code files linked again in this build (the others kept their previous link outputs). */
+  linked_files?: number;
   resolve_ms: number;
   /** How the graph was resolved: `scratch` (every source) or `incremental` (only what a change reaches, relative to the last graph). */
   resolve_mode: 'scratch' | 'incremental';
@@ -116,6 +133,8 @@ export interface WrittenState {
   indexSize: number;
   logicAllowed: boolean;
   descriptorHash: string;
+  /** The adapter version the file was built with (the parse cache's stamp). */
+  adapterVersion: string;
   /** Node id → content hash. */
   nodes: Map<string, string>;
   /** Edge identity key (`edgeIdentityKey`) → `source_path\0line`. */

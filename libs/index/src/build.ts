@@ -7,7 +7,7 @@
 import { constants as fsConstants, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
-import { errors, edgeIdentityKey, sha256, type GraphEdge, type SourceIssue } from '@docforge/core';
+import { errors, sha256, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import {
   cheapIdentity, loadDescriptor, sourceHash, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry, type StatIdentity,
@@ -15,12 +15,14 @@ import {
 import { adaptersFor, adapterVersionOf, ensureAdapters } from './adapter-registry.js';
 import { DEPENDENCIES_META_KEY, DependencyRecorder, dependencyIdentities, encodeDependencies } from './build-dependencies.js';
 import { publishedDependencies } from './published-dependencies.js';
-import { linkCode, primeResolver, resetLinkCaches, resolveSources, type LinkedCode } from './build-graph.js';
-import { sourceKey, type BuildOutcome, type BuildStats, type BuildTask, type CachedSource, type WrittenState } from './build-types.js';
+import { linkCachesForStore, linkCode, primeResolver, resetLinkCaches, resolveSources, restoreLinkCaches, type LinkedCode } from './build-graph.js';
+import { readLinkCaches, writeLinkCaches } from './link-cache-store.js';
+import { sourceKey, type BuildOutcome, type BuildStats, type BuildTask, type CachedSource, type PrepareTask, type WrittenState } from './build-types.js';
 import { unresolvedCallsHash, writeDeltaIndex, writeFullIndex } from './index-writer.js';
-import { parseBatch, reparseSource } from './parse.js';
+import { parseBatch, reparseSource, reshaped, sameShape } from './parse.js';
+import { edgeRow, sameEdgesAsWritten, sameMap } from './written-compare.js';
 import { parseInParallel, parsesInParallel, prestartParsePool } from './parse-pool.js';
-import { writeParseCache, type ParseRow } from './parse-cache.js';
+import { writeParseCache, type ParseCacheStamp, type ParseRow } from './parse-cache.js';
 import {
   adapterFailure, extendGraph, identityWithInputs, issuesHash, loadProjectAdapter, projectAdapterVersionSuffix,
   type ProjectAdapterOutput, type ProjectAdapterReport,
@@ -29,7 +31,8 @@ import { publicationFileIntact, readPublicationOnce, type PublicationRead } from
 import { assertStateConfined, ensureStateConfined, fsyncFile, publishIndex, stateError } from './publish.js';
 import { planReceipt } from './receipt-commit.js';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
-import { warmFromPublication } from './warm.js';
+import { warmFromPublication, type WarmExpectation } from './warm.js';
+import type { Publication } from './publication-format.js';
 import { discardStandby, prepareStandby, takeStandby } from './standby-copy.js';
 
 const sourceCache = new Map<string, CachedSource>();
@@ -79,67 +82,66 @@ export function primeBuildCaches(root: string): { primed: boolean; ms: number } 
  */
 export function prepareDeltaBase(root: string, stateDir: string): boolean {
   if (!writtenByBuild || written === null || written.root !== root) return false;
-  prepareStandby(stateLayout(stateDir, root), { index_file: written.indexFile, index_ino: written.indexIno, index_size: written.indexSize });
+  const layout = stateLayout(stateDir, root);
+  prepareStandby(layout, { index_file: written.indexFile, index_ino: written.indexIno, index_size: written.indexSize });
+  // The link outputs too, for a later process's first edit (a one-shot build stores them itself).
+  writeLinkCaches(layout, stampOf(written), written.indexFile, linkCachesForStore());
   return true;
-}
-
-function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
-  if (a.size !== b.size) return false;
-  for (const [key, value] of a) if (b.get(key) !== value) return false;
-  return true;
-}
-
-/** Per edge object, its delta-map key and value; edges of unchanged sources are the same objects build after build. */
-const edgeRows = new WeakMap<GraphEdge, readonly [string, string]>();
-
-/** The delta-map key (`edgeIdentityKey`) and value (where it was declared, its mention) of an edge; edges are never mutated after resolution. */
-function edgeRow(edge: GraphEdge): readonly [string, string] {
-  let row = edgeRows.get(edge);
-  if (row === undefined) {
-    row = [edgeIdentityKey(edge), `${edge.source_path}\u0000${edge.line}${edge.mention === undefined ? '' : `\u0000${JSON.stringify(edge.mention)}`}`];
-    edgeRows.set(edge, row);
-  }
-  return row;
 }
 
 /**
- * Whether `graph`, an incremental resolution relative to the graph `written` describes, has exactly
- * the edge rows written (same keys, declaring paths, lines and mentions): only the buckets the
- * resolver recomputed can differ, and each is compared row by row.
+ * Step 0 of a build in a fresh worker (no parses, nothing written): the previous publication's
+ * persisted parses and, without a project-owned adapter, its stored link outputs
+ * (link-cache-store.ts). Does nothing in a worker that already has either. Never throws.
+ * @returns whether the worker now starts from that publication
  */
-function sameEdgesAsWritten(graph: ResolvedGraph, written: WrittenState): boolean {
-  const delta = graph.delta;
-  if (delta === undefined || delta.base === null || written.graphToken !== delta.base) return false;
-  if (graph.edges.length !== written.edges.size) return false;
-  for (const { before, after } of delta.buckets.values()) {
-    if (before.length !== after.length) return false;
-    for (let index = 0; index < before.length; index += 1) {
-      const a = edgeRow(before[index]!);
-      const b = edgeRow(after[index]!);
-      if (a[0] !== b[0] || a[1] !== b[1]) return false;
-    }
-  }
+function warmStart(layout: StateLayout, previous: Publication, expected: WarmExpectation, projectAdapter: boolean): boolean {
+  if (sourceCache.size !== 0 || written !== null) return false;
+  const warm = warmFromPublication(layout, previous, expected);
+  if (warm === null) return false;
+  for (const [p, source] of warm.sources) sourceCache.set(p, source);
+  written = warm.written;
+  // With the link outputs stored for that publication, a one-file edit re-links only what it can affect.
+  if (!projectAdapter) restoreLinkCaches(expected.root, readLinkCaches(layout, stampOf(warm.written), previous.index_file), warm.sources);
   return true;
+}
+
+/**
+ * A build worker started because a build is coming (build-pool.ts `prestartBuildWorker`, task
+ * name `prepare`): while the main thread still loads and walks, it starts from the current
+ * publication ({@link warmStart}) and loads the code adapters of its sources (the TypeScript
+ * compiler), so the build task finds both done. The build checks everything again: a publication
+ * that changed meanwhile only means the prepared state is used as a long-lived worker uses its
+ * own (per-source identities, link hashes, and a delta only onto the file it describes).
+ * Does nothing for a project with a project-owned adapter, or in a worker that already built.
+ * Never throws.
+ * @returns whether the worker started from the publication
+ */
+export async function prepareBuild(task: PrepareTask): Promise<boolean> {
+  try {
+    if (sourceCache.size !== 0 || written !== null) return false;
+    const descriptor = loadDescriptor(task.root);
+    if (descriptor.adapter.module !== null) return false;
+    const layout = stateLayout(task.stateDir, task.root);
+    const previous = readPublicationOnce(layout).publication;
+    if (previous === null) return false;
+    const expected = { root: task.root, logicAllowed: task.logicAllowed, descriptorHash: sha256(readFileSync(descriptor.path)), adapterVersion: adapterVersionOf(descriptor) };
+    if (!warmStart(layout, previous, expected, false)) return false;
+    const adapters = new Set<string>();
+    for (const source of sourceCache.values()) if (source.adapter !== null) adapters.add(source.adapter);
+    await ensureAdapters([...adapters]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The parse cache's stamp of a written state (what stored caches are bound to besides the index file). */
+function stampOf(state: WrittenState): ParseCacheStamp {
+  return { root: state.root, descriptorHash: state.descriptorHash, logicAllowed: state.logicAllowed, adapterVersion: state.adapterVersion };
 }
 
 type Progress = (stage: string, done: number, total: number) => void;
-
-/** A copy of a plain object built key by key in its own key order: copies of same-keyed objects share one hidden class. */
-function sameShape<T extends object>(value: T): T {
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = (value as Record<string, unknown>)[key];
-  return copy as T;
-}
-
-/**
- * A freshly parsed source with its entry, nodes, edges and links rebuilt in this thread. Structured
- * clone (parse threads, task messages) gives each message's objects their own hidden classes (50+
- * for 10k nodes), so every later pass over the graph ran megamorphic, several times slower, for the
- * worker's lifetime; rebuilt objects share one hidden class per kind.
- */
-function reshaped(source: CachedSource): CachedSource {
-  return sameShape({ ...source, entry: sameShape(source.entry), nodes: source.nodes.map(sameShape), edges: source.edges.map(sameShape), links: source.links.map(sameShape) });
-}
 
 /** Step 1: parses what changed (in parallel when there is much of it) and reuses the rest, in the walk's order. */
 async function parseStep(task: BuildTask, stats: BuildStats, progress: Progress): Promise<Map<string, CachedSource>> {
@@ -270,13 +272,9 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     }
 
     // 0. A fresh worker starts from the previous publication's persisted parses, so the first
-    // build of a new process is incremental too.
-    if (sourceCache.size === 0 && written === null && task.forceFull !== true && previous !== null) {
-      const warm = warmFromPublication(layout, previous, { root: task.root, logicAllowed: task.logicAllowed, descriptorHash, adapterVersion });
-      if (warm) {
-        for (const [p, source] of warm.sources) sourceCache.set(p, source);
-        written = warm.written;
-      }
+    // build of a new process is incremental too (unless `prepare` did this already).
+    if (task.forceFull !== true && previous !== null) {
+      warmStart(layout, previous, { root: task.root, logicAllowed: task.logicAllowed, descriptorHash, adapterVersion }, task.projectAdapter != null);
     }
 
     // 1. Parse what changed; reuse the rest.
@@ -290,6 +288,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     const dependencies = new DependencyRecorder(task.root);
     const linked = linkCode(task.root, current, dependencies);
     stats.link_ms = performance.now() - t;
+    stats.linked_files = linked.linkedFiles;
 
     // 3. Resolve ids, links and relations into one graph; add the project-owned adapter's part.
     t = performance.now();
@@ -418,6 +417,9 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     if (!adopted) {
       const removed = stats.mode === 'delta' ? [...written!.sources.keys()].filter((p) => !current.has(p)) : [];
       writeParseCache(layout, { root: task.root, descriptorHash, logicAllowed: task.logicAllowed, adapterVersion }, parses!, removed, stats.mode === 'full');
+      if (task.storeLinkCache === true && projectAdapter === null) {
+        writeLinkCaches(layout, { root: task.root, descriptorHash, logicAllowed: task.logicAllowed, adapterVersion }, publication.index_file, linkCachesForStore());
+      }
     }
     stats.publish_ms = performance.now() - t;
 
@@ -433,7 +435,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     writtenByBuild = true;
     written = {
       root: task.root, indexFile: publication.index_file, indexIno: publication.index_ino, indexSize: publication.index_size,
-      logicAllowed: task.logicAllowed, descriptorHash, nodes: nodeMap, edges: edgeMap,
+      logicAllowed: task.logicAllowed, descriptorHash, adapterVersion, nodes: nodeMap, edges: edgeMap,
       sources: new Map([...current].map(([p, source]) => [p, sourceKey(source)])),
       issuesHash: issuesHash(issues),
       graphToken: graph.delta?.token ?? null,

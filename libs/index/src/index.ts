@@ -6,7 +6,7 @@ export type { Publication, PublicationCheck } from './publication-format.js';
 export { checkPublication, parsePublication, MAX_CURRENT_BYTES } from './publication-format.js';
 export type { PublicationRead, PublicationStamp } from './publication.js';
 export { readPublication, readPublicationOnce, publicationUnchanged, publicationFileIntact, withPublicationLock } from './publication.js';
-export type { BuildStats, BuildTask, BuildOutcome } from './build-types.js';
+export type { BuildStats, BuildTask, BuildOutcome, PrepareTask } from './build-types.js';
 export type { NodeRow, SqliteDatabase, IndexTable } from './reader.js';
 export { IndexReader, rowToNode } from './reader.js';
 export type { NodeFilters, NodeSummary, NodeBrief, NodeProvenance, FacetField, FacetCounts } from './reader-nodes.js';

@@ -332,6 +332,8 @@ export class IndexManager {
       projectAdapter: this.adapterGuard.fingerprint === null ? null : { module: this.adapterGuard.fingerprint.module, fingerprint: this.adapterGuard.fingerprint.fingerprint },
       forceFull: this.damaged,
       applicationEpoch: epoch,
+      // A one-shot manager's worker ends with it: it stores its link outputs at once (a long-lived one in idle time).
+      storeLinkCache: this.walks === null,
     };
     onProgress?.({ stage: 'start', done: 0, total: walk.entries.length });
     const outcome = await this.runBuild(task, onProgress);

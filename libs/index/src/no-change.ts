@@ -18,6 +18,7 @@ import { stateLayout } from '@docforge/fs-safe';
 import { adapterVersionCurrent } from './adapter-manifests.js';
 import { openApplication } from './application-guard.js';
 import { dependenciesOfMeta, identityWalk, walkIdentity } from './identity.js';
+import type { PrepareTask } from './build-types.js';
 import type { Publication } from './publication-format.js';
 import { publicationFileIntact, readPublicationOnce } from './publication.js';
 import { resolveProjectRoot } from './project-root.js';
@@ -35,7 +36,14 @@ export type NoChangeFallback =
  */
 export type NoChangeAnswer =
   | { current: true; publication: Publication }
-  | { current: false; reason: NoChangeFallback; build: boolean };
+  | {
+    current: false; reason: NoChangeFallback; build: boolean;
+    /**
+     * With `identity_changed`: what a build worker started now may prepare from the publication
+     * this check read (build-pool.ts `prestartBuildWorker`), while the caller loads the full sync.
+     */
+    prepare?: PrepareTask;
+  };
 
 /** Options of {@link noChangeSync}. */
 export interface NoChangeOptions {
@@ -88,7 +96,7 @@ export function noChangeSync(root: string, options: NoChangeOptions): NoChangeAn
     } catch {
       return fallback('walk', false);
     }
-    if (published.source_identity !== identity) return fallback('identity_changed', true);
+    if (published.source_identity !== identity) return { current: false, reason: 'identity_changed', build: true, prepare: { root: real, stateDir: layout.stateDir, logicAllowed } };
     return { current: true, publication: published };
   } catch {
     return fallback('error', false);

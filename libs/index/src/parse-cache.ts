@@ -45,7 +45,7 @@ function stampKey(stamp: ParseCacheStamp, sourceKey: string): string {
  * Whether the cache files are regular files or absent; anything else (a symbolic link planted in
  * the state directory, a directory) is removed first when `clear`, since SQLite would follow it.
  */
-function cacheFilesPlain(layout: StateLayout, clear: boolean): boolean {
+export function cacheFilesPlain(layout: StateLayout, clear: boolean): boolean {
   let plain = true;
   for (const suffix of ['', '-wal', '-shm', '-journal']) {
     const file = parseCacheFile(layout) + suffix;

@@ -83,6 +83,7 @@ export function warmFromPublication(layout: StateLayout, publication: Publicatio
       indexSize: publication.index_size,
       logicAllowed: expected.logicAllowed,
       descriptorHash: expected.descriptorHash,
+      adapterVersion: expected.adapterVersion,
       nodes: nodeHashes,
       edges,
       sources: sourceKeys,

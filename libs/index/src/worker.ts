@@ -6,9 +6,9 @@
 import { loadBuiltinAdapter } from './adapter-loader.js';
 import { setAdapterLoader } from './adapter-registry.js';
 import { guardStdout } from './stdout-guard.js';
-import { prepareDeltaBase, primeBuildCaches, runBuild } from './build.js';
+import { prepareBuild, prepareDeltaBase, primeBuildCaches, runBuild } from './build.js';
 import { standbyReady } from './standby-copy.js';
-import type { BuildOutcome, BuildTask, PrimeTask } from './build-types.js';
+import type { BuildOutcome, BuildTask, PrepareTask, PrimeTask } from './build-types.js';
 
 // Code loaded in this thread (adapters and what they import) never reaches stdout (MCP frames only).
 guardStdout();
@@ -23,6 +23,11 @@ export default async function build(task: BuildTask): Promise<BuildOutcome> {
 export function prime(task: PrimeTask): { primed: boolean; ms: number; standby: boolean } {
   const primed = primeBuildCaches(task.root);
   return { ...primed, standby: prepareDeltaBase(task.root, task.stateDir) };
+}
+
+/** Work of a worker started before its build (piscina task name `prepare`; build.ts prepareBuild). Never rejects. */
+export function prepare(task: PrepareTask): Promise<boolean> {
+  return prepareBuild(task);
 }
 
 /**

@@ -155,7 +155,9 @@ for (const scenario of SCENARIOS) {
       assert.equal(noChangeSync(root, { noAst: false }).current, true, 'unchanged: the fast path answers');
       for (const [what, change, check] of scenario.steps) {
         change(root);
-        assert.deepEqual(noChangeSync(root, { noAst: false }), { current: false, reason: 'identity_changed', build: true }, `${what}: the fast path`);
+        assert.deepEqual(noChangeSync(root, { noAst: false }), {
+          current: false, reason: 'identity_changed', build: true, prepare: { root, stateDir: path.join(root, '.docforge'), logicAllowed: true },
+        }, `${what}: the fast path`);
         const report = await freshSync(root);
         assert.equal(report.rebuilt, true, `${what}: rebuilt`);
         check(await assertLikeScratch(root, report, what));

@@ -49,8 +49,15 @@ async function assertSameAsFull(root: string, noAst = false): Promise<void> {
   assert.equal(printed(full), printed({ rebuilt: false, staleness: 'current', publication: (fast as { publication: unknown }).publication, stats: null, sync_error: null }));
 }
 
+/** A fallback; one for a changed identity also names what a prestarted build worker may prepare (the project's root, state dir and Logic policy). */
 function assertFallback(answer: NoChangeAnswer, reason: string, build: boolean): void {
-  assert.deepEqual(answer, { current: false, reason, build });
+  if (reason !== 'identity_changed') {
+    assert.deepEqual(answer, { current: false, reason, build });
+    return;
+  }
+  assert.ok(!answer.current);
+  const root = answer.prepare!.root;
+  assert.deepEqual(answer, { current: false, reason, build, prepare: { root, stateDir: path.join(root, '.docforge'), logicAllowed: true } });
 }
 
 test('examples/: the fast path answers exactly what a fresh full sync answers, and falls back whenever sources or state changed', async () => {

@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// Bundles the build worker (issue 14) from the compiled libs/index/dist/src/worker.js into one CommonJS
+// file, libs/index/dist/bundle/worker.cjs: a build worker thread then loads one module instead of some
+// 120 through Node's ESM loader (93 -> 47 ms from thread start to a loaded worker on the 2-core VM),
+// which a one-shot `docforge sync` pays on its critical path. Each bundled module keeps its own
+// `import.meta.url` (replaced by its original file URL), so relative files (parse-worker.js) and
+// createRequire look-ups resolve exactly as in the unbundled worker. better-sqlite3 (native),
+// typescript and piscina stay external, resolved from the bundle's folder, whose ancestors hold the
+// same node_modules. Beside it, worker.inputs.json lists every input (paths relative to the bundle's
+// folder): build-pool.ts uses the bundle only while no input is newer than it (a stale bundle after a
+// plain `tsc -b` never runs). Run after `tsc -b`; exits non-zero on any bundle error.
+// Usage: node libs/index/scripts/build-worker-bundle.mjs
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const lib = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const entry = path.join(lib, 'dist', 'src', 'worker.js');
+const out = path.join(lib, 'dist', 'bundle');
+const bundle = path.join(out, 'worker.cjs');
+const manifest = path.join(out, 'worker.inputs.json');
+
+if (!existsSync(entry)) {
+  console.error(`build-worker-bundle: ${entry} is missing; run tsc -b first`);
+  process.exit(1);
+}
+
+/** Replaces `import.meta.url` in every bundled module by that module's own file URL. */
+const ownImportMetaUrl = {
+  name: 'own-import-meta-url',
+  setup(builder) {
+    builder.onLoad({ filter: /\.(?:js|mjs|cjs)$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: 'js' };
+    });
+  },
+};
+
+mkdirSync(out, { recursive: true });
+// The old manifest goes first (a bundle without its manifest is never used); bundle, then manifest,
+// each through a temp file and a rename, so a worker starting meanwhile never loads a partial file.
+rmSync(manifest, { force: true });
+const result = await build({
+  entryPoints: [entry],
+  outfile: bundle,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3', 'typescript', 'piscina'],
+  plugins: [ownImportMetaUrl],
+  metafile: true,
+  write: false,
+  logLevel: 'warning',
+});
+if (result.outputFiles.length !== 1) throw new Error(`build-worker-bundle: expected one output file, got ${result.outputFiles.length}`);
+writeFileSync(`${bundle}.tmp`, result.outputFiles[0].contents);
+renameSync(`${bundle}.tmp`, bundle);
+const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(out, path.resolve(input))).sort();
+writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'worker.cjs', inputs }, null, 2)}\n`);
+renameSync(`${manifest}.tmp`, manifest);

@@ -1,0 +1,152 @@
+// Pins what the first edit of a new process (a one-shot `docforge sync`) reuses (issue 14): the link outputs stored for the publication it starts from, a build worker prepared before its build, and the bundled worker; each publication still equals a build from scratch, and anything that does not match exactly is not reused.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { buildWorkerFile, prestartBuildWorker, WORKER_BUNDLE_ENV } from '../src/build-pool.js';
+import { IndexManager } from '../src/index.js';
+import { fullBuildOf } from './full-build.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const examples = path.resolve(here, '../../../../examples');
+const CODE = 'src/shared/retry.ts';
+
+function graphOf(root: string, file: string): Record<'nodes' | 'edges' | 'unresolved', string[]> {
+  const db = new Database(path.join(root, '.docforge', 'index', file), { readonly: true });
+  try {
+    const rows = (sql: string): string[] => (db.prepare(sql).all() as Record<string, unknown>[]).map((r) => JSON.stringify(Object.values(r)));
+    return {
+      nodes: rows('SELECT id, kind, title, body, source_path, start_line, end_line, anchors, content_hash FROM nodes ORDER BY id'),
+      edges: rows('SELECT source_id, relation, target_id, source_path, line, mention FROM edges ORDER BY 1, 2, 3'),
+      unresolved: rows('SELECT node_id, count FROM unresolved_calls ORDER BY 1'),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** One sync by a new one-shot manager (a new build worker, as a new CLI process has). */
+async function oneShot(root: string): Promise<Awaited<ReturnType<IndexManager['sync']>>> {
+  const manager = new IndexManager({ root, noAst: false });
+  try {
+    return await manager.sync();
+  } finally {
+    await manager.close();
+  }
+}
+
+const codeFiles = (root: string): number => new Database(path.join(root, '.docforge', 'parse-cache.sqlite'), { readonly: true })
+  .prepare("SELECT count(*) FROM parses WHERE path LIKE 'src/%'").pluck().get() as number;
+
+describe('the first edit of a new process', () => {
+  let root: string;
+  before(() => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-one-shot-'));
+    cpSync(examples, root, { recursive: true, filter: (src) => !src.split(path.sep).includes('.docforge') });
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  test('re-links only what the change can affect, from the link outputs stored for its publication', async () => {
+    rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
+    const cold = await oneShot(root);
+    assert.equal(cold.stats!.mode, 'full');
+    const all = codeFiles(root);
+    assert.ok(all >= 8, `the examples have ${all} code files`);
+    assert.equal(cold.stats!.linked_files, all);
+
+    // A comment: nothing an importer reads changed, so only the edited file is linked again.
+    appendFileSync(path.join(root, CODE), '\n// a note from the first edit\n');
+    const quiet = await oneShot(root);
+    assert.equal(quiet.stats!.mode, 'delta');
+    assert.equal(quiet.stats!.linked_files, 1);
+    assert.deepEqual(graphOf(root, quiet.publication.index_file), await fullBuildOf(root, graphOf));
+
+    // A new export its importers may read: they are linked again too, and the result is still exact.
+    appendFileSync(path.join(root, CODE), '\nexport function retryOnce(run: () => void): void {\n  run();\n}\n');
+    const loud = await oneShot(root);
+    assert.ok(loud.stats!.linked_files! > 1 && loud.stats!.linked_files! < all, `linked ${loud.stats!.linked_files} of ${all}`);
+    assert.deepEqual(graphOf(root, loud.publication.index_file), await fullBuildOf(root, graphOf));
+  });
+
+  test('stored link outputs that do not describe the publication exactly are not used', async () => {
+    rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
+    await oneShot(root);
+    const all = codeFiles(root);
+    // A stored content hash that no longer matches its source (as after a crash between publishing and storing).
+    const store = new Database(path.join(root, '.docforge', 'parse-cache.sqlite'));
+    const row = store.prepare("SELECT adapter, data FROM link_caches WHERE adapter = 'typescript'").get() as { adapter: string; data: string };
+    const data = JSON.parse(row.data) as { hashes: [string, string][] };
+    data.hashes[0]![1] = '0'.repeat(64);
+    store.prepare('UPDATE link_caches SET data = ? WHERE adapter = ?').run(JSON.stringify(data), row.adapter);
+    store.close();
+    appendFileSync(path.join(root, CODE), '\n// an edit over a mismatched link store\n');
+    const edit = await oneShot(root);
+    assert.equal(edit.stats!.linked_files, all);
+    assert.deepEqual(graphOf(root, edit.publication.index_file), await fullBuildOf(root, graphOf));
+
+    // Bound to another publication: the next edit after a publication nobody stored outputs for links everything.
+    const other = new Database(path.join(root, '.docforge', 'parse-cache.sqlite'));
+    other.prepare("UPDATE link_caches SET key = key || 'x'").run();
+    other.close();
+    appendFileSync(path.join(root, CODE), '\n// an edit over a store of another publication\n');
+    const again = await oneShot(root);
+    assert.equal(again.stats!.linked_files, all);
+    assert.deepEqual(graphOf(root, again.publication.index_file), await fullBuildOf(root, graphOf));
+  });
+
+  test('a worker prepared before its build starts from the publication; one prepared from a publication replaced meanwhile stays exact', async () => {
+    rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
+    await oneShot(root);
+    const stateDir = path.join(root, '.docforge');
+    appendFileSync(path.join(root, CODE), '\n// an edit the prepared worker builds\n');
+    prestartBuildWorker({ root, stateDir, logicAllowed: true });
+    const prepared = await oneShot(root);
+    assert.equal(prepared.stats!.mode, 'delta');
+    assert.equal(prepared.stats!.parsed, 1);
+    assert.equal(prepared.stats!.linked_files, 1);
+    assert.deepEqual(graphOf(root, prepared.publication.index_file), await fullBuildOf(root, graphOf));
+
+    // Prepared from generation N, while another process publishes N+1 before the build task arrives.
+    prestartBuildWorker({ root, stateDir, logicAllowed: true });
+    const page = path.join(root, 'docs', 'components', 'auth-gateway.md');
+    writeFileSync(page, `${readFileSync(page, 'utf8')}\nA paragraph another process published.\n`);
+    const index = JSON.stringify(new URL('../src/index.js', import.meta.url).href);
+    execFileSync(process.execPath, ['--input-type=module', '-e', `import { IndexManager } from ${index}; const m = new IndexManager({ root: ${JSON.stringify(root)}, noAst: false }); await m.sync(); await m.close();`]);
+    appendFileSync(path.join(root, CODE), '\n// an edit after the other publication\n');
+    const afterOther = await oneShot(root);
+    assert.equal(afterOther.rebuilt, true);
+    assert.deepEqual(graphOf(root, afterOther.publication.index_file), await fullBuildOf(root, graphOf));
+  });
+
+  test('the bundled build worker runs while fresh and writes what the compiled worker writes', async () => {
+    const bundle = buildWorkerFile();
+    assert.match(bundle, /dist[\\/]bundle[\\/]worker\.cjs$/);
+    // An input newer than the bundle (a plain tsc -b after it) makes the compiled ESM worker run.
+    const input = path.resolve(path.dirname(bundle), '..', 'src', 'worker.js');
+    const st = statSync(input);
+    utimesSync(input, st.atime, new Date(statSync(bundle).mtimeMs + 60_000));
+    try {
+      assert.match(buildWorkerFile(), /dist[\\/]src[\\/]worker\.js$/);
+    } finally {
+      utimesSync(input, st.atime, st.mtime);
+    }
+    assert.equal(buildWorkerFile(), bundle);
+
+    const builds: Record<string, ReturnType<typeof graphOf>> = {};
+    for (const mode of ['on', 'off']) {
+      process.env[WORKER_BUNDLE_ENV] = mode;
+      try {
+        rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
+        const cold = await oneShot(root);
+        builds[mode] = graphOf(root, cold.publication.index_file);
+      } finally {
+        delete process.env[WORKER_BUNDLE_ENV];
+      }
+    }
+    assert.deepEqual(builds.on, builds.off);
+  });
+});
