@@ -44,7 +44,8 @@ for (const [script, what] of [['apps/cli/scripts/build-bundle.mjs', 'the no-chan
  */
 function buildExampleFixture(dir) {
   const project = path.join(dir, 'acme-payments');
-  cpSync('examples', project, { recursive: true, filter: (src) => !src.split(path.sep).includes('.docforge') });
+  // Without state, nor the views `docforge render` may have written under examples/site/ (gitignored).
+  cpSync('examples', project, { recursive: true, filter: (src) => !src.split(path.sep).includes('.docforge') && src !== path.join('examples', 'site') && !src.startsWith(path.join('examples', 'site') + path.sep) });
   const started = performance.now();
   const child = spawn(process.execPath, ['apps/cli/dist/src/main.js', 'sync', '-C', project], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

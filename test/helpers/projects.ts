@@ -17,10 +17,18 @@ export function tempDir(prefix = 'docforge-test-'): string {
   return dir;
 }
 
-/** Copies `source` into a fresh temp dir without any `.docforge` state or node_modules; returns the copy. */
+/**
+ * Copies `source` into a fresh temp dir without any `.docforge` state, node_modules, or a top-level
+ * `site/` (where `docforge render` writes the examples' declared views; gitignored, so a checkout
+ * where someone rendered them copies as a fresh one); returns the copy.
+ */
 export function tempCopy(source: string, prefix = 'docforge-test-'): string {
   const dir = tempDir(prefix);
-  cpSync(source, dir, { recursive: true, filter: (src) => !src.split(path.sep).includes('.docforge') && !src.split(path.sep).includes('node_modules') });
+  const site = path.join(source, 'site');
+  cpSync(source, dir, {
+    recursive: true,
+    filter: (src) => !src.split(path.sep).includes('.docforge') && !src.split(path.sep).includes('node_modules') && src !== site && !src.startsWith(`${site}${path.sep}`),
+  });
   return dir;
 }
 

@@ -57,6 +57,6 @@ test('fromWire rebuilds a wire error unchanged; projectRootInvalid names the roo
   const wire = errors.adapterRestartRequired('changed', { path: 'a.mjs' }).toWire();
   assert.deepEqual(DocforgeError.fromWire(wire).toWire(), wire);
   const root = errors.projectRootInvalid('/no/such', 'does not exist').toWire();
-  assert.equal(root.message, 'Project root "/no/such" does not exist. Point --project-root (-C for docforge) at the absolute path of an existing project directory, the folder holding docforge.toml; docforge-mcp binds its root at start, so restart it after the fix.');
+  assert.equal(root.message, 'Project root "/no/such" does not exist. Point --project-root (-C for docforge) at the absolute path of an existing project directory, the folder holding docforge.toml (a running docforge-mcp binds its root at start: restart that server after the fix).');
   assert.deepEqual({ remediation: root.remediation, details: root.details }, { remediation: 'fix_project_root', details: { root: '/no/such', argument: 'project_root' } });
 });
