@@ -8,22 +8,12 @@
 // (paths relative to the bundle's folder): the launcher (bin/docforge.js) uses the bundle only while
 // no input is newer than it, so a stale bundle after a plain `tsc -b` never runs.
 // Run after `tsc -b`; exits non-zero on any bundle error. Usage: node apps/cli/scripts/build-bundle.mjs
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { ownImportMetaUrl } from '../../../libs/index/scripts/own-import-meta-url.mjs';
 
-/** Replaces `import.meta.url` in every bundled module by that module's own file URL. */
-const ownImportMetaUrl = {
-  name: 'own-import-meta-url',
-  setup(builder) {
-    builder.onLoad({ filter: /\.(?:js|mjs|cjs)$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes('import.meta.url')) return undefined;
-      return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: 'js' };
-    });
-  },
-};
 
 const app = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(app, 'dist', 'src', 'fast-sync.js');

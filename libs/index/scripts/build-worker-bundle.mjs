@@ -10,10 +10,11 @@
 // folder): build-pool.ts uses the bundle only while no input is newer than it (a stale bundle after a
 // plain `tsc -b` never runs). Run after `tsc -b`; exits non-zero on any bundle error.
 // Usage: node libs/index/scripts/build-worker-bundle.mjs
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { ownImportMetaUrl } from './own-import-meta-url.mjs';
 
 const lib = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(lib, 'dist', 'src', 'worker.js');
@@ -26,17 +27,6 @@ if (!existsSync(entry)) {
   process.exit(1);
 }
 
-/** Replaces `import.meta.url` in every bundled module by that module's own file URL. */
-const ownImportMetaUrl = {
-  name: 'own-import-meta-url',
-  setup(builder) {
-    builder.onLoad({ filter: /\.(?:js|mjs|cjs)$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes('import.meta.url')) return undefined;
-      return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: 'js' };
-    });
-  },
-};
 
 mkdirSync(out, { recursive: true });
 // The old manifest goes first (a bundle without its manifest is never used); bundle, then manifest,
