@@ -16,7 +16,7 @@ import { adaptersFor, adapterVersionOf, ensureAdapters } from './adapter-registr
 import { DEPENDENCIES_META_KEY, DependencyRecorder, dependencyIdentities, encodeDependencies } from './build-dependencies.js';
 import { publishedDependencies } from './published-dependencies.js';
 import { linkCachesForStore, linkCode, primeResolver, resetLinkCaches, resolveSources, restoreLinkCaches, type LinkedCode } from './build-graph.js';
-import { readLinkCaches, writeLinkCaches } from './link-cache-store.js';
+import { clearLinkCaches, readLinkCaches, writeLinkCaches } from './link-cache-store.js';
 import { sourceKey, type BuildOutcome, type BuildStats, type BuildTask, type CachedSource, type PrepareTask, type WrittenState } from './build-types.js';
 import { unresolvedCallsHash, writeDeltaIndex, writeFullIndex } from './index-writer.js';
 import { parseBatch, reparseSource, reshaped, sameShape } from './parse.js';
@@ -453,6 +453,8 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     // A failed write may have left the file half written (the delta runs without a journal): never keep it.
     if (pendingFile !== null) rmSync(pendingFile, { force: true });
     discardStandby();
+    // Stored link outputs are not trusted again after a failure (they may be what failed).
+    clearLinkCaches(layout);
     written = null;
     writtenByBuild = false;
     lastResolved = null;

@@ -32,6 +32,44 @@ export interface StoredLinkCache {
   codePaths: string[];
 }
 
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const pairsOf = (value: unknown, second: (v: unknown) => boolean): boolean =>
+  Array.isArray(value) && value.every((pair) => Array.isArray(pair) && pair.length === 2 && isString(pair[0]) && second(pair[1]));
+
+/** Whether a stored edge or issue list has the shapes the linker merges (edges with their key fields). */
+function outputShaped(value: unknown): boolean {
+  if (!isRecord(value) || !Array.isArray(value.edges) || !Array.isArray(value.issues) || !isRecord(value.unresolved_calls) || !Array.isArray(value.deps)) return false;
+  return value.edges.every((e) => isRecord(e) && isString(e.source_id) && isString(e.relation) && isString(e.target_id) && isString(e.source_path) && Number.isInteger(e.line))
+    && value.issues.every((i) => isRecord(i) && isString(i.code) && isString(i.severity) && isString(i.message))
+    && Object.values(value.unresolved_calls).every((n) => Number.isInteger(n))
+    && value.deps.every(isString);
+}
+
+/** Whether a parsed row has every field of a {@link StoredLinkCache} in its shape (a damaged or foreign row is not used). */
+function wellFormed(value: unknown): value is StoredLinkCache {
+  return isRecord(value) && isString(value.adapter) && isString(value.root) && pairsOf(value.outputs, outputShaped) && pairsOf(value.hashes, isString)
+    && pairsOf(value.texts, (t) => t === null || isString(t)) && Array.isArray(value.codePaths) && value.codePaths.every(isString);
+}
+
+/**
+ * Removes every stored link cache (a build failed after restoring them: the next one links every
+ * file rather than trust them again). Never throws.
+ */
+export function clearLinkCaches(layout: StateLayout): void {
+  let db: Db | null = null;
+  try {
+    if (!cacheFilesPlain(layout, false)) return;
+    db = new (sqliteDatabase())(parseCacheFile(layout), { fileMustExist: true, timeout: 5000 });
+    db.exec(DDL);
+    db.exec('DELETE FROM link_caches');
+  } catch {
+    // no store, or one the parse cache's recovery removes
+  } finally {
+    db?.close();
+  }
+}
+
 /** The key every stored cache must match: index schema, the parse cache's stamp and the publication's index file. */
 function storeKey(stamp: ParseCacheStamp, indexFile: string): string {
   return [INDEX_SCHEMA_VERSION, stamp.root, stamp.descriptorHash, stamp.logicAllowed ? '1' : '0', stamp.adapterVersion, indexFile].join('\u0000');
@@ -84,9 +122,8 @@ export function readLinkCaches(layout: StateLayout, stamp: ParseCacheStamp, inde
     const out: StoredLinkCache[] = [];
     for (const row of db.prepare('SELECT adapter, key, data FROM link_caches').all() as { adapter: string; key: string; data: string }[]) {
       if (row.key !== key) continue;
-      const cache = JSON.parse(row.data) as StoredLinkCache;
-      if (cache.adapter === row.adapter && cache.root === stamp.root && Array.isArray(cache.outputs) && Array.isArray(cache.hashes)
-        && Array.isArray(cache.texts) && Array.isArray(cache.codePaths)) out.push(cache);
+      const cache = JSON.parse(row.data) as unknown;
+      if (wellFormed(cache) && cache.adapter === row.adapter && cache.root === stamp.root) out.push(cache);
     }
     return out;
   } catch {

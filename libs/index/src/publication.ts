@@ -107,8 +107,13 @@ export function collectOldGenerations(layout: StateLayout, keep: ReadonlySet<str
     if (INDEX_FILE_PATTERN.test(name) && !keep.has(name)) {
       rmSync(full, { force: true });
     } else if (STANDBY_FILE_PATTERN.test(name)) {
-      // A standby copy (standby-copy.ts) belongs to its process while that process lives.
-      if (!processAlive(Number(STANDBY_FILE_PATTERN.exec(name)![1]))) rmSync(full, { force: true });
+      // A standby copy (standby-copy.ts) belongs to its process while that process lives; whatever
+      // else stands under such a name (a directory) is left alone, as for temp files.
+      try {
+        if (!processAlive(Number(STANDBY_FILE_PATTERN.exec(name)![1])) && lstatSync(full).isFile()) rmSync(full, { force: true });
+      } catch {
+        // gone, or not ours to remove
+      }
     } else if (name.endsWith('.tmp') || name.startsWith('.build-')) {
       try {
         if (now - lstatSync(full).mtimeMs > 60_000) rmSync(full, { force: true });

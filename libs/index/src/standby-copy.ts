@@ -165,7 +165,12 @@ export function removeStandbyFiles(indexDir: string, threadIds: readonly number[
   }
   for (const name of names) {
     const match = STANDBY_FILE_PATTERN.exec(name);
-    if (match !== null && Number(match[1]) === process.pid && threadIds.includes(Number(match[2]))) rmSync(path.join(indexDir, name), { force: true });
+    if (match === null || Number(match[1]) !== process.pid || !threadIds.includes(Number(match[2]))) continue;
+    try {
+      if (lstatSync(path.join(indexDir, name)).isFile()) rmSync(path.join(indexDir, name), { force: true });
+    } catch {
+      // gone, or not a file of ours
+    }
   }
 }
 

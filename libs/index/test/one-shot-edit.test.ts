@@ -88,6 +88,19 @@ describe('the first edit of a new process', () => {
     assert.equal(edit.stats!.linked_files, all);
     assert.deepEqual(graphOf(root, edit.publication.index_file), await fullBuildOf(root, graphOf));
 
+    // A row of the right key whose outputs are not in shape (a null output): not used, and nothing fails.
+    const damaged = new Database(path.join(root, '.docforge', 'parse-cache.sqlite'));
+    const stored = damaged.prepare("SELECT data FROM link_caches WHERE adapter = 'typescript'").pluck().get() as string;
+    const shape = JSON.parse(stored) as { outputs: [string, unknown][] };
+    shape.outputs[0]![1] = null;
+    damaged.prepare("UPDATE link_caches SET data = ? WHERE adapter = 'typescript'").run(JSON.stringify(shape));
+    damaged.close();
+    appendFileSync(path.join(root, CODE), '\n// an edit over a damaged link store\n');
+    const shaped = await oneShot(root);
+    assert.equal(shaped.sync_error, null);
+    assert.equal(shaped.stats!.linked_files, all);
+    assert.deepEqual(graphOf(root, shaped.publication.index_file), await fullBuildOf(root, graphOf));
+
     // Bound to another publication: the next edit after a publication nobody stored outputs for links everything.
     const other = new Database(path.join(root, '.docforge', 'parse-cache.sqlite'));
     other.prepare("UPDATE link_caches SET key = key || 'x'").run();

@@ -2,7 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, cpSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, cpSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -164,10 +164,15 @@ describe('standby copies of a long-lived manager', () => {
       // A live process's (here: this test's parent, which no manager of this test owns).
       const live = `.standby-${process.ppid}-1-a1b2c3d4.sqlite`;
       writeFileSync(path.join(indexDir(root), dead), 'left by a crashed server');
+      // A directory under a dead process's standby name is not ours to remove, and fails nothing.
+      const planted = `.standby-${gone}-2-0d1r.sqlite`;
+      mkdirSync(path.join(indexDir(root), planted));
       writeFileSync(path.join(indexDir(root), live), 'a running server is copying');
       appendFileSync(path.join(root, PAGE), '\nA note that publishes a generation.\n');
-      assert.equal((await manager.sync()).rebuilt, true);
-      assert.deepEqual(standbys(root), [live]);
+      const edit = await manager.sync();
+      assert.equal(edit.rebuilt, true);
+      assert.equal(edit.sync_error, null);
+      assert.deepEqual(standbys(root).sort(), [live, planted].sort());
     } finally {
       await manager.close();
     }
