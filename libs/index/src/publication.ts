@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { withLock, type StateLayout } from '@docforge/fs-safe';
-import { processAlive, STANDBY_FILE_PATTERN } from './standby-copy.js';
+import { processAlive, withLock, type StateLayout } from '@docforge/fs-safe';
+import { STANDBY_FILE_PATTERN } from './standby-copy.js';
 import { INDEX_FILE_PATTERN, MAX_CURRENT_BYTES, parsePublication, type Publication } from './publication-format.js';
 
 /** The file identity of `current.json` when it was read: a replacement (new inode) or edit changes it. */
@@ -110,7 +110,7 @@ export function collectOldGenerations(layout: StateLayout, keep: ReadonlySet<str
       // A standby copy (standby-copy.ts) belongs to its process while that process lives; whatever
       // else stands under such a name (a directory) is left alone, as for temp files.
       try {
-        if (!processAlive(Number(STANDBY_FILE_PATTERN.exec(name)![1])) && lstatSync(full).isFile()) rmSync(full, { force: true });
+        if (!processAlive({ pid: Number(STANDBY_FILE_PATTERN.exec(name)![1]), start: null }) && lstatSync(full).isFile()) rmSync(full, { force: true });
       } catch {
         // gone, or not ours to remove
       }

@@ -173,13 +173,3 @@ export function removeStandbyFiles(indexDir: string, threadIds: readonly number[
     }
   }
 }
-
-/** Whether a process with this pid is alive (a standby copy of a live process is left alone). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { IndexManager } from '../src/index.js';
-import { processAlive, STANDBY_FILE_PATTERN } from '../src/standby-copy.js';
+import { processAlive } from '@docforge/fs-safe';
+import { STANDBY_FILE_PATTERN } from '../src/standby-copy.js';
 import { fullBuildOf } from './full-build.js';
 
 const examples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples');
@@ -159,7 +160,7 @@ describe('standby copies of a long-lived manager', () => {
     try {
       await manager.sync();
       let gone = 4_000_000;
-      while (processAlive(gone)) gone += 1;
+      while (processAlive({ pid: gone, start: null })) gone += 1;
       const dead = `.standby-${gone}-1-deadbeef.sqlite`;
       // A live process's (here: this test's parent, which no manager of this test owns).
       const live = `.standby-${process.ppid}-1-a1b2c3d4.sqlite`;
