@@ -17,13 +17,15 @@ const MANIFEST = path.join(APP, 'dist/bundle/fast-sync.inputs.json');
 
 interface Run {
   status: number | null;
+  signal?: string | null;
   stdout: string;
   stderr: string;
 }
 
-function run(entry: string, args: string[]): Run {
-  const result = spawnSync(process.execPath, [entry, ...args], { encoding: 'utf8', env: { ...process.env, DOCFORGE_CLI_TRACE: '1' } });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+function run(entry: string, args: string[], env: Record<string, string> = {}): Run {
+  // The timeout only bounds a hang (a worker that never starts); no figure is asserted.
+  const result = spawnSync(process.execPath, [entry, ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, DOCFORGE_CLI_TRACE: '1', ...env } });
+  return { status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** The launcher's trace lines, and stderr without them. */
@@ -135,4 +137,22 @@ test('a sync that needs a build: the bundle checks once, the full CLI builds onc
   assert.deepEqual(traced(after).trace, ['bundle used']);
   assert.equal(after.stdout, run(CLI_ENTRY, ['sync', '-C', root]).stdout);
   assert.match(after.stdout, new RegExp(`^up to date: generation ${generation + 1}, `));
+});
+
+test('an edit whose bundled build worker cannot load (a damaged dist/bundle/worker.cjs): the launcher still publishes, on the compiled worker, and says so', () => {
+  const root = exampleProjectCopy();
+  assert.equal(run(CLI_ENTRY, ['sync', '-C', root]).status, 0);
+  const bad = path.join(tempDir('docforge-bad-worker-'), 'worker.cjs');
+  writeFileSync(bad, "throw new Error('a damaged worker bundle');\n");
+  appendFileSync(path.join(root, 'docs/guides/glossary.md'), '\nAn edit built without the bundle.\n');
+  const edited = run(LAUNCHER, ['sync', '--json', '-C', root], { DOCFORGE_WORKER_BUNDLE: bad });
+  assert.equal(edited.status, 0, edited.stderr);
+  assert.equal(edited.signal ?? null, null);
+  assert.match(edited.stderr, /the bundled build worker could not start; running the compiled worker/);
+  assert.match(edited.stderr, /a damaged worker bundle/);
+  const report = JSON.parse(edited.stdout) as { rebuilt: boolean; sync_error: unknown; stats: { mode: string } | null };
+  assert.equal(report.rebuilt, true);
+  assert.equal(report.sync_error, null);
+  assert.equal(report.stats?.mode, 'delta');
+  assert.match(run(CLI_ENTRY, ['sync', '-C', root]).stdout, /^up to date: /);
 });

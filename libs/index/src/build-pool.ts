@@ -6,14 +6,20 @@
  * the IndexManager and walks (issue 14); the next IndexManager of the process adopts that pool.
  * The thread runs the bundled worker (`dist/bundle/worker.cjs`, scripts/build-worker-bundle.mjs)
  * while that bundle is fresh, else the compiled ESM `worker.js`.
+ *
+ * A pool whose thread cannot start (the worker file throws while loading) is dead: piscina stops
+ * replacing a worker that fails during bootstrap, and tasks queued on it would never settle.
+ * {@link runOnPool} rejects them instead ({@link poolDeath}); the manager then starts the compiled
+ * worker when the bundle was the one that failed (manager.ts `runBuild`).
  */
 import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Piscina } from 'piscina';
+import { errors, type DocforgeError } from '@docforge/core';
 import { buildHeapMb } from './adapter-timeout.js';
-import type { PrepareTask } from './build-types.js';
+import { BUILD_WORKER_LOADED, type PrepareTask } from './build-types.js';
 
 /** piscina, loaded on first use: the launcher's no-change fast path bundles this module and never starts a pool. */
 let piscina: typeof import('piscina') | null = null;
@@ -33,20 +39,63 @@ interface Prestarted {
  * of this module and prestarts through it, and the ESM copy the IndexManager loads later adopts it.
  */
 const PRESTARTED = Symbol.for('docforge.index.prestartedBuildPool');
-const slot = globalThis as { [PRESTARTED]?: Prestarted | null };
+/** Set once a pool running the bundled worker died at start: this process runs the compiled worker from then on. */
+const BUNDLE_FAILED = Symbol.for('docforge.index.workerBundleFailed');
+const slot = globalThis as { [PRESTARTED]?: Prestarted | null; [BUNDLE_FAILED]?: boolean };
 
-/** `DOCFORGE_WORKER_BUNDLE=off` runs the compiled ESM worker even when the bundle is fresh (tests compare both). */
+/**
+ * How a pool ended up unable to run tasks: the worker file it runs, whether that is the bundle,
+ * and what the thread threw while loading. Plain data: the launcher's bundled copy of this module
+ * may record it and the IndexManager's copy read it.
+ */
+export interface PoolDeath {
+  /** Absolute path of the worker file whose thread could not start. */
+  file: string;
+  /** True when `file` is a bundle (`dist/bundle/worker.cjs` or {@link WORKER_BUNDLE_ENV}'s), not the compiled worker. */
+  bundled: boolean;
+  /** The loader's error message. */
+  message: string;
+}
+
+/** `index_unavailable` for a dead pool: `details.worker_file` and `details.worker_error`. */
+export function poolDeathError(death: PoolDeath): DocforgeError {
+  return errors.indexUnavailable(`the build worker (${death.file}) could not start: ${death.message}`, { worker_file: death.file, worker_error: death.message });
+}
+
+interface PoolState {
+  file: string;
+  death: PoolDeath | null;
+  /** Settles with the death once the pool dies; never rejects. */
+  died: Promise<PoolDeath>;
+  /** Whether a thread of the pool has loaded worker.ts (its BUILD_WORKER_LOADED message). */
+  loaded: boolean;
+  /** Settles once `loaded` is true; never rejects. */
+  whenLoaded: Promise<void>;
+}
+
+/** Keyed by the pools this module made (each copy of the module tracks its own; the prestarted pool carries its state along). */
+const POOL_STATES = Symbol.for('docforge.index.buildPoolStates');
+const states: WeakMap<Piscina, PoolState> = ((globalThis as { [POOL_STATES]?: WeakMap<Piscina, PoolState> })[POOL_STATES] ??= new WeakMap());
+
+/**
+ * `DOCFORGE_WORKER_BUNDLE=off` runs the compiled ESM worker even when the bundle is fresh (tests
+ * compare both); an absolute path runs that file as the bundle, without the freshness check (a
+ * bundle built elsewhere; tests of a bundle that cannot load).
+ */
 export const WORKER_BUNDLE_ENV = 'DOCFORGE_WORKER_BUNDLE';
 
 /**
  * The file the build thread runs: `dist/bundle/worker.cjs` when it exists and no input listed in
  * its manifest (`worker.inputs.json`) is newer than it or missing, else `dist/src/worker.js`.
  * Found from this module's own location, `dist/src/` (or the fast path's bundle beside the CLI,
- * which resolves @docforge/index the same way).
+ * which resolves @docforge/index the same way). The compiled worker once a bundle failed to start
+ * in this process ({@link poolDeath}), and as {@link WORKER_BUNDLE_ENV} says.
  */
 export function buildWorkerFile(): string {
   const esm = fileURLToPath(new URL('./worker.js', import.meta.url));
-  if (process.env[WORKER_BUNDLE_ENV] === 'off') return esm;
+  const chosen = process.env[WORKER_BUNDLE_ENV];
+  if (chosen === 'off' || slot[BUNDLE_FAILED] === true) return esm;
+  if (chosen !== undefined && path.isAbsolute(chosen)) return chosen;
   const bundle = path.join(path.dirname(esm), '..', 'bundle', 'worker.cjs');
   try {
     const built = statSync(bundle).mtimeMs;
@@ -62,13 +111,73 @@ export function buildWorkerFile(): string {
 
 function newPool(): Piscina {
   piscina ??= createRequire(import.meta.url)('piscina') as typeof import('piscina');
-  return new piscina.Piscina({
-    filename: buildWorkerFile(),
+  const file = buildWorkerFile();
+  const pool = new piscina.Piscina({
+    filename: file,
     minThreads: 1,
     maxThreads: 1,
     idleTimeout: Number.POSITIVE_INFINITY,
     resourceLimits: { maxOldGenerationSizeMb: buildHeapMb() },
   });
+  let markDead: (death: PoolDeath) => void = () => undefined;
+  let markLoaded: () => void = () => undefined;
+  const state: PoolState = {
+    file, death: null, died: new Promise<PoolDeath>((resolve) => (markDead = resolve)),
+    loaded: false, whenLoaded: new Promise<void>((resolve) => (markLoaded = resolve)),
+  };
+  states.set(pool, state);
+  pool.on('message', (message: unknown) => {
+    if (typeof message !== 'object' || message === null || !(BUILD_WORKER_LOADED in message)) return;
+    state.loaded = true;
+    markLoaded();
+  });
+  // piscina replaces a thread that fails after it was ready before emitting 'error'; a thread that
+  // fails while starting is not replaced, so an 'error' that leaves no thread means the pool is dead.
+  pool.on('error', (error: unknown) => {
+    if (state.death !== null || pool.threads.length > 0) return;
+    const bundled = file !== fileURLToPath(new URL('./worker.js', import.meta.url));
+    if (bundled) slot[BUNDLE_FAILED] = true;
+    state.death = { file, bundled, message: error instanceof Error ? error.message : String(error) };
+    markDead(state.death);
+  });
+  return pool;
+}
+
+/**
+ * Why `pool` can no longer run tasks, or null while it can (or when this module did not make it).
+ */
+export function poolDeath(pool: Piscina): PoolDeath | null {
+  return states.get(pool)?.death ?? null;
+}
+
+/**
+ * `pool.run(task, options)`, except that it rejects with the pool's `index_unavailable` error
+ * ({@link poolDeathError}) as soon as the pool is dead, instead of waiting forever for a thread that
+ * never starts. The task itself stays queued until the pool is destroyed; its rejection then is
+ * swallowed here. piscina hands the first tasks to its first thread before that thread has loaded
+ * the worker file; when such a task fails before any thread said it loaded, this waits until a
+ * replacement thread loads (the task's own error is thrown) or the pool dies.
+ * @throws whatever the task throws; `index_unavailable` when the pool is dead
+ */
+export async function runOnPool(pool: Piscina, task: unknown, options?: Parameters<Piscina['run']>[1]): Promise<unknown> {
+  const state = states.get(pool);
+  if (state === undefined) return pool.run(task, options);
+  if (state.death) throw poolDeathError(state.death);
+  const run = pool.run(task, options);
+  run.catch(() => undefined);
+  const died = state.died.then((death) => ({ death }));
+  try {
+    const first = await Promise.race([run.then((result) => ({ result })), died]);
+    if ('death' in first) throw poolDeathError(first.death);
+    return first.result;
+  } catch (error) {
+    if (!state.loaded && state.death === null) {
+      const settled = await Promise.race([died, state.whenLoaded.then(() => null)]);
+      if (settled !== null) throw poolDeathError(settled.death);
+    }
+    if (state.death !== null) throw poolDeathError(state.death);
+    throw error;
+  }
 }
 
 /**
@@ -101,7 +210,7 @@ export function prestartBuildWorker(prepare: PrepareTask | null = null): void {
   entry.pool.on('error', (error: unknown) => (entry.listener ? entry.listener(error) : entry.errors.push(error)));
   slot[PRESTARTED] = entry;
   // Queued before the build task: the worker warms from the publication and loads its adapters meanwhile.
-  if (prepare !== null) entry.pool.run(prepare, { name: 'prepare' }).catch(() => undefined);
+  if (prepare !== null) runOnPool(entry.pool, prepare, { name: 'prepare' }).catch(() => undefined);
 }
 
 /** Destroys a prestarted pool no manager adopted (nothing when there is none). */

@@ -6,6 +6,7 @@ import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { errors, toDocforgeError } from '@docforge/core';
 import { adapterTimeoutMs } from './adapter-timeout.js';
+import { runOnPool } from './build-pool.js';
 import type { BuildOutcome, BuildProgress, BuildTask } from './build-types.js';
 
 /**
@@ -13,7 +14,8 @@ import type { BuildOutcome, BuildProgress, BuildTask } from './build-types.js';
  * the progress port), a timer of {@link adapterTimeoutMs} is armed; when it fires the task is
  * aborted, which terminates the worker thread (a busy loop cannot be awaited) and piscina starts a
  * fresh one for the next build. Never rejects: failures come back as `{ ok: false, error }`
- * (`adapter_failed` with `timedOut: true` after a timeout, reported to `onWarning`).
+ * (`adapter_failed` with `timedOut: true` after a timeout, reported to `onWarning`;
+ * `index_unavailable` when the pool's thread cannot start, build-pool.ts `runOnPool`).
  */
 export async function runWatchedBuild(
   pool: Piscina, task: BuildTask, onProgress: ((progress: BuildProgress) => void) | undefined,
@@ -39,7 +41,7 @@ export async function runWatchedBuild(
     }
   });
   try {
-    return (await pool.run({ ...task, progressPort: channel.port2 }, { transferList: [channel.port2], signal: abort.signal })) as BuildOutcome;
+    return (await runOnPool(pool, { ...task, progressPort: channel.port2 }, { transferList: [channel.port2], signal: abort.signal })) as BuildOutcome;
   } catch (error) {
     if (timedOut) {
       const module = task.projectAdapter?.module ?? 'the project-owned adapter';

@@ -170,6 +170,13 @@ const sourceKeyMemo = new WeakMap<CachedSource, { entry: SourceEntry; hash: stri
  * Identity of a written source row: `size:mtime_ns:ino:content_hash`. Remembered per source object
  * (entry objects are replaced, never mutated), so a build over 10k unchanged sources builds no strings.
  */
+/**
+ * The key of the message worker.ts posts on its parent port once its module graph has loaded
+ * (`{ [BUILD_WORKER_LOADED]: true }`, a piscina pool 'message' event): until one arrives, a task
+ * that fails may mean the thread cannot start at all (build-pool.ts `runOnPool`).
+ */
+export const BUILD_WORKER_LOADED = 'docforgeBuildWorkerLoaded';
+
 export function sourceKey(source: CachedSource): string {
   const memo = sourceKeyMemo.get(source);
   if (memo !== undefined && memo.entry === source.entry && memo.hash === source.content_hash) return memo.key;

@@ -18,7 +18,7 @@ import { IndexReader } from './reader.js';
 import { identityWithInputs, type ProjectAdapterReport } from './project-adapter.js';
 import { WatchedWalks } from './watched-walks.js';
 import { applicationEpoch, openApplication } from './application-guard.js';
-import { createBuildPool } from './build-pool.js';
+import { createBuildPool, poolDeath, runOnPool } from './build-pool.js';
 
 export { resolveProjectRoot } from './project-root.js';
 
@@ -214,7 +214,7 @@ export class IndexManager {
       await seen;
     }
     // The standby copy runs in the worker's I/O threads after its task returned (standby-copy.ts).
-    if (this.pool !== null && !this.closed) await this.pool.run({}, { name: 'awaitStandby' }).catch(() => undefined);
+    if (this.pool !== null && !this.closed) await runOnPool(this.pool, {}, { name: 'awaitStandby' }).catch(() => undefined);
   }
 
   /**
@@ -237,7 +237,7 @@ export class IndexManager {
       } catch {
         return;
       }
-      const primed = this.pool.run({ root: this.root, stateDir } satisfies PrimeTask, { name: 'prime' }).catch(() => undefined);
+      const primed = runOnPool(this.pool, { root: this.root, stateDir } satisfies PrimeTask, { name: 'prime' }).catch(() => undefined);
       this.idleWork = Promise.all([this.idleWork, primed]);
     }
     if (this.walks.awaitsTrustedWalk() && !this.walkPrimeScheduled) {
@@ -440,11 +440,24 @@ export class IndexManager {
     return true;
   }
 
-  /** Runs one build in the worker pool, under the project-owned adapter's watchdog (build-run.ts). */
-  private runBuild(task: BuildTask, onProgress?: (progress: BuildProgress) => void): Promise<BuildOutcome & { timedOut?: boolean }> {
-    // The pool prestarted by the CLI when it already knew a build was coming is adopted here (build-pool.ts).
-    this.pool ??= createBuildPool((error: unknown) => this.onWarning('index worker error', { message: error instanceof Error ? error.message : String(error) }));
-    return runWatchedBuild(this.pool, task, onProgress, this.onWarning);
+  /**
+   * Runs one build in the worker pool, under the project-owned adapter's watchdog (build-run.ts).
+   * A pool whose thread could not start (build-pool.ts `poolDeath`) is dropped, so the next build
+   * starts a new one; when the bundled worker was the one that failed, the build runs once more
+   * at once on the compiled worker (a damaged or half-written bundle must not stop syncs).
+   */
+  private async runBuild(task: BuildTask, onProgress?: (progress: BuildProgress) => void): Promise<BuildOutcome & { timedOut?: boolean }> {
+    for (let attempt = 0; ; attempt++) {
+      // The pool prestarted by the CLI when it already knew a build was coming is adopted here (build-pool.ts).
+      const pool = (this.pool ??= createBuildPool((error: unknown) => this.onWarning('index worker error', { message: error instanceof Error ? error.message : String(error) })));
+      const outcome = await runWatchedBuild(pool, task, onProgress, this.onWarning);
+      const death = poolDeath(pool);
+      if (death === null) return outcome;
+      if (this.pool === pool) this.pool = null;
+      pool.destroy().catch(() => undefined);
+      if (!death.bundled || attempt > 0 || this.closed) return outcome;
+      this.onWarning('the bundled build worker could not start; running the compiled worker', { worker_file: death.file, message: death.message });
+    }
   }
 
   /**

@@ -3,16 +3,19 @@
  * (DESIGN.md sections 1 and 7). One long-lived worker keeps the parse cache between builds and
  * fans large parses out to a second pool (parse-worker.ts).
  */
+import { parentPort } from 'node:worker_threads';
 import { loadBuiltinAdapter } from './adapter-loader.js';
 import { setAdapterLoader } from './adapter-registry.js';
 import { guardStdout } from './stdout-guard.js';
 import { prepareBuild, prepareDeltaBase, primeBuildCaches, runBuild } from './build.js';
 import { standbyReady } from './standby-copy.js';
-import type { BuildOutcome, BuildTask, PrepareTask, PrimeTask } from './build-types.js';
+import { BUILD_WORKER_LOADED, type BuildOutcome, type BuildTask, type PrepareTask, type PrimeTask } from './build-types.js';
 
 // Code loaded in this thread (adapters and what they import) never reaches stdout (MCP frames only).
 guardStdout();
 setAdapterLoader(loadBuiltinAdapter);
+// This thread can run tasks: the pool stops suspecting that a failed task means it cannot start (build-pool.ts).
+parentPort?.postMessage({ [BUILD_WORKER_LOADED]: true });
 
 /** Runs one build task; never rejects (errors come back as a structured outcome). */
 export default async function build(task: BuildTask): Promise<BuildOutcome> {

@@ -46,7 +46,7 @@ test('every piscina worker entry of libs/index installs the guard at its top lev
     const text = readFileSync(path.join(src, file), 'utf8');
     for (const m of text.matchAll(/new Piscina\(\{[^}]*?filename: new URL\('\.\/([a-z-]+)\.js'/gs)) entries.add(`${m[1]}.ts`);
     // The build pool names its entry through buildWorkerFile(): the compiled worker.js, or its bundle (which runs worker.js's top level).
-    if (/new piscina\.Piscina\(\{[^}]*?filename: buildWorkerFile\(\)/s.test(text)) {
+    if (/new piscina\.Piscina\(\{[^}]*?filename: buildWorkerFile\(\)/s.test(text) || /const file = buildWorkerFile\(\);\s*const pool = new piscina\.Piscina\(\{[^}]*?filename: file,/s.test(text)) {
       for (const m of text.matchAll(/new URL\('\.\/([a-z-]+)\.js', import\.meta\.url\)/g)) entries.add(`${m[1]}.ts`);
     }
   }

@@ -1,0 +1,96 @@
+// Pins what happens when the build worker's thread cannot start (the worker file throws while it
+// loads, as a damaged or half-written dist/bundle/worker.cjs does): tasks reject with
+// index_unavailable instead of waiting forever for a thread piscina will not start again, and a
+// sync whose bundle fails builds once more on the compiled worker and publishes what a full build
+// writes. Each case runs in a child process: a failed bundle switches its whole process to the
+// compiled worker (build-pool.ts), and a hang must fail the test, not stall the suite.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { WORKER_BUNDLE_ENV } from '../src/build-pool.js';
+import { fullBuildOf } from './full-build.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const examples = path.resolve(here, '../../../../examples');
+const src = (file: string): string => JSON.stringify(new URL(`../src/${file}`, import.meta.url).href);
+
+let dir: string;
+let badBundle: string;
+before(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'docforge-worker-start-'));
+  badBundle = path.join(dir, 'worker.cjs');
+  writeFileSync(badBundle, "throw new Error('a bundle that cannot load');\n");
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs an ES module script in a child with the bad bundle chosen; its stdout parsed as JSON. The timeout only bounds a hang. */
+function child(script: string): Record<string, unknown> {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8', timeout: 120_000, env: { ...process.env, [WORKER_BUNDLE_ENV]: badBundle },
+  });
+  return JSON.parse(out) as Record<string, unknown>;
+}
+
+/** The nodes and edges of a published index file, as sorted rows. */
+function nodesOf(root: string, file: string): Record<'nodes' | 'edges', string[]> {
+  const db = new Database(path.join(root, '.docforge', 'index', file), { readonly: true });
+  try {
+    const rows = (sql: string): string[] => (db.prepare(sql).all() as Record<string, unknown>[]).map((r) => JSON.stringify(Object.values(r)));
+    return {
+      nodes: rows('SELECT id, kind, title, body, source_path, start_line, end_line, content_hash FROM nodes ORDER BY id'),
+      edges: rows('SELECT source_id, relation, target_id, source_path, line FROM edges ORDER BY 1, 2, 3, 4, 5'),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+test('a task on a pool whose thread cannot start rejects with index_unavailable, and the process then runs the compiled worker', () => {
+  const result = child(`
+    import { buildWorkerFile, createBuildPool, poolDeath, runOnPool } from ${src('build-pool.js')};
+    const chosen = buildWorkerFile();
+    const errors = [];
+    const pool = createBuildPool((error) => errors.push(String(error)));
+    let code = null, details = null;
+    try { await runOnPool(pool, {}, { name: 'awaitStandby' }); } catch (error) { code = error.code; details = error.details; }
+    let again = null;
+    try { await runOnPool(pool, {}, { name: 'awaitStandby' }); } catch (error) { again = error.code; }
+    const death = poolDeath(pool);
+    await pool.destroy();
+    console.log(JSON.stringify({ chosen, code, details, again, death, after: buildWorkerFile(), errors }));
+  `);
+  assert.equal(result.chosen, badBundle);
+  assert.equal(result.code, 'index_unavailable');
+  assert.equal((result.details as Record<string, unknown>).worker_file, badBundle);
+  assert.match(String((result.details as Record<string, unknown>).worker_error), /a bundle that cannot load/);
+  assert.equal(result.again, 'index_unavailable', 'a dead pool rejects at once');
+  assert.deepEqual(result.death, { file: badBundle, bundled: true, message: 'a bundle that cannot load' });
+  assert.match(String(result.after), /dist[\\/]src[\\/]worker\.js$/);
+  assert.ok((result.errors as string[]).length >= 1, 'the pool error reached the listener');
+});
+
+test('a sync whose bundled worker cannot start builds on the compiled worker, cold and after an edit, and publishes what a full build writes', async () => {
+  const root = path.join(dir, 'project');
+  cpSync(examples, root, { recursive: true, filter: (file) => !file.split(path.sep).some((part) => part === '.docforge' || part === 'site') });
+  const script = `
+    import { IndexManager } from ${src('index.js')};
+    const warnings = [];
+    const manager = new IndexManager({ root: ${JSON.stringify(root)}, noAst: false, onWarning: (message) => warnings.push(message) });
+    const report = await manager.sync();
+    await manager.close();
+    console.log(JSON.stringify({ rebuilt: report.rebuilt, error: report.sync_error?.code ?? null, file: report.publication?.index_file ?? null, warnings }));
+  `;
+  for (const step of ['cold', 'edit']) {
+    if (step === 'edit') appendFileSync(path.join(root, 'src/shared/retry.ts'), '\n// an edit built by the compiled worker\n');
+    const result = child(script);
+    assert.equal(result.error, null, `${step}: the sync succeeded`);
+    assert.equal(result.rebuilt, true, `${step}: the sync published`);
+    assert.ok((result.warnings as string[]).includes('the bundled build worker could not start; running the compiled worker'), `${step}: ${JSON.stringify(result.warnings)}`);
+    assert.deepEqual(nodesOf(root, String(result.file)), await fullBuildOf(root, nodesOf));
+  }
+});
