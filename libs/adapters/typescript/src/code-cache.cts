@@ -17,6 +17,7 @@
  * module's exports are the same either way.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { isAscii } from 'node:buffer';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module = require('node:module');
 import { homedir } from 'node:os';
@@ -115,7 +116,7 @@ export function loadWithCodeCache(file: string, options: CodeCacheOptions): Code
     if (options.cacheDir === null) throw new Error('code cache off');
     cacheFile = cacheFileFor(options.cacheDir, file, options.key);
     cached = readCacheFile(cacheFile);
-    script = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData: cached.data });
+    script = new Script(Module.wrap(readSource(file)), { filename: file, cachedData: cached.data });
   } catch {
     if (!register) return { exports: plainLoad(file), status: options.cacheDir === null ? 'off' : 'failed', cacheFile: null };
     return { exports: require(file) as unknown, status: options.cacheDir === null ? 'off' : 'failed', cacheFile: null };
@@ -146,10 +147,19 @@ export function loadWithCodeCache(file: string, options: CodeCacheOptions): Code
   return { exports: mod.exports, status: !written ? 'failed' : cached.data !== undefined || cached.damaged ? 'rebuilt' : 'created', cacheFile };
 }
 
+/**
+ * The text of a source file, decoded as UTF-8. A file of ASCII bytes only (typescript.js is one)
+ * is decoded as latin1, which gives the same string: ~2 ms instead of ~15 ms for 9 MB (issue 14).
+ */
+function readSource(file: string): string {
+  const bytes = readFileSync(file);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
 /** Loads `file` outside `require.cache` without a code cache (tests compare against it). */
 function plainLoad(file: string): unknown {
   const mod = newModule(file);
-  const wrapper = new Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file }).runInThisContext() as (...args: unknown[]) => void;
+  const wrapper = new Script(Module.wrap(readSource(file)), { filename: file }).runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
   return mod.exports;
 }

@@ -1,4 +1,4 @@
-import ts from './ts.cjs';
+import ts from './compiler-api.js';
 import type { LogicFlow, LogicStep } from '@docforge/core';
 import { headText, lineAt, nodeLines, nodeText, oneLine } from './syntax.js';
 

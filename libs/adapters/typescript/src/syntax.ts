@@ -1,4 +1,4 @@
-import ts from './ts.cjs';
+import ts from './compiler-api.js';
 
 /** Maximum label length for Logic steps (model.ts). */
 export const MAX_LABEL = 120;

@@ -2,7 +2,8 @@
  * The TypeScript compiler, loaded with `require` (issue 14). Importing the 9 MB CommonJS file from
  * ESM makes Node 20 compile it once more to detect its format and lex it for named exports
  * (about 1 s and 30 MB here); `require` does neither. Every module of this adapter imports the
- * compiler from here: `import ts from './ts.cjs'` (the value and the type namespace of `typescript`).
+ * compiler from here, through compiler-api.ts: `import ts from './compiler-api.js'` (the value and
+ * the type namespace of `typescript`).
  * Before that `require`, `primeCompiler` (compiler.cts) puts the compiler in `require.cache`
  * compiled with a V8 code cache, so the `require` below returns it; without a usable cache it
  * does nothing and the `require` loads the compiler as usual.

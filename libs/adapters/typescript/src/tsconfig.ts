@@ -6,7 +6,7 @@
  * comments and trailing commas is parsed by TypeScript's own config reader.
  */
 import { posix } from 'node:path';
-import ts from './ts.cjs';
+import ts from './compiler-api.js';
 import type { ModuleResolver } from '@docforge/core';
 import { joinRelative as join, normalizeRelative as normalize } from './rel-path.js';
 

@@ -115,3 +115,23 @@ test('the adapter compiler is the one require("typescript") returns in its threa
   assert.equal(ts, createRequire(tsFile)(tsFile));
   assert.equal(primeCompiler()?.exports ?? ts, ts);
 });
+
+test('a module is read as UTF-8 whether or not its bytes are all ASCII, with and without a cache', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docforge-code-cache-text-'));
+  try {
+    const { loadWithCodeCache } = requireHere(codeCacheModule) as typeof import('../src/code-cache.cjs');
+    const texts = { ascii: 'plain ASCII text', utf8: 'naïve café ✓ 𝄞 — ünïcödé' };
+    for (const [name, text] of Object.entries(texts)) {
+      const file = path.join(dir, `${name}.cjs`);
+      writeFileSync(file, `module.exports = { text: ${JSON.stringify(text)}, length: ${text.length} };\n`, 'utf8');
+      for (const cacheDir of [path.join(dir, 'cache'), path.join(dir, 'cache'), null]) {
+        const result = loadWithCodeCache(file, { cacheDir, key: name, register: false });
+        assert.deepEqual(result.exports, { text, length: text.length }, `${name} (${result.status})`);
+      }
+    }
+    // Both were cached, then reused.
+    assert.equal(readdirSync(path.join(dir, 'cache')).length, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
