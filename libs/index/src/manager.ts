@@ -449,7 +449,11 @@ export class IndexManager {
   private async runBuild(task: BuildTask, onProgress?: (progress: BuildProgress) => void): Promise<BuildOutcome & { timedOut?: boolean }> {
     for (let attempt = 0; ; attempt++) {
       // The pool prestarted by the CLI when it already knew a build was coming is adopted here (build-pool.ts).
-      const pool = (this.pool ??= createBuildPool((error: unknown) => this.onWarning('index worker error', { message: error instanceof Error ? error.message : String(error) })));
+      // Once closed, what a pool being destroyed reports (a task result racing the destroy: piscina's
+      // "Unexpected message from Worker") is no warning.
+      const pool = (this.pool ??= createBuildPool((error: unknown) => {
+        if (!this.closed) this.onWarning('index worker error', { message: error instanceof Error ? error.message : String(error) });
+      }));
       const outcome = await runWatchedBuild(pool, task, onProgress, this.onWarning);
       const death = poolDeath(pool);
       if (death === null) return outcome;
