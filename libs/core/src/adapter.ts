@@ -59,6 +59,14 @@ export interface AdapterManifest {
  * A built-in code adapter (libs/adapters/*). Extraction is per file, pure and cacheable by content
  * hash; linking resolves imports, calls and heritage across all files of the adapter and is cheap.
  */
+/**
+ * One file as a linker receives it. `link_data` may be read lazily: a build worker that warmed
+ * from the parse cache parses a file's link data on its first read (issue 14), so a linker that
+ * reads only the files it links stays cheap. `link_data_present`, when given, says whether
+ * `link_data` is non-null without reading it.
+ */
+export type LinkInput = Pick<ParsedSource, 'path' | 'nodes' | 'link_data'> & { readonly link_data_present?: boolean };
+
 export interface CodeAdapter {
   /** Adapter id, e.g. `typescript`. */
   id: string;
@@ -73,13 +81,13 @@ export interface CodeAdapter {
    */
   extract(input: CodeExtractInput): Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data'>;
   /** Resolves cross-file edges from the `link_data` of every file this adapter extracted. */
-  link(files: readonly Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>[], resolver: ModuleResolver): LinkResult;
+  link(files: readonly LinkInput[], resolver: ModuleResolver): LinkResult;
   /**
    * Optional incremental form of {@link CodeAdapter.link} (issue 14): links only the files a change
    * can affect and reports each linked file's own output, so the caller keeps the outputs of the
    * others from the previous call. With `plan` null every file is linked.
    */
-  linkFiles?(files: readonly Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>[], resolver: ModuleResolver, plan: PartialLinkPlan | null): PartialLinkResult;
+  linkFiles?(files: readonly LinkInput[], resolver: ModuleResolver, plan: PartialLinkPlan | null): PartialLinkResult;
 }
 
 /** What one file's linking produced (its own edges, issues and unresolved call counts) and the files its specifiers resolve to. */
@@ -106,8 +114,9 @@ export interface PartialLinkPlan {
   /**
    * Per path, the `link_data` the previous call linked (optional): an adapter may compare a changed
    * file's previous and current link data to skip its importers when nothing they read changed.
+   * Only `get` is offered: the link data may be parsed on read (see {@link LinkInput}).
    */
-  previousLinkData?: ReadonlyMap<string, unknown>;
+  previousLinkData?: Pick<ReadonlyMap<string, unknown>, 'get'>;
 }
 
 /**

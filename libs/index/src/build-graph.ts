@@ -2,12 +2,13 @@
  * The graph steps of a build: link code across files per adapter, then resolve ids, links and
  * relations of every source into one graph (@docforge/project `resolveGraph`).
  */
-import type { CodeAdapter, FileLinkOutput, GraphEdge, ModuleResolver, SourceIssue } from '@docforge/core';
+import type { CodeAdapter, FileLinkOutput, GraphEdge, LinkInput, ModuleResolver, SourceIssue } from '@docforge/core';
 import { codeSourcePathMatcher, IncrementalResolver, resolveGraph, type Descriptor, type ResolvedGraph, type ResolveInput, type ResolveSource } from '@docforge/project';
 import { codeExtensionsOf } from './adapter-manifests.js';
 import { codeAdapter } from './adapter-registry.js';
 import { DependencyRecorder } from './build-dependencies.js';
 import type { CachedSource } from './build-types.js';
+import { linkDataPresent } from './lazy-link-data.js';
 import type { StoredLinkCache } from './link-cache-store.js';
 import { readProjectText } from './parse.js';
 import { mergeCapabilityMaps } from './project-adapter.js';
@@ -31,8 +32,8 @@ interface AdapterLinkCache {
   outputs: Map<string, FileLinkOutput>;
   /** Per path, the content hash its output was linked from. */
   hashes: Map<string, string>;
-  /** Per path, the link data its output was linked from (the parse cache's own object). */
-  linkData: Map<string, unknown>;
+  /** Per path, the source its output was linked from (its `link_data` is read only when asked: lazy-link-data.ts). */
+  linkData: Map<string, CachedSource>;
   /** Project texts the linker read (package.json, tsconfig.json) and what they held. */
   texts: Map<string, string | null>;
   /** The code paths of every adapter the resolver answered for. */
@@ -80,7 +81,7 @@ export function restoreLinkCaches(root: string, stored: readonly StoredLinkCache
     if (hashes.size !== mine.length || outputs.size !== mine.length) continue;
     if (!mine.every((s) => hashes.get(s.entry.path) === s.content_hash && outputs.has(s.entry.path))) continue;
     linkCaches.set(cache.adapter, {
-      root, outputs, hashes, linkData: new Map(mine.map((s) => [s.entry.path, s.link_data])), texts: new Map(cache.texts), codePaths: new Set(cache.codePaths),
+      root, outputs, hashes, linkData: new Map(mine.map((s) => [s.entry.path, s])), texts: new Map(cache.texts), codePaths: new Set(cache.codePaths),
     });
     restored.push(cache.adapter);
   }
@@ -97,6 +98,22 @@ export function resetLinkCaches(): void {
   lastLinkedEdges = null;
 }
 
+/**
+ * A source as a linker receives it: `link_data` is read from the source only when the linker reads
+ * it (a warmed source parses it then: lazy-link-data.ts), and `link_data_present` says whether there
+ * is any without reading it.
+ */
+function linkInput(source: CachedSource): LinkInput {
+  return {
+    path: source.entry.path,
+    nodes: source.nodes,
+    get link_data(): unknown {
+      return source.link_data;
+    },
+    link_data_present: linkDataPresent(source),
+  };
+}
+
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -110,7 +127,7 @@ function compareText(a: string, b: string): number {
 function linkAdapter(
   root: string, adapter: CodeAdapter, sources: readonly CachedSource[], resolver: ModuleResolver, codePaths: ReadonlySet<string>,
 ): { edges: GraphEdge[]; issues: SourceIssue[]; capabilities: Record<string, string[]>; unresolved: Record<string, number>; linked: number } {
-  const files = sources.map((s) => ({ path: s.entry.path, nodes: s.nodes, link_data: s.link_data }));
+  const files = sources.map(linkInput);
   if (adapter.linkFiles === undefined) {
     const result = adapter.link(files, resolver);
     return { edges: result.edges, issues: result.issues, capabilities: result.capabilities ?? {}, unresolved: result.unresolved_calls ?? {}, linked: files.length };
@@ -127,12 +144,13 @@ function linkAdapter(
   let usable = cache !== undefined && cache.root === root;
   if (usable) for (const [p, text] of cache!.texts) if (resolver.readText(p) !== text) usable = false;
   const hashes = new Map(sources.map((s) => [s.entry.path, s.content_hash]));
-  const linkData = new Map<string, unknown>(sources.map((s) => [s.entry.path, s.link_data]));
-  let plan = usable ? {
+  const linkData = new Map<string, CachedSource>(sources.map((s) => [s.entry.path, s]));
+  const previousSources = usable ? cache!.linkData : null;
+  let plan = previousSources !== null ? {
     changed: new Set(sources.filter((s) => cache!.hashes.get(s.entry.path) !== s.content_hash).map((s) => s.entry.path)),
     previous: cache!.outputs,
     pathsChanged: cache!.codePaths.size !== codePaths.size || [...codePaths].some((p) => !cache!.codePaths.has(p)),
-    previousLinkData: cache!.linkData,
+    previousLinkData: { get: (p: string): unknown => previousSources.get(p)?.link_data },
   } : null;
   let result = adapter.linkFiles(files, recording, plan);
   if (!result.reusable && plan !== null) {

@@ -83,6 +83,8 @@ export interface BuildStats {
   link_ms: number;
   /** Code files linked again in this build (the others kept their previous link outputs). */
   linked_files?: number;
+  /** Link data texts of the parse cache this build parsed on first read (lazy-link-data.ts; the others were not needed). */
+  link_data_parsed?: number;
   resolve_ms: number;
   /** How the graph was resolved: `scratch` (every source) or `incremental` (only what a change reaches, relative to the last graph). */
   resolve_mode: 'scratch' | 'incremental';
@@ -149,15 +151,17 @@ export interface WrittenState {
   unresolvedHash?: string;
 }
 
-/** The `sources.parse` column: one source's parse before graph resolution (bodies live in `nodes`). */
+/**
+ * One source's parse before graph resolution as the parse cache stores it (parse-cache.ts; bodies
+ * live in `nodes`). Version 2: the link data is stored beside it, in its own column.
+ */
 export interface PersistedParse {
-  v: 1;
+  v: 2;
   node_ids: string[];
   lost_nodes: GraphNode[];
   edges: GraphEdge[];
   links: LinkRef[];
   issues: SourceIssue[];
-  link_data: unknown;
   adapter: string | null;
   /** Logic steps the source had (the rows themselves live in logic_steps). */
   logic_steps: number;

@@ -10,17 +10,19 @@ import type { MessagePort } from 'node:worker_threads';
 import { errors, sha256, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import {
-  cheapIdentity, loadDescriptor, sourceHash, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry, type StatIdentity,
+  cheapIdentity, loadDescriptor, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry, type StatIdentity,
 } from '@docforge/project';
 import { adaptersFor, adapterVersionOf, ensureAdapters } from './adapter-registry.js';
 import { DEPENDENCIES_META_KEY, DependencyRecorder, dependencyIdentities, encodeDependencies } from './build-dependencies.js';
 import { publishedDependencies } from './published-dependencies.js';
+import { takeDamagedLinkData, takeParsedLinkData } from './lazy-link-data.js';
 import { linkCachesForStore, linkCode, primeResolver, resetLinkCaches, resolveSources, restoreLinkCaches, type LinkedCode } from './build-graph.js';
 import { clearLinkCaches, readLinkCaches, writeLinkCaches } from './link-cache-store.js';
 import { sourceKey, type BuildOutcome, type BuildStats, type BuildTask, type CachedSource, type PrepareTask, type WrittenState } from './build-types.js';
 import { unresolvedCallsHash, writeDeltaIndex, writeFullIndex } from './index-writer.js';
 import { parseBatch, reparseSource, reshaped, sameShape } from './parse.js';
 import { edgeRow, sameEdgesAsWritten, sameMap } from './written-compare.js';
+import { indexMeta } from './index-meta.js';
 import { parseInParallel, parsesInParallel, prestartParsePool } from './parse-pool.js';
 import { writeParseCache, type ParseCacheStamp, type ParseRow } from './parse-cache.js';
 import {
@@ -30,7 +32,6 @@ import {
 import { publicationFileIntact, readPublicationOnce, type PublicationRead } from './publication.js';
 import { assertStateConfined, ensureStateConfined, fsyncFile, publishIndex, stateError } from './publish.js';
 import { planReceipt } from './receipt-commit.js';
-import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { warmFromPublication, type WarmExpectation } from './warm.js';
 import type { Publication } from './publication-format.js';
 import { discardStandby, prepareStandby, takeStandby } from './standby-copy.js';
@@ -215,9 +216,22 @@ function canWriteDelta(task: BuildTask, layout: StateLayout, previous: Publicati
  * Parses changed sources, resolves the graph, writes a complete new SQLite file (a copy of the
  * previous one plus a delta when this worker wrote it, else from scratch) and publishes it
  * atomically under the publication lock (DESIGN.md section 4). Runs inside the piscina worker.
- * Never rejects: failures come back as `{ ok: false, error }` and nothing is published.
+ * Never rejects: failures come back as `{ ok: false, error }` and nothing is published. A build
+ * that read damaged link data from the parse cache runs once more from the sources alone.
  */
 export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
+  const outcome = await buildOnce(task);
+  if (outcome.ok || !damagedLinkData) return outcome;
+  // Link data read from the parse cache was damaged: build again from the sources alone (which
+  // rewrites the whole cache), rather than fail every build that reads that row.
+  damagedLinkData = false;
+  return buildOnce({ ...task, forceFull: true });
+}
+
+/** Set when a build failed because link data it read lazily from the parse cache was damaged (lazy-link-data.ts). */
+let damagedLinkData = false;
+
+async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
   const started = performance.now();
   const layout = stateLayout(task.stateDir, task.root);
   let adapterReport: ProjectAdapterReport | null = null;
@@ -286,7 +300,13 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     // 2. Link code across files, per adapter; what the linkers read and resolution probes is recorded.
     t = performance.now();
     const dependencies = new DependencyRecorder(task.root);
+    takeParsedLinkData();
     const linked = linkCode(task.root, current, dependencies);
+    stats.link_data_parsed = takeParsedLinkData();
+    if (takeDamagedLinkData() > 0) {
+      damagedLinkData = true;
+      throw errors.internalError('cached link data was damaged; building from the sources');
+    }
     stats.link_ms = performance.now() - t;
     stats.linked_files = linked.linkedFiles;
 
@@ -462,24 +482,3 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   }
 }
 
-/** The `meta` rows of a new index file. */
-function indexMeta(
-  task: BuildTask, descriptor: Descriptor, graph: ResolvedGraph, current: ReadonlyMap<string, CachedSource>,
-  adapterVersion: string, logicSteps: number, descriptorHash: string,
-): Record<string, string> {
-  return {
-    schema_version: String(INDEX_SCHEMA_VERSION),
-    project_id: descriptor.project.id,
-    root: task.root,
-    source_identity: task.sourceIdentity,
-    source_hash: sourceHash([...current.values()].map((s) => ({ path: s.entry.path, content_hash: s.content_hash }))),
-    adapter_version: adapterVersion,
-    logic_allowed: task.logicAllowed ? '1' : '0',
-    logic_present: logicSteps > 0 ? '1' : '0',
-    descriptor_hash: descriptorHash,
-    // Sorted relation names present in the graph, so readers never scan the edge table for them.
-    relations: JSON.stringify([...new Set(graph.edges.map((e) => e.relation))].sort()),
-    // Mention resolution counts (issue 9 item 2), reported by docforge_validate_project.
-    mention_counts: JSON.stringify(graph.mentions),
-  };
-}

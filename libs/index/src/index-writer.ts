@@ -8,6 +8,7 @@ import { sqliteDatabase } from './sqlite.js';
 import { edgeIdentityKey, locatedIssueMessage, parseEdgeIdentityKey, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import { sourceKey, type CachedSource, type PersistedParse, type WrittenState } from './build-types.js';
 import type { ParseRow } from './parse-cache.js';
+import { linkDataJson } from './lazy-link-data.js';
 import { INDEX_DDL, INDEX_POST_DDL } from './schema.js';
 import { nodeTerms } from './terms.js';
 
@@ -107,11 +108,11 @@ function writeSources(db: Db, sources: Iterable<CachedSource>, written?: readonl
   for (const s of sources) {
     const lost = s.nodes.filter((n) => winnerPath(n.id) !== s.entry.path).map((n) => ({ ...n, body: '' }));
     const parse: PersistedParse = {
-      v: 1, node_ids: s.nodes.map((n) => n.id), lost_nodes: lost, edges: s.edges, links: s.links, issues: s.issues,
-      link_data: s.link_data, adapter: s.adapter, logic_steps: s.logic_count ?? s.logic_steps.length,
+      v: 2, node_ids: s.nodes.map((n) => n.id), lost_nodes: lost, edges: s.edges, links: s.links, issues: s.issues,
+      adapter: s.adapter, logic_steps: s.logic_count ?? s.logic_steps.length,
     };
     stmt.run(s.entry.path, s.entry.role, s.entry.size, s.entry.mtime_ns, s.entry.ino, s.content_hash, s.nodes.length);
-    rows.push({ path: s.entry.path, sourceKey: sourceKey(s), parse: JSON.stringify(parse) });
+    rows.push({ path: s.entry.path, sourceKey: sourceKey(s), parse: JSON.stringify(parse), linkData: linkDataJson(s) });
   }
   return rows;
 }

@@ -17,12 +17,25 @@ import { INDEX_SCHEMA_VERSION } from './schema.js';
 
 type Db = InstanceType<typeof Database>;
 
-/** One source's cache row: its path, its `sourceKey` and the JSON of its `PersistedParse`. */
+/** One source's cache row: its path, its `sourceKey`, the JSON of its `PersistedParse` and the JSON of its link data (null: none). */
 export interface ParseRow {
   path: string;
   sourceKey: string;
   parse: string;
+  linkData: string | null;
 }
+
+/** A cached parse as read: the `PersistedParse` JSON and the link data JSON, kept apart so the link data is parsed only when read (lazy-link-data.ts). */
+export interface CachedParseText {
+  parse: string;
+  linkData: string | null;
+}
+
+/**
+ * The cache file's format (`PRAGMA user_version`): 2 since link data has its own column. A file of
+ * another format is read as empty and its `parses` table is replaced on the next write.
+ */
+const CACHE_FORMAT = 2;
 
 /** What every row of a cache must have been written under (besides the source's own key). */
 export interface ParseCacheStamp {
@@ -86,13 +99,19 @@ function tryWrite(layout: StateLayout, stamp: ParseCacheStamp, rows: readonly Pa
     db = new (sqliteDatabase())(parseCacheFile(layout), { timeout: 5000 });
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    db.exec('CREATE TABLE IF NOT EXISTS parses (path TEXT PRIMARY KEY, key TEXT NOT NULL, parse TEXT NOT NULL) WITHOUT ROWID');
-    const put = db.prepare('INSERT OR REPLACE INTO parses (path, key, parse) VALUES (?, ?, ?)');
+    if (db.pragma('user_version', { simple: true }) !== CACHE_FORMAT) {
+      db.transaction(() => {
+        db!.exec('DROP TABLE IF EXISTS parses');
+        db!.pragma(`user_version = ${CACHE_FORMAT}`);
+      })();
+    }
+    db.exec('CREATE TABLE IF NOT EXISTS parses (path TEXT PRIMARY KEY, key TEXT NOT NULL, parse TEXT NOT NULL, link_data TEXT) WITHOUT ROWID');
+    const put = db.prepare('INSERT OR REPLACE INTO parses (path, key, parse, link_data) VALUES (?, ?, ?, ?)');
     const drop = db.prepare('DELETE FROM parses WHERE path = ?');
     db.transaction(() => {
       if (replaceAll) db!.exec('DELETE FROM parses');
       for (const p of removed) drop.run(p);
-      for (const row of rows) put.run(row.path, stampKey(stamp, row.sourceKey), row.parse);
+      for (const row of rows) put.run(row.path, stampKey(stamp, row.sourceKey), row.parse, row.linkData);
     })();
     return true;
   } catch {
@@ -103,18 +122,21 @@ function tryWrite(layout: StateLayout, stamp: ParseCacheStamp, rows: readonly Pa
 }
 
 /**
- * The cached parse JSON of each path whose row matches `stamp` and the given source key; paths
- * without a matching row are absent. Never throws: a missing or damaged cache gives an empty map.
+ * The cached parse of each path whose row matches `stamp` and the given source key; paths without
+ * a matching row are absent. Never throws: a missing or damaged cache, or one of another format,
+ * gives an empty map.
  */
-export function readParseCache(layout: StateLayout, stamp: ParseCacheStamp, sourceKeys: ReadonlyMap<string, string>): Map<string, string> {
-  const out = new Map<string, string>();
+export function readParseCache(layout: StateLayout, stamp: ParseCacheStamp, sourceKeys: ReadonlyMap<string, string>): Map<string, CachedParseText> {
+  const out = new Map<string, CachedParseText>();
   let db: Db | null = null;
   try {
     if (!cacheFilesPlain(layout, false)) return out;
     db = new (sqliteDatabase())(parseCacheFile(layout), { readonly: true, fileMustExist: true, timeout: 5000 });
-    for (const row of db.prepare('SELECT path, key, parse FROM parses').iterate() as IterableIterator<{ path: string; key: string; parse: string }>) {
+    if (db.pragma('user_version', { simple: true }) !== CACHE_FORMAT) return out;
+    type Row = { path: string; key: string; parse: string; link_data: string | null };
+    for (const row of db.prepare('SELECT path, key, parse, link_data FROM parses').iterate() as IterableIterator<Row>) {
       const sourceKey = sourceKeys.get(row.path);
-      if (sourceKey !== undefined && row.key === stampKey(stamp, sourceKey)) out.set(row.path, row.parse);
+      if (sourceKey !== undefined && row.key === stampKey(stamp, sourceKey)) out.set(row.path, { parse: row.parse, linkData: typeof row.link_data === 'string' ? row.link_data : null });
     }
   } catch {
     out.clear();

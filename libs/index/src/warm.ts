@@ -10,6 +10,7 @@ import { issuesHash } from './project-adapter.js';
 import type { Publication } from './publication-format.js';
 import { publicationFileIntact } from './publication.js';
 import { readParseCache } from './parse-cache.js';
+import { withLazyLinkData } from './lazy-link-data.js';
 import { rowToNode, type NodeRow } from './reader.js';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 
@@ -24,9 +25,9 @@ export interface WarmExpectation {
 }
 
 /**
- * Rebuilds a build worker's incremental state (per-source parses, stripped of bodies, and the
- * written graph) from the index file of `publication` (the build's one read of current.json),
- * read-only, and the parse cache (parse-cache.ts). Returns null when that file is not intact, or
+ * Rebuilds a build worker's incremental state (per-source parses, stripped of bodies, with link
+ * data parsed on first read, and the written graph) from the index file of `publication` (the
+ * build's one read of current.json), read-only, and the parse cache (parse-cache.ts). Returns null when that file is not intact, or
  * was built for another root, descriptor, schema or Logic policy; the caller then parses
  * everything. A source without a matching cached parse is left out of `sources` (parsed again);
  * `written` still describes the whole published file. Never throws.
@@ -53,8 +54,8 @@ export function warmFromPublication(layout: StateLayout, publication: Publicatio
     for (const row of rows) {
       const text = cached.get(row.path);
       if (text === undefined) continue;
-      const parse = JSON.parse(text) as PersistedParse;
-      if (parse.v !== 1) continue;
+      const parse = JSON.parse(text.parse) as PersistedParse;
+      if (parse.v !== 2) continue;
       const lost = new Map(parse.lost_nodes.map((n) => [n.id, n]));
       const sourceNodes: GraphNode[] = [];
       let complete = true;
@@ -65,10 +66,11 @@ export function warmFromPublication(layout: StateLayout, publication: Publicatio
       }
       if (!complete) continue;
       const entry: SourceEntry = { path: row.path, role: row.role, size: row.size, mtime_ns: row.mtime_ns, ino: row.ino };
-      sources.set(row.path, {
+      // The link data is parsed when first read (lazy-link-data.ts): an edit links only what it can affect.
+      sources.set(row.path, withLazyLinkData({
         entry, content_hash: row.content_hash, nodes: sourceNodes, edges: parse.edges, links: parse.links, issues: parse.issues,
-        logic_steps: [], logic_flows: [], link_data: parse.link_data, adapter: parse.adapter, stripped: true, logic_count: parse.logic_steps,
-      });
+        logic_steps: [], logic_flows: [], adapter: parse.adapter, stripped: true, logic_count: parse.logic_steps,
+      }, text.linkData));
     }
     const edges = new Map<string, string>();
     for (const e of db.prepare('SELECT source_id, relation, target_id, source_path, line FROM edges').iterate() as IterableIterator<{ source_id: string; relation: string; target_id: string; source_path: string; line: number }>) {

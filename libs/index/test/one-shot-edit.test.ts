@@ -63,6 +63,8 @@ describe('the first edit of a new process', () => {
     const quiet = await oneShot(root);
     assert.equal(quiet.stats!.mode, 'delta');
     assert.equal(quiet.stats!.linked_files, 1);
+    // Only the link data that linking the edited file reads is parsed (lazy-link-data.ts): its own previous one and the modules it reaches.
+    assert.ok(quiet.stats!.link_data_parsed! >= 1 && quiet.stats!.link_data_parsed! < all, `parsed ${quiet.stats!.link_data_parsed} of ${all} link data texts`);
     assert.deepEqual(graphOf(root, quiet.publication.index_file), await fullBuildOf(root, graphOf));
 
     // A new export its importers may read: they are linked again too, and the result is still exact.
@@ -133,6 +135,42 @@ describe('the first edit of a new process', () => {
     const afterOther = await oneShot(root);
     assert.equal(afterOther.rebuilt, true);
     assert.deepEqual(graphOf(root, afterOther.publication.index_file), await fullBuildOf(root, graphOf));
+  });
+
+  test('damaged link data in the parse cache makes that build start from the sources; a cache of the old format is read as empty', async () => {
+    rmSync(path.join(root, '.docforge', 'parse-cache.sqlite'), { force: true });
+    rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
+    await oneShot(root);
+    // Text that is not JSON where the edited file's link data is (read by every edit of that file).
+    const cache = path.join(root, '.docforge', 'parse-cache.sqlite');
+    const db = new Database(cache);
+    assert.equal(db.prepare("UPDATE parses SET link_data = '{\"format\": broken' WHERE path = ?").run(CODE).changes, 1);
+    db.close();
+    appendFileSync(path.join(root, CODE), '\n// an edit over damaged link data\n');
+    const healed = await oneShot(root);
+    assert.equal(healed.sync_error, null);
+    assert.equal(healed.rebuilt, true);
+    assert.equal(healed.stats!.mode, 'full', 'built again from the sources');
+    assert.deepEqual(graphOf(root, healed.publication.index_file), await fullBuildOf(root, graphOf));
+    // The cache was rewritten whole: the next edit is a delta again.
+    appendFileSync(path.join(root, CODE), '\n// an edit after the cache healed\n');
+    const next = await oneShot(root);
+    assert.equal(next.stats!.mode, 'delta');
+    assert.equal(next.stats!.linked_files, 1);
+
+    // A cache of the earlier format (no link_data column, user_version 0): read as empty, replaced on the next write.
+    const old = new Database(cache);
+    old.exec('DROP TABLE parses; CREATE TABLE parses (path TEXT PRIMARY KEY, key TEXT NOT NULL, parse TEXT NOT NULL) WITHOUT ROWID; PRAGMA user_version = 0');
+    old.close();
+    appendFileSync(path.join(root, CODE), '\n// an edit over an old-format cache\n');
+    const reparsed = await oneShot(root);
+    assert.equal(reparsed.sync_error, null);
+    assert.ok(reparsed.stats!.parsed > 1, 'every source parsed again');
+    assert.deepEqual(graphOf(root, reparsed.publication.index_file), await fullBuildOf(root, graphOf));
+    const upgraded = new Database(cache, { readonly: true });
+    assert.equal(upgraded.pragma('user_version', { simple: true }), 2);
+    assert.ok((upgraded.prepare('SELECT count(*) FROM parses WHERE link_data IS NOT NULL').pluck().get() as number) >= codeFiles(root));
+    upgraded.close();
   });
 
   test('the bundled build worker runs while fresh and writes what the compiled worker writes', async () => {

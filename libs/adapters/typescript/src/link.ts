@@ -1,4 +1,4 @@
-import type { FileLinkOutput, GraphEdge, LinkResult, ModuleResolver, ParsedSource, PartialLinkPlan, PartialLinkResult, SourceIssue } from '@docforge/core';
+import type { FileLinkOutput, GraphEdge, LinkInput, LinkResult, ModuleResolver, PartialLinkPlan, PartialLinkResult, SourceIssue } from '@docforge/core';
 import { isTsLinkData } from './link-data.js';
 import type { TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsLinkData } from './link-data.js';
 import { posix } from 'node:path';
@@ -7,8 +7,8 @@ import { ReceiverResolver, type NameResolution } from './receivers.js';
 import { SpecifierResolver } from './resolve.js';
 import { affectedFiles, quietChanges } from './link-plan.js';
 
-/** One file as handed to {@link linkTypeScript}. */
-export type TsLinkInput = Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>;
+/** One file as handed to {@link linkTypeScript} (core `LinkInput`: its link data may be parsed on first read). */
+export type TsLinkInput = LinkInput;
 
 const CODE_EXTENSIONS = /\.(?:[cm]?[jt]sx?)$/;
 
@@ -49,7 +49,12 @@ interface Bucket {
 }
 
 class Linker implements NameResolution {
-  private readonly modules = new Map<string, ModuleInfo>();
+  /** The files with link data of this adapter, by path; each file's module is built on first use ({@link module}). */
+  private readonly inputs = new Map<string, TsLinkInput>();
+  /** Built modules (null: the file's link data is not this adapter's). */
+  private readonly built = new Map<string, ModuleInfo | null>();
+  /** The paths of {@link inputs}, in input order. */
+  private readonly paths: string[] = [];
   private readonly specifiers: SpecifierResolver;
   private bucket: Bucket = { edges: new Map(), issues: [], unresolved: {} };
   /** Whether a result was cut by a cycle or the depth limit (then it may depend on the linking order). */
@@ -72,17 +77,40 @@ class Linker implements NameResolution {
   private readonly superMemo = new Map<string, Target | null>();
   private readonly receivers = new ReceiverResolver(this);
 
-  /** Module paths whose module node already carries `entrypoint`. */
-  private readonly knownEntrypoints = new Set<string>();
-
+  /**
+   * Reads only what linking needs: a file's link data is read (and, for a warmed build worker,
+   * parsed) when the file is linked or a linked file's specifier reaches it. A file whose input
+   * says `link_data_present` counts as a module without being read; one whose link data then turns
+   * out not to be this adapter's is no module (see {@link module}).
+   */
   constructor(files: readonly TsLinkInput[], private readonly resolver: ModuleResolver) {
     for (const file of files) {
-      if (!isTsLinkData(file.link_data)) continue;
-      this.modules.set(file.path, buildModuleInfo(file.path, file.link_data));
-      const moduleNode = file.nodes.find((node) => node.id === (file.link_data as TsLinkData).module_id);
-      if (moduleNode?.capabilities.includes('entrypoint')) this.knownEntrypoints.add(file.path);
+      if (file.link_data_present === false) continue;
+      if (file.link_data_present === undefined && !isTsLinkData(file.link_data)) continue;
+      if (!this.inputs.has(file.path)) this.paths.push(file.path);
+      this.inputs.set(file.path, file);
     }
-    this.specifiers = new SpecifierResolver(resolver, [...this.modules.keys()]);
+    this.specifiers = new SpecifierResolver(resolver, this.paths);
+  }
+
+  /** The module of the file at `path`, built on first use; undefined when there is none. */
+  private module(path: string): ModuleInfo | undefined {
+    let mod = this.built.get(path);
+    if (mod === undefined) {
+      const input = this.inputs.get(path);
+      if (input === undefined) return undefined;
+      const data = input.link_data;
+      mod = isTsLinkData(data) ? buildModuleInfo(path, data) : null;
+      this.built.set(path, mod);
+    }
+    return mod ?? undefined;
+  }
+
+  /** Whether the module node of the file at `path` already carries `entrypoint`. */
+  private knownEntrypoint(path: string): boolean {
+    const mod = this.module(path);
+    if (mod === undefined) return false;
+    return this.inputs.get(path)!.nodes.find((node) => node.id === mod.data.module_id)?.capabilities.includes('entrypoint') === true;
   }
 
   run(): LinkResult {
@@ -109,14 +137,18 @@ class Linker implements NameResolution {
 
   /** Links the files `plan` can affect (all when null), one file at a time in path order; see {@link linkTypeScriptFiles}. */
   runFiles(plan: PartialLinkPlan | null): PartialLinkResult {
-    const paths = [...this.modules.keys()].sort();
+    const paths = [...this.paths].sort();
     this.stats['files'] = paths.length;
-    const quiet = plan === null ? new Set<string>() : quietChanges(plan, (path) => this.modules.get(path)?.data ?? null);
-    const affected = plan === null ? null : affectedFiles(plan, paths, (path) => this.depsOf(this.modules.get(path)!), quiet);
+    const quiet = plan === null ? new Set<string>() : quietChanges(plan, (path) => this.module(path)?.data ?? null);
+    const affected = plan === null ? null : affectedFiles(plan, paths, (path) => {
+      const mod = this.module(path);
+      return mod === undefined ? [] : this.depsOf(mod);
+    }, quiet);
     const files = new Map<string, FileLinkOutput>();
     for (const path of paths) {
       if (affected !== null && !affected.has(path)) continue;
-      const mod = this.modules.get(path)!;
+      const mod = this.module(path);
+      if (mod === undefined) continue;
       this.bucket = { edges: new Map(), issues: [], unresolved: {} };
       this.linkImports(mod);
       this.linkHeritage(mod);
@@ -152,7 +184,7 @@ class Linker implements NameResolution {
    */
   private packageEntrypoints(): Record<string, string[]> {
     const dirs = new Set<string>(['']);
-    for (const path of this.modules.keys()) {
+    for (const path of this.paths) {
       if (path.includes('node_modules/')) continue;
       let dir = posix.dirname(path);
       while (dir !== '.' && dir !== '' && !dirs.has(dir)) {
@@ -182,8 +214,8 @@ class Linker implements NameResolution {
       for (const target of targets) {
         const specifier = target.startsWith('./') || target.startsWith('../') ? target : `./${target}`;
         const resolution = this.specifiers.resolve(manifest, specifier);
-        if (resolution.kind !== 'file' || this.knownEntrypoints.has(resolution.path)) continue;
-        const mod = this.modules.get(resolution.path);
+        if (resolution.kind !== 'file' || this.knownEntrypoint(resolution.path)) continue;
+        const mod = this.module(resolution.path);
         if (mod !== undefined) result[mod.id] = ['entrypoint'];
       }
     }
@@ -197,20 +229,20 @@ class Linker implements NameResolution {
   }
 
   moduleAt(path: string): ModuleInfo | null {
-    return this.modules.get(path) ?? null;
+    return this.module(path) ?? null;
   }
 
   /** The module a specifier of `mod` names, or null (external, unresolved or not extracted). */
   moduleFor(mod: ModuleInfo, specifier: string): ModuleInfo | null {
     const resolution = this.specifiers.resolve(mod.path, specifier);
-    return resolution.kind === 'file' ? this.modules.get(resolution.path) ?? null : null;
+    return resolution.kind === 'file' ? this.module(resolution.path) ?? null : null;
   }
 
   private linkImports(mod: ModuleInfo): void {
     for (const record of mod.data.imports) {
       this.stats['imports_total']! += 1;
       const resolution = this.specifiers.resolve(mod.path, record.specifier);
-      const target = resolution.kind === 'file' ? this.modules.get(resolution.path) : undefined;
+      const target = resolution.kind === 'file' ? this.module(resolution.path) : undefined;
       if (target !== undefined) {
         this.stats['imports_resolved']! += 1;
         this.addEdge(mod.id, 'imports', target.id, mod.path, record.line);
