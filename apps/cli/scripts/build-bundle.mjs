@@ -43,6 +43,10 @@ const result = await build({
   // The compiled modules resolve createRequire and sibling files (the build worker) from
   // import.meta.url: each keeps its own, its original file's URL.
   plugins: [ownImportMetaUrl],
+  // Whitespace and syntax only (names stay, so stack traces still name functions): V8 compiles a
+  // third less text on every start (about 5 ms of a no-change sync's 30 ms of our own work).
+  minifyWhitespace: true,
+  minifySyntax: true,
   metafile: true,
   write: false,
   logLevel: 'warning',

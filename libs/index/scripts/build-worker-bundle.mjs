@@ -41,6 +41,10 @@ const result = await build({
   target: 'node20',
   external: ['better-sqlite3', 'typescript', 'piscina'],
   plugins: [ownImportMetaUrl],
+  // Whitespace and syntax only (names stay, so stack traces still name functions): V8 compiles a
+  // third less text on every start (about 5 ms of a no-change sync's 30 ms of our own work).
+  minifyWhitespace: true,
+  minifySyntax: true,
   metafile: true,
   write: false,
   logLevel: 'warning',
