@@ -1,11 +1,11 @@
 import type { FileLinkOutput, GraphEdge, LinkInput, LinkResult, ModuleResolver, PartialLinkPlan, PartialLinkResult, SourceIssue } from '@docforge/core';
 import { isTsLinkData } from './link-data.js';
 import type { TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsLinkData } from './link-data.js';
-import { posix } from 'node:path';
 import { buildModuleInfo, MAX_DEPTH, type ModuleInfo, type Target } from './link-model.js';
 import { ReceiverResolver, type NameResolution } from './receivers.js';
 import { SpecifierResolver } from './resolve.js';
 import { affectedFiles, quietChanges } from './link-plan.js';
+import { packageEntrypoints } from './entrypoints.js';
 
 /** One file as handed to {@link linkTypeScript} (core `LinkInput`: its link data may be parsed on first read). */
 export type TsLinkInput = LinkInput;
@@ -155,7 +155,11 @@ class Linker implements NameResolution {
       this.linkCalls(mod);
       files.set(path, { edges: [...this.bucket.edges.values()], issues: this.bucket.issues, unresolved_calls: this.bucket.unresolved, deps: this.depsOf(mod) });
     }
-    return { files, capabilities: this.packageEntrypoints(), reusable: !this.sensitive };
+    const capabilities = packageEntrypoints(this.paths, this.resolver, (from, specifier) => this.specifiers.resolve(from, specifier), (path) => {
+      if (this.knownEntrypoint(path)) return null;
+      return this.module(path)?.id ?? null;
+    });
+    return { files, capabilities, reusable: !this.sensitive };
   }
 
   /** Project files the module's import, re-export and binding specifiers resolve to (sorted, unique). */
@@ -174,52 +178,6 @@ class Linker implements NameResolution {
 
   orderSensitive(): void {
     this.sensitive = true;
-  }
-
-  /**
-   * `entrypoint` for the modules a package.json names as `main` or `bin` (string or map), for every
-   * package.json in the project root or in a directory holding linked files (outside
-   * node_modules). Targets resolve relative to their package.json like relative specifiers.
-   * Modules whose node already has `entrypoint` are left out.
-   */
-  private packageEntrypoints(): Record<string, string[]> {
-    const dirs = new Set<string>(['']);
-    for (const path of this.paths) {
-      if (path.includes('node_modules/')) continue;
-      let dir = posix.dirname(path);
-      while (dir !== '.' && dir !== '' && !dirs.has(dir)) {
-        dirs.add(dir);
-        dir = posix.dirname(dir);
-      }
-    }
-    const result: Record<string, string[]> = {};
-    for (const dir of [...dirs].sort()) {
-      const manifest = dir === '' ? 'package.json' : `${dir}/package.json`;
-      const text = this.resolver.readText(manifest);
-      if (text === null) continue;
-      let json: Record<string, unknown>;
-      try {
-        json = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        continue;
-      }
-      if (json === null || typeof json !== 'object') continue;
-      const targets: string[] = [];
-      if (typeof json['main'] === 'string') targets.push(json['main']);
-      const bin = json['bin'];
-      if (typeof bin === 'string') targets.push(bin);
-      else if (bin !== null && typeof bin === 'object') {
-        for (const value of Object.values(bin as Record<string, unknown>)) if (typeof value === 'string') targets.push(value);
-      }
-      for (const target of targets) {
-        const specifier = target.startsWith('./') || target.startsWith('../') ? target : `./${target}`;
-        const resolution = this.specifiers.resolve(manifest, specifier);
-        if (resolution.kind !== 'file' || this.knownEntrypoint(resolution.path)) continue;
-        const mod = this.module(resolution.path);
-        if (mod !== undefined) result[mod.id] = ['entrypoint'];
-      }
-    }
-    return result;
   }
 
   private addEdge(sourceId: string, relation: string, targetId: string, sourcePath: string, line: number): void {
