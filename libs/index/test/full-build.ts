@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { IndexManager } from '../src/index.js';
 
 /**
@@ -27,5 +28,22 @@ export async function fullBuildOf<T>(root: string, snapshot: (root: string, inde
     }
   } finally {
     rmSync(fresh, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Rows of a published index file of `root` (`.docforge/index/<file>`), per named query, each row as
+ * the JSON of its column values: what the incremental-build tests compare.
+ */
+export function indexRows<K extends string>(root: string, file: string, queries: Record<K, string>): Record<K, string[]> {
+  const db = new Database(path.join(root, '.docforge', 'index', file), { readonly: true });
+  try {
+    const out = {} as Record<K, string[]>;
+    for (const key of Object.keys(queries) as K[]) {
+      out[key] = (db.prepare(queries[key]).all() as Record<string, unknown>[]).map((r) => JSON.stringify(Object.values(r)));
+    }
+    return out;
+  } finally {
+    db.close();
   }
 }

@@ -9,25 +9,17 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { buildWorkerFile, prestartBuildWorker, WORKER_BUNDLE_ENV } from '../src/build-pool.js';
 import { IndexManager } from '../src/index.js';
-import { fullBuildOf } from './full-build.js';
+import { fullBuildOf, indexRows } from './full-build.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const examples = path.resolve(here, '../../../../examples');
 const CODE = 'src/shared/retry.ts';
 
-function graphOf(root: string, file: string): Record<'nodes' | 'edges' | 'unresolved', string[]> {
-  const db = new Database(path.join(root, '.docforge', 'index', file), { readonly: true });
-  try {
-    const rows = (sql: string): string[] => (db.prepare(sql).all() as Record<string, unknown>[]).map((r) => JSON.stringify(Object.values(r)));
-    return {
-      nodes: rows('SELECT id, kind, title, body, source_path, start_line, end_line, anchors, content_hash FROM nodes ORDER BY id'),
-      edges: rows('SELECT source_id, relation, target_id, source_path, line, mention FROM edges ORDER BY 1, 2, 3'),
-      unresolved: rows('SELECT node_id, count FROM unresolved_calls ORDER BY 1'),
-    };
-  } finally {
-    db.close();
-  }
-}
+const graphOf = (root: string, file: string): Record<'nodes' | 'edges' | 'unresolved', string[]> => indexRows(root, file, {
+  nodes: 'SELECT id, kind, title, body, source_path, start_line, end_line, anchors, content_hash FROM nodes ORDER BY id',
+  edges: 'SELECT source_id, relation, target_id, source_path, line, mention FROM edges ORDER BY 1, 2, 3',
+  unresolved: 'SELECT node_id, count FROM unresolved_calls ORDER BY 1',
+});
 
 /** One sync by a new one-shot manager (a new build worker, as a new CLI process has). */
 async function oneShot(root: string): Promise<Awaited<ReturnType<IndexManager['sync']>>> {

@@ -6,27 +6,18 @@ import { appendFileSync, closeSync, cpSync, lstatSync, mkdirSync, mkdtempSync, o
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { IndexManager } from '../src/index.js';
 import { processAlive } from '@docforge/fs-safe';
 import { STANDBY_FILE_PATTERN } from '../src/standby-copy.js';
-import { fullBuildOf } from './full-build.js';
+import { fullBuildOf, indexRows } from './full-build.js';
 
 const examples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples');
 const PAGE = 'docs/components/auth-gateway.md';
 
-function graphOf(root: string, file: string): Record<'nodes' | 'edges', string[]> {
-  const db = new Database(path.join(root, '.docforge', 'index', file), { readonly: true });
-  try {
-    const rows = (sql: string): string[] => (db.prepare(sql).all() as Record<string, unknown>[]).map((r) => JSON.stringify(Object.values(r)));
-    return {
-      nodes: rows('SELECT id, kind, title, body, source_path, start_line, end_line, anchors, content_hash FROM nodes ORDER BY id'),
-      edges: rows('SELECT source_id, relation, target_id, source_path, line, mention FROM edges ORDER BY 1, 2, 3'),
-    };
-  } finally {
-    db.close();
-  }
-}
+const graphOf = (root: string, file: string): Record<'nodes' | 'edges', string[]> => indexRows(root, file, {
+  nodes: 'SELECT id, kind, title, body, source_path, start_line, end_line, anchors, content_hash FROM nodes ORDER BY id',
+  edges: 'SELECT source_id, relation, target_id, source_path, line, mention FROM edges ORDER BY 1, 2, 3',
+});
 
 const indexDir = (root: string): string => path.join(root, '.docforge', 'index');
 const standbys = (root: string): string[] => readdirSync(indexDir(root)).filter((name) => STANDBY_FILE_PATTERN.test(name));

@@ -11,9 +11,8 @@ import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { WORKER_BUNDLE_ENV } from '../src/build-pool.js';
-import { fullBuildOf } from './full-build.js';
+import { fullBuildOf, indexRows } from './full-build.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const examples = path.resolve(here, '../../../../examples');
@@ -37,18 +36,10 @@ function child(script: string): Record<string, unknown> {
 }
 
 /** The nodes and edges of a published index file, as sorted rows. */
-function nodesOf(root: string, file: string): Record<'nodes' | 'edges', string[]> {
-  const db = new Database(path.join(root, '.docforge', 'index', file), { readonly: true });
-  try {
-    const rows = (sql: string): string[] => (db.prepare(sql).all() as Record<string, unknown>[]).map((r) => JSON.stringify(Object.values(r)));
-    return {
-      nodes: rows('SELECT id, kind, title, body, source_path, start_line, end_line, content_hash FROM nodes ORDER BY id'),
-      edges: rows('SELECT source_id, relation, target_id, source_path, line FROM edges ORDER BY 1, 2, 3, 4, 5'),
-    };
-  } finally {
-    db.close();
-  }
-}
+const nodesOf = (root: string, file: string): Record<'nodes' | 'edges', string[]> => indexRows(root, file, {
+  nodes: 'SELECT id, kind, title, body, source_path, start_line, end_line, content_hash FROM nodes ORDER BY id',
+  edges: 'SELECT source_id, relation, target_id, source_path, line FROM edges ORDER BY 1, 2, 3, 4, 5',
+});
 
 test('a task on a pool whose thread cannot start rejects with index_unavailable, and the process then runs the compiled worker', () => {
   const result = child(`
