@@ -103,6 +103,54 @@ const KEYS = ['cold', 'rss', 'noChange', 'edit', 'coldCpu', 'noChangeCpu', 'edit
 const docforgeBin = path.join(repo, 'apps', 'cli', 'bin', 'docforge.js');
 const docforge = { name: 'DocForge', command: process.execPath, args: [docforgeBin, 'sync', '--no-progress'], stateDir: '.docforge' };
 
+if (values.profile) {
+  // CPU profiles of one cold build and one one-file edit: --cpu-prof covers the main thread and
+  // every worker thread (Node writes one .cpuprofile per isolate into --cpu-prof-dir).
+  const outDir = path.resolve(values.profile);
+  const root = fastifyCopy('profile', DESCRIPTOR);
+  const stages = [
+    ['cold', () => rmSync(path.join(root, '.docforge'), { recursive: true, force: true })],
+    ['edit', () => appendFileSync(path.join(root, 'lib', 'route.js'), '\n// profiled edit\n')],
+  ];
+  for (const [stage, prepare] of stages) {
+    prepare();
+    const dir = path.join(outDir, stage);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const run = timed(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, docforgeBin, 'sync', '--no-progress', '--json'], root);
+    const stats = JSON.parse(run.stdout).stats;
+    console.log(`${stage}: wall ${run.wall.toFixed(2)} s, CPU ${run.cpu.toFixed(2)} s, peak RSS ${run.rss.toFixed(0)} MB, ${readdirSync(dir).length} profiles in ${dir}`);
+    if (stats) {
+      const keys = ['parse_ms', 'link_ms', 'resolve_ms', 'write_ms', 'publish_ms', 'total_ms'];
+      console.log(`  build stages (ms): ${keys.map((k) => `${k.replace('_ms', '')} ${Number(stats[k] ?? 0).toFixed(0)}`).join(', ')}; mode ${stats.mode}, parsed ${stats.parsed}`);
+    }
+    const profiles = readdirSync(dir).map((file) => ({ file, profile: JSON.parse(readFileSync(path.join(dir, file), 'utf8')) }));
+    // Every isolate's profile shares one monotonic clock, so start times give the timeline: the
+    // earliest profile is the main thread's (it starts first), the others are worker threads.
+    const origin = Math.min(...profiles.map((p) => p.profile.startTime));
+    for (const { file, profile } of profiles.sort((a, b) => a.profile.startTime - b.profile.startTime)) {
+      console.log(`  ${file}: ${topSelf(profile, origin)}`);
+    }
+  }
+  process.exit(0);
+}
+
+/** One .cpuprofile: its start and end in ms after `origin` (µs), and its five heaviest self-time functions. */
+function topSelf(profile, origin) {
+  const self = new Map();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  for (let i = 0; i < profile.samples.length; i += 1) {
+    const f = byId.get(profile.samples[i]).callFrame;
+    const key = `${f.functionName || '(anon)'} ${path.basename(f.url || '')}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  }
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k, us]) => `${k} ${(us / 1000).toFixed(0)}`);
+  const at = (us) => ((us - origin) / 1000).toFixed(0);
+  return `${at(profile.startTime)}-${at(profile.endTime)} ms; top self (ms): ${top.join('; ')}`;
+}
+
+console.log(`peer benchmark, ${new Date().toISOString()}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}, ${RUNS} runs each, alternating`);
+
 // The tools' runs alternate (run i of DocForge, then run i of codegraph), so a machine whose speed
 // drifts during the benchmark (shared hosts do) slows both alike; each ratio is the median of the
 // per-run ratios, beside the medians of each tool's own samples.
