@@ -153,11 +153,15 @@ export interface WrittenState {
 
 /**
  * One source's parse before graph resolution as the parse cache stores it (parse-cache.ts; bodies
- * live in `nodes`). Version 2: the link data is stored beside it, in its own column.
+ * live in `nodes`). Version 2: the link data is stored beside it, in its own column. Version 3:
+ * `lost_nodes` also holds the source's own form of every node the build extended after parsing
+ * (link capabilities), so a warm start restores what the parse produced (a version 2 row is parsed
+ * again).
  */
 export interface PersistedParse {
-  v: 2;
+  v: 3;
   node_ids: string[];
+  /** The source's own nodes whose row in the nodes table differs (another source won the id, or the build extended it), bodies emptied. */
   lost_nodes: GraphNode[];
   edges: GraphEdge[];
   links: LinkRef[];

@@ -93,22 +93,29 @@ function writeIssues(db: Db, issues: readonly SourceIssue[]): void {
 
 /**
  * Writes source rows and returns each one's pre-resolution parse for the parse cache
- * (parse-cache.ts; declared edges, links, issues, adapter link data, and the node ids; nodes that
- * lost a duplicate-id clash are kept whole because the nodes table does not hold them), so a new
- * process can build incrementally (see warm.ts). Call after the nodes table is written; `written`,
- * when given, is exactly that table's rows (a full write), so the winner of an id is looked up in it.
+ * (parse-cache.ts; declared edges, links, issues, adapter link data, and the node ids), so a new
+ * process can build incrementally (see warm.ts). A node whose row in the nodes table is not the
+ * source's own node is kept whole in `lost_nodes`: one that lost a duplicate-id clash, and one the
+ * build extended after parsing (link capabilities such as a package.json `entrypoint`,
+ * project-adapter.ts `extendGraph`), so a warm start never mistakes what linking added for what
+ * the parse produced. Call after the nodes table is written; `written`, when given, is exactly
+ * that table's rows (a full write), so the row of an id is looked up in it.
  */
 function writeSources(db: Db, sources: Iterable<CachedSource>, written?: readonly GraphNode[]): ParseRow[] {
   const stmt = db.prepare('INSERT OR REPLACE INTO sources (path, role, size, mtime_ns, ino, content_hash, node_count) VALUES (?, ?, ?, ?, ?, ?, ?)');
   // A full write knows the table's rows (`written`, one per id): no query per node.
-  const winners = written === undefined ? null : new Map(written.map((n) => [n.id, n.source_path]));
-  const query = db.prepare('SELECT source_path FROM nodes WHERE id = ?').pluck();
-  const winnerPath = (id: string): unknown => (winners === null ? query.get(id) : winners.get(id));
+  const rowsById = written === undefined ? null : new Map(written.map((n) => [n.id, n]));
+  const query = db.prepare('SELECT source_path, content_hash FROM nodes WHERE id = ?');
+  const rowOf = (id: string): { source_path: string; content_hash: string } | undefined =>
+    (rowsById === null ? query.get(id) as { source_path: string; content_hash: string } | undefined : rowsById.get(id));
   const rows: ParseRow[] = [];
   for (const s of sources) {
-    const lost = s.nodes.filter((n) => winnerPath(n.id) !== s.entry.path).map((n) => ({ ...n, body: '' }));
+    const lost = s.nodes.filter((n) => {
+      const row = rowOf(n.id);
+      return row === undefined || row.source_path !== s.entry.path || row.content_hash !== n.content_hash;
+    }).map((n) => ({ ...n, body: '' }));
     const parse: PersistedParse = {
-      v: 2, node_ids: s.nodes.map((n) => n.id), lost_nodes: lost, edges: s.edges, links: s.links, issues: s.issues,
+      v: 3, node_ids: s.nodes.map((n) => n.id), lost_nodes: lost, edges: s.edges, links: s.links, issues: s.issues,
       adapter: s.adapter, logic_steps: s.logic_count ?? s.logic_steps.length,
     };
     stmt.run(s.entry.path, s.entry.role, s.entry.size, s.entry.mtime_ns, s.entry.ino, s.content_hash, s.nodes.length);

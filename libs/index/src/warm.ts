@@ -55,7 +55,7 @@ export function warmFromPublication(layout: StateLayout, publication: Publicatio
       const text = cached.get(row.path);
       if (text === undefined) continue;
       const parse = JSON.parse(text.parse) as PersistedParse;
-      if (parse.v !== 2) continue;
+      if (parse.v !== 3) continue;
       const lost = new Map(parse.lost_nodes.map((n) => [n.id, n]));
       const sourceNodes: GraphNode[] = [];
       let complete = true;

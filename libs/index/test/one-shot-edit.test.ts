@@ -2,7 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +15,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const examples = path.resolve(here, '../../../../examples');
 const CODE = 'src/shared/retry.ts';
 
-const graphOf = (root: string, file: string): Record<'nodes' | 'edges' | 'unresolved', string[]> => indexRows(root, file, {
-  nodes: 'SELECT id, kind, title, body, source_path, start_line, end_line, anchors, content_hash FROM nodes ORDER BY id',
+const graphOf = (root: string, file: string): Record<'nodes' | 'capabilities' | 'edges' | 'unresolved', string[]> => indexRows(root, file, {
+  nodes: 'SELECT id, kind, title, body, source_path, start_line, end_line, anchors, capabilities, content_hash FROM nodes ORDER BY id',
+  capabilities: 'SELECT capability, node_id FROM node_capabilities ORDER BY 1, 2',
   edges: 'SELECT source_id, relation, target_id, source_path, line, mention FROM edges ORDER BY 1, 2, 3',
   unresolved: 'SELECT node_id, count FROM unresolved_calls ORDER BY 1',
 });
@@ -191,5 +192,54 @@ describe('the first edit of a new process', () => {
       }
     }
     assert.deepEqual(builds.on, builds.off);
+  });
+});
+
+describe('package.json entrypoints across one-shot edits', () => {
+  let root: string;
+  before(() => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-one-shot-entry-'));
+    writeFileSync(path.join(root, 'docforge.toml'), [
+      'schema_version = 1', '[project]', 'id = "entry"', 'name = "Entry"', '[sources]', 'content_roots = ["docs"]', 'code_roots = ["."]',
+      'exclude = ["**/node_modules/**"]', '[adapter]', 'code = "typescript"', 'strategy = "ast"', '',
+    ].join('\n'));
+    for (const [file, text] of Object.entries({
+      'package.json': '{"name":"entry","main":"lib/a.js"}\n',
+      'docs/index.md': '# Entry\n\nThe package.\n',
+      'lib/a.js': 'function fa() {}\nmodule.exports = { fa }\n',
+      'lib/b.js': 'function fb() {}\nmodule.exports = { fb }\n',
+      'lib/dir/index.js': 'function fd() {}\nmodule.exports = { fd }\n',
+    })) {
+      mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      writeFileSync(path.join(root, file), text);
+    }
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  /** The module nodes carrying `entrypoint` in the publication. */
+  const entrypoints = (file: string): string[] => indexRows(root, file, { ids: "SELECT node_id FROM node_capabilities WHERE capability = 'entrypoint' ORDER BY 1" }).ids;
+
+  test('a package.json that is added, edited or made to name another main keeps every publication equal to a build from scratch', async () => {
+    const cold = await oneShot(root);
+    assert.deepEqual(entrypoints(cold.publication.index_file), ['["code:lib/a.js"]']);
+    // Each step is a new process over the last one's parse cache: what linking added to a node (its
+    // capability) must never be taken for what the parse produced.
+    const steps: [string, string, string[]][] = [
+      ['lib/dir/package.json', '{"main":"index.js"}\n', ['["code:lib/a.js"]', '["code:lib/dir/index.js"]']],
+      ['package.json', '{"name":"entry","main":"lib/a.js","x":1}\n', ['["code:lib/a.js"]', '["code:lib/dir/index.js"]']],
+      ['package.json', '{"name":"entry","main":"lib/b.js"}\n', ['["code:lib/b.js"]', '["code:lib/dir/index.js"]']],
+      ['lib/dir/package.json', '{}\n', ['["code:lib/b.js"]']],
+    ];
+    for (const [file, text, expected] of steps) {
+      writeFileSync(path.join(root, file), text);
+      const edit = await oneShot(root);
+      assert.equal(edit.sync_error, null);
+      assert.deepEqual(entrypoints(edit.publication.index_file), expected, `after writing ${file}: ${text.trim()}`);
+      assert.deepEqual(graphOf(root, edit.publication.index_file), await fullBuildOf(root, graphOf), `after writing ${file}`);
+    }
+    // An edit of a main file itself afterwards: still exact.
+    appendFileSync(path.join(root, 'lib/b.js'), '\nfunction fb2() {}\n');
+    const last = await oneShot(root);
+    assert.deepEqual(graphOf(root, last.publication.index_file), await fullBuildOf(root, graphOf));
   });
 });

@@ -12,8 +12,8 @@ import type { Resolution } from './resolve.js';
  * Capabilities by module node id (`['entrypoint']`).
  * @param paths the linked files' paths
  * @param resolve resolves a specifier as written in the file at `from` (a package.json path here)
- * @param entrypointId the module node id for a resolved file, or null when it has no module or its
- *   node already carries `entrypoint`
+ * @param entrypointId the module node id for a resolved file, or null when it has no module (a
+ *   module whose parse already set `entrypoint` is listed too: the capability is a union)
  */
 export function packageEntrypoints(
   paths: readonly string[], resolver: ModuleResolver, resolve: (from: string, specifier: string) => Resolution,

@@ -106,13 +106,6 @@ class Linker implements NameResolution {
     return mod ?? undefined;
   }
 
-  /** Whether the module node of the file at `path` already carries `entrypoint`. */
-  private knownEntrypoint(path: string): boolean {
-    const mod = this.module(path);
-    if (mod === undefined) return false;
-    return this.inputs.get(path)!.nodes.find((node) => node.id === mod.data.module_id)?.capabilities.includes('entrypoint') === true;
-  }
-
   run(): LinkResult {
     const { files, capabilities } = this.runFiles(null);
     const merged = new Map<string, GraphEdge>();
@@ -155,10 +148,7 @@ class Linker implements NameResolution {
       this.linkCalls(mod);
       files.set(path, { edges: [...this.bucket.edges.values()], issues: this.bucket.issues, unresolved_calls: this.bucket.unresolved, deps: this.depsOf(mod) });
     }
-    const capabilities = packageEntrypoints(this.paths, this.resolver, (from, specifier) => this.specifiers.resolve(from, specifier), (path) => {
-      if (this.knownEntrypoint(path)) return null;
-      return this.module(path)?.id ?? null;
-    });
+    const capabilities = packageEntrypoints(this.paths, this.resolver, (from, specifier) => this.specifiers.resolve(from, specifier), (path) => this.module(path)?.id ?? null);
     return { files, capabilities, reusable: !this.sensitive };
   }
 
