@@ -71,6 +71,8 @@ interface PoolState {
   loaded: boolean;
   /** Settles once `loaded` is true; never rejects. */
   whenLoaded: Promise<void>;
+  /** Records the pool's death (once) with the loader's or the task's error message. */
+  declareDead: (message: string) => void;
 }
 
 /** Keyed by the pools this module made (each copy of the module tracks its own; the prestarted pool carries its state along). */
@@ -123,7 +125,7 @@ function newPool(): Piscina {
   let markLoaded: () => void = () => undefined;
   const state: PoolState = {
     file, death: null, died: new Promise<PoolDeath>((resolve) => (markDead = resolve)),
-    loaded: false, whenLoaded: new Promise<void>((resolve) => (markLoaded = resolve)),
+    loaded: false, whenLoaded: new Promise<void>((resolve) => (markLoaded = resolve)), declareDead: () => undefined,
   };
   states.set(pool, state);
   pool.on('message', (message: unknown) => {
@@ -131,17 +133,29 @@ function newPool(): Piscina {
     state.loaded = true;
     markLoaded();
   });
+  state.declareDead = (message: string): void => {
+    if (state.death !== null) return;
+    const bundled = file !== fileURLToPath(new URL('./worker.js', import.meta.url));
+    if (bundled) slot[BUNDLE_FAILED] = true;
+    state.death = { file, bundled, message };
+    markDead(state.death);
+  };
   // piscina replaces a thread that fails after it was ready before emitting 'error'; a thread that
   // fails while starting is not replaced, so an 'error' that leaves no thread means the pool is dead.
   pool.on('error', (error: unknown) => {
     if (state.death !== null || pool.threads.length > 0) return;
-    const bundled = file !== fileURLToPath(new URL('./worker.js', import.meta.url));
-    if (bundled) slot[BUNDLE_FAILED] = true;
-    state.death = { file, bundled, message: error instanceof Error ? error.message : String(error) };
-    markDead(state.death);
+    state.declareDead(error instanceof Error ? error.message : String(error));
   });
   return pool;
 }
+
+/**
+ * How long a task failure may precede the thread's BUILD_WORKER_LOADED message before the file is
+ * taken for something other than the build worker (ms). The worker posts that message while its
+ * module loads, before piscina hands it any task, so it arrives within one or two turns of the
+ * event loop of the failure (the two travel on different ports); the margin covers a busy host.
+ */
+const LOADED_GRACE_MS = 2_000;
 
 /**
  * Why `pool` can no longer run tasks, or null while it can (or when this module did not make it).
@@ -156,7 +170,10 @@ export function poolDeath(pool: Piscina): PoolDeath | null {
  * never starts. The task itself stays queued until the pool is destroyed; its rejection then is
  * swallowed here. piscina hands the first tasks to its first thread before that thread has loaded
  * the worker file; when such a task fails before any thread said it loaded, this waits until a
- * replacement thread loads (the task's own error is thrown) or the pool dies.
+ * replacement thread loads (the task's own error is thrown) or the pool dies. A thread that never
+ * says it loaded (a file that loads but is not the build worker: empty, exporting no function or
+ * another one, exiting while it loads) makes the pool dead after {@link LOADED_GRACE_MS}, with the
+ * task's error as the loader's message, so a damaged bundle falls back instead of hanging a sync.
  * @throws whatever the task throws; `index_unavailable` when the pool is dead
  */
 export async function runOnPool(pool: Piscina, task: unknown, options?: Parameters<Piscina['run']>[1]): Promise<unknown> {
@@ -172,8 +189,14 @@ export async function runOnPool(pool: Piscina, task: unknown, options?: Paramete
     return first.result;
   } catch (error) {
     if (!state.loaded && state.death === null) {
-      const settled = await Promise.race([died, state.whenLoaded.then(() => null)]);
-      if (settled !== null) throw poolDeathError(settled.death);
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<'grace'>((resolve) => {
+        timer = setTimeout(() => resolve('grace'), LOADED_GRACE_MS);
+      });
+      const settled = await Promise.race([died, state.whenLoaded.then(() => null), grace]);
+      clearTimeout(timer);
+      if (settled === 'grace') state.declareDead(`it did not load as the build worker (${error instanceof Error ? error.message : String(error)})`);
+      else if (settled !== null) throw poolDeathError(settled.death);
     }
     if (state.death !== null) throw poolDeathError(state.death);
     throw error;

@@ -27,10 +27,10 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs an ES module script in a child with the bad bundle chosen; its stdout parsed as JSON. The timeout only bounds a hang. */
-function child(script: string): Record<string, unknown> {
+/** Runs an ES module script in a child with the bad bundle (or `bundle`) chosen; its stdout parsed as JSON. The timeout only bounds a hang. */
+function child(script: string, bundle = badBundle): Record<string, unknown> {
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-    encoding: 'utf8', timeout: 120_000, env: { ...process.env, [WORKER_BUNDLE_ENV]: badBundle },
+    encoding: 'utf8', timeout: 120_000, env: { ...process.env, [WORKER_BUNDLE_ENV]: bundle },
   });
   return JSON.parse(out) as Record<string, unknown>;
 }
@@ -84,4 +84,45 @@ test('a sync whose bundled worker cannot start builds on the compiled worker, co
     assert.ok((result.warnings as string[]).includes('the bundled build worker could not start; running the compiled worker'), `${step}: ${JSON.stringify(result.warnings)}`);
     assert.deepEqual(nodesOf(root, String(result.file)), await fullBuildOf(root, nodesOf));
   }
+});
+
+test('a bundle that loads but is not the build worker (empty, no handler, another handler, exiting) makes the pool dead instead of hanging, and a sync falls back', async () => {
+  const variants: Record<string, string> = {
+    empty: '',
+    'no handler': 'module.exports = {};\n',
+    'another handler': "module.exports = async () => { throw new Error('not the build worker'); };\n",
+    exiting: 'process.exit(3);\n',
+  };
+  for (const [name, text] of Object.entries(variants)) {
+    const file = path.join(dir, `${name.replace(' ', '-')}.cjs`);
+    writeFileSync(file, text);
+    const result = child(`
+      import { createBuildPool, poolDeath, runOnPool } from ${src('build-pool.js')};
+      const pool = createBuildPool(() => undefined);
+      let code = null, details = null;
+      try { await runOnPool(pool, {}, { name: 'awaitStandby' }); } catch (error) { code = error.code; details = error.details; }
+      const death = poolDeath(pool);
+      await pool.destroy();
+      console.log(JSON.stringify({ code, details, death }));
+    `, file);
+    assert.equal(result.code, 'index_unavailable', name);
+    assert.equal((result.details as Record<string, unknown>).worker_file, file, name);
+    assert.match(String((result.details as Record<string, unknown>).worker_error), /did not load as the build worker/, name);
+    assert.equal((result.death as Record<string, unknown>).bundled, true, name);
+  }
+  // A truncated bundle (an interrupted build, a full disk): the sync builds on the compiled worker.
+  const root = path.join(dir, 'project-empty-bundle');
+  cpSync(examples, root, { recursive: true, filter: (file) => !file.split(path.sep).some((part) => part === '.docforge' || part === 'site') });
+  const result = child(`
+    import { IndexManager } from ${src('index.js')};
+    const warnings = [];
+    const manager = new IndexManager({ root: ${JSON.stringify(root)}, noAst: false, onWarning: (message) => warnings.push(message) });
+    const report = await manager.sync();
+    await manager.close();
+    console.log(JSON.stringify({ rebuilt: report.rebuilt, error: report.sync_error?.code ?? null, file: report.publication?.index_file ?? null, warnings }));
+  `, path.join(dir, 'empty.cjs'));
+  assert.equal(result.error, null);
+  assert.equal(result.rebuilt, true);
+  assert.ok((result.warnings as string[]).includes('the bundled build worker could not start; running the compiled worker'), JSON.stringify(result.warnings));
+  assert.deepEqual(nodesOf(root, String(result.file)), await fullBuildOf(root, nodesOf));
 });
