@@ -434,11 +434,16 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
     // Renamed into place, or removed by publishIndex when it did not publish.
     pendingFile = null;
     // The parse cache, outside the publication (parse-cache.ts); a failure there never fails the build.
+    // Both writers never throw; the guard keeps it so, since the publication above already happened.
     if (!adopted) {
-      const removed = stats.mode === 'delta' ? [...written!.sources.keys()].filter((p) => !current.has(p)) : [];
-      writeParseCache(layout, { root: task.root, descriptorHash, logicAllowed: task.logicAllowed, adapterVersion }, parses!, removed, stats.mode === 'full');
-      if (task.storeLinkCache === true && projectAdapter === null) {
-        writeLinkCaches(layout, { root: task.root, descriptorHash, logicAllowed: task.logicAllowed, adapterVersion }, publication.index_file, linkCachesForStore());
+      try {
+        const removed = stats.mode === 'delta' ? [...written!.sources.keys()].filter((p) => !current.has(p)) : [];
+        writeParseCache(layout, { root: task.root, descriptorHash, logicAllowed: task.logicAllowed, adapterVersion }, parses!, removed, stats.mode === 'full');
+        if (task.storeLinkCache === true && projectAdapter === null) {
+          writeLinkCaches(layout, { root: task.root, descriptorHash, logicAllowed: task.logicAllowed, adapterVersion }, publication.index_file, linkCachesForStore());
+        }
+      } catch {
+        // a cache that cannot be written only means a later worker parses and links again
       }
     }
     stats.publish_ms = performance.now() - t;

@@ -73,8 +73,15 @@ export function cacheFilesPlain(layout: StateLayout, clear: boolean): boolean {
   return plain || clear;
 }
 
+/** Removes the cache files; never throws (a file that cannot be removed stays, and its rows stay self-validating). */
 function removeCache(layout: StateLayout): void {
-  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(parseCacheFile(layout) + suffix, { force: true });
+  for (const suffix of ['', '-wal', '-shm', '-journal']) {
+    try {
+      rmSync(parseCacheFile(layout) + suffix, { force: true });
+    } catch {
+      // an undeletable file (immutable, a directory with an undeletable entry): left in place
+    }
+  }
 }
 
 /**

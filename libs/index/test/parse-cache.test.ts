@@ -6,7 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import type { StateLayout } from '@docforge/fs-safe';
 import { IndexManager } from '../src/index.js';
+import { readParseCache, writeParseCache } from '../src/parse-cache.js';
 
 const examples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples');
 
@@ -92,5 +94,23 @@ test('a symbolic link planted as the parse cache is neither read nor written thr
   } finally {
     rmSync(root, { recursive: true, force: true });
     rmSync(outside, { recursive: true, force: true });
+  }
+});
+
+test('writing the parse cache never throws, even where its files can be neither written nor removed', () => {
+  // A state "directory" that is a regular file: opening, writing and removing the cache all fail (ENOTDIR).
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'docforge-parse-cache-unwritable-'));
+  try {
+    const stateDir = path.join(dir, 'state');
+    writeFileSync(stateDir, 'not a directory\n');
+    const layout = { stateDir } as StateLayout;
+    const stamp = { root: dir, descriptorHash: '0'.repeat(64), logicAllowed: true, adapterVersion: 'test' };
+    const rows = [{ path: 'a.md', sourceKey: '1:2:3:4', parse: '{}', linkData: null }];
+    assert.doesNotThrow(() => writeParseCache(layout, stamp, rows, [], true));
+    assert.doesNotThrow(() => writeParseCache(layout, stamp, rows, ['b.md'], false));
+    assert.equal(readParseCache(layout, stamp, new Map([['a.md', '1:2:3:4']])).size, 0);
+    assert.equal(readFileSync(stateDir, 'utf8'), 'not a directory\n', 'nothing else was touched');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
