@@ -88,6 +88,13 @@ export interface CodeAdapter {
    * others from the previous call. With `plan` null every file is linked.
    */
   linkFiles?(files: readonly LinkInput[], resolver: ModuleResolver, plan: PartialLinkPlan | null): PartialLinkResult;
+  /**
+   * Optional: whether a `link_data` value read back from a cache (valid JSON) has the shape this
+   * adapter version's `extract` produces. A build that reads one that has not treats the cache row
+   * as damaged and builds again from the sources (libs/index lazy-link-data.ts), rather than link
+   * that file as if it declared nothing.
+   */
+  isLinkData?(value: unknown): boolean;
 }
 
 /** What one file's linking produced (its own edges, issues and unresolved call counts) and the files its specifiers resolve to. */

@@ -6,14 +6,18 @@
  * `link_data` is a getter that parses the text once; {@link linkDataPresent} and
  * {@link linkDataJson} answer without parsing.
  *
- * A text that is not JSON (a damaged cache row) reads as null and is counted;
+ * A text that is not JSON, or JSON that is not link data of the source's adapter (a damaged cache
+ * row: not an object, or rejected by the adapter's `isLinkData`), reads as null and is counted;
  * the build that read it fails and runs again from scratch ({@link takeDamagedLinkData}, build.ts).
  */
 import type { CachedSource } from './build-types.js';
+import { codeAdapter } from './adapter-registry.js';
 
 interface Cell {
   text: string | null;
   value: unknown;
+  /** The id of the code adapter that wrote the link data (its `isLinkData` checks the shape), or null. */
+  adapter: string | null;
 }
 
 const cells = new WeakMap<object, Cell>();
@@ -27,7 +31,10 @@ function read(cell: Cell): unknown {
     cell.text = null;
     parsed += 1;
     try {
-      cell.value = JSON.parse(text) as unknown;
+      const value = JSON.parse(text) as unknown;
+      const check = cell.adapter === null ? undefined : codeAdapter(cell.adapter)?.isLinkData;
+      if (typeof value !== 'object' || value === null || Array.isArray(value) || (check !== undefined && !check(value))) throw new TypeError('not link data');
+      cell.value = value;
     } catch {
       damaged += 1;
       cell.value = null;
@@ -42,7 +49,7 @@ function read(cell: Cell): unknown {
  * @param source every other field of the source
  */
 export function withLazyLinkData(source: Omit<CachedSource, 'link_data'>, text: string | null): CachedSource {
-  const cell: Cell = { text, value: null };
+  const cell: Cell = { text, value: null, adapter: source.adapter };
   const lazy = {
     ...source,
     get link_data(): unknown {

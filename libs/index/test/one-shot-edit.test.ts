@@ -151,6 +151,18 @@ describe('the first edit of a new process', () => {
     assert.equal(next.stats!.mode, 'delta');
     assert.equal(next.stats!.linked_files, 1);
 
+    // Valid JSON that is not link data of the file's adapter: damaged too, never linked as a file that declares nothing.
+    for (const shape of ['null', '42', '"text"', '[]', '{}', '{"format":"docforge-ts-link/2","module_id":"x"}']) {
+      const wrong = new Database(cache);
+      assert.equal(wrong.prepare('UPDATE parses SET link_data = ? WHERE path = ?').run(shape, CODE).changes, 1);
+      wrong.close();
+      appendFileSync(path.join(root, CODE), `\n// an edit over link data ${shape}\n`);
+      const rebuilt = await oneShot(root);
+      assert.equal(rebuilt.sync_error, null, shape);
+      assert.equal(rebuilt.stats!.mode, 'full', `${shape}: built again from the sources`);
+    }
+    assert.deepEqual(graphOf(root, (await oneShot(root)).publication.index_file), await fullBuildOf(root, graphOf));
+
     // A cache of the earlier format (no link_data column, user_version 0): read as empty, replaced on the next write.
     const old = new Database(cache);
     old.exec('DROP TABLE parses; CREATE TABLE parses (path TEXT PRIMARY KEY, key TEXT NOT NULL, parse TEXT NOT NULL) WITHOUT ROWID; PRAGMA user_version = 0');

@@ -6,6 +6,7 @@ import { extractPython } from './extract.js';
 import type { ExtractResult } from './module-facts.js';
 import { extractPythonLexical } from './lexical.js';
 import { linkPython } from './link.js';
+import { readPythonLinkData } from './link-data.js';
 
 /** Adapter version; part of `adapter_version` in every response. Bump when output for the same input changes. */
 export const PYTHON_ADAPTER_VERSION = '1.1.0';
@@ -26,5 +27,8 @@ export const pythonAdapter: CodeAdapter = Object.freeze({
   },
   link(files: readonly Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>[], resolver: ModuleResolver): LinkResult {
     return linkPython(files, resolver);
+  },
+  isLinkData(value: unknown): boolean {
+    return readPythonLinkData(value) !== null;
   },
 });

@@ -7,6 +7,7 @@ import type { CodeAdapter } from '@docforge/core';
 import { extractTypeScript } from './extract.js';
 import { linkTypeScript, linkTypeScriptFiles } from './link.js';
 import { typescriptManifest } from './manifest.js';
+import { isTsLinkData } from './link-data.js';
 
 export { typescriptManifest } from './manifest.js';
 
@@ -43,4 +44,5 @@ export const typescriptAdapter: CodeAdapter = Object.freeze({
   extract: extractTypeScript,
   link: linkTypeScript,
   linkFiles: linkTypeScriptFiles,
+  isLinkData: isTsLinkData,
 });

@@ -129,7 +129,23 @@ export interface TsLinkData {
   consts: string[];
 }
 
-/** Whether a value is link data produced by this adapter version. */
+const LIST_FIELDS = ['imports', 'bindings', 'exports', 'decls', 'calls', 'heritage', 'consts'] as const;
+const MAP_FIELDS = ['shadows', 'locals', 'fields', 'assigned', 'type_params'] as const;
+
+/**
+ * Whether a value is link data produced by this adapter version: the format tag and every
+ * top-level field of {@link TsLinkData} with its kind (lists are arrays, maps plain objects).
+ * Records inside the lists are not checked one by one (the extractor wrote them; a cache row that
+ * is damaged inside is not valid JSON or loses a field at this level).
+ */
 export function isTsLinkData(value: unknown): value is TsLinkData {
-  return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === 'docforge-ts-link/2';
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  if (v['format'] !== 'docforge-ts-link/2' || typeof v['module_id'] !== 'string' || typeof v['is_test'] !== 'boolean') return false;
+  for (const key of LIST_FIELDS) if (!Array.isArray(v[key])) return false;
+  for (const key of MAP_FIELDS) {
+    const map = v[key];
+    if (typeof map !== 'object' || map === null || Array.isArray(map)) return false;
+  }
+  return true;
 }
