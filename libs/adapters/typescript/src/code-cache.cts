@@ -18,7 +18,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { isAscii } from 'node:buffer';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module = require('node:module');
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -71,13 +71,26 @@ function cacheFileFor(cacheDir: string, file: string, key: string): string {
   return path.join(cacheDir, `${path.basename(file, path.extname(file))}-${digest}.v8cache`);
 }
 
-/** The cached data of a well-formed cache file; undefined when absent or damaged. */
+/**
+ * The cached data of a well-formed cache file; undefined when absent or damaged. Only a regular
+ * file is read: the file is opened without blocking and checked first, so a FIFO or device under
+ * the cache's name never stalls a build (it counts as damaged and is replaced by the next write).
+ */
 function readCacheFile(cacheFile: string): { data: Buffer | undefined; damaged: boolean } {
   let raw: Buffer;
+  let fd: number;
   try {
-    raw = readFileSync(cacheFile);
+    fd = openSync(cacheFile, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return { data: undefined, damaged: false };
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return { data: undefined, damaged: true };
+    raw = readFileSync(fd);
+  } catch {
+    return { data: undefined, damaged: true };
+  } finally {
+    closeSync(fd);
   }
   const head = MAGIC.length + DIGEST_BYTES;
   if (raw.length <= head || !raw.subarray(0, MAGIC.length).equals(MAGIC)) return { data: undefined, damaged: true };

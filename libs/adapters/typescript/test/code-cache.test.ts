@@ -2,7 +2,8 @@
 // when damaged or rejected, never required, and the compiler behaves the same with and without it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
@@ -100,6 +101,12 @@ test('a damaged or rejected cache file is rebuilt, and a cache that cannot be wr
     assert.equal((await load(dir)).status, 'reused');
     writeFileSync(file, 'short');
     assert.equal((await load(dir)).status, 'rebuilt');
+    // A FIFO under the cache file's name (reading it would block until a writer came): not read, replaced.
+    rmSync(file);
+    execFileSync('mkfifo', [file]);
+    assert.equal((await load(dir)).status, 'rebuilt');
+    assert.ok(statSync(file).isFile(), 'the next write replaced the FIFO with a cache file');
+    assert.equal((await load(dir)).status, 'reused');
     // A file where the directory should be: the compiler still loads.
     const blocked = path.join(dir, 'blocked');
     writeFileSync(blocked, '');
