@@ -34,6 +34,12 @@ function replaceIn(root: string, rel: string, from: string, to: string): void {
 
 /** Every edge of the current publication (outgoing edges of every node) and `docforge validate --json`. */
 function graph(root: string): { edges: string[]; validate: unknown } {
+  const validate = docforge(CLI_ENTRY, ['validate', '--json', '-C', root]);
+  return { edges: edgesOf(root), validate: JSON.parse(validate.stdout) };
+}
+
+/** Every edge of the current publication, read in this process (no CLI spawned). */
+function edgesOf(root: string): string[] {
   const layout = stateLayout(path.join(root, '.docforge'), root);
   const publication = readPublication(layout);
   assert.ok(publication !== null);
@@ -46,8 +52,7 @@ function graph(root: string): { edges: string[]; validate: unknown } {
   } finally {
     reader.close();
   }
-  const validate = docforge(CLI_ENTRY, ['validate', '--json', '-C', root]);
-  return { edges: edges.sort(), validate: JSON.parse(validate.stdout) };
+  return edges.sort();
 }
 
 /** The graph a from-scratch `docforge sync` builds from a copy of the tree as it is now. */
@@ -92,7 +97,7 @@ test('docforge sync sees a tsconfig.json above the code root, extends targets an
   write(root, 'packages/app/tsconfig.json', '{"compilerOptions":{"baseUrl":".","paths":{"@x/*":["src/one/*"]}}}\n');
   aliasedCode(root, 'packages/app/src');
   assert.match(docforge(LAUNCHER, ['sync', '--no-progress', '-C', root]).stdout, /^rebuilt: /);
-  const calls = (target: string): boolean => graph(root).edges.includes(`code:packages/app/src/alias.ts#viaAlias calls code:packages/app/src/${target}/lib.ts#one`);
+  const calls = (target: string): boolean => edgesOf(root).includes(`code:packages/app/src/alias.ts#viaAlias calls code:packages/app/src/${target}/lib.ts#one`);
   assert.ok(calls('one'));
 
   // Finding 2: the monorepo tsconfig.json (fast path, then the full CLI entry).
