@@ -73,6 +73,8 @@ interface PoolState {
   whenLoaded: Promise<void>;
   /** Records the pool's death (once) with the loader's or the task's error message. */
   declareDead: (message: string) => void;
+  /** Set once `destroy()` was called on the pool: threads ending then are no death. */
+  destroying: boolean;
 }
 
 /** Keyed by the pools this module made (each copy of the module tracks its own; the prestarted pool carries its state along). */
@@ -125,7 +127,7 @@ function newPool(): Piscina {
   let markLoaded: () => void = () => undefined;
   const state: PoolState = {
     file, death: null, died: new Promise<PoolDeath>((resolve) => (markDead = resolve)),
-    loaded: false, whenLoaded: new Promise<void>((resolve) => (markLoaded = resolve)), declareDead: () => undefined,
+    loaded: false, whenLoaded: new Promise<void>((resolve) => (markLoaded = resolve)), declareDead: () => undefined, destroying: false,
   };
   states.set(pool, state);
   pool.on('message', (message: unknown) => {
@@ -146,16 +148,49 @@ function newPool(): Piscina {
     if (state.death !== null || pool.threads.length > 0) return;
     state.declareDead(error instanceof Error ? error.message : String(error));
   });
+  // A thread that ends before it said it loaded (a file that exits while loading) emits no 'error'
+  // when no task was on it yet, and piscina then leaves queued tasks waiting for a thread forever.
+  // Checked LOADED_GRACE_MS later: a thread that threw while loading is replaced once and its
+  // replacement's 'error' (with the loader's message, the better one) comes first.
+  let ended: NodeJS.Timeout | null = null;
+  const destroy = pool.destroy.bind(pool);
+  pool.destroy = async (): Promise<void> => {
+    state.destroying = true;
+    if (ended !== null) clearTimeout(ended);
+    return destroy();
+  };
+  pool.on('workerDestroy', () => {
+    if (state.loaded || state.destroying || ended !== null) return;
+    ended = setTimeout(() => {
+      if (!state.loaded && !state.destroying) state.declareDead('its thread ended while loading, before it said it was the build worker');
+    }, LOADED_GRACE_MS);
+  });
   return pool;
 }
 
 /**
- * How long a task failure may precede the thread's BUILD_WORKER_LOADED message before the file is
- * taken for something other than the build worker (ms). The worker posts that message while its
- * module loads, before piscina hands it any task, so it arrives within one or two turns of the
- * event loop of the failure (the two travel on different ports); the margin covers a busy host.
+ * How long a task's result or failure may precede the thread's BUILD_WORKER_LOADED message before
+ * the file is taken for something other than the build worker (ms). The worker posts that message
+ * while its module loads, before piscina hands it any task, so it arrives within one or two turns
+ * of the event loop of the task's settling (the two travel on different ports); the margin covers
+ * a busy host.
  */
 const LOADED_GRACE_MS = 2_000;
+/**
+ * How long a task may wait on a pool whose thread never said it loaded (ms): the bundled worker
+ * loads in well under a second here, so a file still silent after this long (one whose handler
+ * never settles) is not the build worker.
+ */
+const LOAD_LIMIT_MS = 60_000;
+
+/** A promise of `value` after `ms`, and the function that cancels its timer (so no timer keeps a process alive). */
+function delay<T>(ms: number, value: T): { promise: Promise<T>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(value), ms);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+}
 
 /**
  * Why `pool` can no longer run tasks, or null while it can (or when this module did not make it).
@@ -169,11 +204,12 @@ export function poolDeath(pool: Piscina): PoolDeath | null {
  * ({@link poolDeathError}) as soon as the pool is dead, instead of waiting forever for a thread that
  * never starts. The task itself stays queued until the pool is destroyed; its rejection then is
  * swallowed here. piscina hands the first tasks to its first thread before that thread has loaded
- * the worker file; when such a task fails before any thread said it loaded, this waits until a
- * replacement thread loads (the task's own error is thrown) or the pool dies. A thread that never
- * says it loaded (a file that loads but is not the build worker: empty, exporting no function or
- * another one, exiting while it loads) makes the pool dead after {@link LOADED_GRACE_MS}, with the
- * task's error as the loader's message, so a damaged bundle falls back instead of hanging a sync.
+ * the worker file; when such a task settles before any thread said it loaded, this waits until a
+ * thread loads (then the task's own result or error is returned) or the pool dies. A file that
+ * never says it loaded is not the build worker (empty, exporting no function or another one,
+ * exiting while it loads, a handler that returns anything or never settles): the pool is dead
+ * after {@link LOADED_GRACE_MS} past the task's settling, after its thread ended, or after
+ * {@link LOAD_LIMIT_MS} of waiting, so a damaged bundle falls back instead of hanging a sync.
  * @throws whatever the task throws; `index_unavailable` when the pool is dead
  */
 export async function runOnPool(pool: Piscina, task: unknown, options?: Parameters<Piscina['run']>[1]): Promise<unknown> {
@@ -183,24 +219,28 @@ export async function runOnPool(pool: Piscina, task: unknown, options?: Paramete
   const run = pool.run(task, options);
   run.catch(() => undefined);
   const died = state.died.then((death) => ({ death }));
+  const limit = delay(LOAD_LIMIT_MS, { stalled: true } as const);
+  let first: { result: unknown } | { error: unknown } | { death: PoolDeath } | { stalled: true };
   try {
-    const first = await Promise.race([run.then((result) => ({ result })), died]);
-    if ('death' in first) throw poolDeathError(first.death);
-    return first.result;
-  } catch (error) {
-    if (!state.loaded && state.death === null) {
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<'grace'>((resolve) => {
-        timer = setTimeout(() => resolve('grace'), LOADED_GRACE_MS);
-      });
-      const settled = await Promise.race([died, state.whenLoaded.then(() => null), grace]);
-      clearTimeout(timer);
-      if (settled === 'grace') state.declareDead(`it did not load as the build worker (${error instanceof Error ? error.message : String(error)})`);
-      else if (settled !== null) throw poolDeathError(settled.death);
-    }
-    if (state.death !== null) throw poolDeathError(state.death);
-    throw error;
+    // Only a thread still silent when the limit passes counts; one that loaded meanwhile runs its task to the end.
+    const never = new Promise<never>(() => undefined);
+    const silent = state.loaded ? never : limit.promise.then((stalled) => (state.loaded ? never : stalled));
+    first = await Promise.race([run.then((result) => ({ result }), (error: unknown) => ({ error })), died, silent]);
+  } finally {
+    limit.cancel();
   }
+  if ('death' in first) throw poolDeathError(first.death);
+  if ('stalled' in first) state.declareDead(`it did not load as the build worker within ${LOAD_LIMIT_MS / 1000} s`);
+  else if (!state.loaded && state.death === null) {
+    const grace = delay(LOADED_GRACE_MS, 'grace' as const);
+    const settled = await Promise.race([died, state.whenLoaded.then(() => null), grace.promise]);
+    grace.cancel();
+    const what = 'error' in first ? (first.error instanceof Error ? first.error.message : String(first.error)) : 'a task returned without it';
+    if (settled === 'grace') state.declareDead(`it did not load as the build worker (${what})`);
+  }
+  if (state.death !== null) throw poolDeathError(state.death);
+  if ('error' in first) throw first.error;
+  return (first as { result: unknown }).result;
 }
 
 /**

@@ -91,6 +91,8 @@ test('a bundle that loads but is not the build worker (empty, no handler, anothe
     // An empty file and one exporting an object fail alike (piscina: no handler function exported).
     empty: '',
     'another handler': "module.exports = async () => { throw new Error('not the build worker'); };\n",
+    // Handlers for every task name that return something: no error at all, only the missing handshake.
+    'returning handlers': 'module.exports = new Proxy({}, { get: (_, key) => (key === "then" ? undefined : async () => 42) });\n',
     exiting: 'process.exit(3);\n',
   };
   for (const [name, text] of Object.entries(variants)) {
@@ -107,7 +109,7 @@ test('a bundle that loads but is not the build worker (empty, no handler, anothe
     `, file);
     assert.equal(result.code, 'index_unavailable', name);
     assert.equal((result.details as Record<string, unknown>).worker_file, file, name);
-    assert.match(String((result.details as Record<string, unknown>).worker_error), /did not load as the build worker/, name);
+    assert.match(String((result.details as Record<string, unknown>).worker_error), /did not load as the build worker|ended while loading/, name);
     assert.equal((result.death as Record<string, unknown>).bundled, true, name);
   }
   // A truncated bundle (an interrupted build, a full disk): the sync builds on the compiled worker.
@@ -125,4 +127,27 @@ test('a bundle that loads but is not the build worker (empty, no handler, anothe
   assert.equal(result.rebuilt, true);
   assert.ok((result.warnings as string[]).includes('the bundled build worker could not start; running the compiled worker'), JSON.stringify(result.warnings));
   assert.deepEqual(nodesOf(root, String(result.file)), await fullBuildOf(root, nodesOf));
+});
+
+test('a prestarted worker whose thread exits while loading, before any task reached it, makes the adopting sync fall back instead of hanging', () => {
+  const exiting = path.join(dir, 'exit-at-load.cjs');
+  writeFileSync(exiting, 'process.exit(0);\n');
+  const root = path.join(dir, 'project-exit-at-load');
+  cpSync(examples, root, { recursive: true, filter: (file) => !file.split(path.sep).some((part) => part === '.docforge' || part === 'site') });
+  // As the launcher does: the worker starts, then (later) a manager adopts it; here the thread has ended by then.
+  const result = child(`
+    import { prestartBuildWorker } from ${src('build-pool.js')};
+    import { IndexManager } from ${src('index.js')};
+    prestartBuildWorker(null);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const warnings = [];
+    const manager = new IndexManager({ root: ${JSON.stringify(root)}, noAst: false, onWarning: (message, details) => warnings.push([message, details?.message ?? null]) });
+    const report = await manager.sync();
+    await manager.close();
+    console.log(JSON.stringify({ rebuilt: report.rebuilt, error: report.sync_error?.code ?? null, warnings }));
+  `, exiting);
+  assert.equal(result.error, null);
+  assert.equal(result.rebuilt, true);
+  assert.deepEqual((result.warnings as unknown[][]).find(([message]) => String(message).startsWith('the bundled build worker')),
+    ['the bundled build worker could not start; running the compiled worker', 'its thread ended while loading, before it said it was the build worker']);
 });
