@@ -152,14 +152,37 @@ describe('the first edit of a new process', () => {
     assert.equal(next.stats!.linked_files, 1);
 
     // Valid JSON that is not link data of the file's adapter: damaged too, never linked as a file that declares nothing.
-    for (const shape of ['null', '42', '"text"', '[]', '{}', '{"format":"docforge-ts-link/2","module_id":"x"}']) {
+    // Damage inside the records too (the linker would throw on a null export, or miss a call on a non-string name).
+    const inside: ((data: Record<string, unknown[]>) => void)[] = [
+      (data) => { data['exports'] = [null]; },
+      (data) => { data['exports'] = [{ name: 5, local: null, specifier: null, imported: null, line: 1 }]; },
+      (data) => { data['decls'] = [{}]; },
+      (data) => { data['calls'] = [{ owner: 'x', shape: 'id', name: 'f', object: null, line: 'one' }]; },
+    ];
+    const current = (): Record<string, unknown[]> => {
+      const db = new Database(cache, { readonly: true });
+      try {
+        return JSON.parse(db.prepare('SELECT link_data FROM parses WHERE path = ?').pluck().get(CODE) as string) as Record<string, unknown[]>;
+      } finally {
+        db.close();
+      }
+    };
+    const shapes: (string | ((data: Record<string, unknown[]>) => void))[] = ['null', '42', '"text"', '[]', '{}', '{"format":"docforge-ts-link/2","module_id":"x"}', ...inside];
+    for (const damage of shapes) {
+      let shape: string;
+      if (typeof damage === 'string') shape = damage;
+      else {
+        const data = current();
+        damage(data);
+        shape = JSON.stringify(data);
+      }
       const wrong = new Database(cache);
       assert.equal(wrong.prepare('UPDATE parses SET link_data = ? WHERE path = ?').run(shape, CODE).changes, 1);
       wrong.close();
-      appendFileSync(path.join(root, CODE), `\n// an edit over link data ${shape}\n`);
+      appendFileSync(path.join(root, CODE), `\n// an edit over damaged link data (${shape.length} bytes)\n`);
       const rebuilt = await oneShot(root);
-      assert.equal(rebuilt.sync_error, null, shape);
-      assert.equal(rebuilt.stats!.mode, 'full', `${shape}: built again from the sources`);
+      assert.equal(rebuilt.sync_error, null, shape.slice(0, 200));
+      assert.equal(rebuilt.stats!.mode, 'full', `${shape.slice(0, 200)}: built again from the sources`);
     }
     assert.deepEqual(graphOf(root, (await oneShot(root)).publication.index_file), await fullBuildOf(root, graphOf));
 

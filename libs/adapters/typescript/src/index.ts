@@ -7,7 +7,7 @@ import type { CodeAdapter } from '@docforge/core';
 import { extractTypeScript } from './extract.js';
 import { linkTypeScript, linkTypeScriptFiles } from './link.js';
 import { typescriptManifest } from './manifest.js';
-import { isTsLinkData } from './link-data.js';
+import { isWellFormedTsLinkData } from './link-data.js';
 
 export { typescriptManifest } from './manifest.js';
 
@@ -20,7 +20,7 @@ export { linkTypeScript, linkTypeScriptFiles } from './link.js';
 export type { TsLinkInput } from './link.js';
 export { buildFunctionLogic } from './logic.js';
 export type { FunctionLogic, LogicOwnerNode } from './logic.js';
-export { isTsLinkData } from './link-data.js';
+export { isTsLinkData, isWellFormedTsLinkData } from './link-data.js';
 export type {
   TsLinkData, TsImportRecord, TsBinding, TsExportRecord, TsDeclRecord, TsCallShape, TsCallSite, TsHeritageRecord,
 } from './link-data.js';
@@ -44,5 +44,5 @@ export const typescriptAdapter: CodeAdapter = Object.freeze({
   extract: extractTypeScript,
   link: linkTypeScript,
   linkFiles: linkTypeScriptFiles,
-  isLinkData: isTsLinkData,
+  isLinkData: isWellFormedTsLinkData,
 });
