@@ -219,15 +219,15 @@ export async function runOnPool(pool: Piscina, task: unknown, options?: Paramete
   const run = pool.run(task, options);
   run.catch(() => undefined);
   const died = state.died.then((death) => ({ death }));
-  const limit = delay(LOAD_LIMIT_MS, { stalled: true } as const);
+  // Only a thread still silent when the limit passes counts; one that loaded meanwhile runs its task to the end.
+  const limit = state.loaded ? null : delay(LOAD_LIMIT_MS, { stalled: true } as const);
+  const never = new Promise<never>(() => undefined);
+  const silent = limit === null ? never : limit.promise.then((stalled) => (state.loaded ? never : stalled));
   let first: { result: unknown } | { error: unknown } | { death: PoolDeath } | { stalled: true };
   try {
-    // Only a thread still silent when the limit passes counts; one that loaded meanwhile runs its task to the end.
-    const never = new Promise<never>(() => undefined);
-    const silent = state.loaded ? never : limit.promise.then((stalled) => (state.loaded ? never : stalled));
     first = await Promise.race([run.then((result) => ({ result }), (error: unknown) => ({ error })), died, silent]);
   } finally {
-    limit.cancel();
+    limit?.cancel();
   }
   if ('death' in first) throw poolDeathError(first.death);
   if ('stalled' in first) state.declareDead(`it did not load as the build worker within ${LOAD_LIMIT_MS / 1000} s`);
