@@ -1,6 +1,6 @@
 /**
  * The parse cache (issue 14 item 4): per source, its parse before graph resolution
- * (`PersistedParse`: node ids, nodes that lost a duplicate-id clash, declared edges, links, issues,
+ * (`PersistedParse`: node ids, whole nodes where the published row is not the source's own, declared edges, links, issues,
  * adapter link data), which lets a new build worker build incrementally (warm.ts). It lives in
  * `<state>/parse-cache.sqlite`, beside `index/` and never part of a publication, so a publication
  * does not copy or fsync it: published index files stay immutable and smaller. A row is used only
