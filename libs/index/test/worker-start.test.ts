@@ -41,6 +41,23 @@ const nodesOf = (root: string, file: string): Record<'nodes' | 'edges', string[]
   edges: 'SELECT source_id, relation, target_id, source_path, line FROM edges ORDER BY 1, 2, 3, 4, 5',
 });
 
+/** A copy of examples/ at `dir/name`, without state or rendered output. */
+function examplesCopy(name: string): string {
+  const root = path.join(dir, name);
+  cpSync(examples, root, { recursive: true, filter: (file) => !file.split(path.sep).some((part) => part === '.docforge' || part === 'site') });
+  return root;
+}
+
+/** A child script that syncs `root` with a new IndexManager and prints the outcome and the warnings. */
+const syncScript = (root: string): string => `
+  import { IndexManager } from ${src('index.js')};
+  const warnings = [];
+  const manager = new IndexManager({ root: ${JSON.stringify(root)}, noAst: false, onWarning: (message) => warnings.push(message) });
+  const report = await manager.sync();
+  await manager.close();
+  console.log(JSON.stringify({ rebuilt: report.rebuilt, error: report.sync_error?.code ?? null, file: report.publication?.index_file ?? null, warnings }));
+`;
+
 test('a task on a pool whose thread cannot start rejects with index_unavailable, and the process then runs the compiled worker', () => {
   const result = child(`
     import { buildWorkerFile, createBuildPool, poolDeath, runOnPool } from ${src('build-pool.js')};
@@ -66,16 +83,8 @@ test('a task on a pool whose thread cannot start rejects with index_unavailable,
 });
 
 test('a sync whose bundled worker cannot start builds on the compiled worker, cold and after an edit, and publishes what a full build writes', async () => {
-  const root = path.join(dir, 'project');
-  cpSync(examples, root, { recursive: true, filter: (file) => !file.split(path.sep).some((part) => part === '.docforge' || part === 'site') });
-  const script = `
-    import { IndexManager } from ${src('index.js')};
-    const warnings = [];
-    const manager = new IndexManager({ root: ${JSON.stringify(root)}, noAst: false, onWarning: (message) => warnings.push(message) });
-    const report = await manager.sync();
-    await manager.close();
-    console.log(JSON.stringify({ rebuilt: report.rebuilt, error: report.sync_error?.code ?? null, file: report.publication?.index_file ?? null, warnings }));
-  `;
+  const root = examplesCopy('project');
+  const script = syncScript(root);
   for (const step of ['cold', 'edit']) {
     if (step === 'edit') appendFileSync(path.join(root, 'src/shared/retry.ts'), '\n// an edit built by the compiled worker\n');
     const result = child(script);
@@ -86,7 +95,7 @@ test('a sync whose bundled worker cannot start builds on the compiled worker, co
   }
 });
 
-test('a bundle that loads but is not the build worker (empty, no handler, another handler, exiting) makes the pool dead instead of hanging, and a sync falls back', async () => {
+test('a bundle that loads but is not the build worker (empty, another handler, handlers returning anything, exiting) makes the pool dead instead of hanging, and a sync falls back', async () => {
   const variants: Record<string, string> = {
     // An empty file and one exporting an object fail alike (piscina: no handler function exported).
     empty: '',
@@ -113,16 +122,8 @@ test('a bundle that loads but is not the build worker (empty, no handler, anothe
     assert.equal((result.death as Record<string, unknown>).bundled, true, name);
   }
   // A truncated bundle (an interrupted build, a full disk): the sync builds on the compiled worker.
-  const root = path.join(dir, 'project-empty-bundle');
-  cpSync(examples, root, { recursive: true, filter: (file) => !file.split(path.sep).some((part) => part === '.docforge' || part === 'site') });
-  const result = child(`
-    import { IndexManager } from ${src('index.js')};
-    const warnings = [];
-    const manager = new IndexManager({ root: ${JSON.stringify(root)}, noAst: false, onWarning: (message) => warnings.push(message) });
-    const report = await manager.sync();
-    await manager.close();
-    console.log(JSON.stringify({ rebuilt: report.rebuilt, error: report.sync_error?.code ?? null, file: report.publication?.index_file ?? null, warnings }));
-  `, path.join(dir, 'empty.cjs'));
+  const root = examplesCopy('project-empty-bundle');
+  const result = child(syncScript(root), path.join(dir, 'empty.cjs'));
   assert.equal(result.error, null);
   assert.equal(result.rebuilt, true);
   assert.ok((result.warnings as string[]).includes('the bundled build worker could not start; running the compiled worker'), JSON.stringify(result.warnings));
@@ -132,8 +133,7 @@ test('a bundle that loads but is not the build worker (empty, no handler, anothe
 test('a prestarted worker whose thread exits while loading, before any task reached it, makes the adopting sync fall back instead of hanging', () => {
   const exiting = path.join(dir, 'exit-at-load.cjs');
   writeFileSync(exiting, 'process.exit(0);\n');
-  const root = path.join(dir, 'project-exit-at-load');
-  cpSync(examples, root, { recursive: true, filter: (file) => !file.split(path.sep).some((part) => part === '.docforge' || part === 'site') });
+  const root = examplesCopy('project-exit-at-load');
   // As the launcher does: the worker starts, then (later) a manager adopts it; here the thread has ended by then.
   const result = child(`
     import { prestartBuildWorker } from ${src('build-pool.js')};
