@@ -5,7 +5,7 @@ export { sha256, canonicalJson, hashJson, domainHash } from './hash.js';
 export { withContentHash } from './node-hash.js';
 export type { ErrorSpec, ErrorCode, WireError, ErrorOptions, ErrorFactoryName } from './errors.js';
 export { ERROR_CODES, DocforgeError, toDocforgeError, isErrorCode, errors, formatErrorMessage } from './errors.js';
-export type { AdapterManifest, CodeAdapter, CodeExtractInput, ModuleResolver, LinkResult, AdapterStrategy, FileLinkOutput, LinkInput, PartialLinkPlan, PartialLinkResult } from './adapter.js';
+export type { AdapterManifest, CodeAdapter, CodeLinker, CodeExtractInput, ModuleResolver, LinkResult, AdapterStrategy, FileLinkOutput, LinkInput, PartialLinkPlan, PartialLinkResult } from './adapter.js';
 export type { EdgeIdentity } from './edge-key.js';
 export { edgeIdentityKey, parseEdgeIdentityKey, EDGE_KEY_SEPARATOR } from './edge-key.js';
 export { argumentsError } from './arguments-error.js';

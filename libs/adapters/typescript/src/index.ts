@@ -5,11 +5,11 @@
  */
 import type { CodeAdapter } from '@docforge/core';
 import { extractTypeScript } from './extract.js';
-import { linkTypeScript, linkTypeScriptFiles } from './link.js';
+import { typescriptLinker } from './linker.js';
 import { typescriptManifest } from './manifest.js';
-import { isWellFormedTsLinkData } from './link-data.js';
 
 export { typescriptManifest } from './manifest.js';
+export { typescriptLinker } from './linker.js';
 
 export { extractTypeScript } from './extract.js';
 export { isTestPath, isDeclarationPath, isEntrypointPath, languageOf } from './paths.js';
@@ -37,12 +37,4 @@ export const TYPESCRIPT_ADAPTER_VERSION = typescriptManifest.version;
  * CommonJS) into module/class/interface/function/method nodes with Logic, and links imports,
  * calls, heritage and test relations across files.
  */
-export const typescriptAdapter: CodeAdapter = Object.freeze({
-  id: typescriptManifest.id,
-  version: typescriptManifest.version,
-  extensions: typescriptManifest.extensions,
-  extract: extractTypeScript,
-  link: linkTypeScript,
-  linkFiles: linkTypeScriptFiles,
-  isLinkData: isWellFormedTsLinkData,
-});
+export const typescriptAdapter: CodeAdapter = Object.freeze({ ...typescriptLinker, extract: extractTypeScript });

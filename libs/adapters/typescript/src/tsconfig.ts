@@ -3,10 +3,12 @@
  * (its directory, then each parent up to the project root), with `extends` chains followed (relative
  * paths and packages under a node_modules folder inside the project; at most
  * {@link MAX_EXTENDS_DEPTH} configs). Read through the linker's {@link ModuleResolver}; JSON with
- * comments and trailing commas is parsed by TypeScript's own config reader.
+ * comments and trailing commas is parsed by jsonc-parser ({@link parseConfigText}), so linking never
+ * loads the TypeScript compiler (issue 14: a build thread whose changed files another thread parses
+ * only links).
  */
 import { posix } from 'node:path';
-import ts from './compiler-api.js';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import type { ModuleResolver } from '@docforge/core';
 import { joinRelative as join, normalizeRelative as normalize } from './rel-path.js';
 
@@ -68,9 +70,9 @@ export class AliasConfigs {
   private read(file: string, depth: number): RawOptions | null | undefined {
     const text = this.resolver.readText(file);
     if (text === null) return undefined;
-    const parsed = ts.parseConfigFileTextToJson(file, text);
-    if (parsed.error !== undefined || parsed.config === null || typeof parsed.config !== 'object') return null;
-    const json = parsed.config as { extends?: unknown; compilerOptions?: Record<string, unknown> };
+    const parsed = parseConfigText(text);
+    if (parsed === null) return null;
+    const json = parsed as { extends?: unknown; compilerOptions?: Record<string, unknown> };
     const dir = posix.dirname(file) === '.' ? '' : posix.dirname(file);
     let options: RawOptions = { baseUrl: null, paths: null, pathsDir: dir };
     if (depth < MAX_EXTENDS_DEPTH) {
@@ -162,3 +164,19 @@ export function pathCandidates(config: AliasConfig, specifier: string): { patter
   return null;
 }
 
+
+/**
+ * A tsconfig/jsconfig text as an object, or null when it is not one: JSON with comments and
+ * trailing commas, a leading byte order mark ignored, an empty or blank text read as `{}` (as
+ * TypeScript's `parseConfigFileTextToJson` reads them); any syntax error, or a top level that is not
+ * an object, gives null. Unlike TypeScript's reader it rejects JavaScript-only number forms (`.5`,
+ * `0x1`), which no option this module reads can hold.
+ */
+export function parseConfigText(text: string): Record<string, unknown> | null {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim() === '') return {};
+  const problems: ParseError[] = [];
+  const value: unknown = parseJsonc(body, problems, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  if (problems.length > 0 || value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  return value as Record<string, unknown>;
+}

@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractTypeScript, linkTypeScript } from '../src/index.js';
 import { memoryResolver } from './helpers.js';
+import { parseConfigText } from '../src/tsconfig.js';
+import ts from 'typescript';
 
 const FILES: Record<string, string> = {
   'tsconfig.json': [
@@ -68,4 +70,19 @@ test('the nearest config applies (a jsconfig.json in a package), and an extends 
   assert.ok(result.edges.some((e) => e.relation === 'imports' && e.source_id === 'code:packages/web/src/page.js' && e.target_id === 'code:packages/web/src/widget.js'));
   assert.ok(result.edges.some((e) => e.relation === 'calls' && e.source_id === 'code:packages/web/src/page.js#page' && e.target_id === 'code:packages/web/src/widget.js#widget'));
   assert.ok(result.edges.some((e) => e.relation === 'imports' && e.source_id === 'code:loop/use.ts' && e.target_id === 'code:loop/x.ts'));
+});
+
+test('config texts read as TypeScript reads them: comments, trailing commas, a byte order mark, an empty file; anything else that is not an object is unreadable', () => {
+  assert.deepEqual(parseConfigText('// c\n{ "compilerOptions": { /* x */ "baseUrl": ".", }, }'), { compilerOptions: { baseUrl: '.' } });
+  assert.deepEqual(parseConfigText('\uFEFF{ "extends": "./base.json" }'), { extends: './base.json' });
+  assert.deepEqual(parseConfigText(''), {});
+  assert.deepEqual(parseConfigText(' \n\t'), {});
+  for (const bad of ['[1]', '1', 'null', '"x"', '{ "a": 1', "{ 'a': 1 }", '{ a: 1 }', '{ "a": 1 } { }', '{ "a": 1,, }']) assert.equal(parseConfigText(bad), null, bad);
+  // The same answers as TypeScript's own reader for every text above that it accepts or rejects.
+  const samples = ['// c\n{ "a": 1, }', '\uFEFF{ "a": 1 }', '', '[1]', '{ "a": 1', "{ 'a': 1 }", '{ "a": [1,], }', '{ "a": "x" }//'];
+  for (const text of samples) {
+    const theirs = ts.parseConfigFileTextToJson('tsconfig.json', text);
+    const expected = theirs.error !== undefined || theirs.config === null || typeof theirs.config !== 'object' || Array.isArray(theirs.config) ? null : theirs.config;
+    assert.deepEqual(parseConfigText(text), expected, JSON.stringify(text));
+  }
 });

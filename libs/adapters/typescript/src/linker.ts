@@ -1,0 +1,20 @@
+/**
+ * `@docforge/adapter-typescript/linker`: the TypeScript adapter without its extractor (issue 14).
+ * Nothing imported from here loads the TypeScript compiler (linking reads tsconfig files with
+ * jsonc-parser), so a build thread whose changed files a parse thread extracts links them without
+ * the 9 MB compiler load on its critical path (libs/index parse-thread.ts).
+ */
+import type { CodeLinker } from '@docforge/core';
+import { isWellFormedTsLinkData } from './link-data.js';
+import { linkTypeScript, linkTypeScriptFiles } from './link.js';
+import { typescriptManifest } from './manifest.js';
+
+/** The `typescript` adapter's linking half: same id, version and extensions as `typescriptAdapter`. */
+export const typescriptLinker: CodeLinker = Object.freeze({
+  id: typescriptManifest.id,
+  version: typescriptManifest.version,
+  extensions: typescriptManifest.extensions,
+  link: linkTypeScript,
+  linkFiles: linkTypeScriptFiles,
+  isLinkData: isWellFormedTsLinkData,
+});
