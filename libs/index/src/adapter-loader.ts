@@ -1,4 +1,4 @@
-import type { CodeAdapter } from '@docforge/core';
+import type { CodeAdapter, CodeLinker } from '@docforge/core';
 
 /**
  * Imports a built-in code adapter by id on first use, so documentation-only projects never load
@@ -12,4 +12,14 @@ export async function loadBuiltinAdapter(id: string): Promise<CodeAdapter | null
     return python.pythonAdapter;
   }
   return null;
+}
+
+/**
+ * Imports the linking half of a built-in code adapter by id (issue 14): for `typescript` the
+ * adapter's `linker` entry, which never loads the compiler; for any other id the whole adapter
+ * ({@link loadBuiltinAdapter}). Returns null for an unknown id.
+ */
+export async function loadBuiltinLinker(id: string): Promise<CodeLinker | null> {
+  if (id === 'typescript') return (await import('@docforge/adapter-typescript/linker')).typescriptLinker;
+  return loadBuiltinAdapter(id);
 }

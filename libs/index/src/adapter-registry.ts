@@ -4,7 +4,7 @@
  * or a grammar and this module stays adapter-agnostic.
  */
 import path from 'node:path';
-import type { CodeAdapter } from '@docforge/core';
+import type { CodeAdapter, CodeLinker } from '@docforge/core';
 import type { Descriptor } from '@docforge/project';
 import { adapterVersionParts, builtinAdapterManifest } from './adapter-manifests.js';
 
@@ -12,12 +12,19 @@ import { adapterVersionParts, builtinAdapterManifest } from './adapter-manifests
 export { DOCUMENT_LOADER_VERSION } from './adapter-manifests.js';
 
 const codeAdapters = new Map<string, CodeAdapter>();
+/** Linking halves loaded without their adapter's extractor ({@link ensureLinkers}). */
+const codeLinkers = new Map<string, CodeLinker>();
 const unavailableAdapters = new Set<string>();
 let adapterLoader: (id: string) => Promise<CodeAdapter | null> = () => Promise.resolve(null);
+let linkerLoader: (id: string) => Promise<CodeLinker | null> = (id) => adapterLoader(id);
 
-/** Sets how built-in code adapters are loaded by id (the worker entry imports them lazily). */
-export function setAdapterLoader(loader: (id: string) => Promise<CodeAdapter | null>): void {
+/**
+ * Sets how built-in code adapters are loaded by id (the worker entry imports them lazily), and
+ * optionally how their linking halves alone are (default: the whole adapter).
+ */
+export function setAdapterLoader(loader: (id: string) => Promise<CodeAdapter | null>, linkers?: (id: string) => Promise<CodeLinker | null>): void {
   adapterLoader = loader;
+  linkerLoader = linkers ?? loader;
 }
 
 /** Registers a code adapter under its id (tests, or adapters loaded up front). */
@@ -31,6 +38,26 @@ export async function ensureAdapters(ids: readonly string[]): Promise<void> {
     if (codeAdapters.has(id) || unavailableAdapters.has(id)) continue;
     const adapter = await adapterLoader(id).catch(() => null);
     if (adapter) codeAdapters.set(id, adapter);
+    else {
+      // Unavailable as a whole, as in a thread that never loaded its linking half alone.
+      unavailableAdapters.add(id);
+      codeLinkers.delete(id);
+    }
+  }
+}
+
+/**
+ * Loads the linking halves of these adapters where neither they nor the whole adapter are loaded
+ * (issue 14: a build whose changed files a parse thread extracts never loads the TypeScript
+ * compiler). An id whose linker fails to load stays unavailable, as with {@link ensureAdapters}.
+ */
+export async function ensureLinkers(ids: readonly string[]): Promise<void> {
+  for (const id of ids) {
+    if (codeAdapters.has(id) || codeLinkers.has(id) || unavailableAdapters.has(id)) continue;
+    const linker = await linkerLoader(id).catch(() => null);
+    // A loader that gives the whole adapter (one without a linking half of its own) loads it once.
+    if (linker && typeof (linker as Partial<CodeAdapter>).extract === 'function') codeAdapters.set(id, linker as CodeAdapter);
+    else if (linker) codeLinkers.set(id, linker);
     else unavailableAdapters.add(id);
   }
 }
@@ -54,6 +81,16 @@ export function codeAdapter(id: string): CodeAdapter | undefined {
   return codeAdapters.get(id);
 }
 
+/** Ids of the code adapters loaded whole (with their parser) in this thread, sorted. */
+export function loadedParsers(): string[] {
+  return [...codeAdapters.keys()].sort();
+}
+
+/** The linking half of the adapter with this id: the whole adapter when it is loaded, else its loaded linker, else undefined. */
+export function codeLinker(id: string): CodeLinker | undefined {
+  return codeAdapters.get(id) ?? codeLinkers.get(id);
+}
+
 /** The first adapter of the descriptor's `[adapter] code` list that handles this file's extension, or null. */
 export function adapterFor(descriptor: Descriptor, filePath: string): CodeAdapter | null {
   const ext = path.extname(filePath).toLowerCase();
@@ -67,5 +104,5 @@ export function adapterFor(descriptor: Descriptor, filePath: string): CodeAdapte
 /** The composite adapter version reported in every response, e.g. `docs@1+typescript@1.0.0+strategy=ast`. */
 export function adapterVersionOf(descriptor: Descriptor): string {
   // A built-in adapter not loaded because no source needs it reports its manifest's version.
-  return adapterVersionParts(descriptor, (id) => codeAdapters.get(id)?.version ?? (unavailableAdapters.has(id) ? null : builtinAdapterManifest(id)?.version ?? null)).join('+');
+  return adapterVersionParts(descriptor, (id) => codeLinker(id)?.version ?? (unavailableAdapters.has(id) ? null : builtinAdapterManifest(id)?.version ?? null)).join('+');
 }

@@ -2,10 +2,10 @@
  * The graph steps of a build: link code across files per adapter, then resolve ids, links and
  * relations of every source into one graph (@docforge/project `resolveGraph`).
  */
-import type { CodeAdapter, FileLinkOutput, GraphEdge, LinkInput, ModuleResolver, SourceIssue } from '@docforge/core';
+import type { CodeLinker, FileLinkOutput, GraphEdge, LinkInput, ModuleResolver, SourceIssue } from '@docforge/core';
 import { codeSourcePathMatcher, IncrementalResolver, resolveGraph, type Descriptor, type ResolvedGraph, type ResolveInput, type ResolveSource } from '@docforge/project';
 import { codeExtensionsOf } from './adapter-manifests.js';
-import { codeAdapter } from './adapter-registry.js';
+import { codeLinker } from './adapter-registry.js';
 import { DependencyRecorder } from './build-dependencies.js';
 import type { CachedSource } from './build-types.js';
 import { linkDataPresent } from './lazy-link-data.js';
@@ -125,7 +125,7 @@ function compareText(a: string, b: string): number {
  * is what the adapter's full `link` returns (edges sorted and unique, issues in path order).
  */
 function linkAdapter(
-  root: string, adapter: CodeAdapter, sources: readonly CachedSource[], resolver: ModuleResolver, codePaths: ReadonlySet<string>,
+  root: string, adapter: CodeLinker, sources: readonly CachedSource[], resolver: ModuleResolver, codePaths: ReadonlySet<string>,
 ): { edges: GraphEdge[]; issues: SourceIssue[]; capabilities: Record<string, string[]>; unresolved: Record<string, number>; linked: number } {
   const files = sources.map(linkInput);
   if (adapter.linkFiles === undefined) {
@@ -207,7 +207,7 @@ export function linkCode(root: string, current: ReadonlyMap<string, CachedSource
     },
   };
   for (const [id, sources] of byAdapter) {
-    const adapter = codeAdapter(id);
+    const adapter = codeLinker(id);
     if (!adapter) continue;
     const result = linkAdapter(root, adapter, sources, resolver, linked.codePaths);
     linked.linkedFiles += result.linked;

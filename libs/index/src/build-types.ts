@@ -67,6 +67,12 @@ export interface PrepareTask {
   stateDir: string;
   /** The Logic policy the build will have. */
   logicAllowed: boolean;
+  /**
+   * Whether the build will likely parse code: false when the no-change check found no code file
+   * new or with another stat than its published row (no-change.ts), so the worker loads only the
+   * code adapters' linking halves (no TypeScript compiler for an edit of documentation). Default true.
+   */
+  parseCode?: boolean;
 }
 
 /** Counters and timings (milliseconds) of one build. */
@@ -85,6 +91,13 @@ export interface BuildStats {
   linked_files?: number;
   /** Link data texts of the parse cache this build parsed on first read (lazy-link-data.ts; the others were not needed). */
   link_data_parsed?: number;
+  /**
+   * Code adapters loaded whole (with their parser) in the build worker when the build finished
+   * (adapter-registry.ts `loadedParsers`); one only linked with is not listed, so a build that
+   * parsed no code in a new worker lists none (issue 14: no TypeScript compiler for an edit of
+   * documentation).
+   */
+  parsers_loaded?: string[];
   resolve_ms: number;
   /** How the graph was resolved: `scratch` (every source) or `incremental` (only what a change reaches, relative to the last graph). */
   resolve_mode: 'scratch' | 'incremental';

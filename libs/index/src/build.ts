@@ -6,13 +6,12 @@
  */
 import { constants as fsConstants, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { MessagePort } from 'node:worker_threads';
 import { errors, sha256, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import {
   cheapIdentity, loadDescriptor, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry, type StatIdentity,
 } from '@docforge/project';
-import { adaptersFor, adapterVersionOf, ensureAdapters } from './adapter-registry.js';
+import { adaptersFor, adapterVersionOf, ensureAdapters, ensureLinkers, loadedParsers } from './adapter-registry.js';
 import { DEPENDENCIES_META_KEY, DependencyRecorder, dependencyIdentities, encodeDependencies } from './build-dependencies.js';
 import { publishedDependencies } from './published-dependencies.js';
 import { takeDamagedLinkData, takeParsedLinkData } from './lazy-link-data.js';
@@ -21,6 +20,7 @@ import { clearLinkCaches, readLinkCaches, writeLinkCaches } from './link-cache-s
 import { sourceKey, type BuildOutcome, type BuildStats, type BuildTask, type CachedSource, type PrepareTask, type WrittenState } from './build-types.js';
 import { unresolvedCallsHash, writeDeltaIndex, writeFullIndex } from './index-writer.js';
 import { parseBatch, reparseSource, reshaped, sameShape } from './parse.js';
+import { throttledProgress, type Progress } from './build-progress.js';
 import { edgeRow, sameEdgesAsWritten, sameMap } from './written-compare.js';
 import { indexMeta } from './index-meta.js';
 import { parseInParallel, parsesInParallel, prestartParsePool } from './parse-pool.js';
@@ -111,7 +111,8 @@ function warmStart(layout: StateLayout, previous: Publication, expected: WarmExp
  * A build worker started because a build is coming (build-pool.ts `prestartBuildWorker`, task
  * name `prepare`): while the main thread still loads and walks, it starts from the current
  * publication ({@link warmStart}) and loads the code adapters of its sources (the TypeScript
- * compiler), so the build task finds both done. The build checks everything again: a publication
+ * compiler; only their linking halves when `task.parseCode` is false), so the build task finds
+ * both done. The build checks everything again: a publication
  * that changed meanwhile only means the prepared state is used as a long-lived worker uses its
  * own (per-source identities, link hashes, and a delta only onto the file it describes).
  * Does nothing for a project with a project-owned adapter, or in a worker that already built.
@@ -130,7 +131,9 @@ export async function prepareBuild(task: PrepareTask): Promise<boolean> {
     if (!warmStart(layout, previous, expected, false)) return false;
     const adapters = new Set<string>();
     for (const source of sourceCache.values()) if (source.adapter !== null) adapters.add(source.adapter);
-    await ensureAdapters([...adapters]);
+    // The parser (the TypeScript compiler) only when code will be parsed; linking needs only the linking halves.
+    if (task.parseCode === false) await ensureLinkers([...adapters]);
+    else await ensureAdapters([...adapters]);
     return true;
   } catch {
     return false;
@@ -141,8 +144,6 @@ export async function prepareBuild(task: PrepareTask): Promise<boolean> {
 function stampOf(state: WrittenState): ParseCacheStamp {
   return { root: state.root, descriptorHash: state.descriptorHash, logicAllowed: state.logicAllowed, adapterVersion: state.adapterVersion };
 }
-
-type Progress = (stage: string, done: number, total: number) => void;
 
 /** Step 1: parses what changed (in parallel when there is much of it) and reuses the rest, in the walk's order. */
 async function parseStep(task: BuildTask, stats: BuildStats, progress: Progress): Promise<Map<string, CachedSource>> {
@@ -184,27 +185,6 @@ async function parseStep(task: BuildTask, stats: BuildStats, progress: Progress)
   return ordered;
 }
 
-/** Progress messages of one stage are at least this far apart, besides its first and last ones. */
-const PROGRESS_INTERVAL_MS = 100;
-
-/**
- * Posts build progress to the caller, at most one message per stage every `PROGRESS_INTERVAL_MS`
- * besides each stage's first and last (`done === total`) ones: a cold build of 10,000 files
- * otherwise posts one per parsed batch, thousands (issue 14).
- */
-function throttledProgress(port: MessagePort | undefined): Progress {
-  let lastStage = '';
-  let lastAt = 0;
-  return (stage, done, total) => {
-    if (port === undefined) return;
-    const now = performance.now();
-    if (stage === lastStage && done < total && now - lastAt < PROGRESS_INTERVAL_MS) return;
-    lastStage = stage;
-    lastAt = now;
-    port.postMessage({ stage, done, total });
-  };
-}
-
 /** Whether this worker's last written index is the prior publication's file, so a delta on a copy of it is exact. */
 function canWriteDelta(task: BuildTask, layout: StateLayout, previous: PublicationRead['publication'], descriptorHash: string): boolean {
   return written !== null && previous !== null && written.root === task.root && written.indexFile === previous.index_file
@@ -221,15 +201,19 @@ function canWriteDelta(task: BuildTask, layout: StateLayout, previous: Publicati
  */
 export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   const outcome = await buildOnce(task);
-  if (outcome.ok || !damagedLinkData) return outcome;
+  if (outcome.ok || !(damagedLinkData || adapterUnavailableLate)) return outcome;
   // Link data read from the parse cache was damaged: build again from the sources alone (which
-  // rewrites the whole cache), rather than fail every build that reads that row.
+  // rewrites the whole cache), rather than fail every build that reads that row. Likewise when an
+  // adapter turned out unavailable only once a file needed its parser.
   damagedLinkData = false;
+  adapterUnavailableLate = false;
   return buildOnce({ ...task, forceFull: true });
 }
 
 /** Set when a build failed because link data it read lazily from the parse cache was damaged (lazy-link-data.ts). */
 let damagedLinkData = false;
+/** Set when a build failed because a code adapter loaded as a linker could not load as a whole (adapter-registry.ts `ensureLinkers`). */
+let adapterUnavailableLate = false;
 
 async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
   const started = performance.now();
@@ -244,7 +228,9 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
     if (sourceCache.size === 0 && written === null && (task.forceFull === true || task.prior?.publication === null) && parsesInParallel(task.entries)) {
       prestartParsePool(adapterIds);
     }
-    await ensureAdapters(adapterIds);
+    // Linking needs only the adapters' linking halves; parsing a code file loads its whole adapter
+    // (parse.ts), so a build that parses no code never loads the TypeScript compiler (issue 14).
+    await ensureLinkers(adapterIds);
     // Project-owned adapter: checked against the process-start fingerprint, imported once (project-adapter.ts).
     // The watchdog (manager.ts with adapter-timeout.ts) is armed while adapter code runs: a hang terminates this thread.
     const watchdog = (armed: boolean): void => task.progressPort?.postMessage({ watchdog: armed });
@@ -295,6 +281,16 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
     let t = performance.now();
     const current = await parseStep(task, stats, progress);
     stats.parse_ms = performance.now() - t;
+    /**
+     * An adapter whose linking half loaded but which could not load as a whole when a file needed
+     * its parser: build once more with it unavailable from the start, as a build that never loaded it.
+     */
+    const assertAdaptersAsStarted = (): void => {
+      if (adapterVersionOf(descriptor) + projectAdapterVersionSuffix(task.projectAdapter, adapterReport) === adapterVersion) return;
+      adapterUnavailableLate = true;
+      throw errors.internalError('a code adapter could not load; building again without it');
+    };
+    assertAdaptersAsStarted();
     progress('parse', task.entries.length, task.entries.length);
 
     // 2. Link code across files, per adapter; what the linkers read and resolution probes is recorded.
@@ -399,6 +395,11 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
       // Sources whose bodies were dropped after the last write are parsed again for a full write,
       // and the graph resolved again with them (a cold build has none: its graph is complete).
       let reparsed = false;
+      // reparseSource needs the parsers, which a build that parsed no code has not loaded.
+      if ([...current.values()].some((source) => source.stripped && source.adapter !== null)) {
+        await ensureAdapters(adapterIds);
+        assertAdaptersAsStarted();
+      }
       for (const [p, source] of current) {
         if (!source.stripped) continue;
         current.set(p, reparseSource(task.root, descriptor, source, task.logicAllowed));
@@ -470,7 +471,7 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
       })),
     };
     lastResolved = graph.delta === undefined ? { root: task.root, descriptor, current, linked } : null;
-    Object.assign(stats, { nodes: counts.nodes, edges: counts.edges, issues: counts.issues, logic_steps: logicSteps });
+    Object.assign(stats, { nodes: counts.nodes, edges: counts.edges, issues: counts.issues, logic_steps: logicSteps, parsers_loaded: loadedParsers() });
     stats.total_ms = performance.now() - started;
     // Adopted: another process published these very sources first; nothing new was published.
     return adopted ? { ok: true, publication, stats, adapter: adapterReport, unchanged: true } : { ok: true, publication, stats, adapter: adapterReport };

@@ -11,7 +11,7 @@
  * the build that read it fails and runs again from scratch ({@link takeDamagedLinkData}, build.ts).
  */
 import type { CachedSource } from './build-types.js';
-import { codeAdapter } from './adapter-registry.js';
+import { codeLinker } from './adapter-registry.js';
 
 interface Cell {
   text: string | null;
@@ -32,7 +32,7 @@ function read(cell: Cell): unknown {
     parsed += 1;
     try {
       const value = JSON.parse(text) as unknown;
-      const check = cell.adapter === null ? undefined : codeAdapter(cell.adapter)?.isLinkData;
+      const check = cell.adapter === null ? undefined : codeLinker(cell.adapter)?.isLinkData;
       if (typeof value !== 'object' || value === null || Array.isArray(value) || (check !== undefined && !check(value))) throw new TypeError('not link data');
       cell.value = value;
     } catch {

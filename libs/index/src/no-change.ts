@@ -17,7 +17,7 @@ import { loadDescriptor } from '@docforge/project/descriptor';
 import { stateLayout } from '@docforge/fs-safe';
 import { adapterVersionCurrent } from './adapter-manifests.js';
 import { openApplication } from './application-guard.js';
-import { dependenciesOfMeta, identityWalk, walkIdentity } from './identity.js';
+import { dependenciesOfMeta, identityWalk, walkIdentity, type IdentityWalk } from './identity.js';
 import type { PrepareTask } from './build-types.js';
 import type { Publication } from './publication-format.js';
 import { publicationFileIntact, readPublicationOnce } from './publication.js';
@@ -90,16 +90,37 @@ export function noChangeSync(root: string, options: NoChangeOptions): NoChangeAn
     // list comes from the index file, opened here once, as the manager opens it before serving it.
     const index = indexMeta(path.join(layout.indexDir, published.index_file), options.noAst);
     if (index === null) return fallback('index_unopenable', true);
-    let identity: string;
+    let walked: IdentityWalk;
     try {
-      identity = walkIdentity(identityWalk(real, descriptor, [], null, dependenciesOfMeta(index)));
+      walked = identityWalk(real, descriptor, [], null, dependenciesOfMeta(index));
     } catch {
       return fallback('walk', false);
     }
-    if (published.source_identity !== identity) return { current: false, reason: 'identity_changed', build: true, prepare: { root: real, stateDir: layout.stateDir, logicAllowed } };
+    if (published.source_identity !== walkIdentity(walked)) {
+      const parseCode = codeChanged(path.join(layout.indexDir, published.index_file), walked);
+      return { current: false, reason: 'identity_changed', build: true, prepare: { root: real, stateDir: layout.stateDir, logicAllowed, parseCode } };
+    }
     return { current: true, publication: published };
   } catch {
     return fallback('error', false);
+  }
+}
+
+/**
+ * Whether a walked code file is new or has a stat other than its published `sources` row: the
+ * coming build then most likely parses code (PrepareTask `parseCode`). True when the index cannot
+ * be read. A file whose stat changed but whose content did not counts as changed.
+ */
+function codeChanged(file: string, walked: IdentityWalk): boolean {
+  let reader: IndexReader | null = null;
+  try {
+    reader = new IndexReader(file);
+    const published = reader.sourceStats();
+    return walked.walk.entries.some((entry) => entry.role === 'code' && published.get(entry.path) !== `${entry.size}:${entry.mtime_ns}:${entry.ino}`);
+  } catch {
+    return true;
+  } finally {
+    reader?.close();
   }
 }
 

@@ -22,10 +22,12 @@ export interface ParseBatchTask {
 /** Outcome for one source of a batch: reuse the cached parse, or a fresh one. */
 export type ParsedBatchItem = { reuse: true; entry: SourceEntry } | { reuse: false; entry: SourceEntry; source: CachedSource };
 
-/** Reads, hashes and parses a batch of sources (used inline and by parse-worker.ts). */
+/**
+ * Reads, hashes and parses a batch of sources (used inline and by parse-worker.ts); loads a code
+ * adapter (adapter-registry.ts `ensureAdapters`) when the first of its files is parsed.
+ */
 export async function parseBatch(task: ParseBatchTask): Promise<ParsedBatchItem[]> {
   const descriptor = loadDescriptor(task.root);
-  await ensureAdapters(adaptersFor(descriptor, task.entries));
   const items: ParsedBatchItem[] = [];
   for (const entry of task.entries) {
     let bytes: Buffer;
@@ -36,8 +38,13 @@ export async function parseBatch(task: ParseBatchTask): Promise<ParsedBatchItem[
       continue;
     }
     const contentHash = sha256(bytes);
-    if (task.knownHashes[entry.path] === contentHash) items.push({ reuse: true, entry });
-    else items.push({ reuse: false, entry, source: parseSource(descriptor, entry, bytes, contentHash, task.logicAllowed) });
+    if (task.knownHashes[entry.path] === contentHash) {
+      items.push({ reuse: true, entry });
+      continue;
+    }
+    // A code file's adapter loads when a file first needs its parser (a reused hash never does).
+    if (entry.role === 'code') await ensureAdapters(adaptersFor(descriptor, [entry]));
+    items.push({ reuse: false, entry, source: parseSource(descriptor, entry, bytes, contentHash, task.logicAllowed) });
   }
   return items;
 }

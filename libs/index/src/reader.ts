@@ -3,7 +3,7 @@ import { sqliteDatabase } from './sqlite.js';
 import { errors, type Anchor, type GraphNode, type MentionSection, type SourceIssue } from '@docforge/core';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
-import { countsByKind, facetValues, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
+import { countsByKind, facetValues, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, sourceStats, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
 import { ftsCandidates, ftsDocumentCount, ftsFewMatches, ftsFirstMatches, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource, type RankedFtsCandidate } from './reader-fts.js';
 import { distinctRelations, edgeMention, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
@@ -162,6 +162,11 @@ export class IndexReader {
   /** The stored content hash of a source file, or null when the file is not indexed. */
   sourceHash(sourcePath: string): string | null {
     return sourceHash(this.#sql, sourcePath);
+  }
+
+  /** The stat identity (`size:mtime_ns:ino`) of every indexed source file, by project-relative path. */
+  sourceStats(): Map<string, string> {
+    return sourceStats(this.#sql);
   }
 
   /** Node counts per kind (ordered by kind), at most `limit` kinds (default 200). */

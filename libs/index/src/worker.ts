@@ -4,7 +4,7 @@
  * fans large parses out to a second pool (parse-worker.ts).
  */
 import { parentPort } from 'node:worker_threads';
-import { loadBuiltinAdapter } from './adapter-loader.js';
+import { loadBuiltinAdapter, loadBuiltinLinker } from './adapter-loader.js';
 import { setAdapterLoader } from './adapter-registry.js';
 import { guardStdout } from './stdout-guard.js';
 import { prepareBuild, prepareDeltaBase, primeBuildCaches, runBuild } from './build.js';
@@ -13,7 +13,7 @@ import { BUILD_WORKER_LOADED, type BuildOutcome, type BuildTask, type PrepareTas
 
 // Code loaded in this thread (adapters and what they import) never reaches stdout (MCP frames only).
 guardStdout();
-setAdapterLoader(loadBuiltinAdapter);
+setAdapterLoader(loadBuiltinAdapter, loadBuiltinLinker);
 // This thread can run tasks: the pool stops suspecting that a failed task means it cannot start (build-pool.ts).
 parentPort?.postMessage({ [BUILD_WORKER_LOADED]: true });
 

@@ -155,9 +155,12 @@ for (const scenario of SCENARIOS) {
       assert.equal(noChangeSync(root, { noAst: false }).current, true, 'unchanged: the fast path answers');
       for (const [what, change, check] of scenario.steps) {
         change(root);
-        assert.deepEqual(noChangeSync(root, { noAst: false }), {
-          current: false, reason: 'identity_changed', build: true, prepare: { root, stateDir: path.join(root, '.docforge'), logicAllowed: true },
+        const answer = noChangeSync(root, { noAst: false });
+        assert.deepEqual(answer, {
+          current: false, reason: 'identity_changed', build: true,
+          prepare: { root, stateDir: path.join(root, '.docforge'), logicAllowed: true, parseCode: (answer as { prepare?: { parseCode?: unknown } }).prepare?.parseCode },
         }, `${what}: the fast path`);
+        assert.equal(typeof (answer as { prepare?: { parseCode?: unknown } }).prepare?.parseCode, 'boolean', `${what}: parseCode`);
         const report = await freshSync(root);
         assert.equal(report.rebuilt, true, `${what}: rebuilt`);
         check(await assertLikeScratch(root, report, what));

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { buildWorkerFile, prestartBuildWorker, WORKER_BUNDLE_ENV } from '../src/build-pool.js';
 import { IndexManager } from '../src/index.js';
+import { noChangeSync } from '../src/no-change.js';
 import { fullBuildOf, indexRows } from './full-build.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -128,6 +129,40 @@ describe('the first edit of a new process', () => {
     const afterOther = await oneShot(root);
     assert.equal(afterOther.rebuilt, true);
     assert.deepEqual(graphOf(root, afterOther.publication.index_file), await fullBuildOf(root, graphOf));
+  });
+
+  test('an edit of documentation only never loads a code parser, prepared or not; an edit of code does; both equal a build from scratch', async () => {
+    rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
+    const cold = await oneShot(root);
+    assert.deepEqual(cold.stats!.parsers_loaded, ['typescript']);
+    const stateDir = path.join(root, '.docforge');
+    const page = path.join(root, 'docs', 'components', 'auth-gateway.md');
+    appendFileSync(page, '\nA paragraph of a documentation-only edit.\n');
+    const check = noChangeSync(root, { noAst: false });
+    assert.equal(!check.current && check.prepare?.parseCode, false, JSON.stringify(check));
+    prestartBuildWorker(!check.current ? check.prepare! : null);
+    const docs = await oneShot(root);
+    assert.equal(docs.stats!.mode, 'delta');
+    assert.equal(docs.stats!.parsed, 1);
+    assert.deepEqual(docs.stats!.parsers_loaded, [], 'the prepared worker linked without the compiler');
+    assert.deepEqual(graphOf(root, docs.publication.index_file), await fullBuildOf(root, graphOf));
+    // Without a prepared worker too; and a touched code file whose content is the same is reused, not parsed.
+    appendFileSync(page, '\nAnother paragraph.\n');
+    const code = path.join(root, CODE);
+    utimesSync(code, new Date(), new Date(Date.now() + 7_000));
+    const touched = await oneShot(root);
+    assert.equal(touched.stats!.parsed, 1);
+    assert.deepEqual(touched.stats!.parsers_loaded, []);
+    assert.deepEqual(graphOf(root, touched.publication.index_file), await fullBuildOf(root, graphOf));
+
+    appendFileSync(code, '\nexport function addedByTheEdit(): number {\n  return 2;\n}\n');
+    const codeCheck = noChangeSync(root, { noAst: false });
+    assert.equal(!codeCheck.current && codeCheck.prepare?.parseCode, true, JSON.stringify(codeCheck));
+    prestartBuildWorker(!codeCheck.current ? codeCheck.prepare! : null);
+    const edited = await oneShot(root);
+    assert.equal(edited.stats!.parsed, 1);
+    assert.deepEqual(edited.stats!.parsers_loaded, ['typescript']);
+    assert.deepEqual(graphOf(root, edited.publication.index_file), await fullBuildOf(root, graphOf));
   });
 
   test('damaged link data in the parse cache makes that build start from the sources; a cache of the old format is read as empty', async () => {
