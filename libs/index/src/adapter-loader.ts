@@ -16,10 +16,15 @@ export async function loadBuiltinAdapter(id: string): Promise<CodeAdapter | null
 
 /**
  * Imports the linking half of a built-in code adapter by id (issue 14): for `typescript` the
- * adapter's `linker` entry, which never loads the compiler; for any other id the whole adapter
- * ({@link loadBuiltinAdapter}). Returns null for an unknown id.
+ * adapter's `linker` entry, which never loads the compiler (the whole adapter when the compiler
+ * package does not resolve); for any other id the whole adapter ({@link loadBuiltinAdapter}).
+ * Returns null for an unknown id.
  */
 export async function loadBuiltinLinker(id: string): Promise<CodeLinker | null> {
-  if (id === 'typescript') return (await import('@docforge/adapter-typescript/linker')).typescriptLinker;
+  if (id === 'typescript') {
+    const linker = await import('@docforge/adapter-typescript/linker');
+    // Without a resolvable compiler the whole adapter is tried (and is unavailable), as for a parse.
+    return linker.compilerResolvable() ? linker.typescriptLinker : loadBuiltinAdapter(id);
+  }
   return loadBuiltinAdapter(id);
 }

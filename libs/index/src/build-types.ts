@@ -68,11 +68,11 @@ export interface PrepareTask {
   /** The Logic policy the build will have. */
   logicAllowed: boolean;
   /**
-   * Whether the build will likely parse code: false when the no-change check found no code file
-   * new or with another stat than its published row (no-change.ts), so the worker loads only the
-   * code adapters' linking halves (no TypeScript compiler for an edit of documentation). Default true.
+   * The code adapters whose files the no-change check found new or changed (no-change.ts): the
+   * worker loads these whole and only the linking halves of the others, so an edit of
+   * documentation loads no TypeScript compiler. Absent: every adapter of the sources.
    */
-  parseCode?: boolean;
+  parseAdapters?: string[];
 }
 
 /** Counters and timings (milliseconds) of one build. */

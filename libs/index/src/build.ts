@@ -111,8 +111,8 @@ function warmStart(layout: StateLayout, previous: Publication, expected: WarmExp
  * A build worker started because a build is coming (build-pool.ts `prestartBuildWorker`, task
  * name `prepare`): while the main thread still loads and walks, it starts from the current
  * publication ({@link warmStart}) and loads the code adapters of its sources (the TypeScript
- * compiler; only their linking halves when `task.parseCode` is false), so the build task finds
- * both done. The build checks everything again: a publication
+ * compiler; only the linking halves of those not in `task.parseAdapters`), so the build task
+ * finds both done. The build checks everything again: a publication
  * that changed meanwhile only means the prepared state is used as a long-lived worker uses its
  * own (per-source identities, link hashes, and a delta only onto the file it describes).
  * Does nothing for a project with a project-owned adapter, or in a worker that already built.
@@ -131,9 +131,10 @@ export async function prepareBuild(task: PrepareTask): Promise<boolean> {
     if (!warmStart(layout, previous, expected, false)) return false;
     const adapters = new Set<string>();
     for (const source of sourceCache.values()) if (source.adapter !== null) adapters.add(source.adapter);
-    // The parser (the TypeScript compiler) only when code will be parsed; linking needs only the linking halves.
-    if (task.parseCode === false) await ensureLinkers([...adapters]);
-    else await ensureAdapters([...adapters]);
+    // A parser (the TypeScript compiler) only where code will be parsed; linking needs only the linking halves.
+    const parsing = [...adapters].filter((id) => task.parseAdapters === undefined || task.parseAdapters.includes(id));
+    await ensureAdapters(parsing);
+    await ensureLinkers([...adapters]);
     return true;
   } catch {
     return false;
@@ -200,14 +201,17 @@ function canWriteDelta(task: BuildTask, layout: StateLayout, previous: Publicati
  * that read damaged link data from the parse cache runs once more from the sources alone.
  */
 export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
-  const outcome = await buildOnce(task);
-  if (outcome.ok || !(damagedLinkData || adapterUnavailableLate)) return outcome;
+  let outcome = await buildOnce(task);
   // Link data read from the parse cache was damaged: build again from the sources alone (which
   // rewrites the whole cache), rather than fail every build that reads that row. Likewise when an
-  // adapter turned out unavailable only once a file needed its parser.
-  damagedLinkData = false;
-  adapterUnavailableLate = false;
-  return buildOnce({ ...task, forceFull: true });
+  // adapter turned out unavailable only once a file needed its parser. Each cause can happen once
+  // (the retry reads no cached link data; an unavailable adapter stays so), hence two retries at most.
+  for (let retry = 0; retry < 2 && !outcome.ok && (damagedLinkData || adapterUnavailableLate); retry += 1) {
+    damagedLinkData = false;
+    adapterUnavailableLate = false;
+    outcome = await buildOnce({ ...task, forceFull: true });
+  }
+  return outcome;
 }
 
 /** Set when a build failed because link data it read lazily from the parse cache was damaged (lazy-link-data.ts). */
@@ -247,8 +251,10 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
       return inputFiles === null ? cheapIdentity(task.entries, extra) : identityWithInputs(task.entries, extra, inputFiles);
     };
     const descriptorHash = sha256(readFileSync(descriptor.path));
+    const adapterVersion = adapterVersionOf(descriptor) + projectAdapterVersionSuffix(task.projectAdapter, adapterReport);
     // Cached parses depend on the descriptor (strategy, vocabulary, roots) and the Logic policy.
-    if (task.forceFull === true || (written !== null && (written.descriptorHash !== descriptorHash || written.logicAllowed !== task.logicAllowed))) {
+    // And on the adapters: a worker prepared while an adapter still seemed loadable keeps nothing it parsed or wrote then.
+    if (task.forceFull === true || (written !== null && (written.descriptorHash !== descriptorHash || written.logicAllowed !== task.logicAllowed || written.adapterVersion !== adapterVersion))) {
       resetBuildCaches();
     }
     assertStateConfined(task.root, layout);
@@ -260,7 +266,6 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
       parse_ms: 0, link_ms: 0, resolve_ms: 0, resolve_mode: 'scratch', write_ms: 0, publish_ms: 0, total_ms: 0,
     };
     const progress = throttledProgress(task.progressPort);
-    const adapterVersion = adapterVersionOf(descriptor) + projectAdapterVersionSuffix(task.projectAdapter, adapterReport);
     if (projectAdapter !== null && task.identityKnown === false && inputFiles !== null && previous !== null) {
       // The caller learns the declared inputs only now: a publication with the same identity is still current.
       task.sourceIdentity = identityWith(dependencyIdentities(task.root, publishedDependencies(layout, previous)));

@@ -266,11 +266,12 @@ function writeDelta(
     }
     // Changed rows, and freshly parsed sources (their parse may be missing from the parse cache).
     const changedSources: CachedSource[] = [];
-    // Freshly parsed code sources (not stripped) replace their Logic rows.
+    // Freshly parsed code sources (not stripped) replace their Logic rows, also one that no
+    // adapter parsed this time (its adapter became unavailable): its old rows go.
     const changedLogic: CachedSource[] = [];
     for (const s of current.values()) {
       if (!s.stripped || prev.sources.get(s.entry.path) !== sourceKey(s)) changedSources.push(s);
-      if (!s.stripped && s.adapter !== null) changedLogic.push(s);
+      if (!s.stripped && (s.adapter !== null || s.entry.role === 'code')) changedLogic.push(s);
     }
     parses = writeSources(db, changedSources);
     for (const s of changedLogic) {

@@ -13,9 +13,11 @@
  * cheap identity is known only once the build worker has loaded it), any unexpected error.
  */
 import path from 'node:path';
+import type { Descriptor } from '@docforge/project';
 import { loadDescriptor } from '@docforge/project/descriptor';
 import { stateLayout } from '@docforge/fs-safe';
 import { adapterVersionCurrent } from './adapter-manifests.js';
+import { adaptersFor } from './adapter-registry.js';
 import { openApplication } from './application-guard.js';
 import { dependenciesOfMeta, identityWalk, walkIdentity, type IdentityWalk } from './identity.js';
 import type { PrepareTask } from './build-types.js';
@@ -97,8 +99,8 @@ export function noChangeSync(root: string, options: NoChangeOptions): NoChangeAn
       return fallback('walk', false);
     }
     if (published.source_identity !== walkIdentity(walked)) {
-      const parseCode = codeChanged(path.join(layout.indexDir, published.index_file), walked);
-      return { current: false, reason: 'identity_changed', build: true, prepare: { root: real, stateDir: layout.stateDir, logicAllowed, parseCode } };
+      const parseAdapters = changedCodeAdapters(path.join(layout.indexDir, published.index_file), descriptor, walked);
+      return { current: false, reason: 'identity_changed', build: true, prepare: { root: real, stateDir: layout.stateDir, logicAllowed, parseAdapters } };
     }
     return { current: true, publication: published };
   } catch {
@@ -107,18 +109,21 @@ export function noChangeSync(root: string, options: NoChangeOptions): NoChangeAn
 }
 
 /**
- * Whether a walked code file is new or has a stat other than its published `sources` row: the
- * coming build then most likely parses code (PrepareTask `parseCode`). True when the index cannot
- * be read. A file whose stat changed but whose content did not counts as changed.
+ * The code adapters whose files (by extension; adapter-registry.ts `adaptersFor`) the walk found
+ * new or with another stat than their published `sources` row: those the coming build will most
+ * likely parse with (PrepareTask `parseAdapters`). A file whose stat changed but whose content did
+ * not counts; a manifest the linker reads (package.json, tsconfig.json) does not. Every adapter of
+ * the descriptor when the index cannot be read.
  */
-function codeChanged(file: string, walked: IdentityWalk): boolean {
+function changedCodeAdapters(file: string, descriptor: Descriptor, walked: IdentityWalk): string[] {
   let reader: IndexReader | null = null;
   try {
     reader = new IndexReader(file);
     const published = reader.sourceStats();
-    return walked.walk.entries.some((entry) => entry.role === 'code' && published.get(entry.path) !== `${entry.size}:${entry.mtime_ns}:${entry.ino}`);
+    const changed = walked.walk.entries.filter((entry) => entry.role === 'code' && published.get(entry.path) !== `${entry.size}:${entry.mtime_ns}:${entry.ino}`);
+    return adaptersFor(descriptor, changed);
   } catch {
-    return true;
+    return [...descriptor.adapter.code];
   } finally {
     reader?.close();
   }

@@ -158,9 +158,10 @@ for (const scenario of SCENARIOS) {
         const answer = noChangeSync(root, { noAst: false });
         assert.deepEqual(answer, {
           current: false, reason: 'identity_changed', build: true,
-          prepare: { root, stateDir: path.join(root, '.docforge'), logicAllowed: true, parseCode: (answer as { prepare?: { parseCode?: unknown } }).prepare?.parseCode },
+          prepare: { root, stateDir: path.join(root, '.docforge'), logicAllowed: true, parseAdapters: (answer as { prepare?: { parseAdapters?: unknown } }).prepare?.parseAdapters },
         }, `${what}: the fast path`);
-        assert.equal(typeof (answer as { prepare?: { parseCode?: unknown } }).prepare?.parseCode, 'boolean', `${what}: parseCode`);
+        const parsing = (answer as { prepare?: { parseAdapters?: unknown } }).prepare?.parseAdapters;
+        assert.ok(Array.isArray(parsing) && parsing.every((id) => id === 'typescript'), `${what}: parseAdapters ${JSON.stringify(parsing)}`);
         const report = await freshSync(root);
         assert.equal(report.rebuilt, true, `${what}: rebuilt`);
         check(await assertLikeScratch(root, report, what));

@@ -52,16 +52,17 @@ async function assertSameAsFull(root: string, noAst = false): Promise<void> {
 /**
  * A fallback; one for a changed identity also names what a prestarted build worker may prepare
  * (the project's root, state dir and Logic policy, and whether a code file is new or changed, so
- * the worker loads the TypeScript compiler only then: `parseCode`, default false here).
+ * the code adapters whose files are new or changed, which the worker loads whole: `parseAdapters`,
+ * default none here).
  */
-function assertFallback(answer: NoChangeAnswer, reason: string, build: boolean, parseCode = false): void {
+function assertFallback(answer: NoChangeAnswer, reason: string, build: boolean, parseAdapters: string[] = []): void {
   if (reason !== 'identity_changed') {
     assert.deepEqual(answer, { current: false, reason, build });
     return;
   }
   assert.ok(!answer.current);
   const root = answer.prepare!.root;
-  assert.deepEqual(answer, { current: false, reason, build, prepare: { root, stateDir: path.join(root, '.docforge'), logicAllowed: true, parseCode } });
+  assert.deepEqual(answer, { current: false, reason, build, prepare: { root, stateDir: path.join(root, '.docforge'), logicAllowed: true, parseAdapters } });
 }
 
 test('examples/: the fast path answers exactly what a fresh full sync answers, and falls back whenever sources or state changed', async () => {
@@ -90,13 +91,13 @@ test('examples/: the fast path answers exactly what a fresh full sync answers, a
   // An edited code file, a touched one (same content) and a new one: the worker will parse code.
   const code = path.join(root, 'src', 'shared', 'retry.ts');
   appendFileSync(code, '\n// one more line\n');
-  assertFallback(noChangeSync(root, { noAst: false }), 'identity_changed', true, true);
+  assertFallback(noChangeSync(root, { noAst: false }), 'identity_changed', true, ['typescript']);
   await fullSync(root);
   utimesSync(code, new Date(), new Date(Date.now() + 9_000));
-  assertFallback(noChangeSync(root, { noAst: false }), 'identity_changed', true, true);
+  assertFallback(noChangeSync(root, { noAst: false }), 'identity_changed', true, ['typescript']);
   await fullSync(root);
   writeFileSync(path.join(root, 'src', 'shared', 'brand-new.ts'), 'export const n = 1;\n');
-  assertFallback(noChangeSync(root, { noAst: false }), 'identity_changed', true, true);
+  assertFallback(noChangeSync(root, { noAst: false }), 'identity_changed', true, ['typescript']);
   await fullSync(root);
   await assertSameAsFull(root);
 

@@ -139,7 +139,7 @@ describe('the first edit of a new process', () => {
     const page = path.join(root, 'docs', 'components', 'auth-gateway.md');
     appendFileSync(page, '\nA paragraph of a documentation-only edit.\n');
     const check = noChangeSync(root, { noAst: false });
-    assert.equal(!check.current && check.prepare?.parseCode, false, JSON.stringify(check));
+    assert.deepEqual(!check.current && check.prepare?.parseAdapters, [], JSON.stringify(check));
     prestartBuildWorker(!check.current ? check.prepare! : null);
     const docs = await oneShot(root);
     assert.equal(docs.stats!.mode, 'delta');
@@ -155,9 +155,21 @@ describe('the first edit of a new process', () => {
     assert.deepEqual(touched.stats!.parsers_loaded, []);
     assert.deepEqual(graphOf(root, touched.publication.index_file), await fullBuildOf(root, graphOf));
 
+    // A tsconfig.json the linker reads is no code to parse, even when only the compiler's reader
+    // accepts it (a no-break space as white space): the compiler is loaded for the config text alone.
+    writeFileSync(path.join(root, 'tsconfig.json'), '{\u00a0"compilerOptions": { "baseUrl": "src", },\n}\n');
+    const configCheck = noChangeSync(root, { noAst: false });
+    assert.deepEqual(!configCheck.current && configCheck.prepare?.parseAdapters, [], JSON.stringify(configCheck));
+    prestartBuildWorker(!configCheck.current ? configCheck.prepare! : null);
+    const config = await oneShot(root);
+    assert.equal(config.rebuilt, true);
+    assert.deepEqual(config.stats!.parsers_loaded, []);
+    assert.deepEqual(graphOf(root, config.publication.index_file), await fullBuildOf(root, graphOf));
+    rmSync(path.join(root, 'tsconfig.json'));
+
     appendFileSync(code, '\nexport function addedByTheEdit(): number {\n  return 2;\n}\n');
     const codeCheck = noChangeSync(root, { noAst: false });
-    assert.equal(!codeCheck.current && codeCheck.prepare?.parseCode, true, JSON.stringify(codeCheck));
+    assert.deepEqual(!codeCheck.current && codeCheck.prepare?.parseAdapters, ['typescript'], JSON.stringify(codeCheck));
     prestartBuildWorker(!codeCheck.current ? codeCheck.prepare! : null);
     const edited = await oneShot(root);
     assert.equal(edited.stats!.parsed, 1);

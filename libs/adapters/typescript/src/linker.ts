@@ -4,6 +4,7 @@
  * jsonc-parser), so a build thread whose changed files a parse thread extracts links them without
  * the 9 MB compiler load on its critical path (libs/index parse-thread.ts).
  */
+import { createRequire } from 'node:module';
 import type { CodeLinker } from '@docforge/core';
 import { isWellFormedTsLinkData } from './link-data.js';
 import { linkTypeScript, linkTypeScriptFiles } from './link.js';
@@ -18,3 +19,17 @@ export const typescriptLinker: CodeLinker = Object.freeze({
   linkFiles: linkTypeScriptFiles,
   isLinkData: isWellFormedTsLinkData,
 });
+
+/**
+ * Whether the `typescript` package resolves from this adapter (without loading it): a linking half
+ * is only taken for an adapter whose parser could load, so a build that parses no code in an
+ * environment without the compiler reports the adapter unavailable, as one that parses code does.
+ */
+export function compilerResolvable(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('typescript');
+    return true;
+  } catch {
+    return false;
+  }
+}

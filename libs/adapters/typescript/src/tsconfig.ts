@@ -3,12 +3,14 @@
  * (its directory, then each parent up to the project root), with `extends` chains followed (relative
  * paths and packages under a node_modules folder inside the project; at most
  * {@link MAX_EXTENDS_DEPTH} configs). Read through the linker's {@link ModuleResolver}; JSON with
- * comments and trailing commas is parsed by jsonc-parser ({@link parseConfigText}), so linking never
- * loads the TypeScript compiler (issue 14: a build thread whose changed files another thread parses
- * only links).
+ * comments and trailing commas is parsed by jsonc-parser ({@link parseConfigText}), so linking
+ * loads the TypeScript compiler only for a config text jsonc-parser rejects (issue 14: an edit of
+ * documentation never loads it).
  */
 import { posix } from 'node:path';
+import { createRequire } from 'node:module';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import type * as TS from 'typescript';
 import type { ModuleResolver } from '@docforge/core';
 import { joinRelative as join, normalizeRelative as normalize } from './rel-path.js';
 
@@ -166,17 +168,28 @@ export function pathCandidates(config: AliasConfig, specifier: string): { patter
 
 
 /**
- * A tsconfig/jsconfig text as an object, or null when it is not one: JSON with comments and
- * trailing commas, a leading byte order mark ignored, an empty or blank text read as `{}` (as
- * TypeScript's `parseConfigFileTextToJson` reads them); any syntax error, or a top level that is not
- * an object, gives null. Unlike TypeScript's reader it rejects JavaScript-only number forms (`.5`,
- * `0x1`), which no option this module reads can hold.
+ * A tsconfig/jsconfig text as an object, or null when it is not one, as TypeScript's
+ * `parseConfigFileTextToJson` reads it (a syntax error, or a top level that is not an object,
+ * gives null). jsonc-parser reads what it can (JSON with comments and trailing commas; a leading
+ * byte order mark; an empty or blank text is `{}`), so linking does not load the compiler; a text
+ * it rejects, which TypeScript's more lenient reader may still accept (`.5`, a raw tab in a
+ * string, a no-break space as white space, a `#!` line), is read by the compiler, loaded then.
  */
 export function parseConfigText(text: string): Record<string, unknown> | null {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim() === '') return {};
   const problems: ParseError[] = [];
   const value: unknown = parseJsonc(body, problems, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
-  if (problems.length > 0 || value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  return value as Record<string, unknown>;
+  if (problems.length === 0) return isObject(value) ? value : null;
+  const parsed = compiler().parseConfigFileTextToJson('tsconfig.json', text);
+  return parsed.error === undefined && isObject(parsed.config) ? parsed.config : null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The TypeScript compiler (ts.cts, with its code cache), loaded on first use. */
+function compiler(): typeof TS {
+  return createRequire(import.meta.url)('./ts.cjs') as typeof TS;
 }

@@ -78,8 +78,12 @@ test('config texts read as TypeScript reads them: comments, trailing commas, a b
   assert.deepEqual(parseConfigText(''), {});
   assert.deepEqual(parseConfigText(' \n\t'), {});
   for (const bad of ['[1]', '1', 'null', '"x"', '{ "a": 1', "{ 'a': 1 }", '{ a: 1 }', '{ "a": 1 } { }', '{ "a": 1,, }']) assert.equal(parseConfigText(bad), null, bad);
-  // The same answers as TypeScript's own reader for every text above that it accepts or rejects.
-  const samples = ['// c\n{ "a": 1, }', '\uFEFF{ "a": 1 }', '', '[1]', '{ "a": 1', "{ 'a': 1 }", '{ "a": [1,], }', '{ "a": "x" }//'];
+  // The same answers as TypeScript's own reader, including texts only its more lenient reader accepts.
+  const samples = [
+    '// c\n{ "a": 1, }', '\uFEFF{ "a": 1 }', '', '[1]', '{ "a": 1', "{ 'a': 1 }", '{ "a": [1,], }', '{ "a": "x" }//', '// only a comment',
+    '{ "a": .5, "compilerOptions": { "baseUrl": "." } }', '{ "a": 0x1 }', '{ "a": 1_000 }', '{ "a": "tab\there" }', '{ "a": "\\x2e\\u{2e}" }',
+    '{\u00a0"compilerOptions": {}\u000b}', '{ "a": 1 }\u2028', '\uFEFF\uFEFF{}', '#!/usr/bin/env node\n{ "a": 1 }', '{ "a": "x\\\ny" }',
+  ];
   for (const text of samples) {
     const theirs = ts.parseConfigFileTextToJson('tsconfig.json', text);
     const expected = theirs.error !== undefined || theirs.config === null || typeof theirs.config !== 'object' || Array.isArray(theirs.config) ? null : theirs.config;
