@@ -46,6 +46,11 @@ export async function ensureAdapters(ids: readonly string[]): Promise<void> {
   }
 }
 
+/** Whether each of these adapters is loaded whole or known unavailable ({@link ensureAdapters} would do nothing). */
+export function adaptersSettled(ids: readonly string[]): boolean {
+  return ids.every((id) => codeAdapters.has(id) || unavailableAdapters.has(id));
+}
+
 /**
  * Loads the linking halves of these adapters where neither they nor the whole adapter are loaded
  * (issue 14: a build whose changed files a parse thread extracts never loads the TypeScript
