@@ -198,7 +198,8 @@ function canWriteDelta(task: BuildTask, layout: StateLayout, previous: Publicati
  * previous one plus a delta when this worker wrote it, else from scratch) and publishes it
  * atomically under the publication lock (DESIGN.md section 4). Runs inside the piscina worker.
  * Never rejects: failures come back as `{ ok: false, error }` and nothing is published. A build
- * that read damaged link data from the parse cache runs once more from the sources alone.
+ * that read damaged link data from the parse cache, or found an adapter it had linked with unable
+ * to load whole, runs once more from the sources alone.
  */
 export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   let outcome = await buildOnce(task);
