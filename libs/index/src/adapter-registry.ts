@@ -39,7 +39,7 @@ export async function ensureAdapters(ids: readonly string[]): Promise<void> {
     const adapter = await adapterLoader(id).catch(() => null);
     if (adapter) codeAdapters.set(id, adapter);
     else {
-      // Unavailable as a whole, as in a thread that never loaded its linking half alone.
+      // Unavailable as a whole, its linking half too: as for a build that never loaded either.
       unavailableAdapters.add(id);
       codeLinkers.delete(id);
     }
@@ -53,8 +53,8 @@ export function adaptersSettled(ids: readonly string[]): boolean {
 
 /**
  * Loads the linking halves of these adapters where neither they nor the whole adapter are loaded
- * (issue 14: a build whose changed files a parse thread extracts never loads the TypeScript
- * compiler). An id whose linker fails to load stays unavailable, as with {@link ensureAdapters}.
+ * (issue 14: a build that parses no code never loads the TypeScript compiler). An id whose linker
+ * fails to load stays unavailable, as with {@link ensureAdapters}.
  */
 export async function ensureLinkers(ids: readonly string[]): Promise<void> {
   for (const id of ids) {
