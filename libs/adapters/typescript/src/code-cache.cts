@@ -177,6 +177,18 @@ function plainLoad(file: string): unknown {
   return mod.exports;
 }
 
+/**
+ * Puts `exports` into `require.cache` as the loaded module `file` (an absolute path), so later
+ * `require` calls of that file in this thread return them. Replaces nothing already there.
+ */
+export function registerModule(file: string, exports: unknown): void {
+  if (require.cache[file]) return;
+  const mod = newModule(file);
+  mod.exports = exports;
+  mod.loaded = true;
+  require.cache[file] = mod;
+}
+
 /** A Module for `file` as Node's loader makes one (id, filename, node_modules lookup paths). */
 function newModule(file: string): Module {
   const mod = new Module(file, module);

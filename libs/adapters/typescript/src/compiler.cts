@@ -1,11 +1,16 @@
 /**
  * Loads the TypeScript compiler through the V8 code cache of code-cache.cts (issue 14): about
- * 85 ms instead of 200 ms per thread that parses code, the same module either way.
+ * 85 ms instead of 200 ms per thread that parses code, the same module either way. Where the build
+ * made one (scripts/build-parser.mjs), what loads is the parser module of parser-build.cts, the
+ * part of the same compiler a syntax pass reaches (1.5 of 9.1 MB); `DOCFORGE_TS_PARSER=whole`
+ * loads the whole compiler instead.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type * as TS from 'typescript';
-import { codeCacheDir, loadWithCodeCache, type CodeCacheLoad } from './code-cache.cjs';
+import { codeCacheDir, loadWithCodeCache, registerModule, type CodeCacheLoad } from './code-cache.cjs';
+import { PARSER_API } from './parser-api.cjs';
+import type { ParserManifest } from './parser-build.cjs';
 
 /** A sample parsed after a fresh compile, so the parser functions a build runs are in the cached data. */
 const WARM_SAMPLE = `#!/usr/bin/env node
@@ -51,21 +56,57 @@ function warm(exports: unknown): void {
   }
 }
 
-let primed: CodeCacheLoad | null = null;
+/** What {@link primeCompiler} loaded: the parser module (parser-build.cts) or the whole compiler, and how its code cache went. */
+export interface PrimedCompiler extends CodeCacheLoad {
+  module: 'parser' | 'whole';
+}
+
+let primed: PrimedCompiler | null = null;
 
 /**
- * Puts `typescript` (as resolved from this package) into `require.cache`, compiled with the code
- * cache of `codeCacheDir()`, once per thread. Never throws: on any failure nothing is primed and
- * a plain `require('typescript')` loads the compiler.
- * @returns how the load went (code-cache.cts `CodeCacheStatus`), or null when it failed
+ * Puts `typescript` (as resolved from this package) into `require.cache`, once per thread, so the
+ * `require('typescript')` of ts.cts returns it: the parser module made from that same package
+ * (parser-build.cts, about 1.5 MB; its exports are the compiler's, every name outside PARSER_API
+ * through the whole compiler) when {@link parserModuleFor} finds a matching one, else the whole
+ * compiler; either compiled with the code cache of `codeCacheDir()`. Never throws: on any failure
+ * nothing is primed and a plain `require('typescript')` loads the whole compiler.
+ * @returns what was loaded and how the code cache went, or null when it failed
  */
-export function primeCompiler(): CodeCacheLoad | null {
+export function primeCompiler(): PrimedCompiler | null {
   if (primed !== null) return primed;
   try {
     const file = require.resolve('typescript');
-    const version = (JSON.parse(readFileSync(path.join(path.dirname(file), '..', 'package.json'), 'utf8')) as { version?: unknown }).version;
-    primed = loadWithCodeCache(file, { cacheDir: codeCacheDir(), key: `typescript@${String(version)}`, warm });
+    const version = String((JSON.parse(readFileSync(path.join(path.dirname(file), '..', 'package.json'), 'utf8')) as { version?: unknown }).version);
+    const parser = require.cache[file] ? null : parserModuleFor(file, version);
+    if (parser !== null) {
+      const load = loadWithCodeCache(parser, { cacheDir: codeCacheDir(), key: `typescript-parser@${version}`, warm, register: false });
+      registerModule(file, load.exports);
+      primed = { ...load, module: 'parser' };
+    } else {
+      primed = { ...loadWithCodeCache(file, { cacheDir: codeCacheDir(), key: `typescript@${version}`, warm }), module: 'whole' };
+    }
     return primed;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The parser module to load for the compiler `typescriptFile` (version `version`), or null for the
+ * whole compiler: when `DOCFORGE_TS_PARSER=whole`, when the module or its manifest is missing or
+ * unreadable, or when the manifest names another version or file size, or lacks a name of
+ * PARSER_API (a module built before the adapter's sources changed). Never throws.
+ * @param manifestFile the manifest to read (default: this package's `dist/parser/typescript-parser.json`); the module is the `typescript-parser.cjs` beside it
+ */
+export function parserModuleFor(typescriptFile: string, version: string, env: NodeJS.ProcessEnv = process.env, manifestFile: string | null = null): string | null {
+  if (env['DOCFORGE_TS_PARSER'] === 'whole') return null;
+  try {
+    manifestFile ??= require.resolve('@docforge/adapter-typescript/parser/typescript-parser.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Partial<ParserManifest>;
+    if (manifest.typescript !== version || manifest.source_size !== statSync(typescriptFile).size) return null;
+    if (!Array.isArray(manifest.roots) || !PARSER_API.every((name) => manifest.roots!.includes(name))) return null;
+    const module = path.join(path.dirname(manifestFile), 'typescript-parser.cjs');
+    return statSync(module).isFile() ? module : null;
   } catch {
     return null;
   }

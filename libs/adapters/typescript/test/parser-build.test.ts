@@ -1,0 +1,151 @@
+// The parser module (issue 14, parser-build.cts): the part of typescript.js a syntax pass reaches
+// parses exactly as the whole compiler does, the adapter extracts the same graph with it, every
+// other name still works through the whole compiler, and a module that does not match the
+// installed compiler is not used.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type * as TS from 'typescript';
+import { parserModuleFor, primeCompiler } from '../src/compiler.cjs';
+import { PARSER_API } from '../src/parser-api.cjs';
+// parser-build.cjs loads the whole compiler (it reads typescript.js with it): imported by the last test only.
+import type { ParserManifest } from '../src/parser-build.cjs';
+import ts from '../src/ts.cjs';
+import { extractTypeScript } from '../src/index.js';
+
+const requireHere = createRequire(import.meta.url);
+const tsFile = requireHere.resolve('typescript');
+const version = (JSON.parse(readFileSync(path.join(path.dirname(tsFile), '..', 'package.json'), 'utf8')) as { version: string }).version;
+const here = path.dirname(fileURLToPath(import.meta.url));
+const parserDir = path.join(here, '..', 'parser');
+const parserFile = path.join(parserDir, 'typescript-parser.cjs');
+const manifestFile = path.join(parserDir, 'typescript-parser.json');
+const FASTIFY = path.join(here, '../../../../../node_modules/fastify');
+
+/** The whole compiler, loaded apart from `require.cache` (where the adapter's thread holds the parser module). */
+function wholeCompiler(): typeof TS {
+  const { loadWithCodeCache } = requireHere('../src/code-cache.cjs') as typeof import('../src/code-cache.cjs');
+  return loadWithCodeCache(tsFile, { cacheDir: null, key: 'whole', register: false }).exports as typeof TS;
+}
+
+function sources(dir: string, out: string[]): string[] {
+  for (const entry of readdirSync(dir).sort()) {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) {
+      if (entry !== 'node_modules' && entry !== 'dist') sources(full, out);
+    } else if (/\.(c|m)?(j|t)sx?$/.test(entry)) out.push(full);
+  }
+  return out;
+}
+
+/** Everything a parse tree says that the adapter can read: nodes, positions, flags, texts, modifiers, comments, children, diagnostics, lines. */
+function dump(compiler: typeof TS, file: string, text: string): string {
+  const kind = /\.tsx$/.test(file) ? compiler.ScriptKind.TSX : /\.(c|m)?ts$/.test(file) ? compiler.ScriptKind.TS : /\.jsx$/.test(file) ? compiler.ScriptKind.JSX : compiler.ScriptKind.JS;
+  const sf = compiler.createSourceFile(file, text, { languageVersion: compiler.ScriptTarget.Latest, jsDocParsingMode: compiler.JSDocParsingMode.ParseNone }, true, kind);
+  const lines = [(sf as unknown as { parseDiagnostics: TS.DiagnosticWithLocation[] }).parseDiagnostics
+    .map((d) => `${d.start}:${d.code}:${compiler.flattenDiagnosticMessageText(d.messageText, '\n')}`).join('|')];
+  const visit = (node: TS.Node): void => {
+    const modifiers = compiler.canHaveModifiers(node) ? (compiler.getModifiers(node) ?? []).map((m) => m.kind).join('+') : '-';
+    const comments = (compiler.getLeadingCommentRanges(text, node.pos) ?? []).map((c) => `${c.pos}-${c.end}`).join('+');
+    const name = compiler.isIdentifier(node) || compiler.isStringLiteral(node) ? node.text : '';
+    lines.push(`${compiler.SyntaxKind[node.kind]} ${node.pos}-${node.end} ${node.flags} ${node.getStart(sf)} ${modifiers} ${comments} ${node.getChildCount(sf)} ${name}`);
+    compiler.forEachChild(node, visit);
+  };
+  visit(sf);
+  lines.push(JSON.stringify(sf.getLineAndCharacterOfPosition(text.length)));
+  return lines.join('\n');
+}
+
+test('the build made a parser module from the installed compiler, a sixth of its size, and the adapter loads it', () => {
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as ParserManifest;
+  assert.equal(manifest.typescript, version);
+  assert.equal(manifest.source_size, statSync(tsFile).size);
+  assert.deepEqual(manifest.roots, [...PARSER_API]);
+  assert.ok(statSync(parserFile).size < statSync(tsFile).size / 4, `${statSync(parserFile).size} bytes`);
+  assert.equal(parserModuleFor(tsFile, version), parserFile);
+  assert.equal(primeCompiler()?.module, 'parser');
+  assert.equal(ts, requireHere('typescript'), 'require("typescript") in this thread returns the parser module');
+  assert.equal((ts as unknown as { __docforgeParser?: { typescript: string } }).__docforgeParser?.typescript, version);
+});
+
+test('the parser module parses fastify and this adapter exactly as the whole compiler does', () => {
+  const whole = wholeCompiler();
+  assert.notEqual(whole, ts);
+  const files = [...sources(FASTIFY, []), ...sources(path.join(here, '..', '..', 'src'), [])];
+  assert.ok(files.length > 250, `${files.length} files`);
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    assert.equal(dump(ts as unknown as typeof TS, file, text), dump(whole, file, text), file);
+  }
+  // Broken input too: the same recovery and diagnostics.
+  for (const text of ['class {', 'let x = (1 +;', 'export default async function* () { yield* }', '<div>{x</div>', '\u00a0\ufeff/* unterminated']) {
+    assert.equal(dump(ts as unknown as typeof TS, 'bad.tsx', text), dump(whole, 'bad.tsx', text), text);
+  }
+  assert.deepEqual(ts.parseConfigFileTextToJson('tsconfig.json', '{ "a": 1, // c\n}'), whole.parseConfigFileTextToJson('tsconfig.json', '{ "a": 1, // c\n}'));
+});
+
+test('extraction with the parser module uses no name outside PARSER_API and equals extraction with the whole compiler', () => {
+  const files = sources(path.join(FASTIFY, 'lib'), []).concat(path.join(FASTIFY, 'fastify.js'), path.join(FASTIFY, 'types', 'instance.d.ts'));
+  const extract = (file: string): unknown => extractTypeScript({ path: path.relative(FASTIFY, file), content: readFileSync(file, 'utf8'), strategy: 'ast', logic: true });
+  const withParser = JSON.stringify(files.map(extract));
+  assert.deepEqual([...(ts as unknown as { __docforgeParser: { fallbacks: Set<string> } }).__docforgeParser.fallbacks], []);
+  // The same extraction in a process made to load the whole compiler.
+  const script = `import { extractTypeScript } from ${JSON.stringify(new URL('../src/index.js', import.meta.url).href)};
+    import { readFileSync } from 'node:fs'; import path from 'node:path';
+    import { primeCompiler } from ${JSON.stringify(new URL('../src/compiler.cjs', import.meta.url).href)};
+    const files = ${JSON.stringify(files)};
+    const out = files.map((file) => extractTypeScript({ path: path.relative(${JSON.stringify(FASTIFY)}, file), content: readFileSync(file, 'utf8'), strategy: 'ast', logic: true }));
+    process.stdout.write(JSON.stringify({ module: primeCompiler().module, out: JSON.stringify(out) }));`;
+  const child = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, DOCFORGE_TS_PARSER: 'whole' }, maxBuffer: 1 << 28 }).toString()) as { module: string; out: string };
+  assert.equal(child.module, 'whole');
+  assert.equal(child.out, withParser);
+});
+
+test('a name outside PARSER_API comes from the whole compiler and is counted', () => {
+  const parser = requireHere(parserFile) as typeof TS & { __docforgeParser: { fallbacks: Set<string> } };
+  const output = parser.transpileModule('export const x: number = 1;', { compilerOptions: { module: parser.ModuleKind.CommonJS } }).outputText;
+  assert.match(output, /exports\.x = 1;/);
+  assert.deepEqual([...parser.__docforgeParser.fallbacks].sort(), ['ModuleKind', 'transpileModule']);
+});
+
+test('a parser module that does not match the installed compiler, or DOCFORGE_TS_PARSER=whole, means the whole compiler', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docforge-parser-'));
+  try {
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as ParserManifest;
+    const write = (change: Partial<ParserManifest> | string): string => {
+      const file = path.join(dir, 'typescript-parser.json');
+      writeFileSync(file, typeof change === 'string' ? change : JSON.stringify({ ...manifest, ...change }));
+      return file;
+    };
+    writeFileSync(path.join(dir, 'typescript-parser.cjs'), readFileSync(parserFile));
+    assert.equal(parserModuleFor(tsFile, version, {}, write({})), path.join(dir, 'typescript-parser.cjs'));
+    assert.equal(parserModuleFor(tsFile, version, { DOCFORGE_TS_PARSER: 'whole' }, write({})), null);
+    assert.equal(parserModuleFor(tsFile, version, {}, write({ typescript: '5.0.0' })), null);
+    assert.equal(parserModuleFor(tsFile, version, {}, write({ source_size: manifest.source_size + 1 })), null);
+    assert.equal(parserModuleFor(tsFile, version, {}, write({ roots: PARSER_API.slice(1) })), null);
+    assert.equal(parserModuleFor(tsFile, version, {}, write('{ not json')), null);
+    assert.equal(parserModuleFor(tsFile, version, {}, path.join(dir, 'missing.json')), null);
+    rmSync(path.join(dir, 'typescript-parser.cjs'));
+    assert.equal(parserModuleFor(tsFile, version, {}, write({})), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('buildParserModule refuses a file that is not the compiler and a root the compiler does not export', async () => {
+  const { buildParserModule } = await import('../src/parser-build.cjs');
+  const dir = mkdtempSync(path.join(tmpdir(), 'docforge-parser-build-'));
+  try {
+    const other = path.join(dir, 'other.js');
+    writeFileSync(other, 'module.exports = {};\n');
+    assert.throws(() => buildParserModule(other, '0.0.0', ['createSourceFile']), /not laid out as TypeScript 5's typescript\.js/);
+    assert.throws(() => buildParserModule(tsFile, version, ['createSourceFile', 'noSuchExport']), /noSuchExport is not an export/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
