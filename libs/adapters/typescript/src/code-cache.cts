@@ -18,7 +18,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { isAscii } from 'node:buffer';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module = require('node:module');
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -72,26 +72,39 @@ function cacheFileFor(cacheDir: string, file: string, key: string): string {
 }
 
 /**
+ * The bytes of `file` when it is a regular file of at most `maxBytes`: opened without blocking and
+ * checked with fstat before any read, so a FIFO, device or directory under that name never stalls
+ * or floods the caller. 'absent' when it cannot be opened, 'unreadable' when it is no regular file,
+ * too large, or the read fails. Never throws.
+ */
+export function readRegularFile(file: string, maxBytes = Number.MAX_SAFE_INTEGER): Buffer | 'absent' | 'unreadable' {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return 'absent';
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > maxBytes) return 'unreadable';
+    return readFileSync(fd);
+  } catch {
+    return 'unreadable';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * The cached data of a well-formed cache file; undefined when absent or damaged. Only a regular
  * file is read: the file is opened without blocking and checked first, so a FIFO or device under
  * the cache's name never stalls a build (it counts as damaged and is replaced by the next write).
  */
 function readCacheFile(cacheFile: string): { data: Buffer | undefined; damaged: boolean } {
-  let raw: Buffer;
-  let fd: number;
-  try {
-    fd = openSync(cacheFile, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return { data: undefined, damaged: false };
-  }
-  try {
-    if (!fstatSync(fd).isFile()) return { data: undefined, damaged: true };
-    raw = readFileSync(fd);
-  } catch {
-    return { data: undefined, damaged: true };
-  } finally {
-    closeSync(fd);
-  }
+  const read = readRegularFile(cacheFile);
+  if (read === 'absent') return { data: undefined, damaged: false };
+  if (read === 'unreadable') return { data: undefined, damaged: true };
+  const raw = read;
   const head = MAGIC.length + DIGEST_BYTES;
   if (raw.length <= head || !raw.subarray(0, MAGIC.length).equals(MAGIC)) return { data: undefined, damaged: true };
   const data = raw.subarray(head);
@@ -99,11 +112,25 @@ function readCacheFile(cacheFile: string): { data: Buffer | undefined; damaged: 
   return ok ? { data, damaged: false } : { data: undefined, damaged: true };
 }
 
+/**
+ * Creates `dir` and its missing ancestors (mode 0700), one level at a time. Node 20's
+ * `mkdirSync(dir, { recursive: true })` never returns for some paths (under /proc, where mkdir
+ * answers ENOENT below a parent that exists); this throws instead.
+ */
+function makeDirectory(dir: string): void {
+  const missing: string[] = [];
+  for (let current = dir; !existsSync(current); current = path.dirname(current)) {
+    missing.push(current);
+    if (path.dirname(current) === current) break;
+  }
+  for (const level of missing.reverse()) mkdirSync(level, { mode: 0o700 });
+}
+
 /** Writes a cache file atomically (unique temporary name, then rename); false when it could not. */
 function writeCacheFile(cacheFile: string, data: Buffer): boolean {
   const tmp = `${cacheFile}.${process.pid}-${threadId}-${randomBytes(4).toString('hex')}.tmp`;
   try {
-    mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
+    makeDirectory(path.dirname(cacheFile));
     writeFileSync(tmp, Buffer.concat([MAGIC, createHash('sha256').update(data).digest(), data]), { mode: 0o600 });
     renameSync(tmp, cacheFile);
     return true;

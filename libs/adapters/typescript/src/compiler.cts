@@ -8,7 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type * as TS from 'typescript';
-import { codeCacheDir, loadWithCodeCache, registerModule, type CodeCacheLoad } from './code-cache.cjs';
+import { codeCacheDir, loadWithCodeCache, readRegularFile, registerModule, type CodeCacheLoad } from './code-cache.cjs';
 import { PARSER_API } from './parser-api.cjs';
 import type { ParserManifest } from './parser-build.cjs';
 
@@ -68,8 +68,9 @@ let primed: PrimedCompiler | null = null;
  * `require('typescript')` of ts.cts returns it: the parser module made from that same package
  * (parser-build.cts, about 1.5 MB; its exports are the compiler's, every name outside PARSER_API
  * through the whole compiler) when {@link parserModuleFor} finds a matching one, else the whole
- * compiler; either compiled with the code cache of `codeCacheDir()`. Never throws: on any failure
- * nothing is primed and a plain `require('typescript')` loads the whole compiler.
+ * compiler (also when the parser module fails {@link loadParserModule}'s checks); either compiled with
+ * the code cache of `codeCacheDir()`. Never throws: on any failure nothing is primed and a plain
+ * `require('typescript')` loads the whole compiler.
  * @returns what was loaded and how the code cache went, or null when it failed
  */
 export function primeCompiler(): PrimedCompiler | null {
@@ -78,8 +79,8 @@ export function primeCompiler(): PrimedCompiler | null {
     const file = require.resolve('typescript');
     const version = String((JSON.parse(readFileSync(path.join(path.dirname(file), '..', 'package.json'), 'utf8')) as { version?: unknown }).version);
     const parser = require.cache[file] ? null : parserModuleFor(file, version);
-    if (parser !== null) {
-      const load = loadWithCodeCache(parser, { cacheDir: codeCacheDir(), key: `typescript-parser@${version}`, warm, register: false });
+    const load = parser === null ? null : loadParserModule(parser, version);
+    if (load !== null) {
       registerModule(file, load.exports);
       primed = { ...load, module: 'parser' };
     } else {
@@ -92,21 +93,52 @@ export function primeCompiler(): PrimedCompiler | null {
 }
 
 /**
+ * Loads the parser module `file` with the code cache and checks what it exports: the generated
+ * module's stamp for `version` and a value for every name of PARSER_API (read without running a
+ * fallback getter). Null when it throws while loading or exports anything else (an emptied or
+ * truncated file that still runs), so the whole compiler loads instead.
+ */
+export function loadParserModule(file: string, version: string): CodeCacheLoad | null {
+  let load: CodeCacheLoad;
+  try {
+    load = loadWithCodeCache(file, { cacheDir: codeCacheDir(), key: `typescript-parser@${version}`, warm, register: false });
+  } catch {
+    return null;
+  }
+  const exports = load.exports;
+  if (typeof exports !== 'object' || exports === null) return null;
+  const own = (name: string): unknown => Object.getOwnPropertyDescriptor(exports, name)?.value;
+  const stamp = own('__docforgeParser') as { typescript?: unknown } | undefined;
+  if (stamp?.typescript !== version) return null;
+  return PARSER_API.every((name) => own(name) !== undefined) ? load : null;
+}
+
+/** Bytes a parser manifest may have (it is about 2 KB). */
+const MANIFEST_MAX_BYTES = 1 << 20;
+
+/**
  * The parser module to load for the compiler `typescriptFile` (version `version`), or null for the
- * whole compiler: when `DOCFORGE_TS_PARSER=whole`, when the module or its manifest is missing or
- * unreadable, or when the manifest names another version or file size, or lacks a name of
- * PARSER_API (a module built before the adapter's sources changed). Never throws.
+ * whole compiler: when `DOCFORGE_TS_PARSER=whole`, when the module or its manifest is missing, no
+ * regular file or unreadable (neither is read before fstat says it is a regular file: a FIFO never
+ * blocks), or when the manifest names another version, size or mtime of `typescript.js`, another
+ * module size, or lacks a name of PARSER_API (a module built before the adapter's sources
+ * changed). Never throws.
  * @param manifestFile the manifest to read (default: this package's `dist/parser/typescript-parser.json`); the module is the `typescript-parser.cjs` beside it
  */
 export function parserModuleFor(typescriptFile: string, version: string, env: NodeJS.ProcessEnv = process.env, manifestFile: string | null = null): string | null {
   if (env['DOCFORGE_TS_PARSER'] === 'whole') return null;
   try {
     manifestFile ??= require.resolve('@docforge/adapter-typescript/parser/typescript-parser.json');
-    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Partial<ParserManifest>;
-    if (manifest.typescript !== version || manifest.source_size !== statSync(typescriptFile).size) return null;
+    const bytes = readRegularFile(manifestFile, MANIFEST_MAX_BYTES);
+    if (typeof bytes === 'string') return null;
+    const manifest = JSON.parse(bytes.toString('utf8')) as Partial<ParserManifest> | null;
+    if (typeof manifest !== 'object' || manifest === null) return null;
+    const source = statSync(typescriptFile);
+    if (manifest.typescript !== version || manifest.source_size !== source.size || manifest.source_mtime_ms !== source.mtimeMs) return null;
     if (!Array.isArray(manifest.roots) || !PARSER_API.every((name) => manifest.roots!.includes(name))) return null;
     const module = path.join(path.dirname(manifestFile), 'typescript-parser.cjs');
-    return statSync(module).isFile() ? module : null;
+    const st = statSync(module);
+    return st.isFile() && st.size === manifest.module_size ? module : null;
   } catch {
     return null;
   }

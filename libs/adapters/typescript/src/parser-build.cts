@@ -16,7 +16,8 @@
  * compiler on first use (outside `require.cache`) and counts the name, so a name missing from
  * PARSER_API is slower, never wrong.
  */
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import ts = require('typescript');
 
 /** The generated module and what it kept. */
@@ -31,8 +32,12 @@ export interface ParserModule {
 export interface ParserManifest {
   /** `version` of the `typescript` package the module was made from. */
   typescript: string;
-  /** Size in bytes of that package's `lib/typescript.js`. */
+  /** Size in bytes and mtime (ms) of that package's `lib/typescript.js`. */
   source_size: number;
+  source_mtime_ms: number;
+  /** Size in bytes and SHA-256 (hex) of the generated module's text. */
+  module_size: number;
+  module_sha256: string;
   /** The names exported as the compiler's own values (the rest load the whole compiler). */
   roots: string[];
   /** Top-level statements kept, of all in `typescript.js`. */
@@ -119,7 +124,15 @@ export function buildParserModule(typescriptFile: string, version: string, roots
     `Object.defineProperty(module.exports, '__docforgeParser', { value: { typescript: ${JSON.stringify(version)}, fallbacks: __docforgeFallbacks } });`,
     '',
   ].join('\n');
-  return { code, manifest: { typescript: version, source_size: Buffer.byteLength(source, 'utf8'), roots: [...roots], kept: kept.length, total: file.statements.length } };
+  const sourceStat = statSync(typescriptFile);
+  return {
+    code,
+    manifest: {
+      typescript: version, source_size: sourceStat.size, source_mtime_ms: sourceStat.mtimeMs,
+      module_size: Buffer.byteLength(code, 'utf8'), module_sha256: createHash('sha256').update(code).digest('hex'),
+      roots: [...roots], kept: kept.length, total: file.statements.length,
+    },
+  };
 }
 
 /** The generated module's way to every other export: the whole compiler, loaded once outside `require.cache`. */

@@ -113,6 +113,10 @@ test('a damaged or rejected cache file is rebuilt, and a cache that cannot be wr
     const unwritable = await load(path.join(blocked, 'v8'));
     assert.equal(unwritable.status, 'failed');
     assert.deepEqual(unwritable.shape, shape(requireHere('typescript') as typeof TS));
+    // A directory under /proc, where Node 20's recursive mkdir never returns: the load goes on without a cache.
+    const underProc = await load('/proc/docforge-code-cache-test/v8');
+    assert.equal(underProc.status, 'failed');
+    assert.deepEqual(underProc.shape, shape(requireHere('typescript') as typeof TS));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

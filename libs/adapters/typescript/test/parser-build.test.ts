@@ -5,13 +5,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as TS from 'typescript';
-import { parserModuleFor, primeCompiler } from '../src/compiler.cjs';
+import { loadParserModule, parserModuleFor, primeCompiler } from '../src/compiler.cjs';
 import { PARSER_API } from '../src/parser-api.cjs';
 // parser-build.cjs loads the whole compiler (it reads typescript.js with it): imported by the last test only.
 import type { ParserManifest } from '../src/parser-build.cjs';
@@ -65,6 +66,9 @@ test('the build made a parser module from the installed compiler, a sixth of its
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as ParserManifest;
   assert.equal(manifest.typescript, version);
   assert.equal(manifest.source_size, statSync(tsFile).size);
+  assert.equal(manifest.source_mtime_ms, statSync(tsFile).mtimeMs);
+  assert.equal(manifest.module_size, statSync(parserFile).size);
+  assert.equal(manifest.module_sha256, createHash('sha256').update(readFileSync(parserFile)).digest('hex'));
   assert.deepEqual(manifest.roots, [...PARSER_API]);
   assert.ok(statSync(parserFile).size < statSync(tsFile).size / 4, `${statSync(parserFile).size} bytes`);
   assert.equal(parserModuleFor(tsFile, version), parserFile);
@@ -127,12 +131,56 @@ test('a parser module that does not match the installed compiler, or DOCFORGE_TS
     assert.equal(parserModuleFor(tsFile, version, { DOCFORGE_TS_PARSER: 'whole' }, write({})), null);
     assert.equal(parserModuleFor(tsFile, version, {}, write({ typescript: '5.0.0' })), null);
     assert.equal(parserModuleFor(tsFile, version, {}, write({ source_size: manifest.source_size + 1 })), null);
+    // typescript.js patched in place to the same size (patch-package): its mtime moved.
+    assert.equal(parserModuleFor(tsFile, version, {}, write({ source_mtime_ms: manifest.source_mtime_ms + 1 })), null);
+    assert.equal(parserModuleFor(tsFile, version, {}, write({ module_size: manifest.module_size - 1 })), null);
+    for (const text of ['null', '[]', '"x"', '42']) assert.equal(parserModuleFor(tsFile, version, {}, write(text)), null, text);
     assert.equal(parserModuleFor(tsFile, version, {}, write({ roots: PARSER_API.slice(1) })), null);
     assert.equal(parserModuleFor(tsFile, version, {}, write('{ not json')), null);
     assert.equal(parserModuleFor(tsFile, version, {}, path.join(dir, 'missing.json')), null);
+    // A FIFO or a directory as the manifest: not read (no hang), the whole compiler.
+    const fifoDir = path.join(dir, 'fifo');
+    mkdirSync(fifoDir);
+    execFileSync('mkfifo', [path.join(fifoDir, 'typescript-parser.json')]);
+    writeFileSync(path.join(fifoDir, 'typescript-parser.cjs'), readFileSync(parserFile));
+    assert.equal(parserModuleFor(tsFile, version, {}, path.join(fifoDir, 'typescript-parser.json')), null);
+    rmSync(path.join(dir, 'typescript-parser.json'));
+    mkdirSync(path.join(dir, 'typescript-parser.json'));
+    assert.equal(parserModuleFor(tsFile, version, {}, path.join(dir, 'typescript-parser.json')), null);
+    rmSync(path.join(dir, 'typescript-parser.json'), { recursive: true });
     rmSync(path.join(dir, 'typescript-parser.cjs'));
     assert.equal(parserModuleFor(tsFile, version, {}, write({})), null);
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a parser module that loads but is hollow, truncated or throws is refused, so the whole compiler loads', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docforge-parser-hollow-'));
+  // These modules' code caches go to the temporary folder, not the user's cache.
+  const cacheDir = process.env['DOCFORGE_CODE_CACHE_DIR'];
+  process.env['DOCFORGE_CODE_CACHE_DIR'] = path.join(dir, 'v8');
+  try {
+    const whole = readFileSync(parserFile, 'utf8');
+    const cut = whole.slice(0, whole.lastIndexOf('\nmodule.exports = '));
+    const withoutRoot = whole.replace(/createSourceFile: createSourceFile, /, '');
+    assert.notEqual(withoutRoot, whole);
+    const cases: Record<string, string> = {
+      empty: '', exportsEmpty: 'module.exports = {};', exportsNull: 'module.exports = null;', cutBeforeExports: cut,
+      missingRoot: withoutRoot, throws: `${whole}\nthrow new Error('late');`, otherVersion: whole.replace(/typescript: "[^"]+"/, 'typescript: "0.0.0"'),
+    };
+    for (const [name, text] of Object.entries(cases)) {
+      const file = path.join(dir, `${name}.cjs`);
+      writeFileSync(file, text);
+      assert.equal(loadParserModule(file, version), null, name);
+    }
+    const good = path.join(dir, 'good.cjs');
+    writeFileSync(good, whole);
+    const load = loadParserModule(good, version);
+    assert.equal(typeof (load?.exports as typeof TS | undefined)?.createSourceFile, 'function');
+  } finally {
+    if (cacheDir === undefined) delete process.env['DOCFORGE_CODE_CACHE_DIR'];
+    else process.env['DOCFORGE_CODE_CACHE_DIR'] = cacheDir;
     rmSync(dir, { recursive: true, force: true });
   }
 });
