@@ -119,7 +119,9 @@ function writeSources(db: Db, sources: Iterable<CachedSource>, written?: readonl
       adapter: s.adapter, logic_steps: s.logic_count ?? s.logic_steps.length,
     };
     stmt.run(s.entry.path, s.entry.role, s.entry.size, s.entry.mtime_ns, s.entry.ino, s.content_hash, s.nodes.length);
-    rows.push({ path: s.entry.path, sourceKey: sourceKey(s), parse: JSON.stringify(parse), linkData: linkDataJson(s) });
+    // Link data the parse cache no longer holds (undefined): no row, so the source is parsed again by a later build.
+    const linkData = linkDataJson(s);
+    if (linkData !== undefined) rows.push({ path: s.entry.path, sourceKey: sourceKey(s), parse: JSON.stringify(parse), linkData });
   }
   return rows;
 }

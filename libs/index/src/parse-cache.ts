@@ -25,10 +25,19 @@ export interface ParseRow {
   linkData: string | null;
 }
 
-/** A cached parse as read: the `PersistedParse` JSON and the link data JSON, kept apart so the link data is parsed only when read (lazy-link-data.ts). */
+/**
+ * A source's link data as the parse cache holds it: null (none), or a function that reads its
+ * JSON text from the cache when called (null when the row is gone or now holds another parse).
+ */
+export type LinkDataFetch = () => string | null;
+
+/**
+ * A cached parse as read: the `PersistedParse` JSON, and the link data, kept apart so it is read
+ * from the cache and parsed only when linking reads it (lazy-link-data.ts).
+ */
 export interface CachedParseText {
   parse: string;
-  linkData: string | null;
+  linkData: LinkDataFetch | null;
 }
 
 /**
@@ -128,10 +137,36 @@ function tryWrite(layout: StateLayout, stamp: ParseCacheStamp, rows: readonly Pa
   }
 }
 
+/** The connection link-data reads go through: the one {@link readParseCache} opened last (read-only, kept open). */
+let linkDataDb: Db | null = null;
+let linkDataStatement: Database.Statement | null = null;
+
+function useLinkDataDb(db: Db | null): void {
+  if (linkDataDb !== null && linkDataDb !== db) {
+    try {
+      linkDataDb.close();
+    } catch {
+      // already closed
+    }
+  }
+  linkDataDb = db;
+  linkDataStatement = null;
+}
+
+/** A key without the source's stat fields: the stamp and the content hash, what link data depends on. */
+function parseIdentity(key: string): string {
+  const cut = key.lastIndexOf('\u0000');
+  const sourceKey = key.slice(cut + 1);
+  return `${key.slice(0, cut)}\u0000${sourceKey.slice(sourceKey.lastIndexOf(':') + 1)}`;
+}
+
 /**
  * The cached parse of each path whose row matches `stamp` and the given source key; paths without
- * a matching row are absent. Never throws: a missing or damaged cache, or one of another format,
- * gives an empty map.
+ * a matching row are absent. The link data is not read here (in an edit most of it never is): a
+ * row with link data gets a function that reads it later, by path, through a read-only connection
+ * kept open for that; it returns null when the row then holds another parse (another stamp or
+ * content hash; the stat fields may differ, as when a source was touched) or is gone, or the read
+ * fails. Never throws: a missing or damaged cache, or one of another format, gives an empty map.
  */
 export function readParseCache(layout: StateLayout, stamp: ParseCacheStamp, sourceKeys: ReadonlyMap<string, string>): Map<string, CachedParseText> {
   const out = new Map<string, CachedParseText>();
@@ -140,15 +175,31 @@ export function readParseCache(layout: StateLayout, stamp: ParseCacheStamp, sour
     if (!cacheFilesPlain(layout, false)) return out;
     db = new (sqliteDatabase())(parseCacheFile(layout), { readonly: true, fileMustExist: true, timeout: 5000 });
     if (db.pragma('user_version', { simple: true }) !== CACHE_FORMAT) return out;
-    type Row = { path: string; key: string; parse: string; link_data: string | null };
-    for (const row of db.prepare('SELECT path, key, parse, link_data FROM parses').iterate() as IterableIterator<Row>) {
+    type Row = { path: string; key: string; parse: string; has_link: number };
+    // `link_data IS NOT NULL` needs only the record header: the link data's overflow pages are not read.
+    for (const row of db.prepare('SELECT path, key, parse, link_data IS NOT NULL AS has_link FROM parses').iterate() as IterableIterator<Row>) {
       const sourceKey = sourceKeys.get(row.path);
-      if (sourceKey !== undefined && row.key === stampKey(stamp, sourceKey)) out.set(row.path, { parse: row.parse, linkData: typeof row.link_data === 'string' ? row.link_data : null });
+      if (sourceKey === undefined || row.key !== stampKey(stamp, sourceKey)) continue;
+      out.set(row.path, { parse: row.parse, linkData: row.has_link === 1 ? linkDataFetch(db, row.path, parseIdentity(row.key)) : null });
     }
   } catch {
     out.clear();
   } finally {
-    db?.close();
+    if (out.size > 0 && db !== null) useLinkDataDb(db);
+    else db?.close();
   }
   return out;
+}
+
+function linkDataFetch(db: Db, sourcePath: string, identity: string): LinkDataFetch {
+  return () => {
+    try {
+      if (linkDataDb !== db || !db.open) return null;
+      linkDataStatement ??= db.prepare('SELECT key, link_data FROM parses WHERE path = ?');
+      const row = linkDataStatement.get(sourcePath) as { key: string; link_data: string | null } | undefined;
+      return row !== undefined && typeof row.link_data === 'string' && parseIdentity(row.key) === identity ? row.link_data : null;
+    } catch {
+      return null;
+    }
+  };
 }

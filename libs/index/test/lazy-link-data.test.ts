@@ -50,3 +50,30 @@ test('no link data is absent without a parse; a damaged text reads as null and i
   assert.equal(linkDataPresent(plain), true);
   assert.equal(linkDataJson(plain), '{"format":"x"}');
 });
+
+test('link data fetched from the parse cache is read once, on first use; one the cache no longer holds is damaged, never "none"', () => {
+  takeDamagedLinkData();
+  takeParsedLinkData();
+  let reads = 0;
+  const text = JSON.stringify({ format: 'x' });
+  const lazy = withLazyLinkData(source('e.ts'), () => { reads += 1; return text; });
+  assert.equal(linkDataPresent(lazy), true);
+  assert.equal(reads, 0, 'presence reads nothing');
+  assert.equal(linkDataJson(lazy), text);
+  assert.deepEqual(lazy.link_data, { format: 'x' });
+  assert.equal(reads, 1, 'read once');
+  assert.equal(takeParsedLinkData(), 1);
+  // The row is gone or holds another parse: every read is damaged, and the parse cache gets no row for it.
+  const lost = withLazyLinkData(source('f.ts'), () => null);
+  assert.equal(linkDataPresent(lost), true);
+  assert.equal(linkDataJson(lost), undefined);
+  assert.equal(lost.link_data, null);
+  assert.equal(lost.link_data, null);
+  assert.equal(linkDataPresent(lost), true, 'still present: never read as a file without link data');
+  assert.equal(takeDamagedLinkData(), 2);
+  // Assigning replaces it.
+  lost.link_data = { format: 'y' };
+  assert.deepEqual(lost.link_data, { format: 'y' });
+  assert.equal(linkDataJson(lost), '{"format":"y"}');
+  assert.equal(takeDamagedLinkData(), 0);
+});

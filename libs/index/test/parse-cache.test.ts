@@ -114,3 +114,32 @@ test('writing the parse cache never throws, even where its files can be neither 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('link data is read from the cache when asked, by path: the same parse under new stat fields still reads, another parse or a removed row reads null', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'docforge-parse-cache-fetch-'));
+  try {
+    const layout = { stateDir: dir } as StateLayout;
+    const stamp = { root: dir, descriptorHash: '0'.repeat(64), logicAllowed: true, adapterVersion: 'test' };
+    writeParseCache(layout, stamp, [
+      { path: 'a.ts', sourceKey: '1:2:3:hashA', parse: '{"v":3}', linkData: '{"format":"a"}' },
+      { path: 'b.ts', sourceKey: '1:2:3:hashB', parse: '{"v":3}', linkData: '{"format":"b"}' },
+      { path: 'c.md', sourceKey: '1:2:3:hashC', parse: '{"v":3}', linkData: null },
+    ], [], true);
+    const cached = readParseCache(layout, stamp, new Map([['a.ts', '1:2:3:hashA'], ['b.ts', '1:2:3:hashB'], ['c.md', '1:2:3:hashC']]));
+    assert.equal(cached.size, 3);
+    assert.equal(cached.get('c.md')!.linkData, null, 'no link data: nothing to read');
+    // The same content touched (new mtime): the row is re-keyed, the link data is the same.
+    writeParseCache(layout, stamp, [{ path: 'a.ts', sourceKey: '9:9:9:hashA', parse: '{"v":3}', linkData: '{"format":"a"}' }], [], false);
+    assert.equal(cached.get('a.ts')!.linkData!(), '{"format":"a"}');
+    // Another content under that path, then a removed row: null (the caller counts it as damaged).
+    writeParseCache(layout, stamp, [{ path: 'b.ts', sourceKey: '1:2:3:other', parse: '{"v":3}', linkData: '{"format":"other"}' }], [], false);
+    assert.equal(cached.get('b.ts')!.linkData!(), null);
+    writeParseCache(layout, stamp, [], ['a.ts'], false);
+    assert.equal(cached.get('a.ts')!.linkData!(), null);
+    // Another stamp (adapter version) for the same content: null.
+    writeParseCache(layout, { ...stamp, adapterVersion: 'other' }, [{ path: 'b.ts', sourceKey: '1:2:3:hashB', parse: '{"v":3}', linkData: '{"format":"b"}' }], [], false);
+    assert.equal(cached.get('b.ts')!.linkData!(), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
