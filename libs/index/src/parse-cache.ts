@@ -141,7 +141,7 @@ function tryWrite(layout: StateLayout, stamp: ParseCacheStamp, rows: readonly Pa
 let linkDataDb: Db | null = null;
 let linkDataStatement: Database.Statement | null = null;
 
-function useLinkDataDb(db: Db | null): void {
+function useLinkDataDb(db: Db): void {
   if (linkDataDb !== null && linkDataDb !== db) {
     try {
       linkDataDb.close();

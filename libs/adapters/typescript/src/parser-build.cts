@@ -135,22 +135,15 @@ export function buildParserModule(typescriptFile: string, version: string, roots
   };
 }
 
-/** The generated module's way to every other export: the whole compiler, loaded once outside `require.cache`. */
+/**
+ * The generated module's way to every other export: the whole compiler, loaded once outside
+ * `require.cache` by code-cache.cts (beside the module's folder: `dist/src` next to `dist/parser`).
+ */
 const FALLBACK = `const __docforgeFallbacks = new Set();
 let __docforgeWholeCompiler = null;
 function __docforgeWhole(name) {
   __docforgeFallbacks.add(name);
-  if (__docforgeWholeCompiler === null) {
-    const Module = require('node:module');
-    const path = require('node:path');
-    const file = require.resolve('typescript');
-    const mod = new Module(file, module);
-    mod.filename = file;
-    mod.paths = Module._nodeModulePaths(path.dirname(file));
-    const wrapper = new (require('node:vm').Script)(Module.wrap(require('node:fs').readFileSync(file, 'utf8')), { filename: file }).runInThisContext();
-    wrapper.call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
-    __docforgeWholeCompiler = mod.exports;
-  }
+  __docforgeWholeCompiler ??= require('../src/code-cache.cjs').loadWithCodeCache(require.resolve('typescript'), { cacheDir: null, key: 'whole', register: false }).exports;
   return __docforgeWholeCompiler[name];
 }`;
 
