@@ -128,8 +128,7 @@ test('a sync that needs a build: the bundle checks once, the full CLI builds onc
   appendFileSync(path.join(root, 'docs/guides/glossary.md'), '\nAn edit.\n');
   const edited = run(LAUNCHER, ['sync', '--json', '-C', root]);
   assert.equal(edited.status, 0, edited.stderr);
-  // A small project's build runs in the CLI process (libs/index in-process-build.ts).
-  assert.deepEqual(traced(edited).trace, ['bundle used', 'build in process', 'full cli (prior: build true)']);
+  assert.deepEqual(traced(edited).trace, ['bundle used', 'full cli (prior: build true)']);
   const report = JSON.parse(edited.stdout) as { rebuilt: boolean; publication: { generation: number }; stats: { mode: string } | null };
   assert.equal(report.rebuilt, true);
   assert.equal(report.publication.generation, generation + 1);

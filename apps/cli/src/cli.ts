@@ -65,25 +65,21 @@ function cliLogger(): Logger {
  * the full sync must run; `prestarted` then says whether the build worker was already started (a
  * build is likely) so it loads the build modules while the main thread goes on. With `prior` (the
  * launcher's bundled fast path already checked and found the publication not current) it does not
- * check again. A small project's build runs in this thread (libs/index in-process-build.ts) unless
- * `progressShown` (the progress port is drained only between tasks there).
+ * check again.
  */
-async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | null, progressShown: boolean): Promise<{ code: number } | { code: null; prestarted: boolean }> {
+async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | null): Promise<{ code: number } | { code: null; prestarted: boolean }> {
   let build: boolean;
   let prepare: PrepareTask | null = null;
-  let inProcess = false;
   if (prior !== null) build = prior.build;
   else {
     const answer = (await import('./fast-sync.js')).answerNoChange(root, json);
     if (answer.code !== null) return { code: answer.code };
     build = answer.prior.build;
     prepare = answer.prepare;
-    // Progress travels on a port an in-process build only drains once it is done: shown progress keeps the thread.
-    inProcess = answer.inProcess && !progressShown;
   }
   if (!build) return { code: null, prestarted: false };
   // Idempotent: the launcher's bundled check may have started it already (build-pool.ts).
-  (await import('@docforge/index/build-pool')).prestartBuildWorker(prepare, { inProcess });
+  (await import('@docforge/index/build-pool')).prestartBuildWorker(prepare);
   return { code: null, prestarted: true };
 }
 
@@ -148,8 +144,7 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
   const json = values.json === true;
   let prestarted = false;
   if (command === 'sync') {
-    const progressShown = (await import('./sync-output.js')).progressMode({ progress: values.progress === true, noProgress: values['no-progress'] === true }, process.stderr.isTTY === true) !== 'off';
-    const fast = await fastSync(root, json, prior, progressShown);
+    const fast = await fastSync(root, json, prior);
     if (fast.code !== null) return fast.code;
     prestarted = fast.prestarted;
   }

@@ -3,9 +3,7 @@ import { argumentsError } from '@docforge/core';
 import { IndexManager, type BuildProgress, type SyncReport } from '@docforge/index/manager';
 import type { ToolInputs } from '@docforge/protocol';
 
-import { printSyncResult, type ProgressMode } from './sync-output.js';
-
-export { progressMode, type ProgressMode } from './sync-output.js';
+import { printSyncResult } from './sync-output.js';
 import { errorLine, printLine as print, printRaw } from './terminal.js';
 
 /** Exit code of a command-line usage error, including arguments its MCP tool's schema refuses. */
@@ -27,6 +25,8 @@ export async function checkToolArguments<T extends 'docforge_search' | 'docforge
   return false;
 }
 
+/** Where build progress goes: a terminal line rewritten in place, plain lines, or nowhere. */
+export type ProgressMode = 'tty' | 'lines' | 'off';
 
 /** A sink of progress text (stderr, or a test double). */
 export interface ProgressStream {
@@ -35,6 +35,15 @@ export interface ProgressStream {
 
 const STAGE_UNITS: Record<string, string> = { start: 'files to check', parse: 'files parsed', write: 'nodes written', publish: 'sources published' };
 
+/**
+ * The progress mode of a command: `--no-progress` wins, then `--progress` (plain lines, for logs),
+ * else a rewritten line when stderr is a terminal, else nothing.
+ */
+export function progressMode(flags: { progress: boolean; noProgress: boolean }, stderrIsTty: boolean): ProgressMode {
+  if (flags.noProgress) return 'off';
+  if (stderrIsTty) return 'tty';
+  return flags.progress ? 'lines' : 'off';
+}
 
 /**
  * Reports index build progress (`BuildProgress`: stage, done of total) on `stream` as

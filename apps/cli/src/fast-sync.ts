@@ -9,10 +9,10 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { repeatedOption } from '@docforge/core';
-import { inProcessBuildAllowed, prestartBuildWorker } from '@docforge/index/build-pool';
+import { prestartBuildWorker } from '@docforge/index/build-pool';
 import type { PrepareTask } from '@docforge/index';
 import { noChangeSync } from '@docforge/index/no-change';
-import { printSyncResult, progressMode } from './sync-output.js';
+import { printSyncResult } from './sync-output.js';
 import { guardStdoutPipe } from './terminal.js';
 
 /**
@@ -23,11 +23,8 @@ export interface PriorSyncCheck {
   build: boolean;
 }
 
-/**
- * What {@link answerNoChange} learned when it did not answer: the prior check, what a build worker
- * may prepare meanwhile, and whether that build may run in this thread (libs/index in-process-build.ts).
- */
-type NotAnswered = { code: null; prior: PriorSyncCheck; prepare: PrepareTask | null; inProcess: boolean };
+/** What {@link answerNoChange} learned when it did not answer: the prior check, and what a build worker may prepare meanwhile. */
+type NotAnswered = { code: null; prior: PriorSyncCheck; prepare: PrepareTask | null };
 
 /** The answer of a no-change check: the exit code when it printed the result, else what the full sync should know. */
 export type NoChangeOutcome = { code: number } | NotAnswered;
@@ -42,10 +39,7 @@ export type NoChangeOutcome = { code: number } | NotAnswered;
  */
 export function answerNoChange(root: string, json: boolean): NoChangeOutcome {
   const answer = noChangeSync(root, { noAst: false });
-  if (!answer.current) {
-    const inProcess = answer.prepare !== undefined && answer.indexBytes !== undefined && inProcessBuildAllowed(answer.indexBytes);
-    return { code: null, prior: { build: answer.build }, prepare: answer.prepare ?? null, inProcess };
-  }
+  if (!answer.current) return { code: null, prior: { build: answer.build }, prepare: answer.prepare ?? null };
   return { code: printSyncResult({ rebuilt: false, staleness: 'current', publication: answer.publication, stats: null, sync_error: null }, json) };
 }
 
@@ -86,11 +80,8 @@ export function runFastSync(argv: readonly string[]): FastSyncOutcome {
   guardStdoutPipe();
   const outcome = answerNoChange(path.resolve(values['project-root'] ?? process.cwd()), values.json === true);
   if (outcome.code !== null) return { handled: true, code: outcome.code };
-  // A build is coming: its worker thread loads while the main thread loads the full CLI, or, for a
-  // small project, this thread prepares it now (in-process-build.ts); the IndexManager adopts either
-  // through build-pool.ts's process-wide slot, and the CLI releases it otherwise.
-  // Progress travels on a port an in-process build only drains once it is done: shown progress keeps the thread.
-  const progress = progressMode({ progress: values.progress === true, noProgress: values['no-progress'] === true }, process.stderr.isTTY === true);
-  if (outcome.prior.build) prestartBuildWorker(outcome.prepare, { inProcess: outcome.inProcess && progress === 'off' });
+  // A build is coming: its worker thread loads while the main thread loads the full CLI (the
+  // IndexManager adopts it through build-pool.ts's process-wide slot; the CLI releases it otherwise).
+  if (outcome.prior.build) prestartBuildWorker(outcome.prepare);
   return { handled: false, prior: outcome.prior };
 }

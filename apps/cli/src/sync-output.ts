@@ -7,19 +7,6 @@ import type { WireError } from '@docforge/core';
 import type { BuildStats, Publication } from '@docforge/index';
 import { printLine as print, printRaw } from './terminal.js';
 
-/** Where build progress goes: a terminal line rewritten in place, plain lines, or nowhere. */
-export type ProgressMode = 'tty' | 'lines' | 'off';
-
-/**
- * The progress mode of a command: `--no-progress` wins, then `--progress` (plain lines, for logs),
- * else a rewritten line when stderr is a terminal, else nothing.
- */
-export function progressMode(flags: { progress: boolean; noProgress: boolean }, stderrIsTty: boolean): ProgressMode {
-  if (flags.noProgress) return 'off';
-  if (stderrIsTty) return 'tty';
-  return flags.progress ? 'lines' : 'off';
-}
-
 /** What `docforge sync` reports: the fields of a SyncReport it prints. */
 export interface SyncResult {
   rebuilt: boolean;

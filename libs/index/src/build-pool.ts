@@ -6,8 +6,6 @@
  * the IndexManager and walks (issue 14); the next IndexManager of the process adopts that pool.
  * The thread runs the bundled worker (`dist/bundle/worker.cjs`, scripts/build-worker-bundle.mjs)
  * while that bundle is fresh, else the compiled ESM `worker.js`.
- * A one-shot CLI sync of a small project may instead prestart an in-process pool
- * (in-process-build.ts), which runs the same bundle's handlers in the calling thread.
  *
  * A pool whose thread cannot start (the worker file throws while loading) is dead: piscina stops
  * replacing a worker that fails during bootstrap, and tasks queued on it would never settle.
@@ -22,9 +20,6 @@ import type { Piscina } from 'piscina';
 import { errors, type DocforgeError } from '@docforge/core';
 import { buildHeapMb } from './adapter-timeout.js';
 import { BUILD_WORKER_LOADED, type PrepareTask } from './build-types.js';
-import { inProcessBuildPool, type BuildPool } from './in-process-build.js';
-
-export { inProcessBuildAllowed, type BuildPool } from './in-process-build.js';
 
 /** piscina, loaded on first use: the launcher's no-change fast path bundles this module and never starts a pool. */
 let piscina: typeof import('piscina') | null = null;
@@ -33,7 +28,7 @@ let piscina: typeof import('piscina') | null = null;
 export type PoolErrorListener = (error: unknown) => void;
 
 interface Prestarted {
-  pool: BuildPool;
+  pool: Piscina;
   errors: unknown[];
   listener: PoolErrorListener | null;
 }
@@ -84,7 +79,7 @@ interface PoolState {
 
 /** Keyed by the pools this module made (each copy of the module tracks its own; the prestarted pool carries its state along). */
 const POOL_STATES = Symbol.for('docforge.index.buildPoolStates');
-const states: WeakMap<BuildPool, PoolState> = ((globalThis as { [POOL_STATES]?: WeakMap<BuildPool, PoolState> })[POOL_STATES] ??= new WeakMap());
+const states: WeakMap<Piscina, PoolState> = ((globalThis as { [POOL_STATES]?: WeakMap<Piscina, PoolState> })[POOL_STATES] ??= new WeakMap());
 
 /**
  * `DOCFORGE_WORKER_BUNDLE=off` runs the compiled ESM worker even when the bundle is fresh (tests
@@ -200,7 +195,7 @@ function delay<T>(ms: number, value: T): { promise: Promise<T>; cancel: () => vo
 /**
  * Why `pool` can no longer run tasks, or null while it can (or when this module did not make it).
  */
-export function poolDeath(pool: BuildPool): PoolDeath | null {
+export function poolDeath(pool: Piscina): PoolDeath | null {
   return states.get(pool)?.death ?? null;
 }
 
@@ -217,7 +212,7 @@ export function poolDeath(pool: BuildPool): PoolDeath | null {
  * {@link LOAD_LIMIT_MS} of waiting, so a damaged bundle falls back instead of hanging a sync.
  * @throws whatever the task throws; `index_unavailable` when the pool is dead
  */
-export async function runOnPool(pool: BuildPool, task: unknown, options?: Parameters<Piscina['run']>[1]): Promise<unknown> {
+export async function runOnPool(pool: Piscina, task: unknown, options?: Parameters<Piscina['run']>[1]): Promise<unknown> {
   const state = states.get(pool);
   if (state === undefined) return pool.run(task, options);
   if (state.death) throw poolDeathError(state.death);
@@ -253,7 +248,7 @@ export async function runOnPool(pool: BuildPool, task: unknown, options?: Parame
  * one. Piscina starts its thread at once and the thread imports worker.ts before any task.
  * @param onError receives every pool 'error' event (including those emitted before adoption)
  */
-export function createBuildPool(onError: PoolErrorListener): BuildPool {
+export function createBuildPool(onError: PoolErrorListener): Piscina {
   const early = slot[PRESTARTED] ?? null;
   if (early !== null) {
     slot[PRESTARTED] = null;
@@ -266,33 +261,14 @@ export function createBuildPool(onError: PoolErrorListener): BuildPool {
   return pool;
 }
 
-/** Options of {@link prestartBuildWorker}. */
-export interface PrestartOptions {
-  /**
-   * Run the build in this thread when in-process-build.ts can (a one-shot CLI sync whose caller
-   * checked `inProcessBuildAllowed`; needs `prepare`): no worker thread is started then.
-   */
-  inProcess?: boolean;
-}
-
 /**
  * Starts the build worker now, for the next {@link createBuildPool} of this process to adopt;
  * with `prepare`, the worker's first task prepares the build (worker.ts `prepare`).
  * Idempotent while not adopted. Whoever prestarts must adopt it or call
  * {@link releasePrestartedBuildWorker}.
  */
-export function prestartBuildWorker(prepare: PrepareTask | null = null, options: PrestartOptions = {}): void {
+export function prestartBuildWorker(prepare: PrepareTask | null = null): void {
   if ((slot[PRESTARTED] ?? null) !== null) return;
-  // In this thread (in-process-build.ts), the prepare already started; else a worker thread. Only
-  // the package's own bundle loads here: a file named by WORKER_BUNDLE_ENV runs in a thread, where
-  // one that exits or hangs while loading cannot take the process with it.
-  const inProcess = options.inProcess === true && prepare !== null && process.env[WORKER_BUNDLE_ENV] === undefined
-    ? inProcessBuildPool(buildWorkerFile(), prepare) : null;
-  if (process.env.DOCFORGE_CLI_TRACE === '1') process.stderr.write(`docforge-trace: build ${inProcess !== null ? 'in process' : 'in a worker thread'}\n`);
-  if (inProcess !== null) {
-    slot[PRESTARTED] = { pool: inProcess, errors: [], listener: null };
-    return;
-  }
   const entry: Prestarted = { pool: newPool(), errors: [], listener: null };
   entry.pool.on('error', (error: unknown) => (entry.listener ? entry.listener(error) : entry.errors.push(error)));
   slot[PRESTARTED] = entry;

@@ -3,9 +3,10 @@
  * (adapter-timeout.ts; docs/project-adapters.md, "Timeouts").
  */
 import { MessageChannel } from 'node:worker_threads';
+import type { Piscina } from 'piscina';
 import { errors, toDocforgeError } from '@docforge/core';
 import { adapterTimeoutMs } from './adapter-timeout.js';
-import { runOnPool, type BuildPool } from './build-pool.js';
+import { runOnPool } from './build-pool.js';
 import type { BuildOutcome, BuildProgress, BuildTask } from './build-types.js';
 
 /**
@@ -17,7 +18,7 @@ import type { BuildOutcome, BuildProgress, BuildTask } from './build-types.js';
  * `index_unavailable` when the pool's thread cannot start, build-pool.ts `runOnPool`).
  */
 export async function runWatchedBuild(
-  pool: BuildPool, task: BuildTask, onProgress: ((progress: BuildProgress) => void) | undefined,
+  pool: Piscina, task: BuildTask, onProgress: ((progress: BuildProgress) => void) | undefined,
   onWarning: (message: string, details: Record<string, unknown>) => void,
 ): Promise<BuildOutcome & { timedOut?: boolean }> {
   const channel = new MessageChannel();

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Piscina } from 'piscina';
 import { DocforgeError, errors, toDocforgeError, type WireError } from '@docforge/core';
 import { cheapIdentity, loadDescriptor, ProjectAdapterGuard, statIdentity, walkAdapterInputs, type Descriptor } from '@docforge/project';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
@@ -17,7 +18,7 @@ import { IndexReader } from './reader.js';
 import { identityWithInputs, type ProjectAdapterReport } from './project-adapter.js';
 import { WatchedWalks } from './watched-walks.js';
 import { applicationEpoch, openApplication } from './application-guard.js';
-import { createBuildPool, poolDeath, runOnPool, type BuildPool } from './build-pool.js';
+import { createBuildPool, poolDeath, runOnPool } from './build-pool.js';
 
 export { resolveProjectRoot } from './project-root.js';
 
@@ -39,7 +40,7 @@ export class IndexManager {
   private readonly noAst: boolean;
   private readonly extraIdentityFiles: readonly string[];
   private readonly onWarning: (message: string, details: Record<string, unknown>) => void;
-  private pool: BuildPool | null = null;
+  private pool: Piscina | null = null;
   private chain: Promise<unknown> = Promise.resolve();
   private descriptorCache: { key: string; descriptor: Descriptor } | null = null;
   private current: { publication: Publication; reader: IndexReader } | null = null;

@@ -45,8 +45,6 @@ export type NoChangeAnswer =
      * this check read (build-pool.ts `prestartBuildWorker`), while the caller loads the full sync.
      */
     prepare?: PrepareTask;
-    /** With `identity_changed`: the published index file's size in bytes (in-process-build.ts decides by it). */
-    indexBytes?: number;
   };
 
 /** Options of {@link noChangeSync}. */
@@ -102,7 +100,7 @@ export function noChangeSync(root: string, options: NoChangeOptions): NoChangeAn
     }
     if (published.source_identity !== walkIdentity(walked)) {
       const parseAdapters = changedCodeAdapters(path.join(layout.indexDir, published.index_file), descriptor, walked);
-      return { current: false, reason: 'identity_changed', build: true, prepare: { root: real, stateDir: layout.stateDir, logicAllowed, parseAdapters }, indexBytes: published.index_size };
+      return { current: false, reason: 'identity_changed', build: true, prepare: { root: real, stateDir: layout.stateDir, logicAllowed, parseAdapters } };
     }
     return { current: true, publication: published };
   } catch {

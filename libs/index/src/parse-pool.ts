@@ -12,9 +12,8 @@
  * went from 1.0 s to 0.86 s of CPU, for 1.4 s more CPU in all and 336 instead of 212 MB of peak
  * RSS. So only the code counts, and `parsesInParallel` asks for several times fastify's.
  */
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import type { Piscina } from 'piscina';
+import { Piscina } from 'piscina';
 import type { SourceEntry } from '@docforge/project';
 import { parseBatch, type ParseBatchTask, type ParsedBatchItem } from './parse.js';
 
@@ -111,22 +110,8 @@ export async function parseInParallel(task: ParseBatchTask, onBatch: (done: numb
   return task.entries.map((entry) => byPath.get(entry.path)!);
 }
 
-/** Destroys the parse threads, if any were started (worker.ts `shutdown`). Never rejects. */
-export async function closeParsePool(): Promise<void> {
-  const pool = parsePool;
-  parsePool = null;
-  if (pool !== null) await pool.destroy().catch(() => undefined);
-}
-
-/**
- * piscina, loaded when the first parse pool is made: most builds never start one, and loading the
- * package costs 10-20 ms of every build worker's start (issue 14).
- */
-let piscina: typeof import('piscina') | null = null;
-
 function createParsePool(): Piscina {
-  piscina ??= createRequire(import.meta.url)('piscina') as typeof import('piscina');
-  const pool = new piscina.Piscina({
+  const pool = new Piscina({
     filename: new URL('./parse-worker.js', import.meta.url).href,
     minThreads: 0,
     maxThreads: parseThreads(),

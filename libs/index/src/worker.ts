@@ -3,19 +3,16 @@
  * (DESIGN.md sections 1 and 7). One long-lived worker keeps the parse cache between builds and
  * fans large parses out to a second pool (parse-worker.ts).
  */
-import { isMainThread, parentPort } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { loadBuiltinAdapter, loadBuiltinLinker } from './adapter-loader.js';
 import { setAdapterLoader } from './adapter-registry.js';
 import { guardStdout } from './stdout-guard.js';
 import { prepareBuild, prepareDeltaBase, primeBuildCaches, runBuild } from './build.js';
-import { closeParsePool } from './parse-pool.js';
 import { standbyReady } from './standby-copy.js';
 import { BUILD_WORKER_LOADED, type BuildOutcome, type BuildTask, type PrepareTask, type PrimeTask } from './build-types.js';
 
 // Code loaded in this thread (adapters and what they import) never reaches stdout (MCP frames only).
-// Loaded into a CLI's main thread instead (in-process-build.ts: built-in adapters only), stdout is
-// that command's own output and stays as it is.
-if (!isMainThread) guardStdout();
+guardStdout();
 setAdapterLoader(loadBuiltinAdapter, loadBuiltinLinker);
 // This thread can run tasks: the pool stops suspecting that a failed task means it cannot start (build-pool.ts).
 parentPort?.postMessage({ [BUILD_WORKER_LOADED]: true });
@@ -42,13 +39,4 @@ export function prepare(task: PrepareTask): Promise<boolean> {
  */
 export function awaitStandby(): Promise<boolean> {
   return standbyReady();
-}
-
-/**
- * Stops what this module started that would outlive its build: the parse threads (parse-pool.ts).
- * A worker thread never needs it (terminating the thread ends them); a build run in a CLI's main
- * thread (in-process-build.ts) calls it so the process can exit. Never rejects.
- */
-export function shutdown(): Promise<void> {
-  return closeParsePool();
 }

@@ -53,7 +53,7 @@ async function assertSameAsFull(root: string, noAst = false): Promise<void> {
  * A fallback; one for a changed identity also names what a prestarted build worker may prepare
  * (the project's root, state dir and Logic policy, and whether a code file is new or changed, so
  * the code adapters whose files are new or changed, which the worker loads whole: `parseAdapters`,
- * default none here) and the published index file's size.
+ * default none here).
  */
 function assertFallback(answer: NoChangeAnswer, reason: string, build: boolean, parseAdapters: string[] = []): void {
   if (reason !== 'identity_changed') {
@@ -62,9 +62,7 @@ function assertFallback(answer: NoChangeAnswer, reason: string, build: boolean, 
   }
   assert.ok(!answer.current);
   const root = answer.prepare!.root;
-  // With the published index's size, by which the CLI decides whether the build runs in process.
-  const indexBytes = (JSON.parse(readFileSync(path.join(root, '.docforge/index/current.json'), 'utf8')) as { index_size: number }).index_size;
-  assert.deepEqual(answer, { current: false, reason, build, prepare: { root, stateDir: path.join(root, '.docforge'), logicAllowed: true, parseAdapters }, indexBytes });
+  assert.deepEqual(answer, { current: false, reason, build, prepare: { root, stateDir: path.join(root, '.docforge'), logicAllowed: true, parseAdapters } });
 }
 
 test('examples/: the fast path answers exactly what a fresh full sync answers, and falls back whenever sources or state changed', async () => {
