@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalJson, sha256, withContentHash, type GraphNode, type SourceIssue } from '@docforge/core';
+import { appendAll, canonicalJson, sha256, withContentHash, type GraphNode, type SourceIssue } from '@docforge/core';
 import {
   decodeSourceText, invalidEncodingIssue, parseContentSource, resolveGraph, walkSources, type ContentParse, type Descriptor, type ResolvedGraph, type ResolveSource,
 } from '@docforge/project';
@@ -197,7 +197,7 @@ export class Workspace {
     for (const p of this.paths()) {
       const parsed = this.parse(p)!;
       sources.push({ path: p, nodes: parsed.nodes, edges: parsed.edges, links: parsed.links });
-      issues.push(...parsed.issues);
+      appendAll(issues, parsed.issues);
       for (const edge of parsed.edges) if (edge.target_id.startsWith('code:')) codeIds.add(edge.target_id);
       for (const link of parsed.links) if (this.codePaths.has(link.target_path)) codeIds.add(`code:${link.target_path}`);
     }

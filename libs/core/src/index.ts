@@ -13,3 +13,4 @@ export type { CursorTextReason } from './cursor-text.js';
 export { decodeCursorText } from './cursor-text.js';
 export { CODE_ID_PREFIX, encodeCodePath, decodeCodePath, codeId, parseCodeId } from './code-id.js';
 export { LOG_LEVELS, isLogLevel, envLogLevel, repeatedOption, type OptionToken } from './cli-options.js';
+export { appendAll } from './arrays.js';

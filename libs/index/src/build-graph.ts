@@ -2,7 +2,7 @@
  * The graph steps of a build: link code across files per adapter, then resolve ids, links and
  * relations of every source into one graph (@docforge/project `resolveGraph`).
  */
-import type { CodeLinker, FileLinkOutput, GraphEdge, LinkInput, ModuleResolver, SourceIssue } from '@docforge/core';
+import { appendAll, type CodeLinker, type FileLinkOutput, type GraphEdge, type LinkInput, type ModuleResolver, type SourceIssue } from '@docforge/core';
 import { codeSourcePathMatcher, IncrementalResolver, resolveGraph, type Descriptor, type ResolvedGraph, type ResolveInput, type ResolveSource } from '@docforge/project';
 import { codeExtensionsOf } from './adapter-manifests.js';
 import { codeLinker } from './adapter-registry.js';
@@ -176,7 +176,7 @@ function linkAdapter(
       const key = `${edge.source_id}\u0000${edge.relation}\u0000${edge.target_id}`;
       if (!merged.has(key)) merged.set(key, edge);
     }
-    issues.push(...output.issues);
+    appendAll(issues, output.issues);
     for (const [owner, count] of Object.entries(output.unresolved_calls)) unresolved[owner] = (unresolved[owner] ?? 0) + count;
   }
   const edges = [...merged.values()].sort((a, b) => compareText(a.source_id, b.source_id) || compareText(a.relation, b.relation) || compareText(a.target_id, b.target_id));
@@ -211,8 +211,8 @@ export function linkCode(root: string, current: ReadonlyMap<string, CachedSource
     if (!adapter) continue;
     const result = linkAdapter(root, adapter, sources, resolver, linked.codePaths);
     linked.linkedFiles += result.linked;
-    linked.edges.push(...result.edges);
-    linked.issues.push(...result.issues);
+    appendAll(linked.edges, result.edges);
+    appendAll(linked.issues, result.issues);
     mergeCapabilityMaps(linked.capabilities, result.capabilities);
     for (const [owner, count] of Object.entries(result.unresolved)) {
       if (Number.isInteger(count) && count > 0) linked.unresolvedCalls.set(owner, (linked.unresolvedCalls.get(owner) ?? 0) + count);

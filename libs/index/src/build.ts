@@ -6,7 +6,7 @@
  */
 import { constants as fsConstants, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { errors, sha256, type SourceIssue } from '@docforge/core';
+import { appendAll, errors, sha256, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import {
   cheapIdentity, loadDescriptor, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry, type StatIdentity,
@@ -319,8 +319,8 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
     // The published identity covers the dependencies in the state this build used them (lstat before each read).
     task.sourceIdentity = identityWith(dependencies.identities());
     const issues: SourceIssue[] = [...task.walkIssues];
-    for (const source of current.values()) if (source.issues.length > 0) issues.push(...source.issues);
-    issues.push(...linked.issues, ...graph.issues);
+    for (const source of current.values()) if (source.issues.length > 0) appendAll(issues, source.issues);
+    appendAll(appendAll(issues, linked.issues), graph.issues);
     let adapterOutput: ProjectAdapterOutput | null = null;
     if (projectAdapter !== null) {
       try {
@@ -331,7 +331,7 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
         } finally {
           watchdog(false);
         }
-        issues.push(...adapterOutput.issues);
+        appendAll(issues, adapterOutput.issues);
       } catch (error) {
         const failure = adapterFailure(error);
         // With a last publication, fail the build so it keeps being served (stale, with this error).
@@ -340,7 +340,7 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
       }
     }
     graph = { ...graph, ...extendGraph(graph, linked.capabilities, adapterOutput) };
-    issues.push(...vocabularyCaseIssues(graph.nodes, descriptor));
+    appendAll(issues, vocabularyCaseIssues(graph.nodes, descriptor));
     let logicSteps = 0;
     for (const source of current.values()) logicSteps += source.logic_count ?? source.logic_steps.length;
     if (!task.logicAllowed && logicSteps > 0) {

@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import { parseToml, TomlError } from './toml.js';
-import { withContentHash, type GraphEdge, type GraphNode, type NodeOrigin, type SourceIssue } from '@docforge/core';
+import { appendAll, withContentHash, type GraphEdge, type GraphNode, type NodeOrigin, type SourceIssue } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from './markdown-facts.js';
@@ -249,9 +249,9 @@ function plainNode(result: ContentParse, path: string, lines: readonly string[],
     origin: 'markdown' satisfies NodeOrigin,
   });
   result.nodes.push(node);
-  result.links.push(...facts.links.map((link) => ({ from_id: node.id, ...link })));
-  result.issues.push(...selfAnchorIssues(path, node.id, facts.anchors, facts.selfLinks, facts.outside));
-  result.issues.push(...vocabularyIssues(node, descriptor, path));
+  appendAll(result.links, facts.links.map((link) => ({ from_id: node.id, ...link })));
+  appendAll(result.issues, selfAnchorIssues(path, node.id, facts.anchors, facts.selfLinks, facts.outside));
+  appendAll(result.issues, vocabularyIssues(node, descriptor, path));
   return result;
 }
 
@@ -291,10 +291,10 @@ function frontMatterNode(result: ContentParse, path: string, lines: readonly str
     origin: 'document',
   });
   result.nodes.push(node);
-  result.edges.push(...relationEdges(fields, path, outline, '', 1, 1));
-  result.links.push(...facts.links.map((link) => ({ from_id: node.id, ...link })));
-  result.issues.push(...selfAnchorIssues(path, node.id, facts.anchors, facts.selfLinks, facts.outside));
-  result.issues.push(...vocabularyIssues(node, descriptor, path));
+  appendAll(result.edges, relationEdges(fields, path, outline, '', 1, 1));
+  appendAll(result.links, facts.links.map((link) => ({ from_id: node.id, ...link })));
+  appendAll(result.issues, selfAnchorIssues(path, node.id, facts.anchors, facts.selfLinks, facts.outside));
+  appendAll(result.issues, vocabularyIssues(node, descriptor, path));
   return result;
 }
 
@@ -315,7 +315,7 @@ function parseMarkdown(path: string, text: string, descriptor: Descriptor): Cont
     const reading = readFrontMatter(block, path);
     if (reading.type === 'docforge') return frontMatterNode(result, path, lines, lineCount, descriptor, block.close as number, reading.table, reading.outline);
     if (reading.type === 'foreign') {
-      result.issues.push(...reading.issues);
+      appendAll(result.issues, reading.issues);
       return plainNode(result, path, lines, lineCount, descriptor, { bodyFrom: (block.close as number) + 1, skip: null, foreign: reading.fields });
     }
     result.issues.push(reading.issue);
@@ -401,8 +401,8 @@ function parseRecords(path: string, text: string, descriptor: Descriptor): Conte
       origin: 'record',
     });
     result.nodes.push(node);
-    result.edges.push(...relationEdges(fields, path, outline, `${scope}.`, 0, startLine));
-    result.issues.push(...vocabularyIssues(node, descriptor, path));
+    appendAll(result.edges, relationEdges(fields, path, outline, `${scope}.`, 0, startLine));
+    appendAll(result.issues, vocabularyIssues(node, descriptor, path));
   });
   return result;
 }

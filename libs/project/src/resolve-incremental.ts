@@ -8,7 +8,7 @@
  * (and every source that consulted the file system, which can change unseen). Buckets of candidate
  * edges are merged again only for the source ids they touched.
  */
-import type { GraphEdge, GraphNode, SourceIssue } from '@docforge/core';
+import { appendAll, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import { allowedRelations, type ResolveDelta, type ResolvedGraph, type ResolveInput } from './resolve.js';
 import {
   codeNames, compare, compareIssues, finishBucket, resolveSourceRefs, sameCodeNames,
@@ -279,7 +279,7 @@ export class IncrementalResolver {
       bucketChanges.set(id, { before: previous?.edges ?? [], after: [] });
       if (contributors === undefined) continue;
       const bucket: GraphEdge[] = [];
-      for (const path of [...contributors.keys()].sort(compare)) bucket.push(...contributors.get(path)!);
+      for (const path of [...contributors.keys()].sort(compare)) appendAll(bucket, contributors.get(path)!);
       const done: FinishedBucket = { edges: [], issues: [], mentions: 0 };
       finishBucket(bucket, allowed, done.edges, done.issues);
       for (const edge of done.edges) if (edge.mention !== undefined) done.mentions += 1;

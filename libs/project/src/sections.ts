@@ -5,7 +5,7 @@
  * nothing here scans Markdown text with its own rules.
  */
 import type { Token } from 'markdown-it';
-import type { Anchor, GraphNode } from '@docforge/core';
+import { appendAll, type Anchor, type GraphNode } from '@docforge/core';
 import { Slugger } from './slug.js';
 
 /** Plain text of an inline token (text and code spans; breaks as spaces; images skipped). */
@@ -51,7 +51,7 @@ function blockAnchors(tokens: readonly Token[], index: number): { ids: string[];
   let alone = true;
   for (const child of token.children) {
     if (child.type === 'html_inline') {
-      ids.push(...htmlAnchorIds(child.content));
+      appendAll(ids, htmlAnchorIds(child.content));
       if (!onlyAnchors(child.content)) alone = false;
     } else if (!(child.type === 'softbreak' || (child.type === 'text' && child.content.trim() === ''))) {
       alone = false;
@@ -112,7 +112,7 @@ export function collectSections(tokens: readonly Token[], body: string, firstLin
     }
     const found = blockAnchors(tokens, index);
     if (found === null) continue;
-    if (found.alone && (token.type === 'html_block' || tokens[index - 1]?.level === 0)) pending.push(...found.ids);
+    if (found.alone && (token.type === 'html_block' || tokens[index - 1]?.level === 0)) appendAll(pending, found.ids);
     else attach(found.ids, open[open.length - 1]);
   }
   attach(pending, open[open.length - 1]);

@@ -7,7 +7,7 @@ import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'nod
 import { Buffer, isUtf8 } from 'node:buffer';
 import { sep } from 'node:path';
 import picomatch from 'picomatch';
-import { sha256, type SourceIssue } from '@docforge/core';
+import { appendAll, sha256, type SourceIssue } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 
 /** One source file found by {@link walkSources}. */
@@ -135,7 +135,7 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
       }
       // Names that are not UTF-8 arrive with U+FFFD and cannot be opened by that string: report them by their bytes.
       const undecodable = dirents.some((dirent) => dirent.name.includes('\uFFFD')) ? undecodableNames(dirAbs, dirRel, extensions, role) : null;
-      if (undecodable !== null) issues.push(...undecodable.issues);
+      if (undecodable !== null) appendAll(issues, undecodable.issues);
       for (const dirent of dirents) {
         const name = dirent.name;
         if (undecodable !== null && undecodable.lossy.has(name)) continue;

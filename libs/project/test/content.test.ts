@@ -222,3 +222,13 @@ test('real fastify docs parse without issues and with anchors and links', () => 
   assert.ok(parsed.links.length > 5);
   for (const link of parsed.links) assert.ok(!link.target_path.startsWith('..'));
 });
+
+test('a page with more links than a call can take as arguments parses whole (no push of a spread)', () => {
+  // 150,000 links: `push(...links)` overflows the stack of a main thread past ~120,000 elements.
+  const count = 150_000;
+  const lines = ['# Many links', ''];
+  for (let i = 0; i < count; i += 1) lines.push(`- [m${i}](./missing-${i}.md)`);
+  const parsed = parseContentSource({ path: 'docs/many-links.md', text: `${lines.join('\n')}\n`, descriptor: desc });
+  assert.equal(parsed.links.length, count);
+  assert.equal(parsed.links[count - 1]!.target_path, `docs/missing-${count - 1}.md`);
+});

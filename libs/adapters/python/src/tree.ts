@@ -3,7 +3,7 @@
  * assignment targets, parameters, dotted names, the `__main__` guard and syntax error issues.
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
-import type { SourceIssue } from '@docforge/core';
+import { appendAll, type SourceIssue } from '@docforge/core';
 import { collapse, cap, cleanDoc, isMainGuardText } from './module-facts.js';
 
 /** At most this many syntax_error issues per file; the rest are counted in one extra issue. */
@@ -56,7 +56,7 @@ export function collectTargets(target: SyntaxNode | null, out: Set<string>): voi
     const node = stack.pop() as SyntaxNode;
     if (node.type === 'identifier') out.add(node.text);
     else if (/^(pattern_list|tuple_pattern|list_pattern|list_splat_pattern|parenthesized_expression|tuple|list|as_pattern_target|expression_list)$/.test(node.type)) {
-      stack.push(...named(node));
+      appendAll(stack, named(node));
     }
   }
 }

@@ -4,7 +4,7 @@
  * sites (calls.ts), and builds Logic per function. The lexical strategy lives in lexical.ts.
  */
 import ts from './compiler-api.js';
-import { codeId, withContentHash } from '@docforge/core';
+import { appendAll, codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput } from '@docforge/core';
 import { visitCall, visitNew } from './calls.js';
 import { exportValue, visitAssignment } from './commonjs.js';
@@ -98,8 +98,8 @@ class Extractor extends ExtractState implements Walker {
     if (this.logic && fn.body !== undefined) {
       const logic = buildFunctionLogic(this.sf, id, fn, summary);
       if (logic) {
-        this.steps.push(...logic.steps);
-        this.flows.push(...logic.flows);
+        appendAll(this.steps, logic.steps);
+        appendAll(this.flows, logic.flows);
       }
     }
     return id;

@@ -1,4 +1,4 @@
-import type { FileLinkOutput, GraphEdge, LinkInput, LinkResult, ModuleResolver, PartialLinkPlan, PartialLinkResult, SourceIssue } from '@docforge/core';
+import { appendAll, type FileLinkOutput, type GraphEdge, type LinkInput, type LinkResult, type ModuleResolver, type PartialLinkPlan, type PartialLinkResult, type SourceIssue } from '@docforge/core';
 import { isTsLinkData } from './link-data.js';
 import type { TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsLinkData } from './link-data.js';
 import { buildModuleInfo, MAX_DEPTH, type ModuleInfo, type Target } from './link-model.js';
@@ -116,7 +116,7 @@ class Linker implements NameResolution {
         const key = `${edge.source_id}\u0000${edge.relation}\u0000${edge.target_id}`;
         if (!merged.has(key)) merged.set(key, edge);
       }
-      issues.push(...output.issues);
+      appendAll(issues, output.issues);
       for (const [owner, count] of Object.entries(output.unresolved_calls)) unresolved[owner] = (unresolved[owner] ?? 0) + count;
     }
     const edges = [...merged.values()].sort(compareEdges);

@@ -1,5 +1,5 @@
 import ts from './compiler-api.js';
-import type { LogicFlow, LogicStep } from '@docforge/core';
+import { appendAll, type LogicFlow, type LogicStep } from '@docforge/core';
 import { headText, lineAt, nodeLines, nodeText, oneLine } from './syntax.js';
 
 /** Statement-level Logic of one function or method. */
@@ -127,7 +127,7 @@ class LogicBuilder {
       const frame = this.frames[i]!;
       if (frame.frame === 'try') {
         if (jump.type === 'throw' && frame.region === 'try' && frame.hasCatch) {
-          frame.catchIn.push(...pending);
+          appendAll(frame.catchIn, pending);
           return;
         }
         if (frame.hasFinally && frame.region !== 'finally') {
@@ -137,13 +137,13 @@ class LogicBuilder {
             entry = { jump, pending: [] };
             frame.finallyIn.set(key, entry);
           }
-          entry.pending.push(...pending);
+          appendAll(entry.pending, pending);
           return;
         }
         continue;
       }
       if (jump.type === 'break' && matchesBreak(frame, jump.label)) {
-        frame.breaks.push(...pending.map((p) => (p.kind === 'sequence' ? { ...p, kind: 'break' } : p)));
+        appendAll(frame.breaks, pending.map((p) => (p.kind === 'sequence' ? { ...p, kind: 'break' } : p)));
         return;
       }
       if (jump.type === 'continue' && frame.kind === 'loop' && (jump.label === null || frame.labels.includes(jump.label))) {
@@ -151,7 +151,7 @@ class LogicBuilder {
         return;
       }
     }
-    this.exitIn.push(...pending);
+    appendAll(this.exitIn, pending);
   }
 
   private block(statements: readonly ts.Statement[], pending: Pending[]): Pending[] {
