@@ -320,7 +320,8 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
     task.sourceIdentity = identityWith(dependencies.identities());
     const issues: SourceIssue[] = [...task.walkIssues];
     for (const source of current.values()) if (source.issues.length > 0) appendAll(issues, source.issues);
-    appendAll(appendAll(issues, linked.issues), graph.issues);
+    appendAll(issues, linked.issues);
+    appendAll(issues, graph.issues);
     let adapterOutput: ProjectAdapterOutput | null = null;
     if (projectAdapter !== null) {
       try {
