@@ -77,7 +77,8 @@ describe('docforge-mcp on fastify docs/', async () => {
 
   test('after the index files are deleted the next call rebuilds them', async () => {
     const before = await s.call('docforge_bootstrap');
-    rmSync(path.join(root, '.docforge', 'index'), { recursive: true, force: true });
+    // The server may be writing its idle-time standby copy into this folder meanwhile (ENOTEMPTY): retry.
+    rmSync(path.join(root, '.docforge', 'index'), { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
     const e = await s.call('docforge_search', { query: 'onRequest', limit: 1 });
     assert.equal(e.ok, true);
     assert.equal(e.result!.items[0].id, 'Reference/Hooks');
