@@ -10,7 +10,9 @@
 // compiler (direct-compiler-default.mjs: no interop copy of its exports, ~10 ms per thread). Beside
 // it, worker.inputs.json lists every input (paths relative to the bundle's folder): build-pool.ts
 // uses the bundle only while no input is newer than it (a stale bundle after a plain `tsc -b` never
-// runs). Run after `tsc -b`; exits non-zero on any bundle error.
+// runs). The thread's entry is a second, small bundle, worker-entry.cjs (from src/worker-entry.cts): it
+// loads worker.cjs through the per-user V8 code cache, written after a thread's first build; the
+// manifest's inputs are those of both. Run after `tsc -b`; exits non-zero on any bundle error.
 // Usage: node libs/index/scripts/build-worker-bundle.mjs
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,13 +23,17 @@ import { ownImportMetaUrl } from './own-import-meta-url.mjs';
 
 const lib = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(lib, 'dist', 'src', 'worker.js');
+const loaderEntry = path.join(lib, 'dist', 'src', 'worker-entry.cjs');
 const out = path.join(lib, 'dist', 'bundle');
 const bundle = path.join(out, 'worker.cjs');
+const loader = path.join(out, 'worker-entry.cjs');
 const manifest = path.join(out, 'worker.inputs.json');
 
-if (!existsSync(entry)) {
-  console.error(`build-worker-bundle: ${entry} is missing; run tsc -b first`);
-  process.exit(1);
+for (const file of [entry, loaderEntry]) {
+  if (!existsSync(file)) {
+    console.error(`build-worker-bundle: ${file} is missing; run tsc -b first`);
+    process.exit(1);
+  }
 }
 
 
@@ -56,9 +62,28 @@ const result = await build({
   write: false,
   logLevel: 'warning',
 });
-if (result.outputFiles.length !== 1) throw new Error(`build-worker-bundle: expected one output file, got ${result.outputFiles.length}`);
-writeFileSync(`${bundle}.tmp`, result.outputFiles[0].contents);
-renameSync(`${bundle}.tmp`, bundle);
-const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(out, path.resolve(input))).sort();
-writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'worker.cjs', inputs }, null, 2)}\n`);
+// The entry: the code cache's module and itself (worker.cjs is loaded by path at run time, never bundled).
+const loaderResult = await build({
+  entryPoints: [loaderEntry],
+  outfile: loader,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  metafile: true,
+  write: false,
+  logLevel: 'warning',
+});
+for (const [name, built] of [['worker.cjs', result], ['worker-entry.cjs', loaderResult]]) {
+  if (built.outputFiles.length !== 1) throw new Error(`build-worker-bundle: expected one output file for ${name}, got ${built.outputFiles.length}`);
+}
+for (const [file, built] of [[bundle, result], [loader, loaderResult]]) {
+  writeFileSync(`${file}.tmp`, built.outputFiles[0].contents);
+  renameSync(`${file}.tmp`, file);
+}
+const inputs = [...new Set([...Object.keys(result.metafile.inputs), ...Object.keys(loaderResult.metafile.inputs)])]
+  .map((input) => path.relative(out, path.resolve(input))).sort();
+writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'worker.cjs', entry: 'worker-entry.cjs', inputs }, null, 2)}\n`);
 renameSync(`${manifest}.tmp`, manifest);

@@ -2,7 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -248,32 +248,49 @@ describe('the first edit of a new process', () => {
     upgraded.close();
   });
 
-  test('the bundled build worker runs while fresh and writes what the compiled worker writes', async () => {
-    const bundle = buildWorkerFile();
-    assert.match(bundle, /dist[\\/]bundle[\\/]worker\.cjs$/);
-    // An input newer than the bundle (a plain tsc -b after it) makes the compiled ESM worker run.
-    const input = path.resolve(path.dirname(bundle), '..', 'src', 'worker.js');
-    const st = statSync(input);
-    utimesSync(input, st.atime, new Date(statSync(bundle).mtimeMs + 60_000));
-    try {
-      assert.match(buildWorkerFile(), /dist[\\/]src[\\/]worker\.js$/);
-    } finally {
-      utimesSync(input, st.atime, st.mtime);
-    }
-    assert.equal(buildWorkerFile(), bundle);
-
-    const builds: Record<string, ReturnType<typeof graphOf>> = {};
-    for (const mode of ['on', 'off']) {
-      process.env[WORKER_BUNDLE_ENV] = mode;
+  test('the bundled build worker runs while fresh, through its code-cached entry, and writes what the compiled worker writes', async () => {
+    const entry = buildWorkerFile();
+    assert.match(entry, /dist[\\/]bundle[\\/]worker-entry\.cjs$/);
+    // An input of either bundle newer than it (a plain tsc -b after it) makes the compiled ESM worker run.
+    for (const input of ['worker.js', 'worker-entry.cjs'].map((name) => path.resolve(path.dirname(entry), '..', 'src', name))) {
+      const st = statSync(input);
+      utimesSync(input, st.atime, new Date(statSync(entry).mtimeMs + 60_000));
       try {
-        rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
-        const cold = await oneShot(root);
-        builds[mode] = graphOf(root, cold.publication.index_file);
+        assert.match(buildWorkerFile(), /dist[\\/]src[\\/]worker\.js$/, input);
       } finally {
-        delete process.env[WORKER_BUNDLE_ENV];
+        utimesSync(input, st.atime, st.mtime);
       }
     }
-    assert.deepEqual(builds.on, builds.off);
+    assert.equal(buildWorkerFile(), entry);
+
+    // The entry loads worker.cjs through a code cache written after the thread's first build, and
+    // reused by the next thread; the graphs are the same with a new cache, a reused one, and the compiled worker.
+    const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'docforge-worker-code-cache-'));
+    const workerCaches = (): { name: string; mtime: bigint }[] => readdirSync(cacheDir).filter((name) => /^worker-[0-9a-f]{24}\.v8cache$/.test(name))
+      .map((name) => ({ name, mtime: statSync(path.join(cacheDir, name), { bigint: true }).mtimeNs }));
+    const builds: Record<string, ReturnType<typeof graphOf>> = {};
+    const caches: Record<string, { name: string; mtime: bigint }[]> = {};
+    process.env['DOCFORGE_CODE_CACHE_DIR'] = cacheDir;
+    try {
+      for (const [label, mode] of [['created', 'on'], ['reused', 'on'], ['compiled', 'off']] as const) {
+        process.env[WORKER_BUNDLE_ENV] = mode;
+        try {
+          rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
+          const cold = await oneShot(root);
+          builds[label] = graphOf(root, cold.publication.index_file);
+          caches[label] = workerCaches();
+        } finally {
+          delete process.env[WORKER_BUNDLE_ENV];
+        }
+      }
+    } finally {
+      delete process.env['DOCFORGE_CODE_CACHE_DIR'];
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+    assert.equal(caches.created!.length, 1, 'the first bundled build wrote the worker\'s code cache');
+    assert.deepEqual(caches.reused, caches.created, 'the next thread reused it (not rewritten)');
+    assert.deepEqual(builds.reused, builds.created);
+    assert.deepEqual(builds.created, builds.compiled);
   });
 });
 

@@ -1,8 +1,10 @@
 /**
- * A V8 code cache for large CommonJS modules, used for the TypeScript compiler (issue 14): loading
- * the 9 MB `typescript.js` costs about 150 ms of compilation in every thread that loads it; with
- * cached data made after a warm-up run (so the functions a parse needs are in it) it costs about
- * 45 ms. Node 20 has no `module.enableCompileCache` (Node 22), hence this module.
+ * A V8 code cache for large CommonJS modules, used for the TypeScript compiler and the bundled build
+ * worker (issue 14): loading the 9 MB `typescript.js` costs about 150 ms of compilation in every
+ * thread that loads it; with cached data made after a warm-up run (so the functions a parse needs
+ * are in it) it costs about 45 ms. The build worker's cache is made after its first build
+ * (`deferWrite`), so the functions a build runs are in it. Node 20 has no
+ * `module.enableCompileCache` (Node 22), hence this module.
  *
  * Where: one file per module, key and runtime in the per-user cache directory
  * (`codeCacheDir`: `DOCFORGE_CODE_CACHE_DIR`, else `$XDG_CACHE_HOME/docforge/v8`, else
@@ -14,19 +16,24 @@
  * name and renamed into place, so threads and processes racing to write it never expose a partial
  * file; its content is checked against a SHA-256 before V8 sees it. A missing, damaged or
  * rejected file is rebuilt; any failure of the cache itself falls back to plain `require`, and the
- * module's exports are the same either way.
+ * module's exports are the same either way. Writing a file removes the same module's other cache
+ * files unchanged for 7 days (earlier builds of it) and its writers' temporary files older than an hour.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { isAscii } from 'node:buffer';
-import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module = require('node:module');
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { Script } from 'node:vm';
 import { threadId } from 'node:worker_threads';
 
-/** How a load went: `reused` a valid cache; `created` (none yet), `rebuilt` (damaged or rejected) and wrote one; `off` or `failed` loaded without one. */
-export type CodeCacheStatus = 'reused' | 'created' | 'rebuilt' | 'off' | 'failed';
+/**
+ * How a load went: `reused` a valid cache; `created` (none yet), `rebuilt` (damaged or rejected) and
+ * wrote one; `off` or `failed` loaded without one; `pending` (only with `deferWrite`) will write one
+ * when `CodeCacheLoad.commit` is called.
+ */
+export type CodeCacheStatus = 'reused' | 'created' | 'rebuilt' | 'off' | 'failed' | 'pending';
 
 /** The result of `loadWithCodeCache`: the module's exports and what happened to the cache. */
 export interface CodeCacheLoad {
@@ -34,6 +41,12 @@ export interface CodeCacheLoad {
   status: CodeCacheStatus;
   /** The cache file used or written; null when disabled or when the load fell back to `require`. */
   cacheFile: string | null;
+  /**
+   * With status `pending`: makes the cached data now (so every function compiled since the load is
+   * in it) and writes it; the first call's status (`created`, `rebuilt` or `failed`) is returned by
+   * every later call. Otherwise does nothing and returns `status`. Never throws.
+   */
+  commit: () => CodeCacheStatus;
 }
 
 /** Options of `loadWithCodeCache`. */
@@ -46,6 +59,11 @@ export interface CodeCacheOptions {
   warm?: (exports: unknown) => void;
   /** Register the module in `require.cache`, so later `require` calls of it return these exports (default true). */
   register?: boolean;
+  /**
+   * Write the cache only when the caller calls `CodeCacheLoad.commit` (after the module's first
+   * real work, e.g. a build worker's first build), not right after loading; `warm` is not run then.
+   */
+  deferWrite?: boolean;
 }
 
 const MAGIC = Buffer.from('DFV8CC1\n', 'latin1');
@@ -126,17 +144,53 @@ function makeDirectory(dir: string): void {
   for (const level of missing.reverse()) mkdirSync(level, { mode: 0o700 });
 }
 
-/** Writes a cache file atomically (unique temporary name, then rename); false when it could not. */
+/** Writes a cache file atomically (unique temporary name, then rename), then prunes its stale siblings; false when it could not write. */
 function writeCacheFile(cacheFile: string, data: Buffer): boolean {
   const tmp = `${cacheFile}.${process.pid}-${threadId}-${randomBytes(4).toString('hex')}.tmp`;
   try {
     makeDirectory(path.dirname(cacheFile));
     writeFileSync(tmp, Buffer.concat([MAGIC, createHash('sha256').update(data).digest(), data]), { mode: 0o600 });
     renameSync(tmp, cacheFile);
-    return true;
   } catch {
     rmSync(tmp, { force: true });
     return false;
+  }
+  pruneStale(cacheFile);
+  return true;
+}
+
+/** A cache file of the same module unused this long (by mtime) is removed when another one is written, in ms (7 days). */
+export const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
+/** A temporary file left by a writer that died is removed after this long, in ms (one hour). */
+const STALE_TEMP_MS = 3600 * 1000;
+
+/**
+ * Removes, beside the just-written `cacheFile` (`<name>-<24 hex>.v8cache`), the other cache files
+ * of the same module name older than {@link STALE_CACHE_MS} (made for an earlier build of the
+ * module, another runtime or other options) and temporary files of that name older than an hour,
+ * so a module rebuilt often (the build worker bundle) does not fill the directory. Cache files of
+ * other names are never touched. Never throws.
+ */
+function pruneStale(cacheFile: string): void {
+  const dir = path.dirname(cacheFile);
+  const name = /^(.*)-[0-9a-f]{24}\.v8cache$/.exec(path.basename(cacheFile))?.[1];
+  if (name === undefined) return;
+  const now = Date.now();
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const kind = entry.startsWith(`${name}-`) ? /^-[0-9a-f]{24}\.v8cache(\.[0-9]+-[0-9]+-[0-9a-f]{8}\.tmp)?$/.exec(entry.slice(name.length)) : null;
+    if (kind === null || path.join(dir, entry) === cacheFile) continue;
+    try {
+      const st = lstatSync(path.join(dir, entry));
+      if (st.isFile() && now - st.mtimeMs > (kind[1] === undefined ? STALE_CACHE_MS : STALE_TEMP_MS)) rmSync(path.join(dir, entry), { force: true });
+    } catch {
+      // Gone meanwhile, or not ours to remove: leave it.
+    }
   }
 }
 
@@ -148,7 +202,8 @@ function writeCacheFile(cacheFile: string, data: Buffer): boolean {
  */
 export function loadWithCodeCache(file: string, options: CodeCacheOptions): CodeCacheLoad {
   const register = options.register ?? true;
-  if (register && require.cache[file]) return { exports: require.cache[file]!.exports, status: 'off', cacheFile: null };
+  const settled = (exports: unknown, status: CodeCacheStatus, cacheFile: string | null): CodeCacheLoad => ({ exports, status, cacheFile, commit: () => status });
+  if (register && require.cache[file]) return settled(require.cache[file]!.exports, 'off', null);
   let cacheFile: string | null = null;
   let script: Script;
   let cached: { data: Buffer | undefined; damaged: boolean } = { data: undefined, damaged: false };
@@ -158,8 +213,8 @@ export function loadWithCodeCache(file: string, options: CodeCacheOptions): Code
     cached = readCacheFile(cacheFile);
     script = new Script(Module.wrap(readSource(file)), { filename: file, cachedData: cached.data });
   } catch {
-    if (!register) return { exports: plainLoad(file), status: options.cacheDir === null ? 'off' : 'failed', cacheFile: null };
-    return { exports: require(file) as unknown, status: options.cacheDir === null ? 'off' : 'failed', cacheFile: null };
+    const status = options.cacheDir === null ? 'off' : 'failed';
+    return settled(register ? require(file) as unknown : plainLoad(file), status, null);
   }
   // What Node's CommonJS loader does for a file: a Module in require.cache while it runs, removed if it throws.
   const mod = newModule(file);
@@ -172,19 +227,28 @@ export function loadWithCodeCache(file: string, options: CodeCacheOptions): Code
     if (register) delete require.cache[file];
     throw error;
   }
-  if (cached.data !== undefined && !script.cachedDataRejected) return { exports: mod.exports, status: 'reused', cacheFile };
+  if (cached.data !== undefined && !script.cachedDataRejected) return settled(mod.exports, 'reused', cacheFile);
+  const target = cacheFile;
+  const replaced = cached.data !== undefined || cached.damaged;
+  const write = (): CodeCacheStatus => {
+    let written = false;
+    try {
+      written = writeCacheFile(target, script.createCachedData());
+    } catch {
+      written = false;
+    }
+    return !written ? 'failed' : replaced ? 'rebuilt' : 'created';
+  };
+  if (options.deferWrite === true) {
+    let committed: CodeCacheStatus | null = null;
+    return { exports: mod.exports, status: 'pending', cacheFile, commit: () => (committed ??= write()) };
+  }
   try {
     options.warm?.(mod.exports);
   } catch {
     // A warm-up failure only means a colder cache.
   }
-  let written = false;
-  try {
-    written = writeCacheFile(cacheFile, script.createCachedData());
-  } catch {
-    written = false;
-  }
-  return { exports: mod.exports, status: !written ? 'failed' : cached.data !== undefined || cached.damaged ? 'rebuilt' : 'created', cacheFile };
+  return settled(mod.exports, write(), cacheFile);
 }
 
 /**

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
@@ -142,6 +142,69 @@ test('a module is read as UTF-8 whether or not its bytes are all ASCII, with and
     }
     // Both were cached, then reused.
     assert.equal(readdirSync(path.join(dir, 'cache')).length, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('deferWrite: nothing is written until commit, which writes once after the module ran; a valid cache is reused and commit then writes nothing', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docforge-code-cache-defer-'));
+  try {
+    const { loadWithCodeCache } = requireHere(codeCacheModule) as typeof import('../src/code-cache.cjs');
+    const file = path.join(dir, 'work.cjs');
+    writeFileSync(file, 'exports.run = (n) => { let s = 0; for (let i = 0; i < n; i++) s += i; return s; };\n');
+    const cacheDir = path.join(dir, 'cache');
+    const first = loadWithCodeCache(file, { cacheDir, key: 'defer', register: false, deferWrite: true, warm: () => { throw new Error('warm must not run with deferWrite'); } });
+    assert.equal(first.status, 'pending');
+    assert.equal(readdirSync(dir).includes('cache'), false, 'nothing written before commit');
+    assert.equal((first.exports as { run: (n: number) => number }).run(10), 45);
+    assert.equal(first.commit(), 'created');
+    const written = statSync(first.cacheFile!, { bigint: true });
+    assert.equal(first.commit(), 'created', 'a second commit answers the first one');
+    assert.equal(statSync(first.cacheFile!, { bigint: true }).mtimeNs, written.mtimeNs, 'and writes nothing');
+    const second = loadWithCodeCache(file, { cacheDir, key: 'defer', register: false, deferWrite: true });
+    assert.equal(second.status, 'reused');
+    assert.equal(second.commit(), 'reused');
+    assert.equal(statSync(second.cacheFile!, { bigint: true }).mtimeNs, written.mtimeNs);
+    assert.equal((second.exports as { run: (n: number) => number }).run(4), 6);
+    // Without a cache directory: loaded plainly, commit does nothing.
+    const off = loadWithCodeCache(file, { cacheDir: null, key: 'defer', register: false, deferWrite: true });
+    assert.equal(off.status, 'off');
+    assert.equal(off.commit(), 'off');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('writing a cache removes the same module\'s cache files unchanged for over 7 days and its temporary files over an hour old, and nothing else', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docforge-code-cache-prune-'));
+  try {
+    const { loadWithCodeCache, STALE_CACHE_MS } = requireHere(codeCacheModule) as typeof import('../src/code-cache.cjs');
+    const file = path.join(dir, 'm.cjs');
+    writeFileSync(file, 'module.exports = 1;\n');
+    const cacheDir = path.join(dir, 'cache');
+    mkdirSync(cacheDir);
+    const hex = (c: string): string => c.repeat(24);
+    const age = { old: (STALE_CACHE_MS + 3600_000) / 1000, recent: 60, oldTemp: 2 * 3600, recentTemp: 60 };
+    const files: Record<string, number> = {
+      [`m-${hex('a')}.v8cache`]: age.old, // an earlier build of m: removed
+      [`m-${hex('b')}.v8cache`]: age.recent, // another checkout's m, in use: kept
+      [`m-parser-${hex('c')}.v8cache`]: age.old, // another module (m-parser): kept
+      [`m-${hex('d')}.v8cache.123-0-abcdef12.tmp`]: age.oldTemp, // a dead writer's temp: removed
+      [`m-${hex('e')}.v8cache.456-1-abcdef12.tmp`]: age.recentTemp, // a live writer's temp: kept
+      [`m-${hex('f')}.v8cache.notes`]: age.old, // not a cache or temp name: kept
+      'other.txt': age.old,
+    };
+    const now = Date.now() / 1000;
+    for (const [name, seconds] of Object.entries(files)) {
+      writeFileSync(path.join(cacheDir, name), 'x');
+      utimesSync(path.join(cacheDir, name), now - seconds, now - seconds);
+    }
+    const result = loadWithCodeCache(file, { cacheDir, key: 'prune', register: false });
+    assert.equal(result.status, 'created');
+    assert.deepEqual(readdirSync(cacheDir).sort(), [
+      path.basename(result.cacheFile!), `m-${hex('b')}.v8cache`, `m-${hex('e')}.v8cache.456-1-abcdef12.tmp`, `m-${hex('f')}.v8cache.notes`, `m-parser-${hex('c')}.v8cache`, 'other.txt',
+    ].sort());
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
