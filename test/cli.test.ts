@@ -20,7 +20,7 @@ test('init writes a descriptor for an existing docs folder and refuses to overwr
   assert.match(text, /schema_version = 1/);
   const again = cli(['init', root]);
   assert.notEqual(again.status, 0);
-  assert.match(again.stderr, /invalid_arguments: .*already exists/);
+  assert.match(again.stderr, /invalid_arguments: .*already exists; init refuses to overwrite it \(edit that file, or remove it and run init again\)/);
   const sync = cli(['sync', '-C', root]);
   assert.equal(sync.status, 0, sync.stderr);
   assert.match(sync.stdout, /rebuilt: generation 1, \d+ nodes/);

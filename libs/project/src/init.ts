@@ -136,7 +136,7 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   }
   const target = join(root, DESCRIPTOR_FILE);
   if (existsSync(target)) {
-    throw errors.invalidArguments(`${target} already exists; init refuses to overwrite it`, { path: DESCRIPTOR_FILE, line: null, key: null });
+    throw errors.invalidArguments(`${target} already exists; init refuses to overwrite it (edit that file, or remove it and run init again)`, { path: DESCRIPTOR_FILE, line: null, key: null });
   }
   const id = options.id ?? sanitizeId(basename(root));
   if (!ID_PATTERN.test(id)) {
@@ -194,7 +194,7 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') {
-        throw errors.invalidArguments(`${target} already exists; init refuses to overwrite it`, { path: DESCRIPTOR_FILE, line: null, key: null });
+        throw errors.invalidArguments(`${target} already exists; init refuses to overwrite it (edit that file, or remove it and run init again)`, { path: DESCRIPTOR_FILE, line: null, key: null });
       }
       // File systems without hard links: fall back to rename after the existence check above.
       renameSync(temp, target);
