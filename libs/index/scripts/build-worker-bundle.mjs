@@ -54,6 +54,10 @@ const result = await build({
   // jsonc-parser's `main` is a UMD file whose factory requires its parts at run time (from the
   // bundle's folder, where they are not): bundle its ES module build instead.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  // The bundle runs compiled from a V8 code cache, where import() fails (src/dynamic-import.ts):
+  // syntactic import() of bundled or built-in modules (web-tree-sitter's "module", "fs/promises")
+  // becomes require; project-owned adapters load through dynamic-import.ts's importer.
+  supported: { 'dynamic-import': false },
   // Whitespace and syntax only (names stay, so stack traces still name functions): V8 compiles a
   // third less text on every start (about 5 ms of a no-change sync's 30 ms of our own work).
   minifyWhitespace: true,

@@ -16,6 +16,10 @@ import { codeCacheDir, loadWithCodeCache } from '@docforge/adapter-typescript/co
 /** What worker.ts exports: the build task as `default`, the other tasks by name (piscina `name`). */
 type WorkerModule = { default: (task: unknown) => Promise<unknown> } & Record<string, unknown>;
 
+// import() fails in code compiled from cached data (dynamic-import.ts): the body imports project-owned
+// adapters through this importer, compiled with this file as usual. The slot is DYNAMIC_IMPORT_HOOK's.
+(globalThis as Record<symbol, unknown>)[Symbol.for('docforge.index.dynamicImport')] = (specifier: string): Promise<unknown> => import(specifier);
+
 /** The bundled worker's file; `__dirname` is the bundle's folder (esbuild keeps it for platform node). */
 const bundle = path.join(__dirname, 'worker.cjs');
 const load = loadWithCodeCache(bundle, { cacheDir: codeCacheDir(), key: 'docforge-build-worker', deferWrite: true });

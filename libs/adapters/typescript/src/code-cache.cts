@@ -10,22 +10,24 @@
  * (`codeCacheDir`: `DOCFORGE_CODE_CACHE_DIR`, else `$XDG_CACHE_HOME/docforge/v8`, else
  * `~/.cache/docforge/v8`); not the project's state directory, since the cache depends only on the
  * compiler and the runtime, and a project's first build (a cold build) is where it pays.
- * `DOCFORGE_CODE_CACHE_DIR=off` disables it. The file name hashes the module's path, size and
- * mtime, the caller's key (e.g. the TypeScript version), `process.version`, the architecture and
- * the V8 options (`process.execArgv`, `NODE_OPTIONS`). A file is written to a unique temporary
+ * `DOCFORGE_CODE_CACHE_DIR=off` disables it. The file name hashes the module's path and bytes,
+ * the caller's key (e.g. the TypeScript version), `process.version`, the architecture and the V8
+ * options (`process.execArgv`, `NODE_OPTIONS`). A file is written to a unique temporary
  * name and renamed into place, so threads and processes racing to write it never expose a partial
  * file; its content is checked against a SHA-256 before V8 sees it. A missing, damaged or
  * rejected file is rebuilt; any failure of the cache itself falls back to plain `require`, and the
- * module's exports are the same either way. Writing a file removes the same module's other cache
- * files unchanged for 7 days (earlier builds of it) and its writers' temporary files older than an hour.
+ * module's exports are the same either way. A reused file's mtime is its last use (renewed once an
+ * hour at most); writing a file removes the same module's other cache files unused for 7 days or
+ * beyond its 4 most recently used (earlier builds of it), and its writers' temporary files older
+ * than an hour.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { isAscii } from 'node:buffer';
-import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import Module = require('node:module');
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { Script } from 'node:vm';
+import { constants as vmConstants, Script } from 'node:vm';
 import { threadId } from 'node:worker_threads';
 
 /**
@@ -82,9 +84,16 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | nul
   return xdg && path.isAbsolute(xdg) ? path.join(xdg, 'docforge', 'v8') : path.join(homedir(), '.cache', 'docforge', 'v8');
 }
 
-function cacheFileFor(cacheDir: string, file: string, key: string): string {
-  const st = statSync(file);
-  const runtime = [file, st.size, st.mtimeMs, key, process.version, process.arch, v8Options()].join('\u0000');
+/**
+ * The cache file of the module `file` whose bytes are `source`: named by the module's path, a
+ * SHA-1 of its bytes (V8 itself checks only the source's length, and a rebuilt or reinstalled file
+ * may keep its size and mtime: npm unpacks every file with the same mtime), the caller's key and
+ * the runtime. SHA-1 only tells versions apart here (~1 ms for 1.5 MB); the cached data itself is
+ * checked against a SHA-256.
+ */
+function cacheFileFor(cacheDir: string, file: string, source: Buffer, key: string): string {
+  const content = createHash('sha1').update(source).digest('hex');
+  const runtime = [file, content, key, process.version, process.arch, v8Options()].join('\u0000');
   const digest = createHash('sha256').update(runtime).digest('hex').slice(0, 24);
   return path.join(cacheDir, `${path.basename(file, path.extname(file))}-${digest}.v8cache`);
 }
@@ -161,15 +170,20 @@ function writeCacheFile(cacheFile: string, data: Buffer): boolean {
 
 /** A cache file of the same module unused this long (by mtime) is removed when another one is written, in ms (7 days). */
 export const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
+/** How many cache files of one module name are kept, the most recently used first (other checkouts or builds of it). */
+export const CACHE_FILES_PER_MODULE = 4;
+/** A reused cache file's mtime is renewed when older than this, in ms (one hour): its mtime tells when it was last used. */
+const USE_MARK_MS = 3600 * 1000;
 /** A temporary file left by a writer that died is removed after this long, in ms (one hour). */
 const STALE_TEMP_MS = 3600 * 1000;
 
 /**
  * Removes, beside the just-written `cacheFile` (`<name>-<24 hex>.v8cache`), the other cache files
- * of the same module name older than {@link STALE_CACHE_MS} (made for an earlier build of the
- * module, another runtime or other options) and temporary files of that name older than an hour,
- * so a module rebuilt often (the build worker bundle) does not fill the directory. Cache files of
- * other names are never touched. Never throws.
+ * of the same module name unused for {@link STALE_CACHE_MS} or beyond the
+ * {@link CACHE_FILES_PER_MODULE} most recently used (made for an earlier build of the module,
+ * another runtime or other options), and temporary files of that name older than an hour, so a
+ * module rebuilt often (the build worker bundle) does not fill the directory. Cache files of other
+ * names are never touched. Never throws.
  */
 function pruneStale(cacheFile: string): void {
   const dir = path.dirname(cacheFile);
@@ -182,15 +196,37 @@ function pruneStale(cacheFile: string): void {
   } catch {
     return;
   }
+  const kept: { file: string; used: number }[] = [];
   for (const entry of entries) {
     const kind = entry.startsWith(`${name}-`) ? /^-[0-9a-f]{24}\.v8cache(\.[0-9]+-[0-9]+-[0-9a-f]{8}\.tmp)?$/.exec(entry.slice(name.length)) : null;
     if (kind === null || path.join(dir, entry) === cacheFile) continue;
     try {
       const st = lstatSync(path.join(dir, entry));
-      if (st.isFile() && now - st.mtimeMs > (kind[1] === undefined ? STALE_CACHE_MS : STALE_TEMP_MS)) rmSync(path.join(dir, entry), { force: true });
+      if (!st.isFile()) continue;
+      if (now - st.mtimeMs > (kind[1] === undefined ? STALE_CACHE_MS : STALE_TEMP_MS)) rmSync(path.join(dir, entry), { force: true });
+      else if (kind[1] === undefined) kept.push({ file: path.join(dir, entry), used: st.mtimeMs });
     } catch {
       // Gone meanwhile, or not ours to remove: leave it.
     }
+  }
+  // The just-written file is one of the kept; the least recently used others go.
+  kept.sort((a, b) => b.used - a.used);
+  for (const { file } of kept.slice(CACHE_FILES_PER_MODULE - 1)) {
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      // Not ours to remove: leave it.
+    }
+  }
+}
+
+/** Renews the mtime of a reused cache file when older than {@link USE_MARK_MS} (its last use). Never throws. */
+function markUsed(cacheFile: string): void {
+  try {
+    const now = Date.now();
+    if (now - lstatSync(cacheFile).mtimeMs > USE_MARK_MS) utimesSync(cacheFile, now / 1000, now / 1000);
+  } catch {
+    // A read-only cache directory: the file may be pruned as unused by a later writer, which only costs a rebuild.
   }
 }
 
@@ -209,9 +245,10 @@ export function loadWithCodeCache(file: string, options: CodeCacheOptions): Code
   let cached: { data: Buffer | undefined; damaged: boolean } = { data: undefined, damaged: false };
   try {
     if (options.cacheDir === null) throw new Error('code cache off');
-    cacheFile = cacheFileFor(options.cacheDir, file, options.key);
+    const source = readFileSync(file);
+    cacheFile = cacheFileFor(options.cacheDir, file, source, options.key);
     cached = readCacheFile(cacheFile);
-    script = new Script(Module.wrap(readSource(file)), { filename: file, cachedData: cached.data });
+    script = new Script(Module.wrap(decodeSource(source)), { filename: file, cachedData: cached.data, importModuleDynamically: dynamicImport });
   } catch {
     const status = options.cacheDir === null ? 'off' : 'failed';
     return settled(register ? require(file) as unknown : plainLoad(file), status, null);
@@ -227,7 +264,10 @@ export function loadWithCodeCache(file: string, options: CodeCacheOptions): Code
     if (register) delete require.cache[file];
     throw error;
   }
-  if (cached.data !== undefined && !script.cachedDataRejected) return settled(mod.exports, 'reused', cacheFile);
+  if (cached.data !== undefined && !script.cachedDataRejected) {
+    markUsed(cacheFile);
+    return settled(mod.exports, 'reused', cacheFile);
+  }
   const target = cacheFile;
   const replaced = cached.data !== undefined || cached.damaged;
   const write = (): CodeCacheStatus => {
@@ -256,14 +296,26 @@ export function loadWithCodeCache(file: string, options: CodeCacheOptions): Code
  * is decoded as latin1, which gives the same string: ~2 ms instead of ~15 ms for 9 MB (issue 14).
  */
 function readSource(file: string): string {
-  const bytes = readFileSync(file);
+  return decodeSource(readFileSync(file));
+}
+
+/** {@link readSource} of bytes already read. */
+function decodeSource(bytes: Buffer): string {
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
+
+/**
+ * How `import()` in a module compiled here loads: with Node's default ESM loader, as in a module
+ * `require` loads (a `vm.Script` without this option throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING
+ * at every `import()`: the build worker imports project-owned adapters by file URL). Specifiers are
+ * resolved as from the main context, so absolute URLs and built-in modules load alike.
+ */
+const dynamicImport = vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER;
 
 /** Loads `file` outside `require.cache` without a code cache (tests compare against it). */
 function plainLoad(file: string): unknown {
   const mod = newModule(file);
-  const wrapper = new Script(Module.wrap(readSource(file)), { filename: file }).runInThisContext() as (...args: unknown[]) => void;
+  const wrapper = new Script(Module.wrap(readSource(file)), { filename: file, importModuleDynamically: dynamicImport }).runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
   return mod.exports;
 }

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type * as TS from 'typescript';
 import { codeCacheDir } from '../src/code-cache.cjs';
@@ -205,6 +205,79 @@ test('writing a cache removes the same module\'s cache files unchanged for over 
     assert.deepEqual(readdirSync(cacheDir).sort(), [
       path.basename(result.cacheFile!), `m-${hex('b')}.v8cache`, `m-${hex('e')}.v8cache.456-1-abcdef12.tmp`, `m-${hex('f')}.v8cache.notes`, `m-parser-${hex('c')}.v8cache`, 'other.txt',
     ].sort());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('import() works in a module loaded with and without a cache (built-in modules and file URLs), as under require', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docforge-code-cache-import-'));
+  try {
+    const { loadWithCodeCache } = requireHere(codeCacheModule) as typeof import('../src/code-cache.cjs');
+    const target = path.join(dir, 'target.mjs');
+    writeFileSync(target, 'export const answer = 42;\n');
+    const file = path.join(dir, 'importer.cjs');
+    writeFileSync(file, `exports.load = async () => [(await import('node:path')).sep, (await import(${JSON.stringify(pathToFileURL(target).href)})).answer];\n`);
+    const cacheDir = path.join(dir, 'cache');
+    const statuses: string[] = [];
+    for (const options of [{ cacheDir }, { cacheDir }, { cacheDir: null }, { cacheDir, deferWrite: true }]) {
+      const result = loadWithCodeCache(file, { ...options, key: 'import', register: false });
+      statuses.push(result.status);
+      assert.deepEqual(await (result.exports as { load: () => Promise<unknown[]> }).load(), [path.sep, 42], result.status);
+    }
+    assert.deepEqual(statuses, ['created', 'reused', 'off', 'reused']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a module rewritten with the same size and mtime gets a cache of its own, never the old compiled code', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docforge-code-cache-content-'));
+  try {
+    const { loadWithCodeCache } = requireHere(codeCacheModule) as typeof import('../src/code-cache.cjs');
+    const file = path.join(dir, 'same.cjs');
+    const cacheDir = path.join(dir, 'cache');
+    writeFileSync(file, "exports.word = () => 'exported';\n");
+    const st = statSync(file);
+    const first = loadWithCodeCache(file, { cacheDir, key: 'same', register: false });
+    assert.equal((first.exports as { word: () => string }).word(), 'exported');
+    // As an upgrade unpacked by npm (fixed mtimes) or `cp -p` may leave it: same length, same mtime.
+    writeFileSync(file, "exports.word = () => 'EXPORTED';\n");
+    utimesSync(file, st.atime, st.mtime);
+    assert.equal(statSync(file).size, st.size);
+    const second = loadWithCodeCache(file, { cacheDir, key: 'same', register: false });
+    assert.equal((second.exports as { word: () => string }).word(), 'EXPORTED');
+    assert.equal(second.status, 'created');
+    assert.notEqual(second.cacheFile, first.cacheFile);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a reused cache file is marked used (mtime renewed when over an hour old); a write keeps the module\'s 4 most recently used files', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docforge-code-cache-lru-'));
+  try {
+    const { loadWithCodeCache, CACHE_FILES_PER_MODULE } = requireHere(codeCacheModule) as typeof import('../src/code-cache.cjs');
+    assert.equal(CACHE_FILES_PER_MODULE, 4);
+    const file = path.join(dir, 'n.cjs');
+    const cacheDir = path.join(dir, 'cache');
+    writeFileSync(file, 'module.exports = 1;\n');
+    const made = loadWithCodeCache(file, { cacheDir, key: 'lru', register: false });
+    const now = Date.now() / 1000;
+    utimesSync(made.cacheFile!, now - 7200, now - 7200);
+    assert.equal(loadWithCodeCache(file, { cacheDir, key: 'lru', register: false }).status, 'reused');
+    assert.ok(Date.now() - statSync(made.cacheFile!).mtimeMs < 60_000, 'its mtime now tells its last use');
+    // Five other builds of n, used 1-5 hours ago (the one just reused is the most recent).
+    const others = [1, 2, 3, 4, 5].map((hours) => {
+      const name = path.join(cacheDir, `n-${String(hours).repeat(24)}.v8cache`);
+      writeFileSync(name, 'x');
+      utimesSync(name, now - hours * 3600, now - hours * 3600);
+      return name;
+    });
+    writeFileSync(file, 'module.exports = 2;\n');
+    const rebuilt = loadWithCodeCache(file, { cacheDir, key: 'lru', register: false });
+    assert.equal(rebuilt.status, 'created');
+    assert.deepEqual(readdirSync(cacheDir).sort(), [rebuilt.cacheFile!, made.cacheFile!, others[0]!, others[1]!].map((f) => path.basename(f)).sort());
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
