@@ -6,7 +6,7 @@
  */
 import { constants as fsConstants, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { appendAll, errors, sha256, type SourceIssue } from '@docforge/core';
+import { appendAll, DocforgeError, errors, sha256, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import {
   cheapIdentity, loadDescriptor, vocabularyCaseIssues, walkAdapterInputs, type Descriptor, type ResolvedGraph, type SourceEntry, type StatIdentity,
@@ -30,7 +30,7 @@ import {
   type ProjectAdapterOutput, type ProjectAdapterReport,
 } from './project-adapter.js';
 import { publicationFileIntact, readPublicationOnce, type PublicationRead } from './publication.js';
-import { assertStateConfined, ensureStateConfined, fsyncFile, publishIndex, stateError } from './publish.js';
+import { assertStateConfined, ensureStateConfined, fsyncFile, isPublicationSuperseded, publishIndex, stateError } from './publish.js';
 import { planReceipt } from './receipt-commit.js';
 import { warmFromPublication, type WarmExpectation } from './warm.js';
 import type { Publication } from './publication-format.js';
@@ -486,8 +486,10 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
     // A failed write may have left the file half written (the delta runs without a journal): never keep it.
     if (pendingFile !== null) rmSync(pendingFile, { force: true });
     discardStandby();
-    // Stored link outputs are not trusted again after a failure (they may be what failed).
-    clearLinkCaches(layout);
+    // Stored link outputs are not trusted again after a failure (they may be what failed); a build
+    // superseded by another process's publication failed at nothing, and those are now that process's.
+    const superseded = error instanceof DocforgeError && isPublicationSuperseded(error);
+    if (!superseded) clearLinkCaches(layout);
     written = null;
     writtenByBuild = false;
     lastResolved = null;

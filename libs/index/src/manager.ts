@@ -19,11 +19,14 @@ import { identityWithInputs, type ProjectAdapterReport } from './project-adapter
 import { WatchedWalks } from './watched-walks.js';
 import { applicationEpoch, openApplication } from './application-guard.js';
 import { createBuildPool, poolDeath, runOnPool } from './build-pool.js';
+import { isPublicationSuperseded } from './publish.js';
 
 export { resolveProjectRoot } from './project-root.js';
 
 /** How often a sync re-reads `current.json` when the publication it was given vanished before it was opened. */
 const OPEN_RETRIES = 5;
+/** How often one sync walks and builds again after another process's publication superseded its build (publish.ts). */
+const SUPERSEDED_RETRIES = 3;
 
 export type { BuildProgress } from './build-types.js';
 
@@ -272,7 +275,14 @@ export class IndexManager {
     return identity;
   }
 
-  private async syncNow(onProgress?: (progress: BuildProgress) => void): Promise<SyncReport> {
+  /**
+   * One synchronization: walk, then serve the publication when it is current, else build and
+   * publish. A build that another process's publication of other sources superseded while it ran
+   * (publish.ts) published nothing: the sync walks and builds again, up to
+   * {@link SUPERSEDED_RETRIES} times, then reports that `index_unavailable`.
+   * @param superseded how many builds of this sync were superseded so far
+   */
+  private async syncNow(onProgress?: (progress: BuildProgress) => void, superseded = 0): Promise<SyncReport> {
     const started = performance.now();
     let descriptor: Descriptor;
     try {
@@ -338,6 +348,7 @@ export class IndexManager {
     onProgress?.({ stage: 'start', done: 0, total: walk.entries.length });
     const outcome = await this.runBuild(task, onProgress);
     if (outcome.adapter) this.adapterReport = outcome.adapter;
+    if (!outcome.ok && isPublicationSuperseded(outcome.error) && superseded < SUPERSEDED_RETRIES && !this.closed) return this.syncNow(onProgress, superseded + 1);
     if (!outcome.ok) {
       if (outcome.timedOut === true) this.adapterTimedOut = { identity, error: outcome.error };
       // The worker found the adapter files changed: never served as a mere stale sync.

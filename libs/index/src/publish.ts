@@ -61,13 +61,26 @@ function coversBuild(layout: StateLayout, before: Publication | null, input: Pub
     && publicationFileIntact(layout, before);
 }
 
+/** `details.superseded` of the `index_unavailable` a build gets when another process published other sources while it ran. */
+export const PUBLICATION_SUPERSEDED = 'superseded';
+
+/** Whether a (wire) error is {@link publishIndex}'s refusal to publish over a newer publication: the sync walks and builds again. */
+export function isPublicationSuperseded(error: { code: string; details?: Record<string, unknown> | null }): boolean {
+  return error.code === 'index_unavailable' && error.details?.[PUBLICATION_SUPERSEDED] === true;
+}
+
 /**
- * Publishes the finished index file as the next generation, unless another process published the
- * same sources since this build read `current.json` (then that publication is adopted, its receipt
- * with the real change stays, and the finished file is removed).
+ * Publishes the finished index file as the next generation, unless another process published
+ * since this build read `current.json`: a publication of the same sources is adopted (its receipt
+ * with the real change stays); one of other sources is never published over, since this build's
+ * snapshot of the sources may be the older one (a slow build would otherwise replace a newer graph
+ * with an older one and call it current). The finished file is removed in both cases.
  * @returns the publication now in `current.json` and whether it was adopted
- * @throws DocforgeError `lock_timeout`, `path_outside_root`; errno errors of the state directory
- *   (the new file is removed when `current.json` could not be written)
+ * @throws DocforgeError `index_unavailable` with `details.superseded = true` (and the other
+ *   publication's `details.generation`) when another process published other sources meanwhile:
+ *   the caller walks and builds again ({@link isPublicationSuperseded}); `lock_timeout`,
+ *   `path_outside_root`; errno errors of the state directory (the new file is removed when
+ *   `current.json` could not be written)
  */
 export function publishIndex(input: PublishInput): Promise<PublishResult> {
   const { layout } = input;
@@ -84,6 +97,11 @@ export function publishIndex(input: PublishInput): Promise<PublishResult> {
     if (changed && coversBuild(layout, before, input)) {
       rmSync(input.tmpFile, { force: true });
       return { publication: before, adopted: true };
+    }
+    if (changed && before !== null) {
+      rmSync(input.tmpFile, { force: true });
+      throw errors.indexUnavailable(`Another process published generation ${before.generation} from other sources while this build ran; this build published nothing (its snapshot of the sources may be the older one).`,
+        { [PUBLICATION_SUPERSEDED]: true, generation: before.generation });
     }
     const generation = Math.max(input.minGeneration, (before?.generation ?? 0) + 1);
     const indexFile = `gen-${String(generation).padStart(8, '0')}-${Math.random().toString(36).slice(2, 10)}.sqlite`;
