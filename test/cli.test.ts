@@ -26,6 +26,13 @@ test('init writes a descriptor for an existing docs folder and refuses to overwr
   assert.match(sync.stdout, /rebuilt: generation 1, \d+ nodes/);
   const again2 = cli(['sync', '-C', root]);
   assert.match(again2.stdout, /up to date: generation 1/);
+  // A project path after `sync` is no silent no-op on the current directory.
+  for (const command of ['sync', 'validate']) {
+    const stray = cli([command, '-C', root, path.join(root, 'elsewhere')]);
+    assert.equal(stray.status, 2, stray.stderr);
+    assert.match(stray.stderr, new RegExp(`docforge: ${command} takes no arguments \\(got ".*elsewhere"\\); name the project with -C DIR`));
+    assert.equal(stray.stdout, '');
+  }
   const search = cli(['search', '-C', root, '--json', 'onRequest']);
   assert.equal(search.status, 0, search.stderr);
   assert.equal(JSON.parse(search.stdout).items[0].id, 'Reference/Hooks');

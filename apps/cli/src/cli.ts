@@ -83,6 +83,9 @@ async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | nul
   return { code: null, prestarted: true };
 }
 
+/** Commands that take no positional arguments (the project comes from `-C DIR` or the current directory). */
+const NO_ARGUMENTS = new Set(['sync', 'validate', 'demo']);
+
 /**
  * Runs one `docforge` command line and resolves to its exit code (0 success, 1 failure or
  * validation errors, 2 usage). Errors of a command are printed as `docforge: CODE: message`.
@@ -136,6 +139,12 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
   if (values.help || !command || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
+  }
+  // A word after a command that takes none (e.g. a project path after `sync`) is never ignored silently.
+  if (NO_ARGUMENTS.has(command) && rest.length > 0) {
+    errorLine(`docforge: ${command} takes no arguments (got ${JSON.stringify(rest[0])}); name the project with -C DIR`);
+    process.stderr.write(`\n${USAGE}\n`);
+    return 2;
   }
   const root = path.resolve(values['project-root'] ?? process.cwd());
   // Range and type of --limit are checked by the command's MCP input schema (commands.ts).

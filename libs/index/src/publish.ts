@@ -146,12 +146,21 @@ export function publishIndex(input: PublishInput): Promise<PublishResult> {
 
 const STATE_ERRNOS = new Set(['ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EEXIST', 'ENOENT', 'EMFILE', 'EDQUOT']);
 
-/** File-system failures in the state directory become `index_unavailable` naming the errno; nothing was published. */
+/** SQLite result codes (better-sqlite3 `SqliteError.code`) of a state directory that cannot take the index: full, failing or read-only storage. */
+const STATE_SQLITE_CODES = /^SQLITE_(FULL|IOERR(_[A-Z_]+)?|READONLY(_[A-Z_]+)?|CANTOPEN(_[A-Z_]+)?|PERM)$/;
+
+/**
+ * File-system failures in the state directory (an errno, or SQLite's full, I/O, read-only and
+ * cannot-open results while writing the index) become `index_unavailable` naming the code
+ * (`details.errno`); nothing was published. Anything else goes through `toDocforgeError`.
+ */
 export function stateError(error: unknown, layout: StateLayout): DocforgeError {
   if (error instanceof DocforgeError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (typeof code === 'string' && STATE_ERRNOS.has(code)) {
-    return errors.indexUnavailable(`The index could not be written in the state directory ${layout.stateDir} (${code}: ${(error as Error).message}); the last publication is unchanged.`, { errno: code }, { cause: error });
+  if (typeof code === 'string' && (STATE_ERRNOS.has(code) || STATE_SQLITE_CODES.test(code))) {
+    // Node's errno messages start with the code already ("ENOSPC: no space left on device, ...").
+    const message = String((error as Error).message ?? '').replace(new RegExp(`^${code}: `), '');
+    return errors.indexUnavailable(`The index could not be written in the state directory ${layout.stateDir} (${code}: ${message}); the last publication is unchanged.`, { errno: code }, { cause: error });
   }
   return toDocforgeError(error);
 }

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { cheapIdentity, loadDescriptor, walkSources } from '@docforge/project';
 import { stateLayout } from '@docforge/fs-safe';
 import { resetBuildCaches, runBuild } from '../src/build.js';
+import { stateError } from '../src/publish.js';
 import type { BuildOutcome, BuildTask } from '../src/build-types.js';
 import { checkPublication, IndexManager, parsePublication, readPublicationOnce } from '../src/index.js';
 
@@ -164,4 +165,19 @@ test('a sync whose fresh publication was collected by another process before it 
   } finally {
     await manager.close();
   }
+});
+
+test('storage failures while writing the index are index_unavailable naming their code once: errno errors and SQLite full, I/O and read-only results', () => {
+  const layout = stateLayout('/tmp/docforge-state-error/.docforge', '/tmp/docforge-state-error');
+  const enospc = Object.assign(new Error('ENOSPC: no space left on device, copyfile'), { code: 'ENOSPC' });
+  const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+  const ioerr = Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' });
+  for (const [error, code, text] of [[enospc, 'ENOSPC', 'no space left on device, copyfile'], [full, 'SQLITE_FULL', 'database or disk is full'], [ioerr, 'SQLITE_IOERR_WRITE', 'disk I/O error']] as const) {
+    const mapped = stateError(error, layout);
+    assert.equal(mapped.code, 'index_unavailable', code);
+    assert.equal(mapped.details['errno'], code);
+    assert.ok(mapped.message.includes(`(${code}: ${text}); the last publication is unchanged.`), mapped.message);
+    assert.equal(mapped.message.split(code).length, 2, `the code appears once: ${mapped.message}`);
+  }
+  assert.equal(stateError(Object.assign(new Error('constraint failed'), { code: 'SQLITE_CONSTRAINT' }), layout).code, 'internal_error');
 });
