@@ -19,14 +19,12 @@ import { identityWithInputs, type ProjectAdapterReport } from './project-adapter
 import { WatchedWalks } from './watched-walks.js';
 import { applicationEpoch, openApplication } from './application-guard.js';
 import { createBuildPool, poolDeath, runOnPool } from './build-pool.js';
-import { isPublicationSuperseded } from './publish.js';
+import { isPublicationSuperseded, SUPERSEDED_RETRIES } from './publish.js';
 
 export { resolveProjectRoot } from './project-root.js';
 
 /** How often a sync re-reads `current.json` when the publication it was given vanished before it was opened. */
 const OPEN_RETRIES = 5;
-/** How often one sync walks and builds again after another process's publication superseded its build (publish.ts). */
-const SUPERSEDED_RETRIES = 3;
 
 export type { BuildProgress } from './build-types.js';
 
@@ -276,11 +274,8 @@ export class IndexManager {
   }
 
   /**
-   * One synchronization: walk, then serve the publication when it is current, else build and
-   * publish. A build that another process's publication of other sources superseded while it ran
-   * (publish.ts) published nothing: the sync walks and builds again, up to
-   * {@link SUPERSEDED_RETRIES} times, then reports that `index_unavailable`.
-   * @param superseded how many builds of this sync were superseded so far
+   * One sync: walk, then serve the current publication or build and publish; a build another process's publication
+   * superseded (publish.ts) published nothing, so walk and build again, {@link SUPERSEDED_RETRIES} times at most.
    */
   private async syncNow(onProgress?: (progress: BuildProgress) => void, superseded = 0): Promise<SyncReport> {
     const started = performance.now();

@@ -64,6 +64,9 @@ function coversBuild(layout: StateLayout, before: Publication | null, input: Pub
 /** `details.superseded` of the `index_unavailable` a build gets when another process published other sources while it ran. */
 export const PUBLICATION_SUPERSEDED = 'superseded';
 
+/** How often one sync walks and builds again after another process's publication superseded its build. */
+export const SUPERSEDED_RETRIES = 3;
+
 /** Whether a (wire) error is {@link publishIndex}'s refusal to publish over a newer publication: the sync walks and builds again. */
 export function isPublicationSuperseded(error: { code: string; details?: Record<string, unknown> | null }): boolean {
   return error.code === 'index_unavailable' && error.details?.[PUBLICATION_SUPERSEDED] === true;
