@@ -5,7 +5,7 @@
  * worker.ts) through the per-user V8 code cache of @docforge/adapter-typescript/code-cache, and
  * exports its tasks unchanged, the build task wrapped so that a thread that found no valid cache
  * writes one after its first build (every function that build compiled is then in it). A one-file
- * edit on fastify's package then compiles ~30 ms less on its critical path (622 -> 593 ms median).
+ * edit on fastify's package then compiles ~30 ms less on its critical path (634 -> 606 ms median, 20 alternating runs).
  * A missing, damaged or rejected cache only means a plain load; `DOCFORGE_CODE_CACHE_DIR=off`
  * disables it. Whatever `worker.cjs` throws while loading, this entry throws too, so a damaged
  * bundle fails the thread's start as before (build-pool.ts falls back to the compiled worker).

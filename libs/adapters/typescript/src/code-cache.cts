@@ -19,7 +19,9 @@
  * module's exports are the same either way. A reused file's mtime is its last use (renewed once an
  * hour at most); writing a file removes the same module's other cache files unused for 7 days or
  * beyond its 4 most recently used (earlier builds of it), and its writers' temporary files older
- * than an hour.
+ * than an hour. On Node 20, a function compiled from cached data cannot run `import()` ("A dynamic
+ * import callback was not specified"): a module loaded here must import through a function
+ * compiled elsewhere (libs/index/src/dynamic-import.ts) or have its imports bundled as `require`.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { isAscii } from 'node:buffer';
