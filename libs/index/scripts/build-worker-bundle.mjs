@@ -12,12 +12,15 @@
 // uses the bundle only while no input is newer than it (a stale bundle after a plain `tsc -b` never
 // runs). The thread's entry is a second, small bundle, worker-entry.cjs (from src/worker-entry.cts): it
 // loads worker.cjs through the per-user V8 code cache, written after a thread's first build; the
-// manifest's inputs are those of both. Run after `tsc -b`; exits non-zero on any bundle error.
+// manifest's inputs are those of both. Code compiled from cached data cannot run import() on Node 20,
+// so the bundle's built-in dynamic imports are rewritten and any other fails the build
+// (builtin-dynamic-imports.mjs). Run after `tsc -b`; exits non-zero on any bundle error.
 // Usage: node libs/index/scripts/build-worker-bundle.mjs
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { rewriteBuiltinDynamicImports } from './builtin-dynamic-imports.mjs';
 import { directCompilerDefault } from './direct-compiler-default.mjs';
 import { ownImportMetaUrl } from './own-import-meta-url.mjs';
 
@@ -54,10 +57,6 @@ const result = await build({
   // jsonc-parser's `main` is a UMD file whose factory requires its parts at run time (from the
   // bundle's folder, where they are not): bundle its ES module build instead.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
-  // The bundle runs compiled from a V8 code cache, where import() fails (src/dynamic-import.ts):
-  // syntactic import() of bundled or built-in modules (web-tree-sitter's "module", "fs/promises")
-  // becomes require; project-owned adapters load through dynamic-import.ts's importer.
-  supported: { 'dynamic-import': false },
   // Whitespace and syntax only (names stay, so stack traces still name functions): V8 compiles a
   // third less text on every start (about 5 ms of a no-change sync's 30 ms of our own work).
   minifyWhitespace: true,
@@ -83,8 +82,11 @@ const loaderResult = await build({
 for (const [name, built] of [['worker.cjs', result], ['worker-entry.cjs', loaderResult]]) {
   if (built.outputFiles.length !== 1) throw new Error(`build-worker-bundle: expected one output file for ${name}, got ${built.outputFiles.length}`);
 }
-for (const [file, built] of [[bundle, result], [loader, loaderResult]]) {
-  writeFileSync(`${file}.tmp`, built.outputFiles[0].contents);
+// The bundle runs compiled from a V8 code cache, where import() fails (src/dynamic-import.ts): its
+// built-in dynamic imports are rewritten, and any other import() fails this build.
+const body = rewriteBuiltinDynamicImports(result.outputFiles[0].text).text;
+for (const [file, text] of [[bundle, body], [loader, loaderResult.outputFiles[0].text]]) {
+  writeFileSync(`${file}.tmp`, text);
   renameSync(`${file}.tmp`, file);
 }
 const inputs = [...new Set([...Object.keys(result.metafile.inputs), ...Object.keys(loaderResult.metafile.inputs)])]

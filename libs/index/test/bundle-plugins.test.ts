@@ -58,3 +58,29 @@ test('a compiler-api.js with other text fails the bundle build, naming the plugi
   await build({ entryPoints: [changed], outfile: path.join(out, 'same.cjs'), bundle: true, format: 'cjs', platform: 'node', plugins, logLevel: 'silent' });
   assert.deepEqual((createRequire(import.meta.url)(path.join(out, 'same.cjs')) as { default: unknown }).default, { marker: true });
 });
+
+test('builtin-dynamic-imports: literal imports of built-in modules become process.getBuiltinModule, any other import() fails, the shipped bundle keeps only the importer', async () => {
+  const { rewriteBuiltinDynamicImports } = await import(pathToFileURL(path.join(lib, 'scripts', 'builtin-dynamic-imports.mjs')).href) as {
+    rewriteBuiltinDynamicImports: (text: string) => { text: string; rewritten: number };
+  };
+  const source = 'async function f(){const x={import:(s)=>s};let{createRequire:c}=await import("module");var require=c(__filename);'
+    + 'return [(await import(\'node:fs/promises\')).readFile,x.import("y")]}const g=new Function("specifier","return import(specifier)");';
+  const { text, rewritten } = rewriteBuiltinDynamicImports(source);
+  assert.equal(rewritten, 2);
+  assert.match(text, /await Promise\.resolve\(process\.getBuiltinModule\("module"\)\)/);
+  assert.match(text, /await Promise\.resolve\(process\.getBuiltinModule\('node:fs\/promises'\)\)/);
+  assert.match(text, /x\.import\("y"\)/, 'a method named import is no dynamic import');
+  assert.match(text, /"return import\(specifier\)"/);
+  // The rewritten text runs: the hoisted `var require` no longer shadows anything it needs.
+  const run = new Function('__filename', `${text};return f;`)(fileURLToPath(import.meta.url)) as () => Promise<unknown[]>;
+  const [readFile, y] = await run();
+  assert.equal(typeof readFile, 'function');
+  assert.equal(y, 'y');
+  for (const bad of ['import("./local.js")', 'import(specifier)', 'import ( "fs" + x )', 'import("left-pad")']) {
+    assert.throws(() => rewriteBuiltinDynamicImports(bad), /code compiled from a V8 code cache cannot run/, bad);
+  }
+  // The bundle on disk went through the pass.
+  const bundle = readFileSync(path.join(lib, 'dist', 'bundle', 'worker.cjs'), 'utf8');
+  assert.equal(rewriteBuiltinDynamicImports(bundle).rewritten, 0);
+  assert.match(bundle, /process\.getBuiltinModule\("module"\)/);
+});
