@@ -30,7 +30,7 @@ test('init writes a descriptor for an existing docs folder and refuses to overwr
   for (const command of ['sync', 'validate']) {
     const stray = cli([command, '-C', root, path.join(root, 'elsewhere')]);
     assert.equal(stray.status, 2, stray.stderr);
-    assert.match(stray.stderr, new RegExp(`docforge: ${command} takes no arguments \\(got ".*elsewhere"\\); name the project with -C DIR`));
+    assert.match(stray.stderr, new RegExp(`docforge: ${command} takes no arguments; name the project with -C DIR \\(got ".*elsewhere"\\)`));
     assert.equal(stray.stdout, '');
   }
   const search = cli(['search', '-C', root, '--json', 'onRequest']);
@@ -156,4 +156,24 @@ test('on a terminal (script(1) gives the command a pty) sync rewrites one progre
   assert.equal(run.status, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /\r\x1b\[2Kdocforge: indexing, stage parse: (\d+) of \1 files parsed/);
   assert.match(run.stdout, /rebuilt: generation 1/);
+});
+
+test('commands refuse arguments they do not take, and name what they expect', () => {
+  const root = tempDir('docforge-cli-args-');
+  for (const [args, message] of [
+    [['init', path.join(root, 'a'), path.join(root, 'b')], /docforge: init takes at most one DIR \(got ".*b"\)/],
+    [['demo', 'extra'], /docforge: demo takes no arguments \(it runs on the bundled examples\/, or on -C DIR\) \(got "extra"\)/],
+    [['viewer', 'status', 'extra'], /docforge: viewer status takes no other arguments \(got "extra"\)/],
+    [['changeset'], /docforge: changeset needs a subcommand \(list, show, diff, validate, abandon, apply\)/],
+    [['changeset', 'bogus', 'x'], /docforge: unknown changeset subcommand "bogus" \(list, show, diff, validate, abandon, apply\)/],
+    [['changeset', 'list', 'extra', '-C', root], /docforge: changeset list takes no arguments \(got "extra"\)/],
+    [['changeset', 'show', '-C', root], /docforge: changeset show needs a changeset ID/],
+    [['changeset', 'show', 'abc', 'def', '-C', root], /docforge: changeset show takes one changeset ID \(got 2 arguments\)/],
+  ] as const) {
+    const result = cli([...args]);
+    assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
+    assert.match(result.stderr, message, args.join(' '));
+    assert.equal(result.stdout, '', args.join(' '));
+  }
+  assert.equal(existsSync(path.join(root, 'a', 'docforge.toml')), false, 'init wrote nothing');
 });

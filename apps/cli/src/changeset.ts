@@ -86,14 +86,23 @@ function printChange(c: ChangeEntry, color: boolean): void {
   if (lines.length > 0) printRaw(colorDiff(lines.map(terminalSafe).join('\n'), color));
 }
 
+/** The subcommands of `docforge changeset`. */
+const CHANGESET_SUBCOMMANDS = ['list', 'show', 'diff', 'validate', 'abandon', 'apply'];
+
 /**
  * Runs one changeset subcommand. The direct CLI returns complete results (no pagination).
  * @returns the exit code: 0 success, 1 a failure or an invalid changeset (validate), 2 bad usage
  */
 export async function runChangeset(root: string, sub: string | undefined, args: readonly string[], options: ChangesetCommandOptions, logger: Logger): Promise<number> {
   const id = args[0];
-  if (sub !== 'list' && id === undefined) {
-    errorLine(`docforge: changeset ${sub ?? ''} needs a changeset ID`);
+  if (sub === undefined || !CHANGESET_SUBCOMMANDS.includes(sub)) {
+    errorLine(sub === undefined ? `docforge: changeset needs a subcommand (${CHANGESET_SUBCOMMANDS.join(', ')})` : `docforge: unknown changeset subcommand ${JSON.stringify(sub)} (${CHANGESET_SUBCOMMANDS.join(', ')})`);
+    return 2;
+  }
+  // `list` takes no argument, every other subcommand exactly one changeset ID: nothing is ignored.
+  if (args.length !== (sub === 'list' ? 0 : 1)) {
+    errorLine(sub === 'list' ? `docforge: changeset list takes no arguments (got ${JSON.stringify(args[0])})`
+      : id === undefined ? `docforge: changeset ${sub} needs a changeset ID` : `docforge: changeset ${sub} takes one changeset ID (got ${args.length} arguments)`);
     return 2;
   }
   switch (sub) {

@@ -141,8 +141,11 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
     return command || values.help ? 0 : 2;
   }
   // A word after a command that takes none (e.g. a project path after `sync`) is never ignored silently.
-  if (NO_ARGUMENTS.has(command) && rest.length > 0) {
-    errorLine(`docforge: ${command} takes no arguments (got ${JSON.stringify(rest[0])}); name the project with -C DIR`);
+  const extra = NO_ARGUMENTS.has(command) ? rest[0] : command === 'init' || command === 'viewer' ? rest[1] : undefined;
+  if (extra !== undefined) {
+    const what = command === 'init' ? 'init takes at most one DIR' : command === 'viewer' ? `viewer ${rest[0]} takes no other arguments`
+      : command === 'demo' ? 'demo takes no arguments (it runs on the bundled examples/, or on -C DIR)' : `${command} takes no arguments; name the project with -C DIR`;
+    errorLine(`docforge: ${what} (got ${JSON.stringify(extra)})`);
     process.stderr.write(`\n${USAGE}\n`);
     return 2;
   }

@@ -103,7 +103,7 @@ export function publishIndex(input: PublishInput): Promise<PublishResult> {
     }
     if (changed && before !== null) {
       rmSync(input.tmpFile, { force: true });
-      throw errors.indexUnavailable(`Another process published generation ${before.generation} from other sources while this build ran; this build published nothing (its snapshot of the sources may be the older one).`,
+      throw errors.indexUnavailable(`Another process published generation ${before.generation} from other sources while this build ran; this build published nothing (its snapshot of the sources may be the older one); sync again to build the current sources.`,
         { [PUBLICATION_SUPERSEDED]: true, generation: before.generation });
     }
     const generation = Math.max(input.minGeneration, (before?.generation ?? 0) + 1);
