@@ -16,7 +16,7 @@
 // so the bundle's built-in dynamic imports are rewritten and any other fails the build
 // (builtin-dynamic-imports.mjs). Run after `tsc -b`; exits non-zero on any bundle error.
 // Usage: node libs/index/scripts/build-worker-bundle.mjs
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -91,5 +91,6 @@ for (const [file, text] of [[bundle, body], [loader, loaderResult.outputFiles[0]
 }
 const inputs = [...new Set([...Object.keys(result.metafile.inputs), ...Object.keys(loaderResult.metafile.inputs)])]
   .map((input) => path.relative(out, path.resolve(input))).sort();
-writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'worker.cjs', entry: 'worker-entry.cjs', inputs }, null, 2)}\n`);
+// built_in: the bundle embeds its modules' absolute file URLs; a moved checkout must not use it.
+writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'worker.cjs', entry: 'worker-entry.cjs', built_in: realpathSync(out), inputs }, null, 2)}\n`);
 renameSync(`${manifest}.tmp`, manifest);
