@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, realpathSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLI_ENTRY, REPO_ROOT } from './helpers/paths.js';
 import { exampleProjectCopy, tempDir } from './helpers/projects.js';
@@ -45,7 +45,7 @@ function realInputs(): string[] {
  * a manifest of the real inputs plus one temp input whose modification time is `inputAgeS` seconds
  * after the bundle's (negative: older).
  */
-function tempLauncher(bundle: { real: true; inputAgeS: number } | { text: string } | null): string {
+function tempLauncher(bundle: { real: true; inputAgeS: number } | { text: string } | null, builtIn?: string): string {
   const dir = tempDir('docforge-launcher-');
   mkdirSync(path.join(dir, 'bin'));
   mkdirSync(path.join(dir, 'dist'));
@@ -63,7 +63,7 @@ function tempLauncher(bundle: { real: true; inputAgeS: number } | { text: string
     const built = statSync(file).mtimeMs / 1000;
     const age = 'real' in bundle ? bundle.inputAgeS : -60;
     utimesSync(input, built + age, built + age);
-    writeFileSync(path.join(out, 'fast-sync.inputs.json'), JSON.stringify({ bundle: 'fast-sync.cjs', inputs: [...realInputs(), input] }));
+    writeFileSync(path.join(out, 'fast-sync.inputs.json'), JSON.stringify({ bundle: 'fast-sync.cjs', built_in: builtIn ?? realpathSync(out), inputs: [...realInputs(), input] }));
   }
   return path.join(dir, 'bin/docforge.js');
 }
@@ -104,6 +104,8 @@ test('a stale, missing or unloadable bundle is skipped silently for the full CLI
   const cases: Array<[string, string[]]> = [
     [tempLauncher({ real: true, inputAgeS: -60 }), ['bundle used']],
     [tempLauncher({ real: true, inputAgeS: 60 }), ['bundle stale', 'full cli']],
+    // Built in another folder (a moved checkout): its embedded absolute file URLs point elsewhere.
+    [tempLauncher({ real: true, inputAgeS: -60 }, '/elsewhere/apps/cli/dist/bundle'), ['bundle stale', 'full cli']],
     [tempLauncher(null), ['bundle missing', 'full cli']],
     [tempLauncher({ text: "throw new Error('a stale bundle must not run');\n" }), ['bundle error', 'full cli']],
     // Loadable, but damaged or foreign: it throws when run, or answers in another shape.

@@ -7,21 +7,24 @@
 // unloadable bundle is skipped silently and the full CLI (dist/src/cli.js) runs, which then makes the
 // no-change check itself. DOCFORGE_CLI_TRACE=1 reports on stderr which path ran.
 'use strict';
-const { existsSync, lstatSync, readFileSync, statSync } = require('node:fs');
+const { existsSync, lstatSync, readFileSync, realpathSync, statSync } = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 
 const argv = process.argv.slice(2);
 const trace = process.env.DOCFORGE_CLI_TRACE === '1' ? (line) => process.stderr.write(`docforge-trace: ${line}\n`) : () => {};
 
-/** 'fresh', 'stale' or 'missing' for the bundle at `file` and its manifest. */
+/** 'fresh', 'stale' or 'missing' for the bundle at `file` and its manifest (stale also when built in another folder). */
 function bundleState(file) {
   let built;
   let inputs;
   try {
     built = statSync(file).mtimeMs;
-    inputs = JSON.parse(readFileSync(file.replace(/\.cjs$/, '.inputs.json'), 'utf8')).inputs;
+    const manifest = JSON.parse(readFileSync(file.replace(/\.cjs$/, '.inputs.json'), 'utf8'));
+    inputs = manifest.inputs;
     if (!Array.isArray(inputs) || inputs.length === 0) return 'missing';
+    // The bundle embeds its modules' absolute file URLs: built in another folder (a moved checkout), it is stale.
+    if (manifest.built_in !== realpathSync(path.dirname(file))) return 'stale';
   } catch {
     return 'missing';
   }

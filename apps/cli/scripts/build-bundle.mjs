@@ -8,7 +8,7 @@
 // (paths relative to the bundle's folder): the launcher (bin/docforge.js) uses the bundle only while
 // no input is newer than it, so a stale bundle after a plain `tsc -b` never runs.
 // Run after `tsc -b`; exits non-zero on any bundle error. Usage: node apps/cli/scripts/build-bundle.mjs
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -55,5 +55,6 @@ if (result.outputFiles.length !== 1) throw new Error(`build-bundle: expected one
 writeFileSync(`${bundle}.tmp`, result.outputFiles[0].contents);
 renameSync(`${bundle}.tmp`, bundle);
 const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(out, path.resolve(input))).sort();
-writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'fast-sync.cjs', inputs }, null, 2)}\n`);
+// built_in: the bundle embeds its modules' absolute file URLs; a moved checkout must not use it.
+writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'fast-sync.cjs', built_in: realpathSync(out), inputs }, null, 2)}\n`);
 renameSync(`${manifest}.tmp`, manifest);

@@ -12,7 +12,7 @@
  * {@link runOnPool} rejects them instead ({@link poolDeath}); the manager then starts the compiled
  * worker when the bundle was the one that failed (manager.ts `runBuild`).
  */
-import { lstatSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,8 +91,8 @@ export const WORKER_BUNDLE_ENV = 'DOCFORGE_WORKER_BUNDLE';
 /**
  * The file the build thread runs: the bundle's entry `dist/bundle/worker-entry.cjs` (worker-entry.cts:
  * it loads `dist/bundle/worker.cjs` through the V8 code cache) when both files exist and no input
- * listed in their manifest (`worker.inputs.json`) is newer than either or missing, else
- * `dist/src/worker.js`.
+ * listed in their manifest (`worker.inputs.json`) is newer than either or missing, and the manifest
+ * says they were built in this folder (they embed absolute file URLs), else `dist/src/worker.js`.
  * Found from this module's own location, `dist/src/` (or the fast path's bundle beside the CLI,
  * which resolves @docforge/index the same way). The compiled worker once a bundle failed to start
  * in this process ({@link poolDeath}), and as {@link WORKER_BUNDLE_ENV} says.
@@ -106,8 +106,11 @@ export function buildWorkerFile(): string {
   const entry = path.join(dir, 'worker-entry.cjs');
   try {
     const built = Math.min(statSync(path.join(dir, 'worker.cjs')).mtimeMs, statSync(entry).mtimeMs);
-    const inputs = (JSON.parse(readFileSync(path.join(dir, 'worker.inputs.json'), 'utf8')) as { inputs?: unknown }).inputs;
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'worker.inputs.json'), 'utf8')) as { inputs?: unknown; built_in?: unknown };
+    const inputs = manifest.inputs;
     if (!Array.isArray(inputs) || inputs.length === 0) return esm;
+    // The bundle embeds its modules' absolute file URLs: one built in another folder (a moved checkout) is stale.
+    if (manifest.built_in !== realpathSync(dir)) return esm;
     for (const input of inputs) if (typeof input !== 'string' || lstatSync(path.resolve(dir, input)).mtimeMs > built) return esm;
     return entry;
   } catch {

@@ -262,6 +262,18 @@ describe('the first edit of a new process', () => {
       }
     }
     assert.equal(buildWorkerFile(), entry);
+    // A bundle built in another folder (a moved checkout: it embeds absolute file URLs) is not used either.
+    const manifestFile = path.join(path.dirname(entry), 'worker.inputs.json');
+    const manifestText = readFileSync(manifestFile, 'utf8');
+    const manifestStat = statSync(manifestFile);
+    writeFileSync(manifestFile, JSON.stringify({ ...JSON.parse(manifestText), built_in: '/elsewhere/libs/index/dist/bundle' }));
+    try {
+      assert.match(buildWorkerFile(), /dist[\\/]src[\\/]worker\.js$/);
+    } finally {
+      writeFileSync(manifestFile, manifestText);
+      utimesSync(manifestFile, manifestStat.atime, manifestStat.mtime);
+    }
+    assert.equal(buildWorkerFile(), entry);
 
     // The entry loads worker.cjs through a code cache written after the thread's first build, and
     // reused by the next thread; the graphs are the same with a new cache, a reused one, and the compiled worker.
