@@ -5,8 +5,8 @@
  * "A dynamic import callback was not specified". So the entry, loaded by `require` as usual, puts
  * an importer of its own under {@link DYNAMIC_IMPORT_HOOK}, and every other way this code runs (the
  * compiled ESM worker, the bundle loaded without its entry) imports through a `Function` made here,
- * which esbuild leaves alone (the worker bundle's literal `import()` of built-in modules become
- * `process.getBuiltinModule`, and any other fails its build: scripts/builtin-dynamic-imports.mjs).
+ * which esbuild leaves alone (the worker bundle's literal `import()` of built-in modules call its
+ * module-scope `require`, and any other fails its build: scripts/builtin-dynamic-imports.mjs).
  */
 
 /** The global slot of the importer worker-entry.cts installs (a function of a specifier to a module namespace promise). */
