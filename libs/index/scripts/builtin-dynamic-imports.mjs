@@ -4,8 +4,8 @@
 // built-in module with a literal name (web-tree-sitter's `import("module")` and `import("fs/promises")`,
 // which the Python adapter reaches) becomes `Promise.resolve(__docforgeBuiltin(name))`, where
 // `__docforgeBuiltin` is the bundle's own module-scope `require`, captured by BANNER at the top of the
-// file (after its "use strict" directive, which must stay first): the same functions, as the module's exports object instead of a namespace (no `default`; the
-// callers read named members). A plain `require(...)` there (esbuild's `supported: {'dynamic-import':
+// file (after its "use strict" directive, which must stay first): the same functions, as the
+// module's exports object instead of a namespace (no `default`; the callers read named members). A plain `require(...)` there (esbuild's `supported: {'dynamic-import':
 // false}`) is shadowed by web-tree-sitter's hoisted `var require`, and `process.getBuiltinModule`
 // exists only from Node 20.16 (engines allow 20.10): in both the Python adapter failed to load in the
 // bundle. Any other `import(` left in the text fails the bundle build, except the importer
