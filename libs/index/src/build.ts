@@ -30,7 +30,7 @@ import {
   type ProjectAdapterOutput, type ProjectAdapterReport,
 } from './project-adapter.js';
 import { publicationFileIntact, readPublicationOnce, type PublicationRead } from './publication.js';
-import { assertStateConfined, ensureStateConfined, fsyncFile, isPublicationSuperseded, publishIndex, stateError } from './publish.js';
+import { assertStateConfined, ensureStateConfined, fsyncFile, isPublicationSuperseded, publishIndex, stateError, supersededError } from './publish.js';
 import { planReceipt } from './receipt-commit.js';
 import { warmFromPublication, type WarmExpectation } from './warm.js';
 import type { Publication } from './publication-format.js';
@@ -385,7 +385,13 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
         tmpFile = spare;
         stats.delta_base = 'standby';
       } else {
-        copyFileSync(path.join(layout.indexDir, previous!.index_file), tmpFile, fsConstants.COPYFILE_FICLONE);
+        try {
+          copyFileSync(path.join(layout.indexDir, previous!.index_file), tmpFile, fsConstants.COPYFILE_FICLONE);
+        } catch (error) {
+          // Gone: other processes published newer generations meanwhile and collected it. Walk again.
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw supersededError(`The index file ${previous!.index_file} this build started from was removed while it ran (newer generations were published and collected)`, null);
+          throw error;
+        }
         stats.delta_base = 'copy';
       }
       pendingFile = tmpFile;

@@ -67,6 +67,14 @@ export const PUBLICATION_SUPERSEDED = 'superseded';
 /** How often one sync walks and builds again after another process's publication superseded its build. */
 export const SUPERSEDED_RETRIES = 3;
 
+/**
+ * The `index_unavailable` of a build superseded by another process's publication (`details.superseded`,
+ * and that publication's `details.generation` when known): nothing was published, the sync walks again.
+ */
+export function supersededError(reason: string, generation: number | null): DocforgeError {
+  return errors.indexUnavailable(`${reason}; this build published nothing; sync again to build the current sources.`, { [PUBLICATION_SUPERSEDED]: true, generation });
+}
+
 /** Whether a (wire) error is {@link publishIndex}'s refusal to publish over a newer publication: the sync walks and builds again. */
 export function isPublicationSuperseded(error: { code: string; details?: Record<string, unknown> | null }): boolean {
   return error.code === 'index_unavailable' && error.details?.[PUBLICATION_SUPERSEDED] === true;
@@ -103,8 +111,7 @@ export function publishIndex(input: PublishInput): Promise<PublishResult> {
     }
     if (changed && before !== null) {
       rmSync(input.tmpFile, { force: true });
-      throw errors.indexUnavailable(`Another process published generation ${before.generation} from other sources while this build ran; this build published nothing (its snapshot of the sources may be the older one); sync again to build the current sources.`,
-        { [PUBLICATION_SUPERSEDED]: true, generation: before.generation });
+      throw supersededError(`Another process published generation ${before.generation} from other sources while this build ran (its snapshot of the sources may be the older one)`, before.generation);
     }
     const generation = Math.max(input.minGeneration, (before?.generation ?? 0) + 1);
     const indexFile = `gen-${String(generation).padStart(8, '0')}-${Math.random().toString(36).slice(2, 10)}.sqlite`;
