@@ -4,7 +4,7 @@
  * worker keeps per-source parses and the last written graph between builds so most builds are
  * incremental; `current.json` is read once per build and carried through every step.
  */
-import { constants as fsConstants, copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { appendAll, DocforgeError, errors, sha256, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
@@ -30,7 +30,7 @@ import {
   type ProjectAdapterOutput, type ProjectAdapterReport,
 } from './project-adapter.js';
 import { publicationFileIntact, readPublicationOnce, type PublicationRead } from './publication.js';
-import { assertStateConfined, ensureStateConfined, fsyncFile, isPublicationSuperseded, publishIndex, stateError, supersededError } from './publish.js';
+import { assertStateConfined, copyDeltaBase, ensureStateConfined, fsyncFile, isPublicationSuperseded, publishIndex, stateError } from './publish.js';
 import { planReceipt } from './receipt-commit.js';
 import { warmFromPublication, type WarmExpectation } from './warm.js';
 import type { Publication } from './publication-format.js';
@@ -385,13 +385,7 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
         tmpFile = spare;
         stats.delta_base = 'standby';
       } else {
-        try {
-          copyFileSync(path.join(layout.indexDir, previous!.index_file), tmpFile, fsConstants.COPYFILE_FICLONE);
-        } catch (error) {
-          // Gone: other processes published newer generations meanwhile and collected it. Walk again.
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw supersededError(`The index file ${previous!.index_file} this build started from was removed while it ran (newer generations were published and collected)`, null);
-          throw error;
-        }
+        copyDeltaBase(layout, previous!.index_file, tmpFile);
         stats.delta_base = 'copy';
       }
       pendingFile = tmpFile;

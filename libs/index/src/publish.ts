@@ -3,7 +3,7 @@
  * finished index file into `index/`, write the generation receipt, atomically replace
  * `current.json`, and collect old generations. A crash at any point leaves the last publication valid.
  */
-import { closeSync, fsyncSync, lstatSync, openSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, constants as fsConstants, copyFileSync, fsyncSync, lstatSync, openSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DocforgeError, errors, toDocforgeError } from '@docforge/core';
 import { assertStateDir, ensureStateDir, fsyncDirectory, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
@@ -73,6 +73,20 @@ export const SUPERSEDED_RETRIES = 3;
  */
 export function supersededError(reason: string, generation: number | null): DocforgeError {
   return errors.indexUnavailable(`${reason}; this build published nothing; sync again to build the current sources.`, { [PUBLICATION_SUPERSEDED]: true, generation });
+}
+
+/**
+ * Copies the published index file `indexFile` to `tmpFile`, the base of a delta build.
+ * @throws DocforgeError {@link supersededError} when that file is gone (other processes published
+ *   newer generations meanwhile and collected it: the sync walks again); other errno errors as thrown
+ */
+export function copyDeltaBase(layout: StateLayout, indexFile: string, tmpFile: string): void {
+  try {
+    copyFileSync(path.join(layout.indexDir, indexFile), tmpFile, fsConstants.COPYFILE_FICLONE);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw supersededError(`The index file ${indexFile} this build started from was removed while it ran (newer generations were published and collected)`, null);
+    throw error;
+  }
 }
 
 /** Whether a (wire) error is {@link publishIndex}'s refusal to publish over a newer publication: the sync walks and builds again. */
