@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 const FIXTURES_ENV = 'DOCFORGE_TEST_FIXTURES';
-const roots = ['protocol', 'libs/core', 'libs/fs-safe', 'libs/project', 'libs/adapters/typescript', 'libs/adapters/python', 'libs/policy', 'libs/index', 'libs/retrieval', 'libs/changesets', 'libs/ipc', 'libs/viewer-client', 'libs/render', 'apps/mcp-server', 'apps/cli', 'apps/viewer-manager', 'apps/graph-browser', 'test'];
+const roots = ['protocol', 'libs/core', 'libs/fs-safe', 'libs/project', 'libs/adapters/typescript', 'libs/adapters/python', 'libs/policy', 'libs/store', 'libs/identity', 'libs/stdio', 'libs/build', 'libs/sync', 'libs/retrieval', 'libs/changesets', 'libs/ipc', 'libs/viewer-client', 'libs/render', 'apps/mcp-server', 'apps/cli', 'apps/viewer-manager', 'apps/graph-browser', 'test'];
 const filter = process.argv.slice(2);
 const files = [];
 function collect(dir) {
@@ -27,9 +27,9 @@ if (selected.length === 0) {
   process.exit(1);
 }
 // The launcher's bundled no-change sync (apps/cli/dist/bundle) and the bundled build worker
-// (libs/index/dist/bundle) are rebuilt from the compiled files, so a `tsc -b` before a subset run never
+// (libs/sync/dist/bundle) are rebuilt from the compiled files, so a `tsc -b` before a subset run never
 // leaves them stale for the tests that use them (about 0.3 s).
-for (const [script, what] of [['apps/cli/scripts/build-bundle.mjs', 'the no-change sync'], ['libs/index/scripts/build-worker-bundle.mjs', 'the build worker']]) {
+for (const [script, what] of [['apps/cli/scripts/build-bundle.mjs', 'the no-change sync'], ['libs/sync/scripts/build-worker-bundle.mjs', 'the build worker']]) {
   const bundled = spawnSync(process.execPath, [script], { stdio: 'inherit' });
   if (bundled.status !== 0) {
     console.error(`run-tests: bundling ${what} failed`);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { IndexManager } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
 import { CHROMIUM } from './helpers/browser.js';
 import { WorkerProcess, workerConfig } from './helpers/graph-browser.js';
 import { exampleProjectCopy, removeDir } from './helpers/projects.js';

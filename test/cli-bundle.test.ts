@@ -70,7 +70,7 @@ function tempLauncher(bundle: { real: true; inputAgeS: number } | { text: string
 
 test('the bundle manifest lists the compiled fast path and its libraries, none newer than the bundle', () => {
   const inputs = realInputs();
-  for (const file of ['apps/cli/dist/src/fast-sync.js', 'apps/cli/dist/src/sync-output.js', 'libs/index/dist/src/no-change.js', 'libs/project/dist/src/walk.js']) {
+  for (const file of ['apps/cli/dist/src/fast-sync.js', 'apps/cli/dist/src/sync-output.js', 'libs/sync/dist/src/no-change.js', 'libs/project/dist/src/walk.js']) {
     assert.ok(inputs.includes(path.join(REPO_ROOT, file)), `${file} is an input of the bundle`);
   }
   const built = statSync(BUNDLE).mtimeMs;

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { IndexManager, type SyncReport } from '@docforge/index';
-import { noChangeSync } from '@docforge/index/no-change';
+import { IndexManager, type SyncReport } from '@docforge/sync';
+import { noChangeSync } from '@docforge/sync';
 import { CLI_ENTRY } from './helpers/paths.js';
 import { fastifyProjectCopy } from './helpers/projects.js';
 

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadIndexSnapshot, type Receipt, type ReceiptItem } from '@docforge/index';
+import { loadIndexSnapshot, type Receipt, type ReceiptItem } from '@docforge/store';
 import { canonical, collectionHash, edgeSetHash, nodeSetHash, sha256Hex } from './helpers/hashes.js';
 import { exampleProjectCopy, tempDir } from './helpers/projects.js';
 import { expectError, useServer, type Envelope, type Server } from './helpers/server.js';

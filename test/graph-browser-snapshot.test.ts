@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { request as httpRequest } from 'node:http';
-import { IndexManager } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
 import { validateGraphBrowserError, validateGraphBrowserWorkerMessage } from '@docforge/protocol';
 import { exampleProjectCopy } from './helpers/projects.js';
 import { openBrowserSession, workerConfig, WorkerProcess, type BrowserSession } from './helpers/graph-browser.js';

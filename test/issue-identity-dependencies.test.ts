@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { IndexReader, readPublication, stateLayout } from '@docforge/index';
+import { IndexReader, readPublication, stateLayout } from '@docforge/store';
 import { CLI_ENTRY, REPO_ROOT } from './helpers/paths.js';
 import { tempDir } from './helpers/projects.js';
 

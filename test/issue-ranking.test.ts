@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { IndexManager } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
 import { rankNodes, searchNodes } from '@docforge/retrieval';
 import { fastifyProjectCopy, sharedExampleProject, tempDir } from './helpers/projects.js';
 import { useServer } from './helpers/server.js';

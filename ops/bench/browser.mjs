@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { IndexManager } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
 import { chromium } from 'playwright-core';
 import { generateDocs } from './generate.mjs';
 

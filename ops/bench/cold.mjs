@@ -3,7 +3,7 @@
 // Usage: node ops/bench/cold.mjs ROOT
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { IndexManager } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
 
 const root = path.resolve(process.argv[2] ?? '.');
 rmSync(path.join(root, '.docforge'), { recursive: true, force: true });

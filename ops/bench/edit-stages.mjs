@@ -11,7 +11,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { IndexManager } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
 import { generateDocs, generateTs } from './generate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

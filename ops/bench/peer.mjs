@@ -28,7 +28,7 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs);
 // Bundles made before a later `tsc -b` are stale and skipped (the launcher falls back to the full CLI,
 // the pool to the ESM worker): rebuild both so the figures are those of what `npm run build` ships.
-for (const script of ['apps/cli/scripts/build-bundle.mjs', 'libs/index/scripts/build-worker-bundle.mjs']) {
+for (const script of ['apps/cli/scripts/build-bundle.mjs', 'libs/sync/scripts/build-worker-bundle.mjs']) {
   execFileSync(process.execPath, [path.join(repo, script)], { stdio: 'inherit' });
 }
 const CODEGRAPH = '@optave/codegraph@3.11.2';

@@ -7,7 +7,7 @@ import { appendFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { IndexManager } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
 import { searchNodes, traverse } from '@docforge/retrieval';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';

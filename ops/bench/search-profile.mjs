@@ -35,7 +35,7 @@ Database.prototype.prepare = function wrapped(sql) {
   }
   return stmt;
 };
-const { IndexReader, rowsReadTotal } = await import('@docforge/index');
+const { IndexReader, rowsReadTotal } = await import('@docforge/store');
 const { searchNodes } = await import('@docforge/retrieval');
 const { wordOfRank } = await import('./generate.mjs');
 

@@ -7,7 +7,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { IndexManager, IndexReader } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
+import { IndexReader } from '@docforge/store';
 import { MATCH_TIER, rankNodes } from '@docforge/retrieval';
 import { generateDocs, wordOfRank } from './generate.mjs';
 

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { IndexManager } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
 import { TASK_KINDS, taskContextPage } from '@docforge/retrieval';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';

@@ -10,7 +10,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { IndexManager, readPublication } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
+import { readPublication } from '@docforge/store';
 import { generateDocs } from './generate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

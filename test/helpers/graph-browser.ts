@@ -2,7 +2,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { after } from 'node:test';
 import path from 'node:path';
-import { IndexManager, readPublication } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
+import { readPublication } from '@docforge/store';
 import type { GraphBrowserWorkerConfig, GraphBrowserWorkerMessage } from '@docforge/protocol';
 import { REPO_ROOT } from './paths.js';
 

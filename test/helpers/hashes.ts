@@ -1,4 +1,4 @@
-/** Hashes the end-to-end tests expect, computed independently of @docforge/core and @docforge/index (node:crypto and a small canonical JSON). */
+/** Hashes the end-to-end tests expect, computed independently of @docforge/core and the index libs (node:crypto and a small canonical JSON). */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';

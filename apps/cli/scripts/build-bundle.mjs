@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { ownImportMetaUrl } from '../../../libs/index/scripts/own-import-meta-url.mjs';
+import { ownImportMetaUrl } from '../../../libs/sync/scripts/own-import-meta-url.mjs';
 
 
 const app = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

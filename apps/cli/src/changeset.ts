@@ -6,7 +6,7 @@
  * application as `docforge_apply_changeset`.
  */
 import type { Logger } from 'pino';
-import { IndexManager, type SyncReport } from '@docforge/index';
+import { IndexManager, type SyncReport } from '@docforge/sync';
 import { declaredOutputsReport } from '@docforge/render';
 import {
   abandonChangeset, applyChangeset, changeEntries, evaluateStored, indexProjectView, loadCanonicalApplier, storeOf, summarize, type ChangeEntry, type ChangesetStore, type ProjectView,

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { repeatedOption, toDocforgeError } from '@docforge/core';
-import { lazyStderrLogger } from '@docforge/index/lazy-logger';
+import { lazyStderrLogger } from '@docforge/stdio';
 import { errorLine, guardStdoutPipe } from './terminal.js';
 import type { SyncOptions } from './commands.js';
-import type { PrepareTask } from '@docforge/index';
+import type { PrepareTask } from '@docforge/build';
 import type { PriorSyncCheck } from './fast-sync.js';
 
 const USAGE = `Usage: docforge <command> [options]
@@ -79,7 +79,7 @@ async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | nul
   }
   if (!build) return { code: null, prestarted: false };
   // Idempotent: the launcher's bundled check may have started it already (build-pool.ts).
-  (await import('@docforge/index/build-pool')).prestartBuildWorker(prepare);
+  (await import('@docforge/sync')).prestartBuildWorker(prepare);
   return { code: null, prestarted: true };
 }
 
@@ -207,7 +207,7 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
     return 1;
   } finally {
     // A worker started for a build that did not happen (e.g. the sources changed back meanwhile).
-    if (prestarted) await (await import('@docforge/index/build-pool')).releasePrestartedBuildWorker();
+    if (prestarted) await (await import('@docforge/sync')).releasePrestartedBuildWorker();
   }
 }
 

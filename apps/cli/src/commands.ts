@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { argumentsError } from '@docforge/core';
-import { IndexManager, type BuildProgress, type SyncReport } from '@docforge/index/manager';
+import { IndexManager, type BuildProgress, type SyncReport } from '@docforge/sync';
 import type { ToolInputs } from '@docforge/protocol';
 
 import { printSyncResult } from './sync-output.js';

@@ -9,9 +9,9 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { repeatedOption } from '@docforge/core';
-import { prestartBuildWorker } from '@docforge/index/build-pool';
-import type { PrepareTask } from '@docforge/index';
-import { noChangeSync } from '@docforge/index/no-change';
+import { prestartBuildWorker } from '@docforge/sync';
+import type { PrepareTask } from '@docforge/build';
+import { noChangeSync } from '@docforge/sync';
 import { printSyncResult } from './sync-output.js';
 import { guardStdoutPipe } from './terminal.js';
 

@@ -5,7 +5,7 @@
  * and its version-1 render publication receipt under `<state>/renders/`.
  * `docforge render --status [VIEW] [--deep]` prints the render status instead (writes nothing).
  */
-import { IndexManager } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
 import { deepRenderStatus, openPublishedGraph, readerGraph, renderDeclaredViews, renderStatus, type ViewRenderStatus } from '@docforge/render';
 import { progressReporter, type SyncOptions } from './commands.js';
 import { printLine as print, printRaw } from './terminal.js';

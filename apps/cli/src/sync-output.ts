@@ -4,7 +4,8 @@
  * Light imports only (issue 14).
  */
 import type { WireError } from '@docforge/core';
-import type { BuildStats, Publication } from '@docforge/index';
+import type { BuildStats } from '@docforge/build';
+import type { Publication } from '@docforge/store';
 import { printLine as print, printRaw } from './terminal.js';
 
 /** What `docforge sync` reports: the fields of a SyncReport it prints. */

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { resolveProjectRoot } from '@docforge/index';
+import { resolveProjectRoot } from '@docforge/sync';
 import { connectViewerManager, type ViewerManagerClient, type WorkerRecord } from '@docforge/viewer-client';
 import { printLine, terminalSafe } from './terminal.js';
 

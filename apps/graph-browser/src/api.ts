@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '@docforge/core';
-import type { NodeFilters } from '@docforge/index';
+import type { NodeFilters } from '@docforge/store';
 import type { GraphBrowserOverview } from '@docforge/protocol';
 import { flow, neighborhood, web, type GraphBounds } from './graph.js';
 import { filter, logic, nodeDetail, overview, search } from './inspect.js';

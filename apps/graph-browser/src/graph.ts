@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { edgeIdentityKey, errors, parseCodeId, relationCategory } from '@docforge/core';
-import type { EdgeRecord, IndexReader, NodeSummary } from '@docforge/index';
+import type { EdgeRecord, IndexReader, NodeSummary } from '@docforge/store';
 import { boundTitle } from '@docforge/retrieval';
 import type { GraphBrowserGraph } from '@docforge/protocol';
 

@@ -4,7 +4,7 @@
  * index size.
  */
 import { errors, relationCategory, sha256 } from '@docforge/core';
-import type { FacetField, IndexReader, NodeFilters } from '@docforge/index';
+import type { FacetField, IndexReader, NodeFilters } from '@docforge/store';
 import { filterNodes, searchNodes } from '@docforge/retrieval';
 import type { GraphBrowserFilter, GraphBrowserLogic, GraphBrowserNode, GraphBrowserOverview, GraphBrowserSearch, GraphBrowserSource } from '@docforge/protocol';
 import type { GraphBrowserWorkerConfig } from './config.js';

@@ -11,7 +11,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import fastifyStatic from '@fastify/static';
 import type { Logger } from 'pino';
 import { DocforgeError, errors, type ErrorCode } from '@docforge/core';
-import { resolveServedIndex } from '@docforge/index';
+import { resolveServedIndex } from '@docforge/store';
 import type { GraphBrowserWorkerConfig } from './config.js';
 import { Snapshot } from './snapshot.js';
 import { SessionStore, type IssuedToken } from './session.js';

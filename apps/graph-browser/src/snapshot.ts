@@ -8,7 +8,7 @@
 import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { DocforgeError, errors } from '@docforge/core';
-import { IndexReader } from '@docforge/index';
+import { IndexReader } from '@docforge/store';
 import type { GraphBrowserWorkerConfig } from './config.js';
 
 /** The stat fields that identify one index file version. */

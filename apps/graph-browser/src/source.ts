@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { errors, sha256 } from '@docforge/core';
 import { readConfined, resolveConfined } from '@docforge/fs-safe';
-import { pathWithin, type IndexReader, type ServedIndex } from '@docforge/index';
+import { pathWithin, type IndexReader, type ServedIndex } from '@docforge/store';
 import type { GraphBrowserSource } from '@docforge/protocol';
 
 /** Largest source file the source endpoint reads, in bytes. */

@@ -7,7 +7,7 @@
  */
 import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { MAX_CURRENT_BYTES, parsePublication, type Publication } from '@docforge/index';
+import { MAX_CURRENT_BYTES, parsePublication, type Publication } from '@docforge/store';
 import type { GraphBrowserStatus } from '@docforge/protocol';
 import type { GraphBrowserWorkerConfig } from './config.js';
 

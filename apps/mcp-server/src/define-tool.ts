@@ -5,7 +5,7 @@
  * input type. Every tool lives in `tools/<tool>.ts`; `tools/index.ts` lists them.
  */
 import type { CanonicalApplier, ProposalPolicy } from '@docforge/changesets';
-import type { SyncReport, IndexManager } from '@docforge/index';
+import type { SyncReport, IndexManager } from '@docforge/sync';
 import type { Capabilities, DiagnosticsCollector, EffectivePolicy, ToolName } from '@docforge/policy';
 import { argumentsError } from '@docforge/core';
 import { loadToolSchema, TOOL_VALIDATORS, type SchemaToolName, type SchemaValidator, type ToolAnnotations, type ToolInputs } from '@docforge/protocol';

@@ -15,7 +15,8 @@
  */
 import type { Logger } from 'pino';
 import { toDocforgeError } from '@docforge/core';
-import { rowsReadTotal, type IndexManager, type SyncReport } from '@docforge/index';
+import { rowsReadTotal } from '@docforge/store';
+import { type IndexManager, type SyncReport } from '@docforge/sync';
 import { DiagnosticsCollector } from '@docforge/policy';
 import { describeValidationErrors } from '@docforge/protocol';
 import type { ToolContext, ToolDefinition } from './define-tool.js';

@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { QueuedStdioServerTransport } from './stdio-transport.js';
 import { envLogLevel, errors, isLogLevel, LOG_LEVELS, repeatedOption, toDocforgeError } from '@docforge/core';
-import { guardStdout } from '@docforge/index';
+import { guardStdout } from '@docforge/stdio';
 import { CAPABILITY_MODES, type CapabilityMode } from '@docforge/policy';
 import { createGenericServer, prepareCanonicalApplier, SERVER_VERSION } from './server.js';
 import { createUnboundServer } from './unbound.js';

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { errors } from '@docforge/core';
-import { IndexManager, resolveProjectRoot } from '@docforge/index';
+import { IndexManager, resolveProjectRoot } from '@docforge/sync';
 import type { Descriptor } from '@docforge/project';
 
 /** A bound project a read-only integration hands to {@link createReadOnlyServer}. */

@@ -3,7 +3,7 @@
  * serialization within `[limits].max_output_chars`.
  */
 import { errors } from '@docforge/core';
-import type { IndexManager, SyncReport } from '@docforge/index';
+import type { IndexManager, SyncReport } from '@docforge/sync';
 import type { DiagnosticsCollector } from '@docforge/policy';
 import { fitPrefix, longestFitting } from '@docforge/retrieval';
 import { COMPACT_FORM, COMPACT_RESULT, CONTENT_NOTICE, CURSOR_AFTER, toToolResponse, type Envelope, type ToolResponse } from './envelope.js';

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { ChangesetStore, confineProposalPolicy, genericApplierOf, loadCanonicalApplier, recoverApplication, type CanonicalApplier, type ProposalPolicy } from '@docforge/changesets';
 import { errors, toDocforgeError } from '@docforge/core';
 import path from 'node:path';
-import { IndexManager, resolveProjectRoot } from '@docforge/index';
+import { IndexManager, resolveProjectRoot } from '@docforge/sync';
 import { loadDescriptor } from '@docforge/project';
 import { computeCapabilities, computeEffectivePolicy, serverInstructions, type CapabilityMode, type EffectivePolicy, type PolicyFactory } from '@docforge/policy';
 import type { ContextProvider } from '@docforge/retrieval';

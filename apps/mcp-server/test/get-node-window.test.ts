@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { IndexManager } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
 import { computeCapabilities, computeEffectivePolicy } from '@docforge/policy';
 import type { ToolContext } from '../src/define-tool.js';
 import { implementedTools } from '../src/registry.js';

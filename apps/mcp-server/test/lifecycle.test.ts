@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { errors } from '@docforge/core';
-import { IndexManager } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
 import { computeCapabilities, computeEffectivePolicy } from '@docforge/policy';
 import { OutputSchemaMismatch, TOOL_CALL_STAGES, runToolCall } from '../src/lifecycle.js';
 import type { ToolContext, ToolDefinition } from '../src/define-tool.js';

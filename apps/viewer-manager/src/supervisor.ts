@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { DocforgeError, errors } from '@docforge/core';
 import type { PublicationSignature, ViewerRequests, WorkerRecord } from '@docforge/ipc';
-import { resolveServedIndex } from '@docforge/index';
+import { resolveServedIndex } from '@docforge/store';
 import { describeValidationErrors, validateGraphBrowserWorkerMessage, type GraphBrowserWorkerMessage } from '@docforge/protocol';
 import type { Logger } from 'pino';
 import { sameSignature, signatureState } from './signature.js';

@@ -70,7 +70,7 @@ test('ensure_worker refuses any index that is not the published file of a DocFor
 });
 
 test('containment is a path comparison, not a text prefix: "/" contains everything, "/a" does not contain "/ab"', async () => {
-  const { pathWithin } = await import('@docforge/index');
+  const { pathWithin } = await import('@docforge/store');
   assert.equal(pathWithin('/', '/tmp/x'), true);
   assert.equal(pathWithin('/', '/'), true);
   assert.equal(pathWithin('/a', '/a/b'), true);

@@ -1,6 +1,7 @@
 /** The {@link ProjectView} of a synchronized index (the MCP server's and the CLI's view; no SQL here, only IndexReader calls). */
 import path from 'node:path';
-import { codeExtensionsOf, type IndexManager, type SyncReport } from '@docforge/index';
+import { codeExtensionsOf } from '@docforge/identity';
+import { type IndexManager, type SyncReport } from '@docforge/sync';
 import type { ProposalPolicy } from './policy.js';
 import { ChangesetStore } from './store.js';
 import type { ProjectView } from './workspace.js';

@@ -5,7 +5,7 @@
  * never see SQL, files or the changeset store.
  */
 import type { GraphEdge, GraphNode } from '@docforge/core';
-import type { IndexReader, NodeFilters } from '@docforge/index';
+import type { IndexReader, NodeFilters } from '@docforge/store';
 import type { ViewSelector } from '@docforge/project';
 
 /** Most nodes one view selects; a larger selection is cut at this many (ordered by id) and says so. */

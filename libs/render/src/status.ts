@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Descriptor, ViewDeclaration, ViewRenderer } from '@docforge/project';
 import { errors } from '@docforge/core';
-import { IndexReader, readPublication, type StateLayout } from '@docforge/index';
+import { IndexReader, readPublication, type StateLayout } from '@docforge/store';
 import { readerGraph, type RenderGraph } from './graph.js';
 import { outputProblem } from './output-path.js';
 import { RENDERER_VERSION, renderViewHtml } from './registry.js';

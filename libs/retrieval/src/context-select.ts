@@ -4,7 +4,7 @@
  */
 import { DocforgeError, relationCategory, errors } from '@docforge/core';
 import type { GraphNode } from '@docforge/core';
-import type { IndexReader } from '@docforge/index';
+import type { IndexReader } from '@docforge/store';
 import { searchNodes } from './search.js';
 import { sectionMatching } from './ranking.js';
 import { traverse, DEFAULT_EDGE_BUDGET, type TraversalDirection } from './traversal.js';

@@ -18,7 +18,7 @@
  * (shared with task context).
  */
 import { errors, canonicalJson, hashJson } from '@docforge/core';
-import type { IndexReader } from '@docforge/index';
+import type { IndexReader } from '@docforge/store';
 import type { CursorBinding } from './cursor.js';
 import { selectContext, type ContextEntry, type ContextLimits, type ContextProvider, type ContextRequest, type ContextSelection } from './context-select.js';
 import { estimateTokens, itemSha256, packStream, MAX_CONTEXT_BUDGET, type PackCandidate, type StreamItem } from './packing.js';

@@ -2,7 +2,7 @@
  * Query analysis of the ranking (ranking.ts): words, stop words and question filler, abbreviation,
  * negation and compound expansions, word-form stems, and the FTS5 phrases of a term.
  */
-import { identifierWords } from '@docforge/index';
+import { identifierWords } from '@docforge/store';
 
 /** English function words: never required terms (kept only when a query has nothing else). */
 export const STOP_WORDS: ReadonlySet<string> = new Set(

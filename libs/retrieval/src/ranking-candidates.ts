@@ -4,7 +4,7 @@
  * count and the document frequency of a phrase never change while it is open: both are counted
  * once per reader and kept beside it (weakly, bounded), never recomputed per search.
  */
-import type { FtsCandidate, IndexReader, NodeFilters, RankedFtsCandidate } from '@docforge/index';
+import type { FtsCandidate, IndexReader, NodeFilters, RankedFtsCandidate } from '@docforge/store';
 import { termPhrases, type QueryTerm } from './query.js';
 
 /**

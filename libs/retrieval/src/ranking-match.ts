@@ -5,7 +5,7 @@
  * scoring a few hundred candidates costs a few map lookups each. Every cache here holds pure
  * functions of strings (bounded, emptied when full), so no answer depends on what was asked before.
  */
-import { identifierWords } from '@docforge/index';
+import { identifierWords } from '@docforge/store';
 import { STOP_WORDS, wordStem, type QueryTerm } from './query.js';
 
 /** Most entries one memo table keeps before it is emptied (a few MB at most). */

@@ -37,7 +37,7 @@
  * and every score are independent of the limit, the results for one limit are always the first
  * entries of the results for any larger limit (the prefix property).
  */
-import type { FtsCandidate, IndexReader, NodeFilters } from '@docforge/index';
+import type { FtsCandidate, IndexReader, NodeFilters } from '@docforge/store';
 import { analyseQuery, termPhrases, wordStem, STOP_WORDS, type AnalysedQuery } from './query.js';
 import { candidateTier, documentFrequencies, MATCH_TIER } from './ranking-candidates.js';
 import { nameForm, recall, recallQuery, wordsOf } from './ranking-match.js';

@@ -1,4 +1,4 @@
-import type { IndexReader, NodeFilters, NodeSummary } from '@docforge/index';
+import type { IndexReader, NodeFilters, NodeSummary } from '@docforge/store';
 import { boundedExcerpt, EXCERPT_SCAN_CHARS } from './excerpt.js';
 import { rankNodes, STOP_WORDS, type DroppedTerm } from './ranking.js';
 

@@ -46,7 +46,7 @@
  * `response_limit` (an item larger than any page under `[limits].max_output_chars`).
  */
 import { domainHash } from '@docforge/core';
-import type { IndexReader } from '@docforge/index';
+import type { IndexReader } from '@docforge/store';
 import type { CursorBinding } from './cursor.js';
 import { estimateTokens, itemSha256, packStream, type PackCandidate, type StreamItem } from './packing.js';
 import { itemCharBudget, pageFromCursor, placeholderReceipt, type PageBinding, type PageReceipt } from './stream-page.js';

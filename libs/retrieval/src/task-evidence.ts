@@ -2,7 +2,7 @@
  * Hydrates task evidence (metadata only) with provenance: the unprovable facts of
  * {@link UNPROVABLE_FACTS} and `unclassified_relation` limitations.
  */
-import type { IndexReader } from '@docforge/index';
+import type { IndexReader } from '@docforge/store';
 import { MAX_RELATIONSHIP_REASONS, type UNPROVABLE_FACTS } from './task-plan.js';
 import type { StreamItem } from './packing.js';
 import { compare, type Visit } from './task-traversal.js';

@@ -3,7 +3,7 @@
  * ({@link rankNodes}) of the task text inside the bounded candidate window
  * ({@link LEXICAL_CANDIDATE_WINDOW}, at most the search window {@link CANDIDATE_WINDOW}).
  */
-import type { IndexReader } from '@docforge/index';
+import type { IndexReader } from '@docforge/store';
 import { CANDIDATE_WINDOW, rankNodes } from './ranking.js';
 import { MAX_ID_MENTION_CHUNKS, type LEXICAL_CANDIDATE_WINDOW } from './task-plan.js';
 

@@ -4,7 +4,7 @@
  * ({@link TASK_MAX_DEPTH}), reading at most the examined-edge ceiling.
  */
 import { RELATION_ALIASES, relationCategory, errors } from '@docforge/core';
-import type { EdgeRecord, IndexReader } from '@docforge/index';
+import type { EdgeRecord, IndexReader } from '@docforge/store';
 import type { TraversalDirection } from './traversal.js';
 import { LEXICAL_CANDIDATE_WINDOW, TASK_CONTEXT_CEILINGS, TASK_MAX_DEPTH, type TaskContextCeilings, type TaskPlan } from './task-plan.js';
 import { lexicalFocus, taskRelevance } from './task-focus.js';

@@ -4,7 +4,7 @@
  * that binds a task plan's traversal steps to the complete vocabulary.
  */
 import { RELATION_ALIASES, domainHash, hashJson, relationCategory } from '@docforge/core';
-import type { IndexReader } from '@docforge/index';
+import type { IndexReader } from '@docforge/store';
 
 /** Version-1 relation categories, in alias-map order, plus `unclassified`. */
 export const RELATION_CATEGORIES = Object.freeze([...Object.keys(RELATION_ALIASES), 'unclassified']);

@@ -1,5 +1,5 @@
 import { errors, type MentionSection } from '@docforge/core';
-import type { EdgeRecord, IndexReader } from '@docforge/index';
+import type { EdgeRecord, IndexReader } from '@docforge/store';
 
 /** Default number of candidate edges one traversal may examine (deterministic work budget). */
 export const DEFAULT_EDGE_BUDGET = 20_000;

@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DocforgeError, relationCategory } from '@docforge/core';
-import { IndexManager, type IndexReader } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
+import { type IndexReader } from '@docforge/store';
 import {
   contextPage,
   defaultContextProvider,

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { IndexManager, SNIPPET_MAX_BODY_CHARS, type IndexReader } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
+import { SNIPPET_MAX_BODY_CHARS, type IndexReader } from '@docforge/store';
 import { EXCERPT_TOKENS, FOCUS_EXCERPT_CHARS, searchNodes, selectContext } from '../src/index.js';
 
 const LINE = 'zebra lorem\n';

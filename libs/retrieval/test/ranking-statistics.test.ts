@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { IndexManager, IndexReader } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
+import { IndexReader } from '@docforge/store';
 import { rankNodes, searchNodes } from '../src/index.js';
 
 const QUERIES = ['alpha', 'alpha omega', 'omega', 'where is the omega doc', 'doc 3', 'alpha beta gamma', 'nothing-matches-this'];

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALIASED_RELATIONS, DocforgeError, RELATION_ALIASES, relationCategory } from '@docforge/core';
-import { IndexManager, type IndexReader } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
+import { type IndexReader } from '@docforge/store';
 import {
   RELATION_CATEGORIES,
   TASK_CONTEXT_CEILINGS,

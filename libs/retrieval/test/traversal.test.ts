@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { IndexManager, type IndexReader } from '@docforge/index';
+import { IndexManager } from '@docforge/sync';
+import { type IndexReader } from '@docforge/store';
 import { backlinks, traverse, type Backlink } from '../src/index.js';
 
 function node(root: string, id: string, relations: Record<string, string[]> = {}): void {

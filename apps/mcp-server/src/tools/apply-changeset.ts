@@ -7,7 +7,7 @@
  */
 import { applyChangeset, indexProjectView, storeOf, type ApplyOutcome } from '@docforge/changesets';
 import { errors, toDocforgeError } from '@docforge/core';
-import type { SyncReport } from '@docforge/index';
+import type { SyncReport } from '@docforge/sync';
 import { defineTool, type ToolContext, type ToolResult } from '../define-tool.js';
 import { COMPACT_RESULT, CONTENT_NOTICE, SERVED_FROM, projectBlock } from '../envelope.js';
 

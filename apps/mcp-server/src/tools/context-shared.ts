@@ -2,7 +2,7 @@
  * What `docforge_get_context` and `docforge_get_task_context` share (moved from the former
  * tools-context.ts): the default page size, the result character budget and the cursor binding.
  */
-import type { SyncReport } from '@docforge/index';
+import type { SyncReport } from '@docforge/sync';
 import { CONTENT_NOTICE, projectBlock, type Envelope } from '../envelope.js';
 import type { ToolContext } from '../define-tool.js';
 

@@ -13,7 +13,7 @@
  */
 import path from 'node:path';
 import { errors, hashJson } from '@docforge/core';
-import { generationReceiptStatus, receiptItemHash, stateLayout, type Receipt, type ReceiptItem, type ReceiptState, type ReceiptStatus } from '@docforge/index';
+import { generationReceiptStatus, receiptItemHash, stateLayout, type Receipt, type ReceiptItem, type ReceiptState, type ReceiptStatus } from '@docforge/store';
 import { cursorOffset, decodeCursor, effectiveLimit, encodeCursor, fitPrefix, type CursorBinding } from '@docforge/retrieval';
 import type { DiagnosticsCollector } from '@docforge/policy';
 import { CONTENT_NOTICE, type ProjectBlock } from '../envelope.js';

@@ -7,7 +7,7 @@
  */
 import { errors } from '@docforge/core';
 import { Workspace, evaluateStored } from '@docforge/changesets';
-import type { SyncReport } from '@docforge/index';
+import type { SyncReport } from '@docforge/sync';
 import { previewPath, readerGraph, selectViews, writePreview } from '@docforge/render';
 import { defineTool, type ToolContext, type ToolResult } from '../define-tool.js';
 import { COMPACT_RESULT, CONTENT_NOTICE, projectBlock } from '../envelope.js';

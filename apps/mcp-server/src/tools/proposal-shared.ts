@@ -6,7 +6,7 @@
  */
 import { errors } from '@docforge/core';
 import { indexProjectView, storeOf, summarize, type ChangesetDocument, type ChangesetStore, type Finding, type MutationOutcome, type ProjectView } from '@docforge/changesets';
-import type { SyncReport } from '@docforge/index';
+import type { SyncReport } from '@docforge/sync';
 import { effectiveLimit, fitPrefix } from '@docforge/retrieval';
 import type { ToolContext, ToolResult } from '../define-tool.js';
 import { COMPACT_RESULT, CONTENT_NOTICE, projectBlock } from '../envelope.js';

@@ -1,6 +1,6 @@
 /** The shared body of the five `docforge_propose_*` tools (contract "Isolated proposal tools"): one operation, appended to `changeset_id` or in a new changeset. */
 import { addOperation, registerChangeset, type Operation } from '@docforge/changesets';
-import type { SyncReport } from '@docforge/index';
+import type { SyncReport } from '@docforge/sync';
 import { defineTool, type DefinableToolName, type ToolContext, type ToolDefinition, type ToolResult } from '../define-tool.js';
 import { mutationResult, preflight, proposalContext, requireProposalAccess, writerOf } from './proposal-shared.js';
 

@@ -5,7 +5,7 @@
  * rebuild, no writes). `deep = true` runs the side-effect-free full-render equivalence oracle from
  * the current publication opened read-only (when it was built from the current sources).
  */
-import { readPublication } from '@docforge/index';
+import { readPublication } from '@docforge/store';
 import { deepRenderStatus, openPublishedGraph, renderStatus, type ViewRenderStatus } from '@docforge/render';
 import { defineTool, type StatusOutcome } from '../define-tool.js';
 import type { ProjectBlock } from '../envelope.js';

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { RELATION_ALIASES, hashJson } from '@docforge/core';
-import type { SyncReport } from '@docforge/index';
+import type { SyncReport } from '@docforge/sync';
 import { effectiveLimit, traverse, DEFAULT_EDGE_BUDGET, type NodeFilters } from '@docforge/retrieval';
 import type { ToolContext } from '../define-tool.js';
 

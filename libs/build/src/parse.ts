@@ -1,0 +1,145 @@
+/**
+ * Reading, hashing and parsing of single sources: content sources through @docforge/project, code
+ * sources through their adapter. Used inline by the build session and by parse-worker.ts.
+ */
+import { lstatSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sha256 } from '@docforge/core';
+import { readConfined } from '@docforge/fs-safe';
+import { decodeSourceText, invalidEncodingIssue, loadDescriptor, parseContentSource, type Descriptor, type SourceEntry } from '@docforge/project';
+import { adapterFor, adaptersFor, adaptersSettled, ensureAdapters } from '@docforge/identity';
+import type { CachedSource } from './build-types.js';
+
+/** A batch of sources to read, hash and parse (possibly in a parse worker). */
+export interface ParseBatchTask {
+  root: string;
+  entries: SourceEntry[];
+  /** Content hashes already known for some paths: an unchanged hash is reused, not parsed. */
+  knownHashes: Record<string, string>;
+  logicAllowed: boolean;
+}
+
+/** Outcome for one source of a batch: reuse the cached parse, or a fresh one. */
+export type ParsedBatchItem = { reuse: true; entry: SourceEntry } | { reuse: false; entry: SourceEntry; source: CachedSource };
+
+/**
+ * Reads, hashes and parses a batch of sources (used inline and by parse-worker.ts); loads a code
+ * adapter (adapter-registry.ts `ensureAdapters`) when the first of its files is parsed.
+ */
+export async function parseBatch(task: ParseBatchTask): Promise<ParsedBatchItem[]> {
+  const descriptor = loadDescriptor(task.root);
+  // Code files without a known hash are parsed for certain: their adapters load first (loaded
+  // after the batch's other parses instead, the compiler raised a cold build's peak RSS by 8 MB).
+  await ensureAdapters(adaptersFor(descriptor, task.entries.filter((entry) => task.knownHashes[entry.path] === undefined)));
+  const items: ParsedBatchItem[] = [];
+  for (const entry of task.entries) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path.join(task.root, entry.path));
+    } catch (error) {
+      items.push({ reuse: false, entry, source: unreadableSource(entry, error) });
+      continue;
+    }
+    const contentHash = sha256(bytes);
+    if (task.knownHashes[entry.path] === contentHash) {
+      items.push({ reuse: true, entry });
+      continue;
+    }
+    // Any other code file's adapter loads when the file needs its parser (a reused hash never does).
+    if (entry.role === 'code') {
+      const ids = adaptersFor(descriptor, [entry]);
+      if (!adaptersSettled(ids)) await ensureAdapters(ids);
+    }
+    items.push({ reuse: false, entry, source: parseSource(descriptor, entry, bytes, contentHash, task.logicAllowed) });
+  }
+  return items;
+}
+
+/** The cached form of a source that could not be read: no nodes, one `unreadable_source` issue. */
+export function unreadableSource(entry: SourceEntry, error: unknown): CachedSource {
+  return {
+    entry, content_hash: '', nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, adapter: null, stripped: false,
+    issues: [{ severity: 'error', code: 'unreadable_source', message: `${entry.path}: cannot be read (${error instanceof Error ? error.message : String(error)})`, path: entry.path, line: null, node_id: null }],
+  };
+}
+
+/**
+ * Decodes and parses one source's bytes; never throws. Bytes that are not UTF-8 text (see
+ * @docforge/project `decodeSourceText`) give no nodes and one `invalid_encoding` error issue, for
+ * content and code alike (the file keeps its adapter, so links and imports to it add no finding of
+ * their own); an adapter failure becomes an `adapter_extraction_failed` issue.
+ */
+export function parseSource(descriptor: Descriptor, entry: SourceEntry, bytes: Uint8Array, contentHash: string, logicAllowed: boolean): CachedSource {
+  const decoded = decodeSourceText(bytes, entry.path);
+  if (!decoded.ok) {
+    const adapterId = entry.role === 'code' ? adapterFor(descriptor, entry.path)?.id ?? null : null;
+    return {
+      entry, content_hash: contentHash, nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, adapter: adapterId, stripped: false,
+      issues: [invalidEncodingIssue(entry.path, decoded)],
+    };
+  }
+  const text = decoded.text;
+  if (entry.role === 'content') {
+    const parsed = parseContentSource({ path: entry.path, text, descriptor });
+    return { entry, content_hash: contentHash, ...parsed, logic_steps: [], logic_flows: [], link_data: null, adapter: null, stripped: false };
+  }
+  const adapter = adapterFor(descriptor, entry.path);
+  if (!adapter) {
+    return { entry, content_hash: contentHash, nodes: [], edges: [], links: [], issues: [], logic_steps: [], logic_flows: [], link_data: null, adapter: null, stripped: false };
+  }
+  try {
+    const extracted = adapter.extract({ path: entry.path, content: text, strategy: descriptor.adapter.strategy, logic: logicAllowed && descriptor.adapter.strategy === 'ast' });
+    return { entry, content_hash: contentHash, ...extracted, links: [], adapter: adapter.id, stripped: false };
+  } catch (error) {
+    return {
+      entry, content_hash: contentHash, nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, adapter: adapter.id, stripped: false,
+      issues: [{ severity: 'error', code: 'adapter_extraction_failed', message: `${entry.path}: ${adapter.id} adapter failed (${error instanceof Error ? error.message : String(error)})`, path: entry.path, line: null, node_id: null }],
+    };
+  }
+}
+
+/** Re-reads and parses a source whose bodies were dropped after the last write (a full write needs them). */
+export function reparseSource(root: string, descriptor: Descriptor, source: CachedSource, logicAllowed: boolean): CachedSource {
+  try {
+    const bytes = readFileSync(path.join(root, source.entry.path));
+    return parseSource(descriptor, source.entry, bytes, sha256(bytes), logicAllowed);
+  } catch (error) {
+    return unreadableSource(source.entry, error);
+  }
+}
+
+/** Largest project file a linker may read, in bytes. */
+const PROJECT_TEXT_MAX_BYTES = 1_000_000;
+
+/**
+ * Text of a project file for an adapter's linker (e.g. package.json): null when absent, not a
+ * regular file (a symlink included), over 1 MB, or resolving outside the root (`..`, absolute, or
+ * through a linked directory; @docforge/fs-safe `readConfined`), or not UTF-8 text.
+ */
+export function readProjectText(root: string, rel: string): string | null {
+  try {
+    const st = lstatSync(path.join(root, rel));
+    if (!st.isFile() || st.size > PROJECT_TEXT_MAX_BYTES) return null;
+    const decoded = decodeSourceText(readConfined(root, rel, { maxBytes: PROJECT_TEXT_MAX_BYTES }), rel);
+    return decoded.ok ? decoded.text : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A copy of a plain object built key by key in its own key order: copies of same-keyed objects share one hidden class. */
+export function sameShape<T extends object>(value: T): T {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = (value as Record<string, unknown>)[key];
+  return copy as T;
+}
+
+/**
+ * A freshly parsed source with its entry, nodes, edges and links rebuilt in this thread. Structured
+ * clone (parse threads, task messages) gives each message's objects their own hidden classes (50+
+ * for 10k nodes), so every later pass over the graph ran megamorphic, several times slower, for the
+ * worker's lifetime; rebuilt objects share one hidden class per kind.
+ */
+export function reshaped(source: CachedSource): CachedSource {
+  return sameShape({ ...source, entry: sameShape(source.entry), nodes: source.nodes.map(sameShape), edges: source.edges.map(sameShape), links: source.links.map(sameShape) });
+}

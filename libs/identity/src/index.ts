@@ -1,0 +1,8 @@
+export { BUILTIN_ADAPTER_MANIFESTS, adapterVersionCurrent, builtinAdapterManifest, codeExtensionsOf } from './adapter-manifests.js';
+export { adapterFor, adapterVersionOf, adaptersFor, adaptersSettled, codeLinker, ensureAdapters, ensureLinkers, loadedParsers, registerCodeAdapter, setAdapterLoader } from './adapter-registry.js';
+export type { BuildDependencies } from './build-dependencies.js';
+export { DEPENDENCIES_META_KEY, DependencyRecorder, dependencyIdentities, dependencyWatch, encodeDependencies } from './build-dependencies.js';
+export type { IdentityWalk } from './identity.js';
+export { dependenciesOfMeta, identityExtra, identityWalk, walkIdentity, walkIssueIdentities } from './identity.js';
+export { resolveProjectRoot } from './project-root.js';
+export { publishedDependencies } from './published-dependencies.js';

@@ -1,0 +1,2 @@
+export { guardStdout } from './stdout-guard.js';
+export { lazyStderrLogger } from './lazy-logger.js';

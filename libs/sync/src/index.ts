@@ -1,0 +1,7 @@
+export type { BuildProgress, IndexManagerOptions, Staleness, SyncReport } from './manager.js';
+export { IndexManager, resolveProjectRoot } from './manager.js';
+export type { NoChangeAnswer } from './no-change.js';
+export { noChangeSync } from './no-change.js';
+export { buildWorkerFile, createBuildPool, prestartBuildWorker, releasePrestartedBuildWorker, WORKER_BUNDLE_ENV } from './build-pool.js';
+export { partialWalk } from './partial-walk.js';
+export { MAX_PARTIAL_PATHS, SourceWatch } from './source-watch.js';

@@ -1,0 +1,42 @@
+/**
+ * Piscina worker entry: parses sources and builds index files off the MCP main thread
+ * (DESIGN.md sections 1 and 7). One long-lived worker keeps the parse cache between builds and
+ * fans large parses out to a second pool (parse-worker.ts).
+ */
+import { parentPort } from 'node:worker_threads';
+import { loadBuiltinAdapter, loadBuiltinLinker } from '@docforge/build';
+import { setAdapterLoader } from '@docforge/identity';
+import { guardStdout } from '@docforge/stdio';
+import { prepareBuild, prepareDeltaBase, primeBuildCaches, runBuild } from '@docforge/build';
+import { standbyReady } from '@docforge/store';
+import { BUILD_WORKER_LOADED, type BuildOutcome, type BuildTask, type PrepareTask, type PrimeTask } from '@docforge/build';
+
+// Code loaded in this thread (adapters and what they import) never reaches stdout (MCP frames only).
+guardStdout();
+setAdapterLoader(loadBuiltinAdapter, loadBuiltinLinker);
+// This thread can run tasks: the pool stops suspecting that a failed task means it cannot start (build-pool.ts).
+parentPort?.postMessage({ [BUILD_WORKER_LOADED]: true });
+
+/** Runs one build task; never rejects (errors come back as a structured outcome). */
+export default async function build(task: BuildTask): Promise<BuildOutcome> {
+  return runBuild(task);
+}
+
+/** Idle-time priming after a build of a long-lived process (piscina task name `prime`; build.ts primeBuildCaches). Never rejects. */
+export function prime(task: PrimeTask): { primed: boolean; ms: number; standby: boolean } {
+  const primed = primeBuildCaches(task.root);
+  return { ...primed, standby: prepareDeltaBase(task.root, task.stateDir) };
+}
+
+/** Work of a worker started before its build (piscina task name `prepare`; build.ts prepareBuild). Never rejects. */
+export function prepare(task: PrepareTask): Promise<boolean> {
+  return prepareBuild(task);
+}
+
+/**
+ * Settles once the standby copy started by `prime` is finished (piscina task name `standbyReady`;
+ * tests and benchmarks, through IndexManager.whenIdle). True when one is ready. Never rejects.
+ */
+export function awaitStandby(): Promise<boolean> {
+  return standbyReady();
+}
