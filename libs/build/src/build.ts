@@ -34,7 +34,7 @@ import { assertStateConfined, copyDeltaBase, ensureStateConfined, fsyncFile, isP
 import { planReceipt } from '@docforge/store';
 import { warmFromPublication, type WarmExpectation } from './warm.js';
 import type { Publication } from '@docforge/store';
-import { discardStandby, prepareStandby, takeStandby } from '@docforge/store';
+import { discardStandby, prepareStandby, STANDBY_FILE_PATTERN, takeStandby } from './standby-copy.js';
 
 const sourceCache = new Map<string, CachedSource>();
 let written: WrittenState | null = null;
@@ -434,6 +434,7 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
     const counts = { sources: current.size, nodes: graph.nodes.length, edges: graph.edges.length, issues: issues.length, logic_steps: logicSteps };
     const { publication, adopted } = await publishIndex({
       root: task.root, layout, tmpFile, prior, minGeneration: task.minGeneration, receiptPlan, identityKnown: task.identityKnown, applicationEpoch: task.applicationEpoch,
+      processOwned: STANDBY_FILE_PATTERN,
       fields: {
         source_identity: task.sourceIdentity, source_hash: meta.source_hash!, adapter_version: adapterVersion, logic_present: logicSteps > 0,
         logic_allowed: task.logicAllowed, project_id: descriptor.project.id, counts,

@@ -4,3 +4,4 @@ export type { BuildOutcome, BuildProgress, BuildStats, BuildTask, PrepareTask, P
 export { BUILD_WORKER_LOADED } from './build-types.js';
 export type { ProjectAdapterReport } from './project-adapter.js';
 export { identityWithInputs } from './project-adapter.js';
+export { STANDBY_FILE_PATTERN, removeStandbyFiles, standbyReady } from './standby-copy.js';

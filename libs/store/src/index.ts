@@ -29,5 +29,4 @@ export { FTS_WEIGHTS, INDEX_DDL, INDEX_POST_DDL, INDEX_SCHEMA_VERSION } from './
 export type { ServedIndex, ServedSignature } from './served-index.js';
 export { pathWithin, resolveServedIndex } from './served-index.js';
 export { sqliteDatabase } from './sqlite.js';
-export { STANDBY_FILE_PATTERN, discardStandby, prepareStandby, removeStandbyFiles, standbyReady, takeStandby } from './standby-copy.js';
 export { identifierWords, nodeTerms } from './terms.js';

@@ -1,7 +1,6 @@
 import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { processAlive, withLock, type StateLayout } from '@docforge/fs-safe';
-import { STANDBY_FILE_PATTERN } from './standby-copy.js';
 import { INDEX_FILE_PATTERN, MAX_CURRENT_BYTES, parsePublication, type Publication } from './publication-format.js';
 
 /** The file identity of `current.json` when it was read: a replacement (new inode) or edit changes it. */
@@ -91,10 +90,11 @@ export function withPublicationLock<T>(layout: StateLayout, fn: () => T | Promis
 
 /**
  * Deletes index files that are neither the current nor the previous publication, stale temp
- * files left by crashed builds (older than one minute), and standby copies (standby-copy.ts) of
- * processes that are gone.
+ * files left by crashed builds (older than one minute), and process-owned files of processes that
+ * are gone: a name matching `processOwned` (its first capture group is the owner's pid; the build
+ * passes its standby copies' pattern) belongs to its process while that process lives.
  */
-export function collectOldGenerations(layout: StateLayout, keep: ReadonlySet<string>): void {
+export function collectOldGenerations(layout: StateLayout, keep: ReadonlySet<string>, processOwned: RegExp | null = null): void {
   let names: string[];
   try {
     names = readdirSync(layout.indexDir);
@@ -106,11 +106,10 @@ export function collectOldGenerations(layout: StateLayout, keep: ReadonlySet<str
     const full = path.join(layout.indexDir, name);
     if (INDEX_FILE_PATTERN.test(name) && !keep.has(name)) {
       rmSync(full, { force: true });
-    } else if (STANDBY_FILE_PATTERN.test(name)) {
-      // A standby copy (standby-copy.ts) belongs to its process while that process lives; whatever
-      // else stands under such a name (a directory) is left alone, as for temp files.
+    } else if (processOwned !== null && processOwned.test(name)) {
+      // Whatever else stands under such a name (a directory) is left alone, as for temp files.
       try {
-        if (!processAlive({ pid: Number(STANDBY_FILE_PATTERN.exec(name)![1]), start: null }) && lstatSync(full).isFile()) rmSync(full, { force: true });
+        if (!processAlive({ pid: Number(processOwned.exec(name)![1]), start: null }) && lstatSync(full).isFile()) rmSync(full, { force: true });
       } catch {
         // gone, or not ours to remove
       }

@@ -28,6 +28,11 @@ export interface PublishInput {
   /** The canonical application epoch read before the sources were read: publication is refused when it changed. */
   applicationEpoch?: string;
   fields: Pick<Publication, 'source_identity' | 'source_hash' | 'adapter_version' | 'logic_present' | 'logic_allowed' | 'project_id' | 'counts'>;
+  /**
+   * Names of files in `index/` that belong to a live process (first capture group: its pid), removed
+   * once that process is gone (the build's standby copies); none when absent.
+   */
+  processOwned?: RegExp;
 }
 
 /** fsyncs a finished file before it is renamed into place. */
@@ -163,7 +168,7 @@ export function publishIndex(input: PublishInput): Promise<PublishResult> {
     }
     const keep = new Set([indexFile]);
     if (before) keep.add(before.index_file);
-    collectOldGenerations(layout, keep);
+    collectOldGenerations(layout, keep, input.processOwned ?? null);
     return { publication: next, adopted: false };
   });
 }

@@ -9,7 +9,7 @@ import { publishedDependencies } from '@docforge/identity';
 import { adapterVersionCurrent } from '@docforge/identity';
 import { resolveProjectRoot } from '@docforge/identity';
 import type { BuildOutcome, BuildProgress, BuildTask, PrimeTask } from '@docforge/build';
-import { removeStandbyFiles } from '@docforge/store';
+import { removeStandbyFiles } from '@docforge/build';
 import type { IndexManagerOptions, SyncReport } from './manager-types.js';
 import { runWatchedBuild } from './build-run.js';
 import type { Publication } from '@docforge/store';

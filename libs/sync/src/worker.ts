@@ -8,7 +8,7 @@ import { loadBuiltinAdapter, loadBuiltinLinker } from '@docforge/build';
 import { setAdapterLoader } from '@docforge/identity';
 import { guardStdout } from '@docforge/stdio';
 import { prepareBuild, prepareDeltaBase, primeBuildCaches, runBuild } from '@docforge/build';
-import { standbyReady } from '@docforge/store';
+import { standbyReady } from '@docforge/build';
 import { BUILD_WORKER_LOADED, type BuildOutcome, type BuildTask, type PrepareTask, type PrimeTask } from '@docforge/build';
 
 // Code loaded in this thread (adapters and what they import) never reaches stdout (MCP frames only).
