@@ -109,7 +109,8 @@ test('a build reads current.json once, and not at all when the caller passes its
 test('a publication lock left by a holder killed with SIGKILL is taken over at once', async () => {
   const root = project();
   const layout = stateLayout(join(root, '.docforge'));
-  const lib = new URL('../src/index.js', import.meta.url).href;
+  // The publication lock lives in libs/store; the holder imports that lib's entry.
+  const lib = import.meta.resolve('@docforge/store');
   const script = join(root, 'hold.mjs');
   writeFileSync(script, `import { withPublicationLock, stateLayout } from ${JSON.stringify(lib)};
 await withPublicationLock(stateLayout(process.argv[2]), () => new Promise(() => { process.stdout.write('locked\\n'); setInterval(() => undefined, 60_000); }));
