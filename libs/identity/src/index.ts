@@ -6,3 +6,5 @@ export type { IdentityWalk } from './identity.js';
 export { dependenciesOfMeta, identityExtra, identityWalk, walkIdentity, walkIssueIdentities } from './identity.js';
 export { resolveProjectRoot } from './project-root.js';
 export { publishedDependencies } from './published-dependencies.js';
+export type { CurrentExpectation, PublicationMismatch } from './current.js';
+export { publicationMismatch } from './current.js';

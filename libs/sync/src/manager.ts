@@ -6,7 +6,7 @@ import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { identityWalk, type IdentityWalk } from '@docforge/identity';
 import type { BuildDependencies } from '@docforge/identity';
 import { publishedDependencies } from '@docforge/identity';
-import { adapterVersionCurrent } from '@docforge/identity';
+import { publicationMismatch } from '@docforge/identity';
 import { resolveProjectRoot } from '@docforge/identity';
 import type { BuildOutcome, BuildProgress, BuildTask, PrimeTask } from '@docforge/build';
 import { removeStandbyFiles } from '@docforge/build';
@@ -367,8 +367,8 @@ export class IndexManager {
   private servedCurrent(
     layout: StateLayout, published: Publication | null, descriptor: Descriptor, identity: string, logicAllowed: boolean, identityMs: number,
   ): SyncReport | null {
-    if (this.damaged || !published || published.source_identity !== identity || published.logic_allowed !== logicAllowed
-      || (published.logic_present && !logicAllowed) || (this.adapterGuard.fingerprint === null && !adapterVersionCurrent(published.adapter_version, descriptor))
+    const expected = { descriptor, logicAllowed, checkAdapterVersion: this.adapterGuard.fingerprint === null, identity };
+    if (this.damaged || published === null || publicationMismatch(published, expected) !== null
       || !publicationFileIntact(layout, published) || !this.openPublication(layout, published)) return null;
     return { publication: published, descriptor, staleness: 'current', rebuilt: false, stats: null, sync_error: null, identity_ms: identityMs, identity_known: true };
   }

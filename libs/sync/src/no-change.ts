@@ -16,7 +16,7 @@ import path from 'node:path';
 import type { Descriptor } from '@docforge/project';
 import { loadDescriptor } from '@docforge/project/descriptor';
 import { stateLayout } from '@docforge/fs-safe';
-import { adapterVersionCurrent } from '@docforge/identity';
+import { publicationMismatch } from '@docforge/identity';
 import { adaptersFor } from '@docforge/identity';
 import { openApplication } from '@docforge/store';
 import { dependenciesOfMeta, identityWalk, walkIdentity, type IdentityWalk } from '@docforge/identity';
@@ -84,9 +84,10 @@ export function noChangeSync(root: string, options: NoChangeOptions): NoChangeAn
     if (openApplication(layout) !== null) return fallback('application_open', false);
     const logicAllowed = !options.noAst && descriptor.adapter.strategy === 'ast';
     const published = readPublicationOnce(layout).publication;
-    if (published === null) return fallback('no_publication', true);
-    if (published.logic_allowed !== logicAllowed || (published.logic_present && !logicAllowed)) return fallback('logic_binding', true);
-    if (!adapterVersionCurrent(published.adapter_version, descriptor)) return fallback('adapter_version', true);
+    // The server's decision (current.ts), first without the identity: the walk comes after the file checks.
+    const expected = { descriptor, logicAllowed, checkAdapterVersion: true };
+    const mismatch = publicationMismatch(published, expected);
+    if (mismatch !== null || published === null) return fallback(mismatch ?? 'no_publication', true);
     if (!publicationFileIntact(layout, published)) return fallback('index_file_changed', true);
     // The identity covers what the publication's build read or probed (build-dependencies.ts): its
     // list comes from the index file, opened here once, as the manager opens it before serving it.
@@ -98,7 +99,7 @@ export function noChangeSync(root: string, options: NoChangeOptions): NoChangeAn
     } catch {
       return fallback('walk', false);
     }
-    if (published.source_identity !== walkIdentity(walked)) {
+    if (publicationMismatch(published, { ...expected, identity: walkIdentity(walked) }) !== null) {
       const parseAdapters = changedCodeAdapters(path.join(layout.indexDir, published.index_file), descriptor, walked);
       return { current: false, reason: 'identity_changed', build: true, prepare: { root: real, stateDir: layout.stateDir, logicAllowed, parseAdapters } };
     }
