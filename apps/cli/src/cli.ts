@@ -60,7 +60,7 @@ function cliLogger(): Logger {
 
 /**
  * `docforge sync` with nothing changed (issue 14): answers from the published identity with light
- * imports only (fast-sync.ts; libs/index no-change.ts makes the IndexManager's own checks) and
+ * imports only (fast-sync.ts; libs/sync no-change.ts makes the IndexManager's own checks) and
  * prints exactly what the full sync prints, resolving to its exit code. Resolves to code null when
  * the full sync must run; `prestarted` then says whether the build worker was already started (a
  * build is likely) so it loads the build modules while the main thread goes on. With `prior` (the

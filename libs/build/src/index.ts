@@ -1,3 +1,4 @@
+/** @docforge/build: the build pipeline the build worker runs (parse, link, resolve, write, publish) and its caches. */
 export { loadBuiltinAdapter, loadBuiltinLinker } from './adapter-loader.js';
 export { prepareBuild, prepareDeltaBase, primeBuildCaches, resetBuildCaches, runBuild } from './build.js';
 export type { BuildOutcome, BuildProgress, BuildStats, BuildTask, PrepareTask, PrimeTask } from './build-types.js';

@@ -1,3 +1,4 @@
+/** @docforge/identity: what a build's result depends on (source identity, adapter manifests and registry, build dependencies) and the pure decision whether a publication is current. Light: the CLI's no-change path loads it. */
 export { BUILTIN_ADAPTER_MANIFESTS, adapterVersionCurrent, builtinAdapterManifest, codeExtensionsOf } from './adapter-manifests.js';
 export { adapterFor, adapterVersionOf, adaptersFor, adaptersSettled, codeLinker, ensureAdapters, ensureLinkers, loadedParsers, registerCodeAdapter, setAdapterLoader } from './adapter-registry.js';
 export type { BuildDependencies } from './build-dependencies.js';

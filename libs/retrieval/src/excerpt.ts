@@ -1,7 +1,7 @@
 /**
  * Bounded excerpts of long bodies (issue 8 item 1; DESIGN.md section 7: query-time work is
  * bounded whatever the size of one node). FTS5's own `snippet()` is used for short bodies only (see
- * `SNIPPET_MAX_BODY_CHARS` in libs/index); for a longer body the reader hands over its first
+ * `SNIPPET_MAX_BODY_CHARS` in libs/store); for a longer body the reader hands over its first
  * {@link EXCERPT_SCAN_CHARS} characters and this module picks the excerpt from them, so the work
  * per hit is linear in a constant, not in the body.
  */

@@ -1,3 +1,4 @@
+/** @docforge/store: the SQLite index (schema, writer tables, IndexReader), its publication (current.json, lock, publish), receipts, and the parse and link cache storage. The package that holds SQL. */
 export type { StateLayout } from '@docforge/fs-safe';
 export { stateLayout, writeFileAtomic } from '@docforge/fs-safe';
 export { applicationBlocksPublication, applicationEpoch, openApplication } from './application-guard.js';

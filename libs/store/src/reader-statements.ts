@@ -1,5 +1,5 @@
 /**
- * Prepared-statement cache of one read-only index connection. Internal to libs/index: the
+ * Prepared-statement cache of one read-only index connection. Internal to libs/store: the
  * connection never leaves the reader (issue 7: the reader owns all SQL).
  */
 import type Database from 'better-sqlite3';

@@ -1,3 +1,4 @@
+/** @docforge/sync: IndexManager (identity -> decide -> build -> open), the source watcher and partial walks, the build worker pool and its entry, and the CLI's no-change answer. */
 export type { BuildProgress, IndexManagerOptions, Staleness, SyncReport } from './manager.js';
 export { IndexManager, resolveProjectRoot } from './manager.js';
 export type { NoChangeAnswer } from './no-change.js';
