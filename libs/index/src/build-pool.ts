@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Piscina } from 'piscina';
-import { errors, type DocforgeError } from '@docforge/core';
+import { accelerated, errors, type DocforgeError } from '@docforge/core';
 import { buildHeapMb } from './adapter-timeout.js';
 import { BUILD_WORKER_LOADED, type PrepareTask } from './build-types.js';
 
@@ -95,13 +95,14 @@ export const WORKER_BUNDLE_ENV = 'DOCFORGE_WORKER_BUNDLE';
  * says they were built in this folder (they embed absolute file URLs), else `dist/src/worker.js`.
  * Found from this module's own location, `dist/src/` (or the fast path's bundle beside the CLI,
  * which resolves @docforge/index the same way). The compiled worker once a bundle failed to start
- * in this process ({@link poolDeath}), and as {@link WORKER_BUNDLE_ENV} says.
+ * in this process ({@link poolDeath}), and as {@link WORKER_BUNDLE_ENV} says, or `DOCFORGE_ACCELERATE` (`worker-bundle`).
  */
 export function buildWorkerFile(): string {
   const esm = fileURLToPath(new URL('./worker.js', import.meta.url));
   const chosen = process.env[WORKER_BUNDLE_ENV];
   if (chosen === 'off' || slot[BUNDLE_FAILED] === true) return esm;
   if (chosen !== undefined && path.isAbsolute(chosen)) return chosen;
+  if (!accelerated('worker-bundle')) return esm;
   const dir = path.join(path.dirname(esm), '..', 'bundle');
   const entry = path.join(dir, 'worker-entry.cjs');
   try {

@@ -7,10 +7,11 @@
  * writes one after its first build (every function that build compiled is then in it). A one-file
  * edit on fastify's package then compiles ~30 ms less on its critical path (634 -> 606 ms median, 20 alternating runs).
  * A missing, damaged or rejected cache only means a plain load; `DOCFORGE_CODE_CACHE_DIR=off`
- * disables it. Whatever `worker.cjs` throws while loading, this entry throws too, so a damaged
+ * or `DOCFORGE_ACCELERATE=-worker-cache` disables it. Whatever `worker.cjs` throws while loading, this entry throws too, so a damaged
  * bundle fails the thread's start as before (build-pool.ts falls back to the compiled worker).
  */
 import path = require('node:path');
+import { accelerated } from '@docforge/core/accelerate';
 import { codeCacheDir, loadWithCodeCache } from '@docforge/adapter-typescript/code-cache';
 
 /** What worker.ts exports: the build task as `default`, the other tasks by name (piscina `name`). */
@@ -22,7 +23,7 @@ type WorkerModule = { default: (task: unknown) => Promise<unknown> } & Record<st
 
 /** The bundled worker's file; `__dirname` is the bundle's folder (esbuild keeps it for platform node). */
 const bundle = path.join(__dirname, 'worker.cjs');
-const load = loadWithCodeCache(bundle, { cacheDir: codeCacheDir(), key: 'docforge-build-worker', deferWrite: true });
+const load = loadWithCodeCache(bundle, { cacheDir: accelerated('worker-cache') ? codeCacheDir() : null, key: 'docforge-build-worker', deferWrite: true });
 const worker = load.exports as WorkerModule;
 
 /**
