@@ -38,8 +38,13 @@ function bundleState(file) {
   return 'fresh';
 }
 
-/** Whether DOCFORGE_ACCELERATE leaves the bundled check on (@docforge/core accelerate.cjs; unloadable or invalid: off, the full CLI reports). */
+/**
+ * Whether DOCFORGE_ACCELERATE leaves the bundled check on: unset or empty, every tactic is (no module
+ * to load on this path); else @docforge/core's accelerate.cjs says (unloadable or invalid: off, and
+ * the full CLI reports an invalid value).
+ */
 function bundleAccelerated() {
+  if ((process.env.DOCFORGE_ACCELERATE ?? '') === '') return true;
   try {
     const { accelerated } = require('@docforge/core/accelerate');
     return accelerated('cli-bundle') && accelerated('no-change-check');
