@@ -19,8 +19,11 @@ const LAUNCHER = path.join(REPO_ROOT, 'apps/cli/bin/docforge.js');
 const MODES = { on: '', off: 'off' } as const;
 type Mode = keyof typeof MODES;
 
-/** Fields that differ between two equal publications: file names, inodes, sizes, times, durations. */
-const VOLATILE = new Set(['index_file', 'index_ino', 'index_size', 'receipt_ino', 'receipt_size', 'receipt_hash', 'published_at', 'active_index_path']);
+/**
+ * Fields that differ between two equal publications of two copies: file names, inodes, sizes, times,
+ * durations, and the source identity (a hash of the sources' lstat: inodes and mtimes differ per copy).
+ */
+const VOLATILE = new Set(['source_identity', 'index_file', 'index_ino', 'index_size', 'receipt_ino', 'receipt_size', 'receipt_hash', 'published_at', 'active_index_path']);
 
 /** `value` with `root` replaced by `<root>` in every string and the volatile fields (and any `*_ms`) left out. */
 function stable(value: unknown, root: string): unknown {
@@ -123,7 +126,7 @@ test('an unknown tactic name is refused by the CLI and by docforge-mcp, with sta
   const sync = spawnSync(process.execPath, [LAUNCHER, 'sync', '-C', EXAMPLES_DIR], { encoding: 'utf8', timeout: 60_000, env });
   assert.equal(sync.status, 2);
   assert.equal(sync.stdout, '');
-  assert.match(sync.stderr, /^docforge: DOCFORGE_ACCELERATE="-no-such-tactic": "-no-such-tactic" is not a known tactic; .*cli-bundle.*worker-cache\n$/);
+  assert.match(sync.stderr, /^docforge: DOCFORGE_ACCELERATE="-no-such-tactic": "-no-such-tactic" is not a known tactic; .*cli-bundle.*worker-bundle\n$/);
   const mcp = spawnSync(process.execPath, [path.join(REPO_ROOT, 'apps/mcp-server/dist/src/main.js'), '--project-root', EXAMPLES_DIR], { encoding: 'utf8', timeout: 60_000, env, input: '' });
   assert.equal(mcp.status, 2);
   assert.match(mcp.stderr, /^docforge-mcp: DOCFORGE_ACCELERATE=.*is not a known tactic/);
