@@ -42,7 +42,6 @@ const TACTICS = {
   'code-cache': ['cold', 'edit'],
   'parser-module': ['cold', 'edit'],
   'worker-bundle': ['cold', 'edit'],
-  'worker-cache': ['cold', 'edit'],
 };
 const chosen = values.only ? values.only.split(',') : Object.keys(TACTICS);
 for (const name of chosen) if (!(name in TACTICS)) throw new Error(`unknown tactic ${name}`);

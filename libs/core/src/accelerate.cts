@@ -10,7 +10,7 @@
  */
 
 /** Every tactic's name, in the order docs/benchmarks.md lists them. */
-const ACCELERATOR_LIST = ['cli-bundle', 'no-change-check', 'prestart', 'code-cache', 'parser-module', 'worker-bundle', 'worker-cache'] as const;
+const ACCELERATOR_LIST = ['cli-bundle', 'no-change-check', 'prestart', 'code-cache', 'parser-module', 'worker-bundle'] as const;
 
 /**
  * A tactic's name: `cli-bundle` (the launcher's bundled no-change check, apps/cli/dist/bundle),
@@ -19,7 +19,8 @@ const ACCELERATOR_LIST = ['cli-bundle', 'no-change-check', 'prestart', 'code-cac
  * `prestart` (a build worker started as soon as that check finds a build coming), `code-cache`
  * (the TypeScript compiler's V8 code cache), `parser-module` (the parser part of typescript.js
  * instead of the whole compiler), `worker-bundle` (the bundled build worker instead of the
- * compiled ES modules), `worker-cache` (the worker bundle's V8 code cache).
+ * compiled ES modules). (`worker-cache`, the worker bundle's V8 code cache, was measured below 5%
+ * and retired: docs/benchmarks.md.)
  */
 export type Accelerator = (typeof ACCELERATOR_LIST)[number];
 
