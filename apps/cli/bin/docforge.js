@@ -5,7 +5,8 @@
 // apps/cli/scripts/build-bundle.mjs), but only while that bundle is fresh: it exists, and no input
 // listed in its manifest (fast-sync.inputs.json) is newer than it or missing. A stale, missing or
 // unloadable bundle is skipped silently and the full CLI (dist/src/cli.js) runs, which then makes the
-// no-change check itself. DOCFORGE_CLI_TRACE=1 reports on stderr which path ran.
+// no-change check itself; so is the bundle when DOCFORGE_ACCELERATE turns cli-bundle or
+// no-change-check off. DOCFORGE_CLI_TRACE=1 reports on stderr which path ran.
 'use strict';
 const { existsSync, lstatSync, readFileSync, realpathSync, statSync } = require('node:fs');
 const path = require('node:path');
@@ -37,9 +38,25 @@ function bundleState(file) {
   return 'fresh';
 }
 
+/**
+ * Whether DOCFORGE_ACCELERATE leaves the bundled check on: unset or empty, every tactic is (no module
+ * to load on this path); else @docforge/core's accelerate.cjs says (unloadable or invalid: off, and
+ * the full CLI reports an invalid value).
+ */
+function bundleAccelerated() {
+  if ((process.env.DOCFORGE_ACCELERATE ?? '') === '') return true;
+  try {
+    const { accelerated } = require('@docforge/core/accelerate');
+    return accelerated('cli-bundle') && accelerated('no-change-check');
+  } catch (error) {
+    trace(`accelerate switch unloadable: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+}
+
 let prior = null;
 let answered = false;
-if (argv.includes('sync')) {
+if (argv.includes('sync') && bundleAccelerated()) {
   const bundle = path.join(__dirname, '..', 'dist', 'bundle', 'fast-sync.cjs');
   const state = bundleState(bundle);
   let runFastSync = null;

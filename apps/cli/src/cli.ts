@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
-import { repeatedOption, toDocforgeError } from '@docforge/core';
+import { ACCELERATE_ENV, AccelerateError, accelerated, parseAccelerate, repeatedOption, toDocforgeError } from '@docforge/core';
 import { lazyStderrLogger } from '@docforge/stdio';
 import { errorLine, guardStdoutPipe } from './terminal.js';
 import type { SyncOptions } from './commands.js';
@@ -70,6 +70,8 @@ function cliLogger(): Logger {
 async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | null): Promise<{ code: number } | { code: null; prestarted: boolean }> {
   let build: boolean;
   let prepare: PrepareTask | null = null;
+  // DOCFORGE_ACCELERATE=-no-change-check: the full sync decides alone (and nothing prestarts).
+  if (!accelerated('no-change-check')) return { code: null, prestarted: false };
   if (prior !== null) build = prior.build;
   else {
     const answer = (await import('./fast-sync.js')).answerNoChange(root, json);
@@ -77,7 +79,7 @@ async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | nul
     build = answer.prior.build;
     prepare = answer.prepare;
   }
-  if (!build) return { code: null, prestarted: false };
+  if (!build || !accelerated('prestart')) return { code: null, prestarted: false };
   // Idempotent: the launcher's bundled check may have started it already (build-pool.ts).
   (await import('@docforge/sync')).prestartBuildWorker(prepare);
   return { code: null, prestarted: true };
@@ -213,10 +215,20 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
 
 /**
  * The process entry of the CLI: guards stdout against a closed pipe, runs {@link runCli} and sets
- * `process.exitCode` (a fatal error prints `docforge: fatal:` with its stack, exit code 1).
+ * `process.exitCode` (a fatal error prints `docforge: fatal:` with its stack, exit code 1). An
+ * invalid `DOCFORGE_ACCELERATE` (core accelerate.cts) is refused first: its message, exit code 2.
  */
 export function runMain(argv: string[], prior: PriorSyncCheck | null = null): void {
   guardStdoutPipe();
+  try {
+    parseAccelerate(process.env[ACCELERATE_ENV]);
+  } catch (error) {
+    // An unknown tactic is a usage error of the environment, refused before any command runs.
+    if (!(error instanceof AccelerateError)) throw error;
+    errorLine(`docforge: ${error.message}`);
+    process.exitCode = 2;
+    return;
+  }
   runCli(argv, prior).then((code) => {
     process.exitCode = code;
   }, (error: unknown) => {

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { repeatedOption } from '@docforge/core';
+import { accelerated, repeatedOption } from '@docforge/core';
 import { prestartBuildWorker } from '@docforge/sync';
 import type { PrepareTask } from '@docforge/build';
 import { noChangeSync } from '@docforge/sync';
@@ -82,6 +82,6 @@ export function runFastSync(argv: readonly string[]): FastSyncOutcome {
   if (outcome.code !== null) return { handled: true, code: outcome.code };
   // A build is coming: its worker thread loads while the main thread loads the full CLI (the
   // IndexManager adopts it through build-pool.ts's process-wide slot; the CLI releases it otherwise).
-  if (outcome.prior.build) prestartBuildWorker(outcome.prepare);
+  if (outcome.prior.build && accelerated('prestart')) prestartBuildWorker(outcome.prepare);
   return { handled: false, prior: outcome.prior };
 }

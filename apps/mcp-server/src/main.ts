@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { QueuedStdioServerTransport } from './stdio-transport.js';
-import { envLogLevel, errors, isLogLevel, LOG_LEVELS, repeatedOption, toDocforgeError } from '@docforge/core';
+import { ACCELERATE_ENV, AccelerateError, envLogLevel, errors, isLogLevel, LOG_LEVELS, parseAccelerate, repeatedOption, toDocforgeError } from '@docforge/core';
 import { guardStdout } from '@docforge/stdio';
 import { CAPABILITY_MODES, type CapabilityMode } from '@docforge/policy';
 import { createGenericServer, prepareCanonicalApplier, SERVER_VERSION } from './server.js';
@@ -141,6 +141,21 @@ async function main(): Promise<void> {
   else logger.warn({ root }, 'docforge-mcp ready without a project root: every tool call answers project_root_invalid');
 }
 
+/**
+ * Exits with status 2 and the reason when `DOCFORGE_ACCELERATE` names an unknown tactic (core
+ * accelerate.cts): a usage error of the environment, refused before the server starts.
+ */
+function refuseInvalidAccelerate(): void {
+  try {
+    parseAccelerate(process.env[ACCELERATE_ENV]);
+  } catch (error) {
+    if (!(error instanceof AccelerateError)) throw error;
+    process.stderr.write(`docforge-mcp: ${error.message}\n`);
+    process.exit(2);
+  }
+}
+
+refuseInvalidAccelerate();
 main().catch((error: unknown) => {
   process.stderr.write(`docforge-mcp: fatal: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);

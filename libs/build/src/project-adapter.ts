@@ -36,7 +36,6 @@ import {
 import {
   cheapIdentity, decodeSourceText, fingerprintProjectAdapter, invalidEncodingIssue, MISSING_FILE_HASH, validInputGlob, walkAdapterInputs, type Descriptor, type SourceEntry, type StatIdentity,
 } from '@docforge/project';
-import { importModule } from './dynamic-import.js';
 
 /** The project-owned adapter binding a build task carries (taken on the main thread at process start). */
 export interface ProjectAdapterTask {
@@ -111,7 +110,7 @@ export async function loadProjectAdapter(root: string, task: ProjectAdapterTask)
     let namespace: Record<string, unknown> | null = null;
     let loadError: string | null = null;
     try {
-      namespace = (await importModule(pathToFileURL(path.join(root, task.module)).href)) as Record<string, unknown>;
+      namespace = (await import(pathToFileURL(path.join(root, task.module)).href)) as Record<string, unknown>;
     } catch (error) {
       loadError = error instanceof Error ? error.message : String(error);
     }

@@ -14,3 +14,5 @@ export { decodeCursorText } from './cursor-text.js';
 export { CODE_ID_PREFIX, encodeCodePath, decodeCodePath, codeId, parseCodeId } from './code-id.js';
 export { LOG_LEVELS, isLogLevel, envLogLevel, repeatedOption, type OptionToken } from './cli-options.js';
 export { appendAll } from './arrays.js';
+export type { Accelerator } from './accelerate.cjs';
+export { ACCELERATORS, ACCELERATE_ENV, AccelerateError, parseAccelerate, accelerated } from './accelerate.cjs';

@@ -10,41 +10,32 @@
 // compiler (direct-compiler-default.mjs: no interop copy of its exports, ~10 ms per thread). Beside
 // it, worker.inputs.json lists every input (paths relative to the bundle's folder): build-pool.ts
 // uses the bundle only while no input is newer than it (a stale bundle after a plain `tsc -b` never
-// runs). The thread's entry is a second, small bundle, worker-entry.cjs (from src/worker-entry.cts): it
-// loads worker.cjs through the per-user V8 code cache, written after a thread's first build; the
-// manifest's inputs are those of both. Code compiled from cached data cannot run import() on Node 20,
-// so the bundle's built-in dynamic imports are rewritten and any other fails the build
-// (builtin-dynamic-imports.mjs). Run after `tsc -b`; exits non-zero on any bundle error.
+// runs). Run after `tsc -b`; exits non-zero on any bundle error.
 // Usage: node libs/sync/scripts/build-worker-bundle.mjs
 import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { rewriteBuiltinDynamicImports } from './builtin-dynamic-imports.mjs';
 import { directCompilerDefault } from './direct-compiler-default.mjs';
 import { ownImportMetaUrl } from './own-import-meta-url.mjs';
 
 const lib = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(lib, 'dist', 'src', 'worker.js');
-const loaderEntry = path.join(lib, 'dist', 'src', 'worker-entry.cjs');
 const out = path.join(lib, 'dist', 'bundle');
 const bundle = path.join(out, 'worker.cjs');
-const loader = path.join(out, 'worker-entry.cjs');
 const manifest = path.join(out, 'worker.inputs.json');
 
-for (const file of [entry, loaderEntry]) {
-  if (!existsSync(file)) {
-    console.error(`build-worker-bundle: ${file} is missing; run tsc -b first`);
-    process.exit(1);
-  }
+if (!existsSync(entry)) {
+  console.error(`build-worker-bundle: ${entry} is missing; run tsc -b first`);
+  process.exit(1);
 }
-
-
 mkdirSync(out, { recursive: true });
 // The old manifest goes first (a bundle without its manifest is never used); bundle, then manifest,
 // each through a temp file and a rename, so a worker starting meanwhile never loads a partial file.
 rmSync(manifest, { force: true });
-// Both bundles: one CommonJS file for Node 20, whitespace and syntax minified only (names stay, so
+// The code-cached entry of earlier builds (retired, issue 29) must not linger beside the bundle.
+rmSync(path.join(out, 'worker-entry.cjs'), { force: true });
+// One CommonJS file for Node 20, whitespace and syntax minified only (names stay, so
 // stack traces still name functions; V8 compiles a third less text on every start, about 5 ms of a
 // no-change sync's 30 ms of our own work), returned for the writes below.
 const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, metafile: true, write: false, logLevel: 'warning' };
@@ -59,20 +50,10 @@ const result = await build({
   // bundle's folder, where they are not): bundle its ES module build instead.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 });
-// The entry: the code cache's module and itself (worker.cjs is loaded by path at run time, never bundled).
-const loaderResult = await build({ ...common, entryPoints: [loaderEntry], outfile: loader });
-for (const [name, built] of [['worker.cjs', result], ['worker-entry.cjs', loaderResult]]) {
-  if (built.outputFiles.length !== 1) throw new Error(`build-worker-bundle: expected one output file for ${name}, got ${built.outputFiles.length}`);
-}
-// The bundle runs compiled from a V8 code cache, where import() fails (src/dynamic-import.ts): its
-// built-in dynamic imports are rewritten, and any other import() fails this build.
-const body = rewriteBuiltinDynamicImports(result.outputFiles[0].text).text;
-for (const [file, text] of [[bundle, body], [loader, loaderResult.outputFiles[0].text]]) {
-  writeFileSync(`${file}.tmp`, text);
-  renameSync(`${file}.tmp`, file);
-}
-const inputs = [...new Set([...Object.keys(result.metafile.inputs), ...Object.keys(loaderResult.metafile.inputs)])]
-  .map((input) => path.relative(out, path.resolve(input))).sort();
+if (result.outputFiles.length !== 1) throw new Error(`build-worker-bundle: expected one output file, got ${result.outputFiles.length}`);
+writeFileSync(`${bundle}.tmp`, result.outputFiles[0].contents);
+renameSync(`${bundle}.tmp`, bundle);
+const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(out, path.resolve(input))).sort();
 // built_in: the bundle embeds its modules' absolute file URLs; a moved checkout must not use it.
-writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'worker.cjs', entry: 'worker-entry.cjs', built_in: realpathSync(out), inputs }, null, 2)}\n`);
+writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'worker.cjs', built_in: realpathSync(out), inputs }, null, 2)}\n`);
 renameSync(`${manifest}.tmp`, manifest);

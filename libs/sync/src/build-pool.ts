@@ -4,8 +4,7 @@
  * (the no-change fast path found the sources changed) may start the worker early with
  * {@link prestartBuildWorker}, so the thread loads the build modules while the main thread loads
  * the IndexManager and walks (issue 14); the next IndexManager of the process adopts that pool.
- * The thread runs the bundled worker (`dist/bundle/worker.cjs` through its entry `worker-entry.cjs`,
- * scripts/build-worker-bundle.mjs) while that bundle is fresh, else the compiled ESM `worker.js`.
+ * The thread runs the bundled worker (`dist/bundle/worker.cjs`, scripts/build-worker-bundle.mjs) while that bundle is fresh, else the compiled ESM `worker.js`.
  *
  * A pool whose thread cannot start (the worker file throws while loading) is dead: piscina stops
  * replacing a worker that fails during bootstrap, and tasks queued on it would never settle.
@@ -17,7 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Piscina } from 'piscina';
-import { errors, type DocforgeError } from '@docforge/core';
+import { accelerated, errors, type DocforgeError } from '@docforge/core';
 import { buildHeapMb } from './adapter-timeout.js';
 import { BUILD_WORKER_LOADED, type PrepareTask } from '@docforge/build';
 
@@ -51,7 +50,7 @@ const slot = globalThis as { [PRESTARTED]?: Prestarted | null; [BUNDLE_FAILED]?:
 export interface PoolDeath {
   /** Absolute path of the worker file whose thread could not start. */
   file: string;
-  /** True when `file` is a bundle (`dist/bundle/worker-entry.cjs` or {@link WORKER_BUNDLE_ENV}'s), not the compiled worker. */
+  /** True when `file` is a bundle (`dist/bundle/worker.cjs` or {@link WORKER_BUNDLE_ENV}'s), not the compiled worker. */
   bundled: boolean;
   /** The loader's error message. */
   message: string;
@@ -89,23 +88,23 @@ const states: WeakMap<Piscina, PoolState> = ((globalThis as { [POOL_STATES]?: We
 export const WORKER_BUNDLE_ENV = 'DOCFORGE_WORKER_BUNDLE';
 
 /**
- * The file the build thread runs: the bundle's entry `dist/bundle/worker-entry.cjs` (worker-entry.cts:
- * it loads `dist/bundle/worker.cjs` through the V8 code cache) when both files exist and no input
- * listed in their manifest (`worker.inputs.json`) is newer than either or missing, and the manifest
- * says they were built in this folder (they embed absolute file URLs), else `dist/src/worker.js`.
+ * The file the build thread runs: the bundle `dist/bundle/worker.cjs` when it exists and no input
+ * listed in its manifest (`worker.inputs.json`) is newer than it or missing, and the manifest
+ * says it was built in this folder (they embed absolute file URLs), else `dist/src/worker.js`.
  * Found from this module's own location, `dist/src/` (or the fast path's bundle beside the CLI,
  * which resolves @docforge/sync the same way). The compiled worker once a bundle failed to start
- * in this process ({@link poolDeath}), and as {@link WORKER_BUNDLE_ENV} says.
+ * in this process ({@link poolDeath}), and as {@link WORKER_BUNDLE_ENV} says, or `DOCFORGE_ACCELERATE` (`worker-bundle`).
  */
 export function buildWorkerFile(): string {
   const esm = fileURLToPath(new URL('./worker.js', import.meta.url));
   const chosen = process.env[WORKER_BUNDLE_ENV];
   if (chosen === 'off' || slot[BUNDLE_FAILED] === true) return esm;
   if (chosen !== undefined && path.isAbsolute(chosen)) return chosen;
+  if (!accelerated('worker-bundle')) return esm;
   const dir = path.join(path.dirname(esm), '..', 'bundle');
-  const entry = path.join(dir, 'worker-entry.cjs');
+  const entry = path.join(dir, 'worker.cjs');
   try {
-    const built = Math.min(statSync(path.join(dir, 'worker.cjs')).mtimeMs, statSync(entry).mtimeMs);
+    const built = statSync(entry).mtimeMs;
     const manifest = JSON.parse(readFileSync(path.join(dir, 'worker.inputs.json'), 'utf8')) as { inputs?: unknown; built_in?: unknown };
     const inputs = manifest.inputs;
     if (!Array.isArray(inputs) || inputs.length === 0) return esm;

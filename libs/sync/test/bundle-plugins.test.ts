@@ -58,32 +58,3 @@ test('a compiler-api.js with other text fails the bundle build, naming the plugi
   await build({ entryPoints: [changed], outfile: path.join(out, 'same.cjs'), bundle: true, format: 'cjs', platform: 'node', plugins, logLevel: 'silent' });
   assert.deepEqual((createRequire(import.meta.url)(path.join(out, 'same.cjs')) as { default: unknown }).default, { marker: true });
 });
-
-test('builtin-dynamic-imports: literal imports of built-in modules call the bundle\'s module-scope require, any other import() fails, the shipped bundle keeps only the importer', async () => {
-  const { rewriteBuiltinDynamicImports, BANNER } = await import(pathToFileURL(path.join(lib, 'scripts', 'builtin-dynamic-imports.mjs')).href) as {
-    rewriteBuiltinDynamicImports: (text: string) => { text: string; rewritten: number }; BANNER: string;
-  };
-  const source = '"use strict";async function f(){const x={import:(s)=>s};let{createRequire:c}=await import("module");var require=c(__filename);'
-    + 'return [(await import(\'node:fs/promises\')).readFile,x.import("y")]}const g=new Function("specifier","return import(specifier)");';
-  const { text, rewritten } = rewriteBuiltinDynamicImports(source);
-  assert.equal(rewritten, 2);
-  assert.ok(text.startsWith(`"use strict";${BANNER}`), 'the directive stays first, the banner right after it');
-  assert.match(text, /await Promise\.resolve\(__docforgeBuiltin\("module"\)\)/);
-  assert.match(text, /await Promise\.resolve\(__docforgeBuiltin\('node:fs\/promises'\)\)/);
-  assert.doesNotMatch(text, /getBuiltinModule/, 'nothing Node 20.10-20.15 lacks');
-  assert.match(text, /x\.import\("y"\)/, 'a method named import is no dynamic import');
-  assert.match(text, /"return import\(specifier\)"/);
-  // The rewritten text runs: web-tree-sitter's hoisted `var require` no longer shadows what it calls.
-  const run = new Function('require', '__filename', `${text};return f;`)(createRequire(import.meta.url), fileURLToPath(import.meta.url)) as () => Promise<unknown[]>;
-  const [readFile, y] = await run();
-  assert.equal(typeof readFile, 'function');
-  assert.equal(y, 'y');
-  for (const bad of ['import("./local.js")', 'import(specifier)', 'import ( "fs" + x )', 'import("left-pad")']) {
-    assert.throws(() => rewriteBuiltinDynamicImports(bad), /code compiled from a V8 code cache cannot run/, bad);
-  }
-  // The bundle on disk went through the pass.
-  const bundle = readFileSync(path.join(lib, 'dist', 'bundle', 'worker.cjs'), 'utf8');
-  assert.ok(bundle.startsWith(`"use strict";${BANNER}`));
-  assert.match(bundle, /__docforgeBuiltin\("module"\)/);
-  assert.deepEqual(bundle.match(/(?<![\w$.])import\s*\(specifier\)|(?<![\w$.])import\s*\(/g), ['import(specifier)'], 'the one import() left is the importer\'s');
-});

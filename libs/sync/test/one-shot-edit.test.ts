@@ -248,18 +248,17 @@ describe('the first edit of a new process', () => {
     upgraded.close();
   });
 
-  test('the bundled build worker runs while fresh, through its code-cached entry, and writes what the compiled worker writes', async () => {
+  test('the bundled build worker runs while fresh and writes what the compiled worker writes', async () => {
     const entry = buildWorkerFile();
-    assert.match(entry, /dist[\\/]bundle[\\/]worker-entry\.cjs$/);
-    // An input of either bundle newer than it (a plain tsc -b after it) makes the compiled ESM worker run.
-    for (const input of ['worker.js', 'worker-entry.cjs'].map((name) => path.resolve(path.dirname(entry), '..', 'src', name))) {
-      const st = statSync(input);
-      utimesSync(input, st.atime, new Date(statSync(entry).mtimeMs + 60_000));
-      try {
-        assert.match(buildWorkerFile(), /dist[\\/]src[\\/]worker\.js$/, input);
-      } finally {
-        utimesSync(input, st.atime, st.mtime);
-      }
+    assert.match(entry, /dist[\\/]bundle[\\/]worker\.cjs$/);
+    // An input of the bundle newer than it (a plain tsc -b after it) makes the compiled ESM worker run.
+    const input = path.resolve(path.dirname(entry), '..', 'src', 'worker.js');
+    const st = statSync(input);
+    utimesSync(input, st.atime, new Date(statSync(entry).mtimeMs + 60_000));
+    try {
+      assert.match(buildWorkerFile(), /dist[\\/]src[\\/]worker\.js$/, input);
+    } finally {
+      utimesSync(input, st.atime, st.mtime);
     }
     assert.equal(buildWorkerFile(), entry);
     // A bundle built in another folder (a moved checkout: it embeds absolute file URLs) is not used either.
@@ -275,34 +274,19 @@ describe('the first edit of a new process', () => {
     }
     assert.equal(buildWorkerFile(), entry);
 
-    // The entry loads worker.cjs through a code cache written after the thread's first build, and
-    // reused by the next thread; the graphs are the same with a new cache, a reused one, and the compiled worker.
-    const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'docforge-worker-code-cache-'));
-    const workerCaches = (): { name: string; mtime: bigint }[] => readdirSync(cacheDir).filter((name) => /^worker-[0-9a-f]{24}\.v8cache$/.test(name))
-      .map((name) => ({ name, mtime: statSync(path.join(cacheDir, name), { bigint: true }).mtimeNs }));
+    // The graphs are the same with the bundled worker and the compiled one.
     const builds: Record<string, ReturnType<typeof graphOf>> = {};
-    const caches: Record<string, { name: string; mtime: bigint }[]> = {};
-    process.env['DOCFORGE_CODE_CACHE_DIR'] = cacheDir;
-    try {
-      for (const [label, mode] of [['created', 'on'], ['reused', 'on'], ['compiled', 'off']] as const) {
-        process.env[WORKER_BUNDLE_ENV] = mode;
-        try {
-          rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
-          const cold = await oneShot(root);
-          builds[label] = graphOf(root, cold.publication.index_file);
-          caches[label] = workerCaches();
-        } finally {
-          delete process.env[WORKER_BUNDLE_ENV];
-        }
+    for (const [label, mode] of [['bundled', 'on'], ['compiled', 'off']] as const) {
+      process.env[WORKER_BUNDLE_ENV] = mode;
+      try {
+        rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
+        const cold = await oneShot(root);
+        builds[label] = graphOf(root, cold.publication.index_file);
+      } finally {
+        delete process.env[WORKER_BUNDLE_ENV];
       }
-    } finally {
-      delete process.env['DOCFORGE_CODE_CACHE_DIR'];
-      rmSync(cacheDir, { recursive: true, force: true });
     }
-    assert.equal(caches.created!.length, 1, 'the first bundled build wrote the worker\'s code cache');
-    assert.deepEqual(caches.reused, caches.created, 'the next thread reused it (not rewritten)');
-    assert.deepEqual(builds.reused, builds.created);
-    assert.deepEqual(builds.created, builds.compiled);
+    assert.deepEqual(builds.bundled, builds.compiled);
   });
 });
 

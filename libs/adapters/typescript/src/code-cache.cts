@@ -1,9 +1,7 @@
 /**
- * A V8 code cache for large CommonJS modules, used for the TypeScript compiler and the bundled build
- * worker (issue 14): loading the 9 MB `typescript.js` costs about 150 ms of compilation in every
+ * A V8 code cache for large CommonJS modules, used for the TypeScript compiler (issue 14): loading the 9 MB `typescript.js` costs about 150 ms of compilation in every
  * thread that loads it; with cached data made after a warm-up run (so the functions a parse needs
- * are in it) it costs about 45 ms. The build worker's cache is made after its first build
- * (`deferWrite`), so the functions a build runs are in it. Node 20 has no
+ * are in it) it costs about 45 ms. Node 20 has no
  * `module.enableCompileCache` (Node 22), hence this module.
  *
  * Where: one file per module, key and runtime in the per-user cache directory
@@ -20,8 +18,8 @@
  * hour at most); writing a file removes the same module's other cache files unused for 7 days or
  * beyond its 4 most recently used (earlier builds of it), and its writers' temporary files older
  * than an hour. On Node 20, a function compiled from cached data cannot run `import()` ("A dynamic
- * import callback was not specified"): a module loaded here must import through a function
- * compiled elsewhere (libs/index/src/dynamic-import.ts) or have its imports bundled as `require`.
+ * import callback was not specified"): a module loaded here must not use `import()` (the compiler
+ * does not).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { isAscii } from 'node:buffer';
@@ -34,10 +32,9 @@ import { threadId } from 'node:worker_threads';
 
 /**
  * How a load went: `reused` a valid cache; `created` (none yet), `rebuilt` (damaged or rejected) and
- * wrote one; `off` or `failed` loaded without one; `pending` (only with `deferWrite`) will write one
- * when `CodeCacheLoad.commit` is called.
+ * wrote one; `off` or `failed` loaded without one.
  */
-export type CodeCacheStatus = 'reused' | 'created' | 'rebuilt' | 'off' | 'failed' | 'pending';
+export type CodeCacheStatus = 'reused' | 'created' | 'rebuilt' | 'off' | 'failed';
 
 /** The result of `loadWithCodeCache`: the module's exports and what happened to the cache. */
 export interface CodeCacheLoad {
@@ -45,12 +42,6 @@ export interface CodeCacheLoad {
   status: CodeCacheStatus;
   /** The cache file used or written; null when disabled or when the load fell back to `require`. */
   cacheFile: string | null;
-  /**
-   * With status `pending`: makes the cached data now (so every function compiled since the load is
-   * in it) and writes it; the first call's status (`created`, `rebuilt` or `failed`) is returned by
-   * every later call. Otherwise does nothing and returns `status`. Never throws.
-   */
-  commit: () => CodeCacheStatus;
 }
 
 /** Options of `loadWithCodeCache`. */
@@ -63,11 +54,6 @@ export interface CodeCacheOptions {
   warm?: (exports: unknown) => void;
   /** Register the module in `require.cache`, so later `require` calls of it return these exports (default true). */
   register?: boolean;
-  /**
-   * Write the cache only when the caller calls `CodeCacheLoad.commit` (after the module's first
-   * real work, e.g. a build worker's first build), not right after loading; `warm` is not run then.
-   */
-  deferWrite?: boolean;
 }
 
 const MAGIC = Buffer.from('DFV8CC1\n', 'latin1');
@@ -184,7 +170,7 @@ const STALE_TEMP_MS = 3600 * 1000;
  * of the same module name unused for {@link STALE_CACHE_MS} or beyond the
  * {@link CACHE_FILES_PER_MODULE} most recently used (made for an earlier build of the module,
  * another runtime or other options), and temporary files of that name older than an hour, so a
- * module rebuilt often (the build worker bundle) does not fill the directory. Cache files of other
+ * module rebuilt often (the parser module, with each compiler) does not fill the directory. Cache files of other
  * names are never touched. Never throws.
  */
 function pruneStale(cacheFile: string): void {
@@ -240,7 +226,7 @@ function markUsed(cacheFile: string): void {
  */
 export function loadWithCodeCache(file: string, options: CodeCacheOptions): CodeCacheLoad {
   const register = options.register ?? true;
-  const settled = (exports: unknown, status: CodeCacheStatus, cacheFile: string | null): CodeCacheLoad => ({ exports, status, cacheFile, commit: () => status });
+  const settled = (exports: unknown, status: CodeCacheStatus, cacheFile: string | null): CodeCacheLoad => ({ exports, status, cacheFile });
   if (register && require.cache[file]) return settled(require.cache[file]!.exports, 'off', null);
   let cacheFile: string | null = null;
   let script: Script;
@@ -281,10 +267,6 @@ export function loadWithCodeCache(file: string, options: CodeCacheOptions): Code
     }
     return !written ? 'failed' : replaced ? 'rebuilt' : 'created';
   };
-  if (options.deferWrite === true) {
-    let committed: CodeCacheStatus | null = null;
-    return { exports: mod.exports, status: 'pending', cacheFile, commit: () => (committed ??= write()) };
-  }
   try {
     options.warm?.(mod.exports);
   } catch {

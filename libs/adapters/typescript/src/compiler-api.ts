@@ -4,7 +4,7 @@
  * by ts.cts). One ES module re-exports it so a bundle (libs/index/dist/bundle/worker.cjs) wraps the
  * CommonJS compiler object for ES module interop once, not once per importing module: each such
  * wrapper copies the compiler's thousands of exports (issue 14, ~13 ms of a one-file edit). The
- * worker bundle drops even that one copy: its plugin libs/index/scripts/direct-compiler-default.mjs
+ * worker bundle drops even that one copy: its plugin libs/sync/scripts/direct-compiler-default.mjs
  * bundles this module as `export default require('./ts.cjs')` (the same value) and refuses to bundle
  * it once its text is anything but the two statements below.
  */

@@ -8,6 +8,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type * as TS from 'typescript';
+import { accelerated } from '@docforge/core/accelerate';
 import { codeCacheDir, loadWithCodeCache, readRegularFile, registerModule, type CodeCacheLoad } from './code-cache.cjs';
 import { PARSER_API } from './parser-api.cjs';
 import type { ParserManifest } from './parser-build.cjs';
@@ -56,6 +57,11 @@ function warm(exports: unknown): void {
   }
 }
 
+/** The compiler's code cache directory: none when `DOCFORGE_ACCELERATE` turns `code-cache` off. */
+function compilerCacheDir(): string | null {
+  return accelerated('code-cache') ? codeCacheDir() : null;
+}
+
 /** What {@link primeCompiler} loaded: the parser module (parser-build.cts) or the whole compiler, and how its code cache went. */
 export interface PrimedCompiler extends CodeCacheLoad {
   module: 'parser' | 'whole';
@@ -84,7 +90,7 @@ export function primeCompiler(): PrimedCompiler | null {
       registerModule(file, load.exports);
       primed = { ...load, module: 'parser' };
     } else {
-      primed = { ...loadWithCodeCache(file, { cacheDir: codeCacheDir(), key: `typescript@${version}`, warm }), module: 'whole' };
+      primed = { ...loadWithCodeCache(file, { cacheDir: compilerCacheDir(), key: `typescript@${version}`, warm }), module: 'whole' };
     }
     return primed;
   } catch {
@@ -101,7 +107,7 @@ export function primeCompiler(): PrimedCompiler | null {
 export function loadParserModule(file: string, version: string): CodeCacheLoad | null {
   let load: CodeCacheLoad;
   try {
-    load = loadWithCodeCache(file, { cacheDir: codeCacheDir(), key: `typescript-parser@${version}`, warm, register: false });
+    load = loadWithCodeCache(file, { cacheDir: compilerCacheDir(), key: `typescript-parser@${version}`, warm, register: false });
   } catch {
     return null;
   }
@@ -118,7 +124,7 @@ const MANIFEST_MAX_BYTES = 1 << 20;
 
 /**
  * The parser module to load for the compiler `typescriptFile` (version `version`), or null for the
- * whole compiler: when `DOCFORGE_TS_PARSER=whole`, when the module or its manifest is missing, no
+ * whole compiler: when `DOCFORGE_TS_PARSER=whole` or `DOCFORGE_ACCELERATE` turns `parser-module` off, when the module or its manifest is missing, no
  * regular file or unreadable (neither is read before fstat says it is a regular file: a FIFO never
  * blocks), or when the manifest names another version, size or mtime of `typescript.js`, another
  * module size, or lacks a name of PARSER_API (a module built before the adapter's sources
@@ -126,7 +132,7 @@ const MANIFEST_MAX_BYTES = 1 << 20;
  * @param manifestFile the manifest to read (default: this package's `dist/parser/typescript-parser.json`); the module is the `typescript-parser.cjs` beside it
  */
 export function parserModuleFor(typescriptFile: string, version: string, env: NodeJS.ProcessEnv = process.env, manifestFile: string | null = null): string | null {
-  if (env['DOCFORGE_TS_PARSER'] === 'whole') return null;
+  if (env['DOCFORGE_TS_PARSER'] === 'whole' || !accelerated('parser-module', env)) return null;
   try {
     manifestFile ??= require.resolve('@docforge/adapter-typescript/parser/typescript-parser.json');
     const bytes = readRegularFile(manifestFile, MANIFEST_MAX_BYTES);

@@ -147,35 +147,6 @@ test('a module is read as UTF-8 whether or not its bytes are all ASCII, with and
   }
 });
 
-test('deferWrite: nothing is written until commit, which writes once after the module ran; a valid cache is reused and commit then writes nothing', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'docforge-code-cache-defer-'));
-  try {
-    const { loadWithCodeCache } = requireHere(codeCacheModule) as typeof import('../src/code-cache.cjs');
-    const file = path.join(dir, 'work.cjs');
-    writeFileSync(file, 'exports.run = (n) => { let s = 0; for (let i = 0; i < n; i++) s += i; return s; };\n');
-    const cacheDir = path.join(dir, 'cache');
-    const first = loadWithCodeCache(file, { cacheDir, key: 'defer', register: false, deferWrite: true, warm: () => { throw new Error('warm must not run with deferWrite'); } });
-    assert.equal(first.status, 'pending');
-    assert.equal(readdirSync(dir).includes('cache'), false, 'nothing written before commit');
-    assert.equal((first.exports as { run: (n: number) => number }).run(10), 45);
-    assert.equal(first.commit(), 'created');
-    const written = statSync(first.cacheFile!, { bigint: true });
-    assert.equal(first.commit(), 'created', 'a second commit answers the first one');
-    assert.equal(statSync(first.cacheFile!, { bigint: true }).mtimeNs, written.mtimeNs, 'and writes nothing');
-    const second = loadWithCodeCache(file, { cacheDir, key: 'defer', register: false, deferWrite: true });
-    assert.equal(second.status, 'reused');
-    assert.equal(second.commit(), 'reused');
-    assert.equal(statSync(second.cacheFile!, { bigint: true }).mtimeNs, written.mtimeNs);
-    assert.equal((second.exports as { run: (n: number) => number }).run(4), 6);
-    // Without a cache directory: loaded plainly, commit does nothing.
-    const off = loadWithCodeCache(file, { cacheDir: null, key: 'defer', register: false, deferWrite: true });
-    assert.equal(off.status, 'off');
-    assert.equal(off.commit(), 'off');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
 test('writing a cache removes the same module\'s cache files unchanged for over 7 days and its temporary files over an hour old, and nothing else', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'docforge-code-cache-prune-'));
   try {
@@ -220,12 +191,12 @@ test('import() works in a module loaded with and without a cache (built-in modul
     writeFileSync(file, `exports.load = async () => [(await import('node:path')).sep, (await import(${JSON.stringify(pathToFileURL(target).href)})).answer];\n`);
     const cacheDir = path.join(dir, 'cache');
     const statuses: string[] = [];
-    for (const options of [{ cacheDir }, { cacheDir }, { cacheDir: null }, { cacheDir, deferWrite: true }]) {
+    for (const options of [{ cacheDir }, { cacheDir }, { cacheDir: null }]) {
       const result = loadWithCodeCache(file, { ...options, key: 'import', register: false });
       statuses.push(result.status);
       assert.deepEqual(await (result.exports as { load: () => Promise<unknown[]> }).load(), [path.sep, 42], result.status);
     }
-    assert.deepEqual(statuses, ['created', 'reused', 'off', 'reused']);
+    assert.deepEqual(statuses, ['created', 'reused', 'off']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
