@@ -24,7 +24,7 @@ const NOT_YET_MIGRATED: readonly string[] = [
  * A read of a DOCFORGE_* variable: `process.env.DOCFORGE_X`, `env.DOCFORGE_X`, `env['DOCFORGE_X']`,
  * or `process.env[NAME_ENV]` (a constant naming one), unless assigned to or deleted.
  */
-const READ = /\benv(?:\.DOCFORGE_[A-Z0-9_]+|\[\s*['"`]DOCFORGE_[A-Z0-9_]+['"`]\s*\]|\[\s*[A-Z0-9_]+_ENV\s*\])(?!\s*=[^=])/g;
+const READ = /\benv(?:\.DOCFORGE_[A-Z0-9_]+(?![A-Z0-9_])|\[\s*['"`]DOCFORGE_[A-Z0-9_]+['"`]\s*\]|\[\s*[A-Z0-9_]+_ENV\s*\])(?!\s*=[^=])/g;
 
 /** The lines of `text` that read a DOCFORGE_* variable (comments skipped), as `line: text`. */
 function envReads(text: string): string[] {
@@ -33,7 +33,7 @@ function envReads(text: string): string[] {
     const code = line.trim();
     if (code.startsWith('//') || code.startsWith('*') || code.startsWith('/*')) return;
     for (const match of code.matchAll(READ)) {
-      if (/\bdelete\s+$/.test(code.slice(0, match.index))) continue;
+      if (/\bdelete\s+(?:process\.)?$/.test(code.slice(0, match.index))) continue;
       out.push(`${index + 1}: ${code}`);
       break;
     }
