@@ -11,7 +11,7 @@ import { declaredOutputsReport } from '@docforge/render';
 import {
   abandonChangeset, applyChangeset, changeEntries, evaluateStored, indexProjectView, loadCanonicalApplier, storeOf, summarize, type ChangeEntry, type ChangesetStore, type ProjectView,
 } from '@docforge/changesets';
-import { toDocforgeError } from '@docforge/core';
+import { AUTHORED_NODE_FIELDS, toDocforgeError, type AuthoredNodeField, type TestFaults } from '@docforge/core';
 
 import { errorLine, printLine as print, printRaw, terminalSafe } from './terminal.js';
 
@@ -30,13 +30,15 @@ export interface ChangesetCommandOptions {
   canonicalApplier?: string | null;
   /** `--no-ast`: the index refresh after apply runs under the preserved no-AST binding. */
   noAst?: boolean;
+  /** Test-only fault points (`DOCFORGE_TEST_FAULT_POINT`), read once at start; absent: none armed. */
+  testFaults?: TestFaults;
 }
 
-async function withProposals<T>(root: string, logger: Logger, fn: (view: ProjectView, store: ChangesetStore, sync: SyncReport, manager: IndexManager) => T | Promise<T>, noAst = false): Promise<T> {
+async function withProposals<T>(root: string, logger: Logger, faults: TestFaults | undefined, fn: (view: ProjectView, store: ChangesetStore, sync: SyncReport, manager: IndexManager) => T | Promise<T>, noAst = false): Promise<T> {
   const manager = new IndexManager({ root, noAst, onWarning: (message, details) => logger.warn(details, message) });
   try {
     const sync = await manager.sync();
-    return await fn(indexProjectView(manager, sync), storeOf(sync), sync, manager);
+    return await fn(indexProjectView(manager, sync), storeOf(sync, faults), sync, manager);
   } finally {
     await manager.close();
   }
@@ -54,7 +56,7 @@ function colorDiff(text: string, color: boolean): string {
 }
 
 /** The node fields a text diff compares (the header line names the paths). */
-const TEXT_FIELDS = ['id', 'title', 'kind', 'family', 'authority', 'status', 'tags'] as const;
+const TEXT_FIELDS: readonly AuthoredNodeField[] = ['id', 'title', ...AUTHORED_NODE_FIELDS.filter((field) => field !== 'id' && field !== 'title')];
 
 /**
  * Prints one change of `docforge changeset diff` as text: a header `[i] op node  before -> after`
@@ -107,7 +109,7 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
   }
   switch (sub) {
     case 'list':
-      return withProposals(root, logger, (view, store) => {
+      return withProposals(root, logger, options.testFaults, (view, store) => {
         const listing = store.list();
         const all = listing.documents.map((d) => summarize(d, view));
         const items = all.filter((s) => options.all || s.status === 'draft' || s.status === 'ready');
@@ -123,7 +125,7 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
         return 0;
       });
     case 'show':
-      return withProposals(root, logger, (view, store) => {
+      return withProposals(root, logger, options.testFaults, (view, store) => {
         const doc = store.get(id!);
         const summary = summarize(doc, view);
         if (options.json) printRaw(JSON.stringify({ changeset: summary, operations: doc.operations, receipts: doc.receipts, findings: doc.findings }, null, 2));
@@ -137,7 +139,7 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
         return 0;
       });
     case 'diff':
-      return withProposals(root, logger, (view, store) => {
+      return withProposals(root, logger, options.testFaults, (view, store) => {
         const doc = store.get(id!);
         const changes = changeEntries(evaluateStored(view, store, doc).projection.outcomes);
         if (options.json) printRaw(JSON.stringify({ changeset: summarize(doc, view), operations: doc.operations, changes }, null, 2));
@@ -147,7 +149,7 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
         return 0;
       });
     case 'validate':
-      return withProposals(root, logger, (view, store) => {
+      return withProposals(root, logger, options.testFaults, (view, store) => {
         const doc = store.get(id!);
         const evaluation = evaluateStored(view, store, doc);
         if (options.json) printRaw(JSON.stringify({ changeset: summarize(doc, view), valid: evaluation.valid, findings: evaluation.findings }, null, 2));
@@ -162,7 +164,7 @@ export async function runChangeset(root: string, sub: string | undefined, args: 
         process.stderr.write('docforge: changeset abandon needs --writer W (only the changeset\'s own writer may abandon it)\n');
         return 2;
       }
-      return withProposals(root, logger, async (view, store) => {
+      return withProposals(root, logger, options.testFaults, async (view, store) => {
         const outcome = await abandonChangeset(store, options.writer!, id!, null);
         if (options.json) printRaw(JSON.stringify({ changeset: summarize(outcome.doc, view), receipt: outcome.doc.receipts[outcome.doc.receipts.length - 1] }, null, 2));
         else print(`abandoned ${outcome.doc.id} (${outcome.doc.changeset_sha256}); the changeset and its receipts are kept`);
@@ -188,7 +190,7 @@ async function runApply(root: string, id: string, options: ChangesetCommandOptio
     process.stderr.write('docforge: changeset apply needs --sha256 H (the exact final changeset hash) and --canonical-applier W\n');
     return 2;
   }
-  return withProposals(root, logger, async (view, store, _sync, manager) => {
+  return withProposals(root, logger, options.testFaults, async (view, store, _sync, manager) => {
     const applier = await loadCanonicalApplier(view.descriptor);
     const outcome = await applyChangeset(store, view, id, options.sha256!, { applierId: options.canonicalApplier!, applier });
     let refresh: Record<string, unknown>;

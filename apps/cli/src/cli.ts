@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
-import { ACCELERATE_ENV, AccelerateError, accelerated, parseAccelerate, repeatedOption, toDocforgeError } from '@docforge/core';
+import { ACCELERATE_ENV, AccelerateError, accelerated, parseAccelerate, readDocforgeConfig, repeatedOption, toDocforgeError } from '@docforge/core';
 import { lazyStderrLogger } from '@docforge/stdio';
 import { errorLine, guardStdoutPipe } from './terminal.js';
 import type { SyncOptions } from './commands.js';
@@ -186,7 +186,7 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
         }
         return await runSearch(root, rest.join(' '), limit, syncOptions);
       case 'changeset':
-        return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR, sha256: values.sha256 ?? null, canonicalApplier: values['canonical-applier'] ?? null, noAst: values['no-ast'] === true }, logger);
+        return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR, sha256: values.sha256 ?? null, canonicalApplier: values['canonical-applier'] ?? null, noAst: values['no-ast'] === true, testFaults: readDocforgeConfig().testFaults }, logger);
       case 'render':
         if (rest.length > 1) {
           process.stderr.write('docforge: render takes at most one VIEW id\n');

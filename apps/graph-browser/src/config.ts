@@ -3,13 +3,13 @@
  * (protocol/schemas/viewer/v2/worker-config.schema.json; DESIGN.md section 6).
  */
 import path from 'node:path';
-import { errors } from '@docforge/core';
+import { errors, WORKER_CONFIG_ENV } from '@docforge/core';
 import { describeValidationErrors, validateGraphBrowserWorkerConfig, type GraphBrowserWorkerConfig } from '@docforge/protocol';
 
 export type { GraphBrowserWorkerConfig };
 
-/** Name of the environment variable that carries the worker configuration (JSON). */
-export const WORKER_CONFIG_ENV = 'DOCFORGE_WORKER_CONFIG';
+/** Name of the environment variable that carries the worker configuration (JSON); declared in @docforge/core's config module. */
+export { WORKER_CONFIG_ENV };
 
 /**
  * Parses and validates the worker configuration text.

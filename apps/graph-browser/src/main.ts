@@ -7,12 +7,14 @@
  * (the manager points it at its per-user log file); stdout is unused.
  */
 import { pino } from 'pino';
-import { envLogLevel, toDocforgeError } from '@docforge/core';
+import { readDocforgeConfig, toDocforgeError } from '@docforge/core';
 import { describeValidationErrors, validateGraphBrowserWorkerCommand, type GraphBrowserWorkerMessage } from '@docforge/protocol';
 import { parseWorkerConfig, WORKER_CONFIG_ENV } from './config.js';
 import { startWorker, type RunningWorker } from './server.js';
 
-const logger = pino({ name: 'docforge-graph-browser', level: envLogLevel('info') }, pino.destination({ fd: 2, sync: true }));
+/** Every DOCFORGE_* setting, read once when the worker starts. */
+const config = readDocforgeConfig();
+const logger = pino({ name: 'docforge-graph-browser', level: config.logLevel ?? 'info' }, pino.destination({ fd: 2, sync: true }));
 
 /** Sends one message to the manager; resolves once it is written (or at once without a channel). */
 function send(message: GraphBrowserWorkerMessage): Promise<void> {
@@ -29,9 +31,9 @@ async function main(): Promise<void> {
   }
   let worker: RunningWorker;
   try {
-    const config = parseWorkerConfig(process.env[WORKER_CONFIG_ENV]);
+    const workerConfig = parseWorkerConfig(config.workerConfigText);
     delete process.env[WORKER_CONFIG_ENV];
-    worker = await startWorker({ config, logger: logger.child({ worker_id: config.worker_id }), onActivity: (atMs) => void send({ type: 'activity', at_ms: atMs }) });
+    worker = await startWorker({ config: workerConfig, logger: logger.child({ worker_id: workerConfig.worker_id }), onActivity: (atMs) => void send({ type: 'activity', at_ms: atMs }) });
   } catch (error) {
     const wire = toDocforgeError(error);
     logger.error({ code: wire.code, err: error }, 'graph-browser worker cannot start');

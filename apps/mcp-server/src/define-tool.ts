@@ -7,7 +7,7 @@
 import type { CanonicalApplier, ProposalPolicy } from '@docforge/changesets';
 import type { SyncReport, IndexManager } from '@docforge/sync';
 import type { Capabilities, DiagnosticsCollector, EffectivePolicy, ToolName } from '@docforge/policy';
-import { argumentsError } from '@docforge/core';
+import { argumentsError, type TestFaults } from '@docforge/core';
 import { loadToolSchema, TOOL_VALIDATORS, type SchemaToolName, type SchemaValidator, type ToolAnnotations, type ToolInputs } from '@docforge/protocol';
 import type { ContextProvider } from '@docforge/retrieval';
 import type { ProjectBlock } from './envelope.js';
@@ -29,6 +29,8 @@ export interface ToolContext {
   applier?: CanonicalApplier | null;
   /** Render status of the declared outputs after a canonical change (see {@link DeclaredOutputs}). */
   declaredOutputs?: DeclaredOutputs | null;
+  /** Test-only fault points read at start (`DOCFORGE_TEST_FAULT_POINT`); absent: none armed. */
+  testFaults?: TestFaults;
 }
 
 /**

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { QueuedStdioServerTransport } from './stdio-transport.js';
-import { ACCELERATE_ENV, AccelerateError, envLogLevel, errors, isLogLevel, LOG_LEVELS, parseAccelerate, repeatedOption, toDocforgeError } from '@docforge/core';
+import { ACCELERATE_ENV, AccelerateError, errors, isLogLevel, LOG_LEVELS, parseAccelerate, readDocforgeConfig, repeatedOption, toDocforgeError } from '@docforge/core';
 import { guardStdout } from '@docforge/stdio';
 import { CAPABILITY_MODES, type CapabilityMode } from '@docforge/policy';
 import { createGenericServer, prepareCanonicalApplier, SERVER_VERSION } from './server.js';
@@ -23,11 +23,12 @@ it starts, answers initialize, and answers every tool call with project_root_inv
 Without --project-root it prints this usage and exits with status 2.`;
 
 async function main(): Promise<void> {
-  const envLevel = process.env.DOCFORGE_LOG_LEVEL;
+  const config = readDocforgeConfig();
+  const envLevel = config.logLevelText;
   if (envLevel !== undefined && envLevel !== '' && !isLogLevel(envLevel)) {
     process.stderr.write(`docforge-mcp: DOCFORGE_LOG_LEVEL ${JSON.stringify(envLevel)} is not one of ${LOG_LEVELS.join(', ')}; logging at info\n`);
   }
-  const logger = pino({ name: 'docforge-mcp', level: envLogLevel('info') }, pino.destination({ fd: 2, sync: true }));
+  const logger = pino({ name: 'docforge-mcp', level: config.logLevel ?? 'info' }, pino.destination({ fd: 2, sync: true }));
   let values;
   let tokens;
   try {

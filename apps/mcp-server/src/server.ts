@@ -3,7 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { ChangesetStore, confineProposalPolicy, genericApplierOf, loadCanonicalApplier, recoverApplication, type CanonicalApplier, type ProposalPolicy } from '@docforge/changesets';
-import { errors, toDocforgeError } from '@docforge/core';
+import { errors, readDocforgeConfig, toDocforgeError } from '@docforge/core';
 import path from 'node:path';
 import { IndexManager, resolveProjectRoot } from '@docforge/sync';
 import { loadDescriptor } from '@docforge/project';
@@ -164,8 +164,9 @@ function buildServer(options: ProjectServerOptions, factory: PolicyFactory, boun
   const capabilities = computeCapabilities(policy, new Set(tools.keys()));
   const registered = new Map(capabilities.tools.map((name) => [name, tools.get(name)!]));
   const toolList = [...registered.values()].map((t) => ({ name: t.name, description: t.description, readOnly: t.annotations.readOnlyHint }));
-  const ctx: ToolContext = { manager, policy, capabilities, boundAt: new Date().toISOString(), toolList, contextProvider: factory === 'read_only' ? options.contextProvider ?? null : null, proposalPolicy, applier, declaredOutputs: options.declaredOutputs ?? declaredOutputsOf(manager) };
-  const validateOutput = options.validateOutput ?? process.env.DOCFORGE_VALIDATE_OUTPUT === '1';
+  const config = readDocforgeConfig();
+  const ctx: ToolContext = { manager, policy, capabilities, boundAt: new Date().toISOString(), toolList, contextProvider: factory === 'read_only' ? options.contextProvider ?? null : null, proposalPolicy, applier, declaredOutputs: options.declaredOutputs ?? declaredOutputsOf(manager), testFaults: config.testFaults };
+  const validateOutput = options.validateOutput ?? config.validateOutput;
 
   const server = new Server(
     { name: 'docforge-mcp', version: SERVER_VERSION },
@@ -245,7 +246,7 @@ export async function prepareCanonicalApplier(projectRoot: string): Promise<{ ap
   const root = resolveProjectRoot(projectRoot);
   const descriptor = loadDescriptor(root);
   const applier = await loadCanonicalApplier(descriptor);
-  const recovered = await recoverApplication(new ChangesetStore(path.join(root, descriptor.state.dir), root), descriptor);
+  const recovered = await recoverApplication(new ChangesetStore(path.join(root, descriptor.state.dir), root, { faults: readDocforgeConfig().testFaults }), descriptor);
   return { applier, recovered };
 }
 

@@ -7,7 +7,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import type { WireError } from '@docforge/core';
+import { readDocforgeConfig, type WireError } from '@docforge/core';
 import { computeCapabilities, computeEffectivePolicy, serverInstructions, type CapabilityMode } from '@docforge/policy';
 import { describeValidationErrors } from '@docforge/protocol';
 import { CONTENT_NOTICE, toToolResponse, type Envelope } from './envelope.js';
@@ -53,7 +53,7 @@ export function createUnboundServer(options: UnboundServerOptions): { server: Se
   const tools = implementedTools();
   const capabilities = computeCapabilities(policy, new Set(tools.keys()));
   const registered = new Map(capabilities.tools.map((name) => [name, tools.get(name)!]));
-  const validateOutput = options.validateOutput ?? process.env.DOCFORGE_VALIDATE_OUTPUT === '1';
+  const validateOutput = options.validateOutput ?? readDocforgeConfig().validateOutput;
   const server = new Server(
     { name: 'docforge-mcp', version: SERVER_VERSION },
     { capabilities: { tools: {} }, instructions: `${serverInstructions(policy, capabilities)}\n\nThis server could not bind its project root: ${options.error.message}` },

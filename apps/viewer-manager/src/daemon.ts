@@ -6,6 +6,7 @@
  */
 import { chmodSync, closeSync, openSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
+import { readDocforgeConfig, type Environment } from '@docforge/core';
 import { acquireLock, type LockHandle } from '@docforge/fs-safe';
 import { ensureRuntimeDir, serveConnection, viewerRuntimePaths, type RequestHandlers, type ViewerRuntimePaths } from '@docforge/ipc';
 import { pino, type Logger } from 'pino';
@@ -26,18 +27,14 @@ export interface DaemonOptions {
   startTimeoutMs: number;
 }
 
-function positiveInt(value: string | undefined, fallback: number): number {
-  const n = value === undefined ? NaN : Number(value);
-  return Number.isSafeInteger(n) && n > 0 ? n : fallback;
-}
-
 /** Daemon options from the environment (see {@link DaemonOptions}) and the worker launcher path. */
-export function daemonOptionsFromEnv(workerBin: string, env: NodeJS.ProcessEnv = process.env): DaemonOptions {
+export function daemonOptionsFromEnv(workerBin: string, env: Environment = process.env): DaemonOptions {
+  const config = readDocforgeConfig(env);
   return {
     paths: viewerRuntimePaths(env),
     workerBin,
-    idleTimeoutMs: positiveInt(env.DOCFORGE_VIEWER_IDLE_MS, DEFAULT_IDLE_TIMEOUT_MS),
-    startTimeoutMs: positiveInt(env.DOCFORGE_VIEWER_WORKER_START_MS, DEFAULT_WORKER_START_TIMEOUT_MS),
+    idleTimeoutMs: config.viewerIdleMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    startTimeoutMs: config.viewerWorkerStartMs ?? DEFAULT_WORKER_START_TIMEOUT_MS,
   };
 }
 

@@ -8,7 +8,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { DocforgeError, errors } from '@docforge/core';
+import { DocforgeError, errors, WORKER_CONFIG_ENV } from '@docforge/core';
 import type { PublicationSignature, ViewerRequests, WorkerRecord } from '@docforge/ipc';
 import { resolveServedIndex } from '@docforge/store';
 import { describeValidationErrors, validateGraphBrowserWorkerMessage, type GraphBrowserWorkerMessage } from '@docforge/protocol';
@@ -148,7 +148,7 @@ export class Supervisor {
     const config = { worker_id: workerId, project_root: root, project_id: projectId, index_path: indexPath, signature, no_ast: noAst };
     const log = this.options.logger.child({ worker_id: workerId });
     const child = fork(this.options.workerBin, [], {
-      env: { ...process.env, DOCFORGE_WORKER_CONFIG: JSON.stringify(config) },
+      env: { ...process.env, [WORKER_CONFIG_ENV]: JSON.stringify(config) },
       stdio: ['ignore', this.options.logFd, this.options.logFd, 'ipc'],
     });
     const record: WorkerRecord = {

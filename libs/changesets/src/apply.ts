@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readlinkSync, realpathSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalJson, errors, sha256, toDocforgeError } from '@docforge/core';
+import { canonicalJson, errors, sha256, toDocforgeError, type TestFaults } from '@docforge/core';
 import { ensureStateDir, isInside, stateLayout, withLock, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
 import type { CanonicalApplier } from './applier.js';
 import { evaluateStored } from './lifecycle.js';
@@ -64,6 +64,8 @@ export interface ApplyOptions {
   applierId: string;
   applier: CanonicalApplier;
   now?: () => Date;
+  /** Test-only fault points read at start; the store's ({@link ChangesetStore.faults}) when absent. */
+  faults?: TestFaults | undefined;
 }
 
 function layoutOf(store: ChangesetStore): StateLayout {
@@ -169,6 +171,7 @@ function targetOf(view: ProjectView, rel: string, exists: boolean, roots: readon
 export async function applyChangeset(store: ChangesetStore, view: ProjectView, id: string, expectedSha256: string, options: ApplyOptions): Promise<ApplyOutcome> {
   const layout = layoutOf(store);
   const now = options.now ?? (() => new Date());
+  const faults = options.faults ?? store.faults;
   ensureStateDir(layout.root, layout.locksDir);
   return withLock(layout.applicationLock, async () => {
     const recovered = await recoverLocked(store, layout, view.descriptor, now);
@@ -183,15 +186,15 @@ export async function applyChangeset(store: ChangesetStore, view: ProjectView, i
       const ws = evaluation.workspace;
       const journal = stage(view, ws, doc, options);
       if (journal.files.length === 0) throw errors.applicationRefused(id, 'the changeset changes no canonical file', { reason_code: 'invalid' });
-      await writeStaged(layout, view, journal);
-      verify(view, ws, journal, evaluation.projection.outcomes.map((o) => o.new_node_id ?? o.node_id));
+      await writeStaged(layout, view, journal, faults);
+      verify(view, ws, journal, faults, evaluation.projection.outcomes.map((o) => o.new_node_id ?? o.node_id));
       journal.step = 'verified';
       writeJournal(layout, journal);
-      await killPoint('verified');
+      await killPoint(faults, 'verified');
       const stored = storeApplied(store, journal, now().toISOString());
       journal.step = 'committed';
       writeJournal(layout, journal);
-      await killPoint('committed');
+      await killPoint(faults, 'committed');
       closeJournal(layout);
       return { doc: stored.doc, receipt: stored.receipt, files: filesOf(journal), recovered };
     });
@@ -245,7 +248,7 @@ function stage(view: ProjectView, ws: Workspace, doc: ChangesetDocument, options
  * every file and closes the journal.
  * @throws DocforgeError `application_failed` with stage `write`
  */
-async function writeStaged(layout: StateLayout, view: ProjectView, journal: Journal & { texts: Map<string, string | null> }): Promise<void> {
+async function writeStaged(layout: StateLayout, view: ProjectView, journal: Journal & { texts: Map<string, string | null> }, faults: TestFaults): Promise<void> {
   ensureStateDir(layout.root, layout.applicationDir);
   // The epoch changes before any canonical byte does: a build that read sources before now never publishes.
   writeFileAtomic(layout.applicationEpoch, randomBytes(12).toString('hex'));
@@ -256,15 +259,15 @@ async function writeStaged(layout: StateLayout, view: ProjectView, journal: Jour
     writeFileAtomic(path.join(backupDir(layout), file.backup), readFileSync(file.target));
   });
   writeJournal(layout, stripTexts(journal));
-  await killPoint('prepared');
+  await killPoint(faults, 'prepared');
   try {
     journal.step = 'writing';
     writeJournal(layout, stripTexts(journal));
     const half = Math.ceil(journal.files.length / 2);
     for (let i = 0; i < journal.files.length; i += 1) {
       if (i === half) {
-        await killPoint('half_written');
-        if (faultSet('apply_half_written')) throw new Error('test fault point apply_half_written: failure after half the files were written');
+        await killPoint(faults, 'half_written');
+        if (faultSet(faults, 'apply_half_written')) throw new Error('test fault point apply_half_written: failure after half the files were written');
       }
       const file = journal.files[i]!;
       const text = journal.texts.get(file.path) ?? null;
@@ -275,12 +278,12 @@ async function writeStaged(layout: StateLayout, view: ProjectView, journal: Jour
       }
     }
     if (journal.files.length === 1) {
-      await killPoint('half_written');
-      if (faultSet('apply_half_written')) throw new Error('test fault point apply_half_written: failure after the files were written');
+      await killPoint(faults, 'half_written');
+      if (faultSet(faults, 'apply_half_written')) throw new Error('test fault point apply_half_written: failure after the files were written');
     }
     journal.step = 'written';
     writeJournal(layout, stripTexts(journal));
-    await killPoint('written');
+    await killPoint(faults, 'written');
   } catch (error) {
     rollBack(layout, stripTexts(journal));
     throw errors.applicationFailed(journal.changeset_id, 'write', toDocforgeError(error).message, {}, { cause: error });
@@ -313,9 +316,9 @@ function readBack(ws: Workspace, rel: string): { digest: string; ids: string[] }
  * and each touched node must have the projected content hash (or be absent as projected).
  * @throws DocforgeError `application_failed` with stage `verify` after restoring every file
  */
-function verify(view: ProjectView, projected: Workspace, journal: Journal & { texts: Map<string, string | null> }, touched: readonly string[]): void {
+function verify(view: ProjectView, projected: Workspace, journal: Journal & { texts: Map<string, string | null> }, faults: TestFaults, touched: readonly string[]): void {
   const layout = stateLayout(path.join(view.root, view.descriptor.state.dir), view.root);
-  if (faultSet('apply_verify_mismatch')) {
+  if (faultSet(faults, 'apply_verify_mismatch')) {
     const first = journal.files.find((f) => f.after_sha256 !== null);
     if (first !== undefined) writeFileAtomic(first.target, `${readFileSync(first.target, 'utf8')}\ntampered by the test fault point apply_verify_mismatch\n`);
   }

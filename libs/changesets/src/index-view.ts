@@ -1,5 +1,6 @@
 /** The {@link ProjectView} of a synchronized index (the MCP server's and the CLI's view; no SQL here, only IndexReader calls). */
 import path from 'node:path';
+import type { TestFaults } from '@docforge/core';
 import { codeExtensionsOf } from '@docforge/identity';
 import { type IndexManager, type SyncReport } from '@docforge/sync';
 import type { ProposalPolicy } from './policy.js';
@@ -26,7 +27,7 @@ export function indexProjectView(manager: IndexManager, sync: SyncReport, integr
   };
 }
 
-/** The changeset store of a project: `<root>/<state.dir>/changesets`. */
-export function storeOf(sync: SyncReport): ChangesetStore {
-  return new ChangesetStore(path.join(sync.descriptor.root, sync.descriptor.state.dir), sync.descriptor.root);
+/** The changeset store of a project: `<root>/<state.dir>/changesets`, with the test-only fault points read at start (none when absent). */
+export function storeOf(sync: SyncReport, faults?: TestFaults): ChangesetStore {
+  return new ChangesetStore(path.join(sync.descriptor.root, sync.descriptor.state.dir), sync.descriptor.root, { faults });
 }

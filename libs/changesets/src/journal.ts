@@ -16,7 +16,7 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
-import { errors, sha256 } from '@docforge/core';
+import { errors, sha256, type TestFaults } from '@docforge/core';
 import { ensureStateDir, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
 
 /** Journal steps in order. */
@@ -145,25 +145,22 @@ export function filesAfter(journal: Journal): boolean {
   return journal.files.every((file) => fileSha(file.target) === file.after_sha256);
 }
 
-/** Test-only fault points of canonical application (see {@link faultPoint}). */
-export const APPLY_FAULT_ENV = 'DOCFORGE_TEST_FAULT_POINT';
-
 /**
- * Test-only fault point: with `DOCFORGE_TEST_FAULT_POINT=apply_kill_<step>`, the application
- * writes the marker file `DOCFORGE_TEST_FAULT_MARKER` once the journal reached `step` and waits,
- * so a test can SIGKILL the process exactly there. Unset in every normal run.
+ * Test-only fault point: with `DOCFORGE_TEST_FAULT_POINT=apply_kill_<step>` (read at start into
+ * `faults`, @docforge/core's config), the application writes the marker file
+ * (`DOCFORGE_TEST_FAULT_MARKER`) once the journal reached `step` and waits, so a test can SIGKILL
+ * the process exactly there. No fault is armed in a normal run.
  */
-export async function killPoint(step: JournalStep | 'half_written'): Promise<void> {
-  if (process.env[APPLY_FAULT_ENV] !== `apply_kill_${step}`) return;
-  const marker = process.env.DOCFORGE_TEST_FAULT_MARKER;
+export async function killPoint(faults: TestFaults, step: JournalStep | 'half_written'): Promise<void> {
+  if (faults.point !== `apply_kill_${step}`) return;
   // Written whole (temp file + rename): a test that sees the marker always reads the pid.
-  if (marker) writeFileAtomic(marker, String(process.pid));
+  if (faults.marker !== null) writeFileAtomic(faults.marker, String(process.pid));
   await sleep(120_000);
 }
 
-/** Whether the test-only fault point `name` is set (`apply_half_written`, `apply_verify_mismatch`). */
-export function faultSet(name: string): boolean {
-  return process.env[APPLY_FAULT_ENV] === name;
+/** Whether the test-only fault point `name` is armed in `faults` (`apply_half_written`, `apply_verify_mismatch`). */
+export function faultSet(faults: TestFaults, name: string): boolean {
+  return faults.point === name;
 }
 
 /** Whether a path exists (no symlink following for the final component). */

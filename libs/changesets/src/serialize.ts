@@ -26,7 +26,7 @@ import { parse as parseToml, patch as patchToml, stringify as stringifyToml } fr
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { Document as YamlDocument } from 'yaml';
-import type { GraphNode } from '@docforge/core';
+import { AUTHORED_NODE_FIELDS, type GraphNode } from '@docforge/core';
 import { cutRecordLines, sameToml } from './toml-check.js';
 import type { NodeCreateOp, NodeSet, RelationRef } from './types.js';
 
@@ -199,11 +199,11 @@ function setYaml(doc: YamlDocument, key: string, value: unknown): void {
 
 /** The front matter / record fields of a created node, in the canonical key order. */
 function createdFields(node: NodeCreateOp['node']): Table {
-  const table: Table = { id: node.id, kind: node.kind, title: node.title };
-  if (node.family !== undefined) table['family'] = node.family;
-  if (node.authority !== undefined) table['authority'] = node.authority;
-  if (node.status !== undefined) table['status'] = node.status;
-  if (node.tags !== undefined) table['tags'] = [...node.tags];
+  const table: Table = {};
+  for (const field of AUTHORED_NODE_FIELDS) {
+    const value = node[field];
+    if (value !== undefined) table[field] = Array.isArray(value) ? [...value] : value;
+  }
   if (node.relations !== undefined && Object.keys(node.relations).length > 0) {
     table['relations'] = Object.fromEntries(Object.entries(node.relations).map(([k, v]) => [k, [...v]]));
   }

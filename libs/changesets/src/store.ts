@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
-import { canonicalJson, errors, type DocforgeError } from '@docforge/core';
+import { canonicalJson, errors, NO_TEST_FAULTS, type DocforgeError, type TestFaults } from '@docforge/core';
 import { ensureStateDir, stateLayout, withLock, writeFileAtomic } from '@docforge/fs-safe';
 import { describeValidationErrors, validateChangesetDocument } from '@docforge/protocol';
 import { changesetSha256 } from './hash.js';
@@ -26,18 +26,22 @@ export const MAX_CHANGESET_BYTES = 64 * 1024 * 1024;
 export const STORE_LOCK_TIMEOUT_MS = 30_000;
 
 /**
- * Test-only fault point: with `DOCFORGE_TEST_FAULT_POINT=changeset_store_locked`, a mutation that
- * holds the store lock writes the marker file named by `DOCFORGE_TEST_FAULT_MARKER` and waits, so a
- * test can SIGKILL the process at that instant. Unset in every normal run.
+ * Test-only fault point: with `DOCFORGE_TEST_FAULT_POINT=changeset_store_locked` (read at start into
+ * the store's `faults`), a mutation that holds the store lock writes the marker file
+ * (`DOCFORGE_TEST_FAULT_MARKER`) and waits, so a test can SIGKILL the process at that instant.
+ * No fault is armed in a normal run.
  */
-export const FAULT_POINT_ENV = 'DOCFORGE_TEST_FAULT_POINT';
-
-async function faultPoint(): Promise<void> {
-  if (process.env[FAULT_POINT_ENV] !== 'changeset_store_locked') return;
-  const marker = process.env.DOCFORGE_TEST_FAULT_MARKER;
+async function faultPoint(faults: TestFaults): Promise<void> {
+  if (faults.point !== 'changeset_store_locked') return;
   // Written whole (temp file + rename): a test that sees the marker always reads the pid.
-  if (marker) writeFileAtomic(marker, String(process.pid));
+  if (faults.marker !== null) writeFileAtomic(faults.marker, String(process.pid));
   await sleep(120_000);
+}
+
+/** Options of a {@link ChangesetStore}. */
+export interface ChangesetStoreOptions {
+  /** Test-only fault points, read once at start by the process entry; absent: none armed. */
+  faults?: TestFaults | undefined;
 }
 
 /** One listing: readable documents sorted by id, and how many files could not be read. */
@@ -60,14 +64,18 @@ export class ChangesetStore {
   readonly root: string;
   /** `<state>/locks`. */
   private readonly locksDir: string;
+  /** Test-only fault points armed at start (none in a normal run); canonical application reads them too. */
+  readonly faults: TestFaults;
 
   /**
    * @param stateDir absolute state directory of the project (`<root>/<state.dir>`)
    * @param root absolute project root; defaults to the parent of `stateDir`
+   * @param options test-only fault points (see {@link ChangesetStoreOptions})
    */
-  constructor(stateDir: string, root: string = path.dirname(stateDir)) {
+  constructor(stateDir: string, root: string = path.dirname(stateDir), options: ChangesetStoreOptions = {}) {
     const layout = stateLayout(stateDir, root);
     this.root = root;
+    this.faults = options.faults ?? NO_TEST_FAULTS;
     this.locksDir = layout.locksDir;
     this.dir = layout.changesetsDir;
     this.lockPath = path.join(layout.locksDir, 'changesets.lock');
@@ -95,7 +103,7 @@ export class ChangesetStore {
   async mutate<T>(fn: () => T | Promise<T>): Promise<T> {
     this.ensureDirs();
     return withLock(this.lockPath, async () => {
-      await faultPoint();
+      await faultPoint(this.faults);
       return fn();
     }, { timeoutMs: STORE_LOCK_TIMEOUT_MS, label: 'changeset_store' });
   }

@@ -4,8 +4,7 @@
  * silently, and pino throws on an unknown level name; both are usage errors here.
  */
 
-/** The pino level names a `--log-level` option or `DOCFORGE_LOG_LEVEL` may name. */
-export const LOG_LEVELS: readonly string[] = Object.freeze(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+import { LOG_LEVELS, readDocforgeConfig, type Environment } from './config.js';
 
 /** Whether `value` is one of {@link LOG_LEVELS}. */
 export function isLogLevel(value: string): boolean {
@@ -16,9 +15,8 @@ export function isLogLevel(value: string): boolean {
  * The log level of `DOCFORGE_LOG_LEVEL` when it names one of {@link LOG_LEVELS}, else `fallback`
  * (unset, empty or unknown: logging must never stop a process from starting).
  */
-export function envLogLevel(fallback: string, env: NodeJS.ProcessEnv = process.env): string {
-  const value = env.DOCFORGE_LOG_LEVEL;
-  return value !== undefined && isLogLevel(value) ? value : fallback;
+export function envLogLevel(fallback: string, env: Environment = process.env): string {
+  return readDocforgeConfig(env).logLevel ?? fallback;
 }
 
 /** The part of a `parseArgs` token (`tokens: true`) this module reads. */

@@ -1,5 +1,5 @@
 export type { Anchor, NodeOrigin, GraphNode, GraphEdge, MentionSection, LogicStep, LogicFlow, IssueSeverity, SourceIssue, ParsedSource } from './model.js';
-export { RELATION_ALIASES, ALIASED_RELATIONS, relationCategory, MAX_MENTION_SECTIONS } from './model.js';
+export { RELATION_ALIASES, ALIASED_RELATIONS, relationCategory, MAX_MENTION_SECTIONS, NODE_FIELDS, AUTHORED_NODE_FIELDS, type NodeField, type AuthoredNodeField } from './model.js';
 export { locatedIssueMessage } from './issue-location.js';
 export { sha256, canonicalJson, hashJson, domainHash } from './hash.js';
 export { withContentHash } from './node-hash.js';
@@ -12,7 +12,8 @@ export { argumentsError } from './arguments-error.js';
 export type { CursorTextReason } from './cursor-text.js';
 export { decodeCursorText } from './cursor-text.js';
 export { CODE_ID_PREFIX, encodeCodePath, decodeCodePath, codeId, parseCodeId } from './code-id.js';
-export { LOG_LEVELS, isLogLevel, envLogLevel, repeatedOption, type OptionToken } from './cli-options.js';
+export { isLogLevel, envLogLevel, repeatedOption, type OptionToken } from './cli-options.js';
+export { LOG_LEVELS, readDocforgeConfig, NO_TEST_FAULTS, WORKER_CONFIG_ENV, type DocforgeConfig, type TestFaults, type Environment } from './config.js';
 export { appendAll } from './arrays.js';
 export type { Accelerator } from './accelerate.cjs';
 export { ACCELERATORS, ACCELERATE_ENV, AccelerateError, parseAccelerate, accelerated } from './accelerate.cjs';

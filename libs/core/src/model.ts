@@ -3,6 +3,7 @@
  * the per-source parse result that the index stores and reuses for incremental builds.
  * All paths are project-relative POSIX paths; all lines are 1-based.
  */
+import type { ChangesetDocument, GenerationReceipt } from '@docforge/protocol';
 
 /**
  * A recognized heading anchor (GitHub-style slug) inside a node's source, and the section it
@@ -69,6 +70,49 @@ export interface GraphNode {
   /** SHA-256 hex of the canonical JSON of every other field of this node. */
   content_hash: string;
 }
+
+/**
+ * Every core Node field (every {@link GraphNode} key but the identity `id` and the derived
+ * `content_hash`), in the fixed order of the generation receipt's `changed_fields` (contract:
+ * docforge_get_generation_diff; protocol/schemas/v1/receipt.schema.json `node_field`). The one
+ * declaration of the node's field list: the receipt code, the CLI and the project loader derive
+ * from it. The compile-time checks below fail when a field is added to GraphNode or to the
+ * receipt schema without being listed here.
+ */
+export const NODE_FIELDS = Object.freeze([
+  'kind', 'title', 'family', 'authority', 'status', 'tags', 'summary', 'body', 'source_path',
+  'start_line', 'end_line', 'anchors', 'language', 'capabilities', 'origin',
+] as const satisfies readonly ReceiptNodeField[]);
+
+/** A core Node field (one of {@link NODE_FIELDS}). */
+export type NodeField = (typeof NODE_FIELDS)[number];
+
+/** The receipt schema's `node_field` enum, as protocol generates it. */
+type ReceiptNodeField = Extract<GenerationReceipt['items'][number], { change: 'node_changed' }>['changed_fields'][number];
+
+/**
+ * The node fields a writer sets when it creates a node (front matter keys, `[[node]]` keys and a
+ * changeset's `node_create` node, less its `relations` table), in the canonical key order of a
+ * written node. Each is a {@link GraphNode} field and a field of protocol's `NodeFields`.
+ */
+export const AUTHORED_NODE_FIELDS = Object.freeze([
+  'id', 'kind', 'title', 'family', 'authority', 'status', 'tags',
+] as const satisfies readonly (keyof GraphNode & keyof CreatedNodeFields)[]);
+
+/** One of {@link AUTHORED_NODE_FIELDS}. */
+export type AuthoredNodeField = (typeof AUTHORED_NODE_FIELDS)[number];
+
+/** The `node` of a changeset's `node_create` operation, as protocol generates it. */
+type CreatedNodeFields = Extract<ChangesetDocument['operations'][number], { op: 'node_create' }>['node'];
+
+/** True when the two key sets are equal; a compile error below names the one that drifted. */
+type SameKeys<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : false;
+/** Compile-time ties: NODE_FIELDS = GraphNode's fields less id and content_hash = the receipt schema's enum. */
+const NODE_FIELDS_MATCH_MODEL: SameKeys<NodeField, Exclude<keyof GraphNode, 'id' | 'content_hash'>> = true;
+const NODE_FIELDS_MATCH_RECEIPT: SameKeys<NodeField, ReceiptNodeField> = true;
+/** AUTHORED_NODE_FIELDS = protocol's created node fields less `relations`. */
+const AUTHORED_FIELDS_MATCH_PROTOCOL: SameKeys<AuthoredNodeField, Exclude<keyof CreatedNodeFields, 'relations'>> = true;
+void [NODE_FIELDS_MATCH_MODEL, NODE_FIELDS_MATCH_RECEIPT, AUTHORED_FIELDS_MATCH_PROTOCOL];
 
 /** A typed relation between two nodes. Identity is the exact `(source_id, relation, target_id)` triple. */
 export interface GraphEdge {

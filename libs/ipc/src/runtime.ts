@@ -5,7 +5,7 @@
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { errors } from '@docforge/core';
+import { errors, readDocforgeConfig, type Environment } from '@docforge/core';
 
 /** The paths of one user's viewer manager. */
 export interface ViewerRuntimePaths {
@@ -23,9 +23,8 @@ export interface ViewerRuntimePaths {
  * Resolves the runtime directory: `$DOCFORGE_VIEWER_RUNTIME_DIR` when set (tests use temp dirs),
  * else `$XDG_RUNTIME_DIR/docforge`, else `~/.cache/docforge/run`. Pure: creates nothing.
  */
-export function viewerRuntimePaths(env: NodeJS.ProcessEnv = process.env): ViewerRuntimePaths {
-  const override = env.DOCFORGE_VIEWER_RUNTIME_DIR;
-  const xdg = env.XDG_RUNTIME_DIR;
+export function viewerRuntimePaths(env: Environment = process.env): ViewerRuntimePaths {
+  const { viewerRuntimeDir: override, xdgRuntimeDir: xdg } = readDocforgeConfig(env);
   const dir = override && path.isAbsolute(override) ? override : xdg && path.isAbsolute(xdg) ? path.join(xdg, 'docforge') : path.join(homedir(), '.cache', 'docforge', 'run');
   return { dir, socket: path.join(dir, 'viewer.sock'), lock: path.join(dir, 'viewer-manager.lock'), log: path.join(dir, 'viewer.log') };
 }

@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import { parseToml, TomlError } from './toml.js';
-import { appendAll, withContentHash, type GraphEdge, type GraphNode, type NodeOrigin, type SourceIssue } from '@docforge/core';
+import { appendAll, AUTHORED_NODE_FIELDS, withContentHash, type GraphEdge, type GraphNode, type NodeOrigin, type SourceIssue } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from './markdown-facts.js';
@@ -46,7 +46,8 @@ export interface ContentSourceInput {
   descriptor: Descriptor;
 }
 
-const FRONT_MATTER_FIELDS = ['id', 'kind', 'title', 'family', 'authority', 'status', 'tags', 'summary', 'relations'];
+/** Front matter keys: the authored node fields (@docforge/core), then the summary override and the relations table. */
+const FRONT_MATTER_FIELDS: readonly string[] = [...AUTHORED_NODE_FIELDS, 'summary', 'relations'];
 const RECORD_FIELDS = [...FRONT_MATTER_FIELDS, 'body'];
 
 type Table = Record<string, unknown>;

@@ -51,7 +51,7 @@ function applyPreflight(ctx: ToolContext, sync: SyncReport): void {
 /** Refreshes the index after a committed application; never throws. */
 async function refresh(ctx: ToolContext): Promise<{ derived: DerivedRefresh; report: SyncReport | null }> {
   try {
-    if (process.env.DOCFORGE_TEST_FAULT_POINT === 'apply_refresh_fail') throw errors.indexUnavailable('test fault point apply_refresh_fail: the index refresh failed');
+    if (ctx.testFaults?.point === 'apply_refresh_fail') throw errors.indexUnavailable('test fault point apply_refresh_fail: the index refresh failed');
     const report = await ctx.manager.sync();
     if (report.sync_error !== null) {
       return { report, derived: { status: 'degraded', revision: report.publication.generation, source_hash: report.publication.source_hash, staleness: report.staleness, error: report.sync_error as unknown as Record<string, unknown>, remediation: REFRESH_REMEDIATION } };
@@ -75,7 +75,7 @@ export const applyChangesetTool = defineTool({
     applyPreflight(ctx, sync);
     const view = indexProjectView(ctx.manager, sync, ctx.proposalPolicy ?? null);
     const applierId = ctx.capabilities.application_access.applier_id!;
-    const outcome = await applyChangeset(storeOf(sync), view, args.changeset_id, args.changeset_sha256, { applierId, applier: ctx.applier! });
+    const outcome = await applyChangeset(storeOf(sync, ctx.testFaults), view, args.changeset_id, args.changeset_sha256, { applierId, applier: ctx.applier!, faults: ctx.testFaults });
     const { derived, report } = await refresh(ctx);
     const changed = changedCounts(outcome);
     const render = ctx.declaredOutputs?.() ?? { outputs: [], command: null };

@@ -34,7 +34,7 @@ export function writerOf(ctx: ToolContext): string {
 
 /** The projection view and the store of the synchronized project. */
 export function proposalContext(ctx: ToolContext, sync: SyncReport): { view: ProjectView; store: ChangesetStore } {
-  return { view: indexProjectView(ctx.manager, sync, ctx.proposalPolicy ?? null), store: storeOf(sync) };
+  return { view: indexProjectView(ctx.manager, sync, ctx.proposalPolicy ?? null), store: storeOf(sync, ctx.testFaults) };
 }
 
 /** The version-1 compact receipt of a mutation: exact changeset id and hash plus the outcome. */
