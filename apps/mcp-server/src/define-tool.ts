@@ -1,8 +1,10 @@
 /**
  * One definition per tool (STYLE.md; the MCP SDK's `registerTool` keeps everything about a tool in
- * one place): `defineTool()` binds a contract tool name to its input and output schemas and
- * annotations from protocol/, its precompiled validators, and a handler typed with the generated
- * input type. Every tool lives in `tools/<tool>.ts`; `tools/index.ts` lists them.
+ * one place): `defineTool()` binds a contract tool's protocol record (description, annotations,
+ * input and output schemas and their precompiled validators, loaded by {@link loadProtocolTool}),
+ * its kind, its fit strategy ({@link FIT_STRATEGIES}) and a handler typed with the generated
+ * input type that returns a typed {@link ToolOutcome}. Every tool lives in `tools/<tool>.ts`;
+ * `tools/index.ts` lists them.
  */
 import type { CanonicalApplier, ProposalPolicy } from '@docforge/changesets';
 import type { SyncReport, IndexManager } from '@docforge/sync';
@@ -11,6 +13,9 @@ import { argumentsError, type TestFaults } from '@docforge/core';
 import { loadToolSchema, TOOL_VALIDATORS, type SchemaToolName, type SchemaValidator, type ToolAnnotations, type ToolInputs } from '@docforge/protocol';
 import type { ContextProvider } from '@docforge/retrieval';
 import type { ProjectBlock } from './envelope.js';
+import { isFitStrategy, type AnyToolOutcome, type FitStrategy, type StatusOutcome, type ToolOutcome } from './outcome.js';
+
+export type { ToolResult, StatusOutcome, ToolOutcome } from './outcome.js';
 
 /** Everything a tool handler may use; fixed for the life of the process except the index manager's state. */
 export interface ToolContext {
@@ -43,18 +48,49 @@ export type DeclaredOutputs = () => { outputs: { view_id: string; output: string
 /** A contract tool name (policy's fixed list) that also has schemas in protocol/. */
 export type DefinableToolName = ToolName & SchemaToolName;
 
-/** The `result` object of a success envelope. */
-export type ToolResult = Record<string, unknown>;
+/**
+ * Everything protocol/ says about one tool, loaded from `protocol/schemas/v1/tools/`: the
+ * description and annotations of `<name>.tool.json`, the input and output JSON Schemas of
+ * `<name>.input.schema.json` and `<name>.output.schema.json`, and their precompiled (ajv
+ * standalone) validators.
+ */
+export interface ProtocolTool<N extends DefinableToolName> {
+  readonly name: N;
+  readonly description: string;
+  readonly annotations: ToolAnnotations;
+  /** The raw JSON Schemas published by `tools/list`. */
+  readonly inputSchema: Record<string, unknown>;
+  readonly outputSchema: Record<string, unknown>;
+  readonly validateInput: SchemaValidator<ToolInputs[N]>;
+  /** Validator of the whole response envelope (output schema). */
+  readonly validateOutput: SchemaValidator<unknown>;
+}
 
-/** What a status handler returns: the result and the project block it can prove from cheap identities (null: none). */
-export interface StatusOutcome {
-  result: ToolResult;
-  project: ProjectBlock | null;
+/**
+ * Loads what protocol/ says about tool `name` (see {@link ProtocolTool}); every `tools/<tool>.ts`
+ * calls it in its `defineTool()` so that the file names where its description, annotations and
+ * schemas come from.
+ * @throws Error when the tool's schema files are missing (a packaging defect)
+ */
+export function loadProtocolTool<N extends DefinableToolName>(name: N): ProtocolTool<N> {
+  const schema = loadToolSchema(name);
+  return Object.freeze({
+    name,
+    description: schema.description,
+    annotations: schema.annotations,
+    inputSchema: schema.input,
+    outputSchema: schema.output,
+    validateInput: TOOL_VALIDATORS[name].input as unknown as SchemaValidator<ToolInputs[N]>,
+    validateOutput: TOOL_VALIDATORS[name].output as SchemaValidator<unknown>,
+  });
 }
 
 /** Fields every tool spec shares. */
-interface ToolSpecBase<N extends DefinableToolName> {
-  name: N;
+interface ToolSpecBase<N extends DefinableToolName, F extends FitStrategy> {
+  /** Description, annotations, schemas and validators: `loadProtocolTool('<name>')`. */
+  protocol: ProtocolTool<N>;
+  /** How a result too large for `[limits].max_output_chars` is fitted (see {@link FIT_STRATEGIES}). */
+  fit: F;
   /**
    * A check after argument validation and BEFORE synchronization or any index read (e.g. a policy
    * refusal); it throws a DocforgeError to refuse the call.
@@ -63,32 +99,42 @@ interface ToolSpecBase<N extends DefinableToolName> {
 }
 
 /** A tool that runs after the index is synchronized (the normal case). */
-export interface SyncToolSpec<N extends DefinableToolName> extends ToolSpecBase<N> {
+export interface SyncToolSpec<N extends DefinableToolName, F extends FitStrategy> extends ToolSpecBase<N, F> {
   kind: 'sync';
-  handler: (ctx: ToolContext, sync: SyncReport, args: ToolInputs[N], diagnostics: DiagnosticsCollector | null) => ToolResult | Promise<ToolResult>;
+  handler: (ctx: ToolContext, sync: SyncReport, args: ToolInputs[N], diagnostics: DiagnosticsCollector | null) => ToolOutcome<F> | Promise<ToolOutcome<F>>;
 }
 
 /**
  * A status tool runs WITHOUT synchronization (contract: status boundaries are non-repairing: they
  * never open SQLite, parse, sync, build or write).
  */
-export interface StatusToolSpec<N extends DefinableToolName> extends ToolSpecBase<N> {
+export interface StatusToolSpec<N extends DefinableToolName, F extends FitStrategy> extends ToolSpecBase<N, F> {
   kind: 'status';
-  handler: (ctx: ToolContext, args: ToolInputs[N], diagnostics: DiagnosticsCollector | null) => StatusOutcome | Promise<StatusOutcome>;
+  handler: (ctx: ToolContext, args: ToolInputs[N], diagnostics: DiagnosticsCollector | null) => StatusOutcome<F> | Promise<StatusOutcome<F>>;
 }
 
 /** A tool spec as written in `tools/<tool>.ts`. */
-export type ToolSpec<N extends DefinableToolName> = SyncToolSpec<N> | StatusToolSpec<N>;
+export type ToolSpec<N extends DefinableToolName, F extends FitStrategy> = SyncToolSpec<N, F> | StatusToolSpec<N, F>;
 
 /**
- * A complete tool definition as the server holds it: the spec's name and kind, everything protocol/
- * says about the tool, and its stages with the argument type erased. Each stage re-checks the
- * arguments against the tool's own input schema (a type guard), so a handler only ever sees
- * arguments of its generated input type.
+ * Arguments that passed one tool's input validator (lifecycle stage `validate`): the only form
+ * the later stages accept, so a call's arguments are validated exactly once.
+ */
+export interface CheckedArguments {
+  /** The tool whose input schema accepted them. */
+  readonly tool: DefinableToolName;
+  readonly value: unknown;
+}
+
+/**
+ * A complete tool definition as the server holds it: the spec's name, kind and fit strategy,
+ * everything protocol/ says about the tool, and its stages with the argument type erased.
  */
 export interface ToolDefinition {
   readonly name: DefinableToolName;
   readonly kind: 'sync' | 'status';
+  /** The declared fit strategy, one of {@link FIT_STRATEGIES}. */
+  readonly fit: FitStrategy;
   readonly description: string;
   readonly annotations: ToolAnnotations;
   /** The raw JSON Schemas published by `tools/list`. */
@@ -96,53 +142,56 @@ export interface ToolDefinition {
   readonly outputSchema: Record<string, unknown>;
   /** Precompiled (ajv standalone) validator of the whole response envelope (output schema). */
   readonly validateOutput: SchemaValidator<unknown>;
-  /** Lifecycle stage "validate". @throws DocforgeError `invalid_arguments` naming each failing path (enum errors list the allowed values). */
-  checkArguments(args: unknown): void;
+  /** Lifecycle stage "validate", the only validation of a call's arguments. @throws DocforgeError `invalid_arguments` naming each failing path (enum errors list the allowed values) */
+  checkArguments(args: unknown): CheckedArguments;
   /** Lifecycle stage "precheck" (before sync; a no-op for most tools). @throws DocforgeError to refuse the call */
-  precheck(ctx: ToolContext, args: unknown): void;
-  /** Lifecycle stage "handler" of a sync tool. @throws Error when called on a status tool */
-  runSync(ctx: ToolContext, sync: SyncReport, args: unknown, diagnostics: DiagnosticsCollector | null): Promise<ToolResult>;
-  /** Lifecycle stage "handler" of a status tool (no sync). @throws Error when called on a sync tool */
-  runStatus(ctx: ToolContext, args: unknown, diagnostics: DiagnosticsCollector | null): Promise<StatusOutcome>;
+  precheck(ctx: ToolContext, args: CheckedArguments): void;
+  /** Lifecycle stage "handler" of a sync tool. @throws Error when called on a status tool or with another tool's arguments */
+  runSync(ctx: ToolContext, sync: SyncReport, args: CheckedArguments, diagnostics: DiagnosticsCollector | null): Promise<AnyToolOutcome>;
+  /** Lifecycle stage "handler" of a status tool (no sync). @throws Error when called on a sync tool or with another tool's arguments */
+  runStatus(ctx: ToolContext, args: CheckedArguments, diagnostics: DiagnosticsCollector | null): Promise<AnyToolOutcome & { project: ProjectBlock | null }>;
 }
 
 /** The shared `invalid_arguments` error of a schema mismatch (moved to @docforge/core so the CLI reports the same). */
 export { argumentsError };
 
 /**
- * Defines one tool. The name must be a contract tool (from @docforge/policy) with schemas in
- * protocol/schemas/v1/tools; the handler and precheck receive arguments of the generated input
- * type, checked by the precompiled validator.
- * @throws Error when the tool's schema files are missing (a packaging defect)
+ * Defines one tool from its protocol record ({@link loadProtocolTool}), kind, fit strategy,
+ * optional precheck and handler. The precheck and handler receive arguments of the generated
+ * input type, checked once by the precompiled validator in stage `validate`.
+ * @throws Error when the fit strategy is not one of {@link FIT_STRATEGIES}
  */
-export function defineTool<N extends DefinableToolName>(spec: ToolSpec<N>): ToolDefinition {
-  const schema = loadToolSchema(spec.name);
-  const validateInput = TOOL_VALIDATORS[spec.name].input as unknown as SchemaValidator<ToolInputs[N]>;
-  const typed = (args: unknown): ToolInputs[N] => {
-    if (!validateInput(args)) throw argumentsError(spec.name, validateInput.errors, schema.input);
-    return args;
+export function defineTool<N extends DefinableToolName, F extends FitStrategy>(spec: ToolSpec<N, F>): ToolDefinition {
+  const protocol = spec.protocol;
+  if (!isFitStrategy(spec.fit)) throw new Error(`${protocol.name}: unknown fit strategy ${String(spec.fit)}`);
+  const inputsOf = (args: CheckedArguments): ToolInputs[N] => {
+    // The validator of THIS tool accepted them (checkArguments below is the only maker).
+    if (args.tool !== protocol.name) throw new Error(`${protocol.name} was given arguments checked for ${args.tool}`);
+    return args.value as ToolInputs[N];
   };
   return Object.freeze({
-    name: spec.name,
+    name: protocol.name,
     kind: spec.kind,
-    description: schema.description,
-    annotations: schema.annotations,
-    inputSchema: schema.input,
-    outputSchema: schema.output,
-    validateOutput: TOOL_VALIDATORS[spec.name].output as SchemaValidator<unknown>,
-    checkArguments(args: unknown): void {
-      typed(args);
+    fit: spec.fit,
+    description: protocol.description,
+    annotations: protocol.annotations,
+    inputSchema: protocol.inputSchema,
+    outputSchema: protocol.outputSchema,
+    validateOutput: protocol.validateOutput,
+    checkArguments(args: unknown): CheckedArguments {
+      if (!protocol.validateInput(args)) throw argumentsError(protocol.name, protocol.validateInput.errors, protocol.inputSchema);
+      return Object.freeze({ tool: protocol.name, value: args });
     },
-    precheck(ctx: ToolContext, args: unknown): void {
-      spec.precheck?.(ctx, typed(args));
+    precheck(ctx: ToolContext, args: CheckedArguments): void {
+      spec.precheck?.(ctx, inputsOf(args));
     },
-    async runSync(ctx: ToolContext, sync: SyncReport, args: unknown, diagnostics: DiagnosticsCollector | null): Promise<ToolResult> {
-      if (spec.kind !== 'sync') throw new Error(`${spec.name} is a status tool`);
-      return spec.handler(ctx, sync, typed(args), diagnostics);
+    async runSync(ctx: ToolContext, sync: SyncReport, args: CheckedArguments, diagnostics: DiagnosticsCollector | null): Promise<AnyToolOutcome> {
+      if (spec.kind !== 'sync') throw new Error(`${protocol.name} is a status tool`);
+      return spec.handler(ctx, sync, inputsOf(args), diagnostics);
     },
-    async runStatus(ctx: ToolContext, args: unknown, diagnostics: DiagnosticsCollector | null): Promise<StatusOutcome> {
-      if (spec.kind !== 'status') throw new Error(`${spec.name} is a sync tool`);
-      return spec.handler(ctx, typed(args), diagnostics);
+    async runStatus(ctx: ToolContext, args: CheckedArguments, diagnostics: DiagnosticsCollector | null): Promise<AnyToolOutcome & { project: ProjectBlock | null }> {
+      if (spec.kind !== 'status') throw new Error(`${protocol.name} is a sync tool`);
+      return spec.handler(ctx, inputsOf(args), diagnostics);
     },
   });
 }

@@ -22,37 +22,6 @@ export interface ProjectBlock {
   sync_error?: WireError;
 }
 
-/**
- * A non-enumerable function a handler may attach to a paginated result: given the last item kept,
- * the cursor of the next page. respond() calls it after trimming items to fit the response limit,
- * so a trimmed page still continues where it stopped.
- */
-export const CURSOR_AFTER = Symbol('docforge.cursorAfter');
-
-/**
- * A non-enumerable version-1 compact receipt a mutation handler may attach to its full result
- * (contract: "If a successful full result is too large, the server returns a version-1 compact
- * receipt"): respond() substitutes it rather than ever turning a committed mutation into a failure.
- */
-export const COMPACT_RESULT = Symbol('docforge.compactResult');
-
-/**
- * Key of a read result's compact form (a plain object of the same output schema): respond()
- * substitutes it when the full result does not fit `max_output_chars`, and answers
- * `result_too_large` only when the compact form does not fit either. `docforge_bootstrap` uses it
- * so that it fits the smallest allowed limit (2,000 characters) and points to
- * `docforge_get_contract` for the rest.
- */
-export const COMPACT_FORM = Symbol('docforge.compactForm');
-
-/**
- * Key of the {@link SyncReport} a result was finally served from, when its handler published a
- * newer generation than the call's sync stage (canonical application refreshes the index after
- * writing): the response's project block then names that publication, so `revision` matches the
- * content the result describes.
- */
-export const SERVED_FROM = Symbol('docforge.servedFrom');
-
 /** The response envelope carried as `structuredContent` and as one text block. */
 export interface Envelope {
   schema_version: 1;

@@ -3,10 +3,12 @@ export type { ProjectServerOptions, ProjectServer, ProjectProposals, ReadOnlyInt
 export { createProjectService, validateProjectService } from './project-service.js';
 export type { ProjectService } from './project-service.js';
 export { respond } from './respond.js';
-export { CONTENT_NOTICE, CURSOR_AFTER } from './envelope.js';
+export { CONTENT_NOTICE } from './envelope.js';
 export { implementedTools } from './registry.js';
-export { defineTool, argumentsError } from './define-tool.js';
-export type { DeclaredOutputs, ToolDefinition, ToolContext, ToolSpec, SyncToolSpec, StatusToolSpec, StatusOutcome, ToolResult, DefinableToolName } from './define-tool.js';
+export { defineTool, loadProtocolTool, argumentsError } from './define-tool.js';
+export type { CheckedArguments, DeclaredOutputs, ProtocolTool, ToolDefinition, ToolContext, ToolSpec, SyncToolSpec, StatusToolSpec, DefinableToolName } from './define-tool.js';
+export { FIT_STRATEGIES, NO_FITTING, fittingOf, isFitStrategy, pageOutcome } from './outcome.js';
+export type { AnyToolOutcome, BodyWindow, FitParts, FitStrategy, Fitting, Page, StatusOutcome, ToolOutcome, ToolResult } from './outcome.js';
 export { TOOL_CALL_STAGES, OutputSchemaMismatch } from './lifecycle.js';
 export type { ToolCallStage } from './lifecycle.js';
 export type { Envelope, ProjectBlock, ToolResponse } from './envelope.js';

@@ -5,11 +5,14 @@
  *
  * 1. `adapter_check`: a bound project-owned adapter still has its process-start fingerprint
  *    (contract: adapter-backed servers validate it before every tool);
- * 2. `validate`: the arguments match the tool's input schema (precompiled validator);
+ * 2. `validate`: the arguments match the tool's input schema (precompiled validator); the only
+ *    validation of a call's arguments: later stages take its {@link CheckedArguments};
  * 3. `precheck`: refusals that must precede any index read (e.g. `adapter_policy_forbids_logic`);
  * 4. `sync`: synchronize the index (sync tools only; status tools skip it: non-repairing);
- * 5. `handler`: the tool's own work, with typed arguments;
- * 6. `fit_to_size`: serialize within `[limits].max_output_chars` ({@link respond});
+ * 5. `handler`: the tool's own work, with typed arguments; it returns a typed outcome (the result
+ *    plus, per the tool's fit strategy, its page, body window, compact form or receipt);
+ * 6. `fit_to_size`: serialize within `[limits].max_output_chars` by the tool's declared fit
+ *    strategy ({@link respond});
  * 7. `error`: any DocforgeError (or wrapped foreign error) becomes an `ok: false` envelope that
  *    still carries the project block.
  */
@@ -19,8 +22,9 @@ import { rowsReadTotal } from '@docforge/store';
 import { type IndexManager, type SyncReport } from '@docforge/sync';
 import { DiagnosticsCollector } from '@docforge/policy';
 import { describeValidationErrors } from '@docforge/protocol';
-import type { ToolContext, ToolDefinition } from './define-tool.js';
-import { CONTENT_NOTICE, SERVED_FROM, preSyncProject, projectBlock, type Envelope, type ToolResponse } from './envelope.js';
+import type { CheckedArguments, ToolContext, ToolDefinition } from './define-tool.js';
+import { CONTENT_NOTICE, preSyncProject, projectBlock, type Envelope, type ProjectBlock, type ToolResponse } from './envelope.js';
+import { fittingOf, NO_FITTING, type AnyToolOutcome } from './outcome.js';
 import { respond, statusLimit } from './respond.js';
 
 /** The stages of one tool call, in order (see the module comment). */
@@ -62,41 +66,54 @@ export async function runToolCall(tool: ToolDefinition, args: unknown, env: Tool
 }
 
 async function runStages(tool: ToolDefinition, args: unknown, env: ToolCallEnvironment): Promise<ToolResponse> {
-  const { ctx, logger } = env;
-  const manager = ctx.manager;
+  const manager = env.ctx.manager;
   const diagnostics = env.diagnosticsEnabled ? new DiagnosticsCollector() : null;
-  let sync: SyncReport | null = null;
+  // The publication the call is served from so far (null before the sync stage): the error stage reports it.
+  const served: { sync: SyncReport | null } = { sync: null };
   // rows_read: rows the process's index readers returned while this call ran (calls run their reads synchronously).
   const rowsAtStart = rowsReadTotal();
   try {
     manager.checkProjectAdapter(); // adapter_check
-    tool.checkArguments(args); // validate
-    tool.precheck(ctx, args); // precheck
+    const checked = tool.checkArguments(args); // validate (the only validation of the arguments)
+    tool.precheck(env.ctx, checked); // precheck
     if (tool.kind === 'status') {
-      const status = await tool.runStatus(ctx, args, diagnostics); // handler (no sync)
+      const status = await tool.runStatus(env.ctx, checked, diagnostics); // handler (no sync)
       diagnostics?.count('rows_read', rowsReadTotal() - rowsAtStart);
-      const envelope: Envelope = { schema_version: 1, ok: true, notice: CONTENT_NOTICE, project: status.project ?? preSyncProject(manager), result: status.result };
-      return respond(envelope, null, diagnostics, statusLimit(manager)); // fit_to_size
+      return fitStage(tool, status, status.project ?? preSyncProject(manager), diagnostics, statusLimit(manager));
     }
-    sync = await syncStage(manager, diagnostics, env.onProgress);
-    let result: Record<string, unknown>;
-    try {
-      result = await tool.runSync(ctx, sync, args, diagnostics); // handler
-    } catch (error) {
-      if (!isIndexDamage(error)) throw error;
-      // The published file was altered in place (same inode and size): drop it and rebuild once.
-      logger.warn({ tool: tool.name }, 'index file damaged; rebuilding');
-      manager.invalidate();
-      sync = await manager.sync({ onProgress: env.onProgress });
-      result = await tool.runSync(ctx, sync, args, diagnostics);
-    }
+    const synced = await syncStage(manager, diagnostics, env.onProgress);
+    served.sync = synced;
+    const outcome = await handlerStage(tool, checked, synced, (rebuilt) => (served.sync = rebuilt), diagnostics, env);
     diagnostics?.count('rows_read', rowsReadTotal() - rowsAtStart);
-    const served = (result as { [SERVED_FROM]?: SyncReport })[SERVED_FROM];
-    if (served !== undefined) sync = served;
-    return respond({ schema_version: 1, ok: true, notice: CONTENT_NOTICE, project: projectBlock(manager, sync), result }, sync, diagnostics); // fit_to_size
+    const from = outcome.servedFrom ?? served.sync ?? synced;
+    served.sync = from;
+    return fitStage(tool, outcome, projectBlock(manager, from), diagnostics, from.descriptor.limits.max_output_chars);
   } catch (error) {
-    return errorStage(error, tool.name, manager, logger, sync, diagnostics);
+    return errorStage(error, tool.name, manager, env.logger, served.sync, diagnostics);
   }
+}
+
+/**
+ * Stage `handler` of a sync tool. A published file altered in place (same inode and size) is
+ * dropped and rebuilt once; `onResync` learns the rebuilt publication before the retry.
+ */
+async function handlerStage(tool: ToolDefinition, args: CheckedArguments, sync: SyncReport, onResync: (rebuilt: SyncReport) => void, diagnostics: DiagnosticsCollector | null, env: ToolCallEnvironment): Promise<AnyToolOutcome> {
+  try {
+    return await tool.runSync(env.ctx, sync, args, diagnostics);
+  } catch (error) {
+    if (!isIndexDamage(error)) throw error;
+    env.logger.warn({ tool: tool.name }, 'index file damaged; rebuilding');
+    env.ctx.manager.invalidate();
+    const rebuilt = await env.ctx.manager.sync({ onProgress: env.onProgress });
+    onResync(rebuilt);
+    return tool.runSync(env.ctx, rebuilt, args, diagnostics);
+  }
+}
+
+/** Stage `fit_to_size`: the success envelope fitted by the tool's declared strategy ({@link respond}). */
+function fitStage(tool: ToolDefinition, outcome: AnyToolOutcome, project: ProjectBlock, diagnostics: DiagnosticsCollector | null, max: number): ToolResponse {
+  const envelope: Envelope = { schema_version: 1, ok: true, notice: CONTENT_NOTICE, project, result: outcome.result };
+  return respond(envelope, fittingOf(tool.fit, outcome), diagnostics, max);
 }
 
 /** Stage `sync`: synchronizes and records the sync diagnostics. */
@@ -115,7 +132,7 @@ function errorStage(error: unknown, tool: string, manager: IndexManager, logger:
   if (!sync && wire.code === 'adapter_restart_required') sync = manager.staleSnapshot(wire);
   if (wire.code === 'internal_error') logger.error({ err: error, tool }, 'tool failed');
   const envelope: Envelope = { schema_version: 1, ok: false, notice: CONTENT_NOTICE, project: sync ? projectBlock(manager, sync) : preSyncProject(manager), error: wire };
-  return respond(envelope, sync, diagnostics, sync ? undefined : statusLimit(manager));
+  return respond(envelope, NO_FITTING, diagnostics, sync ? sync.descriptor.limits.max_output_chars : statusLimit(manager));
 }
 
 /** Adds the fixed-stage figures of one synchronization (numbers only: no paths, queries or ids). */

@@ -1,26 +1,26 @@
 #!/usr/bin/env node
 /**
- * docforge-mcp: the MCP stdio server composition root. Parses options, builds the pino logger
- * (stderr only: stdout carries MCP frames), binds the project root once and starts the transport.
+ * docforge-mcp: the MCP stdio server composition root. Parses the command line
+ * (command-line.ts), builds the pino logger (stderr only: stdout carries MCP frames), binds the
+ * project root once (or starts the unbound server that reports why it cannot) and starts the
+ * transport.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { pino } from 'pino';
+import type { Writable } from 'node:stream';
+import { pino, type Logger } from 'pino';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { QueuedStdioServerTransport } from './stdio-transport.js';
-import { ACCELERATE_ENV, AccelerateError, errors, isLogLevel, LOG_LEVELS, parseAccelerate, readDocforgeConfig, repeatedOption, toDocforgeError } from '@docforge/core';
+import { ACCELERATE_ENV, AccelerateError, errors, isLogLevel, LOG_LEVELS, parseAccelerate, readDocforgeConfig, toDocforgeError } from '@docforge/core';
 import { guardStdout } from '@docforge/stdio';
-import { CAPABILITY_MODES, type CapabilityMode } from '@docforge/policy';
+import { parseCommandLine, USAGE, type ServeOptions } from './command-line.js';
 import { createGenericServer, prepareCanonicalApplier, SERVER_VERSION } from './server.js';
 import { createUnboundServer } from './unbound.js';
 
-const USAGE = `Usage: docforge-mcp --project-root ABSOLUTE_DIR [--capability-mode read|proposal|application|operator]
-       [--proposal-writer ID] [--canonical-applier ID] [--no-ast] [--diagnostics] [--log-level LEVEL]
-       docforge-mcp --version | --help
-
-A --project-root that does not exist, is not a directory or is relative does not stop the server:
-it starts, answers initialize, and answers every tool call with project_root_invalid.
-Without --project-root it prints this usage and exits with status 2.`;
+/** A started server and its cleanup, bound (`bound` names the root and mode) or not (`bound: null`). */
+interface Started {
+  project: { server: Server; close(): Promise<void> };
+  bound: { root: string; mode: string } | null;
+}
 
 async function main(): Promise<void> {
   const config = readDocforgeConfig();
@@ -29,87 +29,50 @@ async function main(): Promise<void> {
     process.stderr.write(`docforge-mcp: DOCFORGE_LOG_LEVEL ${JSON.stringify(envLevel)} is not one of ${LOG_LEVELS.join(', ')}; logging at info\n`);
   }
   const logger = pino({ name: 'docforge-mcp', level: config.logLevel ?? 'info' }, pino.destination({ fd: 2, sync: true }));
-  let values;
-  let tokens;
-  try {
-    ({ values, tokens } = parseArgs({
-      options: {
-        'project-root': { type: 'string' },
-        'capability-mode': { type: 'string' },
-        'proposal-writer': { type: 'string' },
-        'canonical-applier': { type: 'string' },
-        'no-ast': { type: 'boolean', default: false },
-        diagnostics: { type: 'boolean', default: false },
-        'log-level': { type: 'string' },
-        help: { type: 'boolean', default: false },
-        version: { type: 'boolean', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-      tokens: true,
-    }));
-  } catch (error) {
-    process.stderr.write(`docforge-mcp: ${(error as Error).message}\n${USAGE}\n`);
+  const command = parseCommandLine(process.argv.slice(2));
+  if (command.kind === 'usage_error') {
+    process.stderr.write(command.message);
     process.exit(2);
   }
-  // The project root binds once (contract): a repeated option is ambiguous, never "the last one wins".
-  const repeated = repeatedOption(tokens);
-  if (repeated !== null) {
-    process.stderr.write(`docforge-mcp: ${repeated} is given more than once; give it once\n${USAGE}\n`);
-    process.exit(2);
-  }
-  const level = values['log-level'];
-  if (level !== undefined && !isLogLevel(level)) {
-    process.stderr.write(`docforge-mcp: --log-level must be one of ${LOG_LEVELS.join(', ')}\n`);
-    process.exit(2);
-  }
-  if (values.help) {
+  if (command.kind === 'help') {
     process.stderr.write(`${USAGE}\n`);
     return;
   }
-  if (values.version) {
+  if (command.kind === 'version') {
     // Before any MCP traffic: the one thing this program prints on stdout outside MCP frames.
     process.stdout.write(`docforge-mcp ${SERVER_VERSION}\n`);
     return;
   }
-  if (level !== undefined) {
-    logger.level = level;
+  const options = command.options;
+  if (options.logLevel !== null) {
+    logger.level = options.logLevel;
     // Worker threads (index builds) read the level from the environment they inherit.
-    process.env.DOCFORGE_LOG_LEVEL = level;
+    process.env.DOCFORGE_LOG_LEVEL = options.logLevel;
   }
   // From here on, only MCP frames reach stdout: console and process.stdout of anything loaded go to the log.
   const mcpStdout = guardStdout(logger);
-  const root = values['project-root'];
-  if (!root) {
-    process.stderr.write(`docforge-mcp: --project-root ABSOLUTE_DIR is required\n${USAGE}\n`);
-    process.exit(2);
-  }
-  const mode = values['capability-mode'];
-  if (mode !== undefined && !(CAPABILITY_MODES as readonly string[]).includes(mode)) {
-    process.stderr.write(`docforge-mcp: --capability-mode must be one of ${CAPABILITY_MODES.join(', ')}\n`);
-    process.exit(2);
-  }
-  const options = {
-    capabilityMode: (mode as CapabilityMode | undefined) ?? null,
-    proposalWriter: values['proposal-writer'] ?? null,
-    canonicalApplier: values['canonical-applier'] ?? null,
-    noAst: values['no-ast'] === true,
-    logger,
-  };
-  let project: { server: Server; close(): Promise<void> };
-  let bound: { root: string; mode: string } | null = null;
+  const started = await start(options, logger);
+  await serve(started, mcpStdout, logger, options.root);
+}
+
+/**
+ * Binds the project root (after the application gate when `--canonical-applier` is given). An
+ * invalid root does not stop the server: the unbound server answers every tool call with
+ * `project_root_invalid`. Any other start failure exits with status 2.
+ */
+async function start(options: ServeOptions, logger: Logger): Promise<Started> {
+  const serverOptions = { capabilityMode: options.capabilityMode, proposalWriter: options.proposalWriter, canonicalApplier: options.canonicalApplier, noAst: options.noAst, logger };
   try {
-    if (!path.isAbsolute(root)) throw errors.projectRootInvalid(root, 'is not an absolute path');
+    if (!path.isAbsolute(options.root)) throw errors.projectRootInvalid(options.root, 'is not an absolute path');
     // The second startup gate (issue 11): the project must supply an applier; an interrupted application is recovered first.
     let applier = null;
     if (options.canonicalApplier !== null) {
-      const prepared = await prepareCanonicalApplier(root);
+      const prepared = await prepareCanonicalApplier(options.root);
       applier = prepared.applier;
       if (prepared.recovered !== null) logger.warn(prepared.recovered, 'recovered an interrupted canonical application');
     }
-    const generic = createGenericServer({ ...options, applier, projectRoot: root, diagnostics: values.diagnostics === true });
-    project = generic;
-    bound = { root: generic.manager.root, mode: generic.policy.capability_mode };
+    const generic = createGenericServer({ ...serverOptions, applier, projectRoot: options.root, diagnostics: options.diagnostics });
+    return { project: generic, bound: { root: generic.manager.root, mode: generic.policy.capability_mode } };
   } catch (error) {
     const wire = toDocforgeError(error).toWire();
     // An invalid project root does not stop the server (below): logged as an error, not as fatal.
@@ -119,26 +82,30 @@ async function main(): Promise<void> {
     if (wire.code !== 'project_root_invalid') process.exit(2);
     // Start anyway, so MCP clients can show why every tool call fails (not just "Connection closed").
     try {
-      project = createUnboundServer({ ...options, projectRoot: root, error: wire });
+      return { project: createUnboundServer({ ...serverOptions, projectRoot: options.root, error: wire }), bound: null };
     } catch (policyError) {
       process.stderr.write(`docforge-mcp: ${toDocforgeError(policyError).message}\n`);
       process.exit(2);
     }
   }
+}
+
+/** Connects the server to stdio and closes it once on end of input, SIGTERM or SIGINT. */
+async function serve(started: Started, mcpStdout: Writable, logger: Logger, root: string): Promise<void> {
   const transport = new QueuedStdioServerTransport(process.stdin, mcpStdout);
   let closing = false;
   const shutdown = (): void => {
     // server.close() closes the transport, whose onclose calls this again: close once.
     if (closing) return;
     closing = true;
-    void project.close().finally(() => process.exit(0));
+    void started.project.close().finally(() => process.exit(0));
   };
   transport.onclose = shutdown;
   process.stdin.on('end', shutdown);
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
-  await project.server.connect(transport);
-  if (bound !== null) logger.info(bound, 'docforge-mcp ready');
+  await started.project.server.connect(transport);
+  if (started.bound !== null) logger.info(started.bound, 'docforge-mcp ready');
   else logger.warn({ root }, 'docforge-mcp ready without a project root: every tool call answers project_root_invalid');
 }
 
@@ -157,6 +124,7 @@ function refuseInvalidAccelerate(): void {
 }
 
 refuseInvalidAccelerate();
+
 main().catch((error: unknown) => {
   process.stderr.write(`docforge-mcp: fatal: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);

@@ -20,16 +20,16 @@ test('the body window of a 2.5 MB node is at most max_output_chars, and the rest
     const ctx: ToolContext = { manager, policy, capabilities: computeCapabilities(policy, new Set(implementedTools().keys())), boundAt: new Date(0).toISOString(), toolList: [] };
     const sync = await manager.sync();
     const tool = implementedTools().get('docforge_get_node')!;
-    const result = (await tool.runSync(ctx, sync, { node_id: 'big' }, null)) as { node: { body: string }; body_total_chars: number; next_body_offset: number | null; body_truncated: boolean };
+    const result = (await tool.runSync(ctx, sync, tool.checkArguments({ node_id: 'big' }), null)).result as { node: { body: string }; body_total_chars: number; next_body_offset: number | null; body_truncated: boolean };
     assert.ok(result.body_total_chars > 2_500_000, `${result.body_total_chars}`);
     assert.equal(result.node.body.length, 20_000);
     assert.equal(result.next_body_offset, 20_000);
     assert.equal(result.body_truncated, true);
     // An explicit, larger window is capped the same way; a smaller one is kept.
-    const explicit = (await tool.runSync(ctx, sync, { node_id: 'big', max_body_chars: 1_000_000, body_offset: 12 }, null)) as typeof result;
+    const explicit = (await tool.runSync(ctx, sync, tool.checkArguments({ node_id: 'big', max_body_chars: 1_000_000, body_offset: 12 }), null)).result as typeof result;
     assert.equal(explicit.node.body.length, 20_000);
     assert.equal(explicit.next_body_offset, 20_012);
-    const small = (await tool.runSync(ctx, sync, { node_id: 'big', max_body_chars: 100 }, null)) as typeof result;
+    const small = (await tool.runSync(ctx, sync, tool.checkArguments({ node_id: 'big', max_body_chars: 100 }), null)).result as typeof result;
     assert.equal(small.node.body.length, 100);
   } finally {
     await manager.close();

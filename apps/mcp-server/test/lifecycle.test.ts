@@ -27,7 +27,10 @@ function fakeTool(outputValid: boolean, seen: string[]): ToolDefinition {
   return {
     ...real,
     validateOutput: Object.assign(() => outputValid, { errors: outputValid ? null : [{ instancePath: '/result', schemaPath: '#/x', keyword: 'required', params: {}, message: 'must have required property x' }] }) as unknown as ToolDefinition['validateOutput'],
-    checkArguments: () => void seen.push('validate'),
+    checkArguments: (args: unknown) => {
+      seen.push('validate');
+      return real.checkArguments(args);
+    },
     precheck: () => void seen.push('precheck'),
     runSync: () => Promise.reject(new Error('not a sync tool')),
     runStatus: async () => {

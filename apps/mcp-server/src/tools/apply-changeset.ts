@@ -8,8 +8,8 @@
 import { applyChangeset, indexProjectView, storeOf, type ApplyOutcome } from '@docforge/changesets';
 import { errors, toDocforgeError } from '@docforge/core';
 import type { SyncReport } from '@docforge/sync';
-import { defineTool, type ToolContext, type ToolResult } from '../define-tool.js';
-import { COMPACT_RESULT, CONTENT_NOTICE, SERVED_FROM, projectBlock } from '../envelope.js';
+import { defineTool, loadProtocolTool, type ToolContext, type ToolResult } from '../define-tool.js';
+import { CONTENT_NOTICE, projectBlock } from '../envelope.js';
 
 /** The derived-refresh report of an application. */
 interface DerivedRefresh {
@@ -64,8 +64,9 @@ async function refresh(ctx: ToolContext): Promise<{ derived: DerivedRefresh; rep
 
 /** `docforge_apply_changeset`. */
 export const applyChangesetTool = defineTool({
-  name: 'docforge_apply_changeset',
+  protocol: loadProtocolTool('docforge_apply_changeset'),
   kind: 'sync',
+  fit: 'receipt',
   precheck(ctx) {
     if (!ctx.capabilities.application_access.enabled || ctx.applier == null) {
       throw errors.canonicalApplierUnavailable('canonical application was not enabled at startup (--canonical-applier with an applier the project supplies)');
@@ -93,9 +94,8 @@ export const applyChangesetTool = defineTool({
       render: { outputs: render.outputs, output_count: render.outputs.length, command: render.command },
       recovered: outcome.recovered,
     };
+    const receipt = compactApplied(outcome.doc.id, outcome.doc.changeset_sha256, changed, derived);
     // The project block names the refreshed publication (the one the new content is read from).
-    if (report !== null) Object.defineProperty(result, SERVED_FROM, { value: report, enumerable: false });
-    Object.defineProperty(result, COMPACT_RESULT, { value: compactApplied(outcome.doc.id, outcome.doc.changeset_sha256, changed, derived), enumerable: false });
-    return result;
+    return report === null ? { result, receipt } : { result, receipt, servedFrom: report };
   },
 });

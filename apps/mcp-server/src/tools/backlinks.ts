@@ -1,8 +1,8 @@
 /** `docforge_backlinks` (contract: read tools): incoming edges of one node, keyset cursor. */
 import { errors } from '@docforge/core';
 import { backlinks, decodeCursor, encodeCursor, type Backlink, type BacklinkPosition } from '@docforge/retrieval';
-import { CURSOR_AFTER } from '../envelope.js';
-import { defineTool } from '../define-tool.js';
+import { pageOutcome } from '../outcome.js';
+import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { limitOf } from './shared.js';
 
 /** The position after one returned backlink (its relation and linking node). */
@@ -23,8 +23,9 @@ function isBacklinkPosition(value: unknown): value is BacklinkPosition {
  * @throws DocforgeError `node_not_found`, `invalid_cursor`, `stale_cursor`.
  */
 export const backlinksTool = defineTool({
-  name: 'docforge_backlinks',
+  protocol: loadProtocolTool('docforge_backlinks'),
   kind: 'sync',
+  fit: 'page',
   handler(ctx, sync, args) {
     const limit = limitOf(args, sync);
     const relations = args.relations ? [...args.relations].sort() : [];
@@ -45,14 +46,13 @@ export const backlinksTool = defineTool({
     }
     const page = backlinks(ctx.manager.reader(), args.node_id, limit, relations, after);
     const last = page.items.at(-1);
-    const result: Record<string, unknown> = {
+    const result = {
       node_id: args.node_id,
       items: page.items,
       truncated: page.truncated,
       limit,
       next_cursor: page.truncated && last ? encodeCursor(binding, { ...positionOf(last) }) : null,
     };
-    Object.defineProperty(result, CURSOR_AFTER, { value: (item: Backlink) => encodeCursor(binding, { ...positionOf(item) }), enumerable: false });
-    return result;
+    return pageOutcome(result, (item: Backlink) => encodeCursor(binding, { ...positionOf(item) }));
   },
 });

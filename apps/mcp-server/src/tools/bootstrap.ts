@@ -1,15 +1,15 @@
 /** `docforge_bootstrap` (contract: read tools): the binding, active index, policy, capabilities and session contract. */
 import path from 'node:path';
 import { legacyAdapterPolicy } from '@docforge/policy';
-import { defineTool } from '../define-tool.js';
+import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { reportedCapabilities } from '../capabilities-report.js';
-import { COMPACT_FORM } from '../envelope.js';
 import { activeIndex, round, sessionContract } from './shared.js';
 
 /** The `docforge_bootstrap` definition. */
 export const bootstrapTool = defineTool({
-  name: 'docforge_bootstrap',
+  protocol: loadProtocolTool('docforge_bootstrap'),
   kind: 'sync',
+  fit: 'compact',
   handler(ctx, sync) {
     const binding = {
       project_root: ctx.manager.root,
@@ -43,7 +43,7 @@ export const bootstrapTool = defineTool({
       sync: syncFacts,
       compact: { reason: 'max_output_chars', full_contract: 'docforge_get_contract' },
     };
-    return {
+    const result = {
       binding,
       index,
       effective_policy: ctx.policy,
@@ -51,7 +51,7 @@ export const bootstrapTool = defineTool({
       adapter_policy: legacyAdapterPolicy(ctx.policy),
       session_contract: contract,
       sync: syncFacts,
-      [COMPACT_FORM]: compact,
     };
+    return { result, compact };
   },
 });

@@ -1,12 +1,13 @@
 /** `docforge_create_changeset` (contract "Isolated proposal tools"; issue 10). */
 import { registerChangeset, type Operation } from '@docforge/changesets';
-import { defineTool } from '../define-tool.js';
+import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { mutationResult, preflight, proposalContext, requireProposalAccess, writerOf } from './proposal-shared.js';
 
 /** `docforge_create_changeset`: a new changeset of the bound writer, optionally with operations. */
 export const createChangesetTool = defineTool({
-  name: 'docforge_create_changeset',
+  protocol: loadProtocolTool('docforge_create_changeset'),
   kind: 'sync',
+  fit: 'receipt',
   precheck: (ctx) => requireProposalAccess(ctx, 'docforge_create_changeset'),
   async handler(ctx, sync, args) {
     preflight(ctx, sync);

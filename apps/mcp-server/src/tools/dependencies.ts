@@ -1,5 +1,6 @@
 /** `docforge_dependencies` (contract: read tools): bounded outgoing traversal, depth 1 by default. */
-import { defineTool } from '../define-tool.js';
+import { defineTool, loadProtocolTool } from '../define-tool.js';
+import { pageOutcome } from '../outcome.js';
 import { traversalResult } from './shared.js';
 
 /**
@@ -8,11 +9,12 @@ import { traversalResult } from './shared.js';
  * @throws DocforgeError `node_not_found`.
  */
 export const dependenciesTool = defineTool({
-  name: 'docforge_dependencies',
+  protocol: loadProtocolTool('docforge_dependencies'),
   kind: 'sync',
+  fit: 'page',
   handler(ctx, sync, args) {
     const result = traversalResult(ctx, sync, args, 'outgoing', 1);
     const reader = ctx.manager.reader();
-    return reader.getNodeMeta(args.node_id)?.origin === 'code' ? { ...result, unresolved_calls: reader.unresolvedCalls(args.node_id) } : result;
+    return pageOutcome(reader.getNodeMeta(args.node_id)?.origin === 'code' ? { ...result, unresolved_calls: reader.unresolvedCalls(args.node_id) } : result, null);
   },
 });

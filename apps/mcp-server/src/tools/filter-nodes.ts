@@ -1,14 +1,15 @@
 /** `docforge_filter_nodes` (contract: read tools): exact filters, id order, keyset cursor. */
 import { errors } from '@docforge/core';
 import { decodeCursor, encodeCursor, filterNodes } from '@docforge/retrieval';
-import { CURSOR_AFTER } from '../envelope.js';
-import { defineTool } from '../define-tool.js';
+import { pageOutcome } from '../outcome.js';
+import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { filtersOf, limitOf } from './shared.js';
 
 /** The `docforge_filter_nodes` definition. @throws DocforgeError `invalid_cursor`, `stale_cursor`. */
 export const filterNodesTool = defineTool({
-  name: 'docforge_filter_nodes',
+  protocol: loadProtocolTool('docforge_filter_nodes'),
   kind: 'sync',
+  fit: 'page',
   handler(ctx, sync, args) {
     const limit = limitOf(args, sync);
     const filters = filtersOf(args);
@@ -29,13 +30,12 @@ export const filterNodesTool = defineTool({
     }
     const page = filterNodes(ctx.manager.reader(), filters, limit, after);
     const last = page.items.at(-1);
-    const result: Record<string, unknown> = {
+    const result = {
       items: page.items,
       truncated: page.truncated,
       limit,
       next_cursor: page.truncated && last ? encodeCursor(binding, last.id) : null,
     };
-    Object.defineProperty(result, CURSOR_AFTER, { value: (item: { id: string }) => encodeCursor(binding, item.id), enumerable: false });
-    return result;
+    return pageOutcome(result, (item: { id: string }) => encodeCursor(binding, item.id));
   },
 });

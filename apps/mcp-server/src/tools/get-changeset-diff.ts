@@ -1,7 +1,7 @@
 /** `docforge_get_changeset_diff` (contract "Isolated proposal tools"; issue 10). */
 import { sha256 } from '@docforge/core';
 import { changeEntries, chunkPayload, decodeCursorAt, encodeCursor, evaluateStored, summarize } from '@docforge/changesets';
-import { defineTool, type ToolResult } from '../define-tool.js';
+import { defineTool, loadProtocolTool, type ToolResult } from '../define-tool.js';
 import { fitItems, loadChangeset, pageBudget, pageLimit, proposalContext } from './proposal-shared.js';
 import { CURSOR_PLACEHOLDER } from './proposal-read-shared.js';
 
@@ -17,8 +17,9 @@ const TOOL = 'docforge_get_changeset_diff';
  * either as a change entry or inside one chunk sequence, never both.
  */
 export const getChangesetDiffTool = defineTool({
-  name: TOOL,
+  protocol: loadProtocolTool(TOOL),
   kind: 'sync',
+  fit: 'chunked',
   handler(ctx, sync, args) {
     const { view, store } = proposalContext(ctx, sync);
     const doc = loadChangeset(store, args.changeset_id);
@@ -35,7 +36,7 @@ export const getChangesetDiffTool = defineTool({
       // fitPrefix stops before the first entry that does not fit, so an oversized entry starts its own page.
       const page = fitItems(changes, start, limit, budget);
       const end = start + page.length;
-      return { ...pagedSkeleton, changes: page, truncated: end < changes.length, next_cursor: next(end) };
+      return { result: { ...pagedSkeleton, changes: page, truncated: end < changes.length, next_cursor: next(end) } };
     }
     const chunkSkeleton: ToolResult = {
       changeset: summary, format: 'canonical_json_chunk',
@@ -45,6 +46,6 @@ export const getChangesetDiffTool = defineTool({
     const chunks = chunkPayload({ operations: [doc.operations[start]], changes: [entry] }, Math.floor(pageBudget(ctx, sync, chunkSkeleton) / 2));
     const chunk = chunks[Math.min(sub, chunks.length - 1)]!;
     const cursor = chunk.index + 1 < chunk.count ? next(start, chunk.index + 1) : next(start + 1);
-    return { ...chunkSkeleton, chunk: { operation_index: start, ...chunk }, truncated: cursor !== null, next_cursor: cursor };
+    return { result: { ...chunkSkeleton, chunk: { operation_index: start, ...chunk }, truncated: cursor !== null, next_cursor: cursor } };
   },
 });

@@ -1,14 +1,15 @@
 /** `docforge_get_changeset` (contract "Isolated proposal tools"; issue 10). */
 import { canonicalJson } from '@docforge/core';
 import { decodeCursor, encodeCursor, operationSha256, summarize } from '@docforge/changesets';
-import { defineTool, type ToolResult } from '../define-tool.js';
+import { defineTool, loadProtocolTool, type ToolResult } from '../define-tool.js';
 import { fitItems, loadChangeset, pageBudget, pageLimit, proposalContext } from './proposal-shared.js';
 import { CURSOR_PLACEHOLDER, targetOf } from './proposal-read-shared.js';
 
 /** `docforge_get_changeset`: summary, receipts and a page of the ordered operations. */
 export const getChangesetTool = defineTool({
-  name: 'docforge_get_changeset',
+  protocol: loadProtocolTool('docforge_get_changeset'),
   kind: 'sync',
+  fit: 'page_with_omissions',
   handler(ctx, sync, args) {
     const { view, store } = proposalContext(ctx, sync);
     const doc = loadChangeset(store, args.changeset_id);
@@ -27,6 +28,6 @@ export const getChangesetTool = defineTool({
       summarized = true;
     }
     const end = start + page.length;
-    return { ...skeleton, operations: page, operations_summarized: summarized, truncated: end < doc.operations.length, next_cursor: end < doc.operations.length ? encodeCursor('docforge_get_changeset', binding, end) : null };
+    return { result: { ...skeleton, operations: page, operations_summarized: summarized, truncated: end < doc.operations.length, next_cursor: end < doc.operations.length ? encodeCursor('docforge_get_changeset', binding, end) : null } };
   },
 });

@@ -3,7 +3,7 @@
  * context-provider paragraphs). Thin wiring: the packing and pagination live in @docforge/retrieval.
  */
 import { contextPage, effectiveLimit } from '@docforge/retrieval';
-import { defineTool } from '../define-tool.js';
+import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { CONTEXT_DEFAULT_LIMIT, pageBinding, resultCharBudget } from './context-shared.js';
 
 /** Tool name of the legacy context packer. */
@@ -11,8 +11,9 @@ export const GET_CONTEXT_TOOL = 'docforge_get_context' as const;
 
 /** `docforge_get_context`: runs after synchronization; uses the custom provider when one is bound. */
 export const getContextTool = defineTool({
-  name: GET_CONTEXT_TOOL,
+  protocol: loadProtocolTool(GET_CONTEXT_TOOL),
   kind: 'sync',
+  fit: 'page_with_omissions',
   handler(ctx, sync, args, diagnostics) {
     const started = performance.now();
     const limit = effectiveLimit(args.limit, sync.descriptor.limits.max_results, CONTEXT_DEFAULT_LIMIT);
@@ -30,6 +31,6 @@ export const getContextTool = defineTool({
     const result = contextPage(ctx.manager.reader(), ctx.contextProvider ?? null, contextArgs, options);
     diagnostics?.add('index_work', performance.now() - started);
     if (result.selection) diagnostics?.count('edges_examined', result.selection.examined_edges);
-    return result;
+    return { result };
   },
 });

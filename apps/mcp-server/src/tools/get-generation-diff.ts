@@ -17,7 +17,7 @@ import { generationReceiptStatus, receiptItemHash, stateLayout, type Receipt, ty
 import { cursorOffset, decodeCursor, effectiveLimit, encodeCursor, fitPrefix, type CursorBinding } from '@docforge/retrieval';
 import type { DiagnosticsCollector } from '@docforge/policy';
 import { CONTENT_NOTICE, type ProjectBlock } from '../envelope.js';
-import { defineTool, type StatusOutcome, type ToolContext } from '../define-tool.js';
+import { defineTool, loadProtocolTool, type StatusOutcome, type ToolContext } from '../define-tool.js';
 
 /** The tool name. */
 export const GENERATION_DIFF_TOOL = 'docforge_get_generation_diff' as const;
@@ -69,8 +69,9 @@ export function generationDiffBinding(receipt: Receipt): CursorBinding {
 
 /** The tool definition (a status tool: runs without the normal sync). */
 export const generationDiffTool = defineTool({
-  name: GENERATION_DIFF_TOOL,
+  protocol: loadProtocolTool(GENERATION_DIFF_TOOL),
   kind: 'status',
+  fit: 'page_with_omissions',
   handler: getGenerationDiff,
 });
 
@@ -96,7 +97,7 @@ function statusOnly(state: ReceiptState, reason: string): Record<string, unknown
  *   generation or collection is not the current receipt's, or the receipt is no longer current;
  *   `result_too_large` when not even one item or omission fits under the response limit
  */
-export function getGenerationDiff(ctx: ToolContext, args: { limit?: number; cursor?: string }, diagnostics: DiagnosticsCollector | null): StatusOutcome {
+export function getGenerationDiff(ctx: ToolContext, args: { limit?: number; cursor?: string }, diagnostics: DiagnosticsCollector | null): StatusOutcome<'page_with_omissions'> {
   let descriptor;
   try {
     descriptor = ctx.manager.descriptor();
@@ -124,48 +125,33 @@ export function getGenerationDiff(ctx: ToolContext, args: { limit?: number; curs
     }
     return { result: statusOnly(status.state, status.reason), project };
   }
-
   const receipt = status.receipt;
+  const offset = cursor === null ? 0 : cursorOffset(decodeCursor(cursor, generationDiffBinding(receipt)).position, receipt.items.length);
+  return { result: receiptPage(receipt, project, offset, limit, descriptor.limits.max_output_chars), project };
+}
+
+/**
+ * The page of a current receipt from `offset`: at most `limit` items, packed so that the whole
+ * envelope fits `maxOutputChars`, with its pagination receipt and page hash.
+ * @throws DocforgeError `result_too_large` when not even one item or omission fits
+ */
+function receiptPage(receipt: Receipt, project: ProjectBlock | null, offset: number, limit: number, maxOutputChars: number): Record<string, unknown> {
   const binding = generationDiffBinding(receipt);
   const total = receipt.items.length;
-  const offset = cursor === null ? 0 : cursorOffset(decodeCursor(cursor, binding).position, total);
   const { items: _items, ...stored } = receipt;
   const header: ReceiptHeader = { ...stored, stored_receipt_hash: receipt.receipt_hash };
-
   // Worst case of everything but the page items: the longest cursor (largest position) and a full pagination record.
   const worstPagination: GenerationDiffPagination = { offset: total, returned: total, omitted: total, total_retained: total, has_more: false, next_cursor: encodeCursor(binding, total) };
   const skeleton = {
     schema_version: 1, ok: true, notice: CONTENT_NOTICE, project,
     result: { page_schema_version: GENERATION_DIFF_PAGE_SCHEMA_VERSION, receipt_state: 'current', receipt_header: header, items: [], omissions: [], pagination: worstPagination, page_hash: '0'.repeat(64) },
   };
-  const budget = descriptor.limits.max_output_chars - JSON.stringify(skeleton).length - RESPONSE_MARGIN_CHARS;
-  // One page: the largest run of items from the cursor that fits; an item that fits on no page
-  // becomes a hash-identified omission so pagination advances past it exactly once.
-  const entries: ({ item: ReceiptItem } | { omission: ResponseLimitOmission })[] = [];
-  const fit = fitPrefix(receipt.items, {
-    start: offset,
-    maxItems: limit,
-    budget,
-    separator: 1,
-    sizeOf: (item, position) => {
-      const size = JSON.stringify(item).length;
-      if (size <= budget) {
-        entries.push({ item });
-        return size;
-      }
-      const omission: ResponseLimitOmission = { kind: 'response_limit', item_hash: receiptItemHash(item), position };
-      entries.push({ omission });
-      return JSON.stringify(omission).length;
-    },
-  });
-  const kept = entries.slice(0, fit.truncation.kept);
-  const items = kept.flatMap((e) => ('item' in e ? [e.item] : []));
-  const omissions = kept.flatMap((e) => ('omission' in e ? [e.omission] : []));
-  const position = offset + kept.length;
+  const budget = maxOutputChars - JSON.stringify(skeleton).length - RESPONSE_MARGIN_CHARS;
+  const { items, omissions, position } = packItems(receipt.items, offset, limit, budget);
   if (position === offset && position < total) {
     // The item became an omission record, and not even that fits beside the page skeleton.
     const omission: ResponseLimitOmission = { kind: 'response_limit', item_hash: receiptItemHash(receipt.items[offset]!), position: offset };
-    throw errors.resultTooLarge(descriptor.limits.max_output_chars - budget + JSON.stringify(omission).length, descriptor.limits.max_output_chars);
+    throw errors.resultTooLarge(maxOutputChars - budget + JSON.stringify(omission).length, maxOutputChars);
   }
   const hasMore = position < total;
   const pagination: GenerationDiffPagination = {
@@ -184,5 +170,36 @@ export function getGenerationDiff(ctx: ToolContext, args: { limit?: number; curs
     omissions,
     pagination,
   };
-  return { result: { ...page, page_hash: hashJson(page) }, project };
+  return { ...page, page_hash: hashJson(page) };
+}
+
+/**
+ * One page: the largest run of items from `offset` that fits `budget`; an item that fits on no
+ * page becomes a hash-identified omission so pagination advances past it exactly once.
+ * @returns the page's items and omissions, and the position after the last one consumed
+ */
+function packItems(all: readonly ReceiptItem[], offset: number, limit: number, budget: number): { items: ReceiptItem[]; omissions: ResponseLimitOmission[]; position: number } {
+  const entries: ({ item: ReceiptItem } | { omission: ResponseLimitOmission })[] = [];
+  const fit = fitPrefix(all, {
+    start: offset,
+    maxItems: limit,
+    budget,
+    separator: 1,
+    sizeOf: (item, position) => {
+      const size = JSON.stringify(item).length;
+      if (size <= budget) {
+        entries.push({ item });
+        return size;
+      }
+      const omission: ResponseLimitOmission = { kind: 'response_limit', item_hash: receiptItemHash(item), position };
+      entries.push({ omission });
+      return JSON.stringify(omission).length;
+    },
+  });
+  const kept = entries.slice(0, fit.truncation.kept);
+  return {
+    items: kept.flatMap((e) => ('item' in e ? [e.item] : [])),
+    omissions: kept.flatMap((e) => ('omission' in e ? [e.omission] : [])),
+    position: offset + kept.length,
+  };
 }

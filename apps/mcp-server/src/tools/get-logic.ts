@@ -6,7 +6,7 @@
  */
 import { errors } from '@docforge/core';
 import { effectiveLimit, fitPrefix } from '@docforge/retrieval';
-import { defineTool, type ToolContext } from '../define-tool.js';
+import { defineTool, loadProtocolTool, type ToolContext } from '../define-tool.js';
 
 /** Default number of steps returned when `limit` is omitted (still capped by `max_results`). */
 export const DEFAULT_LOGIC_STEPS = 200;
@@ -54,10 +54,11 @@ export function logicPrecheck(ctx: ToolContext): void {
  *   stored Logic, e.g. a document, a module or a class)
  */
 export const getLogicTool = defineTool({
-  name: 'docforge_get_logic',
+  protocol: loadProtocolTool('docforge_get_logic'),
   kind: 'sync',
+  fit: 'none',
   precheck: logicPrecheck,
-  handler(ctx, sync, args): Record<string, unknown> {
+  handler(ctx, sync, args) {
     // Re-checked here too: the precheck is the contract point, this keeps the handler safe alone.
     logicPrecheck(ctx);
     const limit = effectiveLimit(args.limit, sync.descriptor.limits.max_results, DEFAULT_LOGIC_STEPS);
@@ -101,7 +102,7 @@ export const getLogicTool = defineTool({
       flows = flows.filter((f) => f.from_step < count && f.to_step < count);
       reason = 'response_limit';
     }
-    return {
+    const result = {
       owner,
       steps,
       flows,
@@ -111,5 +112,6 @@ export const getLogicTool = defineTool({
       truncated: steps.length < totalSteps,
       truncation_reason: steps.length < totalSteps ? reason : null,
     };
+    return { result };
   },
 });

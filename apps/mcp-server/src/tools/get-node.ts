@@ -2,12 +2,13 @@
 import { errors } from '@docforge/core';
 import { sectionText } from '@docforge/project';
 import { boundTitle, NODE_LIST_CAP, NODE_TITLE_CAP, nodeEdges } from '@docforge/retrieval';
-import { defineTool } from '../define-tool.js';
+import { defineTool, loadProtocolTool } from '../define-tool.js';
 
 /** The `docforge_get_node` definition. @throws DocforgeError `node_not_found`; `invalid_arguments` for an unknown section slug. */
 export const getNodeTool = defineTool({
-  name: 'docforge_get_node',
+  protocol: loadProtocolTool('docforge_get_node'),
   kind: 'sync',
+  fit: 'node_body',
   handler(ctx, sync, args) {
     const reader = ctx.manager.reader();
     const id = args.node_id;
@@ -38,7 +39,7 @@ export const getNodeTool = defineTool({
     // "Who does this call": the calls edges are the proven targets; these call sites have none.
     const unresolved = node.origin === 'code' ? { unresolved_calls: reader.unresolvedCalls(id) } : {};
     node.title = boundTitle(node.title, NODE_TITLE_CAP);
-    return {
+    const result = {
       node,
       title_truncated: titleTruncated,
       anchors_total: anchorsTotal,
@@ -53,5 +54,7 @@ export const getNodeTool = defineTool({
       next_body_offset: args.include_body !== false && end < total ? end : null,
       body_truncated: args.include_body !== false && end < total,
     };
+    // The final fitting may cut the window further (then `next_body_offset` continues after the cut).
+    return { result, body: { node, offset } };
   },
 });

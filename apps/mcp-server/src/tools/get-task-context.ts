@@ -8,7 +8,7 @@
  */
 import { errors } from '@docforge/core';
 import { effectiveLimit, taskContextPage } from '@docforge/retrieval';
-import { defineTool, type ToolContext } from '../define-tool.js';
+import { defineTool, loadProtocolTool, type ToolContext } from '../define-tool.js';
 import { CONTEXT_DEFAULT_LIMIT, pageBinding, resultCharBudget } from './context-shared.js';
 
 /** Tool name of the task-context planner. */
@@ -26,8 +26,9 @@ function refuseWithCustomProvider(ctx: ToolContext): void {
  * context provider is bound (before any synchronization); otherwise one page after the sync.
  */
 export const getTaskContextTool = defineTool({
-  name: GET_TASK_CONTEXT_TOOL,
+  protocol: loadProtocolTool(GET_TASK_CONTEXT_TOOL),
   kind: 'sync',
+  fit: 'page_with_omissions',
   precheck: refuseWithCustomProvider,
   handler(ctx, sync, args, diagnostics) {
     // Re-checked here too: the precheck is the contract point, this keeps the handler safe alone.
@@ -49,6 +50,6 @@ export const getTaskContextTool = defineTool({
     const result = taskContextPage(ctx.manager.reader(), request, options);
     diagnostics?.add('index_work', performance.now() - started);
     diagnostics?.count('edges_examined', result.examined_edges);
-    return result;
+    return { result };
   },
 });

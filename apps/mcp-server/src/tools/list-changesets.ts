@@ -1,13 +1,15 @@
 /** `docforge_list_changesets` (contract "Isolated proposal tools"; issue 10). */
 import { decodeCursor, encodeCursor, summarize, type ReadStatus } from '@docforge/changesets';
-import { defineTool, type ToolResult } from '../define-tool.js';
+import { defineTool, loadProtocolTool, type ToolResult } from '../define-tool.js';
+import { pageOutcome } from '../outcome.js';
 import { fitItems, pageBudget, pageLimit, proposalContext } from './proposal-shared.js';
 import { ALL_STATUSES, DEFAULT_STATUSES, CURSOR_PLACEHOLDER } from './proposal-read-shared.js';
 
 /** `docforge_list_changesets`: draft and ready by default; other statuses on explicit request. */
 export const listChangesetsTool = defineTool({
-  name: 'docforge_list_changesets',
+  protocol: loadProtocolTool('docforge_list_changesets'),
   kind: 'sync',
+  fit: 'page',
   handler(ctx, sync, args) {
     const { view, store } = proposalContext(ctx, sync);
     const statuses = args.history === true ? [...ALL_STATUSES] : [...((args.statuses as ReadStatus[] | undefined) ?? DEFAULT_STATUSES)].sort();
@@ -19,6 +21,7 @@ export const listChangesetsTool = defineTool({
     const skeleton: ToolResult = { items: [], truncated: true, next_cursor: CURSOR_PLACEHOLDER, limit, statuses, unreadable: listing.unreadable.length };
     const items = fitItems(all, start, limit, pageBudget(ctx, sync, skeleton));
     const end = start + items.length;
-    return { ...skeleton, items, truncated: end < all.length, next_cursor: end < all.length ? encodeCursor('docforge_list_changesets', binding, end) : null };
+    // Packed to the page budget above, so the final fitting never trims it: no cursor maker (null).
+    return pageOutcome({ ...skeleton, items, truncated: end < all.length, next_cursor: end < all.length ? encodeCursor('docforge_list_changesets', binding, end) : null }, null);
   },
 });

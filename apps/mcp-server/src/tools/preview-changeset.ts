@@ -9,8 +9,8 @@ import { errors } from '@docforge/core';
 import { Workspace, evaluateStored } from '@docforge/changesets';
 import type { SyncReport } from '@docforge/sync';
 import { previewPath, readerGraph, selectViews, writePreview } from '@docforge/render';
-import { defineTool, type ToolContext, type ToolResult } from '../define-tool.js';
-import { COMPACT_RESULT, CONTENT_NOTICE, projectBlock } from '../envelope.js';
+import { defineTool, loadProtocolTool, type ToolContext, type ToolResult } from '../define-tool.js';
+import { CONTENT_NOTICE, projectBlock } from '../envelope.js';
 import { loadChangeset, proposalContext } from './proposal-shared.js';
 
 /** The compact version-1 receipt of a preview: exact changeset id and hash, the view and the file. */
@@ -35,8 +35,9 @@ function previewPreflight(ctx: ToolContext, sync: SyncReport, viewId: string): v
 
 /** The tool definition. */
 export const previewChangesetTool = defineTool({
-  name: 'docforge_preview_changeset',
+  protocol: loadProtocolTool('docforge_preview_changeset'),
   kind: 'sync',
+  fit: 'receipt',
   async handler(ctx, sync, args, diagnostics) {
     previewPreflight(ctx, sync, args.view);
     selectViews(sync.descriptor, args.view);
@@ -65,7 +66,6 @@ export const previewChangesetTool = defineTool({
       valid: !findings.some((f) => f.severity === 'error'),
       finding_counts: { error: findings.filter((f) => f.severity === 'error').length, warning: findings.filter((f) => f.severity === 'warning').length },
     };
-    Object.defineProperty(result, COMPACT_RESULT, { value: compactPreview(doc.id, doc.changeset_sha256, preview.view, preview.path), enumerable: false });
-    return result;
+    return { result, receipt: compactPreview(doc.id, doc.changeset_sha256, preview.view, preview.path) };
   },
 });

@@ -1,14 +1,15 @@
 /** `docforge_project_info` (contract: read tools): the descriptor as applied, counts and generation. */
-import { defineTool } from '../define-tool.js';
+import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { countsByKind } from './shared.js';
 
 /** The `docforge_project_info` definition. */
 export const projectInfoTool = defineTool({
-  name: 'docforge_project_info',
+  protocol: loadProtocolTool('docforge_project_info'),
   kind: 'sync',
+  fit: 'none',
   handler(ctx, sync) {
     const d = sync.descriptor;
-    return {
+    const result = {
       project_id: d.project.id,
       name: d.project.name,
       root: ctx.manager.root,
@@ -20,5 +21,6 @@ export const projectInfoTool = defineTool({
       counts: { ...sync.publication.counts, by_kind: countsByKind(ctx) },
       generation: sync.publication.generation,
     };
+    return { result };
   },
 });

@@ -8,8 +8,8 @@ import { errors } from '@docforge/core';
 import { indexProjectView, storeOf, summarize, type ChangesetDocument, type ChangesetStore, type Finding, type MutationOutcome, type ProjectView } from '@docforge/changesets';
 import type { SyncReport } from '@docforge/sync';
 import { effectiveLimit, fitPrefix } from '@docforge/retrieval';
-import type { ToolContext, ToolResult } from '../define-tool.js';
-import { COMPACT_RESULT, CONTENT_NOTICE, projectBlock } from '../envelope.js';
+import type { ToolContext, ToolOutcome, ToolResult } from '../define-tool.js';
+import { CONTENT_NOTICE, projectBlock } from '../envelope.js';
 
 /** Findings returned in full by a mutation (the rest through docforge_validate_changeset). */
 export const MUTATION_FINDINGS_SHOWN = 50;
@@ -64,10 +64,10 @@ function counts(findings: readonly Finding[]): { error: number; warning: number 
 }
 
 /**
- * The full result of a committed mutation, with its compact receipt attached for respond(): when
- * the full result does not fit, the compact receipt replaces it (never a failure).
+ * The outcome of a committed mutation (fit strategy `receipt`): the full result and its compact
+ * receipt, which replaces it when the full result does not fit (never a failure).
  */
-export function mutationResult(view: ProjectView, m: MutationOutcome): ToolResult {
+export function mutationResult(view: ProjectView, m: MutationOutcome): ToolOutcome<'receipt'> {
   const summary = summarize(m.doc, view);
   const findings = m.evaluation?.findings ?? m.doc.findings;
   const result: ToolResult = {
@@ -83,8 +83,7 @@ export function mutationResult(view: ProjectView, m: MutationOutcome): ToolResul
     findings_truncated: findings.length > MUTATION_FINDINGS_SHOWN,
     receipt: m.doc.receipts[m.doc.receipts.length - 1],
   };
-  Object.defineProperty(result, COMPACT_RESULT, { value: compactReceipt(m.outcome, m.doc, summary.status, counts(findings)), enumerable: false });
-  return result;
+  return { result, receipt: compactReceipt(m.outcome, m.doc, summary.status, counts(findings)) };
 }
 
 /** The page size of a read: `limit` or the default, capped by `[limits].max_results`. */

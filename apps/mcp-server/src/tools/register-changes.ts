@@ -1,12 +1,13 @@
 /** `docforge_register_changes` (contract "Isolated proposal tools"; issue 10). */
 import { registerChangeset, type Operation } from '@docforge/changesets';
-import { defineTool } from '../define-tool.js';
+import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { mutationResult, preflight, proposalContext, requireProposalAccess, writerOf } from './proposal-shared.js';
 
 /** `docforge_register_changes`: the preferred write entry, one locked operation. */
 export const registerChangesTool = defineTool({
-  name: 'docforge_register_changes',
+  protocol: loadProtocolTool('docforge_register_changes'),
   kind: 'sync',
+  fit: 'receipt',
   precheck: (ctx) => requireProposalAccess(ctx, 'docforge_register_changes'),
   async handler(ctx, sync, args) {
     preflight(ctx, sync);

@@ -7,14 +7,15 @@
  */
 import { readPublication } from '@docforge/store';
 import { deepRenderStatus, openPublishedGraph, renderStatus, type ViewRenderStatus } from '@docforge/render';
-import { defineTool, type StatusOutcome } from '../define-tool.js';
+import { defineTool, loadProtocolTool, type StatusOutcome } from '../define-tool.js';
 import type { ProjectBlock } from '../envelope.js';
 
 /** The tool definition (a status tool: runs without the normal sync). */
 export const renderStatusTool = defineTool({
-  name: 'docforge_render_status',
+  protocol: loadProtocolTool('docforge_render_status'),
   kind: 'status',
-  async handler(ctx, args, diagnostics): Promise<StatusOutcome> {
+  fit: 'none',
+  async handler(ctx, args, diagnostics): Promise<StatusOutcome<'none'>> {
     const descriptor = ctx.manager.descriptor();
     const layout = ctx.manager.layout();
     const sourceIdentity = ctx.manager.cheapIdentity();

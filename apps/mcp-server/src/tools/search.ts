@@ -1,15 +1,18 @@
 /** `docforge_search` (contract: read tools): bm25-ranked full-text search with exact filters. */
 import { searchNodes } from '@docforge/retrieval';
-import { defineTool } from '../define-tool.js';
+import { defineTool, loadProtocolTool } from '../define-tool.js';
+import { pageOutcome } from '../outcome.js';
 import { filtersOf, limitOf } from './shared.js';
 
 /** The `docforge_search` definition. */
 export const searchTool = defineTool({
-  name: 'docforge_search',
+  protocol: loadProtocolTool('docforge_search'),
   kind: 'sync',
+  fit: 'page',
   handler(ctx, sync, args) {
     const limit = limitOf(args, sync, 20);
     const result = searchNodes(ctx.manager.reader(), args.query, limit, filtersOf(args));
-    return { query: args.query, items: result.items, truncated: result.truncated, limit, dropped_terms: result.dropped_terms };
+    // A page without a cursor: a trimmed page ends with `truncated = true` (raise the limit or narrow the query).
+    return pageOutcome({ query: args.query, items: result.items, truncated: result.truncated, limit, dropped_terms: result.dropped_terms }, null);
   },
 });

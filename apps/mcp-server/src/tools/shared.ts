@@ -98,7 +98,7 @@ export interface TraversalArgs {
 }
 
 /** A bounded traversal from `node_id` in one direction (dependencies: outgoing; impact: incoming). */
-export function traversalResult(ctx: ToolContext, sync: SyncReport, args: TraversalArgs, direction: 'outgoing' | 'incoming', defaultDepth: number): Record<string, unknown> {
+export function traversalResult(ctx: ToolContext, sync: SyncReport, args: TraversalArgs, direction: 'outgoing' | 'incoming', defaultDepth: number): Record<string, unknown> & { items: unknown[] } {
   const limit = limitOf(args, sync);
   const depth = args.depth ?? defaultDepth;
   const result = traverse(ctx.manager.reader(), args.node_id, { direction, depth, limit, relations: args.relations });

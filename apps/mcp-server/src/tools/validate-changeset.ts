@@ -1,7 +1,7 @@
 /** `docforge_validate_changeset` (contract "Isolated proposal tools"; issue 10). */
 import { canonicalJson } from '@docforge/core';
 import { decodeCursor, encodeCursor, evaluateStored, operationSha256, summarize, type ChangesetDocument, type Finding } from '@docforge/changesets';
-import { defineTool, type ToolResult } from '../define-tool.js';
+import { defineTool, loadProtocolTool, type ToolResult } from '../define-tool.js';
 import { fitItems, loadChangeset, pageBudget, pageLimit, proposalContext } from './proposal-shared.js';
 import { CURSOR_PLACEHOLDER, targetOf } from './proposal-read-shared.js';
 
@@ -26,8 +26,9 @@ function operationsOf(doc: ChangesetDocument, page: readonly Finding[], budget: 
  * with hashes and character counts instead (`operations_summarized = true`).
  */
 export const validateChangesetTool = defineTool({
-  name: 'docforge_validate_changeset',
+  protocol: loadProtocolTool('docforge_validate_changeset'),
   kind: 'sync',
+  fit: 'page_with_omissions',
   handler(ctx, sync, args) {
     const { view, store } = proposalContext(ctx, sync);
     const doc = loadChangeset(store, args.changeset_id);
@@ -47,9 +48,10 @@ export const validateChangesetTool = defineTool({
       ops = operationsOf(doc, page, budget - JSON.stringify(page).length);
     }
     const end = start + page.length;
-    return {
+    const result = {
       ...skeleton, findings: page, operation_summaries: ops.summaries, operations_summarized: ops.summarized,
       truncated: end < findings.length, next_cursor: end < findings.length ? encodeCursor('docforge_validate_changeset', binding, end) : null,
     };
+    return { result };
   },
 });

@@ -1,8 +1,8 @@
 /** `docforge_validate_project` (contract: read tools): stored source issues by severity, sync errors first, keyset cursor. */
 import { errors, locatedIssueMessage } from '@docforge/core';
 import { decodeCursor, encodeCursor } from '@docforge/retrieval';
-import { CURSOR_AFTER } from '../envelope.js';
-import { defineTool } from '../define-tool.js';
+import { pageOutcome } from '../outcome.js';
+import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { limitOf } from './shared.js';
 
 /**
@@ -12,8 +12,9 @@ import { limitOf } from './shared.js';
  * @throws DocforgeError `invalid_cursor`, `stale_cursor`.
  */
 export const validateProjectTool = defineTool({
-  name: 'docforge_validate_project',
+  protocol: loadProtocolTool('docforge_validate_project'),
   kind: 'sync',
+  fit: 'page',
   handler(ctx, sync, args) {
     const limit = limitOf(args, sync, 100);
     const severities: string[] = Array.isArray(args.severities) ? [...args.severities].sort() : ['error', 'warning'];
@@ -55,7 +56,7 @@ export const validateProjectTool = defineTool({
     const truncated = items.length > limit;
     const after = (item: object): string => encodeCursor(binding, seqOf.get(item) ?? 0);
     const last = page.at(-1);
-    const result: Record<string, unknown> = {
+    const result = {
       valid: (counts.error ?? 0) === 0,
       counts: { error: counts.error ?? 0, warning: counts.warning ?? 0 },
       items: page,
@@ -64,7 +65,6 @@ export const validateProjectTool = defineTool({
       ...(reader.meta.mention_counts ? { mentions: JSON.parse(reader.meta.mention_counts) as Record<string, number> } : {}),
       next_cursor: truncated && last ? after(last) : null,
     };
-    Object.defineProperty(result, CURSOR_AFTER, { value: after, enumerable: false });
-    return result;
+    return pageOutcome(result, after);
   },
 });

@@ -7,7 +7,7 @@
  * never synchronizes, rebuilds, opens SQLite or loads the project, and never starts a manager.
  */
 import type { WorkerRecord } from '@docforge/viewer-client';
-import { defineTool } from '../define-tool.js';
+import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { preSyncProject } from '../envelope.js';
 import { VIEWER_TEMPLATE, withViewerManager } from './viewer-shared.js';
 
@@ -24,8 +24,9 @@ export function combineFreshness(index: Freshness, source: Freshness): Freshness
 
 /** The `docforge_visualization_status` definition. @throws DocforgeError `viewer_unavailable` when a manager runs but fails */
 export const visualizationStatusTool = defineTool({
-  name: 'docforge_visualization_status',
+  protocol: loadProtocolTool('docforge_visualization_status'),
   kind: 'status',
+  fit: 'none',
   async handler(ctx, _args, diagnostics) {
     const listed = await withViewerManager(false, diagnostics, async (client) => (client === null ? null : (await client.workerStatus(ctx.manager.root)).workers));
     const workers: WorkerRecord[] = listed ?? [];

@@ -7,13 +7,14 @@
  */
 import path from 'node:path';
 import { errors } from '@docforge/core';
-import { defineTool } from '../define-tool.js';
+import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { VIEWER_TEMPLATE, withViewerManager } from './viewer-shared.js';
 
 /** The `docforge_visualize` definition. @throws DocforgeError `node_not_found`, `viewer_unavailable`, `worker_failed` */
 export const visualizeTool = defineTool({
-  name: 'docforge_visualize',
+  protocol: loadProtocolTool('docforge_visualize'),
   kind: 'sync',
+  fit: 'none',
   async handler(ctx, sync, args, diagnostics) {
     const focus = args.node_id ?? null;
     const query = args.query ?? null;
@@ -21,7 +22,7 @@ export const visualizeTool = defineTool({
     const p = sync.publication;
     const signature = { generation: p.generation, source_identity: p.source_identity, index_file: p.index_file, index_ino: p.index_ino, index_size: p.index_size };
     const indexPath = path.join(ctx.manager.layout().indexDir, p.index_file);
-    return withViewerManager(true, diagnostics, async (client) => {
+    const result = await withViewerManager(true, diagnostics, async (client) => {
       const ensured = await client!.ensureWorker({ project_root: ctx.manager.root, project_id: sync.descriptor.project.id, index_path: indexPath, signature, no_ast: ctx.policy.ast.no_ast });
       const issued = await client!.issueToken(ensured.worker.worker_id);
       const extra = focus !== null ? `&focus=${encodeURIComponent(focus)}` : query !== null ? `&q=${encodeURIComponent(query)}` : '';
@@ -36,5 +37,6 @@ export const visualizeTool = defineTool({
         token: { single_use: true },
       };
     });
+    return { result };
   },
 });
