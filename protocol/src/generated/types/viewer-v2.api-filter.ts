@@ -3,6 +3,9 @@
 
 /**
  * GET /api/filter?family=&authority=&status=&tag=&kind=&language=&capability=&limit=&after=: nodes by exact facets (any listed value within a field, every field; capabilities compose: all required), by id; `next_after` pages on.
+ *
+ * This interface was referenced by `ViewerV2ApiFilterTypes`'s JSON-Schema
+ * via the `definition` "GraphBrowserFilter".
  */
 export interface GraphBrowserFilter {
   filters: {
@@ -17,6 +20,9 @@ export interface GraphBrowserFilter {
 }
 /**
  * One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.
+ *
+ * This interface was referenced by `ViewerV2ApiFilterTypes`'s JSON-Schema
+ * via the `definition` "GraphNode".
  */
 export interface GraphNode {
   id: string;

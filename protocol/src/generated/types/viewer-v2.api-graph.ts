@@ -3,6 +3,9 @@
 
 /**
  * The one shape of every graph response of the graph-browser worker: GET /api/nodes/{id}/neighborhood, /flow and /web (contract: Visualization boundary). `focus` is the requested node id; nodes include the focus; every edge joins two listed nodes; `truncated` says a bound cut nodes or edges.
+ *
+ * This interface was referenced by `ViewerV2ApiGraphTypes`'s JSON-Schema
+ * via the `definition` "GraphBrowserGraph".
  */
 export interface GraphBrowserGraph {
   focus: string;
@@ -23,6 +26,9 @@ export interface GraphBrowserGraph {
 }
 /**
  * One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.
+ *
+ * This interface was referenced by `ViewerV2ApiGraphTypes`'s JSON-Schema
+ * via the `definition` "GraphNode".
  */
 export interface GraphNode {
   id: string;
@@ -48,6 +54,9 @@ export interface GraphNode {
 }
 /**
  * One stored edge: key is the edge identity key (source, relation, target joined by NUL); category from libs/core relationCategory. `reversed` (Flow and Web) is true when the semantic direction runs from target to source.
+ *
+ * This interface was referenced by `ViewerV2ApiGraphTypes`'s JSON-Schema
+ * via the `definition` "GraphEdge".
  */
 export interface GraphEdge {
   key: string;

@@ -3,6 +3,9 @@
 
 /**
  * GET /api/nodes/{id}/logic?limit=: the bounded stored Logic projection of one exact function or method owner (the data of docforge_get_logic); never added to search or traversal.
+ *
+ * This interface was referenced by `ViewerV2ApiLogicTypes`'s JSON-Schema
+ * via the `definition` "GraphBrowserLogic".
  */
 export interface GraphBrowserLogic {
   owner: GraphNode;
@@ -32,6 +35,9 @@ export interface GraphBrowserLogic {
 }
 /**
  * One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.
+ *
+ * This interface was referenced by `ViewerV2ApiLogicTypes`'s JSON-Schema
+ * via the `definition` "GraphNode".
  */
 export interface GraphNode {
   id: string;

@@ -3,6 +3,9 @@
 
 /**
  * GET /api/nodes/{id}: the full node for the inspector (all stored fields; body bounded), its relations in both directions (bounded, with category), and its source location.
+ *
+ * This interface was referenced by `ViewerV2ApiNodeTypes`'s JSON-Schema
+ * via the `definition` "GraphBrowserNode".
  */
 export interface GraphBrowserNode {
   node: {
@@ -45,6 +48,10 @@ export interface GraphBrowserNode {
     end_line: number;
   };
 }
+/**
+ * This interface was referenced by `ViewerV2ApiNodeTypes`'s JSON-Schema
+ * via the `definition` "Relation".
+ */
 export interface Relation {
   edge: GraphEdge;
   /**
@@ -56,6 +63,9 @@ export interface Relation {
 }
 /**
  * One stored edge: key is the edge identity key (source, relation, target joined by NUL); category from libs/core relationCategory. `reversed` (Flow and Web) is true when the semantic direction runs from target to source.
+ *
+ * This interface was referenced by `ViewerV2ApiNodeTypes`'s JSON-Schema
+ * via the `definition` "GraphEdge".
  */
 export interface GraphEdge {
   key: string;
@@ -67,6 +77,9 @@ export interface GraphEdge {
 }
 /**
  * One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.
+ *
+ * This interface was referenced by `ViewerV2ApiNodeTypes`'s JSON-Schema
+ * via the `definition` "GraphNode".
  */
 export interface GraphNode {
   id: string;

@@ -3,6 +3,9 @@
 
 /**
  * GET /api/overview: the exact snapshot the worker serves, counts, bounded facet values for filtering, and a bounded list of entry nodes.
+ *
+ * This interface was referenced by `ViewerV2ApiOverviewTypes`'s JSON-Schema
+ * via the `definition` "GraphBrowserOverview".
  */
 export interface GraphBrowserOverview {
   project_id: string;
@@ -45,6 +48,10 @@ export interface GraphBrowserOverview {
   truncated: boolean;
   logic_allowed: boolean;
 }
+/**
+ * This interface was referenced by `ViewerV2ApiOverviewTypes`'s JSON-Schema
+ * via the `definition` "Signature".
+ */
 export interface Signature {
   generation: number;
   source_identity: string;
@@ -52,6 +59,10 @@ export interface Signature {
   index_ino: string;
   index_size: number;
 }
+/**
+ * This interface was referenced by `ViewerV2ApiOverviewTypes`'s JSON-Schema
+ * via the `definition` "Facet".
+ */
 export interface Facet {
   /**
    * @maxItems 500
@@ -64,6 +75,9 @@ export interface Facet {
 }
 /**
  * One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.
+ *
+ * This interface was referenced by `ViewerV2ApiOverviewTypes`'s JSON-Schema
+ * via the `definition` "GraphNode".
  */
 export interface GraphNode {
   id: string;

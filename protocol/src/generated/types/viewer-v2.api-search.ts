@@ -3,6 +3,9 @@
 
 /**
  * GET /api/search?q=&limit=: one bounded lexical query through libs/retrieval searchNodes (the ranking of docforge_search).
+ *
+ * This interface was referenced by `ViewerV2ApiSearchTypes`'s JSON-Schema
+ * via the `definition` "GraphBrowserSearch".
  */
 export interface GraphBrowserSearch {
   query: string;
@@ -28,6 +31,9 @@ export interface GraphBrowserSearch {
 }
 /**
  * One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.
+ *
+ * This interface was referenced by `ViewerV2ApiSearchTypes`'s JSON-Schema
+ * via the `definition` "GraphNode".
  */
 export interface GraphNode {
   id: string;

@@ -2,15 +2,655 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserGraph","description":"The one shape of every graph response of the graph-browser worker: GET /api/nodes/{id}/neighborhood, /flow and /web (contract: Visualization boundary). `focus` is the requested node id; nodes include the focus; every edge joins two listed nodes; `truncated` says a bound cut nodes or edges.","type":"object","required":["focus","view","nodes","edges","truncated"],"additionalProperties":false,"properties":{"focus":{"type":"string","maxLength":4096},"view":{"enum":["neighborhood","flow","web"]},"nodes":{"type":"array","maxItems":2000,"items":{"$ref":"#/definitions/graph_node"}},"edges":{"type":"array","maxItems":5000,"items":{"$ref":"#/definitions/graph_edge"}},"truncated":{"type":"boolean"},"depth":{"type":"integer","minimum":0,"maximum":16,"description":"Deepest level reached (Flow and Web)."}},"definitions":{"graph_node":{"type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}},"graph_edge":{"type":"object","description":"One stored edge: key is the edge identity key (source, relation, target joined by NUL); category from libs/core relationCategory. `reversed` (Flow and Web) is true when the semantic direction runs from target to source.","required":["key","source","target","relation","category"],"additionalProperties":false,"properties":{"key":{"type":"string","maxLength":10000},"source":{"type":"string","maxLength":4096},"target":{"type":"string","maxLength":4096},"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64},"reversed":{"type":"boolean"}}},"signature":{"type":"object","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}}}};
-const schema12 = {"type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}};
-const schema13 = {"type":"object","description":"One stored edge: key is the edge identity key (source, relation, target joined by NUL); category from libs/core relationCategory. `reversed` (Flow and Web) is true when the semantic direction runs from target to source.","required":["key","source","target","relation","category"],"additionalProperties":false,"properties":{"key":{"type":"string","maxLength":10000},"source":{"type":"string","maxLength":4096},"target":{"type":"string","maxLength":4096},"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64},"reversed":{"type":"boolean"}}};
+export const validate_viewer_v2_api_graph = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/graph.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserGraph","description":"The one shape of every graph response of the graph-browser worker: GET /api/nodes/{id}/neighborhood, /flow and /web (contract: Visualization boundary). `focus` is the requested node id; nodes include the focus; every edge joins two listed nodes; `truncated` says a bound cut nodes or edges.","type":"object","required":["focus","view","nodes","edges","truncated"],"additionalProperties":false,"properties":{"focus":{"type":"string","maxLength":4096},"view":{"enum":["neighborhood","flow","web"]},"nodes":{"type":"array","maxItems":2000,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/graph.schema.json/definitions/graph_node"}},"edges":{"type":"array","maxItems":5000,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/graph.schema.json/definitions/graph_edge"}},"truncated":{"type":"boolean"},"depth":{"type":"integer","minimum":0,"maximum":16,"description":"Deepest level reached (Flow and Web)."}}};
 const func2 = runtime_ucs2length.default;
+const schema7 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/graph.schema.json/definitions/graph_node","type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}};
 const func3 = Object.prototype.hasOwnProperty;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/graph.schema.json/definitions/graph_node" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.leaf === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "leaf"},message:"must have required property '"+"leaf"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.tags === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.capabilities === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func3.call(schema7.properties, key0))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func2(data0) > 4096){
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if(typeof data1 === "string"){
+if(func2(data1) > 128){
+const err9 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data2 = data.title;
+if(typeof data2 === "string"){
+if(func2(data2) > 4096){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.leaf !== undefined){
+let data3 = data.leaf;
+if(typeof data3 === "string"){
+if(func2(data3) > 4096){
+const err13 = {instancePath:instancePath+"/leaf",schemaPath:"#/properties/leaf/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/leaf",schemaPath:"#/properties/leaf/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.family !== undefined){
+let data4 = data.family;
+if(typeof data4 === "string"){
+if(func2(data4) > 256){
+const err15 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data5 = data.status;
+if(typeof data5 === "string"){
+if(func2(data5) > 256){
+const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.tags !== undefined){
+let data6 = data.tags;
+if(Array.isArray(data6)){
+if(data6.length > 200){
+const err19 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(func2(data7) > 1024){
+const err20 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.language !== undefined){
+let data8 = data.language;
+if(typeof data8 === "string"){
+if(func2(data8) > 128){
+const err23 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.capabilities !== undefined){
+let data9 = data.capabilities;
+if(Array.isArray(data9)){
+if(data9.length > 200){
+const err25 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+if(typeof data10 === "string"){
+if(func2(data10) > 1024){
+const err26 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"#/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.source_path !== undefined){
+let data11 = data.source_path;
+if(typeof data11 === "string"){
+if(func2(data11) > 4096){
+const err29 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.start_line !== undefined){
+let data12 = data.start_line;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+const err31 = {instancePath:instancePath+"/start_line",schemaPath:"#/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(typeof data12 == "number"){
+if(data12 < 0 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/start_line",schemaPath:"#/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+const schema8 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/graph.schema.json/definitions/graph_edge","type":"object","description":"One stored edge: key is the edge identity key (source, relation, target joined by NUL); category from libs/core relationCategory. `reversed` (Flow and Web) is true when the semantic direction runs from target to source.","required":["key","source","target","relation","category"],"additionalProperties":false,"properties":{"key":{"type":"string","maxLength":10000},"source":{"type":"string","maxLength":4096},"target":{"type":"string","maxLength":4096},"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64},"reversed":{"type":"boolean"}}};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/graph.schema.json/definitions/graph_edge" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.source === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.target === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.relation === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.category === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "key") || (key0 === "source")) || (key0 === "target")) || (key0 === "relation")) || (key0 === "category")) || (key0 === "reversed"))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.key !== undefined){
+let data0 = data.key;
+if(typeof data0 === "string"){
+if(func2(data0) > 10000){
+const err6 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.source !== undefined){
+let data1 = data.source;
+if(typeof data1 === "string"){
+if(func2(data1) > 4096){
+const err8 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.target !== undefined){
+let data2 = data.target;
+if(typeof data2 === "string"){
+if(func2(data2) > 4096){
+const err10 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.relation !== undefined){
+let data3 = data.relation;
+if(typeof data3 === "string"){
+if(func2(data3) > 128){
+const err12 = {instancePath:instancePath+"/relation",schemaPath:"#/properties/relation/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/relation",schemaPath:"#/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data4 = data.category;
+if(typeof data4 === "string"){
+if(func2(data4) > 64){
+const err14 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.reversed !== undefined){
+if(typeof data.reversed !== "boolean"){
+const err16 = {instancePath:instancePath+"/reversed",schemaPath:"#/properties/reversed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/graph.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -104,7 +744,7 @@ errors++;
 if(data.view !== undefined){
 let data1 = data.view;
 if(!(((data1 === "neighborhood") || (data1 === "flow")) || (data1 === "web"))){
-const err8 = {instancePath:instancePath+"/view",schemaPath:"#/properties/view/enum",keyword:"enum",params:{allowedValues: schema11.properties.view.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/view",schemaPath:"#/properties/view/enum",keyword:"enum",params:{allowedValues: schema6.properties.view.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -129,10 +769,14 @@ errors++;
 }
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.id === undefined){
-const err10 = {instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(!(validate22(data2[i0], {instancePath:instancePath+"/nodes/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -141,8 +785,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data3.kind === undefined){
-const err11 = {instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+}
+if(data.edges !== undefined){
+let data4 = data.edges;
+if(Array.isArray(data4)){
+if(data4.length > 5000){
+const err11 = {instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/maxItems",keyword:"maxItems",params:{limit: 5000},message:"must NOT have more than 5000 items"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -151,8 +799,16 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data3.title === undefined){
-const err12 = {instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate24(data4[i1], {instancePath:instancePath+"/edges/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -161,8 +817,10 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data3.leaf === undefined){
-const err13 = {instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "leaf"},message:"must have required property '"+"leaf"+"'"};
+}
+if(data.truncated !== undefined){
+if(typeof data.truncated !== "boolean"){
+const err13 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -171,8 +829,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data3.tags === undefined){
-const err14 = {instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'"};
+}
+if(data.depth !== undefined){
+let data7 = data.depth;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+const err14 = {instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -181,8 +842,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data3.capabilities === undefined){
-const err15 = {instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
+if(typeof data7 == "number"){
+if(data7 > 16 || isNaN(data7)){
+const err15 = {instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 16},message:"must be <= 16"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -191,9 +853,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-for(const key1 in data3){
-if(!(func3.call(schema12.properties, key1))){
-const err16 = {instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/definitions/graph_node/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(data7 < 0 || isNaN(data7)){
+const err16 = {instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -203,11 +864,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data3.id !== undefined){
-let data4 = data3.id;
-if(typeof data4 === "string"){
-if(func2(data4) > 4096){
-const err17 = {instancePath:instancePath+"/nodes/" + i0+"/id",schemaPath:"#/definitions/graph_node/properties/id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -216,642 +876,6 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/nodes/" + i0+"/id",schemaPath:"#/definitions/graph_node/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data3.kind !== undefined){
-let data5 = data3.kind;
-if(typeof data5 === "string"){
-if(func2(data5) > 128){
-const err19 = {instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/definitions/graph_node/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/definitions/graph_node/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data3.title !== undefined){
-let data6 = data3.title;
-if(typeof data6 === "string"){
-if(func2(data6) > 4096){
-const err21 = {instancePath:instancePath+"/nodes/" + i0+"/title",schemaPath:"#/definitions/graph_node/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/nodes/" + i0+"/title",schemaPath:"#/definitions/graph_node/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data3.leaf !== undefined){
-let data7 = data3.leaf;
-if(typeof data7 === "string"){
-if(func2(data7) > 4096){
-const err23 = {instancePath:instancePath+"/nodes/" + i0+"/leaf",schemaPath:"#/definitions/graph_node/properties/leaf/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/nodes/" + i0+"/leaf",schemaPath:"#/definitions/graph_node/properties/leaf/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data3.family !== undefined){
-let data8 = data3.family;
-if(typeof data8 === "string"){
-if(func2(data8) > 256){
-const err25 = {instancePath:instancePath+"/nodes/" + i0+"/family",schemaPath:"#/definitions/graph_node/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/nodes/" + i0+"/family",schemaPath:"#/definitions/graph_node/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data3.status !== undefined){
-let data9 = data3.status;
-if(typeof data9 === "string"){
-if(func2(data9) > 256){
-const err27 = {instancePath:instancePath+"/nodes/" + i0+"/status",schemaPath:"#/definitions/graph_node/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/nodes/" + i0+"/status",schemaPath:"#/definitions/graph_node/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data3.tags !== undefined){
-let data10 = data3.tags;
-if(Array.isArray(data10)){
-if(data10.length > 200){
-const err29 = {instancePath:instancePath+"/nodes/" + i0+"/tags",schemaPath:"#/definitions/graph_node/properties/tags/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-const len1 = data10.length;
-for(let i1=0; i1<len1; i1++){
-let data11 = data10[i1];
-if(typeof data11 === "string"){
-if(func2(data11) > 1024){
-const err30 = {instancePath:instancePath+"/nodes/" + i0+"/tags/" + i1,schemaPath:"#/definitions/graph_node/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/nodes/" + i0+"/tags/" + i1,schemaPath:"#/definitions/graph_node/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/nodes/" + i0+"/tags",schemaPath:"#/definitions/graph_node/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-if(data3.language !== undefined){
-let data12 = data3.language;
-if(typeof data12 === "string"){
-if(func2(data12) > 128){
-const err33 = {instancePath:instancePath+"/nodes/" + i0+"/language",schemaPath:"#/definitions/graph_node/properties/language/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/nodes/" + i0+"/language",schemaPath:"#/definitions/graph_node/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data3.capabilities !== undefined){
-let data13 = data3.capabilities;
-if(Array.isArray(data13)){
-if(data13.length > 200){
-const err35 = {instancePath:instancePath+"/nodes/" + i0+"/capabilities",schemaPath:"#/definitions/graph_node/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-const len2 = data13.length;
-for(let i2=0; i2<len2; i2++){
-let data14 = data13[i2];
-if(typeof data14 === "string"){
-if(func2(data14) > 1024){
-const err36 = {instancePath:instancePath+"/nodes/" + i0+"/capabilities/" + i2,schemaPath:"#/definitions/graph_node/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/nodes/" + i0+"/capabilities/" + i2,schemaPath:"#/definitions/graph_node/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/nodes/" + i0+"/capabilities",schemaPath:"#/definitions/graph_node/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-if(data3.source_path !== undefined){
-let data15 = data3.source_path;
-if(typeof data15 === "string"){
-if(func2(data15) > 4096){
-const err39 = {instancePath:instancePath+"/nodes/" + i0+"/source_path",schemaPath:"#/definitions/graph_node/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/nodes/" + i0+"/source_path",schemaPath:"#/definitions/graph_node/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-if(data3.start_line !== undefined){
-let data16 = data3.start_line;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err41 = {instancePath:instancePath+"/nodes/" + i0+"/start_line",schemaPath:"#/definitions/graph_node/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-if(typeof data16 == "number"){
-if(data16 < 0 || isNaN(data16)){
-const err42 = {instancePath:instancePath+"/nodes/" + i0+"/start_line",schemaPath:"#/definitions/graph_node/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err43 = {instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/definitions/graph_node/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-if(data.edges !== undefined){
-let data17 = data.edges;
-if(Array.isArray(data17)){
-if(data17.length > 5000){
-const err45 = {instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/maxItems",keyword:"maxItems",params:{limit: 5000},message:"must NOT have more than 5000 items"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-const len3 = data17.length;
-for(let i3=0; i3<len3; i3++){
-let data18 = data17[i3];
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.key === undefined){
-const err46 = {instancePath:instancePath+"/edges/" + i3,schemaPath:"#/definitions/graph_edge/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-if(data18.source === undefined){
-const err47 = {instancePath:instancePath+"/edges/" + i3,schemaPath:"#/definitions/graph_edge/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data18.target === undefined){
-const err48 = {instancePath:instancePath+"/edges/" + i3,schemaPath:"#/definitions/graph_edge/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(data18.relation === undefined){
-const err49 = {instancePath:instancePath+"/edges/" + i3,schemaPath:"#/definitions/graph_edge/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-if(data18.category === undefined){
-const err50 = {instancePath:instancePath+"/edges/" + i3,schemaPath:"#/definitions/graph_edge/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-for(const key2 in data18){
-if(!((((((key2 === "key") || (key2 === "source")) || (key2 === "target")) || (key2 === "relation")) || (key2 === "category")) || (key2 === "reversed"))){
-const err51 = {instancePath:instancePath+"/edges/" + i3,schemaPath:"#/definitions/graph_edge/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-if(data18.key !== undefined){
-let data19 = data18.key;
-if(typeof data19 === "string"){
-if(func2(data19) > 10000){
-const err52 = {instancePath:instancePath+"/edges/" + i3+"/key",schemaPath:"#/definitions/graph_edge/properties/key/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/edges/" + i3+"/key",schemaPath:"#/definitions/graph_edge/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-if(data18.source !== undefined){
-let data20 = data18.source;
-if(typeof data20 === "string"){
-if(func2(data20) > 4096){
-const err54 = {instancePath:instancePath+"/edges/" + i3+"/source",schemaPath:"#/definitions/graph_edge/properties/source/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/edges/" + i3+"/source",schemaPath:"#/definitions/graph_edge/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-}
-if(data18.target !== undefined){
-let data21 = data18.target;
-if(typeof data21 === "string"){
-if(func2(data21) > 4096){
-const err56 = {instancePath:instancePath+"/edges/" + i3+"/target",schemaPath:"#/definitions/graph_edge/properties/target/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-}
-else {
-const err57 = {instancePath:instancePath+"/edges/" + i3+"/target",schemaPath:"#/definitions/graph_edge/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-}
-if(data18.relation !== undefined){
-let data22 = data18.relation;
-if(typeof data22 === "string"){
-if(func2(data22) > 128){
-const err58 = {instancePath:instancePath+"/edges/" + i3+"/relation",schemaPath:"#/definitions/graph_edge/properties/relation/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-else {
-const err59 = {instancePath:instancePath+"/edges/" + i3+"/relation",schemaPath:"#/definitions/graph_edge/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-if(data18.category !== undefined){
-let data23 = data18.category;
-if(typeof data23 === "string"){
-if(func2(data23) > 64){
-const err60 = {instancePath:instancePath+"/edges/" + i3+"/category",schemaPath:"#/definitions/graph_edge/properties/category/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/edges/" + i3+"/category",schemaPath:"#/definitions/graph_edge/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-}
-if(data18.reversed !== undefined){
-if(typeof data18.reversed !== "boolean"){
-const err62 = {instancePath:instancePath+"/edges/" + i3+"/reversed",schemaPath:"#/definitions/graph_edge/properties/reversed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-}
-}
-else {
-const err63 = {instancePath:instancePath+"/edges/" + i3,schemaPath:"#/definitions/graph_edge/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-}
-else {
-const err64 = {instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-}
-if(data.truncated !== undefined){
-if(typeof data.truncated !== "boolean"){
-const err65 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-if(data.depth !== undefined){
-let data26 = data.depth;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-const err66 = {instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-if(typeof data26 == "number"){
-if(data26 > 16 || isNaN(data26)){
-const err67 = {instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 16},message:"must be <= 16"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-if(data26 < 0 || isNaN(data26)){
-const err68 = {instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err69 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

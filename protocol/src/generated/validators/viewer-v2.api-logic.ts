@@ -2,14 +2,434 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserLogic","description":"GET /api/nodes/{id}/logic?limit=: the bounded stored Logic projection of one exact function or method owner (the data of docforge_get_logic); never added to search or traversal.","type":"object","required":["owner","steps","flows","total_steps","total_flows","limit","truncated"],"additionalProperties":false,"properties":{"owner":{"$ref":"#/definitions/graph_node"},"steps":{"type":"array","maxItems":2000,"items":{"type":"object","required":["step","kind","label","start_line","end_line"],"additionalProperties":false,"properties":{"step":{"type":"integer","minimum":0},"kind":{"type":"string","maxLength":64},"label":{"type":"string","maxLength":10000},"start_line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0}}}},"flows":{"type":"array","maxItems":10000,"items":{"type":"object","required":["from_step","to_step","kind","label"],"additionalProperties":false,"properties":{"from_step":{"type":"integer","minimum":0},"to_step":{"type":"integer","minimum":0},"kind":{"type":"string","maxLength":64},"label":{"type":"string","maxLength":10000}}}},"total_steps":{"type":"integer","minimum":0},"total_flows":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"truncated":{"type":"boolean"}},"definitions":{"graph_node":{"type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}},"graph_edge":{"type":"object","description":"One stored edge: key is the edge identity key (source, relation, target joined by NUL); category from libs/core relationCategory. `reversed` (Flow and Web) is true when the semantic direction runs from target to source.","required":["key","source","target","relation","category"],"additionalProperties":false,"properties":{"key":{"type":"string","maxLength":10000},"source":{"type":"string","maxLength":4096},"target":{"type":"string","maxLength":4096},"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64},"reversed":{"type":"boolean"}}},"signature":{"type":"object","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}}}};
-const schema12 = {"type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}};
+export const validate_viewer_v2_api_logic = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/logic.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserLogic","description":"GET /api/nodes/{id}/logic?limit=: the bounded stored Logic projection of one exact function or method owner (the data of docforge_get_logic); never added to search or traversal.","type":"object","required":["owner","steps","flows","total_steps","total_flows","limit","truncated"],"additionalProperties":false,"properties":{"owner":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/logic.schema.json/definitions/graph_node"},"steps":{"type":"array","maxItems":2000,"items":{"type":"object","required":["step","kind","label","start_line","end_line"],"additionalProperties":false,"properties":{"step":{"type":"integer","minimum":0},"kind":{"type":"string","maxLength":64},"label":{"type":"string","maxLength":10000},"start_line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0}}}},"flows":{"type":"array","maxItems":10000,"items":{"type":"object","required":["from_step","to_step","kind","label"],"additionalProperties":false,"properties":{"from_step":{"type":"integer","minimum":0},"to_step":{"type":"integer","minimum":0},"kind":{"type":"string","maxLength":64},"label":{"type":"string","maxLength":10000}}}},"total_steps":{"type":"integer","minimum":0},"total_flows":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"truncated":{"type":"boolean"}}};
+const schema7 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/logic.schema.json/definitions/graph_node","type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/logic.schema.json/definitions/graph_node" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.leaf === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "leaf"},message:"must have required property '"+"leaf"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.tags === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.capabilities === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func2.call(schema7.properties, key0))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func3(data0) > 4096){
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if(typeof data1 === "string"){
+if(func3(data1) > 128){
+const err9 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data2 = data.title;
+if(typeof data2 === "string"){
+if(func3(data2) > 4096){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.leaf !== undefined){
+let data3 = data.leaf;
+if(typeof data3 === "string"){
+if(func3(data3) > 4096){
+const err13 = {instancePath:instancePath+"/leaf",schemaPath:"#/properties/leaf/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/leaf",schemaPath:"#/properties/leaf/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.family !== undefined){
+let data4 = data.family;
+if(typeof data4 === "string"){
+if(func3(data4) > 256){
+const err15 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data5 = data.status;
+if(typeof data5 === "string"){
+if(func3(data5) > 256){
+const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.tags !== undefined){
+let data6 = data.tags;
+if(Array.isArray(data6)){
+if(data6.length > 200){
+const err19 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(func3(data7) > 1024){
+const err20 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.language !== undefined){
+let data8 = data.language;
+if(typeof data8 === "string"){
+if(func3(data8) > 128){
+const err23 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.capabilities !== undefined){
+let data9 = data.capabilities;
+if(Array.isArray(data9)){
+if(data9.length > 200){
+const err25 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+if(typeof data10 === "string"){
+if(func3(data10) > 1024){
+const err26 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"#/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.source_path !== undefined){
+let data11 = data.source_path;
+if(typeof data11 === "string"){
+if(func3(data11) > 4096){
+const err29 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.start_line !== undefined){
+let data12 = data.start_line;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+const err31 = {instancePath:instancePath+"/start_line",schemaPath:"#/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(typeof data12 == "number"){
+if(data12 < 0 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/start_line",schemaPath:"#/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/logic.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -96,10 +516,16 @@ errors++;
 }
 }
 if(data.owner !== undefined){
-let data0 = data.owner;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.id === undefined){
-const err8 = {instancePath:instancePath+"/owner",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(!(validate22(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+if(data.steps !== undefined){
+let data1 = data.steps;
+if(Array.isArray(data1)){
+if(data1.length > 2000){
+const err8 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -108,8 +534,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data0.kind === undefined){
-const err9 = {instancePath:instancePath+"/owner",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.step === undefined){
+const err9 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -118,8 +548,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data0.title === undefined){
-const err10 = {instancePath:instancePath+"/owner",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(data2.kind === undefined){
+const err10 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -128,8 +558,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data0.leaf === undefined){
-const err11 = {instancePath:instancePath+"/owner",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "leaf"},message:"must have required property '"+"leaf"+"'"};
+if(data2.label === undefined){
+const err11 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -138,8 +568,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data0.tags === undefined){
-const err12 = {instancePath:instancePath+"/owner",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'"};
+if(data2.start_line === undefined){
+const err12 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "start_line"},message:"must have required property '"+"start_line"+"'"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -148,8 +578,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data0.capabilities === undefined){
-const err13 = {instancePath:instancePath+"/owner",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
+if(data2.end_line === undefined){
+const err13 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "end_line"},message:"must have required property '"+"end_line"+"'"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -158,9 +588,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-for(const key1 in data0){
-if(!(func2.call(schema12.properties, key1))){
-const err14 = {instancePath:instancePath+"/owner",schemaPath:"#/definitions/graph_node/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+for(const key1 in data2){
+if(!(((((key1 === "step") || (key1 === "kind")) || (key1 === "label")) || (key1 === "start_line")) || (key1 === "end_line"))){
+const err14 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -170,11 +600,10 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data0.id !== undefined){
-let data1 = data0.id;
-if(typeof data1 === "string"){
-if(func3(data1) > 4096){
-const err15 = {instancePath:instancePath+"/owner/id",schemaPath:"#/definitions/graph_node/properties/id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(data2.step !== undefined){
+let data3 = data2.step;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err15 = {instancePath:instancePath+"/steps/" + i0+"/step",schemaPath:"#/properties/steps/items/properties/step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -183,9 +612,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/owner/id",schemaPath:"#/definitions/graph_node/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+const err16 = {instancePath:instancePath+"/steps/" + i0+"/step",schemaPath:"#/properties/steps/items/properties/step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -195,11 +624,12 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data0.kind !== undefined){
-let data2 = data0.kind;
-if(typeof data2 === "string"){
-if(func3(data2) > 128){
-const err17 = {instancePath:instancePath+"/owner/kind",schemaPath:"#/definitions/graph_node/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+}
+if(data2.kind !== undefined){
+let data4 = data2.kind;
+if(typeof data4 === "string"){
+if(func3(data4) > 64){
+const err17 = {instancePath:instancePath+"/steps/" + i0+"/kind",schemaPath:"#/properties/steps/items/properties/kind/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -210,7 +640,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/owner/kind",schemaPath:"#/definitions/graph_node/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err18 = {instancePath:instancePath+"/steps/" + i0+"/kind",schemaPath:"#/properties/steps/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -220,11 +650,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data0.title !== undefined){
-let data3 = data0.title;
-if(typeof data3 === "string"){
-if(func3(data3) > 4096){
-const err19 = {instancePath:instancePath+"/owner/title",schemaPath:"#/definitions/graph_node/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(data2.label !== undefined){
+let data5 = data2.label;
+if(typeof data5 === "string"){
+if(func3(data5) > 10000){
+const err19 = {instancePath:instancePath+"/steps/" + i0+"/label",schemaPath:"#/properties/steps/items/properties/label/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -235,7 +665,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/owner/title",schemaPath:"#/definitions/graph_node/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err20 = {instancePath:instancePath+"/steps/" + i0+"/label",schemaPath:"#/properties/steps/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -245,11 +675,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data0.leaf !== undefined){
-let data4 = data0.leaf;
-if(typeof data4 === "string"){
-if(func3(data4) > 4096){
-const err21 = {instancePath:instancePath+"/owner/leaf",schemaPath:"#/definitions/graph_node/properties/leaf/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(data2.start_line !== undefined){
+let data6 = data2.start_line;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+const err21 = {instancePath:instancePath+"/steps/" + i0+"/start_line",schemaPath:"#/properties/steps/items/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -258,9 +687,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/owner/leaf",schemaPath:"#/definitions/graph_node/properties/leaf/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+const err22 = {instancePath:instancePath+"/steps/" + i0+"/start_line",schemaPath:"#/properties/steps/items/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -270,11 +699,11 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data0.family !== undefined){
-let data5 = data0.family;
-if(typeof data5 === "string"){
-if(func3(data5) > 256){
-const err23 = {instancePath:instancePath+"/owner/family",schemaPath:"#/definitions/graph_node/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+}
+if(data2.end_line !== undefined){
+let data7 = data2.end_line;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+const err23 = {instancePath:instancePath+"/steps/" + i0+"/end_line",schemaPath:"#/properties/steps/items/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -283,9 +712,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-else {
-const err24 = {instancePath:instancePath+"/owner/family",schemaPath:"#/definitions/graph_node/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+const err24 = {instancePath:instancePath+"/steps/" + i0+"/end_line",schemaPath:"#/properties/steps/items/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -295,11 +724,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data0.status !== undefined){
-let data6 = data0.status;
-if(typeof data6 === "string"){
-if(func3(data6) > 256){
-const err25 = {instancePath:instancePath+"/owner/status",schemaPath:"#/definitions/graph_node/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -309,8 +737,9 @@ vErrors.push(err25);
 errors++;
 }
 }
+}
 else {
-const err26 = {instancePath:instancePath+"/owner/status",schemaPath:"#/definitions/graph_node/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err26 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -320,11 +749,11 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data0.tags !== undefined){
-let data7 = data0.tags;
-if(Array.isArray(data7)){
-if(data7.length > 200){
-const err27 = {instancePath:instancePath+"/owner/tags",schemaPath:"#/definitions/graph_node/properties/tags/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(data.flows !== undefined){
+let data8 = data.flows;
+if(Array.isArray(data8)){
+if(data8.length > 10000){
+const err27 = {instancePath:instancePath+"/flows",schemaPath:"#/properties/flows/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -333,12 +762,12 @@ vErrors.push(err27);
 }
 errors++;
 }
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-let data8 = data7[i0];
-if(typeof data8 === "string"){
-if(func3(data8) > 1024){
-const err28 = {instancePath:instancePath+"/owner/tags/" + i0,schemaPath:"#/definitions/graph_node/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.from_step === undefined){
+const err28 = {instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "from_step"},message:"must have required property '"+"from_step"+"'"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -347,9 +776,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/owner/tags/" + i0,schemaPath:"#/definitions/graph_node/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data9.to_step === undefined){
+const err29 = {instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "to_step"},message:"must have required property '"+"to_step"+"'"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -358,10 +786,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/owner/tags",schemaPath:"#/definitions/graph_node/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data9.kind === undefined){
+const err30 = {instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -370,12 +796,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data0.language !== undefined){
-let data9 = data0.language;
-if(typeof data9 === "string"){
-if(func3(data9) > 128){
-const err31 = {instancePath:instancePath+"/owner/language",schemaPath:"#/definitions/graph_node/properties/language/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(data9.label === undefined){
+const err31 = {instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -384,9 +806,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/owner/language",schemaPath:"#/definitions/graph_node/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key2 in data9){
+if(!((((key2 === "from_step") || (key2 === "to_step")) || (key2 === "kind")) || (key2 === "label"))){
+const err32 = {instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -396,11 +818,10 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data0.capabilities !== undefined){
-let data10 = data0.capabilities;
-if(Array.isArray(data10)){
-if(data10.length > 200){
-const err33 = {instancePath:instancePath+"/owner/capabilities",schemaPath:"#/definitions/graph_node/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(data9.from_step !== undefined){
+let data10 = data9.from_step;
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
+const err33 = {instancePath:instancePath+"/flows/" + i1+"/from_step",schemaPath:"#/properties/flows/items/properties/from_step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -409,12 +830,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-const len1 = data10.length;
-for(let i1=0; i1<len1; i1++){
-let data11 = data10[i1];
-if(typeof data11 === "string"){
-if(func3(data11) > 1024){
-const err34 = {instancePath:instancePath+"/owner/capabilities/" + i1,schemaPath:"#/definitions/graph_node/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(typeof data10 == "number"){
+if(data10 < 0 || isNaN(data10)){
+const err34 = {instancePath:instancePath+"/flows/" + i1+"/from_step",schemaPath:"#/properties/flows/items/properties/from_step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -424,8 +842,11 @@ vErrors.push(err34);
 errors++;
 }
 }
-else {
-const err35 = {instancePath:instancePath+"/owner/capabilities/" + i1,schemaPath:"#/definitions/graph_node/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data9.to_step !== undefined){
+let data11 = data9.to_step;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+const err35 = {instancePath:instancePath+"/flows/" + i1+"/to_step",schemaPath:"#/properties/flows/items/properties/to_step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -434,10 +855,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/owner/capabilities",schemaPath:"#/definitions/graph_node/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(typeof data11 == "number"){
+if(data11 < 0 || isNaN(data11)){
+const err36 = {instancePath:instancePath+"/flows/" + i1+"/to_step",schemaPath:"#/properties/flows/items/properties/to_step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -447,11 +867,12 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data0.source_path !== undefined){
-let data12 = data0.source_path;
+}
+if(data9.kind !== undefined){
+let data12 = data9.kind;
 if(typeof data12 === "string"){
-if(func3(data12) > 4096){
-const err37 = {instancePath:instancePath+"/owner/source_path",schemaPath:"#/definitions/graph_node/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(func3(data12) > 64){
+const err37 = {instancePath:instancePath+"/flows/" + i1+"/kind",schemaPath:"#/properties/flows/items/properties/kind/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -462,7 +883,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath:instancePath+"/owner/source_path",schemaPath:"#/definitions/graph_node/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err38 = {instancePath:instancePath+"/flows/" + i1+"/kind",schemaPath:"#/properties/flows/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -472,10 +893,11 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data0.start_line !== undefined){
-let data13 = data0.start_line;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err39 = {instancePath:instancePath+"/owner/start_line",schemaPath:"#/definitions/graph_node/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data9.label !== undefined){
+let data13 = data9.label;
+if(typeof data13 === "string"){
+if(func3(data13) > 10000){
+const err39 = {instancePath:instancePath+"/flows/" + i1+"/label",schemaPath:"#/properties/flows/items/properties/label/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -484,9 +906,9 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(typeof data13 == "number"){
-if(data13 < 0 || isNaN(data13)){
-const err40 = {instancePath:instancePath+"/owner/start_line",schemaPath:"#/definitions/graph_node/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err40 = {instancePath:instancePath+"/flows/" + i1+"/label",schemaPath:"#/properties/flows/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -497,9 +919,8 @@ errors++;
 }
 }
 }
-}
 else {
-const err41 = {instancePath:instancePath+"/owner",schemaPath:"#/definitions/graph_node/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err41 = {instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -509,11 +930,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data.steps !== undefined){
-let data14 = data.steps;
-if(Array.isArray(data14)){
-if(data14.length > 2000){
-const err42 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"};
+}
+else {
+const err42 = {instancePath:instancePath+"/flows",schemaPath:"#/properties/flows/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -522,12 +941,11 @@ vErrors.push(err42);
 }
 errors++;
 }
-const len2 = data14.length;
-for(let i2=0; i2<len2; i2++){
-let data15 = data14[i2];
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.step === undefined){
-const err43 = {instancePath:instancePath+"/steps/" + i2,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
+}
+if(data.total_steps !== undefined){
+let data14 = data.total_steps;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
+const err43 = {instancePath:instancePath+"/total_steps",schemaPath:"#/properties/total_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -536,8 +954,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data15.kind === undefined){
-const err44 = {instancePath:instancePath+"/steps/" + i2,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(typeof data14 == "number"){
+if(data14 < 0 || isNaN(data14)){
+const err44 = {instancePath:instancePath+"/total_steps",schemaPath:"#/properties/total_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -546,8 +965,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data15.label === undefined){
-const err45 = {instancePath:instancePath+"/steps/" + i2,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
+}
+}
+if(data.total_flows !== undefined){
+let data15 = data.total_flows;
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
+const err45 = {instancePath:instancePath+"/total_flows",schemaPath:"#/properties/total_flows/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -556,8 +979,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(data15.start_line === undefined){
-const err46 = {instancePath:instancePath+"/steps/" + i2,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "start_line"},message:"must have required property '"+"start_line"+"'"};
+if(typeof data15 == "number"){
+if(data15 < 0 || isNaN(data15)){
+const err46 = {instancePath:instancePath+"/total_flows",schemaPath:"#/properties/total_flows/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -566,8 +990,12 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data15.end_line === undefined){
-const err47 = {instancePath:instancePath+"/steps/" + i2,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "end_line"},message:"must have required property '"+"end_line"+"'"};
+}
+}
+if(data.limit !== undefined){
+let data16 = data.limit;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+const err47 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -576,9 +1004,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-for(const key2 in data15){
-if(!(((((key2 === "step") || (key2 === "kind")) || (key2 === "label")) || (key2 === "start_line")) || (key2 === "end_line"))){
-const err48 = {instancePath:instancePath+"/steps/" + i2,schemaPath:"#/properties/steps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(typeof data16 == "number"){
+if(data16 < 1 || isNaN(data16)){
+const err48 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -588,10 +1016,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data15.step !== undefined){
-let data16 = data15.step;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err49 = {instancePath:instancePath+"/steps/" + i2+"/step",schemaPath:"#/properties/steps/items/properties/step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.truncated !== undefined){
+if(typeof data.truncated !== "boolean"){
+const err49 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -600,9 +1028,10 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(typeof data16 == "number"){
-if(data16 < 0 || isNaN(data16)){
-const err50 = {instancePath:instancePath+"/steps/" + i2+"/step",schemaPath:"#/properties/steps/items/properties/step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err50 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -611,423 +1040,6 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-}
-if(data15.kind !== undefined){
-let data17 = data15.kind;
-if(typeof data17 === "string"){
-if(func3(data17) > 64){
-const err51 = {instancePath:instancePath+"/steps/" + i2+"/kind",schemaPath:"#/properties/steps/items/properties/kind/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/steps/" + i2+"/kind",schemaPath:"#/properties/steps/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-if(data15.label !== undefined){
-let data18 = data15.label;
-if(typeof data18 === "string"){
-if(func3(data18) > 10000){
-const err53 = {instancePath:instancePath+"/steps/" + i2+"/label",schemaPath:"#/properties/steps/items/properties/label/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/steps/" + i2+"/label",schemaPath:"#/properties/steps/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-if(data15.start_line !== undefined){
-let data19 = data15.start_line;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err55 = {instancePath:instancePath+"/steps/" + i2+"/start_line",schemaPath:"#/properties/steps/items/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-if(typeof data19 == "number"){
-if(data19 < 0 || isNaN(data19)){
-const err56 = {instancePath:instancePath+"/steps/" + i2+"/start_line",schemaPath:"#/properties/steps/items/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-}
-}
-if(data15.end_line !== undefined){
-let data20 = data15.end_line;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-const err57 = {instancePath:instancePath+"/steps/" + i2+"/end_line",schemaPath:"#/properties/steps/items/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-if(typeof data20 == "number"){
-if(data20 < 0 || isNaN(data20)){
-const err58 = {instancePath:instancePath+"/steps/" + i2+"/end_line",schemaPath:"#/properties/steps/items/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err59 = {instancePath:instancePath+"/steps/" + i2,schemaPath:"#/properties/steps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-if(data.flows !== undefined){
-let data21 = data.flows;
-if(Array.isArray(data21)){
-if(data21.length > 10000){
-const err61 = {instancePath:instancePath+"/flows",schemaPath:"#/properties/flows/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-const len3 = data21.length;
-for(let i3=0; i3<len3; i3++){
-let data22 = data21[i3];
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.from_step === undefined){
-const err62 = {instancePath:instancePath+"/flows/" + i3,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "from_step"},message:"must have required property '"+"from_step"+"'"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-if(data22.to_step === undefined){
-const err63 = {instancePath:instancePath+"/flows/" + i3,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "to_step"},message:"must have required property '"+"to_step"+"'"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-if(data22.kind === undefined){
-const err64 = {instancePath:instancePath+"/flows/" + i3,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-if(data22.label === undefined){
-const err65 = {instancePath:instancePath+"/flows/" + i3,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-for(const key3 in data22){
-if(!((((key3 === "from_step") || (key3 === "to_step")) || (key3 === "kind")) || (key3 === "label"))){
-const err66 = {instancePath:instancePath+"/flows/" + i3,schemaPath:"#/properties/flows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-}
-if(data22.from_step !== undefined){
-let data23 = data22.from_step;
-if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-const err67 = {instancePath:instancePath+"/flows/" + i3+"/from_step",schemaPath:"#/properties/flows/items/properties/from_step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-if(typeof data23 == "number"){
-if(data23 < 0 || isNaN(data23)){
-const err68 = {instancePath:instancePath+"/flows/" + i3+"/from_step",schemaPath:"#/properties/flows/items/properties/from_step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-}
-}
-if(data22.to_step !== undefined){
-let data24 = data22.to_step;
-if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
-const err69 = {instancePath:instancePath+"/flows/" + i3+"/to_step",schemaPath:"#/properties/flows/items/properties/to_step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-if(typeof data24 == "number"){
-if(data24 < 0 || isNaN(data24)){
-const err70 = {instancePath:instancePath+"/flows/" + i3+"/to_step",schemaPath:"#/properties/flows/items/properties/to_step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-}
-if(data22.kind !== undefined){
-let data25 = data22.kind;
-if(typeof data25 === "string"){
-if(func3(data25) > 64){
-const err71 = {instancePath:instancePath+"/flows/" + i3+"/kind",schemaPath:"#/properties/flows/items/properties/kind/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-}
-else {
-const err72 = {instancePath:instancePath+"/flows/" + i3+"/kind",schemaPath:"#/properties/flows/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
-}
-if(data22.label !== undefined){
-let data26 = data22.label;
-if(typeof data26 === "string"){
-if(func3(data26) > 10000){
-const err73 = {instancePath:instancePath+"/flows/" + i3+"/label",schemaPath:"#/properties/flows/items/properties/label/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-}
-else {
-const err74 = {instancePath:instancePath+"/flows/" + i3+"/label",schemaPath:"#/properties/flows/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-}
-}
-else {
-const err75 = {instancePath:instancePath+"/flows/" + i3,schemaPath:"#/properties/flows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-}
-}
-else {
-const err76 = {instancePath:instancePath+"/flows",schemaPath:"#/properties/flows/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-}
-if(data.total_steps !== undefined){
-let data27 = data.total_steps;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-const err77 = {instancePath:instancePath+"/total_steps",schemaPath:"#/properties/total_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-if(typeof data27 == "number"){
-if(data27 < 0 || isNaN(data27)){
-const err78 = {instancePath:instancePath+"/total_steps",schemaPath:"#/properties/total_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-}
-}
-if(data.total_flows !== undefined){
-let data28 = data.total_flows;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-const err79 = {instancePath:instancePath+"/total_flows",schemaPath:"#/properties/total_flows/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-if(typeof data28 == "number"){
-if(data28 < 0 || isNaN(data28)){
-const err80 = {instancePath:instancePath+"/total_flows",schemaPath:"#/properties/total_flows/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-}
-}
-if(data.limit !== undefined){
-let data29 = data.limit;
-if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
-const err81 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-if(typeof data29 == "number"){
-if(data29 < 1 || isNaN(data29)){
-const err82 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
-errors++;
-}
-}
-}
-if(data.truncated !== undefined){
-if(typeof data.truncated !== "boolean"){
-const err83 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
-}
-}
-else {
-const err84 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,16 +2,656 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserNode","description":"GET /api/nodes/{id}: the full node for the inspector (all stored fields; body bounded), its relations in both directions (bounded, with category), and its source location.","type":"object","required":["node","body_truncated","outgoing","incoming","outgoing_truncated","incoming_truncated","logic_steps","source"],"additionalProperties":false,"properties":{"node":{"type":"object","required":["id","kind","title","leaf","family","authority","status","tags","summary","body","source_path","start_line","end_line","anchors","language","capabilities","origin","content_hash"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":100000},"leaf":{"type":"string","maxLength":100000},"family":{"type":["string","null"],"maxLength":256},"authority":{"type":["string","null"],"maxLength":256},"status":{"type":["string","null"],"maxLength":256},"tags":{"type":"array","items":{"type":"string","maxLength":1024}},"summary":{"type":"string","maxLength":100000},"body":{"type":"string","maxLength":200000},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0},"anchors":{"type":"array","items":{"type":"object"}},"language":{"type":["string","null"],"maxLength":128},"capabilities":{"type":"array","items":{"type":"string","maxLength":1024}},"origin":{"type":"string","maxLength":32},"content_hash":{"type":"string","maxLength":128}}},"body_truncated":{"type":"boolean"},"outgoing":{"type":"array","maxItems":500,"items":{"$ref":"#/definitions/relation"}},"incoming":{"type":"array","maxItems":500,"items":{"$ref":"#/definitions/relation"}},"outgoing_truncated":{"type":"boolean"},"incoming_truncated":{"type":"boolean"},"logic_steps":{"type":"integer","minimum":0},"source":{"type":"object","required":["path","start_line","end_line"],"additionalProperties":false,"properties":{"path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0}}}},"definitions":{"graph_node":{"type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}},"graph_edge":{"type":"object","description":"One stored edge: key is the edge identity key (source, relation, target joined by NUL); category from libs/core relationCategory. `reversed` (Flow and Web) is true when the semantic direction runs from target to source.","required":["key","source","target","relation","category"],"additionalProperties":false,"properties":{"key":{"type":"string","maxLength":10000},"source":{"type":"string","maxLength":4096},"target":{"type":"string","maxLength":4096},"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64},"reversed":{"type":"boolean"}}},"signature":{"type":"object","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}},"relation":{"type":"object","required":["edge","other","source_path","line"],"additionalProperties":false,"properties":{"edge":{"$ref":"#/definitions/graph_edge"},"other":{"anyOf":[{"$ref":"#/definitions/graph_node"},{"type":"null"}],"description":"The node at the other end (null when the edge points at an id with no node)."},"source_path":{"type":"string","maxLength":4096},"line":{"type":"integer","minimum":0}}}}};
+export const validate_viewer_v2_api_node = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserNode","description":"GET /api/nodes/{id}: the full node for the inspector (all stored fields; body bounded), its relations in both directions (bounded, with category), and its source location.","type":"object","required":["node","body_truncated","outgoing","incoming","outgoing_truncated","incoming_truncated","logic_steps","source"],"additionalProperties":false,"properties":{"node":{"type":"object","required":["id","kind","title","leaf","family","authority","status","tags","summary","body","source_path","start_line","end_line","anchors","language","capabilities","origin","content_hash"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":100000},"leaf":{"type":"string","maxLength":100000},"family":{"type":["string","null"],"maxLength":256},"authority":{"type":["string","null"],"maxLength":256},"status":{"type":["string","null"],"maxLength":256},"tags":{"type":"array","items":{"type":"string","maxLength":1024}},"summary":{"type":"string","maxLength":100000},"body":{"type":"string","maxLength":200000},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0},"anchors":{"type":"array","items":{"type":"object"}},"language":{"type":["string","null"],"maxLength":128},"capabilities":{"type":"array","items":{"type":"string","maxLength":1024}},"origin":{"type":"string","maxLength":32},"content_hash":{"type":"string","maxLength":128}}},"body_truncated":{"type":"boolean"},"outgoing":{"type":"array","maxItems":500,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/relation"}},"incoming":{"type":"array","maxItems":500,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/relation"}},"outgoing_truncated":{"type":"boolean"},"incoming_truncated":{"type":"boolean"},"logic_steps":{"type":"integer","minimum":0},"source":{"type":"object","required":["path","start_line","end_line"],"additionalProperties":false,"properties":{"path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0}}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime_ucs2length.default;
-const schema12 = {"type":"object","required":["edge","other","source_path","line"],"additionalProperties":false,"properties":{"edge":{"$ref":"#/definitions/graph_edge"},"other":{"anyOf":[{"$ref":"#/definitions/graph_node"},{"type":"null"}],"description":"The node at the other end (null when the edge points at an id with no node)."},"source_path":{"type":"string","maxLength":4096},"line":{"type":"integer","minimum":0}}};
-const schema13 = {"type":"object","description":"One stored edge: key is the edge identity key (source, relation, target joined by NUL); category from libs/core relationCategory. `reversed` (Flow and Web) is true when the semantic direction runs from target to source.","required":["key","source","target","relation","category"],"additionalProperties":false,"properties":{"key":{"type":"string","maxLength":10000},"source":{"type":"string","maxLength":4096},"target":{"type":"string","maxLength":4096},"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64},"reversed":{"type":"boolean"}}};
-const schema14 = {"type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}};
+const schema7 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/relation","type":"object","required":["edge","other","source_path","line"],"additionalProperties":false,"properties":{"edge":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/graph_edge"},"other":{"anyOf":[{"$ref":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/graph_node"},{"type":"null"}],"description":"The node at the other end (null when the edge points at an id with no node)."},"source_path":{"type":"string","maxLength":4096},"line":{"type":"integer","minimum":0}}};
+const schema8 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/graph_edge","type":"object","description":"One stored edge: key is the edge identity key (source, relation, target joined by NUL); category from libs/core relationCategory. `reversed` (Flow and Web) is true when the semantic direction runs from target to source.","required":["key","source","target","relation","category"],"additionalProperties":false,"properties":{"key":{"type":"string","maxLength":10000},"source":{"type":"string","maxLength":4096},"target":{"type":"string","maxLength":4096},"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64},"reversed":{"type":"boolean"}}};
 
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/graph_edge" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.source === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.target === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.relation === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.category === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "key") || (key0 === "source")) || (key0 === "target")) || (key0 === "relation")) || (key0 === "category")) || (key0 === "reversed"))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.key !== undefined){
+let data0 = data.key;
+if(typeof data0 === "string"){
+if(func3(data0) > 10000){
+const err6 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.source !== undefined){
+let data1 = data.source;
+if(typeof data1 === "string"){
+if(func3(data1) > 4096){
+const err8 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.target !== undefined){
+let data2 = data.target;
+if(typeof data2 === "string"){
+if(func3(data2) > 4096){
+const err10 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.relation !== undefined){
+let data3 = data.relation;
+if(typeof data3 === "string"){
+if(func3(data3) > 128){
+const err12 = {instancePath:instancePath+"/relation",schemaPath:"#/properties/relation/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/relation",schemaPath:"#/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data4 = data.category;
+if(typeof data4 === "string"){
+if(func3(data4) > 64){
+const err14 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.reversed !== undefined){
+if(typeof data.reversed !== "boolean"){
+const err16 = {instancePath:instancePath+"/reversed",schemaPath:"#/properties/reversed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+
+const schema9 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/graph_node","type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}};
+
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/graph_node" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.leaf === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "leaf"},message:"must have required property '"+"leaf"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.tags === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.capabilities === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func2.call(schema9.properties, key0))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func3(data0) > 4096){
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if(typeof data1 === "string"){
+if(func3(data1) > 128){
+const err9 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data2 = data.title;
+if(typeof data2 === "string"){
+if(func3(data2) > 4096){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.leaf !== undefined){
+let data3 = data.leaf;
+if(typeof data3 === "string"){
+if(func3(data3) > 4096){
+const err13 = {instancePath:instancePath+"/leaf",schemaPath:"#/properties/leaf/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/leaf",schemaPath:"#/properties/leaf/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.family !== undefined){
+let data4 = data.family;
+if(typeof data4 === "string"){
+if(func3(data4) > 256){
+const err15 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data5 = data.status;
+if(typeof data5 === "string"){
+if(func3(data5) > 256){
+const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.tags !== undefined){
+let data6 = data.tags;
+if(Array.isArray(data6)){
+if(data6.length > 200){
+const err19 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(func3(data7) > 1024){
+const err20 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.language !== undefined){
+let data8 = data.language;
+if(typeof data8 === "string"){
+if(func3(data8) > 128){
+const err23 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.capabilities !== undefined){
+let data9 = data.capabilities;
+if(Array.isArray(data9)){
+if(data9.length > 200){
+const err25 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+if(typeof data10 === "string"){
+if(func3(data10) > 1024){
+const err26 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"#/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.source_path !== undefined){
+let data11 = data.source_path;
+if(typeof data11 === "string"){
+if(func3(data11) > 4096){
+const err29 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.start_line !== undefined){
+let data12 = data.start_line;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+const err31 = {instancePath:instancePath+"/start_line",schemaPath:"#/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(typeof data12 == "number"){
+if(data12 < 0 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/start_line",schemaPath:"#/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+validate25.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/relation" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -68,10 +708,26 @@ errors++;
 }
 }
 if(data.edge !== undefined){
-let data0 = data.edge;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.key === undefined){
-const err5 = {instancePath:instancePath+"/edge",schemaPath:"#/definitions/graph_edge/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
+if(!(validate23(data.edge, {instancePath:instancePath+"/edge",parentData:data,parentDataProperty:"edge",rootData}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+}
+if(data.other !== undefined){
+let data1 = data.other;
+const _errs4 = errors;
+let valid1 = false;
+const _errs5 = errors;
+if(!(validate25(data1, {instancePath:instancePath+"/other",parentData:data,parentDataProperty:"other",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data1 !== null){
+const err5 = {instancePath:instancePath+"/other",schemaPath:"#/properties/other/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -80,8 +736,11 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data0.source === undefined){
-const err6 = {instancePath:instancePath+"/edge",schemaPath:"#/definitions/graph_edge/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err6 = {instancePath:instancePath+"/other",schemaPath:"#/properties/other/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -90,8 +749,23 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data0.target === undefined){
-const err7 = {instancePath:instancePath+"/edge",schemaPath:"#/definitions/graph_edge/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.source_path !== undefined){
+let data2 = data.source_path;
+if(typeof data2 === "string"){
+if(func3(data2) > 4096){
+const err7 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -100,8 +774,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data0.relation === undefined){
-const err8 = {instancePath:instancePath+"/edge",schemaPath:"#/definitions/graph_edge/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
+}
+else {
+const err8 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -110,8 +785,11 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data0.category === undefined){
-const err9 = {instancePath:instancePath+"/edge",schemaPath:"#/definitions/graph_edge/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
+}
+if(data.line !== undefined){
+let data3 = data.line;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err9 = {instancePath:instancePath+"/line",schemaPath:"#/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -120,9 +798,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key1 in data0){
-if(!((((((key1 === "key") || (key1 === "source")) || (key1 === "target")) || (key1 === "relation")) || (key1 === "category")) || (key1 === "reversed"))){
-const err10 = {instancePath:instancePath+"/edge",schemaPath:"#/definitions/graph_edge/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+const err10 = {instancePath:instancePath+"/line",schemaPath:"#/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -132,11 +810,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data0.key !== undefined){
-let data1 = data0.key;
-if(typeof data1 === "string"){
-if(func3(data1) > 10000){
-const err11 = {instancePath:instancePath+"/edge/key",schemaPath:"#/definitions/graph_edge/properties/key/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -145,664 +822,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/edge/key",schemaPath:"#/definitions/graph_edge/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data0.source !== undefined){
-let data2 = data0.source;
-if(typeof data2 === "string"){
-if(func3(data2) > 4096){
-const err13 = {instancePath:instancePath+"/edge/source",schemaPath:"#/definitions/graph_edge/properties/source/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/edge/source",schemaPath:"#/definitions/graph_edge/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data0.target !== undefined){
-let data3 = data0.target;
-if(typeof data3 === "string"){
-if(func3(data3) > 4096){
-const err15 = {instancePath:instancePath+"/edge/target",schemaPath:"#/definitions/graph_edge/properties/target/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/edge/target",schemaPath:"#/definitions/graph_edge/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data0.relation !== undefined){
-let data4 = data0.relation;
-if(typeof data4 === "string"){
-if(func3(data4) > 128){
-const err17 = {instancePath:instancePath+"/edge/relation",schemaPath:"#/definitions/graph_edge/properties/relation/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/edge/relation",schemaPath:"#/definitions/graph_edge/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data0.category !== undefined){
-let data5 = data0.category;
-if(typeof data5 === "string"){
-if(func3(data5) > 64){
-const err19 = {instancePath:instancePath+"/edge/category",schemaPath:"#/definitions/graph_edge/properties/category/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/edge/category",schemaPath:"#/definitions/graph_edge/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data0.reversed !== undefined){
-if(typeof data0.reversed !== "boolean"){
-const err21 = {instancePath:instancePath+"/edge/reversed",schemaPath:"#/definitions/graph_edge/properties/reversed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/edge",schemaPath:"#/definitions/graph_edge/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.other !== undefined){
-let data7 = data.other;
-const _errs19 = errors;
-let valid3 = false;
-const _errs20 = errors;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.id === undefined){
-const err23 = {instancePath:instancePath+"/other",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(data7.kind === undefined){
-const err24 = {instancePath:instancePath+"/other",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(data7.title === undefined){
-const err25 = {instancePath:instancePath+"/other",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(data7.leaf === undefined){
-const err26 = {instancePath:instancePath+"/other",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "leaf"},message:"must have required property '"+"leaf"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(data7.tags === undefined){
-const err27 = {instancePath:instancePath+"/other",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data7.capabilities === undefined){
-const err28 = {instancePath:instancePath+"/other",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-for(const key2 in data7){
-if(!(func2.call(schema14.properties, key2))){
-const err29 = {instancePath:instancePath+"/other",schemaPath:"#/definitions/graph_node/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-if(data7.id !== undefined){
-let data8 = data7.id;
-if(typeof data8 === "string"){
-if(func3(data8) > 4096){
-const err30 = {instancePath:instancePath+"/other/id",schemaPath:"#/definitions/graph_node/properties/id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/other/id",schemaPath:"#/definitions/graph_node/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data7.kind !== undefined){
-let data9 = data7.kind;
-if(typeof data9 === "string"){
-if(func3(data9) > 128){
-const err32 = {instancePath:instancePath+"/other/kind",schemaPath:"#/definitions/graph_node/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/other/kind",schemaPath:"#/definitions/graph_node/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data7.title !== undefined){
-let data10 = data7.title;
-if(typeof data10 === "string"){
-if(func3(data10) > 4096){
-const err34 = {instancePath:instancePath+"/other/title",schemaPath:"#/definitions/graph_node/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-else {
-const err35 = {instancePath:instancePath+"/other/title",schemaPath:"#/definitions/graph_node/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-if(data7.leaf !== undefined){
-let data11 = data7.leaf;
-if(typeof data11 === "string"){
-if(func3(data11) > 4096){
-const err36 = {instancePath:instancePath+"/other/leaf",schemaPath:"#/definitions/graph_node/properties/leaf/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/other/leaf",schemaPath:"#/definitions/graph_node/properties/leaf/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-if(data7.family !== undefined){
-let data12 = data7.family;
-if(typeof data12 === "string"){
-if(func3(data12) > 256){
-const err38 = {instancePath:instancePath+"/other/family",schemaPath:"#/definitions/graph_node/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/other/family",schemaPath:"#/definitions/graph_node/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-if(data7.status !== undefined){
-let data13 = data7.status;
-if(typeof data13 === "string"){
-if(func3(data13) > 256){
-const err40 = {instancePath:instancePath+"/other/status",schemaPath:"#/definitions/graph_node/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/other/status",schemaPath:"#/definitions/graph_node/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-if(data7.tags !== undefined){
-let data14 = data7.tags;
-if(Array.isArray(data14)){
-if(data14.length > 200){
-const err42 = {instancePath:instancePath+"/other/tags",schemaPath:"#/definitions/graph_node/properties/tags/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-const len0 = data14.length;
-for(let i0=0; i0<len0; i0++){
-let data15 = data14[i0];
-if(typeof data15 === "string"){
-if(func3(data15) > 1024){
-const err43 = {instancePath:instancePath+"/other/tags/" + i0,schemaPath:"#/definitions/graph_node/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/other/tags/" + i0,schemaPath:"#/definitions/graph_node/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/other/tags",schemaPath:"#/definitions/graph_node/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-if(data7.language !== undefined){
-let data16 = data7.language;
-if(typeof data16 === "string"){
-if(func3(data16) > 128){
-const err46 = {instancePath:instancePath+"/other/language",schemaPath:"#/definitions/graph_node/properties/language/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/other/language",schemaPath:"#/definitions/graph_node/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-if(data7.capabilities !== undefined){
-let data17 = data7.capabilities;
-if(Array.isArray(data17)){
-if(data17.length > 200){
-const err48 = {instancePath:instancePath+"/other/capabilities",schemaPath:"#/definitions/graph_node/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-const len1 = data17.length;
-for(let i1=0; i1<len1; i1++){
-let data18 = data17[i1];
-if(typeof data18 === "string"){
-if(func3(data18) > 1024){
-const err49 = {instancePath:instancePath+"/other/capabilities/" + i1,schemaPath:"#/definitions/graph_node/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/other/capabilities/" + i1,schemaPath:"#/definitions/graph_node/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-}
-}
-else {
-const err51 = {instancePath:instancePath+"/other/capabilities",schemaPath:"#/definitions/graph_node/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-if(data7.source_path !== undefined){
-let data19 = data7.source_path;
-if(typeof data19 === "string"){
-if(func3(data19) > 4096){
-const err52 = {instancePath:instancePath+"/other/source_path",schemaPath:"#/definitions/graph_node/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/other/source_path",schemaPath:"#/definitions/graph_node/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-if(data7.start_line !== undefined){
-let data20 = data7.start_line;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-const err54 = {instancePath:instancePath+"/other/start_line",schemaPath:"#/definitions/graph_node/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-if(typeof data20 == "number"){
-if(data20 < 0 || isNaN(data20)){
-const err55 = {instancePath:instancePath+"/other/start_line",schemaPath:"#/definitions/graph_node/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/other",schemaPath:"#/definitions/graph_node/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-var _valid0 = _errs20 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const _errs50 = errors;
-if(data7 !== null){
-const err57 = {instancePath:instancePath+"/other",schemaPath:"#/properties/other/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-var _valid0 = _errs50 === errors;
-valid3 = valid3 || _valid0;
-}
-if(!valid3){
-const err58 = {instancePath:instancePath+"/other",schemaPath:"#/properties/other/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-else {
-errors = _errs19;
-if(vErrors !== null){
-if(_errs19){
-vErrors.length = _errs19;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.source_path !== undefined){
-let data21 = data.source_path;
-if(typeof data21 === "string"){
-if(func3(data21) > 4096){
-const err59 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-if(data.line !== undefined){
-let data22 = data.line;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-const err61 = {instancePath:instancePath+"/line",schemaPath:"#/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-if(typeof data22 == "number"){
-if(data22 < 0 || isNaN(data22)){
-const err62 = {instancePath:instancePath+"/line",schemaPath:"#/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err63 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-validate11.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/node.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1082,7 +1108,7 @@ vErrors.push(err26);
 errors++;
 }
 for(const key1 in data0){
-if(!(func2.call(schema11.properties.node.properties, key1))){
+if(!(func2.call(schema6.properties.node.properties, key1))){
 const err27 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err27];
@@ -1196,7 +1222,7 @@ errors++;
 if(data0.family !== undefined){
 let data5 = data0.family;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err36 = {instancePath:instancePath+"/node/family",schemaPath:"#/properties/node/properties/family/type",keyword:"type",params:{type: schema11.properties.node.properties.family.type},message:"must be string,null"};
+const err36 = {instancePath:instancePath+"/node/family",schemaPath:"#/properties/node/properties/family/type",keyword:"type",params:{type: schema6.properties.node.properties.family.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1221,7 +1247,7 @@ errors++;
 if(data0.authority !== undefined){
 let data6 = data0.authority;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err38 = {instancePath:instancePath+"/node/authority",schemaPath:"#/properties/node/properties/authority/type",keyword:"type",params:{type: schema11.properties.node.properties.authority.type},message:"must be string,null"};
+const err38 = {instancePath:instancePath+"/node/authority",schemaPath:"#/properties/node/properties/authority/type",keyword:"type",params:{type: schema6.properties.node.properties.authority.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1246,7 +1272,7 @@ errors++;
 if(data0.status !== undefined){
 let data7 = data0.status;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err40 = {instancePath:instancePath+"/node/status",schemaPath:"#/properties/node/properties/status/type",keyword:"type",params:{type: schema11.properties.node.properties.status.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/node/status",schemaPath:"#/properties/node/properties/status/type",keyword:"type",params:{type: schema6.properties.node.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1466,7 +1492,7 @@ errors++;
 if(data0.language !== undefined){
 let data17 = data0.language;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err57 = {instancePath:instancePath+"/node/language",schemaPath:"#/properties/node/properties/language/type",keyword:"type",params:{type: schema11.properties.node.properties.language.type},message:"must be string,null"};
+const err57 = {instancePath:instancePath+"/node/language",schemaPath:"#/properties/node/properties/language/type",keyword:"type",params:{type: schema6.properties.node.properties.language.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1618,8 +1644,8 @@ errors++;
 }
 const len3 = data23.length;
 for(let i3=0; i3<len3; i3++){
-if(!(validate11(data23[i3], {instancePath:instancePath+"/outgoing/" + i3,parentData:data23,parentDataProperty:i3,rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+if(!(validate22(data23[i3], {instancePath:instancePath+"/outgoing/" + i3,parentData:data23,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
 }
@@ -1650,8 +1676,8 @@ errors++;
 }
 const len4 = data25.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate11(data25[i4], {instancePath:instancePath+"/incoming/" + i4,parentData:data25,parentDataProperty:i4,rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+if(!(validate22(data25[i4], {instancePath:instancePath+"/incoming/" + i4,parentData:data25,parentDataProperty:i4,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
 }
@@ -1859,6 +1885,6 @@ vErrors.push(err87);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

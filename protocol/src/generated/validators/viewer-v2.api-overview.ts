@@ -2,19 +2,835 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserOverview","description":"GET /api/overview: the exact snapshot the worker serves, counts, bounded facet values for filtering, and a bounded list of entry nodes.","type":"object","required":["project_id","signature","counts","nodes_by_kind","issues_by_severity","relations","facets","entries","truncated","logic_allowed"],"additionalProperties":false,"properties":{"project_id":{"type":"string","maxLength":512},"signature":{"$ref":"#/definitions/signature"},"counts":{"type":"object","required":["nodes","edges","issues","logic_steps"],"additionalProperties":false,"properties":{"nodes":{"type":"integer","minimum":0},"edges":{"type":"integer","minimum":0},"issues":{"type":"integer","minimum":0},"logic_steps":{"type":"integer","minimum":0}}},"nodes_by_kind":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"issues_by_severity":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"relations":{"type":"array","maxItems":500,"items":{"type":"object","required":["relation","category"],"additionalProperties":false,"properties":{"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64}}}},"facets":{"type":"object","required":["kind","family","authority","status","tag","language","capability"],"additionalProperties":false,"properties":{"kind":{"$ref":"#/definitions/facet"},"family":{"$ref":"#/definitions/facet"},"authority":{"$ref":"#/definitions/facet"},"status":{"$ref":"#/definitions/facet"},"tag":{"$ref":"#/definitions/facet"},"language":{"$ref":"#/definitions/facet"},"capability":{"$ref":"#/definitions/facet"}}},"entries":{"type":"array","maxItems":2000,"items":{"$ref":"#/definitions/graph_node"}},"truncated":{"type":"boolean","description":"True when a facet or the entry list was cut."},"logic_allowed":{"type":"boolean"}},"definitions":{"graph_node":{"type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}},"graph_edge":{"type":"object","description":"One stored edge: key is the edge identity key (source, relation, target joined by NUL); category from libs/core relationCategory. `reversed` (Flow and Web) is true when the semantic direction runs from target to source.","required":["key","source","target","relation","category"],"additionalProperties":false,"properties":{"key":{"type":"string","maxLength":10000},"source":{"type":"string","maxLength":4096},"target":{"type":"string","maxLength":4096},"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64},"reversed":{"type":"boolean"}}},"signature":{"type":"object","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}},"facet":{"type":"object","required":["values","truncated"],"additionalProperties":false,"properties":{"values":{"type":"array","maxItems":500,"items":{"type":"object","required":["value","count"],"additionalProperties":false,"properties":{"value":{"type":"string","maxLength":1024},"count":{"type":"integer","minimum":0}}}},"truncated":{"type":"boolean"}}}}};
-const schema12 = {"type":"object","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}};
-const schema13 = {"type":"object","required":["values","truncated"],"additionalProperties":false,"properties":{"values":{"type":"array","maxItems":500,"items":{"type":"object","required":["value","count"],"additionalProperties":false,"properties":{"value":{"type":"string","maxLength":1024},"count":{"type":"integer","minimum":0}}}},"truncated":{"type":"boolean"}}};
-const schema20 = {"type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}};
+export const validate_viewer_v2_api_overview = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserOverview","description":"GET /api/overview: the exact snapshot the worker serves, counts, bounded facet values for filtering, and a bounded list of entry nodes.","type":"object","required":["project_id","signature","counts","nodes_by_kind","issues_by_severity","relations","facets","entries","truncated","logic_allowed"],"additionalProperties":false,"properties":{"project_id":{"type":"string","maxLength":512},"signature":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/signature"},"counts":{"type":"object","required":["nodes","edges","issues","logic_steps"],"additionalProperties":false,"properties":{"nodes":{"type":"integer","minimum":0},"edges":{"type":"integer","minimum":0},"issues":{"type":"integer","minimum":0},"logic_steps":{"type":"integer","minimum":0}}},"nodes_by_kind":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"issues_by_severity":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"relations":{"type":"array","maxItems":500,"items":{"type":"object","required":["relation","category"],"additionalProperties":false,"properties":{"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64}}}},"facets":{"type":"object","required":["kind","family","authority","status","tag","language","capability"],"additionalProperties":false,"properties":{"kind":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"family":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"authority":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"status":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"tag":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"language":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"capability":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"}}},"entries":{"type":"array","maxItems":2000,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/graph_node"}},"truncated":{"type":"boolean","description":"True when a facet or the entry list was cut."},"logic_allowed":{"type":"boolean"}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime_ucs2length.default;
+const schema7 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/signature","type":"object","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}};
 const pattern0 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern1 = new RegExp("^gen-[0-9]+-[a-z0-9]+\\.sqlite$", "u");
 const pattern2 = new RegExp("^[0-9]+$", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/signature" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.generation === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.source_identity === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source_identity"},message:"must have required property '"+"source_identity"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.index_file === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_file"},message:"must have required property '"+"index_file"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.index_ino === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_ino"},message:"must have required property '"+"index_ino"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.index_size === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_size"},message:"must have required property '"+"index_size"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "generation") || (key0 === "source_identity")) || (key0 === "index_file")) || (key0 === "index_ino")) || (key0 === "index_size"))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.generation !== undefined){
+let data0 = data.generation;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err6 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(typeof data0 == "number"){
+if(data0 < 1 || isNaN(data0)){
+const err7 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data.source_identity !== undefined){
+let data1 = data.source_identity;
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err8 = {instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.index_file !== undefined){
+let data2 = data.index_file;
+if(typeof data2 === "string"){
+if(!pattern1.test(data2)){
+const err10 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.index_ino !== undefined){
+let data3 = data.index_ino;
+if(typeof data3 === "string"){
+if(!pattern2.test(data3)){
+const err12 = {instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.index_size !== undefined){
+let data4 = data.index_size;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err14 = {instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(typeof data4 == "number"){
+if(data4 < 1 || isNaN(data4)){
+const err15 = {instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+const schema8 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet","type":"object","required":["values","truncated"],"additionalProperties":false,"properties":{"values":{"type":"array","maxItems":500,"items":{"type":"object","required":["value","count"],"additionalProperties":false,"properties":{"value":{"type":"string","maxLength":1024},"count":{"type":"integer","minimum":0}}}},"truncated":{"type":"boolean"}}};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.values === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.truncated === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((key0 === "values") || (key0 === "truncated"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.values !== undefined){
+let data0 = data.values;
+if(Array.isArray(data0)){
+if(data0.length > 500){
+const err3 = {instancePath:instancePath+"/values",schemaPath:"#/properties/values/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.value === undefined){
+const err4 = {instancePath:instancePath+"/values/" + i0,schemaPath:"#/properties/values/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1.count === undefined){
+const err5 = {instancePath:instancePath+"/values/" + i0,schemaPath:"#/properties/values/items/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!((key1 === "value") || (key1 === "count"))){
+const err6 = {instancePath:instancePath+"/values/" + i0,schemaPath:"#/properties/values/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data1.value !== undefined){
+let data2 = data1.value;
+if(typeof data2 === "string"){
+if(func3(data2) > 1024){
+const err7 = {instancePath:instancePath+"/values/" + i0+"/value",schemaPath:"#/properties/values/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/values/" + i0+"/value",schemaPath:"#/properties/values/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data1.count !== undefined){
+let data3 = data1.count;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err9 = {instancePath:instancePath+"/values/" + i0+"/count",schemaPath:"#/properties/values/items/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+const err10 = {instancePath:instancePath+"/values/" + i0+"/count",schemaPath:"#/properties/values/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/values/" + i0,schemaPath:"#/properties/values/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/values",schemaPath:"#/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.truncated !== undefined){
+if(typeof data.truncated !== "boolean"){
+const err13 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+
+const schema9 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/graph_node","type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}};
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/graph_node" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.leaf === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "leaf"},message:"must have required property '"+"leaf"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.tags === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.capabilities === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func2.call(schema9.properties, key0))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func3(data0) > 4096){
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if(typeof data1 === "string"){
+if(func3(data1) > 128){
+const err9 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data2 = data.title;
+if(typeof data2 === "string"){
+if(func3(data2) > 4096){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.leaf !== undefined){
+let data3 = data.leaf;
+if(typeof data3 === "string"){
+if(func3(data3) > 4096){
+const err13 = {instancePath:instancePath+"/leaf",schemaPath:"#/properties/leaf/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/leaf",schemaPath:"#/properties/leaf/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.family !== undefined){
+let data4 = data.family;
+if(typeof data4 === "string"){
+if(func3(data4) > 256){
+const err15 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data5 = data.status;
+if(typeof data5 === "string"){
+if(func3(data5) > 256){
+const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.tags !== undefined){
+let data6 = data.tags;
+if(Array.isArray(data6)){
+if(data6.length > 200){
+const err19 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(func3(data7) > 1024){
+const err20 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.language !== undefined){
+let data8 = data.language;
+if(typeof data8 === "string"){
+if(func3(data8) > 128){
+const err23 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.capabilities !== undefined){
+let data9 = data.capabilities;
+if(Array.isArray(data9)){
+if(data9.length > 200){
+const err25 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+if(typeof data10 === "string"){
+if(func3(data10) > 1024){
+const err26 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"#/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.source_path !== undefined){
+let data11 = data.source_path;
+if(typeof data11 === "string"){
+if(func3(data11) > 4096){
+const err29 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.start_line !== undefined){
+let data12 = data.start_line;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+const err31 = {instancePath:instancePath+"/start_line",schemaPath:"#/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(typeof data12 == "number"){
+if(data12 < 0 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/start_line",schemaPath:"#/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+validate32.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/overview.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -119,7 +935,7 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema11.properties, key0))){
+if(!(func2.call(schema6.properties, key0))){
 const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
@@ -156,10 +972,16 @@ errors++;
 }
 }
 if(data.signature !== undefined){
-let data1 = data.signature;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.generation === undefined){
-const err13 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/signature/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
+if(!(validate22(data.signature, {instancePath:instancePath+"/signature",parentData:data,parentDataProperty:"signature",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+if(data.counts !== undefined){
+let data2 = data.counts;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.nodes === undefined){
+const err13 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "nodes"},message:"must have required property '"+"nodes"+"'"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -168,8 +990,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data1.source_identity === undefined){
-const err14 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/signature/required",keyword:"required",params:{missingProperty: "source_identity"},message:"must have required property '"+"source_identity"+"'"};
+if(data2.edges === undefined){
+const err14 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "edges"},message:"must have required property '"+"edges"+"'"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -178,8 +1000,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data1.index_file === undefined){
-const err15 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/signature/required",keyword:"required",params:{missingProperty: "index_file"},message:"must have required property '"+"index_file"+"'"};
+if(data2.issues === undefined){
+const err15 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "issues"},message:"must have required property '"+"issues"+"'"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -188,8 +1010,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data1.index_ino === undefined){
-const err16 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/signature/required",keyword:"required",params:{missingProperty: "index_ino"},message:"must have required property '"+"index_ino"+"'"};
+if(data2.logic_steps === undefined){
+const err16 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "logic_steps"},message:"must have required property '"+"logic_steps"+"'"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -198,8 +1020,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data1.index_size === undefined){
-const err17 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/signature/required",keyword:"required",params:{missingProperty: "index_size"},message:"must have required property '"+"index_size"+"'"};
+for(const key1 in data2){
+if(!((((key1 === "nodes") || (key1 === "edges")) || (key1 === "issues")) || (key1 === "logic_steps"))){
+const err17 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -208,9 +1031,11 @@ vErrors.push(err17);
 }
 errors++;
 }
-for(const key1 in data1){
-if(!(((((key1 === "generation") || (key1 === "source_identity")) || (key1 === "index_file")) || (key1 === "index_ino")) || (key1 === "index_size"))){
-const err18 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/signature/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(data2.nodes !== undefined){
+let data3 = data2.nodes;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err18 = {instancePath:instancePath+"/counts/nodes",schemaPath:"#/properties/counts/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -219,11 +1044,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data1.generation !== undefined){
-let data2 = data1.generation;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err19 = {instancePath:instancePath+"/signature/generation",schemaPath:"#/definitions/signature/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+const err19 = {instancePath:instancePath+"/counts/nodes",schemaPath:"#/properties/counts/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -232,9 +1055,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(typeof data2 == "number"){
-if(data2 < 1 || isNaN(data2)){
-const err20 = {instancePath:instancePath+"/signature/generation",schemaPath:"#/definitions/signature/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data2.edges !== undefined){
+let data4 = data2.edges;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err20 = {instancePath:instancePath+"/counts/edges",schemaPath:"#/properties/counts/properties/edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -243,13 +1069,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-}
-if(data1.source_identity !== undefined){
-let data3 = data1.source_identity;
-if(typeof data3 === "string"){
-if(!pattern0.test(data3)){
-const err21 = {instancePath:instancePath+"/signature/source_identity",schemaPath:"#/definitions/signature/properties/source_identity/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+const err21 = {instancePath:instancePath+"/counts/edges",schemaPath:"#/properties/counts/properties/edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -259,8 +1081,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-else {
-const err22 = {instancePath:instancePath+"/signature/source_identity",schemaPath:"#/definitions/signature/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data2.issues !== undefined){
+let data5 = data2.issues;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+const err22 = {instancePath:instancePath+"/counts/issues",schemaPath:"#/properties/counts/properties/issues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -269,12 +1094,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data1.index_file !== undefined){
-let data4 = data1.index_file;
-if(typeof data4 === "string"){
-if(!pattern1.test(data4)){
-const err23 = {instancePath:instancePath+"/signature/index_file",schemaPath:"#/definitions/signature/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""};
+if(typeof data5 == "number"){
+if(data5 < 0 || isNaN(data5)){
+const err23 = {instancePath:instancePath+"/counts/issues",schemaPath:"#/properties/counts/properties/issues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -284,8 +1106,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/signature/index_file",schemaPath:"#/definitions/signature/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data2.logic_steps !== undefined){
+let data6 = data2.logic_steps;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+const err24 = {instancePath:instancePath+"/counts/logic_steps",schemaPath:"#/properties/counts/properties/logic_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -294,12 +1119,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data1.index_ino !== undefined){
-let data5 = data1.index_ino;
-if(typeof data5 === "string"){
-if(!pattern2.test(data5)){
-const err25 = {instancePath:instancePath+"/signature/index_ino",schemaPath:"#/definitions/signature/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+const err25 = {instancePath:instancePath+"/counts/logic_steps",schemaPath:"#/properties/counts/properties/logic_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -309,8 +1131,10 @@ vErrors.push(err25);
 errors++;
 }
 }
+}
+}
 else {
-const err26 = {instancePath:instancePath+"/signature/index_ino",schemaPath:"#/definitions/signature/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err26 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -320,10 +1144,13 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data1.index_size !== undefined){
-let data6 = data1.index_size;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err27 = {instancePath:instancePath+"/signature/index_size",schemaPath:"#/definitions/signature/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.nodes_by_kind !== undefined){
+let data7 = data.nodes_by_kind;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key2 in data7){
+let data8 = data7[key2];
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+const err27 = {instancePath:instancePath+"/nodes_by_kind/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/nodes_by_kind/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -332,9 +1159,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(typeof data6 == "number"){
-if(data6 < 1 || isNaN(data6)){
-const err28 = {instancePath:instancePath+"/signature/index_size",schemaPath:"#/definitions/signature/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data8 == "number"){
+if(data8 < 0 || isNaN(data8)){
+const err28 = {instancePath:instancePath+"/nodes_by_kind/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/nodes_by_kind/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -347,7 +1174,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/signature/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err29 = {instancePath:instancePath+"/nodes_by_kind",schemaPath:"#/properties/nodes_by_kind/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -357,11 +1184,13 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.counts !== undefined){
-let data7 = data.counts;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.nodes === undefined){
-const err30 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "nodes"},message:"must have required property '"+"nodes"+"'"};
+if(data.issues_by_severity !== undefined){
+let data9 = data.issues_by_severity;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key3 in data9){
+let data10 = data9[key3];
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
+const err30 = {instancePath:instancePath+"/issues_by_severity/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/issues_by_severity/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -370,8 +1199,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data7.edges === undefined){
-const err31 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "edges"},message:"must have required property '"+"edges"+"'"};
+if(typeof data10 == "number"){
+if(data10 < 0 || isNaN(data10)){
+const err31 = {instancePath:instancePath+"/issues_by_severity/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/issues_by_severity/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -380,8 +1210,11 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(data7.issues === undefined){
-const err32 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "issues"},message:"must have required property '"+"issues"+"'"};
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/issues_by_severity",schemaPath:"#/properties/issues_by_severity/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -390,8 +1223,12 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data7.logic_steps === undefined){
-const err33 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "logic_steps"},message:"must have required property '"+"logic_steps"+"'"};
+}
+if(data.relations !== undefined){
+let data11 = data.relations;
+if(Array.isArray(data11)){
+if(data11.length > 500){
+const err33 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -400,9 +1237,12 @@ vErrors.push(err33);
 }
 errors++;
 }
-for(const key2 in data7){
-if(!((((key2 === "nodes") || (key2 === "edges")) || (key2 === "issues")) || (key2 === "logic_steps"))){
-const err34 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+let data12 = data11[i0];
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.relation === undefined){
+const err34 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -411,11 +1251,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data7.nodes !== undefined){
-let data8 = data7.nodes;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err35 = {instancePath:instancePath+"/counts/nodes",schemaPath:"#/properties/counts/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data12.category === undefined){
+const err35 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -424,9 +1261,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(typeof data8 == "number"){
-if(data8 < 0 || isNaN(data8)){
-const err36 = {instancePath:instancePath+"/counts/nodes",schemaPath:"#/properties/counts/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key4 in data12){
+if(!((key4 === "relation") || (key4 === "category"))){
+const err36 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -436,11 +1273,11 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-if(data7.edges !== undefined){
-let data9 = data7.edges;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err37 = {instancePath:instancePath+"/counts/edges",schemaPath:"#/properties/counts/properties/edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data12.relation !== undefined){
+let data13 = data12.relation;
+if(typeof data13 === "string"){
+if(func3(data13) > 128){
+const err37 = {instancePath:instancePath+"/relations/" + i0+"/relation",schemaPath:"#/properties/relations/items/properties/relation/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -449,9 +1286,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(typeof data9 == "number"){
-if(data9 < 0 || isNaN(data9)){
-const err38 = {instancePath:instancePath+"/counts/edges",schemaPath:"#/properties/counts/properties/edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err38 = {instancePath:instancePath+"/relations/" + i0+"/relation",schemaPath:"#/properties/relations/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -461,11 +1298,11 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-if(data7.issues !== undefined){
-let data10 = data7.issues;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-const err39 = {instancePath:instancePath+"/counts/issues",schemaPath:"#/properties/counts/properties/issues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data12.category !== undefined){
+let data14 = data12.category;
+if(typeof data14 === "string"){
+if(func3(data14) > 64){
+const err39 = {instancePath:instancePath+"/relations/" + i0+"/category",schemaPath:"#/properties/relations/items/properties/category/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -474,9 +1311,9 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(typeof data10 == "number"){
-if(data10 < 0 || isNaN(data10)){
-const err40 = {instancePath:instancePath+"/counts/issues",schemaPath:"#/properties/counts/properties/issues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err40 = {instancePath:instancePath+"/relations/" + i0+"/category",schemaPath:"#/properties/relations/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -487,10 +1324,8 @@ errors++;
 }
 }
 }
-if(data7.logic_steps !== undefined){
-let data11 = data7.logic_steps;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err41 = {instancePath:instancePath+"/counts/logic_steps",schemaPath:"#/properties/counts/properties/logic_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err41 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -499,9 +1334,10 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(typeof data11 == "number"){
-if(data11 < 0 || isNaN(data11)){
-const err42 = {instancePath:instancePath+"/counts/logic_steps",schemaPath:"#/properties/counts/properties/logic_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -511,10 +1347,11 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-}
-else {
-const err43 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.facets !== undefined){
+let data15 = data.facets;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.kind === undefined){
+const err43 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -523,14 +1360,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(data.nodes_by_kind !== undefined){
-let data12 = data.nodes_by_kind;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-for(const key3 in data12){
-let data13 = data12[key3];
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err44 = {instancePath:instancePath+"/nodes_by_kind/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/nodes_by_kind/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data15.family === undefined){
+const err44 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "family"},message:"must have required property '"+"family"+"'"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -539,9 +1370,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(typeof data13 == "number"){
-if(data13 < 0 || isNaN(data13)){
-const err45 = {instancePath:instancePath+"/nodes_by_kind/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/nodes_by_kind/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data15.authority === undefined){
+const err45 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "authority"},message:"must have required property '"+"authority"+"'"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -550,11 +1380,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/nodes_by_kind",schemaPath:"#/properties/nodes_by_kind/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data15.status === undefined){
+const err46 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -563,14 +1390,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data.issues_by_severity !== undefined){
-let data14 = data.issues_by_severity;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key4 in data14){
-let data15 = data14[key4];
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-const err47 = {instancePath:instancePath+"/issues_by_severity/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/issues_by_severity/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data15.tag === undefined){
+const err47 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "tag"},message:"must have required property '"+"tag"+"'"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -579,9 +1400,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(typeof data15 == "number"){
-if(data15 < 0 || isNaN(data15)){
-const err48 = {instancePath:instancePath+"/issues_by_severity/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/issues_by_severity/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data15.language === undefined){
+const err48 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "language"},message:"must have required property '"+"language"+"'"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -590,11 +1410,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err49 = {instancePath:instancePath+"/issues_by_severity",schemaPath:"#/properties/issues_by_severity/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data15.capability === undefined){
+const err49 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "capability"},message:"must have required property '"+"capability"+"'"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -603,12 +1420,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-if(data.relations !== undefined){
-let data16 = data.relations;
-if(Array.isArray(data16)){
-if(data16.length > 500){
-const err50 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"};
+for(const key5 in data15){
+if(!(((((((key5 === "kind") || (key5 === "family")) || (key5 === "authority")) || (key5 === "status")) || (key5 === "tag")) || (key5 === "language")) || (key5 === "capability"))){
+const err50 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -617,12 +1431,52 @@ vErrors.push(err50);
 }
 errors++;
 }
-const len0 = data16.length;
-for(let i0=0; i0<len0; i0++){
-let data17 = data16[i0];
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.relation === undefined){
-const err51 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
+}
+if(data15.kind !== undefined){
+if(!(validate24(data15.kind, {instancePath:instancePath+"/facets/kind",parentData:data15,parentDataProperty:"kind",rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+if(data15.family !== undefined){
+if(!(validate24(data15.family, {instancePath:instancePath+"/facets/family",parentData:data15,parentDataProperty:"family",rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+if(data15.authority !== undefined){
+if(!(validate24(data15.authority, {instancePath:instancePath+"/facets/authority",parentData:data15,parentDataProperty:"authority",rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+if(data15.status !== undefined){
+if(!(validate24(data15.status, {instancePath:instancePath+"/facets/status",parentData:data15,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+if(data15.tag !== undefined){
+if(!(validate24(data15.tag, {instancePath:instancePath+"/facets/tag",parentData:data15,parentDataProperty:"tag",rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+if(data15.language !== undefined){
+if(!(validate24(data15.language, {instancePath:instancePath+"/facets/language",parentData:data15,parentDataProperty:"language",rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+if(data15.capability !== undefined){
+if(!(validate24(data15.capability, {instancePath:instancePath+"/facets/capability",parentData:data15,parentDataProperty:"capability",rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -631,8 +1485,12 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data17.category === undefined){
-const err52 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
+}
+if(data.entries !== undefined){
+let data23 = data.entries;
+if(Array.isArray(data23)){
+if(data23.length > 2000){
+const err52 = {instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -641,9 +1499,16 @@ vErrors.push(err52);
 }
 errors++;
 }
-for(const key5 in data17){
-if(!((key5 === "relation") || (key5 === "category"))){
-const err53 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+const len1 = data23.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate32(data23[i1], {instancePath:instancePath+"/entries/" + i1,parentData:data23,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -653,11 +1518,9 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data17.relation !== undefined){
-let data18 = data17.relation;
-if(typeof data18 === "string"){
-if(func3(data18) > 128){
-const err54 = {instancePath:instancePath+"/relations/" + i0+"/relation",schemaPath:"#/properties/relations/items/properties/relation/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(data.truncated !== undefined){
+if(typeof data.truncated !== "boolean"){
+const err54 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -667,8 +1530,9 @@ vErrors.push(err54);
 errors++;
 }
 }
-else {
-const err55 = {instancePath:instancePath+"/relations/" + i0+"/relation",schemaPath:"#/properties/relations/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.logic_allowed !== undefined){
+if(typeof data.logic_allowed !== "boolean"){
+const err55 = {instancePath:instancePath+"/logic_allowed",schemaPath:"#/properties/logic_allowed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -678,11 +1542,9 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data17.category !== undefined){
-let data19 = data17.category;
-if(typeof data19 === "string"){
-if(func3(data19) > 64){
-const err56 = {instancePath:instancePath+"/relations/" + i0+"/category",schemaPath:"#/properties/relations/items/properties/category/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+}
+else {
+const err56 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -691,1888 +1553,6 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-else {
-const err57 = {instancePath:instancePath+"/relations/" + i0+"/category",schemaPath:"#/properties/relations/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-}
-}
-else {
-const err58 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-}
-else {
-const err59 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-if(data.facets !== undefined){
-let data20 = data.facets;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(data20.kind === undefined){
-const err60 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-if(data20.family === undefined){
-const err61 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "family"},message:"must have required property '"+"family"+"'"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-if(data20.authority === undefined){
-const err62 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "authority"},message:"must have required property '"+"authority"+"'"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-if(data20.status === undefined){
-const err63 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-if(data20.tag === undefined){
-const err64 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "tag"},message:"must have required property '"+"tag"+"'"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-if(data20.language === undefined){
-const err65 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "language"},message:"must have required property '"+"language"+"'"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-if(data20.capability === undefined){
-const err66 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "capability"},message:"must have required property '"+"capability"+"'"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-for(const key6 in data20){
-if(!(((((((key6 === "kind") || (key6 === "family")) || (key6 === "authority")) || (key6 === "status")) || (key6 === "tag")) || (key6 === "language")) || (key6 === "capability"))){
-const err67 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-}
-if(data20.kind !== undefined){
-let data21 = data20.kind;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.values === undefined){
-const err68 = {instancePath:instancePath+"/facets/kind",schemaPath:"#/definitions/facet/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-if(data21.truncated === undefined){
-const err69 = {instancePath:instancePath+"/facets/kind",schemaPath:"#/definitions/facet/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-for(const key7 in data21){
-if(!((key7 === "values") || (key7 === "truncated"))){
-const err70 = {instancePath:instancePath+"/facets/kind",schemaPath:"#/definitions/facet/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-if(data21.values !== undefined){
-let data22 = data21.values;
-if(Array.isArray(data22)){
-if(data22.length > 500){
-const err71 = {instancePath:instancePath+"/facets/kind/values",schemaPath:"#/definitions/facet/properties/values/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-const len1 = data22.length;
-for(let i1=0; i1<len1; i1++){
-let data23 = data22[i1];
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.value === undefined){
-const err72 = {instancePath:instancePath+"/facets/kind/values/" + i1,schemaPath:"#/definitions/facet/properties/values/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
-if(data23.count === undefined){
-const err73 = {instancePath:instancePath+"/facets/kind/values/" + i1,schemaPath:"#/definitions/facet/properties/values/items/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-for(const key8 in data23){
-if(!((key8 === "value") || (key8 === "count"))){
-const err74 = {instancePath:instancePath+"/facets/kind/values/" + i1,schemaPath:"#/definitions/facet/properties/values/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-}
-if(data23.value !== undefined){
-let data24 = data23.value;
-if(typeof data24 === "string"){
-if(func3(data24) > 1024){
-const err75 = {instancePath:instancePath+"/facets/kind/values/" + i1+"/value",schemaPath:"#/definitions/facet/properties/values/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-}
-else {
-const err76 = {instancePath:instancePath+"/facets/kind/values/" + i1+"/value",schemaPath:"#/definitions/facet/properties/values/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-}
-if(data23.count !== undefined){
-let data25 = data23.count;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err77 = {instancePath:instancePath+"/facets/kind/values/" + i1+"/count",schemaPath:"#/definitions/facet/properties/values/items/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-if(typeof data25 == "number"){
-if(data25 < 0 || isNaN(data25)){
-const err78 = {instancePath:instancePath+"/facets/kind/values/" + i1+"/count",schemaPath:"#/definitions/facet/properties/values/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err79 = {instancePath:instancePath+"/facets/kind/values/" + i1,schemaPath:"#/definitions/facet/properties/values/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-}
-}
-else {
-const err80 = {instancePath:instancePath+"/facets/kind/values",schemaPath:"#/definitions/facet/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-}
-if(data21.truncated !== undefined){
-if(typeof data21.truncated !== "boolean"){
-const err81 = {instancePath:instancePath+"/facets/kind/truncated",schemaPath:"#/definitions/facet/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-}
-}
-else {
-const err82 = {instancePath:instancePath+"/facets/kind",schemaPath:"#/definitions/facet/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
-errors++;
-}
-}
-if(data20.family !== undefined){
-let data27 = data20.family;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.values === undefined){
-const err83 = {instancePath:instancePath+"/facets/family",schemaPath:"#/definitions/facet/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'"};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
-if(data27.truncated === undefined){
-const err84 = {instancePath:instancePath+"/facets/family",schemaPath:"#/definitions/facet/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
-for(const key9 in data27){
-if(!((key9 === "values") || (key9 === "truncated"))){
-const err85 = {instancePath:instancePath+"/facets/family",schemaPath:"#/definitions/facet/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
-}
-if(data27.values !== undefined){
-let data28 = data27.values;
-if(Array.isArray(data28)){
-if(data28.length > 500){
-const err86 = {instancePath:instancePath+"/facets/family/values",schemaPath:"#/definitions/facet/properties/values/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
-const len2 = data28.length;
-for(let i2=0; i2<len2; i2++){
-let data29 = data28[i2];
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.value === undefined){
-const err87 = {instancePath:instancePath+"/facets/family/values/" + i2,schemaPath:"#/definitions/facet/properties/values/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
-}
-if(data29.count === undefined){
-const err88 = {instancePath:instancePath+"/facets/family/values/" + i2,schemaPath:"#/definitions/facet/properties/values/items/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
-for(const key10 in data29){
-if(!((key10 === "value") || (key10 === "count"))){
-const err89 = {instancePath:instancePath+"/facets/family/values/" + i2,schemaPath:"#/definitions/facet/properties/values/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
-}
-}
-if(data29.value !== undefined){
-let data30 = data29.value;
-if(typeof data30 === "string"){
-if(func3(data30) > 1024){
-const err90 = {instancePath:instancePath+"/facets/family/values/" + i2+"/value",schemaPath:"#/definitions/facet/properties/values/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
-}
-}
-else {
-const err91 = {instancePath:instancePath+"/facets/family/values/" + i2+"/value",schemaPath:"#/definitions/facet/properties/values/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
-}
-}
-if(data29.count !== undefined){
-let data31 = data29.count;
-if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
-const err92 = {instancePath:instancePath+"/facets/family/values/" + i2+"/count",schemaPath:"#/definitions/facet/properties/values/items/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
-errors++;
-}
-if(typeof data31 == "number"){
-if(data31 < 0 || isNaN(data31)){
-const err93 = {instancePath:instancePath+"/facets/family/values/" + i2+"/count",schemaPath:"#/definitions/facet/properties/values/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err94 = {instancePath:instancePath+"/facets/family/values/" + i2,schemaPath:"#/definitions/facet/properties/values/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
-errors++;
-}
-}
-}
-else {
-const err95 = {instancePath:instancePath+"/facets/family/values",schemaPath:"#/definitions/facet/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
-errors++;
-}
-}
-if(data27.truncated !== undefined){
-if(typeof data27.truncated !== "boolean"){
-const err96 = {instancePath:instancePath+"/facets/family/truncated",schemaPath:"#/definitions/facet/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
-errors++;
-}
-}
-}
-else {
-const err97 = {instancePath:instancePath+"/facets/family",schemaPath:"#/definitions/facet/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-}
-if(data20.authority !== undefined){
-let data33 = data20.authority;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.values === undefined){
-const err98 = {instancePath:instancePath+"/facets/authority",schemaPath:"#/definitions/facet/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'"};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
-}
-if(data33.truncated === undefined){
-const err99 = {instancePath:instancePath+"/facets/authority",schemaPath:"#/definitions/facet/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
-for(const key11 in data33){
-if(!((key11 === "values") || (key11 === "truncated"))){
-const err100 = {instancePath:instancePath+"/facets/authority",schemaPath:"#/definitions/facet/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
-}
-if(data33.values !== undefined){
-let data34 = data33.values;
-if(Array.isArray(data34)){
-if(data34.length > 500){
-const err101 = {instancePath:instancePath+"/facets/authority/values",schemaPath:"#/definitions/facet/properties/values/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
-errors++;
-}
-const len3 = data34.length;
-for(let i3=0; i3<len3; i3++){
-let data35 = data34[i3];
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-if(data35.value === undefined){
-const err102 = {instancePath:instancePath+"/facets/authority/values/" + i3,schemaPath:"#/definitions/facet/properties/values/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
-if(data35.count === undefined){
-const err103 = {instancePath:instancePath+"/facets/authority/values/" + i3,schemaPath:"#/definitions/facet/properties/values/items/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
-errors++;
-}
-for(const key12 in data35){
-if(!((key12 === "value") || (key12 === "count"))){
-const err104 = {instancePath:instancePath+"/facets/authority/values/" + i3,schemaPath:"#/definitions/facet/properties/values/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
-errors++;
-}
-}
-if(data35.value !== undefined){
-let data36 = data35.value;
-if(typeof data36 === "string"){
-if(func3(data36) > 1024){
-const err105 = {instancePath:instancePath+"/facets/authority/values/" + i3+"/value",schemaPath:"#/definitions/facet/properties/values/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
-errors++;
-}
-}
-else {
-const err106 = {instancePath:instancePath+"/facets/authority/values/" + i3+"/value",schemaPath:"#/definitions/facet/properties/values/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
-errors++;
-}
-}
-if(data35.count !== undefined){
-let data37 = data35.count;
-if(!((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37)))){
-const err107 = {instancePath:instancePath+"/facets/authority/values/" + i3+"/count",schemaPath:"#/definitions/facet/properties/values/items/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
-if(typeof data37 == "number"){
-if(data37 < 0 || isNaN(data37)){
-const err108 = {instancePath:instancePath+"/facets/authority/values/" + i3+"/count",schemaPath:"#/definitions/facet/properties/values/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err108];
-}
-else {
-vErrors.push(err108);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err109 = {instancePath:instancePath+"/facets/authority/values/" + i3,schemaPath:"#/definitions/facet/properties/values/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
-errors++;
-}
-}
-}
-else {
-const err110 = {instancePath:instancePath+"/facets/authority/values",schemaPath:"#/definitions/facet/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
-}
-}
-if(data33.truncated !== undefined){
-if(typeof data33.truncated !== "boolean"){
-const err111 = {instancePath:instancePath+"/facets/authority/truncated",schemaPath:"#/definitions/facet/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
-errors++;
-}
-}
-}
-else {
-const err112 = {instancePath:instancePath+"/facets/authority",schemaPath:"#/definitions/facet/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
-}
-errors++;
-}
-}
-if(data20.status !== undefined){
-let data39 = data20.status;
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-if(data39.values === undefined){
-const err113 = {instancePath:instancePath+"/facets/status",schemaPath:"#/definitions/facet/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'"};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
-errors++;
-}
-if(data39.truncated === undefined){
-const err114 = {instancePath:instancePath+"/facets/status",schemaPath:"#/definitions/facet/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
-errors++;
-}
-for(const key13 in data39){
-if(!((key13 === "values") || (key13 === "truncated"))){
-const err115 = {instancePath:instancePath+"/facets/status",schemaPath:"#/definitions/facet/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
-}
-if(data39.values !== undefined){
-let data40 = data39.values;
-if(Array.isArray(data40)){
-if(data40.length > 500){
-const err116 = {instancePath:instancePath+"/facets/status/values",schemaPath:"#/definitions/facet/properties/values/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
-}
-errors++;
-}
-const len4 = data40.length;
-for(let i4=0; i4<len4; i4++){
-let data41 = data40[i4];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.value === undefined){
-const err117 = {instancePath:instancePath+"/facets/status/values/" + i4,schemaPath:"#/definitions/facet/properties/values/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
-if(vErrors === null){
-vErrors = [err117];
-}
-else {
-vErrors.push(err117);
-}
-errors++;
-}
-if(data41.count === undefined){
-const err118 = {instancePath:instancePath+"/facets/status/values/" + i4,schemaPath:"#/definitions/facet/properties/values/items/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
-if(vErrors === null){
-vErrors = [err118];
-}
-else {
-vErrors.push(err118);
-}
-errors++;
-}
-for(const key14 in data41){
-if(!((key14 === "value") || (key14 === "count"))){
-const err119 = {instancePath:instancePath+"/facets/status/values/" + i4,schemaPath:"#/definitions/facet/properties/values/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err119];
-}
-else {
-vErrors.push(err119);
-}
-errors++;
-}
-}
-if(data41.value !== undefined){
-let data42 = data41.value;
-if(typeof data42 === "string"){
-if(func3(data42) > 1024){
-const err120 = {instancePath:instancePath+"/facets/status/values/" + i4+"/value",schemaPath:"#/definitions/facet/properties/values/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err120];
-}
-else {
-vErrors.push(err120);
-}
-errors++;
-}
-}
-else {
-const err121 = {instancePath:instancePath+"/facets/status/values/" + i4+"/value",schemaPath:"#/definitions/facet/properties/values/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err121];
-}
-else {
-vErrors.push(err121);
-}
-errors++;
-}
-}
-if(data41.count !== undefined){
-let data43 = data41.count;
-if(!((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43)))){
-const err122 = {instancePath:instancePath+"/facets/status/values/" + i4+"/count",schemaPath:"#/definitions/facet/properties/values/items/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err122];
-}
-else {
-vErrors.push(err122);
-}
-errors++;
-}
-if(typeof data43 == "number"){
-if(data43 < 0 || isNaN(data43)){
-const err123 = {instancePath:instancePath+"/facets/status/values/" + i4+"/count",schemaPath:"#/definitions/facet/properties/values/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err123];
-}
-else {
-vErrors.push(err123);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err124 = {instancePath:instancePath+"/facets/status/values/" + i4,schemaPath:"#/definitions/facet/properties/values/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err124];
-}
-else {
-vErrors.push(err124);
-}
-errors++;
-}
-}
-}
-else {
-const err125 = {instancePath:instancePath+"/facets/status/values",schemaPath:"#/definitions/facet/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err125];
-}
-else {
-vErrors.push(err125);
-}
-errors++;
-}
-}
-if(data39.truncated !== undefined){
-if(typeof data39.truncated !== "boolean"){
-const err126 = {instancePath:instancePath+"/facets/status/truncated",schemaPath:"#/definitions/facet/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err126];
-}
-else {
-vErrors.push(err126);
-}
-errors++;
-}
-}
-}
-else {
-const err127 = {instancePath:instancePath+"/facets/status",schemaPath:"#/definitions/facet/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err127];
-}
-else {
-vErrors.push(err127);
-}
-errors++;
-}
-}
-if(data20.tag !== undefined){
-let data45 = data20.tag;
-if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
-if(data45.values === undefined){
-const err128 = {instancePath:instancePath+"/facets/tag",schemaPath:"#/definitions/facet/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'"};
-if(vErrors === null){
-vErrors = [err128];
-}
-else {
-vErrors.push(err128);
-}
-errors++;
-}
-if(data45.truncated === undefined){
-const err129 = {instancePath:instancePath+"/facets/tag",schemaPath:"#/definitions/facet/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err129];
-}
-else {
-vErrors.push(err129);
-}
-errors++;
-}
-for(const key15 in data45){
-if(!((key15 === "values") || (key15 === "truncated"))){
-const err130 = {instancePath:instancePath+"/facets/tag",schemaPath:"#/definitions/facet/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err130];
-}
-else {
-vErrors.push(err130);
-}
-errors++;
-}
-}
-if(data45.values !== undefined){
-let data46 = data45.values;
-if(Array.isArray(data46)){
-if(data46.length > 500){
-const err131 = {instancePath:instancePath+"/facets/tag/values",schemaPath:"#/definitions/facet/properties/values/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"};
-if(vErrors === null){
-vErrors = [err131];
-}
-else {
-vErrors.push(err131);
-}
-errors++;
-}
-const len5 = data46.length;
-for(let i5=0; i5<len5; i5++){
-let data47 = data46[i5];
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-if(data47.value === undefined){
-const err132 = {instancePath:instancePath+"/facets/tag/values/" + i5,schemaPath:"#/definitions/facet/properties/values/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
-if(vErrors === null){
-vErrors = [err132];
-}
-else {
-vErrors.push(err132);
-}
-errors++;
-}
-if(data47.count === undefined){
-const err133 = {instancePath:instancePath+"/facets/tag/values/" + i5,schemaPath:"#/definitions/facet/properties/values/items/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
-if(vErrors === null){
-vErrors = [err133];
-}
-else {
-vErrors.push(err133);
-}
-errors++;
-}
-for(const key16 in data47){
-if(!((key16 === "value") || (key16 === "count"))){
-const err134 = {instancePath:instancePath+"/facets/tag/values/" + i5,schemaPath:"#/definitions/facet/properties/values/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err134];
-}
-else {
-vErrors.push(err134);
-}
-errors++;
-}
-}
-if(data47.value !== undefined){
-let data48 = data47.value;
-if(typeof data48 === "string"){
-if(func3(data48) > 1024){
-const err135 = {instancePath:instancePath+"/facets/tag/values/" + i5+"/value",schemaPath:"#/definitions/facet/properties/values/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err135];
-}
-else {
-vErrors.push(err135);
-}
-errors++;
-}
-}
-else {
-const err136 = {instancePath:instancePath+"/facets/tag/values/" + i5+"/value",schemaPath:"#/definitions/facet/properties/values/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err136];
-}
-else {
-vErrors.push(err136);
-}
-errors++;
-}
-}
-if(data47.count !== undefined){
-let data49 = data47.count;
-if(!((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49)))){
-const err137 = {instancePath:instancePath+"/facets/tag/values/" + i5+"/count",schemaPath:"#/definitions/facet/properties/values/items/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err137];
-}
-else {
-vErrors.push(err137);
-}
-errors++;
-}
-if(typeof data49 == "number"){
-if(data49 < 0 || isNaN(data49)){
-const err138 = {instancePath:instancePath+"/facets/tag/values/" + i5+"/count",schemaPath:"#/definitions/facet/properties/values/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err138];
-}
-else {
-vErrors.push(err138);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err139 = {instancePath:instancePath+"/facets/tag/values/" + i5,schemaPath:"#/definitions/facet/properties/values/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err139];
-}
-else {
-vErrors.push(err139);
-}
-errors++;
-}
-}
-}
-else {
-const err140 = {instancePath:instancePath+"/facets/tag/values",schemaPath:"#/definitions/facet/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err140];
-}
-else {
-vErrors.push(err140);
-}
-errors++;
-}
-}
-if(data45.truncated !== undefined){
-if(typeof data45.truncated !== "boolean"){
-const err141 = {instancePath:instancePath+"/facets/tag/truncated",schemaPath:"#/definitions/facet/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err141];
-}
-else {
-vErrors.push(err141);
-}
-errors++;
-}
-}
-}
-else {
-const err142 = {instancePath:instancePath+"/facets/tag",schemaPath:"#/definitions/facet/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err142];
-}
-else {
-vErrors.push(err142);
-}
-errors++;
-}
-}
-if(data20.language !== undefined){
-let data51 = data20.language;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-if(data51.values === undefined){
-const err143 = {instancePath:instancePath+"/facets/language",schemaPath:"#/definitions/facet/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'"};
-if(vErrors === null){
-vErrors = [err143];
-}
-else {
-vErrors.push(err143);
-}
-errors++;
-}
-if(data51.truncated === undefined){
-const err144 = {instancePath:instancePath+"/facets/language",schemaPath:"#/definitions/facet/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err144];
-}
-else {
-vErrors.push(err144);
-}
-errors++;
-}
-for(const key17 in data51){
-if(!((key17 === "values") || (key17 === "truncated"))){
-const err145 = {instancePath:instancePath+"/facets/language",schemaPath:"#/definitions/facet/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err145];
-}
-else {
-vErrors.push(err145);
-}
-errors++;
-}
-}
-if(data51.values !== undefined){
-let data52 = data51.values;
-if(Array.isArray(data52)){
-if(data52.length > 500){
-const err146 = {instancePath:instancePath+"/facets/language/values",schemaPath:"#/definitions/facet/properties/values/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"};
-if(vErrors === null){
-vErrors = [err146];
-}
-else {
-vErrors.push(err146);
-}
-errors++;
-}
-const len6 = data52.length;
-for(let i6=0; i6<len6; i6++){
-let data53 = data52[i6];
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-if(data53.value === undefined){
-const err147 = {instancePath:instancePath+"/facets/language/values/" + i6,schemaPath:"#/definitions/facet/properties/values/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
-if(vErrors === null){
-vErrors = [err147];
-}
-else {
-vErrors.push(err147);
-}
-errors++;
-}
-if(data53.count === undefined){
-const err148 = {instancePath:instancePath+"/facets/language/values/" + i6,schemaPath:"#/definitions/facet/properties/values/items/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
-if(vErrors === null){
-vErrors = [err148];
-}
-else {
-vErrors.push(err148);
-}
-errors++;
-}
-for(const key18 in data53){
-if(!((key18 === "value") || (key18 === "count"))){
-const err149 = {instancePath:instancePath+"/facets/language/values/" + i6,schemaPath:"#/definitions/facet/properties/values/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err149];
-}
-else {
-vErrors.push(err149);
-}
-errors++;
-}
-}
-if(data53.value !== undefined){
-let data54 = data53.value;
-if(typeof data54 === "string"){
-if(func3(data54) > 1024){
-const err150 = {instancePath:instancePath+"/facets/language/values/" + i6+"/value",schemaPath:"#/definitions/facet/properties/values/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err150];
-}
-else {
-vErrors.push(err150);
-}
-errors++;
-}
-}
-else {
-const err151 = {instancePath:instancePath+"/facets/language/values/" + i6+"/value",schemaPath:"#/definitions/facet/properties/values/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err151];
-}
-else {
-vErrors.push(err151);
-}
-errors++;
-}
-}
-if(data53.count !== undefined){
-let data55 = data53.count;
-if(!((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55)))){
-const err152 = {instancePath:instancePath+"/facets/language/values/" + i6+"/count",schemaPath:"#/definitions/facet/properties/values/items/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err152];
-}
-else {
-vErrors.push(err152);
-}
-errors++;
-}
-if(typeof data55 == "number"){
-if(data55 < 0 || isNaN(data55)){
-const err153 = {instancePath:instancePath+"/facets/language/values/" + i6+"/count",schemaPath:"#/definitions/facet/properties/values/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err153];
-}
-else {
-vErrors.push(err153);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err154 = {instancePath:instancePath+"/facets/language/values/" + i6,schemaPath:"#/definitions/facet/properties/values/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err154];
-}
-else {
-vErrors.push(err154);
-}
-errors++;
-}
-}
-}
-else {
-const err155 = {instancePath:instancePath+"/facets/language/values",schemaPath:"#/definitions/facet/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err155];
-}
-else {
-vErrors.push(err155);
-}
-errors++;
-}
-}
-if(data51.truncated !== undefined){
-if(typeof data51.truncated !== "boolean"){
-const err156 = {instancePath:instancePath+"/facets/language/truncated",schemaPath:"#/definitions/facet/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err156];
-}
-else {
-vErrors.push(err156);
-}
-errors++;
-}
-}
-}
-else {
-const err157 = {instancePath:instancePath+"/facets/language",schemaPath:"#/definitions/facet/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err157];
-}
-else {
-vErrors.push(err157);
-}
-errors++;
-}
-}
-if(data20.capability !== undefined){
-let data57 = data20.capability;
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-if(data57.values === undefined){
-const err158 = {instancePath:instancePath+"/facets/capability",schemaPath:"#/definitions/facet/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'"};
-if(vErrors === null){
-vErrors = [err158];
-}
-else {
-vErrors.push(err158);
-}
-errors++;
-}
-if(data57.truncated === undefined){
-const err159 = {instancePath:instancePath+"/facets/capability",schemaPath:"#/definitions/facet/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err159];
-}
-else {
-vErrors.push(err159);
-}
-errors++;
-}
-for(const key19 in data57){
-if(!((key19 === "values") || (key19 === "truncated"))){
-const err160 = {instancePath:instancePath+"/facets/capability",schemaPath:"#/definitions/facet/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err160];
-}
-else {
-vErrors.push(err160);
-}
-errors++;
-}
-}
-if(data57.values !== undefined){
-let data58 = data57.values;
-if(Array.isArray(data58)){
-if(data58.length > 500){
-const err161 = {instancePath:instancePath+"/facets/capability/values",schemaPath:"#/definitions/facet/properties/values/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"};
-if(vErrors === null){
-vErrors = [err161];
-}
-else {
-vErrors.push(err161);
-}
-errors++;
-}
-const len7 = data58.length;
-for(let i7=0; i7<len7; i7++){
-let data59 = data58[i7];
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-if(data59.value === undefined){
-const err162 = {instancePath:instancePath+"/facets/capability/values/" + i7,schemaPath:"#/definitions/facet/properties/values/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
-if(vErrors === null){
-vErrors = [err162];
-}
-else {
-vErrors.push(err162);
-}
-errors++;
-}
-if(data59.count === undefined){
-const err163 = {instancePath:instancePath+"/facets/capability/values/" + i7,schemaPath:"#/definitions/facet/properties/values/items/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
-if(vErrors === null){
-vErrors = [err163];
-}
-else {
-vErrors.push(err163);
-}
-errors++;
-}
-for(const key20 in data59){
-if(!((key20 === "value") || (key20 === "count"))){
-const err164 = {instancePath:instancePath+"/facets/capability/values/" + i7,schemaPath:"#/definitions/facet/properties/values/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err164];
-}
-else {
-vErrors.push(err164);
-}
-errors++;
-}
-}
-if(data59.value !== undefined){
-let data60 = data59.value;
-if(typeof data60 === "string"){
-if(func3(data60) > 1024){
-const err165 = {instancePath:instancePath+"/facets/capability/values/" + i7+"/value",schemaPath:"#/definitions/facet/properties/values/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err165];
-}
-else {
-vErrors.push(err165);
-}
-errors++;
-}
-}
-else {
-const err166 = {instancePath:instancePath+"/facets/capability/values/" + i7+"/value",schemaPath:"#/definitions/facet/properties/values/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err166];
-}
-else {
-vErrors.push(err166);
-}
-errors++;
-}
-}
-if(data59.count !== undefined){
-let data61 = data59.count;
-if(!((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61)))){
-const err167 = {instancePath:instancePath+"/facets/capability/values/" + i7+"/count",schemaPath:"#/definitions/facet/properties/values/items/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err167];
-}
-else {
-vErrors.push(err167);
-}
-errors++;
-}
-if(typeof data61 == "number"){
-if(data61 < 0 || isNaN(data61)){
-const err168 = {instancePath:instancePath+"/facets/capability/values/" + i7+"/count",schemaPath:"#/definitions/facet/properties/values/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err168];
-}
-else {
-vErrors.push(err168);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err169 = {instancePath:instancePath+"/facets/capability/values/" + i7,schemaPath:"#/definitions/facet/properties/values/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err169];
-}
-else {
-vErrors.push(err169);
-}
-errors++;
-}
-}
-}
-else {
-const err170 = {instancePath:instancePath+"/facets/capability/values",schemaPath:"#/definitions/facet/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err170];
-}
-else {
-vErrors.push(err170);
-}
-errors++;
-}
-}
-if(data57.truncated !== undefined){
-if(typeof data57.truncated !== "boolean"){
-const err171 = {instancePath:instancePath+"/facets/capability/truncated",schemaPath:"#/definitions/facet/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err171];
-}
-else {
-vErrors.push(err171);
-}
-errors++;
-}
-}
-}
-else {
-const err172 = {instancePath:instancePath+"/facets/capability",schemaPath:"#/definitions/facet/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err172];
-}
-else {
-vErrors.push(err172);
-}
-errors++;
-}
-}
-}
-else {
-const err173 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err173];
-}
-else {
-vErrors.push(err173);
-}
-errors++;
-}
-}
-if(data.entries !== undefined){
-let data63 = data.entries;
-if(Array.isArray(data63)){
-if(data63.length > 2000){
-const err174 = {instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"};
-if(vErrors === null){
-vErrors = [err174];
-}
-else {
-vErrors.push(err174);
-}
-errors++;
-}
-const len8 = data63.length;
-for(let i8=0; i8<len8; i8++){
-let data64 = data63[i8];
-if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
-if(data64.id === undefined){
-const err175 = {instancePath:instancePath+"/entries/" + i8,schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err175];
-}
-else {
-vErrors.push(err175);
-}
-errors++;
-}
-if(data64.kind === undefined){
-const err176 = {instancePath:instancePath+"/entries/" + i8,schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err176];
-}
-else {
-vErrors.push(err176);
-}
-errors++;
-}
-if(data64.title === undefined){
-const err177 = {instancePath:instancePath+"/entries/" + i8,schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err177];
-}
-else {
-vErrors.push(err177);
-}
-errors++;
-}
-if(data64.leaf === undefined){
-const err178 = {instancePath:instancePath+"/entries/" + i8,schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "leaf"},message:"must have required property '"+"leaf"+"'"};
-if(vErrors === null){
-vErrors = [err178];
-}
-else {
-vErrors.push(err178);
-}
-errors++;
-}
-if(data64.tags === undefined){
-const err179 = {instancePath:instancePath+"/entries/" + i8,schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'"};
-if(vErrors === null){
-vErrors = [err179];
-}
-else {
-vErrors.push(err179);
-}
-errors++;
-}
-if(data64.capabilities === undefined){
-const err180 = {instancePath:instancePath+"/entries/" + i8,schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
-if(vErrors === null){
-vErrors = [err180];
-}
-else {
-vErrors.push(err180);
-}
-errors++;
-}
-for(const key21 in data64){
-if(!(func2.call(schema20.properties, key21))){
-const err181 = {instancePath:instancePath+"/entries/" + i8,schemaPath:"#/definitions/graph_node/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err181];
-}
-else {
-vErrors.push(err181);
-}
-errors++;
-}
-}
-if(data64.id !== undefined){
-let data65 = data64.id;
-if(typeof data65 === "string"){
-if(func3(data65) > 4096){
-const err182 = {instancePath:instancePath+"/entries/" + i8+"/id",schemaPath:"#/definitions/graph_node/properties/id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err182];
-}
-else {
-vErrors.push(err182);
-}
-errors++;
-}
-}
-else {
-const err183 = {instancePath:instancePath+"/entries/" + i8+"/id",schemaPath:"#/definitions/graph_node/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err183];
-}
-else {
-vErrors.push(err183);
-}
-errors++;
-}
-}
-if(data64.kind !== undefined){
-let data66 = data64.kind;
-if(typeof data66 === "string"){
-if(func3(data66) > 128){
-const err184 = {instancePath:instancePath+"/entries/" + i8+"/kind",schemaPath:"#/definitions/graph_node/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err184];
-}
-else {
-vErrors.push(err184);
-}
-errors++;
-}
-}
-else {
-const err185 = {instancePath:instancePath+"/entries/" + i8+"/kind",schemaPath:"#/definitions/graph_node/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err185];
-}
-else {
-vErrors.push(err185);
-}
-errors++;
-}
-}
-if(data64.title !== undefined){
-let data67 = data64.title;
-if(typeof data67 === "string"){
-if(func3(data67) > 4096){
-const err186 = {instancePath:instancePath+"/entries/" + i8+"/title",schemaPath:"#/definitions/graph_node/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err186];
-}
-else {
-vErrors.push(err186);
-}
-errors++;
-}
-}
-else {
-const err187 = {instancePath:instancePath+"/entries/" + i8+"/title",schemaPath:"#/definitions/graph_node/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err187];
-}
-else {
-vErrors.push(err187);
-}
-errors++;
-}
-}
-if(data64.leaf !== undefined){
-let data68 = data64.leaf;
-if(typeof data68 === "string"){
-if(func3(data68) > 4096){
-const err188 = {instancePath:instancePath+"/entries/" + i8+"/leaf",schemaPath:"#/definitions/graph_node/properties/leaf/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err188];
-}
-else {
-vErrors.push(err188);
-}
-errors++;
-}
-}
-else {
-const err189 = {instancePath:instancePath+"/entries/" + i8+"/leaf",schemaPath:"#/definitions/graph_node/properties/leaf/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err189];
-}
-else {
-vErrors.push(err189);
-}
-errors++;
-}
-}
-if(data64.family !== undefined){
-let data69 = data64.family;
-if(typeof data69 === "string"){
-if(func3(data69) > 256){
-const err190 = {instancePath:instancePath+"/entries/" + i8+"/family",schemaPath:"#/definitions/graph_node/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err190];
-}
-else {
-vErrors.push(err190);
-}
-errors++;
-}
-}
-else {
-const err191 = {instancePath:instancePath+"/entries/" + i8+"/family",schemaPath:"#/definitions/graph_node/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err191];
-}
-else {
-vErrors.push(err191);
-}
-errors++;
-}
-}
-if(data64.status !== undefined){
-let data70 = data64.status;
-if(typeof data70 === "string"){
-if(func3(data70) > 256){
-const err192 = {instancePath:instancePath+"/entries/" + i8+"/status",schemaPath:"#/definitions/graph_node/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err192];
-}
-else {
-vErrors.push(err192);
-}
-errors++;
-}
-}
-else {
-const err193 = {instancePath:instancePath+"/entries/" + i8+"/status",schemaPath:"#/definitions/graph_node/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err193];
-}
-else {
-vErrors.push(err193);
-}
-errors++;
-}
-}
-if(data64.tags !== undefined){
-let data71 = data64.tags;
-if(Array.isArray(data71)){
-if(data71.length > 200){
-const err194 = {instancePath:instancePath+"/entries/" + i8+"/tags",schemaPath:"#/definitions/graph_node/properties/tags/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
-if(vErrors === null){
-vErrors = [err194];
-}
-else {
-vErrors.push(err194);
-}
-errors++;
-}
-const len9 = data71.length;
-for(let i9=0; i9<len9; i9++){
-let data72 = data71[i9];
-if(typeof data72 === "string"){
-if(func3(data72) > 1024){
-const err195 = {instancePath:instancePath+"/entries/" + i8+"/tags/" + i9,schemaPath:"#/definitions/graph_node/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err195];
-}
-else {
-vErrors.push(err195);
-}
-errors++;
-}
-}
-else {
-const err196 = {instancePath:instancePath+"/entries/" + i8+"/tags/" + i9,schemaPath:"#/definitions/graph_node/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err196];
-}
-else {
-vErrors.push(err196);
-}
-errors++;
-}
-}
-}
-else {
-const err197 = {instancePath:instancePath+"/entries/" + i8+"/tags",schemaPath:"#/definitions/graph_node/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err197];
-}
-else {
-vErrors.push(err197);
-}
-errors++;
-}
-}
-if(data64.language !== undefined){
-let data73 = data64.language;
-if(typeof data73 === "string"){
-if(func3(data73) > 128){
-const err198 = {instancePath:instancePath+"/entries/" + i8+"/language",schemaPath:"#/definitions/graph_node/properties/language/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err198];
-}
-else {
-vErrors.push(err198);
-}
-errors++;
-}
-}
-else {
-const err199 = {instancePath:instancePath+"/entries/" + i8+"/language",schemaPath:"#/definitions/graph_node/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err199];
-}
-else {
-vErrors.push(err199);
-}
-errors++;
-}
-}
-if(data64.capabilities !== undefined){
-let data74 = data64.capabilities;
-if(Array.isArray(data74)){
-if(data74.length > 200){
-const err200 = {instancePath:instancePath+"/entries/" + i8+"/capabilities",schemaPath:"#/definitions/graph_node/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
-if(vErrors === null){
-vErrors = [err200];
-}
-else {
-vErrors.push(err200);
-}
-errors++;
-}
-const len10 = data74.length;
-for(let i10=0; i10<len10; i10++){
-let data75 = data74[i10];
-if(typeof data75 === "string"){
-if(func3(data75) > 1024){
-const err201 = {instancePath:instancePath+"/entries/" + i8+"/capabilities/" + i10,schemaPath:"#/definitions/graph_node/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err201];
-}
-else {
-vErrors.push(err201);
-}
-errors++;
-}
-}
-else {
-const err202 = {instancePath:instancePath+"/entries/" + i8+"/capabilities/" + i10,schemaPath:"#/definitions/graph_node/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err202];
-}
-else {
-vErrors.push(err202);
-}
-errors++;
-}
-}
-}
-else {
-const err203 = {instancePath:instancePath+"/entries/" + i8+"/capabilities",schemaPath:"#/definitions/graph_node/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err203];
-}
-else {
-vErrors.push(err203);
-}
-errors++;
-}
-}
-if(data64.source_path !== undefined){
-let data76 = data64.source_path;
-if(typeof data76 === "string"){
-if(func3(data76) > 4096){
-const err204 = {instancePath:instancePath+"/entries/" + i8+"/source_path",schemaPath:"#/definitions/graph_node/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err204];
-}
-else {
-vErrors.push(err204);
-}
-errors++;
-}
-}
-else {
-const err205 = {instancePath:instancePath+"/entries/" + i8+"/source_path",schemaPath:"#/definitions/graph_node/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err205];
-}
-else {
-vErrors.push(err205);
-}
-errors++;
-}
-}
-if(data64.start_line !== undefined){
-let data77 = data64.start_line;
-if(!((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77)))){
-const err206 = {instancePath:instancePath+"/entries/" + i8+"/start_line",schemaPath:"#/definitions/graph_node/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err206];
-}
-else {
-vErrors.push(err206);
-}
-errors++;
-}
-if(typeof data77 == "number"){
-if(data77 < 0 || isNaN(data77)){
-const err207 = {instancePath:instancePath+"/entries/" + i8+"/start_line",schemaPath:"#/definitions/graph_node/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err207];
-}
-else {
-vErrors.push(err207);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err208 = {instancePath:instancePath+"/entries/" + i8,schemaPath:"#/definitions/graph_node/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err208];
-}
-else {
-vErrors.push(err208);
-}
-errors++;
-}
-}
-}
-else {
-const err209 = {instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err209];
-}
-else {
-vErrors.push(err209);
-}
-errors++;
-}
-}
-if(data.truncated !== undefined){
-if(typeof data.truncated !== "boolean"){
-const err210 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err210];
-}
-else {
-vErrors.push(err210);
-}
-errors++;
-}
-}
-if(data.logic_allowed !== undefined){
-if(typeof data.logic_allowed !== "boolean"){
-const err211 = {instancePath:instancePath+"/logic_allowed",schemaPath:"#/properties/logic_allowed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err211];
-}
-else {
-vErrors.push(err211);
-}
-errors++;
-}
-}
-}
-else {
-const err212 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err212];
-}
-else {
-vErrors.push(err212);
-}
-errors++;
-}
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,14 +2,434 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserSearch","description":"GET /api/search?q=&limit=: one bounded lexical query through libs/retrieval searchNodes (the ranking of docforge_search).","type":"object","required":["query","items","truncated","dropped_terms"],"additionalProperties":false,"properties":{"query":{"type":"string","maxLength":1000},"truncated":{"type":"boolean"},"dropped_terms":{"type":"array","maxItems":1000,"items":{"type":"object"}},"items":{"type":"array","maxItems":200,"items":{"type":"object","required":["node","excerpt","score","match"],"additionalProperties":false,"properties":{"node":{"$ref":"#/definitions/graph_node"},"excerpt":{"type":"string","maxLength":20000},"score":{"type":"number"},"match":{"enum":["exact_id","all_terms","some_terms"]},"section":{"type":["object","null"]}}}}},"definitions":{"graph_node":{"type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}},"graph_edge":{"type":"object","description":"One stored edge: key is the edge identity key (source, relation, target joined by NUL); category from libs/core relationCategory. `reversed` (Flow and Web) is true when the semantic direction runs from target to source.","required":["key","source","target","relation","category"],"additionalProperties":false,"properties":{"key":{"type":"string","maxLength":10000},"source":{"type":"string","maxLength":4096},"target":{"type":"string","maxLength":4096},"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64},"reversed":{"type":"boolean"}}},"signature":{"type":"object","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}}}};
-const schema12 = {"type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}};
+export const validate_viewer_v2_api_search = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/search.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserSearch","description":"GET /api/search?q=&limit=: one bounded lexical query through libs/retrieval searchNodes (the ranking of docforge_search).","type":"object","required":["query","items","truncated","dropped_terms"],"additionalProperties":false,"properties":{"query":{"type":"string","maxLength":1000},"truncated":{"type":"boolean"},"dropped_terms":{"type":"array","maxItems":1000,"items":{"type":"object"}},"items":{"type":"array","maxItems":200,"items":{"type":"object","required":["node","excerpt","score","match"],"additionalProperties":false,"properties":{"node":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/search.schema.json/definitions/graph_node"},"excerpt":{"type":"string","maxLength":20000},"score":{"type":"number"},"match":{"enum":["exact_id","all_terms","some_terms"]},"section":{"type":["object","null"]}}}}}};
 const func2 = runtime_ucs2length.default;
+const schema7 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/search.schema.json/definitions/graph_node","type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}};
 const func3 = Object.prototype.hasOwnProperty;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/search.schema.json/definitions/graph_node" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.leaf === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "leaf"},message:"must have required property '"+"leaf"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.tags === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.capabilities === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func3.call(schema7.properties, key0))){
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func2(data0) > 4096){
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if(typeof data1 === "string"){
+if(func2(data1) > 128){
+const err9 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data2 = data.title;
+if(typeof data2 === "string"){
+if(func2(data2) > 4096){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.leaf !== undefined){
+let data3 = data.leaf;
+if(typeof data3 === "string"){
+if(func2(data3) > 4096){
+const err13 = {instancePath:instancePath+"/leaf",schemaPath:"#/properties/leaf/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/leaf",schemaPath:"#/properties/leaf/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.family !== undefined){
+let data4 = data.family;
+if(typeof data4 === "string"){
+if(func2(data4) > 256){
+const err15 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data5 = data.status;
+if(typeof data5 === "string"){
+if(func2(data5) > 256){
+const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.tags !== undefined){
+let data6 = data.tags;
+if(Array.isArray(data6)){
+if(data6.length > 200){
+const err19 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(func2(data7) > 1024){
+const err20 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.language !== undefined){
+let data8 = data.language;
+if(typeof data8 === "string"){
+if(func2(data8) > 128){
+const err23 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.capabilities !== undefined){
+let data9 = data.capabilities;
+if(Array.isArray(data9)){
+if(data9.length > 200){
+const err25 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+if(typeof data10 === "string"){
+if(func2(data10) > 1024){
+const err26 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"#/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.source_path !== undefined){
+let data11 = data.source_path;
+if(typeof data11 === "string"){
+if(func2(data11) > 4096){
+const err29 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.start_line !== undefined){
+let data12 = data.start_line;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+const err31 = {instancePath:instancePath+"/start_line",schemaPath:"#/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(typeof data12 == "number"){
+if(data12 < 0 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/start_line",schemaPath:"#/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/search.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -211,10 +631,16 @@ errors++;
 }
 }
 if(data5.node !== undefined){
-let data6 = data5.node;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.id === undefined){
-const err17 = {instancePath:instancePath+"/items/" + i1+"/node",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(!(validate22(data5.node, {instancePath:instancePath+"/items/" + i1+"/node",parentData:data5,parentDataProperty:"node",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+if(data5.excerpt !== undefined){
+let data7 = data5.excerpt;
+if(typeof data7 === "string"){
+if(func2(data7) > 20000){
+const err17 = {instancePath:instancePath+"/items/" + i1+"/excerpt",schemaPath:"#/properties/items/items/properties/excerpt/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -223,8 +649,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data6.kind === undefined){
-const err18 = {instancePath:instancePath+"/items/" + i1+"/node",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+}
+else {
+const err18 = {instancePath:instancePath+"/items/" + i1+"/excerpt",schemaPath:"#/properties/items/items/properties/excerpt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -233,8 +660,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data6.title === undefined){
-const err19 = {instancePath:instancePath+"/items/" + i1+"/node",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+}
+if(data5.score !== undefined){
+if(!(typeof data5.score == "number")){
+const err19 = {instancePath:instancePath+"/items/" + i1+"/score",schemaPath:"#/properties/items/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -243,8 +672,11 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data6.leaf === undefined){
-const err20 = {instancePath:instancePath+"/items/" + i1+"/node",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "leaf"},message:"must have required property '"+"leaf"+"'"};
+}
+if(data5.match !== undefined){
+let data9 = data5.match;
+if(!(((data9 === "exact_id") || (data9 === "all_terms")) || (data9 === "some_terms"))){
+const err20 = {instancePath:instancePath+"/items/" + i1+"/match",schemaPath:"#/properties/items/items/properties/match/enum",keyword:"enum",params:{allowedValues: schema6.properties.items.items.properties.match.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -253,8 +685,11 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data6.tags === undefined){
-const err21 = {instancePath:instancePath+"/items/" + i1+"/node",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'"};
+}
+if(data5.section !== undefined){
+let data10 = data5.section;
+if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)){
+const err21 = {instancePath:instancePath+"/items/" + i1+"/section",schemaPath:"#/properties/items/items/properties/section/type",keyword:"type",params:{type: schema6.properties.items.items.properties.section.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -263,8 +698,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data6.capabilities === undefined){
-const err22 = {instancePath:instancePath+"/items/" + i1+"/node",schemaPath:"#/definitions/graph_node/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/items/" + i1,schemaPath:"#/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -273,9 +710,10 @@ vErrors.push(err22);
 }
 errors++;
 }
-for(const key2 in data6){
-if(!(func3.call(schema12.properties, key2))){
-const err23 = {instancePath:instancePath+"/items/" + i1+"/node",schemaPath:"#/definitions/graph_node/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -285,11 +723,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data6.id !== undefined){
-let data7 = data6.id;
-if(typeof data7 === "string"){
-if(func2(data7) > 4096){
-const err24 = {instancePath:instancePath+"/items/" + i1+"/node/id",schemaPath:"#/definitions/graph_node/properties/id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -298,430 +734,6 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/items/" + i1+"/node/id",schemaPath:"#/definitions/graph_node/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data6.kind !== undefined){
-let data8 = data6.kind;
-if(typeof data8 === "string"){
-if(func2(data8) > 128){
-const err26 = {instancePath:instancePath+"/items/" + i1+"/node/kind",schemaPath:"#/definitions/graph_node/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/items/" + i1+"/node/kind",schemaPath:"#/definitions/graph_node/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data6.title !== undefined){
-let data9 = data6.title;
-if(typeof data9 === "string"){
-if(func2(data9) > 4096){
-const err28 = {instancePath:instancePath+"/items/" + i1+"/node/title",schemaPath:"#/definitions/graph_node/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/items/" + i1+"/node/title",schemaPath:"#/definitions/graph_node/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-if(data6.leaf !== undefined){
-let data10 = data6.leaf;
-if(typeof data10 === "string"){
-if(func2(data10) > 4096){
-const err30 = {instancePath:instancePath+"/items/" + i1+"/node/leaf",schemaPath:"#/definitions/graph_node/properties/leaf/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/items/" + i1+"/node/leaf",schemaPath:"#/definitions/graph_node/properties/leaf/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data6.family !== undefined){
-let data11 = data6.family;
-if(typeof data11 === "string"){
-if(func2(data11) > 256){
-const err32 = {instancePath:instancePath+"/items/" + i1+"/node/family",schemaPath:"#/definitions/graph_node/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/items/" + i1+"/node/family",schemaPath:"#/definitions/graph_node/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data6.status !== undefined){
-let data12 = data6.status;
-if(typeof data12 === "string"){
-if(func2(data12) > 256){
-const err34 = {instancePath:instancePath+"/items/" + i1+"/node/status",schemaPath:"#/definitions/graph_node/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-else {
-const err35 = {instancePath:instancePath+"/items/" + i1+"/node/status",schemaPath:"#/definitions/graph_node/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-if(data6.tags !== undefined){
-let data13 = data6.tags;
-if(Array.isArray(data13)){
-if(data13.length > 200){
-const err36 = {instancePath:instancePath+"/items/" + i1+"/node/tags",schemaPath:"#/definitions/graph_node/properties/tags/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-const len2 = data13.length;
-for(let i2=0; i2<len2; i2++){
-let data14 = data13[i2];
-if(typeof data14 === "string"){
-if(func2(data14) > 1024){
-const err37 = {instancePath:instancePath+"/items/" + i1+"/node/tags/" + i2,schemaPath:"#/definitions/graph_node/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/items/" + i1+"/node/tags/" + i2,schemaPath:"#/definitions/graph_node/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/items/" + i1+"/node/tags",schemaPath:"#/definitions/graph_node/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-if(data6.language !== undefined){
-let data15 = data6.language;
-if(typeof data15 === "string"){
-if(func2(data15) > 128){
-const err40 = {instancePath:instancePath+"/items/" + i1+"/node/language",schemaPath:"#/definitions/graph_node/properties/language/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/items/" + i1+"/node/language",schemaPath:"#/definitions/graph_node/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-if(data6.capabilities !== undefined){
-let data16 = data6.capabilities;
-if(Array.isArray(data16)){
-if(data16.length > 200){
-const err42 = {instancePath:instancePath+"/items/" + i1+"/node/capabilities",schemaPath:"#/definitions/graph_node/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-const len3 = data16.length;
-for(let i3=0; i3<len3; i3++){
-let data17 = data16[i3];
-if(typeof data17 === "string"){
-if(func2(data17) > 1024){
-const err43 = {instancePath:instancePath+"/items/" + i1+"/node/capabilities/" + i3,schemaPath:"#/definitions/graph_node/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/items/" + i1+"/node/capabilities/" + i3,schemaPath:"#/definitions/graph_node/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/items/" + i1+"/node/capabilities",schemaPath:"#/definitions/graph_node/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-if(data6.source_path !== undefined){
-let data18 = data6.source_path;
-if(typeof data18 === "string"){
-if(func2(data18) > 4096){
-const err46 = {instancePath:instancePath+"/items/" + i1+"/node/source_path",schemaPath:"#/definitions/graph_node/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/items/" + i1+"/node/source_path",schemaPath:"#/definitions/graph_node/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-if(data6.start_line !== undefined){
-let data19 = data6.start_line;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err48 = {instancePath:instancePath+"/items/" + i1+"/node/start_line",schemaPath:"#/definitions/graph_node/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(typeof data19 == "number"){
-if(data19 < 0 || isNaN(data19)){
-const err49 = {instancePath:instancePath+"/items/" + i1+"/node/start_line",schemaPath:"#/definitions/graph_node/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/items/" + i1+"/node",schemaPath:"#/definitions/graph_node/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-}
-if(data5.excerpt !== undefined){
-let data20 = data5.excerpt;
-if(typeof data20 === "string"){
-if(func2(data20) > 20000){
-const err51 = {instancePath:instancePath+"/items/" + i1+"/excerpt",schemaPath:"#/properties/items/items/properties/excerpt/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/items/" + i1+"/excerpt",schemaPath:"#/properties/items/items/properties/excerpt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-if(data5.score !== undefined){
-if(!(typeof data5.score == "number")){
-const err53 = {instancePath:instancePath+"/items/" + i1+"/score",schemaPath:"#/properties/items/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-if(data5.match !== undefined){
-let data22 = data5.match;
-if(!(((data22 === "exact_id") || (data22 === "all_terms")) || (data22 === "some_terms"))){
-const err54 = {instancePath:instancePath+"/items/" + i1+"/match",schemaPath:"#/properties/items/items/properties/match/enum",keyword:"enum",params:{allowedValues: schema11.properties.items.items.properties.match.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-if(data5.section !== undefined){
-let data23 = data5.section;
-if((!(data23 && typeof data23 == "object" && !Array.isArray(data23))) && (data23 !== null)){
-const err55 = {instancePath:instancePath+"/items/" + i1+"/section",schemaPath:"#/properties/items/items/properties/section/type",keyword:"type",params:{type: schema11.properties.items.items.properties.section.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/items/" + i1,schemaPath:"#/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-}
-}
-else {
-const err57 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-}
-}
-else {
-const err58 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

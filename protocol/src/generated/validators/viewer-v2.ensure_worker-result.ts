@@ -2,9 +2,8 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerEnsureWorkerResultFrame","description":"The success reply to ensure_worker (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["worker","reused"],"properties":{"worker":{"type":"object","description":"One supervised worker. `state` is its lifecycle; `signature_state` says whether its signature is still the published one (a stale worker stays running but is never reused).","required":["worker_id","project_root","project_id","state","signature_state","pid","port","signature","no_ast","started_at","last_activity_at","exit","fatal"],"additionalProperties":false,"properties":{"worker_id":{"type":"string","pattern":"^w-[0-9a-f]{16}$","description":"Manager-assigned worker id."},"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"project_id":{"type":"string","minLength":1,"maxLength":256},"state":{"enum":["starting","running","dead","stopped"],"description":"dead: exited without being asked to (never restarted silently); stopped: stopped on request or reclaimed when idle."},"signature_state":{"enum":["current","stale","unknown"],"description":"current: current.json still names this signature and the index file stat matches; stale: proven otherwise; unknown: current.json is unreadable."},"pid":{"type":["integer","null"],"minimum":1},"port":{"type":["integer","null"],"minimum":1,"maximum":65535},"signature":{"type":"object","description":"The five-field index publication signature of current.json (DESIGN.md section 4).","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1,"maximum":9007199254740991}}},"no_ast":{"type":"boolean"},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"last_activity_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"exit":{"type":["object","null"],"required":["code","signal","at","reason"],"additionalProperties":false,"properties":{"code":{"type":["integer","null"]},"signal":{"type":["string","null"],"maxLength":32},"at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"reason":{"enum":["crashed","fatal","stopped","idle_reclaimed","start_failed","manager_shutdown"]}}},"fatal":{"type":["object","null"],"required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":64},"message":{"type":"string","maxLength":2000}}}}},"reused":{"type":"boolean"}}}}};
+export const validate_viewer_v2_ensure_worker_result = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/ensure_worker-result.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerEnsureWorkerResultFrame","description":"The success reply to ensure_worker (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["worker","reused"],"properties":{"worker":{"type":"object","description":"One supervised worker. `state` is its lifecycle; `signature_state` says whether its signature is still the published one (a stale worker stays running but is never reused).","required":["worker_id","project_root","project_id","state","signature_state","pid","port","signature","no_ast","started_at","last_activity_at","exit","fatal"],"additionalProperties":false,"properties":{"worker_id":{"type":"string","pattern":"^w-[0-9a-f]{16}$","description":"Manager-assigned worker id."},"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"project_id":{"type":"string","minLength":1,"maxLength":256},"state":{"enum":["starting","running","dead","stopped"],"description":"dead: exited without being asked to (never restarted silently); stopped: stopped on request or reclaimed when idle."},"signature_state":{"enum":["current","stale","unknown"],"description":"current: current.json still names this signature and the index file stat matches; stale: proven otherwise; unknown: current.json is unreadable."},"pid":{"type":["integer","null"],"minimum":1},"port":{"type":["integer","null"],"minimum":1,"maximum":65535},"signature":{"type":"object","description":"The five-field index publication signature of current.json (DESIGN.md section 4).","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1,"maximum":9007199254740991}}},"no_ast":{"type":"boolean"},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"last_activity_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"exit":{"type":["object","null"],"required":["code","signal","at","reason"],"additionalProperties":false,"properties":{"code":{"type":["integer","null"]},"signal":{"type":["string","null"],"maxLength":32},"at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"reason":{"enum":["crashed","fatal","stopped","idle_reclaimed","start_failed","manager_shutdown"]}}},"fatal":{"type":["object","null"],"required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":64},"message":{"type":"string","maxLength":2000}}}}},"reused":{"type":"boolean"}}}}};
 const func2 = runtime_ucs2length.default;
 const func4 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("^w-[0-9a-f]{16}$", "u");
@@ -13,7 +12,8 @@ const pattern2 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern3 = new RegExp("^gen-[0-9]+-[a-z0-9]+\\.sqlite$", "u");
 const pattern4 = new RegExp("^[0-9]+$", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/ensure_worker-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -319,7 +319,7 @@ vErrors.push(err27);
 errors++;
 }
 for(const key2 in data5){
-if(!(func4.call(schema11.properties.payload.properties.worker.properties, key2))){
+if(!(func4.call(schema6.properties.payload.properties.worker.properties, key2))){
 const err28 = {instancePath:instancePath+"/payload/worker",schemaPath:"#/properties/payload/properties/worker/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err28];
@@ -438,7 +438,7 @@ errors++;
 if(data5.state !== undefined){
 let data9 = data5.state;
 if(!((((data9 === "starting") || (data9 === "running")) || (data9 === "dead")) || (data9 === "stopped"))){
-const err38 = {instancePath:instancePath+"/payload/worker/state",schemaPath:"#/properties/payload/properties/worker/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.payload.properties.worker.properties.state.enum},message:"must be equal to one of the allowed values"};
+const err38 = {instancePath:instancePath+"/payload/worker/state",schemaPath:"#/properties/payload/properties/worker/properties/state/enum",keyword:"enum",params:{allowedValues: schema6.properties.payload.properties.worker.properties.state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -451,7 +451,7 @@ errors++;
 if(data5.signature_state !== undefined){
 let data10 = data5.signature_state;
 if(!(((data10 === "current") || (data10 === "stale")) || (data10 === "unknown"))){
-const err39 = {instancePath:instancePath+"/payload/worker/signature_state",schemaPath:"#/properties/payload/properties/worker/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema11.properties.payload.properties.worker.properties.signature_state.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/payload/worker/signature_state",schemaPath:"#/properties/payload/properties/worker/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema6.properties.payload.properties.worker.properties.signature_state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -464,7 +464,7 @@ errors++;
 if(data5.pid !== undefined){
 let data11 = data5.pid;
 if((!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) && (data11 !== null)){
-const err40 = {instancePath:instancePath+"/payload/worker/pid",schemaPath:"#/properties/payload/properties/worker/properties/pid/type",keyword:"type",params:{type: schema11.properties.payload.properties.worker.properties.pid.type},message:"must be integer,null"};
+const err40 = {instancePath:instancePath+"/payload/worker/pid",schemaPath:"#/properties/payload/properties/worker/properties/pid/type",keyword:"type",params:{type: schema6.properties.payload.properties.worker.properties.pid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -489,7 +489,7 @@ errors++;
 if(data5.port !== undefined){
 let data12 = data5.port;
 if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
-const err42 = {instancePath:instancePath+"/payload/worker/port",schemaPath:"#/properties/payload/properties/worker/properties/port/type",keyword:"type",params:{type: schema11.properties.payload.properties.worker.properties.port.type},message:"must be integer,null"};
+const err42 = {instancePath:instancePath+"/payload/worker/port",schemaPath:"#/properties/payload/properties/worker/properties/port/type",keyword:"type",params:{type: schema6.properties.payload.properties.worker.properties.port.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -828,7 +828,7 @@ errors++;
 if(data5.exit !== undefined){
 let data22 = data5.exit;
 if((!(data22 && typeof data22 == "object" && !Array.isArray(data22))) && (data22 !== null)){
-const err71 = {instancePath:instancePath+"/payload/worker/exit",schemaPath:"#/properties/payload/properties/worker/properties/exit/type",keyword:"type",params:{type: schema11.properties.payload.properties.worker.properties.exit.type},message:"must be object,null"};
+const err71 = {instancePath:instancePath+"/payload/worker/exit",schemaPath:"#/properties/payload/properties/worker/properties/exit/type",keyword:"type",params:{type: schema6.properties.payload.properties.worker.properties.exit.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -893,7 +893,7 @@ errors++;
 if(data22.code !== undefined){
 let data23 = data22.code;
 if((!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))) && (data23 !== null)){
-const err77 = {instancePath:instancePath+"/payload/worker/exit/code",schemaPath:"#/properties/payload/properties/worker/properties/exit/properties/code/type",keyword:"type",params:{type: schema11.properties.payload.properties.worker.properties.exit.properties.code.type},message:"must be integer,null"};
+const err77 = {instancePath:instancePath+"/payload/worker/exit/code",schemaPath:"#/properties/payload/properties/worker/properties/exit/properties/code/type",keyword:"type",params:{type: schema6.properties.payload.properties.worker.properties.exit.properties.code.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -906,7 +906,7 @@ errors++;
 if(data22.signal !== undefined){
 let data24 = data22.signal;
 if((typeof data24 !== "string") && (data24 !== null)){
-const err78 = {instancePath:instancePath+"/payload/worker/exit/signal",schemaPath:"#/properties/payload/properties/worker/properties/exit/properties/signal/type",keyword:"type",params:{type: schema11.properties.payload.properties.worker.properties.exit.properties.signal.type},message:"must be string,null"};
+const err78 = {instancePath:instancePath+"/payload/worker/exit/signal",schemaPath:"#/properties/payload/properties/worker/properties/exit/properties/signal/type",keyword:"type",params:{type: schema6.properties.payload.properties.worker.properties.exit.properties.signal.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -966,7 +966,7 @@ errors++;
 if(data22.reason !== undefined){
 let data26 = data22.reason;
 if(!((((((data26 === "crashed") || (data26 === "fatal")) || (data26 === "stopped")) || (data26 === "idle_reclaimed")) || (data26 === "start_failed")) || (data26 === "manager_shutdown"))){
-const err83 = {instancePath:instancePath+"/payload/worker/exit/reason",schemaPath:"#/properties/payload/properties/worker/properties/exit/properties/reason/enum",keyword:"enum",params:{allowedValues: schema11.properties.payload.properties.worker.properties.exit.properties.reason.enum},message:"must be equal to one of the allowed values"};
+const err83 = {instancePath:instancePath+"/payload/worker/exit/reason",schemaPath:"#/properties/payload/properties/worker/properties/exit/properties/reason/enum",keyword:"enum",params:{allowedValues: schema6.properties.payload.properties.worker.properties.exit.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -981,7 +981,7 @@ errors++;
 if(data5.fatal !== undefined){
 let data27 = data5.fatal;
 if((!(data27 && typeof data27 == "object" && !Array.isArray(data27))) && (data27 !== null)){
-const err84 = {instancePath:instancePath+"/payload/worker/fatal",schemaPath:"#/properties/payload/properties/worker/properties/fatal/type",keyword:"type",params:{type: schema11.properties.payload.properties.worker.properties.fatal.type},message:"must be object,null"};
+const err84 = {instancePath:instancePath+"/payload/worker/fatal",schemaPath:"#/properties/payload/properties/worker/properties/fatal/type",keyword:"type",params:{type: schema6.properties.payload.properties.worker.properties.fatal.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1122,6 +1122,6 @@ vErrors.push(err95);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

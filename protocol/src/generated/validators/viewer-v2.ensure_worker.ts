@@ -2,16 +2,16 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerEnsureWorkerFrame","description":"Asks for a running worker of one project bound to one exact publication signature. The manager reuses a running worker of that root and signature while current.json still names it (checked with stat, never SQLite); otherwise it forks a fresh one and answers when the worker is ready.","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"ensure_worker"},"payload":{"type":"object","additionalProperties":false,"required":["project_root","project_id","index_path","signature","no_ast"],"properties":{"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"project_id":{"type":"string","minLength":1,"maxLength":256},"index_path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"signature":{"type":"object","description":"The five-field index publication signature of current.json (DESIGN.md section 4).","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1,"maximum":9007199254740991}}},"no_ast":{"type":"boolean"}}}}};
+export const validate_viewer_v2_ensure_worker = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/ensure_worker.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerEnsureWorkerFrame","description":"Asks for a running worker of one project bound to one exact publication signature. The manager reuses a running worker of that root and signature while current.json still names it (checked with stat, never SQLite); otherwise it forks a fresh one and answers when the worker is ready.","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"ensure_worker"},"payload":{"type":"object","additionalProperties":false,"required":["project_root","project_id","index_path","signature","no_ast"],"properties":{"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"project_id":{"type":"string","minLength":1,"maxLength":256},"index_path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"signature":{"type":"object","description":"The five-field index publication signature of current.json (DESIGN.md section 4).","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1,"maximum":9007199254740991}}},"no_ast":{"type":"boolean"}}}}};
 const func2 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^/", "u");
 const pattern2 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern3 = new RegExp("^gen-[0-9]+-[a-z0-9]+\\.sqlite$", "u");
 const pattern4 = new RegExp("^[0-9]+$", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/ensure_worker.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -595,6 +595,6 @@ vErrors.push(err50);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,9 +2,8 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerListWorkersResultFrame","description":"The success reply to list_workers (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["manager","workers"],"properties":{"manager":{"type":"object","required":["pid","started_at","idle_timeout_ms","socket"],"additionalProperties":false,"properties":{"pid":{"type":"integer","minimum":1},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"idle_timeout_ms":{"type":"integer","minimum":1},"socket":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."}}},"workers":{"type":"array","maxItems":1000,"items":{"type":"object","description":"One supervised worker. `state` is its lifecycle; `signature_state` says whether its signature is still the published one (a stale worker stays running but is never reused).","required":["worker_id","project_root","project_id","state","signature_state","pid","port","signature","no_ast","started_at","last_activity_at","exit","fatal"],"additionalProperties":false,"properties":{"worker_id":{"type":"string","pattern":"^w-[0-9a-f]{16}$","description":"Manager-assigned worker id."},"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"project_id":{"type":"string","minLength":1,"maxLength":256},"state":{"enum":["starting","running","dead","stopped"],"description":"dead: exited without being asked to (never restarted silently); stopped: stopped on request or reclaimed when idle."},"signature_state":{"enum":["current","stale","unknown"],"description":"current: current.json still names this signature and the index file stat matches; stale: proven otherwise; unknown: current.json is unreadable."},"pid":{"type":["integer","null"],"minimum":1},"port":{"type":["integer","null"],"minimum":1,"maximum":65535},"signature":{"type":"object","description":"The five-field index publication signature of current.json (DESIGN.md section 4).","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1,"maximum":9007199254740991}}},"no_ast":{"type":"boolean"},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"last_activity_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"exit":{"type":["object","null"],"required":["code","signal","at","reason"],"additionalProperties":false,"properties":{"code":{"type":["integer","null"]},"signal":{"type":["string","null"],"maxLength":32},"at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"reason":{"enum":["crashed","fatal","stopped","idle_reclaimed","start_failed","manager_shutdown"]}}},"fatal":{"type":["object","null"],"required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":64},"message":{"type":"string","maxLength":2000}}}}}}}}}};
+export const validate_viewer_v2_list_workers_result = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/list_workers-result.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerListWorkersResultFrame","description":"The success reply to list_workers (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["manager","workers"],"properties":{"manager":{"type":"object","required":["pid","started_at","idle_timeout_ms","socket"],"additionalProperties":false,"properties":{"pid":{"type":"integer","minimum":1},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"idle_timeout_ms":{"type":"integer","minimum":1},"socket":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."}}},"workers":{"type":"array","maxItems":1000,"items":{"type":"object","description":"One supervised worker. `state` is its lifecycle; `signature_state` says whether its signature is still the published one (a stale worker stays running but is never reused).","required":["worker_id","project_root","project_id","state","signature_state","pid","port","signature","no_ast","started_at","last_activity_at","exit","fatal"],"additionalProperties":false,"properties":{"worker_id":{"type":"string","pattern":"^w-[0-9a-f]{16}$","description":"Manager-assigned worker id."},"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"project_id":{"type":"string","minLength":1,"maxLength":256},"state":{"enum":["starting","running","dead","stopped"],"description":"dead: exited without being asked to (never restarted silently); stopped: stopped on request or reclaimed when idle."},"signature_state":{"enum":["current","stale","unknown"],"description":"current: current.json still names this signature and the index file stat matches; stale: proven otherwise; unknown: current.json is unreadable."},"pid":{"type":["integer","null"],"minimum":1},"port":{"type":["integer","null"],"minimum":1,"maximum":65535},"signature":{"type":"object","description":"The five-field index publication signature of current.json (DESIGN.md section 4).","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1,"maximum":9007199254740991}}},"no_ast":{"type":"boolean"},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"last_activity_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"exit":{"type":["object","null"],"required":["code","signal","at","reason"],"additionalProperties":false,"properties":{"code":{"type":["integer","null"]},"signal":{"type":["string","null"],"maxLength":32},"at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"reason":{"enum":["crashed","fatal","stopped","idle_reclaimed","start_failed","manager_shutdown"]}}},"fatal":{"type":["object","null"],"required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":64},"message":{"type":"string","maxLength":2000}}}}}}}}}};
 const func2 = runtime_ucs2length.default;
 const func8 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("^/", "u");
@@ -13,7 +12,8 @@ const pattern3 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern4 = new RegExp("^gen-[0-9]+-[a-z0-9]+\\.sqlite$", "u");
 const pattern5 = new RegExp("^[0-9]+$", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/list_workers-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -530,7 +530,7 @@ vErrors.push(err45);
 errors++;
 }
 for(const key3 in data11){
-if(!(func8.call(schema11.properties.payload.properties.workers.items.properties, key3))){
+if(!(func8.call(schema6.properties.payload.properties.workers.items.properties, key3))){
 const err46 = {instancePath:instancePath+"/payload/workers/" + i0,schemaPath:"#/properties/payload/properties/workers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err46];
@@ -649,7 +649,7 @@ errors++;
 if(data11.state !== undefined){
 let data15 = data11.state;
 if(!((((data15 === "starting") || (data15 === "running")) || (data15 === "dead")) || (data15 === "stopped"))){
-const err56 = {instancePath:instancePath+"/payload/workers/" + i0+"/state",schemaPath:"#/properties/payload/properties/workers/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.payload.properties.workers.items.properties.state.enum},message:"must be equal to one of the allowed values"};
+const err56 = {instancePath:instancePath+"/payload/workers/" + i0+"/state",schemaPath:"#/properties/payload/properties/workers/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema6.properties.payload.properties.workers.items.properties.state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -662,7 +662,7 @@ errors++;
 if(data11.signature_state !== undefined){
 let data16 = data11.signature_state;
 if(!(((data16 === "current") || (data16 === "stale")) || (data16 === "unknown"))){
-const err57 = {instancePath:instancePath+"/payload/workers/" + i0+"/signature_state",schemaPath:"#/properties/payload/properties/workers/items/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema11.properties.payload.properties.workers.items.properties.signature_state.enum},message:"must be equal to one of the allowed values"};
+const err57 = {instancePath:instancePath+"/payload/workers/" + i0+"/signature_state",schemaPath:"#/properties/payload/properties/workers/items/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema6.properties.payload.properties.workers.items.properties.signature_state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -675,7 +675,7 @@ errors++;
 if(data11.pid !== undefined){
 let data17 = data11.pid;
 if((!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))) && (data17 !== null)){
-const err58 = {instancePath:instancePath+"/payload/workers/" + i0+"/pid",schemaPath:"#/properties/payload/properties/workers/items/properties/pid/type",keyword:"type",params:{type: schema11.properties.payload.properties.workers.items.properties.pid.type},message:"must be integer,null"};
+const err58 = {instancePath:instancePath+"/payload/workers/" + i0+"/pid",schemaPath:"#/properties/payload/properties/workers/items/properties/pid/type",keyword:"type",params:{type: schema6.properties.payload.properties.workers.items.properties.pid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -700,7 +700,7 @@ errors++;
 if(data11.port !== undefined){
 let data18 = data11.port;
 if((!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))) && (data18 !== null)){
-const err60 = {instancePath:instancePath+"/payload/workers/" + i0+"/port",schemaPath:"#/properties/payload/properties/workers/items/properties/port/type",keyword:"type",params:{type: schema11.properties.payload.properties.workers.items.properties.port.type},message:"must be integer,null"};
+const err60 = {instancePath:instancePath+"/payload/workers/" + i0+"/port",schemaPath:"#/properties/payload/properties/workers/items/properties/port/type",keyword:"type",params:{type: schema6.properties.payload.properties.workers.items.properties.port.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -1039,7 +1039,7 @@ errors++;
 if(data11.exit !== undefined){
 let data28 = data11.exit;
 if((!(data28 && typeof data28 == "object" && !Array.isArray(data28))) && (data28 !== null)){
-const err89 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/type",keyword:"type",params:{type: schema11.properties.payload.properties.workers.items.properties.exit.type},message:"must be object,null"};
+const err89 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/type",keyword:"type",params:{type: schema6.properties.payload.properties.workers.items.properties.exit.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1104,7 +1104,7 @@ errors++;
 if(data28.code !== undefined){
 let data29 = data28.code;
 if((!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))) && (data29 !== null)){
-const err95 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit/code",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/properties/code/type",keyword:"type",params:{type: schema11.properties.payload.properties.workers.items.properties.exit.properties.code.type},message:"must be integer,null"};
+const err95 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit/code",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/properties/code/type",keyword:"type",params:{type: schema6.properties.payload.properties.workers.items.properties.exit.properties.code.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1117,7 +1117,7 @@ errors++;
 if(data28.signal !== undefined){
 let data30 = data28.signal;
 if((typeof data30 !== "string") && (data30 !== null)){
-const err96 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit/signal",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/properties/signal/type",keyword:"type",params:{type: schema11.properties.payload.properties.workers.items.properties.exit.properties.signal.type},message:"must be string,null"};
+const err96 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit/signal",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/properties/signal/type",keyword:"type",params:{type: schema6.properties.payload.properties.workers.items.properties.exit.properties.signal.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1177,7 +1177,7 @@ errors++;
 if(data28.reason !== undefined){
 let data32 = data28.reason;
 if(!((((((data32 === "crashed") || (data32 === "fatal")) || (data32 === "stopped")) || (data32 === "idle_reclaimed")) || (data32 === "start_failed")) || (data32 === "manager_shutdown"))){
-const err101 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit/reason",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/properties/reason/enum",keyword:"enum",params:{allowedValues: schema11.properties.payload.properties.workers.items.properties.exit.properties.reason.enum},message:"must be equal to one of the allowed values"};
+const err101 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit/reason",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/properties/reason/enum",keyword:"enum",params:{allowedValues: schema6.properties.payload.properties.workers.items.properties.exit.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1192,7 +1192,7 @@ errors++;
 if(data11.fatal !== undefined){
 let data33 = data11.fatal;
 if((!(data33 && typeof data33 == "object" && !Array.isArray(data33))) && (data33 !== null)){
-const err102 = {instancePath:instancePath+"/payload/workers/" + i0+"/fatal",schemaPath:"#/properties/payload/properties/workers/items/properties/fatal/type",keyword:"type",params:{type: schema11.properties.payload.properties.workers.items.properties.fatal.type},message:"must be object,null"};
+const err102 = {instancePath:instancePath+"/payload/workers/" + i0+"/fatal",schemaPath:"#/properties/payload/properties/workers/items/properties/fatal/type",keyword:"type",params:{type: schema6.properties.payload.properties.workers.items.properties.fatal.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1333,6 +1333,6 @@ vErrors.push(err113);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,9 +2,8 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerWorkerStatusResultFrame","description":"The success reply to worker_status (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["workers"],"properties":{"workers":{"type":"array","maxItems":1000,"items":{"type":"object","description":"One supervised worker. `state` is its lifecycle; `signature_state` says whether its signature is still the published one (a stale worker stays running but is never reused).","required":["worker_id","project_root","project_id","state","signature_state","pid","port","signature","no_ast","started_at","last_activity_at","exit","fatal"],"additionalProperties":false,"properties":{"worker_id":{"type":"string","pattern":"^w-[0-9a-f]{16}$","description":"Manager-assigned worker id."},"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"project_id":{"type":"string","minLength":1,"maxLength":256},"state":{"enum":["starting","running","dead","stopped"],"description":"dead: exited without being asked to (never restarted silently); stopped: stopped on request or reclaimed when idle."},"signature_state":{"enum":["current","stale","unknown"],"description":"current: current.json still names this signature and the index file stat matches; stale: proven otherwise; unknown: current.json is unreadable."},"pid":{"type":["integer","null"],"minimum":1},"port":{"type":["integer","null"],"minimum":1,"maximum":65535},"signature":{"type":"object","description":"The five-field index publication signature of current.json (DESIGN.md section 4).","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1,"maximum":9007199254740991}}},"no_ast":{"type":"boolean"},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"last_activity_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"exit":{"type":["object","null"],"required":["code","signal","at","reason"],"additionalProperties":false,"properties":{"code":{"type":["integer","null"]},"signal":{"type":["string","null"],"maxLength":32},"at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"reason":{"enum":["crashed","fatal","stopped","idle_reclaimed","start_failed","manager_shutdown"]}}},"fatal":{"type":["object","null"],"required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":64},"message":{"type":"string","maxLength":2000}}}}}}}}}};
+export const validate_viewer_v2_worker_status_result = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/worker_status-result.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerWorkerStatusResultFrame","description":"The success reply to worker_status (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["workers"],"properties":{"workers":{"type":"array","maxItems":1000,"items":{"type":"object","description":"One supervised worker. `state` is its lifecycle; `signature_state` says whether its signature is still the published one (a stale worker stays running but is never reused).","required":["worker_id","project_root","project_id","state","signature_state","pid","port","signature","no_ast","started_at","last_activity_at","exit","fatal"],"additionalProperties":false,"properties":{"worker_id":{"type":"string","pattern":"^w-[0-9a-f]{16}$","description":"Manager-assigned worker id."},"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"project_id":{"type":"string","minLength":1,"maxLength":256},"state":{"enum":["starting","running","dead","stopped"],"description":"dead: exited without being asked to (never restarted silently); stopped: stopped on request or reclaimed when idle."},"signature_state":{"enum":["current","stale","unknown"],"description":"current: current.json still names this signature and the index file stat matches; stale: proven otherwise; unknown: current.json is unreadable."},"pid":{"type":["integer","null"],"minimum":1},"port":{"type":["integer","null"],"minimum":1,"maximum":65535},"signature":{"type":"object","description":"The five-field index publication signature of current.json (DESIGN.md section 4).","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1,"maximum":9007199254740991}}},"no_ast":{"type":"boolean"},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"last_activity_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"exit":{"type":["object","null"],"required":["code","signal","at","reason"],"additionalProperties":false,"properties":{"code":{"type":["integer","null"]},"signal":{"type":["string","null"],"maxLength":32},"at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"reason":{"enum":["crashed","fatal","stopped","idle_reclaimed","start_failed","manager_shutdown"]}}},"fatal":{"type":["object","null"],"required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":64},"message":{"type":"string","maxLength":2000}}}}}}}}}};
 const func2 = runtime_ucs2length.default;
 const func4 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp("^w-[0-9a-f]{16}$", "u");
@@ -13,7 +12,8 @@ const pattern2 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern3 = new RegExp("^gen-[0-9]+-[a-z0-9]+\\.sqlite$", "u");
 const pattern4 = new RegExp("^[0-9]+$", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/worker_status-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -323,7 +323,7 @@ vErrors.push(err27);
 errors++;
 }
 for(const key2 in data6){
-if(!(func4.call(schema11.properties.payload.properties.workers.items.properties, key2))){
+if(!(func4.call(schema6.properties.payload.properties.workers.items.properties, key2))){
 const err28 = {instancePath:instancePath+"/payload/workers/" + i0,schemaPath:"#/properties/payload/properties/workers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err28];
@@ -442,7 +442,7 @@ errors++;
 if(data6.state !== undefined){
 let data10 = data6.state;
 if(!((((data10 === "starting") || (data10 === "running")) || (data10 === "dead")) || (data10 === "stopped"))){
-const err38 = {instancePath:instancePath+"/payload/workers/" + i0+"/state",schemaPath:"#/properties/payload/properties/workers/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema11.properties.payload.properties.workers.items.properties.state.enum},message:"must be equal to one of the allowed values"};
+const err38 = {instancePath:instancePath+"/payload/workers/" + i0+"/state",schemaPath:"#/properties/payload/properties/workers/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema6.properties.payload.properties.workers.items.properties.state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -455,7 +455,7 @@ errors++;
 if(data6.signature_state !== undefined){
 let data11 = data6.signature_state;
 if(!(((data11 === "current") || (data11 === "stale")) || (data11 === "unknown"))){
-const err39 = {instancePath:instancePath+"/payload/workers/" + i0+"/signature_state",schemaPath:"#/properties/payload/properties/workers/items/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema11.properties.payload.properties.workers.items.properties.signature_state.enum},message:"must be equal to one of the allowed values"};
+const err39 = {instancePath:instancePath+"/payload/workers/" + i0+"/signature_state",schemaPath:"#/properties/payload/properties/workers/items/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema6.properties.payload.properties.workers.items.properties.signature_state.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -468,7 +468,7 @@ errors++;
 if(data6.pid !== undefined){
 let data12 = data6.pid;
 if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
-const err40 = {instancePath:instancePath+"/payload/workers/" + i0+"/pid",schemaPath:"#/properties/payload/properties/workers/items/properties/pid/type",keyword:"type",params:{type: schema11.properties.payload.properties.workers.items.properties.pid.type},message:"must be integer,null"};
+const err40 = {instancePath:instancePath+"/payload/workers/" + i0+"/pid",schemaPath:"#/properties/payload/properties/workers/items/properties/pid/type",keyword:"type",params:{type: schema6.properties.payload.properties.workers.items.properties.pid.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -493,7 +493,7 @@ errors++;
 if(data6.port !== undefined){
 let data13 = data6.port;
 if((!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) && (data13 !== null)){
-const err42 = {instancePath:instancePath+"/payload/workers/" + i0+"/port",schemaPath:"#/properties/payload/properties/workers/items/properties/port/type",keyword:"type",params:{type: schema11.properties.payload.properties.workers.items.properties.port.type},message:"must be integer,null"};
+const err42 = {instancePath:instancePath+"/payload/workers/" + i0+"/port",schemaPath:"#/properties/payload/properties/workers/items/properties/port/type",keyword:"type",params:{type: schema6.properties.payload.properties.workers.items.properties.port.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -832,7 +832,7 @@ errors++;
 if(data6.exit !== undefined){
 let data23 = data6.exit;
 if((!(data23 && typeof data23 == "object" && !Array.isArray(data23))) && (data23 !== null)){
-const err71 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/type",keyword:"type",params:{type: schema11.properties.payload.properties.workers.items.properties.exit.type},message:"must be object,null"};
+const err71 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/type",keyword:"type",params:{type: schema6.properties.payload.properties.workers.items.properties.exit.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -897,7 +897,7 @@ errors++;
 if(data23.code !== undefined){
 let data24 = data23.code;
 if((!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))) && (data24 !== null)){
-const err77 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit/code",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/properties/code/type",keyword:"type",params:{type: schema11.properties.payload.properties.workers.items.properties.exit.properties.code.type},message:"must be integer,null"};
+const err77 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit/code",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/properties/code/type",keyword:"type",params:{type: schema6.properties.payload.properties.workers.items.properties.exit.properties.code.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -910,7 +910,7 @@ errors++;
 if(data23.signal !== undefined){
 let data25 = data23.signal;
 if((typeof data25 !== "string") && (data25 !== null)){
-const err78 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit/signal",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/properties/signal/type",keyword:"type",params:{type: schema11.properties.payload.properties.workers.items.properties.exit.properties.signal.type},message:"must be string,null"};
+const err78 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit/signal",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/properties/signal/type",keyword:"type",params:{type: schema6.properties.payload.properties.workers.items.properties.exit.properties.signal.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -970,7 +970,7 @@ errors++;
 if(data23.reason !== undefined){
 let data27 = data23.reason;
 if(!((((((data27 === "crashed") || (data27 === "fatal")) || (data27 === "stopped")) || (data27 === "idle_reclaimed")) || (data27 === "start_failed")) || (data27 === "manager_shutdown"))){
-const err83 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit/reason",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/properties/reason/enum",keyword:"enum",params:{allowedValues: schema11.properties.payload.properties.workers.items.properties.exit.properties.reason.enum},message:"must be equal to one of the allowed values"};
+const err83 = {instancePath:instancePath+"/payload/workers/" + i0+"/exit/reason",schemaPath:"#/properties/payload/properties/workers/items/properties/exit/properties/reason/enum",keyword:"enum",params:{allowedValues: schema6.properties.payload.properties.workers.items.properties.exit.properties.reason.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -985,7 +985,7 @@ errors++;
 if(data6.fatal !== undefined){
 let data28 = data6.fatal;
 if((!(data28 && typeof data28 == "object" && !Array.isArray(data28))) && (data28 !== null)){
-const err84 = {instancePath:instancePath+"/payload/workers/" + i0+"/fatal",schemaPath:"#/properties/payload/properties/workers/items/properties/fatal/type",keyword:"type",params:{type: schema11.properties.payload.properties.workers.items.properties.fatal.type},message:"must be object,null"};
+const err84 = {instancePath:instancePath+"/payload/workers/" + i0+"/fatal",schemaPath:"#/properties/payload/properties/workers/items/properties/fatal/type",keyword:"type",params:{type: schema6.properties.payload.properties.workers.items.properties.fatal.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1126,6 +1126,6 @@ vErrors.push(err95);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
