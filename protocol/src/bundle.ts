@@ -71,11 +71,15 @@ export function bundleSchema(file: string, read: SchemaFileReader): JsonSchemaOb
   return { ...out, $defs: Object.fromEntries(names.map((n) => [n, defs.get(n)!.schema])) };
 }
 
-/** The schema a target names: a definition as written, or a whole file without its `$schema`, `$id` and `definitions`. */
+/**
+ * The schema a target names: a definition as written, or a whole file without its `$schema`, `$id`,
+ * `definitions` and its file-level `title` and `description` (documentation of the file, repeated
+ * in every schema that bundles it; the validation keywords are unchanged).
+ */
 function definitionOf(target: RefTarget, read: SchemaFileReader): JsonSchemaObject {
   const json = read(target.file);
   if (target.def === null) {
-    const { $schema: _s, $id: _i, definitions: _d, ...rest } = json;
+    const { $schema: _s, $id: _i, definitions: _d, title: _t, description: _desc, ...rest } = json;
     return rest;
   }
   const definitions = json.definitions as Record<string, JsonSchemaObject> | undefined;
