@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// Regenerates protocol/src/generated/ from protocol/schemas/: one ajv standalone validator and one
-// TypeScript type module per schema, plus index.ts binding each validator to its type.
+// Regenerates protocol/src/generated/ from protocol/schemas/: ajv standalone validators and
+// TypeScript types, plus index.ts binding each validator to its type. Schemas that share a
+// definition through $ref (schema-refs.mjs) are one module per folder (validators/v1.ts,
+// validators/viewer-v2.ts and types/ likewise), where each shared definition is one function and
+// one named type; a schema that shares nothing keeps its own module named by its key.
 // Usage: node protocol/scripts/generate.mjs [--out DIR]   (default: protocol/src/generated)
 // The output is deterministic; protocol/test/generated-drift.test.ts regenerates into a temp dir
 // and fails on any difference.
