@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// Regenerates protocol/src/generated/ from protocol/schemas/: one ajv standalone validator and one
-// TypeScript type module per schema, plus index.ts binding each validator to its type.
+// Regenerates protocol/src/generated/ from protocol/schemas/: ajv standalone validators and
+// TypeScript types, plus index.ts binding each validator to its type. Schemas that share a
+// definition through $ref (schema-refs.mjs) are one module per folder (validators/v1.ts,
+// validators/viewer-v2.ts and types/ likewise), where each shared definition is one function and
+// one named type; a schema that shares nothing keeps its own module named by its key.
 // Usage: node protocol/scripts/generate.mjs [--out DIR]   (default: protocol/src/generated)
 // The output is deterministic; protocol/test/generated-drift.test.ts regenerates into a temp dir
 // and fails on any difference.
@@ -10,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { compile } from 'json-schema-to-typescript';
+import { components, normalize, stem } from './schema-refs.mjs';
 
 const PROTOCOL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SCHEMA_DIR = path.join(PROTOCOL_DIR, 'schemas');
@@ -26,6 +30,8 @@ const FORMATS = [
   { file: 'v1/changeset-operation.schema.json', key: 'changeset-operation', name: 'ChangesetOperation' },
   { file: 'v1/render-receipt.schema.json', key: 'render-receipt', name: 'RenderReceipt' },
   { file: 'v1/application-journal.schema.json', key: 'application-journal', name: 'ApplicationJournal' },
+  // issue 29: the response envelope every tool output schema references (allOf) with its own result.
+  { file: 'v1/tool-envelope.schema.json', key: 'tool-envelope', name: 'ToolEnvelope' },
   { file: 'viewer/v2/envelope.schema.json', key: 'viewer-v2.envelope', name: 'ViewerFrame' },
   { file: 'viewer/v2/hello.schema.json', key: 'viewer-v2.hello', name: 'ViewerHelloFrame' },
   // issue 12 (graph-browser worker): manager<->worker fork IPC and the worker's HTTP API responses.
@@ -78,10 +84,53 @@ function readJson(file) {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
-/** Standalone ESM validator code; ajv's runtime helpers become imports instead of require(). */
-function validatorModule(schema) {
-  const ajv = new Ajv({ code: { source: true, esm: true, lines: true }, allErrors: true, strict: false });
-  let code = standaloneCode(ajv, ajv.compile(schema));
+/** ajv options of every generated validator (allErrors: argument errors list every failing path). */
+const AJV_OPTIONS = { code: { source: true, esm: true, lines: true }, allErrors: true, strict: false, inlineRefs: false };
+
+/**
+ * The generated modules: entries that share a definition (or reference each other) are one module,
+ * named after their folder (`v1`, `viewer-v2`); an entry that shares nothing keeps its own module
+ * named by its key, so a light entry such as `current-json` loads only its own validator.
+ */
+function modules(entries, normalized) {
+  const byName = new Map();
+  for (const group of components(entries, normalized.edges)) {
+    const name = group.length === 1 ? group[0].key : folderModule(group);
+    if (!byName.has(name)) byName.set(name, []);
+    byName.get(name).push(...group);
+  }
+  return [...byName].map(([name, members]) => ({ name, members: entries.filter((e) => members.includes(e)) }));
+}
+
+function folderModule(group) {
+  const names = new Set(group.map((e) => (e.file.startsWith('viewer/v2/') ? 'viewer-v2' : e.file.split('/')[0])));
+  if (names.size !== 1) throw new Error(`schemas sharing definitions span folders: ${group.map((e) => e.file).join(', ')}`);
+  return [...names][0];
+}
+
+/** Every definition id reached from `ids` through $ref (the ids themselves included). */
+function reached(ids, edges) {
+  const seen = new Set(ids);
+  const stack = [...ids];
+  while (stack.length > 0) for (const next of edges.get(stack.pop()) ?? []) if (!seen.has(next)) (seen.add(next), stack.push(next));
+  return seen;
+}
+
+/**
+ * One standalone ESM module validating every member of `mod`: one ajv instance holds the members
+ * and every definition they reach, so each shared definition is one function called by the others;
+ * ajv's runtime helpers become imports instead of require().
+ */
+function validatorModule(mod, normalized) {
+  const ajv = new Ajv(AJV_OPTIONS);
+  const rootIds = mod.members.map((e) => normalized.roots.get(e.key).$id);
+  for (const id of [...reached(rootIds, normalized.edges)].sort()) {
+    const def = normalized.defs.get(id);
+    if (def) ajv.addSchema(def.schema);
+  }
+  for (const e of mod.members) ajv.addSchema(normalized.roots.get(e.key));
+  const exportsByName = Object.fromEntries(mod.members.map((e) => [validatorExport(e), normalized.roots.get(e.key).$id]));
+  let code = standaloneCode(ajv, exportsByName);
   const imports = new Map();
   code = code.replace(/require\("ajv\/dist\/runtime\/([a-z0-9_]+)"\)/gi, (_m, helper) => {
     const id = `runtime_${helper}`;
@@ -93,33 +142,92 @@ function validatorModule(schema) {
   return `${HEADER}\n// @ts-nocheck\n/* eslint-disable */\n${[...imports.values()].sort().join('\n')}${imports.size ? '\n' : ''}${code.trim()}\n`;
 }
 
-async function typeModule(entry) {
-  const schema = { ...entry.schema, title: entry.name };
-  const ts = await compile(schema, entry.name, {
-    bannerComment: `${HEADER}\n/* eslint-disable */`,
-    strictIndexSignatures: false,
-    unreachableDefinitions: false,
-    format: true,
-    style: { singleQuote: true, printWidth: 140 },
-  });
-  return ts;
+/** Export name of an entry's validator in its module. */
+function validatorExport(e) {
+  return `validate_${ident(e.key)}`;
 }
 
-function indexModule(entries) {
+const TS_OPTIONS = {
+  strictIndexSignatures: false,
+  format: true,
+  style: { singleQuote: true, printWidth: 140 },
+};
+
+/**
+ * The TypeScript types of `mod`: one module declaring each member's type (its name) and each
+ * shared definition once as a named type the members refer to. A lone entry compiles from its
+ * source as it is.
+ */
+async function typeModule(mod, normalized) {
+  const banner = `${HEADER}\n/* eslint-disable */`;
+  if (mod.members.length === 1 && normalized.edges.get(normalized.roots.get(mod.members[0].key).$id).size === 0) {
+    const e = mod.members[0];
+    return compile({ ...e.schema, title: e.name }, e.name, { ...TS_OPTIONS, bannerComment: banner, unreachableDefinitions: false });
+  }
+  const rootIds = mod.members.map((e) => normalized.roots.get(e.key).$id);
+  const defIds = [...reached(rootIds, normalized.edges)].filter((id) => normalized.defs.has(id)).sort();
+  const names = typeNames(mod, defIds, normalized);
+  const definitions = {};
+  for (const e of mod.members) definitions[e.name] = typeSchema(normalized.roots.get(e.key), e.name, names, e.tool?.side === 'output');
+  for (const id of defIds) definitions[names.get(id)] = typeSchema(normalized.defs.get(id).schema, names.get(id), names, false);
+  const rootName = `${pascal(mod.name)}Types`;
+  const ts = await compile({ title: rootName, type: 'object', additionalProperties: false, definitions }, rootName, { ...TS_OPTIONS, bannerComment: banner, unreachableDefinitions: true });
+  return dropDeclaration(ts, rootName);
+}
+
+/** Type names of the members' roots and of the definitions (the definition key, qualified by its file when two collide). */
+function typeNames(mod, defIds, normalized) {
+  const names = new Map(mod.members.map((e) => [normalized.roots.get(e.key).$id, e.name]));
+  const count = new Map();
+  for (const id of defIds) count.set(pascal(normalized.defs.get(id).def), (count.get(pascal(normalized.defs.get(id).def)) ?? 0) + 1);
+  const taken = new Set(names.values());
+  for (const id of defIds) {
+    const { file, def } = normalized.defs.get(id);
+    const plain = pascal(def);
+    names.set(id, count.get(plain) > 1 || taken.has(plain) ? `${pascal(stem(file))}${plain}` : plain);
+  }
+  return names;
+}
+
+/** A copy of a normalized schema for json-schema-to-typescript: refs point at named definitions of the synthetic root. */
+function typeSchema(schema, name, names, closeEnvelope) {
+  const swap = (node) => {
+    if (Array.isArray(node)) return node.map(swap);
+    if (node === null || typeof node !== 'object') return node;
+    const out = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref') out.$ref = `#/definitions/${names.get(v)}`;
+      else if (k !== '$id' && k !== '$schema') out[k] = swap(v);
+    }
+    return out;
+  };
+  // A tool output is the envelope (allOf) plus its result: closed here so its type is the
+  // intersection without an index signature (validation keeps the envelope's own closure).
+  return { ...swap(schema), title: name, ...(closeEnvelope ? { additionalProperties: false } : {}) };
+}
+
+/** Removes the synthetic root's own declaration from generated TypeScript. */
+function dropDeclaration(ts, rootName) {
+  const out = ts.replace(new RegExp(`\\n(?:/\\*\\*(?:[^*]|\\*(?!/))*\\*/\\n)?export interface ${rootName} \\{\\}\\n`), '\n');
+  if (out === ts) throw new Error(`could not drop ${rootName} from the generated types`);
+  return out;
+}
+
+function indexModule(entries, mods) {
   const lines = [
     HEADER,
     '/** Typed, precompiled validators and the types generated from protocol/schemas (one per format). */',
     "import type { SchemaValidator } from '../validator.js';",
   ];
-  for (const e of entries) {
-    lines.push(`import { validate as validate_${ident(e.key)} } from './validators/${e.key}.js';`);
-    lines.push(`import type { ${e.name} } from './types/${e.key}.js';`);
+  for (const mod of mods) {
+    lines.push(`import { ${mod.members.map(validatorExport).join(', ')} } from './validators/${mod.name}.js';`);
+    lines.push(`import type { ${mod.members.map((e) => e.name).join(', ')} } from './types/${mod.name}.js';`);
   }
   lines.push('');
   for (const e of entries) {
     lines.push(`export type { ${e.name} };`);
     lines.push(`/** Validates one ${e.name} against schemas/${e.file}; after a false return, \`.errors\` says why. */`);
-    lines.push(`export const validate${e.name} = validate_${ident(e.key)} as unknown as SchemaValidator<${e.name}>;`);
+    lines.push(`export const validate${e.name} = ${validatorExport(e)} as unknown as SchemaValidator<${e.name}>;`);
   }
   lines.push('');
   lines.push('/** Every schema: fixture key (protocol/fixtures/<key>/), schema file under protocol/schemas, validator. */');
@@ -156,15 +264,17 @@ async function main() {
   const outIndex = process.argv.indexOf('--out');
   const out = outIndex > 0 ? path.resolve(process.argv[outIndex + 1]) : path.join(PROTOCOL_DIR, 'src/generated');
   const entries = collectSchemas();
+  const normalized = normalize(entries, (file) => readJson(path.join(SCHEMA_DIR, file)));
+  const mods = modules(entries, normalized);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(path.join(out, 'validators'), { recursive: true });
   mkdirSync(path.join(out, 'types'), { recursive: true });
-  for (const e of entries) {
-    writeFileSync(path.join(out, 'validators', `${e.key}.ts`), validatorModule(e.schema));
-    writeFileSync(path.join(out, 'types', `${e.key}.ts`), await typeModule(e));
+  for (const mod of mods) {
+    writeFileSync(path.join(out, 'validators', `${mod.name}.ts`), validatorModule(mod, normalized));
+    writeFileSync(path.join(out, 'types', `${mod.name}.ts`), await typeModule(mod, normalized));
   }
-  writeFileSync(path.join(out, 'index.ts'), indexModule(entries));
-  process.stderr.write(`generated ${entries.length} validators and types into ${out}\n`);
+  writeFileSync(path.join(out, 'index.ts'), indexModule(entries, mods));
+  process.stderr.write(`generated ${entries.length} validators and types in ${mods.length} modules into ${out}\n`);
 }
 
 main().catch((error) => {

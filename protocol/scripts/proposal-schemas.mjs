@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Writes the changeset document schema and the proposal tools' schema files (issue 10) from one
-// source: the operation definitions of schemas/v1/changeset-operation.schema.json are copied
-// verbatim into each schema that takes operations, so every tool shares one operation schema
-// while each schema file still compiles on its own (ajv standalone, the fixtures test).
+// Writes the changeset document schema, the proposal tools' schema files (issue 10) and the
+// definitions their results share (changeset-results.defs.json) from one source. Every schema that
+// takes operations references ($ref) the one operation schema, schemas/v1/changeset-operation.schema.json;
+// every tool output is the shared envelope (tool-envelope.schema.json) plus its result. The
+// generator compiles each shared definition once; tools/list publishes each schema bundled with
+// the definitions it references (protocol/src/bundle.ts).
 // Usage: node protocol/scripts/proposal-schemas.mjs   (then `npm run generate`)
 // protocol/test/operation-schema.test.ts fails when a written file differs from what this script writes.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,10 @@ import { fileURLToPath } from 'node:url';
 const V1 = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../schemas/v1');
 const operationSchema = JSON.parse(readFileSync(path.join(V1, 'changeset-operation.schema.json'), 'utf8'));
 const OPS = operationSchema.definitions;
+/** A $ref from a file of schemas/v1/tools to a definition of the operation schema. */
+const opRef = (name) => ({ $ref: `../changeset-operation.schema.json#/definitions/${name}` });
+/** A $ref from a file of schemas/v1/tools to a definition shared by the proposal results. */
+const resultRef = (name) => ({ $ref: `../changeset-results.defs.json#/definitions/${name}` });
 
 const changesetId = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' };
 const hex64 = { type: 'string', pattern: '^[0-9a-f]{64}$' };
@@ -57,7 +63,10 @@ const summary = {
   },
 };
 
-const mutationResult = {
+const sharedFinding = resultRef('finding');
+const sharedSummary = resultRef('changeset_summary');
+
+const mutationResultDef = {
   type: 'object',
   required: ['receipt_version', 'outcome', 'changeset_id', 'changeset_sha256', 'status'],
   properties: {
@@ -67,14 +76,16 @@ const mutationResult = {
     changeset_id: { type: 'string' },
     changeset_sha256: hex64,
     status: { enum: STATUSES },
-    changeset: summary,
+    changeset: { $ref: '#/definitions/changeset_summary' },
     valid: { type: 'boolean' },
     finding_counts: { type: 'object', properties: { error: { type: 'integer' }, warning: { type: 'integer' } } },
-    findings: { type: 'array', items: finding },
+    findings: { type: 'array', items: { $ref: '#/definitions/finding' } },
     findings_truncated: { type: 'boolean' },
     receipt: { type: 'object' },
   },
 };
+
+const mutationResult = resultRef('mutation_result');
 
 const page = (itemsKey, itemSchema, extra = {}, required = []) => ({
   type: 'object',
@@ -82,7 +93,7 @@ const page = (itemsKey, itemSchema, extra = {}, required = []) => ({
   properties: { [itemsKey]: { type: 'array', items: itemSchema }, truncated: { type: 'boolean' }, next_cursor: { type: ['string', 'null'] }, limit: { type: 'integer' }, ...extra },
 });
 
-const operationEntry = {
+const operationEntryDef = {
   type: 'object',
   required: ['index', 'op', 'operation_sha256', 'chars'],
   properties: {
@@ -94,6 +105,8 @@ const operationEntry = {
     operation: { type: 'object', description: 'The exact operation; absent in an operation summary.' },
   },
 };
+
+const operationEntry = resultRef('operation_entry');
 
 const relationChange = { type: 'object', required: ['relation', 'target_id'], properties: { relation: { type: 'string' }, target_id: { type: 'string' } } };
 
@@ -131,45 +144,46 @@ const changeEntry = {
 };
 
 const inputOf = (properties, required = []) => ({ type: 'object', properties, required, additionalProperties: false });
-const withOps = (schema) => ({ ...schema, definitions: OPS });
+/** A copy of an operation schema fragment whose local refs point into changeset-operation.schema.json. */
+const fromOps = (node) => JSON.parse(JSON.stringify(node), (key, value) => (key === '$ref' ? opRef(value.replace('#/definitions/', '')).$ref : value));
 const opProps = (name) => {
   const { op: _op, ...rest } = OPS[name].properties;
-  return rest;
+  return fromOps(rest);
 };
 const opTool = (name, description) => ({
-  input: withOps({
+  input: {
     type: 'object',
     description,
     properties: { changeset_id: { ...changesetId, description: 'Add the operation to this draft or ready changeset of the bound writer; omitted: a new changeset.' }, ...opProps(name) },
     required: OPS[name].required.filter((r) => r !== 'op'),
     additionalProperties: false,
-    ...(OPS[name].anyOf ? { anyOf: OPS[name].anyOf } : {}),
-  }),
+    ...(OPS[name].anyOf ? { anyOf: fromOps(OPS[name].anyOf) } : {}),
+  },
   output: mutationResult,
 });
 
 const TOOLS = {
   docforge_create_changeset: {
     description: 'Creates one changeset of the bound proposal writer, optionally with initial operations; projected, conflict-checked and validated, stored below the changeset root only. Needs --proposal-writer.',
-    input: withOps(inputOf({ operations: { type: 'array', maxItems: 1000, items: { $ref: '#/definitions/operation' } } })),
+    input: inputOf({ operations: { type: 'array', maxItems: 1000, items: opRef('operation') } }),
     output: mutationResult,
     mutation: true,
   },
   docforge_register_changes: {
     description: 'The preferred write entry: creates, populates, projects, conflict-checks and validates one complete changeset in a single locked operation. Omitted expected_content_hash values are captured from the synchronized index inside that transaction. Never changes canonical files. Needs --proposal-writer.',
-    input: withOps(inputOf({ operations: { $ref: '#/definitions/operations' } }, ['operations'])),
+    input: inputOf({ operations: opRef('operations') }, ['operations']),
     output: mutationResult,
     mutation: true,
   },
   docforge_list_changesets: {
     description: 'Lists changesets: draft and ready by default; stale, applied and abandoned through an explicit status or history request. Staleness is derived when read.',
     input: inputOf({ statuses: { type: 'array', uniqueItems: true, minItems: 1, items: { enum: STATUSES } }, history: { type: 'boolean', description: 'true: every status.' }, limit, cursor }),
-    output: page('items', summary, { statuses: { type: 'array' }, unreadable: { type: 'integer', minimum: 0 } }),
+    output: page('items', sharedSummary, { statuses: { type: 'array' }, unreadable: { type: 'integer', minimum: 0 } }),
   },
   docforge_get_changeset: {
     description: 'One changeset: its exact hash, base, status (stale derived when read), lifecycle receipts and a bounded page of its ordered operations (summaries with hashes when a page would not fit).',
     input: inputOf({ changeset_id: changesetId, limit, cursor }, ['changeset_id']),
-    output: page('operations', operationEntry, { changeset: summary, receipts: { type: 'array' }, operations_summarized: { type: 'boolean' } }, ['changeset']),
+    output: page('operations', operationEntry, { changeset: sharedSummary, receipts: { type: 'array' }, operations_summarized: { type: 'boolean' } }, ['changeset']),
   },
   docforge_rebase_changeset: {
     description: 'Moves a stale changeset to the current project base only when every touched node, source, relationship, permission and graph invariant still validates; never merges prose. Needs --proposal-writer.',
@@ -191,7 +205,7 @@ const TOOLS = {
   docforge_validate_changeset: {
     description: 'Projects a changeset onto the current graph in memory and validates it as docforge_validate_project validates canonical files, plus hash, policy, confinement and conflict rules. Read-only; works without --proposal-writer.',
     input: inputOf({ changeset_id: changesetId, limit, cursor }, ['changeset_id']),
-    output: page('findings', finding, { changeset: summary, valid: { type: 'boolean' }, finding_counts: { type: 'object' }, operation_summaries: { type: 'array', items: operationEntry } }, ['changeset', 'valid']),
+    output: page('findings', sharedFinding, { changeset: sharedSummary, valid: { type: 'boolean' }, finding_counts: { type: 'object' }, operation_summaries: { type: 'array', items: operationEntry } }, ['changeset', 'valid']),
   },
   docforge_get_changeset_diff: {
     description: 'Per operation: the node fields and declared relations before and after, the relations added and removed, a unified text diff of the body and of every source file the operation rewrites (projected: false with a refusal when it changes nothing). An individually oversized diff becomes canonical_json_chunk pages. Read-only; works without --proposal-writer.',
@@ -200,7 +214,7 @@ const TOOLS = {
       type: 'object',
       required: ['changeset', 'format', 'truncated', 'next_cursor', 'limit'],
       properties: {
-        changeset: summary,
+        changeset: sharedSummary,
         format: { enum: ['changes', 'canonical_json_chunk'] },
         changes: { type: 'array', items: changeEntry },
         chunk: {
@@ -273,42 +287,9 @@ const TOOLS = {
   },
 };
 
+/** A tool output: the shared response envelope plus this tool's result. */
 function envelope(result) {
-  return {
-    $schema: 'http://json-schema.org/draft-07/schema#',
-    type: 'object',
-    required: ['schema_version', 'ok', 'notice', 'project'],
-    properties: {
-      schema_version: { const: 1 },
-      ok: { type: 'boolean' },
-      notice: { type: 'string' },
-      project: {
-        type: 'object',
-        required: ['id', 'root', 'revision', 'source_hash', 'adapter_version', 'staleness'],
-        properties: {
-          id: { type: ['string', 'null'] },
-          root: { type: 'string' },
-          revision: { type: 'integer', minimum: 0 },
-          source_hash: { type: ['string', 'null'] },
-          adapter_version: { type: ['string', 'null'] },
-          staleness: { enum: ['current', 'stale', 'unknown'] },
-          sync_error: { type: 'object' },
-        },
-        additionalProperties: false,
-      },
-      result,
-      error: {
-        type: 'object',
-        required: ['code', 'message', 'remediation', 'details'],
-        properties: { code: { type: 'string' }, message: { type: 'string' }, remediation: { type: 'string' }, details: { type: 'object' } },
-      },
-      diagnostics: { type: 'object' },
-    },
-    additionalProperties: false,
-    if: { properties: { ok: { const: true } } },
-    then: { required: ['result'], not: { required: ['error'] } },
-    else: { required: ['error'], not: { required: ['result'] } },
-  };
+  return { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', allOf: [{ $ref: '../tool-envelope.schema.json' }], properties: { result } };
 }
 
 const write = (file, value) => writeFileSync(path.join(V1, file), `${JSON.stringify(value, null, 2)}\n`);
@@ -341,7 +322,7 @@ write('changeset.schema.json', {
   title: 'ChangesetDocument',
   description: 'One stored changeset (issue 10): a canonical-JSON document <state>/changesets/<id>.json. changeset_sha256 is SHA-256 over the canonical JSON of {id, writer, base, operations} only, so status changes and receipts never change the hash a reviewer approved. Operations apply in array order. Stale is derived when read and never stored.',
   type: 'object',
-  definitions: { ...OPS, lifecycle_receipt: receipt, stored_finding: finding },
+  definitions: { lifecycle_receipt: receipt },
   required: ['schema_version', 'id', 'writer', 'base', 'operations', 'changeset_sha256', 'status', 'captured', 'findings', 'receipts', 'created_at', 'updated_at'],
   additionalProperties: false,
   properties: {
@@ -349,7 +330,7 @@ write('changeset.schema.json', {
     id: changesetId,
     writer: { type: 'string', minLength: 1, maxLength: 256 },
     base: { ...hex64, description: 'The source hash of the synchronized publication the operations were made against.' },
-    operations: { type: 'array', maxItems: 1000, items: { $ref: '#/definitions/operation' } },
+    operations: { type: 'array', maxItems: 1000, items: { $ref: 'changeset-operation.schema.json#/definitions/operation' } },
     changeset_sha256: hex64,
     status: { enum: ['draft', 'ready', 'applied', 'abandoned'] },
     captured: {
@@ -359,9 +340,14 @@ write('changeset.schema.json', {
       additionalProperties: false,
       properties: { sources: { type: 'object', additionalProperties: { anyOf: [hex64, { type: 'null' }] } } },
     },
-    findings: { type: 'array', items: { $ref: '#/definitions/stored_finding' }, description: 'Findings of the last stored validation.' },
+    findings: { type: 'array', items: { $ref: 'changeset-results.defs.json#/definitions/finding' }, description: 'Findings of the last stored validation.' },
     receipts: { type: 'array', minItems: 1, items: { $ref: '#/definitions/lifecycle_receipt' } },
     created_at: { type: 'string' },
     updated_at: { type: 'string' },
   },
+});
+
+write('changeset-results.defs.json', {
+  $comment: 'Definitions the proposal tools\' results share (written by protocol/scripts/proposal-schemas.mjs); referenced by tools/*.output.schema.json and changeset.schema.json.',
+  definitions: { changeset_summary: summary, finding, mutation_result: mutationResultDef, operation_entry: operationEntryDef },
 });

@@ -68,7 +68,11 @@ const worker = {
     },
   },
 };
-const workers = { type: 'array', maxItems: 1000, items: worker };
+const workerDef = worker;
+/** Frames reference one copy of the signature and the worker record (frames.defs.json). */
+const sharedRef = (name) => ({ $ref: `frames.defs.json#/definitions/${name}` });
+const workerRef = sharedRef('worker');
+const workers = { type: 'array', maxItems: 1000, items: workerRef };
 const workerIds = { type: 'array', maxItems: 1000, items: workerId };
 
 /** A complete frame schema: the fixed head plus one type and payload. */
@@ -118,9 +122,9 @@ const REQUESTS = {
     description: 'Asks for a running worker of one project bound to one exact publication signature. The manager reuses a running worker of that root and signature while current.json still names it (checked with stat, never SQLite); otherwise it forks a fresh one and answers when the worker is ready.',
     payload: {
       required: ['project_root', 'project_id', 'index_path', 'signature', 'no_ast'],
-      properties: { project_root: absPath, project_id: projectId, index_path: absPath, signature, no_ast: { type: 'boolean' } },
+      properties: { project_root: absPath, project_id: projectId, index_path: absPath, signature: sharedRef('signature'), no_ast: { type: 'boolean' } },
     },
-    result: { required: ['worker', 'reused'], properties: { worker, reused: { type: 'boolean' } } },
+    result: { required: ['worker', 'reused'], properties: { worker: workerRef, reused: { type: 'boolean' } } },
   },
   issue_token: {
     description: 'Asks a running worker (through the manager) for a fresh one-time token; the reply carries the loopback URL that trades it for the worker cookie.',
@@ -199,6 +203,10 @@ export function viewerSchemas() {
         details: { type: 'object' },
       },
     }),
+  };
+  out['frames.defs.json'] = {
+    $comment: 'Definitions the viewer v2 frames share (written by protocol/scripts/viewer-schemas.mjs): the publication signature and the worker record.',
+    definitions: { signature, worker: { ...workerDef, properties: { ...workerDef.properties, signature: { $ref: '#/definitions/signature' } } } },
   };
   for (const [type, spec] of Object.entries(REQUESTS)) {
     const name = pascal(type);

@@ -3,8 +3,10 @@
  * boundary (protocol/schemas), their precompiled ajv validators and generated TypeScript types
  * (protocol/src/generated, from `npm run generate -w protocol`). Depends on no other workspace.
  */
-export { loadToolSchemas, loadToolSchema, PROTOCOL_SCHEMA_DIR } from './schemas.js';
+export { loadToolSchemas, loadToolSchema, publishedSchema, PROTOCOL_SCHEMA_DIR, PROTOCOL_SCHEMAS_ROOT } from './schemas.js';
 export type { ToolSchemaPair, ToolAnnotations } from './schemas.js';
+export { bundleSchema, schemaFileReader } from './bundle.js';
+export type { JsonSchemaObject, SchemaFileReader } from './bundle.js';
 export { describeValidationErrors } from './validator.js';
 export type { SchemaValidator, SchemaValidationError } from './validator.js';
 export {

@@ -1,9 +1,13 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { bundleSchema, schemaFileReader, type SchemaFileReader } from './bundle.js';
+
+/** Absolute path of `protocol/schemas` (every schema source; `$ref`s are relative inside it). */
+export const PROTOCOL_SCHEMAS_ROOT: string = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas');
 
 /** Absolute path of `protocol/schemas/v1` (JSON Schemas are the source of truth for the wire). */
-export const PROTOCOL_SCHEMA_DIR: string = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas/v1');
+export const PROTOCOL_SCHEMA_DIR: string = path.join(PROTOCOL_SCHEMAS_ROOT, 'v1');
 
 /** MCP tool annotations (hints) as published in `tools/list`. */
 export interface ToolAnnotations {
@@ -14,7 +18,10 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-/** Everything `tools/list` publishes for one tool, plus its output schema. */
+/**
+ * Everything `tools/list` publishes for one tool: name, description, annotations and the published
+ * input and output schemas, each self-contained (definitions bundled into local `$defs`).
+ */
 export interface ToolSchemaPair {
   name: string;
   description: string;
@@ -30,29 +37,41 @@ interface ManifestEntry {
 }
 
 /**
- * Loads every tool of `schemas/v1/tools/`: `<name>.tool.json` (description and annotations),
- * `<name>.input.schema.json` and `<name>.output.schema.json`, keyed by tool name in name order
- * (registration order comes from the contract lists in @docforge/policy).
- * @throws Error when a schema file is missing or not JSON (a packaging defect).
+ * Loads every tool of `schemas/v1/tools/` as {@link loadToolSchema} does, keyed by tool name in
+ * name order (registration order comes from the contract lists in @docforge/policy).
+ * @throws Error when a schema file is missing or not JSON, or a `$ref` does not resolve (a packaging defect)
  */
 export function loadToolSchemas(): Map<string, ToolSchemaPair> {
   const dir = path.join(PROTOCOL_SCHEMA_DIR, 'tools');
+  const read = schemaFileReader(PROTOCOL_SCHEMAS_ROOT);
   const pairs = new Map<string, ToolSchemaPair>();
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.tool.json')).sort()) {
-    const pair = loadToolSchema(file.slice(0, -'.tool.json'.length));
+    const pair = loadToolSchema(file.slice(0, -'.tool.json'.length), read);
     pairs.set(pair.name, pair);
   }
   return pairs;
 }
 
 /**
- * Loads one tool's `<name>.tool.json`, input and output schema from `schemas/v1/tools/`.
- * @throws Error when a file is missing or not JSON (a packaging defect)
+ * Loads one tool as `tools/list` publishes it: `<name>.tool.json` (description and annotations)
+ * from `schemas/v1/tools/`, and its input and output schemas bundled by {@link publishedSchema}
+ * (self-contained: every referenced definition in local `$defs`, deterministic).
+ * @param read the file reader to share across tools (default: a new one)
+ * @throws Error when a file is missing or not JSON, or a `$ref` does not resolve (a packaging defect)
  */
-export function loadToolSchema(name: string): ToolSchemaPair {
-  const dir = path.join(PROTOCOL_SCHEMA_DIR, 'tools');
-  const entry = JSON.parse(readFileSync(path.join(dir, `${name}.tool.json`), 'utf8')) as ManifestEntry;
-  const input = JSON.parse(readFileSync(path.join(dir, `${name}.input.schema.json`), 'utf8')) as Record<string, unknown>;
-  const output = JSON.parse(readFileSync(path.join(dir, `${name}.output.schema.json`), 'utf8')) as Record<string, unknown>;
+export function loadToolSchema(name: string, read: SchemaFileReader = schemaFileReader(PROTOCOL_SCHEMAS_ROOT)): ToolSchemaPair {
+  const entry = read(`v1/tools/${name}.tool.json`) as unknown as ManifestEntry;
+  const input = publishedSchema(`v1/tools/${name}.input.schema.json`, read);
+  const output = publishedSchema(`v1/tools/${name}.output.schema.json`, read);
   return { ...entry, input, output };
+}
+
+/**
+ * The self-contained form of one schema file under `protocol/schemas` (e.g.
+ * `v1/changeset.schema.json`): every definition it reaches through `$ref` copied into its local
+ * `$defs`, refs rewritten to `#/$defs/<name>`; compiles in a fresh ajv with nothing added.
+ * @throws Error when a file is missing or not JSON, or a `$ref` does not resolve
+ */
+export function publishedSchema(file: string, read: SchemaFileReader = schemaFileReader(PROTOCOL_SCHEMAS_ROOT)): Record<string, unknown> {
+  return bundleSchema(file, read);
 }

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
-import { SCHEMA_VALIDATORS, TOOL_VALIDATORS, describeValidationErrors, validateCurrentJson, validateGenerationReceipt } from '../src/index.js';
+import { SCHEMA_VALIDATORS, TOOL_VALIDATORS, describeValidationErrors, publishedSchema, validateCurrentJson, validateGenerationReceipt } from '../src/index.js';
 
 const PROTOCOL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCHEMAS = path.join(PROTOCOL_DIR, 'schemas');
@@ -32,7 +32,8 @@ test('every schema file has exactly one generated validator, and every fixture f
 
 for (const { key, file, validate } of SCHEMA_VALIDATORS) {
   test(`${key}: valid fixtures pass and invalid fixtures fail (generated and freshly compiled validators agree)`, () => {
-    const fresh = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(path.join(SCHEMAS, file), 'utf8')) as object);
+    // The self-contained form (sources may $ref shared files; the bundle carries them in $defs).
+    const fresh = new Ajv({ allErrors: true, strict: false }).compile(publishedSchema(file));
     const valid = fixtures(key, 'valid');
     const invalid = fixtures(key, 'invalid');
     assert.ok(valid.length >= 1 && invalid.length >= 1, `${key} has at least one valid and one invalid fixture`);

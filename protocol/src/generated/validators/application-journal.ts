@@ -2,19 +2,101 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ApplicationJournal","description":"The write-ahead journal of canonical application (issue 11): <state>/application/journal.json. Every path is relative: `path` to the project root as the changeset names it, `target` to the real project root (the real file written; a symlinked node file is written through), `backup` a file name in <state>/application/backup/. Recovery re-confines every entry to the real content roots before touching anything.","type":"object","required":["schema_version","changeset_id","changeset_sha256","applier","step","started_at","files"],"additionalProperties":false,"properties":{"schema_version":{"const":2},"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"changeset_sha256":{"$ref":"#/definitions/hex64"},"applier":{"type":"string","minLength":1,"maxLength":256},"step":{"enum":["prepared","writing","written","verified","committed"]},"started_at":{"type":"string","minLength":1,"maxLength":64},"files":{"type":"array","maxItems":100000,"items":{"$ref":"#/definitions/file"}}},"definitions":{"hex64":{"type":"string","pattern":"^[0-9a-f]{64}$"},"relpath":{"description":"A relative POSIX path: no leading slash, no backslash, no NUL, no empty, `.` or `..` segment.","type":"string","minLength":1,"maxLength":4096,"pattern":"^(?!/)(?!.*\\\\)(?!.*\\u0000)(?!(?:.*/)?\\.{1,2}(?:/|$))(?!.*//)(?!.*/$).+$"},"file":{"type":"object","required":["path","target","before_sha256","after_sha256","backup","link"],"additionalProperties":false,"properties":{"path":{"$ref":"#/definitions/relpath"},"target":{"$ref":"#/definitions/relpath"},"before_sha256":{"oneOf":[{"$ref":"#/definitions/hex64"},{"type":"null"}]},"after_sha256":{"oneOf":[{"$ref":"#/definitions/hex64"},{"type":"null"}]},"backup":{"oneOf":[{"type":"string","pattern":"^file-[0-9]{1,9}$"},{"type":"null"}]},"link":{"oneOf":[{"type":"string","minLength":1,"maxLength":4096},{"type":"null"}]}}}}};
-const schema12 = {"type":"string","pattern":"^[0-9a-f]{64}$"};
+export const validate_application_journal = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/application-journal.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ApplicationJournal","description":"The write-ahead journal of canonical application (issue 11): <state>/application/journal.json. Every path is relative: `path` to the project root as the changeset names it, `target` to the real project root (the real file written; a symlinked node file is written through), `backup` a file name in <state>/application/backup/. Recovery re-confines every entry to the real content roots before touching anything.","type":"object","required":["schema_version","changeset_id","changeset_sha256","applier","step","started_at","files"],"additionalProperties":false,"properties":{"schema_version":{"const":2},"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"changeset_sha256":{"$ref":"https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/hex64"},"applier":{"type":"string","minLength":1,"maxLength":256},"step":{"enum":["prepared","writing","written","verified","committed"]},"started_at":{"type":"string","minLength":1,"maxLength":64},"files":{"type":"array","maxItems":100000,"items":{"$ref":"https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/file"}}}};
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", "u");
+const schema7 = {"$id":"https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/hex64","type":"string","pattern":"^[0-9a-f]{64}$"};
 const pattern1 = new RegExp("^[0-9a-f]{64}$", "u");
-const func2 = runtime_ucs2length.default;
-const schema13 = {"type":"object","required":["path","target","before_sha256","after_sha256","backup","link"],"additionalProperties":false,"properties":{"path":{"$ref":"#/definitions/relpath"},"target":{"$ref":"#/definitions/relpath"},"before_sha256":{"oneOf":[{"$ref":"#/definitions/hex64"},{"type":"null"}]},"after_sha256":{"oneOf":[{"$ref":"#/definitions/hex64"},{"type":"null"}]},"backup":{"oneOf":[{"type":"string","pattern":"^file-[0-9]{1,9}$"},{"type":"null"}]},"link":{"oneOf":[{"type":"string","minLength":1,"maxLength":4096},{"type":"null"}]}}};
-const schema14 = {"description":"A relative POSIX path: no leading slash, no backslash, no NUL, no empty, `.` or `..` segment.","type":"string","minLength":1,"maxLength":4096,"pattern":"^(?!/)(?!.*\\\\)(?!.*\\u0000)(?!(?:.*/)?\\.{1,2}(?:/|$))(?!.*//)(?!.*/$).+$"};
-const pattern2 = new RegExp("^(?!/)(?!.*\\\\)(?!.*\\u0000)(?!(?:.*/)?\\.{1,2}(?:/|$))(?!.*//)(?!.*/$).+$", "u");
-const pattern6 = new RegExp("^file-[0-9]{1,9}$", "u");
 
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/hex64" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data === "string"){
+if(!pattern1.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+const schema8 = {"$id":"https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/file","type":"object","required":["path","target","before_sha256","after_sha256","backup","link"],"additionalProperties":false,"properties":{"path":{"$ref":"https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/relpath"},"target":{"$ref":"https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/relpath"},"before_sha256":{"oneOf":[{"$ref":"https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/hex64"},{"type":"null"}]},"after_sha256":{"oneOf":[{"$ref":"https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/hex64"},{"type":"null"}]},"backup":{"oneOf":[{"type":"string","pattern":"^file-[0-9]{1,9}$"},{"type":"null"}]},"link":{"oneOf":[{"type":"string","minLength":1,"maxLength":4096},{"type":"null"}]}}};
+const schema9 = {"$id":"https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/relpath","description":"A relative POSIX path: no leading slash, no backslash, no NUL, no empty, `.` or `..` segment.","type":"string","minLength":1,"maxLength":4096,"pattern":"^(?!/)(?!.*\\\\)(?!.*\\u0000)(?!(?:.*/)?\\.{1,2}(?:/|$))(?!.*//)(?!.*/$).+$"};
+const func2 = runtime_ucs2length.default;
+const pattern2 = new RegExp("^(?!/)(?!.*\\\\)(?!.*\\u0000)(?!(?:.*/)?\\.{1,2}(?:/|$))(?!.*//)(?!.*/$).+$", "u");
+
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/relpath" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data === "string"){
+if(func2(data) > 4096){
+const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(func2(data) < 1){
+const err1 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!pattern2.test(data)){
+const err2 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*\\\\)(?!.*\\u0000)(?!(?:.*/)?\\.{1,2}(?:/|$))(?!.*//)(?!.*/$).+$"},message:"must match pattern \""+"^(?!/)(?!.*\\\\)(?!.*\\u0000)(?!(?:.*/)?\\.{1,2}(?:/|$))(?!.*//)(?!.*/$).+$"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate25.errors = vErrors;
+return errors === 0;
+}
+
+const pattern3 = new RegExp("^file-[0-9]{1,9}$", "u");
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/application-journal.schema.json/definitions/file" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -91,10 +173,35 @@ errors++;
 }
 }
 if(data.path !== undefined){
-let data0 = data.path;
-if(typeof data0 === "string"){
-if(func2(data0) > 4096){
-const err7 = {instancePath:instancePath+"/path",schemaPath:"#/definitions/relpath/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(!(validate25(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+}
+if(data.target !== undefined){
+if(!(validate25(data.target, {instancePath:instancePath+"/target",parentData:data,parentDataProperty:"target",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+}
+if(data.before_sha256 !== undefined){
+let data2 = data.before_sha256;
+const _errs5 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs6 = errors;
+if(!(validate22(data2, {instancePath:instancePath+"/before_sha256",parentData:data,parentDataProperty:"before_sha256",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs6 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs7 = errors;
+if(data2 !== null){
+const err7 = {instancePath:instancePath+"/before_sha256",schemaPath:"#/properties/before_sha256/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -103,8 +210,19 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(func2(data0) < 1){
-const err8 = {instancePath:instancePath+"/path",schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+var _valid0 = _errs7 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err8 = {instancePath:instancePath+"/before_sha256",schemaPath:"#/properties/before_sha256/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -113,143 +231,11 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(!pattern2.test(data0)){
-const err9 = {instancePath:instancePath+"/path",schemaPath:"#/definitions/relpath/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*\\\\)(?!.*\\u0000)(?!(?:.*/)?\\.{1,2}(?:/|$))(?!.*//)(?!.*/$).+$"},message:"must match pattern \""+"^(?!/)(?!.*\\\\)(?!.*\\u0000)(?!(?:.*/)?\\.{1,2}(?:/|$))(?!.*//)(?!.*/$).+$"+"\""};
-if(vErrors === null){
-vErrors = [err9];
-}
 else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/path",schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.target !== undefined){
-let data1 = data.target;
-if(typeof data1 === "string"){
-if(func2(data1) > 4096){
-const err11 = {instancePath:instancePath+"/target",schemaPath:"#/definitions/relpath/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(func2(data1) < 1){
-const err12 = {instancePath:instancePath+"/target",schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(!pattern2.test(data1)){
-const err13 = {instancePath:instancePath+"/target",schemaPath:"#/definitions/relpath/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*\\\\)(?!.*\\u0000)(?!(?:.*/)?\\.{1,2}(?:/|$))(?!.*//)(?!.*/$).+$"},message:"must match pattern \""+"^(?!/)(?!.*\\\\)(?!.*\\u0000)(?!(?:.*/)?\\.{1,2}(?:/|$))(?!.*//)(?!.*/$).+$"+"\""};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/target",schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.before_sha256 !== undefined){
-let data2 = data.before_sha256;
-const _errs9 = errors;
-let valid3 = false;
-let passing0 = null;
-const _errs10 = errors;
-if(typeof data2 === "string"){
-if(!pattern1.test(data2)){
-const err15 = {instancePath:instancePath+"/before_sha256",schemaPath:"#/definitions/hex64/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/before_sha256",schemaPath:"#/definitions/hex64/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-var _valid0 = _errs10 === errors;
-if(_valid0){
-valid3 = true;
-passing0 = 0;
-}
-const _errs13 = errors;
-if(data2 !== null){
-const err17 = {instancePath:instancePath+"/before_sha256",schemaPath:"#/properties/before_sha256/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-var _valid0 = _errs13 === errors;
-if(_valid0 && valid3){
-valid3 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid3 = true;
-passing0 = 1;
-}
-}
-if(!valid3){
-const err18 = {instancePath:instancePath+"/before_sha256",schemaPath:"#/properties/before_sha256/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-else {
-errors = _errs9;
+errors = _errs5;
 if(vErrors !== null){
-if(_errs9){
-vErrors.length = _errs9;
+if(_errs5){
+vErrors.length = _errs5;
 }
 else {
 vErrors = null;
@@ -259,74 +245,56 @@ vErrors = null;
 }
 if(data.after_sha256 !== undefined){
 let data3 = data.after_sha256;
-const _errs16 = errors;
-let valid5 = false;
+const _errs10 = errors;
+let valid2 = false;
 let passing1 = null;
-const _errs17 = errors;
-if(typeof data3 === "string"){
-if(!pattern1.test(data3)){
-const err19 = {instancePath:instancePath+"/after_sha256",schemaPath:"#/definitions/hex64/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err19];
+const _errs11 = errors;
+if(!(validate22(data3, {instancePath:instancePath+"/after_sha256",parentData:data,parentDataProperty:"after_sha256",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
 }
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/after_sha256",schemaPath:"#/definitions/hex64/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-var _valid1 = _errs17 === errors;
+var _valid1 = _errs11 === errors;
 if(_valid1){
-valid5 = true;
+valid2 = true;
 passing1 = 0;
 }
-const _errs20 = errors;
+const _errs12 = errors;
 if(data3 !== null){
-const err21 = {instancePath:instancePath+"/after_sha256",schemaPath:"#/properties/after_sha256/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err9 = {instancePath:instancePath+"/after_sha256",schemaPath:"#/properties/after_sha256/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err9];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err9);
 }
 errors++;
 }
-var _valid1 = _errs20 === errors;
-if(_valid1 && valid5){
-valid5 = false;
+var _valid1 = _errs12 === errors;
+if(_valid1 && valid2){
+valid2 = false;
 passing1 = [passing1, 1];
 }
 else {
 if(_valid1){
-valid5 = true;
+valid2 = true;
 passing1 = 1;
 }
 }
-if(!valid5){
-const err22 = {instancePath:instancePath+"/after_sha256",schemaPath:"#/properties/after_sha256/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(!valid2){
+const err10 = {instancePath:instancePath+"/after_sha256",schemaPath:"#/properties/after_sha256/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err10];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err10);
 }
 errors++;
 }
 else {
-errors = _errs16;
+errors = _errs10;
 if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
+if(_errs10){
+vErrors.length = _errs10;
 }
 else {
 vErrors = null;
@@ -336,74 +304,74 @@ vErrors = null;
 }
 if(data.backup !== undefined){
 let data4 = data.backup;
-const _errs23 = errors;
-let valid7 = false;
+const _errs15 = errors;
+let valid3 = false;
 let passing2 = null;
-const _errs24 = errors;
+const _errs16 = errors;
 if(typeof data4 === "string"){
-if(!pattern6.test(data4)){
-const err23 = {instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf/0/pattern",keyword:"pattern",params:{pattern: "^file-[0-9]{1,9}$"},message:"must match pattern \""+"^file-[0-9]{1,9}$"+"\""};
+if(!pattern3.test(data4)){
+const err11 = {instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf/0/pattern",keyword:"pattern",params:{pattern: "^file-[0-9]{1,9}$"},message:"must match pattern \""+"^file-[0-9]{1,9}$"+"\""};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err11];
 }
 else {
-vErrors.push(err23);
+vErrors.push(err11);
 }
 errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err12 = {instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err12];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err12);
 }
 errors++;
 }
-var _valid2 = _errs24 === errors;
+var _valid2 = _errs16 === errors;
 if(_valid2){
-valid7 = true;
+valid3 = true;
 passing2 = 0;
 }
-const _errs26 = errors;
+const _errs18 = errors;
 if(data4 !== null){
-const err25 = {instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err13 = {instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err13];
 }
 else {
-vErrors.push(err25);
+vErrors.push(err13);
 }
 errors++;
 }
-var _valid2 = _errs26 === errors;
-if(_valid2 && valid7){
-valid7 = false;
+var _valid2 = _errs18 === errors;
+if(_valid2 && valid3){
+valid3 = false;
 passing2 = [passing2, 1];
 }
 else {
 if(_valid2){
-valid7 = true;
+valid3 = true;
 passing2 = 1;
 }
 }
-if(!valid7){
-const err26 = {instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+if(!valid3){
+const err14 = {instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err14];
 }
 else {
-vErrors.push(err26);
+vErrors.push(err14);
 }
 errors++;
 }
 else {
-errors = _errs23;
+errors = _errs15;
 if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
+if(_errs15){
+vErrors.length = _errs15;
 }
 else {
 vErrors = null;
@@ -413,84 +381,84 @@ vErrors = null;
 }
 if(data.link !== undefined){
 let data5 = data.link;
-const _errs29 = errors;
-let valid8 = false;
+const _errs21 = errors;
+let valid4 = false;
 let passing3 = null;
-const _errs30 = errors;
+const _errs22 = errors;
 if(typeof data5 === "string"){
 if(func2(data5) > 4096){
-const err27 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/0/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+const err15 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/0/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err15];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err15);
 }
 errors++;
 }
 if(func2(data5) < 1){
-const err28 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err16 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
-vErrors = [err28];
+vErrors = [err16];
 }
 else {
-vErrors.push(err28);
+vErrors.push(err16);
 }
 errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err17];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err17);
 }
 errors++;
 }
-var _valid3 = _errs30 === errors;
+var _valid3 = _errs22 === errors;
 if(_valid3){
-valid8 = true;
+valid4 = true;
 passing3 = 0;
 }
-const _errs32 = errors;
+const _errs24 = errors;
 if(data5 !== null){
-const err30 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err18 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
-vErrors = [err30];
+vErrors = [err18];
 }
 else {
-vErrors.push(err30);
+vErrors.push(err18);
 }
 errors++;
 }
-var _valid3 = _errs32 === errors;
-if(_valid3 && valid8){
-valid8 = false;
+var _valid3 = _errs24 === errors;
+if(_valid3 && valid4){
+valid4 = false;
 passing3 = [passing3, 1];
 }
 else {
 if(_valid3){
-valid8 = true;
+valid4 = true;
 passing3 = 1;
 }
 }
-if(!valid8){
-const err31 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
+if(!valid4){
+const err19 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err19];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err19);
 }
 errors++;
 }
 else {
-errors = _errs29;
+errors = _errs21;
 if(vErrors !== null){
-if(_errs29){
-vErrors.length = _errs29;
+if(_errs21){
+vErrors.length = _errs21;
 }
 else {
 vErrors = null;
@@ -500,21 +468,22 @@ vErrors = null;
 }
 }
 else {
-const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err20];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err20);
 }
 errors++;
 }
-validate11.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/application-journal.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -638,10 +607,16 @@ errors++;
 }
 }
 if(data.changeset_sha256 !== undefined){
-let data2 = data.changeset_sha256;
-if(typeof data2 === "string"){
-if(!pattern1.test(data2)){
-const err11 = {instancePath:instancePath+"/changeset_sha256",schemaPath:"#/definitions/hex64/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(!(validate22(data.changeset_sha256, {instancePath:instancePath+"/changeset_sha256",parentData:data,parentDataProperty:"changeset_sha256",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+if(data.applier !== undefined){
+let data3 = data.applier;
+if(typeof data3 === "string"){
+if(func2(data3) > 256){
+const err11 = {instancePath:instancePath+"/applier",schemaPath:"#/properties/applier/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -650,9 +625,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/changeset_sha256",schemaPath:"#/definitions/hex64/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data3) < 1){
+const err12 = {instancePath:instancePath+"/applier",schemaPath:"#/properties/applier/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -662,11 +636,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.applier !== undefined){
-let data3 = data.applier;
-if(typeof data3 === "string"){
-if(func2(data3) > 256){
-const err13 = {instancePath:instancePath+"/applier",schemaPath:"#/properties/applier/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+else {
+const err13 = {instancePath:instancePath+"/applier",schemaPath:"#/properties/applier/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -675,8 +646,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(func2(data3) < 1){
-const err14 = {instancePath:instancePath+"/applier",schemaPath:"#/properties/applier/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.step !== undefined){
+let data4 = data.step;
+if(!(((((data4 === "prepared") || (data4 === "writing")) || (data4 === "written")) || (data4 === "verified")) || (data4 === "committed"))){
+const err14 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/enum",keyword:"enum",params:{allowedValues: schema6.properties.step.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -686,8 +660,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-else {
-const err15 = {instancePath:instancePath+"/applier",schemaPath:"#/properties/applier/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.started_at !== undefined){
+let data5 = data.started_at;
+if(typeof data5 === "string"){
+if(func2(data5) > 64){
+const err15 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -696,11 +673,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data.step !== undefined){
-let data4 = data.step;
-if(!(((((data4 === "prepared") || (data4 === "writing")) || (data4 === "written")) || (data4 === "verified")) || (data4 === "committed"))){
-const err16 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/enum",keyword:"enum",params:{allowedValues: schema11.properties.step.enum},message:"must be equal to one of the allowed values"};
+if(func2(data5) < 1){
+const err16 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -710,11 +684,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.started_at !== undefined){
-let data5 = data.started_at;
-if(typeof data5 === "string"){
-if(func2(data5) > 64){
-const err17 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+else {
+const err17 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -723,8 +694,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(func2(data5) < 1){
-const err18 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.files !== undefined){
+let data6 = data.files;
+if(Array.isArray(data6)){
+if(data6.length > 100000){
+const err18 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -733,9 +708,16 @@ vErrors.push(err18);
 }
 errors++;
 }
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate24(data6[i0], {instancePath:instancePath+"/files/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-const err19 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err19 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -745,11 +727,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.files !== undefined){
-let data6 = data.files;
-if(Array.isArray(data6)){
-if(data6.length > 100000){
-const err20 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"};
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -758,36 +738,6 @@ vErrors.push(err20);
 }
 errors++;
 }
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate11(data6[i0], {instancePath:instancePath+"/files/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

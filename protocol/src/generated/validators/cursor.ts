@@ -2,14 +2,14 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"CursorPayload","description":"The decoded payload of a version-1 pagination cursor (DESIGN.md section 5): the cursor itself is the base64url (no padding) of the RFC 8785 canonical JSON of this object. params is the SHA-256 of the operation parameters (domain docforge.cursor.params.v1); sum is the SHA-256 over the domain docforge.cursor.v1 plus the canonical JSON of every other field.","type":"object","required":["v","op","project","adapter","generation","params","collection","position","sum"],"additionalProperties":false,"properties":{"v":{"const":1},"op":{"type":"string","minLength":1,"description":"Operation (tool) name."},"project":{"type":"string"},"adapter":{"type":"string"},"generation":{"type":"integer","minimum":0,"maximum":9007199254740991},"params":{"type":"string","pattern":"^[0-9a-f]{64}$"},"collection":{"type":"string","minLength":1},"position":{"description":"A non-negative integer offset, a string key, or a JSON object (e.g. a keyset).","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string"},{"type":"object"}]},"sum":{"type":"string","pattern":"^[0-9a-f]{64}$"}}};
+export const validate_cursor = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/cursor.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"CursorPayload","description":"The decoded payload of a version-1 pagination cursor (DESIGN.md section 5): the cursor itself is the base64url (no padding) of the RFC 8785 canonical JSON of this object. params is the SHA-256 of the operation parameters (domain docforge.cursor.params.v1); sum is the SHA-256 over the domain docforge.cursor.v1 plus the canonical JSON of every other field.","type":"object","required":["v","op","project","adapter","generation","params","collection","position","sum"],"additionalProperties":false,"properties":{"v":{"const":1},"op":{"type":"string","minLength":1,"description":"Operation (tool) name."},"project":{"type":"string"},"adapter":{"type":"string"},"generation":{"type":"integer","minimum":0,"maximum":9007199254740991},"params":{"type":"string","pattern":"^[0-9a-f]{64}$"},"collection":{"type":"string","minLength":1},"position":{"description":"A non-negative integer offset, a string key, or a JSON object (e.g. a keyset).","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string"},{"type":"object"}]},"sum":{"type":"string","pattern":"^[0-9a-f]{64}$"}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^[0-9a-f]{64}$", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/cursor.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -104,7 +104,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema11.properties, key0))){
+if(!(func2.call(schema6.properties, key0))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
@@ -388,6 +388,6 @@ vErrors.push(err30);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

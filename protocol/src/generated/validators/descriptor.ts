@@ -3,22 +3,135 @@
 /* eslint-disable */
 import runtime_equal from 'ajv/dist/runtime/equal.js';
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"DescriptorDocument","description":"docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.","type":"object","definitions":{"id":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"relpath":{"type":"string","minLength":1},"strings":{"type":"array","items":{"type":"string"}},"adapter_code":{"enum":["typescript","python","none","auto"]},"selector":{"type":"object","description":"View node selector: every listed field narrows (any value within a field, all fields; every capability required). Empty: every node.","additionalProperties":false,"properties":{"ids":{"$ref":"#/definitions/strings"},"kinds":{"$ref":"#/definitions/strings"},"families":{"$ref":"#/definitions/strings"},"authorities":{"$ref":"#/definitions/strings"},"statuses":{"$ref":"#/definitions/strings"},"tags":{"$ref":"#/definitions/strings"},"languages":{"$ref":"#/definitions/strings"},"capabilities":{"$ref":"#/definitions/strings"}}}},"required":["schema_version","project"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"project":{"type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"name":{"type":"string","pattern":"\\S","description":"Defaults to the id."}}},"sources":{"type":"object","additionalProperties":false,"properties":{"content_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default [\"docs\"]."},"code_roots":{"type":"array","items":{"$ref":"#/definitions/relpath"},"description":"Default []."},"exclude":{"$ref":"#/definitions/strings"}}},"adapter":{"type":"object","additionalProperties":false,"properties":{"code":{"description":"A built-in code adapter id, none, auto, or a list of them; default: every built-in adapter when code_roots is nonempty.","anyOf":[{"$ref":"#/definitions/adapter_code"},{"type":"array","items":{"$ref":"#/definitions/adapter_code"}}]},"strategy":{"enum":["ast","lexical"]},"module":{"$ref":"#/definitions/relpath"},"canonical_applier":{"const":"generic","description":"Opt into DocForge's built-in generic canonical applier (issue 11); without it, canonical application needs a project-owned adapter module exporting canonicalApplier."}}},"vocabulary":{"type":"object","additionalProperties":false,"properties":{"kinds":{"$ref":"#/definitions/strings"},"authorities":{"$ref":"#/definitions/strings"},"statuses":{"$ref":"#/definitions/strings"},"relations":{"$ref":"#/definitions/strings"}}},"limits":{"type":"object","additionalProperties":false,"properties":{"max_results":{"type":"integer","minimum":1,"maximum":10000},"max_output_chars":{"type":"integer","minimum":2000,"maximum":10000000}}},"state":{"type":"object","additionalProperties":false,"properties":{"dir":{"$ref":"#/definitions/relpath"}}},"views":{"type":"array","items":{"type":"object","required":["id","renderer","output"],"additionalProperties":false,"properties":{"id":{"$ref":"#/definitions/id"},"title":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"select":{"$ref":"#/definitions/selector"},"output":{"type":"string","minLength":1,"pattern":"\\.html$"},"rows":{"$ref":"#/definitions/selector"},"columns":{"$ref":"#/definitions/selector"},"relations":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"focus":{"type":"string","minLength":1},"depth":{"type":"integer","minimum":1,"maximum":4}},"allOf":[{"if":{"properties":{"renderer":{"const":"matrix"}}},"then":{"required":["rows","columns","relations"],"not":{"anyOf":[{"required":["focus"]},{"required":["depth"]}]}}},{"if":{"properties":{"renderer":{"const":"graph"}}},"then":{"required":["focus"],"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]}]}}},{"if":{"properties":{"renderer":{"enum":["page","catalog"]}}},"then":{"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]},{"required":["focus"]},{"required":["depth"]}]}}}]}},"proposals":{"type":"object","description":"Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.","additionalProperties":false,"properties":{"writers":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"operations":{"type":"array","uniqueItems":true,"items":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"paths":{"type":"array","items":{"type":"string","minLength":1}}}}},"appliers":{"type":"object","description":"[proposals.appliers.ID] (issue 11): whose changesets the canonical applier ID may apply; an applier not listed may apply any writer's.","additionalProperties":{"type":"object","required":["writers"],"additionalProperties":false,"properties":{"writers":{"type":"array","items":{"type":"string","minLength":1}}}}}}}}};
-const schema12 = {"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"};
-const schema13 = {"type":"string","minLength":1};
-const schema15 = {"type":"array","items":{"type":"string"}};
-const schema16 = {"enum":["typescript","python","none","auto"]};
+export const validate_descriptor = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/descriptor.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"DescriptorDocument","description":"docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.","type":"object","required":["schema_version","project"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"project":{"type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/id"},"name":{"type":"string","pattern":"\\S","description":"Defaults to the id."}}},"sources":{"type":"object","additionalProperties":false,"properties":{"content_roots":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"description":"Default [\"docs\"]."},"code_roots":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"description":"Default []."},"exclude":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"}}},"adapter":{"type":"object","additionalProperties":false,"properties":{"code":{"description":"A built-in code adapter id, none, auto, or a list of them; default: every built-in adapter when code_roots is nonempty.","anyOf":[{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code"},{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code"}}]},"strategy":{"enum":["ast","lexical"]},"module":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"canonical_applier":{"const":"generic","description":"Opt into DocForge's built-in generic canonical applier (issue 11); without it, canonical application needs a project-owned adapter module exporting canonicalApplier."}}},"vocabulary":{"type":"object","additionalProperties":false,"properties":{"kinds":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"authorities":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"statuses":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"relations":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"}}},"limits":{"type":"object","additionalProperties":false,"properties":{"max_results":{"type":"integer","minimum":1,"maximum":10000},"max_output_chars":{"type":"integer","minimum":2000,"maximum":10000000}}},"state":{"type":"object","additionalProperties":false,"properties":{"dir":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"}}},"views":{"type":"array","items":{"type":"object","required":["id","renderer","output"],"additionalProperties":false,"properties":{"id":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/id"},"title":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"select":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector"},"output":{"type":"string","minLength":1,"pattern":"\\.html$"},"rows":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector"},"columns":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector"},"relations":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"focus":{"type":"string","minLength":1},"depth":{"type":"integer","minimum":1,"maximum":4}},"allOf":[{"if":{"properties":{"renderer":{"const":"matrix"}}},"then":{"required":["rows","columns","relations"],"not":{"anyOf":[{"required":["focus"]},{"required":["depth"]}]}}},{"if":{"properties":{"renderer":{"const":"graph"}}},"then":{"required":["focus"],"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]}]}}},{"if":{"properties":{"renderer":{"enum":["page","catalog"]}}},"then":{"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]},{"required":["focus"]},{"required":["depth"]}]}}}]}},"proposals":{"type":"object","description":"Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.","additionalProperties":false,"properties":{"writers":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"operations":{"type":"array","uniqueItems":true,"items":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"paths":{"type":"array","items":{"type":"string","minLength":1}}}}},"appliers":{"type":"object","description":"[proposals.appliers.ID] (issue 11): whose changesets the canonical applier ID may apply; an applier not listed may apply any writer's.","additionalProperties":{"type":"object","required":["writers"],"additionalProperties":false,"properties":{"writers":{"type":"array","items":{"type":"string","minLength":1}}}}}}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime_ucs2length.default;
 const func0 = runtime_equal.default;
+const schema7 = {"$id":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/id","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"};
 const pattern0 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
-const pattern1 = new RegExp("\\S", "u");
-const pattern3 = new RegExp("\\.html$", "u");
-const schema25 = {"type":"object","description":"View node selector: every listed field narrows (any value within a field, all fields; every capability required). Empty: every node.","additionalProperties":false,"properties":{"ids":{"$ref":"#/definitions/strings"},"kinds":{"$ref":"#/definitions/strings"},"families":{"$ref":"#/definitions/strings"},"authorities":{"$ref":"#/definitions/strings"},"statuses":{"$ref":"#/definitions/strings"},"tags":{"$ref":"#/definitions/strings"},"languages":{"$ref":"#/definitions/strings"},"capabilities":{"$ref":"#/definitions/strings"}}};
 
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/id" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data === "string"){
+if(!pattern0.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+const schema8 = {"$id":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath","type":"string","minLength":1};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data === "string"){
+if(func3(data) < 1){
+const err0 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+
+const schema9 = {"$id":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings","type":"array","items":{"type":"string"}};
+
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings" */;
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data[i0] !== "string"){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate27.errors = vErrors;
+return errors === 0;
+}
+
+const schema10 = {"$id":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code","enum":["typescript","python","none","auto"]};
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code" */;
+let vErrors = null;
+let errors = 0;
+if(!((((data === "typescript") || (data === "python")) || (data === "none")) || (data === "auto"))){
+const err0 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema10.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+
+const schema11 = {"$id":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector","type":"object","description":"View node selector: every listed field narrows (any value within a field, all fields; every capability required). Empty: every node.","additionalProperties":false,"properties":{"ids":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"kinds":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"families":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"authorities":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"statuses":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"tags":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"languages":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"capabilities":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"}}};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -35,12 +148,56 @@ errors++;
 }
 }
 if(data.ids !== undefined){
-let data0 = data.ids;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data0[i0] !== "string"){
-const err1 = {instancePath:instancePath+"/ids/" + i0,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(validate27(data.ids, {instancePath:instancePath+"/ids",parentData:data,parentDataProperty:"ids",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+if(data.kinds !== undefined){
+if(!(validate27(data.kinds, {instancePath:instancePath+"/kinds",parentData:data,parentDataProperty:"kinds",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+if(data.families !== undefined){
+if(!(validate27(data.families, {instancePath:instancePath+"/families",parentData:data,parentDataProperty:"families",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+if(data.authorities !== undefined){
+if(!(validate27(data.authorities, {instancePath:instancePath+"/authorities",parentData:data,parentDataProperty:"authorities",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+if(data.statuses !== undefined){
+if(!(validate27(data.statuses, {instancePath:instancePath+"/statuses",parentData:data,parentDataProperty:"statuses",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+if(data.tags !== undefined){
+if(!(validate27(data.tags, {instancePath:instancePath+"/tags",parentData:data,parentDataProperty:"tags",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+if(data.languages !== undefined){
+if(!(validate27(data.languages, {instancePath:instancePath+"/languages",parentData:data,parentDataProperty:"languages",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+if(data.capabilities !== undefined){
+if(!(validate27(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -49,232 +206,15 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/ids",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.kinds !== undefined){
-let data2 = data.kinds;
-if(Array.isArray(data2)){
-const len1 = data2.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data2[i1] !== "string"){
-const err3 = {instancePath:instancePath+"/kinds/" + i1,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/kinds",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.families !== undefined){
-let data4 = data.families;
-if(Array.isArray(data4)){
-const len2 = data4.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data4[i2] !== "string"){
-const err5 = {instancePath:instancePath+"/families/" + i2,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/families",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.authorities !== undefined){
-let data6 = data.authorities;
-if(Array.isArray(data6)){
-const len3 = data6.length;
-for(let i3=0; i3<len3; i3++){
-if(typeof data6[i3] !== "string"){
-const err7 = {instancePath:instancePath+"/authorities/" + i3,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/authorities",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.statuses !== undefined){
-let data8 = data.statuses;
-if(Array.isArray(data8)){
-const len4 = data8.length;
-for(let i4=0; i4<len4; i4++){
-if(typeof data8[i4] !== "string"){
-const err9 = {instancePath:instancePath+"/statuses/" + i4,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/statuses",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.tags !== undefined){
-let data10 = data.tags;
-if(Array.isArray(data10)){
-const len5 = data10.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data10[i5] !== "string"){
-const err11 = {instancePath:instancePath+"/tags/" + i5,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/tags",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.languages !== undefined){
-let data12 = data.languages;
-if(Array.isArray(data12)){
-const len6 = data12.length;
-for(let i6=0; i6<len6; i6++){
-if(typeof data12[i6] !== "string"){
-const err13 = {instancePath:instancePath+"/languages/" + i6,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/languages",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.capabilities !== undefined){
-let data14 = data.capabilities;
-if(Array.isArray(data14)){
-const len7 = data14.length;
-for(let i7=0; i7<len7; i7++){
-if(typeof data14[i7] !== "string"){
-const err15 = {instancePath:instancePath+"/capabilities/" + i7,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/capabilities",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate11.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
 
+const pattern1 = new RegExp("\\S", "u");
+const pattern2 = new RegExp("\\.html$", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/descriptor.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -299,7 +239,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema11.properties, key0))){
+if(!(func2.call(schema6.properties, key0))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -348,10 +288,16 @@ errors++;
 }
 }
 if(data1.id !== undefined){
-let data2 = data1.id;
-if(typeof data2 === "string"){
-if(!pattern0.test(data2)){
-const err6 = {instancePath:instancePath+"/project/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\""};
+if(!(validate22(data1.id, {instancePath:instancePath+"/project/id",parentData:data1,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+if(data1.name !== undefined){
+let data3 = data1.name;
+if(typeof data3 === "string"){
+if(!pattern1.test(data3)){
+const err6 = {instancePath:instancePath+"/project/name",schemaPath:"#/properties/project/properties/name/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -362,7 +308,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/project/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/project/name",schemaPath:"#/properties/project/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -372,11 +318,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data1.name !== undefined){
-let data3 = data1.name;
-if(typeof data3 === "string"){
-if(!pattern1.test(data3)){
-const err8 = {instancePath:instancePath+"/project/name",schemaPath:"#/properties/project/properties/name/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
+}
+else {
+const err8 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -386,8 +330,12 @@ vErrors.push(err8);
 errors++;
 }
 }
-else {
-const err9 = {instancePath:instancePath+"/project/name",schemaPath:"#/properties/project/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.sources !== undefined){
+let data4 = data.sources;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key2 in data4){
+if(!(((key2 === "content_roots") || (key2 === "code_roots")) || (key2 === "exclude"))){
+const err9 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -397,9 +345,19 @@ vErrors.push(err9);
 errors++;
 }
 }
+if(data4.content_roots !== undefined){
+let data5 = data4.content_roots;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate24(data5[i0], {instancePath:instancePath+"/sources/content_roots/" + i0,parentData:data5,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-const err10 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err10 = {instancePath:instancePath+"/sources/content_roots",schemaPath:"#/properties/sources/properties/content_roots/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -409,12 +367,19 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.sources !== undefined){
-let data4 = data.sources;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const key2 in data4){
-if(!(((key2 === "content_roots") || (key2 === "code_roots")) || (key2 === "exclude"))){
-const err11 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(data4.code_roots !== undefined){
+let data7 = data4.code_roots;
+if(Array.isArray(data7)){
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate24(data7[i1], {instancePath:instancePath+"/sources/code_roots/" + i1,parentData:data7,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/sources/code_roots",schemaPath:"#/properties/sources/properties/code_roots/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -424,15 +389,15 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data4.content_roots !== undefined){
-let data5 = data4.content_roots;
-if(Array.isArray(data5)){
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(typeof data6 === "string"){
-if(func3(data6) < 1){
-const err12 = {instancePath:instancePath+"/sources/content_roots/" + i0,schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data4.exclude !== undefined){
+if(!(validate27(data4.exclude, {instancePath:instancePath+"/sources/exclude",parentData:data4,parentDataProperty:"exclude",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -442,8 +407,12 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/sources/content_roots/" + i0,schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.adapter !== undefined){
+let data10 = data.adapter;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+for(const key3 in data10){
+if(!((((key3 === "code") || (key3 === "strategy")) || (key3 === "module")) || (key3 === "canonical_applier"))){
+const err13 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -453,9 +422,30 @@ vErrors.push(err13);
 errors++;
 }
 }
+if(data10.code !== undefined){
+let data11 = data10.code;
+const _errs23 = errors;
+let valid8 = false;
+const _errs24 = errors;
+if(!(validate29(data11, {instancePath:instancePath+"/adapter/code",parentData:data10,parentDataProperty:"code",rootData}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs24 === errors;
+valid8 = valid8 || _valid0;
+if(!valid8){
+const _errs25 = errors;
+if(Array.isArray(data11)){
+const len2 = data11.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate29(data11[i2], {instancePath:instancePath+"/adapter/code/" + i2,parentData:data11,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-const err14 = {instancePath:instancePath+"/sources/content_roots",schemaPath:"#/properties/sources/properties/content_roots/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err14 = {instancePath:instancePath+"/adapter/code",schemaPath:"#/properties/adapter/properties/code/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -464,16 +454,11 @@ vErrors.push(err14);
 }
 errors++;
 }
+var _valid0 = _errs25 === errors;
+valid8 = valid8 || _valid0;
 }
-if(data4.code_roots !== undefined){
-let data7 = data4.code_roots;
-if(Array.isArray(data7)){
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
-if(typeof data8 === "string"){
-if(func3(data8) < 1){
-const err15 = {instancePath:instancePath+"/sources/code_roots/" + i1,schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!valid8){
+const err15 = {instancePath:instancePath+"/adapter/code",schemaPath:"#/properties/adapter/properties/code/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -482,9 +467,22 @@ vErrors.push(err15);
 }
 errors++;
 }
+else {
+errors = _errs23;
+if(vErrors !== null){
+if(_errs23){
+vErrors.length = _errs23;
 }
 else {
-const err16 = {instancePath:instancePath+"/sources/code_roots/" + i1,schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+}
+if(data10.strategy !== undefined){
+let data13 = data10.strategy;
+if(!((data13 === "ast") || (data13 === "lexical"))){
+const err16 = {instancePath:instancePath+"/adapter/strategy",schemaPath:"#/properties/adapter/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema6.properties.adapter.properties.strategy.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -494,9 +492,15 @@ vErrors.push(err16);
 errors++;
 }
 }
+if(data10.module !== undefined){
+if(!(validate24(data10.module, {instancePath:instancePath+"/adapter/module",parentData:data10,parentDataProperty:"module",rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
 }
-else {
-const err17 = {instancePath:instancePath+"/sources/code_roots",schemaPath:"#/properties/sources/properties/code_roots/type",keyword:"type",params:{type: "array"},message:"must be array"};
+}
+if(data10.canonical_applier !== undefined){
+if("generic" !== data10.canonical_applier){
+const err17 = {instancePath:instancePath+"/adapter/canonical_applier",schemaPath:"#/properties/adapter/properties/canonical_applier/const",keyword:"const",params:{allowedValue: "generic"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -506,13 +510,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data4.exclude !== undefined){
-let data9 = data4.exclude;
-if(Array.isArray(data9)){
-const len2 = data9.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data9[i2] !== "string"){
-const err18 = {instancePath:instancePath+"/sources/exclude/" + i2,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err18 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -522,9 +522,12 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/sources/exclude",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.vocabulary !== undefined){
+let data16 = data.vocabulary;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key4 in data16){
+if(!((((key4 === "kinds") || (key4 === "authorities")) || (key4 === "statuses")) || (key4 === "relations"))){
+const err19 = {instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -534,9 +537,33 @@ vErrors.push(err19);
 errors++;
 }
 }
+if(data16.kinds !== undefined){
+if(!(validate27(data16.kinds, {instancePath:instancePath+"/vocabulary/kinds",parentData:data16,parentDataProperty:"kinds",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+if(data16.authorities !== undefined){
+if(!(validate27(data16.authorities, {instancePath:instancePath+"/vocabulary/authorities",parentData:data16,parentDataProperty:"authorities",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+if(data16.statuses !== undefined){
+if(!(validate27(data16.statuses, {instancePath:instancePath+"/vocabulary/statuses",parentData:data16,parentDataProperty:"statuses",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
+if(data16.relations !== undefined){
+if(!(validate27(data16.relations, {instancePath:instancePath+"/vocabulary/relations",parentData:data16,parentDataProperty:"relations",rootData}))){
+vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-const err20 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -546,12 +573,12 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.adapter !== undefined){
-let data11 = data.adapter;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const key3 in data11){
-if(!((((key3 === "code") || (key3 === "strategy")) || (key3 === "module")) || (key3 === "canonical_applier"))){
-const err21 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data.limits !== undefined){
+let data21 = data.limits;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key5 in data21){
+if(!((key5 === "max_results") || (key5 === "max_output_chars"))){
+const err21 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -561,13 +588,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data11.code !== undefined){
-let data12 = data11.code;
-const _errs33 = errors;
-let valid14 = false;
-const _errs34 = errors;
-if(!((((data12 === "typescript") || (data12 === "python")) || (data12 === "none")) || (data12 === "auto"))){
-const err22 = {instancePath:instancePath+"/adapter/code",schemaPath:"#/definitions/adapter_code/enum",keyword:"enum",params:{allowedValues: schema16.enum},message:"must be equal to one of the allowed values"};
+if(data21.max_results !== undefined){
+let data22 = data21.max_results;
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
+const err22 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -576,16 +600,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-var _valid0 = _errs34 === errors;
-valid14 = valid14 || _valid0;
-if(!valid14){
-const _errs36 = errors;
-if(Array.isArray(data12)){
-const len3 = data12.length;
-for(let i3=0; i3<len3; i3++){
-let data13 = data12[i3];
-if(!((((data13 === "typescript") || (data13 === "python")) || (data13 === "none")) || (data13 === "auto"))){
-const err23 = {instancePath:instancePath+"/adapter/code/" + i3,schemaPath:"#/definitions/adapter_code/enum",keyword:"enum",params:{allowedValues: schema16.enum},message:"must be equal to one of the allowed values"};
+if(typeof data22 == "number"){
+if(data22 > 10000 || isNaN(data22)){
+const err23 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -594,10 +611,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/adapter/code",schemaPath:"#/properties/adapter/properties/code/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data22 < 1 || isNaN(data22)){
+const err24 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -606,11 +621,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-var _valid0 = _errs36 === errors;
-valid14 = valid14 || _valid0;
 }
-if(!valid14){
-const err25 = {instancePath:instancePath+"/adapter/code",schemaPath:"#/properties/adapter/properties/code/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data21.max_output_chars !== undefined){
+let data23 = data21.max_output_chars;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
+const err25 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -619,22 +635,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-else {
-errors = _errs33;
-if(vErrors !== null){
-if(_errs33){
-vErrors.length = _errs33;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data11.strategy !== undefined){
-let data14 = data11.strategy;
-if(!((data14 === "ast") || (data14 === "lexical"))){
-const err26 = {instancePath:instancePath+"/adapter/strategy",schemaPath:"#/properties/adapter/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema11.properties.adapter.properties.strategy.enum},message:"must be equal to one of the allowed values"};
+if(typeof data23 == "number"){
+if(data23 > 10000000 || isNaN(data23)){
+const err26 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -643,12 +646,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data11.module !== undefined){
-let data15 = data11.module;
-if(typeof data15 === "string"){
-if(func3(data15) < 1){
-const err27 = {instancePath:instancePath+"/adapter/module",schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data23 < 2000 || isNaN(data23)){
+const err27 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -658,8 +657,10 @@ vErrors.push(err27);
 errors++;
 }
 }
+}
+}
 else {
-const err28 = {instancePath:instancePath+"/adapter/module",schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err28 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -669,9 +670,12 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data11.canonical_applier !== undefined){
-if("generic" !== data11.canonical_applier){
-const err29 = {instancePath:instancePath+"/adapter/canonical_applier",schemaPath:"#/properties/adapter/properties/canonical_applier/const",keyword:"const",params:{allowedValue: "generic"},message:"must be equal to constant"};
+if(data.state !== undefined){
+let data24 = data.state;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+for(const key6 in data24){
+if(!(key6 === "dir")){
+const err29 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -681,9 +685,15 @@ vErrors.push(err29);
 errors++;
 }
 }
+if(data24.dir !== undefined){
+if(!(validate24(data24.dir, {instancePath:instancePath+"/state/dir",parentData:data24,parentDataProperty:"dir",rootData}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-const err30 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err30 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -693,12 +703,19 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.vocabulary !== undefined){
-let data17 = data.vocabulary;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key4 in data17){
-if(!((((key4 === "kinds") || (key4 === "authorities")) || (key4 === "statuses")) || (key4 === "relations"))){
-const err31 = {instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(data.views !== undefined){
+let data26 = data.views;
+if(Array.isArray(data26)){
+const len3 = data26.length;
+for(let i3=0; i3<len3; i3++){
+let data27 = data26[i3];
+const _errs54 = errors;
+let valid17 = true;
+const _errs55 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.renderer !== undefined){
+if("matrix" !== data27.renderer){
+const err31 = {};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -708,13 +725,28 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data17.kinds !== undefined){
-let data18 = data17.kinds;
-if(Array.isArray(data18)){
-const len4 = data18.length;
-for(let i4=0; i4<len4; i4++){
-if(typeof data18[i4] !== "string"){
-const err32 = {instancePath:instancePath+"/vocabulary/kinds/" + i4,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+var _valid1 = _errs55 === errors;
+errors = _errs54;
+if(vErrors !== null){
+if(_errs54){
+vErrors.length = _errs54;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs57 = errors;
+const _errs58 = errors;
+const _errs59 = errors;
+const _errs60 = errors;
+let valid20 = false;
+const _errs61 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing0;
+if((data27.focus === undefined) && (missing0 = "focus")){
+const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -724,9 +756,14 @@ vErrors.push(err32);
 errors++;
 }
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/vocabulary/kinds",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid2 = _errs61 === errors;
+valid20 = valid20 || _valid2;
+if(!valid20){
+const _errs62 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing1;
+if((data27.depth === undefined) && (missing1 = "depth")){
+const err33 = {};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -736,13 +773,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data17.authorities !== undefined){
-let data20 = data17.authorities;
-if(Array.isArray(data20)){
-const len5 = data20.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data20[i5] !== "string"){
-const err34 = {instancePath:instancePath+"/vocabulary/authorities/" + i5,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid2 = _errs62 === errors;
+valid20 = valid20 || _valid2;
+}
+if(!valid20){
+const err34 = {};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -751,10 +786,20 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
+else {
+errors = _errs60;
+if(vErrors !== null){
+if(_errs60){
+vErrors.length = _errs60;
 }
 else {
-const err35 = {instancePath:instancePath+"/vocabulary/authorities",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+vErrors = null;
+}
+}
+}
+var valid19 = _errs59 === errors;
+if(valid19){
+const err35 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/0/then/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -763,14 +808,20 @@ vErrors.push(err35);
 }
 errors++;
 }
+else {
+errors = _errs58;
+if(vErrors !== null){
+if(_errs58){
+vErrors.length = _errs58;
 }
-if(data17.statuses !== undefined){
-let data22 = data17.statuses;
-if(Array.isArray(data22)){
-const len6 = data22.length;
-for(let i6=0; i6<len6; i6++){
-if(typeof data22[i6] !== "string"){
-const err36 = {instancePath:instancePath+"/vocabulary/statuses/" + i6,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.rows === undefined){
+const err36 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -779,10 +830,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/vocabulary/statuses",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data27.columns === undefined){
+const err37 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "columns"},message:"must have required property '"+"columns"+"'"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -791,14 +840,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-if(data17.relations !== undefined){
-let data24 = data17.relations;
-if(Array.isArray(data24)){
-const len7 = data24.length;
-for(let i7=0; i7<len7; i7++){
-if(typeof data24[i7] !== "string"){
-const err38 = {instancePath:instancePath+"/vocabulary/relations/" + i7,schemaPath:"#/definitions/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27.relations === undefined){
+const err38 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -808,9 +851,11 @@ vErrors.push(err38);
 errors++;
 }
 }
+var _valid1 = _errs57 === errors;
+valid17 = _valid1;
 }
-else {
-const err39 = {instancePath:instancePath+"/vocabulary/relations",schemaPath:"#/definitions/strings/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!valid17){
+const err39 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -819,10 +864,13 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const _errs64 = errors;
+let valid21 = true;
+const _errs65 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.renderer !== undefined){
+if("graph" !== data27.renderer){
+const err40 = {};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -832,12 +880,28 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data.limits !== undefined){
-let data26 = data.limits;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key5 in data26){
-if(!((key5 === "max_results") || (key5 === "max_output_chars"))){
-const err41 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+var _valid3 = _errs65 === errors;
+errors = _errs64;
+if(vErrors !== null){
+if(_errs64){
+vErrors.length = _errs64;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs67 = errors;
+const _errs68 = errors;
+const _errs69 = errors;
+const _errs70 = errors;
+let valid24 = false;
+const _errs71 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing2;
+if((data27.rows === undefined) && (missing2 = "rows")){
+const err41 = {};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -847,10 +911,14 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data26.max_results !== undefined){
-let data27 = data26.max_results;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-const err42 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid4 = _errs71 === errors;
+valid24 = valid24 || _valid4;
+if(!valid24){
+const _errs72 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing3;
+if((data27.columns === undefined) && (missing3 = "columns")){
+const err42 = {};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -859,9 +927,15 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(typeof data27 == "number"){
-if(data27 > 10000 || isNaN(data27)){
-const err43 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+}
+var _valid4 = _errs72 === errors;
+valid24 = valid24 || _valid4;
+if(!valid24){
+const _errs73 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing4;
+if((data27.relations === undefined) && (missing4 = "relations")){
+const err43 = {};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -870,8 +944,13 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data27 < 1 || isNaN(data27)){
-const err44 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+var _valid4 = _errs73 === errors;
+valid24 = valid24 || _valid4;
+}
+}
+if(!valid24){
+const err44 = {};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -880,12 +959,20 @@ vErrors.push(err44);
 }
 errors++;
 }
+else {
+errors = _errs70;
+if(vErrors !== null){
+if(_errs70){
+vErrors.length = _errs70;
+}
+else {
+vErrors = null;
 }
 }
-if(data26.max_output_chars !== undefined){
-let data28 = data26.max_output_chars;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-const err45 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+var valid23 = _errs69 === errors;
+if(valid23){
+const err45 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -894,9 +981,20 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(typeof data28 == "number"){
-if(data28 > 10000000 || isNaN(data28)){
-const err46 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
+else {
+errors = _errs68;
+if(vErrors !== null){
+if(_errs68){
+vErrors.length = _errs68;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.focus === undefined){
+const err46 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/1/then/required",keyword:"required",params:{missingProperty: "focus"},message:"must have required property '"+"focus"+"'"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -905,8 +1003,12 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data28 < 2000 || isNaN(data28)){
-const err47 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"};
+}
+var _valid3 = _errs67 === errors;
+valid21 = _valid3;
+}
+if(!valid21){
+const err47 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -915,11 +1017,14 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err48 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const _errs75 = errors;
+let valid25 = true;
+const _errs76 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.renderer !== undefined){
+let data30 = data27.renderer;
+if(!((data30 === "page") || (data30 === "catalog"))){
+const err48 = {};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -929,12 +1034,28 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data.state !== undefined){
-let data29 = data.state;
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-for(const key6 in data29){
-if(!(key6 === "dir")){
-const err49 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+var _valid5 = _errs76 === errors;
+errors = _errs75;
+if(vErrors !== null){
+if(_errs75){
+vErrors.length = _errs75;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs78 = errors;
+const _errs79 = errors;
+const _errs80 = errors;
+const _errs81 = errors;
+let valid28 = false;
+const _errs82 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing5;
+if((data27.rows === undefined) && (missing5 = "rows")){
+const err49 = {};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -944,11 +1065,14 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data29.dir !== undefined){
-let data30 = data29.dir;
-if(typeof data30 === "string"){
-if(func3(data30) < 1){
-const err50 = {instancePath:instancePath+"/state/dir",schemaPath:"#/definitions/relpath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+var _valid6 = _errs82 === errors;
+valid28 = valid28 || _valid6;
+if(!valid28){
+const _errs83 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing6;
+if((data27.columns === undefined) && (missing6 = "columns")){
+const err50 = {};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -958,8 +1082,14 @@ vErrors.push(err50);
 errors++;
 }
 }
-else {
-const err51 = {instancePath:instancePath+"/state/dir",schemaPath:"#/definitions/relpath/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid6 = _errs83 === errors;
+valid28 = valid28 || _valid6;
+if(!valid28){
+const _errs84 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing7;
+if((data27.relations === undefined) && (missing7 = "relations")){
+const err51 = {};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -969,9 +1099,14 @@ vErrors.push(err51);
 errors++;
 }
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid6 = _errs84 === errors;
+valid28 = valid28 || _valid6;
+if(!valid28){
+const _errs85 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing8;
+if((data27.focus === undefined) && (missing8 = "focus")){
+const err52 = {};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -981,18 +1116,13 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data.views !== undefined){
-let data31 = data.views;
-if(Array.isArray(data31)){
-const len8 = data31.length;
-for(let i8=0; i8<len8; i8++){
-let data32 = data31[i8];
+var _valid6 = _errs85 === errors;
+valid28 = valid28 || _valid6;
+if(!valid28){
 const _errs86 = errors;
-let valid39 = true;
-const _errs87 = errors;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-if(data32.renderer !== undefined){
-if("matrix" !== data32.renderer){
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing9;
+if((data27.depth === undefined) && (missing9 = "depth")){
 const err53 = {};
 if(vErrors === null){
 vErrors = [err53];
@@ -1003,27 +1133,13 @@ vErrors.push(err53);
 errors++;
 }
 }
-}
-var _valid1 = _errs87 === errors;
-errors = _errs86;
-if(vErrors !== null){
-if(_errs86){
-vErrors.length = _errs86;
-}
-else {
-vErrors = null;
+var _valid6 = _errs86 === errors;
+valid28 = valid28 || _valid6;
 }
 }
-if(_valid1){
-const _errs89 = errors;
-const _errs90 = errors;
-const _errs91 = errors;
-const _errs92 = errors;
-let valid42 = false;
-const _errs93 = errors;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-let missing0;
-if((data32.focus === undefined) && (missing0 = "focus")){
+}
+}
+if(!valid28){
 const err54 = {};
 if(vErrors === null){
 vErrors = [err54];
@@ -1033,15 +1149,20 @@ vErrors.push(err54);
 }
 errors++;
 }
+else {
+errors = _errs81;
+if(vErrors !== null){
+if(_errs81){
+vErrors.length = _errs81;
 }
-var _valid2 = _errs93 === errors;
-valid42 = valid42 || _valid2;
-if(!valid42){
-const _errs94 = errors;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-let missing1;
-if((data32.depth === undefined) && (missing1 = "depth")){
-const err55 = {};
+else {
+vErrors = null;
+}
+}
+}
+var valid27 = _errs80 === errors;
+if(valid27){
+const err55 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/2/then/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -1050,12 +1171,22 @@ vErrors.push(err55);
 }
 errors++;
 }
+else {
+errors = _errs79;
+if(vErrors !== null){
+if(_errs79){
+vErrors.length = _errs79;
 }
-var _valid2 = _errs94 === errors;
-valid42 = valid42 || _valid2;
+else {
+vErrors = null;
 }
-if(!valid42){
-const err56 = {};
+}
+}
+var _valid5 = _errs78 === errors;
+valid25 = _valid5;
+}
+if(!valid25){
+const err56 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -1064,20 +1195,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-else {
-errors = _errs92;
-if(vErrors !== null){
-if(_errs92){
-vErrors.length = _errs92;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid41 = _errs91 === errors;
-if(valid41){
-const err57 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.id === undefined){
+const err57 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1086,20 +1206,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-else {
-errors = _errs90;
-if(vErrors !== null){
-if(_errs90){
-vErrors.length = _errs90;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-if(data32.rows === undefined){
-const err58 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
+if(data27.renderer === undefined){
+const err58 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "renderer"},message:"must have required property '"+"renderer"+"'"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -1108,8 +1216,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data32.columns === undefined){
-const err59 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "columns"},message:"must have required property '"+"columns"+"'"};
+if(data27.output === undefined){
+const err59 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -1118,8 +1226,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(data32.relations === undefined){
-const err60 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
+for(const key7 in data27){
+if(!(func2.call(schema6.properties.views.items.properties, key7))){
+const err60 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -1129,11 +1238,15 @@ vErrors.push(err60);
 errors++;
 }
 }
-var _valid1 = _errs89 === errors;
-valid39 = _valid1;
+if(data27.id !== undefined){
+if(!(validate22(data27.id, {instancePath:instancePath+"/views/" + i3+"/id",parentData:data27,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
 }
-if(!valid39){
-const err61 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+}
+if(data27.title !== undefined){
+if(typeof data27.title !== "string"){
+const err61 = {instancePath:instancePath+"/views/" + i3+"/title",schemaPath:"#/properties/views/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -1142,13 +1255,11 @@ vErrors.push(err61);
 }
 errors++;
 }
-const _errs96 = errors;
-let valid43 = true;
-const _errs97 = errors;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-if(data32.renderer !== undefined){
-if("graph" !== data32.renderer){
-const err62 = {};
+}
+if(data27.renderer !== undefined){
+let data33 = data27.renderer;
+if(!((((data33 === "page") || (data33 === "catalog")) || (data33 === "matrix")) || (data33 === "graph"))){
+const err62 = {instancePath:instancePath+"/views/" + i3+"/renderer",schemaPath:"#/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema6.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -1158,28 +1269,17 @@ vErrors.push(err62);
 errors++;
 }
 }
-}
-var _valid3 = _errs97 === errors;
-errors = _errs96;
-if(vErrors !== null){
-if(_errs96){
-vErrors.length = _errs96;
-}
-else {
-vErrors = null;
+if(data27.select !== undefined){
+if(!(validate39(data27.select, {instancePath:instancePath+"/views/" + i3+"/select",parentData:data27,parentDataProperty:"select",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
 }
 }
-if(_valid3){
-const _errs99 = errors;
-const _errs100 = errors;
-const _errs101 = errors;
-const _errs102 = errors;
-let valid46 = false;
-const _errs103 = errors;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-let missing2;
-if((data32.rows === undefined) && (missing2 = "rows")){
-const err63 = {};
+if(data27.output !== undefined){
+let data35 = data27.output;
+if(typeof data35 === "string"){
+if(func3(data35) < 1){
+const err63 = {instancePath:instancePath+"/views/" + i3+"/output",schemaPath:"#/properties/views/items/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -1188,15 +1288,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-var _valid4 = _errs103 === errors;
-valid46 = valid46 || _valid4;
-if(!valid46){
-const _errs104 = errors;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-let missing3;
-if((data32.columns === undefined) && (missing3 = "columns")){
-const err64 = {};
+if(!pattern2.test(data35)){
+const err64 = {instancePath:instancePath+"/views/" + i3+"/output",schemaPath:"#/properties/views/items/properties/output/pattern",keyword:"pattern",params:{pattern: "\\.html$"},message:"must match pattern \""+"\\.html$"+"\""};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -1206,14 +1299,8 @@ vErrors.push(err64);
 errors++;
 }
 }
-var _valid4 = _errs104 === errors;
-valid46 = valid46 || _valid4;
-if(!valid46){
-const _errs105 = errors;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-let missing4;
-if((data32.relations === undefined) && (missing4 = "relations")){
-const err65 = {};
+else {
+const err65 = {instancePath:instancePath+"/views/" + i3+"/output",schemaPath:"#/properties/views/items/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -1223,12 +1310,23 @@ vErrors.push(err65);
 errors++;
 }
 }
-var _valid4 = _errs105 === errors;
-valid46 = valid46 || _valid4;
+if(data27.rows !== undefined){
+if(!(validate39(data27.rows, {instancePath:instancePath+"/views/" + i3+"/rows",parentData:data27,parentDataProperty:"rows",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
 }
 }
-if(!valid46){
-const err66 = {};
+if(data27.columns !== undefined){
+if(!(validate39(data27.columns, {instancePath:instancePath+"/views/" + i3+"/columns",parentData:data27,parentDataProperty:"columns",rootData}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
+}
+}
+if(data27.relations !== undefined){
+let data38 = data27.relations;
+if(Array.isArray(data38)){
+if(data38.length < 1){
+const err66 = {instancePath:instancePath+"/views/" + i3+"/relations",schemaPath:"#/properties/views/items/properties/relations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -1237,20 +1335,12 @@ vErrors.push(err66);
 }
 errors++;
 }
-else {
-errors = _errs102;
-if(vErrors !== null){
-if(_errs102){
-vErrors.length = _errs102;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid45 = _errs101 === errors;
-if(valid45){
-const err67 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid"};
+const len4 = data38.length;
+for(let i4=0; i4<len4; i4++){
+let data39 = data38[i4];
+if(typeof data39 === "string"){
+if(func3(data39) < 1){
+const err67 = {instancePath:instancePath+"/views/" + i3+"/relations/" + i4,schemaPath:"#/properties/views/items/properties/relations/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -1259,20 +1349,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-else {
-errors = _errs100;
-if(vErrors !== null){
-if(_errs100){
-vErrors.length = _errs100;
 }
 else {
-vErrors = null;
-}
-}
-}
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-if(data32.focus === undefined){
-const err68 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/1/then/required",keyword:"required",params:{missingProperty: "focus"},message:"must have required property '"+"focus"+"'"};
+const err68 = {instancePath:instancePath+"/views/" + i3+"/relations/" + i4,schemaPath:"#/properties/views/items/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -1282,11 +1361,9 @@ vErrors.push(err68);
 errors++;
 }
 }
-var _valid3 = _errs99 === errors;
-valid43 = _valid3;
 }
-if(!valid43){
-const err69 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+else {
+const err69 = {instancePath:instancePath+"/views/" + i3+"/relations",schemaPath:"#/properties/views/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1295,14 +1372,12 @@ vErrors.push(err69);
 }
 errors++;
 }
-const _errs107 = errors;
-let valid47 = true;
-const _errs108 = errors;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-if(data32.renderer !== undefined){
-let data35 = data32.renderer;
-if(!((data35 === "page") || (data35 === "catalog"))){
-const err70 = {};
+}
+if(data27.focus !== undefined){
+let data40 = data27.focus;
+if(typeof data40 === "string"){
+if(func3(data40) < 1){
+const err70 = {instancePath:instancePath+"/views/" + i3+"/focus",schemaPath:"#/properties/views/items/properties/focus/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -1312,28 +1387,8 @@ vErrors.push(err70);
 errors++;
 }
 }
-}
-var _valid5 = _errs108 === errors;
-errors = _errs107;
-if(vErrors !== null){
-if(_errs107){
-vErrors.length = _errs107;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid5){
-const _errs110 = errors;
-const _errs111 = errors;
-const _errs112 = errors;
-const _errs113 = errors;
-let valid50 = false;
-const _errs114 = errors;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-let missing5;
-if((data32.rows === undefined) && (missing5 = "rows")){
-const err71 = {};
+const err71 = {instancePath:instancePath+"/views/" + i3+"/focus",schemaPath:"#/properties/views/items/properties/focus/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1343,14 +1398,10 @@ vErrors.push(err71);
 errors++;
 }
 }
-var _valid6 = _errs114 === errors;
-valid50 = valid50 || _valid6;
-if(!valid50){
-const _errs115 = errors;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-let missing6;
-if((data32.columns === undefined) && (missing6 = "columns")){
-const err72 = {};
+if(data27.depth !== undefined){
+let data41 = data27.depth;
+if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))){
+const err72 = {instancePath:instancePath+"/views/" + i3+"/depth",schemaPath:"#/properties/views/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1359,15 +1410,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-var _valid6 = _errs115 === errors;
-valid50 = valid50 || _valid6;
-if(!valid50){
-const _errs116 = errors;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-let missing7;
-if((data32.relations === undefined) && (missing7 = "relations")){
-const err73 = {};
+if(typeof data41 == "number"){
+if(data41 > 4 || isNaN(data41)){
+const err73 = {instancePath:instancePath+"/views/" + i3+"/depth",schemaPath:"#/properties/views/items/properties/depth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1376,15 +1421,8 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-var _valid6 = _errs116 === errors;
-valid50 = valid50 || _valid6;
-if(!valid50){
-const _errs117 = errors;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-let missing8;
-if((data32.focus === undefined) && (missing8 = "focus")){
-const err74 = {};
+if(data41 < 1 || isNaN(data41)){
+const err74 = {instancePath:instancePath+"/views/" + i3+"/depth",schemaPath:"#/properties/views/items/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1394,14 +1432,10 @@ vErrors.push(err74);
 errors++;
 }
 }
-var _valid6 = _errs117 === errors;
-valid50 = valid50 || _valid6;
-if(!valid50){
-const _errs118 = errors;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-let missing9;
-if((data32.depth === undefined) && (missing9 = "depth")){
-const err75 = {};
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1411,14 +1445,9 @@ vErrors.push(err75);
 errors++;
 }
 }
-var _valid6 = _errs118 === errors;
-valid50 = valid50 || _valid6;
 }
-}
-}
-}
-if(!valid50){
-const err76 = {};
+else {
+const err76 = {instancePath:instancePath+"/views",schemaPath:"#/properties/views/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1427,20 +1456,13 @@ vErrors.push(err76);
 }
 errors++;
 }
-else {
-errors = _errs113;
-if(vErrors !== null){
-if(_errs113){
-vErrors.length = _errs113;
 }
-else {
-vErrors = null;
-}
-}
-}
-var valid49 = _errs112 === errors;
-if(valid49){
-const err77 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/2/then/not",keyword:"not",params:{},message:"must NOT be valid"};
+if(data.proposals !== undefined){
+let data42 = data.proposals;
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+for(const key8 in data42){
+if(!((key8 === "writers") || (key8 === "appliers"))){
+const err77 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1449,22 +1471,16 @@ vErrors.push(err77);
 }
 errors++;
 }
-else {
-errors = _errs111;
-if(vErrors !== null){
-if(_errs111){
-vErrors.length = _errs111;
 }
-else {
-vErrors = null;
-}
-}
-}
-var _valid5 = _errs110 === errors;
-valid47 = _valid5;
-}
-if(!valid47){
-const err78 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+if(data42.writers !== undefined){
+let data43 = data42.writers;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+for(const key9 in data43){
+let data44 = data43[key9];
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+for(const key10 in data44){
+if(!((key10 === "operations") || (key10 === "paths"))){
+const err78 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1473,9 +1489,15 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-if(data32.id === undefined){
-const err79 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+if(data44.operations !== undefined){
+let data45 = data44.operations;
+if(Array.isArray(data45)){
+const len5 = data45.length;
+for(let i5=0; i5<len5; i5++){
+let data46 = data45[i5];
+if(!(((((data46 === "node_create") || (data46 === "node_update")) || (data46 === "node_move")) || (data46 === "relationship_update")) || (data46 === "node_delete"))){
+const err79 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations/" + i5,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema6.properties.proposals.properties.writers.additionalProperties.properties.operations.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1484,8 +1506,15 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(data32.renderer === undefined){
-const err80 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "renderer"},message:"must have required property '"+"renderer"+"'"};
+}
+let i6 = data45.length;
+let j0;
+if(i6 > 1){
+outer0:
+for(;i6--;){
+for(j0 = i6; j0--;){
+if(func0(data45[i6], data45[j0])){
+const err80 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/uniqueItems",keyword:"uniqueItems",params:{i: i6, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i6+" are identical)"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1493,9 +1522,14 @@ else {
 vErrors.push(err80);
 }
 errors++;
+break outer0;
 }
-if(data32.output === undefined){
-const err81 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
+}
+}
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1504,9 +1538,16 @@ vErrors.push(err81);
 }
 errors++;
 }
-for(const key7 in data32){
-if(!(func2.call(schema11.properties.views.items.properties, key7))){
-const err82 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+}
+if(data44.paths !== undefined){
+let data47 = data44.paths;
+if(Array.isArray(data47)){
+const len6 = data47.length;
+for(let i7=0; i7<len6; i7++){
+let data48 = data47[i7];
+if(typeof data48 === "string"){
+if(func3(data48) < 1){
+const err82 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i7,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1516,11 +1557,8 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data32.id !== undefined){
-let data36 = data32.id;
-if(typeof data36 === "string"){
-if(!pattern0.test(data36)){
-const err83 = {instancePath:instancePath+"/views/" + i8+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\""};
+else {
+const err83 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i7,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1530,8 +1568,9 @@ vErrors.push(err83);
 errors++;
 }
 }
+}
 else {
-const err84 = {instancePath:instancePath+"/views/" + i8+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err84 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1541,9 +1580,9 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data32.title !== undefined){
-if(typeof data32.title !== "string"){
-const err85 = {instancePath:instancePath+"/views/" + i8+"/title",schemaPath:"#/properties/views/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err85 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1553,10 +1592,9 @@ vErrors.push(err85);
 errors++;
 }
 }
-if(data32.renderer !== undefined){
-let data38 = data32.renderer;
-if(!((((data38 === "page") || (data38 === "catalog")) || (data38 === "matrix")) || (data38 === "graph"))){
-const err86 = {instancePath:instancePath+"/views/" + i8+"/renderer",schemaPath:"#/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema11.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"};
+}
+else {
+const err86 = {instancePath:instancePath+"/proposals/writers",schemaPath:"#/properties/proposals/properties/writers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1566,17 +1604,14 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data32.select !== undefined){
-if(!(validate11(data32.select, {instancePath:instancePath+"/views/" + i8+"/select",parentData:data32,parentDataProperty:"select",rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
-errors = vErrors.length;
-}
-}
-if(data32.output !== undefined){
-let data40 = data32.output;
-if(typeof data40 === "string"){
-if(func3(data40) < 1){
-const err87 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/properties/views/items/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data42.appliers !== undefined){
+let data49 = data42.appliers;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+for(const key11 in data49){
+let data50 = data49[key11];
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+if(data50.writers === undefined){
+const err87 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/required",keyword:"required",params:{missingProperty: "writers"},message:"must have required property '"+"writers"+"'"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1585,8 +1620,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(!pattern3.test(data40)){
-const err88 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/properties/views/items/properties/output/pattern",keyword:"pattern",params:{pattern: "\\.html$"},message:"must match pattern \""+"\\.html$"+"\""};
+for(const key12 in data50){
+if(!(key12 === "writers")){
+const err88 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1596,8 +1632,15 @@ vErrors.push(err88);
 errors++;
 }
 }
-else {
-const err89 = {instancePath:instancePath+"/views/" + i8+"/output",schemaPath:"#/properties/views/items/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data50.writers !== undefined){
+let data51 = data50.writers;
+if(Array.isArray(data51)){
+const len7 = data51.length;
+for(let i8=0; i8<len7; i8++){
+let data52 = data51[i8];
+if(typeof data52 === "string"){
+if(func3(data52) < 1){
+const err89 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i8,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1607,23 +1650,8 @@ vErrors.push(err89);
 errors++;
 }
 }
-if(data32.rows !== undefined){
-if(!(validate11(data32.rows, {instancePath:instancePath+"/views/" + i8+"/rows",parentData:data32,parentDataProperty:"rows",rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
-errors = vErrors.length;
-}
-}
-if(data32.columns !== undefined){
-if(!(validate11(data32.columns, {instancePath:instancePath+"/views/" + i8+"/columns",parentData:data32,parentDataProperty:"columns",rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
-errors = vErrors.length;
-}
-}
-if(data32.relations !== undefined){
-let data43 = data32.relations;
-if(Array.isArray(data43)){
-if(data43.length < 1){
-const err90 = {instancePath:instancePath+"/views/" + i8+"/relations",schemaPath:"#/properties/views/items/properties/relations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+else {
+const err90 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i8,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1632,12 +1660,10 @@ vErrors.push(err90);
 }
 errors++;
 }
-const len9 = data43.length;
-for(let i9=0; i9<len9; i9++){
-let data44 = data43[i9];
-if(typeof data44 === "string"){
-if(func3(data44) < 1){
-const err91 = {instancePath:instancePath+"/views/" + i8+"/relations/" + i9,schemaPath:"#/properties/views/items/properties/relations/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err91 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers",schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1647,8 +1673,9 @@ vErrors.push(err91);
 errors++;
 }
 }
+}
 else {
-const err92 = {instancePath:instancePath+"/views/" + i8+"/relations/" + i9,schemaPath:"#/properties/views/items/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err92 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1660,7 +1687,7 @@ errors++;
 }
 }
 else {
-const err93 = {instancePath:instancePath+"/views/" + i8+"/relations",schemaPath:"#/properties/views/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err93 = {instancePath:instancePath+"/proposals/appliers",schemaPath:"#/properties/proposals/properties/appliers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1670,11 +1697,9 @@ vErrors.push(err93);
 errors++;
 }
 }
-if(data32.focus !== undefined){
-let data45 = data32.focus;
-if(typeof data45 === "string"){
-if(func3(data45) < 1){
-const err94 = {instancePath:instancePath+"/views/" + i8+"/focus",schemaPath:"#/properties/views/items/properties/focus/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err94 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1684,8 +1709,9 @@ vErrors.push(err94);
 errors++;
 }
 }
+}
 else {
-const err95 = {instancePath:instancePath+"/views/" + i8+"/focus",schemaPath:"#/properties/views/items/properties/focus/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err95 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1694,329 +1720,6 @@ vErrors.push(err95);
 }
 errors++;
 }
-}
-if(data32.depth !== undefined){
-let data46 = data32.depth;
-if(!((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46)))){
-const err96 = {instancePath:instancePath+"/views/" + i8+"/depth",schemaPath:"#/properties/views/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
-errors++;
-}
-if(typeof data46 == "number"){
-if(data46 > 4 || isNaN(data46)){
-const err97 = {instancePath:instancePath+"/views/" + i8+"/depth",schemaPath:"#/properties/views/items/properties/depth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-if(data46 < 1 || isNaN(data46)){
-const err98 = {instancePath:instancePath+"/views/" + i8+"/depth",schemaPath:"#/properties/views/items/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err99 = {instancePath:instancePath+"/views/" + i8,schemaPath:"#/properties/views/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
-}
-}
-else {
-const err100 = {instancePath:instancePath+"/views",schemaPath:"#/properties/views/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
-}
-if(data.proposals !== undefined){
-let data47 = data.proposals;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key8 in data47){
-if(!((key8 === "writers") || (key8 === "appliers"))){
-const err101 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
-errors++;
-}
-}
-if(data47.writers !== undefined){
-let data48 = data47.writers;
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-for(const key9 in data48){
-let data49 = data48[key9];
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-for(const key10 in data49){
-if(!((key10 === "operations") || (key10 === "paths"))){
-const err102 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
-}
-if(data49.operations !== undefined){
-let data50 = data49.operations;
-if(Array.isArray(data50)){
-const len10 = data50.length;
-for(let i10=0; i10<len10; i10++){
-let data51 = data50[i10];
-if(!(((((data51 === "node_create") || (data51 === "node_update")) || (data51 === "node_move")) || (data51 === "relationship_update")) || (data51 === "node_delete"))){
-const err103 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations/" + i10,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.proposals.properties.writers.additionalProperties.properties.operations.items.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
-errors++;
-}
-}
-let i11 = data50.length;
-let j0;
-if(i11 > 1){
-outer0:
-for(;i11--;){
-for(j0 = i11; j0--;){
-if(func0(data50[i11], data50[j0])){
-const err104 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i11+" are identical)"};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
-errors++;
-break outer0;
-}
-}
-}
-}
-}
-else {
-const err105 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
-errors++;
-}
-}
-if(data49.paths !== undefined){
-let data52 = data49.paths;
-if(Array.isArray(data52)){
-const len11 = data52.length;
-for(let i12=0; i12<len11; i12++){
-let data53 = data52[i12];
-if(typeof data53 === "string"){
-if(func3(data53) < 1){
-const err106 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i12,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
-errors++;
-}
-}
-else {
-const err107 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i12,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
-}
-}
-else {
-const err108 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err108];
-}
-else {
-vErrors.push(err108);
-}
-errors++;
-}
-}
-}
-else {
-const err109 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
-errors++;
-}
-}
-}
-else {
-const err110 = {instancePath:instancePath+"/proposals/writers",schemaPath:"#/properties/proposals/properties/writers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
-}
-}
-if(data47.appliers !== undefined){
-let data54 = data47.appliers;
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-for(const key11 in data54){
-let data55 = data54[key11];
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-if(data55.writers === undefined){
-const err111 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/required",keyword:"required",params:{missingProperty: "writers"},message:"must have required property '"+"writers"+"'"};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
-errors++;
-}
-for(const key12 in data55){
-if(!(key12 === "writers")){
-const err112 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
-}
-errors++;
-}
-}
-if(data55.writers !== undefined){
-let data56 = data55.writers;
-if(Array.isArray(data56)){
-const len12 = data56.length;
-for(let i13=0; i13<len12; i13++){
-let data57 = data56[i13];
-if(typeof data57 === "string"){
-if(func3(data57) < 1){
-const err113 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i13,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
-errors++;
-}
-}
-else {
-const err114 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i13,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
-errors++;
-}
-}
-}
-else {
-const err115 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers",schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
-}
-}
-else {
-const err116 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
-}
-errors++;
-}
-}
-}
-else {
-const err117 = {instancePath:instancePath+"/proposals/appliers",schemaPath:"#/properties/proposals/properties/appliers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err117];
-}
-else {
-vErrors.push(err117);
-}
-errors++;
-}
-}
-}
-else {
-const err118 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err118];
-}
-else {
-vErrors.push(err118);
-}
-errors++;
-}
-}
-}
-else {
-const err119 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err119];
-}
-else {
-vErrors.push(err119);
-}
-errors++;
-}
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,12 +2,12 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact node id, e.g. \"REQ-PAY-001\" or \"code:lib/route.js\"."},"depth":{"type":"integer","minimum":1,"maximum":10,"description":"Maximum hop count."},"relations":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Only follow these relation names."},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum items to return; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too)."}},"required":["node_id"],"additionalProperties":false};
+export const validate_docforge_dependencies_input = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_dependencies.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact node id, e.g. \"REQ-PAY-001\" or \"code:lib/route.js\"."},"depth":{"type":"integer","minimum":1,"maximum":10,"description":"Maximum hop count."},"relations":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Only follow these relation names."},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum items to return; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too)."}},"required":["node_id"],"additionalProperties":false};
 const func2 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_dependencies.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -234,6 +234,6 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,18 +2,18 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"kinds":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Node kinds to include (any of)."},"families":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Families to include (any of)."},"authorities":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Authorities to include (any of)."},"statuses":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Statuses to include (any of)."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Tags to include (any of)."},"languages":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Code languages to include (any of)."},"capabilities":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Code capabilities a node must all have."},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum items to return; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too)."},"cursor":{"type":"string","minLength":1,"maxLength":8192,"description":"Opaque generation-bound cursor from a previous page."}},"required":[],"additionalProperties":false};
+export const validate_docforge_filter_nodes_input = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_filter_nodes.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"kinds":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Node kinds to include (any of)."},"families":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Families to include (any of)."},"authorities":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Authorities to include (any of)."},"statuses":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Statuses to include (any of)."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Tags to include (any of)."},"languages":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Code languages to include (any of)."},"capabilities":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Code capabilities a node must all have."},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum items to return; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too)."},"cursor":{"type":"string","minLength":1,"maxLength":8192,"description":"Opaque generation-bound cursor from a previous page."}},"required":[],"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_filter_nodes.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func2.call(schema11.properties, key0))){
+if(!(func2.call(schema6.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -700,6 +700,6 @@ vErrors.push(err49);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

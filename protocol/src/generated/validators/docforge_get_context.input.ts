@@ -2,12 +2,12 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact focus node id."},"query":{"type":"string","minLength":1,"maxLength":10000,"description":"Free-text query; the best bm25 hits become seeds (searched as docforge_search does: up to 32 distinct phrases, stop words ignored; what is not searched is listed in result.dropped_terms)."},"budget":{"type":"integer","minimum":1,"maximum":200000,"description":"Token budget (estimated as ceil(characters / 4) of each item's canonical JSON); default 4000."},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum stream items on this page; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too). Pages may hold fewer items to stay inside the response limit."},"cursor":{"type":"string","minLength":1,"maxLength":8192,"description":"Opaque generation-bound cursor from a previous page of the same request."}},"anyOf":[{"required":["node_id"]},{"required":["query"]}],"additionalProperties":false};
+export const validate_docforge_get_context_input = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_context.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact focus node id."},"query":{"type":"string","minLength":1,"maxLength":10000,"description":"Free-text query; the best bm25 hits become seeds (searched as docforge_search does: up to 32 distinct phrases, stop words ignored; what is not searched is listed in result.dropped_terms)."},"budget":{"type":"integer","minimum":1,"maximum":200000,"description":"Token budget (estimated as ceil(characters / 4) of each item's canonical JSON); default 4000."},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum stream items on this page; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too). Pages may hold fewer items to stay inside the response limit."},"cursor":{"type":"string","minLength":1,"maxLength":8192,"description":"Opaque generation-bound cursor from a previous page of the same request."}},"anyOf":[{"required":["node_id"]},{"required":["query"]}],"additionalProperties":false};
 const func2 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_context.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -264,6 +264,6 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

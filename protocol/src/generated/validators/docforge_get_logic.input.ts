@@ -2,12 +2,12 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact owner node id of a function or method, e.g. \"code:lib/route.js#buildRouting\"."},"limit":{"type":"integer","minimum":1,"maximum":1000,"description":"Maximum number of steps returned (default 200, capped by the project max_results); flows are those between returned steps."}},"required":["node_id"],"additionalProperties":false};
+export const validate_docforge_get_logic_input = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_logic.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact owner node id of a function or method, e.g. \"code:lib/route.js#buildRouting\"."},"limit":{"type":"integer","minimum":1,"maximum":1000,"description":"Maximum number of steps returned (default 200, capped by the project max_results); flows are those between returned steps."}},"required":["node_id"],"additionalProperties":false};
 const func2 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_logic.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -114,6 +114,6 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,12 +2,12 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact node id, e.g. \"REQ-PAY-001\" or \"code:lib/route.js\"."},"include_body":{"type":"boolean","description":"Include the body text (default true)."},"section":{"type":"string","minLength":1,"maxLength":512,"description":"Return only the body of this section: a recognized anchor slug of the node (see node.anchors), up to the next heading of the same or a higher level."},"body_offset":{"type":"integer","minimum":0,"maximum":100000000,"description":"Start of the returned body slice, in characters (default 0). Use next_body_offset to read a long body page by page."},"max_body_chars":{"type":"integer","minimum":1,"maximum":10000000,"description":"Maximum body characters to return (the response limit may cut further; then body_truncated is true)."}},"required":["node_id"],"additionalProperties":false};
+export const validate_docforge_get_node_input = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_node.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact node id, e.g. \"REQ-PAY-001\" or \"code:lib/route.js\"."},"include_body":{"type":"boolean","description":"Include the body text (default true)."},"section":{"type":"string","minLength":1,"maxLength":512,"description":"Return only the body of this section: a recognized anchor slug of the node (see node.anchors), up to the next heading of the same or a higher level."},"body_offset":{"type":"integer","minimum":0,"maximum":100000000,"description":"Start of the returned body slice, in characters (default 0). Use next_body_offset to read a long body page by page."},"max_body_chars":{"type":"integer","minimum":1,"maximum":10000000,"description":"Maximum body characters to return (the response limit may cut further; then body_truncated is true)."}},"required":["node_id"],"additionalProperties":false};
 const func2 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_node.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -196,6 +196,6 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,12 +2,12 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"task_kind":{"enum":["change","implementation","failure","ownership","test","operation","release"],"description":"The closed task kind; it selects the relation-category preferences of the derived plan."},"task":{"type":"string","minLength":1,"maxLength":10000,"description":"Bounded task description (at most 10,000 characters); when focus_node_id is omitted, its first 64 chunks are checked as node ids and its first 12 distinct terms drive the lexical focus (the plan's focus lists dropped_terms and unchecked_id_chunks)."},"focus_node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact focus node id; omitted means lexical (bm25) focus on the task text."},"budget":{"type":"integer","minimum":1,"maximum":200000,"description":"Token budget (estimated as ceil(characters / 4) of each item's canonical JSON); default 8000."},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum stream items on this page; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too). Pages may hold fewer items to stay inside the response limit."},"cursor":{"type":"string","minLength":1,"maxLength":8192,"description":"Opaque generation-bound cursor from a previous page of the same request."}},"required":["task_kind","task"],"additionalProperties":false};
+export const validate_docforge_get_task_context_input = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_task_context.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"task_kind":{"enum":["change","implementation","failure","ownership","test","operation","release"],"description":"The closed task kind; it selects the relation-category preferences of the derived plan."},"task":{"type":"string","minLength":1,"maxLength":10000,"description":"Bounded task description (at most 10,000 characters); when focus_node_id is omitted, its first 64 chunks are checked as node ids and its first 12 distinct terms drive the lexical focus (the plan's focus lists dropped_terms and unchecked_id_chunks)."},"focus_node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact focus node id; omitted means lexical (bm25) focus on the task text."},"budget":{"type":"integer","minimum":1,"maximum":200000,"description":"Token budget (estimated as ceil(characters / 4) of each item's canonical JSON); default 8000."},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum stream items on this page; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too). Pages may hold fewer items to stay inside the response limit."},"cursor":{"type":"string","minLength":1,"maxLength":8192,"description":"Opaque generation-bound cursor from a previous page of the same request."}},"required":["task_kind","task"],"additionalProperties":false};
 const func2 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_task_context.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -46,7 +46,7 @@ errors++;
 if(data.task_kind !== undefined){
 let data0 = data.task_kind;
 if(!(((((((data0 === "change") || (data0 === "implementation")) || (data0 === "failure")) || (data0 === "ownership")) || (data0 === "test")) || (data0 === "operation")) || (data0 === "release"))){
-const err3 = {instancePath:instancePath+"/task_kind",schemaPath:"#/properties/task_kind/enum",keyword:"enum",params:{allowedValues: schema11.properties.task_kind.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/task_kind",schemaPath:"#/properties/task_kind/enum",keyword:"enum",params:{allowedValues: schema6.properties.task_kind.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -242,6 +242,6 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

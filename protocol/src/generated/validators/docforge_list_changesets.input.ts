@@ -3,13 +3,13 @@
 /* eslint-disable */
 import runtime_equal from 'ajv/dist/runtime/equal.js';
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"statuses":{"type":"array","uniqueItems":true,"minItems":1,"items":{"enum":["draft","ready","stale","applied","abandoned"]}},"history":{"type":"boolean","description":"true: every status."},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum records in this page; capped by the project max_results."},"cursor":{"type":"string","minLength":1,"maxLength":4096,"description":"next_cursor of the previous page of the same request."}},"required":[],"additionalProperties":false};
+export const validate_docforge_list_changesets_input = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_list_changesets.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"statuses":{"type":"array","uniqueItems":true,"minItems":1,"items":{"enum":["draft","ready","stale","applied","abandoned"]}},"history":{"type":"boolean","description":"true: every status."},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum records in this page; capped by the project max_results."},"cursor":{"type":"string","minLength":1,"maxLength":4096,"description":"next_cursor of the previous page of the same request."}},"required":[],"additionalProperties":false};
 const func0 = runtime_equal.default;
 const func3 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_list_changesets.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -42,7 +42,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(!(((((data1 === "draft") || (data1 === "ready")) || (data1 === "stale")) || (data1 === "applied")) || (data1 === "abandoned"))){
-const err2 = {instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.statuses.items.enum},message:"must be equal to one of the allowed values"};
+const err2 = {instancePath:instancePath+"/statuses/" + i0,schemaPath:"#/properties/statuses/items/enum",keyword:"enum",params:{allowedValues: schema6.properties.statuses.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -177,6 +177,6 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

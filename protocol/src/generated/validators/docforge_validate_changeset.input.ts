@@ -2,13 +2,13 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum records in this page; capped by the project max_results."},"cursor":{"type":"string","minLength":1,"maxLength":4096,"description":"next_cursor of the previous page of the same request."}},"required":["changeset_id"],"additionalProperties":false};
+export const validate_docforge_validate_changeset_input = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_changeset.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum records in this page; capped by the project max_results."},"cursor":{"type":"string","minLength":1,"maxLength":4096,"description":"next_cursor of the previous page of the same request."}},"required":["changeset_id"],"additionalProperties":false};
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", "u");
 const func2 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_validate_changeset.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -140,6 +140,6 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -3,13 +3,13 @@
 /* eslint-disable */
 import runtime_equal from 'ajv/dist/runtime/equal.js';
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum items to return; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too)."},"severities":{"type":"array","items":{"enum":["error","warning"]},"maxItems":2,"uniqueItems":true},"cursor":{"type":"string","minLength":1,"maxLength":8192,"description":"Opaque generation-bound cursor from a previous page (next_cursor)."}},"required":[],"additionalProperties":false};
+export const validate_docforge_validate_project_input = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_project.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum items to return; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too)."},"severities":{"type":"array","items":{"enum":["error","warning"]},"maxItems":2,"uniqueItems":true},"cursor":{"type":"string","minLength":1,"maxLength":8192,"description":"Opaque generation-bound cursor from a previous page (next_cursor)."}},"required":[],"additionalProperties":false};
 const func0 = runtime_equal.default;
 const func3 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_validate_project.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -77,7 +77,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(!((data2 === "error") || (data2 === "warning"))){
-const err5 = {instancePath:instancePath+"/severities/" + i0,schemaPath:"#/properties/severities/items/enum",keyword:"enum",params:{allowedValues: schema11.properties.severities.items.enum},message:"must be equal to one of the allowed values"};
+const err5 = {instancePath:instancePath+"/severities/" + i0,schemaPath:"#/properties/severities/items/enum",keyword:"enum",params:{allowedValues: schema6.properties.severities.items.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -165,6 +165,6 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,12 +2,12 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","type":"object","description":"At most one of node_id and query; neither opens the overview. There is no way to select a project, database, template, host, port, path or SQL.","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Focus this exact stable node id (node_not_found when absent)."},"query":{"type":"string","minLength":1,"maxLength":256,"description":"One bounded lexical query the browser runs as its search."}},"required":[],"additionalProperties":false,"not":{"required":["node_id","query"]}};
+export const validate_docforge_visualize_input = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_visualize.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","description":"At most one of node_id and query; neither opens the overview. There is no way to select a project, database, template, host, port, path or SQL.","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Focus this exact stable node id (node_not_found when absent)."},"query":{"type":"string","minLength":1,"maxLength":256,"description":"One bounded lexical query the browser runs as its search."}},"required":[],"additionalProperties":false,"not":{"required":["node_id","query"]}};
 const func2 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_visualize.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -141,6 +141,6 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

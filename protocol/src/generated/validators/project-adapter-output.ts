@@ -2,14 +2,14 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ProjectAdapterOutput","description":"What a project-owned adapter's extract(context) returns (docs/project-adapters.md; libs/index/src/project-adapter.ts): optional nodes and edges. The build keeps at most 10,000 nodes and 50,000 edges, drops invalid entries with an issue, and fills defaults (title = id, origin = adapter).","type":"object","properties":{"nodes":{"type":"array","items":{"type":"object","required":["id","kind"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024,"pattern":"\\S"},"kind":{"type":"string","minLength":1,"maxLength":128,"pattern":"\\S"},"title":{"type":"string"},"family":{"type":["string","null"]},"authority":{"type":["string","null"]},"status":{"type":["string","null"]},"tags":{"type":"array","items":{"type":"string"}},"summary":{"type":"string"},"body":{"type":"string"},"source_path":{"type":"string","description":"Project-relative; absolute paths or .. fall back to the adapter module path."},"start_line":{"type":"integer","minimum":1},"end_line":{"type":"integer","minimum":1},"language":{"type":["string","null"]},"capabilities":{"type":"array","items":{"type":"string"}}}}},"edges":{"type":"array","items":{"type":"object","required":["source_id","relation","target_id"],"properties":{"source_id":{"type":"string"},"relation":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"},"target_id":{"type":"string"}}}}}};
+export const validate_project_adapter_output = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/project-adapter-output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ProjectAdapterOutput","description":"What a project-owned adapter's extract(context) returns (docs/project-adapters.md; libs/index/src/project-adapter.ts): optional nodes and edges. The build keeps at most 10,000 nodes and 50,000 edges, drops invalid entries with an issue, and fills defaults (title = id, origin = adapter).","type":"object","properties":{"nodes":{"type":"array","items":{"type":"object","required":["id","kind"],"properties":{"id":{"type":"string","minLength":1,"maxLength":1024,"pattern":"\\S"},"kind":{"type":"string","minLength":1,"maxLength":128,"pattern":"\\S"},"title":{"type":"string"},"family":{"type":["string","null"]},"authority":{"type":["string","null"]},"status":{"type":["string","null"]},"tags":{"type":"array","items":{"type":"string"}},"summary":{"type":"string"},"body":{"type":"string"},"source_path":{"type":"string","description":"Project-relative; absolute paths or .. fall back to the adapter module path."},"start_line":{"type":"integer","minimum":1},"end_line":{"type":"integer","minimum":1},"language":{"type":["string","null"]},"capabilities":{"type":"array","items":{"type":"string"}}}}},"edges":{"type":"array","items":{"type":"object","required":["source_id","relation","target_id"],"properties":{"source_id":{"type":"string"},"relation":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"},"target_id":{"type":"string"}}}}}};
 const func2 = runtime_ucs2length.default;
 const pattern0 = new RegExp("\\S", "u");
 const pattern2 = new RegExp("^[a-z][a-z0-9_]{0,63}$", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/project-adapter-output.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -145,7 +145,7 @@ errors++;
 if(data1.family !== undefined){
 let data5 = data1.family;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err11 = {instancePath:instancePath+"/nodes/" + i0+"/family",schemaPath:"#/properties/nodes/items/properties/family/type",keyword:"type",params:{type: schema11.properties.nodes.items.properties.family.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/nodes/" + i0+"/family",schemaPath:"#/properties/nodes/items/properties/family/type",keyword:"type",params:{type: schema6.properties.nodes.items.properties.family.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -158,7 +158,7 @@ errors++;
 if(data1.authority !== undefined){
 let data6 = data1.authority;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err12 = {instancePath:instancePath+"/nodes/" + i0+"/authority",schemaPath:"#/properties/nodes/items/properties/authority/type",keyword:"type",params:{type: schema11.properties.nodes.items.properties.authority.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/nodes/" + i0+"/authority",schemaPath:"#/properties/nodes/items/properties/authority/type",keyword:"type",params:{type: schema6.properties.nodes.items.properties.authority.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -171,7 +171,7 @@ errors++;
 if(data1.status !== undefined){
 let data7 = data1.status;
 if((typeof data7 !== "string") && (data7 !== null)){
-const err13 = {instancePath:instancePath+"/nodes/" + i0+"/status",schemaPath:"#/properties/nodes/items/properties/status/type",keyword:"type",params:{type: schema11.properties.nodes.items.properties.status.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/nodes/" + i0+"/status",schemaPath:"#/properties/nodes/items/properties/status/type",keyword:"type",params:{type: schema6.properties.nodes.items.properties.status.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -298,7 +298,7 @@ errors++;
 if(data1.language !== undefined){
 let data15 = data1.language;
 if((typeof data15 !== "string") && (data15 !== null)){
-const err23 = {instancePath:instancePath+"/nodes/" + i0+"/language",schemaPath:"#/properties/nodes/items/properties/language/type",keyword:"type",params:{type: schema11.properties.nodes.items.properties.language.type},message:"must be string,null"};
+const err23 = {instancePath:instancePath+"/nodes/" + i0+"/language",schemaPath:"#/properties/nodes/items/properties/language/type",keyword:"type",params:{type: schema6.properties.nodes.items.properties.language.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -481,6 +481,6 @@ vErrors.push(err37);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

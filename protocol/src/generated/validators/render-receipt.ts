@@ -2,9 +2,8 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://docforge.dev/schemas/v1/render-receipt.schema.json","title":"RenderReceipt","description":"Version-1 render publication receipt of one declared view (issue 11; contract \"Render boundary\"), stored as <state>/renders/<view>.json by `docforge render`. Binds the view declaration, the renderer version, the inputs' identities and the written output (hash and stat) so that render status can be answered from this file and cheap stats alone.","type":"object","required":["schema_version","kind","view","view_sha256","renderer","renderer_version","output","output_sha256","output_stat","inputs","rendered_at"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"kind":{"const":"render_publication"},"view":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"view_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"SHA-256 of the canonical JSON of the view declaration as parsed."},"renderer":{"enum":["page","catalog","matrix","graph"]},"renderer_version":{"type":"integer","minimum":1},"output":{"type":"string","minLength":1,"pattern":"\\.html$","description":"Project-relative POSIX path of the output file."},"output_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"output_stat":{"type":"object","required":["size","mtime_ns","ino"],"additionalProperties":false,"properties":{"size":{"type":"integer","minimum":0},"mtime_ns":{"type":"string","pattern":"^[0-9]+$"},"ino":{"type":"string","pattern":"^[0-9]+$"}}},"inputs":{"type":"object","required":["project_id","generation","source_identity","source_hash"],"additionalProperties":false,"properties":{"project_id":{"type":"string"},"generation":{"type":"integer","minimum":0},"source_identity":{"type":"string","minLength":1,"description":"Cheap source identity of the index publication rendered from."},"source_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},"rendered_at":{"type":"string","minLength":1}}};
+export const validate_render_receipt = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/render-receipt.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"RenderReceipt","description":"Version-1 render publication receipt of one declared view (issue 11; contract \"Render boundary\"), stored as <state>/renders/<view>.json by `docforge render`. Binds the view declaration, the renderer version, the inputs' identities and the written output (hash and stat) so that render status can be answered from this file and cheap stats alone.","type":"object","required":["schema_version","kind","view","view_sha256","renderer","renderer_version","output","output_sha256","output_stat","inputs","rendered_at"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"kind":{"const":"render_publication"},"view":{"type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"},"view_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"SHA-256 of the canonical JSON of the view declaration as parsed."},"renderer":{"enum":["page","catalog","matrix","graph"]},"renderer_version":{"type":"integer","minimum":1},"output":{"type":"string","minLength":1,"pattern":"\\.html$","description":"Project-relative POSIX path of the output file."},"output_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"output_stat":{"type":"object","required":["size","mtime_ns","ino"],"additionalProperties":false,"properties":{"size":{"type":"integer","minimum":0},"mtime_ns":{"type":"string","pattern":"^[0-9]+$"},"ino":{"type":"string","pattern":"^[0-9]+$"}}},"inputs":{"type":"object","required":["project_id","generation","source_identity","source_hash"],"additionalProperties":false,"properties":{"project_id":{"type":"string"},"generation":{"type":"integer","minimum":0},"source_identity":{"type":"string","minLength":1,"description":"Cheap source identity of the index publication rendered from."},"source_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},"rendered_at":{"type":"string","minLength":1}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
@@ -12,7 +11,7 @@ const pattern1 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern2 = new RegExp("\\.html$", "u");
 const pattern4 = new RegExp("^[0-9]+$", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/render-receipt.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -128,7 +127,7 @@ vErrors.push(err10);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema11.properties, key0))){
+if(!(func2.call(schema6.properties, key0))){
 const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err11];
@@ -216,7 +215,7 @@ errors++;
 if(data.renderer !== undefined){
 let data4 = data.renderer;
 if(!((((data4 === "page") || (data4 === "catalog")) || (data4 === "matrix")) || (data4 === "graph"))){
-const err18 = {instancePath:instancePath+"/renderer",schemaPath:"#/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema11.properties.renderer.enum},message:"must be equal to one of the allowed values"};
+const err18 = {instancePath:instancePath+"/renderer",schemaPath:"#/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema6.properties.renderer.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -633,6 +632,6 @@ vErrors.push(err52);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,13 +2,13 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserError","description":"The body of every non-2xx JSON answer of the graph-browser worker: a registered DocForge error (docs/errors.md), e.g. snapshot_replaced (409), viewer_access_denied (401, 403, 405, 421), node_not_found (404), invalid_arguments (400).","type":"object","required":["error"],"additionalProperties":false,"properties":{"error":{"type":"object","required":["code","message","remediation","details"],"additionalProperties":false,"properties":{"code":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"},"message":{"type":"string","maxLength":4096},"remediation":{"type":"string","maxLength":128},"details":{"type":"object"}}}}};
+export const validate_viewer_v2_api_error = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/error.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserError","description":"The body of every non-2xx JSON answer of the graph-browser worker: a registered DocForge error (docs/errors.md), e.g. snapshot_replaced (409), viewer_access_denied (401, 403, 405, 421), node_not_found (404), invalid_arguments (400).","type":"object","required":["error"],"additionalProperties":false,"properties":{"error":{"type":"object","required":["code","message","remediation","details"],"additionalProperties":false,"properties":{"code":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"},"message":{"type":"string","maxLength":4096},"remediation":{"type":"string","maxLength":128},"details":{"type":"object"}}}}};
 const pattern0 = new RegExp("^[a-z][a-z0-9_]{0,63}$", "u");
 const func2 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/error.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -200,6 +200,6 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

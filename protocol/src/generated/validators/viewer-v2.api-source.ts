@@ -2,13 +2,13 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserSource","description":"GET /api/nodes/{id}/source?from=&count=: a bounded, project-confined read of the node's indexed source file (never a path from the request): a window of lines (each cut at a bounded length), the node's line range to highlight and the recognized anchors of the node. `changed` is true when the file's bytes differ from the indexed content.","type":"object","required":["node_id","path","first_line","lines","total_lines","highlight","anchors","truncated","changed"],"additionalProperties":false,"properties":{"node_id":{"type":"string","maxLength":4096},"path":{"type":"string","maxLength":4096},"first_line":{"type":"integer","minimum":1},"lines":{"type":"array","maxItems":2000,"items":{"type":"string","maxLength":4000}},"total_lines":{"type":"integer","minimum":0},"highlight":{"type":"object","required":["start_line","end_line"],"additionalProperties":false,"properties":{"start_line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0}}},"anchors":{"type":"array","maxItems":500,"items":{"type":"object","required":["slug","title","level","line","end_line"],"additionalProperties":false,"properties":{"slug":{"type":"string","maxLength":1024},"title":{"type":"string","maxLength":4096},"level":{"type":"integer","minimum":1,"maximum":6},"line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0}}}},"truncated":{"type":"boolean"},"changed":{"type":"boolean"}},"definitions":{"graph_node":{"type":"object","description":"One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.","required":["id","kind","title","leaf","tags","capabilities"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":4096},"leaf":{"type":"string","maxLength":4096,"description":"Readable leaf name: the last segment of a code qualified name or module path, else the title."},"family":{"type":"string","maxLength":256},"status":{"type":"string","maxLength":256},"tags":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"language":{"type":"string","maxLength":128},"capabilities":{"type":"array","maxItems":200,"items":{"type":"string","maxLength":1024}},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0}}},"graph_edge":{"type":"object","description":"One stored edge: key is the edge identity key (source, relation, target joined by NUL); category from libs/core relationCategory. `reversed` (Flow and Web) is true when the semantic direction runs from target to source.","required":["key","source","target","relation","category"],"additionalProperties":false,"properties":{"key":{"type":"string","maxLength":10000},"source":{"type":"string","maxLength":4096},"target":{"type":"string","maxLength":4096},"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64},"reversed":{"type":"boolean"}}},"signature":{"type":"object","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}}}};
+export const validate_viewer_v2_api_source = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/source.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserSource","description":"GET /api/nodes/{id}/source?from=&count=: a bounded, project-confined read of the node's indexed source file (never a path from the request): a window of lines (each cut at a bounded length), the node's line range to highlight and the recognized anchors of the node. `changed` is true when the file's bytes differ from the indexed content.","type":"object","required":["node_id","path","first_line","lines","total_lines","highlight","anchors","truncated","changed"],"additionalProperties":false,"properties":{"node_id":{"type":"string","maxLength":4096},"path":{"type":"string","maxLength":4096},"first_line":{"type":"integer","minimum":1},"lines":{"type":"array","maxItems":2000,"items":{"type":"string","maxLength":4000}},"total_lines":{"type":"integer","minimum":0},"highlight":{"type":"object","required":["start_line","end_line"],"additionalProperties":false,"properties":{"start_line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0}}},"anchors":{"type":"array","maxItems":500,"items":{"type":"object","required":["slug","title","level","line","end_line"],"additionalProperties":false,"properties":{"slug":{"type":"string","maxLength":1024},"title":{"type":"string","maxLength":4096},"level":{"type":"integer","minimum":1,"maximum":6},"line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0}}}},"truncated":{"type":"boolean"},"changed":{"type":"boolean"}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/source.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -103,7 +103,7 @@ vErrors.push(err8);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema11.properties, key0))){
+if(!(func2.call(schema6.properties, key0))){
 const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
@@ -635,6 +635,6 @@ vErrors.push(err52);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,14 +2,152 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserStatus","description":"GET /api/status: the generation of the exact snapshot the worker serves and what the project's index/current.json publishes now (one bounded lstat and read of at most 64 KiB). `current` is false once another generation is published (or none is): the browser keeps showing its snapshot and another docforge_visualize invocation is needed to see the new one (contract: Visualization boundary).","type":"object","required":["served","published","current"],"additionalProperties":false,"properties":{"served":{"$ref":"#/definitions/generation"},"published":{"description":"The publication current.json names now; null when there is none or it is unreadable.","oneOf":[{"type":"null"},{"$ref":"#/definitions/generation"}]},"current":{"type":"boolean","description":"True when the published index file is the served snapshot's (same file name, inode and size)."}},"definitions":{"generation":{"type":"object","required":["generation","index_file"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"published_at":{"type":"string","maxLength":64}}}}};
-const schema12 = {"type":"object","required":["generation","index_file"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"published_at":{"type":"string","maxLength":64}}};
+export const validate_viewer_v2_api_status = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/status.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserStatus","description":"GET /api/status: the generation of the exact snapshot the worker serves and what the project's index/current.json publishes now (one bounded lstat and read of at most 64 KiB). `current` is false once another generation is published (or none is): the browser keeps showing its snapshot and another docforge_visualize invocation is needed to see the new one (contract: Visualization boundary).","type":"object","required":["served","published","current"],"additionalProperties":false,"properties":{"served":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/status.schema.json/definitions/generation"},"published":{"description":"The publication current.json names now; null when there is none or it is unreadable.","oneOf":[{"type":"null"},{"$ref":"https://docforge.dev/schemas/viewer/v2/api/status.schema.json/definitions/generation"}]},"current":{"type":"boolean","description":"True when the published index file is the served snapshot's (same file name, inode and size)."}}};
+const schema7 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/status.schema.json/definitions/generation","type":"object","required":["generation","index_file"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"published_at":{"type":"string","maxLength":64}}};
 const pattern0 = new RegExp("^gen-[0-9]+-[a-z0-9]+\\.sqlite$", "u");
 const func2 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/status.schema.json/definitions/generation" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.generation === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.index_file === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_file"},message:"must have required property '"+"index_file"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "generation") || (key0 === "index_file")) || (key0 === "published_at"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.generation !== undefined){
+let data0 = data.generation;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err3 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(typeof data0 == "number"){
+if(data0 > 1099511627776 || isNaN(data0)){
+const err4 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1099511627776},message:"must be <= 1099511627776"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err5 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.index_file !== undefined){
+let data1 = data.index_file;
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err6 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.published_at !== undefined){
+let data2 = data.published_at;
+if(typeof data2 === "string"){
+if(func2(data2) > 64){
+const err8 = {instancePath:instancePath+"/published_at",schemaPath:"#/properties/published_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/published_at",schemaPath:"#/properties/published_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/status.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -56,10 +194,19 @@ errors++;
 }
 }
 if(data.served !== undefined){
-let data0 = data.served;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.generation === undefined){
-const err4 = {instancePath:instancePath+"/served",schemaPath:"#/definitions/generation/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
+if(!(validate22(data.served, {instancePath:instancePath+"/served",parentData:data,parentDataProperty:"served",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+if(data.published !== undefined){
+let data1 = data.published;
+const _errs4 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs5 = errors;
+if(data1 !== null){
+const err4 = {instancePath:instancePath+"/published",schemaPath:"#/properties/published/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -68,8 +215,29 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data0.index_file === undefined){
-const err5 = {instancePath:instancePath+"/served",schemaPath:"#/definitions/generation/required",keyword:"required",params:{missingProperty: "index_file"},message:"must have required property '"+"index_file"+"'"};
+var _valid0 = _errs5 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs7 = errors;
+if(!(validate22(data1, {instancePath:instancePath+"/published",parentData:data,parentDataProperty:"published",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs7 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err5 = {instancePath:instancePath+"/published",schemaPath:"#/properties/published/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -78,292 +246,11 @@ vErrors.push(err5);
 }
 errors++;
 }
-for(const key1 in data0){
-if(!(((key1 === "generation") || (key1 === "index_file")) || (key1 === "published_at"))){
-const err6 = {instancePath:instancePath+"/served",schemaPath:"#/definitions/generation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err6];
-}
 else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data0.generation !== undefined){
-let data1 = data0.generation;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err7 = {instancePath:instancePath+"/served/generation",schemaPath:"#/definitions/generation/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(typeof data1 == "number"){
-if(data1 > 1099511627776 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/served/generation",schemaPath:"#/definitions/generation/properties/generation/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1099511627776},message:"must be <= 1099511627776"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data1 < 1 || isNaN(data1)){
-const err9 = {instancePath:instancePath+"/served/generation",schemaPath:"#/definitions/generation/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-if(data0.index_file !== undefined){
-let data2 = data0.index_file;
-if(typeof data2 === "string"){
-if(!pattern0.test(data2)){
-const err10 = {instancePath:instancePath+"/served/index_file",schemaPath:"#/definitions/generation/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/served/index_file",schemaPath:"#/definitions/generation/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data0.published_at !== undefined){
-let data3 = data0.published_at;
-if(typeof data3 === "string"){
-if(func2(data3) > 64){
-const err12 = {instancePath:instancePath+"/served/published_at",schemaPath:"#/definitions/generation/properties/published_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/served/published_at",schemaPath:"#/definitions/generation/properties/published_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/served",schemaPath:"#/definitions/generation/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.published !== undefined){
-let data4 = data.published;
-const _errs13 = errors;
-let valid3 = false;
-let passing0 = null;
-const _errs14 = errors;
-if(data4 !== null){
-const err15 = {instancePath:instancePath+"/published",schemaPath:"#/properties/published/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var _valid0 = _errs14 === errors;
-if(_valid0){
-valid3 = true;
-passing0 = 0;
-}
-const _errs16 = errors;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.generation === undefined){
-const err16 = {instancePath:instancePath+"/published",schemaPath:"#/definitions/generation/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data4.index_file === undefined){
-const err17 = {instancePath:instancePath+"/published",schemaPath:"#/definitions/generation/required",keyword:"required",params:{missingProperty: "index_file"},message:"must have required property '"+"index_file"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-for(const key2 in data4){
-if(!(((key2 === "generation") || (key2 === "index_file")) || (key2 === "published_at"))){
-const err18 = {instancePath:instancePath+"/published",schemaPath:"#/definitions/generation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data4.generation !== undefined){
-let data5 = data4.generation;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err19 = {instancePath:instancePath+"/published/generation",schemaPath:"#/definitions/generation/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(typeof data5 == "number"){
-if(data5 > 1099511627776 || isNaN(data5)){
-const err20 = {instancePath:instancePath+"/published/generation",schemaPath:"#/definitions/generation/properties/generation/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1099511627776},message:"must be <= 1099511627776"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(data5 < 1 || isNaN(data5)){
-const err21 = {instancePath:instancePath+"/published/generation",schemaPath:"#/definitions/generation/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-if(data4.index_file !== undefined){
-let data6 = data4.index_file;
-if(typeof data6 === "string"){
-if(!pattern0.test(data6)){
-const err22 = {instancePath:instancePath+"/published/index_file",schemaPath:"#/definitions/generation/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/published/index_file",schemaPath:"#/definitions/generation/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data4.published_at !== undefined){
-let data7 = data4.published_at;
-if(typeof data7 === "string"){
-if(func2(data7) > 64){
-const err24 = {instancePath:instancePath+"/published/published_at",schemaPath:"#/definitions/generation/properties/published_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/published/published_at",schemaPath:"#/definitions/generation/properties/published_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/published",schemaPath:"#/definitions/generation/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-var _valid0 = _errs16 === errors;
-if(_valid0 && valid3){
-valid3 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid3 = true;
-passing0 = 1;
-}
-}
-if(!valid3){
-const err27 = {instancePath:instancePath+"/published",schemaPath:"#/properties/published/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-else {
-errors = _errs13;
+errors = _errs4;
 if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
+if(_errs4){
+vErrors.length = _errs4;
 }
 else {
 vErrors = null;
@@ -373,27 +260,27 @@ vErrors = null;
 }
 if(data.current !== undefined){
 if(typeof data.current !== "boolean"){
-const err28 = {instancePath:instancePath+"/current",schemaPath:"#/properties/current/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err6 = {instancePath:instancePath+"/current",schemaPath:"#/properties/current/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err28];
+vErrors = [err6];
 }
 else {
-vErrors.push(err28);
+vErrors.push(err6);
 }
 errors++;
 }
 }
 }
 else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err7];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err7);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

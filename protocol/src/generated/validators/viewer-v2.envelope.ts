@@ -2,13 +2,13 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerFrame","description":"The one envelope of every viewer manager protocol v2 frame (DESIGN.md section 6): newline-delimited JSON over a Unix socket. Requests: hello, ensure_worker, issue_token, worker_status, stop_worker, list_workers, shutdown; a reply echoes the request id with type result or error. An unknown version gets protocol_version_unsupported. Payloads are checked per type by the frame schemas beside this one.","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"type":"integer","minimum":1},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"},"payload":{"type":"object"}}};
+export const validate_viewer_v2_envelope = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/envelope.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerFrame","description":"The one envelope of every viewer manager protocol v2 frame (DESIGN.md section 6): newline-delimited JSON over a Unix socket. Requests: hello, ensure_worker, issue_token, worker_status, stop_worker, list_workers, shutdown; a reply echoes the request id with type result or error. An unknown version gets protocol_version_unsupported. Payloads are checked per type by the frame schemas beside this one.","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"type":"integer","minimum":1},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"},"payload":{"type":"object"}}};
 const func2 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^[a-z][a-z0-9_]{0,63}$", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/envelope.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -195,6 +195,6 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,13 +2,13 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerErrorFrame","description":"The failure reply to a request (same id), or to an unreadable frame (id \"0\" when none could be read). code is a DocForge wire error code (docs/errors.md).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"error"},"payload":{"type":"object","additionalProperties":false,"required":["code","message","details"],"properties":{"code":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"},"message":{"type":"string","maxLength":4000},"details":{"type":"object"}}}}};
+export const validate_viewer_v2_error = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/error.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerErrorFrame","description":"The failure reply to a request (same id), or to an unreadable frame (id \"0\" when none could be read). code is a DocForge wire error code (docs/errors.md).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"error"},"payload":{"type":"object","additionalProperties":false,"required":["code","message","details"],"properties":{"code":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"},"message":{"type":"string","maxLength":4000},"details":{"type":"object"}}}}};
 const func2 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^[a-z][a-z0-9_]{0,63}$", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/error.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -276,6 +276,6 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

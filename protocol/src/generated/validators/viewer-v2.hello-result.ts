@@ -2,13 +2,13 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerHelloResultFrame","description":"The success reply to hello (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["server","version","capabilities","pid","started_at"],"properties":{"server":{"const":"docforge-viewer-manager"},"version":{"const":2},"capabilities":{"type":"array","items":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"}},"pid":{"type":"integer","minimum":1},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."}}}}};
+export const validate_viewer_v2_hello_result = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/hello-result.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerHelloResultFrame","description":"The success reply to hello (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["server","version","capabilities","pid","started_at"],"properties":{"server":{"const":"docforge-viewer-manager"},"version":{"const":2},"capabilities":{"type":"array","items":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"}},"pid":{"type":"integer","minimum":1},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."}}}}};
 const func2 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^[a-z][a-z0-9_]{0,63}$", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/hello-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -358,6 +358,6 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

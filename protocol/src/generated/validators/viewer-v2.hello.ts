@@ -2,13 +2,13 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerHelloFrame","description":"The handshake frame a client sends first (DESIGN.md section 6; STYLE.md: a hello carrying the protocol version and capabilities). The manager answers with its own versions and capabilities, or protocol_version_unsupported.","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"hello"},"payload":{"type":"object","additionalProperties":false,"required":["client","versions","capabilities"],"properties":{"client":{"type":"string","minLength":1,"maxLength":128,"description":"Client name, e.g. docforge-mcp or docforge."},"versions":{"type":"array","minItems":1,"items":{"type":"integer","minimum":1},"description":"Protocol versions the client speaks."},"capabilities":{"type":"array","items":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"},"description":"Additive feature flags."}}}}};
+export const validate_viewer_v2_hello = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/hello.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerHelloFrame","description":"The handshake frame a client sends first (DESIGN.md section 6; STYLE.md: a hello carrying the protocol version and capabilities). The manager answers with its own versions and capabilities, or protocol_version_unsupported.","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"hello"},"payload":{"type":"object","additionalProperties":false,"required":["client","versions","capabilities"],"properties":{"client":{"type":"string","minLength":1,"maxLength":128,"description":"Client name, e.g. docforge-mcp or docforge."},"versions":{"type":"array","minItems":1,"items":{"type":"integer","minimum":1},"description":"Protocol versions the client speaks."},"capabilities":{"type":"array","items":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"},"description":"Additive feature flags."}}}}};
 const func2 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^[a-z][a-z0-9_]{0,63}$", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/hello.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -340,6 +340,6 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,15 +2,15 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerIssueTokenResultFrame","description":"The success reply to issue_token (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["worker_id","port","token","url_path","url"],"properties":{"worker_id":{"type":"string","pattern":"^w-[0-9a-f]{16}$","description":"Manager-assigned worker id."},"port":{"type":"integer","minimum":1,"maximum":65535},"token":{"type":"string","minLength":16,"maxLength":256},"url_path":{"type":"string","pattern":"^/","maxLength":2048},"url":{"type":"string","pattern":"^http://127\\.0\\.0\\.1:[0-9]+/","maxLength":2200}}}}};
+export const validate_viewer_v2_issue_token_result = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/issue_token-result.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerIssueTokenResultFrame","description":"The success reply to issue_token (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["worker_id","port","token","url_path","url"],"properties":{"worker_id":{"type":"string","pattern":"^w-[0-9a-f]{16}$","description":"Manager-assigned worker id."},"port":{"type":"integer","minimum":1,"maximum":65535},"token":{"type":"string","minLength":16,"maxLength":256},"url_path":{"type":"string","pattern":"^/","maxLength":2048},"url":{"type":"string","pattern":"^http://127\\.0\\.0\\.1:[0-9]+/","maxLength":2200}}}}};
 const func2 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^w-[0-9a-f]{16}$", "u");
 const pattern1 = new RegExp("^/", "u");
 const pattern2 = new RegExp("^http://127\\.0\\.0\\.1:[0-9]+/", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/issue_token-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -400,6 +400,6 @@ vErrors.push(err33);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

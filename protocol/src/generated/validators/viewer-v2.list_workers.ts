@@ -2,12 +2,12 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerListWorkersFrame","description":"Every worker the manager knows, with the manager process itself.","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"list_workers"},"payload":{"type":"object","additionalProperties":false,"properties":{}}}};
+export const validate_viewer_v2_list_workers = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/list_workers.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerListWorkersFrame","description":"Every worker the manager knows, with the manager process itself.","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"list_workers"},"payload":{"type":"object","additionalProperties":false,"properties":{}}}};
 const func2 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/list_workers.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -180,6 +180,6 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,13 +2,13 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerStopWorkerResultFrame","description":"The success reply to stop_worker (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["stopped"],"properties":{"stopped":{"type":"array","maxItems":1000,"items":{"type":"string","pattern":"^w-[0-9a-f]{16}$","description":"Manager-assigned worker id."}}}}}};
+export const validate_viewer_v2_stop_worker_result = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/stop_worker-result.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerStopWorkerResultFrame","description":"The success reply to stop_worker (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["stopped"],"properties":{"stopped":{"type":"array","maxItems":1000,"items":{"type":"string","pattern":"^w-[0-9a-f]{16}$","description":"Manager-assigned worker id."}}}}}};
 const func2 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^w-[0-9a-f]{16}$", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/stop_worker-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -244,6 +244,6 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,14 +2,14 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerStopWorkerFrame","description":"Stops one worker (worker_id) or every worker of one project root, current or stale.","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"stop_worker"},"payload":{"type":"object","additionalProperties":false,"minProperties":1,"maxProperties":1,"properties":{"worker_id":{"type":"string","pattern":"^w-[0-9a-f]{16}$","description":"Manager-assigned worker id."},"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."}}}}};
+export const validate_viewer_v2_stop_worker = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/stop_worker.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerStopWorkerFrame","description":"Stops one worker (worker_id) or every worker of one project root, current or stale.","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"stop_worker"},"payload":{"type":"object","additionalProperties":false,"minProperties":1,"maxProperties":1,"properties":{"worker_id":{"type":"string","pattern":"^w-[0-9a-f]{16}$","description":"Manager-assigned worker id."},"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."}}}}};
 const func2 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^w-[0-9a-f]{16}$", "u");
 const pattern1 = new RegExp("^/", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/stop_worker.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -274,6 +274,6 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

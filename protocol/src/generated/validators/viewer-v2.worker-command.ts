@@ -2,12 +2,12 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserWorkerCommand","description":"A message the viewer manager sends a graph-browser worker over the fork IPC channel: `issue_token` (the worker answers with a `token` message carrying the same request_id) or `shutdown` (the worker closes its listener and exits 0). A message that fails this schema is ignored and logged.","oneOf":[{"type":"object","required":["type","request_id"],"additionalProperties":false,"properties":{"type":{"const":"issue_token"},"request_id":{"type":"string","minLength":1,"maxLength":128}}},{"type":"object","required":["type"],"additionalProperties":false,"properties":{"type":{"const":"shutdown"}}}]};
+export const validate_viewer_v2_worker_command = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/worker-command.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserWorkerCommand","description":"A message the viewer manager sends a graph-browser worker over the fork IPC channel: `issue_token` (the worker answers with a `token` message carrying the same request_id) or `shutdown` (the worker closes its listener and exits 0). A message that fails this schema is ignored and logged.","oneOf":[{"type":"object","required":["type","request_id"],"additionalProperties":false,"properties":{"type":{"const":"issue_token"},"request_id":{"type":"string","minLength":1,"maxLength":128}}},{"type":"object","required":["type"],"additionalProperties":false,"properties":{"type":{"const":"shutdown"}}}]};
 const func2 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/worker-command.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -189,6 +189,6 @@ vErrors = null;
 }
 }
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

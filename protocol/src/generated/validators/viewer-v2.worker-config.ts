@@ -2,19 +2,247 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserWorkerConfig","description":"The configuration a viewer manager hands a graph-browser worker (DESIGN.md section 6) in the environment variable DOCFORGE_WORKER_CONFIG (JSON) when it forks the worker's launcher `docforge-graph-browser` with child_process.fork(bin, [], { env, stdio: ['ignore', log, log, 'ipc'] }). The worker binds exactly this index snapshot: `index_path` must still have the signature's inode and size, else the worker reports fatal snapshot_replaced and exits.","type":"object","required":["worker_id","project_root","project_id","index_path","signature","no_ast"],"additionalProperties":false,"properties":{"worker_id":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$","description":"Manager-chosen id of this worker; also part of the worker's unique cookie name."},"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute, realpath-resolved project root; source reads are confined under it."},"project_id":{"type":"string","minLength":1,"maxLength":512},"index_path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/.*\\.sqlite$","description":"Absolute path of the published index file (<state>/index/<signature.index_file>)."},"signature":{"$ref":"#/definitions/signature"},"no_ast":{"type":"boolean","description":"The --no-ast binding of the requesting server: a snapshot containing Logic is then rejected before any read (contract: Preserved no-AST bindings)."}},"definitions":{"signature":{"type":"object","description":"The five-field index publication signature, as in index/current.json.","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1,"maximum":9007199254740991}}}}};
-const schema12 = {"type":"object","description":"The five-field index publication signature, as in index/current.json.","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1,"maximum":9007199254740991}}};
+export const validate_viewer_v2_worker_config = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/worker-config.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserWorkerConfig","description":"The configuration a viewer manager hands a graph-browser worker (DESIGN.md section 6) in the environment variable DOCFORGE_WORKER_CONFIG (JSON) when it forks the worker's launcher `docforge-graph-browser` with child_process.fork(bin, [], { env, stdio: ['ignore', log, log, 'ipc'] }). The worker binds exactly this index snapshot: `index_path` must still have the signature's inode and size, else the worker reports fatal snapshot_replaced and exits.","type":"object","required":["worker_id","project_root","project_id","index_path","signature","no_ast"],"additionalProperties":false,"properties":{"worker_id":{"type":"string","pattern":"^[A-Za-z0-9_-]{1,64}$","description":"Manager-chosen id of this worker; also part of the worker's unique cookie name."},"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute, realpath-resolved project root; source reads are confined under it."},"project_id":{"type":"string","minLength":1,"maxLength":512},"index_path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/.*\\.sqlite$","description":"Absolute path of the published index file (<state>/index/<signature.index_file>)."},"signature":{"$ref":"https://docforge.dev/schemas/viewer/v2/worker-config.schema.json/definitions/signature"},"no_ast":{"type":"boolean","description":"The --no-ast binding of the requesting server: a snapshot containing Logic is then rejected before any read (contract: Preserved no-AST bindings)."}}};
 const pattern0 = new RegExp("^[A-Za-z0-9_-]{1,64}$", "u");
 const pattern1 = new RegExp("^/", "u");
 const pattern2 = new RegExp("^/.*\\.sqlite$", "u");
+const func2 = runtime_ucs2length.default;
+const schema7 = {"$id":"https://docforge.dev/schemas/viewer/v2/worker-config.schema.json/definitions/signature","type":"object","description":"The five-field index publication signature, as in index/current.json.","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1,"maximum":9007199254740991}}};
 const pattern3 = new RegExp("^[0-9a-f]{64}$", "u");
 const pattern4 = new RegExp("^gen-[0-9]+-[a-z0-9]+\\.sqlite$", "u");
 const pattern5 = new RegExp("^[0-9]+$", "u");
-const func2 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/worker-config.schema.json/definitions/signature" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.generation === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.source_identity === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source_identity"},message:"must have required property '"+"source_identity"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.index_file === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_file"},message:"must have required property '"+"index_file"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.index_ino === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_ino"},message:"must have required property '"+"index_ino"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.index_size === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_size"},message:"must have required property '"+"index_size"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "generation") || (key0 === "source_identity")) || (key0 === "index_file")) || (key0 === "index_ino")) || (key0 === "index_size"))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.generation !== undefined){
+let data0 = data.generation;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err6 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(typeof data0 == "number"){
+if(data0 > 1099511627776 || isNaN(data0)){
+const err7 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1099511627776},message:"must be <= 1099511627776"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data0 < 1 || isNaN(data0)){
+const err8 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.source_identity !== undefined){
+let data1 = data.source_identity;
+if(typeof data1 === "string"){
+if(!pattern3.test(data1)){
+const err9 = {instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.index_file !== undefined){
+let data2 = data.index_file;
+if(typeof data2 === "string"){
+if(!pattern4.test(data2)){
+const err11 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.index_ino !== undefined){
+let data3 = data.index_ino;
+if(typeof data3 === "string"){
+if(!pattern5.test(data3)){
+const err13 = {instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.index_size !== undefined){
+let data4 = data.index_size;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err15 = {instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(typeof data4 == "number"){
+if(data4 > 9007199254740991 || isNaN(data4)){
+const err16 = {instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data4 < 1 || isNaN(data4)){
+const err17 = {instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/worker-config.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -241,10 +469,14 @@ errors++;
 }
 }
 if(data.signature !== undefined){
-let data4 = data.signature;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.generation === undefined){
-const err20 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/signature/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
+if(!(validate22(data.signature, {instancePath:instancePath+"/signature",parentData:data,parentDataProperty:"signature",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+if(data.no_ast !== undefined){
+if(typeof data.no_ast !== "boolean"){
+const err20 = {instancePath:instancePath+"/no_ast",schemaPath:"#/properties/no_ast/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -253,8 +485,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data4.source_identity === undefined){
-const err21 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/signature/required",keyword:"required",params:{missingProperty: "source_identity"},message:"must have required property '"+"source_identity"+"'"};
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -263,228 +497,6 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data4.index_file === undefined){
-const err22 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/signature/required",keyword:"required",params:{missingProperty: "index_file"},message:"must have required property '"+"index_file"+"'"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data4.index_ino === undefined){
-const err23 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/signature/required",keyword:"required",params:{missingProperty: "index_ino"},message:"must have required property '"+"index_ino"+"'"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(data4.index_size === undefined){
-const err24 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/signature/required",keyword:"required",params:{missingProperty: "index_size"},message:"must have required property '"+"index_size"+"'"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-for(const key1 in data4){
-if(!(((((key1 === "generation") || (key1 === "source_identity")) || (key1 === "index_file")) || (key1 === "index_ino")) || (key1 === "index_size"))){
-const err25 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/signature/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data4.generation !== undefined){
-let data5 = data4.generation;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err26 = {instancePath:instancePath+"/signature/generation",schemaPath:"#/definitions/signature/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(typeof data5 == "number"){
-if(data5 > 1099511627776 || isNaN(data5)){
-const err27 = {instancePath:instancePath+"/signature/generation",schemaPath:"#/definitions/signature/properties/generation/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1099511627776},message:"must be <= 1099511627776"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data5 < 1 || isNaN(data5)){
-const err28 = {instancePath:instancePath+"/signature/generation",schemaPath:"#/definitions/signature/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-}
-if(data4.source_identity !== undefined){
-let data6 = data4.source_identity;
-if(typeof data6 === "string"){
-if(!pattern3.test(data6)){
-const err29 = {instancePath:instancePath+"/signature/source_identity",schemaPath:"#/definitions/signature/properties/source_identity/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/signature/source_identity",schemaPath:"#/definitions/signature/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-if(data4.index_file !== undefined){
-let data7 = data4.index_file;
-if(typeof data7 === "string"){
-if(!pattern4.test(data7)){
-const err31 = {instancePath:instancePath+"/signature/index_file",schemaPath:"#/definitions/signature/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/signature/index_file",schemaPath:"#/definitions/signature/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-if(data4.index_ino !== undefined){
-let data8 = data4.index_ino;
-if(typeof data8 === "string"){
-if(!pattern5.test(data8)){
-const err33 = {instancePath:instancePath+"/signature/index_ino",schemaPath:"#/definitions/signature/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/signature/index_ino",schemaPath:"#/definitions/signature/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data4.index_size !== undefined){
-let data9 = data4.index_size;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err35 = {instancePath:instancePath+"/signature/index_size",schemaPath:"#/definitions/signature/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(typeof data9 == "number"){
-if(data9 > 9007199254740991 || isNaN(data9)){
-const err36 = {instancePath:instancePath+"/signature/index_size",schemaPath:"#/definitions/signature/properties/index_size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-if(data9 < 1 || isNaN(data9)){
-const err37 = {instancePath:instancePath+"/signature/index_size",schemaPath:"#/definitions/signature/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/signature",schemaPath:"#/definitions/signature/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-if(data.no_ast !== undefined){
-if(typeof data.no_ast !== "boolean"){
-const err39 = {instancePath:instancePath+"/no_ast",schemaPath:"#/properties/no_ast/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-}
-else {
-const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,16 +2,16 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserWorkerMessage","description":"A message a graph-browser worker sends its viewer manager over the fork IPC channel (process.send). `ready` once listening on 127.0.0.1 (port chosen by the OS; cookie_name unique per worker); `activity` at most every 10 s while browser requests arrive (at_ms: epoch milliseconds of the request); `token` answers issue_token with a one-time token and the token-bearing URL path to open (valid token_ttl_ms, traded once at GET /?token= for the session cookie); `fatal` before a non-zero exit (e.g. policy_violation: the snapshot contains Logic under --no-ast; snapshot_replaced: the index file no longer matches the signature at start).","oneOf":[{"type":"object","required":["type","port","cookie_name"],"additionalProperties":false,"properties":{"type":{"const":"ready"},"port":{"type":"integer","minimum":1,"maximum":65535},"cookie_name":{"type":"string","pattern":"^[A-Za-z0-9_]{1,128}$"}}},{"type":"object","required":["type","at_ms"],"additionalProperties":false,"properties":{"type":{"const":"activity"},"at_ms":{"type":"integer","minimum":0}}},{"type":"object","required":["type","request_id","token","url_path","expires_at_ms"],"additionalProperties":false,"properties":{"type":{"const":"token"},"request_id":{"type":"string","minLength":1,"maxLength":128},"token":{"type":"string","pattern":"^[A-Za-z0-9_-]{43}$","description":"32 random bytes, base64url without padding."},"url_path":{"type":"string","pattern":"^/\\?token=[A-Za-z0-9_-]{43}$","description":"Path and query to append to http://127.0.0.1:<port>; a client may add &focus=, &q= or &view= (kept after the trade)."},"expires_at_ms":{"type":"integer","minimum":0}}},{"type":"object","required":["type","code","message"],"additionalProperties":false,"properties":{"type":{"const":"fatal"},"code":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$","description":"A registered DocForge error code (docs/errors.md)."},"message":{"type":"string","maxLength":4096}}}]};
+export const validate_viewer_v2_worker_message = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/worker-message.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserWorkerMessage","description":"A message a graph-browser worker sends its viewer manager over the fork IPC channel (process.send). `ready` once listening on 127.0.0.1 (port chosen by the OS; cookie_name unique per worker); `activity` at most every 10 s while browser requests arrive (at_ms: epoch milliseconds of the request); `token` answers issue_token with a one-time token and the token-bearing URL path to open (valid token_ttl_ms, traded once at GET /?token= for the session cookie); `fatal` before a non-zero exit (e.g. policy_violation: the snapshot contains Logic under --no-ast; snapshot_replaced: the index file no longer matches the signature at start).","oneOf":[{"type":"object","required":["type","port","cookie_name"],"additionalProperties":false,"properties":{"type":{"const":"ready"},"port":{"type":"integer","minimum":1,"maximum":65535},"cookie_name":{"type":"string","pattern":"^[A-Za-z0-9_]{1,128}$"}}},{"type":"object","required":["type","at_ms"],"additionalProperties":false,"properties":{"type":{"const":"activity"},"at_ms":{"type":"integer","minimum":0}}},{"type":"object","required":["type","request_id","token","url_path","expires_at_ms"],"additionalProperties":false,"properties":{"type":{"const":"token"},"request_id":{"type":"string","minLength":1,"maxLength":128},"token":{"type":"string","pattern":"^[A-Za-z0-9_-]{43}$","description":"32 random bytes, base64url without padding."},"url_path":{"type":"string","pattern":"^/\\?token=[A-Za-z0-9_-]{43}$","description":"Path and query to append to http://127.0.0.1:<port>; a client may add &focus=, &q= or &view= (kept after the trade)."},"expires_at_ms":{"type":"integer","minimum":0}}},{"type":"object","required":["type","code","message"],"additionalProperties":false,"properties":{"type":{"const":"fatal"},"code":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$","description":"A registered DocForge error code (docs/errors.md)."},"message":{"type":"string","maxLength":4096}}}]};
 const pattern0 = new RegExp("^[A-Za-z0-9_]{1,128}$", "u");
 const pattern1 = new RegExp("^[A-Za-z0-9_-]{43}$", "u");
 const pattern2 = new RegExp("^/\\?token=[A-Za-z0-9_-]{43}$", "u");
 const pattern3 = new RegExp("^[a-z][a-z0-9_]{0,63}$", "u");
 const func2 = runtime_ucs2length.default;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/worker-message.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -599,6 +599,6 @@ vErrors = null;
 }
 }
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }

@@ -2,13 +2,13 @@
 // @ts-nocheck
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
-export const validate = validate10;
-export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerWorkerStatusFrame","description":"The workers of one project root (any state, current or stale), newest first.","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"worker_status"},"payload":{"type":"object","additionalProperties":false,"required":["project_root"],"properties":{"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."}}}}};
+export const validate_viewer_v2_worker_status = validate21;
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/worker_status.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerWorkerStatusFrame","description":"The workers of one project root (any state, current or stale), newest first.","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"worker_status"},"payload":{"type":"object","additionalProperties":false,"required":["project_root"],"properties":{"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."}}}}};
 const func2 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^/", "u");
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/worker_status.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -238,6 +238,6 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate10.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
