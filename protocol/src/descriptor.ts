@@ -4,7 +4,7 @@
  * package index with its hundred (as `./current-json` does for the no-change sync). The same
  * function object as the index's `validateDescriptorDocument`.
  */
-import { validate } from './generated/validators/descriptor.js';
+import { validate_descriptor as validate } from './generated/validators/descriptor.js';
 import type { DescriptorDocument } from './generated/types/descriptor.js';
 import type { SchemaValidator } from './validator.js';
 

@@ -5,8 +5,8 @@
  */
 export { parseWorkerConfig, WORKER_CONFIG_ENV } from './config.js';
 export type { GraphBrowserWorkerConfig } from './config.js';
-export { startWorker, uiDirectory, BUILT_UI_DIR, MINIMAL_UI_DIR } from './server.js';
-export type { RunningWorker, StartWorkerOptions } from './server.js';
+export { startWorker, prepareWorker, uiDirectory, BUILT_UI_DIR, MINIMAL_UI_DIR } from './server.js';
+export type { RunningWorker, StartWorkerOptions, PreparedWorker } from './server.js';
 export { SessionStore, TOKEN_TTL_MS, cookieValue } from './session.js';
 export type { IssuedToken, TradeResult } from './session.js';
 export { CONTENT_SECURITY_POLICY, ACTIVITY_INTERVAL_MS } from './security.js';

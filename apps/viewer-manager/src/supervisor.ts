@@ -34,12 +34,28 @@ interface WorkerEntry {
   record: WorkerRecord;
   indexPath: string;
   child: ChildProcess | null;
+  /** Settles once the worker reports ready (resolved) or fails to start (rejected with `worker_failed`). */
   ready: Promise<void>;
+  settleReady: (error: DocforgeError | null) => void;
   lastActivityMs: number;
   /** Set when the manager asked the worker to stop: the reason its exit will be recorded with. */
   stopping: ExitReason | null;
+  /** Resolves once the worker process exited and its exit is recorded. */
   exited: Promise<void>;
+  markExited: () => void;
+  /** Fails the start when the worker does not report ready in time (cleared on ready or exit). */
+  startTimer: NodeJS.Timeout;
+  log: Logger;
   tokens: Map<string, { resolve: (m: Extract<GraphBrowserWorkerMessage, { type: 'token' }>) => void; reject: (e: DocforgeError) => void; timer: NodeJS.Timeout }>;
+}
+
+/** A promise and the one call that settles it: resolved with `null`, rejected with an error (later calls are ignored). */
+function settlement(): { promise: Promise<void>; settle: (error: DocforgeError | null) => void } {
+  let settle: (error: DocforgeError | null) => void = () => {};
+  const promise = new Promise<void>((resolve, reject) => {
+    settle = (error) => (error === null ? resolve() : reject(error));
+  });
+  return { promise, settle };
 }
 
 /** Dead and stopped records kept for status reports (oldest dropped first). */
@@ -155,74 +171,81 @@ export class Supervisor {
       worker_id: workerId, project_root: root, project_id: projectId, state: 'starting', signature_state: 'current', pid: child.pid ?? null, port: null,
       signature, no_ast: noAst, started_at: new Date(now).toISOString(), last_activity_at: new Date(now).toISOString(), exit: null, fatal: null,
     };
-    let settleReady: (error: DocforgeError | null) => void = () => {};
-    const ready = new Promise<void>((resolve, reject) => {
-      settleReady = (error) => (error === null ? resolve() : reject(error));
-    });
-    ready.catch(() => {});
-    let resolveExited: () => void = () => {};
-    const exited = new Promise<void>((resolve) => {
-      resolveExited = resolve;
-    });
-    const entry: WorkerEntry = { record, indexPath, child, ready, lastActivityMs: now, stopping: null, exited, tokens: new Map() };
+    const ready = settlement();
+    ready.promise.catch(() => {});
+    const exited = settlement();
+    const entry: WorkerEntry = {
+      record, indexPath, child, ready: ready.promise, settleReady: ready.settle, lastActivityMs: now, stopping: null, exited: exited.promise, markExited: () => exited.settle(null),
+      startTimer: setTimeout(() => this.startTimedOut(entry), this.options.startTimeoutMs), log, tokens: new Map(),
+    };
     this.entries.set(workerId, entry);
     log.info({ project_root: root, generation: signature.generation, pid: child.pid }, 'worker forked');
-    const startTimer = setTimeout(() => {
-      if (record.state !== 'starting') return;
-      settleReady(errors.workerFailed(`The graph-browser worker did not report ready within ${this.options.startTimeoutMs} ms.`, { worker_id: workerId }));
-      void this.stopEntry(entry, 'start_failed');
-    }, this.options.startTimeoutMs);
-
-    child.on('message', (raw: unknown) => {
-      if (!validateGraphBrowserWorkerMessage(raw)) {
-        log.warn({ errors: describeValidationErrors(validateGraphBrowserWorkerMessage.errors) }, 'ignored a malformed worker message');
-        return;
-      }
-      const message = raw;
-      if (message.type === 'ready') {
-        if (record.state !== 'starting') return;
-        clearTimeout(startTimer);
-        record.state = 'running';
-        record.port = message.port;
-        log.info({ port: message.port }, 'worker ready');
-        settleReady(null);
-      } else if (message.type === 'activity') {
-        this.touch(entry, message.at_ms);
-      } else if (message.type === 'token') {
-        const waiting = entry.tokens.get(message.request_id);
-        if (waiting === undefined) return;
-        entry.tokens.delete(message.request_id);
-        clearTimeout(waiting.timer);
-        waiting.resolve(message);
-      } else {
-        record.fatal = { code: message.code.slice(0, 64), message: message.message.slice(0, 2000) };
-        log.error({ code: message.code, message: message.message }, 'worker reported fatal');
-      }
-    });
+    child.on('message', (raw: unknown) => this.onMessage(entry, raw));
     child.on('error', (error) => log.error({ err: error }, 'worker process error'));
-    child.on('exit', (code, signal) => {
-      clearTimeout(startTimer);
-      const wasStarting = record.state === 'starting';
-      const reason: ExitReason = entry.stopping ?? (record.fatal !== null ? 'fatal' : wasStarting ? 'start_failed' : 'crashed');
-      record.state = entry.stopping !== null ? 'stopped' : 'dead';
-      record.port = null;
-      record.exit = { code, signal, at: new Date().toISOString(), reason };
-      entry.child = null;
-      log[record.state === 'dead' ? 'error' : 'info']({ code, signal, reason }, `worker ${record.state}`);
-      const failure = errors.workerFailed(
-        record.fatal !== null ? `The graph-browser worker failed: ${record.fatal.code}: ${record.fatal.message}` : `The graph-browser worker exited (${signal ?? `code ${code}`}) before it was ready.`,
-        { worker_id: workerId, worker_code: record.fatal?.code ?? null },
-      );
-      settleReady(failure);
-      for (const [id, waiting] of entry.tokens) {
-        clearTimeout(waiting.timer);
-        waiting.reject(errors.workerFailed(`Worker ${workerId} exited before it issued a token.`, { worker_id: workerId }));
-        entry.tokens.delete(id);
-      }
-      this.pruneEnded();
-      resolveExited();
-    });
+    child.on('exit', (code, signal) => this.onExit(entry, code, signal));
     return entry;
+  }
+
+  /** A worker still starting when its start timeout fires fails and is stopped. */
+  private startTimedOut(entry: WorkerEntry): void {
+    if (entry.record.state !== 'starting') return;
+    entry.settleReady(errors.workerFailed(`The graph-browser worker did not report ready within ${this.options.startTimeoutMs} ms.`, { worker_id: entry.record.worker_id }));
+    void this.stopEntry(entry, 'start_failed');
+  }
+
+  /** One IPC message from a worker: `ready`, `activity`, `token` (answers a waiting issueToken) or `fatal`. */
+  private onMessage(entry: WorkerEntry, raw: unknown): void {
+    const { record, log } = entry;
+    if (!validateGraphBrowserWorkerMessage(raw)) {
+      log.warn({ errors: describeValidationErrors(validateGraphBrowserWorkerMessage.errors) }, 'ignored a malformed worker message');
+      return;
+    }
+    const message = raw;
+    if (message.type === 'ready') {
+      if (record.state !== 'starting') return;
+      clearTimeout(entry.startTimer);
+      record.state = 'running';
+      record.port = message.port;
+      log.info({ port: message.port }, 'worker ready');
+      entry.settleReady(null);
+    } else if (message.type === 'activity') {
+      this.touch(entry, message.at_ms);
+    } else if (message.type === 'token') {
+      const waiting = entry.tokens.get(message.request_id);
+      if (waiting === undefined) return;
+      entry.tokens.delete(message.request_id);
+      clearTimeout(waiting.timer);
+      waiting.resolve(message);
+    } else {
+      record.fatal = { code: message.code.slice(0, 64), message: message.message.slice(0, 2000) };
+      log.error({ code: message.code, message: message.message }, 'worker reported fatal');
+    }
+  }
+
+  /** Records a worker's exit (stopped when the manager asked, else dead), fails whoever still waits on it. */
+  private onExit(entry: WorkerEntry, code: number | null, signal: NodeJS.Signals | null): void {
+    const { record, log } = entry;
+    const workerId = record.worker_id;
+    clearTimeout(entry.startTimer);
+    const wasStarting = record.state === 'starting';
+    const reason: ExitReason = entry.stopping ?? (record.fatal !== null ? 'fatal' : wasStarting ? 'start_failed' : 'crashed');
+    record.state = entry.stopping !== null ? 'stopped' : 'dead';
+    record.port = null;
+    record.exit = { code, signal, at: new Date().toISOString(), reason };
+    entry.child = null;
+    log[record.state === 'dead' ? 'error' : 'info']({ code, signal, reason }, `worker ${record.state}`);
+    const failure = errors.workerFailed(
+      record.fatal !== null ? `The graph-browser worker failed: ${record.fatal.code}: ${record.fatal.message}` : `The graph-browser worker exited (${signal ?? `code ${code}`}) before it was ready.`,
+      { worker_id: workerId, worker_code: record.fatal?.code ?? null },
+    );
+    entry.settleReady(failure);
+    for (const [id, waiting] of entry.tokens) {
+      clearTimeout(waiting.timer);
+      waiting.reject(errors.workerFailed(`Worker ${workerId} exited before it issued a token.`, { worker_id: workerId }));
+      entry.tokens.delete(id);
+    }
+    this.pruneEnded();
+    entry.markExited();
   }
 
   private async stopEntry(entry: WorkerEntry, reason: ExitReason): Promise<void> {
