@@ -91,86 +91,117 @@ function printChange(c: ChangeEntry, color: boolean): void {
 /** The subcommands of `docforge changeset`. */
 const CHANGESET_SUBCOMMANDS = ['list', 'show', 'diff', 'validate', 'abandon', 'apply'];
 
+/** Prints why a changeset command line is refused and returns true, or returns false when it is well formed. */
+function changesetUsageProblem(sub: string | undefined, args: readonly string[]): boolean {
+  if (sub === undefined || !CHANGESET_SUBCOMMANDS.includes(sub)) {
+    errorLine(sub === undefined ? `docforge: changeset needs a subcommand (${CHANGESET_SUBCOMMANDS.join(', ')})` : `docforge: unknown changeset subcommand ${JSON.stringify(sub)} (${CHANGESET_SUBCOMMANDS.join(', ')})`);
+    return true;
+  }
+  // `list` takes no argument, every other subcommand exactly one changeset ID: nothing is ignored.
+  if (args.length !== (sub === 'list' ? 0 : 1)) {
+    const id = args[0];
+    errorLine(sub === 'list' ? `docforge: changeset list takes no arguments (got ${JSON.stringify(args[0])})`
+      : id === undefined ? `docforge: changeset ${sub} needs a changeset ID` : `docforge: changeset ${sub} takes one changeset ID (got ${args.length} arguments)`);
+    return true;
+  }
+  return false;
+}
+
+/** `docforge changeset list [--all]`: draft and ready changesets (every status with `--all`). */
+function listChangesets(root: string, options: ChangesetCommandOptions, logger: Logger): Promise<number> {
+  return withProposals(root, logger, options.testFaults, (view, store) => {
+    const listing = store.list();
+    const all = listing.documents.map((d) => summarize(d, view));
+    const items = all.filter((s) => options.all || s.status === 'draft' || s.status === 'ready');
+    const stale = options.all ? 0 : all.filter((s) => s.status === 'stale').length;
+    if (options.json) printRaw(JSON.stringify({ items, unreadable: listing.unreadable }, null, 2));
+    else {
+      for (const s of items) print(`${s.id}  ${s.status.padEnd(9)} ${s.writer}  ${s.operation_count} op(s)  ${s.changeset_sha256.slice(0, 12)}${s.stale ? `  (${s.stale.reason})` : ''}`);
+      if (items.length === 0) print(options.all ? 'no changesets' : 'no draft or ready changesets (--all lists every status)');
+      // Stale changesets need a rebase before review or application: never let them vanish silently.
+      if (stale > 0) print(`${stale} stale changeset(s) not listed: their base changed; see them with --all, then docforge_rebase_changeset`);
+      for (const bad of listing.unreadable) print(`unreadable: ${bad}`);
+    }
+    return 0;
+  });
+}
+
+/** `docforge changeset show ID`: hash, base, operations and receipts of one changeset. */
+function showChangeset(root: string, id: string, options: ChangesetCommandOptions, logger: Logger): Promise<number> {
+  return withProposals(root, logger, options.testFaults, (view, store) => {
+    const doc = store.get(id);
+    const summary = summarize(doc, view);
+    if (options.json) printRaw(JSON.stringify({ changeset: summary, operations: doc.operations, receipts: doc.receipts, findings: doc.findings }, null, 2));
+    else {
+      print(`${doc.id}  ${summary.status}${summary.stale ? ` (${summary.stale.reason})` : ''}  writer ${doc.writer}`);
+      print(`  sha256 ${doc.changeset_sha256}`);
+      print(`  base   ${doc.base}`);
+      doc.operations.forEach((op, i) => print(`  [${i}] ${op.op} ${op.op === 'node_create' ? `${op.node.id} -> ${op.path}` : op.op === 'relationship_update' ? op.source_id : op.op === 'node_move' ? `${op.node_id} -> ${op.new_path}` : op.node_id}`));
+      for (const r of doc.receipts) print(`  ${r.at} ${r.event} by ${r.writer}`);
+    }
+    return 0;
+  });
+}
+
+/** `docforge changeset diff ID`: each operation's changes (see {@link printChange}). */
+function diffChangeset(root: string, id: string, options: ChangesetCommandOptions, logger: Logger): Promise<number> {
+  return withProposals(root, logger, options.testFaults, (view, store) => {
+    const doc = store.get(id);
+    const changes = changeEntries(evaluateStored(view, store, doc).projection.outcomes);
+    if (options.json) printRaw(JSON.stringify({ changeset: summarize(doc, view), operations: doc.operations, changes }, null, 2));
+    else {
+      for (const c of changes) printChange(c, options.color);
+    }
+    return 0;
+  });
+}
+
+/** `docforge changeset validate ID`: the findings; exit 1 when the changeset is invalid. */
+function validateChangeset(root: string, id: string, options: ChangesetCommandOptions, logger: Logger): Promise<number> {
+  return withProposals(root, logger, options.testFaults, (view, store) => {
+    const doc = store.get(id);
+    const evaluation = evaluateStored(view, store, doc);
+    if (options.json) printRaw(JSON.stringify({ changeset: summarize(doc, view), valid: evaluation.valid, findings: evaluation.findings }, null, 2));
+    else {
+      for (const f of evaluation.findings) print(`${f.severity.padEnd(7)} [${f.operation_index ?? '-'}] ${f.code}: ${f.message} (${f.remediation})`);
+      print(`${evaluation.findings.length} finding(s); ${evaluation.valid ? 'valid' : 'invalid'}`);
+    }
+    return evaluation.valid ? 0 : 1;
+  });
+}
+
+/** `docforge changeset abandon ID --writer W`: only the changeset's own writer may abandon it. */
+async function abandonCommand(root: string, id: string, options: ChangesetCommandOptions, logger: Logger): Promise<number> {
+  if (options.writer === null) {
+    process.stderr.write('docforge: changeset abandon needs --writer W (only the changeset\'s own writer may abandon it)\n');
+    return 2;
+  }
+  return withProposals(root, logger, options.testFaults, async (view, store) => {
+    const outcome = await abandonChangeset(store, options.writer!, id, null);
+    if (options.json) printRaw(JSON.stringify({ changeset: summarize(outcome.doc, view), receipt: outcome.doc.receipts[outcome.doc.receipts.length - 1] }, null, 2));
+    else print(`abandoned ${outcome.doc.id} (${outcome.doc.changeset_sha256}); the changeset and its receipts are kept`);
+    return 0;
+  });
+}
+
 /**
  * Runs one changeset subcommand. The direct CLI returns complete results (no pagination).
  * @returns the exit code: 0 success, 1 a failure or an invalid changeset (validate), 2 bad usage
  */
 export async function runChangeset(root: string, sub: string | undefined, args: readonly string[], options: ChangesetCommandOptions, logger: Logger): Promise<number> {
+  if (changesetUsageProblem(sub, args)) return 2;
   const id = args[0];
-  if (sub === undefined || !CHANGESET_SUBCOMMANDS.includes(sub)) {
-    errorLine(sub === undefined ? `docforge: changeset needs a subcommand (${CHANGESET_SUBCOMMANDS.join(', ')})` : `docforge: unknown changeset subcommand ${JSON.stringify(sub)} (${CHANGESET_SUBCOMMANDS.join(', ')})`);
-    return 2;
-  }
-  // `list` takes no argument, every other subcommand exactly one changeset ID: nothing is ignored.
-  if (args.length !== (sub === 'list' ? 0 : 1)) {
-    errorLine(sub === 'list' ? `docforge: changeset list takes no arguments (got ${JSON.stringify(args[0])})`
-      : id === undefined ? `docforge: changeset ${sub} needs a changeset ID` : `docforge: changeset ${sub} takes one changeset ID (got ${args.length} arguments)`);
-    return 2;
-  }
   switch (sub) {
     case 'list':
-      return withProposals(root, logger, options.testFaults, (view, store) => {
-        const listing = store.list();
-        const all = listing.documents.map((d) => summarize(d, view));
-        const items = all.filter((s) => options.all || s.status === 'draft' || s.status === 'ready');
-        const stale = options.all ? 0 : all.filter((s) => s.status === 'stale').length;
-        if (options.json) printRaw(JSON.stringify({ items, unreadable: listing.unreadable }, null, 2));
-        else {
-          for (const s of items) print(`${s.id}  ${s.status.padEnd(9)} ${s.writer}  ${s.operation_count} op(s)  ${s.changeset_sha256.slice(0, 12)}${s.stale ? `  (${s.stale.reason})` : ''}`);
-          if (items.length === 0) print(options.all ? 'no changesets' : 'no draft or ready changesets (--all lists every status)');
-          // Stale changesets need a rebase before review or application: never let them vanish silently.
-          if (stale > 0) print(`${stale} stale changeset(s) not listed: their base changed; see them with --all, then docforge_rebase_changeset`);
-          for (const bad of listing.unreadable) print(`unreadable: ${bad}`);
-        }
-        return 0;
-      });
+      return listChangesets(root, options, logger);
     case 'show':
-      return withProposals(root, logger, options.testFaults, (view, store) => {
-        const doc = store.get(id!);
-        const summary = summarize(doc, view);
-        if (options.json) printRaw(JSON.stringify({ changeset: summary, operations: doc.operations, receipts: doc.receipts, findings: doc.findings }, null, 2));
-        else {
-          print(`${doc.id}  ${summary.status}${summary.stale ? ` (${summary.stale.reason})` : ''}  writer ${doc.writer}`);
-          print(`  sha256 ${doc.changeset_sha256}`);
-          print(`  base   ${doc.base}`);
-          doc.operations.forEach((op, i) => print(`  [${i}] ${op.op} ${op.op === 'node_create' ? `${op.node.id} -> ${op.path}` : op.op === 'relationship_update' ? op.source_id : op.op === 'node_move' ? `${op.node_id} -> ${op.new_path}` : op.node_id}`));
-          for (const r of doc.receipts) print(`  ${r.at} ${r.event} by ${r.writer}`);
-        }
-        return 0;
-      });
+      return showChangeset(root, id!, options, logger);
     case 'diff':
-      return withProposals(root, logger, options.testFaults, (view, store) => {
-        const doc = store.get(id!);
-        const changes = changeEntries(evaluateStored(view, store, doc).projection.outcomes);
-        if (options.json) printRaw(JSON.stringify({ changeset: summarize(doc, view), operations: doc.operations, changes }, null, 2));
-        else {
-          for (const c of changes) printChange(c, options.color);
-        }
-        return 0;
-      });
+      return diffChangeset(root, id!, options, logger);
     case 'validate':
-      return withProposals(root, logger, options.testFaults, (view, store) => {
-        const doc = store.get(id!);
-        const evaluation = evaluateStored(view, store, doc);
-        if (options.json) printRaw(JSON.stringify({ changeset: summarize(doc, view), valid: evaluation.valid, findings: evaluation.findings }, null, 2));
-        else {
-          for (const f of evaluation.findings) print(`${f.severity.padEnd(7)} [${f.operation_index ?? '-'}] ${f.code}: ${f.message} (${f.remediation})`);
-          print(`${evaluation.findings.length} finding(s); ${evaluation.valid ? 'valid' : 'invalid'}`);
-        }
-        return evaluation.valid ? 0 : 1;
-      });
-    case 'abandon': {
-      if (options.writer === null) {
-        process.stderr.write('docforge: changeset abandon needs --writer W (only the changeset\'s own writer may abandon it)\n');
-        return 2;
-      }
-      return withProposals(root, logger, options.testFaults, async (view, store) => {
-        const outcome = await abandonChangeset(store, options.writer!, id!, null);
-        if (options.json) printRaw(JSON.stringify({ changeset: summarize(outcome.doc, view), receipt: outcome.doc.receipts[outcome.doc.receipts.length - 1] }, null, 2));
-        else print(`abandoned ${outcome.doc.id} (${outcome.doc.changeset_sha256}); the changeset and its receipts are kept`);
-        return 0;
-      });
-    }
+      return validateChangeset(root, id!, options, logger);
+    case 'abandon':
+      return abandonCommand(root, id!, options, logger);
     case 'apply':
       return runApply(root, id!, options, logger);
     default:

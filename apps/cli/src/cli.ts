@@ -88,17 +88,10 @@ async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | nul
 /** Commands that take no positional arguments (the project comes from `-C DIR` or the current directory). */
 const NO_ARGUMENTS = new Set(['sync', 'validate', 'demo']);
 
-/**
- * Runs one `docforge` command line and resolves to its exit code (0 success, 1 failure or
- * validation errors, 2 usage). Errors of a command are printed as `docforge: CODE: message`.
- * @param argv the arguments after the program (process.argv.slice(2))
- * @param prior for a `sync` command only: what the launcher's bundled fast path learned when it
- *   did not answer (the publication is not current), so the check is not repeated; null otherwise
- */
-export async function runCli(argv: string[], prior: PriorSyncCheck | null = null): Promise<number> {
-  let parsed;
+/** Parses a command line strictly; prints the problem and the usage and returns null when it does not parse. */
+function parseCommandLine(argv: string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: argv,
       options: {
         'project-root': { type: 'string', short: 'C' },
@@ -123,8 +116,21 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
   } catch (error) {
     errorLine(`docforge: ${(error as Error).message}`);
     process.stderr.write(`\n${USAGE}\n`);
-    return 2;
+    return null;
   }
+}
+
+/** A parsed command line. */
+type CommandLine = NonNullable<ReturnType<typeof parseCommandLine>>;
+
+/** The option values of a parsed command line. */
+type CommandValues = CommandLine['values'];
+
+/**
+ * The command and its words, or the exit code when the line is answered or refused before any
+ * command runs: a repeated option, `--version`, help, or a word after a command that takes none.
+ */
+function commandOf(parsed: CommandLine): { command: string; rest: string[] } | number {
   // Every option takes at most one value: a repeat is ambiguous, never "the last one wins".
   const repeated = repeatedOption(parsed.tokens);
   if (repeated !== null) {
@@ -151,6 +157,72 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
     process.stderr.write(`\n${USAGE}\n`);
     return 2;
   }
+  return { command, rest };
+}
+
+/** What every command receives besides its words. */
+interface CommandContext {
+  root: string;
+  values: CommandValues;
+  /** `--limit` as a number when numeric, else the raw string (the command's schema reports it). */
+  limit: number | string | undefined;
+  syncOptions: SyncOptions;
+  logger: Logger;
+}
+
+/** Runs one command (its module imported on demand) and resolves to its exit code; errors propagate. */
+async function runCommand(command: string, rest: string[], context: CommandContext): Promise<number> {
+  const { root, values, limit, syncOptions, logger } = context;
+  const json = syncOptions.json;
+  // Each command imports only what it uses (issue 14: a no-change `docforge sync` loads no MCP client,
+  // no changeset store and no retrieval code).
+  const { runInit, runSearch, runSync, runValidate } = await import('./commands.js');
+  switch (command) {
+    case 'init':
+      return await runInit(path.resolve(rest[0] ?? values['project-root'] ?? '.'), json);
+    case 'sync':
+      return await runSync(root, syncOptions);
+    case 'validate':
+      return await runValidate(root, limit, syncOptions);
+    case 'search':
+      if (rest.length === 0) {
+        process.stderr.write('docforge: search needs a QUERY\n');
+        return 2;
+      }
+      return await runSearch(root, rest.join(' '), limit, syncOptions);
+    case 'changeset':
+      return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR, sha256: values.sha256 ?? null, canonicalApplier: values['canonical-applier'] ?? null, noAst: values['no-ast'] === true, testFaults: readDocforgeConfig().testFaults }, logger);
+    case 'render':
+      if (rest.length > 1) {
+        process.stderr.write('docforge: render takes at most one VIEW id\n');
+        return 2;
+      }
+      return await (await import('./render.js')).runRender(root, rest[0], { ...syncOptions, status: values.status === true, deep: values.deep === true });
+    case 'viewer':
+      return await (await import('./viewer.js')).runViewer(root, rest[0], { json, all: values.all === true });
+    case 'demo':
+      return await (await import('./demo.js')).runDemo(values['project-root'] ? root : null);
+    default:
+      errorLine(`docforge: unknown command ${JSON.stringify(command)}`);
+      process.stderr.write(`\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+/**
+ * Runs one `docforge` command line and resolves to its exit code (0 success, 1 failure or
+ * validation errors, 2 usage). Errors of a command are printed as `docforge: CODE: message`.
+ * @param argv the arguments after the program (process.argv.slice(2))
+ * @param prior for a `sync` command only: what the launcher's bundled fast path learned when it
+ *   did not answer (the publication is not current), so the check is not repeated; null otherwise
+ */
+export async function runCli(argv: string[], prior: PriorSyncCheck | null = null): Promise<number> {
+  const parsed = parseCommandLine(argv);
+  if (parsed === null) return 2;
+  const line = commandOf(parsed);
+  if (typeof line === 'number') return line;
+  const { command, rest } = line;
+  const { values } = parsed;
   const root = path.resolve(values['project-root'] ?? process.cwd());
   // Range and type of --limit are checked by the command's MCP input schema (commands.ts).
   // A non-numeric value stays a string, so the schema reports it as MCP would (`must be integer`).
@@ -163,45 +235,14 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
     prestarted = fast.prestarted;
   }
   const logger = cliLogger();
-  // Each command imports only what it uses (issue 14: a no-change `docforge sync` loads no MCP client,
-  // no changeset store and no retrieval code).
-  const { progressMode, runInit, runSearch, runSync, runValidate } = await import('./commands.js');
+  const { progressMode } = await import('./commands.js');
   const syncOptions: SyncOptions = {
     json,
     logger,
     progress: progressMode({ progress: values.progress === true, noProgress: values['no-progress'] === true }, process.stderr.isTTY === true),
   };
   try {
-    switch (command) {
-      case 'init':
-        return await runInit(path.resolve(rest[0] ?? values['project-root'] ?? '.'), json);
-      case 'sync':
-        return await runSync(root, syncOptions);
-      case 'validate':
-        return await runValidate(root, limit, syncOptions);
-      case 'search':
-        if (rest.length === 0) {
-          process.stderr.write('docforge: search needs a QUERY\n');
-          return 2;
-        }
-        return await runSearch(root, rest.join(' '), limit, syncOptions);
-      case 'changeset':
-        return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR, sha256: values.sha256 ?? null, canonicalApplier: values['canonical-applier'] ?? null, noAst: values['no-ast'] === true, testFaults: readDocforgeConfig().testFaults }, logger);
-      case 'render':
-        if (rest.length > 1) {
-          process.stderr.write('docforge: render takes at most one VIEW id\n');
-          return 2;
-        }
-        return await (await import('./render.js')).runRender(root, rest[0], { ...syncOptions, status: values.status === true, deep: values.deep === true });
-      case 'viewer':
-        return await (await import('./viewer.js')).runViewer(root, rest[0], { json, all: values.all === true });
-      case 'demo':
-        return await (await import('./demo.js')).runDemo(values['project-root'] ? root : null);
-      default:
-        errorLine(`docforge: unknown command ${JSON.stringify(command)}`);
-        process.stderr.write(`\n${USAGE}\n`);
-        return 2;
-    }
+    return await runCommand(command, rest, { root, values, limit, syncOptions, logger });
   } catch (error) {
     const wire = toDocforgeError(error).toWire();
     errorLine(`docforge: ${wire.code}: ${wire.message}`);

@@ -48,11 +48,11 @@
 import { domainHash } from '@docforge/core';
 import type { IndexReader } from '@docforge/store';
 import type { CursorBinding } from './cursor.js';
-import { estimateTokens, itemSha256, packStream, type PackCandidate, type StreamItem } from './packing.js';
+import { estimateTokens, itemSha256, packStream, type OmissionCause, type PackCandidate, type StreamItem } from './packing.js';
 import { itemCharBudget, pageFromCursor, placeholderReceipt, type PageBinding, type PageReceipt } from './stream-page.js';
 import { deriveTaskPlan, LEXICAL_CANDIDATE_WINDOW, type TaskContextCeilings, type TaskContextRequest, type TaskKind, type TaskPlan } from './task-plan.js';
-import { relationVocabulary, RELATION_CATEGORIES } from './task-vocabulary.js';
-import { effectiveCeilings, runPlan } from './task-traversal.js';
+import { relationVocabulary, RELATION_CATEGORIES, type RelationVocabulary } from './task-vocabulary.js';
+import { effectiveCeilings, runPlan, type Traversal } from './task-traversal.js';
 import { hydrate, type EvidenceRoots } from './task-evidence.js';
 
 /** A required evidence gap (contract: "Required evidence gaps distinguish ..."). */
@@ -128,7 +128,7 @@ const RESPONSE_GAP_ORDER = ['work_limit', 'result_limit', 'token_limit', 'respon
 export function taskContextPage(reader: IndexReader, request: TaskContextRequest, options: TaskContextOptions): TaskContextPageResult {
   const ceilings = effectiveCeilings(options.ceilings);
   const vocabulary = relationVocabulary(reader, options.declaredRelations);
-  const window = typeof options.lexicalWindow === 'number' && Number.isInteger(options.lexicalWindow) && options.lexicalWindow >= 1 ? Math.min(options.lexicalWindow, LEXICAL_CANDIDATE_WINDOW) : LEXICAL_CANDIDATE_WINDOW;
+  const window = lexicalWindowOf(options);
   const plan = deriveTaskPlan(request, vocabulary, options.policyHash, options.binding.generation, ceilings, window);
   const budget = plan.token_budget;
   const focusNodeId = typeof request.focus_node_id === 'string' ? request.focus_node_id : null;
@@ -138,20 +138,7 @@ export function taskContextPage(reader: IndexReader, request: TaskContextRequest
   const run = runPlan(reader, plan, request.task, ceilings);
   const visits = [...run.focus, ...run.related];
   const evidence = hydrate(reader, visits, options.roots, request.task);
-
-  const gaps: EvidenceGap[] = [];
-  for (const category of plan.required_categories) {
-    if (!vocabulary.categories_with_edges.includes(category)) gaps.push({ kind: 'undeclared_relation_category', category, task_kind: plan.task_kind });
-  }
-  if (run.lexicalEmpty) gaps.push({ kind: 'no_selected_evidence', stage: 'focus' });
-  else if (run.related.length === 0 && !run.workLimited && run.droppedCandidates === 0) gaps.push({ kind: 'no_selected_evidence', stage: 'traversal' });
-  if (run.lexicalWindowed) {
-    // The window the focus ranking really used (the plan's candidate_window).
-    const used = plan.focus.mode === 'lexical' ? plan.focus.candidate_window : window;
-    gaps.push({ kind: 'incomplete_proof', cause: 'work_limit', stage: 'focus', examined_candidates: used, ceiling: used });
-  }
-  if (run.workLimited) gaps.push({ kind: 'incomplete_proof', cause: 'work_limit', stage: 'traversal', examined_edges: run.examined, ceiling: ceilings.max_examined_edges });
-  if (run.droppedCandidates > 0) gaps.push({ kind: 'incomplete_proof', cause: 'result_limit', ceiling: ceilings.max_evidence_items, dropped_candidates: run.droppedCandidates });
+  const gaps = traversalGaps(plan, vocabulary, run, ceilings, window);
 
   const candidates: PackCandidate[] = evidence.map((item) => {
     const tokens = estimateTokens(item);
@@ -160,23 +147,7 @@ export function taskContextPage(reader: IndexReader, request: TaskContextRequest
   const total = candidates.length;
   const params = { request_hash: requestHash, limit: options.limit };
   const vocabularySummary = { contract_vocabulary_hash: vocabulary.contract_vocabulary_hash, relation_count: vocabulary.relations.length, categories_with_edges: vocabulary.categories_with_edges };
-  const result = (items: StreamItem[], page: PageReceipt, hashes: { collection: string; capsule: string }, finalGaps: EvidenceGap[], used: number, selectedCount: number, omittedCount: number, truncated: boolean): TaskContextPageResult => ({
-    task_kind: plan.task_kind,
-    request_hash: requestHash,
-    plan_hash: planHash,
-    collection_hash: hashes.collection,
-    capsule_hash: hashes.capsule,
-    plan,
-    vocabulary: vocabularySummary,
-    gaps: finalGaps,
-    used_tokens: used,
-    selected_items: selectedCount,
-    omitted_items: omittedCount,
-    examined_edges: run.examined,
-    truncated,
-    items,
-    page,
-  });
+  const frame: CapsuleFrame = { plan, requestHash, planHash, vocabulary: vocabularySummary, examined: run.examined };
   // Measure the page frame with upper bounds for everything packing may still add.
   const placeholderGaps: EvidenceGap[] = [
     ...gaps,
@@ -185,17 +156,10 @@ export function taskContextPage(reader: IndexReader, request: TaskContextRequest
   ];
   const zero = '0'.repeat(64);
   const itemChars = itemCharBudget(
-    result([], placeholderReceipt('docforge_get_task_context', options.binding, params, total), { collection: zero, capsule: zero }, placeholderGaps, budget, total, total, false),
+    pageResult(frame, [], placeholderReceipt('docforge_get_task_context', options.binding, params, total), { collection: zero, capsule: zero }, placeholderGaps, budget, total, total, false),
     options.resultCharBudget,
   );
-  const packed = packStream(candidates, budget, itemChars, (candidate, cause, chars) => ({
-    type: 'omission',
-    reason: cause === 'token' ? 'token_limit' : 'response_limit',
-    id: candidate.item.id,
-    sha256: itemSha256(candidate.item),
-    estimated_tokens: candidate.tokens,
-    chars,
-  }));
+  const packed = packStream(candidates, budget, itemChars, omissionItem);
   if (packed.token_omissions > 0) gaps.push({ kind: 'incomplete_proof', cause: 'token_limit', budget, omitted_items: packed.token_omissions });
   if (packed.response_omissions > 0) gaps.push({ kind: 'incomplete_proof', cause: 'response_limit', omitted_items: packed.response_omissions, max_item_chars: itemChars });
   gaps.sort((a, b) => gapRank(a) - gapRank(b));
@@ -210,7 +174,8 @@ export function taskContextPage(reader: IndexReader, request: TaskContextRequest
   };
   const { items, receipt } = pageFromCursor(packed.stream, binding, options.cursor, options.limit, itemChars);
   const omitted = packed.token_omissions + packed.response_omissions;
-  return result(
+  return pageResult(
+    frame,
     items,
     receipt,
     { collection: collectionHash, capsule: capsuleHash },
@@ -220,6 +185,71 @@ export function taskContextPage(reader: IndexReader, request: TaskContextRequest
     omitted,
     gaps.some((g) => g.kind === 'incomplete_proof'),
   );
+}
+
+/** The lexical candidate window: {@link LEXICAL_CANDIDATE_WINDOW}, or the lower test override. */
+function lexicalWindowOf(options: TaskContextOptions): number {
+  return typeof options.lexicalWindow === 'number' && Number.isInteger(options.lexicalWindow) && options.lexicalWindow >= 1 ? Math.min(options.lexicalWindow, LEXICAL_CANDIDATE_WINDOW) : LEXICAL_CANDIDATE_WINDOW;
+}
+
+/** The gaps known before packing: undeclared required categories, no selected evidence, and the focus and traversal work and result limits. */
+function traversalGaps(plan: TaskPlan, vocabulary: RelationVocabulary, run: Traversal, ceilings: TaskContextCeilings, window: number): EvidenceGap[] {
+  const gaps: EvidenceGap[] = [];
+  for (const category of plan.required_categories) {
+    if (!vocabulary.categories_with_edges.includes(category)) gaps.push({ kind: 'undeclared_relation_category', category, task_kind: plan.task_kind });
+  }
+  if (run.lexicalEmpty) gaps.push({ kind: 'no_selected_evidence', stage: 'focus' });
+  else if (run.related.length === 0 && !run.workLimited && run.droppedCandidates === 0) gaps.push({ kind: 'no_selected_evidence', stage: 'traversal' });
+  if (run.lexicalWindowed) {
+    // The window the focus ranking really used (the plan's candidate_window).
+    const used = plan.focus.mode === 'lexical' ? plan.focus.candidate_window : window;
+    gaps.push({ kind: 'incomplete_proof', cause: 'work_limit', stage: 'focus', examined_candidates: used, ceiling: used });
+  }
+  if (run.workLimited) gaps.push({ kind: 'incomplete_proof', cause: 'work_limit', stage: 'traversal', examined_edges: run.examined, ceiling: ceilings.max_examined_edges });
+  if (run.droppedCandidates > 0) gaps.push({ kind: 'incomplete_proof', cause: 'result_limit', ceiling: ceilings.max_evidence_items, dropped_candidates: run.droppedCandidates });
+  return gaps;
+}
+
+/** The omission item standing for an evidence item packing left out (hash-identified). */
+function omissionItem(candidate: PackCandidate, cause: OmissionCause, chars: number): StreamItem {
+  return {
+    type: 'omission',
+    reason: cause === 'token' ? 'token_limit' : 'response_limit',
+    id: candidate.item.id,
+    sha256: itemSha256(candidate.item),
+    estimated_tokens: candidate.tokens,
+    chars,
+  };
+}
+
+/** What every page of one capsule shares. */
+interface CapsuleFrame {
+  plan: TaskPlan;
+  requestHash: string;
+  planHash: string;
+  vocabulary: TaskContextPageResult['vocabulary'];
+  examined: number;
+}
+
+/** The `result` object of one page. */
+function pageResult(frame: CapsuleFrame, items: StreamItem[], page: PageReceipt, hashes: { collection: string; capsule: string }, finalGaps: EvidenceGap[], used: number, selectedCount: number, omittedCount: number, truncated: boolean): TaskContextPageResult {
+  return {
+    task_kind: frame.plan.task_kind,
+    request_hash: frame.requestHash,
+    plan_hash: frame.planHash,
+    collection_hash: hashes.collection,
+    capsule_hash: hashes.capsule,
+    plan: frame.plan,
+    vocabulary: frame.vocabulary,
+    gaps: finalGaps,
+    used_tokens: used,
+    selected_items: selectedCount,
+    omitted_items: omittedCount,
+    examined_edges: frame.examined,
+    truncated,
+    items,
+    page,
+  };
 }
 
 function gapRank(gap: EvidenceGap): number {

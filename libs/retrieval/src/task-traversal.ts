@@ -66,123 +66,186 @@ export function compare(a: string | number, b: string | number): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** The focus of a plan and how the task's own words rank nodes. */
+interface FocusStep {
+  focus: Visit[];
+  lexicalEmpty: boolean;
+  lexicalWindowed: boolean;
+  /** Search score of the nodes the task's words match (ranks candidates of equal category). */
+  relevance: Map<string, number>;
+}
+
+/** The traversal's state across depths. */
+interface TraversalState {
+  reader: IndexReader;
+  ceilings: TaskContextCeilings;
+  /** Visited nodes (focus and related) by id. */
+  accepted: Map<string, Visit>;
+  /** `source\0relation\0target` keys of edges already reported (as a path or a reason). */
+  usedEdges: Set<string>;
+  related: Visit[];
+  examined: number;
+  workLimited: boolean;
+  dropped: number;
+}
+
+/** One way a candidate node is reached from the frontier. */
+interface CandidateHop {
+  hop: PathHop;
+  edge: EdgeRecord;
+  fromVisit: Visit;
+  /** The position of `fromVisit` in its frontier. */
+  order: number;
+}
+
+/** A candidate node with its hops, best first, and the sort key of its best hop. */
+interface RankedCandidate {
+  id: string;
+  hops: CandidateHop[];
+  key: (string | number)[];
+}
+
+const edgeKey = (e: EdgeRecord): string => `${e.source_id}\u0000${e.relation}\u0000${e.target_id}`;
+
+const declared = (e: EdgeRecord): { path: string; line: number } => ({ path: e.source_path, line: e.line });
+
+const reasonFor = (nodeId: string, e: EdgeRecord): RelationshipReason => ({
+  relation: e.relation,
+  category: relationCategory(e.relation),
+  direction: e.source_id === nodeId ? 'outgoing' : 'incoming',
+  other_id: e.source_id === nodeId ? e.target_id : e.source_id,
+  declared_in: declared(e),
+});
+
 /** Runs the plan's focus and traversal steps; reads at most `ceilings.max_examined_edges` (+1 probe row per query) edges. */
 export function runPlan(reader: IndexReader, plan: TaskPlan, task: string, ceilings: TaskContextCeilings): Traversal {
+  const { focus, lexicalEmpty, lexicalWindowed, relevance } = planFocus(reader, plan, task, ceilings);
+  const rank = new Map<string, number>(plan.category_order.map((c, i) => [c, i]));
+  const primary = plan.required_categories;
+  const primaryRelations = primary.flatMap((c) => RELATION_ALIASES[c] ?? []);
+  const state: TraversalState = { reader, ceilings, accepted: new Map<string, Visit>(focus.map((v) => [v.id, v])), usedEdges: new Set<string>(), related: [], examined: 0, workLimited: false, dropped: 0 };
+  let frontier = focus;
+  for (let depth = 1; depth <= TASK_MAX_DEPTH && frontier.length > 0 && !state.workLimited; depth += 1) {
+    const relations = depth === 1 ? null : primaryRelations;
+    if (relations !== null && relations.length === 0) break;
+    const candidates = collectCandidates(state, frontier, relations);
+    const ranked = rankCandidates(candidates, primary, relevance, rank);
+    const room = ceilings.max_evidence_items - focus.length - state.related.length;
+    const next = acceptCandidates(state, ranked, depth, room, primary);
+    if (state.dropped > 0) break;
+    frontier = next;
+  }
+  return { focus, related: state.related, examined: state.examined, workLimited: state.workLimited, droppedCandidates: state.dropped, lexicalEmpty, lexicalWindowed };
+}
+
+/** The plan's focus: the exact node (which must exist), or the lexical focus's hits in rank order. */
+function planFocus(reader: IndexReader, plan: TaskPlan, task: string, ceilings: TaskContextCeilings): FocusStep {
   const focus: Visit[] = [];
-  let lexicalEmpty = false;
-  let lexicalWindowed = false;
-  let relevance = new Map<string, number>();
   if (plan.focus.mode === 'exact') {
     const id = plan.focus.node_id;
     if (!reader.hasNode(id)) throw errors.nodeNotFound(id);
     focus.push({ id, depth: 0, path: [], focusRank: 1, score: null, basis: 'exact', reasons: [] });
-    relevance = taskRelevance(reader, task, LEXICAL_CANDIDATE_WINDOW);
-  } else {
-    const lexical = lexicalFocus(reader, task, Math.min(plan.focus.max_focus_nodes, ceilings.max_evidence_items), plan.focus.candidate_window);
-    for (const [index, hit] of lexical.hits.entries()) {
-      focus.push({ id: hit.id, depth: 0, path: [], focusRank: index + 1, score: hit.score, basis: hit.basis, reasons: [] });
-    }
-    lexicalEmpty = focus.length === 0;
-    lexicalWindowed = lexical.windowed;
-    relevance = lexical.relevance;
+    return { focus, lexicalEmpty: false, lexicalWindowed: false, relevance: taskRelevance(reader, task, LEXICAL_CANDIDATE_WINDOW) };
   }
+  const lexical = lexicalFocus(reader, task, Math.min(plan.focus.max_focus_nodes, ceilings.max_evidence_items), plan.focus.candidate_window);
+  for (const [index, hit] of lexical.hits.entries()) {
+    focus.push({ id: hit.id, depth: 0, path: [], focusRank: index + 1, score: hit.score, basis: hit.basis, reasons: [] });
+  }
+  return { focus, lexicalEmpty: focus.length === 0, lexicalWindowed: lexical.windowed, relevance: lexical.relevance };
+}
 
-  const rank = new Map<string, number>(plan.category_order.map((c, i) => [c, i]));
-  const primary = plan.required_categories;
-  const primaryRelations = primary.flatMap((c) => RELATION_ALIASES[c] ?? []);
-  const accepted = new Map<string, Visit>(focus.map((v) => [v.id, v]));
-  const usedEdges = new Set<string>();
-  const related: Visit[] = [];
-  let examined = 0;
-  let workLimited = false;
-  let dropped = 0;
-  const edgeKey = (e: EdgeRecord): string => `${e.source_id}\u0000${e.relation}\u0000${e.target_id}`;
-  const declared = (e: EdgeRecord): { path: string; line: number } => ({ path: e.source_path, line: e.line });
-  const reasonFor = (nodeId: string, e: EdgeRecord): RelationshipReason => ({
-    relation: e.relation,
-    category: relationCategory(e.relation),
-    direction: e.source_id === nodeId ? 'outgoing' : 'incoming',
-    other_id: e.source_id === nodeId ? e.target_id : e.source_id,
-    declared_in: declared(e),
-  });
-  let frontier = focus;
-  for (let depth = 1; depth <= TASK_MAX_DEPTH && frontier.length > 0 && !workLimited; depth += 1) {
-    const relations = depth === 1 ? null : primaryRelations;
-    if (relations !== null && relations.length === 0) break;
-    const candidates = new Map<string, { hops: { hop: PathHop; edge: EdgeRecord; fromVisit: Visit; order: number }[] }>();
-    const frontierOrder = new Map(frontier.map((v, i) => [v.id, i]));
-    scan: for (const from of frontier) {
-      for (const direction of ['outgoing', 'incoming'] as const) {
-        const remaining = ceilings.max_examined_edges - examined;
-        if (remaining <= 0) {
-          workLimited = true;
-          break scan;
+/**
+ * Reads the outgoing then incoming edges of each frontier node (of `relations`, or all when null)
+ * within the examined-edge ceiling: an edge to an accepted node becomes one of its reasons, any
+ * other a hop to a candidate. Sets `workLimited` when the ceiling cut the reading short.
+ */
+function collectCandidates(state: TraversalState, frontier: readonly Visit[], relations: readonly string[] | null): Map<string, CandidateHop[]> {
+  const candidates = new Map<string, CandidateHop[]>();
+  const frontierOrder = new Map(frontier.map((v, i) => [v.id, i]));
+  for (const from of frontier) {
+    for (const direction of ['outgoing', 'incoming'] as const) {
+      const remaining = state.ceilings.max_examined_edges - state.examined;
+      if (remaining <= 0) {
+        state.workLimited = true;
+        return candidates;
+      }
+      const rows = state.reader.edges(from.id, direction, relations, remaining + 1);
+      const usable = rows.length > remaining ? rows.slice(0, remaining) : rows;
+      state.examined += usable.length;
+      for (const edge of usable) {
+        const other = direction === 'outgoing' ? edge.target_id : edge.source_id;
+        if (other === from.id) continue;
+        const key = edgeKey(edge);
+        if (state.usedEdges.has(key)) continue;
+        const known = state.accepted.get(other);
+        if (known) {
+          state.usedEdges.add(key);
+          known.reasons.push(reasonFor(other, edge));
+          continue;
         }
-        const rows = reader.edges(from.id, direction, relations, remaining + 1);
-        const usable = rows.length > remaining ? rows.slice(0, remaining) : rows;
-        examined += usable.length;
-        for (const edge of usable) {
-          const other = direction === 'outgoing' ? edge.target_id : edge.source_id;
-          if (other === from.id) continue;
-          const key = edgeKey(edge);
-          if (usedEdges.has(key)) continue;
-          const known = accepted.get(other);
-          if (known) {
-            usedEdges.add(key);
-            known.reasons.push(reasonFor(other, edge));
-            continue;
-          }
-          const hop: PathHop = { from: from.id, relation: edge.relation, category: relationCategory(edge.relation), direction, to: other, declared_in: declared(edge) };
-          let entry = candidates.get(other);
-          if (!entry) {
-            entry = { hops: [] };
-            candidates.set(other, entry);
-          }
-          entry.hops.push({ hop, edge, fromVisit: from, order: frontierOrder.get(from.id)! });
+        const hop: PathHop = { from: from.id, relation: edge.relation, category: relationCategory(edge.relation), direction, to: other, declared_in: declared(edge) };
+        let hops = candidates.get(other);
+        if (!hops) {
+          hops = [];
+          candidates.set(other, hops);
         }
-        if (rows.length > remaining) {
-          workLimited = true;
-          break scan;
-        }
+        hops.push({ hop, edge, fromVisit: from, order: frontierOrder.get(from.id)! });
+      }
+      if (rows.length > remaining) {
+        state.workLimited = true;
+        return candidates;
       }
     }
-    // Primary categories first; among them, and then among the others, nodes the task's own words
-    // rank higher (their search score) come first, then the category preference order.
-    const hopKey = (h: { hop: PathHop; order: number }): (string | number)[] => [primary.includes(h.hop.category) ? 0 : 1, -(relevance.get(h.hop.to) ?? 0), rank.get(h.hop.category) ?? rank.size, h.hop.direction === 'outgoing' ? 0 : 1, h.hop.relation, h.order];
-    const byKey = (a: (string | number)[], b: (string | number)[]): number => {
-      for (let i = 0; i < a.length; i += 1) {
-        const c = compare(a[i]!, b[i]!);
-        if (c !== 0) return c;
-      }
-      return 0;
-    };
-    const ranked = [...candidates.entries()].map(([id, { hops }]) => {
-      hops.sort((a, b) => byKey(hopKey(a), hopKey(b)) || compare(a.hop.from, b.hop.from));
-      return { id, hops, key: hopKey(hops[0]!) };
-    });
-    ranked.sort((a, b) => byKey(a.key, b.key) || compare(a.id, b.id));
-    const room = ceilings.max_evidence_items - focus.length - related.length;
-    const next: Visit[] = [];
-    for (const [index, candidate] of ranked.entries()) {
-      if (index >= room) {
-        dropped += ranked.length - index;
-        break;
-      }
-      const best = candidate.hops[0]!;
-      usedEdges.add(edgeKey(best.edge));
-      const visit: Visit = { id: candidate.id, depth, path: [...best.fromVisit.path, best.hop], focusRank: null, score: null, basis: null, reasons: [] };
-      for (const other of candidate.hops.slice(1)) {
-        const key = edgeKey(other.edge);
-        if (usedEdges.has(key)) continue;
-        usedEdges.add(key);
-        visit.reasons.push(reasonFor(candidate.id, other.edge));
-      }
-      accepted.set(candidate.id, visit);
-      related.push(visit);
-      if (primary.includes(best.hop.category)) next.push(visit);
-    }
-    if (dropped > 0) break;
-    frontier = next;
   }
-  return { focus, related, examined, workLimited, droppedCandidates: dropped, lexicalEmpty, lexicalWindowed };
+  return candidates;
+}
+
+function byKey(a: (string | number)[], b: (string | number)[]): number {
+  for (let i = 0; i < a.length; i += 1) {
+    const c = compare(a[i]!, b[i]!);
+    if (c !== 0) return c;
+  }
+  return 0;
+}
+
+/**
+ * Ranks the candidates: primary categories first; among them, and then among the others, nodes the
+ * task's own words rank higher (their search score) come first, then the category preference order.
+ */
+function rankCandidates(candidates: Map<string, CandidateHop[]>, primary: readonly string[], relevance: Map<string, number>, rank: Map<string, number>): RankedCandidate[] {
+  const hopKey = (h: { hop: PathHop; order: number }): (string | number)[] => [primary.includes(h.hop.category) ? 0 : 1, -(relevance.get(h.hop.to) ?? 0), rank.get(h.hop.category) ?? rank.size, h.hop.direction === 'outgoing' ? 0 : 1, h.hop.relation, h.order];
+  const ranked = [...candidates.entries()].map(([id, hops]) => {
+    hops.sort((a, b) => byKey(hopKey(a), hopKey(b)) || compare(a.hop.from, b.hop.from));
+    return { id, hops, key: hopKey(hops[0]!) };
+  });
+  ranked.sort((a, b) => byKey(a.key, b.key) || compare(a.id, b.id));
+  return ranked;
+}
+
+/**
+ * Accepts the ranked candidates while there is `room` (counting the rest as dropped): each reached
+ * by its best hop, its other hops as reasons. Returns those reached through a primary category,
+ * the next frontier.
+ */
+function acceptCandidates(state: TraversalState, ranked: readonly RankedCandidate[], depth: number, room: number, primary: readonly string[]): Visit[] {
+  const next: Visit[] = [];
+  for (const [index, candidate] of ranked.entries()) {
+    if (index >= room) {
+      state.dropped += ranked.length - index;
+      break;
+    }
+    const best = candidate.hops[0]!;
+    state.usedEdges.add(edgeKey(best.edge));
+    const visit: Visit = { id: candidate.id, depth, path: [...best.fromVisit.path, best.hop], focusRank: null, score: null, basis: null, reasons: [] };
+    for (const other of candidate.hops.slice(1)) {
+      const key = edgeKey(other.edge);
+      if (state.usedEdges.has(key)) continue;
+      state.usedEdges.add(key);
+      visit.reasons.push(reasonFor(candidate.id, other.edge));
+    }
+    state.accepted.set(candidate.id, visit);
+    state.related.push(visit);
+    if (primary.includes(best.hop.category)) next.push(visit);
+  }
+  return next;
 }

@@ -192,6 +192,48 @@ class Scanner {
 }
 
 /**
+ * Reads the token starting at `s.pos` (whose first character is `code`, neither blank, a line
+ * break, a comment nor a backslash continuation): a string (prefixed or not), a name, a number or
+ * an operator (longest match). Leaves `s.pos` just after it.
+ */
+function readToken(s: Scanner, code: number): PyToken {
+  const text = s.text;
+  const start = s.pos;
+  const line = s.line;
+  if (code === 34 || code === 39) {
+    const { quote, terminated } = s.scanString('', 0);
+    return { type: 'string', value: text.slice(start, s.pos), start, end: s.pos, line, prefix: '', quote, terminated };
+  }
+  if (isIdStart(code)) {
+    const end = s.identifierEnd(s.pos);
+    const word = text.slice(start, end);
+    const next = text.charCodeAt(end);
+    if ((next === 34 || next === 39) && STRING_PREFIXES.has(word.toLowerCase())) {
+      s.pos = end;
+      const { quote, terminated } = s.scanString(word, 0);
+      return { type: 'string', value: text.slice(start, s.pos), start, end: s.pos, line, prefix: word, quote, terminated };
+    }
+    s.pos = end;
+    return { type: 'name', value: word, start, end, line };
+  }
+  if (isDigit(code) || (code === 46 && isDigit(text.charCodeAt(s.pos + 1)))) {
+    let end = s.pos + 1;
+    while (end < s.n && (isIdPart(text.charCodeAt(end)) || text.charCodeAt(end) === 46)) end += 1;
+    s.pos = end;
+    return { type: 'number', value: text.slice(start, end), start, end, line };
+  }
+  let op = text[s.pos] as string;
+  for (const long of LONG_OPS) {
+    if (text.startsWith(long, s.pos)) {
+      op = long;
+      break;
+    }
+  }
+  s.pos += op.length;
+  return { type: 'op', value: op, start, end: s.pos, line };
+}
+
+/**
  * Splits Python source into logical lines of tokens without building any syntax tree. Comments
  * and blank lines produce nothing; a line break inside brackets or after a backslash joins
  * physical lines. Error recovery: a physical line starting with `import`, `from`, `def` or
@@ -241,51 +283,19 @@ export function scanPythonLines(text: string): PyLogicalLine[] {
       while (s.pos < s.n && !isLineBreak(text.charCodeAt(s.pos))) s.pos += 1;
       continue;
     }
-    const start = s.pos;
-    const line = s.line;
     if (code === 92 && isLineBreak(text.charCodeAt(s.pos + 1))) {
       // Explicit line joining: the next physical line continues this logical line.
       s.pos += 1;
       s.newline();
       continue;
     }
-    if (code === 34 || code === 39) {
-      const { quote, terminated } = s.scanString('', 0);
-      tokens.push({ type: 'string', value: text.slice(start, s.pos), start, end: s.pos, line, prefix: '', quote, terminated });
-      continue;
+    const token = readToken(s, code);
+    if (token.type === 'op') {
+      const op = token.value;
+      if (op === '(' || op === '[' || op === '{') depth += 1;
+      else if ((op === ')' || op === ']' || op === '}') && depth > 0) depth -= 1;
     }
-    if (isIdStart(code)) {
-      const end = s.identifierEnd(s.pos);
-      const word = text.slice(start, end);
-      const next = text.charCodeAt(end);
-      if ((next === 34 || next === 39) && STRING_PREFIXES.has(word.toLowerCase())) {
-        s.pos = end;
-        const { quote, terminated } = s.scanString(word, 0);
-        tokens.push({ type: 'string', value: text.slice(start, s.pos), start, end: s.pos, line, prefix: word, quote, terminated });
-        continue;
-      }
-      s.pos = end;
-      tokens.push({ type: 'name', value: word, start, end, line });
-      continue;
-    }
-    if (isDigit(code) || (code === 46 && isDigit(text.charCodeAt(s.pos + 1)))) {
-      let end = s.pos + 1;
-      while (end < s.n && (isIdPart(text.charCodeAt(end)) || text.charCodeAt(end) === 46)) end += 1;
-      s.pos = end;
-      tokens.push({ type: 'number', value: text.slice(start, end), start, end, line });
-      continue;
-    }
-    let op = text[s.pos] as string;
-    for (const long of LONG_OPS) {
-      if (text.startsWith(long, s.pos)) {
-        op = long;
-        break;
-      }
-    }
-    if (op === '(' || op === '[' || op === '{') depth += 1;
-    else if ((op === ')' || op === ']' || op === '}') && depth > 0) depth -= 1;
-    s.pos += op.length;
-    tokens.push({ type: 'op', value: op, start, end: s.pos, line });
+    tokens.push(token);
   }
   flush();
   return lines;

@@ -239,96 +239,37 @@ class Extractor extends ExtractState implements Walker {
 
   /** Visits one syntax node in a scope: declarations, module references, calls, nested code. */
   visit(node: ts.Node, scope: Scope): void {
-    const sf = this.sf;
     switch (node.kind) {
-      case ts.SyntaxKind.FunctionDeclaration: {
-        const fn = node as ts.FunctionDeclaration;
-        const isDefault = hasModifier(fn, ts.SyntaxKind.DefaultKeyword);
-        const name = fn.name?.text ?? (isDefault ? 'default' : null);
-        if (name === null) {
-          this.visitFunctionParts(fn, { ...scope, topLevel: false, thisOf: null });
-          return;
-        }
-        const id = this.declareFunction(fn, 'function', name, scope, fn, this.functionSignature(fn, name));
-        if (scope.topLevel && hasModifier(fn, ts.SyntaxKind.ExportKeyword)) {
-          this.addCap(id, 'exported');
-          this.exportsList.push({ name: isDefault ? 'default' : name, local: name, specifier: null, imported: null, line: lineAt(sf, fn.getStart(sf)) });
-        }
+      case ts.SyntaxKind.FunctionDeclaration:
+        this.visitFunctionDeclaration(node as ts.FunctionDeclaration, scope);
         return;
-      }
-      case ts.SyntaxKind.ClassDeclaration: {
-        const cls = node as ts.ClassDeclaration;
-        const isDefault = hasModifier(cls, ts.SyntaxKind.DefaultKeyword);
-        const name = cls.name?.text ?? (isDefault ? 'default' : null);
-        const id = this.visitClass(cls, name, scope, cls);
-        if (id !== null && name !== null && scope.topLevel && hasModifier(cls, ts.SyntaxKind.ExportKeyword)) {
-          this.addCap(id, 'exported');
-          this.exportsList.push({ name: isDefault ? 'default' : name, local: name, specifier: null, imported: null, line: lineAt(sf, cls.getStart(sf)) });
-        }
+      case ts.SyntaxKind.ClassDeclaration:
+        this.visitClassDeclaration(node as ts.ClassDeclaration, scope);
         return;
-      }
       case ts.SyntaxKind.ClassExpression: {
         const cls = node as ts.ClassExpression;
         this.visitClass(cls, cls.name?.text ?? null, scope, cls);
         return;
       }
-      case ts.SyntaxKind.InterfaceDeclaration: {
-        const decl = node as ts.InterfaceDeclaration;
-        const name = decl.name.text;
-        const typeParams = decl.typeParameters ? `<${decl.typeParameters.map((t) => sf.text.slice(t.getStart(sf), t.end)).join(', ')}>` : '';
-        const ext = decl.heritageClauses?.flatMap((c) => c.types.map((t) => sf.text.slice(t.getStart(sf), t.end))) ?? [];
-        const summary = `interface ${name}${typeParams}${ext.length ? ` extends ${ext.join(', ')}` : ''}`;
-        const { id } = this.addDecl('interface', name, scope, decl, summary, decl, true);
-        this.recordTypeParams(id, decl.typeParameters);
-        this.visitInterfaceMembers(decl, id, { ...scope, declId: id, prefix: this.qualified(scope, name), topLevel: false, thisOf: null });
-        for (const clause of decl.heritageClauses ?? []) {
-          for (const type of clause.types) {
-            const target = dottedName(type.expression);
-            if (target !== null) this.heritage.push({ id, relation: 'inherits', name: target, line: lineAt(sf, type.getStart(sf)) });
-          }
-        }
-        if (scope.topLevel && hasModifier(decl, ts.SyntaxKind.ExportKeyword)) {
-          this.addCap(id, 'exported');
-          const isDefault = hasModifier(decl, ts.SyntaxKind.DefaultKeyword);
-          this.exportsList.push({ name: isDefault ? 'default' : name, local: name, specifier: null, imported: null, line: lineAt(sf, decl.getStart(sf)) });
-        }
+      case ts.SyntaxKind.InterfaceDeclaration:
+        this.visitInterface(node as ts.InterfaceDeclaration, scope);
         return;
-      }
       case ts.SyntaxKind.TypeAliasDeclaration:
         return;
-      case ts.SyntaxKind.ModuleDeclaration: {
-        const decl = node as ts.ModuleDeclaration;
-        if (ts.isStringLiteral(decl.name)) {
-          if (decl.body) this.visit(decl.body, { ...scope, topLevel: false });
-          return;
-        }
-        const inner: Scope = { ...scope, prefix: this.qualified(scope, decl.name.text), topLevel: false };
-        if (decl.body) this.visit(decl.body, inner);
+      case ts.SyntaxKind.ModuleDeclaration:
+        this.visitModuleDeclaration(node as ts.ModuleDeclaration, scope);
         return;
-      }
       case ts.SyntaxKind.VariableStatement: {
         const stmt = node as ts.VariableStatement;
-        const exported = scope.topLevel && hasModifier(stmt, ts.SyntaxKind.ExportKeyword);
-        const isConst = (stmt.declarationList.flags & ts.NodeFlags.Const) !== 0;
-        for (const decl of stmt.declarationList.declarations) this.visitVariable(decl, scope, exported, stmt, isConst);
+        this.visitVariables(stmt.declarationList, scope, stmt);
         return;
       }
-      case ts.SyntaxKind.VariableDeclarationList: {
-        const list = node as ts.VariableDeclarationList;
-        const isConst = (list.flags & ts.NodeFlags.Const) !== 0;
-        for (const decl of list.declarations) this.visitVariable(decl, scope, false, decl, isConst);
+      case ts.SyntaxKind.VariableDeclarationList:
+        this.visitVariables(node as ts.VariableDeclarationList, scope, null);
         return;
-      }
-      case ts.SyntaxKind.ExpressionStatement: {
-        const expr = (node as ts.ExpressionStatement).expression;
-        if (ts.isBinaryExpression(expr) && expr.operatorToken.kind === ts.SyntaxKind.EqualsToken
-          && visitAssignment(this, expr, scope, node)) {
-          return;
-        }
-        if (ts.isBinaryExpression(expr)) this.recordThisAssignment(expr, scope);
-        this.visit(expr, scope);
+      case ts.SyntaxKind.ExpressionStatement:
+        this.visitExpressionStatement(node as ts.ExpressionStatement, scope);
         return;
-      }
       case ts.SyntaxKind.ImportDeclaration:
         recordImport(this, node as ts.ImportDeclaration);
         return;
@@ -338,26 +279,18 @@ class Extractor extends ExtractState implements Walker {
       case ts.SyntaxKind.ExportDeclaration:
         recordExportDeclaration(this, node as ts.ExportDeclaration);
         return;
-      case ts.SyntaxKind.ExportAssignment: {
-        const decl = node as ts.ExportAssignment;
-        const exportName = decl.isExportEquals ? '=' : 'default';
-        const line = lineAt(sf, decl.getStart(sf));
-        exportValue(this, exportName, decl.expression, scope, decl, line);
+      case ts.SyntaxKind.ExportAssignment:
+        this.visitExportAssignment(node as ts.ExportAssignment, scope);
         return;
-      }
       case ts.SyntaxKind.CallExpression:
         visitCall(this, node as ts.CallExpression, scope);
         return;
       case ts.SyntaxKind.NewExpression:
         visitNew(this, node as ts.NewExpression, scope);
         return;
-      case ts.SyntaxKind.PropertyAccessExpression: {
-        const access = node as ts.PropertyAccessExpression;
-        if (ts.isIdentifier(access.expression) && access.expression.text === 'require' && access.name.text === 'main') this.entrypoint = true;
-        if (ts.isMetaProperty(access.expression) && access.name.text === 'main') this.entrypoint = true;
-        this.visit(access.expression, scope);
+      case ts.SyntaxKind.PropertyAccessExpression:
+        this.visitPropertyAccess(node as ts.PropertyAccessExpression, scope);
         return;
-      }
       case ts.SyntaxKind.ArrowFunction:
         this.visitFunctionParts(node as ts.ArrowFunction, { ...scope, topLevel: false });
         return;
@@ -384,6 +317,100 @@ class Extractor extends ExtractState implements Walker {
         if (node.kind >= ts.SyntaxKind.FirstTypeNode && node.kind <= ts.SyntaxKind.LastTypeNode) return;
         ts.forEachChild(node, (child) => this.visit(child, scope));
     }
+  }
+
+  /** A function declaration: a declared function (exported at top level when marked), or only its parts when anonymous. */
+  private visitFunctionDeclaration(fn: ts.FunctionDeclaration, scope: Scope): void {
+    const sf = this.sf;
+    const isDefault = hasModifier(fn, ts.SyntaxKind.DefaultKeyword);
+    const name = fn.name?.text ?? (isDefault ? 'default' : null);
+    if (name === null) {
+      this.visitFunctionParts(fn, { ...scope, topLevel: false, thisOf: null });
+      return;
+    }
+    const id = this.declareFunction(fn, 'function', name, scope, fn, this.functionSignature(fn, name));
+    if (scope.topLevel && hasModifier(fn, ts.SyntaxKind.ExportKeyword)) {
+      this.addCap(id, 'exported');
+      this.exportsList.push({ name: isDefault ? 'default' : name, local: name, specifier: null, imported: null, line: lineAt(sf, fn.getStart(sf)) });
+    }
+  }
+
+  /** A class declaration, exported at top level when marked. */
+  private visitClassDeclaration(cls: ts.ClassDeclaration, scope: Scope): void {
+    const sf = this.sf;
+    const isDefault = hasModifier(cls, ts.SyntaxKind.DefaultKeyword);
+    const name = cls.name?.text ?? (isDefault ? 'default' : null);
+    const id = this.visitClass(cls, name, scope, cls);
+    if (id !== null && name !== null && scope.topLevel && hasModifier(cls, ts.SyntaxKind.ExportKeyword)) {
+      this.addCap(id, 'exported');
+      this.exportsList.push({ name: isDefault ? 'default' : name, local: name, specifier: null, imported: null, line: lineAt(sf, cls.getStart(sf)) });
+    }
+  }
+
+  /** An interface: its node (signature summary), members, `extends` heritage and export. */
+  private visitInterface(decl: ts.InterfaceDeclaration, scope: Scope): void {
+    const sf = this.sf;
+    const name = decl.name.text;
+    const typeParams = decl.typeParameters ? `<${decl.typeParameters.map((t) => sf.text.slice(t.getStart(sf), t.end)).join(', ')}>` : '';
+    const ext = decl.heritageClauses?.flatMap((c) => c.types.map((t) => sf.text.slice(t.getStart(sf), t.end))) ?? [];
+    const summary = `interface ${name}${typeParams}${ext.length ? ` extends ${ext.join(', ')}` : ''}`;
+    const { id } = this.addDecl('interface', name, scope, decl, summary, decl, true);
+    this.recordTypeParams(id, decl.typeParameters);
+    this.visitInterfaceMembers(decl, id, { ...scope, declId: id, prefix: this.qualified(scope, name), topLevel: false, thisOf: null });
+    for (const clause of decl.heritageClauses ?? []) {
+      for (const type of clause.types) {
+        const target = dottedName(type.expression);
+        if (target !== null) this.heritage.push({ id, relation: 'inherits', name: target, line: lineAt(sf, type.getStart(sf)) });
+      }
+    }
+    if (scope.topLevel && hasModifier(decl, ts.SyntaxKind.ExportKeyword)) {
+      this.addCap(id, 'exported');
+      const isDefault = hasModifier(decl, ts.SyntaxKind.DefaultKeyword);
+      this.exportsList.push({ name: isDefault ? 'default' : name, local: name, specifier: null, imported: null, line: lineAt(sf, decl.getStart(sf)) });
+    }
+  }
+
+  /** A namespace (its members qualified by its name) or an ambient module `declare module 'x'` (not qualified). */
+  private visitModuleDeclaration(decl: ts.ModuleDeclaration, scope: Scope): void {
+    if (ts.isStringLiteral(decl.name)) {
+      if (decl.body) this.visit(decl.body, { ...scope, topLevel: false });
+      return;
+    }
+    const inner: Scope = { ...scope, prefix: this.qualified(scope, decl.name.text), topLevel: false };
+    if (decl.body) this.visit(decl.body, inner);
+  }
+
+  /** The declarations of a variable list; `statement` (a `var`/`let`/`const` statement) carries the export and the doc comment, else each declaration does. */
+  private visitVariables(list: ts.VariableDeclarationList, scope: Scope, statement: ts.VariableStatement | null): void {
+    const exported = statement !== null && scope.topLevel && hasModifier(statement, ts.SyntaxKind.ExportKeyword);
+    const isConst = (list.flags & ts.NodeFlags.Const) !== 0;
+    for (const decl of list.declarations) this.visitVariable(decl, scope, exported, statement ?? decl, isConst);
+  }
+
+  /** `export default x` or `export = x`. */
+  private visitExportAssignment(decl: ts.ExportAssignment, scope: Scope): void {
+    const sf = this.sf;
+    const exportName = decl.isExportEquals ? '=' : 'default';
+    const line = lineAt(sf, decl.getStart(sf));
+    exportValue(this, exportName, decl.expression, scope, decl, line);
+  }
+
+  /** A member access: `require.main` / `import.meta.main` mark an entrypoint; the object is visited. */
+  private visitPropertyAccess(access: ts.PropertyAccessExpression, scope: Scope): void {
+    if (ts.isIdentifier(access.expression) && access.expression.text === 'require' && access.name.text === 'main') this.entrypoint = true;
+    if (ts.isMetaProperty(access.expression) && access.name.text === 'main') this.entrypoint = true;
+    this.visit(access.expression, scope);
+  }
+
+  /** An expression statement: an assignment that declares something (CommonJS exports, prototype members) or plain code. */
+  private visitExpressionStatement(node: ts.ExpressionStatement, scope: Scope): void {
+    const expr = node.expression;
+    if (ts.isBinaryExpression(expr) && expr.operatorToken.kind === ts.SyntaxKind.EqualsToken
+      && visitAssignment(this, expr, scope, node)) {
+      return;
+    }
+    if (ts.isBinaryExpression(expr)) this.recordThisAssignment(expr, scope);
+    this.visit(expr, scope);
   }
 
   private visitVariable(decl: ts.VariableDeclaration, scope: Scope, exported: boolean, docNode: ts.Node, isConst: boolean): void {

@@ -13,8 +13,10 @@ export { typescriptLinker } from './linker.js';
 
 export { extractTypeScript } from './extract.js';
 export { isTestPath, isDeclarationPath, isEntrypointPath, languageOf } from './paths.js';
-export { extractLexical, lexTokens, scanModuleReferences } from './lexical.js';
-export type { LexToken, LexicalScan } from './lexical.js';
+export { extractLexical, scanModuleReferences } from './lexical.js';
+export { lexTokens } from './lexer.js';
+export type { LexicalScan } from './lexical.js';
+export type { LexToken } from './lexer.js';
 export type { TsExtractResult } from './module-node.js';
 export { linkTypeScript, linkTypeScriptFiles } from './link.js';
 export type { TsLinkInput } from './link.js';

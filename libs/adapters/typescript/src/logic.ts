@@ -188,54 +188,12 @@ class LogicBuilder {
       case ts.SyntaxKind.ForInStatement:
       case ts.SyntaxKind.ForOfStatement:
       case ts.SyntaxKind.WhileStatement:
-      case ts.SyntaxKind.DoStatement: {
-        const node = s as ts.IterationStatement;
-        const label = ts.isDoStatement(node)
-          ? oneLine(`do … while (${nodeText(sf, node.expression, 400)})`)
-          : headText(sf, node, node.statement.getStart(sf));
-        const loop = this.addStep('loop', label, node);
-        this.connect(pending, loop, 'sequence');
-        const frame: TargetFrame = { frame: 'target', kind: 'loop', labels, loopStep: loop, breaks: [] };
-        this.frames.push(frame);
-        const bodyOut = this.statement(node.statement, [{ from: loop, kind: 'loop_body', label: '' }], []);
-        this.frames.pop();
-        this.connect(bodyOut, loop, 'loop_back');
-        return [{ from: loop, kind: 'loop_exit', label: '' }, ...frame.breaks];
-      }
-      case ts.SyntaxKind.SwitchStatement: {
-        const node = s as ts.SwitchStatement;
-        const sw = this.addStep('switch', oneLine(`switch (${nodeText(sf, node.expression, 400)})`), node);
-        this.connect(pending, sw, 'sequence');
-        const frame: TargetFrame = { frame: 'target', kind: 'switch', labels, loopStep: -1, breaks: [] };
-        this.frames.push(frame);
-        let previous: Pending[] = [];
-        let hasDefault = false;
-        for (const clause of node.caseBlock.clauses) {
-          const caseText = ts.isCaseClause(clause) ? oneLine(`case ${nodeText(sf, clause.expression, 400)}`) : 'default';
-          if (!ts.isCaseClause(clause)) hasDefault = true;
-          const step = this.addStep('case', oneLine(`${caseText}:`), clause);
-          this.connect([{ from: sw, kind: 'case', label: caseText }], step, 'case');
-          this.connect(previous, step, 'sequence');
-          previous = this.block(clause.statements, [{ from: step, kind: 'sequence', label: '' }]);
-        }
-        this.frames.pop();
-        const out = [...previous, ...frame.breaks];
-        if (!hasDefault) out.push({ from: sw, kind: 'case', label: 'no match' });
-        return out;
-      }
-      case ts.SyntaxKind.LabeledStatement: {
-        const node = s as ts.LabeledStatement;
-        const allLabels = [...labels, node.label.text];
-        const inner = node.statement;
-        if (ts.isLabeledStatement(inner) || ts.isIterationStatement(inner, false) || ts.isSwitchStatement(inner)) {
-          return this.statement(inner, pending, allLabels);
-        }
-        const frame: TargetFrame = { frame: 'target', kind: 'label', labels: allLabels, loopStep: -1, breaks: [] };
-        this.frames.push(frame);
-        const out = this.statement(inner, pending, []);
-        this.frames.pop();
-        return [...out, ...frame.breaks];
-      }
+      case ts.SyntaxKind.DoStatement:
+        return this.loopStatement(s as ts.IterationStatement, pending, labels);
+      case ts.SyntaxKind.SwitchStatement:
+        return this.switchStatement(s as ts.SwitchStatement, pending, labels);
+      case ts.SyntaxKind.LabeledStatement:
+        return this.labeledStatement(s as ts.LabeledStatement, pending, labels);
       case ts.SyntaxKind.ReturnStatement:
       case ts.SyntaxKind.ThrowStatement:
       case ts.SyntaxKind.BreakStatement:
@@ -258,6 +216,59 @@ class LogicBuilder {
         return [{ from: step, kind: 'sequence', label: '' }];
       }
     }
+  }
+
+  /** A `for`/`for in`/`for of`/`while`/`do` loop: its step, body, back edge, exit and breaks; `labels` name it for `break`/`continue`. */
+  private loopStatement(node: ts.IterationStatement, pending: Pending[], labels: readonly string[]): Pending[] {
+    const sf = this.sf;
+    const label = ts.isDoStatement(node)
+      ? oneLine(`do … while (${nodeText(sf, node.expression, 400)})`)
+      : headText(sf, node, node.statement.getStart(sf));
+    const loop = this.addStep('loop', label, node);
+    this.connect(pending, loop, 'sequence');
+    const frame: TargetFrame = { frame: 'target', kind: 'loop', labels, loopStep: loop, breaks: [] };
+    this.frames.push(frame);
+    const bodyOut = this.statement(node.statement, [{ from: loop, kind: 'loop_body', label: '' }], []);
+    this.frames.pop();
+    this.connect(bodyOut, loop, 'loop_back');
+    return [{ from: loop, kind: 'loop_exit', label: '' }, ...frame.breaks];
+  }
+
+  /** A `switch`: one step per clause (falling through in order), its breaks, and `no match` without a default. */
+  private switchStatement(node: ts.SwitchStatement, pending: Pending[], labels: readonly string[]): Pending[] {
+    const sf = this.sf;
+    const sw = this.addStep('switch', oneLine(`switch (${nodeText(sf, node.expression, 400)})`), node);
+    this.connect(pending, sw, 'sequence');
+    const frame: TargetFrame = { frame: 'target', kind: 'switch', labels, loopStep: -1, breaks: [] };
+    this.frames.push(frame);
+    let previous: Pending[] = [];
+    let hasDefault = false;
+    for (const clause of node.caseBlock.clauses) {
+      const caseText = ts.isCaseClause(clause) ? oneLine(`case ${nodeText(sf, clause.expression, 400)}`) : 'default';
+      if (!ts.isCaseClause(clause)) hasDefault = true;
+      const step = this.addStep('case', oneLine(`${caseText}:`), clause);
+      this.connect([{ from: sw, kind: 'case', label: caseText }], step, 'case');
+      this.connect(previous, step, 'sequence');
+      previous = this.block(clause.statements, [{ from: step, kind: 'sequence', label: '' }]);
+    }
+    this.frames.pop();
+    const out = [...previous, ...frame.breaks];
+    if (!hasDefault) out.push({ from: sw, kind: 'case', label: 'no match' });
+    return out;
+  }
+
+  /** A labeled statement: a loop or switch takes the label; any other statement is a `break` target of its own. */
+  private labeledStatement(node: ts.LabeledStatement, pending: Pending[], labels: readonly string[]): Pending[] {
+    const allLabels = [...labels, node.label.text];
+    const inner = node.statement;
+    if (ts.isLabeledStatement(inner) || ts.isIterationStatement(inner, false) || ts.isSwitchStatement(inner)) {
+      return this.statement(inner, pending, allLabels);
+    }
+    const frame: TargetFrame = { frame: 'target', kind: 'label', labels: allLabels, loopStep: -1, breaks: [] };
+    this.frames.push(frame);
+    const out = this.statement(inner, pending, []);
+    this.frames.pop();
+    return [...out, ...frame.breaks];
   }
 
   private tryStatement(node: ts.TryStatement, pending: Pending[]): Pending[] {
