@@ -15,11 +15,12 @@
 // manifest's inputs are those of both. Code compiled from cached data cannot run import() on Node 20,
 // so the bundle's built-in dynamic imports are rewritten and any other fails the build
 // (builtin-dynamic-imports.mjs). Run after `tsc -b`; exits non-zero on any bundle error.
+// Does nothing while worker.stamp.json says both bundles are current (ops/build-stamp.mjs); --force rebuilds.
 // Usage: node libs/index/scripts/build-worker-bundle.mjs
-import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { dropStamp, esbuildVersion, fileHash, forced, stampIsCurrent, writeStamp } from '../../../ops/build-stamp.mjs';
 import { rewriteBuiltinDynamicImports } from './builtin-dynamic-imports.mjs';
 import { directCompilerDefault } from './direct-compiler-default.mjs';
 import { ownImportMetaUrl } from './own-import-meta-url.mjs';
@@ -41,6 +42,14 @@ for (const file of [entry, loaderEntry]) {
 
 
 mkdirSync(out, { recursive: true });
+// Up to date: same scripts and plugins (every .mjs beside this one), same esbuild, same folder, inputs unchanged.
+const stamp = path.join(out, 'worker.stamp.json');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const key = { esbuild: esbuildVersion(), built_in: realpathSync(out), scripts: readdirSync(here).filter((n) => n.endsWith('.mjs')).sort().map((n) => [n, fileHash(path.join(here, n))]) };
+if (!forced() && stampIsCurrent(stamp, key)) process.exit(0);
+dropStamp(stamp);
+// esbuild loads only when there is something to build (its import is most of a no-op run).
+const { build } = await import('esbuild');
 // The old manifest goes first (a bundle without its manifest is never used); bundle, then manifest,
 // each through a temp file and a rename, so a worker starting meanwhile never loads a partial file.
 rmSync(manifest, { force: true });
@@ -76,3 +85,4 @@ const inputs = [...new Set([...Object.keys(result.metafile.inputs), ...Object.ke
 // built_in: the bundle embeds its modules' absolute file URLs; a moved checkout must not use it.
 writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'worker.cjs', entry: 'worker-entry.cjs', built_in: realpathSync(out), inputs }, null, 2)}\n`);
 renameSync(`${manifest}.tmp`, manifest);
+writeStamp(stamp, key, inputs.map((input) => path.resolve(out, input)), [bundle, loader, manifest]);
