@@ -1,15 +1,21 @@
 // Runs every compiled test file with Node's test runner (node --test does not expand globs on Node 20).
 // Alongside the run it builds the shared example fixture once: a copy of examples/ indexed by the
 // built `docforge sync` in the background, whose location reaches the tests through DOCFORGE_TEST_FIXTURES (see
-// test/helpers/projects.ts, exampleProjectCopy). Usage: node ops/run-tests.mjs [path substring ...]
+// test/helpers/projects.ts, exampleProjectCopy). Usage: node ops/run-tests.mjs [--core] [path substring ...]
+// --core (npm run test:core) leaves out the tests that start the viewer daemon or a browser (CORE_EXCLUDED).
+// DOCFORGE_TEST_CONCURRENCY sets how many test files run at once (default 3: most files wait on
+// processes they spawn, so a third file keeps 2 cores busy).
 import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 
 const FIXTURES_ENV = 'DOCFORGE_TEST_FIXTURES';
 const roots = ['protocol', 'libs/core', 'libs/fs-safe', 'libs/project', 'libs/adapters/typescript', 'libs/adapters/python', 'libs/policy', 'libs/store', 'libs/identity', 'libs/stdio', 'libs/build', 'libs/sync', 'libs/retrieval', 'libs/changesets', 'libs/ipc', 'libs/viewer-client', 'libs/render', 'apps/mcp-server', 'apps/cli', 'apps/viewer-manager', 'apps/graph-browser', 'test'];
-const filter = process.argv.slice(2);
+const core = process.argv.includes('--core');
+const filter = process.argv.slice(2).filter((arg) => arg !== '--core');
+// Files of the daemon (viewer manager) and browser tests: path parts that name them.
+const CORE_EXCLUDED = ['apps/viewer-manager/', 'apps/graph-browser/', 'libs/viewer-client/', 'browser', 'viewer'];
 const files = [];
 function collect(dir) {
   if (!existsSync(dir)) return;
@@ -21,21 +27,26 @@ function collect(dir) {
 }
 for (const root of roots) collect(path.join(root, 'dist', 'test'));
 collect(path.join('test', 'dist'));
-const selected = filter.length > 0 ? files.filter((f) => filter.some((x) => f.includes(x))) : files;
+const chosen = filter.length > 0 ? files.filter((f) => filter.some((x) => f.includes(x))) : files;
+const selected = core ? chosen.filter((f) => !CORE_EXCLUDED.some((x) => f.split(path.sep).join('/').includes(x))) : chosen;
 if (selected.length === 0) {
   console.error('run-tests: no compiled test files found (did tsc -b run?)');
   process.exit(1);
 }
 // The launcher's bundled no-change sync (apps/cli/dist/bundle) and the bundled build worker
-// (libs/sync/dist/bundle) are rebuilt from the compiled files, so a `tsc -b` before a subset run never
-// leaves them stale for the tests that use them (about 0.3 s).
-for (const [script, what] of [['apps/cli/scripts/build-bundle.mjs', 'the no-change sync'], ['libs/sync/scripts/build-worker-bundle.mjs', 'the build worker']]) {
-  const bundled = spawnSync(process.execPath, [script], { stdio: 'inherit' });
-  if (bundled.status !== 0) {
-    console.error(`run-tests: bundling ${what} failed`);
+// (libs/sync/dist/bundle) are rebuilt from the compiled files when stale, so a `tsc -b` before a
+// subset run never leaves them stale for the tests that use them; each script exits at once while its
+// stamp says the bundle is current (ops/build-stamp.mjs). Both run at once.
+const bundles = [['apps/cli/scripts/build-bundle.mjs', 'the no-change sync'], ['libs/sync/scripts/build-worker-bundle.mjs', 'the build worker']];
+const bundled = await Promise.all(bundles.map(([script]) => new Promise((resolve) => {
+  spawn(process.execPath, [script], { stdio: 'inherit' }).on('close', (code) => resolve(code));
+})));
+bundled.forEach((code, i) => {
+  if (code !== 0) {
+    console.error(`run-tests: bundling ${bundles[i][1]} failed`);
     process.exit(1);
   }
-}
+});
 
 /**
  * Copies examples/ (without state) into `dir`/acme-payments and indexes it with the built CLI, in
@@ -68,7 +79,7 @@ function buildExampleFixture(dir) {
 
 /** Runs `node --test` on the selected files; resolves with its exit status. */
 function runTests(env) {
-  const concurrency = Number(process.env.DOCFORGE_TEST_CONCURRENCY ?? 2);
+  const concurrency = Number(process.env.DOCFORGE_TEST_CONCURRENCY ?? 3);
   const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...selected], { stdio: 'inherit', env });
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }

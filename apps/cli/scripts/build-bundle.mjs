@@ -7,11 +7,12 @@
 // import.meta.url, so they resolve as from the unbundled files). Beside it, fast-sync.inputs.json lists every input
 // (paths relative to the bundle's folder): the launcher (bin/docforge.js) uses the bundle only while
 // no input is newer than it, so a stale bundle after a plain `tsc -b` never runs.
-// Run after `tsc -b`; exits non-zero on any bundle error. Usage: node apps/cli/scripts/build-bundle.mjs
+// Run after `tsc -b`; exits non-zero on any bundle error. Does nothing while fast-sync.stamp.json says
+// the bundle is current (ops/build-stamp.mjs); --force rebuilds. Usage: node apps/cli/scripts/build-bundle.mjs
 import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { dropStamp, esbuildVersion, fileHash, forced, stampIsCurrent, writeStamp } from '../../../ops/build-stamp.mjs';
 import { ownImportMetaUrl } from '../../../libs/sync/scripts/own-import-meta-url.mjs';
 
 
@@ -26,6 +27,14 @@ if (!existsSync(entry)) {
   process.exit(1);
 }
 mkdirSync(out, { recursive: true });
+// Up to date: same script and plugin, same esbuild, same folder, inputs unchanged and none newer than the bundle.
+const stamp = path.join(out, 'fast-sync.stamp.json');
+const scripts = [fileURLToPath(import.meta.url), fileURLToPath(new URL('../../../libs/sync/scripts/own-import-meta-url.mjs', import.meta.url))];
+const key = { esbuild: esbuildVersion(), built_in: realpathSync(out), scripts: scripts.map(fileHash) };
+if (!forced() && stampIsCurrent(stamp, key)) process.exit(0);
+dropStamp(stamp);
+// esbuild loads only when there is something to build (its import is most of a no-op run).
+const { build } = await import('esbuild');
 // The old manifest goes first (a bundle without its manifest is never used); the bundle and then its
 // manifest are each written to a temp file and renamed, so a launcher running meanwhile never loads
 // a partly written bundle.
@@ -58,3 +67,4 @@ const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(
 // built_in: the bundle embeds its modules' absolute file URLs; a moved checkout must not use it.
 writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'fast-sync.cjs', built_in: realpathSync(out), inputs }, null, 2)}\n`);
 renameSync(`${manifest}.tmp`, manifest);
+writeStamp(stamp, key, Object.keys(result.metafile.inputs).map((input) => path.resolve(input)), [bundle, manifest]);

@@ -11,11 +11,12 @@
 // it, worker.inputs.json lists every input (paths relative to the bundle's folder): build-pool.ts
 // uses the bundle only while no input is newer than it (a stale bundle after a plain `tsc -b` never
 // runs). Run after `tsc -b`; exits non-zero on any bundle error.
+// Does nothing while worker.stamp.json says the bundle is current (ops/build-stamp.mjs); --force rebuilds.
 // Usage: node libs/sync/scripts/build-worker-bundle.mjs
-import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { dropStamp, esbuildVersion, fileHash, forced, stampIsCurrent, writeStamp } from '../../../ops/build-stamp.mjs';
 import { directCompilerDefault } from './direct-compiler-default.mjs';
 import { ownImportMetaUrl } from './own-import-meta-url.mjs';
 
@@ -30,6 +31,14 @@ if (!existsSync(entry)) {
   process.exit(1);
 }
 mkdirSync(out, { recursive: true });
+// Up to date: same scripts and plugins (every .mjs beside this one), same esbuild, same folder, inputs unchanged.
+const stamp = path.join(out, 'worker.stamp.json');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const key = { esbuild: esbuildVersion(), built_in: realpathSync(out), scripts: readdirSync(here).filter((n) => n.endsWith('.mjs')).sort().map((n) => [n, fileHash(path.join(here, n))]) };
+if (!forced() && stampIsCurrent(stamp, key)) process.exit(0);
+dropStamp(stamp);
+// esbuild loads only when there is something to build (its import is most of a no-op run).
+const { build } = await import('esbuild');
 // The old manifest goes first (a bundle without its manifest is never used); bundle, then manifest,
 // each through a temp file and a rename, so a worker starting meanwhile never loads a partial file.
 rmSync(manifest, { force: true });
@@ -57,3 +66,4 @@ const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(
 // built_in: the bundle embeds its modules' absolute file URLs; a moved checkout must not use it.
 writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'worker.cjs', built_in: realpathSync(out), inputs }, null, 2)}\n`);
 renameSync(`${manifest}.tmp`, manifest);
+writeStamp(stamp, key, inputs.map((input) => path.resolve(out, input)), [bundle, manifest]);
