@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { compile } from 'json-schema-to-typescript';
+import { compactValidatorCode } from './compact-validators.mjs';
 import { components, normalize, stem } from './schema-refs.mjs';
 
 const PROTOCOL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -84,8 +85,20 @@ function readJson(file) {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
-/** ajv options of every generated validator (allErrors: argument errors list every failing path). */
-const AJV_OPTIONS = { code: { source: true, esm: true, lines: true }, allErrors: true, strict: false, inlineRefs: false };
+/**
+ * ajv options of every generated validator (allErrors: argument errors list every failing path).
+ * loopRequired 1: `required` is one loop over the schema's list instead of one block per name (the
+ * same errors in the same order). code.process makes ajv compile the compacted code of each
+ * function while generating, so a rewrite that breaks the code fails here (the module written is
+ * compacted by validatorModule, as standalone code is taken from before process).
+ */
+const AJV_OPTIONS = {
+  code: { source: true, esm: true, lines: true, process: compactValidatorCode },
+  allErrors: true,
+  strict: false,
+  inlineRefs: false,
+  loopRequired: 1,
+};
 
 /**
  * The generated modules: entries that share a definition (or reference each other) are one module,
@@ -119,7 +132,8 @@ function reached(ids, edges) {
 /**
  * One standalone ESM module validating every member of `mod`: one ajv instance holds the members
  * and every definition they reach, so each shared definition is one function called by the others;
- * ajv's runtime helpers become imports instead of require().
+ * ajv's runtime helpers become imports instead of require(); error recording is compacted
+ * (compact-validators.mjs).
  */
 function validatorModule(mod, normalized) {
   const ajv = new Ajv(AJV_OPTIONS);
@@ -130,7 +144,7 @@ function validatorModule(mod, normalized) {
   }
   for (const e of mod.members) ajv.addSchema(normalized.roots.get(e.key));
   const exportsByName = Object.fromEntries(mod.members.map((e) => [validatorExport(e), normalized.roots.get(e.key).$id]));
-  let code = standaloneCode(ajv, exportsByName);
+  let code = compactValidatorCode(standaloneCode(ajv, exportsByName));
   const imports = new Map();
   code = code.replace(/require\("ajv\/dist\/runtime\/([a-z0-9_]+)"\)/gi, (_m, helper) => {
     const id = `runtime_${helper}`;
@@ -172,7 +186,7 @@ async function typeModule(mod, normalized) {
   for (const id of defIds) definitions[names.get(id)] = typeSchema(normalized.defs.get(id).schema, names.get(id), names, false);
   const rootName = `${pascal(mod.name)}Types`;
   const ts = await compile({ title: rootName, type: 'object', additionalProperties: false, definitions }, rootName, { ...TS_OPTIONS, bannerComment: banner, unreachableDefinitions: true });
-  return dropDeclaration(ts, rootName);
+  return dropRootMentions(dropDeclaration(ts, rootName), rootName);
 }
 
 /** Type names of the members' roots and of the definitions (the definition key, qualified by its file when two collide). */
@@ -204,6 +218,17 @@ function typeSchema(schema, name, names, closeEnvelope) {
   // A tool output is the envelope (allOf) plus its result: closed here so its type is the
   // intersection without an index signature (validation keeps the envelope's own closure).
   return { ...swap(schema), title: name, ...(closeEnvelope ? { additionalProperties: false } : {}) };
+}
+
+/**
+ * Removes json-schema-to-typescript's note "This interface was referenced by `<root>`'s JSON-Schema
+ * via the `definition` ..." from each type: it names the synthetic root, which is not emitted.
+ */
+function dropRootMentions(ts, rootName) {
+  const note = ` \\* This interface was referenced by \`${rootName}\`'s JSON-Schema\\n \\* via the \`definition\` "[^"\\n]*"\\.`;
+  const out = ts.replace(new RegExp(`/\\*\\*\\n${note}\\n \\*/\\n`, 'g'), '').replace(new RegExp(`\\n \\*\\n${note}(?=\\n \\*/)`, 'g'), '');
+  if (out.includes('This interface was referenced by')) throw new Error(`a note naming ${rootName} is left in the generated types`);
+  return out;
 }
 
 /** Removes the synthetic root's own declaration from generated TypeScript. */

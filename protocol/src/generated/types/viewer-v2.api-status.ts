@@ -3,9 +3,6 @@
 
 /**
  * GET /api/status: the generation of the exact snapshot the worker serves and what the project's index/current.json publishes now (one bounded lstat and read of at most 64 KiB). `current` is false once another generation is published (or none is): the browser keeps showing its snapshot and another docforge_visualize invocation is needed to see the new one (contract: Visualization boundary).
- *
- * This interface was referenced by `ViewerV2ApiStatusTypes`'s JSON-Schema
- * via the `definition` "GraphBrowserStatus".
  */
 export interface GraphBrowserStatus {
   served: Generation;
@@ -18,10 +15,6 @@ export interface GraphBrowserStatus {
    */
   current: boolean;
 }
-/**
- * This interface was referenced by `ViewerV2ApiStatusTypes`'s JSON-Schema
- * via the `definition` "Generation".
- */
 export interface Generation {
   generation: number;
   index_file: string;

@@ -3,9 +3,6 @@
 
 /**
  * GET /api/overview: the exact snapshot the worker serves, counts, bounded facet values for filtering, and a bounded list of entry nodes.
- *
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "GraphBrowserOverview".
  */
 export interface GraphBrowserOverview {
   project_id: string;
@@ -48,10 +45,6 @@ export interface GraphBrowserOverview {
   truncated: boolean;
   logic_allowed: boolean;
 }
-/**
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "SharedSignature".
- */
 export interface SharedSignature {
   generation: number;
   source_identity: string;
@@ -59,10 +52,6 @@ export interface SharedSignature {
   index_ino: string;
   index_size: number;
 }
-/**
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "Facet".
- */
 export interface Facet {
   /**
    * @maxItems 500
@@ -75,9 +64,6 @@ export interface Facet {
 }
 /**
  * One node of a graph response: identity, kind, full title, readable leaf name and the facets the UI filters and colours by.
- *
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "GraphNode".
  */
 export interface GraphNode {
   id: string;
@@ -103,9 +89,6 @@ export interface GraphNode {
 }
 /**
  * GET /api/search?q=&limit=: one bounded lexical query through libs/retrieval searchNodes (the ranking of docforge_search).
- *
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "GraphBrowserSearch".
  */
 export interface GraphBrowserSearch {
   query: string;
@@ -131,9 +114,6 @@ export interface GraphBrowserSearch {
 }
 /**
  * GET /api/filter?family=&authority=&status=&tag=&kind=&language=&capability=&limit=&after=: nodes by exact facets (any listed value within a field, every field; capabilities compose: all required), by id; `next_after` pages on.
- *
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "GraphBrowserFilter".
  */
 export interface GraphBrowserFilter {
   filters: {
@@ -148,9 +128,6 @@ export interface GraphBrowserFilter {
 }
 /**
  * GET /api/nodes/{id}: the full node for the inspector (all stored fields; body bounded), its relations in both directions (bounded, with category), and its source location.
- *
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "GraphBrowserNode".
  */
 export interface GraphBrowserNode {
   node: {
@@ -193,10 +170,6 @@ export interface GraphBrowserNode {
     end_line: number;
   };
 }
-/**
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "Relation".
- */
 export interface Relation {
   edge: GraphEdge;
   /**
@@ -208,9 +181,6 @@ export interface Relation {
 }
 /**
  * One stored edge: key is the edge identity key (source, relation, target joined by NUL); category from libs/core relationCategory. `reversed` (Flow and Web) is true when the semantic direction runs from target to source.
- *
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "GraphEdge".
  */
 export interface GraphEdge {
   key: string;
@@ -222,9 +192,6 @@ export interface GraphEdge {
 }
 /**
  * The one shape of every graph response of the graph-browser worker: GET /api/nodes/{id}/neighborhood, /flow and /web (contract: Visualization boundary). `focus` is the requested node id; nodes include the focus; every edge joins two listed nodes; `truncated` says a bound cut nodes or edges.
- *
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "GraphBrowserGraph".
  */
 export interface GraphBrowserGraph {
   focus: string;
@@ -245,9 +212,6 @@ export interface GraphBrowserGraph {
 }
 /**
  * GET /api/nodes/{id}/logic?limit=: the bounded stored Logic projection of one exact function or method owner (the data of docforge_get_logic); never added to search or traversal.
- *
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "GraphBrowserLogic".
  */
 export interface GraphBrowserLogic {
   owner: GraphNode;
@@ -277,9 +241,6 @@ export interface GraphBrowserLogic {
 }
 /**
  * The success reply to ensure_worker (same id).
- *
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "ViewerEnsureWorkerResultFrame".
  */
 export interface ViewerEnsureWorkerResultFrame {
   protocol: 'docforge-viewer';
@@ -293,9 +254,6 @@ export interface ViewerEnsureWorkerResultFrame {
 }
 /**
  * One supervised worker. `state` is its lifecycle; `signature_state` says whether its signature is still the published one (a stale worker stays running but is never reused).
- *
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "Worker".
  */
 export interface Worker {
   /**
@@ -343,9 +301,6 @@ export interface Worker {
 }
 /**
  * The five-field index publication signature of current.json (DESIGN.md section 4).
- *
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "FramesSignature".
  */
 export interface FramesSignature {
   generation: number;
@@ -356,9 +311,6 @@ export interface FramesSignature {
 }
 /**
  * Asks for a running worker of one project bound to one exact publication signature. The manager reuses a running worker of that root and signature while current.json still names it (checked with stat, never SQLite); otherwise it forks a fresh one and answers when the worker is ready.
- *
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "ViewerEnsureWorkerFrame".
  */
 export interface ViewerEnsureWorkerFrame {
   protocol: 'docforge-viewer';
@@ -381,9 +333,6 @@ export interface ViewerEnsureWorkerFrame {
 }
 /**
  * The success reply to list_workers (same id).
- *
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "ViewerListWorkersResultFrame".
  */
 export interface ViewerListWorkersResultFrame {
   protocol: 'docforge-viewer';
@@ -411,9 +360,6 @@ export interface ViewerListWorkersResultFrame {
 }
 /**
  * The success reply to worker_status (same id).
- *
- * This interface was referenced by `ViewerV2Types`'s JSON-Schema
- * via the `definition` "ViewerWorkerStatusResultFrame".
  */
 export interface ViewerWorkerStatusResultFrame {
   protocol: 'docforge-viewer';

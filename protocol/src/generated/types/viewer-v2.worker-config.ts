@@ -3,9 +3,6 @@
 
 /**
  * The configuration a viewer manager hands a graph-browser worker (DESIGN.md section 6) in the environment variable DOCFORGE_WORKER_CONFIG (JSON) when it forks the worker's launcher `docforge-graph-browser` with child_process.fork(bin, [], { env, stdio: ['ignore', log, log, 'ipc'] }). The worker binds exactly this index snapshot: `index_path` must still have the signature's inode and size, else the worker reports fatal snapshot_replaced and exits.
- *
- * This interface was referenced by `ViewerV2WorkerConfigTypes`'s JSON-Schema
- * via the `definition` "GraphBrowserWorkerConfig".
  */
 export interface GraphBrowserWorkerConfig {
   /**
@@ -29,9 +26,6 @@ export interface GraphBrowserWorkerConfig {
 }
 /**
  * The five-field index publication signature, as in index/current.json.
- *
- * This interface was referenced by `ViewerV2WorkerConfigTypes`'s JSON-Schema
- * via the `definition` "Signature".
  */
 export interface Signature {
   generation: number;

@@ -13,26 +13,9 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(!pattern1.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+if(!pattern1.test(data)) (vErrors ??= []).push({instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 validate22.errors = vErrors;
 return errors === 0;
@@ -48,46 +31,11 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(func2(data) > 4096){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(func2(data) < 1){
-const err1 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(!pattern2.test(data)){
-const err2 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*\\\\)(?!.*\\u0000)(?!(?:.*/)?\\.{1,2}(?:/|$))(?!.*//)(?!.*/$).+$"},message:"must match pattern \""+"^(?!/)(?!.*\\\\)(?!.*\\u0000)(?!(?:.*/)?\\.{1,2}(?:/|$))(?!.*//)(?!.*/$).+$"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+if(func2(data) > 4096) (vErrors ??= []).push({instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+if(func2(data) < 1) (vErrors ??= []).push({instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+if(!pattern2.test(data)) (vErrors ??= []).push({instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(?!/)(?!.*\\\\)(?!.*\\u0000)(?!(?:.*/)?\\.{1,2}(?:/|$))(?!.*//)(?!.*/$).+$"},message:"must match pattern \""+"^(?!/)(?!.*\\\\)(?!.*\\u0000)(?!(?:.*/)?\\.{1,2}(?:/|$))(?!.*//)(?!.*/$).+$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 validate25.errors = vErrors;
 return errors === 0;
@@ -100,89 +48,17 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.path === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.target === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.before_sha256 === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "before_sha256"},message:"must have required property '"+"before_sha256"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.after_sha256 === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "after_sha256"},message:"must have required property '"+"after_sha256"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.backup === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "backup"},message:"must have required property '"+"backup"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.link === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "link"},message:"must have required property '"+"link"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+for(const prop0 of schema8.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "path") || (key0 === "target")) || (key0 === "before_sha256")) || (key0 === "after_sha256")) || (key0 === "backup")) || (key0 === "link"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(!((((((key0 === "path") || (key0 === "target")) || (key0 === "before_sha256")) || (key0 === "after_sha256")) || (key0 === "backup")) || (key0 === "link"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.path !== undefined){
-if(!(validate25(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
+if(!(validate25(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.target !== undefined){
-if(!(validate25(data.target, {instancePath:instancePath+"/target",parentData:data,parentDataProperty:"target",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
+if(!(validate25(data.target, {instancePath:instancePath+"/target",parentData:data,parentDataProperty:"target",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.before_sha256 !== undefined){
 let data2 = data.before_sha256;
@@ -190,54 +66,32 @@ const _errs5 = errors;
 let valid1 = false;
 let passing0 = null;
 const _errs6 = errors;
-if(!(validate22(data2, {instancePath:instancePath+"/before_sha256",parentData:data,parentDataProperty:"before_sha256",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data2, {instancePath:instancePath+"/before_sha256",parentData:data,parentDataProperty:"before_sha256",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 var _valid0 = _errs6 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
 }
 const _errs7 = errors;
-if(data2 !== null){
-const err7 = {instancePath:instancePath+"/before_sha256",schemaPath:"#/properties/before_sha256/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(data2 !== null) (vErrors ??= []).push({instancePath:instancePath+"/before_sha256",schemaPath:"#/properties/before_sha256/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"}), errors++;
 var _valid0 = _errs7 === errors;
 if(_valid0 && valid1){
 valid1 = false;
 passing0 = [passing0, 1];
-}
-else {
+} else {
 if(_valid0){
 valid1 = true;
 passing0 = 1;
 }
 }
 if(!valid1){
-const err8 = {instancePath:instancePath+"/before_sha256",schemaPath:"#/properties/before_sha256/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath:instancePath+"/before_sha256",schemaPath:"#/properties/before_sha256/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"}), errors++;
+} else {
 errors = _errs5;
 if(vErrors !== null){
 if(_errs5){
 vErrors.length = _errs5;
-}
-else {
+} else {
 vErrors = null;
 }
 }
@@ -249,54 +103,32 @@ const _errs10 = errors;
 let valid2 = false;
 let passing1 = null;
 const _errs11 = errors;
-if(!(validate22(data3, {instancePath:instancePath+"/after_sha256",parentData:data,parentDataProperty:"after_sha256",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data3, {instancePath:instancePath+"/after_sha256",parentData:data,parentDataProperty:"after_sha256",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 var _valid1 = _errs11 === errors;
 if(_valid1){
 valid2 = true;
 passing1 = 0;
 }
 const _errs12 = errors;
-if(data3 !== null){
-const err9 = {instancePath:instancePath+"/after_sha256",schemaPath:"#/properties/after_sha256/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(data3 !== null) (vErrors ??= []).push({instancePath:instancePath+"/after_sha256",schemaPath:"#/properties/after_sha256/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"}), errors++;
 var _valid1 = _errs12 === errors;
 if(_valid1 && valid2){
 valid2 = false;
 passing1 = [passing1, 1];
-}
-else {
+} else {
 if(_valid1){
 valid2 = true;
 passing1 = 1;
 }
 }
 if(!valid2){
-const err10 = {instancePath:instancePath+"/after_sha256",schemaPath:"#/properties/after_sha256/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath:instancePath+"/after_sha256",schemaPath:"#/properties/after_sha256/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"}), errors++;
+} else {
 errors = _errs10;
 if(vErrors !== null){
 if(_errs10){
 vErrors.length = _errs10;
-}
-else {
+} else {
 vErrors = null;
 }
 }
@@ -309,26 +141,9 @@ let valid3 = false;
 let passing2 = null;
 const _errs16 = errors;
 if(typeof data4 === "string"){
-if(!pattern3.test(data4)){
-const err11 = {instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf/0/pattern",keyword:"pattern",params:{pattern: "^file-[0-9]{1,9}$"},message:"must match pattern \""+"^file-[0-9]{1,9}$"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+if(!pattern3.test(data4)) (vErrors ??= []).push({instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf/0/pattern",keyword:"pattern",params:{pattern: "^file-[0-9]{1,9}$"},message:"must match pattern \""+"^file-[0-9]{1,9}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 var _valid2 = _errs16 === errors;
 if(_valid2){
@@ -336,44 +151,25 @@ valid3 = true;
 passing2 = 0;
 }
 const _errs18 = errors;
-if(data4 !== null){
-const err13 = {instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(data4 !== null) (vErrors ??= []).push({instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"}), errors++;
 var _valid2 = _errs18 === errors;
 if(_valid2 && valid3){
 valid3 = false;
 passing2 = [passing2, 1];
-}
-else {
+} else {
 if(_valid2){
 valid3 = true;
 passing2 = 1;
 }
 }
 if(!valid3){
-const err14 = {instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath:instancePath+"/backup",schemaPath:"#/properties/backup/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"}), errors++;
+} else {
 errors = _errs15;
 if(vErrors !== null){
 if(_errs15){
 vErrors.length = _errs15;
-}
-else {
+} else {
 vErrors = null;
 }
 }
@@ -386,36 +182,10 @@ let valid4 = false;
 let passing3 = null;
 const _errs22 = errors;
 if(typeof data5 === "string"){
-if(func2(data5) > 4096){
-const err15 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/0/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(func2(data5) < 1){
-const err16 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+if(func2(data5) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/0/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+if(func2(data5) < 1) (vErrors ??= []).push({instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 var _valid3 = _errs22 === errors;
 if(_valid3){
@@ -423,59 +193,32 @@ valid4 = true;
 passing3 = 0;
 }
 const _errs24 = errors;
-if(data5 !== null){
-const err18 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
+if(data5 !== null) (vErrors ??= []).push({instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"}), errors++;
 var _valid3 = _errs24 === errors;
 if(_valid3 && valid4){
 valid4 = false;
 passing3 = [passing3, 1];
-}
-else {
+} else {
 if(_valid3){
 valid4 = true;
 passing3 = 1;
 }
 }
 if(!valid4){
-const err19 = {instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath:instancePath+"/link",schemaPath:"#/properties/link/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"}), errors++;
+} else {
 errors = _errs21;
 if(vErrors !== null){
 if(_errs21){
 vErrors.length = _errs21;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 }
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate24.errors = vErrors;
 return errors === 0;
@@ -487,256 +230,62 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.schema_version === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema_version"},message:"must have required property '"+"schema_version"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.changeset_id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changeset_id"},message:"must have required property '"+"changeset_id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.changeset_sha256 === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changeset_sha256"},message:"must have required property '"+"changeset_sha256"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.applier === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "applier"},message:"must have required property '"+"applier"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.step === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.started_at === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "started_at"},message:"must have required property '"+"started_at"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.files === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+for(const prop0 of schema6.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "schema_version") || (key0 === "changeset_id")) || (key0 === "changeset_sha256")) || (key0 === "applier")) || (key0 === "step")) || (key0 === "started_at")) || (key0 === "files"))){
-const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(!(((((((key0 === "schema_version") || (key0 === "changeset_id")) || (key0 === "changeset_sha256")) || (key0 === "applier")) || (key0 === "step")) || (key0 === "started_at")) || (key0 === "files"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.schema_version !== undefined){
-if(2 !== data.schema_version){
-const err8 = {instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 2},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(2 !== data.schema_version) (vErrors ??= []).push({instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 2},message:"must be equal to constant"}), errors++;
 }
 if(data.changeset_id !== undefined){
 let data1 = data.changeset_id;
 if(typeof data1 === "string"){
-if(!pattern0.test(data1)){
-const err9 = {instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+if(!pattern0.test(data1)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.changeset_sha256 !== undefined){
-if(!(validate22(data.changeset_sha256, {instancePath:instancePath+"/changeset_sha256",parentData:data,parentDataProperty:"changeset_sha256",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data.changeset_sha256, {instancePath:instancePath+"/changeset_sha256",parentData:data,parentDataProperty:"changeset_sha256",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.applier !== undefined){
 let data3 = data.applier;
 if(typeof data3 === "string"){
-if(func2(data3) > 256){
-const err11 = {instancePath:instancePath+"/applier",schemaPath:"#/properties/applier/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(func2(data3) < 1){
-const err12 = {instancePath:instancePath+"/applier",schemaPath:"#/properties/applier/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/applier",schemaPath:"#/properties/applier/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+if(func2(data3) > 256) (vErrors ??= []).push({instancePath:instancePath+"/applier",schemaPath:"#/properties/applier/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func2(data3) < 1) (vErrors ??= []).push({instancePath:instancePath+"/applier",schemaPath:"#/properties/applier/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/applier",schemaPath:"#/properties/applier/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.step !== undefined){
 let data4 = data.step;
-if(!(((((data4 === "prepared") || (data4 === "writing")) || (data4 === "written")) || (data4 === "verified")) || (data4 === "committed"))){
-const err14 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/enum",keyword:"enum",params:{allowedValues: schema6.properties.step.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(!(((((data4 === "prepared") || (data4 === "writing")) || (data4 === "written")) || (data4 === "verified")) || (data4 === "committed"))) (vErrors ??= []).push({instancePath:instancePath+"/step",schemaPath:"#/properties/step/enum",keyword:"enum",params:{allowedValues: schema6.properties.step.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.started_at !== undefined){
 let data5 = data.started_at;
 if(typeof data5 === "string"){
-if(func2(data5) > 64){
-const err15 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(func2(data5) < 1){
-const err16 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+if(func2(data5) > 64) (vErrors ??= []).push({instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+if(func2(data5) < 1) (vErrors ??= []).push({instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.files !== undefined){
 let data6 = data.files;
 if(Array.isArray(data6)){
-if(data6.length > 100000){
-const err18 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
+if(data6.length > 100000) (vErrors ??= []).push({instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 100000},message:"must NOT have more than 100000 items"}), errors++;
 const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate24(data6[i0], {instancePath:instancePath+"/files/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
+if(!(validate24(data6[i0], {instancePath:instancePath+"/files/" + i0,parentData:data6,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

@@ -14,800 +14,206 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.schema_version === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema_version"},message:"must have required property '"+"schema_version"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.generation === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.source_identity === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source_identity"},message:"must have required property '"+"source_identity"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.source_hash === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source_hash"},message:"must have required property '"+"source_hash"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.index_file === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_file"},message:"must have required property '"+"index_file"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.index_ino === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_ino"},message:"must have required property '"+"index_ino"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.index_size === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_size"},message:"must have required property '"+"index_size"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.index_schema_version === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_schema_version"},message:"must have required property '"+"index_schema_version"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.adapter_version === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "adapter_version"},message:"must have required property '"+"adapter_version"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.logic_present === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "logic_present"},message:"must have required property '"+"logic_present"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.logic_allowed === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "logic_allowed"},message:"must have required property '"+"logic_allowed"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.project_id === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "project_id"},message:"must have required property '"+"project_id"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data.counts === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "counts"},message:"must have required property '"+"counts"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data.published_at === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "published_at"},message:"must have required property '"+"published_at"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+for(const prop0 of schema6.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data.receipt_file !== undefined){
 if(data.receipt_ino === undefined){
-const err14 = {instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "receipt_file",
+(vErrors ??= []).push({instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "receipt_file",
     missingProperty: "receipt_ino",
     depsCount: 3,
-    deps: "receipt_ino, receipt_size, receipt_hash"},message:"must have properties receipt_ino, receipt_size, receipt_hash when property receipt_file is present"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
+    deps: "receipt_ino, receipt_size, receipt_hash"},message:"must have properties receipt_ino, receipt_size, receipt_hash when property receipt_file is present"}), errors++;
 }
 if(data.receipt_size === undefined){
-const err15 = {instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "receipt_file",
+(vErrors ??= []).push({instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "receipt_file",
     missingProperty: "receipt_size",
     depsCount: 3,
-    deps: "receipt_ino, receipt_size, receipt_hash"},message:"must have properties receipt_ino, receipt_size, receipt_hash when property receipt_file is present"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+    deps: "receipt_ino, receipt_size, receipt_hash"},message:"must have properties receipt_ino, receipt_size, receipt_hash when property receipt_file is present"}), errors++;
 }
 if(data.receipt_hash === undefined){
-const err16 = {instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "receipt_file",
+(vErrors ??= []).push({instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "receipt_file",
     missingProperty: "receipt_hash",
     depsCount: 3,
-    deps: "receipt_ino, receipt_size, receipt_hash"},message:"must have properties receipt_ino, receipt_size, receipt_hash when property receipt_file is present"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
+    deps: "receipt_ino, receipt_size, receipt_hash"},message:"must have properties receipt_ino, receipt_size, receipt_hash when property receipt_file is present"}), errors++;
 }
 }
 if(data.receipt_ino !== undefined){
 if(data.receipt_file === undefined){
-const err17 = {instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "receipt_ino",
+(vErrors ??= []).push({instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "receipt_ino",
     missingProperty: "receipt_file",
     depsCount: 1,
-    deps: "receipt_file"},message:"must have property receipt_file when property receipt_ino is present"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+    deps: "receipt_file"},message:"must have property receipt_file when property receipt_ino is present"}), errors++;
 }
 }
 if(data.receipt_size !== undefined){
 if(data.receipt_file === undefined){
-const err18 = {instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "receipt_size",
+(vErrors ??= []).push({instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "receipt_size",
     missingProperty: "receipt_file",
     depsCount: 1,
-    deps: "receipt_file"},message:"must have property receipt_file when property receipt_size is present"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
+    deps: "receipt_file"},message:"must have property receipt_file when property receipt_size is present"}), errors++;
 }
 }
 if(data.receipt_hash !== undefined){
 if(data.receipt_file === undefined){
-const err19 = {instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "receipt_hash",
+(vErrors ??= []).push({instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "receipt_hash",
     missingProperty: "receipt_file",
     depsCount: 1,
-    deps: "receipt_file"},message:"must have property receipt_file when property receipt_hash is present"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
+    deps: "receipt_file"},message:"must have property receipt_file when property receipt_hash is present"}), errors++;
 }
 }
 if(data.schema_version !== undefined){
-if(1 !== data.schema_version){
-const err20 = {instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(1 !== data.schema_version) (vErrors ??= []).push({instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data.generation !== undefined){
 let data1 = data.generation;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err21 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))) (vErrors ??= []).push({instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data1 == "number"){
-if(data1 > 1099511627776 || isNaN(data1)){
-const err22 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1099511627776},message:"must be <= 1099511627776"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data1 < 1 || isNaN(data1)){
-const err23 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if(data1 > 1099511627776 || isNaN(data1)) (vErrors ??= []).push({instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1099511627776},message:"must be <= 1099511627776"}), errors++;
+if(data1 < 1 || isNaN(data1)) (vErrors ??= []).push({instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.source_identity !== undefined){
 let data2 = data.source_identity;
 if(typeof data2 === "string"){
-if(!pattern0.test(data2)){
-const err24 = {instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
+if(!pattern0.test(data2)) (vErrors ??= []).push({instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.source_hash !== undefined){
 let data3 = data.source_hash;
 if(typeof data3 === "string"){
-if(!pattern0.test(data3)){
-const err26 = {instancePath:instancePath+"/source_hash",schemaPath:"#/properties/source_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/source_hash",schemaPath:"#/properties/source_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
+if(!pattern0.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/source_hash",schemaPath:"#/properties/source_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/source_hash",schemaPath:"#/properties/source_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.index_file !== undefined){
 let data4 = data.index_file;
 if(typeof data4 === "string"){
-if(!pattern2.test(data4)){
-const err28 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
+if(!pattern2.test(data4)) (vErrors ??= []).push({instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.index_ino !== undefined){
 let data5 = data.index_ino;
 if(typeof data5 === "string"){
-if(!pattern3.test(data5)){
-const err30 = {instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
+if(!pattern3.test(data5)) (vErrors ??= []).push({instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.index_size !== undefined){
 let data6 = data.index_size;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err32 = {instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) (vErrors ??= []).push({instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data6 == "number"){
-if(data6 > 9007199254740991 || isNaN(data6)){
-const err33 = {instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err34 = {instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
+if(data6 > 9007199254740991 || isNaN(data6)) (vErrors ??= []).push({instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}), errors++;
+if(data6 < 1 || isNaN(data6)) (vErrors ??= []).push({instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.index_schema_version !== undefined){
 let data7 = data.index_schema_version;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err35 = {instancePath:instancePath+"/index_schema_version",schemaPath:"#/properties/index_schema_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) (vErrors ??= []).push({instancePath:instancePath+"/index_schema_version",schemaPath:"#/properties/index_schema_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data.adapter_version !== undefined){
 let data8 = data.adapter_version;
 if(typeof data8 === "string"){
-if(func2(data8) > 1024){
-const err36 = {instancePath:instancePath+"/adapter_version",schemaPath:"#/properties/adapter_version/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/adapter_version",schemaPath:"#/properties/adapter_version/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
+if(func2(data8) > 1024) (vErrors ??= []).push({instancePath:instancePath+"/adapter_version",schemaPath:"#/properties/adapter_version/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/adapter_version",schemaPath:"#/properties/adapter_version/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.logic_present !== undefined){
-if(typeof data.logic_present !== "boolean"){
-const err38 = {instancePath:instancePath+"/logic_present",schemaPath:"#/properties/logic_present/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
+if(typeof data.logic_present !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/logic_present",schemaPath:"#/properties/logic_present/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.logic_allowed !== undefined){
-if(typeof data.logic_allowed !== "boolean"){
-const err39 = {instancePath:instancePath+"/logic_allowed",schemaPath:"#/properties/logic_allowed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
+if(typeof data.logic_allowed !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/logic_allowed",schemaPath:"#/properties/logic_allowed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.project_id !== undefined){
-if(typeof data.project_id !== "string"){
-const err40 = {instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
+if(typeof data.project_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.counts !== undefined){
 let data12 = data.counts;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.sources === undefined){
-const err41 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "sources"},message:"must have required property '"+"sources"+"'"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-if(data12.nodes === undefined){
-const err42 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "nodes"},message:"must have required property '"+"nodes"+"'"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-if(data12.edges === undefined){
-const err43 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "edges"},message:"must have required property '"+"edges"+"'"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-if(data12.issues === undefined){
-const err44 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "issues"},message:"must have required property '"+"issues"+"'"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-if(data12.logic_steps === undefined){
-const err45 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "logic_steps"},message:"must have required property '"+"logic_steps"+"'"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
+for(const prop1 of schema6.properties.counts.required){
+if(data12[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data12.sources !== undefined){
 let data13 = data12.sources;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err46 = {instancePath:instancePath+"/counts/sources",schemaPath:"#/properties/counts/properties/sources/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/counts/sources",schemaPath:"#/properties/counts/properties/sources/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data13 == "number"){
-if(data13 < 0 || isNaN(data13)){
-const err47 = {instancePath:instancePath+"/counts/sources",schemaPath:"#/properties/counts/properties/sources/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
+if(data13 < 0 || isNaN(data13)) (vErrors ??= []).push({instancePath:instancePath+"/counts/sources",schemaPath:"#/properties/counts/properties/sources/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data12.nodes !== undefined){
 let data14 = data12.nodes;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-const err48 = {instancePath:instancePath+"/counts/nodes",schemaPath:"#/properties/counts/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/counts/nodes",schemaPath:"#/properties/counts/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data14 == "number"){
-if(data14 < 0 || isNaN(data14)){
-const err49 = {instancePath:instancePath+"/counts/nodes",schemaPath:"#/properties/counts/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
+if(data14 < 0 || isNaN(data14)) (vErrors ??= []).push({instancePath:instancePath+"/counts/nodes",schemaPath:"#/properties/counts/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data12.edges !== undefined){
 let data15 = data12.edges;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-const err50 = {instancePath:instancePath+"/counts/edges",schemaPath:"#/properties/counts/properties/edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/counts/edges",schemaPath:"#/properties/counts/properties/edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data15 == "number"){
-if(data15 < 0 || isNaN(data15)){
-const err51 = {instancePath:instancePath+"/counts/edges",schemaPath:"#/properties/counts/properties/edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
+if(data15 < 0 || isNaN(data15)) (vErrors ??= []).push({instancePath:instancePath+"/counts/edges",schemaPath:"#/properties/counts/properties/edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data12.issues !== undefined){
 let data16 = data12.issues;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err52 = {instancePath:instancePath+"/counts/issues",schemaPath:"#/properties/counts/properties/issues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))) (vErrors ??= []).push({instancePath:instancePath+"/counts/issues",schemaPath:"#/properties/counts/properties/issues/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data16 == "number"){
-if(data16 < 0 || isNaN(data16)){
-const err53 = {instancePath:instancePath+"/counts/issues",schemaPath:"#/properties/counts/properties/issues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
+if(data16 < 0 || isNaN(data16)) (vErrors ??= []).push({instancePath:instancePath+"/counts/issues",schemaPath:"#/properties/counts/properties/issues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data12.logic_steps !== undefined){
 let data17 = data12.logic_steps;
-if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
-const err54 = {instancePath:instancePath+"/counts/logic_steps",schemaPath:"#/properties/counts/properties/logic_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))) (vErrors ??= []).push({instancePath:instancePath+"/counts/logic_steps",schemaPath:"#/properties/counts/properties/logic_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data17 == "number"){
-if(data17 < 0 || isNaN(data17)){
-const err55 = {instancePath:instancePath+"/counts/logic_steps",schemaPath:"#/properties/counts/properties/logic_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
+if(data17 < 0 || isNaN(data17)) (vErrors ??= []).push({instancePath:instancePath+"/counts/logic_steps",schemaPath:"#/properties/counts/properties/logic_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.published_at !== undefined){
-if(typeof data.published_at !== "string"){
-const err57 = {instancePath:instancePath+"/published_at",schemaPath:"#/properties/published_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
+if(typeof data.published_at !== "string") (vErrors ??= []).push({instancePath:instancePath+"/published_at",schemaPath:"#/properties/published_at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.receipt_file !== undefined){
 let data19 = data.receipt_file;
 if(typeof data19 === "string"){
-if(func2(data19) < 1){
-const err58 = {instancePath:instancePath+"/receipt_file",schemaPath:"#/properties/receipt_file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-else {
-const err59 = {instancePath:instancePath+"/receipt_file",schemaPath:"#/properties/receipt_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
+if(func2(data19) < 1) (vErrors ??= []).push({instancePath:instancePath+"/receipt_file",schemaPath:"#/properties/receipt_file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/receipt_file",schemaPath:"#/properties/receipt_file/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.receipt_ino !== undefined){
 let data20 = data.receipt_ino;
 if(typeof data20 === "string"){
-if(!pattern3.test(data20)){
-const err60 = {instancePath:instancePath+"/receipt_ino",schemaPath:"#/properties/receipt_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/receipt_ino",schemaPath:"#/properties/receipt_ino/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
+if(!pattern3.test(data20)) (vErrors ??= []).push({instancePath:instancePath+"/receipt_ino",schemaPath:"#/properties/receipt_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/receipt_ino",schemaPath:"#/properties/receipt_ino/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.receipt_size !== undefined){
 let data21 = data.receipt_size;
-if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
-const err62 = {instancePath:instancePath+"/receipt_size",schemaPath:"#/properties/receipt_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))) (vErrors ??= []).push({instancePath:instancePath+"/receipt_size",schemaPath:"#/properties/receipt_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data21 == "number"){
-if(data21 < 0 || isNaN(data21)){
-const err63 = {instancePath:instancePath+"/receipt_size",schemaPath:"#/properties/receipt_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
+if(data21 < 0 || isNaN(data21)) (vErrors ??= []).push({instancePath:instancePath+"/receipt_size",schemaPath:"#/properties/receipt_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data.receipt_hash !== undefined){
 let data22 = data.receipt_hash;
 if(typeof data22 === "string"){
-if(!pattern0.test(data22)){
-const err64 = {instancePath:instancePath+"/receipt_hash",schemaPath:"#/properties/receipt_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
+if(!pattern0.test(data22)) (vErrors ??= []).push({instancePath:instancePath+"/receipt_hash",schemaPath:"#/properties/receipt_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/receipt_hash",schemaPath:"#/properties/receipt_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err65 = {instancePath:instancePath+"/receipt_hash",schemaPath:"#/properties/receipt_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-}
-else {
-const err66 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

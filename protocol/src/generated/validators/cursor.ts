@@ -13,252 +13,51 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.v === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "v"},message:"must have required property '"+"v"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.op === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.project === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "project"},message:"must have required property '"+"project"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.adapter === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "adapter"},message:"must have required property '"+"adapter"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.generation === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.params === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "params"},message:"must have required property '"+"params"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.collection === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "collection"},message:"must have required property '"+"collection"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.position === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "position"},message:"must have required property '"+"position"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.sum === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sum"},message:"must have required property '"+"sum"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+for(const prop0 of schema6.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema6.properties, key0))){
-const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(!(func2.call(schema6.properties, key0))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.v !== undefined){
-if(1 !== data.v){
-const err10 = {instancePath:instancePath+"/v",schemaPath:"#/properties/v/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if(1 !== data.v) (vErrors ??= []).push({instancePath:instancePath+"/v",schemaPath:"#/properties/v/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data.op !== undefined){
 let data1 = data.op;
 if(typeof data1 === "string"){
-if(func3(data1) < 1){
-const err11 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+if(func3(data1) < 1) (vErrors ??= []).push({instancePath:instancePath+"/op",schemaPath:"#/properties/op/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.project !== undefined){
-if(typeof data.project !== "string"){
-const err13 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(typeof data.project !== "string") (vErrors ??= []).push({instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.adapter !== undefined){
-if(typeof data.adapter !== "string"){
-const err14 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(typeof data.adapter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.generation !== undefined){
 let data4 = data.generation;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err15 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) (vErrors ??= []).push({instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data4 == "number"){
-if(data4 > 9007199254740991 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data4 < 0 || isNaN(data4)){
-const err17 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
+if(data4 > 9007199254740991 || isNaN(data4)) (vErrors ??= []).push({instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}), errors++;
+if(data4 < 0 || isNaN(data4)) (vErrors ??= []).push({instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data.params !== undefined){
 let data5 = data.params;
 if(typeof data5 === "string"){
-if(!pattern0.test(data5)){
-const err18 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
+if(!pattern0.test(data5)) (vErrors ??= []).push({instancePath:instancePath+"/params",schemaPath:"#/properties/params/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.collection !== undefined){
 let data6 = data.collection;
 if(typeof data6 === "string"){
-if(func3(data6) < 1){
-const err20 = {instancePath:instancePath+"/collection",schemaPath:"#/properties/collection/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/collection",schemaPath:"#/properties/collection/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
+if(func3(data6) < 1) (vErrors ??= []).push({instancePath:instancePath+"/collection",schemaPath:"#/properties/collection/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/collection",schemaPath:"#/properties/collection/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.position !== undefined){
@@ -266,87 +65,33 @@ let data7 = data.position;
 const _errs16 = errors;
 let valid1 = false;
 const _errs17 = errors;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err22 = {instancePath:instancePath+"/position",schemaPath:"#/properties/position/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) (vErrors ??= []).push({instancePath:instancePath+"/position",schemaPath:"#/properties/position/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data7 == "number"){
-if(data7 > 9007199254740991 || isNaN(data7)){
-const err23 = {instancePath:instancePath+"/position",schemaPath:"#/properties/position/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(data7 < 0 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/position",schemaPath:"#/properties/position/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(data7 > 9007199254740991 || isNaN(data7)) (vErrors ??= []).push({instancePath:instancePath+"/position",schemaPath:"#/properties/position/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}), errors++;
+if(data7 < 0 || isNaN(data7)) (vErrors ??= []).push({instancePath:instancePath+"/position",schemaPath:"#/properties/position/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 var _valid0 = _errs17 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs19 = errors;
-if(typeof data7 !== "string"){
-const err25 = {instancePath:instancePath+"/position",schemaPath:"#/properties/position/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(typeof data7 !== "string") (vErrors ??= []).push({instancePath:instancePath+"/position",schemaPath:"#/properties/position/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 var _valid0 = _errs19 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs21 = errors;
-if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-const err26 = {instancePath:instancePath+"/position",schemaPath:"#/properties/position/anyOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
+if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))) (vErrors ??= []).push({instancePath:instancePath+"/position",schemaPath:"#/properties/position/anyOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 var _valid0 = _errs21 === errors;
 valid1 = valid1 || _valid0;
 }
 }
 if(!valid1){
-const err27 = {instancePath:instancePath+"/position",schemaPath:"#/properties/position/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath:instancePath+"/position",schemaPath:"#/properties/position/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"}), errors++;
+} else {
 errors = _errs16;
 if(vErrors !== null){
 if(_errs16){
 vErrors.length = _errs16;
-}
-else {
+} else {
 vErrors = null;
 }
 }
@@ -355,38 +100,13 @@ vErrors = null;
 if(data.sum !== undefined){
 let data8 = data.sum;
 if(typeof data8 === "string"){
-if(!pattern0.test(data8)){
-const err28 = {instancePath:instancePath+"/sum",schemaPath:"#/properties/sum/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
+if(!pattern0.test(data8)) (vErrors ??= []).push({instancePath:instancePath+"/sum",schemaPath:"#/properties/sum/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/sum",schemaPath:"#/properties/sum/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err29 = {instancePath:instancePath+"/sum",schemaPath:"#/properties/sum/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-}
-else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

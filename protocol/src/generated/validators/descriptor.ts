@@ -16,26 +16,9 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(!pattern0.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+if(!pattern0.test(data)) (vErrors ??= []).push({instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 validate22.errors = vErrors;
 return errors === 0;
@@ -48,26 +31,9 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(func3(data) < 1){
-const err0 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+if(func3(data) < 1) (vErrors ??= []).push({instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 validate24.errors = vErrors;
 return errors === 0;
@@ -82,27 +48,10 @@ let errors = 0;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(typeof data[i0] !== "string"){
-const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
+if(typeof data[i0] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 validate27.errors = vErrors;
 return errors === 0;
@@ -114,16 +63,7 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code" */;
 let vErrors = null;
 let errors = 0;
-if(!((((data === "typescript") || (data === "python")) || (data === "none")) || (data === "auto"))){
-const err0 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema10.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
+if(!((((data === "typescript") || (data === "python")) || (data === "none")) || (data === "auto"))) (vErrors ??= []).push({instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema10.enum},message:"must be equal to one of the allowed values"}), errors++;
 validate29.errors = vErrors;
 return errors === 0;
 }
@@ -136,75 +76,34 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((((((((key0 === "ids") || (key0 === "kinds")) || (key0 === "families")) || (key0 === "authorities")) || (key0 === "statuses")) || (key0 === "tags")) || (key0 === "languages")) || (key0 === "capabilities"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
+if(!((((((((key0 === "ids") || (key0 === "kinds")) || (key0 === "families")) || (key0 === "authorities")) || (key0 === "statuses")) || (key0 === "tags")) || (key0 === "languages")) || (key0 === "capabilities"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.ids !== undefined){
-if(!(validate27(data.ids, {instancePath:instancePath+"/ids",parentData:data,parentDataProperty:"ids",rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
-}
+if(!(validate27(data.ids, {instancePath:instancePath+"/ids",parentData:data,parentDataProperty:"ids",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
 if(data.kinds !== undefined){
-if(!(validate27(data.kinds, {instancePath:instancePath+"/kinds",parentData:data,parentDataProperty:"kinds",rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
-}
+if(!(validate27(data.kinds, {instancePath:instancePath+"/kinds",parentData:data,parentDataProperty:"kinds",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
 if(data.families !== undefined){
-if(!(validate27(data.families, {instancePath:instancePath+"/families",parentData:data,parentDataProperty:"families",rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
-}
+if(!(validate27(data.families, {instancePath:instancePath+"/families",parentData:data,parentDataProperty:"families",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
 if(data.authorities !== undefined){
-if(!(validate27(data.authorities, {instancePath:instancePath+"/authorities",parentData:data,parentDataProperty:"authorities",rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
-}
+if(!(validate27(data.authorities, {instancePath:instancePath+"/authorities",parentData:data,parentDataProperty:"authorities",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
 if(data.statuses !== undefined){
-if(!(validate27(data.statuses, {instancePath:instancePath+"/statuses",parentData:data,parentDataProperty:"statuses",rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
-}
+if(!(validate27(data.statuses, {instancePath:instancePath+"/statuses",parentData:data,parentDataProperty:"statuses",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
 if(data.tags !== undefined){
-if(!(validate27(data.tags, {instancePath:instancePath+"/tags",parentData:data,parentDataProperty:"tags",rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
-}
+if(!(validate27(data.tags, {instancePath:instancePath+"/tags",parentData:data,parentDataProperty:"tags",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
 if(data.languages !== undefined){
-if(!(validate27(data.languages, {instancePath:instancePath+"/languages",parentData:data,parentDataProperty:"languages",rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
-}
+if(!(validate27(data.languages, {instancePath:instancePath+"/languages",parentData:data,parentDataProperty:"languages",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
 if(data.capabilities !== undefined){
-if(!(validate27(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
+if(!(validate27(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate39.errors = vErrors;
 return errors === 0;
@@ -218,153 +117,54 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.schema_version === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema_version"},message:"must have required property '"+"schema_version"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.project === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "project"},message:"must have required property '"+"project"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop0 of schema6.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema6.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
+if(!(func2.call(schema6.properties, key0))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.schema_version !== undefined){
-if(1 !== data.schema_version){
-const err3 = {instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if(1 !== data.schema_version) (vErrors ??= []).push({instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data.project !== undefined){
 let data1 = data.project;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.id === undefined){
-const err4 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop1 of schema6.properties.project.required){
+if(data1[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/project",schemaPath:"#/properties/project/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data1){
-if(!((key1 === "id") || (key1 === "name"))){
-const err5 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!((key1 === "id") || (key1 === "name"))) (vErrors ??= []).push({instancePath:instancePath+"/project",schemaPath:"#/properties/project/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data1.id !== undefined){
-if(!(validate22(data1.id, {instancePath:instancePath+"/project/id",parentData:data1,parentDataProperty:"id",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data1.id, {instancePath:instancePath+"/project/id",parentData:data1,parentDataProperty:"id",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data1.name !== undefined){
 let data3 = data1.name;
 if(typeof data3 === "string"){
-if(!pattern1.test(data3)){
-const err6 = {instancePath:instancePath+"/project/name",schemaPath:"#/properties/project/properties/name/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+if(!pattern1.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/project/name",schemaPath:"#/properties/project/properties/name/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/project/name",schemaPath:"#/properties/project/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err7 = {instancePath:instancePath+"/project/name",schemaPath:"#/properties/project/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.sources !== undefined){
 let data4 = data.sources;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key2 in data4){
-if(!(((key2 === "content_roots") || (key2 === "code_roots")) || (key2 === "exclude"))){
-const err9 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(!(((key2 === "content_roots") || (key2 === "code_roots")) || (key2 === "exclude"))) (vErrors ??= []).push({instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data4.content_roots !== undefined){
 let data5 = data4.content_roots;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate24(data5[i0], {instancePath:instancePath+"/sources/content_roots/" + i0,parentData:data5,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
+if(!(validate24(data5[i0], {instancePath:instancePath+"/sources/content_roots/" + i0,parentData:data5,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/sources/content_roots",schemaPath:"#/properties/sources/properties/content_roots/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/sources/content_roots",schemaPath:"#/properties/sources/properties/content_roots/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data4.code_roots !== undefined){
@@ -372,65 +172,31 @@ let data7 = data4.code_roots;
 if(Array.isArray(data7)){
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate24(data7[i1], {instancePath:instancePath+"/sources/code_roots/" + i1,parentData:data7,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
+if(!(validate24(data7[i1], {instancePath:instancePath+"/sources/code_roots/" + i1,parentData:data7,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/sources/code_roots",schemaPath:"#/properties/sources/properties/code_roots/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/sources/code_roots",schemaPath:"#/properties/sources/properties/code_roots/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data4.exclude !== undefined){
-if(!(validate27(data4.exclude, {instancePath:instancePath+"/sources/exclude",parentData:data4,parentDataProperty:"exclude",rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
+if(!(validate27(data4.exclude, {instancePath:instancePath+"/sources/exclude",parentData:data4,parentDataProperty:"exclude",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.adapter !== undefined){
 let data10 = data.adapter;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 for(const key3 in data10){
-if(!((((key3 === "code") || (key3 === "strategy")) || (key3 === "module")) || (key3 === "canonical_applier"))){
-const err13 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(!((((key3 === "code") || (key3 === "strategy")) || (key3 === "module")) || (key3 === "canonical_applier"))) (vErrors ??= []).push({instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}), errors++;
 }
 if(data10.code !== undefined){
 let data11 = data10.code;
 const _errs23 = errors;
 let valid8 = false;
 const _errs24 = errors;
-if(!(validate29(data11, {instancePath:instancePath+"/adapter/code",parentData:data10,parentDataProperty:"code",rootData}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
+if(!(validate29(data11, {instancePath:instancePath+"/adapter/code",parentData:data10,parentDataProperty:"code",rootData}))) vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors), errors = vErrors.length;
 var _valid0 = _errs24 === errors;
 valid8 = valid8 || _valid0;
 if(!valid8){
@@ -438,42 +204,22 @@ const _errs25 = errors;
 if(Array.isArray(data11)){
 const len2 = data11.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate29(data11[i2], {instancePath:instancePath+"/adapter/code/" + i2,parentData:data11,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
+if(!(validate29(data11[i2], {instancePath:instancePath+"/adapter/code/" + i2,parentData:data11,parentDataProperty:i2,rootData}))) vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/adapter/code",schemaPath:"#/properties/adapter/properties/code/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/adapter/code",schemaPath:"#/properties/adapter/properties/code/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 var _valid0 = _errs25 === errors;
 valid8 = valid8 || _valid0;
 }
 if(!valid8){
-const err15 = {instancePath:instancePath+"/adapter/code",schemaPath:"#/properties/adapter/properties/code/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath:instancePath+"/adapter/code",schemaPath:"#/properties/adapter/properties/code/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"}), errors++;
+} else {
 errors = _errs23;
 if(vErrors !== null){
 if(_errs23){
 vErrors.length = _errs23;
-}
-else {
+} else {
 vErrors = null;
 }
 }
@@ -481,226 +227,77 @@ vErrors = null;
 }
 if(data10.strategy !== undefined){
 let data13 = data10.strategy;
-if(!((data13 === "ast") || (data13 === "lexical"))){
-const err16 = {instancePath:instancePath+"/adapter/strategy",schemaPath:"#/properties/adapter/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema6.properties.adapter.properties.strategy.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
+if(!((data13 === "ast") || (data13 === "lexical"))) (vErrors ??= []).push({instancePath:instancePath+"/adapter/strategy",schemaPath:"#/properties/adapter/properties/strategy/enum",keyword:"enum",params:{allowedValues: schema6.properties.adapter.properties.strategy.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data10.module !== undefined){
-if(!(validate24(data10.module, {instancePath:instancePath+"/adapter/module",parentData:data10,parentDataProperty:"module",rootData}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
+if(!(validate24(data10.module, {instancePath:instancePath+"/adapter/module",parentData:data10,parentDataProperty:"module",rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
 }
 if(data10.canonical_applier !== undefined){
-if("generic" !== data10.canonical_applier){
-const err17 = {instancePath:instancePath+"/adapter/canonical_applier",schemaPath:"#/properties/adapter/properties/canonical_applier/const",keyword:"const",params:{allowedValue: "generic"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err17];
+if("generic" !== data10.canonical_applier) (vErrors ??= []).push({instancePath:instancePath+"/adapter/canonical_applier",schemaPath:"#/properties/adapter/properties/canonical_applier/const",keyword:"const",params:{allowedValue: "generic"},message:"must be equal to constant"}), errors++;
 }
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/adapter",schemaPath:"#/properties/adapter/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.vocabulary !== undefined){
 let data16 = data.vocabulary;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key4 in data16){
-if(!((((key4 === "kinds") || (key4 === "authorities")) || (key4 === "statuses")) || (key4 === "relations"))){
-const err19 = {instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
+if(!((((key4 === "kinds") || (key4 === "authorities")) || (key4 === "statuses")) || (key4 === "relations"))) (vErrors ??= []).push({instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}), errors++;
 }
 if(data16.kinds !== undefined){
-if(!(validate27(data16.kinds, {instancePath:instancePath+"/vocabulary/kinds",parentData:data16,parentDataProperty:"kinds",rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
-}
+if(!(validate27(data16.kinds, {instancePath:instancePath+"/vocabulary/kinds",parentData:data16,parentDataProperty:"kinds",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
 if(data16.authorities !== undefined){
-if(!(validate27(data16.authorities, {instancePath:instancePath+"/vocabulary/authorities",parentData:data16,parentDataProperty:"authorities",rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
-}
+if(!(validate27(data16.authorities, {instancePath:instancePath+"/vocabulary/authorities",parentData:data16,parentDataProperty:"authorities",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
 if(data16.statuses !== undefined){
-if(!(validate27(data16.statuses, {instancePath:instancePath+"/vocabulary/statuses",parentData:data16,parentDataProperty:"statuses",rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
-}
+if(!(validate27(data16.statuses, {instancePath:instancePath+"/vocabulary/statuses",parentData:data16,parentDataProperty:"statuses",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
 if(data16.relations !== undefined){
-if(!(validate27(data16.relations, {instancePath:instancePath+"/vocabulary/relations",parentData:data16,parentDataProperty:"relations",rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
+if(!(validate27(data16.relations, {instancePath:instancePath+"/vocabulary/relations",parentData:data16,parentDataProperty:"relations",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/vocabulary",schemaPath:"#/properties/vocabulary/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.limits !== undefined){
 let data21 = data.limits;
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 for(const key5 in data21){
-if(!((key5 === "max_results") || (key5 === "max_output_chars"))){
-const err21 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(!((key5 === "max_results") || (key5 === "max_output_chars"))) (vErrors ??= []).push({instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}), errors++;
 }
 if(data21.max_results !== undefined){
 let data22 = data21.max_results;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-const err22 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data22 == "number"){
-if(data22 > 10000 || isNaN(data22)){
-const err23 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(data22 < 1 || isNaN(data22)){
-const err24 = {instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(data22 > 10000 || isNaN(data22)) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}), errors++;
+if(data22 < 1 || isNaN(data22)) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_results",schemaPath:"#/properties/limits/properties/max_results/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data21.max_output_chars !== undefined){
 let data23 = data21.max_output_chars;
-if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-const err25 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data23 == "number"){
-if(data23 > 10000000 || isNaN(data23)){
-const err26 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(data23 < 2000 || isNaN(data23)){
-const err27 = {instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
+if(data23 > 10000000 || isNaN(data23)) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}), errors++;
+if(data23 < 2000 || isNaN(data23)) (vErrors ??= []).push({instancePath:instancePath+"/limits/max_output_chars",schemaPath:"#/properties/limits/properties/max_output_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2000},message:"must be >= 2000"}), errors++;
 }
 }
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.state !== undefined){
 let data24 = data.state;
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 for(const key6 in data24){
-if(!(key6 === "dir")){
-const err29 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
+if(!(key6 === "dir")) (vErrors ??= []).push({instancePath:instancePath+"/state",schemaPath:"#/properties/state/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}), errors++;
 }
 if(data24.dir !== undefined){
-if(!(validate24(data24.dir, {instancePath:instancePath+"/state/dir",parentData:data24,parentDataProperty:"dir",rootData}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
+if(!(validate24(data24.dir, {instancePath:instancePath+"/state/dir",parentData:data24,parentDataProperty:"dir",rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.views !== undefined){
@@ -714,16 +311,7 @@ let valid17 = true;
 const _errs55 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 if(data27.renderer !== undefined){
-if("matrix" !== data27.renderer){
-const err31 = {};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
+if("matrix" !== data27.renderer) (vErrors ??= []).push({}), errors++;
 }
 }
 var _valid1 = _errs55 === errors;
@@ -731,8 +319,7 @@ errors = _errs54;
 if(vErrors !== null){
 if(_errs54){
 vErrors.length = _errs54;
-}
-else {
+} else {
 vErrors = null;
 }
 }
@@ -745,15 +332,13 @@ let valid20 = false;
 const _errs61 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 let missing0;
-if((data27.focus === undefined) && (missing0 = "focus")){
-const err32 = {};
-if(vErrors === null){
-vErrors = [err32];
+let valid21 = true;
+for( missing0 of schema6.properties.views.items.allOf[0].then.not.anyOf[0].required){
+valid21 = data27[missing0] !== undefined;
+if(!valid21){
+(vErrors ??= []).push({}), errors++;
+break;
 }
-else {
-vErrors.push(err32);
-}
-errors++;
 }
 }
 var _valid2 = _errs61 === errors;
@@ -762,123 +347,58 @@ if(!valid20){
 const _errs62 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 let missing1;
-if((data27.depth === undefined) && (missing1 = "depth")){
-const err33 = {};
-if(vErrors === null){
-vErrors = [err33];
+let valid22 = true;
+for( missing1 of schema6.properties.views.items.allOf[0].then.not.anyOf[1].required){
+valid22 = data27[missing1] !== undefined;
+if(!valid22){
+(vErrors ??= []).push({}), errors++;
+break;
 }
-else {
-vErrors.push(err33);
-}
-errors++;
 }
 }
 var _valid2 = _errs62 === errors;
 valid20 = valid20 || _valid2;
 }
 if(!valid20){
-const err34 = {};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({}), errors++;
+} else {
 errors = _errs60;
 if(vErrors !== null){
 if(_errs60){
 vErrors.length = _errs60;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 var valid19 = _errs59 === errors;
 if(valid19){
-const err35 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/0/then/not",keyword:"not",params:{},message:"must NOT be valid"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/0/then/not",keyword:"not",params:{},message:"must NOT be valid"}), errors++;
+} else {
 errors = _errs58;
 if(vErrors !== null){
 if(_errs58){
 vErrors.length = _errs58;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.rows === undefined){
-const err36 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-if(data27.columns === undefined){
-const err37 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "columns"},message:"must have required property '"+"columns"+"'"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-if(data27.relations === undefined){
-const err38 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
+for(const prop2 of schema6.properties.views.items.allOf[0].then.required){
+if(data27[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/0/then/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 }
 var _valid1 = _errs57 === errors;
 valid17 = _valid1;
 }
-if(!valid17){
-const err39 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
+if(!valid17) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"}), errors++;
 const _errs64 = errors;
-let valid21 = true;
+let valid23 = true;
 const _errs65 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 if(data27.renderer !== undefined){
-if("graph" !== data27.renderer){
-const err40 = {};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
+if("graph" !== data27.renderer) (vErrors ??= []).push({}), errors++;
 }
 }
 var _valid3 = _errs65 === errors;
@@ -886,8 +406,7 @@ errors = _errs64;
 if(vErrors !== null){
 if(_errs64){
 vErrors.length = _errs64;
-}
-else {
+} else {
 vErrors = null;
 }
 }
@@ -896,143 +415,94 @@ const _errs67 = errors;
 const _errs68 = errors;
 const _errs69 = errors;
 const _errs70 = errors;
-let valid24 = false;
+let valid26 = false;
 const _errs71 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 let missing2;
-if((data27.rows === undefined) && (missing2 = "rows")){
-const err41 = {};
-if(vErrors === null){
-vErrors = [err41];
+let valid27 = true;
+for( missing2 of schema6.properties.views.items.allOf[1].then.not.anyOf[0].required){
+valid27 = data27[missing2] !== undefined;
+if(!valid27){
+(vErrors ??= []).push({}), errors++;
+break;
 }
-else {
-vErrors.push(err41);
-}
-errors++;
 }
 }
 var _valid4 = _errs71 === errors;
-valid24 = valid24 || _valid4;
-if(!valid24){
+valid26 = valid26 || _valid4;
+if(!valid26){
 const _errs72 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 let missing3;
-if((data27.columns === undefined) && (missing3 = "columns")){
-const err42 = {};
-if(vErrors === null){
-vErrors = [err42];
+let valid28 = true;
+for( missing3 of schema6.properties.views.items.allOf[1].then.not.anyOf[1].required){
+valid28 = data27[missing3] !== undefined;
+if(!valid28){
+(vErrors ??= []).push({}), errors++;
+break;
 }
-else {
-vErrors.push(err42);
-}
-errors++;
 }
 }
 var _valid4 = _errs72 === errors;
-valid24 = valid24 || _valid4;
-if(!valid24){
+valid26 = valid26 || _valid4;
+if(!valid26){
 const _errs73 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 let missing4;
-if((data27.relations === undefined) && (missing4 = "relations")){
-const err43 = {};
-if(vErrors === null){
-vErrors = [err43];
+let valid29 = true;
+for( missing4 of schema6.properties.views.items.allOf[1].then.not.anyOf[2].required){
+valid29 = data27[missing4] !== undefined;
+if(!valid29){
+(vErrors ??= []).push({}), errors++;
+break;
 }
-else {
-vErrors.push(err43);
-}
-errors++;
 }
 }
 var _valid4 = _errs73 === errors;
-valid24 = valid24 || _valid4;
+valid26 = valid26 || _valid4;
 }
 }
-if(!valid24){
-const err44 = {};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-else {
+if(!valid26){
+(vErrors ??= []).push({}), errors++;
+} else {
 errors = _errs70;
 if(vErrors !== null){
 if(_errs70){
 vErrors.length = _errs70;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
-var valid23 = _errs69 === errors;
-if(valid23){
-const err45 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-else {
+var valid25 = _errs69 === errors;
+if(valid25){
+(vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid"}), errors++;
+} else {
 errors = _errs68;
 if(vErrors !== null){
 if(_errs68){
 vErrors.length = _errs68;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.focus === undefined){
-const err46 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/1/then/required",keyword:"required",params:{missingProperty: "focus"},message:"must have required property '"+"focus"+"'"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
+for(const prop3 of schema6.properties.views.items.allOf[1].then.required){
+if(data27[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/1/then/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 }
 var _valid3 = _errs67 === errors;
-valid21 = _valid3;
+valid23 = _valid3;
 }
-if(!valid21){
-const err47 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
+if(!valid23) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"}), errors++;
 const _errs75 = errors;
-let valid25 = true;
+let valid30 = true;
 const _errs76 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 if(data27.renderer !== undefined){
 let data30 = data27.renderer;
-if(!((data30 === "page") || (data30 === "catalog"))){
-const err48 = {};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
+if(!((data30 === "page") || (data30 === "catalog"))) (vErrors ??= []).push({}), errors++;
 }
 }
 var _valid5 = _errs76 === errors;
@@ -1040,8 +510,7 @@ errors = _errs75;
 if(vErrors !== null){
 if(_errs75){
 vErrors.length = _errs75;
-}
-else {
+} else {
 vErrors = null;
 }
 }
@@ -1050,427 +519,195 @@ const _errs78 = errors;
 const _errs79 = errors;
 const _errs80 = errors;
 const _errs81 = errors;
-let valid28 = false;
+let valid33 = false;
 const _errs82 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 let missing5;
-if((data27.rows === undefined) && (missing5 = "rows")){
-const err49 = {};
-if(vErrors === null){
-vErrors = [err49];
+let valid34 = true;
+for( missing5 of schema6.properties.views.items.allOf[2].then.not.anyOf[0].required){
+valid34 = data27[missing5] !== undefined;
+if(!valid34){
+(vErrors ??= []).push({}), errors++;
+break;
 }
-else {
-vErrors.push(err49);
-}
-errors++;
 }
 }
 var _valid6 = _errs82 === errors;
-valid28 = valid28 || _valid6;
-if(!valid28){
+valid33 = valid33 || _valid6;
+if(!valid33){
 const _errs83 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 let missing6;
-if((data27.columns === undefined) && (missing6 = "columns")){
-const err50 = {};
-if(vErrors === null){
-vErrors = [err50];
+let valid35 = true;
+for( missing6 of schema6.properties.views.items.allOf[2].then.not.anyOf[1].required){
+valid35 = data27[missing6] !== undefined;
+if(!valid35){
+(vErrors ??= []).push({}), errors++;
+break;
 }
-else {
-vErrors.push(err50);
-}
-errors++;
 }
 }
 var _valid6 = _errs83 === errors;
-valid28 = valid28 || _valid6;
-if(!valid28){
+valid33 = valid33 || _valid6;
+if(!valid33){
 const _errs84 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 let missing7;
-if((data27.relations === undefined) && (missing7 = "relations")){
-const err51 = {};
-if(vErrors === null){
-vErrors = [err51];
+let valid36 = true;
+for( missing7 of schema6.properties.views.items.allOf[2].then.not.anyOf[2].required){
+valid36 = data27[missing7] !== undefined;
+if(!valid36){
+(vErrors ??= []).push({}), errors++;
+break;
 }
-else {
-vErrors.push(err51);
-}
-errors++;
 }
 }
 var _valid6 = _errs84 === errors;
-valid28 = valid28 || _valid6;
-if(!valid28){
+valid33 = valid33 || _valid6;
+if(!valid33){
 const _errs85 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 let missing8;
-if((data27.focus === undefined) && (missing8 = "focus")){
-const err52 = {};
-if(vErrors === null){
-vErrors = [err52];
+let valid37 = true;
+for( missing8 of schema6.properties.views.items.allOf[2].then.not.anyOf[3].required){
+valid37 = data27[missing8] !== undefined;
+if(!valid37){
+(vErrors ??= []).push({}), errors++;
+break;
 }
-else {
-vErrors.push(err52);
-}
-errors++;
 }
 }
 var _valid6 = _errs85 === errors;
-valid28 = valid28 || _valid6;
-if(!valid28){
+valid33 = valid33 || _valid6;
+if(!valid33){
 const _errs86 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 let missing9;
-if((data27.depth === undefined) && (missing9 = "depth")){
-const err53 = {};
-if(vErrors === null){
-vErrors = [err53];
+let valid38 = true;
+for( missing9 of schema6.properties.views.items.allOf[2].then.not.anyOf[4].required){
+valid38 = data27[missing9] !== undefined;
+if(!valid38){
+(vErrors ??= []).push({}), errors++;
+break;
 }
-else {
-vErrors.push(err53);
-}
-errors++;
 }
 }
 var _valid6 = _errs86 === errors;
-valid28 = valid28 || _valid6;
+valid33 = valid33 || _valid6;
 }
 }
 }
 }
-if(!valid28){
-const err54 = {};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-else {
+if(!valid33){
+(vErrors ??= []).push({}), errors++;
+} else {
 errors = _errs81;
 if(vErrors !== null){
 if(_errs81){
 vErrors.length = _errs81;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
-var valid27 = _errs80 === errors;
-if(valid27){
-const err55 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/2/then/not",keyword:"not",params:{},message:"must NOT be valid"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-else {
+var valid32 = _errs80 === errors;
+if(valid32){
+(vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/2/then/not",keyword:"not",params:{},message:"must NOT be valid"}), errors++;
+} else {
 errors = _errs79;
 if(vErrors !== null){
 if(_errs79){
 vErrors.length = _errs79;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 var _valid5 = _errs78 === errors;
-valid25 = _valid5;
+valid30 = _valid5;
 }
-if(!valid25){
-const err56 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
+if(!valid30) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"}), errors++;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.id === undefined){
-const err57 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-if(data27.renderer === undefined){
-const err58 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "renderer"},message:"must have required property '"+"renderer"+"'"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-if(data27.output === undefined){
-const err59 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
+for(const prop4 of schema6.properties.views.items.required){
+if(data27[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 for(const key7 in data27){
-if(!(func2.call(schema6.properties.views.items.properties, key7))){
-const err60 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
+if(!(func2.call(schema6.properties.views.items.properties, key7))) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}), errors++;
 }
 if(data27.id !== undefined){
-if(!(validate22(data27.id, {instancePath:instancePath+"/views/" + i3+"/id",parentData:data27,parentDataProperty:"id",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data27.id, {instancePath:instancePath+"/views/" + i3+"/id",parentData:data27,parentDataProperty:"id",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data27.title !== undefined){
-if(typeof data27.title !== "string"){
-const err61 = {instancePath:instancePath+"/views/" + i3+"/title",schemaPath:"#/properties/views/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
+if(typeof data27.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/title",schemaPath:"#/properties/views/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data27.renderer !== undefined){
 let data33 = data27.renderer;
-if(!((((data33 === "page") || (data33 === "catalog")) || (data33 === "matrix")) || (data33 === "graph"))){
-const err62 = {instancePath:instancePath+"/views/" + i3+"/renderer",schemaPath:"#/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema6.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
+if(!((((data33 === "page") || (data33 === "catalog")) || (data33 === "matrix")) || (data33 === "graph"))) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/renderer",schemaPath:"#/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema6.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data27.select !== undefined){
-if(!(validate39(data27.select, {instancePath:instancePath+"/views/" + i3+"/select",parentData:data27,parentDataProperty:"select",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
+if(!(validate39(data27.select, {instancePath:instancePath+"/views/" + i3+"/select",parentData:data27,parentDataProperty:"select",rootData}))) vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors), errors = vErrors.length;
 }
 if(data27.output !== undefined){
 let data35 = data27.output;
 if(typeof data35 === "string"){
-if(func3(data35) < 1){
-const err63 = {instancePath:instancePath+"/views/" + i3+"/output",schemaPath:"#/properties/views/items/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-if(!pattern2.test(data35)){
-const err64 = {instancePath:instancePath+"/views/" + i3+"/output",schemaPath:"#/properties/views/items/properties/output/pattern",keyword:"pattern",params:{pattern: "\\.html$"},message:"must match pattern \""+"\\.html$"+"\""};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-}
-else {
-const err65 = {instancePath:instancePath+"/views/" + i3+"/output",schemaPath:"#/properties/views/items/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
+if(func3(data35) < 1) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/output",schemaPath:"#/properties/views/items/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+if(!pattern2.test(data35)) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/output",schemaPath:"#/properties/views/items/properties/output/pattern",keyword:"pattern",params:{pattern: "\\.html$"},message:"must match pattern \""+"\\.html$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/output",schemaPath:"#/properties/views/items/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data27.rows !== undefined){
-if(!(validate39(data27.rows, {instancePath:instancePath+"/views/" + i3+"/rows",parentData:data27,parentDataProperty:"rows",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
+if(!(validate39(data27.rows, {instancePath:instancePath+"/views/" + i3+"/rows",parentData:data27,parentDataProperty:"rows",rootData}))) vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors), errors = vErrors.length;
 }
 if(data27.columns !== undefined){
-if(!(validate39(data27.columns, {instancePath:instancePath+"/views/" + i3+"/columns",parentData:data27,parentDataProperty:"columns",rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
+if(!(validate39(data27.columns, {instancePath:instancePath+"/views/" + i3+"/columns",parentData:data27,parentDataProperty:"columns",rootData}))) vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors), errors = vErrors.length;
 }
 if(data27.relations !== undefined){
 let data38 = data27.relations;
 if(Array.isArray(data38)){
-if(data38.length < 1){
-const err66 = {instancePath:instancePath+"/views/" + i3+"/relations",schemaPath:"#/properties/views/items/properties/relations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
+if(data38.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/relations",schemaPath:"#/properties/views/items/properties/relations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
 const len4 = data38.length;
 for(let i4=0; i4<len4; i4++){
 let data39 = data38[i4];
 if(typeof data39 === "string"){
-if(func3(data39) < 1){
-const err67 = {instancePath:instancePath+"/views/" + i3+"/relations/" + i4,schemaPath:"#/properties/views/items/properties/relations/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
+if(func3(data39) < 1) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/relations/" + i4,schemaPath:"#/properties/views/items/properties/relations/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/relations/" + i4,schemaPath:"#/properties/views/items/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err68 = {instancePath:instancePath+"/views/" + i3+"/relations/" + i4,schemaPath:"#/properties/views/items/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-}
-}
-else {
-const err69 = {instancePath:instancePath+"/views/" + i3+"/relations",schemaPath:"#/properties/views/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/relations",schemaPath:"#/properties/views/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data27.focus !== undefined){
 let data40 = data27.focus;
 if(typeof data40 === "string"){
-if(func3(data40) < 1){
-const err70 = {instancePath:instancePath+"/views/" + i3+"/focus",schemaPath:"#/properties/views/items/properties/focus/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-else {
-const err71 = {instancePath:instancePath+"/views/" + i3+"/focus",schemaPath:"#/properties/views/items/properties/focus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
+if(func3(data40) < 1) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/focus",schemaPath:"#/properties/views/items/properties/focus/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/focus",schemaPath:"#/properties/views/items/properties/focus/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data27.depth !== undefined){
 let data41 = data27.depth;
-if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))){
-const err72 = {instancePath:instancePath+"/views/" + i3+"/depth",schemaPath:"#/properties/views/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
+if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/depth",schemaPath:"#/properties/views/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data41 == "number"){
-if(data41 > 4 || isNaN(data41)){
-const err73 = {instancePath:instancePath+"/views/" + i3+"/depth",schemaPath:"#/properties/views/items/properties/depth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-if(data41 < 1 || isNaN(data41)){
-const err74 = {instancePath:instancePath+"/views/" + i3+"/depth",schemaPath:"#/properties/views/items/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
+if(data41 > 4 || isNaN(data41)) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/depth",schemaPath:"#/properties/views/items/properties/depth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"}), errors++;
+if(data41 < 1 || isNaN(data41)) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/depth",schemaPath:"#/properties/views/items/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err75 = {instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-}
-}
-else {
-const err76 = {instancePath:instancePath+"/views",schemaPath:"#/properties/views/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/views",schemaPath:"#/properties/views/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.proposals !== undefined){
 let data42 = data.proposals;
 if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
 for(const key8 in data42){
-if(!((key8 === "writers") || (key8 === "appliers"))){
-const err77 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
+if(!((key8 === "writers") || (key8 === "appliers"))) (vErrors ??= []).push({instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}), errors++;
 }
 if(data42.writers !== undefined){
 let data43 = data42.writers;
@@ -1479,16 +716,7 @@ for(const key9 in data43){
 let data44 = data43[key9];
 if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
 for(const key10 in data44){
-if(!((key10 === "operations") || (key10 === "paths"))){
-const err78 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
+if(!((key10 === "operations") || (key10 === "paths"))) (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}), errors++;
 }
 if(data44.operations !== undefined){
 let data45 = data44.operations;
@@ -1496,16 +724,7 @@ if(Array.isArray(data45)){
 const len5 = data45.length;
 for(let i5=0; i5<len5; i5++){
 let data46 = data45[i5];
-if(!(((((data46 === "node_create") || (data46 === "node_update")) || (data46 === "node_move")) || (data46 === "relationship_update")) || (data46 === "node_delete"))){
-const err79 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations/" + i5,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema6.properties.proposals.properties.writers.additionalProperties.properties.operations.items.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
+if(!(((((data46 === "node_create") || (data46 === "node_update")) || (data46 === "node_move")) || (data46 === "relationship_update")) || (data46 === "node_delete"))) (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations/" + i5,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema6.properties.proposals.properties.writers.additionalProperties.properties.operations.items.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 let i6 = data45.length;
 let j0;
@@ -1514,29 +733,14 @@ outer0:
 for(;i6--;){
 for(j0 = i6; j0--;){
 if(func0(data45[i6], data45[j0])){
-const err80 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/uniqueItems",keyword:"uniqueItems",params:{i: i6, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i6+" are identical)"};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/uniqueItems",keyword:"uniqueItems",params:{i: i6, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i6+" are identical)"}), errors++;
 break outer0;
 }
 }
 }
 }
-}
-else {
-const err81 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data44.paths !== undefined){
@@ -1546,62 +750,21 @@ const len6 = data47.length;
 for(let i7=0; i7<len6; i7++){
 let data48 = data47[i7];
 if(typeof data48 === "string"){
-if(func3(data48) < 1){
-const err82 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i7,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
-errors++;
+if(func3(data48) < 1) (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i7,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i7,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err83 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i7,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err84 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err85 = {instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
-}
-}
-else {
-const err86 = {instancePath:instancePath+"/proposals/writers",schemaPath:"#/properties/proposals/properties/writers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/proposals/writers",schemaPath:"#/properties/proposals/properties/writers/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data42.appliers !== undefined){
@@ -1610,27 +773,11 @@ if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
 for(const key11 in data49){
 let data50 = data49[key11];
 if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
-if(data50.writers === undefined){
-const err87 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/required",keyword:"required",params:{missingProperty: "writers"},message:"must have required property '"+"writers"+"'"};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
+for(const prop5 of schema6.properties.proposals.properties.appliers.additionalProperties.required){
+if(data50[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
 for(const key12 in data50){
-if(!(key12 === "writers")){
-const err88 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
+if(!(key12 === "writers")) (vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}), errors++;
 }
 if(data50.writers !== undefined){
 let data51 = data50.writers;
@@ -1639,86 +786,29 @@ const len7 = data51.length;
 for(let i8=0; i8<len7; i8++){
 let data52 = data51[i8];
 if(typeof data52 === "string"){
-if(func3(data52) < 1){
-const err89 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i8,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
+if(func3(data52) < 1) (vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i8,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i8,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err90 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i8,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers",schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err91 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers",schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err92 = {instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers",schemaPath:"#/properties/proposals/properties/appliers/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err93 = {instancePath:instancePath+"/proposals/appliers",schemaPath:"#/properties/proposals/properties/appliers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err94 = {instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
-errors++;
-}
-}
-}
-else {
-const err95 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

@@ -14,15 +14,8 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.node_id === undefined){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "node_id"},message:"must have required property '"+"node_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+for(const prop0 of schema6.anyOf[0].required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 }
 var _valid0 = _errs2 === errors;
@@ -30,239 +23,74 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.query === undefined){
-const err1 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "query"},message:"must have required property '"+"query"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop1 of schema6.anyOf[1].required){
+if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"}), errors++;
+} else {
 errors = _errs1;
 if(vErrors !== null){
 if(_errs1){
 vErrors.length = _errs1;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(((((key0 === "node_id") || (key0 === "query")) || (key0 === "budget")) || (key0 === "limit")) || (key0 === "cursor"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if(!(((((key0 === "node_id") || (key0 === "query")) || (key0 === "budget")) || (key0 === "limit")) || (key0 === "cursor"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.node_id !== undefined){
 let data0 = data.node_id;
 if(typeof data0 === "string"){
-if(func2(data0) > 1024){
-const err4 = {instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(func2(data0) < 1){
-const err5 = {instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+if(func2(data0) > 1024) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}), errors++;
+if(func2(data0) < 1) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.query !== undefined){
 let data1 = data.query;
 if(typeof data1 === "string"){
-if(func2(data1) > 10000){
-const err7 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(func2(data1) < 1){
-const err8 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+if(func2(data1) > 10000) (vErrors ??= []).push({instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}), errors++;
+if(func2(data1) < 1) (vErrors ??= []).push({instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.budget !== undefined){
 let data2 = data.budget;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err10 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))) (vErrors ??= []).push({instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data2 == "number"){
-if(data2 > 200000 || isNaN(data2)){
-const err11 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200000},message:"must be <= 200000"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data2 < 1 || isNaN(data2)){
-const err12 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(data2 > 200000 || isNaN(data2)) (vErrors ??= []).push({instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200000},message:"must be <= 200000"}), errors++;
+if(data2 < 1 || isNaN(data2)) (vErrors ??= []).push({instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.limit !== undefined){
 let data3 = data.limit;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err13 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) (vErrors ??= []).push({instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data3 == "number"){
-if(data3 > 10000 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data3 < 1 || isNaN(data3)){
-const err15 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if(data3 > 10000 || isNaN(data3)) (vErrors ??= []).push({instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}), errors++;
+if(data3 < 1 || isNaN(data3)) (vErrors ??= []).push({instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.cursor !== undefined){
 let data4 = data.cursor;
 if(typeof data4 === "string"){
-if(func2(data4) > 8192){
-const err16 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(func2(data4) < 1){
-const err17 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+if(func2(data4) > 8192) (vErrors ??= []).push({instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}), errors++;
+if(func2(data4) < 1) (vErrors ??= []).push({instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err18 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

@@ -11,190 +11,51 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.node_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node_id"},message:"must have required property '"+"node_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+for(const prop0 of schema6.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "node_id") || (key0 === "include_body")) || (key0 === "section")) || (key0 === "body_offset")) || (key0 === "max_body_chars"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
+if(!(((((key0 === "node_id") || (key0 === "include_body")) || (key0 === "section")) || (key0 === "body_offset")) || (key0 === "max_body_chars"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.node_id !== undefined){
 let data0 = data.node_id;
 if(typeof data0 === "string"){
-if(func2(data0) > 1024){
-const err2 = {instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(func2(data0) < 1){
-const err3 = {instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+if(func2(data0) > 1024) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}), errors++;
+if(func2(data0) < 1) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.include_body !== undefined){
-if(typeof data.include_body !== "boolean"){
-const err5 = {instancePath:instancePath+"/include_body",schemaPath:"#/properties/include_body/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(typeof data.include_body !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/include_body",schemaPath:"#/properties/include_body/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.section !== undefined){
 let data2 = data.section;
 if(typeof data2 === "string"){
-if(func2(data2) > 512){
-const err6 = {instancePath:instancePath+"/section",schemaPath:"#/properties/section/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(func2(data2) < 1){
-const err7 = {instancePath:instancePath+"/section",schemaPath:"#/properties/section/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/section",schemaPath:"#/properties/section/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+if(func2(data2) > 512) (vErrors ??= []).push({instancePath:instancePath+"/section",schemaPath:"#/properties/section/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}), errors++;
+if(func2(data2) < 1) (vErrors ??= []).push({instancePath:instancePath+"/section",schemaPath:"#/properties/section/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/section",schemaPath:"#/properties/section/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.body_offset !== undefined){
 let data3 = data.body_offset;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err9 = {instancePath:instancePath+"/body_offset",schemaPath:"#/properties/body_offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) (vErrors ??= []).push({instancePath:instancePath+"/body_offset",schemaPath:"#/properties/body_offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data3 == "number"){
-if(data3 > 100000000 || isNaN(data3)){
-const err10 = {instancePath:instancePath+"/body_offset",schemaPath:"#/properties/body_offset/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000},message:"must be <= 100000000"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data3 < 0 || isNaN(data3)){
-const err11 = {instancePath:instancePath+"/body_offset",schemaPath:"#/properties/body_offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(data3 > 100000000 || isNaN(data3)) (vErrors ??= []).push({instancePath:instancePath+"/body_offset",schemaPath:"#/properties/body_offset/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000},message:"must be <= 100000000"}), errors++;
+if(data3 < 0 || isNaN(data3)) (vErrors ??= []).push({instancePath:instancePath+"/body_offset",schemaPath:"#/properties/body_offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data.max_body_chars !== undefined){
 let data4 = data.max_body_chars;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err12 = {instancePath:instancePath+"/max_body_chars",schemaPath:"#/properties/max_body_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) (vErrors ??= []).push({instancePath:instancePath+"/max_body_chars",schemaPath:"#/properties/max_body_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data4 == "number"){
-if(data4 > 10000000 || isNaN(data4)){
-const err13 = {instancePath:instancePath+"/max_body_chars",schemaPath:"#/properties/max_body_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data4 < 1 || isNaN(data4)){
-const err14 = {instancePath:instancePath+"/max_body_chars",schemaPath:"#/properties/max_body_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
+if(data4 > 10000000 || isNaN(data4)) (vErrors ??= []).push({instancePath:instancePath+"/max_body_chars",schemaPath:"#/properties/max_body_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"}), errors++;
+if(data4 < 1 || isNaN(data4)) (vErrors ??= []).push({instancePath:instancePath+"/max_body_chars",schemaPath:"#/properties/max_body_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
-}
-}
-else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

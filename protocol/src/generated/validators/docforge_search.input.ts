@@ -12,145 +12,41 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.query === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "query"},message:"must have required property '"+"query"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+for(const prop0 of schema6.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema6.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
+if(!(func2.call(schema6.properties, key0))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.query !== undefined){
 let data0 = data.query;
 if(typeof data0 === "string"){
-if(func3(data0) > 10000){
-const err2 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(func3(data0) < 1){
-const err3 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+if(func3(data0) > 10000) (vErrors ??= []).push({instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}), errors++;
+if(func3(data0) < 1) (vErrors ??= []).push({instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.limit !== undefined){
 let data1 = data.limit;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))) (vErrors ??= []).push({instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data1 == "number"){
-if(data1 > 10000 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data1 < 1 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(data1 > 10000 || isNaN(data1)) (vErrors ??= []).push({instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}), errors++;
+if(data1 < 1 || isNaN(data1)) (vErrors ??= []).push({instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.kinds !== undefined){
 let data2 = data.kinds;
 if(Array.isArray(data2)){
-if(data2.length > 64){
-const err8 = {instancePath:instancePath+"/kinds",schemaPath:"#/properties/kinds/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(data2.length > 64) (vErrors ??= []).push({instancePath:instancePath+"/kinds",schemaPath:"#/properties/kinds/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(typeof data3 === "string"){
-if(func3(data3) > 256){
-const err9 = {instancePath:instancePath+"/kinds/" + i0,schemaPath:"#/properties/kinds/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(func3(data3) < 1){
-const err10 = {instancePath:instancePath+"/kinds/" + i0,schemaPath:"#/properties/kinds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/kinds/" + i0,schemaPath:"#/properties/kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
+if(func3(data3) > 256) (vErrors ??= []).push({instancePath:instancePath+"/kinds/" + i0,schemaPath:"#/properties/kinds/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data3) < 1) (vErrors ??= []).push({instancePath:instancePath+"/kinds/" + i0,schemaPath:"#/properties/kinds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/kinds/" + i0,schemaPath:"#/properties/kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 let i1 = data2.length;
@@ -164,78 +60,28 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err12 = {instancePath:instancePath+"/kinds",schemaPath:"#/properties/kinds/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/kinds",schemaPath:"#/properties/kinds/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}), errors++;
 break;
 }
 indices0[item0] = i1;
 }
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/kinds",schemaPath:"#/properties/kinds/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/kinds",schemaPath:"#/properties/kinds/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.families !== undefined){
 let data4 = data.families;
 if(Array.isArray(data4)){
-if(data4.length > 64){
-const err14 = {instancePath:instancePath+"/families",schemaPath:"#/properties/families/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(data4.length > 64) (vErrors ??= []).push({instancePath:instancePath+"/families",schemaPath:"#/properties/families/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
 const len1 = data4.length;
 for(let i2=0; i2<len1; i2++){
 let data5 = data4[i2];
 if(typeof data5 === "string"){
-if(func3(data5) > 256){
-const err15 = {instancePath:instancePath+"/families/" + i2,schemaPath:"#/properties/families/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(func3(data5) < 1){
-const err16 = {instancePath:instancePath+"/families/" + i2,schemaPath:"#/properties/families/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/families/" + i2,schemaPath:"#/properties/families/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+if(func3(data5) > 256) (vErrors ??= []).push({instancePath:instancePath+"/families/" + i2,schemaPath:"#/properties/families/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data5) < 1) (vErrors ??= []).push({instancePath:instancePath+"/families/" + i2,schemaPath:"#/properties/families/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/families/" + i2,schemaPath:"#/properties/families/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 let i3 = data4.length;
@@ -249,78 +95,28 @@ continue;
 }
 if(typeof indices1[item1] == "number"){
 j1 = indices1[item1];
-const err18 = {instancePath:instancePath+"/families",schemaPath:"#/properties/families/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/families",schemaPath:"#/properties/families/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)"}), errors++;
 break;
 }
 indices1[item1] = i3;
 }
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/families",schemaPath:"#/properties/families/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/families",schemaPath:"#/properties/families/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.authorities !== undefined){
 let data6 = data.authorities;
 if(Array.isArray(data6)){
-if(data6.length > 64){
-const err20 = {instancePath:instancePath+"/authorities",schemaPath:"#/properties/authorities/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(data6.length > 64) (vErrors ??= []).push({instancePath:instancePath+"/authorities",schemaPath:"#/properties/authorities/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
 const len2 = data6.length;
 for(let i4=0; i4<len2; i4++){
 let data7 = data6[i4];
 if(typeof data7 === "string"){
-if(func3(data7) > 256){
-const err21 = {instancePath:instancePath+"/authorities/" + i4,schemaPath:"#/properties/authorities/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(func3(data7) < 1){
-const err22 = {instancePath:instancePath+"/authorities/" + i4,schemaPath:"#/properties/authorities/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/authorities/" + i4,schemaPath:"#/properties/authorities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
+if(func3(data7) > 256) (vErrors ??= []).push({instancePath:instancePath+"/authorities/" + i4,schemaPath:"#/properties/authorities/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data7) < 1) (vErrors ??= []).push({instancePath:instancePath+"/authorities/" + i4,schemaPath:"#/properties/authorities/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/authorities/" + i4,schemaPath:"#/properties/authorities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 let i5 = data6.length;
@@ -334,78 +130,28 @@ continue;
 }
 if(typeof indices2[item2] == "number"){
 j2 = indices2[item2];
-const err24 = {instancePath:instancePath+"/authorities",schemaPath:"#/properties/authorities/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i5+" are identical)"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/authorities",schemaPath:"#/properties/authorities/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i5+" are identical)"}), errors++;
 break;
 }
 indices2[item2] = i5;
 }
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/authorities",schemaPath:"#/properties/authorities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/authorities",schemaPath:"#/properties/authorities/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.statuses !== undefined){
 let data8 = data.statuses;
 if(Array.isArray(data8)){
-if(data8.length > 64){
-const err26 = {instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
+if(data8.length > 64) (vErrors ??= []).push({instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
 const len3 = data8.length;
 for(let i6=0; i6<len3; i6++){
 let data9 = data8[i6];
 if(typeof data9 === "string"){
-if(func3(data9) > 256){
-const err27 = {instancePath:instancePath+"/statuses/" + i6,schemaPath:"#/properties/statuses/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(func3(data9) < 1){
-const err28 = {instancePath:instancePath+"/statuses/" + i6,schemaPath:"#/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/statuses/" + i6,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
+if(func3(data9) > 256) (vErrors ??= []).push({instancePath:instancePath+"/statuses/" + i6,schemaPath:"#/properties/statuses/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data9) < 1) (vErrors ??= []).push({instancePath:instancePath+"/statuses/" + i6,schemaPath:"#/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/statuses/" + i6,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 let i7 = data8.length;
@@ -419,78 +165,28 @@ continue;
 }
 if(typeof indices3[item3] == "number"){
 j3 = indices3[item3];
-const err30 = {instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j3},message:"must NOT have duplicate items (items ## "+j3+" and "+i7+" are identical)"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j3},message:"must NOT have duplicate items (items ## "+j3+" and "+i7+" are identical)"}), errors++;
 break;
 }
 indices3[item3] = i7;
 }
 }
-}
-else {
-const err31 = {instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.tags !== undefined){
 let data10 = data.tags;
 if(Array.isArray(data10)){
-if(data10.length > 64){
-const err32 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
+if(data10.length > 64) (vErrors ??= []).push({instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
 const len4 = data10.length;
 for(let i8=0; i8<len4; i8++){
 let data11 = data10[i8];
 if(typeof data11 === "string"){
-if(func3(data11) > 256){
-const err33 = {instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if(func3(data11) < 1){
-const err34 = {instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-else {
-const err35 = {instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
+if(func3(data11) > 256) (vErrors ??= []).push({instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data11) < 1) (vErrors ??= []).push({instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 let i9 = data10.length;
@@ -504,78 +200,28 @@ continue;
 }
 if(typeof indices4[item4] == "number"){
 j4 = indices4[item4];
-const err36 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j4},message:"must NOT have duplicate items (items ## "+j4+" and "+i9+" are identical)"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j4},message:"must NOT have duplicate items (items ## "+j4+" and "+i9+" are identical)"}), errors++;
 break;
 }
 indices4[item4] = i9;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.languages !== undefined){
 let data12 = data.languages;
 if(Array.isArray(data12)){
-if(data12.length > 64){
-const err38 = {instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
+if(data12.length > 64) (vErrors ??= []).push({instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
 const len5 = data12.length;
 for(let i10=0; i10<len5; i10++){
 let data13 = data12[i10];
 if(typeof data13 === "string"){
-if(func3(data13) > 256){
-const err39 = {instancePath:instancePath+"/languages/" + i10,schemaPath:"#/properties/languages/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(func3(data13) < 1){
-const err40 = {instancePath:instancePath+"/languages/" + i10,schemaPath:"#/properties/languages/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/languages/" + i10,schemaPath:"#/properties/languages/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
+if(func3(data13) > 256) (vErrors ??= []).push({instancePath:instancePath+"/languages/" + i10,schemaPath:"#/properties/languages/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data13) < 1) (vErrors ??= []).push({instancePath:instancePath+"/languages/" + i10,schemaPath:"#/properties/languages/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/languages/" + i10,schemaPath:"#/properties/languages/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 let i11 = data12.length;
@@ -589,78 +235,28 @@ continue;
 }
 if(typeof indices5[item5] == "number"){
 j5 = indices5[item5];
-const err42 = {instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j5},message:"must NOT have duplicate items (items ## "+j5+" and "+i11+" are identical)"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j5},message:"must NOT have duplicate items (items ## "+j5+" and "+i11+" are identical)"}), errors++;
 break;
 }
 indices5[item5] = i11;
 }
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.capabilities !== undefined){
 let data14 = data.capabilities;
 if(Array.isArray(data14)){
-if(data14.length > 64){
-const err44 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
+if(data14.length > 64) (vErrors ??= []).push({instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
 const len6 = data14.length;
 for(let i12=0; i12<len6; i12++){
 let data15 = data14[i12];
 if(typeof data15 === "string"){
-if(func3(data15) > 256){
-const err45 = {instancePath:instancePath+"/capabilities/" + i12,schemaPath:"#/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-if(func3(data15) < 1){
-const err46 = {instancePath:instancePath+"/capabilities/" + i12,schemaPath:"#/properties/capabilities/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/capabilities/" + i12,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
+if(func3(data15) > 256) (vErrors ??= []).push({instancePath:instancePath+"/capabilities/" + i12,schemaPath:"#/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data15) < 1) (vErrors ??= []).push({instancePath:instancePath+"/capabilities/" + i12,schemaPath:"#/properties/capabilities/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/capabilities/" + i12,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 let i13 = data14.length;
@@ -674,41 +270,18 @@ continue;
 }
 if(typeof indices6[item6] == "number"){
 j6 = indices6[item6];
-const err48 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/uniqueItems",keyword:"uniqueItems",params:{i: i13, j: j6},message:"must NOT have duplicate items (items ## "+j6+" and "+i13+" are identical)"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/uniqueItems",keyword:"uniqueItems",params:{i: i13, j: j6},message:"must NOT have duplicate items (items ## "+j6+" and "+i13+" are identical)"}), errors++;
 break;
 }
 indices6[item6] = i13;
 }
 }
-}
-else {
-const err49 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err50 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

@@ -14,78 +14,24 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(((key0 === "limit") || (key0 === "severities")) || (key0 === "cursor"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
+if(!(((key0 === "limit") || (key0 === "severities")) || (key0 === "cursor"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.limit !== undefined){
 let data0 = data.limit;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err1 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) (vErrors ??= []).push({instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data0 == "number"){
-if(data0 > 10000 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0 < 1 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if(data0 > 10000 || isNaN(data0)) (vErrors ??= []).push({instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}), errors++;
+if(data0 < 1 || isNaN(data0)) (vErrors ??= []).push({instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.severities !== undefined){
 let data1 = data.severities;
 if(Array.isArray(data1)){
-if(data1.length > 2){
-const err4 = {instancePath:instancePath+"/severities",schemaPath:"#/properties/severities/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(data1.length > 2) (vErrors ??= []).push({instancePath:instancePath+"/severities",schemaPath:"#/properties/severities/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}), errors++;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
-if(!((data2 === "error") || (data2 === "warning"))){
-const err5 = {instancePath:instancePath+"/severities/" + i0,schemaPath:"#/properties/severities/items/enum",keyword:"enum",params:{allowedValues: schema6.properties.severities.items.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!((data2 === "error") || (data2 === "warning"))) (vErrors ??= []).push({instancePath:instancePath+"/severities/" + i0,schemaPath:"#/properties/severities/items/enum",keyword:"enum",params:{allowedValues: schema6.properties.severities.items.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 let i1 = data1.length;
 let j0;
@@ -94,76 +40,27 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func0(data1[i1], data1[j0])){
-const err6 = {instancePath:instancePath+"/severities",schemaPath:"#/properties/severities/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/severities",schemaPath:"#/properties/severities/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}), errors++;
 break outer0;
 }
 }
 }
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/severities",schemaPath:"#/properties/severities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/severities",schemaPath:"#/properties/severities/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.cursor !== undefined){
 let data3 = data.cursor;
 if(typeof data3 === "string"){
-if(func3(data3) > 8192){
-const err8 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(func3(data3) < 1){
-const err9 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+if(func3(data3) > 8192) (vErrors ??= []).push({instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"}), errors++;
+if(func3(data3) < 1) (vErrors ??= []).push({instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

@@ -14,132 +14,52 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.node_id === undefined) && (missing0 = "node_id")) || ((data.query === undefined) && (missing0 = "query"))){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
+let valid1 = true;
+for( missing0 of schema6.not.required){
+valid1 = data[missing0] !== undefined;
+if(!valid1){
+(vErrors ??= []).push({}), errors++;
+break;
 }
-else {
-vErrors.push(err0);
-}
-errors++;
 }
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const err1 = {instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid"}), errors++;
+} else {
 errors = _errs1;
 if(vErrors !== null){
 if(_errs1){
 vErrors.length = _errs1;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((key0 === "node_id") || (key0 === "query"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
+if(!((key0 === "node_id") || (key0 === "query"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.node_id !== undefined){
 let data0 = data.node_id;
 if(typeof data0 === "string"){
-if(func2(data0) > 1024){
-const err3 = {instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(func2(data0) < 1){
-const err4 = {instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+if(func2(data0) > 1024) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}), errors++;
+if(func2(data0) < 1) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.query !== undefined){
 let data1 = data.query;
 if(typeof data1 === "string"){
-if(func2(data1) > 256){
-const err6 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(func2(data1) < 1){
-const err7 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+if(func2(data1) > 256) (vErrors ??= []).push({instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func2(data1) < 1) (vErrors ??= []).push({instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

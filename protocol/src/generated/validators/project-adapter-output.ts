@@ -20,344 +20,99 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.id === undefined){
-const err0 = {instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data1.kind === undefined){
-const err1 = {instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop0 of schema6.properties.nodes.items.required){
+if(data1[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data1.id !== undefined){
 let data2 = data1.id;
 if(typeof data2 === "string"){
-if(func2(data2) > 1024){
-const err2 = {instancePath:instancePath+"/nodes/" + i0+"/id",schemaPath:"#/properties/nodes/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(func2(data2) < 1){
-const err3 = {instancePath:instancePath+"/nodes/" + i0+"/id",schemaPath:"#/properties/nodes/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(!pattern0.test(data2)){
-const err4 = {instancePath:instancePath+"/nodes/" + i0+"/id",schemaPath:"#/properties/nodes/items/properties/id/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/nodes/" + i0+"/id",schemaPath:"#/properties/nodes/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+if(func2(data2) > 1024) (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/id",schemaPath:"#/properties/nodes/items/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}), errors++;
+if(func2(data2) < 1) (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/id",schemaPath:"#/properties/nodes/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+if(!pattern0.test(data2)) (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/id",schemaPath:"#/properties/nodes/items/properties/id/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/id",schemaPath:"#/properties/nodes/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data1.kind !== undefined){
 let data3 = data1.kind;
 if(typeof data3 === "string"){
-if(func2(data3) > 128){
-const err6 = {instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(func2(data3) < 1){
-const err7 = {instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(!pattern0.test(data3)){
-const err8 = {instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+if(func2(data3) > 128) (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+if(func2(data3) < 1) (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+if(!pattern0.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/kind",schemaPath:"#/properties/nodes/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data1.title !== undefined){
-if(typeof data1.title !== "string"){
-const err10 = {instancePath:instancePath+"/nodes/" + i0+"/title",schemaPath:"#/properties/nodes/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if(typeof data1.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/title",schemaPath:"#/properties/nodes/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data1.family !== undefined){
 let data5 = data1.family;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err11 = {instancePath:instancePath+"/nodes/" + i0+"/family",schemaPath:"#/properties/nodes/items/properties/family/type",keyword:"type",params:{type: schema6.properties.nodes.items.properties.family.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/family",schemaPath:"#/properties/nodes/items/properties/family/type",keyword:"type",params:{type: schema6.properties.nodes.items.properties.family.type},message:"must be string,null"}), errors++;
 }
 if(data1.authority !== undefined){
 let data6 = data1.authority;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err12 = {instancePath:instancePath+"/nodes/" + i0+"/authority",schemaPath:"#/properties/nodes/items/properties/authority/type",keyword:"type",params:{type: schema6.properties.nodes.items.properties.authority.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/authority",schemaPath:"#/properties/nodes/items/properties/authority/type",keyword:"type",params:{type: schema6.properties.nodes.items.properties.authority.type},message:"must be string,null"}), errors++;
 }
 if(data1.status !== undefined){
 let data7 = data1.status;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err13 = {instancePath:instancePath+"/nodes/" + i0+"/status",schemaPath:"#/properties/nodes/items/properties/status/type",keyword:"type",params:{type: schema6.properties.nodes.items.properties.status.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if((typeof data7 !== "string") && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/status",schemaPath:"#/properties/nodes/items/properties/status/type",keyword:"type",params:{type: schema6.properties.nodes.items.properties.status.type},message:"must be string,null"}), errors++;
 }
 if(data1.tags !== undefined){
 let data8 = data1.tags;
 if(Array.isArray(data8)){
 const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
-if(typeof data8[i1] !== "string"){
-const err14 = {instancePath:instancePath+"/nodes/" + i0+"/tags/" + i1,schemaPath:"#/properties/nodes/items/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
+if(typeof data8[i1] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/tags/" + i1,schemaPath:"#/properties/nodes/items/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/nodes/" + i0+"/tags",schemaPath:"#/properties/nodes/items/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/tags",schemaPath:"#/properties/nodes/items/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data1.summary !== undefined){
-if(typeof data1.summary !== "string"){
-const err16 = {instancePath:instancePath+"/nodes/" + i0+"/summary",schemaPath:"#/properties/nodes/items/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
+if(typeof data1.summary !== "string") (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/summary",schemaPath:"#/properties/nodes/items/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data1.body !== undefined){
-if(typeof data1.body !== "string"){
-const err17 = {instancePath:instancePath+"/nodes/" + i0+"/body",schemaPath:"#/properties/nodes/items/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
+if(typeof data1.body !== "string") (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/body",schemaPath:"#/properties/nodes/items/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data1.source_path !== undefined){
-if(typeof data1.source_path !== "string"){
-const err18 = {instancePath:instancePath+"/nodes/" + i0+"/source_path",schemaPath:"#/properties/nodes/items/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
+if(typeof data1.source_path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/source_path",schemaPath:"#/properties/nodes/items/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data1.start_line !== undefined){
 let data13 = data1.start_line;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err19 = {instancePath:instancePath+"/nodes/" + i0+"/start_line",schemaPath:"#/properties/nodes/items/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/start_line",schemaPath:"#/properties/nodes/items/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data13 == "number"){
-if(data13 < 1 || isNaN(data13)){
-const err20 = {instancePath:instancePath+"/nodes/" + i0+"/start_line",schemaPath:"#/properties/nodes/items/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(data13 < 1 || isNaN(data13)) (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/start_line",schemaPath:"#/properties/nodes/items/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data1.end_line !== undefined){
 let data14 = data1.end_line;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-const err21 = {instancePath:instancePath+"/nodes/" + i0+"/end_line",schemaPath:"#/properties/nodes/items/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/end_line",schemaPath:"#/properties/nodes/items/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data14 == "number"){
-if(data14 < 1 || isNaN(data14)){
-const err22 = {instancePath:instancePath+"/nodes/" + i0+"/end_line",schemaPath:"#/properties/nodes/items/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
+if(data14 < 1 || isNaN(data14)) (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/end_line",schemaPath:"#/properties/nodes/items/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data1.language !== undefined){
 let data15 = data1.language;
-if((typeof data15 !== "string") && (data15 !== null)){
-const err23 = {instancePath:instancePath+"/nodes/" + i0+"/language",schemaPath:"#/properties/nodes/items/properties/language/type",keyword:"type",params:{type: schema6.properties.nodes.items.properties.language.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if((typeof data15 !== "string") && (data15 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/language",schemaPath:"#/properties/nodes/items/properties/language/type",keyword:"type",params:{type: schema6.properties.nodes.items.properties.language.type},message:"must be string,null"}), errors++;
 }
 if(data1.capabilities !== undefined){
 let data16 = data1.capabilities;
 if(Array.isArray(data16)){
 const len2 = data16.length;
 for(let i2=0; i2<len2; i2++){
-if(typeof data16[i2] !== "string"){
-const err24 = {instancePath:instancePath+"/nodes/" + i0+"/capabilities/" + i2,schemaPath:"#/properties/nodes/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
+if(typeof data16[i2] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/capabilities/" + i2,schemaPath:"#/properties/nodes/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err24);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0+"/capabilities",schemaPath:"#/properties/nodes/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/nodes/" + i0+"/capabilities",schemaPath:"#/properties/nodes/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/nodes/" + i0,schemaPath:"#/properties/nodes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.edges !== undefined){
@@ -367,119 +122,33 @@ const len3 = data18.length;
 for(let i3=0; i3<len3; i3++){
 let data19 = data18[i3];
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.source_id === undefined){
-const err28 = {instancePath:instancePath+"/edges/" + i3,schemaPath:"#/properties/edges/items/required",keyword:"required",params:{missingProperty: "source_id"},message:"must have required property '"+"source_id"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(data19.relation === undefined){
-const err29 = {instancePath:instancePath+"/edges/" + i3,schemaPath:"#/properties/edges/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(data19.target_id === undefined){
-const err30 = {instancePath:instancePath+"/edges/" + i3,schemaPath:"#/properties/edges/items/required",keyword:"required",params:{missingProperty: "target_id"},message:"must have required property '"+"target_id"+"'"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
+for(const prop1 of schema6.properties.edges.items.required){
+if(data19[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/edges/" + i3,schemaPath:"#/properties/edges/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data19.source_id !== undefined){
-if(typeof data19.source_id !== "string"){
-const err31 = {instancePath:instancePath+"/edges/" + i3+"/source_id",schemaPath:"#/properties/edges/items/properties/source_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
+if(typeof data19.source_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/edges/" + i3+"/source_id",schemaPath:"#/properties/edges/items/properties/source_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data19.relation !== undefined){
 let data21 = data19.relation;
 if(typeof data21 === "string"){
-if(!pattern2.test(data21)){
-const err32 = {instancePath:instancePath+"/edges/" + i3+"/relation",schemaPath:"#/properties/edges/items/properties/relation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,63}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,63}$"+"\""};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/edges/" + i3+"/relation",schemaPath:"#/properties/edges/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+if(!pattern2.test(data21)) (vErrors ??= []).push({instancePath:instancePath+"/edges/" + i3+"/relation",schemaPath:"#/properties/edges/items/properties/relation/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,63}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,63}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/edges/" + i3+"/relation",schemaPath:"#/properties/edges/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data19.target_id !== undefined){
-if(typeof data19.target_id !== "string"){
-const err34 = {instancePath:instancePath+"/edges/" + i3+"/target_id",schemaPath:"#/properties/edges/items/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err34];
+if(typeof data19.target_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/edges/" + i3+"/target_id",schemaPath:"#/properties/edges/items/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err34);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/edges/" + i3,schemaPath:"#/properties/edges/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err35 = {instancePath:instancePath+"/edges/" + i3,schemaPath:"#/properties/edges/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err36 = {instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-}
-else {
-const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

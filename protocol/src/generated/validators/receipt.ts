@@ -12,26 +12,9 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(!pattern0.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+if(!pattern0.test(data)) (vErrors ??= []).push({instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 validate22.errors = vErrors;
 return errors === 0;
@@ -43,27 +26,9 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/v1/receipt.schema.json/definitions/count" */;
 let vErrors = null;
 let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))) (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data == "number"){
-if(data < 0 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
+if(data < 0 || isNaN(data)) (vErrors ??= []).push({instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 validate26.errors = vErrors;
 return errors === 0;
@@ -76,16 +41,7 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/v1/receipt.schema.json/definitions/node_field" */;
 let vErrors = null;
 let errors = 0;
-if(!(((((((((((((((data === "kind") || (data === "title")) || (data === "family")) || (data === "authority")) || (data === "status")) || (data === "tags")) || (data === "summary")) || (data === "body")) || (data === "source_path")) || (data === "start_line")) || (data === "end_line")) || (data === "anchors")) || (data === "language")) || (data === "capabilities")) || (data === "origin"))){
-const err0 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema10.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
+if(!(((((((((((((((data === "kind") || (data === "title")) || (data === "family")) || (data === "authority")) || (data === "status")) || (data === "tags")) || (data === "summary")) || (data === "body")) || (data === "source_path")) || (data === "start_line")) || (data === "end_line")) || (data === "anchors")) || (data === "language")) || (data === "capabilities")) || (data === "origin"))) (vErrors ??= []).push({instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema10.enum},message:"must be equal to one of the allowed values"}), errors++;
 validate43.errors = vErrors;
 return errors === 0;
 }
@@ -100,89 +56,24 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.change === undefined){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "change"},message:"must have required property '"+"change"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.id === undefined){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.content_hash === undefined){
-const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "content_hash"},message:"must have required property '"+"content_hash"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
+for(const prop0 of schema9.oneOf[0].required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((key0 === "change") || (key0 === "id")) || (key0 === "content_hash"))){
-const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if(!(((key0 === "change") || (key0 === "id")) || (key0 === "content_hash"))) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.change !== undefined){
 let data0 = data.change;
-if(!((data0 === "node_added") || (data0 === "node_removed"))){
-const err4 = {instancePath:instancePath+"/change",schemaPath:"#/oneOf/0/properties/change/enum",keyword:"enum",params:{allowedValues: schema9.oneOf[0].properties.change.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(!((data0 === "node_added") || (data0 === "node_removed"))) (vErrors ??= []).push({instancePath:instancePath+"/change",schemaPath:"#/oneOf/0/properties/change/enum",keyword:"enum",params:{allowedValues: schema9.oneOf[0].properties.change.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.id !== undefined){
-if(typeof data.id !== "string"){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/oneOf/0/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(typeof data.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/oneOf/0/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.content_hash !== undefined){
-if(!(validate22(data.content_hash, {instancePath:instancePath+"/content_hash",parentData:data,parentDataProperty:"content_hash",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
+if(!(validate22(data.content_hash, {instancePath:instancePath+"/content_hash",parentData:data,parentDataProperty:"content_hash",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -191,267 +82,76 @@ passing0 = 0;
 }
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.change === undefined){
-const err7 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "change"},message:"must have required property '"+"change"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.id === undefined){
-const err8 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.from_hash === undefined){
-const err9 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "from_hash"},message:"must have required property '"+"from_hash"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.to_hash === undefined){
-const err10 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "to_hash"},message:"must have required property '"+"to_hash"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.changed_fields === undefined){
-const err11 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "changed_fields"},message:"must have required property '"+"changed_fields"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
+for(const prop1 of schema9.oneOf[1].required){
+if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data){
-if(!(((((key1 === "change") || (key1 === "id")) || (key1 === "from_hash")) || (key1 === "to_hash")) || (key1 === "changed_fields"))){
-const err12 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(!(((((key1 === "change") || (key1 === "id")) || (key1 === "from_hash")) || (key1 === "to_hash")) || (key1 === "changed_fields"))) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data.change !== undefined){
-if("node_changed" !== data.change){
-const err13 = {instancePath:instancePath+"/change",schemaPath:"#/oneOf/1/properties/change/const",keyword:"const",params:{allowedValue: "node_changed"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if("node_changed" !== data.change) (vErrors ??= []).push({instancePath:instancePath+"/change",schemaPath:"#/oneOf/1/properties/change/const",keyword:"const",params:{allowedValue: "node_changed"},message:"must be equal to constant"}), errors++;
 }
 if(data.id !== undefined){
-if(typeof data.id !== "string"){
-const err14 = {instancePath:instancePath+"/id",schemaPath:"#/oneOf/1/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(typeof data.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/oneOf/1/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.from_hash !== undefined){
-if(!(validate22(data.from_hash, {instancePath:instancePath+"/from_hash",parentData:data,parentDataProperty:"from_hash",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data.from_hash, {instancePath:instancePath+"/from_hash",parentData:data,parentDataProperty:"from_hash",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.to_hash !== undefined){
-if(!(validate22(data.to_hash, {instancePath:instancePath+"/to_hash",parentData:data,parentDataProperty:"to_hash",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data.to_hash, {instancePath:instancePath+"/to_hash",parentData:data,parentDataProperty:"to_hash",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.changed_fields !== undefined){
 let data7 = data.changed_fields;
 if(Array.isArray(data7)){
 const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate43(data7[i0], {instancePath:instancePath+"/changed_fields/" + i0,parentData:data7,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
+if(!(validate43(data7[i0], {instancePath:instancePath+"/changed_fields/" + i0,parentData:data7,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/changed_fields",schemaPath:"#/oneOf/1/properties/changed_fields/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/changed_fields",schemaPath:"#/oneOf/1/properties/changed_fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 var _valid0 = _errs8 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 1];
-}
-else {
+} else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
 }
 const _errs19 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.change === undefined){
-const err17 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "change"},message:"must have required property '"+"change"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data.source_id === undefined){
-const err18 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "source_id"},message:"must have required property '"+"source_id"+"'"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data.relation === undefined){
-const err19 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data.target_id === undefined){
-const err20 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "target_id"},message:"must have required property '"+"target_id"+"'"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
+for(const prop2 of schema9.oneOf[2].required){
+if(data[prop2] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data){
-if(!((((key2 === "change") || (key2 === "source_id")) || (key2 === "relation")) || (key2 === "target_id"))){
-const err21 = {instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(!((((key2 === "change") || (key2 === "source_id")) || (key2 === "relation")) || (key2 === "target_id"))) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data.change !== undefined){
 let data9 = data.change;
-if(!((data9 === "edge_added") || (data9 === "edge_removed"))){
-const err22 = {instancePath:instancePath+"/change",schemaPath:"#/oneOf/2/properties/change/enum",keyword:"enum",params:{allowedValues: schema9.oneOf[2].properties.change.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
+if(!((data9 === "edge_added") || (data9 === "edge_removed"))) (vErrors ??= []).push({instancePath:instancePath+"/change",schemaPath:"#/oneOf/2/properties/change/enum",keyword:"enum",params:{allowedValues: schema9.oneOf[2].properties.change.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.source_id !== undefined){
-if(typeof data.source_id !== "string"){
-const err23 = {instancePath:instancePath+"/source_id",schemaPath:"#/oneOf/2/properties/source_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if(typeof data.source_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/source_id",schemaPath:"#/oneOf/2/properties/source_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.relation !== undefined){
-if(typeof data.relation !== "string"){
-const err24 = {instancePath:instancePath+"/relation",schemaPath:"#/oneOf/2/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(typeof data.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/relation",schemaPath:"#/oneOf/2/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.target_id !== undefined){
-if(typeof data.target_id !== "string"){
-const err25 = {instancePath:instancePath+"/target_id",schemaPath:"#/oneOf/2/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
+if(typeof data.target_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/target_id",schemaPath:"#/oneOf/2/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-else {
-const err26 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 var _valid0 = _errs19 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 2];
-}
-else {
+} else {
 if(_valid0){
 valid0 = true;
 passing0 = 2;
@@ -459,22 +159,13 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err27 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"}), errors++;
+} else {
 errors = _errs0;
 if(vErrors !== null){
 if(_errs0){
 vErrors.length = _errs0;
-}
-else {
+} else {
 vErrors = null;
 }
 }
@@ -491,427 +182,40 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.receipt_schema_version === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "receipt_schema_version"},message:"must have required property '"+"receipt_schema_version"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.project_id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "project_id"},message:"must have required property '"+"project_id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.root === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "root"},message:"must have required property '"+"root"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.adapter_version === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "adapter_version"},message:"must have required property '"+"adapter_version"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.index_schema_version === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_schema_version"},message:"must have required property '"+"index_schema_version"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.from_generation === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_generation"},message:"must have required property '"+"from_generation"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.to_generation === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_generation"},message:"must have required property '"+"to_generation"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.from_source_identity === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_source_identity"},message:"must have required property '"+"from_source_identity"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.to_source_identity === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_source_identity"},message:"must have required property '"+"to_source_identity"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.index_file === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_file"},message:"must have required property '"+"index_file"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.index_ino === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_ino"},message:"must have required property '"+"index_ino"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.index_size === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_size"},message:"must have required property '"+"index_size"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data.from_node_hash === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_node_hash"},message:"must have required property '"+"from_node_hash"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data.from_node_count === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_node_count"},message:"must have required property '"+"from_node_count"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data.from_edge_hash === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_edge_hash"},message:"must have required property '"+"from_edge_hash"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data.from_edge_count === undefined){
-const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from_edge_count"},message:"must have required property '"+"from_edge_count"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data.to_node_hash === undefined){
-const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_node_hash"},message:"must have required property '"+"to_node_hash"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data.to_node_count === undefined){
-const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_node_count"},message:"must have required property '"+"to_node_count"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data.to_edge_hash === undefined){
-const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_edge_hash"},message:"must have required property '"+"to_edge_hash"+"'"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data.to_edge_count === undefined){
-const err19 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to_edge_count"},message:"must have required property '"+"to_edge_count"+"'"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data.summary === undefined){
-const err20 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(data.items === undefined){
-const err21 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data.retained_count === undefined){
-const err22 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "retained_count"},message:"must have required property '"+"retained_count"+"'"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data.total_count === undefined){
-const err23 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total_count"},message:"must have required property '"+"total_count"+"'"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(data.retained_collection_hash === undefined){
-const err24 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "retained_collection_hash"},message:"must have required property '"+"retained_collection_hash"+"'"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(data.full_collection_hash === undefined){
-const err25 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "full_collection_hash"},message:"must have required property '"+"full_collection_hash"+"'"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(data.details_omitted === undefined){
-const err26 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "details_omitted"},message:"must have required property '"+"details_omitted"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(data.details_omitted_reason === undefined){
-const err27 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "details_omitted_reason"},message:"must have required property '"+"details_omitted_reason"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data.detail_limits === undefined){
-const err28 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "detail_limits"},message:"must have required property '"+"detail_limits"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(data.receipt_hash === undefined){
-const err29 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "receipt_hash"},message:"must have required property '"+"receipt_hash"+"'"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
+for(const prop0 of schema6.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema6.properties, key0))){
-const err30 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
+if(!(func2.call(schema6.properties, key0))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.receipt_schema_version !== undefined){
-if(1 !== data.receipt_schema_version){
-const err31 = {instancePath:instancePath+"/receipt_schema_version",schemaPath:"#/properties/receipt_schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
+if(1 !== data.receipt_schema_version) (vErrors ??= []).push({instancePath:instancePath+"/receipt_schema_version",schemaPath:"#/properties/receipt_schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data.project_id !== undefined){
-if(typeof data.project_id !== "string"){
-const err32 = {instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
+if(typeof data.project_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.root !== undefined){
-if(typeof data.root !== "string"){
-const err33 = {instancePath:instancePath+"/root",schemaPath:"#/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
+if(typeof data.root !== "string") (vErrors ??= []).push({instancePath:instancePath+"/root",schemaPath:"#/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.adapter_version !== undefined){
-if(typeof data.adapter_version !== "string"){
-const err34 = {instancePath:instancePath+"/adapter_version",schemaPath:"#/properties/adapter_version/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
+if(typeof data.adapter_version !== "string") (vErrors ??= []).push({instancePath:instancePath+"/adapter_version",schemaPath:"#/properties/adapter_version/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.index_schema_version !== undefined){
 let data4 = data.index_schema_version;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err35 = {instancePath:instancePath+"/index_schema_version",schemaPath:"#/properties/index_schema_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) (vErrors ??= []).push({instancePath:instancePath+"/index_schema_version",schemaPath:"#/properties/index_schema_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data.from_generation !== undefined){
 let data5 = data.from_generation;
-if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
-const err36 = {instancePath:instancePath+"/from_generation",schemaPath:"#/properties/from_generation/type",keyword:"type",params:{type: schema6.properties.from_generation.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
+if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/from_generation",schemaPath:"#/properties/from_generation/type",keyword:"type",params:{type: schema6.properties.from_generation.type},message:"must be integer,null"}), errors++;
 if(typeof data5 == "number"){
-if(data5 < 1 || isNaN(data5)){
-const err37 = {instancePath:instancePath+"/from_generation",schemaPath:"#/properties/from_generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
+if(data5 < 1 || isNaN(data5)) (vErrors ??= []).push({instancePath:instancePath+"/from_generation",schemaPath:"#/properties/from_generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.to_generation !== undefined){
 let data6 = data.to_generation;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err38 = {instancePath:instancePath+"/to_generation",schemaPath:"#/properties/to_generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) (vErrors ??= []).push({instancePath:instancePath+"/to_generation",schemaPath:"#/properties/to_generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data6 == "number"){
-if(data6 < 1 || isNaN(data6)){
-const err39 = {instancePath:instancePath+"/to_generation",schemaPath:"#/properties/to_generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
+if(data6 < 1 || isNaN(data6)) (vErrors ??= []).push({instancePath:instancePath+"/to_generation",schemaPath:"#/properties/to_generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.from_source_identity !== undefined){
@@ -919,479 +223,169 @@ let data7 = data.from_source_identity;
 const _errs16 = errors;
 let valid1 = false;
 const _errs17 = errors;
-if(!(validate22(data7, {instancePath:instancePath+"/from_source_identity",parentData:data,parentDataProperty:"from_source_identity",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data7, {instancePath:instancePath+"/from_source_identity",parentData:data,parentDataProperty:"from_source_identity",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 var _valid0 = _errs17 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs18 = errors;
-if(data7 !== null){
-const err40 = {instancePath:instancePath+"/from_source_identity",schemaPath:"#/properties/from_source_identity/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
+if(data7 !== null) (vErrors ??= []).push({instancePath:instancePath+"/from_source_identity",schemaPath:"#/properties/from_source_identity/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"}), errors++;
 var _valid0 = _errs18 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err41 = {instancePath:instancePath+"/from_source_identity",schemaPath:"#/properties/from_source_identity/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath:instancePath+"/from_source_identity",schemaPath:"#/properties/from_source_identity/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"}), errors++;
+} else {
 errors = _errs16;
 if(vErrors !== null){
 if(_errs16){
 vErrors.length = _errs16;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 }
 if(data.to_source_identity !== undefined){
-if(!(validate22(data.to_source_identity, {instancePath:instancePath+"/to_source_identity",parentData:data,parentDataProperty:"to_source_identity",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data.to_source_identity, {instancePath:instancePath+"/to_source_identity",parentData:data,parentDataProperty:"to_source_identity",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.index_file !== undefined){
 let data9 = data.index_file;
 if(typeof data9 === "string"){
-if(!pattern1.test(data9)){
-const err42 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-else {
-const err43 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
+if(!pattern1.test(data9)) (vErrors ??= []).push({instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.index_ino !== undefined){
 let data10 = data.index_ino;
 if(typeof data10 === "string"){
-if(!pattern2.test(data10)){
-const err44 = {instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
+if(!pattern2.test(data10)) (vErrors ??= []).push({instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.index_size !== undefined){
 let data11 = data.index_size;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err46 = {instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) (vErrors ??= []).push({instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data11 == "number"){
-if(data11 < 1 || isNaN(data11)){
-const err47 = {instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
+if(data11 < 1 || isNaN(data11)) (vErrors ??= []).push({instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.from_node_hash !== undefined){
-if(!(validate22(data.from_node_hash, {instancePath:instancePath+"/from_node_hash",parentData:data,parentDataProperty:"from_node_hash",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data.from_node_hash, {instancePath:instancePath+"/from_node_hash",parentData:data,parentDataProperty:"from_node_hash",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.from_node_count !== undefined){
-if(!(validate26(data.from_node_count, {instancePath:instancePath+"/from_node_count",parentData:data,parentDataProperty:"from_node_count",rootData}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
+if(!(validate26(data.from_node_count, {instancePath:instancePath+"/from_node_count",parentData:data,parentDataProperty:"from_node_count",rootData}))) vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors), errors = vErrors.length;
 }
 if(data.from_edge_hash !== undefined){
-if(!(validate22(data.from_edge_hash, {instancePath:instancePath+"/from_edge_hash",parentData:data,parentDataProperty:"from_edge_hash",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data.from_edge_hash, {instancePath:instancePath+"/from_edge_hash",parentData:data,parentDataProperty:"from_edge_hash",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.from_edge_count !== undefined){
-if(!(validate26(data.from_edge_count, {instancePath:instancePath+"/from_edge_count",parentData:data,parentDataProperty:"from_edge_count",rootData}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
+if(!(validate26(data.from_edge_count, {instancePath:instancePath+"/from_edge_count",parentData:data,parentDataProperty:"from_edge_count",rootData}))) vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors), errors = vErrors.length;
 }
 if(data.to_node_hash !== undefined){
-if(!(validate22(data.to_node_hash, {instancePath:instancePath+"/to_node_hash",parentData:data,parentDataProperty:"to_node_hash",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data.to_node_hash, {instancePath:instancePath+"/to_node_hash",parentData:data,parentDataProperty:"to_node_hash",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.to_node_count !== undefined){
-if(!(validate26(data.to_node_count, {instancePath:instancePath+"/to_node_count",parentData:data,parentDataProperty:"to_node_count",rootData}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
+if(!(validate26(data.to_node_count, {instancePath:instancePath+"/to_node_count",parentData:data,parentDataProperty:"to_node_count",rootData}))) vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors), errors = vErrors.length;
 }
 if(data.to_edge_hash !== undefined){
-if(!(validate22(data.to_edge_hash, {instancePath:instancePath+"/to_edge_hash",parentData:data,parentDataProperty:"to_edge_hash",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data.to_edge_hash, {instancePath:instancePath+"/to_edge_hash",parentData:data,parentDataProperty:"to_edge_hash",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.to_edge_count !== undefined){
-if(!(validate26(data.to_edge_count, {instancePath:instancePath+"/to_edge_count",parentData:data,parentDataProperty:"to_edge_count",rootData}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
+if(!(validate26(data.to_edge_count, {instancePath:instancePath+"/to_edge_count",parentData:data,parentDataProperty:"to_edge_count",rootData}))) vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors), errors = vErrors.length;
 }
 if(data.summary !== undefined){
 let data20 = data.summary;
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(data20.nodes_added === undefined){
-const err48 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "nodes_added"},message:"must have required property '"+"nodes_added"+"'"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(data20.nodes_removed === undefined){
-const err49 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "nodes_removed"},message:"must have required property '"+"nodes_removed"+"'"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-if(data20.nodes_changed === undefined){
-const err50 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "nodes_changed"},message:"must have required property '"+"nodes_changed"+"'"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-if(data20.edges_added === undefined){
-const err51 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "edges_added"},message:"must have required property '"+"edges_added"+"'"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-if(data20.edges_removed === undefined){
-const err52 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "edges_removed"},message:"must have required property '"+"edges_removed"+"'"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
+for(const prop1 of schema6.properties.summary.required){
+if(data20[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data20){
-if(!(((((key1 === "nodes_added") || (key1 === "nodes_removed")) || (key1 === "nodes_changed")) || (key1 === "edges_added")) || (key1 === "edges_removed"))){
-const err53 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
+if(!(((((key1 === "nodes_added") || (key1 === "nodes_removed")) || (key1 === "nodes_changed")) || (key1 === "edges_added")) || (key1 === "edges_removed"))) (vErrors ??= []).push({instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data20.nodes_added !== undefined){
-if(!(validate26(data20.nodes_added, {instancePath:instancePath+"/summary/nodes_added",parentData:data20,parentDataProperty:"nodes_added",rootData}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
+if(!(validate26(data20.nodes_added, {instancePath:instancePath+"/summary/nodes_added",parentData:data20,parentDataProperty:"nodes_added",rootData}))) vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors), errors = vErrors.length;
 }
 if(data20.nodes_removed !== undefined){
-if(!(validate26(data20.nodes_removed, {instancePath:instancePath+"/summary/nodes_removed",parentData:data20,parentDataProperty:"nodes_removed",rootData}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
+if(!(validate26(data20.nodes_removed, {instancePath:instancePath+"/summary/nodes_removed",parentData:data20,parentDataProperty:"nodes_removed",rootData}))) vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors), errors = vErrors.length;
 }
 if(data20.nodes_changed !== undefined){
-if(!(validate26(data20.nodes_changed, {instancePath:instancePath+"/summary/nodes_changed",parentData:data20,parentDataProperty:"nodes_changed",rootData}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
+if(!(validate26(data20.nodes_changed, {instancePath:instancePath+"/summary/nodes_changed",parentData:data20,parentDataProperty:"nodes_changed",rootData}))) vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors), errors = vErrors.length;
 }
 if(data20.edges_added !== undefined){
-if(!(validate26(data20.edges_added, {instancePath:instancePath+"/summary/edges_added",parentData:data20,parentDataProperty:"edges_added",rootData}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
+if(!(validate26(data20.edges_added, {instancePath:instancePath+"/summary/edges_added",parentData:data20,parentDataProperty:"edges_added",rootData}))) vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors), errors = vErrors.length;
 }
 if(data20.edges_removed !== undefined){
-if(!(validate26(data20.edges_removed, {instancePath:instancePath+"/summary/edges_removed",parentData:data20,parentDataProperty:"edges_removed",rootData}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
+if(!(validate26(data20.edges_removed, {instancePath:instancePath+"/summary/edges_removed",parentData:data20,parentDataProperty:"edges_removed",rootData}))) vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.items !== undefined){
 let data26 = data.items;
 if(Array.isArray(data26)){
-if(data26.length > 1000){
-const err55 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
+if(data26.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}), errors++;
 const len0 = data26.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate39(data26[i0], {instancePath:instancePath+"/items/" + i0,parentData:data26,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
+if(!(validate39(data26[i0], {instancePath:instancePath+"/items/" + i0,parentData:data26,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.retained_count !== undefined){
-if(!(validate26(data.retained_count, {instancePath:instancePath+"/retained_count",parentData:data,parentDataProperty:"retained_count",rootData}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
+if(!(validate26(data.retained_count, {instancePath:instancePath+"/retained_count",parentData:data,parentDataProperty:"retained_count",rootData}))) vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors), errors = vErrors.length;
 }
 if(data.total_count !== undefined){
-if(!(validate26(data.total_count, {instancePath:instancePath+"/total_count",parentData:data,parentDataProperty:"total_count",rootData}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-errors = vErrors.length;
-}
+if(!(validate26(data.total_count, {instancePath:instancePath+"/total_count",parentData:data,parentDataProperty:"total_count",rootData}))) vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors), errors = vErrors.length;
 }
 if(data.retained_collection_hash !== undefined){
-if(!(validate22(data.retained_collection_hash, {instancePath:instancePath+"/retained_collection_hash",parentData:data,parentDataProperty:"retained_collection_hash",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data.retained_collection_hash, {instancePath:instancePath+"/retained_collection_hash",parentData:data,parentDataProperty:"retained_collection_hash",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.full_collection_hash !== undefined){
-if(!(validate22(data.full_collection_hash, {instancePath:instancePath+"/full_collection_hash",parentData:data,parentDataProperty:"full_collection_hash",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data.full_collection_hash, {instancePath:instancePath+"/full_collection_hash",parentData:data,parentDataProperty:"full_collection_hash",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.details_omitted !== undefined){
-if(typeof data.details_omitted !== "boolean"){
-const err57 = {instancePath:instancePath+"/details_omitted",schemaPath:"#/properties/details_omitted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
+if(typeof data.details_omitted !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/details_omitted",schemaPath:"#/properties/details_omitted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.details_omitted_reason !== undefined){
 let data33 = data.details_omitted_reason;
-if(!(((data33 === "item_limit") || (data33 === "byte_limit")) || (data33 === null))){
-const err58 = {instancePath:instancePath+"/details_omitted_reason",schemaPath:"#/properties/details_omitted_reason/enum",keyword:"enum",params:{allowedValues: schema6.properties.details_omitted_reason.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
+if(!(((data33 === "item_limit") || (data33 === "byte_limit")) || (data33 === null))) (vErrors ??= []).push({instancePath:instancePath+"/details_omitted_reason",schemaPath:"#/properties/details_omitted_reason/enum",keyword:"enum",params:{allowedValues: schema6.properties.details_omitted_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.detail_limits !== undefined){
 let data34 = data.detail_limits;
 if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-if(data34.max_items === undefined){
-const err59 = {instancePath:instancePath+"/detail_limits",schemaPath:"#/properties/detail_limits/required",keyword:"required",params:{missingProperty: "max_items"},message:"must have required property '"+"max_items"+"'"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-if(data34.max_bytes === undefined){
-const err60 = {instancePath:instancePath+"/detail_limits",schemaPath:"#/properties/detail_limits/required",keyword:"required",params:{missingProperty: "max_bytes"},message:"must have required property '"+"max_bytes"+"'"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
+for(const prop2 of schema6.properties.detail_limits.required){
+if(data34[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/detail_limits",schemaPath:"#/properties/detail_limits/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data34){
-if(!((key2 === "max_items") || (key2 === "max_bytes"))){
-const err61 = {instancePath:instancePath+"/detail_limits",schemaPath:"#/properties/detail_limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
+if(!((key2 === "max_items") || (key2 === "max_bytes"))) (vErrors ??= []).push({instancePath:instancePath+"/detail_limits",schemaPath:"#/properties/detail_limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data34.max_items !== undefined){
 let data35 = data34.max_items;
-if(!((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35)))){
-const err62 = {instancePath:instancePath+"/detail_limits/max_items",schemaPath:"#/properties/detail_limits/properties/max_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
+if(!((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35)))) (vErrors ??= []).push({instancePath:instancePath+"/detail_limits/max_items",schemaPath:"#/properties/detail_limits/properties/max_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data35 == "number"){
-if(data35 < 1 || isNaN(data35)){
-const err63 = {instancePath:instancePath+"/detail_limits/max_items",schemaPath:"#/properties/detail_limits/properties/max_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
+if(data35 < 1 || isNaN(data35)) (vErrors ??= []).push({instancePath:instancePath+"/detail_limits/max_items",schemaPath:"#/properties/detail_limits/properties/max_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data34.max_bytes !== undefined){
 let data36 = data34.max_bytes;
-if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))){
-const err64 = {instancePath:instancePath+"/detail_limits/max_bytes",schemaPath:"#/properties/detail_limits/properties/max_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
+if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))) (vErrors ??= []).push({instancePath:instancePath+"/detail_limits/max_bytes",schemaPath:"#/properties/detail_limits/properties/max_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data36 == "number"){
-if(data36 < 1 || isNaN(data36)){
-const err65 = {instancePath:instancePath+"/detail_limits/max_bytes",schemaPath:"#/properties/detail_limits/properties/max_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
+if(data36 < 1 || isNaN(data36)) (vErrors ??= []).push({instancePath:instancePath+"/detail_limits/max_bytes",schemaPath:"#/properties/detail_limits/properties/max_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
-}
-}
-else {
-const err66 = {instancePath:instancePath+"/detail_limits",schemaPath:"#/properties/detail_limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/detail_limits",schemaPath:"#/properties/detail_limits/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.receipt_hash !== undefined){
-if(!(validate22(data.receipt_hash, {instancePath:instancePath+"/receipt_hash",parentData:data,parentDataProperty:"receipt_hash",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
+if(!(validate22(data.receipt_hash, {instancePath:instancePath+"/receipt_hash",parentData:data,parentDataProperty:"receipt_hash",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err67 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

@@ -16,621 +16,147 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.schema_version === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema_version"},message:"must have required property '"+"schema_version"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.view === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "view"},message:"must have required property '"+"view"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.view_sha256 === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "view_sha256"},message:"must have required property '"+"view_sha256"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.renderer === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "renderer"},message:"must have required property '"+"renderer"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.renderer_version === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "renderer_version"},message:"must have required property '"+"renderer_version"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.output === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.output_sha256 === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "output_sha256"},message:"must have required property '"+"output_sha256"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.output_stat === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "output_stat"},message:"must have required property '"+"output_stat"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.inputs === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "inputs"},message:"must have required property '"+"inputs"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.rendered_at === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rendered_at"},message:"must have required property '"+"rendered_at"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+for(const prop0 of schema6.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema6.properties, key0))){
-const err11 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(!(func2.call(schema6.properties, key0))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.schema_version !== undefined){
-if(1 !== data.schema_version){
-const err12 = {instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(1 !== data.schema_version) (vErrors ??= []).push({instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data.kind !== undefined){
-if("render_publication" !== data.kind){
-const err13 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "render_publication"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if("render_publication" !== data.kind) (vErrors ??= []).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "render_publication"},message:"must be equal to constant"}), errors++;
 }
 if(data.view !== undefined){
 let data2 = data.view;
 if(typeof data2 === "string"){
-if(!pattern0.test(data2)){
-const err14 = {instancePath:instancePath+"/view",schemaPath:"#/properties/view/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\""};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/view",schemaPath:"#/properties/view/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+if(!pattern0.test(data2)) (vErrors ??= []).push({instancePath:instancePath+"/view",schemaPath:"#/properties/view/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9._-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9._-]{0,63}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/view",schemaPath:"#/properties/view/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.view_sha256 !== undefined){
 let data3 = data.view_sha256;
 if(typeof data3 === "string"){
-if(!pattern1.test(data3)){
-const err16 = {instancePath:instancePath+"/view_sha256",schemaPath:"#/properties/view_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/view_sha256",schemaPath:"#/properties/view_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+if(!pattern1.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/view_sha256",schemaPath:"#/properties/view_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/view_sha256",schemaPath:"#/properties/view_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.renderer !== undefined){
 let data4 = data.renderer;
-if(!((((data4 === "page") || (data4 === "catalog")) || (data4 === "matrix")) || (data4 === "graph"))){
-const err18 = {instancePath:instancePath+"/renderer",schemaPath:"#/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema6.properties.renderer.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
+if(!((((data4 === "page") || (data4 === "catalog")) || (data4 === "matrix")) || (data4 === "graph"))) (vErrors ??= []).push({instancePath:instancePath+"/renderer",schemaPath:"#/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema6.properties.renderer.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.renderer_version !== undefined){
 let data5 = data.renderer_version;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err19 = {instancePath:instancePath+"/renderer_version",schemaPath:"#/properties/renderer_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) (vErrors ??= []).push({instancePath:instancePath+"/renderer_version",schemaPath:"#/properties/renderer_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data5 == "number"){
-if(data5 < 1 || isNaN(data5)){
-const err20 = {instancePath:instancePath+"/renderer_version",schemaPath:"#/properties/renderer_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(data5 < 1 || isNaN(data5)) (vErrors ??= []).push({instancePath:instancePath+"/renderer_version",schemaPath:"#/properties/renderer_version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.output !== undefined){
 let data6 = data.output;
 if(typeof data6 === "string"){
-if(func3(data6) < 1){
-const err21 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(!pattern2.test(data6)){
-const err22 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/pattern",keyword:"pattern",params:{pattern: "\\.html$"},message:"must match pattern \""+"\\.html$"+"\""};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
+if(func3(data6) < 1) (vErrors ??= []).push({instancePath:instancePath+"/output",schemaPath:"#/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+if(!pattern2.test(data6)) (vErrors ??= []).push({instancePath:instancePath+"/output",schemaPath:"#/properties/output/pattern",keyword:"pattern",params:{pattern: "\\.html$"},message:"must match pattern \""+"\\.html$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.output_sha256 !== undefined){
 let data7 = data.output_sha256;
 if(typeof data7 === "string"){
-if(!pattern1.test(data7)){
-const err24 = {instancePath:instancePath+"/output_sha256",schemaPath:"#/properties/output_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/output_sha256",schemaPath:"#/properties/output_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
+if(!pattern1.test(data7)) (vErrors ??= []).push({instancePath:instancePath+"/output_sha256",schemaPath:"#/properties/output_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/output_sha256",schemaPath:"#/properties/output_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.output_stat !== undefined){
 let data8 = data.output_stat;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.size === undefined){
-const err26 = {instancePath:instancePath+"/output_stat",schemaPath:"#/properties/output_stat/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(data8.mtime_ns === undefined){
-const err27 = {instancePath:instancePath+"/output_stat",schemaPath:"#/properties/output_stat/required",keyword:"required",params:{missingProperty: "mtime_ns"},message:"must have required property '"+"mtime_ns"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data8.ino === undefined){
-const err28 = {instancePath:instancePath+"/output_stat",schemaPath:"#/properties/output_stat/required",keyword:"required",params:{missingProperty: "ino"},message:"must have required property '"+"ino"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
+for(const prop1 of schema6.properties.output_stat.required){
+if(data8[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/output_stat",schemaPath:"#/properties/output_stat/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data8){
-if(!(((key1 === "size") || (key1 === "mtime_ns")) || (key1 === "ino"))){
-const err29 = {instancePath:instancePath+"/output_stat",schemaPath:"#/properties/output_stat/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
+if(!(((key1 === "size") || (key1 === "mtime_ns")) || (key1 === "ino"))) (vErrors ??= []).push({instancePath:instancePath+"/output_stat",schemaPath:"#/properties/output_stat/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data8.size !== undefined){
 let data9 = data8.size;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err30 = {instancePath:instancePath+"/output_stat/size",schemaPath:"#/properties/output_stat/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) (vErrors ??= []).push({instancePath:instancePath+"/output_stat/size",schemaPath:"#/properties/output_stat/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data9 == "number"){
-if(data9 < 0 || isNaN(data9)){
-const err31 = {instancePath:instancePath+"/output_stat/size",schemaPath:"#/properties/output_stat/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
+if(data9 < 0 || isNaN(data9)) (vErrors ??= []).push({instancePath:instancePath+"/output_stat/size",schemaPath:"#/properties/output_stat/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data8.mtime_ns !== undefined){
 let data10 = data8.mtime_ns;
 if(typeof data10 === "string"){
-if(!pattern4.test(data10)){
-const err32 = {instancePath:instancePath+"/output_stat/mtime_ns",schemaPath:"#/properties/output_stat/properties/mtime_ns/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/output_stat/mtime_ns",schemaPath:"#/properties/output_stat/properties/mtime_ns/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+if(!pattern4.test(data10)) (vErrors ??= []).push({instancePath:instancePath+"/output_stat/mtime_ns",schemaPath:"#/properties/output_stat/properties/mtime_ns/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/output_stat/mtime_ns",schemaPath:"#/properties/output_stat/properties/mtime_ns/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data8.ino !== undefined){
 let data11 = data8.ino;
 if(typeof data11 === "string"){
-if(!pattern4.test(data11)){
-const err34 = {instancePath:instancePath+"/output_stat/ino",schemaPath:"#/properties/output_stat/properties/ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
+if(!pattern4.test(data11)) (vErrors ??= []).push({instancePath:instancePath+"/output_stat/ino",schemaPath:"#/properties/output_stat/properties/ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/output_stat/ino",schemaPath:"#/properties/output_stat/properties/ino/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err35 = {instancePath:instancePath+"/output_stat/ino",schemaPath:"#/properties/output_stat/properties/ino/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/output_stat",schemaPath:"#/properties/output_stat/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/output_stat",schemaPath:"#/properties/output_stat/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.inputs !== undefined){
 let data12 = data.inputs;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.project_id === undefined){
-const err37 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "project_id"},message:"must have required property '"+"project_id"+"'"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-if(data12.generation === undefined){
-const err38 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-if(data12.source_identity === undefined){
-const err39 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "source_identity"},message:"must have required property '"+"source_identity"+"'"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(data12.source_hash === undefined){
-const err40 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: "source_hash"},message:"must have required property '"+"source_hash"+"'"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
+for(const prop2 of schema6.properties.inputs.required){
+if(data12[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data12){
-if(!((((key2 === "project_id") || (key2 === "generation")) || (key2 === "source_identity")) || (key2 === "source_hash"))){
-const err41 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
+if(!((((key2 === "project_id") || (key2 === "generation")) || (key2 === "source_identity")) || (key2 === "source_hash"))) (vErrors ??= []).push({instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data12.project_id !== undefined){
-if(typeof data12.project_id !== "string"){
-const err42 = {instancePath:instancePath+"/inputs/project_id",schemaPath:"#/properties/inputs/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
+if(typeof data12.project_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/inputs/project_id",schemaPath:"#/properties/inputs/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data12.generation !== undefined){
 let data14 = data12.generation;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-const err43 = {instancePath:instancePath+"/inputs/generation",schemaPath:"#/properties/inputs/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/inputs/generation",schemaPath:"#/properties/inputs/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data14 == "number"){
-if(data14 < 0 || isNaN(data14)){
-const err44 = {instancePath:instancePath+"/inputs/generation",schemaPath:"#/properties/inputs/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
+if(data14 < 0 || isNaN(data14)) (vErrors ??= []).push({instancePath:instancePath+"/inputs/generation",schemaPath:"#/properties/inputs/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data12.source_identity !== undefined){
 let data15 = data12.source_identity;
 if(typeof data15 === "string"){
-if(func3(data15) < 1){
-const err45 = {instancePath:instancePath+"/inputs/source_identity",schemaPath:"#/properties/inputs/properties/source_identity/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/inputs/source_identity",schemaPath:"#/properties/inputs/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
+if(func3(data15) < 1) (vErrors ??= []).push({instancePath:instancePath+"/inputs/source_identity",schemaPath:"#/properties/inputs/properties/source_identity/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/inputs/source_identity",schemaPath:"#/properties/inputs/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data12.source_hash !== undefined){
 let data16 = data12.source_hash;
 if(typeof data16 === "string"){
-if(!pattern1.test(data16)){
-const err47 = {instancePath:instancePath+"/inputs/source_hash",schemaPath:"#/properties/inputs/properties/source_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
+if(!pattern1.test(data16)) (vErrors ??= []).push({instancePath:instancePath+"/inputs/source_hash",schemaPath:"#/properties/inputs/properties/source_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/inputs/source_hash",schemaPath:"#/properties/inputs/properties/source_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err48 = {instancePath:instancePath+"/inputs/source_hash",schemaPath:"#/properties/inputs/properties/source_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-}
-else {
-const err49 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.rendered_at !== undefined){
 let data17 = data.rendered_at;
 if(typeof data17 === "string"){
-if(func3(data17) < 1){
-const err50 = {instancePath:instancePath+"/rendered_at",schemaPath:"#/properties/rendered_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
+if(func3(data17) < 1) (vErrors ??= []).push({instancePath:instancePath+"/rendered_at",schemaPath:"#/properties/rendered_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/rendered_at",schemaPath:"#/properties/rendered_at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err51 = {instancePath:instancePath+"/rendered_at",schemaPath:"#/properties/rendered_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-}
-else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

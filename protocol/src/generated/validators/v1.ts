@@ -19,46 +19,11 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(func3(data) > 1024){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(func3(data) < 1){
-const err1 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(!pattern2.test(data)){
-const err2 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+if(func3(data) > 1024) (vErrors ??= []).push({instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}), errors++;
+if(func3(data) < 1) (vErrors ??= []).push({instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+if(!pattern2.test(data)) (vErrors ??= []).push({instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 validate25.errors = vErrors;
 return errors === 0;
@@ -71,62 +36,19 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
-if(data.length > 256){
-const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
+if(data.length > 256) (vErrors ??= []).push({instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 256},message:"must NOT have more than 256 items"}), errors++;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 if(typeof data0 === "string"){
-if(func3(data0) > 256){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(func3(data0) < 1){
-const err2 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
+if(func3(data0) > 256) (vErrors ??= []).push({instancePath:instancePath+"/" + i0,schemaPath:"#/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data0) < 1) (vErrors ??= []).push({instancePath:instancePath+"/" + i0,schemaPath:"#/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 validate27.errors = vErrors;
 return errors === 0;
@@ -140,26 +62,9 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(!pattern3.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+if(!pattern3.test(data)) (vErrors ??= []).push({instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 validate29.errors = vErrors;
 return errors === 0;
@@ -171,310 +76,90 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.title === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
+for(const prop0 of schema9.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "title")) || (key0 === "family")) || (key0 === "authority")) || (key0 === "status")) || (key0 === "tags")) || (key0 === "relations"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "title")) || (key0 === "family")) || (key0 === "authority")) || (key0 === "status")) || (key0 === "tags")) || (key0 === "relations"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.id !== undefined){
-if(!(validate25(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
+if(!(validate25(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.kind !== undefined){
 let data1 = data.kind;
 if(typeof data1 === "string"){
-if(func3(data1) > 256){
-const err4 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(func3(data1) < 1){
-const err5 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+if(func3(data1) > 256) (vErrors ??= []).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data1) < 1) (vErrors ??= []).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.title !== undefined){
 let data2 = data.title;
 if(typeof data2 === "string"){
-if(func3(data2) > 4096){
-const err7 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(func3(data2) < 1){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+if(func3(data2) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+if(func3(data2) < 1) (vErrors ??= []).push({instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.family !== undefined){
 let data3 = data.family;
 if(typeof data3 === "string"){
-if(func3(data3) > 256){
-const err10 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(func3(data3) < 1){
-const err11 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+if(func3(data3) > 256) (vErrors ??= []).push({instancePath:instancePath+"/family",schemaPath:"#/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data3) < 1) (vErrors ??= []).push({instancePath:instancePath+"/family",schemaPath:"#/properties/family/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.authority !== undefined){
 let data4 = data.authority;
 if(typeof data4 === "string"){
-if(func3(data4) > 256){
-const err13 = {instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(func3(data4) < 1){
-const err14 = {instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+if(func3(data4) > 256) (vErrors ??= []).push({instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data4) < 1) (vErrors ??= []).push({instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.status !== undefined){
 let data5 = data.status;
 if(typeof data5 === "string"){
-if(func3(data5) > 256){
-const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(func3(data5) < 1){
-const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
+if(func3(data5) > 256) (vErrors ??= []).push({instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data5) < 1) (vErrors ??= []).push({instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.tags !== undefined){
-if(!(validate27(data.tags, {instancePath:instancePath+"/tags",parentData:data,parentDataProperty:"tags",rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
-}
+if(!(validate27(data.tags, {instancePath:instancePath+"/tags",parentData:data,parentDataProperty:"tags",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
 if(data.relations !== undefined){
 let data7 = data.relations;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 for(const key1 in data7){
 const _errs16 = errors;
-if(!(validate29(key1, {instancePath:instancePath+"/relations",parentData:data7,parentDataProperty:"relations",rootData}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
+if(!(validate29(key1, {instancePath:instancePath+"/relations",parentData:data7,parentDataProperty:"relations",rootData}))) vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors), errors = vErrors.length;
 var valid1 = _errs16 === errors;
-if(!valid1){
-const err19 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
+if(!valid1) (vErrors ??= []).push({instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"}), errors++;
 }
 for(const key2 in data7){
 let data8 = data7[key2];
 if(Array.isArray(data8)){
-if(data8.length < 1){
-const err20 = {instancePath:instancePath+"/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/relations/additionalProperties/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(data8.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/relations/additionalProperties/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
 const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate25(data8[i0], {instancePath:instancePath+"/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
+if(!(validate25(data8[i0], {instancePath:instancePath+"/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,parentData:data8,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/relations/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/relations/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/relations/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate24.errors = vErrors;
 return errors === 0;
@@ -487,36 +172,10 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(func3(data) > 4096){
-const err0 = {instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(func3(data) < 1){
-const err1 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
+if(func3(data) > 4096) (vErrors ??= []).push({instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+if(func3(data) < 1) (vErrors ??= []).push({instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 validate33.errors = vErrors;
 return errors === 0;
@@ -528,104 +187,26 @@ function validate23(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.op === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.node === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node"},message:"must have required property '"+"node"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.path === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.body === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop0 of schema8.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "op") || (key0 === "node")) || (key0 === "path")) || (key0 === "body"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(!((((key0 === "op") || (key0 === "node")) || (key0 === "path")) || (key0 === "body"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.op !== undefined){
-if("node_create" !== data.op){
-const err5 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/const",keyword:"const",params:{allowedValue: "node_create"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if("node_create" !== data.op) (vErrors ??= []).push({instancePath:instancePath+"/op",schemaPath:"#/properties/op/const",keyword:"const",params:{allowedValue: "node_create"},message:"must be equal to constant"}), errors++;
 }
 if(data.node !== undefined){
-if(!(validate24(data.node, {instancePath:instancePath+"/node",parentData:data,parentDataProperty:"node",rootData}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
+if(!(validate24(data.node, {instancePath:instancePath+"/node",parentData:data,parentDataProperty:"node",rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
 }
 if(data.path !== undefined){
-if(!(validate33(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-errors = vErrors.length;
-}
+if(!(validate33(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData}))) vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors), errors = vErrors.length;
 }
 if(data.body !== undefined){
-if(typeof data.body !== "string"){
-const err6 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
+if(typeof data.body !== "string") (vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate23.errors = vErrors;
 return errors === 0;
@@ -639,26 +220,9 @@ function validate38(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(!pattern1.test(data)){
-const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+if(!pattern1.test(data)) (vErrors ??= []).push({instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 validate38.errors = vErrors;
 return errors === 0;
@@ -671,219 +235,60 @@ function validate40(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
+if(Object.keys(data).length < 1) (vErrors ??= []).push({instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"}), errors++;
 for(const key0 in data){
-if(!((((((key0 === "title") || (key0 === "kind")) || (key0 === "family")) || (key0 === "authority")) || (key0 === "status")) || (key0 === "tags"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
+if(!((((((key0 === "title") || (key0 === "kind")) || (key0 === "family")) || (key0 === "authority")) || (key0 === "status")) || (key0 === "tags"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
-if(func3(data0) > 4096){
-const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(func3(data0) < 1){
-const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+if(func3(data0) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+if(func3(data0) < 1) (vErrors ??= []).push({instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.kind !== undefined){
 let data1 = data.kind;
 if(typeof data1 === "string"){
-if(func3(data1) > 256){
-const err5 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(func3(data1) < 1){
-const err6 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+if(func3(data1) > 256) (vErrors ??= []).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data1) < 1) (vErrors ??= []).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.family !== undefined){
 let data2 = data.family;
 if(typeof data2 === "string"){
-if(func3(data2) > 256){
-const err8 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(func3(data2) < 1){
-const err9 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+if(func3(data2) > 256) (vErrors ??= []).push({instancePath:instancePath+"/family",schemaPath:"#/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data2) < 1) (vErrors ??= []).push({instancePath:instancePath+"/family",schemaPath:"#/properties/family/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.authority !== undefined){
 let data3 = data.authority;
 if(typeof data3 === "string"){
-if(func3(data3) > 256){
-const err11 = {instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(func3(data3) < 1){
-const err12 = {instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+if(func3(data3) > 256) (vErrors ??= []).push({instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data3) < 1) (vErrors ??= []).push({instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/authority",schemaPath:"#/properties/authority/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.status !== undefined){
 let data4 = data.status;
 if(typeof data4 === "string"){
-if(func3(data4) > 256){
-const err14 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(func3(data4) < 1){
-const err15 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
+if(func3(data4) > 256) (vErrors ??= []).push({instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data4) < 1) (vErrors ??= []).push({instancePath:instancePath+"/status",schemaPath:"#/properties/status/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.tags !== undefined){
-if(!(validate27(data.tags, {instancePath:instancePath+"/tags",parentData:data,parentDataProperty:"tags",rootData}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
-errors = vErrors.length;
+if(!(validate27(data.tags, {instancePath:instancePath+"/tags",parentData:data,parentDataProperty:"tags",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate40.errors = vErrors;
 return errors === 0;
@@ -898,15 +303,8 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.set === undefined){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "set"},message:"must have required property '"+"set"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+for(const prop0 of schema14.anyOf[0].required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 }
 var _valid0 = _errs2 === errors;
@@ -914,126 +312,49 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.body === undefined){
-const err1 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop1 of schema14.anyOf[1].required){
+if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"}), errors++;
+} else {
 errors = _errs1;
 if(vErrors !== null){
 if(_errs1){
 vErrors.length = _errs1;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.op === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.node_id === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node_id"},message:"must have required property '"+"node_id"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop2 of schema14.required){
+if(data[prop2] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "op") || (key0 === "node_id")) || (key0 === "expected_content_hash")) || (key0 === "set")) || (key0 === "body"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!(((((key0 === "op") || (key0 === "node_id")) || (key0 === "expected_content_hash")) || (key0 === "set")) || (key0 === "body"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.op !== undefined){
-if("node_update" !== data.op){
-const err6 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/const",keyword:"const",params:{allowedValue: "node_update"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if("node_update" !== data.op) (vErrors ??= []).push({instancePath:instancePath+"/op",schemaPath:"#/properties/op/const",keyword:"const",params:{allowedValue: "node_update"},message:"must be equal to constant"}), errors++;
 }
 if(data.node_id !== undefined){
-if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
+if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
-}
+if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
 }
 if(data.set !== undefined){
-if(!(validate40(data.set, {instancePath:instancePath+"/set",parentData:data,parentDataProperty:"set",rootData}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
-}
+if(!(validate40(data.set, {instancePath:instancePath+"/set",parentData:data,parentDataProperty:"set",rootData}))) vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors), errors = vErrors.length;
 }
 if(data.body !== undefined){
-if(typeof data.body !== "string"){
-const err7 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
+if(typeof data.body !== "string") (vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate36.errors = vErrors;
 return errors === 0;
@@ -1046,88 +367,26 @@ function validate44(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.op === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.node_id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node_id"},message:"must have required property '"+"node_id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.new_path === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "new_path"},message:"must have required property '"+"new_path"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
+for(const prop0 of schema17.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "op") || (key0 === "node_id")) || (key0 === "expected_content_hash")) || (key0 === "new_path"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if(!((((key0 === "op") || (key0 === "node_id")) || (key0 === "expected_content_hash")) || (key0 === "new_path"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.op !== undefined){
-if("node_move" !== data.op){
-const err4 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/const",keyword:"const",params:{allowedValue: "node_move"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if("node_move" !== data.op) (vErrors ??= []).push({instancePath:instancePath+"/op",schemaPath:"#/properties/op/const",keyword:"const",params:{allowedValue: "node_move"},message:"must be equal to constant"}), errors++;
 }
 if(data.node_id !== undefined){
-if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
+if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
-}
+if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
 }
 if(data.new_path !== undefined){
-if(!(validate33(data.new_path, {instancePath:instancePath+"/new_path",parentData:data,parentDataProperty:"new_path",rootData}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-errors = vErrors.length;
+if(!(validate33(data.new_path, {instancePath:instancePath+"/new_path",parentData:data,parentDataProperty:"new_path",rootData}))) vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate44.errors = vErrors;
 return errors === 0;
@@ -1141,60 +400,20 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.relation === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.target_id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "target_id"},message:"must have required property '"+"target_id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop0 of schema19.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((key0 === "relation") || (key0 === "target_id"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
+if(!((key0 === "relation") || (key0 === "target_id"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.relation !== undefined){
-if(!(validate29(data.relation, {instancePath:instancePath+"/relation",parentData:data,parentDataProperty:"relation",rootData}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
+if(!(validate29(data.relation, {instancePath:instancePath+"/relation",parentData:data,parentDataProperty:"relation",rootData}))) vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors), errors = vErrors.length;
 }
 if(data.target_id !== undefined){
-if(!(validate25(data.target_id, {instancePath:instancePath+"/target_id",parentData:data,parentDataProperty:"target_id",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
+if(!(validate25(data.target_id, {instancePath:instancePath+"/target_id",parentData:data,parentDataProperty:"target_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate52.errors = vErrors;
 return errors === 0;
@@ -1209,15 +428,8 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.add === undefined){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "add"},message:"must have required property '"+"add"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+for(const prop0 of schema18.anyOf[0].required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 }
 var _valid0 = _errs2 === errors;
@@ -1225,192 +437,69 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.remove === undefined){
-const err1 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "remove"},message:"must have required property '"+"remove"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop1 of schema18.anyOf[1].required){
+if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"}), errors++;
+} else {
 errors = _errs1;
 if(vErrors !== null){
 if(_errs1){
 vErrors.length = _errs1;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.op === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.source_id === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source_id"},message:"must have required property '"+"source_id"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop2 of schema18.required){
+if(data[prop2] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "op") || (key0 === "source_id")) || (key0 === "expected_content_hash")) || (key0 === "add")) || (key0 === "remove"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!(((((key0 === "op") || (key0 === "source_id")) || (key0 === "expected_content_hash")) || (key0 === "add")) || (key0 === "remove"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.op !== undefined){
-if("relationship_update" !== data.op){
-const err6 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/const",keyword:"const",params:{allowedValue: "relationship_update"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if("relationship_update" !== data.op) (vErrors ??= []).push({instancePath:instancePath+"/op",schemaPath:"#/properties/op/const",keyword:"const",params:{allowedValue: "relationship_update"},message:"must be equal to constant"}), errors++;
 }
 if(data.source_id !== undefined){
-if(!(validate25(data.source_id, {instancePath:instancePath+"/source_id",parentData:data,parentDataProperty:"source_id",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
+if(!(validate25(data.source_id, {instancePath:instancePath+"/source_id",parentData:data,parentDataProperty:"source_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
-}
+if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
 }
 if(data.add !== undefined){
 let data3 = data.add;
 if(Array.isArray(data3)){
-if(data3.length > 1000){
-const err7 = {instancePath:instancePath+"/add",schemaPath:"#/properties/add/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data3.length < 1){
-const err8 = {instancePath:instancePath+"/add",schemaPath:"#/properties/add/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(data3.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/add",schemaPath:"#/properties/add/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}), errors++;
+if(data3.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/add",schemaPath:"#/properties/add/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate52(data3[i0], {instancePath:instancePath+"/add/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-errors = vErrors.length;
+if(!(validate52(data3[i0], {instancePath:instancePath+"/add/" + i0,parentData:data3,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/add",schemaPath:"#/properties/add/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/add",schemaPath:"#/properties/add/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.remove !== undefined){
 let data5 = data.remove;
 if(Array.isArray(data5)){
-if(data5.length > 1000){
-const err10 = {instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data5.length < 1){
-const err11 = {instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(data5.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}), errors++;
+if(data5.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate52(data5[i1], {instancePath:instancePath+"/remove/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-errors = vErrors.length;
+if(!(validate52(data5[i1], {instancePath:instancePath+"/remove/" + i1,parentData:data5,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate49.errors = vErrors;
 return errors === 0;
@@ -1423,72 +512,23 @@ function validate58(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.op === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.node_id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node_id"},message:"must have required property '"+"node_id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop0 of schema20.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((key0 === "op") || (key0 === "node_id")) || (key0 === "expected_content_hash"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
+if(!(((key0 === "op") || (key0 === "node_id")) || (key0 === "expected_content_hash"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.op !== undefined){
-if("node_delete" !== data.op){
-const err3 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/const",keyword:"const",params:{allowedValue: "node_delete"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if("node_delete" !== data.op) (vErrors ??= []).push({instancePath:instancePath+"/op",schemaPath:"#/properties/op/const",keyword:"const",params:{allowedValue: "node_delete"},message:"must be equal to constant"}), errors++;
 }
 if(data.node_id !== undefined){
-if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
+if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
+if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate58.errors = vErrors;
 return errors === 0;
@@ -1503,71 +543,52 @@ const _errs1 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs2 = errors;
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
+if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors), errors = vErrors.length;
 var _valid0 = _errs2 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
 }
 const _errs3 = errors;
-if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
+if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors), errors = vErrors.length;
 var _valid0 = _errs3 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 1];
-}
-else {
+} else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
 }
 const _errs4 = errors;
-if(!(validate44(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
-errors = vErrors.length;
-}
+if(!(validate44(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors), errors = vErrors.length;
 var _valid0 = _errs4 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 2];
-}
-else {
+} else {
 if(_valid0){
 valid0 = true;
 passing0 = 2;
 }
 const _errs5 = errors;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-errors = vErrors.length;
-}
+if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors), errors = vErrors.length;
 var _valid0 = _errs5 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 3];
-}
-else {
+} else {
 if(_valid0){
 valid0 = true;
 passing0 = 3;
 }
 const _errs6 = errors;
-if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-errors = vErrors.length;
-}
+if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors), errors = vErrors.length;
 var _valid0 = _errs6 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 4];
-}
-else {
+} else {
 if(_valid0){
 valid0 = true;
 passing0 = 4;
@@ -1577,60 +598,27 @@ passing0 = 4;
 }
 }
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"}), errors++;
+} else {
 errors = _errs1;
 if(vErrors !== null){
 if(_errs1){
 vErrors.length = _errs1;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.op === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop0 of schema7.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data.op !== undefined){
 let data0 = data.op;
-if(!(((((data0 === "node_create") || (data0 === "node_update")) || (data0 === "node_move")) || (data0 === "relationship_update")) || (data0 === "node_delete"))){
-const err2 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/enum",keyword:"enum",params:{allowedValues: schema7.properties.op.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err2];
+if(!(((((data0 === "node_create") || (data0 === "node_update")) || (data0 === "node_move")) || (data0 === "relationship_update")) || (data0 === "node_delete"))) (vErrors ??= []).push({instancePath:instancePath+"/op",schemaPath:"#/properties/op/enum",keyword:"enum",params:{allowedValues: schema7.properties.op.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate22.errors = vErrors;
 return errors === 0;
@@ -1643,204 +631,50 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.severity === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.code === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.message === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.remediation === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.operation_index === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation_index"},message:"must have required property '"+"operation_index"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.node_id === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node_id"},message:"must have required property '"+"node_id"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+for(const prop0 of schema21.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data.severity !== undefined){
 let data0 = data.severity;
-if(!((data0 === "error") || (data0 === "warning"))){
-const err6 = {instancePath:instancePath+"/severity",schemaPath:"#/properties/severity/enum",keyword:"enum",params:{allowedValues: schema21.properties.severity.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(!((data0 === "error") || (data0 === "warning"))) (vErrors ??= []).push({instancePath:instancePath+"/severity",schemaPath:"#/properties/severity/enum",keyword:"enum",params:{allowedValues: schema21.properties.severity.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.code !== undefined){
-if(typeof data.code !== "string"){
-const err7 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(typeof data.code !== "string") (vErrors ??= []).push({instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.message !== undefined){
-if(typeof data.message !== "string"){
-const err8 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(typeof data.message !== "string") (vErrors ??= []).push({instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.remediation !== undefined){
-if(typeof data.remediation !== "string"){
-const err9 = {instancePath:instancePath+"/remediation",schemaPath:"#/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(typeof data.remediation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/remediation",schemaPath:"#/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.operation_index !== undefined){
 let data4 = data.operation_index;
-if((!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) && (data4 !== null)){
-const err10 = {instancePath:instancePath+"/operation_index",schemaPath:"#/properties/operation_index/type",keyword:"type",params:{type: schema21.properties.operation_index.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if((!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/operation_index",schemaPath:"#/properties/operation_index/type",keyword:"type",params:{type: schema21.properties.operation_index.type},message:"must be integer,null"}), errors++;
 if(typeof data4 == "number"){
-if(data4 < 0 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/operation_index",schemaPath:"#/properties/operation_index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(data4 < 0 || isNaN(data4)) (vErrors ??= []).push({instancePath:instancePath+"/operation_index",schemaPath:"#/properties/operation_index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data.node_id !== undefined){
 let data5 = data.node_id;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err12 = {instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: schema21.properties.node_id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: schema21.properties.node_id.type},message:"must be string,null"}), errors++;
 }
 if(data.path !== undefined){
 let data6 = data.path;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err13 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: schema21.properties.path.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: schema21.properties.path.type},message:"must be string,null"}), errors++;
 }
 if(data.changeset_ids !== undefined){
 let data7 = data.changeset_ids;
 if(Array.isArray(data7)){
 const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
-if(typeof data7[i0] !== "string"){
-const err14 = {instancePath:instancePath+"/changeset_ids/" + i0,schemaPath:"#/properties/changeset_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
+if(typeof data7[i0] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/changeset_ids/" + i0,schemaPath:"#/properties/changeset_ids/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err14);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/changeset_ids",schemaPath:"#/properties/changeset_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/changeset_ids",schemaPath:"#/properties/changeset_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate63.errors = vErrors;
 return errors === 0;
@@ -1853,156 +687,41 @@ function validate65(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.event === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.writer === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "writer"},message:"must have required property '"+"writer"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.changeset_sha256 === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changeset_sha256"},message:"must have required property '"+"changeset_sha256"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop0 of schema22.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "event") || (key0 === "at")) || (key0 === "writer")) || (key0 === "changeset_sha256")) || (key0 === "details"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(!(((((key0 === "event") || (key0 === "at")) || (key0 === "writer")) || (key0 === "changeset_sha256")) || (key0 === "details"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.event !== undefined){
 let data0 = data.event;
-if(!((((((data0 === "created") || (data0 === "registered")) || (data0 === "operation_added")) || (data0 === "rebased")) || (data0 === "abandoned")) || (data0 === "applied"))){
-const err5 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/enum",keyword:"enum",params:{allowedValues: schema22.properties.event.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!((((((data0 === "created") || (data0 === "registered")) || (data0 === "operation_added")) || (data0 === "rebased")) || (data0 === "abandoned")) || (data0 === "applied"))) (vErrors ??= []).push({instancePath:instancePath+"/event",schemaPath:"#/properties/event/enum",keyword:"enum",params:{allowedValues: schema22.properties.event.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.at !== undefined){
-if(typeof data.at !== "string"){
-const err6 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(typeof data.at !== "string") (vErrors ??= []).push({instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.writer !== undefined){
 let data2 = data.writer;
 if(typeof data2 === "string"){
-if(func3(data2) < 1){
-const err7 = {instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+if(func3(data2) < 1) (vErrors ??= []).push({instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.changeset_sha256 !== undefined){
 let data3 = data.changeset_sha256;
 if(typeof data3 === "string"){
-if(!pattern1.test(data3)){
-const err9 = {instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+if(!pattern1.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.details !== undefined){
 let data4 = data.details;
-if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-const err11 = {instancePath:instancePath+"/details",schemaPath:"#/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))) (vErrors ??= []).push({instancePath:instancePath+"/details",schemaPath:"#/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate65.errors = vErrors;
 return errors === 0;
@@ -2014,329 +733,72 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.schema_version === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema_version"},message:"must have required property '"+"schema_version"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.id === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.writer === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "writer"},message:"must have required property '"+"writer"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.base === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "base"},message:"must have required property '"+"base"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.operations === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operations"},message:"must have required property '"+"operations"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.changeset_sha256 === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changeset_sha256"},message:"must have required property '"+"changeset_sha256"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.status === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.captured === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "captured"},message:"must have required property '"+"captured"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.findings === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "findings"},message:"must have required property '"+"findings"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.receipts === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "receipts"},message:"must have required property '"+"receipts"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.created_at === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.updated_at === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updated_at"},message:"must have required property '"+"updated_at"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
+for(const prop0 of schema6.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema6.properties, key0))){
-const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(!(func2.call(schema6.properties, key0))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.schema_version !== undefined){
-if(1 !== data.schema_version){
-const err13 = {instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(1 !== data.schema_version) (vErrors ??= []).push({instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
-if(!pattern0.test(data1)){
-const err14 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+if(!pattern0.test(data1)) (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.writer !== undefined){
 let data2 = data.writer;
 if(typeof data2 === "string"){
-if(func3(data2) > 256){
-const err16 = {instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(func3(data2) < 1){
-const err17 = {instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
+if(func3(data2) > 256) (vErrors ??= []).push({instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data2) < 1) (vErrors ??= []).push({instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.base !== undefined){
 let data3 = data.base;
 if(typeof data3 === "string"){
-if(!pattern1.test(data3)){
-const err19 = {instancePath:instancePath+"/base",schemaPath:"#/properties/base/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/base",schemaPath:"#/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
+if(!pattern1.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/base",schemaPath:"#/properties/base/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/base",schemaPath:"#/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.operations !== undefined){
 let data4 = data.operations;
 if(Array.isArray(data4)){
-if(data4.length > 1000){
-const err21 = {instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(data4.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}), errors++;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate22(data4[i0], {instancePath:instancePath+"/operations/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
+if(!(validate22(data4[i0], {instancePath:instancePath+"/operations/" + i0,parentData:data4,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.changeset_sha256 !== undefined){
 let data6 = data.changeset_sha256;
 if(typeof data6 === "string"){
-if(!pattern1.test(data6)){
-const err23 = {instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
+if(!pattern1.test(data6)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.status !== undefined){
 let data7 = data.status;
-if(!((((data7 === "draft") || (data7 === "ready")) || (data7 === "applied")) || (data7 === "abandoned"))){
-const err25 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(!((((data7 === "draft") || (data7 === "ready")) || (data7 === "applied")) || (data7 === "abandoned"))) (vErrors ??= []).push({instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema6.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.captured !== undefined){
 let data8 = data.captured;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.sources === undefined){
-const err26 = {instancePath:instancePath+"/captured",schemaPath:"#/properties/captured/required",keyword:"required",params:{missingProperty: "sources"},message:"must have required property '"+"sources"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
+for(const prop1 of schema6.properties.captured.required){
+if(data8[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/captured",schemaPath:"#/properties/captured/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data8){
-if(!(key1 === "sources")){
-const err27 = {instancePath:instancePath+"/captured",schemaPath:"#/properties/captured/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
+if(!(key1 === "sources")) (vErrors ??= []).push({instancePath:instancePath+"/captured",schemaPath:"#/properties/captured/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data8.sources !== undefined){
 let data9 = data8.sources;
@@ -2347,88 +809,37 @@ const _errs22 = errors;
 let valid5 = false;
 const _errs23 = errors;
 if(typeof data10 === "string"){
-if(!pattern1.test(data10)){
-const err28 = {instancePath:instancePath+"/captured/sources/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/captured/properties/sources/additionalProperties/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/captured/sources/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/captured/properties/sources/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
+if(!pattern1.test(data10)) (vErrors ??= []).push({instancePath:instancePath+"/captured/sources/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/captured/properties/sources/additionalProperties/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/captured/sources/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/captured/properties/sources/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 var _valid0 = _errs23 === errors;
 valid5 = valid5 || _valid0;
 if(!valid5){
 const _errs25 = errors;
-if(data10 !== null){
-const err30 = {instancePath:instancePath+"/captured/sources/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/captured/properties/sources/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
+if(data10 !== null) (vErrors ??= []).push({instancePath:instancePath+"/captured/sources/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/captured/properties/sources/additionalProperties/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"}), errors++;
 var _valid0 = _errs25 === errors;
 valid5 = valid5 || _valid0;
 }
 if(!valid5){
-const err31 = {instancePath:instancePath+"/captured/sources/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/captured/properties/sources/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath:instancePath+"/captured/sources/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/captured/properties/sources/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"}), errors++;
+} else {
 errors = _errs22;
 if(vErrors !== null){
 if(_errs22){
 vErrors.length = _errs22;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/captured/sources",schemaPath:"#/properties/captured/properties/sources/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/captured/sources",schemaPath:"#/properties/captured/properties/sources/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/captured",schemaPath:"#/properties/captured/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/captured",schemaPath:"#/properties/captured/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.findings !== undefined){
@@ -2436,89 +847,32 @@ let data11 = data.findings;
 if(Array.isArray(data11)){
 const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate63(data11[i1], {instancePath:instancePath+"/findings/" + i1,parentData:data11,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-errors = vErrors.length;
+if(!(validate63(data11[i1], {instancePath:instancePath+"/findings/" + i1,parentData:data11,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/findings",schemaPath:"#/properties/findings/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/findings",schemaPath:"#/properties/findings/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.receipts !== undefined){
 let data13 = data.receipts;
 if(Array.isArray(data13)){
-if(data13.length < 1){
-const err35 = {instancePath:instancePath+"/receipts",schemaPath:"#/properties/receipts/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
+if(data13.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/receipts",schemaPath:"#/properties/receipts/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
 const len2 = data13.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate65(data13[i2], {instancePath:instancePath+"/receipts/" + i2,parentData:data13,parentDataProperty:i2,rootData}))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-errors = vErrors.length;
+if(!(validate65(data13[i2], {instancePath:instancePath+"/receipts/" + i2,parentData:data13,parentDataProperty:i2,rootData}))) vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/receipts",schemaPath:"#/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/receipts",schemaPath:"#/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.created_at !== undefined){
-if(typeof data.created_at !== "string"){
-const err37 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
+if(typeof data.created_at !== "string") (vErrors ??= []).push({instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.updated_at !== undefined){
-if(typeof data.updated_at !== "string"){
-const err38 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
+if(typeof data.updated_at !== "string") (vErrors ??= []).push({instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-}
-else {
-const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;
@@ -2531,10 +885,7 @@ function validate67(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-operation.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 validate67.errors = vErrors;
 return errors === 0;
 }
@@ -2551,16 +902,7 @@ let valid0 = true;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ok !== undefined){
-if(true !== data.ok){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
+if(true !== data.ok) (vErrors ??= []).push({}), errors++;
 }
 }
 var _valid0 = _errs2 === errors;
@@ -2568,8 +910,7 @@ errors = _errs1;
 if(vErrors !== null){
 if(_errs1){
 vErrors.length = _errs1;
-}
-else {
+} else {
 vErrors = null;
 }
 }
@@ -2580,538 +921,166 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.error === undefined) && (missing0 = "error")){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
+let valid3 = true;
+for( missing0 of schema24.then.not.required){
+valid3 = data[missing0] !== undefined;
+if(!valid3){
+(vErrors ??= []).push({}), errors++;
+break;
 }
-else {
-vErrors.push(err1);
-}
-errors++;
 }
 }
 var valid2 = _errs6 === errors;
 if(valid2){
-const err2 = {instancePath,schemaPath:"#/then/not",keyword:"not",params:{},message:"must NOT be valid"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/then/not",keyword:"not",params:{},message:"must NOT be valid"}), errors++;
+} else {
 errors = _errs5;
 if(vErrors !== null){
 if(_errs5){
 vErrors.length = _errs5;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.result === undefined){
-const err3 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop0 of schema24.then.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 }
 var _valid0 = _errs4 === errors;
 valid0 = _valid0;
 ifClause0 = "then";
-}
-else {
+} else {
 const _errs7 = errors;
 const _errs8 = errors;
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if((data.result === undefined) && (missing1 = "result")){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+let valid5 = true;
+for( missing1 of schema24.else.not.required){
+valid5 = data[missing1] !== undefined;
+if(!valid5){
+(vErrors ??= []).push({}), errors++;
+break;
 }
 }
-var valid3 = _errs9 === errors;
-if(valid3){
-const err5 = {instancePath,schemaPath:"#/else/not",keyword:"not",params:{},message:"must NOT be valid"};
-if(vErrors === null){
-vErrors = [err5];
 }
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
+var valid4 = _errs9 === errors;
+if(valid4){
+(vErrors ??= []).push({instancePath,schemaPath:"#/else/not",keyword:"not",params:{},message:"must NOT be valid"}), errors++;
+} else {
 errors = _errs8;
 if(vErrors !== null){
 if(_errs8){
 vErrors.length = _errs8;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.error === undefined){
-const err6 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+for(const prop1 of schema24.else.required){
+if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 }
 var _valid0 = _errs7 === errors;
 valid0 = _valid0;
 ifClause0 = "else";
 }
-if(!valid0){
-const err7 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(!valid0) (vErrors ??= []).push({instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"}), errors++;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.schema_version === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema_version"},message:"must have required property '"+"schema_version"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.ok === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ok"},message:"must have required property '"+"ok"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.notice === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "notice"},message:"must have required property '"+"notice"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.project === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "project"},message:"must have required property '"+"project"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
+for(const prop2 of schema24.required){
+if(data[prop2] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "schema_version") || (key0 === "ok")) || (key0 === "notice")) || (key0 === "project")) || (key0 === "result")) || (key0 === "error")) || (key0 === "diagnostics"))){
-const err12 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(!(((((((key0 === "schema_version") || (key0 === "ok")) || (key0 === "notice")) || (key0 === "project")) || (key0 === "result")) || (key0 === "error")) || (key0 === "diagnostics"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.schema_version !== undefined){
-if(1 !== data.schema_version){
-const err13 = {instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(1 !== data.schema_version) (vErrors ??= []).push({instancePath:instancePath+"/schema_version",schemaPath:"#/properties/schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data.ok !== undefined){
-if(typeof data.ok !== "boolean"){
-const err14 = {instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(typeof data.ok !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.notice !== undefined){
-if(typeof data.notice !== "string"){
-const err15 = {instancePath:instancePath+"/notice",schemaPath:"#/properties/notice/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if(typeof data.notice !== "string") (vErrors ??= []).push({instancePath:instancePath+"/notice",schemaPath:"#/properties/notice/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.project !== undefined){
 let data4 = data.project;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.id === undefined){
-const err16 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data4.root === undefined){
-const err17 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/required",keyword:"required",params:{missingProperty: "root"},message:"must have required property '"+"root"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data4.revision === undefined){
-const err18 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/required",keyword:"required",params:{missingProperty: "revision"},message:"must have required property '"+"revision"+"'"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data4.source_hash === undefined){
-const err19 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/required",keyword:"required",params:{missingProperty: "source_hash"},message:"must have required property '"+"source_hash"+"'"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data4.adapter_version === undefined){
-const err20 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/required",keyword:"required",params:{missingProperty: "adapter_version"},message:"must have required property '"+"adapter_version"+"'"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(data4.staleness === undefined){
-const err21 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/required",keyword:"required",params:{missingProperty: "staleness"},message:"must have required property '"+"staleness"+"'"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
+for(const prop3 of schema24.properties.project.required){
+if(data4[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/project",schemaPath:"#/properties/project/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key1 in data4){
-if(!(((((((key1 === "id") || (key1 === "root")) || (key1 === "revision")) || (key1 === "source_hash")) || (key1 === "adapter_version")) || (key1 === "staleness")) || (key1 === "sync_error"))){
-const err22 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
+if(!(((((((key1 === "id") || (key1 === "root")) || (key1 === "revision")) || (key1 === "source_hash")) || (key1 === "adapter_version")) || (key1 === "staleness")) || (key1 === "sync_error"))) (vErrors ??= []).push({instancePath:instancePath+"/project",schemaPath:"#/properties/project/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data4.id !== undefined){
 let data5 = data4.id;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err23 = {instancePath:instancePath+"/project/id",schemaPath:"#/properties/project/properties/id/type",keyword:"type",params:{type: schema24.properties.project.properties.id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/project/id",schemaPath:"#/properties/project/properties/id/type",keyword:"type",params:{type: schema24.properties.project.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data4.root !== undefined){
-if(typeof data4.root !== "string"){
-const err24 = {instancePath:instancePath+"/project/root",schemaPath:"#/properties/project/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(typeof data4.root !== "string") (vErrors ??= []).push({instancePath:instancePath+"/project/root",schemaPath:"#/properties/project/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data4.revision !== undefined){
 let data7 = data4.revision;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err25 = {instancePath:instancePath+"/project/revision",schemaPath:"#/properties/project/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) (vErrors ??= []).push({instancePath:instancePath+"/project/revision",schemaPath:"#/properties/project/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data7 == "number"){
-if(data7 < 0 || isNaN(data7)){
-const err26 = {instancePath:instancePath+"/project/revision",schemaPath:"#/properties/project/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
+if(data7 < 0 || isNaN(data7)) (vErrors ??= []).push({instancePath:instancePath+"/project/revision",schemaPath:"#/properties/project/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data4.source_hash !== undefined){
 let data8 = data4.source_hash;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err27 = {instancePath:instancePath+"/project/source_hash",schemaPath:"#/properties/project/properties/source_hash/type",keyword:"type",params:{type: schema24.properties.project.properties.source_hash.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
+if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/project/source_hash",schemaPath:"#/properties/project/properties/source_hash/type",keyword:"type",params:{type: schema24.properties.project.properties.source_hash.type},message:"must be string,null"}), errors++;
 }
 if(data4.adapter_version !== undefined){
 let data9 = data4.adapter_version;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err28 = {instancePath:instancePath+"/project/adapter_version",schemaPath:"#/properties/project/properties/adapter_version/type",keyword:"type",params:{type: schema24.properties.project.properties.adapter_version.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
+if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/project/adapter_version",schemaPath:"#/properties/project/properties/adapter_version/type",keyword:"type",params:{type: schema24.properties.project.properties.adapter_version.type},message:"must be string,null"}), errors++;
 }
 if(data4.staleness !== undefined){
 let data10 = data4.staleness;
-if(!(((data10 === "current") || (data10 === "stale")) || (data10 === "unknown"))){
-const err29 = {instancePath:instancePath+"/project/staleness",schemaPath:"#/properties/project/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema24.properties.project.properties.staleness.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
+if(!(((data10 === "current") || (data10 === "stale")) || (data10 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/project/staleness",schemaPath:"#/properties/project/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema24.properties.project.properties.staleness.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data4.sync_error !== undefined){
 let data11 = data4.sync_error;
-if(!(data11 && typeof data11 == "object" && !Array.isArray(data11))){
-const err30 = {instancePath:instancePath+"/project/sync_error",schemaPath:"#/properties/project/properties/sync_error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err30];
+if(!(data11 && typeof data11 == "object" && !Array.isArray(data11))) (vErrors ??= []).push({instancePath:instancePath+"/project/sync_error",schemaPath:"#/properties/project/properties/sync_error/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/project",schemaPath:"#/properties/project/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.result !== undefined){
 let data12 = data.result;
-if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))){
-const err32 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
+if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 if(data.error !== undefined){
 let data13 = data.error;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.code === undefined){
-const err33 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if(data13.message === undefined){
-const err34 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(data13.remediation === undefined){
-const err35 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(data13.details === undefined){
-const err36 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
+for(const prop4 of schema24.properties.error.required){
+if(data13[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 if(data13.code !== undefined){
-if(typeof data13.code !== "string"){
-const err37 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
+if(typeof data13.code !== "string") (vErrors ??= []).push({instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data13.message !== undefined){
-if(typeof data13.message !== "string"){
-const err38 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
+if(typeof data13.message !== "string") (vErrors ??= []).push({instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data13.remediation !== undefined){
-if(typeof data13.remediation !== "string"){
-const err39 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
+if(typeof data13.remediation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data13.details !== undefined){
 let data17 = data13.details;
-if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))){
-const err40 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err40];
+if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))) (vErrors ??= []).push({instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.diagnostics !== undefined){
 let data18 = data.diagnostics;
-if(!(data18 && typeof data18 == "object" && !Array.isArray(data18))){
-const err42 = {instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err42];
+if(!(data18 && typeof data18 == "object" && !Array.isArray(data18))) (vErrors ??= []).push({instancePath:instancePath+"/diagnostics",schemaPath:"#/properties/diagnostics/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-}
-else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate69.errors = vErrors;
 return errors === 0;
@@ -3127,327 +1096,73 @@ function validate73(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.writer === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "writer"},message:"must have required property '"+"writer"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.status === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.stored_status === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stored_status"},message:"must have required property '"+"stored_status"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.changeset_sha256 === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changeset_sha256"},message:"must have required property '"+"changeset_sha256"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.base === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "base"},message:"must have required property '"+"base"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.operation_count === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation_count"},message:"must have required property '"+"operation_count"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.stale === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stale"},message:"must have required property '"+"stale"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.created_at === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.updated_at === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updated_at"},message:"must have required property '"+"updated_at"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+for(const prop0 of schema27.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data.id !== undefined){
-if(typeof data.id !== "string"){
-const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if(typeof data.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.writer !== undefined){
-if(typeof data.writer !== "string"){
-const err11 = {instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(typeof data.writer !== "string") (vErrors ??= []).push({instancePath:instancePath+"/writer",schemaPath:"#/properties/writer/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.status !== undefined){
 let data2 = data.status;
-if(!(((((data2 === "draft") || (data2 === "ready")) || (data2 === "stale")) || (data2 === "applied")) || (data2 === "abandoned"))){
-const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema27.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(!(((((data2 === "draft") || (data2 === "ready")) || (data2 === "stale")) || (data2 === "applied")) || (data2 === "abandoned"))) (vErrors ??= []).push({instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema27.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.stored_status !== undefined){
 let data3 = data.stored_status;
-if(!((((data3 === "draft") || (data3 === "ready")) || (data3 === "applied")) || (data3 === "abandoned"))){
-const err13 = {instancePath:instancePath+"/stored_status",schemaPath:"#/properties/stored_status/enum",keyword:"enum",params:{allowedValues: schema27.properties.stored_status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(!((((data3 === "draft") || (data3 === "ready")) || (data3 === "applied")) || (data3 === "abandoned"))) (vErrors ??= []).push({instancePath:instancePath+"/stored_status",schemaPath:"#/properties/stored_status/enum",keyword:"enum",params:{allowedValues: schema27.properties.stored_status.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.changeset_sha256 !== undefined){
 let data4 = data.changeset_sha256;
 if(typeof data4 === "string"){
-if(!pattern1.test(data4)){
-const err14 = {instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+if(!pattern1.test(data4)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.base !== undefined){
 let data5 = data.base;
 if(typeof data5 === "string"){
-if(!pattern1.test(data5)){
-const err16 = {instancePath:instancePath+"/base",schemaPath:"#/properties/base/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/base",schemaPath:"#/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+if(!pattern1.test(data5)) (vErrors ??= []).push({instancePath:instancePath+"/base",schemaPath:"#/properties/base/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/base",schemaPath:"#/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.operation_count !== undefined){
 let data6 = data.operation_count;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err18 = {instancePath:instancePath+"/operation_count",schemaPath:"#/properties/operation_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) (vErrors ??= []).push({instancePath:instancePath+"/operation_count",schemaPath:"#/properties/operation_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data6 == "number"){
-if(data6 < 0 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/operation_count",schemaPath:"#/properties/operation_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
+if(data6 < 0 || isNaN(data6)) (vErrors ??= []).push({instancePath:instancePath+"/operation_count",schemaPath:"#/properties/operation_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data.stale !== undefined){
 let data7 = data.stale;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-const err20 = {instancePath:instancePath+"/stale",schemaPath:"#/properties/stale/type",keyword:"type",params:{type: schema27.properties.stale.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/stale",schemaPath:"#/properties/stale/type",keyword:"type",params:{type: schema27.properties.stale.type},message:"must be object,null"}), errors++;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.reason === undefined){
-const err21 = {instancePath:instancePath+"/stale",schemaPath:"#/properties/stale/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
+for(const prop1 of schema27.properties.stale.required){
+if(data7[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/stale",schemaPath:"#/properties/stale/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data7.reason !== undefined){
 let data8 = data7.reason;
-if(!(((data8 === "base_changed") || (data8 === "touched_node_changed")) || (data8 === "touched_source_changed"))){
-const err22 = {instancePath:instancePath+"/stale/reason",schemaPath:"#/properties/stale/properties/reason/enum",keyword:"enum",params:{allowedValues: schema27.properties.stale.properties.reason.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
+if(!(((data8 === "base_changed") || (data8 === "touched_node_changed")) || (data8 === "touched_source_changed"))) (vErrors ??= []).push({instancePath:instancePath+"/stale/reason",schemaPath:"#/properties/stale/properties/reason/enum",keyword:"enum",params:{allowedValues: schema27.properties.stale.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data7.node_ids !== undefined){
-if(!(Array.isArray(data7.node_ids))){
-const err23 = {instancePath:instancePath+"/stale/node_ids",schemaPath:"#/properties/stale/properties/node_ids/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if(!(Array.isArray(data7.node_ids))) (vErrors ??= []).push({instancePath:instancePath+"/stale/node_ids",schemaPath:"#/properties/stale/properties/node_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 if(data7.paths !== undefined){
-if(!(Array.isArray(data7.paths))){
-const err24 = {instancePath:instancePath+"/stale/paths",schemaPath:"#/properties/stale/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(!(Array.isArray(data7.paths))) (vErrors ??= []).push({instancePath:instancePath+"/stale/paths",schemaPath:"#/properties/stale/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 }
 if(data.created_at !== undefined){
-if(typeof data.created_at !== "string"){
-const err25 = {instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(typeof data.created_at !== "string") (vErrors ??= []).push({instancePath:instancePath+"/created_at",schemaPath:"#/properties/created_at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.updated_at !== undefined){
-if(typeof data.updated_at !== "string"){
-const err26 = {instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
+if(typeof data.updated_at !== "string") (vErrors ??= []).push({instancePath:instancePath+"/updated_at",schemaPath:"#/properties/updated_at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate73.errors = vErrors;
 return errors === 0;
@@ -3459,200 +1174,53 @@ function validate72(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.receipt_version === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "receipt_version"},message:"must have required property '"+"receipt_version"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.outcome === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.changeset_id === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changeset_id"},message:"must have required property '"+"changeset_id"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.changeset_sha256 === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changeset_sha256"},message:"must have required property '"+"changeset_sha256"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.status === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop0 of schema26.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data.receipt_version !== undefined){
-if(1 !== data.receipt_version){
-const err5 = {instancePath:instancePath+"/receipt_version",schemaPath:"#/properties/receipt_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(1 !== data.receipt_version) (vErrors ??= []).push({instancePath:instancePath+"/receipt_version",schemaPath:"#/properties/receipt_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data.compact !== undefined){
-if(typeof data.compact !== "boolean"){
-const err6 = {instancePath:instancePath+"/compact",schemaPath:"#/properties/compact/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(typeof data.compact !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/compact",schemaPath:"#/properties/compact/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.outcome !== undefined){
 let data2 = data.outcome;
-if(!(((((data2 === "created") || (data2 === "registered")) || (data2 === "operation_added")) || (data2 === "rebased")) || (data2 === "abandoned"))){
-const err7 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema26.properties.outcome.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(!(((((data2 === "created") || (data2 === "registered")) || (data2 === "operation_added")) || (data2 === "rebased")) || (data2 === "abandoned"))) (vErrors ??= []).push({instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema26.properties.outcome.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.changeset_id !== undefined){
-if(typeof data.changeset_id !== "string"){
-const err8 = {instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(typeof data.changeset_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.changeset_sha256 !== undefined){
 let data4 = data.changeset_sha256;
 if(typeof data4 === "string"){
-if(!pattern1.test(data4)){
-const err9 = {instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+if(!pattern1.test(data4)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.status !== undefined){
 let data5 = data.status;
-if(!(((((data5 === "draft") || (data5 === "ready")) || (data5 === "stale")) || (data5 === "applied")) || (data5 === "abandoned"))){
-const err11 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema26.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(!(((((data5 === "draft") || (data5 === "ready")) || (data5 === "stale")) || (data5 === "applied")) || (data5 === "abandoned"))) (vErrors ??= []).push({instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema26.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.changeset !== undefined){
-if(!(validate73(data.changeset, {instancePath:instancePath+"/changeset",parentData:data,parentDataProperty:"changeset",rootData}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
-errors = vErrors.length;
-}
+if(!(validate73(data.changeset, {instancePath:instancePath+"/changeset",parentData:data,parentDataProperty:"changeset",rootData}))) vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors), errors = vErrors.length;
 }
 if(data.valid !== undefined){
-if(typeof data.valid !== "boolean"){
-const err12 = {instancePath:instancePath+"/valid",schemaPath:"#/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(typeof data.valid !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/valid",schemaPath:"#/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.finding_counts !== undefined){
 let data8 = data.finding_counts;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.error !== undefined){
 let data9 = data8.error;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err13 = {instancePath:instancePath+"/finding_counts/error",schemaPath:"#/properties/finding_counts/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) (vErrors ??= []).push({instancePath:instancePath+"/finding_counts/error",schemaPath:"#/properties/finding_counts/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data8.warning !== undefined){
 let data10 = data8.warning;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-const err14 = {instancePath:instancePath+"/finding_counts/warning",schemaPath:"#/properties/finding_counts/properties/warning/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err14];
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors ??= []).push({instancePath:instancePath+"/finding_counts/warning",schemaPath:"#/properties/finding_counts/properties/warning/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/finding_counts",schemaPath:"#/properties/finding_counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/finding_counts",schemaPath:"#/properties/finding_counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.findings !== undefined){
@@ -3660,58 +1228,21 @@ let data11 = data.findings;
 if(Array.isArray(data11)){
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate63(data11[i0], {instancePath:instancePath+"/findings/" + i0,parentData:data11,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-errors = vErrors.length;
+if(!(validate63(data11[i0], {instancePath:instancePath+"/findings/" + i0,parentData:data11,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/findings",schemaPath:"#/properties/findings/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/findings",schemaPath:"#/properties/findings/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.findings_truncated !== undefined){
-if(typeof data.findings_truncated !== "boolean"){
-const err17 = {instancePath:instancePath+"/findings_truncated",schemaPath:"#/properties/findings_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
+if(typeof data.findings_truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/findings_truncated",schemaPath:"#/properties/findings_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.receipt !== undefined){
 let data14 = data.receipt;
-if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
-const err18 = {instancePath:instancePath+"/receipt",schemaPath:"#/properties/receipt/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err18];
+if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))) (vErrors ??= []).push({instancePath:instancePath+"/receipt",schemaPath:"#/properties/receipt/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate72.errors = vErrors;
 return errors === 0;
@@ -3722,27 +1253,13 @@ function validate70(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_abandon_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-errors = vErrors.length;
+if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate70.errors = vErrors;
 return errors === 0;
@@ -3755,299 +1272,69 @@ function validate77(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_apply_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.receipt_version === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "receipt_version"},message:"must have required property '"+"receipt_version"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.outcome === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.changeset_id === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "changeset_id"},message:"must have required property '"+"changeset_id"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.changeset_sha256 === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "changeset_sha256"},message:"must have required property '"+"changeset_sha256"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data0.status === undefined){
-const err4 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data0.changed_sources === undefined){
-const err5 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "changed_sources"},message:"must have required property '"+"changed_sources"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data0.derived_refresh === undefined){
-const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "derived_refresh"},message:"must have required property '"+"derived_refresh"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+for(const prop0 of schema28.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.receipt_version !== undefined){
-if(1 !== data0.receipt_version){
-const err7 = {instancePath:instancePath+"/result/receipt_version",schemaPath:"#/properties/result/properties/receipt_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(1 !== data0.receipt_version) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_version",schemaPath:"#/properties/result/properties/receipt_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data0.compact !== undefined){
-if(typeof data0.compact !== "boolean"){
-const err8 = {instancePath:instancePath+"/result/compact",schemaPath:"#/properties/result/properties/compact/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(typeof data0.compact !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/compact",schemaPath:"#/properties/result/properties/compact/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.outcome !== undefined){
-if("applied" !== data0.outcome){
-const err9 = {instancePath:instancePath+"/result/outcome",schemaPath:"#/properties/result/properties/outcome/const",keyword:"const",params:{allowedValue: "applied"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if("applied" !== data0.outcome) (vErrors ??= []).push({instancePath:instancePath+"/result/outcome",schemaPath:"#/properties/result/properties/outcome/const",keyword:"const",params:{allowedValue: "applied"},message:"must be equal to constant"}), errors++;
 }
 if(data0.changeset_id !== undefined){
-if(typeof data0.changeset_id !== "string"){
-const err10 = {instancePath:instancePath+"/result/changeset_id",schemaPath:"#/properties/result/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if(typeof data0.changeset_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changeset_id",schemaPath:"#/properties/result/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.changeset_sha256 !== undefined){
 let data5 = data0.changeset_sha256;
 if(typeof data5 === "string"){
-if(!pattern1.test(data5)){
-const err11 = {instancePath:instancePath+"/result/changeset_sha256",schemaPath:"#/properties/result/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/result/changeset_sha256",schemaPath:"#/properties/result/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+if(!pattern1.test(data5)) (vErrors ??= []).push({instancePath:instancePath+"/result/changeset_sha256",schemaPath:"#/properties/result/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changeset_sha256",schemaPath:"#/properties/result/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.status !== undefined){
-if("applied" !== data0.status){
-const err13 = {instancePath:instancePath+"/result/status",schemaPath:"#/properties/result/properties/status/const",keyword:"const",params:{allowedValue: "applied"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if("applied" !== data0.status) (vErrors ??= []).push({instancePath:instancePath+"/result/status",schemaPath:"#/properties/result/properties/status/const",keyword:"const",params:{allowedValue: "applied"},message:"must be equal to constant"}), errors++;
 }
 if(data0.applier !== undefined){
-if(typeof data0.applier !== "string"){
-const err14 = {instancePath:instancePath+"/result/applier",schemaPath:"#/properties/result/properties/applier/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(typeof data0.applier !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/applier",schemaPath:"#/properties/result/properties/applier/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.changed_sources !== undefined){
 let data8 = data0.changed_sources;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.created === undefined){
-const err15 = {instancePath:instancePath+"/result/changed_sources",schemaPath:"#/properties/result/properties/changed_sources/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data8.updated === undefined){
-const err16 = {instancePath:instancePath+"/result/changed_sources",schemaPath:"#/properties/result/properties/changed_sources/required",keyword:"required",params:{missingProperty: "updated"},message:"must have required property '"+"updated"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data8.deleted === undefined){
-const err17 = {instancePath:instancePath+"/result/changed_sources",schemaPath:"#/properties/result/properties/changed_sources/required",keyword:"required",params:{missingProperty: "deleted"},message:"must have required property '"+"deleted"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+for(const prop1 of schema28.properties.result.properties.changed_sources.required){
+if(data8[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changed_sources",schemaPath:"#/properties/result/properties/changed_sources/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data8.created !== undefined){
 let data9 = data8.created;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err18 = {instancePath:instancePath+"/result/changed_sources/created",schemaPath:"#/properties/result/properties/changed_sources/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) (vErrors ??= []).push({instancePath:instancePath+"/result/changed_sources/created",schemaPath:"#/properties/result/properties/changed_sources/properties/created/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data9 == "number"){
-if(data9 < 0 || isNaN(data9)){
-const err19 = {instancePath:instancePath+"/result/changed_sources/created",schemaPath:"#/properties/result/properties/changed_sources/properties/created/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
+if(data9 < 0 || isNaN(data9)) (vErrors ??= []).push({instancePath:instancePath+"/result/changed_sources/created",schemaPath:"#/properties/result/properties/changed_sources/properties/created/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data8.updated !== undefined){
 let data10 = data8.updated;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-const err20 = {instancePath:instancePath+"/result/changed_sources/updated",schemaPath:"#/properties/result/properties/changed_sources/properties/updated/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors ??= []).push({instancePath:instancePath+"/result/changed_sources/updated",schemaPath:"#/properties/result/properties/changed_sources/properties/updated/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data10 == "number"){
-if(data10 < 0 || isNaN(data10)){
-const err21 = {instancePath:instancePath+"/result/changed_sources/updated",schemaPath:"#/properties/result/properties/changed_sources/properties/updated/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(data10 < 0 || isNaN(data10)) (vErrors ??= []).push({instancePath:instancePath+"/result/changed_sources/updated",schemaPath:"#/properties/result/properties/changed_sources/properties/updated/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data8.deleted !== undefined){
 let data11 = data8.deleted;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err22 = {instancePath:instancePath+"/result/changed_sources/deleted",schemaPath:"#/properties/result/properties/changed_sources/properties/deleted/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) (vErrors ??= []).push({instancePath:instancePath+"/result/changed_sources/deleted",schemaPath:"#/properties/result/properties/changed_sources/properties/deleted/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data11 == "number"){
-if(data11 < 0 || isNaN(data11)){
-const err23 = {instancePath:instancePath+"/result/changed_sources/deleted",schemaPath:"#/properties/result/properties/changed_sources/properties/deleted/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
+if(data11 < 0 || isNaN(data11)) (vErrors ??= []).push({instancePath:instancePath+"/result/changed_sources/deleted",schemaPath:"#/properties/result/properties/changed_sources/properties/deleted/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/result/changed_sources",schemaPath:"#/properties/result/properties/changed_sources/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changed_sources",schemaPath:"#/properties/result/properties/changed_sources/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.files !== undefined){
@@ -4057,225 +1344,70 @@ const len0 = data12.length;
 for(let i0=0; i0<len0; i0++){
 let data13 = data12[i0];
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.path === undefined){
-const err25 = {instancePath:instancePath+"/result/files/" + i0,schemaPath:"#/properties/result/properties/files/items/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(data13.action === undefined){
-const err26 = {instancePath:instancePath+"/result/files/" + i0,schemaPath:"#/properties/result/properties/files/items/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
+for(const prop2 of schema28.properties.result.properties.files.items.required){
+if(data13[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0,schemaPath:"#/properties/result/properties/files/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 if(data13.path !== undefined){
-if(typeof data13.path !== "string"){
-const err27 = {instancePath:instancePath+"/result/files/" + i0+"/path",schemaPath:"#/properties/result/properties/files/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
+if(typeof data13.path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0+"/path",schemaPath:"#/properties/result/properties/files/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data13.action !== undefined){
 let data15 = data13.action;
-if(!(((data15 === "created") || (data15 === "updated")) || (data15 === "deleted"))){
-const err28 = {instancePath:instancePath+"/result/files/" + i0+"/action",schemaPath:"#/properties/result/properties/files/items/properties/action/enum",keyword:"enum",params:{allowedValues: schema28.properties.result.properties.files.items.properties.action.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
+if(!(((data15 === "created") || (data15 === "updated")) || (data15 === "deleted"))) (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0+"/action",schemaPath:"#/properties/result/properties/files/items/properties/action/enum",keyword:"enum",params:{allowedValues: schema28.properties.result.properties.files.items.properties.action.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data13.sha256 !== undefined){
 let data16 = data13.sha256;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err29 = {instancePath:instancePath+"/result/files/" + i0+"/sha256",schemaPath:"#/properties/result/properties/files/items/properties/sha256/type",keyword:"type",params:{type: schema28.properties.result.properties.files.items.properties.sha256.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err29];
+if((typeof data16 !== "string") && (data16 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0+"/sha256",schemaPath:"#/properties/result/properties/files/items/properties/sha256/type",keyword:"type",params:{type: schema28.properties.result.properties.files.items.properties.sha256.type},message:"must be string,null"}), errors++;
 }
-else {
-vErrors.push(err29);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0,schemaPath:"#/properties/result/properties/files/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/result/files/" + i0,schemaPath:"#/properties/result/properties/files/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/result/files",schemaPath:"#/properties/result/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/files",schemaPath:"#/properties/result/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.receipt !== undefined){
 let data17 = data0.receipt;
-if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))){
-const err32 = {instancePath:instancePath+"/result/receipt",schemaPath:"#/properties/result/properties/receipt/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
+if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt",schemaPath:"#/properties/result/properties/receipt/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 if(data0.derived_refresh !== undefined){
 let data18 = data0.derived_refresh;
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.status === undefined){
-const err33 = {instancePath:instancePath+"/result/derived_refresh",schemaPath:"#/properties/result/properties/derived_refresh/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+for(const prop3 of schema28.properties.result.properties.derived_refresh.required){
+if(data18[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh",schemaPath:"#/properties/result/properties/derived_refresh/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 if(data18.status !== undefined){
 let data19 = data18.status;
-if(!((data19 === "refreshed") || (data19 === "degraded"))){
-const err34 = {instancePath:instancePath+"/result/derived_refresh/status",schemaPath:"#/properties/result/properties/derived_refresh/properties/status/enum",keyword:"enum",params:{allowedValues: schema28.properties.result.properties.derived_refresh.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
+if(!((data19 === "refreshed") || (data19 === "degraded"))) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/status",schemaPath:"#/properties/result/properties/derived_refresh/properties/status/enum",keyword:"enum",params:{allowedValues: schema28.properties.result.properties.derived_refresh.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data18.revision !== undefined){
 let data20 = data18.revision;
-if((!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) && (data20 !== null)){
-const err35 = {instancePath:instancePath+"/result/derived_refresh/revision",schemaPath:"#/properties/result/properties/derived_refresh/properties/revision/type",keyword:"type",params:{type: schema28.properties.result.properties.derived_refresh.properties.revision.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
+if((!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) && (data20 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/revision",schemaPath:"#/properties/result/properties/derived_refresh/properties/revision/type",keyword:"type",params:{type: schema28.properties.result.properties.derived_refresh.properties.revision.type},message:"must be integer,null"}), errors++;
 }
 if(data18.source_hash !== undefined){
 let data21 = data18.source_hash;
-if((typeof data21 !== "string") && (data21 !== null)){
-const err36 = {instancePath:instancePath+"/result/derived_refresh/source_hash",schemaPath:"#/properties/result/properties/derived_refresh/properties/source_hash/type",keyword:"type",params:{type: schema28.properties.result.properties.derived_refresh.properties.source_hash.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
+if((typeof data21 !== "string") && (data21 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/source_hash",schemaPath:"#/properties/result/properties/derived_refresh/properties/source_hash/type",keyword:"type",params:{type: schema28.properties.result.properties.derived_refresh.properties.source_hash.type},message:"must be string,null"}), errors++;
 }
 if(data18.staleness !== undefined){
 let data22 = data18.staleness;
-if(!(((data22 === "current") || (data22 === "stale")) || (data22 === "unknown"))){
-const err37 = {instancePath:instancePath+"/result/derived_refresh/staleness",schemaPath:"#/properties/result/properties/derived_refresh/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema28.properties.result.properties.derived_refresh.properties.staleness.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
+if(!(((data22 === "current") || (data22 === "stale")) || (data22 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/staleness",schemaPath:"#/properties/result/properties/derived_refresh/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema28.properties.result.properties.derived_refresh.properties.staleness.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data18.error !== undefined){
 let data23 = data18.error;
-if(!(data23 && typeof data23 == "object" && !Array.isArray(data23))){
-const err38 = {instancePath:instancePath+"/result/derived_refresh/error",schemaPath:"#/properties/result/properties/derived_refresh/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
+if(!(data23 && typeof data23 == "object" && !Array.isArray(data23))) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/error",schemaPath:"#/properties/result/properties/derived_refresh/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 if(data18.remediation !== undefined){
-if(typeof data18.remediation !== "string"){
-const err39 = {instancePath:instancePath+"/result/derived_refresh/remediation",schemaPath:"#/properties/result/properties/derived_refresh/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
+if(typeof data18.remediation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/remediation",schemaPath:"#/properties/result/properties/derived_refresh/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/result/derived_refresh",schemaPath:"#/properties/result/properties/derived_refresh/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh",schemaPath:"#/properties/result/properties/derived_refresh/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.render !== undefined){
 let data25 = data0.render;
 if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-if(data25.outputs === undefined){
-const err41 = {instancePath:instancePath+"/result/render",schemaPath:"#/properties/result/properties/render/required",keyword:"required",params:{missingProperty: "outputs"},message:"must have required property '"+"outputs"+"'"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-if(data25.command === undefined){
-const err42 = {instancePath:instancePath+"/result/render",schemaPath:"#/properties/result/properties/render/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
+for(const prop4 of schema28.properties.result.properties.render.required){
+if(data25[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/render",schemaPath:"#/properties/result/properties/render/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 if(data25.outputs !== undefined){
 let data26 = data25.outputs;
@@ -4284,181 +1416,51 @@ const len1 = data26.length;
 for(let i1=0; i1<len1; i1++){
 let data27 = data26[i1];
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.view_id === undefined){
-const err43 = {instancePath:instancePath+"/result/render/outputs/" + i1,schemaPath:"#/properties/result/properties/render/properties/outputs/items/required",keyword:"required",params:{missingProperty: "view_id"},message:"must have required property '"+"view_id"+"'"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-if(data27.output === undefined){
-const err44 = {instancePath:instancePath+"/result/render/outputs/" + i1,schemaPath:"#/properties/result/properties/render/properties/outputs/items/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-if(data27.status === undefined){
-const err45 = {instancePath:instancePath+"/result/render/outputs/" + i1,schemaPath:"#/properties/result/properties/render/properties/outputs/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
+for(const prop5 of schema28.properties.result.properties.render.properties.outputs.items.required){
+if(data27[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/render/outputs/" + i1,schemaPath:"#/properties/result/properties/render/properties/outputs/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
 if(data27.view_id !== undefined){
-if(typeof data27.view_id !== "string"){
-const err46 = {instancePath:instancePath+"/result/render/outputs/" + i1+"/view_id",schemaPath:"#/properties/result/properties/render/properties/outputs/items/properties/view_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
+if(typeof data27.view_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/render/outputs/" + i1+"/view_id",schemaPath:"#/properties/result/properties/render/properties/outputs/items/properties/view_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data27.output !== undefined){
-if(typeof data27.output !== "string"){
-const err47 = {instancePath:instancePath+"/result/render/outputs/" + i1+"/output",schemaPath:"#/properties/result/properties/render/properties/outputs/items/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
+if(typeof data27.output !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/render/outputs/" + i1+"/output",schemaPath:"#/properties/result/properties/render/properties/outputs/items/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data27.status !== undefined){
-if(typeof data27.status !== "string"){
-const err48 = {instancePath:instancePath+"/result/render/outputs/" + i1+"/status",schemaPath:"#/properties/result/properties/render/properties/outputs/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err48];
+if(typeof data27.status !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/render/outputs/" + i1+"/status",schemaPath:"#/properties/result/properties/render/properties/outputs/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err48);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/render/outputs/" + i1,schemaPath:"#/properties/result/properties/render/properties/outputs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err49 = {instancePath:instancePath+"/result/render/outputs/" + i1,schemaPath:"#/properties/result/properties/render/properties/outputs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/result/render/outputs",schemaPath:"#/properties/result/properties/render/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/render/outputs",schemaPath:"#/properties/result/properties/render/properties/outputs/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data25.output_count !== undefined){
 let data31 = data25.output_count;
-if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
-const err51 = {instancePath:instancePath+"/result/render/output_count",schemaPath:"#/properties/result/properties/render/properties/output_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
+if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))) (vErrors ??= []).push({instancePath:instancePath+"/result/render/output_count",schemaPath:"#/properties/result/properties/render/properties/output_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data31 == "number"){
-if(data31 < 0 || isNaN(data31)){
-const err52 = {instancePath:instancePath+"/result/render/output_count",schemaPath:"#/properties/result/properties/render/properties/output_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
+if(data31 < 0 || isNaN(data31)) (vErrors ??= []).push({instancePath:instancePath+"/result/render/output_count",schemaPath:"#/properties/result/properties/render/properties/output_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data25.command !== undefined){
 let data32 = data25.command;
-if((typeof data32 !== "string") && (data32 !== null)){
-const err53 = {instancePath:instancePath+"/result/render/command",schemaPath:"#/properties/result/properties/render/properties/command/type",keyword:"type",params:{type: schema28.properties.result.properties.render.properties.command.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err53];
+if((typeof data32 !== "string") && (data32 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/render/command",schemaPath:"#/properties/result/properties/render/properties/command/type",keyword:"type",params:{type: schema28.properties.result.properties.render.properties.command.type},message:"must be string,null"}), errors++;
 }
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/result/render",schemaPath:"#/properties/result/properties/render/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/render",schemaPath:"#/properties/result/properties/render/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.recovered !== undefined){
 let data33 = data0.recovered;
-if((!(data33 && typeof data33 == "object" && !Array.isArray(data33))) && (data33 !== null)){
-const err55 = {instancePath:instancePath+"/result/recovered",schemaPath:"#/properties/result/properties/recovered/type",keyword:"type",params:{type: schema28.properties.result.properties.recovered.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err55];
+if((!(data33 && typeof data33 == "object" && !Array.isArray(data33))) && (data33 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/recovered",schemaPath:"#/properties/result/properties/recovered/type",keyword:"type",params:{type: schema28.properties.result.properties.recovered.type},message:"must be object,null"}), errors++;
 }
-else {
-vErrors.push(err55);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err56 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-}
-}
-else {
-const err57 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate77.errors = vErrors;
 return errors === 0;
@@ -4471,53 +1473,13 @@ function validate79(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_backlinks.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.items === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.truncated === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.limit === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.next_cursor === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop0 of schema29.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
 let data1 = data0.items;
@@ -4526,284 +1488,86 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.id === undefined){
-const err4 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop1 of schema29.properties.result.properties.items.items.required){
+if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.id !== undefined){
-if(typeof data2.id !== "string"){
-const err5 = {instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(typeof data2.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data2.relation !== undefined){
-if(typeof data2.relation !== "string"){
-const err6 = {instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(typeof data2.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data2.mention !== undefined){
 let data5 = data2.mention;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.sections === undefined){
-const err7 = {instancePath:instancePath+"/result/items/" + i0+"/mention",schemaPath:"#/properties/result/properties/items/items/properties/mention/required",keyword:"required",params:{missingProperty: "sections"},message:"must have required property '"+"sections"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+for(const prop2 of schema29.properties.result.properties.items.items.properties.mention.required){
+if(data5[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention",schemaPath:"#/properties/result/properties/items/items/properties/mention/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data5){
-if(!(key0 === "sections")){
-const err8 = {instancePath:instancePath+"/result/items/" + i0+"/mention",schemaPath:"#/properties/result/properties/items/items/properties/mention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(!(key0 === "sections")) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention",schemaPath:"#/properties/result/properties/items/items/properties/mention/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data5.sections !== undefined){
 let data6 = data5.sections;
 if(Array.isArray(data6)){
-if(data6.length > 8){
-const err9 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/maxItems",keyword:"maxItems",params:{limit: 8},message:"must NOT have more than 8 items"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(data6.length > 8) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/maxItems",keyword:"maxItems",params:{limit: 8},message:"must NOT have more than 8 items"}), errors++;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.slug === undefined){
-const err10 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data7.title === undefined){
-const err11 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data7.line === undefined){
-const err12 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+for(const prop3 of schema29.properties.result.properties.items.items.properties.mention.properties.sections.items.required){
+if(data7[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key1 in data7){
-if(!(((key1 === "slug") || (key1 === "title")) || (key1 === "line"))){
-const err13 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(!(((key1 === "slug") || (key1 === "title")) || (key1 === "line"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data7.slug !== undefined){
 let data8 = data7.slug;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err14 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/slug",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/slug/type",keyword:"type",params:{type: schema29.properties.result.properties.items.items.properties.mention.properties.sections.items.properties.slug.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/slug",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/slug/type",keyword:"type",params:{type: schema29.properties.result.properties.items.items.properties.mention.properties.sections.items.properties.slug.type},message:"must be string,null"}), errors++;
 }
 if(data7.title !== undefined){
 let data9 = data7.title;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err15 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/title",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/title/type",keyword:"type",params:{type: schema29.properties.result.properties.items.items.properties.mention.properties.sections.items.properties.title.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/title",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/title/type",keyword:"type",params:{type: schema29.properties.result.properties.items.items.properties.mention.properties.sections.items.properties.title.type},message:"must be string,null"}), errors++;
 }
 if(data7.line !== undefined){
 let data10 = data7.line;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-const err16 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/line",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/line",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data10 == "number"){
-if(data10 < 0 || isNaN(data10)){
-const err17 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/line",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+if(data10 < 0 || isNaN(data10)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/line",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err18 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/result/items/" + i0+"/mention/sections",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention",schemaPath:"#/properties/result/properties/items/items/properties/mention/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/result/items/" + i0+"/mention",schemaPath:"#/properties/result/properties/items/items/properties/mention/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.truncated !== undefined){
-if(typeof data0.truncated !== "boolean"){
-const err23 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.limit !== undefined){
 let data12 = data0.limit;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-const err24 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.node_id !== undefined){
-if(typeof data0.node_id !== "string"){
-const err25 = {instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(typeof data0.node_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.next_cursor !== undefined){
 let data14 = data0.next_cursor;
-if((typeof data14 !== "string") && (data14 !== null)){
-const err26 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema29.properties.result.properties.next_cursor.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
+if((typeof data14 !== "string") && (data14 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema29.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.oversized_items !== undefined){
 let data15 = data0.oversized_items;
@@ -4812,122 +1576,37 @@ const len2 = data15.length;
 for(let i2=0; i2<len2; i2++){
 let data16 = data15[i2];
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.id === undefined){
-const err27 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data16.chars === undefined){
-const err28 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
+for(const prop4 of schema29.properties.result.properties.oversized_items.items.required){
+if(data16[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 for(const key2 in data16){
-if(!((key2 === "id") || (key2 === "chars"))){
-const err29 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
+if(!((key2 === "id") || (key2 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data16.id !== undefined){
 let data17 = data16.id;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err30 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema29.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
+if((typeof data17 !== "string") && (data17 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema29.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data16.chars !== undefined){
 let data18 = data16.chars;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-const err31 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data18 == "number"){
-if(data18 < 0 || isNaN(data18)){
-const err32 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
+if(data18 < 0 || isNaN(data18)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err33 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err35 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-}
-else {
-const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate79.errors = vErrors;
 return errors === 0;
@@ -4940,177 +1619,48 @@ function validate81(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_bootstrap.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.binding === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "binding"},message:"must have required property '"+"binding"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.index === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "index"},message:"must have required property '"+"index"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.effective_policy === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "effective_policy"},message:"must have required property '"+"effective_policy"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.capabilities === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data0.session_contract === undefined){
-const err4 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "session_contract"},message:"must have required property '"+"session_contract"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop0 of schema30.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.binding !== undefined){
 let data1 = data0.binding;
-if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-const err5 = {instancePath:instancePath+"/result/binding",schemaPath:"#/properties/result/properties/binding/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))) (vErrors ??= []).push({instancePath:instancePath+"/result/binding",schemaPath:"#/properties/result/properties/binding/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 if(data0.index !== undefined){
 let data2 = data0.index;
-if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-const err6 = {instancePath:instancePath+"/result/index",schemaPath:"#/properties/result/properties/index/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))) (vErrors ??= []).push({instancePath:instancePath+"/result/index",schemaPath:"#/properties/result/properties/index/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 if(data0.effective_policy !== undefined){
 let data3 = data0.effective_policy;
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-const err7 = {instancePath:instancePath+"/result/effective_policy",schemaPath:"#/properties/result/properties/effective_policy/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))) (vErrors ??= []).push({instancePath:instancePath+"/result/effective_policy",schemaPath:"#/properties/result/properties/effective_policy/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 if(data0.capabilities !== undefined){
 let data4 = data0.capabilities;
-if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-const err8 = {instancePath:instancePath+"/result/capabilities",schemaPath:"#/properties/result/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))) (vErrors ??= []).push({instancePath:instancePath+"/result/capabilities",schemaPath:"#/properties/result/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 if(data0.adapter_policy !== undefined){
 let data5 = data0.adapter_policy;
-if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err9 = {instancePath:instancePath+"/result/adapter_policy",schemaPath:"#/properties/result/properties/adapter_policy/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))) (vErrors ??= []).push({instancePath:instancePath+"/result/adapter_policy",schemaPath:"#/properties/result/properties/adapter_policy/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 if(data0.session_contract !== undefined){
 let data6 = data0.session_contract;
-if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
-const err10 = {instancePath:instancePath+"/result/session_contract",schemaPath:"#/properties/result/properties/session_contract/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))) (vErrors ??= []).push({instancePath:instancePath+"/result/session_contract",schemaPath:"#/properties/result/properties/session_contract/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 if(data0.sync !== undefined){
 let data7 = data0.sync;
-if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-const err11 = {instancePath:instancePath+"/result/sync",schemaPath:"#/properties/result/properties/sync/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
+if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))) (vErrors ??= []).push({instancePath:instancePath+"/result/sync",schemaPath:"#/properties/result/properties/sync/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-else {
-vErrors.push(err11);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate81.errors = vErrors;
 return errors === 0;
@@ -5125,59 +1675,22 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(key0 === "operations")){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
+if(!(key0 === "operations")) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.operations !== undefined){
 let data0 = data.operations;
 if(Array.isArray(data0)){
-if(data0.length > 1000){
-const err1 = {instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
+if(data0.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}), errors++;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate22(data0[i0], {instancePath:instancePath+"/operations/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
+if(!(validate22(data0[i0], {instancePath:instancePath+"/operations/" + i0,parentData:data0,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err2 = {instancePath:instancePath+"/operations",schemaPath:"#/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate83.errors = vErrors;
 return errors === 0;
@@ -5190,27 +1703,13 @@ function validate85(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_create_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-errors = vErrors.length;
+if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate85.errors = vErrors;
 return errors === 0;
@@ -5223,53 +1722,13 @@ function validate88(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.items === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.truncated === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.limit === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.truncation_reason === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncation_reason"},message:"must have required property '"+"truncation_reason"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop0 of schema33.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
 let data1 = data0.items;
@@ -5278,130 +1737,29 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.id === undefined){
-const err4 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data2.depth === undefined){
-const err5 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "depth"},message:"must have required property '"+"depth"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data2.relation === undefined){
-const err6 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data2.relations === undefined){
-const err7 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data2.via === undefined){
-const err8 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "via"},message:"must have required property '"+"via"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+for(const prop1 of schema33.properties.result.properties.items.items.required){
+if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.id !== undefined){
-if(typeof data2.id !== "string"){
-const err9 = {instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(typeof data2.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data2.depth !== undefined){
 let data4 = data2.depth;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err10 = {instancePath:instancePath+"/result/items/" + i0+"/depth",schemaPath:"#/properties/result/properties/items/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/depth",schemaPath:"#/properties/result/properties/items/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data2.relation !== undefined){
-if(typeof data2.relation !== "string"){
-const err11 = {instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(typeof data2.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data2.via !== undefined){
-if(typeof data2.via !== "string"){
-const err12 = {instancePath:instancePath+"/result/items/" + i0+"/via",schemaPath:"#/properties/result/properties/items/items/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(typeof data2.via !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/via",schemaPath:"#/properties/result/properties/items/items/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data2.relations !== undefined){
 let data7 = data2.relations;
 if(Array.isArray(data7)){
-if(data7.length < 1){
-const err13 = {instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(data7.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
-if(typeof data7[i1] !== "string"){
-const err14 = {instancePath:instancePath+"/result/items/" + i0+"/relations/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(typeof data7[i1] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relations/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 let i2 = data7.length;
 let j0;
@@ -5414,143 +1772,49 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err15 = {instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"}), errors++;
 break;
 }
 indices0[item0] = i2;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.truncated !== undefined){
-if(typeof data0.truncated !== "boolean"){
-const err19 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
+if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.limit !== undefined){
 let data10 = data0.limit;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-const err20 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.node_id !== undefined){
-if(typeof data0.node_id !== "string"){
-const err21 = {instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(typeof data0.node_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.depth !== undefined){
 let data12 = data0.depth;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-const err22 = {instancePath:instancePath+"/result/depth",schemaPath:"#/properties/result/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/depth",schemaPath:"#/properties/result/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.truncation_reason !== undefined){
 let data13 = data0.truncation_reason;
-if(!(((data13 === "result_limit") || (data13 === "edge_budget")) || (data13 === null))){
-const err23 = {instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema33.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if(!(((data13 === "result_limit") || (data13 === "edge_budget")) || (data13 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema33.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.examined_edges !== undefined){
 let data14 = data0.examined_edges;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-const err24 = {instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.edge_budget !== undefined){
 let data15 = data0.edge_budget;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-const err25 = {instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.oversized_items !== undefined){
 let data16 = data0.oversized_items;
@@ -5559,147 +1823,44 @@ const len2 = data16.length;
 for(let i3=0; i3<len2; i3++){
 let data17 = data16[i3];
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.id === undefined){
-const err26 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(data17.chars === undefined){
-const err27 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
+for(const prop2 of schema33.properties.result.properties.oversized_items.items.required){
+if(data17[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data17){
-if(!((key0 === "id") || (key0 === "chars"))){
-const err28 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
+if(!((key0 === "id") || (key0 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data17.id !== undefined){
 let data18 = data17.id;
-if((typeof data18 !== "string") && (data18 !== null)){
-const err29 = {instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema33.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
+if((typeof data18 !== "string") && (data18 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema33.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data17.chars !== undefined){
 let data19 = data17.chars;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err30 = {instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data19 == "number"){
-if(data19 < 0 || isNaN(data19)){
-const err31 = {instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
+if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err32 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.unresolved_calls !== undefined){
 let data20 = data0.unresolved_calls;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-const err34 = {instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data20 == "number"){
-if(data20 < 0 || isNaN(data20)){
-const err35 = {instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
+if(data20 < 0 || isNaN(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err36 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-}
-else {
-const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate88.errors = vErrors;
 return errors === 0;
@@ -5712,43 +1873,13 @@ function validate90(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_filter_nodes.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.items === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.truncated === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.limit === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
+for(const prop0 of schema34.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
 let data1 = data0.items;
@@ -5757,126 +1888,40 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.id === undefined){
-const err3 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop1 of schema34.properties.result.properties.items.items.required){
+if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.id !== undefined){
-if(typeof data2.id !== "string"){
-const err4 = {instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(typeof data2.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data2.tags_total !== undefined){
 let data4 = data2.tags_total;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err5 = {instancePath:instancePath+"/result/items/" + i0+"/tags_total",schemaPath:"#/properties/result/properties/items/items/properties/tags_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/tags_total",schemaPath:"#/properties/result/properties/items/items/properties/tags_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data4 == "number"){
-if(data4 < 0 || isNaN(data4)){
-const err6 = {instancePath:instancePath+"/result/items/" + i0+"/tags_total",schemaPath:"#/properties/result/properties/items/items/properties/tags_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(data4 < 0 || isNaN(data4)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/tags_total",schemaPath:"#/properties/result/properties/items/items/properties/tags_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data2.tags_truncated !== undefined){
-if(true !== data2.tags_truncated){
-const err7 = {instancePath:instancePath+"/result/items/" + i0+"/tags_truncated",schemaPath:"#/properties/result/properties/items/items/properties/tags_truncated/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
+if(true !== data2.tags_truncated) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/tags_truncated",schemaPath:"#/properties/result/properties/items/items/properties/tags_truncated/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}), errors++;
 }
-else {
-vErrors.push(err7);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.truncated !== undefined){
-if(typeof data0.truncated !== "boolean"){
-const err10 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.limit !== undefined){
 let data7 = data0.limit;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err11 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.next_cursor !== undefined){
 let data8 = data0.next_cursor;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err12 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema34.properties.result.properties.next_cursor.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema34.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.oversized_items !== undefined){
 let data9 = data0.oversized_items;
@@ -5885,122 +1930,37 @@ const len1 = data9.length;
 for(let i1=0; i1<len1; i1++){
 let data10 = data9[i1];
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.id === undefined){
-const err13 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data10.chars === undefined){
-const err14 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
+for(const prop2 of schema34.properties.result.properties.oversized_items.items.required){
+if(data10[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data10){
-if(!((key0 === "id") || (key0 === "chars"))){
-const err15 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if(!((key0 === "id") || (key0 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data10.id !== undefined){
 let data11 = data10.id;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err16 = {instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema34.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
+if((typeof data11 !== "string") && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema34.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data10.chars !== undefined){
 let data12 = data10.chars;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-const err17 = {instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data12 == "number"){
-if(data12 < 0 || isNaN(data12)){
-const err18 = {instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
+if(data12 < 0 || isNaN(data12)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err19 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate90.errors = vErrors;
 return errors === 0;
@@ -6015,169 +1975,44 @@ function validate94(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.index === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index"},message:"must have required property '"+"index"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.op === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.operation_sha256 === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operation_sha256"},message:"must have required property '"+"operation_sha256"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.chars === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop0 of schema36.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data.index !== undefined){
 let data0 = data.index;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err4 = {instancePath:instancePath+"/index",schemaPath:"#/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) (vErrors ??= []).push({instancePath:instancePath+"/index",schemaPath:"#/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data0 == "number"){
-if(data0 < 0 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/index",schemaPath:"#/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(data0 < 0 || isNaN(data0)) (vErrors ??= []).push({instancePath:instancePath+"/index",schemaPath:"#/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data.op !== undefined){
-if(typeof data.op !== "string"){
-const err6 = {instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(typeof data.op !== "string") (vErrors ??= []).push({instancePath:instancePath+"/op",schemaPath:"#/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data.operation_sha256 !== undefined){
 let data2 = data.operation_sha256;
 if(typeof data2 === "string"){
-if(!pattern1.test(data2)){
-const err7 = {instancePath:instancePath+"/operation_sha256",schemaPath:"#/properties/operation_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/operation_sha256",schemaPath:"#/properties/operation_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+if(!pattern1.test(data2)) (vErrors ??= []).push({instancePath:instancePath+"/operation_sha256",schemaPath:"#/properties/operation_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/operation_sha256",schemaPath:"#/properties/operation_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.chars !== undefined){
 let data3 = data.chars;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err9 = {instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) (vErrors ??= []).push({instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data3 == "number"){
-if(data3 < 0 || isNaN(data3)){
-const err10 = {instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if(data3 < 0 || isNaN(data3)) (vErrors ??= []).push({instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data.node_id !== undefined){
 let data4 = data.node_id;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err11 = {instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: schema36.properties.node_id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: schema36.properties.node_id.type},message:"must be string,null"}), errors++;
 }
 if(data.operation !== undefined){
 let data5 = data.operation;
-if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err12 = {instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))) (vErrors ??= []).push({instancePath:instancePath+"/operation",schemaPath:"#/properties/operation/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate94.errors = vErrors;
 return errors === 0;
@@ -6188,176 +2023,51 @@ function validate92(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.operations === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "operations"},message:"must have required property '"+"operations"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.truncated === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.next_cursor === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.limit === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data0.changeset === undefined){
-const err4 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "changeset"},message:"must have required property '"+"changeset"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop0 of schema35.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.operations !== undefined){
 let data1 = data0.operations;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate94(data1[i0], {instancePath:instancePath+"/result/operations/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
-errors = vErrors.length;
+if(!(validate94(data1[i0], {instancePath:instancePath+"/result/operations/" + i0,parentData:data1,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/result/operations",schemaPath:"#/properties/result/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/operations",schemaPath:"#/properties/result/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.truncated !== undefined){
-if(typeof data0.truncated !== "boolean"){
-const err6 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.next_cursor !== undefined){
 let data4 = data0.next_cursor;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err7 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema35.properties.result.properties.next_cursor.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema35.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.limit !== undefined){
 let data5 = data0.limit;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err8 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.changeset !== undefined){
-if(!(validate73(data0.changeset, {instancePath:instancePath+"/result/changeset",parentData:data0,parentDataProperty:"changeset",rootData}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
-errors = vErrors.length;
-}
+if(!(validate73(data0.changeset, {instancePath:instancePath+"/result/changeset",parentData:data0,parentDataProperty:"changeset",rootData}))) vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors), errors = vErrors.length;
 }
 if(data0.receipts !== undefined){
-if(!(Array.isArray(data0.receipts))){
-const err9 = {instancePath:instancePath+"/result/receipts",schemaPath:"#/properties/result/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(!(Array.isArray(data0.receipts))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipts",schemaPath:"#/properties/result/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 if(data0.operations_summarized !== undefined){
-if(typeof data0.operations_summarized !== "boolean"){
-const err10 = {instancePath:instancePath+"/result/operations_summarized",schemaPath:"#/properties/result/properties/operations_summarized/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err10];
+if(typeof data0.operations_summarized !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/operations_summarized",schemaPath:"#/properties/result/properties/operations_summarized/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
-else {
-vErrors.push(err10);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate92.errors = vErrors;
 return errors === 0;
@@ -6370,82 +2080,20 @@ function validate97(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_changeset_diff.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.changeset === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "changeset"},message:"must have required property '"+"changeset"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.format === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "format"},message:"must have required property '"+"format"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.truncated === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.next_cursor === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data0.limit === undefined){
-const err4 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop0 of schema37.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.changeset !== undefined){
-if(!(validate73(data0.changeset, {instancePath:instancePath+"/result/changeset",parentData:data0,parentDataProperty:"changeset",rootData}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
-errors = vErrors.length;
-}
+if(!(validate73(data0.changeset, {instancePath:instancePath+"/result/changeset",parentData:data0,parentDataProperty:"changeset",rootData}))) vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors), errors = vErrors.length;
 }
 if(data0.format !== undefined){
 let data2 = data0.format;
-if(!((data2 === "changes") || (data2 === "canonical_json_chunk"))){
-const err5 = {instancePath:instancePath+"/result/format",schemaPath:"#/properties/result/properties/format/enum",keyword:"enum",params:{allowedValues: schema37.properties.result.properties.format.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!((data2 === "changes") || (data2 === "canonical_json_chunk"))) (vErrors ??= []).push({instancePath:instancePath+"/result/format",schemaPath:"#/properties/result/properties/format/enum",keyword:"enum",params:{allowedValues: schema37.properties.result.properties.format.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.changes !== undefined){
 let data3 = data0.changes;
@@ -6454,196 +2102,54 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.index === undefined){
-const err6 = {instancePath:instancePath+"/result/changes/" + i0,schemaPath:"#/properties/result/properties/changes/items/required",keyword:"required",params:{missingProperty: "index"},message:"must have required property '"+"index"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data4.op === undefined){
-const err7 = {instancePath:instancePath+"/result/changes/" + i0,schemaPath:"#/properties/result/properties/changes/items/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+for(const prop1 of schema37.properties.result.properties.changes.items.required){
+if(data4[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0,schemaPath:"#/properties/result/properties/changes/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data4.index !== undefined){
 let data5 = data4.index;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err8 = {instancePath:instancePath+"/result/changes/" + i0+"/index",schemaPath:"#/properties/result/properties/changes/items/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/index",schemaPath:"#/properties/result/properties/changes/items/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data5 == "number"){
-if(data5 < 0 || isNaN(data5)){
-const err9 = {instancePath:instancePath+"/result/changes/" + i0+"/index",schemaPath:"#/properties/result/properties/changes/items/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(data5 < 0 || isNaN(data5)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/index",schemaPath:"#/properties/result/properties/changes/items/properties/index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data4.op !== undefined){
-if(typeof data4.op !== "string"){
-const err10 = {instancePath:instancePath+"/result/changes/" + i0+"/op",schemaPath:"#/properties/result/properties/changes/items/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if(typeof data4.op !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/op",schemaPath:"#/properties/result/properties/changes/items/properties/op/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data4.node_id !== undefined){
 let data7 = data4.node_id;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err11 = {instancePath:instancePath+"/result/changes/" + i0+"/node_id",schemaPath:"#/properties/result/properties/changes/items/properties/node_id/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.node_id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if((typeof data7 !== "string") && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/node_id",schemaPath:"#/properties/result/properties/changes/items/properties/node_id/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.node_id.type},message:"must be string,null"}), errors++;
 }
 if(data4.before_path !== undefined){
 let data8 = data4.before_path;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err12 = {instancePath:instancePath+"/result/changes/" + i0+"/before_path",schemaPath:"#/properties/result/properties/changes/items/properties/before_path/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.before_path.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before_path",schemaPath:"#/properties/result/properties/changes/items/properties/before_path/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.before_path.type},message:"must be string,null"}), errors++;
 }
 if(data4.after_path !== undefined){
 let data9 = data4.after_path;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err13 = {instancePath:instancePath+"/result/changes/" + i0+"/after_path",schemaPath:"#/properties/result/properties/changes/items/properties/after_path/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.after_path.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after_path",schemaPath:"#/properties/result/properties/changes/items/properties/after_path/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.after_path.type},message:"must be string,null"}), errors++;
 }
 if(data4.before !== undefined){
 let data10 = data4.before;
-if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)){
-const err14 = {instancePath:instancePath+"/result/changes/" + i0+"/before",schemaPath:"#/properties/result/properties/changes/items/properties/before/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.before.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before",schemaPath:"#/properties/result/properties/changes/items/properties/before/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.before.type},message:"must be object,null"}), errors++;
 }
 if(data4.after !== undefined){
 let data11 = data4.after;
-if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-const err15 = {instancePath:instancePath+"/result/changes/" + i0+"/after",schemaPath:"#/properties/result/properties/changes/items/properties/after/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.after.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after",schemaPath:"#/properties/result/properties/changes/items/properties/after/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.after.type},message:"must be object,null"}), errors++;
 }
 if(data4.projected !== undefined){
-if(typeof data4.projected !== "boolean"){
-const err16 = {instancePath:instancePath+"/result/changes/" + i0+"/projected",schemaPath:"#/properties/result/properties/changes/items/properties/projected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
+if(typeof data4.projected !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/projected",schemaPath:"#/properties/result/properties/changes/items/properties/projected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data4.refusal !== undefined){
 let data13 = data4.refusal;
-if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)){
-const err17 = {instancePath:instancePath+"/result/changes/" + i0+"/refusal",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.refusal.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
+if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/refusal",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.refusal.type},message:"must be object,null"}), errors++;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.code === undefined){
-const err18 = {instancePath:instancePath+"/result/changes/" + i0+"/refusal",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data13.message === undefined){
-const err19 = {instancePath:instancePath+"/result/changes/" + i0+"/refusal",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
+for(const prop2 of schema37.properties.result.properties.changes.items.properties.refusal.required){
+if(data13[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/refusal",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 if(data13.code !== undefined){
-if(typeof data13.code !== "string"){
-const err20 = {instancePath:instancePath+"/result/changes/" + i0+"/refusal/code",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(typeof data13.code !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/refusal/code",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data13.message !== undefined){
-if(typeof data13.message !== "string"){
-const err21 = {instancePath:instancePath+"/result/changes/" + i0+"/refusal/message",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(typeof data13.message !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/refusal/message",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 }
@@ -6654,72 +2160,21 @@ const len1 = data16.length;
 for(let i1=0; i1<len1; i1++){
 let data17 = data16[i1];
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.relation === undefined){
-const err22 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1,schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data17.target_id === undefined){
-const err23 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1,schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/required",keyword:"required",params:{missingProperty: "target_id"},message:"must have required property '"+"target_id"+"'"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
+for(const prop3 of schema37.properties.result.properties.changes.items.properties.relations_added.items.required){
+if(data17[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1,schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 if(data17.relation !== undefined){
-if(typeof data17.relation !== "string"){
-const err24 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1+"/relation",schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(typeof data17.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1+"/relation",schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data17.target_id !== undefined){
-if(typeof data17.target_id !== "string"){
-const err25 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1+"/target_id",schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
+if(typeof data17.target_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1+"/target_id",schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err25);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1,schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1,schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_added",schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_added",schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data4.relations_removed !== undefined){
@@ -6729,85 +2184,25 @@ const len2 = data20.length;
 for(let i2=0; i2<len2; i2++){
 let data21 = data20[i2];
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.relation === undefined){
-const err28 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2,schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(data21.target_id === undefined){
-const err29 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2,schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/required",keyword:"required",params:{missingProperty: "target_id"},message:"must have required property '"+"target_id"+"'"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
+for(const prop4 of schema37.properties.result.properties.changes.items.properties.relations_removed.items.required){
+if(data21[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2,schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 if(data21.relation !== undefined){
-if(typeof data21.relation !== "string"){
-const err30 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2+"/relation",schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
+if(typeof data21.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2+"/relation",schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data21.target_id !== undefined){
-if(typeof data21.target_id !== "string"){
-const err31 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2+"/target_id",schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
+if(typeof data21.target_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2+"/target_id",schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err31);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2,schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2,schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/result/changes/" + i0+"/relations_removed",schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_removed",schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data4.body_diff !== undefined){
-if(typeof data4.body_diff !== "string"){
-const err34 = {instancePath:instancePath+"/result/changes/" + i0+"/body_diff",schemaPath:"#/properties/result/properties/changes/items/properties/body_diff/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
+if(typeof data4.body_diff !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/body_diff",schemaPath:"#/properties/result/properties/changes/items/properties/body_diff/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data4.file_diffs !== undefined){
 let data25 = data4.file_diffs;
@@ -6816,358 +2211,93 @@ const len3 = data25.length;
 for(let i3=0; i3<len3; i3++){
 let data26 = data25[i3];
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.before_path === undefined){
-const err35 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3,schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/required",keyword:"required",params:{missingProperty: "before_path"},message:"must have required property '"+"before_path"+"'"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(data26.after_path === undefined){
-const err36 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3,schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/required",keyword:"required",params:{missingProperty: "after_path"},message:"must have required property '"+"after_path"+"'"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-if(data26.diff === undefined){
-const err37 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3,schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/required",keyword:"required",params:{missingProperty: "diff"},message:"must have required property '"+"diff"+"'"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
+for(const prop5 of schema37.properties.result.properties.changes.items.properties.file_diffs.items.required){
+if(data26[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3,schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
 if(data26.before_path !== undefined){
 let data27 = data26.before_path;
-if((typeof data27 !== "string") && (data27 !== null)){
-const err38 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/before_path",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/before_path/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.file_diffs.items.properties.before_path.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
+if((typeof data27 !== "string") && (data27 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/before_path",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/before_path/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.file_diffs.items.properties.before_path.type},message:"must be string,null"}), errors++;
 }
 if(data26.after_path !== undefined){
 let data28 = data26.after_path;
-if((typeof data28 !== "string") && (data28 !== null)){
-const err39 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/after_path",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/after_path/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.file_diffs.items.properties.after_path.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
+if((typeof data28 !== "string") && (data28 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/after_path",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/after_path/type",keyword:"type",params:{type: schema37.properties.result.properties.changes.items.properties.file_diffs.items.properties.after_path.type},message:"must be string,null"}), errors++;
 }
 if(data26.diff !== undefined){
-if(typeof data26.diff !== "string"){
-const err40 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/diff",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err40];
+if(typeof data26.diff !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/diff",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err40);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3,schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3,schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/result/changes/" + i0+"/file_diffs",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0,schemaPath:"#/properties/result/properties/changes/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/result/changes/" + i0,schemaPath:"#/properties/result/properties/changes/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/result/changes",schemaPath:"#/properties/result/properties/changes/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changes",schemaPath:"#/properties/result/properties/changes/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.chunk !== undefined){
 let data30 = data0.chunk;
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.operation_index === undefined){
-const err45 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "operation_index"},message:"must have required property '"+"operation_index"+"'"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-if(data30.index === undefined){
-const err46 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "index"},message:"must have required property '"+"index"+"'"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-if(data30.count === undefined){
-const err47 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data30.data === undefined){
-const err48 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(data30.payload_sha256 === undefined){
-const err49 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "payload_sha256"},message:"must have required property '"+"payload_sha256"+"'"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-if(data30.payload_chars === undefined){
-const err50 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: "payload_chars"},message:"must have required property '"+"payload_chars"+"'"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
+for(const prop6 of schema37.properties.result.properties.chunk.required){
+if(data30[prop6] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: prop6},message:"must have required property '"+prop6+"'"}), errors++;
 }
 if(data30.operation_index !== undefined){
 let data31 = data30.operation_index;
-if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
-const err51 = {instancePath:instancePath+"/result/chunk/operation_index",schemaPath:"#/properties/result/properties/chunk/properties/operation_index/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
+if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/operation_index",schemaPath:"#/properties/result/properties/chunk/properties/operation_index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data31 == "number"){
-if(data31 < 0 || isNaN(data31)){
-const err52 = {instancePath:instancePath+"/result/chunk/operation_index",schemaPath:"#/properties/result/properties/chunk/properties/operation_index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
+if(data31 < 0 || isNaN(data31)) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/operation_index",schemaPath:"#/properties/result/properties/chunk/properties/operation_index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data30.index !== undefined){
 let data32 = data30.index;
-if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))){
-const err53 = {instancePath:instancePath+"/result/chunk/index",schemaPath:"#/properties/result/properties/chunk/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
+if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/index",schemaPath:"#/properties/result/properties/chunk/properties/index/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data30.count !== undefined){
 let data33 = data30.count;
-if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
-const err54 = {instancePath:instancePath+"/result/chunk/count",schemaPath:"#/properties/result/properties/chunk/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
+if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/count",schemaPath:"#/properties/result/properties/chunk/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data30.data !== undefined){
-if(typeof data30.data !== "string"){
-const err55 = {instancePath:instancePath+"/result/chunk/data",schemaPath:"#/properties/result/properties/chunk/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
+if(typeof data30.data !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/data",schemaPath:"#/properties/result/properties/chunk/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data30.payload_sha256 !== undefined){
 let data35 = data30.payload_sha256;
 if(typeof data35 === "string"){
-if(!pattern1.test(data35)){
-const err56 = {instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-}
-else {
-const err57 = {instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
+if(!pattern1.test(data35)) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data30.payload_chars !== undefined){
 let data36 = data30.payload_chars;
-if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))){
-const err58 = {instancePath:instancePath+"/result/chunk/payload_chars",schemaPath:"#/properties/result/properties/chunk/properties/payload_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err58];
+if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/payload_chars",schemaPath:"#/properties/result/properties/chunk/properties/payload_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-}
-else {
-const err59 = {instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.truncated !== undefined){
-if(typeof data0.truncated !== "boolean"){
-const err60 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
+if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.next_cursor !== undefined){
 let data38 = data0.next_cursor;
-if((typeof data38 !== "string") && (data38 !== null)){
-const err61 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema37.properties.result.properties.next_cursor.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
+if((typeof data38 !== "string") && (data38 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema37.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.limit !== undefined){
 let data39 = data0.limit;
-if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
-const err62 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err62];
+if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
-else {
-vErrors.push(err62);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err63 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-}
-else {
-const err64 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate97.errors = vErrors;
 return errors === 0;
@@ -7180,310 +2310,53 @@ function validate100(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_context.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.node_id === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "node_id"},message:"must have required property '"+"node_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.query === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "query"},message:"must have required property '"+"query"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.budget === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "budget"},message:"must have required property '"+"budget"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.limit === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data0.provider === undefined){
-const err4 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data0.selection === undefined){
-const err5 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "selection"},message:"must have required property '"+"selection"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data0.collection_hash === undefined){
-const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "collection_hash"},message:"must have required property '"+"collection_hash"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data0.used_tokens === undefined){
-const err7 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "used_tokens"},message:"must have required property '"+"used_tokens"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data0.selected_entries === undefined){
-const err8 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "selected_entries"},message:"must have required property '"+"selected_entries"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data0.omitted_entries === undefined){
-const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "omitted_entries"},message:"must have required property '"+"omitted_entries"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data0.truncated === undefined){
-const err10 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data0.items === undefined){
-const err11 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data0.page === undefined){
-const err12 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "page"},message:"must have required property '"+"page"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data0.dropped_terms === undefined){
-const err13 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "dropped_terms"},message:"must have required property '"+"dropped_terms"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+for(const prop0 of schema38.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.node_id !== undefined){
 let data1 = data0.node_id;
-if((typeof data1 !== "string") && (data1 !== null)){
-const err14 = {instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: schema38.properties.result.properties.node_id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if((typeof data1 !== "string") && (data1 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: schema38.properties.result.properties.node_id.type},message:"must be string,null"}), errors++;
 }
 if(data0.query !== undefined){
 let data2 = data0.query;
-if((typeof data2 !== "string") && (data2 !== null)){
-const err15 = {instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: schema38.properties.result.properties.query.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if((typeof data2 !== "string") && (data2 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: schema38.properties.result.properties.query.type},message:"must be string,null"}), errors++;
 }
 if(data0.budget !== undefined){
 let data3 = data0.budget;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err16 = {instancePath:instancePath+"/result/budget",schemaPath:"#/properties/result/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) (vErrors ??= []).push({instancePath:instancePath+"/result/budget",schemaPath:"#/properties/result/properties/budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.limit !== undefined){
 let data4 = data0.limit;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err17 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.provider !== undefined){
 let data5 = data0.provider;
-if(!((data5 === "default") || (data5 === "custom"))){
-const err18 = {instancePath:instancePath+"/result/provider",schemaPath:"#/properties/result/properties/provider/enum",keyword:"enum",params:{allowedValues: schema38.properties.result.properties.provider.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
+if(!((data5 === "default") || (data5 === "custom"))) (vErrors ??= []).push({instancePath:instancePath+"/result/provider",schemaPath:"#/properties/result/properties/provider/enum",keyword:"enum",params:{allowedValues: schema38.properties.result.properties.provider.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.selection !== undefined){
 let data6 = data0.selection;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-const err19 = {instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/type",keyword:"type",params:{type: schema38.properties.result.properties.selection.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
+if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/type",keyword:"type",params:{type: schema38.properties.result.properties.selection.type},message:"must be object,null"}), errors++;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.truncated === undefined){
-const err20 = {instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(data6.truncation_reason === undefined){
-const err21 = {instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/required",keyword:"required",params:{missingProperty: "truncation_reason"},message:"must have required property '"+"truncation_reason"+"'"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data6.examined_edges === undefined){
-const err22 = {instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/required",keyword:"required",params:{missingProperty: "examined_edges"},message:"must have required property '"+"examined_edges"+"'"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
+for(const prop1 of schema38.properties.result.properties.selection.required){
+if(data6[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data6.truncated !== undefined){
-if(typeof data6.truncated !== "boolean"){
-const err23 = {instancePath:instancePath+"/result/selection/truncated",schemaPath:"#/properties/result/properties/selection/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if(typeof data6.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/selection/truncated",schemaPath:"#/properties/result/properties/selection/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data6.truncation_reason !== undefined){
 let data8 = data6.truncation_reason;
-if(!(((data8 === "result_limit") || (data8 === "edge_budget")) || (data8 === null))){
-const err24 = {instancePath:instancePath+"/result/selection/truncation_reason",schemaPath:"#/properties/result/properties/selection/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema38.properties.result.properties.selection.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(!(((data8 === "result_limit") || (data8 === "edge_budget")) || (data8 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/selection/truncation_reason",schemaPath:"#/properties/result/properties/selection/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema38.properties.result.properties.selection.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data6.examined_edges !== undefined){
 let data9 = data6.examined_edges;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err25 = {instancePath:instancePath+"/result/selection/examined_edges",schemaPath:"#/properties/result/properties/selection/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) (vErrors ??= []).push({instancePath:instancePath+"/result/selection/examined_edges",schemaPath:"#/properties/result/properties/selection/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data9 == "number"){
-if(data9 < 0 || isNaN(data9)){
-const err26 = {instancePath:instancePath+"/result/selection/examined_edges",schemaPath:"#/properties/result/properties/selection/properties/examined_edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
+if(data9 < 0 || isNaN(data9)) (vErrors ??= []).push({instancePath:instancePath+"/result/selection/examined_edges",schemaPath:"#/properties/result/properties/selection/properties/examined_edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 }
@@ -7491,114 +2364,34 @@ errors++;
 if(data0.collection_hash !== undefined){
 let data10 = data0.collection_hash;
 if(typeof data10 === "string"){
-if(!pattern1.test(data10)){
-const err27 = {instancePath:instancePath+"/result/collection_hash",schemaPath:"#/properties/result/properties/collection_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/result/collection_hash",schemaPath:"#/properties/result/properties/collection_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
+if(!pattern1.test(data10)) (vErrors ??= []).push({instancePath:instancePath+"/result/collection_hash",schemaPath:"#/properties/result/properties/collection_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/collection_hash",schemaPath:"#/properties/result/properties/collection_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.used_tokens !== undefined){
 let data11 = data0.used_tokens;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err29 = {instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) (vErrors ??= []).push({instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data11 == "number"){
-if(data11 < 0 || isNaN(data11)){
-const err30 = {instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
+if(data11 < 0 || isNaN(data11)) (vErrors ??= []).push({instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.selected_entries !== undefined){
 let data12 = data0.selected_entries;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-const err31 = {instancePath:instancePath+"/result/selected_entries",schemaPath:"#/properties/result/properties/selected_entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/selected_entries",schemaPath:"#/properties/result/properties/selected_entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data12 == "number"){
-if(data12 < 0 || isNaN(data12)){
-const err32 = {instancePath:instancePath+"/result/selected_entries",schemaPath:"#/properties/result/properties/selected_entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
+if(data12 < 0 || isNaN(data12)) (vErrors ??= []).push({instancePath:instancePath+"/result/selected_entries",schemaPath:"#/properties/result/properties/selected_entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.omitted_entries !== undefined){
 let data13 = data0.omitted_entries;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err33 = {instancePath:instancePath+"/result/omitted_entries",schemaPath:"#/properties/result/properties/omitted_entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_entries",schemaPath:"#/properties/result/properties/omitted_entries/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data13 == "number"){
-if(data13 < 0 || isNaN(data13)){
-const err34 = {instancePath:instancePath+"/result/omitted_entries",schemaPath:"#/properties/result/properties/omitted_entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
+if(data13 < 0 || isNaN(data13)) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_entries",schemaPath:"#/properties/result/properties/omitted_entries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.truncated !== undefined){
-if(typeof data0.truncated !== "boolean"){
-const err35 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
+if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.items !== undefined){
 let data15 = data0.items;
@@ -7607,475 +2400,127 @@ const len0 = data15.length;
 for(let i0=0; i0<len0; i0++){
 let data16 = data15[i0];
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.type === undefined){
-const err36 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-if(data16.id === undefined){
-const err37 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
+for(const prop2 of schema38.properties.result.properties.items.items.required){
+if(data16[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 if(data16.type !== undefined){
 let data17 = data16.type;
-if(!((data17 === "entry") || (data17 === "omission"))){
-const err38 = {instancePath:instancePath+"/result/items/" + i0+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
+if(!((data17 === "entry") || (data17 === "omission"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema38.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data16.id !== undefined){
-if(typeof data16.id !== "string"){
-const err39 = {instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
+if(typeof data16.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data16.reason !== undefined){
 let data19 = data16.reason;
-if(!((data19 === "token budget") || (data19 === "response size limit"))){
-const err40 = {instancePath:instancePath+"/result/items/" + i0+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema38.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
+if(!((data19 === "token budget") || (data19 === "response size limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema38.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data16.sha256 !== undefined){
 let data20 = data16.sha256;
 if(typeof data20 === "string"){
-if(!pattern1.test(data20)){
-const err41 = {instancePath:instancePath+"/result/items/" + i0+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/result/items/" + i0+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
+if(!pattern1.test(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data16.estimated_tokens !== undefined){
 let data21 = data16.estimated_tokens;
-if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
-const err43 = {instancePath:instancePath+"/result/items/" + i0+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data21 == "number"){
-if(data21 < 0 || isNaN(data21)){
-const err44 = {instancePath:instancePath+"/result/items/" + i0+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
+if(data21 < 0 || isNaN(data21)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data16.chars !== undefined){
 let data22 = data16.chars;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-const err45 = {instancePath:instancePath+"/result/items/" + i0+"/chars",schemaPath:"#/properties/result/properties/items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/chars",schemaPath:"#/properties/result/properties/items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data22 == "number"){
-if(data22 < 0 || isNaN(data22)){
-const err46 = {instancePath:instancePath+"/result/items/" + i0+"/chars",schemaPath:"#/properties/result/properties/items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
+if(data22 < 0 || isNaN(data22)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/chars",schemaPath:"#/properties/result/properties/items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data16.kind !== undefined){
-if(typeof data16.kind !== "string"){
-const err47 = {instancePath:instancePath+"/result/items/" + i0+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
+if(typeof data16.kind !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data16.title !== undefined){
-if(typeof data16.title !== "string"){
-const err48 = {instancePath:instancePath+"/result/items/" + i0+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
+if(typeof data16.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data16.source_path !== undefined){
-if(typeof data16.source_path !== "string"){
-const err49 = {instancePath:instancePath+"/result/items/" + i0+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
+if(typeof data16.source_path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data16.selected_by !== undefined){
-if(typeof data16.selected_by !== "string"){
-const err50 = {instancePath:instancePath+"/result/items/" + i0+"/selected_by",schemaPath:"#/properties/result/properties/items/items/properties/selected_by/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
+if(typeof data16.selected_by !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/selected_by",schemaPath:"#/properties/result/properties/items/items/properties/selected_by/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data16.excerpt !== undefined){
-if(typeof data16.excerpt !== "string"){
-const err51 = {instancePath:instancePath+"/result/items/" + i0+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
+if(typeof data16.excerpt !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data16.relation !== undefined){
 let data28 = data16.relation;
-if((!(data28 && typeof data28 == "object" && !Array.isArray(data28))) && (data28 !== null)){
-const err52 = {instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: schema38.properties.result.properties.items.items.properties.relation.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
+if((!(data28 && typeof data28 == "object" && !Array.isArray(data28))) && (data28 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: schema38.properties.result.properties.items.items.properties.relation.type},message:"must be object,null"}), errors++;
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 if(data28.relation !== undefined){
-if(typeof data28.relation !== "string"){
-const err53 = {instancePath:instancePath+"/result/items/" + i0+"/relation/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
+if(typeof data28.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data28.category !== undefined){
-if(typeof data28.category !== "string"){
-const err54 = {instancePath:instancePath+"/result/items/" + i0+"/relation/category",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
+if(typeof data28.category !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation/category",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data28.direction !== undefined){
 let data31 = data28.direction;
-if(!((data31 === "outgoing") || (data31 === "incoming"))){
-const err55 = {instancePath:instancePath+"/result/items/" + i0+"/relation/direction",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/direction/enum",keyword:"enum",params:{allowedValues: schema38.properties.result.properties.items.items.properties.relation.properties.direction.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
+if(!((data31 === "outgoing") || (data31 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation/direction",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/direction/enum",keyword:"enum",params:{allowedValues: schema38.properties.result.properties.items.items.properties.relation.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data28.via !== undefined){
-if(typeof data28.via !== "string"){
-const err56 = {instancePath:instancePath+"/result/items/" + i0+"/relation/via",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
+if(typeof data28.via !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation/via",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data28.depth !== undefined){
 let data33 = data28.depth;
-if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
-const err57 = {instancePath:instancePath+"/result/items/" + i0+"/relation/depth",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
+if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation/depth",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err58 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-}
-else {
-const err59 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.page !== undefined){
 let data34 = data0.page;
 if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-if(data34.offset === undefined){
-const err60 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-if(data34.returned === undefined){
-const err61 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "returned"},message:"must have required property '"+"returned"+"'"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-if(data34.total_evidence === undefined){
-const err62 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "total_evidence"},message:"must have required property '"+"total_evidence"+"'"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-if(data34.has_more === undefined){
-const err63 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-if(data34.next_cursor === undefined){
-const err64 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
+for(const prop3 of schema38.properties.result.properties.page.required){
+if(data34[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key0 in data34){
-if(!(((((key0 === "offset") || (key0 === "returned")) || (key0 === "total_evidence")) || (key0 === "has_more")) || (key0 === "next_cursor"))){
-const err65 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
+if(!(((((key0 === "offset") || (key0 === "returned")) || (key0 === "total_evidence")) || (key0 === "has_more")) || (key0 === "next_cursor"))) (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data34.offset !== undefined){
 let data35 = data34.offset;
-if(!((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35)))){
-const err66 = {instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
+if(!((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data35 == "number"){
-if(data35 < 0 || isNaN(data35)){
-const err67 = {instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
+if(data35 < 0 || isNaN(data35)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data34.returned !== undefined){
 let data36 = data34.returned;
-if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))){
-const err68 = {instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
+if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data36 == "number"){
-if(data36 < 0 || isNaN(data36)){
-const err69 = {instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
+if(data36 < 0 || isNaN(data36)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data34.total_evidence !== undefined){
 let data37 = data34.total_evidence;
-if(!((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37)))){
-const err70 = {instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
+if(!((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data37 == "number"){
-if(data37 < 0 || isNaN(data37)){
-const err71 = {instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
+if(data37 < 0 || isNaN(data37)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data34.has_more !== undefined){
-if(typeof data34.has_more !== "boolean"){
-const err72 = {instancePath:instancePath+"/result/page/has_more",schemaPath:"#/properties/result/properties/page/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
+if(typeof data34.has_more !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/page/has_more",schemaPath:"#/properties/result/properties/page/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data34.next_cursor !== undefined){
 let data39 = data34.next_cursor;
-if((typeof data39 !== "string") && (data39 !== null)){
-const err73 = {instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema38.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err73];
+if((typeof data39 !== "string") && (data39 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema38.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-}
-}
-else {
-const err74 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.dropped_terms !== undefined){
@@ -8085,85 +2530,25 @@ const len1 = data40.length;
 for(let i1=0; i1<len1; i1++){
 let data41 = data40[i1];
 if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.term === undefined){
-const err75 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: "term"},message:"must have required property '"+"term"+"'"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-if(data41.reason === undefined){
-const err76 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
+for(const prop4 of schema38.properties.result.properties.dropped_terms.items.required){
+if(data41[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 for(const key1 in data41){
-if(!((key1 === "term") || (key1 === "reason"))){
-const err77 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
+if(!((key1 === "term") || (key1 === "reason"))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data41.term !== undefined){
-if(typeof data41.term !== "string"){
-const err78 = {instancePath:instancePath+"/result/dropped_terms/" + i1+"/term",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/term/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
+if(typeof data41.term !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1+"/term",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/term/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data41.reason !== undefined){
 let data43 = data41.reason;
-if(!((data43 === "stop_word") || (data43 === "term_limit"))){
-const err79 = {instancePath:instancePath+"/result/dropped_terms/" + i1+"/reason",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema38.properties.result.properties.dropped_terms.items.properties.reason.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err79];
+if(!((data43 === "stop_word") || (data43 === "term_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1+"/reason",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema38.properties.result.properties.dropped_terms.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-else {
-vErrors.push(err79);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err80 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-}
-}
-else {
-const err81 = {instancePath:instancePath+"/result/dropped_terms",schemaPath:"#/properties/result/properties/dropped_terms/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms",schemaPath:"#/properties/result/properties/dropped_terms/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.oversized_items !== undefined){
@@ -8173,122 +2558,37 @@ const len2 = data44.length;
 for(let i2=0; i2<len2; i2++){
 let data45 = data44[i2];
 if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
-if(data45.id === undefined){
-const err82 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
-errors++;
-}
-if(data45.chars === undefined){
-const err83 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
+for(const prop5 of schema38.properties.result.properties.oversized_items.items.required){
+if(data45[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
 for(const key2 in data45){
-if(!((key2 === "id") || (key2 === "chars"))){
-const err84 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
+if(!((key2 === "id") || (key2 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data45.id !== undefined){
 let data46 = data45.id;
-if((typeof data46 !== "string") && (data46 !== null)){
-const err85 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema38.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
+if((typeof data46 !== "string") && (data46 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema38.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data45.chars !== undefined){
 let data47 = data45.chars;
-if(!((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47)))){
-const err86 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
+if(!((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data47 == "number"){
-if(data47 < 0 || isNaN(data47)){
-const err87 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
+if(data47 < 0 || isNaN(data47)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err88 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err89 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err90 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
-}
-}
-}
-else {
-const err91 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate100.errors = vErrors;
 return errors === 0;
@@ -8301,126 +2601,34 @@ function validate102(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_contract.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.contract_version === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "contract_version"},message:"must have required property '"+"contract_version"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.tools === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "tools"},message:"must have required property '"+"tools"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.effective_policy === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "effective_policy"},message:"must have required property '"+"effective_policy"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.capabilities === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop0 of schema39.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.contract_version !== undefined){
-if(1 !== data0.contract_version){
-const err4 = {instancePath:instancePath+"/result/contract_version",schemaPath:"#/properties/result/properties/contract_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(1 !== data0.contract_version) (vErrors ??= []).push({instancePath:instancePath+"/result/contract_version",schemaPath:"#/properties/result/properties/contract_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data0.tools !== undefined){
-if(!(Array.isArray(data0.tools))){
-const err5 = {instancePath:instancePath+"/result/tools",schemaPath:"#/properties/result/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!(Array.isArray(data0.tools))) (vErrors ??= []).push({instancePath:instancePath+"/result/tools",schemaPath:"#/properties/result/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 if(data0.effective_policy !== undefined){
 let data3 = data0.effective_policy;
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-const err6 = {instancePath:instancePath+"/result/effective_policy",schemaPath:"#/properties/result/properties/effective_policy/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))) (vErrors ??= []).push({instancePath:instancePath+"/result/effective_policy",schemaPath:"#/properties/result/properties/effective_policy/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 if(data0.capabilities !== undefined){
 let data4 = data0.capabilities;
-if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-const err7 = {instancePath:instancePath+"/result/capabilities",schemaPath:"#/properties/result/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))) (vErrors ??= []).push({instancePath:instancePath+"/result/capabilities",schemaPath:"#/properties/result/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-else {
-vErrors.push(err7);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate102.errors = vErrors;
 return errors === 0;
@@ -8433,10 +2641,7 @@ function validate104(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_generation_diff.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
@@ -8445,16 +2650,7 @@ let valid2 = true;
 const _errs5 = errors;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.receipt_state !== undefined){
-if("current" !== data0.receipt_state){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
+if("current" !== data0.receipt_state) (vErrors ??= []).push({}), errors++;
 }
 }
 var _valid0 = _errs5 === errors;
@@ -8462,8 +2658,7 @@ errors = _errs4;
 if(vErrors !== null){
 if(_errs4){
 vErrors.length = _errs4;
-}
-else {
+} else {
 vErrors = null;
 }
 }
@@ -8471,1319 +2666,285 @@ let ifClause0;
 if(_valid0){
 const _errs7 = errors;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.receipt_header === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/then/required",keyword:"required",params:{missingProperty: "receipt_header"},message:"must have required property '"+"receipt_header"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.items === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/then/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.omissions === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/then/required",keyword:"required",params:{missingProperty: "omissions"},message:"must have required property '"+"omissions"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data0.pagination === undefined){
-const err4 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/then/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data0.page_hash === undefined){
-const err5 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/then/required",keyword:"required",params:{missingProperty: "page_hash"},message:"must have required property '"+"page_hash"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+for(const prop0 of schema40.properties.result.then.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/then/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 }
 var _valid0 = _errs7 === errors;
 valid2 = _valid0;
 ifClause0 = "then";
-}
-else {
+} else {
 const _errs8 = errors;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.reason === undefined){
-const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/else/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+for(const prop1 of schema40.properties.result.else.required){
+if(data0[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/else/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 }
 var _valid0 = _errs8 === errors;
 valid2 = _valid0;
 ifClause0 = "else";
 }
-if(!valid2){
-const err7 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(!valid2) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"}), errors++;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.page_schema_version === undefined){
-const err8 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "page_schema_version"},message:"must have required property '"+"page_schema_version"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data0.receipt_state === undefined){
-const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "receipt_state"},message:"must have required property '"+"receipt_state"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+for(const prop2 of schema40.properties.result.required){
+if(data0[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data0){
-if(!(func2.call(schema40.properties.result.properties, key0))){
-const err10 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if(!(func2.call(schema40.properties.result.properties, key0))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data0.page_schema_version !== undefined){
-if(1 !== data0.page_schema_version){
-const err11 = {instancePath:instancePath+"/result/page_schema_version",schemaPath:"#/properties/result/properties/page_schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(1 !== data0.page_schema_version) (vErrors ??= []).push({instancePath:instancePath+"/result/page_schema_version",schemaPath:"#/properties/result/properties/page_schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data0.receipt_state !== undefined){
 let data3 = data0.receipt_state;
-if(!((((((data3 === "current") || (data3 === "stale")) || (data3 === "missing")) || (data3 === "unsafe")) || (data3 === "unverified")) || (data3 === "unknown"))){
-const err12 = {instancePath:instancePath+"/result/receipt_state",schemaPath:"#/properties/result/properties/receipt_state/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.receipt_state.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(!((((((data3 === "current") || (data3 === "stale")) || (data3 === "missing")) || (data3 === "unsafe")) || (data3 === "unverified")) || (data3 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_state",schemaPath:"#/properties/result/properties/receipt_state/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.receipt_state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.reason !== undefined){
-if(typeof data0.reason !== "string"){
-const err13 = {instancePath:instancePath+"/result/reason",schemaPath:"#/properties/result/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(typeof data0.reason !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/reason",schemaPath:"#/properties/result/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.receipt_header !== undefined){
 let data5 = data0.receipt_header;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.receipt_schema_version === undefined){
-const err14 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "receipt_schema_version"},message:"must have required property '"+"receipt_schema_version"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data5.project_id === undefined){
-const err15 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "project_id"},message:"must have required property '"+"project_id"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data5.root === undefined){
-const err16 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "root"},message:"must have required property '"+"root"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data5.adapter_version === undefined){
-const err17 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "adapter_version"},message:"must have required property '"+"adapter_version"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data5.index_schema_version === undefined){
-const err18 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "index_schema_version"},message:"must have required property '"+"index_schema_version"+"'"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data5.from_generation === undefined){
-const err19 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "from_generation"},message:"must have required property '"+"from_generation"+"'"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data5.to_generation === undefined){
-const err20 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "to_generation"},message:"must have required property '"+"to_generation"+"'"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(data5.from_source_identity === undefined){
-const err21 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "from_source_identity"},message:"must have required property '"+"from_source_identity"+"'"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data5.to_source_identity === undefined){
-const err22 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "to_source_identity"},message:"must have required property '"+"to_source_identity"+"'"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data5.index_file === undefined){
-const err23 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "index_file"},message:"must have required property '"+"index_file"+"'"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(data5.index_ino === undefined){
-const err24 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "index_ino"},message:"must have required property '"+"index_ino"+"'"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(data5.index_size === undefined){
-const err25 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "index_size"},message:"must have required property '"+"index_size"+"'"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(data5.from_node_hash === undefined){
-const err26 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "from_node_hash"},message:"must have required property '"+"from_node_hash"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(data5.from_node_count === undefined){
-const err27 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "from_node_count"},message:"must have required property '"+"from_node_count"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data5.from_edge_hash === undefined){
-const err28 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "from_edge_hash"},message:"must have required property '"+"from_edge_hash"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(data5.from_edge_count === undefined){
-const err29 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "from_edge_count"},message:"must have required property '"+"from_edge_count"+"'"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(data5.to_node_hash === undefined){
-const err30 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "to_node_hash"},message:"must have required property '"+"to_node_hash"+"'"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-if(data5.to_node_count === undefined){
-const err31 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "to_node_count"},message:"must have required property '"+"to_node_count"+"'"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(data5.to_edge_hash === undefined){
-const err32 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "to_edge_hash"},message:"must have required property '"+"to_edge_hash"+"'"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-if(data5.to_edge_count === undefined){
-const err33 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "to_edge_count"},message:"must have required property '"+"to_edge_count"+"'"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if(data5.summary === undefined){
-const err34 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(data5.retained_count === undefined){
-const err35 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "retained_count"},message:"must have required property '"+"retained_count"+"'"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(data5.total_count === undefined){
-const err36 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "total_count"},message:"must have required property '"+"total_count"+"'"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-if(data5.retained_collection_hash === undefined){
-const err37 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "retained_collection_hash"},message:"must have required property '"+"retained_collection_hash"+"'"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-if(data5.full_collection_hash === undefined){
-const err38 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "full_collection_hash"},message:"must have required property '"+"full_collection_hash"+"'"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-if(data5.details_omitted === undefined){
-const err39 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "details_omitted"},message:"must have required property '"+"details_omitted"+"'"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(data5.details_omitted_reason === undefined){
-const err40 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "details_omitted_reason"},message:"must have required property '"+"details_omitted_reason"+"'"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-if(data5.detail_limits === undefined){
-const err41 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "detail_limits"},message:"must have required property '"+"detail_limits"+"'"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-if(data5.receipt_hash === undefined){
-const err42 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "receipt_hash"},message:"must have required property '"+"receipt_hash"+"'"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-if(data5.stored_receipt_hash === undefined){
-const err43 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: "stored_receipt_hash"},message:"must have required property '"+"stored_receipt_hash"+"'"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
+for(const prop3 of schema40.properties.result.properties.receipt_header.required){
+if(data5[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key1 in data5){
-if(!(func2.call(schema40.properties.result.properties.receipt_header.properties, key1))){
-const err44 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
+if(!(func2.call(schema40.properties.result.properties.receipt_header.properties, key1))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data5.receipt_schema_version !== undefined){
-if(1 !== data5.receipt_schema_version){
-const err45 = {instancePath:instancePath+"/result/receipt_header/receipt_schema_version",schemaPath:"#/properties/result/properties/receipt_header/properties/receipt_schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
+if(1 !== data5.receipt_schema_version) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/receipt_schema_version",schemaPath:"#/properties/result/properties/receipt_header/properties/receipt_schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data5.project_id !== undefined){
-if(typeof data5.project_id !== "string"){
-const err46 = {instancePath:instancePath+"/result/receipt_header/project_id",schemaPath:"#/properties/result/properties/receipt_header/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
+if(typeof data5.project_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/project_id",schemaPath:"#/properties/result/properties/receipt_header/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data5.root !== undefined){
-if(typeof data5.root !== "string"){
-const err47 = {instancePath:instancePath+"/result/receipt_header/root",schemaPath:"#/properties/result/properties/receipt_header/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
+if(typeof data5.root !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/root",schemaPath:"#/properties/result/properties/receipt_header/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data5.adapter_version !== undefined){
-if(typeof data5.adapter_version !== "string"){
-const err48 = {instancePath:instancePath+"/result/receipt_header/adapter_version",schemaPath:"#/properties/result/properties/receipt_header/properties/adapter_version/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
+if(typeof data5.adapter_version !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/adapter_version",schemaPath:"#/properties/result/properties/receipt_header/properties/adapter_version/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data5.index_schema_version !== undefined){
 let data10 = data5.index_schema_version;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-const err49 = {instancePath:instancePath+"/result/receipt_header/index_schema_version",schemaPath:"#/properties/result/properties/receipt_header/properties/index_schema_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/index_schema_version",schemaPath:"#/properties/result/properties/receipt_header/properties/index_schema_version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data5.from_generation !== undefined){
 let data11 = data5.from_generation;
-if((!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) && (data11 !== null)){
-const err50 = {instancePath:instancePath+"/result/receipt_header/from_generation",schemaPath:"#/properties/result/properties/receipt_header/properties/from_generation/type",keyword:"type",params:{type: schema40.properties.result.properties.receipt_header.properties.from_generation.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
+if((!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_generation",schemaPath:"#/properties/result/properties/receipt_header/properties/from_generation/type",keyword:"type",params:{type: schema40.properties.result.properties.receipt_header.properties.from_generation.type},message:"must be integer,null"}), errors++;
 }
 if(data5.to_generation !== undefined){
 let data12 = data5.to_generation;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-const err51 = {instancePath:instancePath+"/result/receipt_header/to_generation",schemaPath:"#/properties/result/properties/receipt_header/properties/to_generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/to_generation",schemaPath:"#/properties/result/properties/receipt_header/properties/to_generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data5.from_source_identity !== undefined){
 let data13 = data5.from_source_identity;
-if((typeof data13 !== "string") && (data13 !== null)){
-const err52 = {instancePath:instancePath+"/result/receipt_header/from_source_identity",schemaPath:"#/properties/result/properties/receipt_header/properties/from_source_identity/type",keyword:"type",params:{type: schema40.properties.result.properties.receipt_header.properties.from_source_identity.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
+if((typeof data13 !== "string") && (data13 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_source_identity",schemaPath:"#/properties/result/properties/receipt_header/properties/from_source_identity/type",keyword:"type",params:{type: schema40.properties.result.properties.receipt_header.properties.from_source_identity.type},message:"must be string,null"}), errors++;
 }
 if(data5.to_source_identity !== undefined){
-if(typeof data5.to_source_identity !== "string"){
-const err53 = {instancePath:instancePath+"/result/receipt_header/to_source_identity",schemaPath:"#/properties/result/properties/receipt_header/properties/to_source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
+if(typeof data5.to_source_identity !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/to_source_identity",schemaPath:"#/properties/result/properties/receipt_header/properties/to_source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data5.index_file !== undefined){
-if(typeof data5.index_file !== "string"){
-const err54 = {instancePath:instancePath+"/result/receipt_header/index_file",schemaPath:"#/properties/result/properties/receipt_header/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
+if(typeof data5.index_file !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/index_file",schemaPath:"#/properties/result/properties/receipt_header/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data5.index_ino !== undefined){
-if(typeof data5.index_ino !== "string"){
-const err55 = {instancePath:instancePath+"/result/receipt_header/index_ino",schemaPath:"#/properties/result/properties/receipt_header/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
+if(typeof data5.index_ino !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/index_ino",schemaPath:"#/properties/result/properties/receipt_header/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data5.index_size !== undefined){
 let data17 = data5.index_size;
-if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
-const err56 = {instancePath:instancePath+"/result/receipt_header/index_size",schemaPath:"#/properties/result/properties/receipt_header/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/index_size",schemaPath:"#/properties/result/properties/receipt_header/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data17 == "number"){
-if(data17 < 0 || isNaN(data17)){
-const err57 = {instancePath:instancePath+"/result/receipt_header/index_size",schemaPath:"#/properties/result/properties/receipt_header/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
+if(data17 < 0 || isNaN(data17)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/index_size",schemaPath:"#/properties/result/properties/receipt_header/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data5.from_node_hash !== undefined){
 let data18 = data5.from_node_hash;
 if(typeof data18 === "string"){
-if(!pattern1.test(data18)){
-const err58 = {instancePath:instancePath+"/result/receipt_header/from_node_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/from_node_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-else {
-const err59 = {instancePath:instancePath+"/result/receipt_header/from_node_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/from_node_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
+if(!pattern1.test(data18)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_node_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/from_node_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_node_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/from_node_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data5.from_node_count !== undefined){
 let data19 = data5.from_node_count;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err60 = {instancePath:instancePath+"/result/receipt_header/from_node_count",schemaPath:"#/properties/result/properties/receipt_header/properties/from_node_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_node_count",schemaPath:"#/properties/result/properties/receipt_header/properties/from_node_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data19 == "number"){
-if(data19 < 0 || isNaN(data19)){
-const err61 = {instancePath:instancePath+"/result/receipt_header/from_node_count",schemaPath:"#/properties/result/properties/receipt_header/properties/from_node_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
+if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_node_count",schemaPath:"#/properties/result/properties/receipt_header/properties/from_node_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data5.from_edge_hash !== undefined){
 let data20 = data5.from_edge_hash;
 if(typeof data20 === "string"){
-if(!pattern1.test(data20)){
-const err62 = {instancePath:instancePath+"/result/receipt_header/from_edge_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/from_edge_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-}
-else {
-const err63 = {instancePath:instancePath+"/result/receipt_header/from_edge_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/from_edge_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
+if(!pattern1.test(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_edge_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/from_edge_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_edge_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/from_edge_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data5.from_edge_count !== undefined){
 let data21 = data5.from_edge_count;
-if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
-const err64 = {instancePath:instancePath+"/result/receipt_header/from_edge_count",schemaPath:"#/properties/result/properties/receipt_header/properties/from_edge_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_edge_count",schemaPath:"#/properties/result/properties/receipt_header/properties/from_edge_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data21 == "number"){
-if(data21 < 0 || isNaN(data21)){
-const err65 = {instancePath:instancePath+"/result/receipt_header/from_edge_count",schemaPath:"#/properties/result/properties/receipt_header/properties/from_edge_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
+if(data21 < 0 || isNaN(data21)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_edge_count",schemaPath:"#/properties/result/properties/receipt_header/properties/from_edge_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data5.to_node_hash !== undefined){
 let data22 = data5.to_node_hash;
 if(typeof data22 === "string"){
-if(!pattern1.test(data22)){
-const err66 = {instancePath:instancePath+"/result/receipt_header/to_node_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/to_node_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-}
-else {
-const err67 = {instancePath:instancePath+"/result/receipt_header/to_node_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/to_node_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
+if(!pattern1.test(data22)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/to_node_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/to_node_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/to_node_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/to_node_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data5.to_node_count !== undefined){
 let data23 = data5.to_node_count;
-if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-const err68 = {instancePath:instancePath+"/result/receipt_header/to_node_count",schemaPath:"#/properties/result/properties/receipt_header/properties/to_node_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/to_node_count",schemaPath:"#/properties/result/properties/receipt_header/properties/to_node_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data23 == "number"){
-if(data23 < 0 || isNaN(data23)){
-const err69 = {instancePath:instancePath+"/result/receipt_header/to_node_count",schemaPath:"#/properties/result/properties/receipt_header/properties/to_node_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
+if(data23 < 0 || isNaN(data23)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/to_node_count",schemaPath:"#/properties/result/properties/receipt_header/properties/to_node_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data5.to_edge_hash !== undefined){
 let data24 = data5.to_edge_hash;
 if(typeof data24 === "string"){
-if(!pattern1.test(data24)){
-const err70 = {instancePath:instancePath+"/result/receipt_header/to_edge_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/to_edge_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-else {
-const err71 = {instancePath:instancePath+"/result/receipt_header/to_edge_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/to_edge_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
+if(!pattern1.test(data24)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/to_edge_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/to_edge_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/to_edge_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/to_edge_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data5.to_edge_count !== undefined){
 let data25 = data5.to_edge_count;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err72 = {instancePath:instancePath+"/result/receipt_header/to_edge_count",schemaPath:"#/properties/result/properties/receipt_header/properties/to_edge_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/to_edge_count",schemaPath:"#/properties/result/properties/receipt_header/properties/to_edge_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data25 == "number"){
-if(data25 < 0 || isNaN(data25)){
-const err73 = {instancePath:instancePath+"/result/receipt_header/to_edge_count",schemaPath:"#/properties/result/properties/receipt_header/properties/to_edge_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
+if(data25 < 0 || isNaN(data25)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/to_edge_count",schemaPath:"#/properties/result/properties/receipt_header/properties/to_edge_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data5.summary !== undefined){
 let data26 = data5.summary;
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.nodes_added === undefined){
-const err74 = {instancePath:instancePath+"/result/receipt_header/summary",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/required",keyword:"required",params:{missingProperty: "nodes_added"},message:"must have required property '"+"nodes_added"+"'"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-if(data26.nodes_removed === undefined){
-const err75 = {instancePath:instancePath+"/result/receipt_header/summary",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/required",keyword:"required",params:{missingProperty: "nodes_removed"},message:"must have required property '"+"nodes_removed"+"'"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-if(data26.nodes_changed === undefined){
-const err76 = {instancePath:instancePath+"/result/receipt_header/summary",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/required",keyword:"required",params:{missingProperty: "nodes_changed"},message:"must have required property '"+"nodes_changed"+"'"};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-if(data26.edges_added === undefined){
-const err77 = {instancePath:instancePath+"/result/receipt_header/summary",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/required",keyword:"required",params:{missingProperty: "edges_added"},message:"must have required property '"+"edges_added"+"'"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-if(data26.edges_removed === undefined){
-const err78 = {instancePath:instancePath+"/result/receipt_header/summary",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/required",keyword:"required",params:{missingProperty: "edges_removed"},message:"must have required property '"+"edges_removed"+"'"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
+for(const prop4 of schema40.properties.result.properties.receipt_header.properties.summary.required){
+if(data26[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/summary",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 for(const key2 in data26){
-if(!(((((key2 === "nodes_added") || (key2 === "nodes_removed")) || (key2 === "nodes_changed")) || (key2 === "edges_added")) || (key2 === "edges_removed"))){
-const err79 = {instancePath:instancePath+"/result/receipt_header/summary",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
+if(!(((((key2 === "nodes_added") || (key2 === "nodes_removed")) || (key2 === "nodes_changed")) || (key2 === "edges_added")) || (key2 === "edges_removed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/summary",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data26.nodes_added !== undefined){
 let data27 = data26.nodes_added;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-const err80 = {instancePath:instancePath+"/result/receipt_header/summary/nodes_added",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/nodes_added/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/summary/nodes_added",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/nodes_added/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data27 == "number"){
-if(data27 < 0 || isNaN(data27)){
-const err81 = {instancePath:instancePath+"/result/receipt_header/summary/nodes_added",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/nodes_added/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
+if(data27 < 0 || isNaN(data27)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/summary/nodes_added",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/nodes_added/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data26.nodes_removed !== undefined){
 let data28 = data26.nodes_removed;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-const err82 = {instancePath:instancePath+"/result/receipt_header/summary/nodes_removed",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/nodes_removed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
-errors++;
-}
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/summary/nodes_removed",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/nodes_removed/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data28 == "number"){
-if(data28 < 0 || isNaN(data28)){
-const err83 = {instancePath:instancePath+"/result/receipt_header/summary/nodes_removed",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/nodes_removed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
+if(data28 < 0 || isNaN(data28)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/summary/nodes_removed",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/nodes_removed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data26.nodes_changed !== undefined){
 let data29 = data26.nodes_changed;
-if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
-const err84 = {instancePath:instancePath+"/result/receipt_header/summary/nodes_changed",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/nodes_changed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
+if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/summary/nodes_changed",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/nodes_changed/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data29 == "number"){
-if(data29 < 0 || isNaN(data29)){
-const err85 = {instancePath:instancePath+"/result/receipt_header/summary/nodes_changed",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/nodes_changed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
+if(data29 < 0 || isNaN(data29)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/summary/nodes_changed",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/nodes_changed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data26.edges_added !== undefined){
 let data30 = data26.edges_added;
-if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-const err86 = {instancePath:instancePath+"/result/receipt_header/summary/edges_added",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/edges_added/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
+if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/summary/edges_added",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/edges_added/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data30 == "number"){
-if(data30 < 0 || isNaN(data30)){
-const err87 = {instancePath:instancePath+"/result/receipt_header/summary/edges_added",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/edges_added/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
-}
+if(data30 < 0 || isNaN(data30)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/summary/edges_added",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/edges_added/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data26.edges_removed !== undefined){
 let data31 = data26.edges_removed;
-if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
-const err88 = {instancePath:instancePath+"/result/receipt_header/summary/edges_removed",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/edges_removed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
+if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/summary/edges_removed",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/edges_removed/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data31 == "number"){
-if(data31 < 0 || isNaN(data31)){
-const err89 = {instancePath:instancePath+"/result/receipt_header/summary/edges_removed",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/edges_removed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
+if(data31 < 0 || isNaN(data31)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/summary/edges_removed",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/properties/edges_removed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err90 = {instancePath:instancePath+"/result/receipt_header/summary",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/summary",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data5.retained_count !== undefined){
 let data32 = data5.retained_count;
-if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))){
-const err91 = {instancePath:instancePath+"/result/receipt_header/retained_count",schemaPath:"#/properties/result/properties/receipt_header/properties/retained_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
-}
+if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/retained_count",schemaPath:"#/properties/result/properties/receipt_header/properties/retained_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data32 == "number"){
-if(data32 < 0 || isNaN(data32)){
-const err92 = {instancePath:instancePath+"/result/receipt_header/retained_count",schemaPath:"#/properties/result/properties/receipt_header/properties/retained_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
-errors++;
-}
+if(data32 < 0 || isNaN(data32)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/retained_count",schemaPath:"#/properties/result/properties/receipt_header/properties/retained_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data5.total_count !== undefined){
 let data33 = data5.total_count;
-if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
-const err93 = {instancePath:instancePath+"/result/receipt_header/total_count",schemaPath:"#/properties/result/properties/receipt_header/properties/total_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
-errors++;
-}
+if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/total_count",schemaPath:"#/properties/result/properties/receipt_header/properties/total_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data33 == "number"){
-if(data33 < 0 || isNaN(data33)){
-const err94 = {instancePath:instancePath+"/result/receipt_header/total_count",schemaPath:"#/properties/result/properties/receipt_header/properties/total_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
-errors++;
-}
+if(data33 < 0 || isNaN(data33)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/total_count",schemaPath:"#/properties/result/properties/receipt_header/properties/total_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data5.retained_collection_hash !== undefined){
 let data34 = data5.retained_collection_hash;
 if(typeof data34 === "string"){
-if(!pattern1.test(data34)){
-const err95 = {instancePath:instancePath+"/result/receipt_header/retained_collection_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/retained_collection_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
-errors++;
-}
-}
-else {
-const err96 = {instancePath:instancePath+"/result/receipt_header/retained_collection_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/retained_collection_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
-errors++;
+if(!pattern1.test(data34)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/retained_collection_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/retained_collection_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/retained_collection_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/retained_collection_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data5.full_collection_hash !== undefined){
 let data35 = data5.full_collection_hash;
 if(typeof data35 === "string"){
-if(!pattern1.test(data35)){
-const err97 = {instancePath:instancePath+"/result/receipt_header/full_collection_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/full_collection_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-}
-else {
-const err98 = {instancePath:instancePath+"/result/receipt_header/full_collection_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/full_collection_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
+if(!pattern1.test(data35)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/full_collection_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/full_collection_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/full_collection_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/full_collection_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data5.details_omitted !== undefined){
-if(typeof data5.details_omitted !== "boolean"){
-const err99 = {instancePath:instancePath+"/result/receipt_header/details_omitted",schemaPath:"#/properties/result/properties/receipt_header/properties/details_omitted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
+if(typeof data5.details_omitted !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/details_omitted",schemaPath:"#/properties/result/properties/receipt_header/properties/details_omitted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data5.details_omitted_reason !== undefined){
 let data37 = data5.details_omitted_reason;
-if(!(((data37 === "item_limit") || (data37 === "byte_limit")) || (data37 === null))){
-const err100 = {instancePath:instancePath+"/result/receipt_header/details_omitted_reason",schemaPath:"#/properties/result/properties/receipt_header/properties/details_omitted_reason/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.receipt_header.properties.details_omitted_reason.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
+if(!(((data37 === "item_limit") || (data37 === "byte_limit")) || (data37 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/details_omitted_reason",schemaPath:"#/properties/result/properties/receipt_header/properties/details_omitted_reason/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.receipt_header.properties.details_omitted_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data5.detail_limits !== undefined){
 let data38 = data5.detail_limits;
 if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.max_items === undefined){
-const err101 = {instancePath:instancePath+"/result/receipt_header/detail_limits",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/required",keyword:"required",params:{missingProperty: "max_items"},message:"must have required property '"+"max_items"+"'"};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
-errors++;
-}
-if(data38.max_bytes === undefined){
-const err102 = {instancePath:instancePath+"/result/receipt_header/detail_limits",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/required",keyword:"required",params:{missingProperty: "max_bytes"},message:"must have required property '"+"max_bytes"+"'"};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
+for(const prop5 of schema40.properties.result.properties.receipt_header.properties.detail_limits.required){
+if(data38[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/detail_limits",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
 for(const key3 in data38){
-if(!((key3 === "max_items") || (key3 === "max_bytes"))){
-const err103 = {instancePath:instancePath+"/result/receipt_header/detail_limits",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
-errors++;
-}
+if(!((key3 === "max_items") || (key3 === "max_bytes"))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/detail_limits",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}), errors++;
 }
 if(data38.max_items !== undefined){
 let data39 = data38.max_items;
-if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
-const err104 = {instancePath:instancePath+"/result/receipt_header/detail_limits/max_items",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/properties/max_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
-errors++;
-}
+if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/detail_limits/max_items",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/properties/max_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data39 == "number"){
-if(data39 < 0 || isNaN(data39)){
-const err105 = {instancePath:instancePath+"/result/receipt_header/detail_limits/max_items",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/properties/max_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
-errors++;
-}
+if(data39 < 0 || isNaN(data39)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/detail_limits/max_items",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/properties/max_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data38.max_bytes !== undefined){
 let data40 = data38.max_bytes;
-if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
-const err106 = {instancePath:instancePath+"/result/receipt_header/detail_limits/max_bytes",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/properties/max_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
-errors++;
-}
+if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/detail_limits/max_bytes",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/properties/max_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data40 == "number"){
-if(data40 < 0 || isNaN(data40)){
-const err107 = {instancePath:instancePath+"/result/receipt_header/detail_limits/max_bytes",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/properties/max_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
+if(data40 < 0 || isNaN(data40)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/detail_limits/max_bytes",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/properties/max_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err108 = {instancePath:instancePath+"/result/receipt_header/detail_limits",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err108];
-}
-else {
-vErrors.push(err108);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/detail_limits",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data5.receipt_hash !== undefined){
 let data41 = data5.receipt_hash;
 if(typeof data41 === "string"){
-if(!pattern1.test(data41)){
-const err109 = {instancePath:instancePath+"/result/receipt_header/receipt_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/receipt_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
-errors++;
-}
-}
-else {
-const err110 = {instancePath:instancePath+"/result/receipt_header/receipt_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/receipt_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
+if(!pattern1.test(data41)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/receipt_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/receipt_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/receipt_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/receipt_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data5.stored_receipt_hash !== undefined){
 let data42 = data5.stored_receipt_hash;
 if(typeof data42 === "string"){
-if(!pattern1.test(data42)){
-const err111 = {instancePath:instancePath+"/result/receipt_header/stored_receipt_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/stored_receipt_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
-errors++;
+if(!pattern1.test(data42)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/stored_receipt_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/stored_receipt_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/stored_receipt_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/stored_receipt_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err112 = {instancePath:instancePath+"/result/receipt_header/stored_receipt_hash",schemaPath:"#/properties/result/properties/receipt_header/properties/stored_receipt_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
-}
-errors++;
-}
-}
-}
-else {
-const err113 = {instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.items !== undefined){
@@ -9793,126 +2954,41 @@ const len0 = data43.length;
 for(let i0=0; i0<len0; i0++){
 let data44 = data43[i0];
 if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-if(data44.change === undefined){
-const err114 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "change"},message:"must have required property '"+"change"+"'"};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
-errors++;
+for(const prop6 of schema40.properties.result.properties.items.items.required){
+if(data44[prop6] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop6},message:"must have required property '"+prop6+"'"}), errors++;
 }
 for(const key4 in data44){
-if(!(func2.call(schema40.properties.result.properties.items.items.properties, key4))){
-const err115 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
+if(!(func2.call(schema40.properties.result.properties.items.items.properties, key4))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}), errors++;
 }
 if(data44.change !== undefined){
 let data45 = data44.change;
-if(!(((((data45 === "node_added") || (data45 === "node_removed")) || (data45 === "node_changed")) || (data45 === "edge_added")) || (data45 === "edge_removed"))){
-const err116 = {instancePath:instancePath+"/result/items/" + i0+"/change",schemaPath:"#/properties/result/properties/items/items/properties/change/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.items.items.properties.change.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
-}
-errors++;
-}
+if(!(((((data45 === "node_added") || (data45 === "node_removed")) || (data45 === "node_changed")) || (data45 === "edge_added")) || (data45 === "edge_removed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/change",schemaPath:"#/properties/result/properties/items/items/properties/change/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.items.items.properties.change.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data44.id !== undefined){
-if(typeof data44.id !== "string"){
-const err117 = {instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err117];
-}
-else {
-vErrors.push(err117);
-}
-errors++;
-}
+if(typeof data44.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data44.content_hash !== undefined){
 let data47 = data44.content_hash;
 if(typeof data47 === "string"){
-if(!pattern1.test(data47)){
-const err118 = {instancePath:instancePath+"/result/items/" + i0+"/content_hash",schemaPath:"#/properties/result/properties/items/items/properties/content_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err118];
-}
-else {
-vErrors.push(err118);
-}
-errors++;
-}
-}
-else {
-const err119 = {instancePath:instancePath+"/result/items/" + i0+"/content_hash",schemaPath:"#/properties/result/properties/items/items/properties/content_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err119];
-}
-else {
-vErrors.push(err119);
-}
-errors++;
+if(!pattern1.test(data47)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/content_hash",schemaPath:"#/properties/result/properties/items/items/properties/content_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/content_hash",schemaPath:"#/properties/result/properties/items/items/properties/content_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data44.from_hash !== undefined){
 let data48 = data44.from_hash;
 if(typeof data48 === "string"){
-if(!pattern1.test(data48)){
-const err120 = {instancePath:instancePath+"/result/items/" + i0+"/from_hash",schemaPath:"#/properties/result/properties/items/items/properties/from_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err120];
-}
-else {
-vErrors.push(err120);
-}
-errors++;
-}
-}
-else {
-const err121 = {instancePath:instancePath+"/result/items/" + i0+"/from_hash",schemaPath:"#/properties/result/properties/items/items/properties/from_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err121];
-}
-else {
-vErrors.push(err121);
-}
-errors++;
+if(!pattern1.test(data48)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/from_hash",schemaPath:"#/properties/result/properties/items/items/properties/from_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/from_hash",schemaPath:"#/properties/result/properties/items/items/properties/from_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data44.to_hash !== undefined){
 let data49 = data44.to_hash;
 if(typeof data49 === "string"){
-if(!pattern1.test(data49)){
-const err122 = {instancePath:instancePath+"/result/items/" + i0+"/to_hash",schemaPath:"#/properties/result/properties/items/items/properties/to_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err122];
-}
-else {
-vErrors.push(err122);
-}
-errors++;
-}
-}
-else {
-const err123 = {instancePath:instancePath+"/result/items/" + i0+"/to_hash",schemaPath:"#/properties/result/properties/items/items/properties/to_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err123];
-}
-else {
-vErrors.push(err123);
-}
-errors++;
+if(!pattern1.test(data49)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/to_hash",schemaPath:"#/properties/result/properties/items/items/properties/to_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/to_hash",schemaPath:"#/properties/result/properties/items/items/properties/to_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data44.changed_fields !== undefined){
@@ -9921,87 +2997,27 @@ if(Array.isArray(data50)){
 const len1 = data50.length;
 for(let i1=0; i1<len1; i1++){
 let data51 = data50[i1];
-if(!(((((((((((((((data51 === "kind") || (data51 === "title")) || (data51 === "family")) || (data51 === "authority")) || (data51 === "status")) || (data51 === "tags")) || (data51 === "summary")) || (data51 === "body")) || (data51 === "source_path")) || (data51 === "start_line")) || (data51 === "end_line")) || (data51 === "anchors")) || (data51 === "language")) || (data51 === "capabilities")) || (data51 === "origin"))){
-const err124 = {instancePath:instancePath+"/result/items/" + i0+"/changed_fields/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/changed_fields/items/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.items.items.properties.changed_fields.items.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err124];
+if(!(((((((((((((((data51 === "kind") || (data51 === "title")) || (data51 === "family")) || (data51 === "authority")) || (data51 === "status")) || (data51 === "tags")) || (data51 === "summary")) || (data51 === "body")) || (data51 === "source_path")) || (data51 === "start_line")) || (data51 === "end_line")) || (data51 === "anchors")) || (data51 === "language")) || (data51 === "capabilities")) || (data51 === "origin"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/changed_fields/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/changed_fields/items/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.items.items.properties.changed_fields.items.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-else {
-vErrors.push(err124);
-}
-errors++;
-}
-}
-}
-else {
-const err125 = {instancePath:instancePath+"/result/items/" + i0+"/changed_fields",schemaPath:"#/properties/result/properties/items/items/properties/changed_fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err125];
-}
-else {
-vErrors.push(err125);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/changed_fields",schemaPath:"#/properties/result/properties/items/items/properties/changed_fields/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data44.source_id !== undefined){
-if(typeof data44.source_id !== "string"){
-const err126 = {instancePath:instancePath+"/result/items/" + i0+"/source_id",schemaPath:"#/properties/result/properties/items/items/properties/source_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err126];
-}
-else {
-vErrors.push(err126);
-}
-errors++;
-}
+if(typeof data44.source_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/source_id",schemaPath:"#/properties/result/properties/items/items/properties/source_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data44.relation !== undefined){
-if(typeof data44.relation !== "string"){
-const err127 = {instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err127];
-}
-else {
-vErrors.push(err127);
-}
-errors++;
-}
+if(typeof data44.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data44.target_id !== undefined){
-if(typeof data44.target_id !== "string"){
-const err128 = {instancePath:instancePath+"/result/items/" + i0+"/target_id",schemaPath:"#/properties/result/properties/items/items/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err128];
+if(typeof data44.target_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/target_id",schemaPath:"#/properties/result/properties/items/items/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err128);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err129 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err129];
-}
-else {
-vErrors.push(err129);
-}
-errors++;
-}
-}
-}
-else {
-const err130 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err130];
-}
-else {
-vErrors.push(err130);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.omissions !== undefined){
@@ -10011,369 +3027,92 @@ const len2 = data55.length;
 for(let i2=0; i2<len2; i2++){
 let data56 = data55[i2];
 if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
-if(data56.kind === undefined){
-const err131 = {instancePath:instancePath+"/result/omissions/" + i2,schemaPath:"#/properties/result/properties/omissions/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err131];
-}
-else {
-vErrors.push(err131);
-}
-errors++;
-}
-if(data56.item_hash === undefined){
-const err132 = {instancePath:instancePath+"/result/omissions/" + i2,schemaPath:"#/properties/result/properties/omissions/items/required",keyword:"required",params:{missingProperty: "item_hash"},message:"must have required property '"+"item_hash"+"'"};
-if(vErrors === null){
-vErrors = [err132];
-}
-else {
-vErrors.push(err132);
-}
-errors++;
-}
-if(data56.position === undefined){
-const err133 = {instancePath:instancePath+"/result/omissions/" + i2,schemaPath:"#/properties/result/properties/omissions/items/required",keyword:"required",params:{missingProperty: "position"},message:"must have required property '"+"position"+"'"};
-if(vErrors === null){
-vErrors = [err133];
-}
-else {
-vErrors.push(err133);
-}
-errors++;
+for(const prop7 of schema40.properties.result.properties.omissions.items.required){
+if(data56[prop7] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/omissions/" + i2,schemaPath:"#/properties/result/properties/omissions/items/required",keyword:"required",params:{missingProperty: prop7},message:"must have required property '"+prop7+"'"}), errors++;
 }
 for(const key5 in data56){
-if(!(((key5 === "kind") || (key5 === "item_hash")) || (key5 === "position"))){
-const err134 = {instancePath:instancePath+"/result/omissions/" + i2,schemaPath:"#/properties/result/properties/omissions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err134];
-}
-else {
-vErrors.push(err134);
-}
-errors++;
-}
+if(!(((key5 === "kind") || (key5 === "item_hash")) || (key5 === "position"))) (vErrors ??= []).push({instancePath:instancePath+"/result/omissions/" + i2,schemaPath:"#/properties/result/properties/omissions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}), errors++;
 }
 if(data56.kind !== undefined){
-if("response_limit" !== data56.kind){
-const err135 = {instancePath:instancePath+"/result/omissions/" + i2+"/kind",schemaPath:"#/properties/result/properties/omissions/items/properties/kind/const",keyword:"const",params:{allowedValue: "response_limit"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err135];
-}
-else {
-vErrors.push(err135);
-}
-errors++;
-}
+if("response_limit" !== data56.kind) (vErrors ??= []).push({instancePath:instancePath+"/result/omissions/" + i2+"/kind",schemaPath:"#/properties/result/properties/omissions/items/properties/kind/const",keyword:"const",params:{allowedValue: "response_limit"},message:"must be equal to constant"}), errors++;
 }
 if(data56.item_hash !== undefined){
 let data58 = data56.item_hash;
 if(typeof data58 === "string"){
-if(!pattern1.test(data58)){
-const err136 = {instancePath:instancePath+"/result/omissions/" + i2+"/item_hash",schemaPath:"#/properties/result/properties/omissions/items/properties/item_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err136];
-}
-else {
-vErrors.push(err136);
-}
-errors++;
-}
-}
-else {
-const err137 = {instancePath:instancePath+"/result/omissions/" + i2+"/item_hash",schemaPath:"#/properties/result/properties/omissions/items/properties/item_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err137];
-}
-else {
-vErrors.push(err137);
-}
-errors++;
+if(!pattern1.test(data58)) (vErrors ??= []).push({instancePath:instancePath+"/result/omissions/" + i2+"/item_hash",schemaPath:"#/properties/result/properties/omissions/items/properties/item_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/omissions/" + i2+"/item_hash",schemaPath:"#/properties/result/properties/omissions/items/properties/item_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data56.position !== undefined){
 let data59 = data56.position;
-if(!((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59)))){
-const err138 = {instancePath:instancePath+"/result/omissions/" + i2+"/position",schemaPath:"#/properties/result/properties/omissions/items/properties/position/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err138];
-}
-else {
-vErrors.push(err138);
-}
-errors++;
-}
+if(!((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59)))) (vErrors ??= []).push({instancePath:instancePath+"/result/omissions/" + i2+"/position",schemaPath:"#/properties/result/properties/omissions/items/properties/position/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data59 == "number"){
-if(data59 < 0 || isNaN(data59)){
-const err139 = {instancePath:instancePath+"/result/omissions/" + i2+"/position",schemaPath:"#/properties/result/properties/omissions/items/properties/position/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err139];
-}
-else {
-vErrors.push(err139);
-}
-errors++;
+if(data59 < 0 || isNaN(data59)) (vErrors ??= []).push({instancePath:instancePath+"/result/omissions/" + i2+"/position",schemaPath:"#/properties/result/properties/omissions/items/properties/position/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/omissions/" + i2,schemaPath:"#/properties/result/properties/omissions/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err140 = {instancePath:instancePath+"/result/omissions/" + i2,schemaPath:"#/properties/result/properties/omissions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err140];
-}
-else {
-vErrors.push(err140);
-}
-errors++;
-}
-}
-}
-else {
-const err141 = {instancePath:instancePath+"/result/omissions",schemaPath:"#/properties/result/properties/omissions/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err141];
-}
-else {
-vErrors.push(err141);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/omissions",schemaPath:"#/properties/result/properties/omissions/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.pagination !== undefined){
 let data60 = data0.pagination;
 if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-if(data60.offset === undefined){
-const err142 = {instancePath:instancePath+"/result/pagination",schemaPath:"#/properties/result/properties/pagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'"};
-if(vErrors === null){
-vErrors = [err142];
-}
-else {
-vErrors.push(err142);
-}
-errors++;
-}
-if(data60.returned === undefined){
-const err143 = {instancePath:instancePath+"/result/pagination",schemaPath:"#/properties/result/properties/pagination/required",keyword:"required",params:{missingProperty: "returned"},message:"must have required property '"+"returned"+"'"};
-if(vErrors === null){
-vErrors = [err143];
-}
-else {
-vErrors.push(err143);
-}
-errors++;
-}
-if(data60.omitted === undefined){
-const err144 = {instancePath:instancePath+"/result/pagination",schemaPath:"#/properties/result/properties/pagination/required",keyword:"required",params:{missingProperty: "omitted"},message:"must have required property '"+"omitted"+"'"};
-if(vErrors === null){
-vErrors = [err144];
-}
-else {
-vErrors.push(err144);
-}
-errors++;
-}
-if(data60.total_retained === undefined){
-const err145 = {instancePath:instancePath+"/result/pagination",schemaPath:"#/properties/result/properties/pagination/required",keyword:"required",params:{missingProperty: "total_retained"},message:"must have required property '"+"total_retained"+"'"};
-if(vErrors === null){
-vErrors = [err145];
-}
-else {
-vErrors.push(err145);
-}
-errors++;
-}
-if(data60.has_more === undefined){
-const err146 = {instancePath:instancePath+"/result/pagination",schemaPath:"#/properties/result/properties/pagination/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
-if(vErrors === null){
-vErrors = [err146];
-}
-else {
-vErrors.push(err146);
-}
-errors++;
-}
-if(data60.next_cursor === undefined){
-const err147 = {instancePath:instancePath+"/result/pagination",schemaPath:"#/properties/result/properties/pagination/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
-if(vErrors === null){
-vErrors = [err147];
-}
-else {
-vErrors.push(err147);
-}
-errors++;
+for(const prop8 of schema40.properties.result.properties.pagination.required){
+if(data60[prop8] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination",schemaPath:"#/properties/result/properties/pagination/required",keyword:"required",params:{missingProperty: prop8},message:"must have required property '"+prop8+"'"}), errors++;
 }
 for(const key6 in data60){
-if(!((((((key6 === "offset") || (key6 === "returned")) || (key6 === "omitted")) || (key6 === "total_retained")) || (key6 === "has_more")) || (key6 === "next_cursor"))){
-const err148 = {instancePath:instancePath+"/result/pagination",schemaPath:"#/properties/result/properties/pagination/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err148];
-}
-else {
-vErrors.push(err148);
-}
-errors++;
-}
+if(!((((((key6 === "offset") || (key6 === "returned")) || (key6 === "omitted")) || (key6 === "total_retained")) || (key6 === "has_more")) || (key6 === "next_cursor"))) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination",schemaPath:"#/properties/result/properties/pagination/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}), errors++;
 }
 if(data60.offset !== undefined){
 let data61 = data60.offset;
-if(!((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61)))){
-const err149 = {instancePath:instancePath+"/result/pagination/offset",schemaPath:"#/properties/result/properties/pagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err149];
-}
-else {
-vErrors.push(err149);
-}
-errors++;
-}
+if(!((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61)))) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination/offset",schemaPath:"#/properties/result/properties/pagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data61 == "number"){
-if(data61 < 0 || isNaN(data61)){
-const err150 = {instancePath:instancePath+"/result/pagination/offset",schemaPath:"#/properties/result/properties/pagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err150];
-}
-else {
-vErrors.push(err150);
-}
-errors++;
-}
+if(data61 < 0 || isNaN(data61)) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination/offset",schemaPath:"#/properties/result/properties/pagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data60.returned !== undefined){
 let data62 = data60.returned;
-if(!((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62)))){
-const err151 = {instancePath:instancePath+"/result/pagination/returned",schemaPath:"#/properties/result/properties/pagination/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err151];
-}
-else {
-vErrors.push(err151);
-}
-errors++;
-}
+if(!((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62)))) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination/returned",schemaPath:"#/properties/result/properties/pagination/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data62 == "number"){
-if(data62 < 0 || isNaN(data62)){
-const err152 = {instancePath:instancePath+"/result/pagination/returned",schemaPath:"#/properties/result/properties/pagination/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err152];
-}
-else {
-vErrors.push(err152);
-}
-errors++;
-}
+if(data62 < 0 || isNaN(data62)) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination/returned",schemaPath:"#/properties/result/properties/pagination/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data60.omitted !== undefined){
 let data63 = data60.omitted;
-if(!((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63)))){
-const err153 = {instancePath:instancePath+"/result/pagination/omitted",schemaPath:"#/properties/result/properties/pagination/properties/omitted/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err153];
-}
-else {
-vErrors.push(err153);
-}
-errors++;
-}
+if(!((typeof data63 == "number") && (!(data63 % 1) && !isNaN(data63)))) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination/omitted",schemaPath:"#/properties/result/properties/pagination/properties/omitted/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data63 == "number"){
-if(data63 < 0 || isNaN(data63)){
-const err154 = {instancePath:instancePath+"/result/pagination/omitted",schemaPath:"#/properties/result/properties/pagination/properties/omitted/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err154];
-}
-else {
-vErrors.push(err154);
-}
-errors++;
-}
+if(data63 < 0 || isNaN(data63)) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination/omitted",schemaPath:"#/properties/result/properties/pagination/properties/omitted/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data60.total_retained !== undefined){
 let data64 = data60.total_retained;
-if(!((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64)))){
-const err155 = {instancePath:instancePath+"/result/pagination/total_retained",schemaPath:"#/properties/result/properties/pagination/properties/total_retained/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err155];
-}
-else {
-vErrors.push(err155);
-}
-errors++;
-}
+if(!((typeof data64 == "number") && (!(data64 % 1) && !isNaN(data64)))) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination/total_retained",schemaPath:"#/properties/result/properties/pagination/properties/total_retained/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data64 == "number"){
-if(data64 < 0 || isNaN(data64)){
-const err156 = {instancePath:instancePath+"/result/pagination/total_retained",schemaPath:"#/properties/result/properties/pagination/properties/total_retained/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err156];
-}
-else {
-vErrors.push(err156);
-}
-errors++;
-}
+if(data64 < 0 || isNaN(data64)) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination/total_retained",schemaPath:"#/properties/result/properties/pagination/properties/total_retained/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data60.has_more !== undefined){
-if(typeof data60.has_more !== "boolean"){
-const err157 = {instancePath:instancePath+"/result/pagination/has_more",schemaPath:"#/properties/result/properties/pagination/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err157];
-}
-else {
-vErrors.push(err157);
-}
-errors++;
-}
+if(typeof data60.has_more !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/pagination/has_more",schemaPath:"#/properties/result/properties/pagination/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data60.next_cursor !== undefined){
 let data66 = data60.next_cursor;
-if((typeof data66 !== "string") && (data66 !== null)){
-const err158 = {instancePath:instancePath+"/result/pagination/next_cursor",schemaPath:"#/properties/result/properties/pagination/properties/next_cursor/type",keyword:"type",params:{type: schema40.properties.result.properties.pagination.properties.next_cursor.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err158];
+if((typeof data66 !== "string") && (data66 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination/next_cursor",schemaPath:"#/properties/result/properties/pagination/properties/next_cursor/type",keyword:"type",params:{type: schema40.properties.result.properties.pagination.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
-else {
-vErrors.push(err158);
-}
-errors++;
-}
-}
-}
-else {
-const err159 = {instancePath:instancePath+"/result/pagination",schemaPath:"#/properties/result/properties/pagination/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err159];
-}
-else {
-vErrors.push(err159);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/pagination",schemaPath:"#/properties/result/properties/pagination/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.page_hash !== undefined){
 let data67 = data0.page_hash;
 if(typeof data67 === "string"){
-if(!pattern1.test(data67)){
-const err160 = {instancePath:instancePath+"/result/page_hash",schemaPath:"#/properties/result/properties/page_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err160];
-}
-else {
-vErrors.push(err160);
-}
-errors++;
-}
-}
-else {
-const err161 = {instancePath:instancePath+"/result/page_hash",schemaPath:"#/properties/result/properties/page_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err161];
-}
-else {
-vErrors.push(err161);
-}
-errors++;
+if(!pattern1.test(data67)) (vErrors ??= []).push({instancePath:instancePath+"/result/page_hash",schemaPath:"#/properties/result/properties/page_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/page_hash",schemaPath:"#/properties/result/properties/page_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.oversized_items !== undefined){
@@ -10383,122 +3122,37 @@ const len3 = data68.length;
 for(let i3=0; i3<len3; i3++){
 let data69 = data68[i3];
 if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-if(data69.id === undefined){
-const err162 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err162];
-}
-else {
-vErrors.push(err162);
-}
-errors++;
-}
-if(data69.chars === undefined){
-const err163 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
-if(vErrors === null){
-vErrors = [err163];
-}
-else {
-vErrors.push(err163);
-}
-errors++;
+for(const prop9 of schema40.properties.result.properties.oversized_items.items.required){
+if(data69[prop9] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop9},message:"must have required property '"+prop9+"'"}), errors++;
 }
 for(const key7 in data69){
-if(!((key7 === "id") || (key7 === "chars"))){
-const err164 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err164];
-}
-else {
-vErrors.push(err164);
-}
-errors++;
-}
+if(!((key7 === "id") || (key7 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"}), errors++;
 }
 if(data69.id !== undefined){
 let data70 = data69.id;
-if((typeof data70 !== "string") && (data70 !== null)){
-const err165 = {instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema40.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err165];
-}
-else {
-vErrors.push(err165);
-}
-errors++;
-}
+if((typeof data70 !== "string") && (data70 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema40.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data69.chars !== undefined){
 let data71 = data69.chars;
-if(!((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71)))){
-const err166 = {instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err166];
-}
-else {
-vErrors.push(err166);
-}
-errors++;
-}
+if(!((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data71 == "number"){
-if(data71 < 0 || isNaN(data71)){
-const err167 = {instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err167];
-}
-else {
-vErrors.push(err167);
-}
-errors++;
+if(data71 < 0 || isNaN(data71)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err168 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err168];
-}
-else {
-vErrors.push(err168);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err169 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err169];
-}
-else {
-vErrors.push(err169);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err170 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err170];
-}
-else {
-vErrors.push(err170);
-}
-errors++;
-}
-}
-}
-else {
-const err171 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err171];
-}
-else {
-vErrors.push(err171);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate104.errors = vErrors;
 return errors === 0;
@@ -10511,318 +3165,66 @@ function validate106(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_logic.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.owner === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.steps === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.flows === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "flows"},message:"must have required property '"+"flows"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.total_steps === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "total_steps"},message:"must have required property '"+"total_steps"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data0.total_flows === undefined){
-const err4 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "total_flows"},message:"must have required property '"+"total_flows"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data0.limit === undefined){
-const err5 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data0.truncated === undefined){
-const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data0.truncation_reason === undefined){
-const err7 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncation_reason"},message:"must have required property '"+"truncation_reason"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+for(const prop0 of schema41.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
-if(!((((((((key0 === "owner") || (key0 === "steps")) || (key0 === "flows")) || (key0 === "total_steps")) || (key0 === "total_flows")) || (key0 === "limit")) || (key0 === "truncated")) || (key0 === "truncation_reason"))){
-const err8 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(!((((((((key0 === "owner") || (key0 === "steps")) || (key0 === "flows")) || (key0 === "total_steps")) || (key0 === "total_flows")) || (key0 === "limit")) || (key0 === "truncated")) || (key0 === "truncation_reason"))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data0.owner !== undefined){
 let data1 = data0.owner;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.id === undefined){
-const err9 = {instancePath:instancePath+"/result/owner",schemaPath:"#/properties/result/properties/owner/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data1.kind === undefined){
-const err10 = {instancePath:instancePath+"/result/owner",schemaPath:"#/properties/result/properties/owner/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data1.title === undefined){
-const err11 = {instancePath:instancePath+"/result/owner",schemaPath:"#/properties/result/properties/owner/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data1.source_path === undefined){
-const err12 = {instancePath:instancePath+"/result/owner",schemaPath:"#/properties/result/properties/owner/required",keyword:"required",params:{missingProperty: "source_path"},message:"must have required property '"+"source_path"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data1.start_line === undefined){
-const err13 = {instancePath:instancePath+"/result/owner",schemaPath:"#/properties/result/properties/owner/required",keyword:"required",params:{missingProperty: "start_line"},message:"must have required property '"+"start_line"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data1.end_line === undefined){
-const err14 = {instancePath:instancePath+"/result/owner",schemaPath:"#/properties/result/properties/owner/required",keyword:"required",params:{missingProperty: "end_line"},message:"must have required property '"+"end_line"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
+for(const prop1 of schema41.properties.result.properties.owner.required){
+if(data1[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/owner",schemaPath:"#/properties/result/properties/owner/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data1.id !== undefined){
-if(typeof data1.id !== "string"){
-const err15 = {instancePath:instancePath+"/result/owner/id",schemaPath:"#/properties/result/properties/owner/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if(typeof data1.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/owner/id",schemaPath:"#/properties/result/properties/owner/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data1.kind !== undefined){
-if(typeof data1.kind !== "string"){
-const err16 = {instancePath:instancePath+"/result/owner/kind",schemaPath:"#/properties/result/properties/owner/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
+if(typeof data1.kind !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/owner/kind",schemaPath:"#/properties/result/properties/owner/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data1.title !== undefined){
-if(typeof data1.title !== "string"){
-const err17 = {instancePath:instancePath+"/result/owner/title",schemaPath:"#/properties/result/properties/owner/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
+if(typeof data1.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/owner/title",schemaPath:"#/properties/result/properties/owner/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data1.summary !== undefined){
-if(typeof data1.summary !== "string"){
-const err18 = {instancePath:instancePath+"/result/owner/summary",schemaPath:"#/properties/result/properties/owner/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
+if(typeof data1.summary !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/owner/summary",schemaPath:"#/properties/result/properties/owner/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data1.source_path !== undefined){
-if(typeof data1.source_path !== "string"){
-const err19 = {instancePath:instancePath+"/result/owner/source_path",schemaPath:"#/properties/result/properties/owner/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
+if(typeof data1.source_path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/owner/source_path",schemaPath:"#/properties/result/properties/owner/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data1.start_line !== undefined){
 let data7 = data1.start_line;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err20 = {instancePath:instancePath+"/result/owner/start_line",schemaPath:"#/properties/result/properties/owner/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) (vErrors ??= []).push({instancePath:instancePath+"/result/owner/start_line",schemaPath:"#/properties/result/properties/owner/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data1.end_line !== undefined){
 let data8 = data1.end_line;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err21 = {instancePath:instancePath+"/result/owner/end_line",schemaPath:"#/properties/result/properties/owner/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) (vErrors ??= []).push({instancePath:instancePath+"/result/owner/end_line",schemaPath:"#/properties/result/properties/owner/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data1.language !== undefined){
 let data9 = data1.language;
-if((typeof data9 !== "string") && (data9 !== null)){
-const err22 = {instancePath:instancePath+"/result/owner/language",schemaPath:"#/properties/result/properties/owner/properties/language/type",keyword:"type",params:{type: schema41.properties.result.properties.owner.properties.language.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
+if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/owner/language",schemaPath:"#/properties/result/properties/owner/properties/language/type",keyword:"type",params:{type: schema41.properties.result.properties.owner.properties.language.type},message:"must be string,null"}), errors++;
 }
 if(data1.capabilities !== undefined){
 let data10 = data1.capabilities;
 if(Array.isArray(data10)){
 const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
-if(typeof data10[i0] !== "string"){
-const err23 = {instancePath:instancePath+"/result/owner/capabilities/" + i0,schemaPath:"#/properties/result/properties/owner/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
+if(typeof data10[i0] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/owner/capabilities/" + i0,schemaPath:"#/properties/result/properties/owner/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/result/owner/capabilities",schemaPath:"#/properties/result/properties/owner/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/owner/capabilities",schemaPath:"#/properties/result/properties/owner/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data1.content_hash !== undefined){
-if(typeof data1.content_hash !== "string"){
-const err25 = {instancePath:instancePath+"/result/owner/content_hash",schemaPath:"#/properties/result/properties/owner/properties/content_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
+if(typeof data1.content_hash !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/owner/content_hash",schemaPath:"#/properties/result/properties/owner/properties/content_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/result/owner",schemaPath:"#/properties/result/properties/owner/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/owner",schemaPath:"#/properties/result/properties/owner/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.steps !== undefined){
@@ -10832,189 +3234,45 @@ const len1 = data13.length;
 for(let i1=0; i1<len1; i1++){
 let data14 = data13[i1];
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.step === undefined){
-const err27 = {instancePath:instancePath+"/result/steps/" + i1,schemaPath:"#/properties/result/properties/steps/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data14.kind === undefined){
-const err28 = {instancePath:instancePath+"/result/steps/" + i1,schemaPath:"#/properties/result/properties/steps/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(data14.label === undefined){
-const err29 = {instancePath:instancePath+"/result/steps/" + i1,schemaPath:"#/properties/result/properties/steps/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(data14.start_line === undefined){
-const err30 = {instancePath:instancePath+"/result/steps/" + i1,schemaPath:"#/properties/result/properties/steps/items/required",keyword:"required",params:{missingProperty: "start_line"},message:"must have required property '"+"start_line"+"'"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-if(data14.end_line === undefined){
-const err31 = {instancePath:instancePath+"/result/steps/" + i1,schemaPath:"#/properties/result/properties/steps/items/required",keyword:"required",params:{missingProperty: "end_line"},message:"must have required property '"+"end_line"+"'"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
+for(const prop2 of schema41.properties.result.properties.steps.items.required){
+if(data14[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/steps/" + i1,schemaPath:"#/properties/result/properties/steps/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key1 in data14){
-if(!(((((key1 === "step") || (key1 === "kind")) || (key1 === "label")) || (key1 === "start_line")) || (key1 === "end_line"))){
-const err32 = {instancePath:instancePath+"/result/steps/" + i1,schemaPath:"#/properties/result/properties/steps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
+if(!(((((key1 === "step") || (key1 === "kind")) || (key1 === "label")) || (key1 === "start_line")) || (key1 === "end_line"))) (vErrors ??= []).push({instancePath:instancePath+"/result/steps/" + i1,schemaPath:"#/properties/result/properties/steps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data14.step !== undefined){
 let data15 = data14.step;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-const err33 = {instancePath:instancePath+"/result/steps/" + i1+"/step",schemaPath:"#/properties/result/properties/steps/items/properties/step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/steps/" + i1+"/step",schemaPath:"#/properties/result/properties/steps/items/properties/step/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data15 == "number"){
-if(data15 < 0 || isNaN(data15)){
-const err34 = {instancePath:instancePath+"/result/steps/" + i1+"/step",schemaPath:"#/properties/result/properties/steps/items/properties/step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
+if(data15 < 0 || isNaN(data15)) (vErrors ??= []).push({instancePath:instancePath+"/result/steps/" + i1+"/step",schemaPath:"#/properties/result/properties/steps/items/properties/step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data14.kind !== undefined){
-if(typeof data14.kind !== "string"){
-const err35 = {instancePath:instancePath+"/result/steps/" + i1+"/kind",schemaPath:"#/properties/result/properties/steps/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
+if(typeof data14.kind !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/steps/" + i1+"/kind",schemaPath:"#/properties/result/properties/steps/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data14.label !== undefined){
-if(typeof data14.label !== "string"){
-const err36 = {instancePath:instancePath+"/result/steps/" + i1+"/label",schemaPath:"#/properties/result/properties/steps/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
+if(typeof data14.label !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/steps/" + i1+"/label",schemaPath:"#/properties/result/properties/steps/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data14.start_line !== undefined){
 let data18 = data14.start_line;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-const err37 = {instancePath:instancePath+"/result/steps/" + i1+"/start_line",schemaPath:"#/properties/result/properties/steps/items/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))) (vErrors ??= []).push({instancePath:instancePath+"/result/steps/" + i1+"/start_line",schemaPath:"#/properties/result/properties/steps/items/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data18 == "number"){
-if(data18 < 1 || isNaN(data18)){
-const err38 = {instancePath:instancePath+"/result/steps/" + i1+"/start_line",schemaPath:"#/properties/result/properties/steps/items/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
+if(data18 < 1 || isNaN(data18)) (vErrors ??= []).push({instancePath:instancePath+"/result/steps/" + i1+"/start_line",schemaPath:"#/properties/result/properties/steps/items/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data14.end_line !== undefined){
 let data19 = data14.end_line;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err39 = {instancePath:instancePath+"/result/steps/" + i1+"/end_line",schemaPath:"#/properties/result/properties/steps/items/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/steps/" + i1+"/end_line",schemaPath:"#/properties/result/properties/steps/items/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data19 == "number"){
-if(data19 < 1 || isNaN(data19)){
-const err40 = {instancePath:instancePath+"/result/steps/" + i1+"/end_line",schemaPath:"#/properties/result/properties/steps/items/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
+if(data19 < 1 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath+"/result/steps/" + i1+"/end_line",schemaPath:"#/properties/result/properties/steps/items/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/steps/" + i1,schemaPath:"#/properties/result/properties/steps/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err41 = {instancePath:instancePath+"/result/steps/" + i1,schemaPath:"#/properties/result/properties/steps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/result/steps",schemaPath:"#/properties/result/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/steps",schemaPath:"#/properties/result/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.flows !== undefined){
@@ -11024,278 +3282,74 @@ const len2 = data20.length;
 for(let i2=0; i2<len2; i2++){
 let data21 = data20[i2];
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.from_step === undefined){
-const err43 = {instancePath:instancePath+"/result/flows/" + i2,schemaPath:"#/properties/result/properties/flows/items/required",keyword:"required",params:{missingProperty: "from_step"},message:"must have required property '"+"from_step"+"'"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-if(data21.to_step === undefined){
-const err44 = {instancePath:instancePath+"/result/flows/" + i2,schemaPath:"#/properties/result/properties/flows/items/required",keyword:"required",params:{missingProperty: "to_step"},message:"must have required property '"+"to_step"+"'"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-if(data21.kind === undefined){
-const err45 = {instancePath:instancePath+"/result/flows/" + i2,schemaPath:"#/properties/result/properties/flows/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-if(data21.label === undefined){
-const err46 = {instancePath:instancePath+"/result/flows/" + i2,schemaPath:"#/properties/result/properties/flows/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
+for(const prop3 of schema41.properties.result.properties.flows.items.required){
+if(data21[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/flows/" + i2,schemaPath:"#/properties/result/properties/flows/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key2 in data21){
-if(!((((key2 === "from_step") || (key2 === "to_step")) || (key2 === "kind")) || (key2 === "label"))){
-const err47 = {instancePath:instancePath+"/result/flows/" + i2,schemaPath:"#/properties/result/properties/flows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
+if(!((((key2 === "from_step") || (key2 === "to_step")) || (key2 === "kind")) || (key2 === "label"))) (vErrors ??= []).push({instancePath:instancePath+"/result/flows/" + i2,schemaPath:"#/properties/result/properties/flows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data21.from_step !== undefined){
 let data22 = data21.from_step;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-const err48 = {instancePath:instancePath+"/result/flows/" + i2+"/from_step",schemaPath:"#/properties/result/properties/flows/items/properties/from_step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))) (vErrors ??= []).push({instancePath:instancePath+"/result/flows/" + i2+"/from_step",schemaPath:"#/properties/result/properties/flows/items/properties/from_step/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data22 == "number"){
-if(data22 < 0 || isNaN(data22)){
-const err49 = {instancePath:instancePath+"/result/flows/" + i2+"/from_step",schemaPath:"#/properties/result/properties/flows/items/properties/from_step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
+if(data22 < 0 || isNaN(data22)) (vErrors ??= []).push({instancePath:instancePath+"/result/flows/" + i2+"/from_step",schemaPath:"#/properties/result/properties/flows/items/properties/from_step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data21.to_step !== undefined){
 let data23 = data21.to_step;
-if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-const err50 = {instancePath:instancePath+"/result/flows/" + i2+"/to_step",schemaPath:"#/properties/result/properties/flows/items/properties/to_step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))) (vErrors ??= []).push({instancePath:instancePath+"/result/flows/" + i2+"/to_step",schemaPath:"#/properties/result/properties/flows/items/properties/to_step/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data23 == "number"){
-if(data23 < 0 || isNaN(data23)){
-const err51 = {instancePath:instancePath+"/result/flows/" + i2+"/to_step",schemaPath:"#/properties/result/properties/flows/items/properties/to_step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
+if(data23 < 0 || isNaN(data23)) (vErrors ??= []).push({instancePath:instancePath+"/result/flows/" + i2+"/to_step",schemaPath:"#/properties/result/properties/flows/items/properties/to_step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data21.kind !== undefined){
-if(typeof data21.kind !== "string"){
-const err52 = {instancePath:instancePath+"/result/flows/" + i2+"/kind",schemaPath:"#/properties/result/properties/flows/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
+if(typeof data21.kind !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/flows/" + i2+"/kind",schemaPath:"#/properties/result/properties/flows/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data21.label !== undefined){
-if(typeof data21.label !== "string"){
-const err53 = {instancePath:instancePath+"/result/flows/" + i2+"/label",schemaPath:"#/properties/result/properties/flows/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err53];
+if(typeof data21.label !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/flows/" + i2+"/label",schemaPath:"#/properties/result/properties/flows/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err53);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/flows/" + i2,schemaPath:"#/properties/result/properties/flows/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err54 = {instancePath:instancePath+"/result/flows/" + i2,schemaPath:"#/properties/result/properties/flows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/result/flows",schemaPath:"#/properties/result/properties/flows/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/flows",schemaPath:"#/properties/result/properties/flows/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.total_steps !== undefined){
 let data26 = data0.total_steps;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-const err56 = {instancePath:instancePath+"/result/total_steps",schemaPath:"#/properties/result/properties/total_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))) (vErrors ??= []).push({instancePath:instancePath+"/result/total_steps",schemaPath:"#/properties/result/properties/total_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data26 == "number"){
-if(data26 < 0 || isNaN(data26)){
-const err57 = {instancePath:instancePath+"/result/total_steps",schemaPath:"#/properties/result/properties/total_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
+if(data26 < 0 || isNaN(data26)) (vErrors ??= []).push({instancePath:instancePath+"/result/total_steps",schemaPath:"#/properties/result/properties/total_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.total_flows !== undefined){
 let data27 = data0.total_flows;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-const err58 = {instancePath:instancePath+"/result/total_flows",schemaPath:"#/properties/result/properties/total_flows/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))) (vErrors ??= []).push({instancePath:instancePath+"/result/total_flows",schemaPath:"#/properties/result/properties/total_flows/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data27 == "number"){
-if(data27 < 0 || isNaN(data27)){
-const err59 = {instancePath:instancePath+"/result/total_flows",schemaPath:"#/properties/result/properties/total_flows/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
+if(data27 < 0 || isNaN(data27)) (vErrors ??= []).push({instancePath:instancePath+"/result/total_flows",schemaPath:"#/properties/result/properties/total_flows/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.limit !== undefined){
 let data28 = data0.limit;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-const err60 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data28 == "number"){
-if(data28 < 1 || isNaN(data28)){
-const err61 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
+if(data28 < 1 || isNaN(data28)) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data0.truncated !== undefined){
-if(typeof data0.truncated !== "boolean"){
-const err62 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
+if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.truncation_reason !== undefined){
 let data30 = data0.truncation_reason;
-if(!(((data30 === null) || (data30 === "result_limit")) || (data30 === "response_limit"))){
-const err63 = {instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema41.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err63];
+if(!(((data30 === null) || (data30 === "result_limit")) || (data30 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema41.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-else {
-vErrors.push(err63);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err64 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-}
-}
-else {
-const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate106.errors = vErrors;
 return errors === 0;
@@ -11308,281 +3362,86 @@ function validate108(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_node.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.node === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "node"},message:"must have required property '"+"node"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.edges === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "edges"},message:"must have required property '"+"edges"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop0 of schema42.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.node !== undefined){
 let data1 = data0.node;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.id === undefined){
-const err2 = {instancePath:instancePath+"/result/node",schemaPath:"#/properties/result/properties/node/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
+for(const prop1 of schema42.properties.result.properties.node.required){
+if(data1[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/node",schemaPath:"#/properties/result/properties/node/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data1.id !== undefined){
-if(typeof data1.id !== "string"){
-const err3 = {instancePath:instancePath+"/result/node/id",schemaPath:"#/properties/result/properties/node/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
+if(typeof data1.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node/id",schemaPath:"#/properties/result/properties/node/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/result/node",schemaPath:"#/properties/result/properties/node/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/node",schemaPath:"#/properties/result/properties/node/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.edges !== undefined){
 let data3 = data0.edges;
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-const err5 = {instancePath:instancePath+"/result/edges",schemaPath:"#/properties/result/properties/edges/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))) (vErrors ??= []).push({instancePath:instancePath+"/result/edges",schemaPath:"#/properties/result/properties/edges/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 if(data0.body_truncated !== undefined){
-if(typeof data0.body_truncated !== "boolean"){
-const err6 = {instancePath:instancePath+"/result/body_truncated",schemaPath:"#/properties/result/properties/body_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(typeof data0.body_truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/body_truncated",schemaPath:"#/properties/result/properties/body_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.body_total_chars !== undefined){
 let data5 = data0.body_total_chars;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err7 = {instancePath:instancePath+"/result/body_total_chars",schemaPath:"#/properties/result/properties/body_total_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) (vErrors ??= []).push({instancePath:instancePath+"/result/body_total_chars",schemaPath:"#/properties/result/properties/body_total_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.body_offset !== undefined){
 let data6 = data0.body_offset;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err8 = {instancePath:instancePath+"/result/body_offset",schemaPath:"#/properties/result/properties/body_offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) (vErrors ??= []).push({instancePath:instancePath+"/result/body_offset",schemaPath:"#/properties/result/properties/body_offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.next_body_offset !== undefined){
 let data7 = data0.next_body_offset;
-if((!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) && (data7 !== null)){
-const err9 = {instancePath:instancePath+"/result/next_body_offset",schemaPath:"#/properties/result/properties/next_body_offset/type",keyword:"type",params:{type: schema42.properties.result.properties.next_body_offset.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if((!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_body_offset",schemaPath:"#/properties/result/properties/next_body_offset/type",keyword:"type",params:{type: schema42.properties.result.properties.next_body_offset.type},message:"must be integer,null"}), errors++;
 }
 if(data0.section !== undefined){
 let data8 = data0.section;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-const err10 = {instancePath:instancePath+"/result/section",schemaPath:"#/properties/result/properties/section/type",keyword:"type",params:{type: schema42.properties.result.properties.section.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/section",schemaPath:"#/properties/result/properties/section/type",keyword:"type",params:{type: schema42.properties.result.properties.section.type},message:"must be object,null"}), errors++;
 }
 if(data0.anchors_total !== undefined){
 let data9 = data0.anchors_total;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err11 = {instancePath:instancePath+"/result/anchors_total",schemaPath:"#/properties/result/properties/anchors_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) (vErrors ??= []).push({instancePath:instancePath+"/result/anchors_total",schemaPath:"#/properties/result/properties/anchors_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data9 == "number"){
-if(data9 < 0 || isNaN(data9)){
-const err12 = {instancePath:instancePath+"/result/anchors_total",schemaPath:"#/properties/result/properties/anchors_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(data9 < 0 || isNaN(data9)) (vErrors ??= []).push({instancePath:instancePath+"/result/anchors_total",schemaPath:"#/properties/result/properties/anchors_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.anchors_truncated !== undefined){
-if(typeof data0.anchors_truncated !== "boolean"){
-const err13 = {instancePath:instancePath+"/result/anchors_truncated",schemaPath:"#/properties/result/properties/anchors_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(typeof data0.anchors_truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/anchors_truncated",schemaPath:"#/properties/result/properties/anchors_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.tags_total !== undefined){
 let data11 = data0.tags_total;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err14 = {instancePath:instancePath+"/result/tags_total",schemaPath:"#/properties/result/properties/tags_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) (vErrors ??= []).push({instancePath:instancePath+"/result/tags_total",schemaPath:"#/properties/result/properties/tags_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data11 == "number"){
-if(data11 < 0 || isNaN(data11)){
-const err15 = {instancePath:instancePath+"/result/tags_total",schemaPath:"#/properties/result/properties/tags_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if(data11 < 0 || isNaN(data11)) (vErrors ??= []).push({instancePath:instancePath+"/result/tags_total",schemaPath:"#/properties/result/properties/tags_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.tags_truncated !== undefined){
-if(typeof data0.tags_truncated !== "boolean"){
-const err16 = {instancePath:instancePath+"/result/tags_truncated",schemaPath:"#/properties/result/properties/tags_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
+if(typeof data0.tags_truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/tags_truncated",schemaPath:"#/properties/result/properties/tags_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.title_truncated !== undefined){
-if(typeof data0.title_truncated !== "boolean"){
-const err17 = {instancePath:instancePath+"/result/title_truncated",schemaPath:"#/properties/result/properties/title_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
+if(typeof data0.title_truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/title_truncated",schemaPath:"#/properties/result/properties/title_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.unresolved_calls !== undefined){
 let data14 = data0.unresolved_calls;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-const err18 = {instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data14 == "number"){
-if(data14 < 0 || isNaN(data14)){
-const err19 = {instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
+if(data14 < 0 || isNaN(data14)) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate108.errors = vErrors;
 return errors === 0;
@@ -11595,531 +3454,106 @@ function validate110(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_task_context.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.task_kind === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "task_kind"},message:"must have required property '"+"task_kind"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.request_hash === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "request_hash"},message:"must have required property '"+"request_hash"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.plan_hash === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "plan_hash"},message:"must have required property '"+"plan_hash"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.collection_hash === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "collection_hash"},message:"must have required property '"+"collection_hash"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data0.capsule_hash === undefined){
-const err4 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "capsule_hash"},message:"must have required property '"+"capsule_hash"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data0.plan === undefined){
-const err5 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "plan"},message:"must have required property '"+"plan"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data0.vocabulary === undefined){
-const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "vocabulary"},message:"must have required property '"+"vocabulary"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data0.gaps === undefined){
-const err7 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "gaps"},message:"must have required property '"+"gaps"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data0.used_tokens === undefined){
-const err8 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "used_tokens"},message:"must have required property '"+"used_tokens"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data0.selected_items === undefined){
-const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "selected_items"},message:"must have required property '"+"selected_items"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data0.omitted_items === undefined){
-const err10 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "omitted_items"},message:"must have required property '"+"omitted_items"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data0.examined_edges === undefined){
-const err11 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "examined_edges"},message:"must have required property '"+"examined_edges"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data0.truncated === undefined){
-const err12 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data0.items === undefined){
-const err13 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data0.page === undefined){
-const err14 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "page"},message:"must have required property '"+"page"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
+for(const prop0 of schema43.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.task_kind !== undefined){
 let data1 = data0.task_kind;
-if(!(((((((data1 === "change") || (data1 === "implementation")) || (data1 === "failure")) || (data1 === "ownership")) || (data1 === "test")) || (data1 === "operation")) || (data1 === "release"))){
-const err15 = {instancePath:instancePath+"/result/task_kind",schemaPath:"#/properties/result/properties/task_kind/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.task_kind.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if(!(((((((data1 === "change") || (data1 === "implementation")) || (data1 === "failure")) || (data1 === "ownership")) || (data1 === "test")) || (data1 === "operation")) || (data1 === "release"))) (vErrors ??= []).push({instancePath:instancePath+"/result/task_kind",schemaPath:"#/properties/result/properties/task_kind/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.task_kind.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.request_hash !== undefined){
 let data2 = data0.request_hash;
 if(typeof data2 === "string"){
-if(!pattern1.test(data2)){
-const err16 = {instancePath:instancePath+"/result/request_hash",schemaPath:"#/properties/result/properties/request_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/result/request_hash",schemaPath:"#/properties/result/properties/request_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+if(!pattern1.test(data2)) (vErrors ??= []).push({instancePath:instancePath+"/result/request_hash",schemaPath:"#/properties/result/properties/request_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/request_hash",schemaPath:"#/properties/result/properties/request_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.plan_hash !== undefined){
 let data3 = data0.plan_hash;
 if(typeof data3 === "string"){
-if(!pattern1.test(data3)){
-const err18 = {instancePath:instancePath+"/result/plan_hash",schemaPath:"#/properties/result/properties/plan_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/result/plan_hash",schemaPath:"#/properties/result/properties/plan_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
+if(!pattern1.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan_hash",schemaPath:"#/properties/result/properties/plan_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/plan_hash",schemaPath:"#/properties/result/properties/plan_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.collection_hash !== undefined){
 let data4 = data0.collection_hash;
 if(typeof data4 === "string"){
-if(!pattern1.test(data4)){
-const err20 = {instancePath:instancePath+"/result/collection_hash",schemaPath:"#/properties/result/properties/collection_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/result/collection_hash",schemaPath:"#/properties/result/properties/collection_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
+if(!pattern1.test(data4)) (vErrors ??= []).push({instancePath:instancePath+"/result/collection_hash",schemaPath:"#/properties/result/properties/collection_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/collection_hash",schemaPath:"#/properties/result/properties/collection_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.capsule_hash !== undefined){
 let data5 = data0.capsule_hash;
 if(typeof data5 === "string"){
-if(!pattern1.test(data5)){
-const err22 = {instancePath:instancePath+"/result/capsule_hash",schemaPath:"#/properties/result/properties/capsule_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/result/capsule_hash",schemaPath:"#/properties/result/properties/capsule_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
+if(!pattern1.test(data5)) (vErrors ??= []).push({instancePath:instancePath+"/result/capsule_hash",schemaPath:"#/properties/result/properties/capsule_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/capsule_hash",schemaPath:"#/properties/result/properties/capsule_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.plan !== undefined){
 let data6 = data0.plan;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.plan_version === undefined){
-const err24 = {instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/required",keyword:"required",params:{missingProperty: "plan_version"},message:"must have required property '"+"plan_version"+"'"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(data6.task_kind === undefined){
-const err25 = {instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/required",keyword:"required",params:{missingProperty: "task_kind"},message:"must have required property '"+"task_kind"+"'"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(data6.binding === undefined){
-const err26 = {instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/required",keyword:"required",params:{missingProperty: "binding"},message:"must have required property '"+"binding"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(data6.focus === undefined){
-const err27 = {instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/required",keyword:"required",params:{missingProperty: "focus"},message:"must have required property '"+"focus"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data6.steps === undefined){
-const err28 = {instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(data6.category_order === undefined){
-const err29 = {instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/required",keyword:"required",params:{missingProperty: "category_order"},message:"must have required property '"+"category_order"+"'"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(data6.required_categories === undefined){
-const err30 = {instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/required",keyword:"required",params:{missingProperty: "required_categories"},message:"must have required property '"+"required_categories"+"'"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-if(data6.ceilings === undefined){
-const err31 = {instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/required",keyword:"required",params:{missingProperty: "ceilings"},message:"must have required property '"+"ceilings"+"'"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(data6.token_budget === undefined){
-const err32 = {instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/required",keyword:"required",params:{missingProperty: "token_budget"},message:"must have required property '"+"token_budget"+"'"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
+for(const prop1 of schema43.properties.result.properties.plan.required){
+if(data6[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data6.plan_version !== undefined){
-if(1 !== data6.plan_version){
-const err33 = {instancePath:instancePath+"/result/plan/plan_version",schemaPath:"#/properties/result/properties/plan/properties/plan_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
+if(1 !== data6.plan_version) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/plan_version",schemaPath:"#/properties/result/properties/plan/properties/plan_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data6.binding !== undefined){
 let data8 = data6.binding;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.policy_hash === undefined){
-const err34 = {instancePath:instancePath+"/result/plan/binding",schemaPath:"#/properties/result/properties/plan/properties/binding/required",keyword:"required",params:{missingProperty: "policy_hash"},message:"must have required property '"+"policy_hash"+"'"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(data8.generation === undefined){
-const err35 = {instancePath:instancePath+"/result/plan/binding",schemaPath:"#/properties/result/properties/plan/properties/binding/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
+for(const prop2 of schema43.properties.result.properties.plan.properties.binding.required){
+if(data8[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/binding",schemaPath:"#/properties/result/properties/plan/properties/binding/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 if(data8.policy_hash !== undefined){
-if(typeof data8.policy_hash !== "string"){
-const err36 = {instancePath:instancePath+"/result/plan/binding/policy_hash",schemaPath:"#/properties/result/properties/plan/properties/binding/properties/policy_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
+if(typeof data8.policy_hash !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/binding/policy_hash",schemaPath:"#/properties/result/properties/plan/properties/binding/properties/policy_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data8.generation !== undefined){
 let data10 = data8.generation;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-const err37 = {instancePath:instancePath+"/result/plan/binding/generation",schemaPath:"#/properties/result/properties/plan/properties/binding/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err37];
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/binding/generation",schemaPath:"#/properties/result/properties/plan/properties/binding/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/result/plan/binding",schemaPath:"#/properties/result/properties/plan/properties/binding/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/plan/binding",schemaPath:"#/properties/result/properties/plan/properties/binding/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data6.focus !== undefined){
 let data11 = data6.focus;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.mode === undefined){
-const err39 = {instancePath:instancePath+"/result/plan/focus",schemaPath:"#/properties/result/properties/plan/properties/focus/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
+for(const prop3 of schema43.properties.result.properties.plan.properties.focus.required){
+if(data11[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus",schemaPath:"#/properties/result/properties/plan/properties/focus/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 if(data11.mode !== undefined){
 let data12 = data11.mode;
-if(!((data12 === "exact") || (data12 === "lexical"))){
-const err40 = {instancePath:instancePath+"/result/plan/focus/mode",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/mode/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.plan.properties.focus.properties.mode.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
+if(!((data12 === "exact") || (data12 === "lexical"))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/mode",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/mode/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.plan.properties.focus.properties.mode.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data11.dropped_terms !== undefined){
 let data13 = data11.dropped_terms;
 if(Array.isArray(data13)){
 const len0 = data13.length;
 for(let i0=0; i0<len0; i0++){
-if(typeof data13[i0] !== "string"){
-const err41 = {instancePath:instancePath+"/result/plan/focus/dropped_terms/" + i0,schemaPath:"#/properties/result/properties/plan/properties/focus/properties/dropped_terms/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err41];
+if(typeof data13[i0] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/dropped_terms/" + i0,schemaPath:"#/properties/result/properties/plan/properties/focus/properties/dropped_terms/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/result/plan/focus/dropped_terms",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/dropped_terms/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/dropped_terms",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/dropped_terms/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data11.unchecked_id_chunks !== undefined){
 let data15 = data11.unchecked_id_chunks;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-const err43 = {instancePath:instancePath+"/result/plan/focus/unchecked_id_chunks",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/unchecked_id_chunks/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/unchecked_id_chunks",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/unchecked_id_chunks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data15 == "number"){
-if(data15 < 0 || isNaN(data15)){
-const err44 = {instancePath:instancePath+"/result/plan/focus/unchecked_id_chunks",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/unchecked_id_chunks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
+if(data15 < 0 || isNaN(data15)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/unchecked_id_chunks",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/unchecked_id_chunks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/result/plan/focus",schemaPath:"#/properties/result/properties/plan/properties/focus/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus",schemaPath:"#/properties/result/properties/plan/properties/focus/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data6.steps !== undefined){
@@ -12129,76 +3563,27 @@ const len1 = data16.length;
 for(let i1=0; i1<len1; i1++){
 let data17 = data16[i1];
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.op === undefined){
-const err46 = {instancePath:instancePath+"/result/plan/steps/" + i1,schemaPath:"#/properties/result/properties/plan/properties/steps/items/required",keyword:"required",params:{missingProperty: "op"},message:"must have required property '"+"op"+"'"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
+for(const prop4 of schema43.properties.result.properties.plan.properties.steps.items.required){
+if(data17[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1,schemaPath:"#/properties/result/properties/plan/properties/steps/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 if(data17.op !== undefined){
 let data18 = data17.op;
-if(!(((data18 === "focus") || (data18 === "traverse")) || (data18 === "hydrate"))){
-const err47 = {instancePath:instancePath+"/result/plan/steps/" + i1+"/op",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/op/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.plan.properties.steps.items.properties.op.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
+if(!(((data18 === "focus") || (data18 === "traverse")) || (data18 === "hydrate"))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/op",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/op/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.plan.properties.steps.items.properties.op.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data17.vocabulary_hash !== undefined){
 let data19 = data17.vocabulary_hash;
 if(typeof data19 === "string"){
-if(!pattern1.test(data19)){
-const err48 = {instancePath:instancePath+"/result/plan/steps/" + i1+"/vocabulary_hash",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
+if(!pattern1.test(data19)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/vocabulary_hash",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/vocabulary_hash",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/vocabulary_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err49 = {instancePath:instancePath+"/result/plan/steps/" + i1+"/vocabulary_hash",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/vocabulary_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1,schemaPath:"#/properties/result/properties/plan/properties/steps/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err50 = {instancePath:instancePath+"/result/plan/steps/" + i1,schemaPath:"#/properties/result/properties/plan/properties/steps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-}
-}
-else {
-const err51 = {instancePath:instancePath+"/result/plan/steps",schemaPath:"#/properties/result/properties/plan/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps",schemaPath:"#/properties/result/properties/plan/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data6.category_order !== undefined){
@@ -12206,27 +3591,10 @@ let data20 = data6.category_order;
 if(Array.isArray(data20)){
 const len2 = data20.length;
 for(let i2=0; i2<len2; i2++){
-if(typeof data20[i2] !== "string"){
-const err52 = {instancePath:instancePath+"/result/plan/category_order/" + i2,schemaPath:"#/properties/result/properties/plan/properties/category_order/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err52];
+if(typeof data20[i2] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/category_order/" + i2,schemaPath:"#/properties/result/properties/plan/properties/category_order/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/result/plan/category_order",schemaPath:"#/properties/result/properties/plan/properties/category_order/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/plan/category_order",schemaPath:"#/properties/result/properties/plan/properties/category_order/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data6.required_categories !== undefined){
@@ -12234,283 +3602,82 @@ let data22 = data6.required_categories;
 if(Array.isArray(data22)){
 const len3 = data22.length;
 for(let i3=0; i3<len3; i3++){
-if(typeof data22[i3] !== "string"){
-const err54 = {instancePath:instancePath+"/result/plan/required_categories/" + i3,schemaPath:"#/properties/result/properties/plan/properties/required_categories/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err54];
+if(typeof data22[i3] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/required_categories/" + i3,schemaPath:"#/properties/result/properties/plan/properties/required_categories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/result/plan/required_categories",schemaPath:"#/properties/result/properties/plan/properties/required_categories/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/plan/required_categories",schemaPath:"#/properties/result/properties/plan/properties/required_categories/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data6.ceilings !== undefined){
 let data24 = data6.ceilings;
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-if(data24.max_evidence_items === undefined){
-const err56 = {instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/required",keyword:"required",params:{missingProperty: "max_evidence_items"},message:"must have required property '"+"max_evidence_items"+"'"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-if(data24.max_examined_edges === undefined){
-const err57 = {instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/required",keyword:"required",params:{missingProperty: "max_examined_edges"},message:"must have required property '"+"max_examined_edges"+"'"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-if(data24.max_query_chars === undefined){
-const err58 = {instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/required",keyword:"required",params:{missingProperty: "max_query_chars"},message:"must have required property '"+"max_query_chars"+"'"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
+for(const prop5 of schema43.properties.result.properties.plan.properties.ceilings.required){
+if(data24[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
 if(data24.max_evidence_items !== undefined){
 let data25 = data24.max_evidence_items;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err59 = {instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data25 == "number"){
-if(data25 > 1000 || isNaN(data25)){
-const err60 = {instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
+if(data25 > 1000 || isNaN(data25)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}), errors++;
 }
 }
 if(data24.max_examined_edges !== undefined){
 let data26 = data24.max_examined_edges;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-const err61 = {instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data26 == "number"){
-if(data26 > 100000 || isNaN(data26)){
-const err62 = {instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
+if(data26 > 100000 || isNaN(data26)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}), errors++;
 }
 }
 if(data24.max_query_chars !== undefined){
 let data27 = data24.max_query_chars;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-const err63 = {instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data27 == "number"){
-if(data27 > 10000 || isNaN(data27)){
-const err64 = {instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
+if(data27 > 10000 || isNaN(data27)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}), errors++;
 }
 }
-}
-}
-else {
-const err65 = {instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data6.token_budget !== undefined){
 let data28 = data6.token_budget;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-const err66 = {instancePath:instancePath+"/result/plan/token_budget",schemaPath:"#/properties/result/properties/plan/properties/token_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err66];
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/token_budget",schemaPath:"#/properties/result/properties/plan/properties/token_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-}
-}
-else {
-const err67 = {instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.vocabulary !== undefined){
 let data29 = data0.vocabulary;
 if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.contract_vocabulary_hash === undefined){
-const err68 = {instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/required",keyword:"required",params:{missingProperty: "contract_vocabulary_hash"},message:"must have required property '"+"contract_vocabulary_hash"+"'"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-if(data29.relation_count === undefined){
-const err69 = {instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/required",keyword:"required",params:{missingProperty: "relation_count"},message:"must have required property '"+"relation_count"+"'"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-if(data29.categories_with_edges === undefined){
-const err70 = {instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/required",keyword:"required",params:{missingProperty: "categories_with_edges"},message:"must have required property '"+"categories_with_edges"+"'"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
+for(const prop6 of schema43.properties.result.properties.vocabulary.required){
+if(data29[prop6] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/required",keyword:"required",params:{missingProperty: prop6},message:"must have required property '"+prop6+"'"}), errors++;
 }
 if(data29.contract_vocabulary_hash !== undefined){
 let data30 = data29.contract_vocabulary_hash;
 if(typeof data30 === "string"){
-if(!pattern1.test(data30)){
-const err71 = {instancePath:instancePath+"/result/vocabulary/contract_vocabulary_hash",schemaPath:"#/properties/result/properties/vocabulary/properties/contract_vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-}
-else {
-const err72 = {instancePath:instancePath+"/result/vocabulary/contract_vocabulary_hash",schemaPath:"#/properties/result/properties/vocabulary/properties/contract_vocabulary_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
+if(!pattern1.test(data30)) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/contract_vocabulary_hash",schemaPath:"#/properties/result/properties/vocabulary/properties/contract_vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/contract_vocabulary_hash",schemaPath:"#/properties/result/properties/vocabulary/properties/contract_vocabulary_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data29.relation_count !== undefined){
 let data31 = data29.relation_count;
-if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
-const err73 = {instancePath:instancePath+"/result/vocabulary/relation_count",schemaPath:"#/properties/result/properties/vocabulary/properties/relation_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
+if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/relation_count",schemaPath:"#/properties/result/properties/vocabulary/properties/relation_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data29.categories_with_edges !== undefined){
 let data32 = data29.categories_with_edges;
 if(Array.isArray(data32)){
 const len4 = data32.length;
 for(let i4=0; i4<len4; i4++){
-if(typeof data32[i4] !== "string"){
-const err74 = {instancePath:instancePath+"/result/vocabulary/categories_with_edges/" + i4,schemaPath:"#/properties/result/properties/vocabulary/properties/categories_with_edges/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err74];
+if(typeof data32[i4] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/categories_with_edges/" + i4,schemaPath:"#/properties/result/properties/vocabulary/properties/categories_with_edges/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err74);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/categories_with_edges",schemaPath:"#/properties/result/properties/vocabulary/properties/categories_with_edges/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err75 = {instancePath:instancePath+"/result/vocabulary/categories_with_edges",schemaPath:"#/properties/result/properties/vocabulary/properties/categories_with_edges/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-}
-}
-else {
-const err76 = {instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.gaps !== undefined){
@@ -12520,190 +3687,59 @@ const len5 = data34.length;
 for(let i5=0; i5<len5; i5++){
 let data35 = data34[i5];
 if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-if(data35.kind === undefined){
-const err77 = {instancePath:instancePath+"/result/gaps/" + i5,schemaPath:"#/properties/result/properties/gaps/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
+for(const prop7 of schema43.properties.result.properties.gaps.items.required){
+if(data35[prop7] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5,schemaPath:"#/properties/result/properties/gaps/items/required",keyword:"required",params:{missingProperty: prop7},message:"must have required property '"+prop7+"'"}), errors++;
 }
 if(data35.kind !== undefined){
 let data36 = data35.kind;
-if(!(((data36 === "undeclared_relation_category") || (data36 === "no_selected_evidence")) || (data36 === "incomplete_proof"))){
-const err78 = {instancePath:instancePath+"/result/gaps/" + i5+"/kind",schemaPath:"#/properties/result/properties/gaps/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.gaps.items.properties.kind.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
+if(!(((data36 === "undeclared_relation_category") || (data36 === "no_selected_evidence")) || (data36 === "incomplete_proof"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/kind",schemaPath:"#/properties/result/properties/gaps/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.gaps.items.properties.kind.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data35.cause !== undefined){
 let data37 = data35.cause;
-if(!((((data37 === "work_limit") || (data37 === "result_limit")) || (data37 === "token_limit")) || (data37 === "response_limit"))){
-const err79 = {instancePath:instancePath+"/result/gaps/" + i5+"/cause",schemaPath:"#/properties/result/properties/gaps/items/properties/cause/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.gaps.items.properties.cause.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
+if(!((((data37 === "work_limit") || (data37 === "result_limit")) || (data37 === "token_limit")) || (data37 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/cause",schemaPath:"#/properties/result/properties/gaps/items/properties/cause/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.gaps.items.properties.cause.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data35.stage !== undefined){
 let data38 = data35.stage;
-if(!((data38 === "focus") || (data38 === "traversal"))){
-const err80 = {instancePath:instancePath+"/result/gaps/" + i5+"/stage",schemaPath:"#/properties/result/properties/gaps/items/properties/stage/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.gaps.items.properties.stage.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err80];
+if(!((data38 === "focus") || (data38 === "traversal"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/stage",schemaPath:"#/properties/result/properties/gaps/items/properties/stage/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.gaps.items.properties.stage.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-else {
-vErrors.push(err80);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5,schemaPath:"#/properties/result/properties/gaps/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err81 = {instancePath:instancePath+"/result/gaps/" + i5,schemaPath:"#/properties/result/properties/gaps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-}
-}
-else {
-const err82 = {instancePath:instancePath+"/result/gaps",schemaPath:"#/properties/result/properties/gaps/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/gaps",schemaPath:"#/properties/result/properties/gaps/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.used_tokens !== undefined){
 let data39 = data0.used_tokens;
-if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
-const err83 = {instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
+if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))) (vErrors ??= []).push({instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data39 == "number"){
-if(data39 < 0 || isNaN(data39)){
-const err84 = {instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
+if(data39 < 0 || isNaN(data39)) (vErrors ??= []).push({instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.selected_items !== undefined){
 let data40 = data0.selected_items;
-if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))){
-const err85 = {instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
+if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))) (vErrors ??= []).push({instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data40 == "number"){
-if(data40 < 0 || isNaN(data40)){
-const err86 = {instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
+if(data40 < 0 || isNaN(data40)) (vErrors ??= []).push({instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.omitted_items !== undefined){
 let data41 = data0.omitted_items;
-if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))){
-const err87 = {instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
-}
+if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data41 == "number"){
-if(data41 < 0 || isNaN(data41)){
-const err88 = {instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
+if(data41 < 0 || isNaN(data41)) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.examined_edges !== undefined){
 let data42 = data0.examined_edges;
-if(!((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42)))){
-const err89 = {instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
-}
+if(!((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42)))) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data42 == "number"){
-if(data42 < 0 || isNaN(data42)){
-const err90 = {instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
-}
+if(data42 < 0 || isNaN(data42)) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.truncated !== undefined){
-if(typeof data0.truncated !== "boolean"){
-const err91 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
-}
+if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.items !== undefined){
 let data44 = data0.items;
@@ -12712,179 +3748,55 @@ const len6 = data44.length;
 for(let i6=0; i6<len6; i6++){
 let data45 = data44[i6];
 if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
-if(data45.type === undefined){
-const err92 = {instancePath:instancePath+"/result/items/" + i6,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
-errors++;
-}
-if(data45.id === undefined){
-const err93 = {instancePath:instancePath+"/result/items/" + i6,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
-errors++;
+for(const prop8 of schema43.properties.result.properties.items.items.required){
+if(data45[prop8] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop8},message:"must have required property '"+prop8+"'"}), errors++;
 }
 if(data45.type !== undefined){
 let data46 = data45.type;
-if(!((data46 === "evidence") || (data46 === "omission"))){
-const err94 = {instancePath:instancePath+"/result/items/" + i6+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
-errors++;
-}
+if(!((data46 === "evidence") || (data46 === "omission"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data45.id !== undefined){
-if(typeof data45.id !== "string"){
-const err95 = {instancePath:instancePath+"/result/items/" + i6+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
-errors++;
-}
+if(typeof data45.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data45.reason !== undefined){
 let data48 = data45.reason;
-if(!((data48 === "token_limit") || (data48 === "response_limit"))){
-const err96 = {instancePath:instancePath+"/result/items/" + i6+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
-errors++;
-}
+if(!((data48 === "token_limit") || (data48 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data45.sha256 !== undefined){
 let data49 = data45.sha256;
 if(typeof data49 === "string"){
-if(!pattern1.test(data49)){
-const err97 = {instancePath:instancePath+"/result/items/" + i6+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-}
-else {
-const err98 = {instancePath:instancePath+"/result/items/" + i6+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
+if(!pattern1.test(data49)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data45.role !== undefined){
 let data50 = data45.role;
-if(!((data50 === "focus") || (data50 === "related"))){
-const err99 = {instancePath:instancePath+"/result/items/" + i6+"/role",schemaPath:"#/properties/result/properties/items/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.items.items.properties.role.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
+if(!((data50 === "focus") || (data50 === "related"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/role",schemaPath:"#/properties/result/properties/items/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.items.items.properties.role.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data45.depth !== undefined){
 let data51 = data45.depth;
-if(!((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51)))){
-const err100 = {instancePath:instancePath+"/result/items/" + i6+"/depth",schemaPath:"#/properties/result/properties/items/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
+if(!((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/depth",schemaPath:"#/properties/result/properties/items/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data45.kind !== undefined){
 let data52 = data45.kind;
-if((typeof data52 !== "string") && (data52 !== null)){
-const err101 = {instancePath:instancePath+"/result/items/" + i6+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.kind.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
-errors++;
-}
+if((typeof data52 !== "string") && (data52 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.kind.type},message:"must be string,null"}), errors++;
 }
 if(data45.title !== undefined){
 let data53 = data45.title;
-if((typeof data53 !== "string") && (data53 !== null)){
-const err102 = {instancePath:instancePath+"/result/items/" + i6+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.title.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
+if((typeof data53 !== "string") && (data53 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.title.type},message:"must be string,null"}), errors++;
 }
 if(data45.source_path !== undefined){
 let data54 = data45.source_path;
-if((typeof data54 !== "string") && (data54 !== null)){
-const err103 = {instancePath:instancePath+"/result/items/" + i6+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.source_path.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
-errors++;
-}
+if((typeof data54 !== "string") && (data54 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.source_path.type},message:"must be string,null"}), errors++;
 }
 if(data45.content_hash !== undefined){
 let data55 = data45.content_hash;
-if((typeof data55 !== "string") && (data55 !== null)){
-const err104 = {instancePath:instancePath+"/result/items/" + i6+"/content_hash",schemaPath:"#/properties/result/properties/items/items/properties/content_hash/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.content_hash.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
-errors++;
-}
+if((typeof data55 !== "string") && (data55 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/content_hash",schemaPath:"#/properties/result/properties/items/items/properties/content_hash/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.content_hash.type},message:"must be string,null"}), errors++;
 }
 if(data45.source_file_hash !== undefined){
 let data56 = data45.source_file_hash;
-if((typeof data56 !== "string") && (data56 !== null)){
-const err105 = {instancePath:instancePath+"/result/items/" + i6+"/source_file_hash",schemaPath:"#/properties/result/properties/items/items/properties/source_file_hash/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.source_file_hash.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
-errors++;
-}
+if((typeof data56 !== "string") && (data56 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/source_file_hash",schemaPath:"#/properties/result/properties/items/items/properties/source_file_hash/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.source_file_hash.type},message:"must be string,null"}), errors++;
 }
 if(data45.path !== undefined){
 let data57 = data45.path;
@@ -12893,209 +3805,48 @@ const len7 = data57.length;
 for(let i7=0; i7<len7; i7++){
 let data58 = data57[i7];
 if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
-if(data58.from === undefined){
-const err106 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
-errors++;
-}
-if(data58.relation === undefined){
-const err107 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
-if(data58.category === undefined){
-const err108 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
-if(vErrors === null){
-vErrors = [err108];
-}
-else {
-vErrors.push(err108);
-}
-errors++;
-}
-if(data58.direction === undefined){
-const err109 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "direction"},message:"must have required property '"+"direction"+"'"};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
-errors++;
-}
-if(data58.to === undefined){
-const err110 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
-}
-if(data58.declared_in === undefined){
-const err111 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: "declared_in"},message:"must have required property '"+"declared_in"+"'"};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
-errors++;
+for(const prop9 of schema43.properties.result.properties.items.items.properties.path.items.required){
+if(data58[prop9] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: prop9},message:"must have required property '"+prop9+"'"}), errors++;
 }
 if(data58.from !== undefined){
-if(typeof data58.from !== "string"){
-const err112 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/from",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
-}
-errors++;
-}
+if(typeof data58.from !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/from",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data58.relation !== undefined){
-if(typeof data58.relation !== "string"){
-const err113 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
-errors++;
-}
+if(typeof data58.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data58.category !== undefined){
-if(typeof data58.category !== "string"){
-const err114 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/category",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
-errors++;
-}
+if(typeof data58.category !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/category",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data58.direction !== undefined){
 let data62 = data58.direction;
-if(!((data62 === "outgoing") || (data62 === "incoming"))){
-const err115 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.items.items.properties.path.items.properties.direction.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
+if(!((data62 === "outgoing") || (data62 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.items.items.properties.path.items.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data58.to !== undefined){
-if(typeof data58.to !== "string"){
-const err116 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/to",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
-}
-errors++;
-}
+if(typeof data58.to !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/to",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data58.declared_in !== undefined){
 let data64 = data58.declared_in;
 if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
-if(data64.path === undefined){
-const err117 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err117];
-}
-else {
-vErrors.push(err117);
-}
-errors++;
-}
-if(data64.line === undefined){
-const err118 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
-if(vErrors === null){
-vErrors = [err118];
-}
-else {
-vErrors.push(err118);
-}
-errors++;
+for(const prop10 of schema43.properties.result.properties.items.items.properties.path.items.properties.declared_in.required){
+if(data64[prop10] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/required",keyword:"required",params:{missingProperty: prop10},message:"must have required property '"+prop10+"'"}), errors++;
 }
 if(data64.path !== undefined){
-if(typeof data64.path !== "string"){
-const err119 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err119];
-}
-else {
-vErrors.push(err119);
-}
-errors++;
-}
+if(typeof data64.path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data64.line !== undefined){
 let data66 = data64.line;
-if(!((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66)))){
-const err120 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err120];
+if(!((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
-else {
-vErrors.push(err120);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err121 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err121];
-}
-else {
-vErrors.push(err121);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err122 = {instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err122];
-}
-else {
-vErrors.push(err122);
-}
-errors++;
-}
-}
-}
-else {
-const err123 = {instancePath:instancePath+"/result/items/" + i6+"/path",schemaPath:"#/properties/result/properties/items/items/properties/path/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err123];
-}
-else {
-vErrors.push(err123);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path",schemaPath:"#/properties/result/properties/items/items/properties/path/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data45.relationship_reasons !== undefined){
@@ -13105,187 +3856,45 @@ const len8 = data67.length;
 for(let i8=0; i8<len8; i8++){
 let data68 = data67[i8];
 if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-if(data68.relation === undefined){
-const err124 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
-if(vErrors === null){
-vErrors = [err124];
-}
-else {
-vErrors.push(err124);
-}
-errors++;
-}
-if(data68.category === undefined){
-const err125 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
-if(vErrors === null){
-vErrors = [err125];
-}
-else {
-vErrors.push(err125);
-}
-errors++;
-}
-if(data68.direction === undefined){
-const err126 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: "direction"},message:"must have required property '"+"direction"+"'"};
-if(vErrors === null){
-vErrors = [err126];
-}
-else {
-vErrors.push(err126);
-}
-errors++;
-}
-if(data68.other_id === undefined){
-const err127 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: "other_id"},message:"must have required property '"+"other_id"+"'"};
-if(vErrors === null){
-vErrors = [err127];
-}
-else {
-vErrors.push(err127);
-}
-errors++;
-}
-if(data68.declared_in === undefined){
-const err128 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: "declared_in"},message:"must have required property '"+"declared_in"+"'"};
-if(vErrors === null){
-vErrors = [err128];
-}
-else {
-vErrors.push(err128);
-}
-errors++;
+for(const prop11 of schema43.properties.result.properties.items.items.properties.relationship_reasons.items.required){
+if(data68[prop11] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: prop11},message:"must have required property '"+prop11+"'"}), errors++;
 }
 if(data68.relation !== undefined){
-if(typeof data68.relation !== "string"){
-const err129 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err129];
-}
-else {
-vErrors.push(err129);
-}
-errors++;
-}
+if(typeof data68.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data68.category !== undefined){
-if(typeof data68.category !== "string"){
-const err130 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/category",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err130];
-}
-else {
-vErrors.push(err130);
-}
-errors++;
-}
+if(typeof data68.category !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/category",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data68.direction !== undefined){
 let data71 = data68.direction;
-if(!((data71 === "outgoing") || (data71 === "incoming"))){
-const err131 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.items.items.properties.relationship_reasons.items.properties.direction.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err131];
-}
-else {
-vErrors.push(err131);
-}
-errors++;
-}
+if(!((data71 === "outgoing") || (data71 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.items.items.properties.relationship_reasons.items.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data68.other_id !== undefined){
-if(typeof data68.other_id !== "string"){
-const err132 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/other_id",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/other_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err132];
-}
-else {
-vErrors.push(err132);
-}
-errors++;
-}
+if(typeof data68.other_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/other_id",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/other_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data68.declared_in !== undefined){
 let data73 = data68.declared_in;
 if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
-if(data73.path === undefined){
-const err133 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err133];
-}
-else {
-vErrors.push(err133);
-}
-errors++;
-}
-if(data73.line === undefined){
-const err134 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
-if(vErrors === null){
-vErrors = [err134];
-}
-else {
-vErrors.push(err134);
-}
-errors++;
+for(const prop12 of schema43.properties.result.properties.items.items.properties.relationship_reasons.items.properties.declared_in.required){
+if(data73[prop12] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/required",keyword:"required",params:{missingProperty: prop12},message:"must have required property '"+prop12+"'"}), errors++;
 }
 if(data73.path !== undefined){
-if(typeof data73.path !== "string"){
-const err135 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err135];
-}
-else {
-vErrors.push(err135);
-}
-errors++;
-}
+if(typeof data73.path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data73.line !== undefined){
 let data75 = data73.line;
-if(!((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75)))){
-const err136 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err136];
+if(!((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
-else {
-vErrors.push(err136);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err137 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err137];
-}
-else {
-vErrors.push(err137);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err138 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err138];
-}
-else {
-vErrors.push(err138);
-}
-errors++;
-}
-}
-}
-else {
-const err139 = {instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err139];
-}
-else {
-vErrors.push(err139);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data45.limitations !== undefined){
@@ -13295,62 +3904,21 @@ const len9 = data76.length;
 for(let i9=0; i9<len9; i9++){
 let data77 = data76[i9];
 if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
-if(data77.code === undefined){
-const err140 = {instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err140];
-}
-else {
-vErrors.push(err140);
-}
-errors++;
+for(const prop13 of schema43.properties.result.properties.items.items.properties.limitations.items.required){
+if(data77[prop13] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/required",keyword:"required",params:{missingProperty: prop13},message:"must have required property '"+prop13+"'"}), errors++;
 }
 if(data77.code !== undefined){
-if("unclassified_relation" !== data77.code){
-const err141 = {instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9+"/code",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/code/const",keyword:"const",params:{allowedValue: "unclassified_relation"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err141];
-}
-else {
-vErrors.push(err141);
-}
-errors++;
-}
+if("unclassified_relation" !== data77.code) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9+"/code",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/code/const",keyword:"const",params:{allowedValue: "unclassified_relation"},message:"must be equal to constant"}), errors++;
 }
 if(data77.relation !== undefined){
-if(typeof data77.relation !== "string"){
-const err142 = {instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err142];
+if(typeof data77.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err142);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err143 = {instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err143];
-}
-else {
-vErrors.push(err143);
-}
-errors++;
-}
-}
-}
-else {
-const err144 = {instancePath:instancePath+"/result/items/" + i6+"/limitations",schemaPath:"#/properties/result/properties/items/items/properties/limitations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err144];
-}
-else {
-vErrors.push(err144);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations",schemaPath:"#/properties/result/properties/items/items/properties/limitations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data45.unprovable !== undefined){
@@ -13360,447 +3928,120 @@ const len10 = data80.length;
 for(let i10=0; i10<len10; i10++){
 let data81 = data80[i10];
 if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
-if(data81.fact === undefined){
-const err145 = {instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/required",keyword:"required",params:{missingProperty: "fact"},message:"must have required property '"+"fact"+"'"};
-if(vErrors === null){
-vErrors = [err145];
-}
-else {
-vErrors.push(err145);
-}
-errors++;
+for(const prop14 of schema43.properties.result.properties.items.items.properties.unprovable.items.required){
+if(data81[prop14] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/required",keyword:"required",params:{missingProperty: prop14},message:"must have required property '"+prop14+"'"}), errors++;
 }
 if(data81.fact !== undefined){
 let data82 = data81.fact;
-if(!((((((data82 === "relation_declared_outside_node_source") || (data82 === "relation_line_unknown")) || (data82 === "no_recognized_anchor")) || (data82 === "source_outside_declared_roots")) || (data82 === "source_file_not_indexed")) || (data82 === "node_not_indexed"))){
-const err146 = {instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10+"/fact",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/properties/fact/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.items.items.properties.unprovable.items.properties.fact.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err146];
+if(!((((((data82 === "relation_declared_outside_node_source") || (data82 === "relation_line_unknown")) || (data82 === "no_recognized_anchor")) || (data82 === "source_outside_declared_roots")) || (data82 === "source_file_not_indexed")) || (data82 === "node_not_indexed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10+"/fact",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/properties/fact/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.items.items.properties.unprovable.items.properties.fact.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-else {
-vErrors.push(err146);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err147 = {instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err147];
-}
-else {
-vErrors.push(err147);
-}
-errors++;
-}
-}
-}
-else {
-const err148 = {instancePath:instancePath+"/result/items/" + i6+"/unprovable",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err148];
-}
-else {
-vErrors.push(err148);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data45.estimated_tokens !== undefined){
 let data83 = data45.estimated_tokens;
-if(!((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83)))){
-const err149 = {instancePath:instancePath+"/result/items/" + i6+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err149];
-}
-else {
-vErrors.push(err149);
-}
-errors++;
-}
+if(!((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data83 == "number"){
-if(data83 < 0 || isNaN(data83)){
-const err150 = {instancePath:instancePath+"/result/items/" + i6+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err150];
-}
-else {
-vErrors.push(err150);
-}
-errors++;
-}
+if(data83 < 0 || isNaN(data83)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data45.excerpt !== undefined){
 let data84 = data45.excerpt;
 if(typeof data84 === "string"){
-if(func3(data84) > 600){
-const err151 = {instancePath:instancePath+"/result/items/" + i6+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"};
-if(vErrors === null){
-vErrors = [err151];
-}
-else {
-vErrors.push(err151);
-}
-errors++;
-}
-}
-else {
-const err152 = {instancePath:instancePath+"/result/items/" + i6+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err152];
-}
-else {
-vErrors.push(err152);
-}
-errors++;
+if(func3(data84) > 600) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data45.excerpt_section !== undefined){
 let data85 = data45.excerpt_section;
-if((!(data85 && typeof data85 == "object" && !Array.isArray(data85))) && (data85 !== null)){
-const err153 = {instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.excerpt_section.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err153];
-}
-else {
-vErrors.push(err153);
-}
-errors++;
-}
+if((!(data85 && typeof data85 == "object" && !Array.isArray(data85))) && (data85 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.excerpt_section.type},message:"must be object,null"}), errors++;
 if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-if(data85.slug === undefined){
-const err154 = {instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'"};
-if(vErrors === null){
-vErrors = [err154];
-}
-else {
-vErrors.push(err154);
-}
-errors++;
-}
-if(data85.title === undefined){
-const err155 = {instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err155];
-}
-else {
-vErrors.push(err155);
-}
-errors++;
-}
-if(data85.line === undefined){
-const err156 = {instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
-if(vErrors === null){
-vErrors = [err156];
-}
-else {
-vErrors.push(err156);
-}
-errors++;
+for(const prop15 of schema43.properties.result.properties.items.items.properties.excerpt_section.required){
+if(data85[prop15] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/required",keyword:"required",params:{missingProperty: prop15},message:"must have required property '"+prop15+"'"}), errors++;
 }
 for(const key0 in data85){
-if(!(((key0 === "slug") || (key0 === "title")) || (key0 === "line"))){
-const err157 = {instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err157];
-}
-else {
-vErrors.push(err157);
-}
-errors++;
-}
+if(!(((key0 === "slug") || (key0 === "title")) || (key0 === "line"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data85.slug !== undefined){
-if(typeof data85.slug !== "string"){
-const err158 = {instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/slug",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err158];
-}
-else {
-vErrors.push(err158);
-}
-errors++;
-}
+if(typeof data85.slug !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/slug",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data85.title !== undefined){
-if(typeof data85.title !== "string"){
-const err159 = {instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/title",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err159];
-}
-else {
-vErrors.push(err159);
-}
-errors++;
-}
+if(typeof data85.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/title",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data85.line !== undefined){
 let data88 = data85.line;
-if(!((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88)))){
-const err160 = {instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/line",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err160];
-}
-else {
-vErrors.push(err160);
-}
-errors++;
-}
+if(!((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/line",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data88 == "number"){
-if(data88 < 1 || isNaN(data88)){
-const err161 = {instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/line",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err161];
-}
-else {
-vErrors.push(err161);
-}
-errors++;
-}
+if(data88 < 1 || isNaN(data88)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/line",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 }
 }
 if(data45.focus_rank !== undefined){
 let data89 = data45.focus_rank;
-if((!((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89)))) && (data89 !== null)){
-const err162 = {instancePath:instancePath+"/result/items/" + i6+"/focus_rank",schemaPath:"#/properties/result/properties/items/items/properties/focus_rank/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.focus_rank.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err162];
-}
-else {
-vErrors.push(err162);
-}
-errors++;
-}
+if((!((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89)))) && (data89 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/focus_rank",schemaPath:"#/properties/result/properties/items/items/properties/focus_rank/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.focus_rank.type},message:"must be integer,null"}), errors++;
 }
 if(data45.focus_basis !== undefined){
 let data90 = data45.focus_basis;
-if(!(((((data90 === "exact") || (data90 === "id_mention")) || (data90 === "bm25")) || (data90 === "title_overlap")) || (data90 === null))){
-const err163 = {instancePath:instancePath+"/result/items/" + i6+"/focus_basis",schemaPath:"#/properties/result/properties/items/items/properties/focus_basis/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.items.items.properties.focus_basis.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err163];
-}
-else {
-vErrors.push(err163);
-}
-errors++;
-}
+if(!(((((data90 === "exact") || (data90 === "id_mention")) || (data90 === "bm25")) || (data90 === "title_overlap")) || (data90 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/focus_basis",schemaPath:"#/properties/result/properties/items/items/properties/focus_basis/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.items.items.properties.focus_basis.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data45.score !== undefined){
 let data91 = data45.score;
-if((!(typeof data91 == "number")) && (data91 !== null)){
-const err164 = {instancePath:instancePath+"/result/items/" + i6+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.score.type},message:"must be number,null"};
-if(vErrors === null){
-vErrors = [err164];
+if((!(typeof data91 == "number")) && (data91 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: schema43.properties.result.properties.items.items.properties.score.type},message:"must be number,null"}), errors++;
 }
-else {
-vErrors.push(err164);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err165 = {instancePath:instancePath+"/result/items/" + i6,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err165];
-}
-else {
-vErrors.push(err165);
-}
-errors++;
-}
-}
-}
-else {
-const err166 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err166];
-}
-else {
-vErrors.push(err166);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.page !== undefined){
 let data92 = data0.page;
 if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
-if(data92.offset === undefined){
-const err167 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'"};
-if(vErrors === null){
-vErrors = [err167];
-}
-else {
-vErrors.push(err167);
-}
-errors++;
-}
-if(data92.returned === undefined){
-const err168 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "returned"},message:"must have required property '"+"returned"+"'"};
-if(vErrors === null){
-vErrors = [err168];
-}
-else {
-vErrors.push(err168);
-}
-errors++;
-}
-if(data92.total_evidence === undefined){
-const err169 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "total_evidence"},message:"must have required property '"+"total_evidence"+"'"};
-if(vErrors === null){
-vErrors = [err169];
-}
-else {
-vErrors.push(err169);
-}
-errors++;
-}
-if(data92.has_more === undefined){
-const err170 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "has_more"},message:"must have required property '"+"has_more"+"'"};
-if(vErrors === null){
-vErrors = [err170];
-}
-else {
-vErrors.push(err170);
-}
-errors++;
-}
-if(data92.next_cursor === undefined){
-const err171 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
-if(vErrors === null){
-vErrors = [err171];
-}
-else {
-vErrors.push(err171);
-}
-errors++;
+for(const prop16 of schema43.properties.result.properties.page.required){
+if(data92[prop16] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: prop16},message:"must have required property '"+prop16+"'"}), errors++;
 }
 for(const key1 in data92){
-if(!(((((key1 === "offset") || (key1 === "returned")) || (key1 === "total_evidence")) || (key1 === "has_more")) || (key1 === "next_cursor"))){
-const err172 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err172];
-}
-else {
-vErrors.push(err172);
-}
-errors++;
-}
+if(!(((((key1 === "offset") || (key1 === "returned")) || (key1 === "total_evidence")) || (key1 === "has_more")) || (key1 === "next_cursor"))) (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data92.offset !== undefined){
 let data93 = data92.offset;
-if(!((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93)))){
-const err173 = {instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err173];
-}
-else {
-vErrors.push(err173);
-}
-errors++;
-}
+if(!((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data93 == "number"){
-if(data93 < 0 || isNaN(data93)){
-const err174 = {instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err174];
-}
-else {
-vErrors.push(err174);
-}
-errors++;
-}
+if(data93 < 0 || isNaN(data93)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data92.returned !== undefined){
 let data94 = data92.returned;
-if(!((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94)))){
-const err175 = {instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err175];
-}
-else {
-vErrors.push(err175);
-}
-errors++;
-}
+if(!((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data94 == "number"){
-if(data94 < 0 || isNaN(data94)){
-const err176 = {instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err176];
-}
-else {
-vErrors.push(err176);
-}
-errors++;
-}
+if(data94 < 0 || isNaN(data94)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data92.total_evidence !== undefined){
 let data95 = data92.total_evidence;
-if(!((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95)))){
-const err177 = {instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err177];
-}
-else {
-vErrors.push(err177);
-}
-errors++;
-}
+if(!((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data95 == "number"){
-if(data95 < 0 || isNaN(data95)){
-const err178 = {instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err178];
-}
-else {
-vErrors.push(err178);
-}
-errors++;
-}
+if(data95 < 0 || isNaN(data95)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data92.has_more !== undefined){
-if(typeof data92.has_more !== "boolean"){
-const err179 = {instancePath:instancePath+"/result/page/has_more",schemaPath:"#/properties/result/properties/page/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err179];
-}
-else {
-vErrors.push(err179);
-}
-errors++;
-}
+if(typeof data92.has_more !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/page/has_more",schemaPath:"#/properties/result/properties/page/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data92.next_cursor !== undefined){
 let data97 = data92.next_cursor;
-if((typeof data97 !== "string") && (data97 !== null)){
-const err180 = {instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema43.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err180];
+if((typeof data97 !== "string") && (data97 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema43.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
-else {
-vErrors.push(err180);
-}
-errors++;
-}
-}
-}
-else {
-const err181 = {instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err181];
-}
-else {
-vErrors.push(err181);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.oversized_items !== undefined){
@@ -13810,122 +4051,37 @@ const len11 = data98.length;
 for(let i11=0; i11<len11; i11++){
 let data99 = data98[i11];
 if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-if(data99.id === undefined){
-const err182 = {instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err182];
-}
-else {
-vErrors.push(err182);
-}
-errors++;
-}
-if(data99.chars === undefined){
-const err183 = {instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
-if(vErrors === null){
-vErrors = [err183];
-}
-else {
-vErrors.push(err183);
-}
-errors++;
+for(const prop17 of schema43.properties.result.properties.oversized_items.items.required){
+if(data99[prop17] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop17},message:"must have required property '"+prop17+"'"}), errors++;
 }
 for(const key2 in data99){
-if(!((key2 === "id") || (key2 === "chars"))){
-const err184 = {instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err184];
-}
-else {
-vErrors.push(err184);
-}
-errors++;
-}
+if(!((key2 === "id") || (key2 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data99.id !== undefined){
 let data100 = data99.id;
-if((typeof data100 !== "string") && (data100 !== null)){
-const err185 = {instancePath:instancePath+"/result/oversized_items/" + i11+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema43.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err185];
-}
-else {
-vErrors.push(err185);
-}
-errors++;
-}
+if((typeof data100 !== "string") && (data100 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema43.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data99.chars !== undefined){
 let data101 = data99.chars;
-if(!((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101)))){
-const err186 = {instancePath:instancePath+"/result/oversized_items/" + i11+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err186];
-}
-else {
-vErrors.push(err186);
-}
-errors++;
-}
+if(!((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data101 == "number"){
-if(data101 < 0 || isNaN(data101)){
-const err187 = {instancePath:instancePath+"/result/oversized_items/" + i11+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err187];
-}
-else {
-vErrors.push(err187);
-}
-errors++;
+if(data101 < 0 || isNaN(data101)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err188 = {instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err188];
-}
-else {
-vErrors.push(err188);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err189 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err189];
-}
-else {
-vErrors.push(err189);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err190 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err190];
-}
-else {
-vErrors.push(err190);
-}
-errors++;
-}
-}
-}
-else {
-const err191 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err191];
-}
-else {
-vErrors.push(err191);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate110.errors = vErrors;
 return errors === 0;
@@ -13938,53 +4094,13 @@ function validate112(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.items === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.truncated === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.limit === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.truncation_reason === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncation_reason"},message:"must have required property '"+"truncation_reason"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop0 of schema44.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
 let data1 = data0.items;
@@ -13993,130 +4109,29 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.id === undefined){
-const err4 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data2.depth === undefined){
-const err5 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "depth"},message:"must have required property '"+"depth"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data2.relation === undefined){
-const err6 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data2.relations === undefined){
-const err7 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data2.via === undefined){
-const err8 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "via"},message:"must have required property '"+"via"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+for(const prop1 of schema44.properties.result.properties.items.items.required){
+if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.id !== undefined){
-if(typeof data2.id !== "string"){
-const err9 = {instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(typeof data2.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data2.depth !== undefined){
 let data4 = data2.depth;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err10 = {instancePath:instancePath+"/result/items/" + i0+"/depth",schemaPath:"#/properties/result/properties/items/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/depth",schemaPath:"#/properties/result/properties/items/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data2.relation !== undefined){
-if(typeof data2.relation !== "string"){
-const err11 = {instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(typeof data2.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data2.via !== undefined){
-if(typeof data2.via !== "string"){
-const err12 = {instancePath:instancePath+"/result/items/" + i0+"/via",schemaPath:"#/properties/result/properties/items/items/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(typeof data2.via !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/via",schemaPath:"#/properties/result/properties/items/items/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data2.relations !== undefined){
 let data7 = data2.relations;
 if(Array.isArray(data7)){
-if(data7.length < 1){
-const err13 = {instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(data7.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
-if(typeof data7[i1] !== "string"){
-const err14 = {instancePath:instancePath+"/result/items/" + i0+"/relations/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(typeof data7[i1] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relations/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 let i2 = data7.length;
 let j0;
@@ -14129,143 +4144,49 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err15 = {instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"}), errors++;
 break;
 }
 indices0[item0] = i2;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.truncated !== undefined){
-if(typeof data0.truncated !== "boolean"){
-const err19 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
+if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.limit !== undefined){
 let data10 = data0.limit;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-const err20 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.node_id !== undefined){
-if(typeof data0.node_id !== "string"){
-const err21 = {instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(typeof data0.node_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.depth !== undefined){
 let data12 = data0.depth;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-const err22 = {instancePath:instancePath+"/result/depth",schemaPath:"#/properties/result/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/depth",schemaPath:"#/properties/result/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.truncation_reason !== undefined){
 let data13 = data0.truncation_reason;
-if(!(((data13 === "result_limit") || (data13 === "edge_budget")) || (data13 === null))){
-const err23 = {instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if(!(((data13 === "result_limit") || (data13 === "edge_budget")) || (data13 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.examined_edges !== undefined){
 let data14 = data0.examined_edges;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-const err24 = {instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.edge_budget !== undefined){
 let data15 = data0.edge_budget;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-const err25 = {instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.oversized_items !== undefined){
 let data16 = data0.oversized_items;
@@ -14274,122 +4195,37 @@ const len2 = data16.length;
 for(let i3=0; i3<len2; i3++){
 let data17 = data16[i3];
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.id === undefined){
-const err26 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(data17.chars === undefined){
-const err27 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
+for(const prop2 of schema44.properties.result.properties.oversized_items.items.required){
+if(data17[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data17){
-if(!((key0 === "id") || (key0 === "chars"))){
-const err28 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
+if(!((key0 === "id") || (key0 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data17.id !== undefined){
 let data18 = data17.id;
-if((typeof data18 !== "string") && (data18 !== null)){
-const err29 = {instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema44.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
+if((typeof data18 !== "string") && (data18 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema44.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data17.chars !== undefined){
 let data19 = data17.chars;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err30 = {instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data19 == "number"){
-if(data19 < 0 || isNaN(data19)){
-const err31 = {instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
+if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err32 = {instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-}
-else {
-const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate112.errors = vErrors;
 return errors === 0;
@@ -14402,173 +4238,52 @@ function validate114(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_list_changesets.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.items === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.truncated === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.next_cursor === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.limit === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop0 of schema45.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
 let data1 = data0.items;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate73(data1[i0], {instancePath:instancePath+"/result/items/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
-errors = vErrors.length;
+if(!(validate73(data1[i0], {instancePath:instancePath+"/result/items/" + i0,parentData:data1,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.truncated !== undefined){
-if(typeof data0.truncated !== "boolean"){
-const err5 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.next_cursor !== undefined){
 let data4 = data0.next_cursor;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err6 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema45.properties.result.properties.next_cursor.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema45.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.limit !== undefined){
 let data5 = data0.limit;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err7 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.statuses !== undefined){
-if(!(Array.isArray(data0.statuses))){
-const err8 = {instancePath:instancePath+"/result/statuses",schemaPath:"#/properties/result/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(!(Array.isArray(data0.statuses))) (vErrors ??= []).push({instancePath:instancePath+"/result/statuses",schemaPath:"#/properties/result/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 if(data0.unreadable !== undefined){
 let data7 = data0.unreadable;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err9 = {instancePath:instancePath+"/result/unreadable",schemaPath:"#/properties/result/properties/unreadable/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) (vErrors ??= []).push({instancePath:instancePath+"/result/unreadable",schemaPath:"#/properties/result/properties/unreadable/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data7 == "number"){
-if(data7 < 0 || isNaN(data7)){
-const err10 = {instancePath:instancePath+"/result/unreadable",schemaPath:"#/properties/result/properties/unreadable/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+if(data7 < 0 || isNaN(data7)) (vErrors ??= []).push({instancePath:instancePath+"/result/unreadable",schemaPath:"#/properties/result/properties/unreadable/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate114.errors = vErrors;
 return errors === 0;
@@ -14581,607 +4296,161 @@ function validate117(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_preview_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.receipt_version === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "receipt_version"},message:"must have required property '"+"receipt_version"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.changeset_id === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "changeset_id"},message:"must have required property '"+"changeset_id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.changeset_sha256 === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "changeset_sha256"},message:"must have required property '"+"changeset_sha256"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.view === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "view"},message:"must have required property '"+"view"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data0.preview === undefined){
-const err4 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "preview"},message:"must have required property '"+"preview"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop0 of schema46.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
-if(!(func2.call(schema46.properties.result.properties, key0))){
-const err5 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!(func2.call(schema46.properties.result.properties, key0))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data0.receipt_version !== undefined){
-if(1 !== data0.receipt_version){
-const err6 = {instancePath:instancePath+"/result/receipt_version",schemaPath:"#/properties/result/properties/receipt_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(1 !== data0.receipt_version) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_version",schemaPath:"#/properties/result/properties/receipt_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data0.compact !== undefined){
-if(true !== data0.compact){
-const err7 = {instancePath:instancePath+"/result/compact",schemaPath:"#/properties/result/properties/compact/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(true !== data0.compact) (vErrors ??= []).push({instancePath:instancePath+"/result/compact",schemaPath:"#/properties/result/properties/compact/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}), errors++;
 }
 if(data0.changeset_id !== undefined){
 let data3 = data0.changeset_id;
 if(typeof data3 === "string"){
-if(!pattern0.test(data3)){
-const err8 = {instancePath:instancePath+"/result/changeset_id",schemaPath:"#/properties/result/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/result/changeset_id",schemaPath:"#/properties/result/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+if(!pattern0.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/result/changeset_id",schemaPath:"#/properties/result/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changeset_id",schemaPath:"#/properties/result/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.changeset_sha256 !== undefined){
 let data4 = data0.changeset_sha256;
 if(typeof data4 === "string"){
-if(!pattern1.test(data4)){
-const err10 = {instancePath:instancePath+"/result/changeset_sha256",schemaPath:"#/properties/result/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/result/changeset_sha256",schemaPath:"#/properties/result/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
+if(!pattern1.test(data4)) (vErrors ??= []).push({instancePath:instancePath+"/result/changeset_sha256",schemaPath:"#/properties/result/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/changeset_sha256",schemaPath:"#/properties/result/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.view !== undefined){
-if(typeof data0.view !== "string"){
-const err12 = {instancePath:instancePath+"/result/view",schemaPath:"#/properties/result/properties/view/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(typeof data0.view !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/view",schemaPath:"#/properties/result/properties/view/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.renderer !== undefined){
 let data6 = data0.renderer;
-if(!((((data6 === "page") || (data6 === "catalog")) || (data6 === "matrix")) || (data6 === "graph"))){
-const err13 = {instancePath:instancePath+"/result/renderer",schemaPath:"#/properties/result/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema46.properties.result.properties.renderer.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(!((((data6 === "page") || (data6 === "catalog")) || (data6 === "matrix")) || (data6 === "graph"))) (vErrors ??= []).push({instancePath:instancePath+"/result/renderer",schemaPath:"#/properties/result/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema46.properties.result.properties.renderer.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.preview !== undefined){
 let data7 = data0.preview;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.path === undefined){
-const err14 = {instancePath:instancePath+"/result/preview",schemaPath:"#/properties/result/properties/preview/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
+for(const prop1 of schema46.properties.result.properties.preview.required){
+if(data7[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/preview",schemaPath:"#/properties/result/properties/preview/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data7){
-if(!(((key1 === "path") || (key1 === "bytes")) || (key1 === "sha256"))){
-const err15 = {instancePath:instancePath+"/result/preview",schemaPath:"#/properties/result/properties/preview/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if(!(((key1 === "path") || (key1 === "bytes")) || (key1 === "sha256"))) (vErrors ??= []).push({instancePath:instancePath+"/result/preview",schemaPath:"#/properties/result/properties/preview/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data7.path !== undefined){
-if(typeof data7.path !== "string"){
-const err16 = {instancePath:instancePath+"/result/preview/path",schemaPath:"#/properties/result/properties/preview/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
+if(typeof data7.path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/preview/path",schemaPath:"#/properties/result/properties/preview/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data7.bytes !== undefined){
 let data9 = data7.bytes;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err17 = {instancePath:instancePath+"/result/preview/bytes",schemaPath:"#/properties/result/properties/preview/properties/bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) (vErrors ??= []).push({instancePath:instancePath+"/result/preview/bytes",schemaPath:"#/properties/result/properties/preview/properties/bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data9 == "number"){
-if(data9 < 0 || isNaN(data9)){
-const err18 = {instancePath:instancePath+"/result/preview/bytes",schemaPath:"#/properties/result/properties/preview/properties/bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
+if(data9 < 0 || isNaN(data9)) (vErrors ??= []).push({instancePath:instancePath+"/result/preview/bytes",schemaPath:"#/properties/result/properties/preview/properties/bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data7.sha256 !== undefined){
 let data10 = data7.sha256;
 if(typeof data10 === "string"){
-if(!pattern1.test(data10)){
-const err19 = {instancePath:instancePath+"/result/preview/sha256",schemaPath:"#/properties/result/properties/preview/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
+if(!pattern1.test(data10)) (vErrors ??= []).push({instancePath:instancePath+"/result/preview/sha256",schemaPath:"#/properties/result/properties/preview/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/preview/sha256",schemaPath:"#/properties/result/properties/preview/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/result/preview/sha256",schemaPath:"#/properties/result/properties/preview/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/result/preview",schemaPath:"#/properties/result/properties/preview/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/preview",schemaPath:"#/properties/result/properties/preview/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.marks !== undefined){
 let data11 = data0.marks;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.nodes_added === undefined){
-const err22 = {instancePath:instancePath+"/result/marks",schemaPath:"#/properties/result/properties/marks/required",keyword:"required",params:{missingProperty: "nodes_added"},message:"must have required property '"+"nodes_added"+"'"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data11.nodes_changed === undefined){
-const err23 = {instancePath:instancePath+"/result/marks",schemaPath:"#/properties/result/properties/marks/required",keyword:"required",params:{missingProperty: "nodes_changed"},message:"must have required property '"+"nodes_changed"+"'"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(data11.nodes_removed === undefined){
-const err24 = {instancePath:instancePath+"/result/marks",schemaPath:"#/properties/result/properties/marks/required",keyword:"required",params:{missingProperty: "nodes_removed"},message:"must have required property '"+"nodes_removed"+"'"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(data11.relations_added === undefined){
-const err25 = {instancePath:instancePath+"/result/marks",schemaPath:"#/properties/result/properties/marks/required",keyword:"required",params:{missingProperty: "relations_added"},message:"must have required property '"+"relations_added"+"'"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(data11.relations_removed === undefined){
-const err26 = {instancePath:instancePath+"/result/marks",schemaPath:"#/properties/result/properties/marks/required",keyword:"required",params:{missingProperty: "relations_removed"},message:"must have required property '"+"relations_removed"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
+for(const prop2 of schema46.properties.result.properties.marks.required){
+if(data11[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/marks",schemaPath:"#/properties/result/properties/marks/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data11){
-if(!(((((key2 === "nodes_added") || (key2 === "nodes_changed")) || (key2 === "nodes_removed")) || (key2 === "relations_added")) || (key2 === "relations_removed"))){
-const err27 = {instancePath:instancePath+"/result/marks",schemaPath:"#/properties/result/properties/marks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
+if(!(((((key2 === "nodes_added") || (key2 === "nodes_changed")) || (key2 === "nodes_removed")) || (key2 === "relations_added")) || (key2 === "relations_removed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/marks",schemaPath:"#/properties/result/properties/marks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data11.nodes_added !== undefined){
 let data12 = data11.nodes_added;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-const err28 = {instancePath:instancePath+"/result/marks/nodes_added",schemaPath:"#/properties/result/properties/marks/properties/nodes_added/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/marks/nodes_added",schemaPath:"#/properties/result/properties/marks/properties/nodes_added/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data12 == "number"){
-if(data12 < 0 || isNaN(data12)){
-const err29 = {instancePath:instancePath+"/result/marks/nodes_added",schemaPath:"#/properties/result/properties/marks/properties/nodes_added/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
+if(data12 < 0 || isNaN(data12)) (vErrors ??= []).push({instancePath:instancePath+"/result/marks/nodes_added",schemaPath:"#/properties/result/properties/marks/properties/nodes_added/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data11.nodes_changed !== undefined){
 let data13 = data11.nodes_changed;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err30 = {instancePath:instancePath+"/result/marks/nodes_changed",schemaPath:"#/properties/result/properties/marks/properties/nodes_changed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/result/marks/nodes_changed",schemaPath:"#/properties/result/properties/marks/properties/nodes_changed/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data13 == "number"){
-if(data13 < 0 || isNaN(data13)){
-const err31 = {instancePath:instancePath+"/result/marks/nodes_changed",schemaPath:"#/properties/result/properties/marks/properties/nodes_changed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
+if(data13 < 0 || isNaN(data13)) (vErrors ??= []).push({instancePath:instancePath+"/result/marks/nodes_changed",schemaPath:"#/properties/result/properties/marks/properties/nodes_changed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data11.nodes_removed !== undefined){
 let data14 = data11.nodes_removed;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-const err32 = {instancePath:instancePath+"/result/marks/nodes_removed",schemaPath:"#/properties/result/properties/marks/properties/nodes_removed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/marks/nodes_removed",schemaPath:"#/properties/result/properties/marks/properties/nodes_removed/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data14 == "number"){
-if(data14 < 0 || isNaN(data14)){
-const err33 = {instancePath:instancePath+"/result/marks/nodes_removed",schemaPath:"#/properties/result/properties/marks/properties/nodes_removed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
+if(data14 < 0 || isNaN(data14)) (vErrors ??= []).push({instancePath:instancePath+"/result/marks/nodes_removed",schemaPath:"#/properties/result/properties/marks/properties/nodes_removed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data11.relations_added !== undefined){
 let data15 = data11.relations_added;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-const err34 = {instancePath:instancePath+"/result/marks/relations_added",schemaPath:"#/properties/result/properties/marks/properties/relations_added/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/marks/relations_added",schemaPath:"#/properties/result/properties/marks/properties/relations_added/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data15 == "number"){
-if(data15 < 0 || isNaN(data15)){
-const err35 = {instancePath:instancePath+"/result/marks/relations_added",schemaPath:"#/properties/result/properties/marks/properties/relations_added/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
+if(data15 < 0 || isNaN(data15)) (vErrors ??= []).push({instancePath:instancePath+"/result/marks/relations_added",schemaPath:"#/properties/result/properties/marks/properties/relations_added/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data11.relations_removed !== undefined){
 let data16 = data11.relations_removed;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err36 = {instancePath:instancePath+"/result/marks/relations_removed",schemaPath:"#/properties/result/properties/marks/properties/relations_removed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))) (vErrors ??= []).push({instancePath:instancePath+"/result/marks/relations_removed",schemaPath:"#/properties/result/properties/marks/properties/relations_removed/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data16 == "number"){
-if(data16 < 0 || isNaN(data16)){
-const err37 = {instancePath:instancePath+"/result/marks/relations_removed",schemaPath:"#/properties/result/properties/marks/properties/relations_removed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
+if(data16 < 0 || isNaN(data16)) (vErrors ??= []).push({instancePath:instancePath+"/result/marks/relations_removed",schemaPath:"#/properties/result/properties/marks/properties/relations_removed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/result/marks",schemaPath:"#/properties/result/properties/marks/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/marks",schemaPath:"#/properties/result/properties/marks/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.valid !== undefined){
-if(typeof data0.valid !== "boolean"){
-const err39 = {instancePath:instancePath+"/result/valid",schemaPath:"#/properties/result/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
+if(typeof data0.valid !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/valid",schemaPath:"#/properties/result/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.finding_counts !== undefined){
 let data18 = data0.finding_counts;
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.error === undefined){
-const err40 = {instancePath:instancePath+"/result/finding_counts",schemaPath:"#/properties/result/properties/finding_counts/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-if(data18.warning === undefined){
-const err41 = {instancePath:instancePath+"/result/finding_counts",schemaPath:"#/properties/result/properties/finding_counts/required",keyword:"required",params:{missingProperty: "warning"},message:"must have required property '"+"warning"+"'"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
+for(const prop3 of schema46.properties.result.properties.finding_counts.required){
+if(data18[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/finding_counts",schemaPath:"#/properties/result/properties/finding_counts/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key3 in data18){
-if(!((key3 === "error") || (key3 === "warning"))){
-const err42 = {instancePath:instancePath+"/result/finding_counts",schemaPath:"#/properties/result/properties/finding_counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
+if(!((key3 === "error") || (key3 === "warning"))) (vErrors ??= []).push({instancePath:instancePath+"/result/finding_counts",schemaPath:"#/properties/result/properties/finding_counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}), errors++;
 }
 if(data18.error !== undefined){
 let data19 = data18.error;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err43 = {instancePath:instancePath+"/result/finding_counts/error",schemaPath:"#/properties/result/properties/finding_counts/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/finding_counts/error",schemaPath:"#/properties/result/properties/finding_counts/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data19 == "number"){
-if(data19 < 0 || isNaN(data19)){
-const err44 = {instancePath:instancePath+"/result/finding_counts/error",schemaPath:"#/properties/result/properties/finding_counts/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
+if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath+"/result/finding_counts/error",schemaPath:"#/properties/result/properties/finding_counts/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data18.warning !== undefined){
 let data20 = data18.warning;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-const err45 = {instancePath:instancePath+"/result/finding_counts/warning",schemaPath:"#/properties/result/properties/finding_counts/properties/warning/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) (vErrors ??= []).push({instancePath:instancePath+"/result/finding_counts/warning",schemaPath:"#/properties/result/properties/finding_counts/properties/warning/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data20 == "number"){
-if(data20 < 0 || isNaN(data20)){
-const err46 = {instancePath:instancePath+"/result/finding_counts/warning",schemaPath:"#/properties/result/properties/finding_counts/properties/warning/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
+if(data20 < 0 || isNaN(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/finding_counts/warning",schemaPath:"#/properties/result/properties/finding_counts/properties/warning/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/finding_counts",schemaPath:"#/properties/result/properties/finding_counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err47 = {instancePath:instancePath+"/result/finding_counts",schemaPath:"#/properties/result/properties/finding_counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err48 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-}
-else {
-const err49 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate117.errors = vErrors;
 return errors === 0;
@@ -15194,93 +4463,30 @@ function validate119(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_project_info.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.project_id === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "project_id"},message:"must have required property '"+"project_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.counts === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "counts"},message:"must have required property '"+"counts"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop0 of schema47.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.project_id !== undefined){
-if(typeof data0.project_id !== "string"){
-const err2 = {instancePath:instancePath+"/result/project_id",schemaPath:"#/properties/result/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
+if(typeof data0.project_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/project_id",schemaPath:"#/properties/result/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.name !== undefined){
-if(typeof data0.name !== "string"){
-const err3 = {instancePath:instancePath+"/result/name",schemaPath:"#/properties/result/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if(typeof data0.name !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/name",schemaPath:"#/properties/result/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.counts !== undefined){
 let data3 = data0.counts;
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-const err4 = {instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))) (vErrors ??= []).push({instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-else {
-vErrors.push(err4);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate119.errors = vErrors;
 return errors === 0;
@@ -15294,107 +4500,31 @@ function validate121(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.node === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node"},message:"must have required property '"+"node"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.path === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.body === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
+for(const prop0 of schema48.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "changeset_id") || (key0 === "node")) || (key0 === "path")) || (key0 === "body"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if(!((((key0 === "changeset_id") || (key0 === "node")) || (key0 === "path")) || (key0 === "body"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.changeset_id !== undefined){
 let data0 = data.changeset_id;
 if(typeof data0 === "string"){
-if(!pattern0.test(data0)){
-const err4 = {instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+if(!pattern0.test(data0)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.node !== undefined){
-if(!(validate24(data.node, {instancePath:instancePath+"/node",parentData:data,parentDataProperty:"node",rootData}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
+if(!(validate24(data.node, {instancePath:instancePath+"/node",parentData:data,parentDataProperty:"node",rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
 }
 if(data.path !== undefined){
-if(!(validate33(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-errors = vErrors.length;
-}
+if(!(validate33(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData}))) vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors), errors = vErrors.length;
 }
 if(data.body !== undefined){
-if(typeof data.body !== "string"){
-const err6 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
+if(typeof data.body !== "string") (vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate121.errors = vErrors;
 return errors === 0;
@@ -15407,27 +4537,13 @@ function validate124(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-errors = vErrors.length;
+if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate124.errors = vErrors;
 return errors === 0;
@@ -15441,75 +4557,28 @@ function validate127(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.node_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node_id"},message:"must have required property '"+"node_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+for(const prop0 of schema50.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((key0 === "changeset_id") || (key0 === "node_id")) || (key0 === "expected_content_hash"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
+if(!(((key0 === "changeset_id") || (key0 === "node_id")) || (key0 === "expected_content_hash"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.changeset_id !== undefined){
 let data0 = data.changeset_id;
 if(typeof data0 === "string"){
-if(!pattern0.test(data0)){
-const err2 = {instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+if(!pattern0.test(data0)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.node_id !== undefined){
-if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
+if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
+if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate127.errors = vErrors;
 return errors === 0;
@@ -15522,27 +4591,13 @@ function validate130(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-errors = vErrors.length;
+if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate130.errors = vErrors;
 return errors === 0;
@@ -15556,91 +4611,31 @@ function validate133(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.node_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node_id"},message:"must have required property '"+"node_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.new_path === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "new_path"},message:"must have required property '"+"new_path"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop0 of schema52.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "changeset_id") || (key0 === "node_id")) || (key0 === "expected_content_hash")) || (key0 === "new_path"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
+if(!((((key0 === "changeset_id") || (key0 === "node_id")) || (key0 === "expected_content_hash")) || (key0 === "new_path"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.changeset_id !== undefined){
 let data0 = data.changeset_id;
 if(typeof data0 === "string"){
-if(!pattern0.test(data0)){
-const err3 = {instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+if(!pattern0.test(data0)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.node_id !== undefined){
-if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
+if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
-}
+if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
 }
 if(data.new_path !== undefined){
-if(!(validate33(data.new_path, {instancePath:instancePath+"/new_path",parentData:data,parentDataProperty:"new_path",rootData}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-errors = vErrors.length;
+if(!(validate33(data.new_path, {instancePath:instancePath+"/new_path",parentData:data,parentDataProperty:"new_path",rootData}))) vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate133.errors = vErrors;
 return errors === 0;
@@ -15653,27 +4648,13 @@ function validate137(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-errors = vErrors.length;
+if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate137.errors = vErrors;
 return errors === 0;
@@ -15690,15 +4671,8 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.set === undefined){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "set"},message:"must have required property '"+"set"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+for(const prop0 of schema54.anyOf[0].required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 }
 var _valid0 = _errs2 === errors;
@@ -15706,129 +4680,54 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.body === undefined){
-const err1 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop1 of schema54.anyOf[1].required){
+if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"}), errors++;
+} else {
 errors = _errs1;
 if(vErrors !== null){
 if(_errs1){
 vErrors.length = _errs1;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.node_id === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node_id"},message:"must have required property '"+"node_id"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop2 of schema54.required){
+if(data[prop2] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "changeset_id") || (key0 === "node_id")) || (key0 === "expected_content_hash")) || (key0 === "set")) || (key0 === "body"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(!(((((key0 === "changeset_id") || (key0 === "node_id")) || (key0 === "expected_content_hash")) || (key0 === "set")) || (key0 === "body"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.changeset_id !== undefined){
 let data0 = data.changeset_id;
 if(typeof data0 === "string"){
-if(!pattern0.test(data0)){
-const err5 = {instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+if(!pattern0.test(data0)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.node_id !== undefined){
-if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
+if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
-}
+if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
 }
 if(data.set !== undefined){
-if(!(validate40(data.set, {instancePath:instancePath+"/set",parentData:data,parentDataProperty:"set",rootData}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
-}
+if(!(validate40(data.set, {instancePath:instancePath+"/set",parentData:data,parentDataProperty:"set",rootData}))) vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors), errors = vErrors.length;
 }
 if(data.body !== undefined){
-if(typeof data.body !== "string"){
-const err7 = {instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
+if(typeof data.body !== "string") (vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate140.errors = vErrors;
 return errors === 0;
@@ -15841,27 +4740,13 @@ function validate144(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-errors = vErrors.length;
+if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate144.errors = vErrors;
 return errors === 0;
@@ -15878,15 +4763,8 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.add === undefined){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "add"},message:"must have required property '"+"add"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+for(const prop0 of schema56.anyOf[0].required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 }
 var _valid0 = _errs2 === errors;
@@ -15894,195 +4772,74 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.remove === undefined){
-const err1 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "remove"},message:"must have required property '"+"remove"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop1 of schema56.anyOf[1].required){
+if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"}), errors++;
+} else {
 errors = _errs1;
 if(vErrors !== null){
 if(_errs1){
 vErrors.length = _errs1;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.source_id === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source_id"},message:"must have required property '"+"source_id"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop2 of schema56.required){
+if(data[prop2] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "changeset_id") || (key0 === "source_id")) || (key0 === "expected_content_hash")) || (key0 === "add")) || (key0 === "remove"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(!(((((key0 === "changeset_id") || (key0 === "source_id")) || (key0 === "expected_content_hash")) || (key0 === "add")) || (key0 === "remove"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.changeset_id !== undefined){
 let data0 = data.changeset_id;
 if(typeof data0 === "string"){
-if(!pattern0.test(data0)){
-const err5 = {instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+if(!pattern0.test(data0)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.source_id !== undefined){
-if(!(validate25(data.source_id, {instancePath:instancePath+"/source_id",parentData:data,parentDataProperty:"source_id",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
+if(!(validate25(data.source_id, {instancePath:instancePath+"/source_id",parentData:data,parentDataProperty:"source_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
-}
+if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
 }
 if(data.add !== undefined){
 let data3 = data.add;
 if(Array.isArray(data3)){
-if(data3.length > 1000){
-const err7 = {instancePath:instancePath+"/add",schemaPath:"#/properties/add/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data3.length < 1){
-const err8 = {instancePath:instancePath+"/add",schemaPath:"#/properties/add/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(data3.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/add",schemaPath:"#/properties/add/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}), errors++;
+if(data3.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/add",schemaPath:"#/properties/add/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate52(data3[i0], {instancePath:instancePath+"/add/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-errors = vErrors.length;
+if(!(validate52(data3[i0], {instancePath:instancePath+"/add/" + i0,parentData:data3,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/add",schemaPath:"#/properties/add/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/add",schemaPath:"#/properties/add/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.remove !== undefined){
 let data5 = data.remove;
 if(Array.isArray(data5)){
-if(data5.length > 1000){
-const err10 = {instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data5.length < 1){
-const err11 = {instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(data5.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}), errors++;
+if(data5.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate52(data5[i1], {instancePath:instancePath+"/remove/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-errors = vErrors.length;
+if(!(validate52(data5[i1], {instancePath:instancePath+"/remove/" + i1,parentData:data5,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate147.errors = vErrors;
 return errors === 0;
@@ -16095,27 +4852,13 @@ function validate152(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-errors = vErrors.length;
+if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate152.errors = vErrors;
 return errors === 0;
@@ -16128,27 +4871,13 @@ function validate155(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_rebase_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-errors = vErrors.length;
+if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate155.errors = vErrors;
 return errors === 0;
@@ -16163,43 +4892,14 @@ function validate159(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
-if(data.length > 1000){
-const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.length < 1){
-const err1 = {instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
+if(data.length > 1000) (vErrors ??= []).push({instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}), errors++;
+if(data.length < 1) (vErrors ??= []).push({instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate22(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
+if(!(validate22(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 validate159.errors = vErrors;
 return errors === 0;
@@ -16211,44 +4911,17 @@ function validate158(data, {instancePath="", parentData, parentDataProperty, roo
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.operations === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "operations"},message:"must have required property '"+"operations"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+for(const prop0 of schema59.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(key0 === "operations")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
+if(!(key0 === "operations")) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.operations !== undefined){
-if(!(validate159(data.operations, {instancePath:instancePath+"/operations",parentData:data,parentDataProperty:"operations",rootData}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
-errors = vErrors.length;
+if(!(validate159(data.operations, {instancePath:instancePath+"/operations",parentData:data,parentDataProperty:"operations",rootData}))) vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate158.errors = vErrors;
 return errors === 0;
@@ -16261,27 +4934,13 @@ function validate162(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_register_changes.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
-errors = vErrors.length;
+if(!(validate72(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate162.errors = vErrors;
 return errors === 0;
@@ -16294,67 +4953,19 @@ function validate165(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_render_status.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.deep === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "deep"},message:"must have required property '"+"deep"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.views === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "views"},message:"must have required property '"+"views"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.counts === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "counts"},message:"must have required property '"+"counts"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
+for(const prop0 of schema62.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
-if(!((((key0 === "deep") || (key0 === "views")) || (key0 === "counts")) || (key0 === "differing_outputs"))){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if(!((((key0 === "deep") || (key0 === "views")) || (key0 === "counts")) || (key0 === "differing_outputs"))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data0.deep !== undefined){
-if(typeof data0.deep !== "boolean"){
-const err4 = {instancePath:instancePath+"/result/deep",schemaPath:"#/properties/result/properties/deep/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(typeof data0.deep !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/deep",schemaPath:"#/properties/result/properties/deep/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.views !== undefined){
 let data2 = data0.views;
@@ -16363,318 +4974,75 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.view === undefined){
-const err5 = {instancePath:instancePath+"/result/views/" + i0,schemaPath:"#/properties/result/properties/views/items/required",keyword:"required",params:{missingProperty: "view"},message:"must have required property '"+"view"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data3.renderer === undefined){
-const err6 = {instancePath:instancePath+"/result/views/" + i0,schemaPath:"#/properties/result/properties/views/items/required",keyword:"required",params:{missingProperty: "renderer"},message:"must have required property '"+"renderer"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data3.output === undefined){
-const err7 = {instancePath:instancePath+"/result/views/" + i0,schemaPath:"#/properties/result/properties/views/items/required",keyword:"required",params:{missingProperty: "output"},message:"must have required property '"+"output"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data3.status === undefined){
-const err8 = {instancePath:instancePath+"/result/views/" + i0,schemaPath:"#/properties/result/properties/views/items/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data3.reason === undefined){
-const err9 = {instancePath:instancePath+"/result/views/" + i0,schemaPath:"#/properties/result/properties/views/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data3.command === undefined){
-const err10 = {instancePath:instancePath+"/result/views/" + i0,schemaPath:"#/properties/result/properties/views/items/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+for(const prop1 of schema62.properties.result.properties.views.items.required){
+if(data3[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0,schemaPath:"#/properties/result/properties/views/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data3){
-if(!(((((((key1 === "view") || (key1 === "renderer")) || (key1 === "output")) || (key1 === "status")) || (key1 === "reason")) || (key1 === "command")) || (key1 === "differs"))){
-const err11 = {instancePath:instancePath+"/result/views/" + i0,schemaPath:"#/properties/result/properties/views/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(!(((((((key1 === "view") || (key1 === "renderer")) || (key1 === "output")) || (key1 === "status")) || (key1 === "reason")) || (key1 === "command")) || (key1 === "differs"))) (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0,schemaPath:"#/properties/result/properties/views/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data3.view !== undefined){
-if(typeof data3.view !== "string"){
-const err12 = {instancePath:instancePath+"/result/views/" + i0+"/view",schemaPath:"#/properties/result/properties/views/items/properties/view/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(typeof data3.view !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/view",schemaPath:"#/properties/result/properties/views/items/properties/view/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data3.renderer !== undefined){
 let data5 = data3.renderer;
-if(!((((data5 === "page") || (data5 === "catalog")) || (data5 === "matrix")) || (data5 === "graph"))){
-const err13 = {instancePath:instancePath+"/result/views/" + i0+"/renderer",schemaPath:"#/properties/result/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema62.properties.result.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(!((((data5 === "page") || (data5 === "catalog")) || (data5 === "matrix")) || (data5 === "graph"))) (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/renderer",schemaPath:"#/properties/result/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema62.properties.result.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data3.output !== undefined){
-if(typeof data3.output !== "string"){
-const err14 = {instancePath:instancePath+"/result/views/" + i0+"/output",schemaPath:"#/properties/result/properties/views/items/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(typeof data3.output !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/output",schemaPath:"#/properties/result/properties/views/items/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data3.status !== undefined){
 let data7 = data3.status;
-if(!(((data7 === "current") || (data7 === "stale")) || (data7 === "unverified"))){
-const err15 = {instancePath:instancePath+"/result/views/" + i0+"/status",schemaPath:"#/properties/result/properties/views/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema62.properties.result.properties.views.items.properties.status.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if(!(((data7 === "current") || (data7 === "stale")) || (data7 === "unverified"))) (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/status",schemaPath:"#/properties/result/properties/views/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema62.properties.result.properties.views.items.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data3.reason !== undefined){
-if(typeof data3.reason !== "string"){
-const err16 = {instancePath:instancePath+"/result/views/" + i0+"/reason",schemaPath:"#/properties/result/properties/views/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
+if(typeof data3.reason !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/reason",schemaPath:"#/properties/result/properties/views/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data3.command !== undefined){
-if(typeof data3.command !== "string"){
-const err17 = {instancePath:instancePath+"/result/views/" + i0+"/command",schemaPath:"#/properties/result/properties/views/items/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
+if(typeof data3.command !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/command",schemaPath:"#/properties/result/properties/views/items/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data3.differs !== undefined){
-if(typeof data3.differs !== "boolean"){
-const err18 = {instancePath:instancePath+"/result/views/" + i0+"/differs",schemaPath:"#/properties/result/properties/views/items/properties/differs/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err18];
+if(typeof data3.differs !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/differs",schemaPath:"#/properties/result/properties/views/items/properties/differs/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
-else {
-vErrors.push(err18);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0,schemaPath:"#/properties/result/properties/views/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/result/views/" + i0,schemaPath:"#/properties/result/properties/views/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/result/views",schemaPath:"#/properties/result/properties/views/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/views",schemaPath:"#/properties/result/properties/views/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.counts !== undefined){
 let data11 = data0.counts;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.current === undefined){
-const err21 = {instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/required",keyword:"required",params:{missingProperty: "current"},message:"must have required property '"+"current"+"'"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data11.stale === undefined){
-const err22 = {instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/required",keyword:"required",params:{missingProperty: "stale"},message:"must have required property '"+"stale"+"'"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data11.unverified === undefined){
-const err23 = {instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/required",keyword:"required",params:{missingProperty: "unverified"},message:"must have required property '"+"unverified"+"'"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
+for(const prop2 of schema62.properties.result.properties.counts.required){
+if(data11[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data11){
-if(!(((key2 === "current") || (key2 === "stale")) || (key2 === "unverified"))){
-const err24 = {instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(!(((key2 === "current") || (key2 === "stale")) || (key2 === "unverified"))) (vErrors ??= []).push({instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data11.current !== undefined){
 let data12 = data11.current;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-const err25 = {instancePath:instancePath+"/result/counts/current",schemaPath:"#/properties/result/properties/counts/properties/current/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/counts/current",schemaPath:"#/properties/result/properties/counts/properties/current/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data12 == "number"){
-if(data12 < 0 || isNaN(data12)){
-const err26 = {instancePath:instancePath+"/result/counts/current",schemaPath:"#/properties/result/properties/counts/properties/current/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
+if(data12 < 0 || isNaN(data12)) (vErrors ??= []).push({instancePath:instancePath+"/result/counts/current",schemaPath:"#/properties/result/properties/counts/properties/current/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data11.stale !== undefined){
 let data13 = data11.stale;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err27 = {instancePath:instancePath+"/result/counts/stale",schemaPath:"#/properties/result/properties/counts/properties/stale/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/result/counts/stale",schemaPath:"#/properties/result/properties/counts/properties/stale/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data13 == "number"){
-if(data13 < 0 || isNaN(data13)){
-const err28 = {instancePath:instancePath+"/result/counts/stale",schemaPath:"#/properties/result/properties/counts/properties/stale/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
+if(data13 < 0 || isNaN(data13)) (vErrors ??= []).push({instancePath:instancePath+"/result/counts/stale",schemaPath:"#/properties/result/properties/counts/properties/stale/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data11.unverified !== undefined){
 let data14 = data11.unverified;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-const err29 = {instancePath:instancePath+"/result/counts/unverified",schemaPath:"#/properties/result/properties/counts/properties/unverified/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/counts/unverified",schemaPath:"#/properties/result/properties/counts/properties/unverified/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data14 == "number"){
-if(data14 < 0 || isNaN(data14)){
-const err30 = {instancePath:instancePath+"/result/counts/unverified",schemaPath:"#/properties/result/properties/counts/properties/unverified/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
+if(data14 < 0 || isNaN(data14)) (vErrors ??= []).push({instancePath:instancePath+"/result/counts/unverified",schemaPath:"#/properties/result/properties/counts/properties/unverified/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.differing_outputs !== undefined){
@@ -16682,51 +5050,18 @@ let data15 = data0.differing_outputs;
 if(Array.isArray(data15)){
 const len1 = data15.length;
 for(let i1=0; i1<len1; i1++){
-if(typeof data15[i1] !== "string"){
-const err32 = {instancePath:instancePath+"/result/differing_outputs/" + i1,schemaPath:"#/properties/result/properties/differing_outputs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err32];
+if(typeof data15[i1] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/differing_outputs/" + i1,schemaPath:"#/properties/result/properties/differing_outputs/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err32);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/differing_outputs",schemaPath:"#/properties/result/properties/differing_outputs/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/result/differing_outputs",schemaPath:"#/properties/result/properties/differing_outputs/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-}
-else {
-const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate165.errors = vErrors;
 return errors === 0;
@@ -16739,53 +5074,13 @@ function validate167(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_search.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.items === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.truncated === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.limit === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.dropped_terms === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "dropped_terms"},message:"must have required property '"+"dropped_terms"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop0 of schema63.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
 let data1 = data0.items;
@@ -16794,124 +5089,38 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.id === undefined){
-const err4 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop1 of schema63.properties.result.properties.items.items.required){
+if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.id !== undefined){
-if(typeof data2.id !== "string"){
-const err5 = {instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(typeof data2.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data2.kind !== undefined){
-if(typeof data2.kind !== "string"){
-const err6 = {instancePath:instancePath+"/result/items/" + i0+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(typeof data2.kind !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data2.title !== undefined){
-if(typeof data2.title !== "string"){
-const err7 = {instancePath:instancePath+"/result/items/" + i0+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(typeof data2.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data2.score !== undefined){
-if(!(typeof data2.score == "number")){
-const err8 = {instancePath:instancePath+"/result/items/" + i0+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err8];
+if(!(typeof data2.score == "number")) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"}), errors++;
 }
-else {
-vErrors.push(err8);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err9 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.truncated !== undefined){
-if(typeof data0.truncated !== "boolean"){
-const err11 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.limit !== undefined){
 let data8 = data0.limit;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err12 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.query !== undefined){
-if(typeof data0.query !== "string"){
-const err13 = {instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(typeof data0.query !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.dropped_terms !== undefined){
 let data10 = data0.dropped_terms;
@@ -16920,85 +5129,25 @@ const len1 = data10.length;
 for(let i1=0; i1<len1; i1++){
 let data11 = data10[i1];
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.term === undefined){
-const err14 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: "term"},message:"must have required property '"+"term"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data11.reason === undefined){
-const err15 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+for(const prop2 of schema63.properties.result.properties.dropped_terms.items.required){
+if(data11[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data11){
-if(!((key0 === "term") || (key0 === "reason"))){
-const err16 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
+if(!((key0 === "term") || (key0 === "reason"))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data11.term !== undefined){
-if(typeof data11.term !== "string"){
-const err17 = {instancePath:instancePath+"/result/dropped_terms/" + i1+"/term",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/term/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
+if(typeof data11.term !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1+"/term",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/term/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data11.reason !== undefined){
 let data13 = data11.reason;
-if(!((data13 === "stop_word") || (data13 === "term_limit"))){
-const err18 = {instancePath:instancePath+"/result/dropped_terms/" + i1+"/reason",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema63.properties.result.properties.dropped_terms.items.properties.reason.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err18];
+if(!((data13 === "stop_word") || (data13 === "term_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1+"/reason",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema63.properties.result.properties.dropped_terms.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-else {
-vErrors.push(err18);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/result/dropped_terms",schemaPath:"#/properties/result/properties/dropped_terms/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms",schemaPath:"#/properties/result/properties/dropped_terms/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.oversized_items !== undefined){
@@ -17008,122 +5157,37 @@ const len2 = data14.length;
 for(let i2=0; i2<len2; i2++){
 let data15 = data14[i2];
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.id === undefined){
-const err21 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data15.chars === undefined){
-const err22 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
+for(const prop3 of schema63.properties.result.properties.oversized_items.items.required){
+if(data15[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key1 in data15){
-if(!((key1 === "id") || (key1 === "chars"))){
-const err23 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if(!((key1 === "id") || (key1 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data15.id !== undefined){
 let data16 = data15.id;
-if((typeof data16 !== "string") && (data16 !== null)){
-const err24 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema63.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if((typeof data16 !== "string") && (data16 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema63.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data15.chars !== undefined){
 let data17 = data15.chars;
-if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
-const err25 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data17 == "number"){
-if(data17 < 0 || isNaN(data17)){
-const err26 = {instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
+if(data17 < 0 || isNaN(data17)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err27 = {instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-}
-else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate167.errors = vErrors;
 return errors === 0;
@@ -17136,108 +5200,37 @@ function validate169(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_stop_visualization.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.stopped === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "stopped"},message:"must have required property '"+"stopped"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.manager_running === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "manager_running"},message:"must have required property '"+"manager_running"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop0 of schema64.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
-if(!((key0 === "stopped") || (key0 === "manager_running"))){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
+if(!((key0 === "stopped") || (key0 === "manager_running"))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data0.stopped !== undefined){
 let data1 = data0.stopped;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(typeof data1[i0] !== "string"){
-const err3 = {instancePath:instancePath+"/result/stopped/" + i0,schemaPath:"#/properties/result/properties/stopped/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
+if(typeof data1[i0] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/stopped/" + i0,schemaPath:"#/properties/result/properties/stopped/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/result/stopped",schemaPath:"#/properties/result/properties/stopped/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/stopped",schemaPath:"#/properties/result/properties/stopped/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.manager_running !== undefined){
-if(typeof data0.manager_running !== "boolean"){
-const err5 = {instancePath:instancePath+"/result/manager_running",schemaPath:"#/properties/result/properties/manager_running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err5];
+if(typeof data0.manager_running !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/manager_running",schemaPath:"#/properties/result/properties/manager_running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
-else {
-vErrors.push(err5);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate169.errors = vErrors;
 return errors === 0;
@@ -17250,119 +5243,38 @@ function validate171(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_sync.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.rebuilt === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "rebuilt"},message:"must have required property '"+"rebuilt"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.generation === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop0 of schema65.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.rebuilt !== undefined){
-if(typeof data0.rebuilt !== "boolean"){
-const err2 = {instancePath:instancePath+"/result/rebuilt",schemaPath:"#/properties/result/properties/rebuilt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
+if(typeof data0.rebuilt !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/rebuilt",schemaPath:"#/properties/result/properties/rebuilt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.generation !== undefined){
 let data2 = data0.generation;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err3 = {instancePath:instancePath+"/result/generation",schemaPath:"#/properties/result/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))) (vErrors ??= []).push({instancePath:instancePath+"/result/generation",schemaPath:"#/properties/result/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.counts !== undefined){
 let data3 = data0.counts;
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-const err4 = {instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))) (vErrors ??= []).push({instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 if(data0.build !== undefined){
 let data4 = data0.build;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-const err5 = {instancePath:instancePath+"/result/build",schemaPath:"#/properties/result/properties/build/type",keyword:"type",params:{type: schema65.properties.result.properties.build.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/build",schemaPath:"#/properties/result/properties/build/type",keyword:"type",params:{type: schema65.properties.result.properties.build.type},message:"must be object,null"}), errors++;
 }
 if(data0.identity_ms !== undefined){
-if(!(typeof data0.identity_ms == "number")){
-const err6 = {instancePath:instancePath+"/result/identity_ms",schemaPath:"#/properties/result/properties/identity_ms/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err6];
+if(!(typeof data0.identity_ms == "number")) (vErrors ??= []).push({instancePath:instancePath+"/result/identity_ms",schemaPath:"#/properties/result/properties/identity_ms/type",keyword:"type",params:{type: "number"},message:"must be number"}), errors++;
 }
-else {
-vErrors.push(err6);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate171.errors = vErrors;
 return errors === 0;
@@ -17375,209 +5287,63 @@ function validate173(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_validate_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.findings === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "findings"},message:"must have required property '"+"findings"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.truncated === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.next_cursor === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "next_cursor"},message:"must have required property '"+"next_cursor"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.limit === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data0.changeset === undefined){
-const err4 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "changeset"},message:"must have required property '"+"changeset"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data0.valid === undefined){
-const err5 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+for(const prop0 of schema66.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.findings !== undefined){
 let data1 = data0.findings;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate63(data1[i0], {instancePath:instancePath+"/result/findings/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
-errors = vErrors.length;
+if(!(validate63(data1[i0], {instancePath:instancePath+"/result/findings/" + i0,parentData:data1,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/result/findings",schemaPath:"#/properties/result/properties/findings/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/findings",schemaPath:"#/properties/result/properties/findings/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.truncated !== undefined){
-if(typeof data0.truncated !== "boolean"){
-const err7 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.next_cursor !== undefined){
 let data4 = data0.next_cursor;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err8 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema66.properties.result.properties.next_cursor.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema66.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.limit !== undefined){
 let data5 = data0.limit;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err9 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.changeset !== undefined){
-if(!(validate73(data0.changeset, {instancePath:instancePath+"/result/changeset",parentData:data0,parentDataProperty:"changeset",rootData}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
-errors = vErrors.length;
-}
+if(!(validate73(data0.changeset, {instancePath:instancePath+"/result/changeset",parentData:data0,parentDataProperty:"changeset",rootData}))) vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors), errors = vErrors.length;
 }
 if(data0.valid !== undefined){
-if(typeof data0.valid !== "boolean"){
-const err10 = {instancePath:instancePath+"/result/valid",schemaPath:"#/properties/result/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if(typeof data0.valid !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/valid",schemaPath:"#/properties/result/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.finding_counts !== undefined){
 let data8 = data0.finding_counts;
-if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-const err11 = {instancePath:instancePath+"/result/finding_counts",schemaPath:"#/properties/result/properties/finding_counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))) (vErrors ??= []).push({instancePath:instancePath+"/result/finding_counts",schemaPath:"#/properties/result/properties/finding_counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 if(data0.operation_summaries !== undefined){
 let data9 = data0.operation_summaries;
 if(Array.isArray(data9)){
 const len1 = data9.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate94(data9[i1], {instancePath:instancePath+"/result/operation_summaries/" + i1,parentData:data9,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
-errors = vErrors.length;
+if(!(validate94(data9[i1], {instancePath:instancePath+"/result/operation_summaries/" + i1,parentData:data9,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/operation_summaries",schemaPath:"#/properties/result/properties/operation_summaries/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/result/operation_summaries",schemaPath:"#/properties/result/properties/operation_summaries/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate173.errors = vErrors;
 return errors === 0;
@@ -17590,43 +5356,13 @@ function validate178(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_validate_project.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.items === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.truncated === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.limit === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
+for(const prop0 of schema67.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
 let data1 = data0.items;
@@ -17635,351 +5371,92 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.severity === undefined){
-const err3 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "severity"},message:"must have required property '"+"severity"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data2.code === undefined){
-const err4 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data2.message === undefined){
-const err5 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+for(const prop1 of schema67.properties.result.properties.items.items.required){
+if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.severity !== undefined){
-if(typeof data2.severity !== "string"){
-const err6 = {instancePath:instancePath+"/result/items/" + i0+"/severity",schemaPath:"#/properties/result/properties/items/items/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(typeof data2.severity !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/severity",schemaPath:"#/properties/result/properties/items/items/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data2.code !== undefined){
-if(typeof data2.code !== "string"){
-const err7 = {instancePath:instancePath+"/result/items/" + i0+"/code",schemaPath:"#/properties/result/properties/items/items/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(typeof data2.code !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/code",schemaPath:"#/properties/result/properties/items/items/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data2.message !== undefined){
-if(typeof data2.message !== "string"){
-const err8 = {instancePath:instancePath+"/result/items/" + i0+"/message",schemaPath:"#/properties/result/properties/items/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(typeof data2.message !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/message",schemaPath:"#/properties/result/properties/items/items/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data2.path !== undefined){
 let data6 = data2.path;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err9 = {instancePath:instancePath+"/result/items/" + i0+"/path",schemaPath:"#/properties/result/properties/items/items/properties/path/type",keyword:"type",params:{type: schema67.properties.result.properties.items.items.properties.path.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/path",schemaPath:"#/properties/result/properties/items/items/properties/path/type",keyword:"type",params:{type: schema67.properties.result.properties.items.items.properties.path.type},message:"must be string,null"}), errors++;
 }
 if(data2.line !== undefined){
 let data7 = data2.line;
-if((!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) && (data7 !== null)){
-const err10 = {instancePath:instancePath+"/result/items/" + i0+"/line",schemaPath:"#/properties/result/properties/items/items/properties/line/type",keyword:"type",params:{type: schema67.properties.result.properties.items.items.properties.line.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err10];
+if((!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/line",schemaPath:"#/properties/result/properties/items/items/properties/line/type",keyword:"type",params:{type: schema67.properties.result.properties.items.items.properties.line.type},message:"must be integer,null"}), errors++;
 }
-else {
-vErrors.push(err10);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.truncated !== undefined){
-if(typeof data0.truncated !== "boolean"){
-const err13 = {instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.limit !== undefined){
 let data9 = data0.limit;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err14 = {instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.valid !== undefined){
-if(typeof data0.valid !== "boolean"){
-const err15 = {instancePath:instancePath+"/result/valid",schemaPath:"#/properties/result/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if(typeof data0.valid !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/valid",schemaPath:"#/properties/result/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.counts !== undefined){
 let data11 = data0.counts;
-if(!(data11 && typeof data11 == "object" && !Array.isArray(data11))){
-const err16 = {instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
+if(!(data11 && typeof data11 == "object" && !Array.isArray(data11))) (vErrors ??= []).push({instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 if(data0.mentions !== undefined){
 let data12 = data0.mentions;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.edges === undefined){
-const err17 = {instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/required",keyword:"required",params:{missingProperty: "edges"},message:"must have required property '"+"edges"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data12.linked === undefined){
-const err18 = {instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/required",keyword:"required",params:{missingProperty: "linked"},message:"must have required property '"+"linked"+"'"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data12.bare_leaf === undefined){
-const err19 = {instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/required",keyword:"required",params:{missingProperty: "bare_leaf"},message:"must have required property '"+"bare_leaf"+"'"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data12.ambiguous === undefined){
-const err20 = {instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/required",keyword:"required",params:{missingProperty: "ambiguous"},message:"must have required property '"+"ambiguous"+"'"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
+for(const prop2 of schema67.properties.result.properties.mentions.required){
+if(data12[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data12){
-if(!((((key0 === "edges") || (key0 === "linked")) || (key0 === "bare_leaf")) || (key0 === "ambiguous"))){
-const err21 = {instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(!((((key0 === "edges") || (key0 === "linked")) || (key0 === "bare_leaf")) || (key0 === "ambiguous"))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data12.edges !== undefined){
 let data13 = data12.edges;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err22 = {instancePath:instancePath+"/result/mentions/edges",schemaPath:"#/properties/result/properties/mentions/properties/edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/edges",schemaPath:"#/properties/result/properties/mentions/properties/edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data13 == "number"){
-if(data13 < 0 || isNaN(data13)){
-const err23 = {instancePath:instancePath+"/result/mentions/edges",schemaPath:"#/properties/result/properties/mentions/properties/edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if(data13 < 0 || isNaN(data13)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/edges",schemaPath:"#/properties/result/properties/mentions/properties/edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data12.linked !== undefined){
 let data14 = data12.linked;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-const err24 = {instancePath:instancePath+"/result/mentions/linked",schemaPath:"#/properties/result/properties/mentions/properties/linked/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/linked",schemaPath:"#/properties/result/properties/mentions/properties/linked/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data14 == "number"){
-if(data14 < 0 || isNaN(data14)){
-const err25 = {instancePath:instancePath+"/result/mentions/linked",schemaPath:"#/properties/result/properties/mentions/properties/linked/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(data14 < 0 || isNaN(data14)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/linked",schemaPath:"#/properties/result/properties/mentions/properties/linked/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data12.bare_leaf !== undefined){
 let data15 = data12.bare_leaf;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-const err26 = {instancePath:instancePath+"/result/mentions/bare_leaf",schemaPath:"#/properties/result/properties/mentions/properties/bare_leaf/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/bare_leaf",schemaPath:"#/properties/result/properties/mentions/properties/bare_leaf/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data15 == "number"){
-if(data15 < 0 || isNaN(data15)){
-const err27 = {instancePath:instancePath+"/result/mentions/bare_leaf",schemaPath:"#/properties/result/properties/mentions/properties/bare_leaf/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
+if(data15 < 0 || isNaN(data15)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/bare_leaf",schemaPath:"#/properties/result/properties/mentions/properties/bare_leaf/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data12.ambiguous !== undefined){
 let data16 = data12.ambiguous;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err28 = {instancePath:instancePath+"/result/mentions/ambiguous",schemaPath:"#/properties/result/properties/mentions/properties/ambiguous/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/ambiguous",schemaPath:"#/properties/result/properties/mentions/properties/ambiguous/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data16 == "number"){
-if(data16 < 0 || isNaN(data16)){
-const err29 = {instancePath:instancePath+"/result/mentions/ambiguous",schemaPath:"#/properties/result/properties/mentions/properties/ambiguous/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
+if(data16 < 0 || isNaN(data16)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/ambiguous",schemaPath:"#/properties/result/properties/mentions/properties/ambiguous/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.next_cursor !== undefined){
 let data17 = data0.next_cursor;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err31 = {instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema67.properties.result.properties.next_cursor.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
+if((typeof data17 !== "string") && (data17 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema67.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.oversized_items !== undefined){
 let data18 = data0.oversized_items;
@@ -17988,122 +5465,37 @@ const len1 = data18.length;
 for(let i1=0; i1<len1; i1++){
 let data19 = data18[i1];
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.id === undefined){
-const err32 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-if(data19.chars === undefined){
-const err33 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: "chars"},message:"must have required property '"+"chars"+"'"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+for(const prop3 of schema67.properties.result.properties.oversized_items.items.required){
+if(data19[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key1 in data19){
-if(!((key1 === "id") || (key1 === "chars"))){
-const err34 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
+if(!((key1 === "id") || (key1 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data19.id !== undefined){
 let data20 = data19.id;
-if((typeof data20 !== "string") && (data20 !== null)){
-const err35 = {instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema67.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
+if((typeof data20 !== "string") && (data20 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema67.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data19.chars !== undefined){
 let data21 = data19.chars;
-if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
-const err36 = {instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data21 == "number"){
-if(data21 < 0 || isNaN(data21)){
-const err37 = {instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
+if(data21 < 0 || isNaN(data21)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err38 = {instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err40 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-}
-else {
-const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate178.errors = vErrors;
 return errors === 0;
@@ -18118,447 +5510,96 @@ function validate180(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_visualization_status.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.template === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "template"},message:"must have required property '"+"template"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.lifecycle === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "lifecycle"},message:"must have required property '"+"lifecycle"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.snapshot === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "snapshot"},message:"must have required property '"+"snapshot"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.snapshot_state === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "snapshot_state"},message:"must have required property '"+"snapshot_state"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data0.staleness === undefined){
-const err4 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "staleness"},message:"must have required property '"+"staleness"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data0.freshness === undefined){
-const err5 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "freshness"},message:"must have required property '"+"freshness"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+for(const prop0 of schema68.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
-if(!((((((key0 === "template") || (key0 === "lifecycle")) || (key0 === "snapshot")) || (key0 === "snapshot_state")) || (key0 === "staleness")) || (key0 === "freshness"))){
-const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(!((((((key0 === "template") || (key0 === "lifecycle")) || (key0 === "snapshot")) || (key0 === "snapshot_state")) || (key0 === "staleness")) || (key0 === "freshness"))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data0.template !== undefined){
-if("graph-browser@17" !== data0.template){
-const err7 = {instancePath:instancePath+"/result/template",schemaPath:"#/properties/result/properties/template/const",keyword:"const",params:{allowedValue: "graph-browser@17"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if("graph-browser@17" !== data0.template) (vErrors ??= []).push({instancePath:instancePath+"/result/template",schemaPath:"#/properties/result/properties/template/const",keyword:"const",params:{allowedValue: "graph-browser@17"},message:"must be equal to constant"}), errors++;
 }
 if(data0.lifecycle !== undefined){
 let data2 = data0.lifecycle;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.manager === undefined){
-const err8 = {instancePath:instancePath+"/result/lifecycle",schemaPath:"#/properties/result/properties/lifecycle/required",keyword:"required",params:{missingProperty: "manager"},message:"must have required property '"+"manager"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data2.state === undefined){
-const err9 = {instancePath:instancePath+"/result/lifecycle",schemaPath:"#/properties/result/properties/lifecycle/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data2.workers === undefined){
-const err10 = {instancePath:instancePath+"/result/lifecycle",schemaPath:"#/properties/result/properties/lifecycle/required",keyword:"required",params:{missingProperty: "workers"},message:"must have required property '"+"workers"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data2.truncated === undefined){
-const err11 = {instancePath:instancePath+"/result/lifecycle",schemaPath:"#/properties/result/properties/lifecycle/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
+for(const prop1 of schema68.properties.result.properties.lifecycle.required){
+if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle",schemaPath:"#/properties/result/properties/lifecycle/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data2){
-if(!((((key1 === "manager") || (key1 === "state")) || (key1 === "workers")) || (key1 === "truncated"))){
-const err12 = {instancePath:instancePath+"/result/lifecycle",schemaPath:"#/properties/result/properties/lifecycle/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if(!((((key1 === "manager") || (key1 === "state")) || (key1 === "workers")) || (key1 === "truncated"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle",schemaPath:"#/properties/result/properties/lifecycle/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data2.manager !== undefined){
 let data3 = data2.manager;
-if(!((data3 === "running") || (data3 === "not_running"))){
-const err13 = {instancePath:instancePath+"/result/lifecycle/manager",schemaPath:"#/properties/result/properties/lifecycle/properties/manager/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.lifecycle.properties.manager.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(!((data3 === "running") || (data3 === "not_running"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/manager",schemaPath:"#/properties/result/properties/lifecycle/properties/manager/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.lifecycle.properties.manager.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data2.state !== undefined){
 let data4 = data2.state;
-if(!(((((data4 === "running") || (data4 === "starting")) || (data4 === "dead")) || (data4 === "stopped")) || (data4 === "none"))){
-const err14 = {instancePath:instancePath+"/result/lifecycle/state",schemaPath:"#/properties/result/properties/lifecycle/properties/state/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.lifecycle.properties.state.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(!(((((data4 === "running") || (data4 === "starting")) || (data4 === "dead")) || (data4 === "stopped")) || (data4 === "none"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/state",schemaPath:"#/properties/result/properties/lifecycle/properties/state/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.lifecycle.properties.state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data2.workers !== undefined){
 let data5 = data2.workers;
 if(Array.isArray(data5)){
-if(data5.length > 20){
-const err15 = {instancePath:instancePath+"/result/lifecycle/workers",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if(data5.length > 20) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}), errors++;
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.worker_id === undefined){
-const err16 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/required",keyword:"required",params:{missingProperty: "worker_id"},message:"must have required property '"+"worker_id"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data6.state === undefined){
-const err17 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data6.signature_state === undefined){
-const err18 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/required",keyword:"required",params:{missingProperty: "signature_state"},message:"must have required property '"+"signature_state"+"'"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data6.port === undefined){
-const err19 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/required",keyword:"required",params:{missingProperty: "port"},message:"must have required property '"+"port"+"'"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data6.generation === undefined){
-const err20 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(data6.started_at === undefined){
-const err21 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/required",keyword:"required",params:{missingProperty: "started_at"},message:"must have required property '"+"started_at"+"'"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data6.last_activity_at === undefined){
-const err22 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/required",keyword:"required",params:{missingProperty: "last_activity_at"},message:"must have required property '"+"last_activity_at"+"'"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data6.exit_reason === undefined){
-const err23 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/required",keyword:"required",params:{missingProperty: "exit_reason"},message:"must have required property '"+"exit_reason"+"'"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
+for(const prop2 of schema68.properties.result.properties.lifecycle.properties.workers.items.required){
+if(data6[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data6){
-if(!((((((((key2 === "worker_id") || (key2 === "state")) || (key2 === "signature_state")) || (key2 === "port")) || (key2 === "generation")) || (key2 === "started_at")) || (key2 === "last_activity_at")) || (key2 === "exit_reason"))){
-const err24 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(!((((((((key2 === "worker_id") || (key2 === "state")) || (key2 === "signature_state")) || (key2 === "port")) || (key2 === "generation")) || (key2 === "started_at")) || (key2 === "last_activity_at")) || (key2 === "exit_reason"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data6.worker_id !== undefined){
-if(typeof data6.worker_id !== "string"){
-const err25 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/worker_id",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/worker_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(typeof data6.worker_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/worker_id",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/worker_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data6.state !== undefined){
 let data8 = data6.state;
-if(!((((data8 === "starting") || (data8 === "running")) || (data8 === "dead")) || (data8 === "stopped"))){
-const err26 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/state",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.lifecycle.properties.workers.items.properties.state.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
+if(!((((data8 === "starting") || (data8 === "running")) || (data8 === "dead")) || (data8 === "stopped"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/state",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.lifecycle.properties.workers.items.properties.state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data6.signature_state !== undefined){
 let data9 = data6.signature_state;
-if(!(((data9 === "current") || (data9 === "stale")) || (data9 === "unknown"))){
-const err27 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/signature_state",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.lifecycle.properties.workers.items.properties.signature_state.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
+if(!(((data9 === "current") || (data9 === "stale")) || (data9 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/signature_state",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.lifecycle.properties.workers.items.properties.signature_state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data6.port !== undefined){
 let data10 = data6.port;
-if((!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) && (data10 !== null)){
-const err28 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/port",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/port/type",keyword:"type",params:{type: schema68.properties.result.properties.lifecycle.properties.workers.items.properties.port.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
+if((!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/port",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/port/type",keyword:"type",params:{type: schema68.properties.result.properties.lifecycle.properties.workers.items.properties.port.type},message:"must be integer,null"}), errors++;
 }
 if(data6.generation !== undefined){
 let data11 = data6.generation;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err29 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/generation",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/generation",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data11 == "number"){
-if(data11 < 1 || isNaN(data11)){
-const err30 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/generation",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
+if(data11 < 1 || isNaN(data11)) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/generation",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data6.started_at !== undefined){
-if(typeof data6.started_at !== "string"){
-const err31 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/started_at",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
+if(typeof data6.started_at !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/started_at",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data6.last_activity_at !== undefined){
-if(typeof data6.last_activity_at !== "string"){
-const err32 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/last_activity_at",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/last_activity_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
+if(typeof data6.last_activity_at !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/last_activity_at",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/last_activity_at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data6.exit_reason !== undefined){
 let data14 = data6.exit_reason;
-if((typeof data14 !== "string") && (data14 !== null)){
-const err33 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/exit_reason",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/exit_reason/type",keyword:"type",params:{type: schema68.properties.result.properties.lifecycle.properties.workers.items.properties.exit_reason.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err33];
+if((typeof data14 !== "string") && (data14 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/exit_reason",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/exit_reason/type",keyword:"type",params:{type: schema68.properties.result.properties.lifecycle.properties.workers.items.properties.exit_reason.type},message:"must be string,null"}), errors++;
 }
-else {
-vErrors.push(err33);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-}
-else {
-const err35 = {instancePath:instancePath+"/result/lifecycle/workers",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data2.truncated !== undefined){
-if(typeof data2.truncated !== "boolean"){
-const err36 = {instancePath:instancePath+"/result/lifecycle/truncated",schemaPath:"#/properties/result/properties/lifecycle/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err36];
+if(typeof data2.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/truncated",schemaPath:"#/properties/result/properties/lifecycle/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/result/lifecycle",schemaPath:"#/properties/result/properties/lifecycle/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle",schemaPath:"#/properties/result/properties/lifecycle/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.snapshot !== undefined){
@@ -18568,225 +5609,55 @@ let valid7 = false;
 let passing0 = null;
 const _errs34 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.project_id === undefined){
-const err38 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/required",keyword:"required",params:{missingProperty: "project_id"},message:"must have required property '"+"project_id"+"'"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-if(data16.generation === undefined){
-const err39 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(data16.source_identity === undefined){
-const err40 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/required",keyword:"required",params:{missingProperty: "source_identity"},message:"must have required property '"+"source_identity"+"'"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-if(data16.index_file === undefined){
-const err41 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/required",keyword:"required",params:{missingProperty: "index_file"},message:"must have required property '"+"index_file"+"'"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-if(data16.index_ino === undefined){
-const err42 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/required",keyword:"required",params:{missingProperty: "index_ino"},message:"must have required property '"+"index_ino"+"'"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-if(data16.index_size === undefined){
-const err43 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/required",keyword:"required",params:{missingProperty: "index_size"},message:"must have required property '"+"index_size"+"'"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
+for(const prop3 of schema68.properties.result.properties.snapshot.oneOf[0].required){
+if(data16[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key3 in data16){
-if(!((((((key3 === "project_id") || (key3 === "generation")) || (key3 === "source_identity")) || (key3 === "index_file")) || (key3 === "index_ino")) || (key3 === "index_size"))){
-const err44 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
+if(!((((((key3 === "project_id") || (key3 === "generation")) || (key3 === "source_identity")) || (key3 === "index_file")) || (key3 === "index_ino")) || (key3 === "index_size"))) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}), errors++;
 }
 if(data16.project_id !== undefined){
-if(typeof data16.project_id !== "string"){
-const err45 = {instancePath:instancePath+"/result/snapshot/project_id",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
+if(typeof data16.project_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/project_id",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data16.generation !== undefined){
 let data18 = data16.generation;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-const err46 = {instancePath:instancePath+"/result/snapshot/generation",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/generation",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data18 == "number"){
-if(data18 < 1 || isNaN(data18)){
-const err47 = {instancePath:instancePath+"/result/snapshot/generation",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
+if(data18 < 1 || isNaN(data18)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/generation",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data16.source_identity !== undefined){
 let data19 = data16.source_identity;
 if(typeof data19 === "string"){
-if(!pattern1.test(data19)){
-const err48 = {instancePath:instancePath+"/result/snapshot/source_identity",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/source_identity/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-else {
-const err49 = {instancePath:instancePath+"/result/snapshot/source_identity",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
+if(!pattern1.test(data19)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/source_identity",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/source_identity/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/source_identity",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data16.index_file !== undefined){
 let data20 = data16.index_file;
 if(typeof data20 === "string"){
-if(!pattern45.test(data20)){
-const err50 = {instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-}
-else {
-const err51 = {instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
+if(!pattern45.test(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data16.index_ino !== undefined){
 let data21 = data16.index_ino;
 if(typeof data21 === "string"){
-if(!pattern46.test(data21)){
-const err52 = {instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
+if(!pattern46.test(data21)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data16.index_size !== undefined){
 let data22 = data16.index_size;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-const err54 = {instancePath:instancePath+"/result/snapshot/index_size",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_size",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data22 == "number"){
-if(data22 < 1 || isNaN(data22)){
-const err55 = {instancePath:instancePath+"/result/snapshot/index_size",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
+if(data22 < 1 || isNaN(data22)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_size",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 var _valid0 = _errs34 === errors;
 if(_valid0){
@@ -18794,44 +5665,25 @@ valid7 = true;
 passing0 = 0;
 }
 const _errs49 = errors;
-if(data16 !== null){
-const err57 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
+if(data16 !== null) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"}), errors++;
 var _valid0 = _errs49 === errors;
 if(_valid0 && valid7){
 valid7 = false;
 passing0 = [passing0, 1];
-}
-else {
+} else {
 if(_valid0){
 valid7 = true;
 passing0 = 1;
 }
 }
 if(!valid7){
-const err58 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"}), errors++;
+} else {
 errors = _errs33;
 if(vErrors !== null){
 if(_errs33){
 vErrors.length = _errs33;
-}
-else {
+} else {
 vErrors = null;
 }
 }
@@ -18839,125 +5691,39 @@ vErrors = null;
 }
 if(data0.snapshot_state !== undefined){
 let data23 = data0.snapshot_state;
-if(!(((data23 === "current") || (data23 === "stale")) || (data23 === "unknown"))){
-const err59 = {instancePath:instancePath+"/result/snapshot_state",schemaPath:"#/properties/result/properties/snapshot_state/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.snapshot_state.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
+if(!(((data23 === "current") || (data23 === "stale")) || (data23 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot_state",schemaPath:"#/properties/result/properties/snapshot_state/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.snapshot_state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.staleness !== undefined){
 let data24 = data0.staleness;
-if(!(((data24 === "current") || (data24 === "stale")) || (data24 === "unknown"))){
-const err60 = {instancePath:instancePath+"/result/staleness",schemaPath:"#/properties/result/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.staleness.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
+if(!(((data24 === "current") || (data24 === "stale")) || (data24 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/staleness",schemaPath:"#/properties/result/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.staleness.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.freshness !== undefined){
 let data25 = data0.freshness;
 if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-if(data25.index === undefined){
-const err61 = {instancePath:instancePath+"/result/freshness",schemaPath:"#/properties/result/properties/freshness/required",keyword:"required",params:{missingProperty: "index"},message:"must have required property '"+"index"+"'"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-if(data25.source === undefined){
-const err62 = {instancePath:instancePath+"/result/freshness",schemaPath:"#/properties/result/properties/freshness/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
+for(const prop4 of schema68.properties.result.properties.freshness.required){
+if(data25[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/freshness",schemaPath:"#/properties/result/properties/freshness/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 for(const key4 in data25){
-if(!((key4 === "index") || (key4 === "source"))){
-const err63 = {instancePath:instancePath+"/result/freshness",schemaPath:"#/properties/result/properties/freshness/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
+if(!((key4 === "index") || (key4 === "source"))) (vErrors ??= []).push({instancePath:instancePath+"/result/freshness",schemaPath:"#/properties/result/properties/freshness/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}), errors++;
 }
 if(data25.index !== undefined){
 let data26 = data25.index;
-if(!(((data26 === "current") || (data26 === "stale")) || (data26 === "unknown"))){
-const err64 = {instancePath:instancePath+"/result/freshness/index",schemaPath:"#/properties/result/properties/freshness/properties/index/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.freshness.properties.index.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
+if(!(((data26 === "current") || (data26 === "stale")) || (data26 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/freshness/index",schemaPath:"#/properties/result/properties/freshness/properties/index/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.freshness.properties.index.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data25.source !== undefined){
 let data27 = data25.source;
-if(!(((data27 === "current") || (data27 === "stale")) || (data27 === "unknown"))){
-const err65 = {instancePath:instancePath+"/result/freshness/source",schemaPath:"#/properties/result/properties/freshness/properties/source/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.freshness.properties.source.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err65];
+if(!(((data27 === "current") || (data27 === "stale")) || (data27 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/freshness/source",schemaPath:"#/properties/result/properties/freshness/properties/source/enum",keyword:"enum",params:{allowedValues: schema68.properties.result.properties.freshness.properties.source.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-else {
-vErrors.push(err65);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/freshness",schemaPath:"#/properties/result/properties/freshness/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err66 = {instancePath:instancePath+"/result/freshness",schemaPath:"#/properties/result/properties/freshness/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err67 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-}
-}
-else {
-const err68 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate180.errors = vErrors;
 return errors === 0;
@@ -18971,593 +5737,143 @@ function validate182(data, {instancePath="", parentData, parentDataProperty, roo
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_visualize.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
-}
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.template === undefined){
-const err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "template"},message:"must have required property '"+"template"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data0.mode === undefined){
-const err1 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0.url === undefined){
-const err2 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.focus_node_id === undefined){
-const err3 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "focus_node_id"},message:"must have required property '"+"focus_node_id"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data0.query === undefined){
-const err4 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "query"},message:"must have required property '"+"query"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data0.snapshot === undefined){
-const err5 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "snapshot"},message:"must have required property '"+"snapshot"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data0.worker === undefined){
-const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "worker"},message:"must have required property '"+"worker"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data0.token === undefined){
-const err7 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+for(const prop0 of schema69.properties.result.required){
+if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
-if(!((((((((key0 === "template") || (key0 === "mode")) || (key0 === "url")) || (key0 === "focus_node_id")) || (key0 === "query")) || (key0 === "snapshot")) || (key0 === "worker")) || (key0 === "token"))){
-const err8 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(!((((((((key0 === "template") || (key0 === "mode")) || (key0 === "url")) || (key0 === "focus_node_id")) || (key0 === "query")) || (key0 === "snapshot")) || (key0 === "worker")) || (key0 === "token"))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data0.template !== undefined){
-if("graph-browser@17" !== data0.template){
-const err9 = {instancePath:instancePath+"/result/template",schemaPath:"#/properties/result/properties/template/const",keyword:"const",params:{allowedValue: "graph-browser@17"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if("graph-browser@17" !== data0.template) (vErrors ??= []).push({instancePath:instancePath+"/result/template",schemaPath:"#/properties/result/properties/template/const",keyword:"const",params:{allowedValue: "graph-browser@17"},message:"must be equal to constant"}), errors++;
 }
 if(data0.mode !== undefined){
 let data2 = data0.mode;
-if(!(((data2 === "focus") || (data2 === "search")) || (data2 === "overview"))){
-const err10 = {instancePath:instancePath+"/result/mode",schemaPath:"#/properties/result/properties/mode/enum",keyword:"enum",params:{allowedValues: schema69.properties.result.properties.mode.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if(!(((data2 === "focus") || (data2 === "search")) || (data2 === "overview"))) (vErrors ??= []).push({instancePath:instancePath+"/result/mode",schemaPath:"#/properties/result/properties/mode/enum",keyword:"enum",params:{allowedValues: schema69.properties.result.properties.mode.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.url !== undefined){
 let data3 = data0.url;
 if(typeof data3 === "string"){
-if(!pattern47.test(data3)){
-const err11 = {instancePath:instancePath+"/result/url",schemaPath:"#/properties/result/properties/url/pattern",keyword:"pattern",params:{pattern: "^http://127\\.0\\.0\\.1:[0-9]+/\\?token="},message:"must match pattern \""+"^http://127\\.0\\.0\\.1:[0-9]+/\\?token="+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/result/url",schemaPath:"#/properties/result/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+if(!pattern47.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/result/url",schemaPath:"#/properties/result/properties/url/pattern",keyword:"pattern",params:{pattern: "^http://127\\.0\\.0\\.1:[0-9]+/\\?token="},message:"must match pattern \""+"^http://127\\.0\\.0\\.1:[0-9]+/\\?token="+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/url",schemaPath:"#/properties/result/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.focus_node_id !== undefined){
 let data4 = data0.focus_node_id;
-if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/result/focus_node_id",schemaPath:"#/properties/result/properties/focus_node_id/type",keyword:"type",params:{type: schema69.properties.result.properties.focus_node_id.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/focus_node_id",schemaPath:"#/properties/result/properties/focus_node_id/type",keyword:"type",params:{type: schema69.properties.result.properties.focus_node_id.type},message:"must be string,null"}), errors++;
 }
 if(data0.query !== undefined){
 let data5 = data0.query;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: schema69.properties.result.properties.query.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: schema69.properties.result.properties.query.type},message:"must be string,null"}), errors++;
 }
 if(data0.snapshot !== undefined){
 let data6 = data0.snapshot;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.project_id === undefined){
-const err15 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/required",keyword:"required",params:{missingProperty: "project_id"},message:"must have required property '"+"project_id"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data6.generation === undefined){
-const err16 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data6.source_identity === undefined){
-const err17 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/required",keyword:"required",params:{missingProperty: "source_identity"},message:"must have required property '"+"source_identity"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data6.index_file === undefined){
-const err18 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/required",keyword:"required",params:{missingProperty: "index_file"},message:"must have required property '"+"index_file"+"'"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data6.index_ino === undefined){
-const err19 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/required",keyword:"required",params:{missingProperty: "index_ino"},message:"must have required property '"+"index_ino"+"'"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data6.index_size === undefined){
-const err20 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/required",keyword:"required",params:{missingProperty: "index_size"},message:"must have required property '"+"index_size"+"'"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
+for(const prop1 of schema69.properties.result.properties.snapshot.required){
+if(data6[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data6){
-if(!((((((key1 === "project_id") || (key1 === "generation")) || (key1 === "source_identity")) || (key1 === "index_file")) || (key1 === "index_ino")) || (key1 === "index_size"))){
-const err21 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(!((((((key1 === "project_id") || (key1 === "generation")) || (key1 === "source_identity")) || (key1 === "index_file")) || (key1 === "index_ino")) || (key1 === "index_size"))) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data6.project_id !== undefined){
-if(typeof data6.project_id !== "string"){
-const err22 = {instancePath:instancePath+"/result/snapshot/project_id",schemaPath:"#/properties/result/properties/snapshot/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
+if(typeof data6.project_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/project_id",schemaPath:"#/properties/result/properties/snapshot/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data6.generation !== undefined){
 let data8 = data6.generation;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err23 = {instancePath:instancePath+"/result/snapshot/generation",schemaPath:"#/properties/result/properties/snapshot/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/generation",schemaPath:"#/properties/result/properties/snapshot/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data8 == "number"){
-if(data8 < 1 || isNaN(data8)){
-const err24 = {instancePath:instancePath+"/result/snapshot/generation",schemaPath:"#/properties/result/properties/snapshot/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(data8 < 1 || isNaN(data8)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/generation",schemaPath:"#/properties/result/properties/snapshot/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data6.source_identity !== undefined){
 let data9 = data6.source_identity;
 if(typeof data9 === "string"){
-if(!pattern1.test(data9)){
-const err25 = {instancePath:instancePath+"/result/snapshot/source_identity",schemaPath:"#/properties/result/properties/snapshot/properties/source_identity/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/result/snapshot/source_identity",schemaPath:"#/properties/result/properties/snapshot/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
+if(!pattern1.test(data9)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/source_identity",schemaPath:"#/properties/result/properties/snapshot/properties/source_identity/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/source_identity",schemaPath:"#/properties/result/properties/snapshot/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data6.index_file !== undefined){
 let data10 = data6.index_file;
 if(typeof data10 === "string"){
-if(!pattern45.test(data10)){
-const err27 = {instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
+if(!pattern45.test(data10)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data6.index_ino !== undefined){
 let data11 = data6.index_ino;
 if(typeof data11 === "string"){
-if(!pattern46.test(data11)){
-const err29 = {instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
+if(!pattern46.test(data11)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data6.index_size !== undefined){
 let data12 = data6.index_size;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-const err31 = {instancePath:instancePath+"/result/snapshot/index_size",schemaPath:"#/properties/result/properties/snapshot/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_size",schemaPath:"#/properties/result/properties/snapshot/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data12 == "number"){
-if(data12 < 1 || isNaN(data12)){
-const err32 = {instancePath:instancePath+"/result/snapshot/index_size",schemaPath:"#/properties/result/properties/snapshot/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
+if(data12 < 1 || isNaN(data12)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_size",schemaPath:"#/properties/result/properties/snapshot/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.worker !== undefined){
 let data13 = data0.worker;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.worker_id === undefined){
-const err34 = {instancePath:instancePath+"/result/worker",schemaPath:"#/properties/result/properties/worker/required",keyword:"required",params:{missingProperty: "worker_id"},message:"must have required property '"+"worker_id"+"'"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(data13.reused === undefined){
-const err35 = {instancePath:instancePath+"/result/worker",schemaPath:"#/properties/result/properties/worker/required",keyword:"required",params:{missingProperty: "reused"},message:"must have required property '"+"reused"+"'"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(data13.port === undefined){
-const err36 = {instancePath:instancePath+"/result/worker",schemaPath:"#/properties/result/properties/worker/required",keyword:"required",params:{missingProperty: "port"},message:"must have required property '"+"port"+"'"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
+for(const prop2 of schema69.properties.result.properties.worker.required){
+if(data13[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/worker",schemaPath:"#/properties/result/properties/worker/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data13){
-if(!(((key2 === "worker_id") || (key2 === "reused")) || (key2 === "port"))){
-const err37 = {instancePath:instancePath+"/result/worker",schemaPath:"#/properties/result/properties/worker/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
+if(!(((key2 === "worker_id") || (key2 === "reused")) || (key2 === "port"))) (vErrors ??= []).push({instancePath:instancePath+"/result/worker",schemaPath:"#/properties/result/properties/worker/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data13.worker_id !== undefined){
-if(typeof data13.worker_id !== "string"){
-const err38 = {instancePath:instancePath+"/result/worker/worker_id",schemaPath:"#/properties/result/properties/worker/properties/worker_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
+if(typeof data13.worker_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/worker/worker_id",schemaPath:"#/properties/result/properties/worker/properties/worker_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data13.reused !== undefined){
-if(typeof data13.reused !== "boolean"){
-const err39 = {instancePath:instancePath+"/result/worker/reused",schemaPath:"#/properties/result/properties/worker/properties/reused/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
+if(typeof data13.reused !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/worker/reused",schemaPath:"#/properties/result/properties/worker/properties/reused/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data13.port !== undefined){
 let data16 = data13.port;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err40 = {instancePath:instancePath+"/result/worker/port",schemaPath:"#/properties/result/properties/worker/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))) (vErrors ??= []).push({instancePath:instancePath+"/result/worker/port",schemaPath:"#/properties/result/properties/worker/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data16 == "number"){
-if(data16 > 65535 || isNaN(data16)){
-const err41 = {instancePath:instancePath+"/result/worker/port",schemaPath:"#/properties/result/properties/worker/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-if(data16 < 1 || isNaN(data16)){
-const err42 = {instancePath:instancePath+"/result/worker/port",schemaPath:"#/properties/result/properties/worker/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
+if(data16 > 65535 || isNaN(data16)) (vErrors ??= []).push({instancePath:instancePath+"/result/worker/port",schemaPath:"#/properties/result/properties/worker/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}), errors++;
+if(data16 < 1 || isNaN(data16)) (vErrors ??= []).push({instancePath:instancePath+"/result/worker/port",schemaPath:"#/properties/result/properties/worker/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
-}
-}
-else {
-const err43 = {instancePath:instancePath+"/result/worker",schemaPath:"#/properties/result/properties/worker/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/worker",schemaPath:"#/properties/result/properties/worker/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.token !== undefined){
 let data17 = data0.token;
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.single_use === undefined){
-const err44 = {instancePath:instancePath+"/result/token",schemaPath:"#/properties/result/properties/token/required",keyword:"required",params:{missingProperty: "single_use"},message:"must have required property '"+"single_use"+"'"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
+for(const prop3 of schema69.properties.result.properties.token.required){
+if(data17[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/token",schemaPath:"#/properties/result/properties/token/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key3 in data17){
-if(!(key3 === "single_use")){
-const err45 = {instancePath:instancePath+"/result/token",schemaPath:"#/properties/result/properties/token/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
+if(!(key3 === "single_use")) (vErrors ??= []).push({instancePath:instancePath+"/result/token",schemaPath:"#/properties/result/properties/token/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}), errors++;
 }
 if(data17.single_use !== undefined){
-if(true !== data17.single_use){
-const err46 = {instancePath:instancePath+"/result/token/single_use",schemaPath:"#/properties/result/properties/token/properties/single_use/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err46];
+if(true !== data17.single_use) (vErrors ??= []).push({instancePath:instancePath+"/result/token/single_use",schemaPath:"#/properties/result/properties/token/properties/single_use/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}), errors++;
 }
-else {
-vErrors.push(err46);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/token",schemaPath:"#/properties/result/properties/token/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/result/token",schemaPath:"#/properties/result/properties/token/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err48 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-}
-else {
-const err49 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate182.errors = vErrors;
 return errors === 0;

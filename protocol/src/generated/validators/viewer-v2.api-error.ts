@@ -12,193 +12,55 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.error === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
+for(const prop0 of schema6.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(key0 === "error")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
+if(!(key0 === "error")) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.error !== undefined){
 let data0 = data.error;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.code === undefined){
-const err2 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0.message === undefined){
-const err3 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data0.remediation === undefined){
-const err4 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "remediation"},message:"must have required property '"+"remediation"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data0.details === undefined){
-const err5 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: "details"},message:"must have required property '"+"details"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+for(const prop1 of schema6.properties.error.required){
+if(data0[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data0){
-if(!((((key1 === "code") || (key1 === "message")) || (key1 === "remediation")) || (key1 === "details"))){
-const err6 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(!((((key1 === "code") || (key1 === "message")) || (key1 === "remediation")) || (key1 === "details"))) (vErrors ??= []).push({instancePath:instancePath+"/error",schemaPath:"#/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data0.code !== undefined){
 let data1 = data0.code;
 if(typeof data1 === "string"){
-if(!pattern0.test(data1)){
-const err7 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,63}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,63}$"+"\""};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+if(!pattern0.test(data1)) (vErrors ??= []).push({instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,63}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,63}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.message !== undefined){
 let data2 = data0.message;
 if(typeof data2 === "string"){
-if(func2(data2) > 4096){
-const err9 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+if(func2(data2) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.remediation !== undefined){
 let data3 = data0.remediation;
 if(typeof data3 === "string"){
-if(func2(data3) > 128){
-const err11 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+if(func2(data3) > 128) (vErrors ??= []).push({instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/error/remediation",schemaPath:"#/properties/error/properties/remediation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.details !== undefined){
 let data4 = data0.details;
-if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-const err13 = {instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))) (vErrors ??= []).push({instancePath:instancePath+"/error/details",schemaPath:"#/properties/error/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-else {
-vErrors.push(err13);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

@@ -12,628 +12,154 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.node_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node_id"},message:"must have required property '"+"node_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.path === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.first_line === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "first_line"},message:"must have required property '"+"first_line"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.lines === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.total_lines === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total_lines"},message:"must have required property '"+"total_lines"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.highlight === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "highlight"},message:"must have required property '"+"highlight"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.anchors === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "anchors"},message:"must have required property '"+"anchors"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.truncated === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.changed === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+for(const prop0 of schema6.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema6.properties, key0))){
-const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(!(func2.call(schema6.properties, key0))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.node_id !== undefined){
 let data0 = data.node_id;
 if(typeof data0 === "string"){
-if(func3(data0) > 4096){
-const err10 = {instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
+if(func3(data0) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.path !== undefined){
 let data1 = data.path;
 if(typeof data1 === "string"){
-if(func3(data1) > 4096){
-const err12 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+if(func3(data1) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.first_line !== undefined){
 let data2 = data.first_line;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err14 = {instancePath:instancePath+"/first_line",schemaPath:"#/properties/first_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))) (vErrors ??= []).push({instancePath:instancePath+"/first_line",schemaPath:"#/properties/first_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data2 == "number"){
-if(data2 < 1 || isNaN(data2)){
-const err15 = {instancePath:instancePath+"/first_line",schemaPath:"#/properties/first_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if(data2 < 1 || isNaN(data2)) (vErrors ??= []).push({instancePath:instancePath+"/first_line",schemaPath:"#/properties/first_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.lines !== undefined){
 let data3 = data.lines;
 if(Array.isArray(data3)){
-if(data3.length > 2000){
-const err16 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
+if(data3.length > 2000) (vErrors ??= []).push({instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"}), errors++;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 === "string"){
-if(func3(data4) > 4000){
-const err17 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+if(func3(data4) > 4000) (vErrors ??= []).push({instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err18 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.total_lines !== undefined){
 let data5 = data.total_lines;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err20 = {instancePath:instancePath+"/total_lines",schemaPath:"#/properties/total_lines/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) (vErrors ??= []).push({instancePath:instancePath+"/total_lines",schemaPath:"#/properties/total_lines/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data5 == "number"){
-if(data5 < 0 || isNaN(data5)){
-const err21 = {instancePath:instancePath+"/total_lines",schemaPath:"#/properties/total_lines/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(data5 < 0 || isNaN(data5)) (vErrors ??= []).push({instancePath:instancePath+"/total_lines",schemaPath:"#/properties/total_lines/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data.highlight !== undefined){
 let data6 = data.highlight;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.start_line === undefined){
-const err22 = {instancePath:instancePath+"/highlight",schemaPath:"#/properties/highlight/required",keyword:"required",params:{missingProperty: "start_line"},message:"must have required property '"+"start_line"+"'"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data6.end_line === undefined){
-const err23 = {instancePath:instancePath+"/highlight",schemaPath:"#/properties/highlight/required",keyword:"required",params:{missingProperty: "end_line"},message:"must have required property '"+"end_line"+"'"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
+for(const prop1 of schema6.properties.highlight.required){
+if(data6[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/highlight",schemaPath:"#/properties/highlight/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data6){
-if(!((key1 === "start_line") || (key1 === "end_line"))){
-const err24 = {instancePath:instancePath+"/highlight",schemaPath:"#/properties/highlight/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(!((key1 === "start_line") || (key1 === "end_line"))) (vErrors ??= []).push({instancePath:instancePath+"/highlight",schemaPath:"#/properties/highlight/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data6.start_line !== undefined){
 let data7 = data6.start_line;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err25 = {instancePath:instancePath+"/highlight/start_line",schemaPath:"#/properties/highlight/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) (vErrors ??= []).push({instancePath:instancePath+"/highlight/start_line",schemaPath:"#/properties/highlight/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data7 == "number"){
-if(data7 < 0 || isNaN(data7)){
-const err26 = {instancePath:instancePath+"/highlight/start_line",schemaPath:"#/properties/highlight/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
+if(data7 < 0 || isNaN(data7)) (vErrors ??= []).push({instancePath:instancePath+"/highlight/start_line",schemaPath:"#/properties/highlight/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data6.end_line !== undefined){
 let data8 = data6.end_line;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err27 = {instancePath:instancePath+"/highlight/end_line",schemaPath:"#/properties/highlight/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) (vErrors ??= []).push({instancePath:instancePath+"/highlight/end_line",schemaPath:"#/properties/highlight/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data8 == "number"){
-if(data8 < 0 || isNaN(data8)){
-const err28 = {instancePath:instancePath+"/highlight/end_line",schemaPath:"#/properties/highlight/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
+if(data8 < 0 || isNaN(data8)) (vErrors ??= []).push({instancePath:instancePath+"/highlight/end_line",schemaPath:"#/properties/highlight/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/highlight",schemaPath:"#/properties/highlight/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/highlight",schemaPath:"#/properties/highlight/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.anchors !== undefined){
 let data9 = data.anchors;
 if(Array.isArray(data9)){
-if(data9.length > 500){
-const err30 = {instancePath:instancePath+"/anchors",schemaPath:"#/properties/anchors/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
+if(data9.length > 500) (vErrors ??= []).push({instancePath:instancePath+"/anchors",schemaPath:"#/properties/anchors/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"}), errors++;
 const len1 = data9.length;
 for(let i1=0; i1<len1; i1++){
 let data10 = data9[i1];
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.slug === undefined){
-const err31 = {instancePath:instancePath+"/anchors/" + i1,schemaPath:"#/properties/anchors/items/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(data10.title === undefined){
-const err32 = {instancePath:instancePath+"/anchors/" + i1,schemaPath:"#/properties/anchors/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-if(data10.level === undefined){
-const err33 = {instancePath:instancePath+"/anchors/" + i1,schemaPath:"#/properties/anchors/items/required",keyword:"required",params:{missingProperty: "level"},message:"must have required property '"+"level"+"'"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if(data10.line === undefined){
-const err34 = {instancePath:instancePath+"/anchors/" + i1,schemaPath:"#/properties/anchors/items/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(data10.end_line === undefined){
-const err35 = {instancePath:instancePath+"/anchors/" + i1,schemaPath:"#/properties/anchors/items/required",keyword:"required",params:{missingProperty: "end_line"},message:"must have required property '"+"end_line"+"'"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
+for(const prop2 of schema6.properties.anchors.items.required){
+if(data10[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/anchors/" + i1,schemaPath:"#/properties/anchors/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data10){
-if(!(((((key2 === "slug") || (key2 === "title")) || (key2 === "level")) || (key2 === "line")) || (key2 === "end_line"))){
-const err36 = {instancePath:instancePath+"/anchors/" + i1,schemaPath:"#/properties/anchors/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
+if(!(((((key2 === "slug") || (key2 === "title")) || (key2 === "level")) || (key2 === "line")) || (key2 === "end_line"))) (vErrors ??= []).push({instancePath:instancePath+"/anchors/" + i1,schemaPath:"#/properties/anchors/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data10.slug !== undefined){
 let data11 = data10.slug;
 if(typeof data11 === "string"){
-if(func3(data11) > 1024){
-const err37 = {instancePath:instancePath+"/anchors/" + i1+"/slug",schemaPath:"#/properties/anchors/items/properties/slug/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/anchors/" + i1+"/slug",schemaPath:"#/properties/anchors/items/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
+if(func3(data11) > 1024) (vErrors ??= []).push({instancePath:instancePath+"/anchors/" + i1+"/slug",schemaPath:"#/properties/anchors/items/properties/slug/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/anchors/" + i1+"/slug",schemaPath:"#/properties/anchors/items/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data10.title !== undefined){
 let data12 = data10.title;
 if(typeof data12 === "string"){
-if(func3(data12) > 4096){
-const err39 = {instancePath:instancePath+"/anchors/" + i1+"/title",schemaPath:"#/properties/anchors/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/anchors/" + i1+"/title",schemaPath:"#/properties/anchors/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
+if(func3(data12) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/anchors/" + i1+"/title",schemaPath:"#/properties/anchors/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/anchors/" + i1+"/title",schemaPath:"#/properties/anchors/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data10.level !== undefined){
 let data13 = data10.level;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err41 = {instancePath:instancePath+"/anchors/" + i1+"/level",schemaPath:"#/properties/anchors/items/properties/level/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/anchors/" + i1+"/level",schemaPath:"#/properties/anchors/items/properties/level/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data13 == "number"){
-if(data13 > 6 || isNaN(data13)){
-const err42 = {instancePath:instancePath+"/anchors/" + i1+"/level",schemaPath:"#/properties/anchors/items/properties/level/maximum",keyword:"maximum",params:{comparison: "<=", limit: 6},message:"must be <= 6"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-if(data13 < 1 || isNaN(data13)){
-const err43 = {instancePath:instancePath+"/anchors/" + i1+"/level",schemaPath:"#/properties/anchors/items/properties/level/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
+if(data13 > 6 || isNaN(data13)) (vErrors ??= []).push({instancePath:instancePath+"/anchors/" + i1+"/level",schemaPath:"#/properties/anchors/items/properties/level/maximum",keyword:"maximum",params:{comparison: "<=", limit: 6},message:"must be <= 6"}), errors++;
+if(data13 < 1 || isNaN(data13)) (vErrors ??= []).push({instancePath:instancePath+"/anchors/" + i1+"/level",schemaPath:"#/properties/anchors/items/properties/level/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data10.line !== undefined){
 let data14 = data10.line;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-const err44 = {instancePath:instancePath+"/anchors/" + i1+"/line",schemaPath:"#/properties/anchors/items/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/anchors/" + i1+"/line",schemaPath:"#/properties/anchors/items/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data14 == "number"){
-if(data14 < 0 || isNaN(data14)){
-const err45 = {instancePath:instancePath+"/anchors/" + i1+"/line",schemaPath:"#/properties/anchors/items/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
+if(data14 < 0 || isNaN(data14)) (vErrors ??= []).push({instancePath:instancePath+"/anchors/" + i1+"/line",schemaPath:"#/properties/anchors/items/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data10.end_line !== undefined){
 let data15 = data10.end_line;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-const err46 = {instancePath:instancePath+"/anchors/" + i1+"/end_line",schemaPath:"#/properties/anchors/items/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/anchors/" + i1+"/end_line",schemaPath:"#/properties/anchors/items/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data15 == "number"){
-if(data15 < 0 || isNaN(data15)){
-const err47 = {instancePath:instancePath+"/anchors/" + i1+"/end_line",schemaPath:"#/properties/anchors/items/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
+if(data15 < 0 || isNaN(data15)) (vErrors ??= []).push({instancePath:instancePath+"/anchors/" + i1+"/end_line",schemaPath:"#/properties/anchors/items/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/anchors/" + i1,schemaPath:"#/properties/anchors/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err48 = {instancePath:instancePath+"/anchors/" + i1,schemaPath:"#/properties/anchors/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-}
-else {
-const err49 = {instancePath:instancePath+"/anchors",schemaPath:"#/properties/anchors/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/anchors",schemaPath:"#/properties/anchors/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.truncated !== undefined){
-if(typeof data.truncated !== "boolean"){
-const err50 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
+if(typeof data.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.changed !== undefined){
-if(typeof data.changed !== "boolean"){
-const err51 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err51];
+if(typeof data.changed !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-}
-else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

@@ -13,133 +13,38 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.generation === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.index_file === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_file"},message:"must have required property '"+"index_file"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop0 of schema7.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((key0 === "generation") || (key0 === "index_file")) || (key0 === "published_at"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
+if(!(((key0 === "generation") || (key0 === "index_file")) || (key0 === "published_at"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.generation !== undefined){
 let data0 = data.generation;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err3 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) (vErrors ??= []).push({instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data0 == "number"){
-if(data0 > 1099511627776 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1099511627776},message:"must be <= 1099511627776"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data0 < 1 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(data0 > 1099511627776 || isNaN(data0)) (vErrors ??= []).push({instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1099511627776},message:"must be <= 1099511627776"}), errors++;
+if(data0 < 1 || isNaN(data0)) (vErrors ??= []).push({instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.index_file !== undefined){
 let data1 = data.index_file;
 if(typeof data1 === "string"){
-if(!pattern0.test(data1)){
-const err6 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+if(!pattern0.test(data1)) (vErrors ??= []).push({instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.published_at !== undefined){
 let data2 = data.published_at;
 if(typeof data2 === "string"){
-if(func2(data2) > 64){
-const err8 = {instancePath:instancePath+"/published_at",schemaPath:"#/properties/published_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+if(func2(data2) > 64) (vErrors ??= []).push({instancePath:instancePath+"/published_at",schemaPath:"#/properties/published_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/published_at",schemaPath:"#/properties/published_at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err9 = {instancePath:instancePath+"/published_at",schemaPath:"#/properties/published_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate22.errors = vErrors;
 return errors === 0;
@@ -151,53 +56,14 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.served === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "served"},message:"must have required property '"+"served"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.published === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "published"},message:"must have required property '"+"published"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.current === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "current"},message:"must have required property '"+"current"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
+for(const prop0 of schema6.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((key0 === "served") || (key0 === "published")) || (key0 === "current"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if(!(((key0 === "served") || (key0 === "published")) || (key0 === "current"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.served !== undefined){
-if(!(validate22(data.served, {instancePath:instancePath+"/served",parentData:data,parentDataProperty:"served",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data.served, {instancePath:instancePath+"/served",parentData:data,parentDataProperty:"served",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.published !== undefined){
 let data1 = data.published;
@@ -205,81 +71,42 @@ const _errs4 = errors;
 let valid1 = false;
 let passing0 = null;
 const _errs5 = errors;
-if(data1 !== null){
-const err4 = {instancePath:instancePath+"/published",schemaPath:"#/properties/published/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(data1 !== null) (vErrors ??= []).push({instancePath:instancePath+"/published",schemaPath:"#/properties/published/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"}), errors++;
 var _valid0 = _errs5 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
 }
 const _errs7 = errors;
-if(!(validate22(data1, {instancePath:instancePath+"/published",parentData:data,parentDataProperty:"published",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data1, {instancePath:instancePath+"/published",parentData:data,parentDataProperty:"published",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 var _valid0 = _errs7 === errors;
 if(_valid0 && valid1){
 valid1 = false;
 passing0 = [passing0, 1];
-}
-else {
+} else {
 if(_valid0){
 valid1 = true;
 passing0 = 1;
 }
 }
 if(!valid1){
-const err5 = {instancePath:instancePath+"/published",schemaPath:"#/properties/published/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath:instancePath+"/published",schemaPath:"#/properties/published/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"}), errors++;
+} else {
 errors = _errs4;
 if(vErrors !== null){
 if(_errs4){
 vErrors.length = _errs4;
-}
-else {
+} else {
 vErrors = null;
 }
 }
 }
 }
 if(data.current !== undefined){
-if(typeof data.current !== "boolean"){
-const err6 = {instancePath:instancePath+"/current",schemaPath:"#/properties/current/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err6];
+if(typeof data.current !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/current",schemaPath:"#/properties/current/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

@@ -14,391 +14,88 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.protocol === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "protocol"},message:"must have required property '"+"protocol"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.version === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.id === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.type === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.payload === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "payload"},message:"must have required property '"+"payload"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop0 of schema6.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "protocol") || (key0 === "version")) || (key0 === "id")) || (key0 === "type")) || (key0 === "payload"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!(((((key0 === "protocol") || (key0 === "version")) || (key0 === "id")) || (key0 === "type")) || (key0 === "payload"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.protocol !== undefined){
-if("docforge-viewer" !== data.protocol){
-const err6 = {instancePath:instancePath+"/protocol",schemaPath:"#/properties/protocol/const",keyword:"const",params:{allowedValue: "docforge-viewer"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if("docforge-viewer" !== data.protocol) (vErrors ??= []).push({instancePath:instancePath+"/protocol",schemaPath:"#/properties/protocol/const",keyword:"const",params:{allowedValue: "docforge-viewer"},message:"must be equal to constant"}), errors++;
 }
 if(data.version !== undefined){
-if(2 !== data.version){
-const err7 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 2},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(2 !== data.version) (vErrors ??= []).push({instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 2},message:"must be equal to constant"}), errors++;
 }
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
-if(func2(data2) > 128){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(func2(data2) < 1){
-const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+if(func2(data2) > 128) (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+if(func2(data2) < 1) (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.type !== undefined){
-if("result" !== data.type){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "result"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if("result" !== data.type) (vErrors ??= []).push({instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "result"},message:"must be equal to constant"}), errors++;
 }
 if(data.payload !== undefined){
 let data4 = data.payload;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.worker_id === undefined){
-const err12 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: "worker_id"},message:"must have required property '"+"worker_id"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data4.port === undefined){
-const err13 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: "port"},message:"must have required property '"+"port"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data4.token === undefined){
-const err14 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data4.url_path === undefined){
-const err15 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: "url_path"},message:"must have required property '"+"url_path"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data4.url === undefined){
-const err16 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
+for(const prop1 of schema6.properties.payload.required){
+if(data4[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data4){
-if(!(((((key1 === "worker_id") || (key1 === "port")) || (key1 === "token")) || (key1 === "url_path")) || (key1 === "url"))){
-const err17 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
+if(!(((((key1 === "worker_id") || (key1 === "port")) || (key1 === "token")) || (key1 === "url_path")) || (key1 === "url"))) (vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data4.worker_id !== undefined){
 let data5 = data4.worker_id;
 if(typeof data5 === "string"){
-if(!pattern0.test(data5)){
-const err18 = {instancePath:instancePath+"/payload/worker_id",schemaPath:"#/properties/payload/properties/worker_id/pattern",keyword:"pattern",params:{pattern: "^w-[0-9a-f]{16}$"},message:"must match pattern \""+"^w-[0-9a-f]{16}$"+"\""};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/payload/worker_id",schemaPath:"#/properties/payload/properties/worker_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
+if(!pattern0.test(data5)) (vErrors ??= []).push({instancePath:instancePath+"/payload/worker_id",schemaPath:"#/properties/payload/properties/worker_id/pattern",keyword:"pattern",params:{pattern: "^w-[0-9a-f]{16}$"},message:"must match pattern \""+"^w-[0-9a-f]{16}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload/worker_id",schemaPath:"#/properties/payload/properties/worker_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data4.port !== undefined){
 let data6 = data4.port;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err20 = {instancePath:instancePath+"/payload/port",schemaPath:"#/properties/payload/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) (vErrors ??= []).push({instancePath:instancePath+"/payload/port",schemaPath:"#/properties/payload/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data6 == "number"){
-if(data6 > 65535 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/payload/port",schemaPath:"#/properties/payload/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/payload/port",schemaPath:"#/properties/payload/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
+if(data6 > 65535 || isNaN(data6)) (vErrors ??= []).push({instancePath:instancePath+"/payload/port",schemaPath:"#/properties/payload/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}), errors++;
+if(data6 < 1 || isNaN(data6)) (vErrors ??= []).push({instancePath:instancePath+"/payload/port",schemaPath:"#/properties/payload/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data4.token !== undefined){
 let data7 = data4.token;
 if(typeof data7 === "string"){
-if(func2(data7) > 256){
-const err23 = {instancePath:instancePath+"/payload/token",schemaPath:"#/properties/payload/properties/token/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(func2(data7) < 16){
-const err24 = {instancePath:instancePath+"/payload/token",schemaPath:"#/properties/payload/properties/token/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/payload/token",schemaPath:"#/properties/payload/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
+if(func2(data7) > 256) (vErrors ??= []).push({instancePath:instancePath+"/payload/token",schemaPath:"#/properties/payload/properties/token/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func2(data7) < 16) (vErrors ??= []).push({instancePath:instancePath+"/payload/token",schemaPath:"#/properties/payload/properties/token/minLength",keyword:"minLength",params:{limit: 16},message:"must NOT have fewer than 16 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload/token",schemaPath:"#/properties/payload/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data4.url_path !== undefined){
 let data8 = data4.url_path;
 if(typeof data8 === "string"){
-if(func2(data8) > 2048){
-const err26 = {instancePath:instancePath+"/payload/url_path",schemaPath:"#/properties/payload/properties/url_path/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(!pattern1.test(data8)){
-const err27 = {instancePath:instancePath+"/payload/url_path",schemaPath:"#/properties/payload/properties/url_path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/payload/url_path",schemaPath:"#/properties/payload/properties/url_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
+if(func2(data8) > 2048) (vErrors ??= []).push({instancePath:instancePath+"/payload/url_path",schemaPath:"#/properties/payload/properties/url_path/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}), errors++;
+if(!pattern1.test(data8)) (vErrors ??= []).push({instancePath:instancePath+"/payload/url_path",schemaPath:"#/properties/payload/properties/url_path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload/url_path",schemaPath:"#/properties/payload/properties/url_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data4.url !== undefined){
 let data9 = data4.url;
 if(typeof data9 === "string"){
-if(func2(data9) > 2200){
-const err29 = {instancePath:instancePath+"/payload/url",schemaPath:"#/properties/payload/properties/url/maxLength",keyword:"maxLength",params:{limit: 2200},message:"must NOT have more than 2200 characters"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(!pattern2.test(data9)){
-const err30 = {instancePath:instancePath+"/payload/url",schemaPath:"#/properties/payload/properties/url/pattern",keyword:"pattern",params:{pattern: "^http://127\\.0\\.0\\.1:[0-9]+/"},message:"must match pattern \""+"^http://127\\.0\\.0\\.1:[0-9]+/"+"\""};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
+if(func2(data9) > 2200) (vErrors ??= []).push({instancePath:instancePath+"/payload/url",schemaPath:"#/properties/payload/properties/url/maxLength",keyword:"maxLength",params:{limit: 2200},message:"must NOT have more than 2200 characters"}), errors++;
+if(!pattern2.test(data9)) (vErrors ??= []).push({instancePath:instancePath+"/payload/url",schemaPath:"#/properties/payload/properties/url/pattern",keyword:"pattern",params:{pattern: "^http://127\\.0\\.0\\.1:[0-9]+/"},message:"must match pattern \""+"^http://127\\.0\\.0\\.1:[0-9]+/"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload/url",schemaPath:"#/properties/payload/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/payload/url",schemaPath:"#/properties/payload/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-}
-else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;

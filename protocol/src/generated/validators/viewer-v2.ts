@@ -16,203 +16,52 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.generation === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.source_identity === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source_identity"},message:"must have required property '"+"source_identity"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.index_file === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_file"},message:"must have required property '"+"index_file"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.index_ino === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_ino"},message:"must have required property '"+"index_ino"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.index_size === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_size"},message:"must have required property '"+"index_size"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop0 of schema7.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "generation") || (key0 === "source_identity")) || (key0 === "index_file")) || (key0 === "index_ino")) || (key0 === "index_size"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!(((((key0 === "generation") || (key0 === "source_identity")) || (key0 === "index_file")) || (key0 === "index_ino")) || (key0 === "index_size"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.generation !== undefined){
 let data0 = data.generation;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err6 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) (vErrors ??= []).push({instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data0 == "number"){
-if(data0 < 1 || isNaN(data0)){
-const err7 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(data0 < 1 || isNaN(data0)) (vErrors ??= []).push({instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.source_identity !== undefined){
 let data1 = data.source_identity;
 if(typeof data1 === "string"){
-if(!pattern0.test(data1)){
-const err8 = {instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+if(!pattern0.test(data1)) (vErrors ??= []).push({instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.index_file !== undefined){
 let data2 = data.index_file;
 if(typeof data2 === "string"){
-if(!pattern1.test(data2)){
-const err10 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
+if(!pattern1.test(data2)) (vErrors ??= []).push({instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.index_ino !== undefined){
 let data3 = data.index_ino;
 if(typeof data3 === "string"){
-if(!pattern2.test(data3)){
-const err12 = {instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+if(!pattern2.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.index_size !== undefined){
 let data4 = data.index_size;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err14 = {instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) (vErrors ??= []).push({instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data4 == "number"){
-if(data4 < 1 || isNaN(data4)){
-const err15 = {instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+if(data4 < 1 || isNaN(data4)) (vErrors ??= []).push({instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
-}
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate22.errors = vErrors;
 return errors === 0;
@@ -225,183 +74,54 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.values === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.truncated === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop0 of schema8.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((key0 === "values") || (key0 === "truncated"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
+if(!((key0 === "values") || (key0 === "truncated"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.values !== undefined){
 let data0 = data.values;
 if(Array.isArray(data0)){
-if(data0.length > 500){
-const err3 = {instancePath:instancePath+"/values",schemaPath:"#/properties/values/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if(data0.length > 500) (vErrors ??= []).push({instancePath:instancePath+"/values",schemaPath:"#/properties/values/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"}), errors++;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.value === undefined){
-const err4 = {instancePath:instancePath+"/values/" + i0,schemaPath:"#/properties/values/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data1.count === undefined){
-const err5 = {instancePath:instancePath+"/values/" + i0,schemaPath:"#/properties/values/items/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+for(const prop1 of schema8.properties.values.items.required){
+if(data1[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/values/" + i0,schemaPath:"#/properties/values/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data1){
-if(!((key1 === "value") || (key1 === "count"))){
-const err6 = {instancePath:instancePath+"/values/" + i0,schemaPath:"#/properties/values/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(!((key1 === "value") || (key1 === "count"))) (vErrors ??= []).push({instancePath:instancePath+"/values/" + i0,schemaPath:"#/properties/values/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data1.value !== undefined){
 let data2 = data1.value;
 if(typeof data2 === "string"){
-if(func3(data2) > 1024){
-const err7 = {instancePath:instancePath+"/values/" + i0+"/value",schemaPath:"#/properties/values/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/values/" + i0+"/value",schemaPath:"#/properties/values/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+if(func3(data2) > 1024) (vErrors ??= []).push({instancePath:instancePath+"/values/" + i0+"/value",schemaPath:"#/properties/values/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/values/" + i0+"/value",schemaPath:"#/properties/values/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data1.count !== undefined){
 let data3 = data1.count;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err9 = {instancePath:instancePath+"/values/" + i0+"/count",schemaPath:"#/properties/values/items/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) (vErrors ??= []).push({instancePath:instancePath+"/values/" + i0+"/count",schemaPath:"#/properties/values/items/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data3 == "number"){
-if(data3 < 0 || isNaN(data3)){
-const err10 = {instancePath:instancePath+"/values/" + i0+"/count",schemaPath:"#/properties/values/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+if(data3 < 0 || isNaN(data3)) (vErrors ??= []).push({instancePath:instancePath+"/values/" + i0+"/count",schemaPath:"#/properties/values/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/values/" + i0,schemaPath:"#/properties/values/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/values/" + i0,schemaPath:"#/properties/values/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/values",schemaPath:"#/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/values",schemaPath:"#/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.truncated !== undefined){
-if(typeof data.truncated !== "boolean"){
-const err13 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err13];
+if(typeof data.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate24.errors = vErrors;
 return errors === 0;
@@ -414,415 +134,119 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.title === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.leaf === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "leaf"},message:"must have required property '"+"leaf"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.tags === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.capabilities === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+for(const prop0 of schema9.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema9.properties, key0))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(!(func2.call(schema9.properties, key0))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(func3(data0) > 4096){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+if(func3(data0) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.kind !== undefined){
 let data1 = data.kind;
 if(typeof data1 === "string"){
-if(func3(data1) > 128){
-const err9 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+if(func3(data1) > 128) (vErrors ??= []).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.title !== undefined){
 let data2 = data.title;
 if(typeof data2 === "string"){
-if(func3(data2) > 4096){
-const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+if(func3(data2) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.leaf !== undefined){
 let data3 = data.leaf;
 if(typeof data3 === "string"){
-if(func3(data3) > 4096){
-const err13 = {instancePath:instancePath+"/leaf",schemaPath:"#/properties/leaf/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/leaf",schemaPath:"#/properties/leaf/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
+if(func3(data3) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/leaf",schemaPath:"#/properties/leaf/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/leaf",schemaPath:"#/properties/leaf/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.family !== undefined){
 let data4 = data.family;
 if(typeof data4 === "string"){
-if(func3(data4) > 256){
-const err15 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
+if(func3(data4) > 256) (vErrors ??= []).push({instancePath:instancePath+"/family",schemaPath:"#/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/family",schemaPath:"#/properties/family/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.status !== undefined){
 let data5 = data.status;
 if(typeof data5 === "string"){
-if(func3(data5) > 256){
-const err17 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
+if(func3(data5) > 256) (vErrors ??= []).push({instancePath:instancePath+"/status",schemaPath:"#/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.tags !== undefined){
 let data6 = data.tags;
 if(Array.isArray(data6)){
-if(data6.length > 200){
-const err19 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
+if(data6.length > 200) (vErrors ??= []).push({instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}), errors++;
 const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if(typeof data7 === "string"){
-if(func3(data7) > 1024){
-const err20 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
+if(func3(data7) > 1024) (vErrors ??= []).push({instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.language !== undefined){
 let data8 = data.language;
 if(typeof data8 === "string"){
-if(func3(data8) > 128){
-const err23 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
+if(func3(data8) > 128) (vErrors ??= []).push({instancePath:instancePath+"/language",schemaPath:"#/properties/language/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/language",schemaPath:"#/properties/language/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.capabilities !== undefined){
 let data9 = data.capabilities;
 if(Array.isArray(data9)){
-if(data9.length > 200){
-const err25 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(data9.length > 200) (vErrors ??= []).push({instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}), errors++;
 const len1 = data9.length;
 for(let i1=0; i1<len1; i1++){
 let data10 = data9[i1];
 if(typeof data10 === "string"){
-if(func3(data10) > 1024){
-const err26 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"#/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
+if(func3(data10) > 1024) (vErrors ??= []).push({instancePath:instancePath+"/capabilities/" + i1,schemaPath:"#/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/capabilities/" + i1,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err27 = {instancePath:instancePath+"/capabilities/" + i1,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.source_path !== undefined){
 let data11 = data.source_path;
 if(typeof data11 === "string"){
-if(func3(data11) > 4096){
-const err29 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
+if(func3(data11) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.start_line !== undefined){
 let data12 = data.start_line;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-const err31 = {instancePath:instancePath+"/start_line",schemaPath:"#/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/start_line",schemaPath:"#/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data12 == "number"){
-if(data12 < 0 || isNaN(data12)){
-const err32 = {instancePath:instancePath+"/start_line",schemaPath:"#/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
+if(data12 < 0 || isNaN(data12)) (vErrors ??= []).push({instancePath:instancePath+"/start_line",schemaPath:"#/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate32.errors = vErrors;
 return errors === 0;
@@ -834,314 +258,62 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.project_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "project_id"},message:"must have required property '"+"project_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.signature === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "signature"},message:"must have required property '"+"signature"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.counts === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "counts"},message:"must have required property '"+"counts"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.nodes_by_kind === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodes_by_kind"},message:"must have required property '"+"nodes_by_kind"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.issues_by_severity === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "issues_by_severity"},message:"must have required property '"+"issues_by_severity"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.relations === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.facets === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "facets"},message:"must have required property '"+"facets"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.entries === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "entries"},message:"must have required property '"+"entries"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.truncated === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.logic_allowed === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "logic_allowed"},message:"must have required property '"+"logic_allowed"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+for(const prop0 of schema6.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema6.properties, key0))){
-const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
+if(!(func2.call(schema6.properties, key0))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.project_id !== undefined){
 let data0 = data.project_id;
 if(typeof data0 === "string"){
-if(func3(data0) > 512){
-const err11 = {instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+if(func3(data0) > 512) (vErrors ??= []).push({instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.signature !== undefined){
-if(!(validate22(data.signature, {instancePath:instancePath+"/signature",parentData:data,parentDataProperty:"signature",rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
+if(!(validate22(data.signature, {instancePath:instancePath+"/signature",parentData:data,parentDataProperty:"signature",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.counts !== undefined){
 let data2 = data.counts;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.nodes === undefined){
-const err13 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "nodes"},message:"must have required property '"+"nodes"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data2.edges === undefined){
-const err14 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "edges"},message:"must have required property '"+"edges"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data2.issues === undefined){
-const err15 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "issues"},message:"must have required property '"+"issues"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data2.logic_steps === undefined){
-const err16 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: "logic_steps"},message:"must have required property '"+"logic_steps"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
+for(const prop1 of schema6.properties.counts.required){
+if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data2){
-if(!((((key1 === "nodes") || (key1 === "edges")) || (key1 === "issues")) || (key1 === "logic_steps"))){
-const err17 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
+if(!((((key1 === "nodes") || (key1 === "edges")) || (key1 === "issues")) || (key1 === "logic_steps"))) (vErrors ??= []).push({instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data2.nodes !== undefined){
 let data3 = data2.nodes;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err18 = {instancePath:instancePath+"/counts/nodes",schemaPath:"#/properties/counts/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) (vErrors ??= []).push({instancePath:instancePath+"/counts/nodes",schemaPath:"#/properties/counts/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data3 == "number"){
-if(data3 < 0 || isNaN(data3)){
-const err19 = {instancePath:instancePath+"/counts/nodes",schemaPath:"#/properties/counts/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
+if(data3 < 0 || isNaN(data3)) (vErrors ??= []).push({instancePath:instancePath+"/counts/nodes",schemaPath:"#/properties/counts/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data2.edges !== undefined){
 let data4 = data2.edges;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err20 = {instancePath:instancePath+"/counts/edges",schemaPath:"#/properties/counts/properties/edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) (vErrors ??= []).push({instancePath:instancePath+"/counts/edges",schemaPath:"#/properties/counts/properties/edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data4 == "number"){
-if(data4 < 0 || isNaN(data4)){
-const err21 = {instancePath:instancePath+"/counts/edges",schemaPath:"#/properties/counts/properties/edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(data4 < 0 || isNaN(data4)) (vErrors ??= []).push({instancePath:instancePath+"/counts/edges",schemaPath:"#/properties/counts/properties/edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data2.issues !== undefined){
 let data5 = data2.issues;
-if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err22 = {instancePath:instancePath+"/counts/issues",schemaPath:"#/properties/counts/properties/issues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) (vErrors ??= []).push({instancePath:instancePath+"/counts/issues",schemaPath:"#/properties/counts/properties/issues/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data5 == "number"){
-if(data5 < 0 || isNaN(data5)){
-const err23 = {instancePath:instancePath+"/counts/issues",schemaPath:"#/properties/counts/properties/issues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if(data5 < 0 || isNaN(data5)) (vErrors ??= []).push({instancePath:instancePath+"/counts/issues",schemaPath:"#/properties/counts/properties/issues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data2.logic_steps !== undefined){
 let data6 = data2.logic_steps;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err24 = {instancePath:instancePath+"/counts/logic_steps",schemaPath:"#/properties/counts/properties/logic_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) (vErrors ??= []).push({instancePath:instancePath+"/counts/logic_steps",schemaPath:"#/properties/counts/properties/logic_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data6 == "number"){
-if(data6 < 0 || isNaN(data6)){
-const err25 = {instancePath:instancePath+"/counts/logic_steps",schemaPath:"#/properties/counts/properties/logic_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
+if(data6 < 0 || isNaN(data6)) (vErrors ??= []).push({instancePath:instancePath+"/counts/logic_steps",schemaPath:"#/properties/counts/properties/logic_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/counts",schemaPath:"#/properties/counts/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.nodes_by_kind !== undefined){
@@ -1149,39 +321,13 @@ let data7 = data.nodes_by_kind;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 for(const key2 in data7){
 let data8 = data7[key2];
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err27 = {instancePath:instancePath+"/nodes_by_kind/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/nodes_by_kind/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) (vErrors ??= []).push({instancePath:instancePath+"/nodes_by_kind/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/nodes_by_kind/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data8 == "number"){
-if(data8 < 0 || isNaN(data8)){
-const err28 = {instancePath:instancePath+"/nodes_by_kind/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/nodes_by_kind/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
+if(data8 < 0 || isNaN(data8)) (vErrors ??= []).push({instancePath:instancePath+"/nodes_by_kind/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/nodes_by_kind/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/nodes_by_kind",schemaPath:"#/properties/nodes_by_kind/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/nodes_by_kind",schemaPath:"#/properties/nodes_by_kind/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.issues_by_severity !== undefined){
@@ -1189,369 +335,107 @@ let data9 = data.issues_by_severity;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key3 in data9){
 let data10 = data9[key3];
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-const err30 = {instancePath:instancePath+"/issues_by_severity/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/issues_by_severity/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors ??= []).push({instancePath:instancePath+"/issues_by_severity/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/issues_by_severity/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data10 == "number"){
-if(data10 < 0 || isNaN(data10)){
-const err31 = {instancePath:instancePath+"/issues_by_severity/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/issues_by_severity/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
+if(data10 < 0 || isNaN(data10)) (vErrors ??= []).push({instancePath:instancePath+"/issues_by_severity/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/issues_by_severity/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/issues_by_severity",schemaPath:"#/properties/issues_by_severity/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/issues_by_severity",schemaPath:"#/properties/issues_by_severity/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.relations !== undefined){
 let data11 = data.relations;
 if(Array.isArray(data11)){
-if(data11.length > 500){
-const err33 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
+if(data11.length > 500) (vErrors ??= []).push({instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"}), errors++;
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
 let data12 = data11[i0];
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.relation === undefined){
-const err34 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(data12.category === undefined){
-const err35 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
+for(const prop2 of schema6.properties.relations.items.required){
+if(data12[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key4 in data12){
-if(!((key4 === "relation") || (key4 === "category"))){
-const err36 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
+if(!((key4 === "relation") || (key4 === "category"))) (vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}), errors++;
 }
 if(data12.relation !== undefined){
 let data13 = data12.relation;
 if(typeof data13 === "string"){
-if(func3(data13) > 128){
-const err37 = {instancePath:instancePath+"/relations/" + i0+"/relation",schemaPath:"#/properties/relations/items/properties/relation/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/relations/" + i0+"/relation",schemaPath:"#/properties/relations/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
+if(func3(data13) > 128) (vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0+"/relation",schemaPath:"#/properties/relations/items/properties/relation/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0+"/relation",schemaPath:"#/properties/relations/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data12.category !== undefined){
 let data14 = data12.category;
 if(typeof data14 === "string"){
-if(func3(data14) > 64){
-const err39 = {instancePath:instancePath+"/relations/" + i0+"/category",schemaPath:"#/properties/relations/items/properties/category/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
+if(func3(data14) > 64) (vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0+"/category",schemaPath:"#/properties/relations/items/properties/category/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0+"/category",schemaPath:"#/properties/relations/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err40 = {instancePath:instancePath+"/relations/" + i0+"/category",schemaPath:"#/properties/relations/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.facets !== undefined){
 let data15 = data.facets;
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.kind === undefined){
-const err43 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-if(data15.family === undefined){
-const err44 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "family"},message:"must have required property '"+"family"+"'"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-if(data15.authority === undefined){
-const err45 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "authority"},message:"must have required property '"+"authority"+"'"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-if(data15.status === undefined){
-const err46 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-if(data15.tag === undefined){
-const err47 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "tag"},message:"must have required property '"+"tag"+"'"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data15.language === undefined){
-const err48 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "language"},message:"must have required property '"+"language"+"'"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(data15.capability === undefined){
-const err49 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: "capability"},message:"must have required property '"+"capability"+"'"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
+for(const prop3 of schema6.properties.facets.required){
+if(data15[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key5 in data15){
-if(!(((((((key5 === "kind") || (key5 === "family")) || (key5 === "authority")) || (key5 === "status")) || (key5 === "tag")) || (key5 === "language")) || (key5 === "capability"))){
-const err50 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
+if(!(((((((key5 === "kind") || (key5 === "family")) || (key5 === "authority")) || (key5 === "status")) || (key5 === "tag")) || (key5 === "language")) || (key5 === "capability"))) (vErrors ??= []).push({instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}), errors++;
 }
 if(data15.kind !== undefined){
-if(!(validate24(data15.kind, {instancePath:instancePath+"/facets/kind",parentData:data15,parentDataProperty:"kind",rootData}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
+if(!(validate24(data15.kind, {instancePath:instancePath+"/facets/kind",parentData:data15,parentDataProperty:"kind",rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
 }
 if(data15.family !== undefined){
-if(!(validate24(data15.family, {instancePath:instancePath+"/facets/family",parentData:data15,parentDataProperty:"family",rootData}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
+if(!(validate24(data15.family, {instancePath:instancePath+"/facets/family",parentData:data15,parentDataProperty:"family",rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
 }
 if(data15.authority !== undefined){
-if(!(validate24(data15.authority, {instancePath:instancePath+"/facets/authority",parentData:data15,parentDataProperty:"authority",rootData}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
+if(!(validate24(data15.authority, {instancePath:instancePath+"/facets/authority",parentData:data15,parentDataProperty:"authority",rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
 }
 if(data15.status !== undefined){
-if(!(validate24(data15.status, {instancePath:instancePath+"/facets/status",parentData:data15,parentDataProperty:"status",rootData}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
+if(!(validate24(data15.status, {instancePath:instancePath+"/facets/status",parentData:data15,parentDataProperty:"status",rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
 }
 if(data15.tag !== undefined){
-if(!(validate24(data15.tag, {instancePath:instancePath+"/facets/tag",parentData:data15,parentDataProperty:"tag",rootData}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
+if(!(validate24(data15.tag, {instancePath:instancePath+"/facets/tag",parentData:data15,parentDataProperty:"tag",rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
 }
 if(data15.language !== undefined){
-if(!(validate24(data15.language, {instancePath:instancePath+"/facets/language",parentData:data15,parentDataProperty:"language",rootData}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
+if(!(validate24(data15.language, {instancePath:instancePath+"/facets/language",parentData:data15,parentDataProperty:"language",rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
 }
 if(data15.capability !== undefined){
-if(!(validate24(data15.capability, {instancePath:instancePath+"/facets/capability",parentData:data15,parentDataProperty:"capability",rootData}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
+if(!(validate24(data15.capability, {instancePath:instancePath+"/facets/capability",parentData:data15,parentDataProperty:"capability",rootData}))) vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err51 = {instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/facets",schemaPath:"#/properties/facets/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.entries !== undefined){
 let data23 = data.entries;
 if(Array.isArray(data23)){
-if(data23.length > 2000){
-const err52 = {instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
+if(data23.length > 2000) (vErrors ??= []).push({instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"}), errors++;
 const len1 = data23.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate32(data23[i1], {instancePath:instancePath+"/entries/" + i1,parentData:data23,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
+if(!(validate32(data23[i1], {instancePath:instancePath+"/entries/" + i1,parentData:data23,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.truncated !== undefined){
-if(typeof data.truncated !== "boolean"){
-const err54 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
+if(typeof data.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.logic_allowed !== undefined){
-if(typeof data.logic_allowed !== "boolean"){
-const err55 = {instancePath:instancePath+"/logic_allowed",schemaPath:"#/properties/logic_allowed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err55];
+if(typeof data.logic_allowed !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/logic_allowed",schemaPath:"#/properties/logic_allowed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-}
-}
-else {
-const err56 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate21.errors = vErrors;
 return errors === 0;
@@ -1565,306 +449,82 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.query === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "query"},message:"must have required property '"+"query"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.items === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.truncated === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.dropped_terms === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "dropped_terms"},message:"must have required property '"+"dropped_terms"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop0 of schema10.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "query") || (key0 === "truncated")) || (key0 === "dropped_terms")) || (key0 === "items"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(!((((key0 === "query") || (key0 === "truncated")) || (key0 === "dropped_terms")) || (key0 === "items"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.query !== undefined){
 let data0 = data.query;
 if(typeof data0 === "string"){
-if(func3(data0) > 1000){
-const err5 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+if(func3(data0) > 1000) (vErrors ??= []).push({instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.truncated !== undefined){
-if(typeof data.truncated !== "boolean"){
-const err7 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(typeof data.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.dropped_terms !== undefined){
 let data2 = data.dropped_terms;
 if(Array.isArray(data2)){
-if(data2.length > 1000){
-const err8 = {instancePath:instancePath+"/dropped_terms",schemaPath:"#/properties/dropped_terms/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(data2.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/dropped_terms",schemaPath:"#/properties/dropped_terms/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}), errors++;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-const err9 = {instancePath:instancePath+"/dropped_terms/" + i0,schemaPath:"#/properties/dropped_terms/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))) (vErrors ??= []).push({instancePath:instancePath+"/dropped_terms/" + i0,schemaPath:"#/properties/dropped_terms/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/dropped_terms",schemaPath:"#/properties/dropped_terms/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/dropped_terms",schemaPath:"#/properties/dropped_terms/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.items !== undefined){
 let data4 = data.items;
 if(Array.isArray(data4)){
-if(data4.length > 200){
-const err11 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(data4.length > 200) (vErrors ??= []).push({instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}), errors++;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 let data5 = data4[i1];
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.node === undefined){
-const err12 = {instancePath:instancePath+"/items/" + i1,schemaPath:"#/properties/items/items/required",keyword:"required",params:{missingProperty: "node"},message:"must have required property '"+"node"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data5.excerpt === undefined){
-const err13 = {instancePath:instancePath+"/items/" + i1,schemaPath:"#/properties/items/items/required",keyword:"required",params:{missingProperty: "excerpt"},message:"must have required property '"+"excerpt"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data5.score === undefined){
-const err14 = {instancePath:instancePath+"/items/" + i1,schemaPath:"#/properties/items/items/required",keyword:"required",params:{missingProperty: "score"},message:"must have required property '"+"score"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data5.match === undefined){
-const err15 = {instancePath:instancePath+"/items/" + i1,schemaPath:"#/properties/items/items/required",keyword:"required",params:{missingProperty: "match"},message:"must have required property '"+"match"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+for(const prop1 of schema10.properties.items.items.required){
+if(data5[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/items/" + i1,schemaPath:"#/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data5){
-if(!(((((key1 === "node") || (key1 === "excerpt")) || (key1 === "score")) || (key1 === "match")) || (key1 === "section"))){
-const err16 = {instancePath:instancePath+"/items/" + i1,schemaPath:"#/properties/items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
+if(!(((((key1 === "node") || (key1 === "excerpt")) || (key1 === "score")) || (key1 === "match")) || (key1 === "section"))) (vErrors ??= []).push({instancePath:instancePath+"/items/" + i1,schemaPath:"#/properties/items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data5.node !== undefined){
-if(!(validate32(data5.node, {instancePath:instancePath+"/items/" + i1+"/node",parentData:data5,parentDataProperty:"node",rootData}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
+if(!(validate32(data5.node, {instancePath:instancePath+"/items/" + i1+"/node",parentData:data5,parentDataProperty:"node",rootData}))) vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors), errors = vErrors.length;
 }
 if(data5.excerpt !== undefined){
 let data7 = data5.excerpt;
 if(typeof data7 === "string"){
-if(func3(data7) > 20000){
-const err17 = {instancePath:instancePath+"/items/" + i1+"/excerpt",schemaPath:"#/properties/items/items/properties/excerpt/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/items/" + i1+"/excerpt",schemaPath:"#/properties/items/items/properties/excerpt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
+if(func3(data7) > 20000) (vErrors ??= []).push({instancePath:instancePath+"/items/" + i1+"/excerpt",schemaPath:"#/properties/items/items/properties/excerpt/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/items/" + i1+"/excerpt",schemaPath:"#/properties/items/items/properties/excerpt/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data5.score !== undefined){
-if(!(typeof data5.score == "number")){
-const err19 = {instancePath:instancePath+"/items/" + i1+"/score",schemaPath:"#/properties/items/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
+if(!(typeof data5.score == "number")) (vErrors ??= []).push({instancePath:instancePath+"/items/" + i1+"/score",schemaPath:"#/properties/items/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"}), errors++;
 }
 if(data5.match !== undefined){
 let data9 = data5.match;
-if(!(((data9 === "exact_id") || (data9 === "all_terms")) || (data9 === "some_terms"))){
-const err20 = {instancePath:instancePath+"/items/" + i1+"/match",schemaPath:"#/properties/items/items/properties/match/enum",keyword:"enum",params:{allowedValues: schema10.properties.items.items.properties.match.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(!(((data9 === "exact_id") || (data9 === "all_terms")) || (data9 === "some_terms"))) (vErrors ??= []).push({instancePath:instancePath+"/items/" + i1+"/match",schemaPath:"#/properties/items/items/properties/match/enum",keyword:"enum",params:{allowedValues: schema10.properties.items.items.properties.match.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data5.section !== undefined){
 let data10 = data5.section;
-if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)){
-const err21 = {instancePath:instancePath+"/items/" + i1+"/section",schemaPath:"#/properties/items/items/properties/section/type",keyword:"type",params:{type: schema10.properties.items.items.properties.section.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err21];
+if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/items/" + i1+"/section",schemaPath:"#/properties/items/items/properties/section/type",keyword:"type",params:{type: schema10.properties.items.items.properties.section.type},message:"must be object,null"}), errors++;
 }
-else {
-vErrors.push(err21);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/items/" + i1,schemaPath:"#/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/items/" + i1,schemaPath:"#/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err23 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate34.errors = vErrors;
 return errors === 0;
@@ -1878,57 +538,11 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.filters === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "filters"},message:"must have required property '"+"filters"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.items === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.truncated === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.next_after === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "next_after"},message:"must have required property '"+"next_after"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop0 of schema11.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "filters") || (key0 === "items")) || (key0 === "truncated")) || (key0 === "next_after"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(!((((key0 === "filters") || (key0 === "items")) || (key0 === "truncated")) || (key0 === "next_after"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.filters !== undefined){
 let data0 = data.filters;
@@ -1940,131 +554,43 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
-if(func3(data2) > 1024){
-const err5 = {instancePath:instancePath+"/filters/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/filters/additionalProperties/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+if(func3(data2) > 1024) (vErrors ??= []).push({instancePath:instancePath+"/filters/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/filters/additionalProperties/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/filters/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/filters/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/filters/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/filters/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/filters/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filters/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/filters/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/filters/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/filters",schemaPath:"#/properties/filters/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/filters",schemaPath:"#/properties/filters/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.items !== undefined){
 let data3 = data.items;
 if(Array.isArray(data3)){
-if(data3.length > 2000){
-const err9 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(data3.length > 2000) (vErrors ??= []).push({instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"}), errors++;
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate32(data3[i1], {instancePath:instancePath+"/items/" + i1,parentData:data3,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
+if(!(validate32(data3[i1], {instancePath:instancePath+"/items/" + i1,parentData:data3,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.truncated !== undefined){
-if(typeof data.truncated !== "boolean"){
-const err11 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(typeof data.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.next_after !== undefined){
 let data6 = data.next_after;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err12 = {instancePath:instancePath+"/next_after",schemaPath:"#/properties/next_after/type",keyword:"type",params:{type: schema11.properties.next_after.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
+if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/next_after",schemaPath:"#/properties/next_after/type",keyword:"type",params:{type: schema11.properties.next_after.type},message:"must be string,null"}), errors++;
 if(typeof data6 === "string"){
-if(func3(data6) > 4096){
-const err13 = {instancePath:instancePath+"/next_after",schemaPath:"#/properties/next_after/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+if(func3(data6) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/next_after",schemaPath:"#/properties/next_after/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
 }
 }
-}
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate36.errors = vErrors;
 return errors === 0;
@@ -2080,215 +606,57 @@ function validate40(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.key === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.source === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.target === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.relation === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "relation"},message:"must have required property '"+"relation"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.category === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop0 of schema14.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "key") || (key0 === "source")) || (key0 === "target")) || (key0 === "relation")) || (key0 === "category")) || (key0 === "reversed"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!((((((key0 === "key") || (key0 === "source")) || (key0 === "target")) || (key0 === "relation")) || (key0 === "category")) || (key0 === "reversed"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.key !== undefined){
 let data0 = data.key;
 if(typeof data0 === "string"){
-if(func3(data0) > 10000){
-const err6 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+if(func3(data0) > 10000) (vErrors ??= []).push({instancePath:instancePath+"/key",schemaPath:"#/properties/key/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.source !== undefined){
 let data1 = data.source;
 if(typeof data1 === "string"){
-if(func3(data1) > 4096){
-const err8 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
+if(func3(data1) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/source",schemaPath:"#/properties/source/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.target !== undefined){
 let data2 = data.target;
 if(typeof data2 === "string"){
-if(func3(data2) > 4096){
-const err10 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
+if(func3(data2) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/target",schemaPath:"#/properties/target/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.relation !== undefined){
 let data3 = data.relation;
 if(typeof data3 === "string"){
-if(func3(data3) > 128){
-const err12 = {instancePath:instancePath+"/relation",schemaPath:"#/properties/relation/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/relation",schemaPath:"#/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+if(func3(data3) > 128) (vErrors ??= []).push({instancePath:instancePath+"/relation",schemaPath:"#/properties/relation/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/relation",schemaPath:"#/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.category !== undefined){
 let data4 = data.category;
 if(typeof data4 === "string"){
-if(func3(data4) > 64){
-const err14 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+if(func3(data4) > 64) (vErrors ??= []).push({instancePath:instancePath+"/category",schemaPath:"#/properties/category/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.reversed !== undefined){
-if(typeof data.reversed !== "boolean"){
-const err16 = {instancePath:instancePath+"/reversed",schemaPath:"#/properties/reversed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err16];
+if(typeof data.reversed !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/reversed",schemaPath:"#/properties/reversed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate40.errors = vErrors;
 return errors === 0;
@@ -2300,107 +668,37 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.edge === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "edge"},message:"must have required property '"+"edge"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.other === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "other"},message:"must have required property '"+"other"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.source_path === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source_path"},message:"must have required property '"+"source_path"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.line === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "line"},message:"must have required property '"+"line"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
+for(const prop0 of schema13.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "edge") || (key0 === "other")) || (key0 === "source_path")) || (key0 === "line"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if(!((((key0 === "edge") || (key0 === "other")) || (key0 === "source_path")) || (key0 === "line"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.edge !== undefined){
-if(!(validate40(data.edge, {instancePath:instancePath+"/edge",parentData:data,parentDataProperty:"edge",rootData}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
-}
+if(!(validate40(data.edge, {instancePath:instancePath+"/edge",parentData:data,parentDataProperty:"edge",rootData}))) vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors), errors = vErrors.length;
 }
 if(data.other !== undefined){
 let data1 = data.other;
 const _errs4 = errors;
 let valid1 = false;
 const _errs5 = errors;
-if(!(validate32(data1, {instancePath:instancePath+"/other",parentData:data,parentDataProperty:"other",rootData}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
+if(!(validate32(data1, {instancePath:instancePath+"/other",parentData:data,parentDataProperty:"other",rootData}))) vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors), errors = vErrors.length;
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs6 = errors;
-if(data1 !== null){
-const err5 = {instancePath:instancePath+"/other",schemaPath:"#/properties/other/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(data1 !== null) (vErrors ??= []).push({instancePath:instancePath+"/other",schemaPath:"#/properties/other/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"}), errors++;
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err6 = {instancePath:instancePath+"/other",schemaPath:"#/properties/other/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath:instancePath+"/other",schemaPath:"#/properties/other/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"}), errors++;
+} else {
 errors = _errs4;
 if(vErrors !== null){
 if(_errs4){
 vErrors.length = _errs4;
-}
-else {
+} else {
 vErrors = null;
 }
 }
@@ -2409,63 +707,20 @@ vErrors = null;
 if(data.source_path !== undefined){
 let data2 = data.source_path;
 if(typeof data2 === "string"){
-if(func3(data2) > 4096){
-const err7 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+if(func3(data2) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/source_path",schemaPath:"#/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.line !== undefined){
 let data3 = data.line;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err9 = {instancePath:instancePath+"/line",schemaPath:"#/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) (vErrors ??= []).push({instancePath:instancePath+"/line",schemaPath:"#/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data3 == "number"){
-if(data3 < 0 || isNaN(data3)){
-const err10 = {instancePath:instancePath+"/line",schemaPath:"#/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+if(data3 < 0 || isNaN(data3)) (vErrors ??= []).push({instancePath:instancePath+"/line",schemaPath:"#/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate39.errors = vErrors;
 return errors === 0;
@@ -2477,466 +732,72 @@ function validate38(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.node === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node"},message:"must have required property '"+"node"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.body_truncated === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "body_truncated"},message:"must have required property '"+"body_truncated"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.outgoing === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outgoing"},message:"must have required property '"+"outgoing"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.incoming === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "incoming"},message:"must have required property '"+"incoming"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.outgoing_truncated === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outgoing_truncated"},message:"must have required property '"+"outgoing_truncated"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.incoming_truncated === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "incoming_truncated"},message:"must have required property '"+"incoming_truncated"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.logic_steps === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "logic_steps"},message:"must have required property '"+"logic_steps"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.source === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+for(const prop0 of schema12.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((((((((key0 === "node") || (key0 === "body_truncated")) || (key0 === "outgoing")) || (key0 === "incoming")) || (key0 === "outgoing_truncated")) || (key0 === "incoming_truncated")) || (key0 === "logic_steps")) || (key0 === "source"))){
-const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(!((((((((key0 === "node") || (key0 === "body_truncated")) || (key0 === "outgoing")) || (key0 === "incoming")) || (key0 === "outgoing_truncated")) || (key0 === "incoming_truncated")) || (key0 === "logic_steps")) || (key0 === "source"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.node !== undefined){
 let data0 = data.node;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.id === undefined){
-const err9 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data0.kind === undefined){
-const err10 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data0.title === undefined){
-const err11 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data0.leaf === undefined){
-const err12 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "leaf"},message:"must have required property '"+"leaf"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data0.family === undefined){
-const err13 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "family"},message:"must have required property '"+"family"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data0.authority === undefined){
-const err14 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "authority"},message:"must have required property '"+"authority"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data0.status === undefined){
-const err15 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data0.tags === undefined){
-const err16 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data0.summary === undefined){
-const err17 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data0.body === undefined){
-const err18 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data0.source_path === undefined){
-const err19 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "source_path"},message:"must have required property '"+"source_path"+"'"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data0.start_line === undefined){
-const err20 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "start_line"},message:"must have required property '"+"start_line"+"'"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(data0.end_line === undefined){
-const err21 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "end_line"},message:"must have required property '"+"end_line"+"'"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data0.anchors === undefined){
-const err22 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "anchors"},message:"must have required property '"+"anchors"+"'"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data0.language === undefined){
-const err23 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "language"},message:"must have required property '"+"language"+"'"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(data0.capabilities === undefined){
-const err24 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(data0.origin === undefined){
-const err25 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "origin"},message:"must have required property '"+"origin"+"'"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(data0.content_hash === undefined){
-const err26 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: "content_hash"},message:"must have required property '"+"content_hash"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
+for(const prop1 of schema12.properties.node.required){
+if(data0[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data0){
-if(!(func2.call(schema12.properties.node.properties, key1))){
-const err27 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
+if(!(func2.call(schema12.properties.node.properties, key1))) (vErrors ??= []).push({instancePath:instancePath+"/node",schemaPath:"#/properties/node/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data0.id !== undefined){
 let data1 = data0.id;
 if(typeof data1 === "string"){
-if(func3(data1) > 4096){
-const err28 = {instancePath:instancePath+"/node/id",schemaPath:"#/properties/node/properties/id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/node/id",schemaPath:"#/properties/node/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
+if(func3(data1) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/node/id",schemaPath:"#/properties/node/properties/id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node/id",schemaPath:"#/properties/node/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.kind !== undefined){
 let data2 = data0.kind;
 if(typeof data2 === "string"){
-if(func3(data2) > 128){
-const err30 = {instancePath:instancePath+"/node/kind",schemaPath:"#/properties/node/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/node/kind",schemaPath:"#/properties/node/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
+if(func3(data2) > 128) (vErrors ??= []).push({instancePath:instancePath+"/node/kind",schemaPath:"#/properties/node/properties/kind/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node/kind",schemaPath:"#/properties/node/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.title !== undefined){
 let data3 = data0.title;
 if(typeof data3 === "string"){
-if(func3(data3) > 100000){
-const err32 = {instancePath:instancePath+"/node/title",schemaPath:"#/properties/node/properties/title/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/node/title",schemaPath:"#/properties/node/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+if(func3(data3) > 100000) (vErrors ??= []).push({instancePath:instancePath+"/node/title",schemaPath:"#/properties/node/properties/title/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node/title",schemaPath:"#/properties/node/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.leaf !== undefined){
 let data4 = data0.leaf;
 if(typeof data4 === "string"){
-if(func3(data4) > 100000){
-const err34 = {instancePath:instancePath+"/node/leaf",schemaPath:"#/properties/node/properties/leaf/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-else {
-const err35 = {instancePath:instancePath+"/node/leaf",schemaPath:"#/properties/node/properties/leaf/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
+if(func3(data4) > 100000) (vErrors ??= []).push({instancePath:instancePath+"/node/leaf",schemaPath:"#/properties/node/properties/leaf/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node/leaf",schemaPath:"#/properties/node/properties/leaf/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.family !== undefined){
 let data5 = data0.family;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err36 = {instancePath:instancePath+"/node/family",schemaPath:"#/properties/node/properties/family/type",keyword:"type",params:{type: schema12.properties.node.properties.family.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
+if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node/family",schemaPath:"#/properties/node/properties/family/type",keyword:"type",params:{type: schema12.properties.node.properties.family.type},message:"must be string,null"}), errors++;
 if(typeof data5 === "string"){
-if(func3(data5) > 256){
-const err37 = {instancePath:instancePath+"/node/family",schemaPath:"#/properties/node/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
+if(func3(data5) > 256) (vErrors ??= []).push({instancePath:instancePath+"/node/family",schemaPath:"#/properties/node/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
 }
 }
 if(data0.authority !== undefined){
 let data6 = data0.authority;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err38 = {instancePath:instancePath+"/node/authority",schemaPath:"#/properties/node/properties/authority/type",keyword:"type",params:{type: schema12.properties.node.properties.authority.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
+if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node/authority",schemaPath:"#/properties/node/properties/authority/type",keyword:"type",params:{type: schema12.properties.node.properties.authority.type},message:"must be string,null"}), errors++;
 if(typeof data6 === "string"){
-if(func3(data6) > 256){
-const err39 = {instancePath:instancePath+"/node/authority",schemaPath:"#/properties/node/properties/authority/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
+if(func3(data6) > 256) (vErrors ??= []).push({instancePath:instancePath+"/node/authority",schemaPath:"#/properties/node/properties/authority/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
 }
 }
 if(data0.status !== undefined){
 let data7 = data0.status;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err40 = {instancePath:instancePath+"/node/status",schemaPath:"#/properties/node/properties/status/type",keyword:"type",params:{type: schema12.properties.node.properties.status.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
+if((typeof data7 !== "string") && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node/status",schemaPath:"#/properties/node/properties/status/type",keyword:"type",params:{type: schema12.properties.node.properties.status.type},message:"must be string,null"}), errors++;
 if(typeof data7 === "string"){
-if(func3(data7) > 256){
-const err41 = {instancePath:instancePath+"/node/status",schemaPath:"#/properties/node/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
+if(func3(data7) > 256) (vErrors ??= []).push({instancePath:instancePath+"/node/status",schemaPath:"#/properties/node/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
 }
 }
 if(data0.tags !== undefined){
@@ -2946,163 +807,51 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 let data9 = data8[i0];
 if(typeof data9 === "string"){
-if(func3(data9) > 1024){
-const err42 = {instancePath:instancePath+"/node/tags/" + i0,schemaPath:"#/properties/node/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
+if(func3(data9) > 1024) (vErrors ??= []).push({instancePath:instancePath+"/node/tags/" + i0,schemaPath:"#/properties/node/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node/tags/" + i0,schemaPath:"#/properties/node/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err43 = {instancePath:instancePath+"/node/tags/" + i0,schemaPath:"#/properties/node/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/node/tags",schemaPath:"#/properties/node/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node/tags",schemaPath:"#/properties/node/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.summary !== undefined){
 let data10 = data0.summary;
 if(typeof data10 === "string"){
-if(func3(data10) > 100000){
-const err45 = {instancePath:instancePath+"/node/summary",schemaPath:"#/properties/node/properties/summary/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/node/summary",schemaPath:"#/properties/node/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
+if(func3(data10) > 100000) (vErrors ??= []).push({instancePath:instancePath+"/node/summary",schemaPath:"#/properties/node/properties/summary/maxLength",keyword:"maxLength",params:{limit: 100000},message:"must NOT have more than 100000 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node/summary",schemaPath:"#/properties/node/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.body !== undefined){
 let data11 = data0.body;
 if(typeof data11 === "string"){
-if(func3(data11) > 200000){
-const err47 = {instancePath:instancePath+"/node/body",schemaPath:"#/properties/node/properties/body/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-else {
-const err48 = {instancePath:instancePath+"/node/body",schemaPath:"#/properties/node/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
+if(func3(data11) > 200000) (vErrors ??= []).push({instancePath:instancePath+"/node/body",schemaPath:"#/properties/node/properties/body/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node/body",schemaPath:"#/properties/node/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.source_path !== undefined){
 let data12 = data0.source_path;
 if(typeof data12 === "string"){
-if(func3(data12) > 4096){
-const err49 = {instancePath:instancePath+"/node/source_path",schemaPath:"#/properties/node/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/node/source_path",schemaPath:"#/properties/node/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
+if(func3(data12) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/node/source_path",schemaPath:"#/properties/node/properties/source_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node/source_path",schemaPath:"#/properties/node/properties/source_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.start_line !== undefined){
 let data13 = data0.start_line;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err51 = {instancePath:instancePath+"/node/start_line",schemaPath:"#/properties/node/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/node/start_line",schemaPath:"#/properties/node/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data13 == "number"){
-if(data13 < 0 || isNaN(data13)){
-const err52 = {instancePath:instancePath+"/node/start_line",schemaPath:"#/properties/node/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
+if(data13 < 0 || isNaN(data13)) (vErrors ??= []).push({instancePath:instancePath+"/node/start_line",schemaPath:"#/properties/node/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.end_line !== undefined){
 let data14 = data0.end_line;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-const err53 = {instancePath:instancePath+"/node/end_line",schemaPath:"#/properties/node/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/node/end_line",schemaPath:"#/properties/node/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data14 == "number"){
-if(data14 < 0 || isNaN(data14)){
-const err54 = {instancePath:instancePath+"/node/end_line",schemaPath:"#/properties/node/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
+if(data14 < 0 || isNaN(data14)) (vErrors ??= []).push({instancePath:instancePath+"/node/end_line",schemaPath:"#/properties/node/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.anchors !== undefined){
@@ -3111,52 +860,17 @@ if(Array.isArray(data15)){
 const len1 = data15.length;
 for(let i1=0; i1<len1; i1++){
 let data16 = data15[i1];
-if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
-const err55 = {instancePath:instancePath+"/node/anchors/" + i1,schemaPath:"#/properties/node/properties/anchors/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err55];
+if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))) (vErrors ??= []).push({instancePath:instancePath+"/node/anchors/" + i1,schemaPath:"#/properties/node/properties/anchors/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/node/anchors",schemaPath:"#/properties/node/properties/anchors/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node/anchors",schemaPath:"#/properties/node/properties/anchors/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.language !== undefined){
 let data17 = data0.language;
-if((typeof data17 !== "string") && (data17 !== null)){
-const err57 = {instancePath:instancePath+"/node/language",schemaPath:"#/properties/node/properties/language/type",keyword:"type",params:{type: schema12.properties.node.properties.language.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
+if((typeof data17 !== "string") && (data17 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node/language",schemaPath:"#/properties/node/properties/language/type",keyword:"type",params:{type: schema12.properties.node.properties.language.type},message:"must be string,null"}), errors++;
 if(typeof data17 === "string"){
-if(func3(data17) > 128){
-const err58 = {instancePath:instancePath+"/node/language",schemaPath:"#/properties/node/properties/language/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
+if(func3(data17) > 128) (vErrors ??= []).push({instancePath:instancePath+"/node/language",schemaPath:"#/properties/node/properties/language/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
 }
 }
 if(data0.capabilities !== undefined){
@@ -3166,369 +880,112 @@ const len2 = data18.length;
 for(let i2=0; i2<len2; i2++){
 let data19 = data18[i2];
 if(typeof data19 === "string"){
-if(func3(data19) > 1024){
-const err59 = {instancePath:instancePath+"/node/capabilities/" + i2,schemaPath:"#/properties/node/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
+if(func3(data19) > 1024) (vErrors ??= []).push({instancePath:instancePath+"/node/capabilities/" + i2,schemaPath:"#/properties/node/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node/capabilities/" + i2,schemaPath:"#/properties/node/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err60 = {instancePath:instancePath+"/node/capabilities/" + i2,schemaPath:"#/properties/node/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-}
-else {
-const err61 = {instancePath:instancePath+"/node/capabilities",schemaPath:"#/properties/node/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node/capabilities",schemaPath:"#/properties/node/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data0.origin !== undefined){
 let data20 = data0.origin;
 if(typeof data20 === "string"){
-if(func3(data20) > 32){
-const err62 = {instancePath:instancePath+"/node/origin",schemaPath:"#/properties/node/properties/origin/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-}
-else {
-const err63 = {instancePath:instancePath+"/node/origin",schemaPath:"#/properties/node/properties/origin/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
+if(func3(data20) > 32) (vErrors ??= []).push({instancePath:instancePath+"/node/origin",schemaPath:"#/properties/node/properties/origin/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node/origin",schemaPath:"#/properties/node/properties/origin/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.content_hash !== undefined){
 let data21 = data0.content_hash;
 if(typeof data21 === "string"){
-if(func3(data21) > 128){
-const err64 = {instancePath:instancePath+"/node/content_hash",schemaPath:"#/properties/node/properties/content_hash/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
+if(func3(data21) > 128) (vErrors ??= []).push({instancePath:instancePath+"/node/content_hash",schemaPath:"#/properties/node/properties/content_hash/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node/content_hash",schemaPath:"#/properties/node/properties/content_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err65 = {instancePath:instancePath+"/node/content_hash",schemaPath:"#/properties/node/properties/content_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-}
-else {
-const err66 = {instancePath:instancePath+"/node",schemaPath:"#/properties/node/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node",schemaPath:"#/properties/node/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data.body_truncated !== undefined){
-if(typeof data.body_truncated !== "boolean"){
-const err67 = {instancePath:instancePath+"/body_truncated",schemaPath:"#/properties/body_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
+if(typeof data.body_truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/body_truncated",schemaPath:"#/properties/body_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.outgoing !== undefined){
 let data23 = data.outgoing;
 if(Array.isArray(data23)){
-if(data23.length > 500){
-const err68 = {instancePath:instancePath+"/outgoing",schemaPath:"#/properties/outgoing/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
+if(data23.length > 500) (vErrors ??= []).push({instancePath:instancePath+"/outgoing",schemaPath:"#/properties/outgoing/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"}), errors++;
 const len3 = data23.length;
 for(let i3=0; i3<len3; i3++){
-if(!(validate39(data23[i3], {instancePath:instancePath+"/outgoing/" + i3,parentData:data23,parentDataProperty:i3,rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
+if(!(validate39(data23[i3], {instancePath:instancePath+"/outgoing/" + i3,parentData:data23,parentDataProperty:i3,rootData}))) vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err69 = {instancePath:instancePath+"/outgoing",schemaPath:"#/properties/outgoing/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/outgoing",schemaPath:"#/properties/outgoing/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.incoming !== undefined){
 let data25 = data.incoming;
 if(Array.isArray(data25)){
-if(data25.length > 500){
-const err70 = {instancePath:instancePath+"/incoming",schemaPath:"#/properties/incoming/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
+if(data25.length > 500) (vErrors ??= []).push({instancePath:instancePath+"/incoming",schemaPath:"#/properties/incoming/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"}), errors++;
 const len4 = data25.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate39(data25[i4], {instancePath:instancePath+"/incoming/" + i4,parentData:data25,parentDataProperty:i4,rootData}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
+if(!(validate39(data25[i4], {instancePath:instancePath+"/incoming/" + i4,parentData:data25,parentDataProperty:i4,rootData}))) vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err71 = {instancePath:instancePath+"/incoming",schemaPath:"#/properties/incoming/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/incoming",schemaPath:"#/properties/incoming/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.outgoing_truncated !== undefined){
-if(typeof data.outgoing_truncated !== "boolean"){
-const err72 = {instancePath:instancePath+"/outgoing_truncated",schemaPath:"#/properties/outgoing_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
+if(typeof data.outgoing_truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/outgoing_truncated",schemaPath:"#/properties/outgoing_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.incoming_truncated !== undefined){
-if(typeof data.incoming_truncated !== "boolean"){
-const err73 = {instancePath:instancePath+"/incoming_truncated",schemaPath:"#/properties/incoming_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
+if(typeof data.incoming_truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/incoming_truncated",schemaPath:"#/properties/incoming_truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.logic_steps !== undefined){
 let data29 = data.logic_steps;
-if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
-const err74 = {instancePath:instancePath+"/logic_steps",schemaPath:"#/properties/logic_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
+if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))) (vErrors ??= []).push({instancePath:instancePath+"/logic_steps",schemaPath:"#/properties/logic_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data29 == "number"){
-if(data29 < 0 || isNaN(data29)){
-const err75 = {instancePath:instancePath+"/logic_steps",schemaPath:"#/properties/logic_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
+if(data29 < 0 || isNaN(data29)) (vErrors ??= []).push({instancePath:instancePath+"/logic_steps",schemaPath:"#/properties/logic_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data.source !== undefined){
 let data30 = data.source;
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.path === undefined){
-const err76 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-if(data30.start_line === undefined){
-const err77 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/required",keyword:"required",params:{missingProperty: "start_line"},message:"must have required property '"+"start_line"+"'"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-if(data30.end_line === undefined){
-const err78 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/required",keyword:"required",params:{missingProperty: "end_line"},message:"must have required property '"+"end_line"+"'"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
+for(const prop2 of schema12.properties.source.required){
+if(data30[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/source",schemaPath:"#/properties/source/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data30){
-if(!(((key2 === "path") || (key2 === "start_line")) || (key2 === "end_line"))){
-const err79 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
+if(!(((key2 === "path") || (key2 === "start_line")) || (key2 === "end_line"))) (vErrors ??= []).push({instancePath:instancePath+"/source",schemaPath:"#/properties/source/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data30.path !== undefined){
 let data31 = data30.path;
 if(typeof data31 === "string"){
-if(func3(data31) > 4096){
-const err80 = {instancePath:instancePath+"/source/path",schemaPath:"#/properties/source/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-}
-else {
-const err81 = {instancePath:instancePath+"/source/path",schemaPath:"#/properties/source/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
+if(func3(data31) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/source/path",schemaPath:"#/properties/source/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/source/path",schemaPath:"#/properties/source/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data30.start_line !== undefined){
 let data32 = data30.start_line;
-if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))){
-const err82 = {instancePath:instancePath+"/source/start_line",schemaPath:"#/properties/source/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
-errors++;
-}
+if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))) (vErrors ??= []).push({instancePath:instancePath+"/source/start_line",schemaPath:"#/properties/source/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data32 == "number"){
-if(data32 < 0 || isNaN(data32)){
-const err83 = {instancePath:instancePath+"/source/start_line",schemaPath:"#/properties/source/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
+if(data32 < 0 || isNaN(data32)) (vErrors ??= []).push({instancePath:instancePath+"/source/start_line",schemaPath:"#/properties/source/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data30.end_line !== undefined){
 let data33 = data30.end_line;
-if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
-const err84 = {instancePath:instancePath+"/source/end_line",schemaPath:"#/properties/source/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
+if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))) (vErrors ??= []).push({instancePath:instancePath+"/source/end_line",schemaPath:"#/properties/source/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data33 == "number"){
-if(data33 < 0 || isNaN(data33)){
-const err85 = {instancePath:instancePath+"/source/end_line",schemaPath:"#/properties/source/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
+if(data33 < 0 || isNaN(data33)) (vErrors ??= []).push({instancePath:instancePath+"/source/end_line",schemaPath:"#/properties/source/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err86 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
-}
-}
-else {
-const err87 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate38.errors = vErrors;
 return errors === 0;
@@ -3542,227 +999,61 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.focus === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "focus"},message:"must have required property '"+"focus"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.view === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "view"},message:"must have required property '"+"view"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.nodes === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "nodes"},message:"must have required property '"+"nodes"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.edges === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "edges"},message:"must have required property '"+"edges"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.truncated === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop0 of schema15.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "focus") || (key0 === "view")) || (key0 === "nodes")) || (key0 === "edges")) || (key0 === "truncated")) || (key0 === "depth"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!((((((key0 === "focus") || (key0 === "view")) || (key0 === "nodes")) || (key0 === "edges")) || (key0 === "truncated")) || (key0 === "depth"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.focus !== undefined){
 let data0 = data.focus;
 if(typeof data0 === "string"){
-if(func3(data0) > 4096){
-const err6 = {instancePath:instancePath+"/focus",schemaPath:"#/properties/focus/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/focus",schemaPath:"#/properties/focus/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+if(func3(data0) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/focus",schemaPath:"#/properties/focus/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/focus",schemaPath:"#/properties/focus/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.view !== undefined){
 let data1 = data.view;
-if(!(((data1 === "neighborhood") || (data1 === "flow")) || (data1 === "web"))){
-const err8 = {instancePath:instancePath+"/view",schemaPath:"#/properties/view/enum",keyword:"enum",params:{allowedValues: schema15.properties.view.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(!(((data1 === "neighborhood") || (data1 === "flow")) || (data1 === "web"))) (vErrors ??= []).push({instancePath:instancePath+"/view",schemaPath:"#/properties/view/enum",keyword:"enum",params:{allowedValues: schema15.properties.view.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.nodes !== undefined){
 let data2 = data.nodes;
 if(Array.isArray(data2)){
-if(data2.length > 2000){
-const err9 = {instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(data2.length > 2000) (vErrors ??= []).push({instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"}), errors++;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate32(data2[i0], {instancePath:instancePath+"/nodes/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
+if(!(validate32(data2[i0], {instancePath:instancePath+"/nodes/" + i0,parentData:data2,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.edges !== undefined){
 let data4 = data.edges;
 if(Array.isArray(data4)){
-if(data4.length > 5000){
-const err11 = {instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/maxItems",keyword:"maxItems",params:{limit: 5000},message:"must NOT have more than 5000 items"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if(data4.length > 5000) (vErrors ??= []).push({instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/maxItems",keyword:"maxItems",params:{limit: 5000},message:"must NOT have more than 5000 items"}), errors++;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate40(data4[i1], {instancePath:instancePath+"/edges/" + i1,parentData:data4,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
+if(!(validate40(data4[i1], {instancePath:instancePath+"/edges/" + i1,parentData:data4,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors), errors = vErrors.length;
 }
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.truncated !== undefined){
-if(typeof data.truncated !== "boolean"){
-const err13 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(typeof data.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.depth !== undefined){
 let data7 = data.depth;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err14 = {instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) (vErrors ??= []).push({instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data7 == "number"){
-if(data7 > 16 || isNaN(data7)){
-const err15 = {instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 16},message:"must be <= 16"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data7 < 0 || isNaN(data7)){
-const err16 = {instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
+if(data7 > 16 || isNaN(data7)) (vErrors ??= []).push({instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 16},message:"must be <= 16"}), errors++;
+if(data7 < 0 || isNaN(data7)) (vErrors ??= []).push({instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate45.errors = vErrors;
 return errors === 0;
@@ -3776,612 +1067,152 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.owner === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.steps === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.flows === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "flows"},message:"must have required property '"+"flows"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.total_steps === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total_steps"},message:"must have required property '"+"total_steps"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.total_flows === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total_flows"},message:"must have required property '"+"total_flows"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.limit === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.truncated === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "truncated"},message:"must have required property '"+"truncated"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
+for(const prop0 of schema16.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "owner") || (key0 === "steps")) || (key0 === "flows")) || (key0 === "total_steps")) || (key0 === "total_flows")) || (key0 === "limit")) || (key0 === "truncated"))){
-const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(!(((((((key0 === "owner") || (key0 === "steps")) || (key0 === "flows")) || (key0 === "total_steps")) || (key0 === "total_flows")) || (key0 === "limit")) || (key0 === "truncated"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.owner !== undefined){
-if(!(validate32(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
+if(!(validate32(data.owner, {instancePath:instancePath+"/owner",parentData:data,parentDataProperty:"owner",rootData}))) vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors), errors = vErrors.length;
 }
 if(data.steps !== undefined){
 let data1 = data.steps;
 if(Array.isArray(data1)){
-if(data1.length > 2000){
-const err8 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(data1.length > 2000) (vErrors ??= []).push({instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/maxItems",keyword:"maxItems",params:{limit: 2000},message:"must NOT have more than 2000 items"}), errors++;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.step === undefined){
-const err9 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "step"},message:"must have required property '"+"step"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data2.kind === undefined){
-const err10 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data2.label === undefined){
-const err11 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data2.start_line === undefined){
-const err12 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "start_line"},message:"must have required property '"+"start_line"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data2.end_line === undefined){
-const err13 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: "end_line"},message:"must have required property '"+"end_line"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+for(const prop1 of schema16.properties.steps.items.required){
+if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data2){
-if(!(((((key1 === "step") || (key1 === "kind")) || (key1 === "label")) || (key1 === "start_line")) || (key1 === "end_line"))){
-const err14 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(!(((((key1 === "step") || (key1 === "kind")) || (key1 === "label")) || (key1 === "start_line")) || (key1 === "end_line"))) (vErrors ??= []).push({instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data2.step !== undefined){
 let data3 = data2.step;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err15 = {instancePath:instancePath+"/steps/" + i0+"/step",schemaPath:"#/properties/steps/items/properties/step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) (vErrors ??= []).push({instancePath:instancePath+"/steps/" + i0+"/step",schemaPath:"#/properties/steps/items/properties/step/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data3 == "number"){
-if(data3 < 0 || isNaN(data3)){
-const err16 = {instancePath:instancePath+"/steps/" + i0+"/step",schemaPath:"#/properties/steps/items/properties/step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
+if(data3 < 0 || isNaN(data3)) (vErrors ??= []).push({instancePath:instancePath+"/steps/" + i0+"/step",schemaPath:"#/properties/steps/items/properties/step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data2.kind !== undefined){
 let data4 = data2.kind;
 if(typeof data4 === "string"){
-if(func3(data4) > 64){
-const err17 = {instancePath:instancePath+"/steps/" + i0+"/kind",schemaPath:"#/properties/steps/items/properties/kind/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/steps/" + i0+"/kind",schemaPath:"#/properties/steps/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
+if(func3(data4) > 64) (vErrors ??= []).push({instancePath:instancePath+"/steps/" + i0+"/kind",schemaPath:"#/properties/steps/items/properties/kind/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/steps/" + i0+"/kind",schemaPath:"#/properties/steps/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data2.label !== undefined){
 let data5 = data2.label;
 if(typeof data5 === "string"){
-if(func3(data5) > 10000){
-const err19 = {instancePath:instancePath+"/steps/" + i0+"/label",schemaPath:"#/properties/steps/items/properties/label/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/steps/" + i0+"/label",schemaPath:"#/properties/steps/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
+if(func3(data5) > 10000) (vErrors ??= []).push({instancePath:instancePath+"/steps/" + i0+"/label",schemaPath:"#/properties/steps/items/properties/label/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/steps/" + i0+"/label",schemaPath:"#/properties/steps/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data2.start_line !== undefined){
 let data6 = data2.start_line;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err21 = {instancePath:instancePath+"/steps/" + i0+"/start_line",schemaPath:"#/properties/steps/items/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) (vErrors ??= []).push({instancePath:instancePath+"/steps/" + i0+"/start_line",schemaPath:"#/properties/steps/items/properties/start_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data6 == "number"){
-if(data6 < 0 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/steps/" + i0+"/start_line",schemaPath:"#/properties/steps/items/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
+if(data6 < 0 || isNaN(data6)) (vErrors ??= []).push({instancePath:instancePath+"/steps/" + i0+"/start_line",schemaPath:"#/properties/steps/items/properties/start_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data2.end_line !== undefined){
 let data7 = data2.end_line;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err23 = {instancePath:instancePath+"/steps/" + i0+"/end_line",schemaPath:"#/properties/steps/items/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) (vErrors ??= []).push({instancePath:instancePath+"/steps/" + i0+"/end_line",schemaPath:"#/properties/steps/items/properties/end_line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data7 == "number"){
-if(data7 < 0 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/steps/" + i0+"/end_line",schemaPath:"#/properties/steps/items/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
+if(data7 < 0 || isNaN(data7)) (vErrors ??= []).push({instancePath:instancePath+"/steps/" + i0+"/end_line",schemaPath:"#/properties/steps/items/properties/end_line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-else {
-const err25 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.flows !== undefined){
 let data8 = data.flows;
 if(Array.isArray(data8)){
-if(data8.length > 10000){
-const err27 = {instancePath:instancePath+"/flows",schemaPath:"#/properties/flows/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
+if(data8.length > 10000) (vErrors ??= []).push({instancePath:instancePath+"/flows",schemaPath:"#/properties/flows/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}), errors++;
 const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 let data9 = data8[i1];
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.from_step === undefined){
-const err28 = {instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "from_step"},message:"must have required property '"+"from_step"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(data9.to_step === undefined){
-const err29 = {instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "to_step"},message:"must have required property '"+"to_step"+"'"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(data9.kind === undefined){
-const err30 = {instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-if(data9.label === undefined){
-const err31 = {instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
+for(const prop2 of schema16.properties.flows.items.required){
+if(data9[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data9){
-if(!((((key2 === "from_step") || (key2 === "to_step")) || (key2 === "kind")) || (key2 === "label"))){
-const err32 = {instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
+if(!((((key2 === "from_step") || (key2 === "to_step")) || (key2 === "kind")) || (key2 === "label"))) (vErrors ??= []).push({instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data9.from_step !== undefined){
 let data10 = data9.from_step;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-const err33 = {instancePath:instancePath+"/flows/" + i1+"/from_step",schemaPath:"#/properties/flows/items/properties/from_step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors ??= []).push({instancePath:instancePath+"/flows/" + i1+"/from_step",schemaPath:"#/properties/flows/items/properties/from_step/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data10 == "number"){
-if(data10 < 0 || isNaN(data10)){
-const err34 = {instancePath:instancePath+"/flows/" + i1+"/from_step",schemaPath:"#/properties/flows/items/properties/from_step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
+if(data10 < 0 || isNaN(data10)) (vErrors ??= []).push({instancePath:instancePath+"/flows/" + i1+"/from_step",schemaPath:"#/properties/flows/items/properties/from_step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data9.to_step !== undefined){
 let data11 = data9.to_step;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err35 = {instancePath:instancePath+"/flows/" + i1+"/to_step",schemaPath:"#/properties/flows/items/properties/to_step/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) (vErrors ??= []).push({instancePath:instancePath+"/flows/" + i1+"/to_step",schemaPath:"#/properties/flows/items/properties/to_step/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data11 == "number"){
-if(data11 < 0 || isNaN(data11)){
-const err36 = {instancePath:instancePath+"/flows/" + i1+"/to_step",schemaPath:"#/properties/flows/items/properties/to_step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
+if(data11 < 0 || isNaN(data11)) (vErrors ??= []).push({instancePath:instancePath+"/flows/" + i1+"/to_step",schemaPath:"#/properties/flows/items/properties/to_step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data9.kind !== undefined){
 let data12 = data9.kind;
 if(typeof data12 === "string"){
-if(func3(data12) > 64){
-const err37 = {instancePath:instancePath+"/flows/" + i1+"/kind",schemaPath:"#/properties/flows/items/properties/kind/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/flows/" + i1+"/kind",schemaPath:"#/properties/flows/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
+if(func3(data12) > 64) (vErrors ??= []).push({instancePath:instancePath+"/flows/" + i1+"/kind",schemaPath:"#/properties/flows/items/properties/kind/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/flows/" + i1+"/kind",schemaPath:"#/properties/flows/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data9.label !== undefined){
 let data13 = data9.label;
 if(typeof data13 === "string"){
-if(func3(data13) > 10000){
-const err39 = {instancePath:instancePath+"/flows/" + i1+"/label",schemaPath:"#/properties/flows/items/properties/label/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
+if(func3(data13) > 10000) (vErrors ??= []).push({instancePath:instancePath+"/flows/" + i1+"/label",schemaPath:"#/properties/flows/items/properties/label/maxLength",keyword:"maxLength",params:{limit: 10000},message:"must NOT have more than 10000 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/flows/" + i1+"/label",schemaPath:"#/properties/flows/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err40 = {instancePath:instancePath+"/flows/" + i1+"/label",schemaPath:"#/properties/flows/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/flows",schemaPath:"#/properties/flows/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/flows",schemaPath:"#/properties/flows/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data.total_steps !== undefined){
 let data14 = data.total_steps;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-const err43 = {instancePath:instancePath+"/total_steps",schemaPath:"#/properties/total_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/total_steps",schemaPath:"#/properties/total_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data14 == "number"){
-if(data14 < 0 || isNaN(data14)){
-const err44 = {instancePath:instancePath+"/total_steps",schemaPath:"#/properties/total_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
+if(data14 < 0 || isNaN(data14)) (vErrors ??= []).push({instancePath:instancePath+"/total_steps",schemaPath:"#/properties/total_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data.total_flows !== undefined){
 let data15 = data.total_flows;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-const err45 = {instancePath:instancePath+"/total_flows",schemaPath:"#/properties/total_flows/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/total_flows",schemaPath:"#/properties/total_flows/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data15 == "number"){
-if(data15 < 0 || isNaN(data15)){
-const err46 = {instancePath:instancePath+"/total_flows",schemaPath:"#/properties/total_flows/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
+if(data15 < 0 || isNaN(data15)) (vErrors ??= []).push({instancePath:instancePath+"/total_flows",schemaPath:"#/properties/total_flows/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data.limit !== undefined){
 let data16 = data.limit;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err47 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))) (vErrors ??= []).push({instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data16 == "number"){
-if(data16 < 1 || isNaN(data16)){
-const err48 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
+if(data16 < 1 || isNaN(data16)) (vErrors ??= []).push({instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.truncated !== undefined){
-if(typeof data.truncated !== "boolean"){
-const err49 = {instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err49];
+if(typeof data.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-}
-else {
-const err50 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate48.errors = vErrors;
 return errors === 0;
@@ -4399,223 +1230,54 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.generation === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "generation"},message:"must have required property '"+"generation"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.source_identity === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source_identity"},message:"must have required property '"+"source_identity"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.index_file === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_file"},message:"must have required property '"+"index_file"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.index_ino === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_ino"},message:"must have required property '"+"index_ino"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.index_size === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "index_size"},message:"must have required property '"+"index_size"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop0 of schema19.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "generation") || (key0 === "source_identity")) || (key0 === "index_file")) || (key0 === "index_ino")) || (key0 === "index_size"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!(((((key0 === "generation") || (key0 === "source_identity")) || (key0 === "index_file")) || (key0 === "index_ino")) || (key0 === "index_size"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.generation !== undefined){
 let data0 = data.generation;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err6 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) (vErrors ??= []).push({instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data0 == "number"){
-if(data0 > 1099511627776 || isNaN(data0)){
-const err7 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1099511627776},message:"must be <= 1099511627776"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data0 < 1 || isNaN(data0)){
-const err8 = {instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
+if(data0 > 1099511627776 || isNaN(data0)) (vErrors ??= []).push({instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1099511627776},message:"must be <= 1099511627776"}), errors++;
+if(data0 < 1 || isNaN(data0)) (vErrors ??= []).push({instancePath:instancePath+"/generation",schemaPath:"#/properties/generation/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.source_identity !== undefined){
 let data1 = data.source_identity;
 if(typeof data1 === "string"){
-if(!pattern0.test(data1)){
-const err9 = {instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+if(!pattern0.test(data1)) (vErrors ??= []).push({instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/source_identity",schemaPath:"#/properties/source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.index_file !== undefined){
 let data2 = data.index_file;
 if(typeof data2 === "string"){
-if(!pattern1.test(data2)){
-const err11 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+if(!pattern1.test(data2)) (vErrors ??= []).push({instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/index_file",schemaPath:"#/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.index_ino !== undefined){
 let data3 = data.index_ino;
 if(typeof data3 === "string"){
-if(!pattern2.test(data3)){
-const err13 = {instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
+if(!pattern2.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/index_ino",schemaPath:"#/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.index_size !== undefined){
 let data4 = data.index_size;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err15 = {instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) (vErrors ??= []).push({instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data4 == "number"){
-if(data4 > 9007199254740991 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data4 < 1 || isNaN(data4)){
-const err17 = {instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+if(data4 > 9007199254740991 || isNaN(data4)) (vErrors ??= []).push({instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}), errors++;
+if(data4 < 1 || isNaN(data4)) (vErrors ??= []).push({instancePath:instancePath+"/index_size",schemaPath:"#/properties/index_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate52.errors = vErrors;
 return errors === 0;
@@ -4627,687 +1289,152 @@ function validate51(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.worker_id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "worker_id"},message:"must have required property '"+"worker_id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.project_root === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "project_root"},message:"must have required property '"+"project_root"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.project_id === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "project_id"},message:"must have required property '"+"project_id"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.state === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.signature_state === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "signature_state"},message:"must have required property '"+"signature_state"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.pid === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pid"},message:"must have required property '"+"pid"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.port === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "port"},message:"must have required property '"+"port"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data.signature === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "signature"},message:"must have required property '"+"signature"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data.no_ast === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "no_ast"},message:"must have required property '"+"no_ast"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data.started_at === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "started_at"},message:"must have required property '"+"started_at"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data.last_activity_at === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "last_activity_at"},message:"must have required property '"+"last_activity_at"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.exit === undefined){
-const err11 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "exit"},message:"must have required property '"+"exit"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data.fatal === undefined){
-const err12 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "fatal"},message:"must have required property '"+"fatal"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+for(const prop0 of schema18.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema18.properties, key0))){
-const err13 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(!(func2.call(schema18.properties, key0))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.worker_id !== undefined){
 let data0 = data.worker_id;
 if(typeof data0 === "string"){
-if(!pattern3.test(data0)){
-const err14 = {instancePath:instancePath+"/worker_id",schemaPath:"#/properties/worker_id/pattern",keyword:"pattern",params:{pattern: "^w-[0-9a-f]{16}$"},message:"must match pattern \""+"^w-[0-9a-f]{16}$"+"\""};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/worker_id",schemaPath:"#/properties/worker_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+if(!pattern3.test(data0)) (vErrors ??= []).push({instancePath:instancePath+"/worker_id",schemaPath:"#/properties/worker_id/pattern",keyword:"pattern",params:{pattern: "^w-[0-9a-f]{16}$"},message:"must match pattern \""+"^w-[0-9a-f]{16}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/worker_id",schemaPath:"#/properties/worker_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.project_root !== undefined){
 let data1 = data.project_root;
 if(typeof data1 === "string"){
-if(func3(data1) > 4096){
-const err16 = {instancePath:instancePath+"/project_root",schemaPath:"#/properties/project_root/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(func3(data1) < 1){
-const err17 = {instancePath:instancePath+"/project_root",schemaPath:"#/properties/project_root/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(!pattern4.test(data1)){
-const err18 = {instancePath:instancePath+"/project_root",schemaPath:"#/properties/project_root/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/project_root",schemaPath:"#/properties/project_root/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
+if(func3(data1) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/project_root",schemaPath:"#/properties/project_root/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+if(func3(data1) < 1) (vErrors ??= []).push({instancePath:instancePath+"/project_root",schemaPath:"#/properties/project_root/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+if(!pattern4.test(data1)) (vErrors ??= []).push({instancePath:instancePath+"/project_root",schemaPath:"#/properties/project_root/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/project_root",schemaPath:"#/properties/project_root/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.project_id !== undefined){
 let data2 = data.project_id;
 if(typeof data2 === "string"){
-if(func3(data2) > 256){
-const err20 = {instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(func3(data2) < 1){
-const err21 = {instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
+if(func3(data2) > 256) (vErrors ??= []).push({instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data2) < 1) (vErrors ??= []).push({instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/project_id",schemaPath:"#/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.state !== undefined){
 let data3 = data.state;
-if(!((((data3 === "starting") || (data3 === "running")) || (data3 === "dead")) || (data3 === "stopped"))){
-const err23 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/enum",keyword:"enum",params:{allowedValues: schema18.properties.state.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if(!((((data3 === "starting") || (data3 === "running")) || (data3 === "dead")) || (data3 === "stopped"))) (vErrors ??= []).push({instancePath:instancePath+"/state",schemaPath:"#/properties/state/enum",keyword:"enum",params:{allowedValues: schema18.properties.state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.signature_state !== undefined){
 let data4 = data.signature_state;
-if(!(((data4 === "current") || (data4 === "stale")) || (data4 === "unknown"))){
-const err24 = {instancePath:instancePath+"/signature_state",schemaPath:"#/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema18.properties.signature_state.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if(!(((data4 === "current") || (data4 === "stale")) || (data4 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/signature_state",schemaPath:"#/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema18.properties.signature_state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.pid !== undefined){
 let data5 = data.pid;
-if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
-const err25 = {instancePath:instancePath+"/pid",schemaPath:"#/properties/pid/type",keyword:"type",params:{type: schema18.properties.pid.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/pid",schemaPath:"#/properties/pid/type",keyword:"type",params:{type: schema18.properties.pid.type},message:"must be integer,null"}), errors++;
 if(typeof data5 == "number"){
-if(data5 < 1 || isNaN(data5)){
-const err26 = {instancePath:instancePath+"/pid",schemaPath:"#/properties/pid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
+if(data5 < 1 || isNaN(data5)) (vErrors ??= []).push({instancePath:instancePath+"/pid",schemaPath:"#/properties/pid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.port !== undefined){
 let data6 = data.port;
-if((!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) && (data6 !== null)){
-const err27 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/type",keyword:"type",params:{type: schema18.properties.port.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
+if((!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/port",schemaPath:"#/properties/port/type",keyword:"type",params:{type: schema18.properties.port.type},message:"must be integer,null"}), errors++;
 if(typeof data6 == "number"){
-if(data6 > 65535 || isNaN(data6)){
-const err28 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(data6 < 1 || isNaN(data6)){
-const err29 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
+if(data6 > 65535 || isNaN(data6)) (vErrors ??= []).push({instancePath:instancePath+"/port",schemaPath:"#/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}), errors++;
+if(data6 < 1 || isNaN(data6)) (vErrors ??= []).push({instancePath:instancePath+"/port",schemaPath:"#/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.signature !== undefined){
-if(!(validate52(data.signature, {instancePath:instancePath+"/signature",parentData:data,parentDataProperty:"signature",rootData}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-errors = vErrors.length;
-}
+if(!(validate52(data.signature, {instancePath:instancePath+"/signature",parentData:data,parentDataProperty:"signature",rootData}))) vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors), errors = vErrors.length;
 }
 if(data.no_ast !== undefined){
-if(typeof data.no_ast !== "boolean"){
-const err30 = {instancePath:instancePath+"/no_ast",schemaPath:"#/properties/no_ast/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
+if(typeof data.no_ast !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/no_ast",schemaPath:"#/properties/no_ast/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data.started_at !== undefined){
 let data9 = data.started_at;
 if(typeof data9 === "string"){
-if(func3(data9) > 64){
-const err31 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(func3(data9) < 1){
-const err32 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+if(func3(data9) > 64) (vErrors ??= []).push({instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+if(func3(data9) < 1) (vErrors ??= []).push({instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.last_activity_at !== undefined){
 let data10 = data.last_activity_at;
 if(typeof data10 === "string"){
-if(func3(data10) > 64){
-const err34 = {instancePath:instancePath+"/last_activity_at",schemaPath:"#/properties/last_activity_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(func3(data10) < 1){
-const err35 = {instancePath:instancePath+"/last_activity_at",schemaPath:"#/properties/last_activity_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/last_activity_at",schemaPath:"#/properties/last_activity_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
+if(func3(data10) > 64) (vErrors ??= []).push({instancePath:instancePath+"/last_activity_at",schemaPath:"#/properties/last_activity_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+if(func3(data10) < 1) (vErrors ??= []).push({instancePath:instancePath+"/last_activity_at",schemaPath:"#/properties/last_activity_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/last_activity_at",schemaPath:"#/properties/last_activity_at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.exit !== undefined){
 let data11 = data.exit;
-if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)){
-const err37 = {instancePath:instancePath+"/exit",schemaPath:"#/properties/exit/type",keyword:"type",params:{type: schema18.properties.exit.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/exit",schemaPath:"#/properties/exit/type",keyword:"type",params:{type: schema18.properties.exit.type},message:"must be object,null"}), errors++;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.code === undefined){
-const err38 = {instancePath:instancePath+"/exit",schemaPath:"#/properties/exit/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-if(data11.signal === undefined){
-const err39 = {instancePath:instancePath+"/exit",schemaPath:"#/properties/exit/required",keyword:"required",params:{missingProperty: "signal"},message:"must have required property '"+"signal"+"'"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(data11.at === undefined){
-const err40 = {instancePath:instancePath+"/exit",schemaPath:"#/properties/exit/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-if(data11.reason === undefined){
-const err41 = {instancePath:instancePath+"/exit",schemaPath:"#/properties/exit/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
+for(const prop1 of schema18.properties.exit.required){
+if(data11[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/exit",schemaPath:"#/properties/exit/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data11){
-if(!((((key1 === "code") || (key1 === "signal")) || (key1 === "at")) || (key1 === "reason"))){
-const err42 = {instancePath:instancePath+"/exit",schemaPath:"#/properties/exit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
+if(!((((key1 === "code") || (key1 === "signal")) || (key1 === "at")) || (key1 === "reason"))) (vErrors ??= []).push({instancePath:instancePath+"/exit",schemaPath:"#/properties/exit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data11.code !== undefined){
 let data12 = data11.code;
-if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
-const err43 = {instancePath:instancePath+"/exit/code",schemaPath:"#/properties/exit/properties/code/type",keyword:"type",params:{type: schema18.properties.exit.properties.code.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
+if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/exit/code",schemaPath:"#/properties/exit/properties/code/type",keyword:"type",params:{type: schema18.properties.exit.properties.code.type},message:"must be integer,null"}), errors++;
 }
 if(data11.signal !== undefined){
 let data13 = data11.signal;
-if((typeof data13 !== "string") && (data13 !== null)){
-const err44 = {instancePath:instancePath+"/exit/signal",schemaPath:"#/properties/exit/properties/signal/type",keyword:"type",params:{type: schema18.properties.exit.properties.signal.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
+if((typeof data13 !== "string") && (data13 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/exit/signal",schemaPath:"#/properties/exit/properties/signal/type",keyword:"type",params:{type: schema18.properties.exit.properties.signal.type},message:"must be string,null"}), errors++;
 if(typeof data13 === "string"){
-if(func3(data13) > 32){
-const err45 = {instancePath:instancePath+"/exit/signal",schemaPath:"#/properties/exit/properties/signal/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
+if(func3(data13) > 32) (vErrors ??= []).push({instancePath:instancePath+"/exit/signal",schemaPath:"#/properties/exit/properties/signal/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}), errors++;
 }
 }
 if(data11.at !== undefined){
 let data14 = data11.at;
 if(typeof data14 === "string"){
-if(func3(data14) > 64){
-const err46 = {instancePath:instancePath+"/exit/at",schemaPath:"#/properties/exit/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-if(func3(data14) < 1){
-const err47 = {instancePath:instancePath+"/exit/at",schemaPath:"#/properties/exit/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-else {
-const err48 = {instancePath:instancePath+"/exit/at",schemaPath:"#/properties/exit/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
+if(func3(data14) > 64) (vErrors ??= []).push({instancePath:instancePath+"/exit/at",schemaPath:"#/properties/exit/properties/at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+if(func3(data14) < 1) (vErrors ??= []).push({instancePath:instancePath+"/exit/at",schemaPath:"#/properties/exit/properties/at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/exit/at",schemaPath:"#/properties/exit/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data11.reason !== undefined){
 let data15 = data11.reason;
-if(!((((((data15 === "crashed") || (data15 === "fatal")) || (data15 === "stopped")) || (data15 === "idle_reclaimed")) || (data15 === "start_failed")) || (data15 === "manager_shutdown"))){
-const err49 = {instancePath:instancePath+"/exit/reason",schemaPath:"#/properties/exit/properties/reason/enum",keyword:"enum",params:{allowedValues: schema18.properties.exit.properties.reason.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
+if(!((((((data15 === "crashed") || (data15 === "fatal")) || (data15 === "stopped")) || (data15 === "idle_reclaimed")) || (data15 === "start_failed")) || (data15 === "manager_shutdown"))) (vErrors ??= []).push({instancePath:instancePath+"/exit/reason",schemaPath:"#/properties/exit/properties/reason/enum",keyword:"enum",params:{allowedValues: schema18.properties.exit.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 }
 }
 if(data.fatal !== undefined){
 let data16 = data.fatal;
-if((!(data16 && typeof data16 == "object" && !Array.isArray(data16))) && (data16 !== null)){
-const err50 = {instancePath:instancePath+"/fatal",schemaPath:"#/properties/fatal/type",keyword:"type",params:{type: schema18.properties.fatal.type},message:"must be object,null"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
+if((!(data16 && typeof data16 == "object" && !Array.isArray(data16))) && (data16 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/fatal",schemaPath:"#/properties/fatal/type",keyword:"type",params:{type: schema18.properties.fatal.type},message:"must be object,null"}), errors++;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.code === undefined){
-const err51 = {instancePath:instancePath+"/fatal",schemaPath:"#/properties/fatal/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-if(data16.message === undefined){
-const err52 = {instancePath:instancePath+"/fatal",schemaPath:"#/properties/fatal/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
+for(const prop2 of schema18.properties.fatal.required){
+if(data16[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/fatal",schemaPath:"#/properties/fatal/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data16){
-if(!((key2 === "code") || (key2 === "message"))){
-const err53 = {instancePath:instancePath+"/fatal",schemaPath:"#/properties/fatal/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
+if(!((key2 === "code") || (key2 === "message"))) (vErrors ??= []).push({instancePath:instancePath+"/fatal",schemaPath:"#/properties/fatal/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data16.code !== undefined){
 let data17 = data16.code;
 if(typeof data17 === "string"){
-if(func3(data17) > 64){
-const err54 = {instancePath:instancePath+"/fatal/code",schemaPath:"#/properties/fatal/properties/code/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/fatal/code",schemaPath:"#/properties/fatal/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
+if(func3(data17) > 64) (vErrors ??= []).push({instancePath:instancePath+"/fatal/code",schemaPath:"#/properties/fatal/properties/code/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/fatal/code",schemaPath:"#/properties/fatal/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data16.message !== undefined){
 let data18 = data16.message;
 if(typeof data18 === "string"){
-if(func3(data18) > 2000){
-const err56 = {instancePath:instancePath+"/fatal/message",schemaPath:"#/properties/fatal/properties/message/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-}
-else {
-const err57 = {instancePath:instancePath+"/fatal/message",schemaPath:"#/properties/fatal/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
+if(func3(data18) > 2000) (vErrors ??= []).push({instancePath:instancePath+"/fatal/message",schemaPath:"#/properties/fatal/properties/message/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/fatal/message",schemaPath:"#/properties/fatal/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 }
 }
-}
-else {
-const err58 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate51.errors = vErrors;
 return errors === 0;
@@ -5319,214 +1446,51 @@ function validate50(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.protocol === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "protocol"},message:"must have required property '"+"protocol"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.version === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.id === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.type === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.payload === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "payload"},message:"must have required property '"+"payload"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop0 of schema17.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "protocol") || (key0 === "version")) || (key0 === "id")) || (key0 === "type")) || (key0 === "payload"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!(((((key0 === "protocol") || (key0 === "version")) || (key0 === "id")) || (key0 === "type")) || (key0 === "payload"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.protocol !== undefined){
-if("docforge-viewer" !== data.protocol){
-const err6 = {instancePath:instancePath+"/protocol",schemaPath:"#/properties/protocol/const",keyword:"const",params:{allowedValue: "docforge-viewer"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if("docforge-viewer" !== data.protocol) (vErrors ??= []).push({instancePath:instancePath+"/protocol",schemaPath:"#/properties/protocol/const",keyword:"const",params:{allowedValue: "docforge-viewer"},message:"must be equal to constant"}), errors++;
 }
 if(data.version !== undefined){
-if(2 !== data.version){
-const err7 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 2},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(2 !== data.version) (vErrors ??= []).push({instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 2},message:"must be equal to constant"}), errors++;
 }
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
-if(func3(data2) > 128){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(func3(data2) < 1){
-const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+if(func3(data2) > 128) (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+if(func3(data2) < 1) (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.type !== undefined){
-if("result" !== data.type){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "result"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if("result" !== data.type) (vErrors ??= []).push({instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "result"},message:"must be equal to constant"}), errors++;
 }
 if(data.payload !== undefined){
 let data4 = data.payload;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.worker === undefined){
-const err12 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: "worker"},message:"must have required property '"+"worker"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data4.reused === undefined){
-const err13 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: "reused"},message:"must have required property '"+"reused"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+for(const prop1 of schema17.properties.payload.required){
+if(data4[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data4){
-if(!((key1 === "worker") || (key1 === "reused"))){
-const err14 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(!((key1 === "worker") || (key1 === "reused"))) (vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data4.worker !== undefined){
-if(!(validate51(data4.worker, {instancePath:instancePath+"/payload/worker",parentData:data4,parentDataProperty:"worker",rootData}))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
-errors = vErrors.length;
-}
+if(!(validate51(data4.worker, {instancePath:instancePath+"/payload/worker",parentData:data4,parentDataProperty:"worker",rootData}))) vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors), errors = vErrors.length;
 }
 if(data4.reused !== undefined){
-if(typeof data4.reused !== "boolean"){
-const err15 = {instancePath:instancePath+"/payload/reused",schemaPath:"#/properties/payload/properties/reused/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err15];
+if(typeof data4.reused !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/payload/reused",schemaPath:"#/properties/payload/properties/reused/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
-else {
-vErrors.push(err15);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate50.errors = vErrors;
 return errors === 0;
@@ -5540,369 +1504,80 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.protocol === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "protocol"},message:"must have required property '"+"protocol"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.version === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.id === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.type === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.payload === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "payload"},message:"must have required property '"+"payload"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop0 of schema20.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "protocol") || (key0 === "version")) || (key0 === "id")) || (key0 === "type")) || (key0 === "payload"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!(((((key0 === "protocol") || (key0 === "version")) || (key0 === "id")) || (key0 === "type")) || (key0 === "payload"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.protocol !== undefined){
-if("docforge-viewer" !== data.protocol){
-const err6 = {instancePath:instancePath+"/protocol",schemaPath:"#/properties/protocol/const",keyword:"const",params:{allowedValue: "docforge-viewer"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if("docforge-viewer" !== data.protocol) (vErrors ??= []).push({instancePath:instancePath+"/protocol",schemaPath:"#/properties/protocol/const",keyword:"const",params:{allowedValue: "docforge-viewer"},message:"must be equal to constant"}), errors++;
 }
 if(data.version !== undefined){
-if(2 !== data.version){
-const err7 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 2},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(2 !== data.version) (vErrors ??= []).push({instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 2},message:"must be equal to constant"}), errors++;
 }
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
-if(func3(data2) > 128){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(func3(data2) < 1){
-const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+if(func3(data2) > 128) (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+if(func3(data2) < 1) (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.type !== undefined){
-if("ensure_worker" !== data.type){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ensure_worker"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if("ensure_worker" !== data.type) (vErrors ??= []).push({instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ensure_worker"},message:"must be equal to constant"}), errors++;
 }
 if(data.payload !== undefined){
 let data4 = data.payload;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.project_root === undefined){
-const err12 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: "project_root"},message:"must have required property '"+"project_root"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data4.project_id === undefined){
-const err13 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: "project_id"},message:"must have required property '"+"project_id"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data4.index_path === undefined){
-const err14 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: "index_path"},message:"must have required property '"+"index_path"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data4.signature === undefined){
-const err15 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: "signature"},message:"must have required property '"+"signature"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data4.no_ast === undefined){
-const err16 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: "no_ast"},message:"must have required property '"+"no_ast"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
+for(const prop1 of schema20.properties.payload.required){
+if(data4[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data4){
-if(!(((((key1 === "project_root") || (key1 === "project_id")) || (key1 === "index_path")) || (key1 === "signature")) || (key1 === "no_ast"))){
-const err17 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
+if(!(((((key1 === "project_root") || (key1 === "project_id")) || (key1 === "index_path")) || (key1 === "signature")) || (key1 === "no_ast"))) (vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data4.project_root !== undefined){
 let data5 = data4.project_root;
 if(typeof data5 === "string"){
-if(func3(data5) > 4096){
-const err18 = {instancePath:instancePath+"/payload/project_root",schemaPath:"#/properties/payload/properties/project_root/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(func3(data5) < 1){
-const err19 = {instancePath:instancePath+"/payload/project_root",schemaPath:"#/properties/payload/properties/project_root/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(!pattern4.test(data5)){
-const err20 = {instancePath:instancePath+"/payload/project_root",schemaPath:"#/properties/payload/properties/project_root/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/payload/project_root",schemaPath:"#/properties/payload/properties/project_root/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
+if(func3(data5) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/payload/project_root",schemaPath:"#/properties/payload/properties/project_root/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+if(func3(data5) < 1) (vErrors ??= []).push({instancePath:instancePath+"/payload/project_root",schemaPath:"#/properties/payload/properties/project_root/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+if(!pattern4.test(data5)) (vErrors ??= []).push({instancePath:instancePath+"/payload/project_root",schemaPath:"#/properties/payload/properties/project_root/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload/project_root",schemaPath:"#/properties/payload/properties/project_root/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data4.project_id !== undefined){
 let data6 = data4.project_id;
 if(typeof data6 === "string"){
-if(func3(data6) > 256){
-const err22 = {instancePath:instancePath+"/payload/project_id",schemaPath:"#/properties/payload/properties/project_id/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(func3(data6) < 1){
-const err23 = {instancePath:instancePath+"/payload/project_id",schemaPath:"#/properties/payload/properties/project_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/payload/project_id",schemaPath:"#/properties/payload/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
+if(func3(data6) > 256) (vErrors ??= []).push({instancePath:instancePath+"/payload/project_id",schemaPath:"#/properties/payload/properties/project_id/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data6) < 1) (vErrors ??= []).push({instancePath:instancePath+"/payload/project_id",schemaPath:"#/properties/payload/properties/project_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload/project_id",schemaPath:"#/properties/payload/properties/project_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data4.index_path !== undefined){
 let data7 = data4.index_path;
 if(typeof data7 === "string"){
-if(func3(data7) > 4096){
-const err25 = {instancePath:instancePath+"/payload/index_path",schemaPath:"#/properties/payload/properties/index_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(func3(data7) < 1){
-const err26 = {instancePath:instancePath+"/payload/index_path",schemaPath:"#/properties/payload/properties/index_path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(!pattern4.test(data7)){
-const err27 = {instancePath:instancePath+"/payload/index_path",schemaPath:"#/properties/payload/properties/index_path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/payload/index_path",schemaPath:"#/properties/payload/properties/index_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
+if(func3(data7) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/payload/index_path",schemaPath:"#/properties/payload/properties/index_path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+if(func3(data7) < 1) (vErrors ??= []).push({instancePath:instancePath+"/payload/index_path",schemaPath:"#/properties/payload/properties/index_path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+if(!pattern4.test(data7)) (vErrors ??= []).push({instancePath:instancePath+"/payload/index_path",schemaPath:"#/properties/payload/properties/index_path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload/index_path",schemaPath:"#/properties/payload/properties/index_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data4.signature !== undefined){
-if(!(validate52(data4.signature, {instancePath:instancePath+"/payload/signature",parentData:data4,parentDataProperty:"signature",rootData}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-errors = vErrors.length;
-}
+if(!(validate52(data4.signature, {instancePath:instancePath+"/payload/signature",parentData:data4,parentDataProperty:"signature",rootData}))) vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors), errors = vErrors.length;
 }
 if(data4.no_ast !== undefined){
-if(typeof data4.no_ast !== "boolean"){
-const err29 = {instancePath:instancePath+"/payload/no_ast",schemaPath:"#/properties/payload/properties/no_ast/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err29];
+if(typeof data4.no_ast !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/payload/no_ast",schemaPath:"#/properties/payload/properties/no_ast/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
-else {
-vErrors.push(err29);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate55.errors = vErrors;
 return errors === 0;
@@ -5916,425 +1591,103 @@ function validate57(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.protocol === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "protocol"},message:"must have required property '"+"protocol"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.version === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.id === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.type === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.payload === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "payload"},message:"must have required property '"+"payload"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop0 of schema21.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "protocol") || (key0 === "version")) || (key0 === "id")) || (key0 === "type")) || (key0 === "payload"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!(((((key0 === "protocol") || (key0 === "version")) || (key0 === "id")) || (key0 === "type")) || (key0 === "payload"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.protocol !== undefined){
-if("docforge-viewer" !== data.protocol){
-const err6 = {instancePath:instancePath+"/protocol",schemaPath:"#/properties/protocol/const",keyword:"const",params:{allowedValue: "docforge-viewer"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if("docforge-viewer" !== data.protocol) (vErrors ??= []).push({instancePath:instancePath+"/protocol",schemaPath:"#/properties/protocol/const",keyword:"const",params:{allowedValue: "docforge-viewer"},message:"must be equal to constant"}), errors++;
 }
 if(data.version !== undefined){
-if(2 !== data.version){
-const err7 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 2},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(2 !== data.version) (vErrors ??= []).push({instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 2},message:"must be equal to constant"}), errors++;
 }
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
-if(func3(data2) > 128){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(func3(data2) < 1){
-const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+if(func3(data2) > 128) (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+if(func3(data2) < 1) (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.type !== undefined){
-if("result" !== data.type){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "result"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if("result" !== data.type) (vErrors ??= []).push({instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "result"},message:"must be equal to constant"}), errors++;
 }
 if(data.payload !== undefined){
 let data4 = data.payload;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.manager === undefined){
-const err12 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: "manager"},message:"must have required property '"+"manager"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data4.workers === undefined){
-const err13 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: "workers"},message:"must have required property '"+"workers"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
+for(const prop1 of schema21.properties.payload.required){
+if(data4[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data4){
-if(!((key1 === "manager") || (key1 === "workers"))){
-const err14 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(!((key1 === "manager") || (key1 === "workers"))) (vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data4.manager !== undefined){
 let data5 = data4.manager;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.pid === undefined){
-const err15 = {instancePath:instancePath+"/payload/manager",schemaPath:"#/properties/payload/properties/manager/required",keyword:"required",params:{missingProperty: "pid"},message:"must have required property '"+"pid"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data5.started_at === undefined){
-const err16 = {instancePath:instancePath+"/payload/manager",schemaPath:"#/properties/payload/properties/manager/required",keyword:"required",params:{missingProperty: "started_at"},message:"must have required property '"+"started_at"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data5.idle_timeout_ms === undefined){
-const err17 = {instancePath:instancePath+"/payload/manager",schemaPath:"#/properties/payload/properties/manager/required",keyword:"required",params:{missingProperty: "idle_timeout_ms"},message:"must have required property '"+"idle_timeout_ms"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data5.socket === undefined){
-const err18 = {instancePath:instancePath+"/payload/manager",schemaPath:"#/properties/payload/properties/manager/required",keyword:"required",params:{missingProperty: "socket"},message:"must have required property '"+"socket"+"'"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
+for(const prop2 of schema21.properties.payload.properties.manager.required){
+if(data5[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/payload/manager",schemaPath:"#/properties/payload/properties/manager/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data5){
-if(!((((key2 === "pid") || (key2 === "started_at")) || (key2 === "idle_timeout_ms")) || (key2 === "socket"))){
-const err19 = {instancePath:instancePath+"/payload/manager",schemaPath:"#/properties/payload/properties/manager/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
+if(!((((key2 === "pid") || (key2 === "started_at")) || (key2 === "idle_timeout_ms")) || (key2 === "socket"))) (vErrors ??= []).push({instancePath:instancePath+"/payload/manager",schemaPath:"#/properties/payload/properties/manager/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data5.pid !== undefined){
 let data6 = data5.pid;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err20 = {instancePath:instancePath+"/payload/manager/pid",schemaPath:"#/properties/payload/properties/manager/properties/pid/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) (vErrors ??= []).push({instancePath:instancePath+"/payload/manager/pid",schemaPath:"#/properties/payload/properties/manager/properties/pid/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data6 == "number"){
-if(data6 < 1 || isNaN(data6)){
-const err21 = {instancePath:instancePath+"/payload/manager/pid",schemaPath:"#/properties/payload/properties/manager/properties/pid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
+if(data6 < 1 || isNaN(data6)) (vErrors ??= []).push({instancePath:instancePath+"/payload/manager/pid",schemaPath:"#/properties/payload/properties/manager/properties/pid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data5.started_at !== undefined){
 let data7 = data5.started_at;
 if(typeof data7 === "string"){
-if(func3(data7) > 64){
-const err22 = {instancePath:instancePath+"/payload/manager/started_at",schemaPath:"#/properties/payload/properties/manager/properties/started_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(func3(data7) < 1){
-const err23 = {instancePath:instancePath+"/payload/manager/started_at",schemaPath:"#/properties/payload/properties/manager/properties/started_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/payload/manager/started_at",schemaPath:"#/properties/payload/properties/manager/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
+if(func3(data7) > 64) (vErrors ??= []).push({instancePath:instancePath+"/payload/manager/started_at",schemaPath:"#/properties/payload/properties/manager/properties/started_at/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+if(func3(data7) < 1) (vErrors ??= []).push({instancePath:instancePath+"/payload/manager/started_at",schemaPath:"#/properties/payload/properties/manager/properties/started_at/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload/manager/started_at",schemaPath:"#/properties/payload/properties/manager/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data5.idle_timeout_ms !== undefined){
 let data8 = data5.idle_timeout_ms;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err25 = {instancePath:instancePath+"/payload/manager/idle_timeout_ms",schemaPath:"#/properties/payload/properties/manager/properties/idle_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) (vErrors ??= []).push({instancePath:instancePath+"/payload/manager/idle_timeout_ms",schemaPath:"#/properties/payload/properties/manager/properties/idle_timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data8 == "number"){
-if(data8 < 1 || isNaN(data8)){
-const err26 = {instancePath:instancePath+"/payload/manager/idle_timeout_ms",schemaPath:"#/properties/payload/properties/manager/properties/idle_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
+if(data8 < 1 || isNaN(data8)) (vErrors ??= []).push({instancePath:instancePath+"/payload/manager/idle_timeout_ms",schemaPath:"#/properties/payload/properties/manager/properties/idle_timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data5.socket !== undefined){
 let data9 = data5.socket;
 if(typeof data9 === "string"){
-if(func3(data9) > 4096){
-const err27 = {instancePath:instancePath+"/payload/manager/socket",schemaPath:"#/properties/payload/properties/manager/properties/socket/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(func3(data9) < 1){
-const err28 = {instancePath:instancePath+"/payload/manager/socket",schemaPath:"#/properties/payload/properties/manager/properties/socket/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(!pattern4.test(data9)){
-const err29 = {instancePath:instancePath+"/payload/manager/socket",schemaPath:"#/properties/payload/properties/manager/properties/socket/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
+if(func3(data9) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/payload/manager/socket",schemaPath:"#/properties/payload/properties/manager/properties/socket/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+if(func3(data9) < 1) (vErrors ??= []).push({instancePath:instancePath+"/payload/manager/socket",schemaPath:"#/properties/payload/properties/manager/properties/socket/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+if(!pattern4.test(data9)) (vErrors ??= []).push({instancePath:instancePath+"/payload/manager/socket",schemaPath:"#/properties/payload/properties/manager/properties/socket/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload/manager/socket",schemaPath:"#/properties/payload/properties/manager/properties/socket/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err30 = {instancePath:instancePath+"/payload/manager/socket",schemaPath:"#/properties/payload/properties/manager/properties/socket/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/payload/manager",schemaPath:"#/properties/payload/properties/manager/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload/manager",schemaPath:"#/properties/payload/properties/manager/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data4.workers !== undefined){
 let data10 = data4.workers;
 if(Array.isArray(data10)){
-if(data10.length > 1000){
-const err32 = {instancePath:instancePath+"/payload/workers",schemaPath:"#/properties/payload/properties/workers/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
+if(data10.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/payload/workers",schemaPath:"#/properties/payload/properties/workers/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}), errors++;
 const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate51(data10[i0], {instancePath:instancePath+"/payload/workers/" + i0,parentData:data10,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
-errors = vErrors.length;
+if(!(validate51(data10[i0], {instancePath:instancePath+"/payload/workers/" + i0,parentData:data10,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload/workers",schemaPath:"#/properties/payload/properties/workers/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/payload/workers",schemaPath:"#/properties/payload/properties/workers/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-}
-else {
-const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate57.errors = vErrors;
 return errors === 0;
@@ -6348,218 +1701,57 @@ function validate59(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.protocol === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "protocol"},message:"must have required property '"+"protocol"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.version === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.id === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.type === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.payload === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "payload"},message:"must have required property '"+"payload"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
+for(const prop0 of schema22.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "protocol") || (key0 === "version")) || (key0 === "id")) || (key0 === "type")) || (key0 === "payload"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!(((((key0 === "protocol") || (key0 === "version")) || (key0 === "id")) || (key0 === "type")) || (key0 === "payload"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.protocol !== undefined){
-if("docforge-viewer" !== data.protocol){
-const err6 = {instancePath:instancePath+"/protocol",schemaPath:"#/properties/protocol/const",keyword:"const",params:{allowedValue: "docforge-viewer"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
+if("docforge-viewer" !== data.protocol) (vErrors ??= []).push({instancePath:instancePath+"/protocol",schemaPath:"#/properties/protocol/const",keyword:"const",params:{allowedValue: "docforge-viewer"},message:"must be equal to constant"}), errors++;
 }
 if(data.version !== undefined){
-if(2 !== data.version){
-const err7 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 2},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(2 !== data.version) (vErrors ??= []).push({instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 2},message:"must be equal to constant"}), errors++;
 }
 if(data.id !== undefined){
 let data2 = data.id;
 if(typeof data2 === "string"){
-if(func3(data2) > 128){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(func3(data2) < 1){
-const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+if(func3(data2) > 128) (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+if(func3(data2) < 1) (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.type !== undefined){
-if("result" !== data.type){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "result"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
+if("result" !== data.type) (vErrors ??= []).push({instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "result"},message:"must be equal to constant"}), errors++;
 }
 if(data.payload !== undefined){
 let data4 = data.payload;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.workers === undefined){
-const err12 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: "workers"},message:"must have required property '"+"workers"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+for(const prop1 of schema22.properties.payload.required){
+if(data4[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data4){
-if(!(key1 === "workers")){
-const err13 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(!(key1 === "workers")) (vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data4.workers !== undefined){
 let data5 = data4.workers;
 if(Array.isArray(data5)){
-if(data5.length > 1000){
-const err14 = {instancePath:instancePath+"/payload/workers",schemaPath:"#/properties/payload/properties/workers/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if(data5.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/payload/workers",schemaPath:"#/properties/payload/properties/workers/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}), errors++;
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate51(data5[i0], {instancePath:instancePath+"/payload/workers/" + i0,parentData:data5,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
-errors = vErrors.length;
+if(!(validate51(data5[i0], {instancePath:instancePath+"/payload/workers/" + i0,parentData:data5,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload/workers",schemaPath:"#/properties/payload/properties/workers/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/payload/workers",schemaPath:"#/properties/payload/properties/workers/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 validate59.errors = vErrors;
 return errors === 0;

@@ -15,95 +15,26 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.request_id === undefined){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
+for(const prop0 of schema6.oneOf[0].required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((key0 === "type") || (key0 === "request_id"))){
-const err2 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
+if(!((key0 === "type") || (key0 === "request_id"))) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.type !== undefined){
-if("issue_token" !== data.type){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "issue_token"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if("issue_token" !== data.type) (vErrors ??= []).push({instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "issue_token"},message:"must be equal to constant"}), errors++;
 }
 if(data.request_id !== undefined){
 let data1 = data.request_id;
 if(typeof data1 === "string"){
-if(func2(data1) > 128){
-const err4 = {instancePath:instancePath+"/request_id",schemaPath:"#/oneOf/0/properties/request_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(func2(data1) < 1){
-const err5 = {instancePath:instancePath+"/request_id",schemaPath:"#/oneOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+if(func2(data1) > 128) (vErrors ??= []).push({instancePath:instancePath+"/request_id",schemaPath:"#/oneOf/0/properties/request_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+if(func2(data1) < 1) (vErrors ??= []).push({instancePath:instancePath+"/request_id",schemaPath:"#/oneOf/0/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/request_id",schemaPath:"#/oneOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/request_id",schemaPath:"#/oneOf/0/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -112,79 +43,36 @@ passing0 = 0;
 }
 const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err8 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+for(const prop1 of schema6.oneOf[1].required){
+if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data){
-if(!(key1 === "type")){
-const err9 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
+if(!(key1 === "type")) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data.type !== undefined){
-if("shutdown" !== data.type){
-const err10 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "shutdown"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err10];
+if("shutdown" !== data.type) (vErrors ??= []).push({instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "shutdown"},message:"must be equal to constant"}), errors++;
 }
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 var _valid0 = _errs7 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 1];
-}
-else {
+} else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
 }
 }
 if(!valid0){
-const err12 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"}), errors++;
+} else {
 errors = _errs0;
 if(vErrors !== null){
 if(_errs0){
 vErrors.length = _errs0;
-}
-else {
+} else {
 vErrors = null;
 }
 }

@@ -19,130 +19,33 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.port === undefined){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "port"},message:"must have required property '"+"port"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.cookie_name === undefined){
-const err2 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "cookie_name"},message:"must have required property '"+"cookie_name"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
+for(const prop0 of schema6.oneOf[0].required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(((key0 === "type") || (key0 === "port")) || (key0 === "cookie_name"))){
-const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
+if(!(((key0 === "type") || (key0 === "port")) || (key0 === "cookie_name"))) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.type !== undefined){
-if("ready" !== data.type){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "ready"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
+if("ready" !== data.type) (vErrors ??= []).push({instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "ready"},message:"must be equal to constant"}), errors++;
 }
 if(data.port !== undefined){
 let data1 = data.port;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err5 = {instancePath:instancePath+"/port",schemaPath:"#/oneOf/0/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))) (vErrors ??= []).push({instancePath:instancePath+"/port",schemaPath:"#/oneOf/0/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data1 == "number"){
-if(data1 > 65535 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/port",schemaPath:"#/oneOf/0/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data1 < 1 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/port",schemaPath:"#/oneOf/0/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
+if(data1 > 65535 || isNaN(data1)) (vErrors ??= []).push({instancePath:instancePath+"/port",schemaPath:"#/oneOf/0/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}), errors++;
+if(data1 < 1 || isNaN(data1)) (vErrors ??= []).push({instancePath:instancePath+"/port",schemaPath:"#/oneOf/0/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.cookie_name !== undefined){
 let data2 = data.cookie_name;
 if(typeof data2 === "string"){
-if(!pattern0.test(data2)){
-const err8 = {instancePath:instancePath+"/cookie_name",schemaPath:"#/oneOf/0/properties/cookie_name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_]{1,128}$"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
+if(!pattern0.test(data2)) (vErrors ??= []).push({instancePath:instancePath+"/cookie_name",schemaPath:"#/oneOf/0/properties/cookie_name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_]{1,128}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/cookie_name",schemaPath:"#/oneOf/0/properties/cookie_name/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err9 = {instancePath:instancePath+"/cookie_name",schemaPath:"#/oneOf/0/properties/cookie_name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 var _valid0 = _errs1 === errors;
 if(_valid0){
@@ -151,426 +54,124 @@ passing0 = 0;
 }
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err11 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data.at_ms === undefined){
-const err12 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "at_ms"},message:"must have required property '"+"at_ms"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+for(const prop1 of schema6.oneOf[1].required){
+if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data){
-if(!((key1 === "type") || (key1 === "at_ms"))){
-const err13 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
+if(!((key1 === "type") || (key1 === "at_ms"))) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data.type !== undefined){
-if("activity" !== data.type){
-const err14 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "activity"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
+if("activity" !== data.type) (vErrors ??= []).push({instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "activity"},message:"must be equal to constant"}), errors++;
 }
 if(data.at_ms !== undefined){
 let data4 = data.at_ms;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err15 = {instancePath:instancePath+"/at_ms",schemaPath:"#/oneOf/1/properties/at_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) (vErrors ??= []).push({instancePath:instancePath+"/at_ms",schemaPath:"#/oneOf/1/properties/at_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data4 == "number"){
-if(data4 < 0 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/at_ms",schemaPath:"#/oneOf/1/properties/at_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
+if(data4 < 0 || isNaN(data4)) (vErrors ??= []).push({instancePath:instancePath+"/at_ms",schemaPath:"#/oneOf/1/properties/at_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 var _valid0 = _errs9 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 1];
-}
-else {
+} else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
 }
 const _errs15 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err18 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data.request_id === undefined){
-const err19 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "request_id"},message:"must have required property '"+"request_id"+"'"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data.token === undefined){
-const err20 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(data.url_path === undefined){
-const err21 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "url_path"},message:"must have required property '"+"url_path"+"'"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(data.expires_at_ms === undefined){
-const err22 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "expires_at_ms"},message:"must have required property '"+"expires_at_ms"+"'"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
+for(const prop2 of schema6.oneOf[2].required){
+if(data[prop2] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data){
-if(!(((((key2 === "type") || (key2 === "request_id")) || (key2 === "token")) || (key2 === "url_path")) || (key2 === "expires_at_ms"))){
-const err23 = {instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
+if(!(((((key2 === "type") || (key2 === "request_id")) || (key2 === "token")) || (key2 === "url_path")) || (key2 === "expires_at_ms"))) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data.type !== undefined){
-if("token" !== data.type){
-const err24 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "token"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
+if("token" !== data.type) (vErrors ??= []).push({instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "token"},message:"must be equal to constant"}), errors++;
 }
 if(data.request_id !== undefined){
 let data6 = data.request_id;
 if(typeof data6 === "string"){
-if(func2(data6) > 128){
-const err25 = {instancePath:instancePath+"/request_id",schemaPath:"#/oneOf/2/properties/request_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(func2(data6) < 1){
-const err26 = {instancePath:instancePath+"/request_id",schemaPath:"#/oneOf/2/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/request_id",schemaPath:"#/oneOf/2/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
+if(func2(data6) > 128) (vErrors ??= []).push({instancePath:instancePath+"/request_id",schemaPath:"#/oneOf/2/properties/request_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+if(func2(data6) < 1) (vErrors ??= []).push({instancePath:instancePath+"/request_id",schemaPath:"#/oneOf/2/properties/request_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/request_id",schemaPath:"#/oneOf/2/properties/request_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.token !== undefined){
 let data7 = data.token;
 if(typeof data7 === "string"){
-if(!pattern1.test(data7)){
-const err28 = {instancePath:instancePath+"/token",schemaPath:"#/oneOf/2/properties/token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{43}$"+"\""};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/token",schemaPath:"#/oneOf/2/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
+if(!pattern1.test(data7)) (vErrors ??= []).push({instancePath:instancePath+"/token",schemaPath:"#/oneOf/2/properties/token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{43}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/token",schemaPath:"#/oneOf/2/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.url_path !== undefined){
 let data8 = data.url_path;
 if(typeof data8 === "string"){
-if(!pattern2.test(data8)){
-const err30 = {instancePath:instancePath+"/url_path",schemaPath:"#/oneOf/2/properties/url_path/pattern",keyword:"pattern",params:{pattern: "^/\\?token=[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^/\\?token=[A-Za-z0-9_-]{43}$"+"\""};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/url_path",schemaPath:"#/oneOf/2/properties/url_path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
+if(!pattern2.test(data8)) (vErrors ??= []).push({instancePath:instancePath+"/url_path",schemaPath:"#/oneOf/2/properties/url_path/pattern",keyword:"pattern",params:{pattern: "^/\\?token=[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^/\\?token=[A-Za-z0-9_-]{43}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/url_path",schemaPath:"#/oneOf/2/properties/url_path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.expires_at_ms !== undefined){
 let data9 = data.expires_at_ms;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err32 = {instancePath:instancePath+"/expires_at_ms",schemaPath:"#/oneOf/2/properties/expires_at_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) (vErrors ??= []).push({instancePath:instancePath+"/expires_at_ms",schemaPath:"#/oneOf/2/properties/expires_at_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data9 == "number"){
-if(data9 < 0 || isNaN(data9)){
-const err33 = {instancePath:instancePath+"/expires_at_ms",schemaPath:"#/oneOf/2/properties/expires_at_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
+if(data9 < 0 || isNaN(data9)) (vErrors ??= []).push({instancePath:instancePath+"/expires_at_ms",schemaPath:"#/oneOf/2/properties/expires_at_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-}
-}
-else {
-const err34 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 var _valid0 = _errs15 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 2];
-}
-else {
+} else {
 if(_valid0){
 valid0 = true;
 passing0 = 2;
 }
 const _errs27 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err35 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(data.code === undefined){
-const err36 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-if(data.message === undefined){
-const err37 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
+for(const prop3 of schema6.oneOf[3].required){
+if(data[prop3] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key3 in data){
-if(!(((key3 === "type") || (key3 === "code")) || (key3 === "message"))){
-const err38 = {instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
+if(!(((key3 === "type") || (key3 === "code")) || (key3 === "message"))) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}), errors++;
 }
 if(data.type !== undefined){
-if("fatal" !== data.type){
-const err39 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/3/properties/type/const",keyword:"const",params:{allowedValue: "fatal"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
+if("fatal" !== data.type) (vErrors ??= []).push({instancePath:instancePath+"/type",schemaPath:"#/oneOf/3/properties/type/const",keyword:"const",params:{allowedValue: "fatal"},message:"must be equal to constant"}), errors++;
 }
 if(data.code !== undefined){
 let data11 = data.code;
 if(typeof data11 === "string"){
-if(!pattern3.test(data11)){
-const err40 = {instancePath:instancePath+"/code",schemaPath:"#/oneOf/3/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,63}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,63}$"+"\""};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/code",schemaPath:"#/oneOf/3/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
+if(!pattern3.test(data11)) (vErrors ??= []).push({instancePath:instancePath+"/code",schemaPath:"#/oneOf/3/properties/code/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,63}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,63}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/code",schemaPath:"#/oneOf/3/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data.message !== undefined){
 let data12 = data.message;
 if(typeof data12 === "string"){
-if(func2(data12) > 4096){
-const err42 = {instancePath:instancePath+"/message",schemaPath:"#/oneOf/3/properties/message/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
+if(func2(data12) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/message",schemaPath:"#/oneOf/3/properties/message/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/message",schemaPath:"#/oneOf/3/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-else {
-const err43 = {instancePath:instancePath+"/message",schemaPath:"#/oneOf/3/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-}
-else {
-const err44 = {instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 var _valid0 = _errs27 === errors;
 if(_valid0 && valid0){
 valid0 = false;
 passing0 = [passing0, 3];
-}
-else {
+} else {
 if(_valid0){
 valid0 = true;
 passing0 = 3;
@@ -579,22 +180,13 @@ passing0 = 3;
 }
 }
 if(!valid0){
-const err45 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"}), errors++;
+} else {
 errors = _errs0;
 if(vErrors !== null){
 if(_errs0){
 vErrors.length = _errs0;
-}
-else {
+} else {
 vErrors = null;
 }
 }
