@@ -7,6 +7,8 @@
  */
 export type Id = string;
 /**
+ * A project-relative POSIX path; emptiness, escapes and links are checked by the loader, in checking order.
+ *
  * This interface was referenced by `DescriptorTypes`'s JSON-Schema
  * via the `definition` "Relpath".
  */
@@ -78,6 +80,9 @@ export interface DescriptorDocument {
     title?: string;
     renderer: 'page' | 'catalog' | 'matrix' | 'graph';
     select?: Selector;
+    /**
+     * An .html file; trailing / and /. segments are dropped when the loader normalizes the path.
+     */
     output: string;
     rows?: Selector;
     columns?: Selector;
@@ -94,6 +99,9 @@ export interface DescriptorDocument {
   proposals?: {
     writers?: {
       [k: string]: {
+        /**
+         * A repeated operation counts once.
+         */
         operations?: ('node_create' | 'node_update' | 'node_move' | 'relationship_update' | 'node_delete')[];
         paths?: string[];
       };
