@@ -156,18 +156,54 @@ function withoutDates(value: unknown): unknown {
 }
 
 /**
- * Checks the parsed descriptor against protocol/schemas/v1/descriptor.schema.json.
- * @returns the document, typed, when its shape is valid
- * @throws DocforgeError `descriptor_invalid` naming the first failure in checking order
+ * The first shape problem, held back until the semantic checks that the checking order puts
+ * before it have run: the hand validator this check replaced met its problems in one pass in that
+ * order, so a path escaping the root in `[state].dir` is still reported before an unknown key in
+ * `[limits]`. The loader calls {@link ShapeGate.before} ahead of each semantic check, which may
+ * then read every value ranking before it as typed, and {@link ShapeGate.pass} after the last.
  */
-export function checkDescriptorShape(check: Checker, doc: Table, root: string): DescriptorDocument {
-  if (validateDescriptorDocument(withoutDates(doc))) return doc as unknown as DescriptorDocument;
+export class ShapeGate {
+  constructor(private readonly check: Checker, private readonly doc: Table, private readonly first: ShapeProblem | null) {}
+
+  /**
+   * Throws the held problem when it sorts before step `step` of the checks at `key` (its
+   * {@link rankOf} position): a positive step comes after the key's own shape problems, -2 before
+   * them (a writer id is checked before its table).
+   * @throws DocforgeError `descriptor_invalid`
+   */
+  before(key: readonly string[], step: number): void {
+    if (this.first === null) return;
+    if (compareRanks(this.first.rank, [...rankOf(this.doc, key, false), step]) <= 0) this.throwFirst();
+  }
+
+  /**
+   * Throws the held problem, if any (every semantic check has run).
+   * @throws DocforgeError `descriptor_invalid`
+   */
+  pass(): void {
+    if (this.first !== null) this.throwFirst();
+  }
+
+  private throwFirst(): never {
+    const first = this.first!;
+    this.check.fail(first.key, first.message, first.line);
+  }
+}
+
+/**
+ * Checks the parsed descriptor against protocol/schemas/v1/descriptor.schema.json.
+ * @returns the document, typed only where the gate lets a check through, and the gate holding
+ *   the first failure in checking order (none when the shape is valid)
+ */
+export function checkDescriptorShape(check: Checker, doc: Table, root: string): { doc: DescriptorDocument; gate: ShapeGate } {
+  const typed = doc as unknown as DescriptorDocument;
+  if (validateDescriptorDocument(withoutDates(doc))) return { doc: typed, gate: new ShapeGate(check, doc, null) };
   const problems = (validateDescriptorDocument.errors ?? [])
     .map((error) => problemOf(doc, check, root, error))
     .filter((problem): problem is ShapeProblem => problem !== null);
   // Array.prototype.sort is stable: equal ranks keep ajv's (document) order.
   problems.sort((a, b) => compareRanks(a.rank, b.rank));
-  const first = problems[0];
-  if (first === undefined) check.fail('', 'does not match the descriptor schema');
-  check.fail(first.key, first.message, first.line);
+  // A failure no problem describes sorts first (rank []).
+  const first = problems[0] ?? { key: '', message: 'does not match the descriptor schema', rank: [] };
+  return { doc: typed, gate: new ShapeGate(check, doc, first) };
 }

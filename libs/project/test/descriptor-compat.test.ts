@@ -53,3 +53,40 @@ test('a view output ending in / or /. names the .html file before it', () => {
   assert.equal(e.key, 'views.0.output');
   assert.match(e.message, /must not escape the project root/);
 });
+
+const PAGE = (output: string, extra = '', id = 'v'): string => `[[views]]\nid = "${id}"\nrenderer = "page"\noutput = "${output}"\n${extra}`;
+
+test('a semantic problem met before a later shape problem is the one reported, as the one-pass validator did', () => {
+  const cases: [string, string, RegExp][] = [
+    ['[state]\ndir = "/abs"\n[limits]\nfoo = 1\n', 'state.dir', /\[state\]\.dir must be a relative path, got "\/abs"/],
+    [`[state]\ndir = "/abs"\n${PAGE('x.txt')}`, 'state.dir', /must be a relative path/],
+    ['[sources]\ncontent_roots = ["../x"]\n[vocabulary]\nkinds = "x"\n', 'sources.content_roots', /must not escape the project root/],
+    ['[sources]\ncontent_roots = ["/abs", ""]\n', 'sources.content_roots', /must be a relative path, got "\/abs"/],
+    ['[state]\ndir = "docs"\n[limits]\nmax_results = 0\n', 'state.dir', /is the same directory as the content root "docs"/],
+    ['[adapter]\nmodule = "/abs.js"\n[vocabulary]\nkinds = "x"\n', 'adapter.module', /must be a relative path/],
+    [PAGE('/abs.html') + PAGE('out/w.html', 'foo = 1\n', 'w'), 'views.0.output', /must be a relative path, got "\/abs\.html"/],
+    [PAGE('out/v.html') + PAGE('out/v.html', '', 'w') + PAGE('out/z.html', 'foo = 1\n', 'z'), 'views.1.output', /is also the output of view "v"/],
+    [PAGE('.docforge/a.html') + '[proposals]\nwriters = 5\n', 'views.0.output', /must not lie inside the state dir/],
+    ['[proposals.writers.""]\noperations = ["zap"]\n', 'proposals.writers.', /must name a writer id of 1 to 256 printable characters/],
+    ['[proposals.appliers.""]\nwriters = 5\n', 'proposals.appliers.', /must name an applier id/],
+  ];
+  for (const [body, key, message] of cases) {
+    const e = firstError(body);
+    assert.equal(e.code, 'descriptor_invalid', body);
+    assert.equal(e.key, key, body);
+    assert.match(e.message, message, body);
+  }
+});
+
+test('a shape problem met before a semantic one is still the one reported', () => {
+  const cases: [string, string, RegExp][] = [
+    ['[state]\ndir = "/abs"\nfoo = 1\n', 'state.foo', /is not a known key \(expected one of: dir\)/],
+    ['[proposals]\nfoo = 1\n[proposals.writers.bot]\npaths = ["/x"]\n', 'proposals.foo', /is not a known key/],
+    [`${PAGE('/abs.html', '[views.rows]\nkinds = ["a"]\n')}`, 'views.0.rows', /is a key of the matrix renderer, not of page/],
+  ];
+  for (const [body, key, message] of cases) {
+    const e = firstError(body);
+    assert.equal(e.key, key, body);
+    assert.match(e.message, message, body);
+  }
+});
