@@ -17,7 +17,12 @@ import { shapeMessage } from './descriptor-shape-messages.js';
 /** One schema failure as a user-facing problem: the dotted key, the message and where it sorts. */
 export interface ShapeProblem {
   key: string;
-  message: string;
+  /**
+   * The message, or how to make it when this problem is the one reported: a view output's message
+   * runs the path checks, which throw their own error for a path they refuse, so it is made only
+   * then (made eagerly, it would pre-empt every problem ranking before it).
+   */
+  message: string | (() => string);
   /** The line to name; the key's own line when undefined, none when null. */
   line?: number | null;
   /** Position in the checking order (compared element by element). */
@@ -143,7 +148,7 @@ function problemOf(doc: Table, check: Checker, root: string, error: SchemaValida
   // A failing list item is reported on its list (`[sources].exclude must be an array of strings`).
   const field = at.length > 0 && /^\d+$/.test(at[at.length - 1]!) ? at.slice(0, -1) : at;
   const value = valueAt(doc, field);
-  return { key: field.join('.'), rank: rankOf(doc, field, field.length <= 1), message: shapeMessage(field, error.keyword, value, check, root, error.message) };
+  return { key: field.join('.'), rank: rankOf(doc, field, field.length <= 1), message: () => shapeMessage(field, error.keyword, value, check, root, error.message) };
 }
 
 /** A copy of `value` with every TOML date replaced by null: no schema position takes a date, and ajv would take one for a table. */
@@ -186,7 +191,7 @@ export class ShapeGate {
 
   private throwFirst(): never {
     const first = this.first!;
-    this.check.fail(first.key, first.message, first.line);
+    this.check.fail(first.key, typeof first.message === 'string' ? first.message : first.message(), first.line);
   }
 }
 

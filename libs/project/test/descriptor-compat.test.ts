@@ -90,3 +90,14 @@ test('a shape problem met before a semantic one is still the one reported', () =
     assert.match(e.message, message, body);
   }
 });
+
+test('a view output the path checks refuse does not pre-empt a problem ranking before it', () => {
+  for (const output of ['""', '"/a.txt"', '"a/../b.txt"']) {
+    const e = firstError(`[limits]\nmax_results = 0\n[[views]]\nid = "v"\nrenderer = "page"\noutput = ${output}\n`);
+    assert.equal(e.key, 'limits.max_results', output);
+    assert.match(e.message, /must be an integer from 1 to 10000/, output);
+  }
+  const e = firstError('[[views]]\nid = "v"\nrenderer = "page"\noutput = "/a.txt"\n');
+  assert.equal(e.key, 'views.0.output');
+  assert.match(e.message, /must be a relative path, got "\/a\.txt"/);
+});
