@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as Diff from 'diff';
-import { canonicalJson, sha256 } from '@docforge/core';
+import { canonicalJson, sha256, type AuthoredNodeField, type GraphNode } from '@docforge/core';
 import type { FileChange, NodeState, OperationOutcome } from './projection.js';
 import type { RelationRef } from './types.js';
 
@@ -19,15 +19,7 @@ function diffLib(): typeof Diff {
 }
 
 /** The reviewable metadata of a node (its front matter or record fields, declared relations from its source). */
-export interface FrontMatter {
-  id: string;
-  kind: string;
-  title: string;
-  family: string | null;
-  authority: string | null;
-  status: string | null;
-  tags: string[];
-  source_path: string;
+export interface FrontMatter extends Pick<GraphNode, AuthoredNodeField | 'source_path'> {
   /** Declared relations (front matter or record `[relations]`; not body links): relation -> targets, relations sorted. */
   relations: Record<string, string[]>;
 }

@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import { parseToml, TomlError } from './toml.js';
-import { appendAll, AUTHORED_NODE_FIELDS, withContentHash, type GraphEdge, type GraphNode, type NodeOrigin, type SourceIssue } from '@docforge/core';
+import { appendAll, AUTHORED_NODE_FIELDS, withContentHash, type GraphEdge, type GraphNode, type AuthoredNodeField, type NodeOrigin, type SourceIssue } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from './markdown-facts.js';
@@ -69,14 +69,8 @@ class FieldError extends Error {
   }
 }
 
-interface NodeFields {
-  id: string;
-  kind: string;
-  title: string;
-  family: string | null;
-  authority: string | null;
-  status: string | null;
-  tags: string[];
+/** An entry's fields as read: the authored node fields typed as core's, `summary` and `body` not yet defaulted. */
+interface NodeFields extends Pick<GraphNode, AuthoredNodeField> {
   summary: string | null;
   body: string | null;
   relations: { relation: string; targets: string[] }[];

@@ -17,7 +17,12 @@ import { shapeMessage } from './descriptor-shape-messages.js';
 /** One schema failure as a user-facing problem: the dotted key, the message and where it sorts. */
 export interface ShapeProblem {
   key: string;
-  message: string;
+  /**
+   * The message, or how to make it when this problem is the one reported: a view output's message
+   * runs the path checks, which throw their own error for a path they refuse, so it is made only
+   * then (made eagerly, it would pre-empt every problem ranking before it).
+   */
+  message: string | (() => string);
   /** The line to name; the key's own line when undefined, none when null. */
   line?: number | null;
   /** Position in the checking order (compared element by element). */
@@ -143,7 +148,7 @@ function problemOf(doc: Table, check: Checker, root: string, error: SchemaValida
   // A failing list item is reported on its list (`[sources].exclude must be an array of strings`).
   const field = at.length > 0 && /^\d+$/.test(at[at.length - 1]!) ? at.slice(0, -1) : at;
   const value = valueAt(doc, field);
-  return { key: field.join('.'), rank: rankOf(doc, field, field.length <= 1), message: shapeMessage(field, error.keyword, value, check, root, error.message) };
+  return { key: field.join('.'), rank: rankOf(doc, field, field.length <= 1), message: () => shapeMessage(field, error.keyword, value, check, root, error.message) };
 }
 
 /** A copy of `value` with every TOML date replaced by null: no schema position takes a date, and ajv would take one for a table. */
@@ -156,18 +161,54 @@ function withoutDates(value: unknown): unknown {
 }
 
 /**
- * Checks the parsed descriptor against protocol/schemas/v1/descriptor.schema.json.
- * @returns the document, typed, when its shape is valid
- * @throws DocforgeError `descriptor_invalid` naming the first failure in checking order
+ * The first shape problem, held back until the semantic checks that the checking order puts
+ * before it have run: the hand validator this check replaced met its problems in one pass in that
+ * order, so a path escaping the root in `[state].dir` is still reported before an unknown key in
+ * `[limits]`. The loader calls {@link ShapeGate.before} ahead of each semantic check, which may
+ * then read every value ranking before it as typed, and {@link ShapeGate.pass} after the last.
  */
-export function checkDescriptorShape(check: Checker, doc: Table, root: string): DescriptorDocument {
-  if (validateDescriptorDocument(withoutDates(doc))) return doc as unknown as DescriptorDocument;
+export class ShapeGate {
+  constructor(private readonly check: Checker, private readonly doc: Table, private readonly first: ShapeProblem | null) {}
+
+  /**
+   * Throws the held problem when it sorts before step `step` of the checks at `key` (its
+   * {@link rankOf} position): a positive step comes after the key's own shape problems, -2 before
+   * them (a writer id is checked before its table).
+   * @throws DocforgeError `descriptor_invalid`
+   */
+  before(key: readonly string[], step: number): void {
+    if (this.first === null) return;
+    if (compareRanks(this.first.rank, [...rankOf(this.doc, key, false), step]) <= 0) this.throwFirst();
+  }
+
+  /**
+   * Throws the held problem, if any (every semantic check has run).
+   * @throws DocforgeError `descriptor_invalid`
+   */
+  pass(): void {
+    if (this.first !== null) this.throwFirst();
+  }
+
+  private throwFirst(): never {
+    const first = this.first!;
+    this.check.fail(first.key, typeof first.message === 'string' ? first.message : first.message(), first.line);
+  }
+}
+
+/**
+ * Checks the parsed descriptor against protocol/schemas/v1/descriptor.schema.json.
+ * @returns the document, typed only where the gate lets a check through, and the gate holding
+ *   the first failure in checking order (none when the shape is valid)
+ */
+export function checkDescriptorShape(check: Checker, doc: Table, root: string): { doc: DescriptorDocument; gate: ShapeGate } {
+  const typed = doc as unknown as DescriptorDocument;
+  if (validateDescriptorDocument(withoutDates(doc))) return { doc: typed, gate: new ShapeGate(check, doc, null) };
   const problems = (validateDescriptorDocument.errors ?? [])
     .map((error) => problemOf(doc, check, root, error))
     .filter((problem): problem is ShapeProblem => problem !== null);
   // Array.prototype.sort is stable: equal ranks keep ajv's (document) order.
   problems.sort((a, b) => compareRanks(a.rank, b.rank));
-  const first = problems[0];
-  if (first === undefined) check.fail('', 'does not match the descriptor schema');
-  check.fail(first.key, first.message, first.line);
+  // A failure no problem describes sorts first (rank []).
+  const first = problems[0] ?? { key: '', message: 'does not match the descriptor schema', rank: [] };
+  return { doc: typed, gate: new ShapeGate(check, doc, first) };
 }

@@ -4,14 +4,15 @@
  * ({@link checkDescriptorShape}); this module adds the semantic checks the schema cannot express
  * (roots that must stay inside the project, the state dir placement, view outputs, writer ids and
  * globs) and applies every default. Each failure is a `descriptor_invalid` error with the
- * offending line and key.
+ * offending line and key. The first failure in checking order is the one reported, shape or
+ * semantic: each semantic check passes the shape gate ({@link ShapeGate}) at its position first.
  */
 import { outlineToml } from './toml-outline.js';
 import {
   BUILTIN_CODE_ADAPTERS, type Descriptor, type ProposalWriterPolicy, type ApplierPolicy, type ViewDeclaration, type ViewRenderer, type ViewSelector,
 } from './descriptor-types.js';
 import { Checker, type Table } from './descriptor-check.js';
-import { checkDescriptorShape } from './descriptor-shape.js';
+import { checkDescriptorShape, type ShapeGate } from './descriptor-shape.js';
 import { checkStateDirPlacement, checkStateDirReal, relativePath } from './descriptor-paths.js';
 import type { DescriptorDocument } from '@docforge/protocol/descriptor';
 
@@ -54,11 +55,15 @@ function defineOwn<T>(table: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(table, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-function parseWriters(check: Checker, table: NonNullable<DescriptorDocument['proposals']>['writers']): Record<string, ProposalWriterPolicy> {
+function parseWriters(check: Checker, gate: ShapeGate, table: NonNullable<DescriptorDocument['proposals']>['writers']): Record<string, ProposalWriterPolicy> {
+  gate.before(['proposals', 'writers'], 1);
   const writers: Record<string, ProposalWriterPolicy> = {};
   for (const [id, entry] of Object.entries(table ?? {})) {
     const scope = `proposals.writers.${id}`;
+    // The id is checked before its table's shape, its globs after the whole table's.
+    gate.before(['proposals', 'writers', id], -2);
     if (!WRITER_ID.test(id)) check.fail(scope, 'must name a writer id of 1 to 256 printable characters');
+    gate.before(['proposals', 'writers', id, 'paths'], 1);
     const paths = unique(entry.paths);
     for (const glob of paths ?? []) if (glob.startsWith('/') || glob.split('/').includes('..')) check.fail(`${scope}.paths`, `glob "${glob}" must be project-relative without ".."`);
     defineOwn(writers, id, { operations: unique(entry.operations), paths });
@@ -66,11 +71,14 @@ function parseWriters(check: Checker, table: NonNullable<DescriptorDocument['pro
   return writers;
 }
 
-function parseProposals(check: Checker, doc: DescriptorDocument): Descriptor['proposals'] {
-  const writers = parseWriters(check, doc.proposals?.writers);
+function parseProposals(check: Checker, gate: ShapeGate, doc: DescriptorDocument): Descriptor['proposals'] {
+  const writers = parseWriters(check, gate, doc.proposals?.writers);
+  gate.before(['proposals', 'appliers'], 1);
   const appliers: Record<string, ApplierPolicy> = {};
   for (const [id, entry] of Object.entries(doc.proposals?.appliers ?? {})) {
+    gate.before(['proposals', 'appliers', id], -2);
     if (!WRITER_ID.test(id)) check.fail(`proposals.appliers.${id}`, 'must name an applier id of 1 to 256 printable characters');
+    gate.before(['proposals', 'appliers', id, 'writers'], 1);
     defineOwn(appliers, id, { writers: [...new Set(entry.writers)] });
   }
   return { writers, appliers };
@@ -84,14 +92,19 @@ function selector(value: object | undefined): ViewSelector {
 
 type ViewDocument = NonNullable<DescriptorDocument['views']>[number];
 
-function parseView(check: Checker, root: string, view: ViewDocument, scope: string, views: readonly ViewDeclaration[], stateDir: string): ViewDeclaration {
+function parseView(check: Checker, gate: ShapeGate, root: string, view: ViewDocument, index: number, views: readonly ViewDeclaration[], stateDir: string): ViewDeclaration {
+  const scope = `views.${index}`;
+  gate.before(['views', String(index), 'id'], 1);
   const id = view.id;
   if (views.some((other) => other.id === id)) check.fail(`${scope}.id`, `duplicates the view id "${id}"`);
+  gate.before(['views', String(index), 'output'], 1);
   const output = relativePath(check, root, view.output, `${scope}.output`, false, true);
   if (!output.endsWith('.html')) check.fail(`${scope}.output`, `must name an .html file, got "${output}"`);
   if (output === stateDir || output.startsWith(`${stateDir}/`)) check.fail(`${scope}.output`, `must not lie inside the state dir "${stateDir}"`);
   const twin = views.find((other) => other.output === output);
   if (twin !== undefined) check.fail(`${scope}.output`, `is also the output of view "${twin.id}"; each view writes its own file`);
+  // Every key of this view is shape-checked before it is read.
+  gate.before(['views', String(index + 1)], -2);
   const declared: ViewDeclaration = { id, title: view.title ?? id, renderer: view.renderer as ViewRenderer, select: selector(view.select), output };
   if (view.renderer === 'matrix') {
     declared.rows = selector(view.rows);
@@ -105,10 +118,35 @@ function parseView(check: Checker, root: string, view: ViewDocument, scope: stri
   return declared;
 }
 
-function parseViews(check: Checker, root: string, doc: DescriptorDocument, stateDir: string): ViewDeclaration[] {
+function parseViews(check: Checker, gate: ShapeGate, root: string, doc: DescriptorDocument, stateDir: string): ViewDeclaration[] {
+  gate.before(['views'], 1);
   const views: ViewDeclaration[] = [];
-  (doc.views ?? []).forEach((view, index) => views.push(parseView(check, root, view, `views.${index}`, views, stateDir)));
+  (doc.views ?? []).forEach((view, index) => views.push(parseView(check, gate, root, view, index, views, stateDir)));
   return views;
+}
+
+/** The checked path values, in checking order: the state dir, the content and code roots (then the state dir's placement), the adapter module. */
+interface Paths {
+  stateDir: string;
+  contentRoots: string[];
+  codeRoots: string[];
+  module: string | null;
+}
+
+function checkPaths(check: Checker, gate: ShapeGate, root: string, doc: DescriptorDocument): Paths {
+  gate.before(['state', 'dir'], 1);
+  const stateDir = doc.state?.dir === undefined ? '.docforge' : relativePath(check, root, doc.state.dir, 'state.dir', false);
+  gate.before(['sources', 'content_roots'], 1);
+  const contentRoots = rootList(check, root, doc.sources?.content_roots, 'sources.content_roots', ['docs']);
+  gate.before(['sources', 'code_roots'], 1);
+  const codeRoots = rootList(check, root, doc.sources?.code_roots, 'sources.code_roots', []);
+  // The placement came right after the code roots, before [sources].exclude.
+  gate.before(['sources', 'code_roots'], 2);
+  checkStateDirPlacement(check, root, stateDir, doc.state?.dir !== undefined, contentRoots, codeRoots);
+  checkStateDirReal(check, root, stateDir);
+  gate.before(['adapter', 'module'], 1);
+  const module = doc.adapter?.module === undefined ? null : relativePath(check, root, doc.adapter.module, 'adapter.module', false);
+  return { stateDir, contentRoots, codeRoots, module };
 }
 
 /**
@@ -119,17 +157,15 @@ function parseViews(check: Checker, root: string, doc: DescriptorDocument, state
  */
 export function validateDescriptor(raw: Table, text: string, root: string, file: string): Descriptor {
   const check: Checker = new Checker(outlineToml(text));
-  const doc = checkDescriptorShape(check, raw, root);
+  const { doc, gate } = checkDescriptorShape(check, raw, root);
+  const { stateDir, contentRoots, codeRoots, module } = checkPaths(check, gate, root, doc);
+  const views = parseViews(check, gate, root, doc, stateDir);
+  const proposals = parseProposals(check, gate, doc);
+  gate.pass();
   const id = doc.project.id;
-  const stateDir = doc.state?.dir === undefined ? '.docforge' : relativePath(check, root, doc.state.dir, 'state.dir', false);
-  const contentRoots = rootList(check, root, doc.sources?.content_roots, 'sources.content_roots', ['docs']);
-  const codeRoots = rootList(check, root, doc.sources?.code_roots, 'sources.code_roots', []);
-  checkStateDirPlacement(check, root, stateDir, doc.state?.dir !== undefined, contentRoots, codeRoots);
-  checkStateDirReal(check, root, stateDir);
   const exclude = doc.sources?.exclude === undefined ? [...DEFAULT_EXCLUDE] : [...doc.sources.exclude];
   for (const always of [`${stateDir}/**`, '**/.git/**']) if (!exclude.includes(always)) exclude.push(always);
   const adapter = doc.adapter ?? {};
-  const module = adapter.module === undefined ? null : relativePath(check, root, adapter.module, 'adapter.module', false);
   const vocab = doc.vocabulary ?? {};
   return {
     schema_version: 1,
@@ -141,7 +177,7 @@ export function validateDescriptor(raw: Table, text: string, root: string, file:
     vocabulary: { kinds: unique(vocab.kinds), authorities: unique(vocab.authorities), statuses: unique(vocab.statuses), relations: unique(vocab.relations) },
     limits: { max_results: doc.limits?.max_results ?? 200, max_output_chars: doc.limits?.max_output_chars ?? 60000 },
     state: { dir: stateDir },
-    views: parseViews(check, root, doc, stateDir),
-    proposals: parseProposals(check, doc),
+    views,
+    proposals,
   };
 }

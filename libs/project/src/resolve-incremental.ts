@@ -67,6 +67,52 @@ function removeFrom(index: Map<string, Set<string>>, key: string, path: string):
   if (set.size === 0) index.delete(key);
 }
 
+/** What changed between the previous input and this one. */
+interface SourceChanges {
+  incoming: Map<string, ResolveSource>;
+  /** Paths of sources new or with new nodes, edges or links. */
+  changed: string[];
+  /** Paths of sources gone. */
+  removed: string[];
+  /** `changed` and `removed`: sources whose previous contribution is dropped. */
+  replaced: Set<string>;
+  /** Nodes of each changed source by start line. */
+  ordered: Map<string, readonly GraphNode[]>;
+}
+
+/** The `duplicate_id` error of a definition that lost to `winner`. */
+function duplicateIssue(id: string, def: { path: string; node: GraphNode }, winner: GraphNode): SourceIssue {
+  return {
+    severity: 'error',
+    code: 'duplicate_id',
+    message: `${def.path}:${def.node.start_line}: duplicate id "${id}" (already defined at ${winner.source_path}:${winner.start_line}); this definition is ignored`,
+    path: def.path,
+    line: def.node.start_line,
+    node_id: id,
+  };
+}
+
+/** Resolves one source afresh, recording its lookups (a pseudo-source's `code:` lookups as one coarse dependency). */
+function resolveSource(path: string, source: ResolveSource, ordered: readonly GraphNode[], ctx: RefContext): SourceState {
+  const state: SourceState = {
+    source, ordered,
+    candidates: [], issues: [], counts: { edges: 0, linked: 0, bare_leaf: 0, ambiguous: 0 },
+    ids: new Set(), paths: new Set(), names: false, fileSystem: false, anyCode: false,
+  };
+  const coarse = pseudoSource(path);
+  const recorder: RefRecorder = {
+    id: (id) => {
+      if (coarse && id.startsWith('code:')) state.anyCode = true;
+      else state.ids.add(id);
+    },
+    path: (p) => state.paths.add(p),
+    names: () => { state.names = true; },
+    fileSystem: () => { state.fileSystem = true; },
+  };
+  resolveSourceRefs(source, ctx, (edge) => state.candidates.push(edge), state.issues, state.counts, recorder);
+  return state;
+}
+
 /**
  * A resolver that keeps its state between calls: `update` returns exactly what `resolveGraph`
  * returns for the same input, doing work in proportion to what changed since the previous call.
@@ -110,9 +156,18 @@ export class IncrementalResolver {
     if (this.relationsKey !== relationsKey) this.clear();
     this.relationsKey = relationsKey;
     const base = this.token;
-    const bucketChanges = new Map<string, { before: readonly GraphEdge[]; after: readonly GraphEdge[] }>();
+    const changes = this.diffSources(input);
+    const touched = this.updateDefinitions(changes);
+    const { changedIds, idsChanged } = this.updateWinners(touched, changes.replaced);
+    const changedPaths = this.updatePaths(input, changes);
+    const namesChanged = this.updateNames(changes, changedIds);
+    const dirtyBuckets = this.resolveDirty(input, changes, changedIds, changedPaths, namesChanged);
+    const buckets = this.mergeBuckets(input, dirtyBuckets);
+    return this.assemble(base, changedIds, idsChanged, buckets);
+  }
 
-    // 1. Which sources changed, appeared or disappeared.
+  /** Step 1: which sources changed, appeared or disappeared (an unchanged source keeps its state, with the new input object). */
+  private diffSources(input: ResolveInput): SourceChanges {
     const incoming = new Map<string, ResolveSource>();
     for (const source of input.sources) incoming.set(source.path, source);
     const changed: string[] = [];
@@ -127,23 +182,24 @@ export class IncrementalResolver {
     }
     for (const path of this.sources.keys()) if (!incoming.has(path)) removed.push(path);
     if (changed.length > 0 || removed.length > 0) this.order = null;
+    const ordered = new Map<string, readonly GraphNode[]>();
+    for (const path of changed) ordered.set(path, byStartLine(incoming.get(path)!.nodes));
+    return { incoming, changed, removed, replaced: new Set([...changed, ...removed]), ordered };
+  }
 
-    // 2. Winners of the ids the changed sources define, before and after.
-    const changedIds = new Set<string>();
-    const changedPaths = new Set<string>();
+  /**
+   * Step 2a: drops the definitions of replaced sources and inserts those of changed sources, each
+   * id's list kept in path order. Returns every id defined before or after by a replaced source.
+   */
+  private updateDefinitions(changes: SourceChanges): Set<string> {
+    const { changed, replaced, ordered } = changes;
     const touched = new Set<string>();
-    const replaced = new Set([...changed, ...removed]);
     for (const path of replaced) {
       const state = this.sources.get(path);
       if (state === undefined) continue;
       for (const node of state.ordered) touched.add(node.id);
     }
-    const ordered = new Map<string, readonly GraphNode[]>();
-    for (const path of changed) {
-      const nodes = byStartLine(incoming.get(path)!.nodes);
-      ordered.set(path, nodes);
-      for (const node of nodes) touched.add(node.id);
-    }
+    for (const path of changed) for (const node of ordered.get(path)!) touched.add(node.id);
     for (const id of touched) {
       const before = this.definers.get(id) ?? [];
       for (const def of before.slice(1)) this.lost.get(def.path)?.delete(id);
@@ -168,6 +224,16 @@ export class IncrementalResolver {
         list.splice(at, 0, def);
       }
     }
+    return touched;
+  }
+
+  /**
+   * Step 2b: the winner of each touched id (its first definition), the ids each source lost and
+   * the `duplicate_id` errors. `idsChanged` when an id appeared or disappeared (the node list is
+   * then sorted again rather than patched).
+   */
+  private updateWinners(touched: ReadonlySet<string>, replaced: ReadonlySet<string>): { changedIds: Set<string>; idsChanged: boolean } {
+    const changedIds = new Set<string>();
     let idsChanged = false;
     for (const id of touched) {
       const defs = this.definers.get(id)!;
@@ -184,28 +250,25 @@ export class IncrementalResolver {
         let set = this.lost.get(def.path);
         if (set === undefined) this.lost.set(def.path, (set = new Set()));
         set.add(id);
-        issues.push({
-          severity: 'error',
-          code: 'duplicate_id',
-          message: `${def.path}:${def.node.start_line}: duplicate id "${id}" (already defined at ${winner!.source_path}:${winner!.start_line}); this definition is ignored`,
-          path: def.path,
-          line: def.node.start_line,
-          node_id: id,
-        });
+        issues.push(duplicateIssue(id, def, winner!));
       }
       if (issues.length > 0) this.duplicates.set(id, issues);
       else this.duplicates.delete(id);
     }
     for (const path of replaced) if (this.lost.get(path)?.size === 0) this.lost.delete(path);
+    return { changedIds, idsChanged };
+  }
 
-    // 3. Paths whose standing changed: sources added or removed, first nodes, code paths.
-    for (const path of removed) {
+  /** Step 3: paths whose standing changed: sources added or removed, first nodes, code paths. */
+  private updatePaths(input: ResolveInput, changes: SourceChanges): Set<string> {
+    const changedPaths = new Set<string>();
+    for (const path of changes.removed) {
       changedPaths.add(path);
       this.sourcePaths.delete(path);
       this.firstNodeOf.delete(path);
     }
-    for (const path of changed) {
-      const first = ordered.get(path)![0]?.id;
+    for (const path of changes.changed) {
+      const first = changes.ordered.get(path)![0]?.id;
       if (!this.sourcePaths.has(path) || this.firstNodeOf.get(path) !== first) changedPaths.add(path);
       this.sourcePaths.add(path);
       if (first === undefined) this.firstNodeOf.delete(path);
@@ -216,29 +279,39 @@ export class IncrementalResolver {
       for (const p of this.codePaths) if (!input.codePaths.has(p)) changedPaths.add(p);
       this.codePaths = new Set(input.codePaths);
     }
+    return changedPaths;
+  }
 
-    // 4. The code name tables, when code ids or `defines` edges changed.
-    let namesChanged = false;
-    if (this.names !== null) {
-      const definesChanged = [...replaced].some((path) => {
-        const before = this.sources.get(path)?.source.edges ?? [];
-        const after = incoming.get(path)?.edges ?? [];
-        return before.some((e) => e.relation === 'defines') || after.some((e) => e.relation === 'defines');
-      });
-      if (definesChanged || [...changedIds].some((id) => id.startsWith('code:'))) {
-        const before = this.names;
-        this.names = null;
-        namesChanged = !sameCodeNames(before, this.currentNames(incoming));
-      }
-    }
+  /** Step 4: whether the code name tables changed (rebuilt only when built before and code ids or `defines` edges changed). */
+  private updateNames(changes: SourceChanges, changedIds: ReadonlySet<string>): boolean {
+    if (this.names === null) return false;
+    const definesChanged = [...changes.replaced].some((path) => {
+      const before = this.sources.get(path)?.source.edges ?? [];
+      const after = changes.incoming.get(path)?.edges ?? [];
+      return before.some((e) => e.relation === 'defines') || after.some((e) => e.relation === 'defines');
+    });
+    if (!definesChanged && ![...changedIds].some((id) => id.startsWith('code:'))) return false;
+    const before = this.names;
+    this.names = null;
+    return !sameCodeNames(before, this.currentNames(changes.incoming));
+  }
 
-    // 5. The sources to resolve again.
-    const dirty = new Set<string>(changed);
+  /**
+   * Step 5: resolves again the changed sources and those whose recorded lookups a change reached
+   * (and every source that consulted the file system); forgets removed sources. Returns the
+   * source ids whose buckets of candidate edges changed.
+   */
+  private resolveDirty(
+    input: ResolveInput, changes: SourceChanges, changedIds: ReadonlySet<string>, changedPaths: ReadonlySet<string>, namesChanged: boolean,
+  ): Set<string> {
+    const { incoming, removed, ordered } = changes;
+    const codeIdChanged = [...changedIds].some((id) => id.startsWith('code:'));
+    const dirty = new Set<string>(changes.changed);
     for (const id of changedIds) for (const path of this.idDependents.get(id) ?? []) dirty.add(path);
     for (const p of changedPaths) for (const path of this.pathDependents.get(p) ?? []) dirty.add(path);
     if (namesChanged) for (const path of this.namesDependents) dirty.add(path);
     for (const path of this.fileSystemDependents) dirty.add(path);
-    if ([...changedIds].some((id) => id.startsWith('code:'))) for (const path of this.codeDependents) dirty.add(path);
+    if (codeIdChanged) for (const path of this.codeDependents) dirty.add(path);
     const dirtyBuckets = new Set<string>();
     for (const path of [...dirty, ...removed]) this.forget(path, dirtyBuckets);
     for (const path of removed) this.sources.delete(path);
@@ -249,27 +322,15 @@ export class IncrementalResolver {
     for (const path of dirty) {
       const source = incoming.get(path);
       if (source === undefined) continue;
-      const previous = this.sources.get(path);
-      const state: SourceState = {
-        source, ordered: ordered.get(path) ?? previous?.ordered ?? byStartLine(source.nodes),
-        candidates: [], issues: [], counts: { edges: 0, linked: 0, bare_leaf: 0, ambiguous: 0 },
-        ids: new Set(), paths: new Set(), names: false, fileSystem: false, anyCode: false,
-      };
-      const coarse = pseudoSource(path);
-      const recorder: RefRecorder = {
-        id: (id) => {
-          if (coarse && id.startsWith('code:')) state.anyCode = true;
-          else state.ids.add(id);
-        },
-        path: (p) => state.paths.add(p),
-        names: () => { state.names = true; },
-        fileSystem: () => { state.fileSystem = true; },
-      };
-      resolveSourceRefs(source, ctx, (edge) => state.candidates.push(edge), state.issues, state.counts, recorder);
+      const state = resolveSource(path, source, ordered.get(path) ?? this.sources.get(path)?.ordered ?? byStartLine(source.nodes), ctx);
       this.remember(path, state, dirtyBuckets);
     }
+    return dirtyBuckets;
+  }
 
-    // 6. Merge the touched buckets again, then assemble the graph.
+  /** Step 6a: merges the touched buckets again; returns each one's edges before and after. */
+  private mergeBuckets(input: ResolveInput, dirtyBuckets: ReadonlySet<string>): ResolveDelta['buckets'] {
+    const bucketChanges = new Map<string, { before: readonly GraphEdge[]; after: readonly GraphEdge[] }>();
     const allowed = allowedRelations(input.descriptor);
     for (const id of dirtyBuckets) {
       const previous = this.finished.get(id);
@@ -287,6 +348,11 @@ export class IncrementalResolver {
       this.finished.set(id, done);
       bucketChanges.set(id, { before: previous?.edges ?? [], after: done.edges });
     }
+    return bucketChanges;
+  }
+
+  /** Step 6b: the graph: nodes by id, each node's finished edges, every issue sorted, and the delta from `base`. */
+  private assemble(base: object | null, changedIds: ReadonlySet<string>, idsChanged: boolean, buckets: ResolveDelta['buckets']): ResolvedGraph {
     if (idsChanged) {
       this.nodes = [...this.winners.values()].sort((a, b) => compare(a.id, b.id));
     } else {
@@ -304,7 +370,7 @@ export class IncrementalResolver {
     for (const state of this.sources.values()) for (const issue of state.issues) issues.push(issue);
     issues.sort(compareIssues);
     this.token = {};
-    const delta: ResolveDelta = { base, token: this.token, nodes: changedIds, buckets: bucketChanges };
+    const delta: ResolveDelta = { base, token: this.token, nodes: changedIds, buckets };
     return { nodes: [...this.nodes], edges, issues, mentions: { ...this.totals }, delta };
   }
 

@@ -120,6 +120,20 @@ function idsOf(node: GraphNode): ReadonlySet<string> {
   return ids;
 }
 
+/** One source's resolution in progress: what it reads, where its results go, and its mention edges so far. */
+interface SourceRun {
+  source: ResolveSource;
+  ctx: RefContext;
+  addCandidate: (edge: GraphEdge) => void;
+  issues: SourceIssue[];
+  counts: MentionCounts;
+  record: RefRecorder | undefined;
+  /** Whether this source's node with that id lost to a definition in another source (its edges and links are dropped). */
+  ownedElsewhere: (id: string) => boolean;
+  /** Mention edges by `from_id NUL target`, created on the first mention. */
+  mentionEdges: Map<string, GraphEdge> | null;
+}
+
 /**
  * Resolves one source's declared edges and links against `ctx` (see `resolveGraph` for the rules):
  * calls `addCandidate` with each candidate edge in the source's order, pushes `dangling_relation`
@@ -129,98 +143,119 @@ function idsOf(node: GraphNode): ReadonlySet<string> {
 export function resolveSourceRefs(
   source: ResolveSource, ctx: RefContext, addCandidate: (edge: GraphEdge) => void, issues: SourceIssue[], counts: MentionCounts, record?: RefRecorder,
 ): void {
-  const { winners } = ctx;
   const lostHere = ctx.lost.get(source.path);
-  const ownedElsewhere = (id: string): boolean => lostHere !== undefined && lostHere.has(id) && winners.get(id)?.source_path !== source.path;
-  for (const edge of source.edges) {
-    record?.id(edge.source_id);
-    if (ownedElsewhere(edge.source_id)) continue;
-    if (!winners.has(edge.source_id)) continue;
-    record?.id(edge.target_id);
-    if (!winners.has(edge.target_id)) {
-      if (!edge.source_id.startsWith('code:')) {
-        issues.push({
-          severity: 'error',
-          code: 'dangling_relation',
-          message: `${edge.source_path}:${edge.line}: relation "${edge.relation}" of "${edge.source_id}" targets "${edge.target_id}", which is not a node`,
-          path: edge.source_path,
-          line: edge.line,
-          node_id: edge.source_id,
-        });
-      }
-      continue;
-    }
-    addCandidate(edge);
-  }
-  let mentionEdges: Map<string, GraphEdge> | null = null;
-  for (let link of source.links) {
+  const ownedElsewhere = (id: string): boolean => lostHere !== undefined && lostHere.has(id) && ctx.winners.get(id)?.source_path !== source.path;
+  const run: SourceRun = { source, ctx, addCandidate, issues, counts, record, ownedElsewhere, mentionEdges: null };
+  for (const edge of source.edges) resolveDeclaredEdge(run, edge);
+  for (const link of source.links) {
     record?.id(link.from_id);
-    if (ownedElsewhere(link.from_id) || !winners.has(link.from_id)) continue;
-    if (link.mention !== undefined) {
-      record?.names();
-      const target = resolveMention(link.mention.text, ctx.names(), counts);
-      if (target === null || target === link.from_id) continue;
-      const key = `${link.from_id}\u0000${target}`;
-      const section = link.mention.section;
-      const entry = { slug: section?.slug ?? null, title: section?.title ?? null, line: link.line };
-      mentionEdges ??= new Map();
-      const existing = mentionEdges.get(key);
-      if (existing === undefined) {
-        const edge: GraphEdge = { source_id: link.from_id, relation: 'documents', target_id: target, source_path: source.path, line: link.line, mention: { sections: [entry] } };
-        mentionEdges.set(key, edge);
-        addCandidate(edge);
-      } else if (existing.mention!.sections.length < MAX_MENTION_SECTIONS && !existing.mention!.sections.some((x) => x.slug === entry.slug)) {
-        existing.mention!.sections.push(entry);
-      }
-      continue;
-    }
-    const broken = (message: string): void => {
-      issues.push({ severity: 'warning', code: 'broken_link', message: `${source.path}:${link.line}: ${message}`, path: source.path, line: link.line, node_id: link.from_id });
-    };
-    let relation: string;
-    let target: string | undefined;
-    record?.path(link.target_path);
-    if (!ctx.codePaths.has(link.target_path) && !ctx.firstNodeOf.has(link.target_path) && !ctx.sourcePaths.has(link.target_path) && extensionless(link.target_path)) {
-      // Docusaurus-style link without `.md`: the page it names, else broken unless something is there.
-      const candidates = pageCandidates(link.target_path);
-      if (record !== undefined) for (const candidate of candidates) record.path(candidate);
-      const page = candidates.find((candidate) => ctx.sourcePaths.has(candidate));
-      if (page !== undefined) {
-        link = { ...link, target_path: page };
-      } else if (ctx.pathExists !== undefined) {
-        record?.fileSystem();
-        if (!ctx.pathExists(link.target_path)) {
-          broken(`link to "${link.target_path}" does not resolve to a page (tried ${candidates.map((c) => `"${c}"`).join(', ')}) or any file in the project`);
-        }
-        continue;
-      } else {
-        continue;
-      }
-    }
-    if (ctx.codePaths.has(link.target_path)) {
-      relation = 'documents';
-      target = codeId(link.target_path);
-      record?.id(target);
-      if (!winners.has(target)) continue;
-    } else if (ctx.firstNodeOf.has(link.target_path)) {
-      relation = 'relates_to';
-      target = ctx.firstNodeOf.get(link.target_path);
-      if (target !== undefined) record?.id(target);
-      const targetNode = target === undefined ? undefined : winners.get(target);
-      if (link.anchor !== null && targetNode !== undefined && targetNode.source_path === link.target_path && MARKDOWN_TARGET.test(link.target_path) && !anchorResolves(idsOf(targetNode), link.anchor)) {
-        broken(`link to "${link.target_path}#${link.anchor}": that file has no section or anchor "${link.anchor}"`);
-      }
-    } else {
-      if (MARKDOWN_TARGET.test(link.target_path) && !ctx.sourcePaths.has(link.target_path)) {
-        broken(`link to "${link.target_path}" does not resolve to a Markdown source under the content roots`);
-      } else if (ctx.isCodeSourcePath !== undefined && !ctx.sourcePaths.has(link.target_path) && ctx.isCodeSourcePath(link.target_path)) {
-        broken(`link to "${link.target_path}" does not resolve to a code file under the code roots`);
-      }
-      continue;
-    }
-    if (target === undefined || target === link.from_id) continue;
-    addCandidate({ source_id: link.from_id, relation, target_id: target, source_path: source.path, line: link.line });
+    if (ownedElsewhere(link.from_id) || !ctx.winners.has(link.from_id)) continue;
+    if (link.mention !== undefined) resolveMentionLink(run, link, link.mention);
+    else resolvePathLink(run, link);
   }
+}
+
+/** A declared edge: a candidate when both ends are winners; a `dangling_relation` error when only the target is missing (not for code sources). */
+function resolveDeclaredEdge(run: SourceRun, edge: GraphEdge): void {
+  const { winners } = run.ctx;
+  run.record?.id(edge.source_id);
+  if (run.ownedElsewhere(edge.source_id)) return;
+  if (!winners.has(edge.source_id)) return;
+  run.record?.id(edge.target_id);
+  if (!winners.has(edge.target_id)) {
+    if (!edge.source_id.startsWith('code:')) {
+      run.issues.push({
+        severity: 'error',
+        code: 'dangling_relation',
+        message: `${edge.source_path}:${edge.line}: relation "${edge.relation}" of "${edge.source_id}" targets "${edge.target_id}", which is not a node`,
+        path: edge.source_path,
+        line: edge.line,
+        node_id: edge.source_id,
+      });
+    }
+    return;
+  }
+  run.addCandidate(edge);
+}
+
+/** An inline code span or link text naming code: one `documents` edge per `(from, target)` pair, its sections merged. */
+function resolveMentionLink(run: SourceRun, link: LinkRef, mention: NonNullable<LinkRef['mention']>): void {
+  run.record?.names();
+  const target = resolveMention(mention.text, run.ctx.names(), run.counts);
+  if (target === null || target === link.from_id) return;
+  const key = `${link.from_id}\u0000${target}`;
+  const section = mention.section;
+  const entry = { slug: section?.slug ?? null, title: section?.title ?? null, line: link.line };
+  run.mentionEdges ??= new Map();
+  const existing = run.mentionEdges.get(key);
+  if (existing === undefined) {
+    const edge: GraphEdge = { source_id: link.from_id, relation: 'documents', target_id: target, source_path: run.source.path, line: link.line, mention: { sections: [entry] } };
+    run.mentionEdges.set(key, edge);
+    run.addCandidate(edge);
+  } else if (existing.mention!.sections.length < MAX_MENTION_SECTIONS && !existing.mention!.sections.some((x) => x.slug === entry.slug)) {
+    existing.mention!.sections.push(entry);
+  }
+}
+
+/**
+ * A link to a path: `documents` to a code file's module node, `relates_to` to the first node of a
+ * source (its anchor checked in Markdown), else a `broken_link` warning when it names a Markdown
+ * or code file that is no source. An extensionless link first resolves to the page it names.
+ */
+function resolvePathLink(run: SourceRun, original: LinkRef): void {
+  const { ctx, record, source } = run;
+  const broken = (message: string): void => {
+    run.issues.push({ severity: 'warning', code: 'broken_link', message: `${source.path}:${original.line}: ${message}`, path: source.path, line: original.line, node_id: original.from_id });
+  };
+  record?.path(original.target_path);
+  const link = pageLink(run, original, broken);
+  if (link === null) return;
+  let relation: string;
+  let target: string | undefined;
+  if (ctx.codePaths.has(link.target_path)) {
+    relation = 'documents';
+    target = codeId(link.target_path);
+    record?.id(target);
+    if (!ctx.winners.has(target)) return;
+  } else if (ctx.firstNodeOf.has(link.target_path)) {
+    relation = 'relates_to';
+    target = ctx.firstNodeOf.get(link.target_path);
+    if (target !== undefined) record?.id(target);
+    const targetNode = target === undefined ? undefined : ctx.winners.get(target);
+    if (link.anchor !== null && targetNode !== undefined && targetNode.source_path === link.target_path && MARKDOWN_TARGET.test(link.target_path) && !anchorResolves(idsOf(targetNode), link.anchor)) {
+      broken(`link to "${link.target_path}#${link.anchor}": that file has no section or anchor "${link.anchor}"`);
+    }
+  } else {
+    if (MARKDOWN_TARGET.test(link.target_path) && !ctx.sourcePaths.has(link.target_path)) {
+      broken(`link to "${link.target_path}" does not resolve to a Markdown source under the content roots`);
+    } else if (ctx.isCodeSourcePath !== undefined && !ctx.sourcePaths.has(link.target_path) && ctx.isCodeSourcePath(link.target_path)) {
+      broken(`link to "${link.target_path}" does not resolve to a code file under the code roots`);
+    }
+    return;
+  }
+  if (target === undefined || target === link.from_id) return;
+  run.addCandidate({ source_id: link.from_id, relation, target_id: target, source_path: source.path, line: link.line });
+}
+
+/**
+ * The link to resolve: unchanged unless it is a Docusaurus-style link without `.md` to no known
+ * path, which becomes a link to the page it names; null when it names no page (then `broken`
+ * unless the file system shows something there).
+ */
+function pageLink(run: SourceRun, link: LinkRef, broken: (message: string) => void): LinkRef | null {
+  const { ctx, record } = run;
+  if (ctx.codePaths.has(link.target_path) || ctx.firstNodeOf.has(link.target_path) || ctx.sourcePaths.has(link.target_path) || !extensionless(link.target_path)) return link;
+  const candidates = pageCandidates(link.target_path);
+  if (record !== undefined) for (const candidate of candidates) record.path(candidate);
+  const page = candidates.find((candidate) => ctx.sourcePaths.has(candidate));
+  if (page !== undefined) return { ...link, target_path: page };
+  if (ctx.pathExists !== undefined) {
+    record?.fileSystem();
+    if (!ctx.pathExists(link.target_path)) {
+      broken(`link to "${link.target_path}" does not resolve to a page (tried ${candidates.map((c) => `"${c}"`).join(', ')}) or any file in the project`);
+    }
+  }
+  return null;
 }
 
 /**

@@ -3,12 +3,17 @@
  * code roots are sources, their cheap identity (`relpath, size, mtime_ns, ino` from `lstat` only)
  * and the content-based source hash. Runs on every tool call, so it stats only candidate files.
  */
-import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import { Buffer, isUtf8 } from 'node:buffer';
+import { lstatSync, readdirSync, realpathSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
 import { sep } from 'node:path';
-import picomatch from 'picomatch';
 import { appendAll, sha256, type SourceIssue } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
+import {
+  CONTENT_EXTENSIONS, MAX_CODE_SOURCE_BYTES, MAX_CONTENT_SOURCE_BYTES, extensionOf, isCodeManifest, issue, nonNested, skipRules, type SkipRules,
+} from './walk-rules.js';
+import { undecodableNames } from './walk-names.js';
+
+export { CONTENT_EXTENSIONS, MAX_CODE_SOURCE_BYTES, MAX_CONTENT_SOURCE_BYTES, isCodeManifest } from './walk-rules.js';
+export { escapeNameBytes } from './walk-names.js';
 
 /** One source file found by {@link walkSources}. */
 export interface SourceEntry {
@@ -43,34 +48,6 @@ export interface StatIdentity {
   ino: string;
 }
 
-/** Largest content source (Markdown/TOML) returned as an entry, in bytes (16 MiB); larger files yield `source_too_large`. */
-export const MAX_CONTENT_SOURCE_BYTES = 16 * 1024 * 1024;
-
-/** Largest code source returned as an entry, in bytes (4 MiB); larger files yield `source_too_large`. */
-export const MAX_CODE_SOURCE_BYTES = 4 * 1024 * 1024;
-
-/** File extensions that content roots contribute. */
-export const CONTENT_EXTENSIONS: readonly string[] = Object.freeze(['.md', '.markdown', '.toml']);
-
-function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot <= 0 ? '' : name.slice(dot).toLowerCase();
-}
-
-/**
- * Whether a file name is a manifest code resolution reads (package.json `main`/`exports`/`bin`,
- * tsconfig.json/jsconfig.json `paths`/`baseUrl` and the `tsconfig.*.json` they extend): such files
- * join the walk of code roots, and those at the project root join it too, so an edit to one
- * changes the cheap identity and triggers a rebuild.
- */
-export function isCodeManifest(name: string): boolean {
-  return name === 'package.json' || /^(?:tsconfig|jsconfig)(?:\.[^/]*)?\.json$/.test(name);
-}
-
-function issue(severity: SourceIssue['severity'], code: string, path: string, message: string): SourceIssue {
-  return { severity, code, message, path, line: null, node_id: null };
-}
-
 /**
  * Walks the content and code roots of a descriptor.
  * Content roots contribute `*.md`, `*.markdown` and `*.toml`; code roots contribute files whose
@@ -90,238 +67,192 @@ function issue(severity: SourceIssue['severity'], code: string, path: string, me
  */
 export function walkSources(desc: Descriptor, codeExtensions: readonly string[]): SourceWalk {
   const root = desc.root;
-  const rootPrefix = root.endsWith(sep) ? root : root + sep;
-  const { excluded, skipDir, skippedPath } = skipRules(desc);
-  /** Project-relative POSIX content and code roots ('' for the root itself): a link's target must lie inside one. */
-  const declaredRoots = [...desc.sources.content_roots, ...desc.sources.code_roots].map((r) => (r === '.' ? '' : r.replace(/\/+$/, '')));
-  const found = new Map<string, SourceEntry>();
-  const issues: SourceIssue[] = [];
-  const directories = new Set<string>();
-  let links = 0;
+  const run: WalkRun = {
+    root,
+    rootPrefix: root.endsWith(sep) ? root : root + sep,
+    rules: skipRules(desc),
+    declaredRoots: [...desc.sources.content_roots, ...desc.sources.code_roots].map((r) => (r === '.' ? '' : r.replace(/\/+$/, ''))),
+    found: new Map(),
+    issues: [],
+    directories: new Set(),
+    links: 0,
+  };
   const contentExt = new Set(CONTENT_EXTENSIONS);
   const codeExt = new Set(codeExtensions.map((ext) => ext.toLowerCase()));
-  const tooLarge = (rel: string, role: 'content' | 'code', size: number): boolean => {
-    const limit = role === 'content' ? MAX_CONTENT_SOURCE_BYTES : MAX_CODE_SOURCE_BYTES;
-    if (size <= limit) return false;
-    issues.push(issue('error', 'source_too_large', rel, `${rel}: ${role} source is ${size} bytes, over the ${limit}-byte limit; not indexed`));
-    return true;
-  };
+  for (const rootRel of nonNested(desc.sources.content_roots)) walkRoot(run, rootRel, 'content', contentExt);
+  for (const rootRel of nonNested(desc.sources.code_roots)) walkRoot(run, rootRel, 'code', codeExt);
+  if (codeExt.size > 0 && !desc.sources.code_roots.includes('.')) addRootManifests(run);
 
-  const walkRoot = (rootRel: string, role: 'content' | 'code', extensions: ReadonlySet<string>): void => {
-    if (extensions.size === 0) return;
-    const startRel = rootRel === '.' ? '' : rootRel;
-    if (skipDir(startRel)) return;
-    const start = startRel === '' ? root : `${rootPrefix}${startRel}`;
-    try {
-      if (!statSync(start).isDirectory()) {
-        issues.push(issue('error', 'root_not_found', startRel, `${startRel}: declared ${role} root is not a directory`));
-        return;
-      }
-    } catch {
-      issues.push(issue('error', 'root_not_found', startRel, `${startRel}: declared ${role} root does not exist`));
-      return;
-    }
-    const stack: string[] = [startRel];
-    while (stack.length > 0) {
-      const dirRel = stack.pop() as string;
-      const dirAbs = dirRel === '' ? root : `${rootPrefix}${dirRel}`;
-      let dirents: Dirent[];
-      try {
-        dirents = readdirSync(dirAbs, { withFileTypes: true });
-        directories.add(dirRel);
-      } catch (error) {
-        issues.push(issue('error', 'unreadable_path', dirRel, `${dirRel || '.'}: cannot read directory (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
-        continue;
-      }
-      // Names that are not UTF-8 arrive with U+FFFD and cannot be opened by that string: report them by their bytes.
-      const undecodable = dirents.some((dirent) => dirent.name.includes('\uFFFD')) ? undecodableNames(dirAbs, dirRel, extensions, role) : null;
-      if (undecodable !== null) appendAll(issues, undecodable.issues);
-      for (const dirent of dirents) {
-        const name = dirent.name;
-        if (undecodable !== null && undecodable.lossy.has(name)) continue;
-        const rel = dirRel === '' ? name : `${dirRel}/${name}`;
-        if (dirent.isDirectory()) {
-          if (!skipDir(rel)) stack.push(rel);
-          continue;
-        }
-        const isLink = dirent.isSymbolicLink();
-        if (!isLink && !dirent.isFile()) continue;
-        if (isLink) {
-          links += 1;
-          if (skipDir(rel)) continue;
-          handleLink(rel, role, extensions);
-          continue;
-        }
-        // Manifests under code roots join the walk: module resolution reads them (isCodeManifest).
-        if (!extensions.has(extensionOf(name)) && !(role === 'code' && isCodeManifest(name))) continue;
-        if (found.has(rel) || excluded(rel)) continue;
-        try {
-          const stat = lstatSync(`${rootPrefix}${rel}`, { bigint: true });
-          if (tooLarge(rel, role, Number(stat.size))) continue;
-          found.set(rel, { path: rel, role, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() });
-        } catch (error) {
-          issues.push(issue('warning', 'unreadable_path', rel, `${rel}: cannot stat file (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
-        }
-      }
-    }
-  };
-
-  /** Manifests at the project root (tsconfig.json above a `src` code root) join the code sources. */
-  const addRootManifests = (): void => {
-    let names: string[];
-    try {
-      names = readdirSync(root).filter(isCodeManifest).sort();
-      directories.add('');
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (found.has(name) || excluded(name)) continue;
-      try {
-        const stat = lstatSync(`${rootPrefix}${name}`, { bigint: true });
-        if (!stat.isFile() || tooLarge(name, 'code', Number(stat.size))) continue;
-        found.set(name, { path: name, role: 'code', size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() });
-      } catch {
-        // Vanished between readdir and lstat: not a source.
-      }
-    }
-  };
-
-  const handleLink = (rel: string, role: 'content' | 'code', extensions: ReadonlySet<string>): void => {
-    const abs = `${rootPrefix}${rel}`;
-    let real: string;
-    try {
-      real = realpathSync(abs);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ELOOP') {
-        issues.push(issue('warning', 'symlink_loop', rel, `${rel}: symbolic link loop (ELOOP); skipped`));
-      } else if (code === 'ENOENT' || code === 'ENOTDIR') {
-        if (extensions.has(extensionOf(rel))) issues.push(issue('warning', 'broken_symlink', rel, `${rel}: symbolic link target does not exist`));
-      } else {
-        issues.push(issue('warning', 'unreadable_path', rel, `${rel}: cannot resolve symbolic link (${code ?? String(error)})`));
-      }
-      return;
-    }
-    let stat;
-    try {
-      stat = statSync(real, { bigint: true });
-    } catch (error) {
-      issues.push(issue('warning', 'unreadable_path', rel, `${rel}: cannot stat link target (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
-      return;
-    }
-    const relevant = stat.isDirectory() || extensions.has(extensionOf(rel));
-    if (real !== root && !real.startsWith(rootPrefix)) {
-      // Only links that would have been sources (or directories of sources) are findings.
-      if (relevant) issues.push(issue('error', 'path_outside_root', rel, `${rel}: symbolic link resolves outside the project root (${real}); skipped`));
-      return;
-    }
-    const realRel = real === root ? '' : real.slice(rootPrefix.length).split(sep).join('/');
-    if (skippedPath(realRel)) {
-      // Excludes, .git and the state dir cannot be bypassed through a link.
-      if (relevant) issues.push(issue('warning', 'symlink_to_excluded_path', rel, `${rel}: symbolic link target ${realRel} is excluded (exclude glob, .git or state dir); skipped`));
-      return;
-    }
-    if (!declaredRoots.some((r) => r === '' || realRel === r || realRel.startsWith(`${r}/`))) {
-      // Nor can a link widen the declared roots (a docs/x.md pointing at ../.env is not a source).
-      if (relevant) issues.push(issue('warning', 'symlink_to_excluded_path', rel, `${rel}: symbolic link target ${realRel} lies outside the declared content and code roots; skipped`));
-      return;
-    }
-    if (stat.isDirectory()) {
-      issues.push(issue('warning', 'symlinked_directory_skipped', rel, `${rel}: symbolic link to a directory inside the root is not followed (it would duplicate or loop)`));
-      return;
-    }
-    if (!stat.isFile() || !extensions.has(extensionOf(rel)) || found.has(rel)) return;
-    if (tooLarge(rel, role, Number(stat.size))) return;
-    found.set(rel, { path: rel, role, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() });
-  };
-
-  for (const rootRel of nonNested(desc.sources.content_roots)) walkRoot(rootRel, 'content', contentExt);
-  for (const rootRel of nonNested(desc.sources.code_roots)) walkRoot(rootRel, 'code', codeExt);
-  if (codeExt.size > 0 && !desc.sources.code_roots.includes('.')) addRootManifests();
-
-  const entries = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { entries, issues: dedupeIssues(issues), directories: [...directories].sort(), links };
+  const entries = [...run.found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { entries, issues: dedupeIssues(run.issues), directories: [...run.directories].sort(), links: run.links };
 }
 
-/**
- * Escapes a file name's bytes for display: valid UTF-8 stays as text, every byte that is not part
- * of a valid UTF-8 sequence becomes `\xHH` (lowercase hex), and a backslash becomes `\\`.
- * `lat\xe9n.md` names the Latin-1 file `latén.md`.
- */
-export function escapeNameBytes(bytes: Uint8Array): string {
-  let out = '';
-  let i = 0;
-  while (i < bytes.length) {
-    const lead = bytes[i] as number;
-    const size = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
-    const chunk = size === 0 ? null : bytes.subarray(i, i + size);
-    if (chunk !== null && chunk.length === size && isUtf8(chunk)) {
-      const text = Buffer.from(chunk).toString('utf8');
-      out += text === '\\' ? '\\\\' : text;
-      i += size;
-    } else {
-      out += `\\x${lead.toString(16).padStart(2, '0')}`;
-      i += 1;
-    }
-  }
-  return out;
+/** One walk in progress: its root, its rules, and what it has found so far. */
+interface WalkRun {
+  root: string;
+  /** `root` with a trailing separator. */
+  rootPrefix: string;
+  rules: SkipRules;
+  /** Project-relative POSIX content and code roots ('' for the root itself): a link's target must lie inside one. */
+  declaredRoots: string[];
+  found: Map<string, SourceEntry>;
+  issues: SourceIssue[];
+  /** Project-relative directories whose listing was read. */
+  directories: Set<string>;
+  /** Symbolic links looked at. */
+  links: number;
 }
 
-/**
- * The entries of a directory whose names are not UTF-8 (read again with `encoding: 'buffer'`):
- * an `invalid_encoding` error issue per such directory, or per file with a source extension,
- * naming the escaped bytes ({@link escapeNameBytes}); and the lossy (U+FFFD) forms to skip, which
- * name no file. Never throws.
- */
-function undecodableNames(dirAbs: string, dirRel: string, extensions: ReadonlySet<string>, role: 'content' | 'code'): { issues: SourceIssue[]; lossy: Set<string> } {
-  const issues: SourceIssue[] = [];
-  const lossy = new Set<string>();
-  let raw: Buffer[];
+type Role = SourceEntry['role'];
+
+/** Whether a file is over its role's size limit; if so, records `source_too_large`. */
+function tooLarge(run: WalkRun, rel: string, role: Role, size: number): boolean {
+  const limit = role === 'content' ? MAX_CONTENT_SOURCE_BYTES : MAX_CODE_SOURCE_BYTES;
+  if (size <= limit) return false;
+  run.issues.push(issue('error', 'source_too_large', rel, `${rel}: ${role} source is ${size} bytes, over the ${limit}-byte limit; not indexed`));
+  return true;
+}
+
+/** The entry of a file from its (bigint) stat. */
+function entryOf(rel: string, role: Role, stat: BigIntStats): SourceEntry {
+  return { path: rel, role, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() };
+}
+
+/** Walks one declared root depth-first (no-op when the role takes no extension; `root_not_found` when it is no directory). */
+function walkRoot(run: WalkRun, rootRel: string, role: Role, extensions: ReadonlySet<string>): void {
+  if (extensions.size === 0) return;
+  const startRel = rootRel === '.' ? '' : rootRel;
+  if (run.rules.skipDir(startRel)) return;
+  const start = startRel === '' ? run.root : `${run.rootPrefix}${startRel}`;
   try {
-    raw = readdirSync(dirAbs, { encoding: 'buffer' });
-  } catch {
-    return { issues, lossy };
-  }
-  const valid = new Set(raw.filter((bytes) => isUtf8(bytes)).map((bytes) => bytes.toString('utf8')));
-  for (const bytes of raw) {
-    if (isUtf8(bytes)) continue;
-    const decoded = bytes.toString('utf8');
-    if (!valid.has(decoded)) lossy.add(decoded);
-    let isDir = false;
-    try {
-      isDir = lstatSync(Buffer.concat([Buffer.from(`${dirAbs}${sep}`), bytes])).isDirectory();
-    } catch {
-      continue; // vanished
+    if (!statSync(start).isDirectory()) {
+      run.issues.push(issue('error', 'root_not_found', startRel, `${startRel}: declared ${role} root is not a directory`));
+      return;
     }
-    if (!isDir && !extensions.has(extensionOf(decoded))) continue;
-    const shown = `${dirRel === '' ? '' : `${dirRel}/`}${escapeNameBytes(bytes)}`;
-    const what = isDir ? 'directory' : `${role} source`;
-    issues.push(issue('error', 'invalid_encoding', shown, `${shown}: the ${what} name is not valid UTF-8 (bytes shown as \\xHH); not indexed (rename it to UTF-8)`));
+  } catch {
+    run.issues.push(issue('error', 'root_not_found', startRel, `${startRel}: declared ${role} root does not exist`));
+    return;
   }
-  return { issues, lossy };
+  const stack: string[] = [startRel];
+  while (stack.length > 0) readDirectory(run, stack.pop() as string, role, extensions, stack);
 }
 
-/** The walk's skip rules: exclude globs, the state dir, and `.git` (for links and {@link codeSourcePathMatcher}). */
-function skipRules(desc: Descriptor): { excluded: (rel: string) => boolean; skipDir: (rel: string) => boolean; skippedPath: (rel: string) => boolean } {
-  // One compiled regex per glob; testing them directly is ~3x faster than picomatch's matcher wrapper.
-  const patterns = desc.sources.exclude.map((glob) => picomatch.makeRe(glob, { dot: true }));
-  const excluded = (rel: string): boolean => {
-    for (const pattern of patterns) if (pattern.test(rel)) return true;
-    return false;
-  };
-  const stateDir = desc.state.dir;
-  const stateDirSlash = `${stateDir}/`;
-  const skipDir = (rel: string): boolean =>
-    rel === stateDir || rel.startsWith(stateDirSlash) || (rel !== '' && excluded(rel));
-  /** True when a project-relative path, or any directory above it, would be skipped by the walk. */
-  const skippedPath = (rel: string): boolean => {
-    if (rel === '') return false;
-    if (skipDir(rel) || rel === '.git' || rel.startsWith('.git/') || rel.includes('/.git/') || rel.endsWith('/.git')) return true;
-    for (let slash = rel.indexOf('/'); slash > 0; slash = rel.indexOf('/', slash + 1)) if (skipDir(rel.slice(0, slash))) return true;
-    return false;
-  };
-  return { excluded, skipDir, skippedPath };
+/** Reads one directory: its subdirectories go on `stack`, its links and files are examined. */
+function readDirectory(run: WalkRun, dirRel: string, role: Role, extensions: ReadonlySet<string>, stack: string[]): void {
+  const dirAbs = dirRel === '' ? run.root : `${run.rootPrefix}${dirRel}`;
+  let dirents: Dirent[];
+  try {
+    dirents = readdirSync(dirAbs, { withFileTypes: true });
+    run.directories.add(dirRel);
+  } catch (error) {
+    run.issues.push(issue('error', 'unreadable_path', dirRel, `${dirRel || '.'}: cannot read directory (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
+    return;
+  }
+  // Names that are not UTF-8 arrive with U+FFFD and cannot be opened by that string: report them by their bytes.
+  const undecodable = dirents.some((dirent) => dirent.name.includes('\uFFFD')) ? undecodableNames(dirAbs, dirRel, extensions, role) : null;
+  if (undecodable !== null) appendAll(run.issues, undecodable.issues);
+  for (const dirent of dirents) {
+    const name = dirent.name;
+    if (undecodable !== null && undecodable.lossy.has(name)) continue;
+    const rel = dirRel === '' ? name : `${dirRel}/${name}`;
+    if (dirent.isDirectory()) {
+      if (!run.rules.skipDir(rel)) stack.push(rel);
+    } else if (dirent.isSymbolicLink()) {
+      run.links += 1;
+      if (!run.rules.skipDir(rel)) handleLink(run, rel, role, extensions);
+    } else if (dirent.isFile()) {
+      addFile(run, rel, name, role, extensions);
+    }
+  }
+}
+
+/** A regular file: an entry when its extension (or, under a code root, its manifest name) fits and no glob excludes it. */
+function addFile(run: WalkRun, rel: string, name: string, role: Role, extensions: ReadonlySet<string>): void {
+  // Manifests under code roots join the walk: module resolution reads them (isCodeManifest).
+  if (!extensions.has(extensionOf(name)) && !(role === 'code' && isCodeManifest(name))) return;
+  if (run.found.has(rel) || run.rules.excluded(rel)) return;
+  try {
+    const stat = lstatSync(`${run.rootPrefix}${rel}`, { bigint: true });
+    if (tooLarge(run, rel, role, Number(stat.size))) return;
+    run.found.set(rel, entryOf(rel, role, stat));
+  } catch (error) {
+    run.issues.push(issue('warning', 'unreadable_path', rel, `${rel}: cannot stat file (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
+  }
+}
+
+/** Manifests at the project root (tsconfig.json above a `src` code root) join the code sources. */
+function addRootManifests(run: WalkRun): void {
+  let names: string[];
+  try {
+    names = readdirSync(run.root).filter(isCodeManifest).sort();
+    run.directories.add('');
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (run.found.has(name) || run.rules.excluded(name)) continue;
+    try {
+      const stat = lstatSync(`${run.rootPrefix}${name}`, { bigint: true });
+      if (!stat.isFile() || tooLarge(run, name, 'code', Number(stat.size))) continue;
+      run.found.set(name, entryOf(name, 'code', stat));
+    } catch {
+      // Vanished between readdir and lstat: not a source.
+    }
+  }
+}
+
+/**
+ * A symbolic link: its target's file as an entry when it is a source file inside the declared
+ * roots, else the finding `walkSources` documents (loop, broken, outside the root, excluded,
+ * directory), or nothing for a link that would not have been a source.
+ */
+function handleLink(run: WalkRun, rel: string, role: Role, extensions: ReadonlySet<string>): void {
+  const { root, rootPrefix, issues } = run;
+  let real: string;
+  try {
+    real = realpathSync(`${rootPrefix}${rel}`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') {
+      issues.push(issue('warning', 'symlink_loop', rel, `${rel}: symbolic link loop (ELOOP); skipped`));
+    } else if (code === 'ENOENT' || code === 'ENOTDIR') {
+      if (extensions.has(extensionOf(rel))) issues.push(issue('warning', 'broken_symlink', rel, `${rel}: symbolic link target does not exist`));
+    } else {
+      issues.push(issue('warning', 'unreadable_path', rel, `${rel}: cannot resolve symbolic link (${code ?? String(error)})`));
+    }
+    return;
+  }
+  let stat: BigIntStats;
+  try {
+    stat = statSync(real, { bigint: true });
+  } catch (error) {
+    issues.push(issue('warning', 'unreadable_path', rel, `${rel}: cannot stat link target (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
+    return;
+  }
+  const relevant = stat.isDirectory() || extensions.has(extensionOf(rel));
+  if (real !== root && !real.startsWith(rootPrefix)) {
+    // Only links that would have been sources (or directories of sources) are findings.
+    if (relevant) issues.push(issue('error', 'path_outside_root', rel, `${rel}: symbolic link resolves outside the project root (${real}); skipped`));
+    return;
+  }
+  const realRel = real === root ? '' : real.slice(rootPrefix.length).split(sep).join('/');
+  if (run.rules.skippedPath(realRel)) {
+    // Excludes, .git and the state dir cannot be bypassed through a link.
+    if (relevant) issues.push(issue('warning', 'symlink_to_excluded_path', rel, `${rel}: symbolic link target ${realRel} is excluded (exclude glob, .git or state dir); skipped`));
+    return;
+  }
+  if (!run.declaredRoots.some((r) => r === '' || realRel === r || realRel.startsWith(`${r}/`))) {
+    // Nor can a link widen the declared roots (a docs/x.md pointing at ../.env is not a source).
+    if (relevant) issues.push(issue('warning', 'symlink_to_excluded_path', rel, `${rel}: symbolic link target ${realRel} lies outside the declared content and code roots; skipped`));
+    return;
+  }
+  if (stat.isDirectory()) {
+    issues.push(issue('warning', 'symlinked_directory_skipped', rel, `${rel}: symbolic link to a directory inside the root is not followed (it would duplicate or loop)`));
+    return;
+  }
+  if (!stat.isFile() || !extensions.has(extensionOf(rel)) || run.found.has(rel)) return;
+  if (tooLarge(run, rel, role, Number(stat.size))) return;
+  run.found.set(rel, entryOf(rel, role, stat));
 }
 
 /**
@@ -392,12 +323,6 @@ export function sourcePathClassifier(desc: Descriptor, codeExtensions: readonly 
     if (rootManifests && !rel.includes('/') && isCodeManifest(rel) && !excluded(rel)) return entry('code');
     return { kind: 'none' };
   };
-}
-
-/** Drops roots nested inside another root of the same list (walked once through the outer root). */
-function nonNested(roots: readonly string[]): string[] {
-  if (roots.includes('.')) return ['.'];
-  return roots.filter((candidate) => !roots.some((other) => other !== candidate && candidate.startsWith(`${other}/`)));
 }
 
 function dedupeIssues(issues: SourceIssue[]): SourceIssue[] {

@@ -2,6 +2,7 @@
  * Node queries of the index reader: filters, keyset pages, slim metadata rows, counts.
  * All SQL here runs on the reader's private connection through its statement cache.
  */
+import type { AuthoredNodeField, GraphNode } from '@docforge/core';
 import type { StatementCache } from './reader-statements.js';
 import { placeholders } from './reader-statements.js';
 
@@ -17,20 +18,8 @@ export interface NodeFilters {
   capabilities?: readonly string[];
 }
 
-/** One node of a filter result (no body). */
-export interface NodeSummary {
-  id: string;
-  kind: string;
-  title: string;
-  family: string | null;
-  authority: string | null;
-  status: string | null;
-  tags: string[];
-  language: string | null;
-  capabilities: string[];
-  source_path: string;
-  start_line: number;
-}
+/** One node of a filter result (no body): the authored fields plus language, capabilities and location, typed as core's {@link GraphNode}. */
+export type NodeSummary = Pick<GraphNode, AuthoredNodeField | 'language' | 'capabilities' | 'source_path' | 'start_line'>;
 
 /** The three fields a traversal item shows of the node it reached. */
 export interface NodeBrief {

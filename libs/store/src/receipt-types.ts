@@ -17,6 +17,7 @@
  * - `receipt_hash`: over the canonical JSON of the receipt without `receipt_hash`.
  */
 import { Buffer } from 'node:buffer';
+import { NODE_FIELDS, type NodeField } from '@docforge/core';
 /** Version of the stored receipt layout. */
 export const RECEIPT_SCHEMA_VERSION = 1;
 /** Fixed publication limit: at most this many detail items are retained. */
@@ -29,14 +30,11 @@ export const RECEIPT_MAX_FILE_BYTES = 2 * 1_048_576;
 export const RECEIPT_FILE_NAME = 'generation-receipt.json';
 
 
-/** Every core Node field compared for `node_changed` items, in this fixed order (a move is a `source_path` change). */
-export const NODE_FIELDS = Object.freeze([
-  'kind', 'title', 'family', 'authority', 'status', 'tags', 'summary', 'body', 'source_path',
-  'start_line', 'end_line', 'anchors', 'language', 'capabilities', 'origin',
-] as const);
-
-/** A compared core Node field. */
-export type NodeField = (typeof NODE_FIELDS)[number];
+/**
+ * Every core Node field compared for `node_changed` items, in this fixed order (a move is a
+ * `source_path` change): core's one declaration, re-exported for the receipt code.
+ */
+export { NODE_FIELDS, type NodeField };
 
 /** Kinds of change, in the order items are stored. */
 export const CHANGE_KINDS = Object.freeze(['node_added', 'node_removed', 'node_changed', 'edge_added', 'edge_removed'] as const);

@@ -2,6 +2,9 @@
 /* eslint-disable */
 
 export type Id = string;
+/**
+ * A project-relative POSIX path; emptiness, escapes and links are checked by the loader, in checking order.
+ */
 export type Relpath = string;
 export type Strings = string[];
 export type AdapterCode = 'typescript' | 'python' | 'none' | 'auto';
@@ -59,6 +62,9 @@ export interface DescriptorDocument {
     title?: string;
     renderer: 'page' | 'catalog' | 'matrix' | 'graph';
     select?: Selector;
+    /**
+     * An .html file; trailing / and /. segments are dropped when the loader normalizes the path.
+     */
     output: string;
     rows?: Selector;
     columns?: Selector;
@@ -75,6 +81,9 @@ export interface DescriptorDocument {
   proposals?: {
     writers?: {
       [k: string]: {
+        /**
+         * A repeated operation counts once.
+         */
         operations?: ('node_create' | 'node_update' | 'node_move' | 'relationship_update' | 'node_delete')[];
         paths?: string[];
       };

@@ -1,0 +1,76 @@
+/**
+ * The source walk's rules (walk.ts), shared by the walk, the code path matcher and the single-path
+ * classifier: size limits, source extensions and manifests, the skip rules (exclude globs, state
+ * dir, `.git`) and nested roots.
+ */
+import picomatch from 'picomatch';
+import type { SourceIssue } from '@docforge/core';
+import type { Descriptor } from './descriptor-types.js';
+
+/** Largest content source (Markdown/TOML) returned as an entry, in bytes (16 MiB); larger files yield `source_too_large`. */
+export const MAX_CONTENT_SOURCE_BYTES = 16 * 1024 * 1024;
+
+/** Largest code source returned as an entry, in bytes (4 MiB); larger files yield `source_too_large`. */
+export const MAX_CODE_SOURCE_BYTES = 4 * 1024 * 1024;
+
+/** File extensions that content roots contribute. */
+export const CONTENT_EXTENSIONS: readonly string[] = Object.freeze(['.md', '.markdown', '.toml']);
+
+/** A file name's extension, lowercased with its dot (`.md`), or '' (none, or a dot file such as `.env`). */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot).toLowerCase();
+}
+
+/**
+ * Whether a file name is a manifest code resolution reads (package.json `main`/`exports`/`bin`,
+ * tsconfig.json/jsconfig.json `paths`/`baseUrl` and the `tsconfig.*.json` they extend): such files
+ * join the walk of code roots, and those at the project root join it too, so an edit to one
+ * changes the cheap identity and triggers a rebuild.
+ */
+export function isCodeManifest(name: string): boolean {
+  return name === 'package.json' || /^(?:tsconfig|jsconfig)(?:\.[^/]*)?\.json$/.test(name);
+}
+
+/** A walk finding about a path (no line, no node). */
+export function issue(severity: SourceIssue['severity'], code: string, path: string, message: string): SourceIssue {
+  return { severity, code, message, path, line: null, node_id: null };
+}
+
+/** The walk's skip rules over project-relative POSIX paths. */
+export interface SkipRules {
+  /** Whether an exclude glob matches the path. */
+  excluded: (rel: string) => boolean;
+  /** Whether the walk skips this directory (the state dir or below it, or excluded). */
+  skipDir: (rel: string) => boolean;
+  /** Whether the path, or a directory above it, would be skipped (also `.git`): what a link may not reach. */
+  skippedPath: (rel: string) => boolean;
+}
+
+/** The walk's skip rules: exclude globs, the state dir, and `.git` (for links and `codeSourcePathMatcher`). */
+export function skipRules(desc: Descriptor): SkipRules {
+  // One compiled regex per glob; testing them directly is ~3x faster than picomatch's matcher wrapper.
+  const patterns = desc.sources.exclude.map((glob) => picomatch.makeRe(glob, { dot: true }));
+  const excluded = (rel: string): boolean => {
+    for (const pattern of patterns) if (pattern.test(rel)) return true;
+    return false;
+  };
+  const stateDir = desc.state.dir;
+  const stateDirSlash = `${stateDir}/`;
+  const skipDir = (rel: string): boolean =>
+    rel === stateDir || rel.startsWith(stateDirSlash) || (rel !== '' && excluded(rel));
+  /** True when a project-relative path, or any directory above it, would be skipped by the walk. */
+  const skippedPath = (rel: string): boolean => {
+    if (rel === '') return false;
+    if (skipDir(rel) || rel === '.git' || rel.startsWith('.git/') || rel.includes('/.git/') || rel.endsWith('/.git')) return true;
+    for (let slash = rel.indexOf('/'); slash > 0; slash = rel.indexOf('/', slash + 1)) if (skipDir(rel.slice(0, slash))) return true;
+    return false;
+  };
+  return { excluded, skipDir, skippedPath };
+}
+
+/** Drops roots nested inside another root of the same list (walked once through the outer root). */
+export function nonNested(roots: readonly string[]): string[] {
+  if (roots.includes('.')) return ['.'];
+  return roots.filter((candidate) => !roots.some((other) => other !== candidate && candidate.startsWith(`${other}/`)));
+}
