@@ -18,7 +18,7 @@ import { takeDamagedLinkData, takeParsedLinkData } from './lazy-link-data.js';
 import { linkCachesForStore, linkCode, primeResolver, resetLinkCaches, resolveSources, restoreLinkCaches, type LinkedCode } from './build-graph.js';
 import { clearLinkCaches, readLinkCaches, writeLinkCaches } from '@docforge/store';
 import { sourceKey, type BuildOutcome, type BuildStats, type BuildTask, type CachedSource, type PrepareTask, type WrittenState } from './build-types.js';
-import { unresolvedCallsHash, writeDeltaIndex, writeFullIndex } from './index-writer.js';
+import { unresolvedCallsHash, writeDeltaIndex, writeFullIndex } from './rows.js';
 import { parseBatch, reparseSource, reshaped, sameShape } from './parse.js';
 import { throttledProgress, type Progress } from './build-progress.js';
 import { edgeRow, sameEdgesAsWritten, sameMap } from './written-compare.js';

@@ -5,7 +5,7 @@ import { edgeIdentityKey, type GraphNode, type SourceIssue } from '@docforge/cor
 import type { StateLayout } from '@docforge/fs-safe';
 import type { SourceEntry } from '@docforge/project';
 import type { CachedSource, PersistedParse, WrittenState } from './build-types.js';
-import { unresolvedCallsHash } from './index-writer.js';
+import { unresolvedCallsHash } from './rows.js';
 import { issuesHash } from './project-adapter.js';
 import type { Publication } from '@docforge/store';
 import { publicationFileIntact } from '@docforge/store';

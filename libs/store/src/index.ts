@@ -2,6 +2,8 @@
 export type { StateLayout } from '@docforge/fs-safe';
 export { stateLayout, writeFileAtomic } from '@docforge/fs-safe';
 export { applicationBlocksPublication, applicationEpoch, openApplication } from './application-guard.js';
+export { applyIndexDelta } from './index-delta.js';
+export { writeIndexFile } from './index-writer.js';
 export type { StoredLinkCache } from './link-cache-store.js';
 export { clearLinkCaches, readLinkCaches, writeLinkCaches } from './link-cache-store.js';
 export type { LinkDataFetch, ParseCacheStamp, ParseRow } from './parse-cache.js';
@@ -31,3 +33,5 @@ export type { ServedIndex, ServedSignature } from './served-index.js';
 export { pathWithin, resolveServedIndex } from './served-index.js';
 export { sqliteDatabase } from './sqlite.js';
 export { identifierWords, nodeTerms } from './terms.js';
+export type { EdgeIdentity, FullIndexRows, IndexDelta, IndexMetaFields, LogicRowsWrite, SourceRowWrite, SourceWriteResult, UnresolvedCallRow } from './write-rows.js';
+export { indexMetaRows } from './write-rows.js';
