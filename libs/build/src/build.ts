@@ -432,7 +432,7 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
     // 5. Publish atomically under the lock.
     t = performance.now();
     const counts = { sources: current.size, nodes: graph.nodes.length, edges: graph.edges.length, issues: issues.length, logic_steps: logicSteps };
-    const { publication, adopted } = await publishIndex({
+    const { publication, adopted, receiptSide } = await publishIndex({
       root: task.root, layout, tmpFile, prior, minGeneration: task.minGeneration, receiptPlan, identityKnown: task.identityKnown, applicationEpoch: task.applicationEpoch,
       processOwned: STANDBY_FILE_PATTERN,
       fields: {
@@ -473,6 +473,7 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
       sources: new Map([...current].map(([p, source]) => [p, sourceKey(source)])),
       issuesHash: issuesHash(issues),
       graphToken: graph.delta?.token ?? null,
+      receiptSide,
       unresolvedHash: unresolvedCallsHash(linked.unresolvedCalls.size === 0 ? [] : graph.nodes.flatMap((n) => {
         const count = linked.unresolvedCalls.get(n.id);
         return count === undefined ? [] : [[n.id, count] as const];

@@ -20,6 +20,7 @@ export { SNIPPET_MAX_BODY_CHARS } from './reader-fts.js';
 export type { EdgeDirection, EdgeKey, EdgeRecord, LogicFlowRow, LogicStepRow } from './reader-graph.js';
 export type { FacetCounts, FacetField, NodeBrief, NodeFilters, NodeProvenance, NodeSummary } from './reader-nodes.js';
 export { rowsReadTotal } from './reader-statements.js';
+export type { ReceiptSide } from './receipt-commit.js';
 export { assembleReceipt, loadIndexSnapshot, planReceipt, receiptText } from './receipt-commit.js';
 export { diffGraphs, nodeChangedFields } from './receipt-diff.js';
 export { collectionHash, edgeSetHash, nodeSetHash, receiptItemHash, receiptItemJson } from './receipt-hash.js';
