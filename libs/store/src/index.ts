@@ -2,6 +2,8 @@
 export type { StateLayout } from '@docforge/fs-safe';
 export { stateLayout, writeFileAtomic } from '@docforge/fs-safe';
 export { applicationBlocksPublication, applicationEpoch, openApplication } from './application-guard.js';
+export type { FtsFields, FtsMatch } from './fts-match.js';
+export { ftsExpression } from './fts-match.js';
 export { applyIndexDelta } from './index-delta.js';
 export { writeIndexFile } from './index-writer.js';
 export type { StoredLinkCache } from './link-cache-store.js';
