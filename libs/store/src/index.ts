@@ -5,6 +5,8 @@ export { applicationBlocksPublication, applicationEpoch, openApplication } from 
 export type { FtsFields, FtsMatch } from './fts-match.js';
 export { ftsExpression } from './fts-match.js';
 export { applyIndexDelta } from './index-delta.js';
+export type { EdgeRowRead, IndexRowsVisitor, SourceRowRead } from './index-rows-read.js';
+export { readIndexRows } from './index-rows-read.js';
 export { writeIndexFile } from './index-writer.js';
 export type { StoredLinkCache } from './link-cache-store.js';
 export { clearLinkCaches, readLinkCaches, writeLinkCaches } from './link-cache-store.js';
