@@ -1,4 +1,4 @@
-/** @docforge/store: the SQLite index (schema, writer tables, IndexReader), its publication (current.json, lock, publish), receipts, and the parse and link cache storage. The package that holds SQL. */
+/** @docforge/store: the SQLite index (schema, the writer over neutral rows, IndexReader and its typed full-text match), its publication (current.json, lock, publish), receipts, and the parse and link cache storage. The package that holds SQL. */
 export type { StateLayout } from '@docforge/fs-safe';
 export { stateLayout, writeFileAtomic } from '@docforge/fs-safe';
 export { applicationBlocksPublication, applicationEpoch, openApplication } from './application-guard.js';
