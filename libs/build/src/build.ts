@@ -472,8 +472,7 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
       logicAllowed: task.logicAllowed, descriptorHash, adapterVersion, nodes: nodeMap, edges: edgeMap,
       sources: new Map([...current].map(([p, source]) => [p, sourceKey(source)])),
       issuesHash: issuesHash(issues),
-      graphToken: graph.delta?.token ?? null,
-      receiptSide,
+      graphToken: graph.delta?.token ?? null, receiptSide,
       unresolvedHash: unresolvedCallsHash(linked.unresolvedCalls.size === 0 ? [] : graph.nodes.flatMap((n) => {
         const count = linked.unresolvedCalls.get(n.id);
         return count === undefined ? [] : [[n.id, count] as const];
