@@ -6,7 +6,7 @@ import type { GraphEdge, GraphNode, LogicFlow, LogicStep, SourceIssue, WireError
 import type { LinkRef, SourceEntry, StatIdentity } from '@docforge/project';
 import type { MessagePort } from 'node:worker_threads';
 import type { Publication } from '@docforge/store';
-import type { PublicationRead } from '@docforge/store';
+import type { PublicationRead, ReceiptSide } from '@docforge/store';
 import type { ProjectAdapterReport, ProjectAdapterTask } from './project-adapter.js';
 
 /** Progress of a long index build, forwarded as MCP progress notifications. */
@@ -162,6 +162,8 @@ export interface WrittenState {
   graphToken?: object | null;
   /** Hash of the `unresolved_calls` rows as written (a delta rewrites them only when it differs). */
   unresolvedHash?: string;
+  /** The node and edge hashes of the receipt this build committed with the file (`publishIndex`), so the next receipt need not rehash them. */
+  receiptSide?: ReceiptSide | null;
 }
 
 /**

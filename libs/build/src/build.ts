@@ -18,7 +18,7 @@ import { takeDamagedLinkData, takeParsedLinkData } from './lazy-link-data.js';
 import { linkCachesForStore, linkCode, primeResolver, resetLinkCaches, resolveSources, restoreLinkCaches, type LinkedCode } from './build-graph.js';
 import { clearLinkCaches, readLinkCaches, writeLinkCaches } from '@docforge/store';
 import { sourceKey, type BuildOutcome, type BuildStats, type BuildTask, type CachedSource, type PrepareTask, type WrittenState } from './build-types.js';
-import { unresolvedCallsHash, writeDeltaIndex, writeFullIndex } from './index-writer.js';
+import { unresolvedCallsHash, writeDeltaIndex, writeFullIndex } from './rows.js';
 import { parseBatch, reparseSource, reshaped, sameShape } from './parse.js';
 import { throttledProgress, type Progress } from './build-progress.js';
 import { edgeRow, sameEdgesAsWritten, sameMap } from './written-compare.js';
@@ -432,7 +432,7 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
     // 5. Publish atomically under the lock.
     t = performance.now();
     const counts = { sources: current.size, nodes: graph.nodes.length, edges: graph.edges.length, issues: issues.length, logic_steps: logicSteps };
-    const { publication, adopted } = await publishIndex({
+    const { publication, adopted, receiptSide } = await publishIndex({
       root: task.root, layout, tmpFile, prior, minGeneration: task.minGeneration, receiptPlan, identityKnown: task.identityKnown, applicationEpoch: task.applicationEpoch,
       processOwned: STANDBY_FILE_PATTERN,
       fields: {
@@ -472,7 +472,7 @@ async function buildOnce(task: BuildTask): Promise<BuildOutcome> {
       logicAllowed: task.logicAllowed, descriptorHash, adapterVersion, nodes: nodeMap, edges: edgeMap,
       sources: new Map([...current].map(([p, source]) => [p, sourceKey(source)])),
       issuesHash: issuesHash(issues),
-      graphToken: graph.delta?.token ?? null,
+      graphToken: graph.delta?.token ?? null, receiptSide,
       unresolvedHash: unresolvedCallsHash(linked.unresolvedCalls.size === 0 ? [] : graph.nodes.flatMap((n) => {
         const count = linked.unresolvedCalls.get(n.id);
         return count === undefined ? [] : [[n.id, count] as const];

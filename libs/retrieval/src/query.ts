@@ -173,15 +173,11 @@ export function analyseQuery(text: string): AnalysedQuery {
 }
 
 /**
- * The FTS5 phrases of a term: the word, and for a compound its subwords in sequence (the `terms`
- * column). Without `withSubwords` (the full-text candidates) the subword phrase is kept only for a
- * compound written with underscores, which is how prose holds it ({@link QueryTerm.separated}).
+ * The full-text phrases of a term (plain text, matched by the store as token sequences): the word,
+ * and for a compound its subwords in sequence (the `terms` column). Without `withSubwords` (the
+ * full-text candidates) the subword phrase is kept only for a compound written with underscores,
+ * which is how prose holds it ({@link QueryTerm.separated}).
  */
 export function termPhrases(t: QueryTerm, withSubwords = true): string[] {
-  return t.seq && (withSubwords || t.separated) ? [ftsPhrase(t.word), ftsPhrase(t.seq.join(' '))] : [ftsPhrase(t.word)];
-}
-
-/** Quotes a word as an FTS5 phrase. */
-export function ftsPhrase(word: string): string {
-  return `"${word.replace(/"/g, '""')}"`;
+  return t.seq && (withSubwords || t.separated) ? [t.word, t.seq.join(' ')] : [t.word];
 }

@@ -4,7 +4,7 @@
  * count and the document frequency of a phrase never change while it is open: both are counted
  * once per reader and kept beside it (weakly, bounded), never recomputed per search.
  */
-import type { FtsCandidate, IndexReader, NodeFilters, RankedFtsCandidate } from '@docforge/store';
+import type { FtsCandidate, FtsMatch, IndexReader, NodeFilters, RankedFtsCandidate } from '@docforge/store';
 import { termPhrases, type QueryTerm } from './query.js';
 
 /**
@@ -26,11 +26,11 @@ const DF_CACHE_CAP = 10_000;
 interface ReaderStatistics {
   /** Node count, at least 1. */
   nodeCount: number;
-  /** Matching documents of an FTS5 expression (see {@link documentFrequencies}). */
+  /** Matching documents of a match (by its JSON; see {@link documentFrequencies}). */
   df: Map<string, number>;
-  /** Rowid bounds of the candidate tier by expression, filters and tier size (see {@link candidateTier}). */
+  /** Rowid bounds of the candidate tier by match, filters and tier size (see {@link candidateTier}). */
   bounds: Map<string, number | null>;
-  /** Names queries (by expression, filters and window) known to have more matches than their window (see {@link candidateTier}). */
+  /** Names queries (by match, filters and window) known to have more matches than their window (see {@link candidateTier}). */
   manyNames: Set<string>;
 }
 
@@ -56,12 +56,13 @@ export function documentFrequencies(reader: IndexReader, terms: readonly QueryTe
   const df = new Map<string, number>();
   for (const t of terms) {
     if (df.has(t.word)) continue;
-    const fts = termPhrases(t).join(' OR ');
-    let count = stats.df.get(fts);
+    const match: FtsMatch = { mode: 'any', phrases: termPhrases(t) };
+    const key = JSON.stringify(match.phrases);
+    let count = stats.df.get(key);
     if (count === undefined) {
-      count = reader.ftsDocumentCount(fts, stats.nodeCount);
+      count = reader.ftsDocumentCount(match, stats.nodeCount);
       if (stats.df.size >= DF_CACHE_CAP) stats.df.clear();
-      stats.df.set(fts, count);
+      stats.df.set(key, count);
     }
     df.set(t.word, count);
   }
@@ -77,12 +78,12 @@ export function documentFrequencies(reader: IndexReader, terms: readonly QueryTe
  * the first `window + 1` name matches among them in index order. `pruned` says whether
  * anything was left out.
  */
-export function candidateTier(reader: IndexReader, terms: readonly QueryTerm[], df: ReadonlyMap<string, number>, nodeCount: number, filters: NodeFilters, window: number, tier: number): { text: RankedFtsCandidate[]; names: FtsCandidate[]; pruned: boolean; fts: string } {
+export function candidateTier(reader: IndexReader, terms: readonly QueryTerm[], df: ReadonlyMap<string, number>, nodeCount: number, filters: NodeFilters, window: number, tier: number): { text: RankedFtsCandidate[]; names: FtsCandidate[]; pruned: boolean; match: FtsMatch } {
   const rare = terms.filter((t) => df.get(t.word)! <= Math.max(tier, nodeCount / 2));
   const used = rare.length > 0 ? rare : terms;
   // A compound's subword phrase ("on request") only in the name columns: in prose it is noise.
-  const any = [...new Set(used.flatMap((t) => termPhrases(t, false)))].join(' OR ');
-  const anyNames = `{id title terms} : (${[...new Set(used.flatMap((t) => termPhrases(t)))].join(' OR ')})`;
+  const any: FtsMatch = { mode: 'any', phrases: [...new Set(used.flatMap((t) => termPhrases(t, false)))] };
+  const anyNames: FtsMatch = { mode: 'any', phrases: [...new Set(used.flatMap((t) => termPhrases(t)))], fields: 'names' };
   // The names query's bm25 only orders its matches (scores use the full-text rank): with at most
   // `window` matches, all of them are the window, unranked. That check is not run again on a
   // reader where it failed for the same query (a fact of the index, kept per reader like the
@@ -98,14 +99,14 @@ export function candidateTier(reader: IndexReader, terms: readonly QueryTerm[], 
     }
     return reader.ftsCandidates(anyNames, filters, window + 1);
   };
-  if (rare.length > 0) return { text: reader.ftsCandidates(any, filters, window + 1), names: names(), pruned: rare.length < terms.length, fts: any };
-  const bound = (fts: string): number | null => {
+  if (rare.length > 0) return { text: reader.ftsCandidates(any, filters, window + 1), names: names(), pruned: rare.length < terms.length, match: any };
+  const bound = (match: FtsMatch): number | null => {
     // Like a document frequency, the tier's bound is a fact of the index: found once per reader.
     const bounds = statisticsOf(reader).bounds;
-    const key = JSON.stringify([fts, filters, tier]);
+    const key = JSON.stringify([match, filters, tier]);
     let rowid = bounds.get(key);
     if (rowid === undefined) {
-      rowid = reader.ftsNthMatchRowid(fts, filters, tier);
+      rowid = reader.ftsNthMatchRowid(match, filters, tier);
       if (bounds.size >= DF_CACHE_CAP) bounds.clear();
       bounds.set(key, rowid);
     }
@@ -117,5 +118,5 @@ export function candidateTier(reader: IndexReader, terms: readonly QueryTerm[], 
   // first recount each phrase over the whole index under its column filter (the most expensive
   // statement of such a search).
   const tierBound = bound(any);
-  return { text: reader.ftsCandidates(any, filters, window + 1, tierBound), names: reader.ftsFirstMatches(anyNames, filters, window + 1, tierBound), pruned: true, fts: any };
+  return { text: reader.ftsCandidates(any, filters, window + 1, tierBound), names: reader.ftsFirstMatches(anyNames, filters, window + 1, tierBound), pruned: true, match: any };
 }

@@ -37,12 +37,12 @@
  * and every score are independent of the limit, the results for one limit are always the first
  * entries of the results for any larger limit (the prefix property).
  */
-import type { FtsCandidate, IndexReader, NodeFilters } from '@docforge/store';
+import { ftsExpression, type FtsCandidate, type FtsMatch, type IndexReader, type NodeFilters } from '@docforge/store';
 import { analyseQuery, termPhrases, wordStem, STOP_WORDS, type AnalysedQuery } from './query.js';
 import { candidateTier, documentFrequencies, MATCH_TIER } from './ranking-candidates.js';
 import { nameForm, recall, recallQuery, wordsOf } from './ranking-match.js';
 
-export { ABBREVIATIONS, analyseQuery, EXPANSION_WEIGHT, ftsPhrase, MAX_QUERY_PHRASES, QUESTION_WORDS, STOP_WORDS, wordStem } from './query.js';
+export { ABBREVIATIONS, analyseQuery, EXPANSION_WEIGHT, MAX_QUERY_PHRASES, QUESTION_WORDS, STOP_WORDS, wordStem } from './query.js';
 export type { AnalysedQuery, DroppedTerm, QueryTerm } from './query.js';
 export { MATCH_TIER } from './ranking-candidates.js';
 
@@ -168,8 +168,10 @@ export interface RankedResult {
   ranked: RankedNode[];
   /** Whether a candidate query had more matches than {@link CANDIDATE_WINDOW} (or the given window), or the candidate tier left matches out ({@link MATCH_TIER}). */
   windowed: boolean;
-  /** The FTS5 query of the full-text candidates (for transparency). */
+  /** The FTS5 query of the full-text candidates, as the store built it from {@link match} (for transparency). */
   fts: string;
+  /** The full-text candidates' match (null: no term to search), for their excerpts. */
+  match: FtsMatch | null;
   terms: AnalysedQuery;
 }
 
@@ -187,13 +189,14 @@ export interface RankedResult {
  */
 export function rankNodes(reader: IndexReader, query: string, filters: NodeFilters = {}, window = CANDIDATE_WINDOW, tier = MATCH_TIER): RankedResult {
   const analysed = analyseQuery(query);
-  if (analysed.terms.length === 0) return { ranked: [], windowed: false, fts: '', terms: analysed };
+  if (analysed.terms.length === 0) return { ranked: [], windowed: false, fts: '', match: null, terms: analysed };
   const { nodeCount, df } = documentFrequencies(reader, analysed.terms);
-  const { text, names, pruned, fts: any } = candidateTier(reader, analysed.terms, df, nodeCount, filters, window, tier);
+  const { text, names, pruned, match } = candidateTier(reader, analysed.terms, df, nodeCount, filters, window, tier);
+  const fts = ftsExpression(match);
   const windowed = pruned || text.length > window || names.length > window;
   const candidates = new Map<number, FtsCandidate>();
   for (const row of [...text.slice(0, window), ...names.slice(0, window)]) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
-  if (candidates.size === 0) return { ranked: [], windowed, fts: any, terms: analysed };
+  if (candidates.size === 0) return { ranked: [], windowed, fts, match, terms: analysed };
   // bm25 of the name-only query is on another scale: use the full-text rank where known, else the worst seen.
   const textRank = new Map(text.slice(0, window).map((r) => [r.rowid, r.bm25]));
   const bestBm25 = Math.min(...[...textRank.values()], 0);
@@ -201,10 +204,9 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   const idf = new Map<string, number>();
   for (const [word, count] of df) idf.set(word, Math.log(1 + (nodeCount - count + 0.5) / (count + 0.5)));
   const weighted = recallQuery(analysed.terms, idf, analysed.groups);
-  const groupsFts = new Map<number, string[]>();
-  for (const t of analysed.terms) groupsFts.set(t.group, [...(groupsFts.get(t.group) ?? []), ...termPhrases(t)]);
-  const allFts = [...groupsFts.values()].map((g) => `(${g.join(' OR ')})`).join(' AND ');
-  const allRows = new Set(reader.ftsMatchingRowids(allFts, [...candidates.keys()]));
+  const groups = new Map<number, string[]>();
+  for (const t of analysed.terms) groups.set(t.group, [...(groups.get(t.group) ?? []), ...termPhrases(t)]);
+  const allRows = new Set(reader.ftsMatchingRowids({ mode: 'all', groups: [...groups.values()] }, [...candidates.keys()]));
   const codeIntent = hasCodeIntent(query);
   // Kind words of a "where is X" question ("… the ledger store interface"): the node kinds they name.
   const hintedKinds = new Set(codeIntent ? analysed.terms.filter((t) => t.weight === 1 && Object.hasOwn(KIND_WORDS, t.word)).flatMap((t) => KIND_WORDS[t.word]!) : []);
@@ -233,7 +235,7 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     ranked.push({ row, score: Math.round(score * 1e6) / 1e6, allTerms: allRows.has(row.rowid), section });
   }
   ranked.sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
-  return { ranked, windowed, fts: any, terms: analysed };
+  return { ranked, windowed, fts, match, terms: analysed };
 }
 
 /**

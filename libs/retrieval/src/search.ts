@@ -70,7 +70,7 @@ function lastSearchOf(reader: IndexReader, query: string, filters: NodeFilters):
  */
 export function searchNodes(reader: IndexReader, query: string, limit: number, filters: NodeFilters = {}): SearchResult {
   const memo = lastSearchOf(reader, query, filters);
-  const { ranked, windowed, fts, terms } = memo.ranking;
+  const { ranked, windowed, fts, match, terms } = memo.ranking;
   const exact = reader.getNode(query.trim());
   let exactHit: SearchHit | null = null;
   if (exact && reader.nodeMatches(exact.id, filters)) {
@@ -84,7 +84,7 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
   // One snippet query for the rows of the page not excerpted yet; a long body is excerpted from its bounded head instead.
   const excerpts = memo.excerpts;
   const missing = chosen.map((c) => c.row.rowid).filter((rowid) => !excerpts.has(rowid));
-  for (const source of missing.length === 0 ? [] : reader.ftsExcerptSources(fts, missing, EXCERPT_SCAN_CHARS)) {
+  for (const source of missing.length === 0 || match === null ? [] : reader.ftsExcerptSources(match, missing, EXCERPT_SCAN_CHARS)) {
     excerpts.set(source.rowid, source.snippet ?? boundedExcerpt(source.head ?? '', queryWords, (source.head ?? '').length < EXCERPT_SCAN_CHARS));
   }
   for (const { row, score, allTerms, section } of chosen) {

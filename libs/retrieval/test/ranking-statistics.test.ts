@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { IndexManager } from '@docforge/sync';
-import { IndexReader } from '@docforge/store';
+import { IndexReader, type FtsMatch } from '@docforge/store';
 import { rankNodes, searchNodes } from '../src/index.js';
 
 const QUERIES = ['alpha', 'alpha omega', 'omega', 'where is the omega doc', 'doc 3', 'alpha beta gamma', 'nothing-matches-this'];
@@ -104,14 +104,15 @@ describe('candidate tier bound larger than the window', () => {
   test('under a tier bound larger than the window, the name candidates are the first name matches of the full-text tier', () => {
     const reader = manager.reader();
     // "widget" matches all 16 nodes: with a tier of 5 only the first 5 full-text matches are ranked, a window of 2 of each query.
-    const nameFts = '{id title terms} : ("widget")';
-    const textBound = reader.ftsNthMatchRowid('"widget"', {}, 5);
+    const nameFts: FtsMatch = { mode: 'any', phrases: ['widget'], fields: 'names' };
+    const widget: FtsMatch = { mode: 'any', phrases: ['widget'] };
+    const textBound = reader.ftsNthMatchRowid(widget, {}, 5);
     assert.notEqual(textBound, null);
     // The names query's own 5th match lies further: the tier is the full text's, not the names query's.
     assert.ok(reader.ftsNthMatchRowid(nameFts, {}, 5)! > textBound!);
-    const expected = new Set([...reader.ftsCandidates('"widget"', {}, 3, textBound).slice(0, 2), ...reader.ftsFirstMatches(nameFts, {}, 3, textBound).slice(0, 2)].map((r) => r.id));
+    const expected = new Set([...reader.ftsCandidates(widget, {}, 3, textBound).slice(0, 2), ...reader.ftsFirstMatches(nameFts, {}, 3, textBound).slice(0, 2)].map((r) => r.id));
     assert.ok(expected.size >= 2);
-    const tier = new Set(reader.ftsWindow('"widget"', 5).map((r) => r.id));
+    const tier = new Set(reader.ftsWindow(widget, 5).map((r) => r.id));
     for (const id of expected) assert.ok(tier.has(id), `${id} is one of the first 5 full-text matches`);
     const result = rankNodes(reader, 'widget', {}, 2, 5);
     assert.equal(result.windowed, true);

@@ -1,7 +1,13 @@
-/** @docforge/store: the SQLite index (schema, writer tables, IndexReader), its publication (current.json, lock, publish), receipts, and the parse and link cache storage. The package that holds SQL. */
+/** @docforge/store: the SQLite index (schema, the writer over neutral rows, IndexReader and its typed full-text match), its publication (current.json, lock, publish), receipts, and the parse and link cache storage. The package that holds SQL. */
 export type { StateLayout } from '@docforge/fs-safe';
 export { stateLayout, writeFileAtomic } from '@docforge/fs-safe';
 export { applicationBlocksPublication, applicationEpoch, openApplication } from './application-guard.js';
+export type { FtsFields, FtsMatch } from './fts-match.js';
+export { ftsExpression } from './fts-match.js';
+export { applyIndexDelta } from './index-delta.js';
+export type { EdgeRowRead, IndexRowsVisitor, SourceRowRead } from './index-rows-read.js';
+export { readIndexRows } from './index-rows-read.js';
+export { writeIndexFile } from './index-writer.js';
 export type { StoredLinkCache } from './link-cache-store.js';
 export { clearLinkCaches, readLinkCaches, writeLinkCaches } from './link-cache-store.js';
 export type { LinkDataFetch, ParseCacheStamp, ParseRow } from './parse-cache.js';
@@ -18,6 +24,7 @@ export { SNIPPET_MAX_BODY_CHARS } from './reader-fts.js';
 export type { EdgeDirection, EdgeKey, EdgeRecord, LogicFlowRow, LogicStepRow } from './reader-graph.js';
 export type { FacetCounts, FacetField, NodeBrief, NodeFilters, NodeProvenance, NodeSummary } from './reader-nodes.js';
 export { rowsReadTotal } from './reader-statements.js';
+export type { ReceiptSide } from './receipt-commit.js';
 export { assembleReceipt, loadIndexSnapshot, planReceipt, receiptText } from './receipt-commit.js';
 export { diffGraphs, nodeChangedFields } from './receipt-diff.js';
 export { collectionHash, edgeSetHash, nodeSetHash, receiptItemHash, receiptItemJson } from './receipt-hash.js';
@@ -31,3 +38,5 @@ export type { ServedIndex, ServedSignature } from './served-index.js';
 export { pathWithin, resolveServedIndex } from './served-index.js';
 export { sqliteDatabase } from './sqlite.js';
 export { identifierWords, nodeTerms } from './terms.js';
+export type { EdgeIdentity, FullIndexRows, IndexDelta, IndexMetaFields, LogicRowsWrite, SourceRowWrite, SourceWriteResult, UnresolvedCallRow } from './write-rows.js';
+export { indexMetaRows } from './write-rows.js';

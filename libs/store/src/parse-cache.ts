@@ -137,22 +137,6 @@ function tryWrite(layout: StateLayout, stamp: ParseCacheStamp, rows: readonly Pa
   }
 }
 
-/** The connection link-data reads go through: the one {@link readParseCache} opened last (read-only, kept open). */
-let linkDataDb: Db | null = null;
-let linkDataStatement: Database.Statement | null = null;
-
-function useLinkDataDb(db: Db): void {
-  if (linkDataDb !== null && linkDataDb !== db) {
-    try {
-      linkDataDb.close();
-    } catch {
-      // already closed
-    }
-  }
-  linkDataDb = db;
-  linkDataStatement = null;
-}
-
 /** A key without the source's stat fields: the stamp and the content hash, what link data depends on. */
 function parseIdentity(key: string): string {
   const cut = key.lastIndexOf('\u0000');
@@ -163,8 +147,8 @@ function parseIdentity(key: string): string {
 /**
  * The cached parse of each path whose row matches `stamp` and the given source key; paths without
  * a matching row are absent. The link data is not read here (in an edit most of it never is): a
- * row with link data gets a function that reads it later, by path, through a read-only connection
- * kept open for that; it returns null when the row then holds another parse (another stamp or
+ * row with link data gets a function that reads it later, by path, through this read's read-only
+ * connection, kept open for that (and released with the last fetch holding it); it returns null when the row then holds another parse (another stamp or
  * content hash; the stat fields may differ, as when a source was touched) or is gone, or the read
  * fails. Never throws: a missing or damaged cache, or one of another format, gives an empty map.
  */
@@ -175,28 +159,34 @@ export function readParseCache(layout: StateLayout, stamp: ParseCacheStamp, sour
     if (!cacheFilesPlain(layout, false)) return out;
     db = new (sqliteDatabase())(parseCacheFile(layout), { readonly: true, fileMustExist: true, timeout: 5000 });
     if (db.pragma('user_version', { simple: true }) !== CACHE_FORMAT) return out;
+    const fetchOf = linkDataFetcher(db);
     type Row = { path: string; key: string; parse: string; has_link: number };
     // `link_data IS NOT NULL` needs only the record header: the link data's overflow pages are not read.
     for (const row of db.prepare('SELECT path, key, parse, link_data IS NOT NULL AS has_link FROM parses').iterate() as IterableIterator<Row>) {
       const sourceKey = sourceKeys.get(row.path);
       if (sourceKey === undefined || row.key !== stampKey(stamp, sourceKey)) continue;
-      out.set(row.path, { parse: row.parse, linkData: row.has_link === 1 ? linkDataFetch(db, row.path, parseIdentity(row.key)) : null });
+      out.set(row.path, { parse: row.parse, linkData: row.has_link === 1 ? fetchOf(row.path, parseIdentity(row.key)) : null });
     }
   } catch {
     out.clear();
   } finally {
-    if (out.size > 0 && db !== null) useLinkDataDb(db);
-    else db?.close();
+    // Kept open only for the fetches of what was found; the connection is released with them.
+    if (out.size === 0) db?.close();
   }
   return out;
 }
 
-function linkDataFetch(db: Db, sourcePath: string, identity: string): LinkDataFetch {
-  return () => {
+/**
+ * Makes the link-data fetches of one read over its connection `db`: each reads its row by path
+ * (one statement, prepared on the first fetch) and checks it still holds the same parse identity.
+ */
+function linkDataFetcher(db: Db): (sourcePath: string, identity: string) => LinkDataFetch {
+  const reads: { statement: Database.Statement | null } = { statement: null };
+  return (sourcePath, identity) => () => {
     try {
-      if (linkDataDb !== db || !db.open) return null;
-      linkDataStatement ??= db.prepare('SELECT key, link_data FROM parses WHERE path = ?');
-      const row = linkDataStatement.get(sourcePath) as { key: string; link_data: string | null } | undefined;
+      if (!db.open) return null;
+      reads.statement ??= db.prepare('SELECT key, link_data FROM parses WHERE path = ?');
+      const row = reads.statement.get(sourcePath) as { key: string; link_data: string | null } | undefined;
       return row !== undefined && typeof row.link_data === 'string' && parseIdentity(row.key) === identity ? row.link_data : null;
     } catch {
       return null;

@@ -9,7 +9,7 @@ import { DocforgeError, errors, toDocforgeError } from '@docforge/core';
 import { assertStateDir, ensureStateDir, fsyncDirectory, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
 import type { Publication } from './publication-format.js';
 import { collectOldGenerations, publicationFileIntact, publicationUnchanged, readPublication, withPublicationLock, type PublicationRead } from './publication.js';
-import { commitReceipt, type ReceiptPlan } from './receipt-commit.js';
+import { commitReceipt, type ReceiptPlan, type ReceiptSide } from './receipt-commit.js';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { applicationBlocksPublication } from './application-guard.js';
 
@@ -51,6 +51,8 @@ export interface PublishResult {
   publication: Publication;
   /** True when nothing was published: another process had already published the same sources. */
   adopted: boolean;
+  /** The published graph's node and edge hashes from its receipt (for the next build's `WrittenGraph.receiptSide`); null when adopted or without a receipt. */
+  receiptSide: ReceiptSide | null;
 }
 
 /**
@@ -126,7 +128,7 @@ export function publishIndex(input: PublishInput): Promise<PublishResult> {
     const before = changed ? readPublication(layout) : input.prior.publication;
     if (changed && coversBuild(layout, before, input)) {
       rmSync(input.tmpFile, { force: true });
-      return { publication: before, adopted: true };
+      return { publication: before, adopted: true, receiptSide: null };
     }
     if (changed && before !== null) {
       rmSync(input.tmpFile, { force: true });
@@ -156,7 +158,7 @@ export function publishIndex(input: PublishInput): Promise<PublishResult> {
       project_id: input.fields.project_id,
       counts: input.fields.counts,
       published_at: new Date().toISOString(),
-      ...receipt,
+      ...receipt.fields,
     };
     try {
       clearNonFile(layout.currentFile);
@@ -169,7 +171,7 @@ export function publishIndex(input: PublishInput): Promise<PublishResult> {
     const keep = new Set([indexFile]);
     if (before) keep.add(before.index_file);
     collectOldGenerations(layout, keep, input.processOwned ?? null);
-    return { publication: next, adopted: false };
+    return { publication: next, adopted: false, receiptSide: receipt.side };
   });
 }
 

@@ -4,6 +4,7 @@ import { errors, type Anchor, type GraphNode, type MentionSection, type SourceIs
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
 import { countsByKind, facetValues, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, sourceStats, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
+import { ftsExpression, type FtsMatch } from './fts-match.js';
 import { ftsCandidates, ftsDocumentCount, ftsFewMatches, ftsFirstMatches, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource, type RankedFtsCandidate } from './reader-fts.js';
 import { distinctRelations, edgeMention, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
@@ -199,52 +200,55 @@ export class IndexReader {
 
   // ---- full text ----
 
-  /** Up to `limit` FTS5 matches of `fts` passing `filters`, best bm25 rank first. */
-  ftsCandidates(fts: string, filters: NodeFilters, limit: number, maxRowid: number | null = null): RankedFtsCandidate[] {
-    return ftsCandidates(this.#sql, fts, filters, limit, maxRowid);
+  /**
+   * Full-text queries take a typed {@link FtsMatch} (phrases, how they combine, which columns); the
+   * store builds the FTS5 expression (fts-match.ts). Up to `limit` matches passing `filters`, best bm25 rank first.
+   */
+  ftsCandidates(match: FtsMatch, filters: NodeFilters, limit: number, maxRowid: number | null = null): RankedFtsCandidate[] {
+    return ftsCandidates(this.#sql, ftsExpression(match), filters, limit, maxRowid);
   }
 
-  /** The first `limit` matches of `fts` passing `filters` (at or below `maxRowid`), in rowid order, unranked. */
-  ftsFirstMatches(fts: string, filters: NodeFilters, limit: number, maxRowid: number | null = null): FtsCandidate[] {
-    return ftsFirstMatches(this.#sql, fts, filters, limit, maxRowid);
+  /** The first `limit` matches of `match` passing `filters` (at or below `maxRowid`), in rowid order, unranked. */
+  ftsFirstMatches(match: FtsMatch, filters: NodeFilters, limit: number, maxRowid: number | null = null): FtsCandidate[] {
+    return ftsFirstMatches(this.#sql, ftsExpression(match), filters, limit, maxRowid);
   }
 
-  /** Every match of `fts` passing `filters` (rowid order, unranked) when there are at most `max`, else null. */
-  ftsFewMatches(fts: string, filters: NodeFilters, max: number, maxRowid: number | null = null): FtsCandidate[] | null {
-    return ftsFewMatches(this.#sql, fts, filters, max, maxRowid);
+  /** Every match of `match` passing `filters` (rowid order, unranked) when there are at most `max`, else null. */
+  ftsFewMatches(match: FtsMatch, filters: NodeFilters, max: number, maxRowid: number | null = null): FtsCandidate[] | null {
+    return ftsFewMatches(this.#sql, ftsExpression(match), filters, max, maxRowid);
   }
 
-  /** Rowid of the `n`-th match of `fts` in index order, or null (no rank computed; bounded candidate tiers). */
-  ftsNthMatchRowid(fts: string, filters: NodeFilters, n: number): number | null {
-    return ftsNthMatchRowid(this.#sql, fts, filters, n);
+  /** Rowid of the `n`-th match of `match` in index order, or null (no rank computed; bounded candidate tiers). */
+  ftsNthMatchRowid(match: FtsMatch, filters: NodeFilters, n: number): number | null {
+    return ftsNthMatchRowid(this.#sql, ftsExpression(match), filters, n);
   }
 
   /**
    * Excerpt material for matched rows: an FTS5 snippet of a short body, else the first
    * `headChars` characters of the body (bounded work whatever the body size).
    */
-  ftsExcerptSources(fts: string, rowids: readonly number[], headChars: number): FtsExcerptSource[] {
-    return ftsExcerptSources(this.#sql, fts, rowids, headChars);
+  ftsExcerptSources(match: FtsMatch, rowids: readonly number[], headChars: number): FtsExcerptSource[] {
+    return ftsExcerptSources(this.#sql, ftsExpression(match), rowids, headChars);
   }
 
-  /** The given rowids (at most a few thousand) that match `fts`. */
-  ftsMatchingRowids(fts: string, rowids: readonly number[]): number[] {
-    return ftsMatchingRowids(this.#sql, fts, rowids);
+  /** The given rowids (at most a few thousand) that match `match`. */
+  ftsMatchingRowids(match: FtsMatch, rowids: readonly number[]): number[] {
+    return ftsMatchingRowids(this.#sql, ftsExpression(match), rowids);
   }
 
-  /** Number of FTS5 matches of `fts`, counting at most `cap`. */
-  ftsDocumentCount(fts: string, cap: number): number {
-    return ftsDocumentCount(this.#sql, fts, cap);
+  /** Number of FTS5 matches of `match`, counting at most `cap`. */
+  ftsDocumentCount(match: FtsMatch, cap: number): number {
+    return ftsDocumentCount(this.#sql, ftsExpression(match), cap);
   }
 
-  /** The first `window` matches of `fts` ranked by bm25 (ties by rowid); at most `limit`. */
-  ftsRankedWindow(fts: string, window: number, limit: number): { id: string; score: number }[] {
-    return ftsRankedWindow(this.#sql, fts, window, limit);
+  /** The first `window` matches of `match` ranked by bm25 (ties by rowid); at most `limit`. */
+  ftsRankedWindow(match: FtsMatch, window: number, limit: number): { id: string; score: number }[] {
+    return ftsRankedWindow(this.#sql, ftsExpression(match), window, limit);
   }
 
-  /** The first `limit` matches of `fts` in index order (rowid, id, title). */
-  ftsWindow(fts: string, limit: number): { rowid: number; id: string; title: string }[] {
-    return ftsWindow(this.#sql, fts, limit);
+  /** The first `limit` matches of `match` in index order (rowid, id, title). */
+  ftsWindow(match: FtsMatch, limit: number): { rowid: number; id: string; title: string }[] {
+    return ftsWindow(this.#sql, ftsExpression(match), limit);
   }
 
   // ---- edges ----

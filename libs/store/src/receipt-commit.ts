@@ -51,6 +51,23 @@ export interface WrittenGraph {
   indexSize: number;
   nodes: ReadonlyMap<string, string>;
   edges: ReadonlyMap<string, unknown>;
+  /**
+   * The node and edge hashes of this graph when a receipt committed it (`commitReceipt`'s `side`),
+   * so the next build's diff need not rehash its previous side; absent or null: hashed when needed.
+   */
+  receiptSide?: ReceiptSide | null;
+}
+
+/** The node and edge set hashes (receipt `to_node_hash`, `to_edge_hash`) of a committed graph. */
+export interface ReceiptSide {
+  node_hash: string;
+  edge_hash: string;
+}
+
+/** What {@link commitReceipt} produced: the fields `current.json` records (empty: no receipt), and the committed side's hashes (null: no receipt). */
+export interface CommittedReceipt {
+  fields: ReceiptFields | Record<string, never>;
+  side: ReceiptSide | null;
 }
 
 /** Inputs of {@link planReceipt}: the previous publication and the complete new graph of one build. */
@@ -91,9 +108,6 @@ function findNode(nodes: readonly GraphNode[], id: string): GraphNode | undefine
   return nodes.find((n) => n.id === id);
 }
 
-/** Hashes of the last published `to` side in this worker, so the next build need not rehash it. */
-let lastSide: { index_file: string; index_ino: string; node_hash: string; edge_hash: string } | null = null;
-
 /**
  * Computes the receipt diff of a build against `input.previous`. Uses the worker's written
  * id→hash maps when they describe the previous publication, else reads the previous index file
@@ -104,12 +118,11 @@ export function planReceipt(input: ReceiptPlanInput, previous: Publication | nul
   try {
     let from: GraphSnapshot | null = null;
     let previousFile: string | null = null;
+    const w = input.written;
+    const fromWritten = previous !== null && w !== null && w.indexFile === previous.index_file && w.indexIno === previous.index_ino && w.indexSize === previous.index_size;
     if (previous) {
       previousFile = path.join(input.layout.indexDir, previous.index_file);
-      const w = input.written;
-      from = w && w.indexFile === previous.index_file && w.indexIno === previous.index_ino && w.indexSize === previous.index_size
-        ? { nodes: w.nodes, edges: w.edges }
-        : loadIndexSnapshot(previousFile);
+      from = fromWritten ? { nodes: w!.nodes, edges: w!.edges } : loadIndexSnapshot(previousFile);
     }
     let lookup: { db: InstanceType<typeof Database>; stmt: Database.Statement<[string], unknown> } | null = null;
     try {
@@ -124,7 +137,8 @@ export function planReceipt(input: ReceiptPlanInput, previous: Publication | nul
         if (row === undefined || after === undefined) throw new Error(`changed node ${id} not found on both sides`);
         return nodeChangedFields(rowToNode(row), after);
       };
-      const cached = previous && lastSide && lastSide.index_file === previous.index_file && lastSide.index_ino === previous.index_ino ? { from: lastSide } : undefined;
+      const side = fromWritten ? w!.receiptSide ?? null : null;
+      const cached = side !== null ? { from: side } : undefined;
       const diff = diffGraphs(from, { nodes: input.nodeMap, edges: input.edgeMap }, changedFields, cached);
       return { input, from: previous, diff };
     } finally {
@@ -140,13 +154,14 @@ export function planReceipt(input: ReceiptPlanInput, previous: Publication | nul
  * index file is renamed into place and BEFORE `current.json` is replaced). When the publication
  * found under the lock is not the one the plan was computed against, the diff is recomputed
  * against it. Returns the fields `current.json` records, or an empty object when no receipt
- * could be produced (then any old receipt file is removed and the status reads `missing`).
+ * could be produced (then any old receipt file is removed and the status reads `missing`), and
+ * the committed graph's hashes for the next build's plan (`WrittenGraph.receiptSide`).
  */
 export function commitReceipt(
   plan: ReceiptPlan,
   before: Publication | null,
   committed: { generation: number; index_file: string; index_ino: string; index_size: number },
-): ReceiptFields | Record<string, never> {
+): CommittedReceipt {
   const { layout } = plan.input;
   try {
     const same = (plan.from?.index_file ?? null) === (before?.index_file ?? null) && (plan.from?.index_ino ?? null) === (before?.index_ino ?? null);
@@ -167,16 +182,17 @@ export function commitReceipt(
     }, effective.diff);
     writeFileAtomic(layout.receiptFile, receiptText(receipt));
     const st = lstatSync(layout.receiptFile, { bigint: true });
-    lastSide = { index_file: committed.index_file, index_ino: committed.index_ino, node_hash: receipt.to_node_hash, edge_hash: receipt.to_edge_hash };
-    return { receipt_file: RECEIPT_FILE_NAME, receipt_ino: String(st.ino), receipt_size: Number(st.size), receipt_hash: receipt.receipt_hash };
+    return {
+      fields: { receipt_file: RECEIPT_FILE_NAME, receipt_ino: String(st.ino), receipt_size: Number(st.size), receipt_hash: receipt.receipt_hash },
+      side: { node_hash: receipt.to_node_hash, edge_hash: receipt.to_edge_hash },
+    };
   } catch {
-    lastSide = null;
     try {
       rmSync(layout.receiptFile, { force: true });
     } catch {
       // Without a reference from current.json a leftover file reads as `missing` anyway.
     }
-    return {};
+    return { fields: {}, side: null };
   }
 }
 

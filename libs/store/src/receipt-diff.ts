@@ -68,6 +68,120 @@ function edgeItem(change: 'edge_added' | 'edge_removed', key: string): EdgeItem 
   return { change, ...parseEdgeIdentityKey(key) };
 }
 
+type NodeEntry = [string, string];
+
+/** The node side of a diff: added, removed and changed nodes, and both sides in key order (for hashing). */
+interface NodeWalk {
+  added: NodeEntry[];
+  removed: NodeEntry[];
+  changed: [string, string, string][];
+  fromOrdered: Iterable<NodeEntry>;
+  toOrdered: Iterable<NodeEntry>;
+}
+
+/**
+ * Walks both node maps in key order like a merge: exact, and much cheaper than hash lookups of
+ * every key at 10,000 nodes. Build maps are in key order; anything else is walked again on sorted copies.
+ */
+function walkNodes(from: GraphSnapshot | null, to: GraphSnapshot): NodeWalk {
+  const run = (fromNodes: Iterable<NodeEntry>, toNodes: Iterable<NodeEntry>): { ok: boolean; walk: NodeWalk } => {
+    const walk: NodeWalk = { added: [], removed: [], changed: [], fromOrdered: fromNodes, toOrdered: toNodes };
+    const ok = mergeOrdered(fromNodes, toNodes, (e) => e[0], (e) => walk.removed.push(e), (e) => walk.added.push(e), (x, y) => {
+      if (x[1] !== y[1]) walk.changed.push([x[0], x[1], y[1]]);
+    });
+    return { ok, walk };
+  };
+  const first = run(from ? from.nodes.entries() : [], to.nodes.entries());
+  // The walked iterators are spent: hashing walks fresh ones, in the same (key) order.
+  if (first.ok) return { ...first.walk, fromOrdered: from ? from.nodes.entries() : [], toOrdered: to.nodes.entries() };
+  return run(from ? sortedEntries(from.nodes) : [], sortedEntries(to.nodes)).walk;
+}
+
+/** The edge side of a diff: added and removed edge keys, and both sides in key order (for hashing). */
+interface EdgeWalk {
+  added: string[];
+  removed: string[];
+  fromOrdered: Iterable<string>;
+  toOrdered: Iterable<string>;
+}
+
+/** Walks both edge key sets in key order like {@link walkNodes}; nothing when the build passed the previous edge map itself. */
+function walkEdges(from: GraphSnapshot | null, to: GraphSnapshot): EdgeWalk {
+  const fresh = (): EdgeWalk => ({ added: [], removed: [], fromOrdered: from ? from.edges.keys() : [], toOrdered: to.edges.keys() });
+  // The same map on both sides: no edge changed (nothing to walk).
+  if (from !== null && from.edges === to.edges) return fresh();
+  const run = (fromEdges: Iterable<string>, toEdges: Iterable<string>): { ok: boolean; walk: EdgeWalk } => {
+    const walk: EdgeWalk = { added: [], removed: [], fromOrdered: fromEdges, toOrdered: toEdges };
+    const ok = mergeOrdered(fromEdges, toEdges, keyLine, (k) => walk.removed.push(k), (k) => walk.added.push(k), () => undefined);
+    return { ok, walk };
+  };
+  const first = run(from ? from.edges.keys() : [], to.edges.keys());
+  if (first.ok) return { ...fresh(), added: first.walk.added, removed: first.walk.removed };
+  return run(from ? sortedKeys(from.edges.keys()) : [], sortedKeys(to.edges.keys())).walk;
+}
+
+/**
+ * The receipt's items: every item offered is hashed into the full collection hash; the first ones
+ * are retained while they fit the fixed limits (1,000 items or 1 MiB of canonical JSON), and the
+ * first item that does not fit ends the retained prefix.
+ */
+class RetainedItems {
+  readonly items: ReceiptItem[] = [];
+  reason: DetailsOmittedReason | null = null;
+  total = 0;
+  readonly #full = createHash('sha256');
+  readonly #retained = createHash('sha256');
+  #bytes = 2; // "[" and "]"
+
+  /** Offers an item by its identity text; `complete` builds it (and its canonical text) only when it may be retained. */
+  offer(identityText: string, complete: () => { item: ReceiptItem; text: string }): void {
+    this.total += 1;
+    this.#full.update(`${sha256(identityText)}\n`);
+    if (this.reason !== null) return;
+    if (this.items.length >= RECEIPT_MAX_ITEMS) {
+      this.reason = 'item_limit';
+      return;
+    }
+    const { item, text } = complete();
+    const size = Buffer.byteLength(text, 'utf8') + (this.items.length > 0 ? 1 : 0);
+    if (this.#bytes + size > RECEIPT_MAX_DETAIL_BYTES) {
+      this.reason = 'byte_limit';
+      return;
+    }
+    this.items.push(item);
+    this.#bytes += size;
+    this.#retained.update(`${sha256(text)}\n`);
+  }
+
+  /** Offers an item whose identity is its whole canonical text. */
+  simple(item: ReceiptItem): void {
+    const text = receiptItemJson(item);
+    this.offer(text, () => ({ item, text }));
+  }
+
+  /** Hex SHA-256 of the retained and of all items. */
+  hashes(): { retained: string; full: string } {
+    return { retained: this.#retained.digest('hex'), full: this.#full.digest('hex') };
+  }
+}
+
+/** Offers every change in the receipt's order: nodes added, removed, changed, then edges added, removed. */
+function collectItems(nodes: NodeWalk, edges: EdgeWalk, changedFields: (id: string) => NodeField[]): RetainedItems {
+  const out = new RetainedItems();
+  for (const [id, content_hash] of nodes.added) out.simple({ change: 'node_added', id, content_hash });
+  for (const [id, content_hash] of nodes.removed) out.simple({ change: 'node_removed', id, content_hash });
+  for (const [id, from_hash, to_hash] of nodes.changed) {
+    const identity = `{"change":"node_changed","from_hash":${q(from_hash)},"id":${q(id)},"to_hash":${q(to_hash)}}`;
+    out.offer(identity, () => {
+      const item: NodeChangedItem = { change: 'node_changed', id, from_hash, to_hash, changed_fields: changedFields(id) };
+      return { item, text: receiptItemJson(item) };
+    });
+  }
+  for (const key of edges.added) out.simple(edgeItem('edge_added', key));
+  for (const key of edges.removed) out.simple(edgeItem('edge_removed', key));
+  return out;
+}
+
 /**
  * Compares two graph snapshots and produces the generation-independent receipt part: exact
  * counts and hashes over everything, and the deterministic item prefix retained under the fixed
@@ -78,111 +192,33 @@ function edgeItem(change: 'edge_added' | 'edge_removed', key: string): EdgeItem 
  * @throws whatever `changedFields` throws
  */
 export function diffGraphs(from: GraphSnapshot | null, to: GraphSnapshot, changedFields: (id: string) => NodeField[], cached?: { from?: { node_hash: string; edge_hash: string } | null }): ReceiptDiff {
-  // Both sides are walked in key order like a merge: exact, and much cheaper than hash lookups
-  // of every key at 10,000 nodes and tens of thousands of edges. Build maps are in key order;
-  // anything else is walked again on sorted copies.
-  let fromNodes: Iterable<[string, string]> = from ? from.nodes.entries() : [];
-  let toNodes: Iterable<[string, string]> = to.nodes.entries();
-  let added: [string, string][] = [];
-  let removed: [string, string][] = [];
-  let changed: [string, string, string][] = [];
-  const entryKey = (e: [string, string]): string => e[0];
-  const walkNodes = (): boolean => mergeOrdered(fromNodes, toNodes, entryKey, (e) => removed.push(e), (e) => added.push(e), (x, y) => {
-    if (x[1] !== y[1]) changed.push([x[0], x[1], y[1]]);
-  });
-  if (!walkNodes()) {
-    fromNodes = from ? sortedEntries(from.nodes) : [];
-    toNodes = sortedEntries(to.nodes);
-    added = [];
-    removed = [];
-    changed = [];
-    walkNodes();
-  } else {
-    fromNodes = from ? from.nodes.entries() : [];
-    toNodes = to.nodes.entries();
-  }
-  let fromEdges: Iterable<string> = from ? from.edges.keys() : [];
-  let toEdges: Iterable<string> = to.edges.keys();
-  let edgesAdded: string[] = [];
-  let edgesRemoved: string[] = [];
-  const walkEdges = (): boolean => mergeOrdered(fromEdges, toEdges, keyLine, (k) => edgesRemoved.push(k), (k) => edgesAdded.push(k), () => undefined);
-  if (from !== null && from.edges === to.edges) {
-    // The build passed the previous edge map itself: no edge changed (nothing to walk).
-  } else if (!walkEdges()) {
-    fromEdges = from ? sortedKeys(from.edges.keys()) : [];
-    toEdges = sortedKeys(to.edges.keys());
-    edgesAdded = [];
-    edgesRemoved = [];
-    walkEdges();
-  } else {
-    fromEdges = from ? from.edges.keys() : [];
-    toEdges = to.edges.keys();
-  }
-
-  const full = createHash('sha256');
-  const retainedHash = createHash('sha256');
-  const items: ReceiptItem[] = [];
-  let bytes = 2; // "[" and "]"
-  let reason: DetailsOmittedReason | null = null;
-  let total = 0;
-  const offer = (identityText: string, complete: () => { item: ReceiptItem; text: string }): void => {
-    total += 1;
-    full.update(`${sha256(identityText)}\n`);
-    if (reason !== null) return;
-    if (items.length >= RECEIPT_MAX_ITEMS) {
-      reason = 'item_limit';
-      return;
-    }
-    const { item, text } = complete();
-    const size = Buffer.byteLength(text, 'utf8') + (items.length > 0 ? 1 : 0);
-    if (bytes + size > RECEIPT_MAX_DETAIL_BYTES) {
-      reason = 'byte_limit';
-      return;
-    }
-    items.push(item);
-    bytes += size;
-    retainedHash.update(`${sha256(text)}\n`);
-  };
-  const simple = (item: ReceiptItem): void => {
-    const text = receiptItemJson(item);
-    offer(text, () => ({ item, text }));
-  };
-  for (const [id, content_hash] of added) simple({ change: 'node_added', id, content_hash });
-  for (const [id, content_hash] of removed) simple({ change: 'node_removed', id, content_hash });
-  for (const [id, from_hash, to_hash] of changed) {
-    const identity = `{"change":"node_changed","from_hash":${q(from_hash)},"id":${q(id)},"to_hash":${q(to_hash)}}`;
-    offer(identity, () => {
-      const item: NodeChangedItem = { change: 'node_changed', id, from_hash, to_hash, changed_fields: changedFields(id) };
-      return { item, text: receiptItemJson(item) };
-    });
-  }
-  for (const key of edgesAdded) simple(edgeItem('edge_added', key));
-  for (const key of edgesRemoved) simple(edgeItem('edge_removed', key));
-
+  const nodes = walkNodes(from, to);
+  const edges = walkEdges(from, to);
+  const collected = collectItems(nodes, edges, changedFields);
+  const hashes = collected.hashes();
   const empty = sha256('');
-  const fromNodeHash = from ? (cached?.from?.node_hash ?? hashJoined(fromNodes, entryLine)) : empty;
-  const fromEdgeHash = from ? (cached?.from?.edge_hash ?? hashJoined(fromEdges, keyLine)) : empty;
+  const fromNodeHash = from ? (cached?.from?.node_hash ?? hashJoined(nodes.fromOrdered, entryLine)) : empty;
+  const fromEdgeHash = from ? (cached?.from?.edge_hash ?? hashJoined(edges.fromOrdered, keyLine)) : empty;
   // An unchanged side is the same set, so it has the same hash: a one-file edit rarely rehashes edges.
-  const nodesSame = from !== null && added.length === 0 && removed.length === 0 && changed.length === 0;
-  const edgesSame = from !== null && edgesAdded.length === 0 && edgesRemoved.length === 0;
+  const nodesSame = from !== null && nodes.added.length === 0 && nodes.removed.length === 0 && nodes.changed.length === 0;
+  const edgesSame = from !== null && edges.added.length === 0 && edges.removed.length === 0;
   return {
     from_node_hash: fromNodeHash,
     from_node_count: from ? from.nodes.size : 0,
     from_edge_hash: fromEdgeHash,
     from_edge_count: from ? from.edges.size : 0,
-    to_node_hash: nodesSame ? fromNodeHash : hashJoined(toNodes, entryLine),
+    to_node_hash: nodesSame ? fromNodeHash : hashJoined(nodes.toOrdered, entryLine),
     to_node_count: to.nodes.size,
-    to_edge_hash: edgesSame ? fromEdgeHash : hashJoined(toEdges, keyLine),
+    to_edge_hash: edgesSame ? fromEdgeHash : hashJoined(edges.toOrdered, keyLine),
     to_edge_count: to.edges.size,
-    summary: { nodes_added: added.length, nodes_removed: removed.length, nodes_changed: changed.length, edges_added: edgesAdded.length, edges_removed: edgesRemoved.length },
-    items,
-    retained_count: items.length,
-    total_count: total,
-    retained_collection_hash: retainedHash.digest('hex'),
-    full_collection_hash: full.digest('hex'),
-    details_omitted: reason !== null,
-    details_omitted_reason: reason,
+    summary: { nodes_added: nodes.added.length, nodes_removed: nodes.removed.length, nodes_changed: nodes.changed.length, edges_added: edges.added.length, edges_removed: edges.removed.length },
+    items: collected.items,
+    retained_count: collected.items.length,
+    total_count: collected.total,
+    retained_collection_hash: hashes.retained,
+    full_collection_hash: hashes.full,
+    details_omitted: collected.reason !== null,
+    details_omitted_reason: collected.reason,
     detail_limits: { max_items: RECEIPT_MAX_ITEMS, max_bytes: RECEIPT_MAX_DETAIL_BYTES },
   };
 }
-

@@ -6,10 +6,10 @@
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 
-let constructor: typeof Database | null = null;
+/** `require` relative to this module; Node's module cache makes every call after the first a cache lookup, so no memo is kept here. */
+const requireHere = createRequire(import.meta.url);
 
 /** The better-sqlite3 `Database` class; the first call loads the module (throws what `require` throws). */
 export function sqliteDatabase(): typeof Database {
-  constructor ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database;
-  return constructor;
+  return requireHere('better-sqlite3') as typeof Database;
 }

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IndexManager } from '../src/index.js';
-import { IndexReader } from '@docforge/store';
+import { IndexReader, ftsExpression, type FtsMatch } from '@docforge/store';
 
 const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples');
 
@@ -89,41 +89,44 @@ describe('IndexReader on examples/', () => {
   });
 
   test('FTS windows and counts are bounded by their caps', () => {
-    const count = reader.ftsDocumentCount('"payment"', 3);
+    const payment: FtsMatch = { mode: 'any', phrases: ['payment'] };
+    const count = reader.ftsDocumentCount(payment, 3);
     assert.ok(count >= 1 && count <= 3);
-    assert.ok(reader.ftsWindow('"payment"', 2).length <= 2);
-    const ranked = reader.ftsRankedWindow('"payment"', 50, 5);
+    assert.ok(reader.ftsWindow(payment, 2).length <= 2);
+    const ranked = reader.ftsRankedWindow(payment, 50, 5);
     assert.ok(ranked.length >= 1 && ranked.length <= 5);
-    const candidates = reader.ftsCandidates('"payment"', {}, 5);
+    const candidates = reader.ftsCandidates(payment, {}, 5);
     assert.deepEqual(candidates.map((c) => c.bm25), [...candidates.map((c) => c.bm25)].sort((a, b) => a - b));
-    const sources = reader.ftsExcerptSources('"payment"', candidates.map((c) => c.rowid), 1000);
+    const sources = reader.ftsExcerptSources(payment, candidates.map((c) => c.rowid), 1000);
     assert.equal(sources.length, candidates.length);
   });
 
   test('ranked candidates are ordered by bm25, ties by rowid, and agree with the unranked few-matches read', () => {
-    for (const fts of ['"payment"', '"refund" OR "ledger"', '{id title terms} : ("refund" OR "payment")']) {
-      const all = reader.ftsCandidates(fts, {}, 100_000);
+    const matches: FtsMatch[] = [{ mode: 'any', phrases: ['payment'] }, { mode: 'any', phrases: ['refund', 'ledger'] }, { mode: 'any', phrases: ['refund', 'payment'], fields: 'names' }];
+    for (const match of matches) {
+      const fts = ftsExpression(match);
+      const all = reader.ftsCandidates(match, {}, 100_000);
       assert.ok(all.length >= 2, fts);
       for (let i = 1; i < all.length; i += 1) {
         const [a, b] = [all[i - 1]!, all[i]!];
         assert.ok(a.bm25 < b.bm25 || (a.bm25 === b.bm25 && a.rowid < b.rowid), `${fts}: order at ${i}`);
       }
       const byRowid = [...all].sort((a, b) => a.rowid - b.rowid).map(({ bm25: _bm25, ...row }) => ({ ...row, bm25: null }));
-      assert.deepEqual(reader.ftsFewMatches(fts, {}, all.length), byRowid, `${fts}: every match, unranked`);
-      assert.equal(reader.ftsFewMatches(fts, {}, all.length - 1), null, `${fts}: more matches than max`);
+      assert.deepEqual(reader.ftsFewMatches(match, {}, all.length), byRowid, `${fts}: every match, unranked`);
+      assert.equal(reader.ftsFewMatches(match, {}, all.length - 1), null, `${fts}: more matches than max`);
       const bound = byRowid[Math.floor(byRowid.length / 2)]!.rowid;
-      assert.deepEqual(reader.ftsFewMatches(fts, {}, all.length, bound), byRowid.filter((r) => r.rowid <= bound), `${fts}: bounded by rowid`);
+      assert.deepEqual(reader.ftsFewMatches(match, {}, all.length, bound), byRowid.filter((r) => r.rowid <= bound), `${fts}: bounded by rowid`);
       const kinds = [all[0]!.kind];
-      const filtered = reader.ftsCandidates(fts, { kinds }, 100_000);
+      const filtered = reader.ftsCandidates(match, { kinds }, 100_000);
       assert.deepEqual(filtered.map((r) => r.id).sort(), all.filter((r) => r.kind === kinds[0]).map((r) => r.id).sort(), `${fts}: filtered`);
-      assert.deepEqual(reader.ftsFewMatches(fts, { kinds }, filtered.length)?.map((r) => r.rowid), filtered.map((r) => r.rowid).sort((a, b) => a - b), `${fts}: filtered few`);
+      assert.deepEqual(reader.ftsFewMatches(match, { kinds }, filtered.length)?.map((r) => r.rowid), filtered.map((r) => r.rowid).sort((a, b) => a - b), `${fts}: filtered few`);
     }
   });
 
   test('ftsMatchingRowids keeps exactly the given rows that match, whatever their order and spread', () => {
-    const both = '("refund") AND ("payment" OR "ledger")';
+    const both: FtsMatch = { mode: 'all', groups: [['refund'], ['payment', 'ledger']] };
     const matching = new Set(reader.ftsCandidates(both, {}, 100_000).map((r) => r.rowid));
-    const pool = [...new Set([...reader.ftsWindow('"payment" OR "refund" OR "ledger" OR "the"', 100_000).map((r) => r.rowid)])];
+    const pool = [...new Set([...reader.ftsWindow({ mode: 'any', phrases: ['payment', 'refund', 'ledger', 'the'] }, 100_000).map((r) => r.rowid)])];
     assert.ok(matching.size >= 1 && pool.length > matching.size);
     const shuffled = [...pool].reverse();
     assert.deepEqual(reader.ftsMatchingRowids(both, shuffled), pool.filter((r) => matching.has(r)).sort((a, b) => a - b));
