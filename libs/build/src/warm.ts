@@ -10,7 +10,7 @@ import { issuesHash } from './project-adapter.js';
 import type { Publication } from '@docforge/store';
 import { publicationFileIntact } from '@docforge/store';
 import { readParseCache } from '@docforge/store';
-import { withLazyLinkData } from './lazy-link-data.js';
+import { withLazyLinkData, type LinkDataCounters } from './lazy-link-data.js';
 import { rowToNode, type NodeRow } from '@docforge/store';
 import { INDEX_SCHEMA_VERSION } from '@docforge/store';
 
@@ -30,9 +30,12 @@ export interface WarmExpectation {
  * build's one read of current.json), read-only, and the parse cache (parse-cache.ts). Returns null when that file is not intact, or
  * was built for another root, descriptor, schema or Logic policy; the caller then parses
  * everything. A source without a matching cached parse is left out of `sources` (parsed again);
- * `written` still describes the whole published file. Never throws.
+ * `written` still describes the whole published file. Reads of the link data are counted in
+ * `counters` (the caches that will hold the sources). Never throws.
  */
-export function warmFromPublication(layout: StateLayout, publication: Publication, expected: WarmExpectation): { sources: Map<string, CachedSource>; written: WrittenState } | null {
+export function warmFromPublication(
+  layout: StateLayout, publication: Publication, expected: WarmExpectation, counters: LinkDataCounters,
+): { sources: Map<string, CachedSource>; written: WrittenState } | null {
   if (!publicationFileIntact(layout, publication)) return null;
   let db: InstanceType<typeof Database> | null = null;
   try {
@@ -70,7 +73,7 @@ export function warmFromPublication(layout: StateLayout, publication: Publicatio
       sources.set(row.path, withLazyLinkData({
         entry, content_hash: row.content_hash, nodes: sourceNodes, edges: parse.edges, links: parse.links, issues: parse.issues,
         logic_steps: [], logic_flows: [], adapter: parse.adapter, stripped: true, logic_count: parse.logic_steps,
-      }, text.linkData));
+      }, text.linkData, counters));
     }
     const edges = new Map<string, string>();
     for (const e of db.prepare('SELECT source_id, relation, target_id, source_path, line FROM edges').iterate() as IterableIterator<{ source_id: string; relation: string; target_id: string; source_path: string; line: number }>) {
