@@ -40,62 +40,66 @@ interface AdapterLinkCache {
   codePaths: ReadonlySet<string>;
 }
 
-const linkCaches = new Map<string, AdapterLinkCache>();
+/**
+ * What a build worker keeps between builds for the link and resolve steps (issue 14): per adapter,
+ * the link outputs; the incremental resolver and the linked edges it last resolved. One instance
+ * per set of build caches (build-caches.ts).
+ */
+export class LinkCaches {
+  /** Per code adapter id, its link outputs and what they were linked from. */
+  readonly adapters = new Map<string, AdapterLinkCache>();
+  /** The worker's incremental resolver, used once a build can write a delta; null until then. */
+  resolver: IncrementalResolver | null = null;
+  /** The linked code edges of the last resolution (an edit that re-links code is resolved from scratch). */
+  lastLinkedEdges: readonly GraphEdge[] | null = null;
 
-/** The worker's incremental resolver (issue 14), used once a build can write a delta; null until then. */
-let resolver: IncrementalResolver | null = null;
-/** The linked code edges of the last resolution (an edit that re-links code is resolved from scratch). */
-let lastLinkedEdges: readonly GraphEdge[] | null = null;
+  /**
+   * Drops the per-adapter link outputs and the incremental resolver kept between builds (with the
+   * parse caches: descriptor or policy changed).
+   */
+  reset(): void {
+    this.adapters.clear();
+    this.resolver = null;
+    this.lastLinkedEdges = null;
+  }
+
+  /** The link caches in their stored form (link-cache-store.ts), for the sources of the build just published; empty when there are none. */
+  forStore(): StoredLinkCache[] {
+    return [...this.adapters].map(([adapter, cache]) => ({
+      adapter, root: cache.root, outputs: [...cache.outputs], hashes: [...cache.hashes], texts: [...cache.texts], codePaths: [...cache.codePaths],
+    }));
+  }
+
+  /**
+   * Restores stored link caches (link-cache-store.ts) into caches that have none, after a warm
+   * start from the publication they are bound to. A cache is restored only when it describes exactly
+   * the warmed sources of its adapter: the same paths with the same content hashes, each with an
+   * output; its link data is then the warmed sources' own (the parse of those very contents). A
+   * cache that does not match is dropped, and that adapter links every file. Returns the ids of the
+   * adapters restored.
+   */
+  restore(root: string, stored: readonly StoredLinkCache[], sources: ReadonlyMap<string, CachedSource>): string[] {
+    const restored: string[] = [];
+    for (const cache of stored) {
+      if (cache.root !== root || this.adapters.has(cache.adapter)) continue;
+      const mine = [...sources.values()].filter((s) => s.adapter === cache.adapter);
+      const hashes = new Map(cache.hashes);
+      const outputs = new Map(cache.outputs);
+      if (hashes.size !== mine.length || outputs.size !== mine.length) continue;
+      if (!mine.every((s) => hashes.get(s.entry.path) === s.content_hash && outputs.has(s.entry.path))) continue;
+      this.adapters.set(cache.adapter, {
+        root, outputs, hashes, linkData: new Map(mine.map((s) => [s.entry.path, s])), texts: new Map(cache.texts), codePaths: new Set(cache.codePaths),
+      });
+      restored.push(cache.adapter);
+    }
+    return restored;
+  }
+}
 
 function sameElements<T>(a: readonly T[], b: readonly T[] | null): boolean {
   if (b === null || a.length !== b.length) return false;
   for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
   return true;
-}
-
-/**
- * The worker's link caches in their stored form (link-cache-store.ts), for the sources of the
- * build just published; empty when there are none.
- */
-export function linkCachesForStore(): StoredLinkCache[] {
-  return [...linkCaches].map(([adapter, cache]) => ({
-    adapter, root: cache.root, outputs: [...cache.outputs], hashes: [...cache.hashes], texts: [...cache.texts], codePaths: [...cache.codePaths],
-  }));
-}
-
-/**
- * Restores stored link caches (link-cache-store.ts) into a worker that has none, after a warm
- * start from the publication they are bound to. A cache is restored only when it describes exactly
- * the warmed sources of its adapter: the same paths with the same content hashes, each with an
- * output; its link data is then the warmed sources' own (the parse of those very contents). A
- * cache that does not match is dropped, and that adapter links every file. Returns the ids of the
- * adapters restored.
- */
-export function restoreLinkCaches(root: string, stored: readonly StoredLinkCache[], sources: ReadonlyMap<string, CachedSource>): string[] {
-  const restored: string[] = [];
-  for (const cache of stored) {
-    if (cache.root !== root || linkCaches.has(cache.adapter)) continue;
-    const mine = [...sources.values()].filter((s) => s.adapter === cache.adapter);
-    const hashes = new Map(cache.hashes);
-    const outputs = new Map(cache.outputs);
-    if (hashes.size !== mine.length || outputs.size !== mine.length) continue;
-    if (!mine.every((s) => hashes.get(s.entry.path) === s.content_hash && outputs.has(s.entry.path))) continue;
-    linkCaches.set(cache.adapter, {
-      root, outputs, hashes, linkData: new Map(mine.map((s) => [s.entry.path, s])), texts: new Map(cache.texts), codePaths: new Set(cache.codePaths),
-    });
-    restored.push(cache.adapter);
-  }
-  return restored;
-}
-
-/**
- * Drops the per-adapter link outputs and the incremental resolver kept between builds (with the
- * parse caches: descriptor or policy changed).
- */
-export function resetLinkCaches(): void {
-  linkCaches.clear();
-  resolver = null;
-  lastLinkedEdges = null;
 }
 
 /**
@@ -125,7 +129,7 @@ function compareText(a: string, b: string): number {
  * is what the adapter's full `link` returns (edges sorted and unique, issues in path order).
  */
 function linkAdapter(
-  root: string, adapter: CodeLinker, sources: readonly CachedSource[], resolver: ModuleResolver, codePaths: ReadonlySet<string>,
+  caches: LinkCaches, root: string, adapter: CodeLinker, sources: readonly CachedSource[], resolver: ModuleResolver, codePaths: ReadonlySet<string>,
 ): { edges: GraphEdge[]; issues: SourceIssue[]; capabilities: Record<string, string[]>; unresolved: Record<string, number>; linked: number } {
   const files = sources.map(linkInput);
   if (adapter.linkFiles === undefined) {
@@ -140,7 +144,7 @@ function linkAdapter(
       return recorded.get(p)!;
     },
   };
-  const cache = linkCaches.get(adapter.id);
+  const cache = caches.adapters.get(adapter.id);
   let usable = cache !== undefined && cache.root === root;
   if (usable) for (const [p, text] of cache!.texts) if (resolver.readText(p) !== text) usable = false;
   const hashes = new Map(sources.map((s) => [s.entry.path, s.content_hash]));
@@ -164,9 +168,9 @@ function linkAdapter(
     if (output !== undefined) outputs.set(path, output);
   }
   if (result.reusable) {
-    linkCaches.set(adapter.id, { root, outputs, hashes, linkData, texts: plan !== null ? new Map([...cache!.texts, ...recorded]) : recorded, codePaths: new Set(codePaths) });
+    caches.adapters.set(adapter.id, { root, outputs, hashes, linkData, texts: plan !== null ? new Map([...cache!.texts, ...recorded]) : recorded, codePaths: new Set(codePaths) });
   } else {
-    linkCaches.delete(adapter.id);
+    caches.adapters.delete(adapter.id);
   }
   const merged = new Map<string, GraphEdge>();
   const issues: SourceIssue[] = [];
@@ -189,7 +193,9 @@ function linkAdapter(
  * project text a linker reads (also to check its link cache) is first recorded in `dependencies`
  * (build-dependencies.ts), so the published identity covers it.
  */
-export function linkCode(root: string, current: ReadonlyMap<string, CachedSource>, dependencies: DependencyRecorder | null = null): LinkedCode {
+export function linkCode(
+  caches: LinkCaches, root: string, current: ReadonlyMap<string, CachedSource>, dependencies: DependencyRecorder | null = null,
+): LinkedCode {
   const linked: LinkedCode = { edges: [], issues: [], capabilities: new Map(), codePaths: new Set(), unresolvedCalls: new Map(), linkedFiles: 0 };
   const byAdapter = new Map<string, CachedSource[]>();
   for (const source of current.values()) {
@@ -209,7 +215,7 @@ export function linkCode(root: string, current: ReadonlyMap<string, CachedSource
   for (const [id, sources] of byAdapter) {
     const adapter = codeLinker(id);
     if (!adapter) continue;
-    const result = linkAdapter(root, adapter, sources, resolver, linked.codePaths);
+    const result = linkAdapter(caches, root, adapter, sources, resolver, linked.codePaths);
     linked.linkedFiles += result.linked;
     appendAll(linked.edges, result.edges);
     appendAll(linked.issues, result.issues);
@@ -241,40 +247,41 @@ function resolveInput(descriptor: Descriptor, current: ReadonlyMap<string, Cache
  * each path asked is recorded in `dependencies`, build-dependencies.ts).
  * With `incremental` (a build that can write a delta) and the same linked code edges as the last
  * call, the worker's {@link IncrementalResolver} resolves again only what changed since its last
- * call (the same graph); otherwise from scratch, and the incremental state is dropped. Call {@link resetLinkCaches} when the descriptor changes.
+ * call (the same graph); otherwise from scratch, and the incremental state is dropped. Call {@link LinkCaches.reset} when the descriptor changes.
  */
 export function resolveSources(
-  descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode, incremental = false, dependencies: DependencyRecorder | null = null,
+  caches: LinkCaches, descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode, incremental = false, dependencies: DependencyRecorder | null = null,
 ): ResolvedGraph {
   const input = resolveInput(descriptor, current, linked, dependencies);
   // Re-linked code changes many code edges at once (the pseudo-source of linked edges): resolving
   // from scratch is then cheaper than the incremental bookkeeping, so only edits that leave the
   // linked edges as they were (documentation, or code whose links did not change) go incremental.
-  const linkedSame = sameElements(linked.edges, lastLinkedEdges);
-  lastLinkedEdges = linked.edges;
+  const linkedSame = sameElements(linked.edges, caches.lastLinkedEdges);
+  caches.lastLinkedEdges = linked.edges;
   if (!incremental || !linkedSame) {
-    resolver = null;
+    caches.resolver = null;
     return resolveGraph(input);
   }
-  resolver ??= new IncrementalResolver();
-  return resolver.update(input);
+  caches.resolver ??= new IncrementalResolver();
+  return caches.resolver.update(input);
 }
 
 /**
- * Primes the worker's {@link IncrementalResolver} with the sources and linked code edges of the
+ * Primes the caches' {@link IncrementalResolver} with the sources and linked code edges of the
  * last build, which resolved from scratch: its first, fuller pass (about twice a plain resolution)
  * then runs while the worker is idle instead of inside the next one-file edit. Returns the token
  * of the primed output (the same graph as that build's), or null when there is nothing to prime:
  * a resolver is already active, `linked` is not the last build's, or the pass failed. Never throws.
  */
-export function primeResolver(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode): object | null {
-  if (resolver !== null || linked.edges !== lastLinkedEdges) return null;
-  resolver = new IncrementalResolver();
+export function primeResolver(caches: LinkCaches, descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode): object | null {
+  if (caches.resolver !== null || linked.edges !== caches.lastLinkedEdges) return null;
+  const resolver = new IncrementalResolver();
+  caches.resolver = resolver;
   try {
     return resolver.update(resolveInput(descriptor, current, linked, null)).delta?.token ?? null;
   } catch {
     // A failed pass leaves no resolver: the next build resolves from scratch, as without one.
-    resolver = null;
+    caches.resolver = null;
     return null;
   }
 }

@@ -1,4 +1,4 @@
-/** Build progress as the build worker posts it to its caller (build.ts). */
+/** Build progress as the build worker posts it to its caller (build-session.ts). */
 import type { MessagePort } from 'node:worker_threads';
 
 /** Receives one progress step of a build stage: `done` of `total` units. */

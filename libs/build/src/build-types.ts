@@ -59,7 +59,7 @@ export interface PrimeTask {
   stateDir: string;
 }
 
-/** Sent to a build worker started before its build (worker.ts `prepare`; build.ts prepareBuild). */
+/** Sent to a build worker started before its build (worker.ts `prepare`; build-idle.ts prepareBuild). */
 export interface PrepareTask {
   /** The project root (absolute, real path). */
   root: string;

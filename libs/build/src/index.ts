@@ -1,8 +1,10 @@
-/** @docforge/build: the build pipeline the build worker runs (parse, link, resolve, write, publish) and its caches. */
+/** @docforge/build: the build pipeline the build worker runs (parse, link, resolve, write, publish) and its caches, one object passed in. */
 export { loadBuiltinAdapter, loadBuiltinLinker } from './adapter-loader.js';
-export { prepareBuild, prepareDeltaBase, primeBuildCaches, resetBuildCaches, runBuild } from './build.js';
+export { runBuild } from './build.js';
+export { BuildCaches } from './build-caches.js';
+export { prepareBuild, prepareDeltaBase, primeBuildCaches } from './build-idle.js';
 export type { BuildOutcome, BuildProgress, BuildStats, BuildTask, PrepareTask, PrimeTask } from './build-types.js';
 export { BUILD_WORKER_LOADED } from './build-types.js';
 export type { ProjectAdapterReport } from './project-adapter.js';
 export { identityWithInputs } from './project-adapter.js';
-export { STANDBY_FILE_PATTERN, removeStandbyFiles, standbyReady } from './standby-copy.js';
+export { STANDBY_FILE_PATTERN, removeStandbyFiles } from './standby-copy.js';

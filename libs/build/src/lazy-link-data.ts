@@ -8,7 +8,9 @@
  *
  * A text that is not JSON, or JSON that is not link data of the source's adapter (a damaged cache
  * row: not an object, or rejected by the adapter's `isLinkData`), reads as null and is counted;
- * the build that read it fails and runs again from scratch ({@link takeDamagedLinkData}, build.ts).
+ * the build that read it fails and runs again from scratch ({@link LinkDataCounters.takeDamaged},
+ * build-session.ts). The counters belong to the build caches that hold the warmed sources
+ * (build-caches.ts), never to the module.
  */
 import type { CachedSource } from './build-types.js';
 import { codeLinker } from '@docforge/identity';
@@ -23,11 +25,46 @@ interface Cell {
   value: unknown;
   /** The id of the code adapter that wrote the link data (its `isLinkData` checks the shape), or null. */
   adapter: string | null;
+  /** Where reads of this cell are counted (the build caches of the worker that warmed the source). */
+  counters: LinkDataCounters;
 }
 
+/**
+ * How many lazily read link data texts were parsed and how many were damaged, since the counts were
+ * last taken. One instance per set of build caches: the build that reads a damaged text learns it
+ * from the counts it takes after linking, and runs again from the sources.
+ */
+export class LinkDataCounters {
+  private damaged = 0;
+  private parsed = 0;
+
+  /** Counts one damaged text. */
+  countDamaged(): void {
+    this.damaged += 1;
+  }
+
+  /** Counts one text parsed on first read. */
+  countParsed(): void {
+    this.parsed += 1;
+  }
+
+  /** How many lazily read texts were damaged since the last call (then reset to 0). */
+  takeDamaged(): number {
+    const count = this.damaged;
+    this.damaged = 0;
+    return count;
+  }
+
+  /** How many texts were parsed on first read since the last call (then reset to 0). */
+  takeParsed(): number {
+    const count = this.parsed;
+    this.parsed = 0;
+    return count;
+  }
+}
+
+/** Per lazy source object, its cell (keyed by the object itself: the state lives and dies with the source). */
 const cells = new WeakMap<object, Cell>();
-let damaged = 0;
-let parsed = 0;
 
 /** The text of `cell` read from the parse cache, if it was not yet; false when it could not be read (the row is gone or holds another parse). */
 function fetched(cell: Cell): boolean {
@@ -46,21 +83,22 @@ function fetched(cell: Cell): boolean {
 /** The link data of `cell`, read and parsed on the first call. */
 function read(cell: Cell): unknown {
   if (!fetched(cell)) {
-    damaged += 1;
+    cell.counters.countDamaged();
     cell.value = null;
     return null;
   }
   if (cell.text !== null) {
     const text = cell.text;
     cell.text = null;
-    parsed += 1;
+    cell.counters.countParsed();
     try {
       const value = JSON.parse(text) as unknown;
       const check = cell.adapter === null ? undefined : codeLinker(cell.adapter)?.isLinkData;
       if (typeof value !== 'object' || value === null || Array.isArray(value) || (check !== undefined && !check(value))) throw new TypeError('not link data');
       cell.value = value;
     } catch {
-      damaged += 1;
+      // Not JSON, or not this adapter's link data: a damaged cache row, read as none and counted.
+      cell.counters.countDamaged();
       cell.value = null;
     }
   }
@@ -72,9 +110,12 @@ function read(cell: Cell): unknown {
  * its JSON text (of a non-null value; null: no link data) on its first read. A fetch that finds
  * nothing counts as damaged, as a text that does not parse does. Assigning `link_data` replaces it.
  * @param source every other field of the source
+ * @param counters where reads of the source's link data are counted (the caches that hold it)
  */
-export function withLazyLinkData(source: Omit<CachedSource, 'link_data'>, text: string | LinkDataFetch | null): CachedSource {
-  const cell: Cell = { text: typeof text === 'string' ? text : null, fetch: typeof text === 'function' ? text : null, lost: false, value: null, adapter: source.adapter };
+export function withLazyLinkData(source: Omit<CachedSource, 'link_data'>, text: string | LinkDataFetch | null, counters: LinkDataCounters): CachedSource {
+  const cell: Cell = {
+    text: typeof text === 'string' ? text : null, fetch: typeof text === 'function' ? text : null, lost: false, value: null, adapter: source.adapter, counters,
+  };
   const lazy = {
     ...source,
     get link_data(): unknown {
@@ -109,18 +150,4 @@ export function linkDataJson(source: CachedSource): string | null | undefined {
   if (cell !== undefined && cell.text !== null) return cell.text;
   const value = source.link_data;
   return value === null || value === undefined ? null : JSON.stringify(value);
-}
-
-/** How many lazily read texts were damaged since the last call (then reset to 0). */
-export function takeDamagedLinkData(): number {
-  const count = damaged;
-  damaged = 0;
-  return count;
-}
-
-/** How many texts were parsed on first read since the last call (then reset to 0). */
-export function takeParsedLinkData(): number {
-  const count = parsed;
-  parsed = 0;
-  return count;
 }

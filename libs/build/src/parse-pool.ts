@@ -23,7 +23,7 @@ export const PARALLEL_PARSE_MIN_FILES = 256;
 export const PARALLEL_PARSE_MIN_CODE_BYTES = 6 * 1024 * 1024;
 
 /**
- * Whether a build parses these changed sources on every core (`parseInParallel`) rather than
+ * Whether a build parses these changed sources on every core (`ParsePool.parse`) rather than
  * inline: at least `PARALLEL_PARSE_MIN_FILES` files holding `PARALLEL_PARSE_MIN_CODE_BYTES` of
  * code (content sources do not count: copying their parse back costs what parsing it does).
  */
@@ -46,24 +46,9 @@ const PARSE_BATCH_FILES = 16;
  */
 const LOCAL_BATCH_FILES = 4;
 
-let parsePool: Piscina | null = null;
-
 /** A task that only loads a parse thread's modules and these code adapters (parse-worker.ts). */
 export interface ParseWarmTask {
   warm: readonly string[];
-}
-
-/**
- * Starts the parse threads and has them load their modules and code adapters now, while the build
- * worker is still setting up, for a build that will parse in parallel (a cold build): otherwise a
- * thread asks for its first batch only once it has loaded, and the build worker, busy parsing its
- * own batch, answers late (issue 14). Never throws; the threads exit when idle (`idleTimeout`).
- * @param adapterIds code adapters the build needs (adapter-registry.ts `adaptersFor`)
- */
-export function prestartParsePool(adapterIds: readonly string[]): void {
-  parsePool ??= createParsePool();
-  const task: ParseWarmTask = { warm: adapterIds };
-  for (let i = 0; i < parseThreads(); i += 1) parsePool.run(task).catch(() => undefined);
 }
 
 function parseThreads(): number {
@@ -71,13 +56,42 @@ function parseThreads(): number {
 }
 
 /**
- * Parses batches on every core, so only one extra copy of a compiler is loaded on a 2-core machine.
- * @param onBatch called with the number of sources done after each finished batch
- * @returns the items in the order of `task.entries`
+ * The parse threads of one build worker (process-wide in effect: one per build worker thread),
+ * started on first use; owned by that worker's build caches (build-caches.ts).
  */
-export async function parseInParallel(task: ParseBatchTask, onBatch: (done: number) => void): Promise<ParsedBatchItem[]> {
-  parsePool ??= createParsePool();
-  const pool = parsePool;
+export class ParsePool {
+  private pool: Piscina | null = null;
+
+  /**
+   * Starts the parse threads and has them load their modules and code adapters now, while the build
+   * worker is still setting up, for a build that will parse in parallel (a cold build): otherwise a
+   * thread asks for its first batch only once it has loaded, and the build worker, busy parsing its
+   * own batch, answers late (issue 14). Never throws; the threads exit when idle (`idleTimeout`).
+   * @param adapterIds code adapters the build needs (adapter-registry.ts `adaptersFor`)
+   */
+  prestart(adapterIds: readonly string[]): void {
+    const pool = this.threads();
+    const task: ParseWarmTask = { warm: adapterIds };
+    for (let i = 0; i < parseThreads(); i += 1) pool.run(task).catch(() => undefined);
+  }
+
+  /**
+   * Parses batches on every core, so only one extra copy of a compiler is loaded on a 2-core machine.
+   * @param onBatch called with the number of sources done after each finished batch
+   * @returns the items in the order of `task.entries`
+   */
+  parse(task: ParseBatchTask, onBatch: (done: number) => void): Promise<ParsedBatchItem[]> {
+    return parseOnPool(this.threads(), task, onBatch);
+  }
+
+  private threads(): Piscina {
+    this.pool ??= createParsePool();
+    return this.pool;
+  }
+}
+
+/** {@link ParsePool.parse} on `pool`: the build worker and the parse threads take batches from one queue. */
+async function parseOnPool(pool: Piscina, task: ParseBatchTask, onBatch: (done: number) => void): Promise<ParsedBatchItem[]> {
   // Largest files first, so the last batches are the small ones and every thread finishes together.
   const bySize = [...task.entries].sort((a, b) => b.size - a.size);
   let next = 0;

@@ -54,8 +54,6 @@ interface Standby {
 /** File names of standby copies: `.standby-<pid>-<threadId>-<random>.sqlite` (the build worker thread that owns it). */
 export const STANDBY_FILE_PATTERN = /^\.standby-(\d+)-(\d+)-[a-z0-9]+\.sqlite$/;
 
-let standby: Standby | null = null;
-
 function sameSource(a: StandbySource, b: StandbySource): boolean {
   return a.index_file === b.index_file && a.index_ino === b.index_ino && a.index_size === b.index_size;
 }
@@ -92,64 +90,74 @@ async function copyAndSync(from: string, to: string, source: StandbySource): Pro
 }
 
 /**
- * Starts copying the file of `source` (a current publication of `layout`) into a new standby copy,
- * discarding this thread's previous standby. Returns at once; the copy and its fsync run in
- * libuv's thread pool, so builds started meanwhile are not held up. Does nothing when a standby of
- * the same file already exists or the file is not intact. Never throws.
+ * The standby copy of one build worker thread (at most one at a time): owned by that worker's build
+ * caches (build-caches.ts), which live as long as the thread.
  */
-export function prepareStandby(layout: StateLayout, source: StandbySource): void {
-  if (standby !== null && standby.indexDir === layout.indexDir && sameSource(standby.source, source)) return;
-  discardStandby();
-  const from = path.join(layout.indexDir, source.index_file);
-  if (!sourceIntact(from, source)) return;
-  const file = path.join(layout.indexDir, `.standby-${process.pid}-${threadId}-${Math.random().toString(36).slice(2, 10)}.sqlite`);
-  standby = { file, indexDir: layout.indexDir, source: { ...source }, ready: copyAndSync(from, file, source) };
-}
+export class StandbyCopy {
+  private standby: Standby | null = null;
 
-/**
- * Takes this thread's standby copy of the file of `source` for a delta build, waiting for the copy
- * to finish when it is still running. The caller owns the returned file (it is no longer a
- * standby); null means there is none that is exact (see the module comment), and the caller copies.
- * Never throws.
- */
-export async function takeStandby(layout: StateLayout, source: StandbySource): Promise<string | null> {
-  const taken = standby;
-  if (taken === null) return null;
-  if (taken.indexDir !== layout.indexDir || !sameSource(taken.source, source)) {
-    discardStandby();
+  /**
+   * Starts copying the file of `source` (a current publication of `layout`) into a new standby copy,
+   * discarding the previous standby. Returns at once; the copy and its fsync run in libuv's thread
+   * pool, so builds started meanwhile are not held up. Does nothing when a standby of the same file
+   * already exists or the file is not intact. Never throws.
+   */
+  prepare(layout: StateLayout, source: StandbySource): void {
+    if (this.standby !== null && this.standby.indexDir === layout.indexDir && sameSource(this.standby.source, source)) return;
+    this.discard();
+    const from = path.join(layout.indexDir, source.index_file);
+    if (!sourceIntact(from, source)) return;
+    const file = path.join(layout.indexDir, `.standby-${process.pid}-${threadId}-${Math.random().toString(36).slice(2, 10)}.sqlite`);
+    this.standby = { file, indexDir: layout.indexDir, source: { ...source }, ready: copyAndSync(from, file, source) };
+  }
+
+  /**
+   * Takes the standby copy of the file of `source` for a delta build, waiting for the copy to finish
+   * when it is still running. The caller owns the returned file (it is no longer a standby); null
+   * means there is none that is exact (see the module comment), and the caller copies. Never throws.
+   */
+  async take(layout: StateLayout, source: StandbySource): Promise<string | null> {
+    const taken = this.standby;
+    if (taken === null) return null;
+    if (taken.indexDir !== layout.indexDir || !sameSource(taken.source, source)) {
+      this.discard();
+      return null;
+    }
+    this.standby = null;
+    const copied = await taken.ready;
+    if (copied === null) return null;
+    if (copyUnchanged(taken.file, copied) && sourceIntact(path.join(layout.indexDir, source.index_file), source)) return taken.file;
+    rmSync(taken.file, { force: true });
     return null;
   }
-  standby = null;
-  const copied = await taken.ready;
-  if (copied === null) return null;
-  try {
-    const st = lstatSync(taken.file, { bigint: true });
-    if (st.isFile() && st.ino === copied.ino && st.size === copied.size && st.mtimeNs === copied.mtimeNs && st.ctimeNs === copied.ctimeNs
-      && sourceIntact(path.join(layout.indexDir, source.index_file), source)) {
-      return taken.file;
-    }
-  } catch {
-    // gone: copy as before
+
+  /** Settles once the standby copy (if any) is ready; true when one is ready to be taken. Never rejects. */
+  async ready(): Promise<boolean> {
+    const current = this.standby;
+    if (current === null) return false;
+    return (await current.ready) !== null && this.standby === current;
   }
-  rmSync(taken.file, { force: true });
-  return null;
+
+  /** Removes the standby copy, finished or not (a copy still running removes itself on failure or is removed here once done). */
+  discard(): void {
+    const dropped = this.standby;
+    this.standby = null;
+    if (dropped === null) return;
+    rmSync(dropped.file, { force: true });
+    // A copy still running may recreate the file: remove it again once it settles.
+    void dropped.ready.then(() => rmSync(dropped.file, { force: true }));
+  }
 }
 
-/** Settles once this thread's standby copy (if any) is ready; true when one is ready to be taken. Never rejects. */
-export async function standbyReady(): Promise<boolean> {
-  const current = standby;
-  if (current === null) return false;
-  return (await current.ready) !== null && standby === current;
-}
-
-/** Removes this thread's standby copy, finished or not (a copy still running removes itself on failure or is removed here once done). */
-export function discardStandby(): void {
-  const dropped = standby;
-  standby = null;
-  if (dropped === null) return;
-  rmSync(dropped.file, { force: true });
-  // A copy still running may recreate the file: remove it again once it settles.
-  void dropped.ready.then(() => rmSync(dropped.file, { force: true }));
+/** Whether `file` is still the regular file its copy left: same inode, size, mtime and ctime. False when gone. */
+function copyUnchanged(file: string, copied: CopiedState): boolean {
+  try {
+    const st = lstatSync(file, { bigint: true });
+    return st.isFile() && st.ino === copied.ino && st.size === copied.size && st.mtimeNs === copied.mtimeNs && st.ctimeNs === copied.ctimeNs;
+  } catch {
+    // Gone or unreadable: not the copy any more, and the caller copies as before.
+    return false;
+  }
 }
 
 /**

@@ -7,7 +7,7 @@ import { issuesHash } from './project-adapter.js';
 import type { Publication } from '@docforge/store';
 import { publicationFileIntact } from '@docforge/store';
 import { readParseCache } from '@docforge/store';
-import { withLazyLinkData } from './lazy-link-data.js';
+import { withLazyLinkData, type LinkDataCounters } from './lazy-link-data.js';
 import { readIndexRows, type SourceRowRead } from '@docforge/store';
 import { INDEX_SCHEMA_VERSION } from '@docforge/store';
 
@@ -27,9 +27,12 @@ export interface WarmExpectation {
  * build's one read of current.json), read-only, and the parse cache (parse-cache.ts). Returns null when that file is not intact, or
  * was built for another root, descriptor, schema or Logic policy; the caller then parses
  * everything. A source without a matching cached parse is left out of `sources` (parsed again);
- * `written` still describes the whole published file. Never throws.
+ * `written` still describes the whole published file. Reads of the link data are counted in
+ * `counters` (the caches that will hold the sources). Never throws.
  */
-export function warmFromPublication(layout: StateLayout, publication: Publication, expected: WarmExpectation): { sources: Map<string, CachedSource>; written: WrittenState } | null {
+export function warmFromPublication(
+  layout: StateLayout, publication: Publication, expected: WarmExpectation, counters: LinkDataCounters,
+): { sources: Map<string, CachedSource>; written: WrittenState } | null {
   if (!publicationFileIntact(layout, publication)) return null;
   try {
     const nodes = new Map<string, GraphNode>();
@@ -48,7 +51,7 @@ export function warmFromPublication(layout: StateLayout, publication: Publicatio
       },
       sources: (rows) => {
         for (const row of rows) sourceKeys.set(row.entry.path, `${row.entry.size}:${row.entry.mtime_ns}:${row.entry.ino}:${row.content_hash}`);
-        sources = cachedSources(layout, expected, rows, sourceKeys, nodes);
+        sources = cachedSources(layout, expected, rows, sourceKeys, nodes, counters);
       },
       edge: (e) => edges.set(edgeIdentityKey(e), `${e.source_path}\u0000${e.line}`),
       issues: (rows) => (issues = rows),
@@ -81,7 +84,7 @@ export function warmFromPublication(layout: StateLayout, publication: Publicatio
  * node the file does not hold is left out (parsed again).
  */
 function cachedSources(
-  layout: StateLayout, expected: WarmExpectation, rows: readonly SourceRowRead[], sourceKeys: ReadonlyMap<string, string>, nodes: ReadonlyMap<string, GraphNode>,
+  layout: StateLayout, expected: WarmExpectation, rows: readonly SourceRowRead[], sourceKeys: ReadonlyMap<string, string>, nodes: ReadonlyMap<string, GraphNode>, counters: LinkDataCounters,
 ): Map<string, CachedSource> {
   const sources = new Map<string, CachedSource>();
   const cached = readParseCache(layout, { root: expected.root, descriptorHash: expected.descriptorHash, logicAllowed: expected.logicAllowed, adapterVersion: expected.adapterVersion }, sourceKeys);
@@ -103,7 +106,7 @@ function cachedSources(
     sources.set(row.entry.path, withLazyLinkData({
       entry: row.entry, content_hash: row.content_hash, nodes: sourceNodes, edges: parse.edges, links: parse.links, issues: parse.issues,
       logic_steps: [], logic_flows: [], adapter: parse.adapter, stripped: true, logic_count: parse.logic_steps,
-    }, text.linkData));
+    }, text.linkData, counters));
   }
   return sources;
 }

@@ -10,6 +10,10 @@ import { typescriptManifest } from '@docforge/adapter-typescript/manifest';
 import { loadBuiltinAdapter, loadBuiltinLinker } from '../src/adapter-loader.js';
 import { setAdapterLoader } from '@docforge/identity';
 import { runBuild } from '../src/build.js';
+import { BuildCaches } from '../src/build-caches.js';
+
+/** The caches a build worker would keep between these builds. */
+const caches = new BuildCaches();
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'docforge-adapter-loading-')));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -30,7 +34,7 @@ async function build(generation: number): Promise<string> {
   const outcome = await runBuild({
     root, stateDir: join(root, descriptor.state.dir), entries: walk.entries, walkIssues: walk.issues,
     sourceIdentity: cheapIdentity(walk.entries, []), logicAllowed: true, minGeneration: generation,
-  });
+  }, caches);
   assert.equal(outcome.ok, true, JSON.stringify(outcome));
   return (outcome as { publication: { adapter_version: string } }).publication.adapter_version;
 }

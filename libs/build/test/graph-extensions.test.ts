@@ -8,13 +8,16 @@ import { withContentHash, type CodeAdapter, type GraphNode } from '@docforge/cor
 import { fingerprintProjectAdapter, walkSources, cheapIdentity, loadDescriptor } from '@docforge/project';
 import { stateLayout } from '@docforge/fs-safe';
 import { registerCodeAdapter } from '@docforge/identity';
-import { resetBuildCaches, runBuild } from '../src/build.js';
+import { runBuild } from '../src/build.js';
+import { BuildCaches } from '../src/build-caches.js';
 import type { BuildTask } from '../src/build-types.js';
-import { extendGraph, resetProjectAdapterForTests } from '../src/project-adapter.js';
+import { extendGraph } from '../src/project-adapter.js';
 import Database from 'better-sqlite3';
 import { IndexReader } from '@docforge/store';
 import { readPublication } from '@docforge/store';
 
+/** The caches a build worker would keep between these builds. */
+const caches = new BuildCaches();
 const roots: string[] = [];
 after(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
@@ -84,17 +87,17 @@ test('a nonempty Logic projection under a no-Logic policy is rejected before pub
     link: () => ({ edges: [], issues: [], stats: {} }),
   };
   registerCodeAdapter(rogue);
-  resetBuildCaches();
+  caches.reset();
   const root = tree({ 'docforge.toml': DESCRIPTOR(), 'docs/a.md': '# A\n', 'src/x.ts': 'export const x = 1;\n' });
-  const outcome = await runBuild(taskFor(root, { logicAllowed: false }));
+  const outcome = await runBuild(taskFor(root, { logicAllowed: false }), caches);
   assert.equal(outcome.ok, false);
   assert.equal(outcome.ok ? '' : outcome.error.code, 'policy_violation');
   assert.equal(readPublication(stateLayout(join(root, '.docforge'))), null, 'nothing was published');
   // The same sources under a Logic-allowing policy publish, with Logic.
-  const allowed = await runBuild(taskFor(root, { logicAllowed: true }));
+  const allowed = await runBuild(taskFor(root, { logicAllowed: true }), caches);
   assert.equal(allowed.ok, true);
   assert.equal(allowed.ok && allowed.publication.logic_present, true);
-  resetBuildCaches();
+  caches.reset();
 });
 
 const ADAPTER = `import { label } from './lib/label.mjs';
@@ -130,11 +133,11 @@ function adapterProject(): string {
 
 test('a project-owned adapter adds validated nodes and edges; dangling edges, duplicates and bad nodes become issues', async () => {
   registerCodeAdapter({ id: 'typescript', version: 't', extensions: ['.ts'], extract: (input) => ({ nodes: [withContentHash({ ...node(`code:${input.path}`, []), source_path: input.path })], edges: [], issues: [], logic_steps: [], logic_flows: [], link_data: null }), link: () => ({ edges: [], issues: [], stats: {} }) });
-  resetBuildCaches();
-  resetProjectAdapterForTests();
+  caches.reset();
+  caches.projectAdapter.reset();
   const root = adapterProject();
   const fp = fingerprintProjectAdapter(root, '.docforge/adapter.mjs');
-  const outcome = await runBuild(taskFor(root, { projectAdapter: { module: '.docforge/adapter.mjs', fingerprint: fp.fingerprint }, identityExtra: [] }));
+  const outcome = await runBuild(taskFor(root, { projectAdapter: { module: '.docforge/adapter.mjs', fingerprint: fp.fingerprint }, identityExtra: [] }), caches);
   assert.ok(outcome.ok, JSON.stringify(!outcome.ok && outcome.error));
   assert.deepEqual(outcome.adapter, { loaded: true, version: '2.1.0', inputs: ['services/*.json'], proposal_operations: ['node_create', 'node_update'], error: null });
   assert.match(outcome.publication.adapter_version, new RegExp(`\\+project@2\\.1\\.0#${fp.fingerprint.slice(0, 12)}$`));
@@ -163,15 +166,15 @@ test('a project-owned adapter adds validated nodes and edges; dangling edges, du
   }
   // An adapter exception with a last publication fails the build (the last publication keeps being served).
   writeFileSync(join(root, 'services/boom.json'), '{"name":"boom"}');
-  const failed = await runBuild(taskFor(root, { projectAdapter: { module: '.docforge/adapter.mjs', fingerprint: fp.fingerprint }, identityExtra: [] }));
+  const failed = await runBuild(taskFor(root, { projectAdapter: { module: '.docforge/adapter.mjs', fingerprint: fp.fingerprint }, identityExtra: [] }), caches);
   assert.equal(failed.ok, false);
   assert.equal(!failed.ok && failed.error.code, 'adapter_failed');
   assert.match(!failed.ok ? failed.error.message : '', /boom/);
   assert.equal(readPublication(stateLayout(join(root, '.docforge')))!.generation, outcome.publication.generation);
   // Without a last publication it publishes without the adapter's contribution and an adapter_failed issue.
   rmSync(join(root, '.docforge/index'), { recursive: true, force: true });
-  resetBuildCaches();
-  const first = await runBuild(taskFor(root, { projectAdapter: { module: '.docforge/adapter.mjs', fingerprint: fp.fingerprint }, identityExtra: [] }));
+  caches.reset();
+  const first = await runBuild(taskFor(root, { projectAdapter: { module: '.docforge/adapter.mjs', fingerprint: fp.fingerprint }, identityExtra: [] }), caches);
   assert.ok(first.ok);
   const reader2 = new IndexReader(join(root, '.docforge/index', first.publication.index_file));
   try {
@@ -180,31 +183,31 @@ test('a project-owned adapter adds validated nodes and edges; dangling edges, du
   } finally {
     reader2.close();
   }
-  resetBuildCaches();
+  caches.reset();
 });
 
 test('the build worker refuses adapter files that no longer hash to the process-start fingerprint', async () => {
-  resetBuildCaches();
-  resetProjectAdapterForTests();
+  caches.reset();
+  caches.projectAdapter.reset();
   const root = adapterProject();
   const fp = fingerprintProjectAdapter(root, '.docforge/adapter.mjs');
   appendFileSync(join(root, '.docforge/lib/label.mjs'), '// edited after start\n');
-  const outcome = await runBuild(taskFor(root, { projectAdapter: { module: '.docforge/adapter.mjs', fingerprint: fp.fingerprint }, identityExtra: [] }));
+  const outcome = await runBuild(taskFor(root, { projectAdapter: { module: '.docforge/adapter.mjs', fingerprint: fp.fingerprint }, identityExtra: [] }), caches);
   assert.equal(outcome.ok, false);
   assert.equal(!outcome.ok && outcome.error.code, 'adapter_restart_required');
   assert.equal(existsSync(join(root, '.docforge/index/current.json')), false);
-  resetProjectAdapterForTests();
+  caches.projectAdapter.reset();
 });
 
 test('a module without version or extract is reported as not loaded, with adapter_failed', async () => {
-  resetBuildCaches();
-  resetProjectAdapterForTests();
+  caches.reset();
+  caches.projectAdapter.reset();
   const root = tree({ 'docforge.toml': DESCRIPTOR('module = "adapter.mjs"\n'), 'docs/a.md': '# A\n', 'adapter.mjs': 'export const inputs = [];\n' });
   const fp = fingerprintProjectAdapter(root, 'adapter.mjs');
-  const outcome = await runBuild(taskFor(root, { projectAdapter: { module: 'adapter.mjs', fingerprint: fp.fingerprint }, identityExtra: [] }));
+  const outcome = await runBuild(taskFor(root, { projectAdapter: { module: 'adapter.mjs', fingerprint: fp.fingerprint }, identityExtra: [] }), caches);
   assert.ok(outcome.ok);
   assert.equal(outcome.adapter?.loaded, false);
   assert.equal(outcome.adapter?.error?.code, 'adapter_failed');
   assert.match(outcome.adapter?.error?.message ?? '', /version/);
-  resetProjectAdapterForTests();
+  caches.projectAdapter.reset();
 });

@@ -10,7 +10,7 @@ import { typescriptManifest } from '@docforge/adapter-typescript/manifest';
 import { loadBuiltinAdapter } from '../src/adapter-loader.js';
 import { setAdapterLoader } from '@docforge/identity';
 import { parseBatch, type ParseBatchTask } from '../src/parse.js';
-import { PARALLEL_PARSE_MIN_CODE_BYTES, PARALLEL_PARSE_MIN_FILES, parseInParallel, parsesInParallel, prestartParsePool } from '../src/parse-pool.js';
+import { PARALLEL_PARSE_MIN_CODE_BYTES, PARALLEL_PARSE_MIN_FILES, ParsePool, parsesInParallel } from '../src/parse-pool.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'docforge-parse-pool-')));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -48,13 +48,14 @@ test('parse threads give the same items as one thread, in the order of the entri
   const known = entries.find((e) => e.path === 'docs/page-3.md')!;
   const task: ParseBatchTask = { root, entries, knownHashes: { [known.path]: 'not its hash', 'docs/page-4.md': '' }, logicAllowed: true };
   const inline = await parseBatch(task);
+  const pool = new ParsePool();
   const counts: number[] = [];
-  const parallel = await parseInParallel(task, (done) => counts.push(done));
+  const parallel = await pool.parse(task, (done) => counts.push(done));
   assert.deepEqual(parallel, inline);
   assert.deepEqual(parallel.map((item) => item.entry.path), entries.map((e) => e.path));
   assert.equal(counts.at(-1), entries.length);
   assert.ok(counts.every((n, i) => i === 0 || n > counts[i - 1]!), 'progress only grows');
   // Threads started ahead of a build (a cold build's first step) parse the same.
-  prestartParsePool(['typescript']);
-  assert.deepEqual(await parseInParallel(task, () => undefined), inline);
+  pool.prestart(['typescript']);
+  assert.deepEqual(await pool.parse(task, () => undefined), inline);
 });

@@ -9,12 +9,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { cheapIdentity, loadDescriptor, walkSources } from '@docforge/project';
 import { stateLayout } from '@docforge/fs-safe';
-import { resetBuildCaches, runBuild } from '@docforge/build';
+import { BuildCaches, runBuild } from '@docforge/build';
 import { stateError } from '@docforge/store';
 import type { BuildOutcome, BuildTask } from '@docforge/build';
 import { checkPublication, parsePublication, readPublicationOnce } from '@docforge/store';
 import { IndexManager } from '../src/index.js';
 
+/** The caches a build worker would keep between the builds this file runs in-process. */
+const caches = new BuildCaches();
 const roots: string[] = [];
 after(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
@@ -73,8 +75,8 @@ test('checkPublication accepts a complete record and names the first defect of a
 test('a build reads current.json once, and not at all when the caller passes its read', async () => {
   const root = project();
   const layout = stateLayout(join(root, '.docforge'));
-  resetBuildCaches();
-  const first = await runBuild(taskFor(root));
+  caches.reset();
+  const first = await runBuild(taskFor(root), caches);
   assert.equal(first.ok, true, JSON.stringify(first));
   const realRead = fs.readFileSync;
   let reads = 0;
@@ -87,7 +89,7 @@ test('a build reads current.json once, and not at all when the caller passes its
     fs.readFileSync = counting;
     syncBuiltinESMExports();
     try {
-      const outcome = await runBuild(task);
+      const outcome = await runBuild(task, caches);
       assert.equal(outcome.ok, true, JSON.stringify(outcome));
     } finally {
       fs.readFileSync = realRead;
@@ -97,7 +99,7 @@ test('a build reads current.json once, and not at all when the caller passes its
   };
   // A fresh worker (warm start from the publication), a changed source, a full publication step.
   writeFileSync(join(root, 'docs/a.md'), '# A\n\nSecond.\n');
-  resetBuildCaches();
+  caches.reset();
   assert.equal(await countReads(taskFor(root)), 1);
   writeFileSync(join(root, 'docs/a.md'), '# A\n\nThird.\n');
   const prior = readPublicationOnce(layout);
@@ -153,8 +155,8 @@ test('a sync whose fresh publication was collected by another process before it 
       // Two publications by "another process": the file just published is neither current nor previous, so it is deleted.
       for (const text of ['Third', 'Fourth']) {
         writeFileSync(join(root, 'docs/a.md'), `# A\n\n${text}.\n`);
-        resetBuildCaches();
-        assert.equal((await runBuild(taskFor(root))).ok, true);
+        caches.reset();
+        assert.equal((await runBuild(taskFor(root), caches)).ok, true);
       }
       assert.equal(outcome.ok && fs.existsSync(join(layout.indexDir, outcome.publication.index_file)), false, 'the fresh file is gone');
       return outcome;

@@ -1,0 +1,149 @@
+/**
+ * The write step of a build session (build-session.ts): a complete new index file, as a delta on a
+ * private copy of the previous publication's file when the caches wrote that file (the standby copy
+ * when one is ready, standby-copy.ts), else from scratch. The rows come from rows.ts; the writer is the store's (write-rows.ts, index-writer.ts).
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { DEPENDENCIES_META_KEY, encodeDependencies, ensureAdapters } from '@docforge/identity';
+import type { ResolvedGraph } from '@docforge/project';
+import { copyDeltaBase, ensureStateConfined, fsyncFile, publicationFileIntact, type ParseRow } from '@docforge/store';
+import { resolveSources, type LinkedCode } from './build-graph.js';
+import { isRetry, type BuildSetup, type CurrentSources, type Resolved, type Retry, type SessionContext, type WrittenFile } from './build-steps.js';
+import { sourceKey, type BuildOutcome } from './build-types.js';
+import { indexMeta } from './index-meta.js';
+import { writeDeltaIndex, writeFullIndex } from './rows.js';
+import { reparseSource } from './parse.js';
+import { extendGraph, issuesHash } from './project-adapter.js';
+import { edgeRow, sameEdgesAsWritten, sameMap } from './written-compare.js';
+
+/** Whether the caches' last written index is the prior publication's file, so a delta on a copy of it is exact. */
+function canWriteDelta(ctx: SessionContext, setup: BuildSetup): boolean {
+  const written = ctx.caches.written;
+  const previous = setup.previous;
+  return written !== null && previous !== null && written.root === ctx.task.root && written.indexFile === previous.index_file
+    && written.logicAllowed === ctx.task.logicAllowed && written.descriptorHash === setup.descriptorHash && publicationFileIntact(ctx.layout, previous)
+    && previous.index_ino === written.indexIno && previous.index_size === written.indexSize;
+}
+
+/** Node id -> content hash, and edge key -> row, of `graph` (the written edge map as is when the resolver says no edge row changed). */
+function rowMaps(ctx: SessionContext, setup: BuildSetup, graph: ResolvedGraph): { nodeMap: Map<string, string>; edgeMap: Map<string, string> } {
+  const written = ctx.caches.written;
+  const nodeMap = new Map<string, string>();
+  for (const node of graph.nodes) nodeMap.set(node.id, node.content_hash);
+  const reuseEdges = setup.projectAdapter === null && written !== null && sameEdgesAsWritten(graph, written);
+  const edgeMap = reuseEdges ? written.edges : new Map<string, string>();
+  if (!reuseEdges) {
+    for (const edge of graph.edges) {
+      const row = edgeRow(edge);
+      edgeMap.set(row[0], row[1]);
+    }
+  }
+  return { nodeMap, edgeMap };
+}
+
+/**
+ * Writes the new index file (step 4). Without a cheap identity, a graph equal to the last
+ * publication's answers `unchanged` (that publication stays current) and nothing is written.
+ * @returns the file written, the unchanged outcome, or a retry (an adapter unavailable late)
+ * @throws storage and SQLite errors (the session removes the file it owns)
+ */
+export async function writeStep(
+  ctx: SessionContext, setup: BuildSetup, current: CurrentSources, linked: LinkedCode, resolved: Resolved,
+): Promise<WrittenFile | { unchanged: BuildOutcome } | Retry> {
+  const { task, layout, stats } = ctx;
+  const t = performance.now();
+  ensureStateConfined(task.root, layout);
+  const buildFile = path.join(layout.indexDir, `.build-${process.pid}-${Date.now().toString(36)}.sqlite`);
+  const canDelta = canWriteDelta(ctx, setup);
+  const { nodeMap, edgeMap } = rowMaps(ctx, setup, resolved.graph);
+  const meta = indexMeta(task, setup.descriptor, resolved.graph, current, setup.adapterVersion, resolved.logicSteps, setup.descriptorHash);
+  meta[DEPENDENCIES_META_KEY] = encodeDependencies(resolved.dependencies.dependencies());
+  const written = ctx.caches.written;
+  if (task.identityKnown === false && canDelta && written !== null && setup.previous!.adapter_version === setup.adapterVersion
+    && written.issuesHash === issuesHash(resolved.issues) && sameMap(written.nodes, nodeMap) && sameMap(written.edges, edgeMap)
+    && sameMap(written.sources, new Map([...current].map(([p, source]) => [p, sourceKey(source)])))) {
+    // No cheap identity: the graph was re-derived and equals the last publication, which stays current.
+    stats.total_ms = performance.now() - ctx.started;
+    return { unchanged: { ok: true, publication: setup.previous!, stats, adapter: setup.projectAdapter?.report ?? null, unchanged: true } };
+  }
+  const maps = { nodes: nodeMap, edges: edgeMap };
+  const delta = canDelta ? await writeDelta(ctx, setup, linked, resolved, { file: buildFile, maps, current, meta }) : null;
+  let file: string;
+  let parses: ParseRow[];
+  let graph = resolved.graph;
+  if (delta !== null) {
+    ({ file, parses } = delta);
+  } else {
+    const full = await writeFull(ctx, setup, current, linked, resolved, buildFile, meta);
+    if (isRetry(full)) return full;
+    ({ file, parses, graph } = full);
+  }
+  fsyncFile(file);
+  stats.write_ms = performance.now() - t;
+  return { file, parses, nodeMap, edgeMap, meta, graph };
+}
+
+/**
+ * A delta on a private copy of the previous file: the standby copy when it is exact, else a copy
+ * made now at `target.file`.
+ * @returns the file and its parse rows, or null when a changed node's body was dropped (the copy is removed; write in full)
+ */
+async function writeDelta(
+  ctx: SessionContext, setup: BuildSetup, linked: LinkedCode, resolved: Resolved,
+  target: { file: string; maps: { nodes: Map<string, string>; edges: Map<string, string> }; current: CurrentSources; meta: Record<string, string> },
+): Promise<{ file: string; parses: ParseRow[] } | null> {
+  const { layout, stats } = ctx;
+  const { maps, current, meta } = target;
+  const previous = setup.previous!;
+  // A standby copy made in idle time (standby-copy.ts) is the same file a copy now would be.
+  const copyStarted = performance.now();
+  let file = await ctx.caches.standby.take(layout, previous);
+  if (file !== null) {
+    stats.delta_base = 'standby';
+  } else {
+    file = target.file;
+    copyDeltaBase(layout, previous.index_file, file);
+    stats.delta_base = 'copy';
+  }
+  ctx.own(file);
+  stats.copy_ms = performance.now() - copyStarted;
+  const parses = writeDeltaIndex(file, ctx.caches.written!, { ...resolved.graph, unresolvedCalls: linked.unresolvedCalls }, maps, current, resolved.issues, meta);
+  if (parses === null) {
+    rmSync(file, { force: true });
+    return null;
+  }
+  stats.mode = 'delta';
+  return { file, parses };
+}
+
+/**
+ * A complete file from scratch at `file`. Sources whose bodies were dropped after the last write
+ * are parsed again, and the graph resolved again with them (a cold build has none: its graph is
+ * complete).
+ */
+async function writeFull(
+  ctx: SessionContext, setup: BuildSetup, current: CurrentSources, linked: LinkedCode, resolved: Resolved, file: string, meta: Record<string, string>,
+): Promise<{ file: string; parses: ParseRow[]; graph: ResolvedGraph } | Retry> {
+  const { task } = ctx;
+  let graph = resolved.graph;
+  let reparsed = false;
+  // reparseSource needs the parsers, which a build that parsed no code has not loaded.
+  if ([...current.values()].some((source) => source.stripped && source.adapter !== null)) {
+    await ensureAdapters(setup.adapterIds);
+    const retry = ctx.adaptersAsStarted(setup);
+    if (retry !== null) return retry;
+  }
+  for (const [p, source] of current) {
+    if (!source.stripped) continue;
+    current.set(p, reparseSource(task.root, setup.descriptor, source, task.logicAllowed));
+    reparsed = true;
+  }
+  if (reparsed) {
+    const rehydrated = resolveSources(ctx.caches.link, setup.descriptor, current, linked, false, resolved.dependencies);
+    graph = { ...rehydrated, ...extendGraph(rehydrated, linked.capabilities, resolved.adapterOutput) };
+  }
+  ctx.own(file);
+  const parses = writeFullIndex(file, { ...graph, unresolvedCalls: linked.unresolvedCalls }, current, resolved.issues, meta, ctx.progress);
+  return { file, parses, graph };
+}
