@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { Piscina } from 'piscina';
 import { DocforgeError, errors, toDocforgeError, type WireError } from '@docforge/core';
 import { cheapIdentity, loadDescriptor, ProjectAdapterGuard, statIdentity, walkAdapterInputs, type Descriptor } from '@docforge/project';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
@@ -18,7 +17,8 @@ import { IndexReader } from '@docforge/store';
 import { identityWithInputs, type ProjectAdapterReport } from '@docforge/build';
 import { WatchedWalks } from './watched-walks.js';
 import { applicationEpoch, openApplication } from '@docforge/store';
-import { createBuildPool, poolDeath, runOnPool } from './build-pool.js';
+import { poolDeath, runOnPool, type BuildPool } from './build-pool.js';
+import { BuildPools } from './build-pools.js';
 import { isPublicationSuperseded, SUPERSEDED_RETRIES } from '@docforge/store';
 
 export { resolveProjectRoot } from '@docforge/identity';
@@ -41,7 +41,9 @@ export class IndexManager {
   private readonly noAst: boolean;
   private readonly extraIdentityFiles: readonly string[];
   private readonly onWarning: (message: string, details: Record<string, unknown>) => void;
-  private pool: Piscina | null = null;
+  private pool: BuildPool | null = null;
+  /** Where this manager's build pools come from (the prestarted one first; issue 29: no process-wide slot). */
+  private readonly pools: BuildPools;
   private chain: Promise<unknown> = Promise.resolve();
   private descriptorCache: { key: string; descriptor: Descriptor } | null = null;
   private current: { publication: Publication; reader: IndexReader } | null = null;
@@ -76,6 +78,7 @@ export class IndexManager {
     this.extraIdentityFiles = options.extraIdentityFiles ?? [];
     this.onWarning = options.onWarning ?? (() => undefined);
     this.walks = options.watchSources === true ? new WatchedWalks(root) : null;
+    this.pools = options.buildPools ?? new BuildPools();
     let adapterModule: string | null = null;
     try {
       adapterModule = this.descriptor().adapter.module;
@@ -454,10 +457,10 @@ export class IndexManager {
    */
   private async runBuild(task: BuildTask, onProgress?: (progress: BuildProgress) => void): Promise<BuildOutcome & { timedOut?: boolean }> {
     for (let attempt = 0; ; attempt++) {
-      // The pool prestarted by the CLI when it already knew a build was coming is adopted here (build-pool.ts).
+      // The pool prestarted by the CLI when it already knew a build was coming is adopted here (build-pools.ts).
       // Once closed, what a pool being destroyed reports (a task result racing the destroy: piscina's
       // "Unexpected message from Worker") is no warning.
-      const pool = (this.pool ??= createBuildPool((error: unknown) => {
+      const pool = (this.pool ??= this.pools.create((error: unknown) => {
         if (!this.closed) this.onWarning('index worker error', { message: error instanceof Error ? error.message : String(error) });
       }));
       const outcome = await runWatchedBuild(pool, task, onProgress, this.onWarning);
