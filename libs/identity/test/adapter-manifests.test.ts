@@ -2,8 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pythonAdapter } from '@docforge/adapter-python';
-import { typescriptAdapter } from '@docforge/adapter-typescript';
+import { loadTypeScriptAdapter } from '@docforge/adapter-typescript';
 import { BUILTIN_ADAPTER_MANIFESTS, builtinAdapterManifest, codeExtensionsOf } from '../src/index.js';
+
+const { typescriptAdapter } = await loadTypeScriptAdapter();
 
 test('every built-in manifest describes its adapter exactly', () => {
   for (const adapter of [typescriptAdapter, pythonAdapter]) {

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractTypeScript, lexTokens, linkTypeScript, scanModuleReferences, typescriptAdapter } from '../src/index.js';
+import { lexTokens, linkTypeScript } from '../src/index.js';
+import { extractTypeScript, scanModuleReferences, typescriptAdapter } from '../src/adapter.js';
 import type { TsLinkData } from '../src/index.js';
 import { memoryResolver } from './helpers.js';
 

@@ -1,0 +1,21 @@
+/**
+ * The TypeScript adapter's parsing half: what loads the TypeScript compiler (extraction, Logic,
+ * path classification). Reached from outside through the package's one entry,
+ * `loadTypeScriptAdapter()` (index.ts), so importing the entry for the manifest or the linker never
+ * loads the 9 MB compiler (issue 14; issue 29: one entry per lib).
+ */
+import type { CodeAdapter } from '@docforge/core';
+import { extractTypeScript } from './extract.js';
+import { typescriptLinker } from './linker.js';
+
+export { extractTypeScript } from './extract.js';
+export { isTestPath, isDeclarationPath, isEntrypointPath, languageOf } from './paths.js';
+export { extractLexical, scanModuleReferences } from './lexical.js';
+export { buildFunctionLogic } from './logic.js';
+
+/**
+ * The built-in `typescript` code adapter: extracts TypeScript and JavaScript files (ESM and
+ * CommonJS) into module/class/interface/function/method nodes with Logic, and links imports,
+ * calls, heritage and test relations across files.
+ */
+export const typescriptAdapter: CodeAdapter = Object.freeze({ ...typescriptLinker, extract: extractTypeScript });
