@@ -120,7 +120,7 @@ export class BuildPool {
     // fails while starting is not replaced, so an 'error' that leaves no thread means the pool is dead.
     this.#pool.on('error', (error: unknown) => {
       if (this.#death !== null || this.#pool.threads.length > 0) return;
-      this.declareDead(error instanceof Error ? error.message : String(error));
+      this.#declareDead(error instanceof Error ? error.message : String(error));
     });
     // A thread that ends before it said it loaded (a file that exits while loading) emits no 'error'
     // when no task was on it yet, and piscina then leaves queued tasks waiting for a thread forever.
@@ -129,7 +129,7 @@ export class BuildPool {
     this.#pool.on('workerDestroy', () => {
       if (this.#loaded || this.#destroying || this.#ended !== null) return;
       this.#ended = setTimeout(() => {
-        if (!this.#loaded && !this.#destroying) this.declareDead('its thread ended while loading, before it said it was the build worker');
+        if (!this.#loaded && !this.#destroying) this.#declareDead('its thread ended while loading, before it said it was the build worker');
       }, LOADED_GRACE_MS);
     });
   }
@@ -150,7 +150,7 @@ export class BuildPool {
   }
 
   /** Records the pool's death (once) with the loader's or the task's error message. */
-  declareDead(message: string): void {
+  #declareDead(message: string): void {
     if (this.#death !== null) return;
     this.#death = { file: this.file, bundled: this.#bundled, message };
     this.#markDead(this.#death);
@@ -180,7 +180,7 @@ export class BuildPool {
       limit?.cancel();
     }
     if ('death' in first) throw poolDeathError(first.death);
-    if ('stalled' in first) this.declareDead(`it did not load as the build worker within ${LOAD_LIMIT_MS / 1000} s`);
+    if ('stalled' in first) this.#declareDead(`it did not load as the build worker within ${LOAD_LIMIT_MS / 1000} s`);
     else if (!this.#loaded && this.#death === null) await this.#awaitLoad(died, first);
     if (this.#death !== null) throw poolDeathError(this.#death);
     if ('error' in first) throw first.error;
@@ -193,7 +193,7 @@ export class BuildPool {
     const settled = await Promise.race([died, this.#whenLoaded.then(() => null), grace.promise]);
     grace.cancel();
     const what = 'error' in first ? (first.error instanceof Error ? first.error.message : String(first.error)) : 'a task returned without it';
-    if (settled === 'grace') this.declareDead(`it did not load as the build worker (${what})`);
+    if (settled === 'grace') this.#declareDead(`it did not load as the build worker (${what})`);
   }
 }
 
