@@ -17,6 +17,9 @@ import type { PrepareTask } from '@docforge/build';
 import { adapterTimeoutMs, buildHeapMb } from './adapter-timeout.js';
 import { BuildPool, runOnPool, type PoolErrorListener } from './build-pool.js';
 
+// The manager's one import for its pools (manager.ts).
+export { poolDeath, runOnPool, type BuildPool } from './build-pool.js';
+
 /**
  * `DOCFORGE_WORKER_BUNDLE=off` runs the compiled ESM worker even when the bundle is fresh (tests
  * compare both); an absolute path runs that file as the bundle, without the freshness check (a

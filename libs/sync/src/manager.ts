@@ -17,8 +17,7 @@ import { IndexReader } from '@docforge/store';
 import { identityWithInputs, type ProjectAdapterReport } from '@docforge/build';
 import { WatchedWalks } from './watched-walks.js';
 import { applicationEpoch, openApplication } from '@docforge/store';
-import { poolDeath, runOnPool, type BuildPool } from './build-pool.js';
-import { BuildPools } from './build-pools.js';
+import { BuildPools, poolDeath, runOnPool, type BuildPool } from './build-pools.js';
 import { isPublicationSuperseded, SUPERSEDED_RETRIES } from '@docforge/store';
 
 export { resolveProjectRoot } from '@docforge/identity';
@@ -42,8 +41,7 @@ export class IndexManager {
   private readonly extraIdentityFiles: readonly string[];
   private readonly onWarning: (message: string, details: Record<string, unknown>) => void;
   private pool: BuildPool | null = null;
-  /** Where this manager's build pools come from (the prestarted one first; issue 29: no process-wide slot). */
-  private readonly pools: BuildPools;
+  private readonly pools: BuildPools; // the pool the CLI prestarted first, then new ones (build-pools.ts)
   private chain: Promise<unknown> = Promise.resolve();
   private descriptorCache: { key: string; descriptor: Descriptor } | null = null;
   private current: { publication: Publication; reader: IndexReader } | null = null;
@@ -457,7 +455,6 @@ export class IndexManager {
    */
   private async runBuild(task: BuildTask, onProgress?: (progress: BuildProgress) => void): Promise<BuildOutcome & { timedOut?: boolean }> {
     for (let attempt = 0; ; attempt++) {
-      // The pool prestarted by the CLI when it already knew a build was coming is adopted here (build-pools.ts).
       // Once closed, what a pool being destroyed reports (a task result racing the destroy: piscina's
       // "Unexpected message from Worker") is no warning.
       const pool = (this.pool ??= this.pools.create((error: unknown) => {
