@@ -61,7 +61,7 @@ test('the linking half of the typescript adapter: same id, version, extensions a
   // with comments and trailing commas never loads typescript.js.
   const linkerUrl = import.meta.resolve('@docforge/adapter-typescript');
   const script = `import { createRequire } from 'node:module';
-await import(${JSON.stringify(linkerUrl)});
+await (await import(${JSON.stringify(linkerUrl)})).loadTypeScriptLinker();
 const { SpecifierResolver } = await import(${JSON.stringify(new URL('./resolve.js', linkerUrl).href)});
 const text = (p) => (p === 'tsconfig.json' ? '{ // paths\\n "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["lib/*"], }, }, }' : null);
 const resolver = new SpecifierResolver({ hasFile: (p) => p === 'a.ts' || p === 'lib/b.ts', readText: text }, ['a.ts', 'lib/b.ts']);

@@ -6,9 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { linkTypeScriptFiles } from '@docforge/adapter-typescript';
+import { loadTypeScriptAdapter } from '@docforge/adapter-typescript';
 import { IndexManager } from '../src/index.js';
 import { fullBuildOf } from './full-build.js';
+
+const { linkTypeScriptFiles } = await loadTypeScriptAdapter();
 
 const examples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples');
 

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { Parser } from 'web-tree-sitter';
+import { Language, Parser } from 'web-tree-sitter';
 import { errors, toDocforgeError } from '@docforge/core';
 
 /** Package-relative specifier of the Python grammar (ABI 15, tree-sitter-python 0.25). */
@@ -15,9 +15,6 @@ let parser: Parser | null = null;
 let loading: Promise<void> | null = null;
 
 async function load(): Promise<void> {
-  // Imported here, not at the top: the package's one entry also serves its manifest to the main
-  // thread (libs/identity), which must not pay for the runtime (issue 29: one entry per lib).
-  const { Language, Parser } = await import('web-tree-sitter');
   const require = createRequire(import.meta.url);
   const grammarPath = require.resolve(GRAMMAR_SPECIFIER);
   await Parser.init();

@@ -5,8 +5,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LinkResult } from '@docforge/core';
-import { linkTypeScript } from '../src/index.js';
-import { extractTypeScript } from '../src/adapter.js';
+import { linkTypeScript, extractTypeScript } from '../src/adapter.js';
 import { memoryResolver } from './helpers.js';
 
 function link(files: Record<string, string>): LinkResult {

@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { linkTypeScript } from '../src/index.js';
-import { extractTypeScript } from '../src/adapter.js';
+import { linkTypeScript, extractTypeScript } from '../src/adapter.js';
 import { memoryResolver } from './helpers.js';
 
 function link(files: Record<string, string>, strategy: 'ast' | 'lexical' = 'ast') {

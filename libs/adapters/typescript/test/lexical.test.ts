@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lexTokens, linkTypeScript } from '../src/index.js';
-import { extractTypeScript, scanModuleReferences, typescriptAdapter } from '../src/adapter.js';
+import { lexTokens, linkTypeScript, extractTypeScript, scanModuleReferences, typescriptAdapter } from '../src/adapter.js';
 import type { TsLinkData } from '../src/index.js';
 import { memoryResolver } from './helpers.js';
 
