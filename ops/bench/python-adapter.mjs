@@ -4,7 +4,9 @@
 // (steady state). Prints figures; never asserts timings (the machines are shared and noisy).
 // Usage: node ops/bench/python-adapter.mjs [--modules 200] [--runs 3]
 import { parseArgs } from 'node:util';
-import { initPythonAdapter, pythonAdapter } from '@docforge/adapter-python';
+import { loadPythonAdapter } from '@docforge/adapter-python';
+
+const { initPythonAdapter, pythonAdapter } = await loadPythonAdapter();
 
 const { values } = parseArgs({ options: { modules: { type: 'string', default: '200' }, runs: { type: 'string', default: '3' } } });
 const MODULES = Number(values.modules);

@@ -8,7 +8,9 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { extractTypeScript, linkTypeScript } from '@docforge/adapter-typescript';
+import { loadTypeScriptAdapter } from '@docforge/adapter-typescript';
+
+const { extractTypeScript, linkTypeScript } = await loadTypeScriptAdapter();
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const root = path.join(repo, 'node_modules', 'fastify');

@@ -40,14 +40,16 @@ function bundleState(file) {
 
 /**
  * Whether DOCFORGE_ACCELERATE leaves the bundled check on: unset or empty, every tactic is (no module
- * to load on this path); else @docforge/core's accelerate.cjs says (unloadable or invalid: off, and
- * the full CLI reports an invalid value).
+ * to load on this path); else @docforge/accelerate (CommonJS) says (unloadable or invalid: off, and
+ * the full CLI reports an invalid value). This launcher runs before any ES module can load libs/core's
+ * config module, so it reads the variable itself (documented in libs/core/src/config.ts).
  */
 function bundleAccelerated() {
   if ((process.env.DOCFORGE_ACCELERATE ?? '') === '') return true;
   try {
-    const { accelerated } = require('@docforge/core/accelerate');
-    return accelerated('cli-bundle') && accelerated('no-change-check');
+    const { Accelerators } = require('@docforge/accelerate');
+    const accelerators = Accelerators.from({ accelerateText: process.env.DOCFORGE_ACCELERATE });
+    return accelerators.on('cli-bundle') && accelerators.on('no-change-check');
   } catch (error) {
     trace(`accelerate switch unloadable: ${error instanceof Error ? error.message : String(error)}`);
     return false;

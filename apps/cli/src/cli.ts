@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
-import { ACCELERATE_ENV, AccelerateError, accelerated, parseAccelerate, readDocforgeConfig, repeatedOption, toDocforgeError } from '@docforge/core';
+import { AccelerateError, Accelerators, parseAccelerate } from '@docforge/accelerate';
+import { readDocforgeConfig, repeatedOption, toDocforgeError } from '@docforge/core';
+import type { PrestartedBuildPool } from '@docforge/sync';
 import { lazyStderrLogger } from '@docforge/stdio';
 import { errorLine, guardStdoutPipe } from './terminal.js';
 import type { SyncOptions } from './commands.js';
@@ -62,16 +64,18 @@ function cliLogger(): Logger {
  * `docforge sync` with nothing changed (issue 14): answers from the published identity with light
  * imports only (fast-sync.ts; libs/sync no-change.ts makes the IndexManager's own checks) and
  * prints exactly what the full sync prints, resolving to its exit code. Resolves to code null when
- * the full sync must run; `prestarted` then says whether the build worker was already started (a
- * build is likely) so it loads the build modules while the main thread goes on. With `prior` (the
+ * the full sync must run; `prestarted` is then the build worker started already (a build is
+ * likely; or null), so it loads the build modules while the main thread goes on. With `prior` (the
  * launcher's bundled fast path already checked and found the publication not current) it does not
- * check again.
+ * check again, and takes the worker that check started.
  */
-async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | null): Promise<{ code: number } | { code: null; prestarted: boolean }> {
+async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | null): Promise<{ code: number } | { code: null; prestarted: PrestartedBuildPool | null }> {
   let build: boolean;
   let prepare: PrepareTask | null = null;
+  const config = readDocforgeConfig();
+  const accelerators = Accelerators.from(config);
   // DOCFORGE_ACCELERATE=-no-change-check: the full sync decides alone (and nothing prestarts).
-  if (!accelerated('no-change-check')) return { code: null, prestarted: false };
+  if (!accelerators.on('no-change-check')) return { code: null, prestarted: prior?.pool ?? null };
   if (prior !== null) build = prior.build;
   else {
     const answer = (await import('./fast-sync.js')).answerNoChange(root, json);
@@ -79,10 +83,11 @@ async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | nul
     build = answer.prior.build;
     prepare = answer.prepare;
   }
-  if (!build || !accelerated('prestart')) return { code: null, prestarted: false };
-  // Idempotent: the launcher's bundled check may have started it already (build-pool.ts).
-  (await import('@docforge/sync')).prestartBuildWorker(prepare);
-  return { code: null, prestarted: true };
+  // The launcher's bundled check started it already when it found a build coming.
+  if (prior?.pool) return { code: null, prestarted: prior.pool };
+  if (!build || !accelerators.on('prestart')) return { code: null, prestarted: null };
+  const sync = await import('@docforge/sync');
+  return { code: null, prestarted: sync.prestartBuildWorker(prepare, sync.buildPoolSettings(config)) };
 }
 
 /** Commands that take no positional arguments (the project comes from `-C DIR` or the current directory). */
@@ -228,7 +233,7 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
   // A non-numeric value stays a string, so the schema reports it as MCP would (`must be integer`).
   const limit = values.limit === undefined ? undefined : /^\s*-?\d+(\.\d+)?(e[+-]?\d+)?\s*$/i.test(values.limit) ? Number(values.limit) : values.limit;
   const json = values.json === true;
-  let prestarted = false;
+  let prestarted: PrestartedBuildPool | null = null;
   if (command === 'sync') {
     const fast = await fastSync(root, json, prior);
     if (fast.code !== null) return fast.code;
@@ -240,6 +245,7 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
     json,
     logger,
     progress: progressMode({ progress: values.progress === true, noProgress: values['no-progress'] === true }, process.stderr.isTTY === true),
+    prestarted,
   };
   try {
     return await runCommand(command, rest, { root, values, limit, syncOptions, logger });
@@ -250,19 +256,20 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
     return 1;
   } finally {
     // A worker started for a build that did not happen (e.g. the sources changed back meanwhile).
-    if (prestarted) await (await import('@docforge/sync')).releasePrestartedBuildWorker();
+    await prestarted?.release();
   }
 }
 
 /**
  * The process entry of the CLI: guards stdout against a closed pipe, runs {@link runCli} and sets
  * `process.exitCode` (a fatal error prints `docforge: fatal:` with its stack, exit code 1). An
- * invalid `DOCFORGE_ACCELERATE` (core accelerate.cts) is refused first: its message, exit code 2.
+ * invalid `DOCFORGE_ACCELERATE` (libs/accelerate `parseAccelerate`) is refused first: its message,
+ * exit code 2.
  */
 export function runMain(argv: string[], prior: PriorSyncCheck | null = null): void {
   guardStdoutPipe();
   try {
-    parseAccelerate(process.env[ACCELERATE_ENV]);
+    parseAccelerate(readDocforgeConfig().accelerateText);
   } catch (error) {
     // An unknown tactic is a usage error of the environment, refused before any command runs.
     if (!(error instanceof AccelerateError)) throw error;

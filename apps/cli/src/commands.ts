@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { argumentsError } from '@docforge/core';
-import { IndexManager, type BuildProgress, type SyncReport } from '@docforge/sync';
+import { BuildPools, IndexManager, type BuildProgress, type PrestartedBuildPool, type SyncReport } from '@docforge/sync';
 import type { ToolInputs } from '@docforge/protocol';
 
 import { printSyncResult } from './sync-output.js';
@@ -70,10 +70,13 @@ export interface SyncOptions {
   json: boolean;
   logger: Logger;
   progress: ProgressMode;
+  /** `docforge sync`: the build worker its no-change check started (the manager adopts it), or null/absent. */
+  prestarted?: PrestartedBuildPool | null;
 }
 
 async function withManager<T>(root: string, options: SyncOptions, fn: (manager: IndexManager, sync: SyncReport) => T): Promise<T> {
-  const manager = new IndexManager({ root, noAst: false, onWarning: (message, details) => options.logger.warn(details, message) });
+  const buildPools = options.prestarted ? new BuildPools(undefined, options.prestarted) : undefined;
+  const manager = new IndexManager({ root, noAst: false, onWarning: (message, details) => options.logger.warn(details, message), ...(buildPools ? { buildPools } : {}) });
   const reporter = progressReporter(process.stderr, options.progress);
   try {
     const sync = await manager.sync(reporter.onProgress ? { onProgress: reporter.onProgress } : {}).finally(() => reporter.finish());

@@ -4,12 +4,14 @@
  * built by apps/cli/scripts/build-bundle.mjs) so a no-change sync pays for one module load instead
  * of the ESM loader resolving some thirty; the full CLI (cli.ts) uses the same functions unbundled.
  * Light imports only: noChangeSync, the sync output, the terminal helpers and the build pool's
- * prestart (piscina stays external).
+ * prestart (piscina stays external). A worker it prestarts is returned as a value (`prior.pool`),
+ * which the launcher hands to the full CLI and the CLI to its IndexManager: no process-wide slot.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { accelerated, repeatedOption } from '@docforge/core';
-import { prestartBuildWorker } from '@docforge/sync';
+import { Accelerators } from '@docforge/accelerate';
+import { readDocforgeConfig, repeatedOption } from '@docforge/core';
+import { buildPoolSettings, prestartBuildWorker, type PrestartedBuildPool } from '@docforge/sync';
 import type { PrepareTask } from '@docforge/build';
 import { noChangeSync } from '@docforge/sync';
 import { printSyncResult } from './sync-output.js';
@@ -17,10 +19,14 @@ import { guardStdoutPipe } from './terminal.js';
 
 /**
  * What a fast-path check that did not answer learned: the publication is not current, and whether
- * the full synchronization will most likely build (so the CLI starts the build worker at once).
+ * the full synchronization will most likely build (so the CLI starts the build worker at once),
+ * with the worker it started then (for the sync's IndexManager to adopt; the CLI releases it
+ * when no build took it).
  */
 export interface PriorSyncCheck {
   build: boolean;
+  /** The build worker started because a build is coming (build-pools.ts), or null/absent. */
+  pool?: PrestartedBuildPool | null;
 }
 
 /** What {@link answerNoChange} learned when it did not answer: the prior check, and what a build worker may prepare meanwhile. */
@@ -80,8 +86,9 @@ export function runFastSync(argv: readonly string[]): FastSyncOutcome {
   guardStdoutPipe();
   const outcome = answerNoChange(path.resolve(values['project-root'] ?? process.cwd()), values.json === true);
   if (outcome.code !== null) return { handled: true, code: outcome.code };
-  // A build is coming: its worker thread loads while the main thread loads the full CLI (the
-  // IndexManager adopts it through build-pool.ts's process-wide slot; the CLI releases it otherwise).
-  if (outcome.prior.build && accelerated('prestart')) prestartBuildWorker(outcome.prepare);
-  return { handled: false, prior: outcome.prior };
+  // A build is coming: its worker thread loads while the main thread loads the full CLI (which
+  // gives it to the sync's IndexManager, or releases it when no build took it).
+  const config = readDocforgeConfig();
+  if (!outcome.prior.build || !Accelerators.from(config).on('prestart')) return { handled: false, prior: outcome.prior };
+  return { handled: false, prior: { ...outcome.prior, pool: prestartBuildWorker(outcome.prepare, buildPoolSettings(config)) } };
 }

@@ -10,7 +10,8 @@ import type { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { QueuedStdioServerTransport } from './stdio-transport.js';
-import { ACCELERATE_ENV, AccelerateError, errors, isLogLevel, LOG_LEVELS, parseAccelerate, readDocforgeConfig, toDocforgeError } from '@docforge/core';
+import { errors, isLogLevel, LOG_LEVELS, readDocforgeConfig, toDocforgeError } from '@docforge/core';
+import { AccelerateError, parseAccelerate } from '@docforge/accelerate';
 import { guardStdout } from '@docforge/stdio';
 import { parseCommandLine, USAGE, type ServeOptions } from './command-line.js';
 import { createGenericServer, prepareCanonicalApplier, SERVER_VERSION } from './server.js';
@@ -110,12 +111,12 @@ async function serve(started: Started, mcpStdout: Writable, logger: Logger, root
 }
 
 /**
- * Exits with status 2 and the reason when `DOCFORGE_ACCELERATE` names an unknown tactic (core
- * accelerate.cts): a usage error of the environment, refused before the server starts.
+ * Exits with status 2 and the reason when `DOCFORGE_ACCELERATE` names an unknown tactic
+ * (libs/accelerate `parseAccelerate`): a usage error of the environment, refused before the server starts.
  */
 function refuseInvalidAccelerate(): void {
   try {
-    parseAccelerate(process.env[ACCELERATE_ENV]);
+    parseAccelerate(readDocforgeConfig().accelerateText);
   } catch (error) {
     if (!(error instanceof AccelerateError)) throw error;
     process.stderr.write(`docforge-mcp: ${error.message}\n`);

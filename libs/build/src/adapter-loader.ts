@@ -5,9 +5,9 @@ import type { CodeAdapter, CodeLinker } from '@docforge/core';
  * a compiler or a grammar. Returns null for an unknown id.
  */
 export async function loadBuiltinAdapter(id: string): Promise<CodeAdapter | null> {
-  if (id === 'typescript') return (await import('@docforge/adapter-typescript')).typescriptAdapter;
+  if (id === 'typescript') return (await (await import('@docforge/adapter-typescript')).loadTypeScriptAdapter()).typescriptAdapter;
   if (id === 'python') {
-    const python = await import('@docforge/adapter-python');
+    const python = await (await import('@docforge/adapter-python')).loadPythonAdapter();
     await python.initPythonAdapter();
     return python.pythonAdapter;
   }
@@ -16,13 +16,13 @@ export async function loadBuiltinAdapter(id: string): Promise<CodeAdapter | null
 
 /**
  * Imports the linking half of a built-in code adapter by id (issue 14): for `typescript` the
- * adapter's `linker` entry, which never loads the compiler (the whole adapter when the compiler
+ * adapter's linking half (`loadTypeScriptLinker()`), which never loads the compiler (the whole adapter when the compiler
  * package does not resolve); for any other id the whole adapter ({@link loadBuiltinAdapter}).
  * Returns null for an unknown id.
  */
 export async function loadBuiltinLinker(id: string): Promise<CodeLinker | null> {
   if (id === 'typescript') {
-    const linker = await import('@docforge/adapter-typescript/linker');
+    const linker = await (await import('@docforge/adapter-typescript')).loadTypeScriptLinker();
     // Without a resolvable compiler the whole adapter is tried (and is unavailable), as for a parse.
     return linker.compilerResolvable() ? linker.typescriptLinker : loadBuiltinAdapter(id);
   }

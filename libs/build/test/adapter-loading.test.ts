@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { cheapIdentity, loadDescriptor, walkSources } from '@docforge/project';
-import { typescriptManifest } from '@docforge/adapter-typescript/manifest';
+import { typescriptManifest } from '@docforge/adapter-typescript';
 import { loadBuiltinAdapter, loadBuiltinLinker } from '../src/adapter-loader.js';
 import { setAdapterLoader } from '@docforge/identity';
 import { runBuild } from '../src/build.js';
@@ -63,9 +63,9 @@ test('the linking half of the typescript adapter: same id, version, extensions a
   for (const key of ['id', 'version', 'extensions', 'link', 'linkFiles', 'isLinkData'] as const) assert.equal(linker[key], adapter[key], key);
   // A fresh process that imports only the linker and resolves an alias through a tsconfig.json
   // with comments and trailing commas never loads typescript.js.
-  const linkerUrl = import.meta.resolve('@docforge/adapter-typescript/linker');
+  const linkerUrl = import.meta.resolve('@docforge/adapter-typescript');
   const script = `import { createRequire } from 'node:module';
-await import(${JSON.stringify(linkerUrl)});
+await (await import(${JSON.stringify(linkerUrl)})).loadTypeScriptLinker();
 const { SpecifierResolver } = await import(${JSON.stringify(new URL('./resolve.js', linkerUrl).href)});
 const text = (p) => (p === 'tsconfig.json' ? '{ // paths\\n "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["lib/*"], }, }, }' : null);
 const resolver = new SpecifierResolver({ hasFile: (p) => p === 'a.ts' || p === 'lib/b.ts', readText: text }, ['a.ts', 'lib/b.ts']);

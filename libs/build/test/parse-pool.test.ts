@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDescriptor, walkSources, type SourceEntry } from '@docforge/project';
-import { typescriptManifest } from '@docforge/adapter-typescript/manifest';
+import { typescriptManifest } from '@docforge/adapter-typescript';
 import { loadBuiltinAdapter } from '../src/adapter-loader.js';
 import { setAdapterLoader } from '@docforge/identity';
 import { parseBatch, type ParseBatchTask } from '../src/parse.js';

@@ -17,17 +17,23 @@
  * | `DOCFORGE_TEST_FAULT_POINT` | fault point name | unset | - | test only: libs/changesets (store lock, application journal steps), apps/mcp-server (`apply_refresh_fail`) |
  * | `DOCFORGE_TEST_FAULT_MARKER` | file path | unset | - | test only: the marker file a fault point writes before it waits to be killed |
  *
- * Still read where they are used, to be moved here once the libs/index split lands (each listed in
- * the exception list of the structural test `libs/core/test/config.test.ts`):
+ * Read here and passed down to the build worker and the start-up accelerators (issue 29: the build
+ * pool, the watchdog and the TypeScript compiler's loader take them as options; a worker thread
+ * inherits the environment and its entry, or the module that loads the compiler in that thread,
+ * calls {@link readDocforgeConfig} itself):
  *
  * | Variable | Type | Default | Unit | Read by |
  * | --- | --- | --- | --- | --- |
- * | `DOCFORGE_LOG_LEVEL` | as above | `info` | - | libs/index `lazy-logger.ts` and `stdout-guard.ts` (through {@link envLogLevel}, in build worker threads) |
- * | `DOCFORGE_ADAPTER_TIMEOUT_MS` | positive integer | 30,000 | ms | libs/index `adapter-timeout.ts`: watchdog of project-owned adapter code |
- * | `DOCFORGE_BUILD_HEAP_MB` | positive integer | half the machine's memory, at least 4,096 | MiB | libs/index `adapter-timeout.ts`: build worker heap |
- * | `DOCFORGE_WORKER_BUNDLE` | `off` or absolute path | the fresh bundle, else the compiled worker | - | libs/index `build-pool.ts` |
- * | `DOCFORGE_CODE_CACHE_DIR` | `off` or absolute path | `$XDG_CACHE_HOME/docforge/v8`, else `~/.cache/docforge/v8` | - | libs/adapters/typescript `code-cache.cts`, libs/index `worker-entry.cts` |
- * | `DOCFORGE_TS_PARSER` | `whole` or unset | the extracted parser module | - | libs/adapters/typescript `compiler.cts` |
+ * | `DOCFORGE_ACCELERATE` | `off`, or `-name` items separated by commas (libs/accelerate `parseAccelerate`) | every tactic on | - | libs/accelerate `Accelerators.from` (every tactic's gate); the CLI and docforge-mcp refuse an invalid value at start; the CLI launcher (bin/docforge.js, CommonJS, outside src/) reads it itself before any ES module loads |
+ * | `DOCFORGE_ADAPTER_TIMEOUT_MS` | positive integer | 30,000 | ms | libs/sync `adapter-timeout.ts`: watchdog of project-owned adapter code |
+ * | `DOCFORGE_BUILD_HEAP_MB` | positive integer | half the machine's memory, at least 4,096 | MiB | libs/sync `adapter-timeout.ts`: build worker heap |
+ * | `DOCFORGE_WORKER_BUNDLE` | `off` or absolute path | the fresh bundle, else the compiled worker | - | libs/sync `build-pool.ts` |
+ * | `DOCFORGE_CODE_CACHE_DIR` | `off` or absolute path | `$XDG_CACHE_HOME/docforge/v8`, else `~/.cache/docforge/v8` | - | libs/accelerate `codeCacheDir` (the TypeScript compiler's V8 code cache) |
+ * | `XDG_CACHE_HOME` | absolute path | unset | - | libs/accelerate `codeCacheDir` (fallback of the above) |
+ * | `DOCFORGE_TS_PARSER` | `whole` or unset | the extracted parser module | - | libs/accelerate `Accelerators.from`: `whole` turns `parser-module` off (libs/adapters/typescript `compiler.cts`) |
+ *
+ * `DOCFORGE_LOG_LEVEL` in build worker threads: libs/stdio `lazy-logger.ts` and `stdout-guard.ts`
+ * through `envLogLevel` (cli-options.ts, which reads it with this module's {@link readDocforgeConfig}).
  *
  * Test harness variables (`DOCFORGE_TEST_CONCURRENCY`, `DOCFORGE_CHROMIUM`, `DOCFORGE_TEST_HOLD`)
  * are read by ops/ and test code only, never by the product.
@@ -70,6 +76,20 @@ export interface DocforgeConfig {
   readonly workerConfigText: string | undefined;
   /** `DOCFORGE_TEST_FAULT_POINT` / `DOCFORGE_TEST_FAULT_MARKER` (tests only). */
   readonly testFaults: TestFaults;
+  /** `DOCFORGE_ACCELERATE` as written (undefined when unset); parsed by libs/accelerate. */
+  readonly accelerateText: string | undefined;
+  /** `DOCFORGE_ADAPTER_TIMEOUT_MS` when a positive safe integer (milliseconds), else null (30,000). */
+  readonly adapterTimeoutMs: number | null;
+  /** `DOCFORGE_BUILD_HEAP_MB` when a positive safe integer (MiB), else null (half the machine's memory, at least 4,096). */
+  readonly buildHeapMb: number | null;
+  /** `DOCFORGE_WORKER_BUNDLE` when set and non-empty (`off`, or an absolute path; anything else is ignored by the pool), else null. */
+  readonly workerBundle: string | null;
+  /** `DOCFORGE_CODE_CACHE_DIR` when set and non-empty (`off`, or an absolute path), else null. */
+  readonly codeCacheDirText: string | null;
+  /** `XDG_CACHE_HOME` when set and non-empty, else null (the code cache directory's fallback). */
+  readonly xdgCacheHome: string | null;
+  /** `DOCFORGE_TS_PARSER` when set and non-empty (`whole` loads the whole TypeScript compiler), else null. */
+  readonly tsParser: string | null;
 }
 
 /** Name of the variable that carries a graph-browser worker's configuration (JSON). */
@@ -106,5 +126,12 @@ export function readDocforgeConfig(env: Environment = process.env): DocforgeConf
     viewerWorkerStartMs: positiveInt(env['DOCFORGE_VIEWER_WORKER_START_MS']),
     workerConfigText: env[WORKER_CONFIG_ENV],
     testFaults: point === null && marker === null ? NO_TEST_FAULTS : Object.freeze({ point, marker }),
+    accelerateText: env['DOCFORGE_ACCELERATE'],
+    adapterTimeoutMs: positiveInt(env['DOCFORGE_ADAPTER_TIMEOUT_MS']),
+    buildHeapMb: positiveInt(env['DOCFORGE_BUILD_HEAP_MB']),
+    workerBundle: nonEmpty(env['DOCFORGE_WORKER_BUNDLE']),
+    codeCacheDirText: nonEmpty(env['DOCFORGE_CODE_CACHE_DIR']),
+    xdgCacheHome: nonEmpty(env['XDG_CACHE_HOME']),
+    tsParser: nonEmpty(env['DOCFORGE_TS_PARSER']),
   };
 }

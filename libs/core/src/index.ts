@@ -15,5 +15,3 @@ export { CODE_ID_PREFIX, encodeCodePath, decodeCodePath, codeId, parseCodeId } f
 export { isLogLevel, envLogLevel, repeatedOption, type OptionToken } from './cli-options.js';
 export { LOG_LEVELS, readDocforgeConfig, NO_TEST_FAULTS, WORKER_CONFIG_ENV, type DocforgeConfig, type TestFaults, type Environment } from './config.js';
 export { appendAll } from './arrays.js';
-export type { Accelerator } from './accelerate.cjs';
-export { ACCELERATORS, ACCELERATE_ENV, AccelerateError, parseAccelerate, accelerated } from './accelerate.cjs';

@@ -1,11 +1,12 @@
 /**
  * Manifests of the built-in code adapters (id, version, extensions), imported from each adapter's
- * light `manifest` entry so the main thread learns which files to walk without loading a compiler.
+ * one entry, which loads neither a compiler nor a grammar, so the main thread learns which files to
+ * walk without loading them.
  */
 import type { AdapterManifest } from '@docforge/core';
 import type { Descriptor } from '@docforge/project';
-import { pythonManifest } from '@docforge/adapter-python/manifest';
-import { typescriptManifest } from '@docforge/adapter-typescript/manifest';
+import { pythonManifest } from '@docforge/adapter-python';
+import { typescriptManifest } from '@docforge/adapter-typescript';
 
 /** Every built-in code adapter's manifest. */
 export const BUILTIN_ADAPTER_MANIFESTS: readonly AdapterManifest[] = Object.freeze([typescriptManifest, pythonManifest]);

@@ -15,7 +15,7 @@
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import type { StatIdentity } from '@docforge/project/walk';
+import type { StatIdentity } from '@docforge/project';
 
 /** The paths a build depended on besides its walked sources (project-relative POSIX paths, sorted, unique). */
 export interface BuildDependencies {

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import type { SourceIssue } from '@docforge/core';
 import type { Descriptor } from '@docforge/project';
-import { cheapIdentity, statIdentity, walkSources, type SourceWalk, type StatIdentity } from '@docforge/project/walk';
+import { cheapIdentity, statIdentity, walkSources, type SourceWalk, type StatIdentity } from '@docforge/project';
 import { codeExtensionsOf } from './adapter-manifests.js';
 import { DEPENDENCIES_META_KEY, decodeDependencies, dependencyIdentities, NO_DEPENDENCIES, type BuildDependencies } from './build-dependencies.js';
 

@@ -1,9 +1,12 @@
 // Pins the adapter manifests the index walks by: each equals its adapter's own id, version and extensions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pythonAdapter } from '@docforge/adapter-python';
-import { typescriptAdapter } from '@docforge/adapter-typescript';
+import { loadPythonAdapter } from '@docforge/adapter-python';
+import { loadTypeScriptAdapter } from '@docforge/adapter-typescript';
 import { BUILTIN_ADAPTER_MANIFESTS, builtinAdapterManifest, codeExtensionsOf } from '../src/index.js';
+
+const { typescriptAdapter } = await loadTypeScriptAdapter();
+const { pythonAdapter } = await loadPythonAdapter();
 
 test('every built-in manifest describes its adapter exactly', () => {
   for (const adapter of [typescriptAdapter, pythonAdapter]) {

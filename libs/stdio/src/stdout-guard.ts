@@ -18,6 +18,13 @@ import { lazyStderrLogger } from './lazy-logger.js';
 /** The pino message level used for captured output. */
 const CAPTURED_LEVEL = 'warn';
 
+/**
+ * The real standard output of this thread once the guard is installed. Module state on purpose
+ * (a justified exception, issue 29): what it guards, `console` and `process.stdout.write`, are
+ * themselves global to the thread, and a second install would wrap the first one's replacement
+ * (sending MCP frames to the log). The bundled and unbundled copies of this module never run in
+ * one thread (a worker runs one or the other).
+ */
 let installed: Writable | null = null;
 
 /** A writable that turns each write into one log line (`msg` is the text without its final newline). */

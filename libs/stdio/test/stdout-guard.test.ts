@@ -48,7 +48,9 @@ test('every piscina worker entry of libs/build and libs/sync installs the guard 
     const text = readFileSync(path.join(src, file), 'utf8');
     for (const m of text.matchAll(/new Piscina\(\{[^}]*?filename: new URL\('\.\/([a-z-]+)\.js'/gs)) { entries.add(`${m[1]}.ts`); dirOf.set(`${m[1]}.ts`, src); }
     // The build pool names its entry through buildWorkerFile(): the compiled worker.js, or its bundle (which runs worker.js's top level).
-    if (/new piscina\.Piscina\(\{[^}]*?filename: buildWorkerFile\(\)/s.test(text) || /const file = buildWorkerFile\(\);\s*const pool = new piscina\.Piscina\(\{[^}]*?filename: file,/s.test(text)) {
+    // (build-pools.ts: `const file = buildWorkerFile(...); return new BuildPool({ file, ... })`, whose piscina runs `start.file`.)
+    if (/new piscina\.Piscina\(\{[^}]*?filename: buildWorkerFile\(\)/s.test(text) || /const file = buildWorkerFile\(\);\s*const pool = new piscina\.Piscina\(\{[^}]*?filename: file,/s.test(text)
+      || /const file = buildWorkerFile\([^)]*\);\s*return new BuildPool\(\{ file,/s.test(text)) {
       for (const m of text.matchAll(/new URL\('\.\/([a-z-]+)\.js', import\.meta\.url\)/g)) { entries.add(`${m[1]}.ts`); dirOf.set(`${m[1]}.ts`, src); }
     }
   }

@@ -3,27 +3,25 @@
  * (adapter-timeout.ts; docs/project-adapters.md, "Timeouts").
  */
 import { MessageChannel } from 'node:worker_threads';
-import type { Piscina } from 'piscina';
 import { errors, toDocforgeError } from '@docforge/core';
-import { adapterTimeoutMs } from './adapter-timeout.js';
-import { runOnPool } from './build-pool.js';
+import { runOnPool, type BuildPool } from './build-pool.js';
 import type { BuildOutcome, BuildProgress, BuildTask } from '@docforge/build';
 
 /**
  * Runs one build in the worker. While the worker says adapter code runs (`{ watchdog: true }` on
- * the progress port), a timer of {@link adapterTimeoutMs} is armed; when it fires the task is
+ * the progress port), a timer of the pool's `adapterTimeoutMs` (adapter-timeout.ts) is armed; when it fires the task is
  * aborted, which terminates the worker thread (a busy loop cannot be awaited) and piscina starts a
  * fresh one for the next build. Never rejects: failures come back as `{ ok: false, error }`
  * (`adapter_failed` with `timedOut: true` after a timeout, reported to `onWarning`;
  * `index_unavailable` when the pool's thread cannot start, build-pool.ts `runOnPool`).
  */
 export async function runWatchedBuild(
-  pool: Piscina, task: BuildTask, onProgress: ((progress: BuildProgress) => void) | undefined,
+  pool: BuildPool, task: BuildTask, onProgress: ((progress: BuildProgress) => void) | undefined,
   onWarning: (message: string, details: Record<string, unknown>) => void,
 ): Promise<BuildOutcome & { timedOut?: boolean }> {
   const channel = new MessageChannel();
   const abort = new AbortController();
-  const timeoutMs = adapterTimeoutMs();
+  const timeoutMs = pool.adapterTimeoutMs;
   let timer: NodeJS.Timeout | null = null;
   let timedOut = false;
   const disarm = (): void => {

@@ -1,22 +1,25 @@
 /**
- * The "build" end of a sync (IndexManager, manager.ts): the manager's piscina pool of one build
- * worker (build-pool.ts), the builds run on it under the project-owned adapter's watchdog
+ * The "build" end of a sync (IndexManager, manager.ts): the manager's pool of one build
+ * worker (build-pool.ts; the CLI's prestarted pool first, build-pools.ts), the builds run on it under the project-owned adapter's watchdog
  * (build-run.ts), its idle-time tasks, and its closing.
  */
-import type { Piscina } from 'piscina';
 import { removeStandbyFiles, type BuildOutcome, type BuildProgress, type BuildTask, type PrimeTask } from '@docforge/build';
 import { runWatchedBuild } from './build-run.js';
-import { createBuildPool, poolDeath, runOnPool } from './build-pool.js';
+import { BuildPools, poolDeath, runOnPool, type BuildPool } from './build-pools.js';
 
 /** Receives warnings (never stdout). */
 export type WarningSink = (message: string, details: Record<string, unknown>) => void;
 
 /** The build worker pool of one IndexManager, started on its first build. */
 export class BuildWorkers {
-  private pool: Piscina | null = null;
+  private pool: BuildPool | null = null;
   private closed = false;
 
-  constructor(private readonly onWarning: WarningSink) {}
+  /**
+   * @param onWarning receives warnings
+   * @param pools where pools come from: the pool the CLI prestarted first, then new ones
+   */
+  constructor(private readonly onWarning: WarningSink, private readonly pools: BuildPools = new BuildPools()) {}
 
   /** Whether a pool is running (a build ran and its thread is alive). */
   running(): boolean {
@@ -31,10 +34,9 @@ export class BuildWorkers {
    */
   async run(task: BuildTask, onProgress?: (progress: BuildProgress) => void): Promise<BuildOutcome & { timedOut?: boolean }> {
     for (let attempt = 0; ; attempt++) {
-      // The pool prestarted by the CLI when it already knew a build was coming is adopted here (build-pool.ts).
       // Once closed, what a pool being destroyed reports (a task result racing the destroy: piscina's
       // "Unexpected message from Worker") is no warning.
-      const pool = (this.pool ??= createBuildPool((error: unknown) => {
+      const pool = (this.pool ??= this.pools.create((error: unknown) => {
         if (!this.closed) this.onWarning('index worker error', { message: error instanceof Error ? error.message : String(error) });
       }));
       const outcome = await runWatchedBuild(pool, task, onProgress, this.onWarning);

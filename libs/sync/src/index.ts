@@ -3,6 +3,9 @@ export type { BuildProgress, IndexManagerOptions, Staleness, SyncReport } from '
 export { IndexManager, resolveProjectRoot } from './manager.js';
 export type { NoChangeAnswer } from './no-change.js';
 export { noChangeSync } from './no-change.js';
-export { buildWorkerFile, createBuildPool, prestartBuildWorker, releasePrestartedBuildWorker, WORKER_BUNDLE_ENV } from './build-pool.js';
+export type { BuildPool, PoolDeath, PoolErrorListener } from './build-pool.js';
+export { poolDeath, runOnPool } from './build-pool.js';
+export type { BuildPoolSettings } from './build-pools.js';
+export { BuildPools, buildPoolSettings, buildWorkerFile, createBuildPool, PrestartedBuildPool, prestartBuildWorker, WORKER_BUNDLE_ENV } from './build-pools.js';
 export { partialWalk } from './partial-walk.js';
 export { MAX_PARTIAL_PATHS, SourceWatch } from './source-watch.js';

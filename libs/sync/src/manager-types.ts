@@ -3,6 +3,7 @@ import type { WireError } from '@docforge/core';
 import type { Descriptor } from '@docforge/project';
 import type { BuildStats } from '@docforge/build';
 import type { Publication } from '@docforge/store';
+import type { BuildPools } from './build-pools.js';
 
 /**
  * Freshness of what a response is served from (contract: staleness state). `unknown`: a canonical
@@ -53,4 +54,10 @@ export interface IndexManagerOptions {
    * since the last trusted walk skips the walk (source-watch.ts; issue 14 item 5). Default false.
    */
   watchSources?: boolean;
+  /**
+   * Where the build pools come from: the process's settings and the pool a command prestarted
+   * (build-pools.ts; the CLI passes the one its fast path started). Default: `new BuildPools()`,
+   * the settings of this process's config, nothing prestarted.
+   */
+  buildPools?: BuildPools;
 }

@@ -78,7 +78,7 @@ export class IndexManager {
     this.onWarning = options.onWarning ?? (() => undefined);
     this.walks = options.watchSources === true ? new WatchedWalks(root) : null;
     this.identity = new ProjectIdentity(root, options.extraIdentityFiles ?? []);
-    this.workers = new BuildWorkers(this.onWarning);
+    this.workers = new BuildWorkers(this.onWarning, options.buildPools);
     this.served = new ServedIndex(this.noAst);
   }
 

@@ -14,7 +14,7 @@
  */
 import path from 'node:path';
 import type { Descriptor } from '@docforge/project';
-import { loadDescriptor } from '@docforge/project/descriptor';
+import { loadDescriptor } from '@docforge/project';
 import { stateLayout } from '@docforge/fs-safe';
 import { publicationMismatch } from '@docforge/identity';
 import { adaptersFor } from '@docforge/identity';

@@ -6,7 +6,7 @@
  * symbolic link, a walk finding, the descriptor, any error) answers null: the caller walks fully.
  * The result equals what a full walk would return at that moment (tests: partial-walk.test.ts).
  */
-import type { SourcePathClass, SourceWalk, SourceEntry } from '@docforge/project/walk';
+import type { SourcePathClass, SourceWalk, SourceEntry } from '@docforge/project';
 import { DESCRIPTOR_FILE } from '@docforge/project';
 
 /** Index of `rel` in the path-sorted `entries`, or `-(insertion point) - 1` when absent. */

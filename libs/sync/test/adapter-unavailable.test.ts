@@ -33,11 +33,11 @@ function sync(root: string, hooked: boolean): Synced {
   const url = (file: string): string => JSON.stringify(new URL(file, import.meta.url).href);
   const script = `import { IndexManager } from ${url('../src/index.js')};
 import { noChangeSync } from ${url('../src/no-change.js')};
-import { prestartBuildWorker } from ${url('../src/build-pool.js')};
+import { BuildPools, prestartBuildWorker } from ${url('../src/index.js')};
 const root = ${JSON.stringify(root)};
 const check = noChangeSync(root, { noAst: false });
-if (!check.current && check.prepare) prestartBuildWorker(check.prepare);
-const manager = new IndexManager({ root, noAst: false });
+const early = !check.current && check.prepare ? prestartBuildWorker(check.prepare) : null;
+const manager = new IndexManager({ root, noAst: false, buildPools: new BuildPools(undefined, early) });
 const report = await manager.sync();
 await manager.close();
 if (report.sync_error) throw new Error(JSON.stringify(report.sync_error));

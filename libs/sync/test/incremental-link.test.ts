@@ -6,9 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { linkTypeScriptFiles } from '@docforge/adapter-typescript';
+import { loadTypeScriptAdapter } from '@docforge/adapter-typescript';
 import { IndexManager } from '../src/index.js';
 import { fullBuildOf } from './full-build.js';
+
+const { linkTypeScriptFiles } = await loadTypeScriptAdapter();
 
 const examples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples');
 
@@ -163,7 +165,7 @@ test('linkFiles: an added or removed declaration file re-links exactly the files
     'src/use.ts': "import { makeMoney } from './barrel.js';\nexport function u(): number {\n  return makeMoney(1);\n}\n",
     'src/other.ts': 'export function alone(): number {\n  return 3;\n}\n',
   };
-  return import('@docforge/adapter-typescript').then(({ extractTypeScript }) => {
+  return import('@docforge/adapter-typescript').then((adapter) => adapter.loadTypeScriptAdapter()).then(({ extractTypeScript }) => {
     const inputsOf = (paths: string[]) => paths.map((p) => ({ path: p, ...extractTypeScript({ path: p, content: texts[p]!, strategy: 'ast', logic: false }) }));
     const resolverOf = (paths: string[]) => ({ hasFile: (p: string) => paths.includes(p), readText: () => null });
     const without = Object.keys(texts).filter((p) => p !== 'src/shapes.d.ts').sort();
@@ -189,7 +191,7 @@ test('linkFiles re-links the changed file and its importers through re-exports, 
     { path: 'src/c.ts', text: "import { f } from './b';\nexport function g(): number {\n  return f();\n}\n" },
     { path: 'src/d.ts', text: 'export function h(): number {\n  return 2;\n}\n' },
   ];
-  return import('@docforge/adapter-typescript').then(({ extractTypeScript }) => {
+  return import('@docforge/adapter-typescript').then((adapter) => adapter.loadTypeScriptAdapter()).then(({ extractTypeScript }) => {
     const inputs = files.map((f) => ({ path: f.path, ...extractTypeScript({ path: f.path, content: f.text, strategy: 'ast', logic: false }) }));
     const resolver = { hasFile: (p: string) => files.some((f) => f.path === p), readText: () => null };
     const full = linkTypeScriptFiles(inputs, resolver, null);
@@ -209,7 +211,7 @@ test('linkFiles with the previous link data: a change importers cannot see re-li
     { path: 'src/b.ts', text: "export * from './a';\n" },
     { path: 'src/c.ts', text: "import { f } from './b';\nexport function k(): number {\n  return f();\n}\n" },
   ];
-  return import('@docforge/adapter-typescript').then(({ extractTypeScript }) => {
+  return import('@docforge/adapter-typescript').then((adapter) => adapter.loadTypeScriptAdapter()).then(({ extractTypeScript }) => {
     const extract = (p: string, text: string) => ({ path: p, ...extractTypeScript({ path: p, content: text, strategy: 'ast', logic: false }) });
     const inputs = files.map((f) => extract(f.path, f.text));
     const resolver = { hasFile: (p: string) => files.some((f) => f.path === p), readText: () => null };

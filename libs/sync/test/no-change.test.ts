@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { IndexManager, type SyncReport } from '../src/index.js';
 import { stateLayout } from '@docforge/store';
 import { noChangeSync, type NoChangeAnswer } from '../src/index.js';
-import { createBuildPool, prestartBuildWorker, releasePrestartedBuildWorker } from '../src/index.js';
+import { BuildPools, prestartBuildWorker, type PrestartedBuildPool } from '../src/index.js';
 
 const examples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples');
 const roots: string[] = [];
@@ -26,8 +26,8 @@ function copyExamples(): string {
 }
 
 /** A fresh manager's sync, as a fresh `docforge sync` process runs it (noAst as given). */
-async function fullSync(root: string, noAst = false): Promise<SyncReport> {
-  const manager = new IndexManager({ root, noAst });
+async function fullSync(root: string, noAst = false, prestarted: PrestartedBuildPool | null = null): Promise<SyncReport> {
+  const manager = new IndexManager({ root, noAst, ...(prestarted ? { buildPools: new BuildPools(undefined, prestarted) } : {}) });
   try {
     return await manager.sync();
   } finally {
@@ -196,23 +196,24 @@ test('a project-owned adapter always falls back (its cheap identity is known onl
 });
 
 test('a prestarted build worker is adopted by the next pool request, or released', async () => {
-  prestartBuildWorker();
-  prestartBuildWorker(); // idempotent
+  const early = prestartBuildWorker();
   const errors: unknown[] = [];
-  const pool = createBuildPool((error) => errors.push(error));
-  const other = createBuildPool(() => undefined);
+  const pools = new BuildPools(undefined, early);
+  const pool = pools.create((error) => errors.push(error));
+  const other = pools.create(() => undefined);
   assert.notEqual(pool, other, 'the prestarted pool is adopted once');
+  await early.release(); // adopted: nothing to release
   await Promise.all([pool.destroy(), other.destroy()]);
-  prestartBuildWorker();
-  await releasePrestartedBuildWorker();
-  await releasePrestartedBuildWorker(); // nothing left
+  const unused = prestartBuildWorker();
+  await unused.release();
+  await unused.release(); // nothing left
   assert.deepEqual(errors, []);
 
   // A sync after a prestart builds in the prestarted worker and answers as usual.
   const root = copyExamples();
-  prestartBuildWorker();
-  const report = await fullSync(root);
+  const started = prestartBuildWorker();
+  const report = await fullSync(root, false, started);
   assert.equal(report.rebuilt, true);
-  await releasePrestartedBuildWorker();
+  await started.release();
   await assertSameAsFull(root);
 });

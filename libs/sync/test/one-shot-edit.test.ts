@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { buildWorkerFile, prestartBuildWorker, WORKER_BUNDLE_ENV } from '../src/index.js';
+import { BuildPools, buildWorkerFile, prestartBuildWorker, WORKER_BUNDLE_ENV, type PrestartedBuildPool } from '../src/index.js';
 import { IndexManager } from '../src/index.js';
 import { noChangeSync } from '../src/index.js';
 import { fullBuildOf, indexRows } from './full-build.js';
@@ -24,8 +24,8 @@ const graphOf = (root: string, file: string): Record<'nodes' | 'capabilities' | 
 });
 
 /** One sync by a new one-shot manager (a new build worker, as a new CLI process has). */
-async function oneShot(root: string): Promise<Awaited<ReturnType<IndexManager['sync']>>> {
-  const manager = new IndexManager({ root, noAst: false });
+async function oneShot(root: string, prestarted: PrestartedBuildPool | null = null): Promise<Awaited<ReturnType<IndexManager['sync']>>> {
+  const manager = new IndexManager({ root, noAst: false, buildPools: new BuildPools(undefined, prestarted) });
   try {
     return await manager.sync();
   } finally {
@@ -112,21 +112,21 @@ describe('the first edit of a new process', () => {
     await oneShot(root);
     const stateDir = path.join(root, '.docforge');
     appendFileSync(path.join(root, CODE), '\n// an edit the prepared worker builds\n');
-    prestartBuildWorker({ root, stateDir, logicAllowed: true });
-    const prepared = await oneShot(root);
+    const preparedEarly = prestartBuildWorker({ root, stateDir, logicAllowed: true });
+    const prepared = await oneShot(root, preparedEarly);
     assert.equal(prepared.stats!.mode, 'delta');
     assert.equal(prepared.stats!.parsed, 1);
     assert.equal(prepared.stats!.linked_files, 1);
     assert.deepEqual(graphOf(root, prepared.publication.index_file), await fullBuildOf(root, graphOf));
 
     // Prepared from generation N, while another process publishes N+1 before the build task arrives.
-    prestartBuildWorker({ root, stateDir, logicAllowed: true });
+    const afterOtherEarly = prestartBuildWorker({ root, stateDir, logicAllowed: true });
     const page = path.join(root, 'docs', 'components', 'auth-gateway.md');
     writeFileSync(page, `${readFileSync(page, 'utf8')}\nA paragraph another process published.\n`);
     const index = JSON.stringify(new URL('../src/index.js', import.meta.url).href);
     execFileSync(process.execPath, ['--input-type=module', '-e', `import { IndexManager } from ${index}; const m = new IndexManager({ root: ${JSON.stringify(root)}, noAst: false }); await m.sync(); await m.close();`]);
     appendFileSync(path.join(root, CODE), '\n// an edit after the other publication\n');
-    const afterOther = await oneShot(root);
+    const afterOther = await oneShot(root, afterOtherEarly);
     assert.equal(afterOther.rebuilt, true);
     assert.deepEqual(graphOf(root, afterOther.publication.index_file), await fullBuildOf(root, graphOf));
   });
@@ -140,8 +140,8 @@ describe('the first edit of a new process', () => {
     appendFileSync(page, '\nA paragraph of a documentation-only edit.\n');
     const check = noChangeSync(root, { noAst: false });
     assert.deepEqual(!check.current && check.prepare?.parseAdapters, [], JSON.stringify(check));
-    prestartBuildWorker(!check.current ? check.prepare! : null);
-    const docs = await oneShot(root);
+    const docsEarly = prestartBuildWorker(!check.current ? check.prepare! : null);
+    const docs = await oneShot(root, docsEarly);
     assert.equal(docs.stats!.mode, 'delta');
     assert.equal(docs.stats!.parsed, 1);
     assert.deepEqual(docs.stats!.parsers_loaded, [], 'the prepared worker linked without the compiler');
@@ -160,8 +160,8 @@ describe('the first edit of a new process', () => {
     writeFileSync(path.join(root, 'tsconfig.json'), '{\u00a0"compilerOptions": { "baseUrl": "src", },\n}\n');
     const configCheck = noChangeSync(root, { noAst: false });
     assert.deepEqual(!configCheck.current && configCheck.prepare?.parseAdapters, [], JSON.stringify(configCheck));
-    prestartBuildWorker(!configCheck.current ? configCheck.prepare! : null);
-    const config = await oneShot(root);
+    const configEarly = prestartBuildWorker(!configCheck.current ? configCheck.prepare! : null);
+    const config = await oneShot(root, configEarly);
     assert.equal(config.rebuilt, true);
     assert.deepEqual(config.stats!.parsers_loaded, []);
     assert.deepEqual(graphOf(root, config.publication.index_file), await fullBuildOf(root, graphOf));
@@ -170,8 +170,8 @@ describe('the first edit of a new process', () => {
     appendFileSync(code, '\nexport function addedByTheEdit(): number {\n  return 2;\n}\n');
     const codeCheck = noChangeSync(root, { noAst: false });
     assert.deepEqual(!codeCheck.current && codeCheck.prepare?.parseAdapters, ['typescript'], JSON.stringify(codeCheck));
-    prestartBuildWorker(!codeCheck.current ? codeCheck.prepare! : null);
-    const edited = await oneShot(root);
+    const editedEarly = prestartBuildWorker(!codeCheck.current ? codeCheck.prepare! : null);
+    const edited = await oneShot(root, editedEarly);
     assert.equal(edited.stats!.parsed, 1);
     assert.deepEqual(edited.stats!.parsers_loaded, ['typescript']);
     assert.deepEqual(graphOf(root, edited.publication.index_file), await fullBuildOf(root, graphOf));

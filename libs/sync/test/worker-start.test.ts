@@ -58,19 +58,20 @@ const syncScript = (root: string): string => `
   console.log(JSON.stringify({ rebuilt: report.rebuilt, error: report.sync_error?.code ?? null, file: report.publication?.index_file ?? null, warnings }));
 `;
 
-test('a task on a pool whose thread cannot start rejects with index_unavailable, and the process then runs the compiled worker', () => {
+test('a task on a pool whose thread cannot start rejects with index_unavailable, and its manager\'s pools then run the compiled worker', () => {
   const result = child(`
-    import { buildWorkerFile, createBuildPool, poolDeath, runOnPool } from ${src('build-pool.js')};
-    const chosen = buildWorkerFile();
+    import { BuildPools, poolDeath, runOnPool } from ${src('index.js')};
+    const pools = new BuildPools();
+    const chosen = pools.workerFile();
     const errors = [];
-    const pool = createBuildPool((error) => errors.push(String(error)));
+    const pool = pools.create((error) => errors.push(String(error)));
     let code = null, details = null;
     try { await runOnPool(pool, {}, { name: 'awaitStandby' }); } catch (error) { code = error.code; details = error.details; }
     let again = null;
     try { await runOnPool(pool, {}, { name: 'awaitStandby' }); } catch (error) { again = error.code; }
     const death = poolDeath(pool);
     await pool.destroy();
-    console.log(JSON.stringify({ chosen, code, details, again, death, after: buildWorkerFile(), errors }));
+    console.log(JSON.stringify({ chosen, code, details, again, death, after: pools.workerFile(), errors }));
   `);
   assert.equal(result.chosen, badBundle);
   assert.equal(result.code, 'index_unavailable');
@@ -108,7 +109,7 @@ test('a bundle that loads but is not the build worker (empty, another handler, h
     const file = path.join(dir, `${name.replace(' ', '-')}.cjs`);
     writeFileSync(file, text);
     const result = child(`
-      import { createBuildPool, poolDeath, runOnPool } from ${src('build-pool.js')};
+      import { createBuildPool, poolDeath, runOnPool } from ${src('index.js')};
       const pool = createBuildPool(() => undefined);
       let code = null, details = null;
       try { await runOnPool(pool, {}, { name: 'awaitStandby' }); } catch (error) { code = error.code; details = error.details; }
@@ -136,12 +137,11 @@ test('a prestarted worker whose thread exits while loading, before any task reac
   const root = examplesCopy('project-exit-at-load');
   // As the launcher does: the worker starts, then (later) a manager adopts it; here the thread has ended by then.
   const result = child(`
-    import { prestartBuildWorker } from ${src('build-pool.js')};
-    import { IndexManager } from ${src('index.js')};
-    prestartBuildWorker(null);
+    import { BuildPools, IndexManager, prestartBuildWorker } from ${src('index.js')};
+    const early = prestartBuildWorker(null);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const warnings = [];
-    const manager = new IndexManager({ root: ${JSON.stringify(root)}, noAst: false, onWarning: (message, details) => warnings.push([message, details?.message ?? null]) });
+    const manager = new IndexManager({ root: ${JSON.stringify(root)}, noAst: false, onWarning: (message, details) => warnings.push([message, details?.message ?? null]), buildPools: new BuildPools(undefined, early) });
     const report = await manager.sync();
     await manager.close();
     console.log(JSON.stringify({ rebuilt: report.rebuilt, error: report.sync_error?.code ?? null, warnings }));

@@ -1,16 +1,19 @@
 /**
- * @docforge/adapter-python: the built-in Python code adapter (web-tree-sitter + tree-sitter-python WASM).
+ * @docforge/adapter-python: the built-in Python code adapter (web-tree-sitter + tree-sitter-python
+ * WASM). This one entry serves the manifest (the main thread learns which files to walk from it)
+ * and loads the adapter itself on demand ({@link loadPythonAdapter}; issue 29: one entry per lib,
+ * and a process that walks never loads what it does not run).
  */
-export { pythonAdapter, PYTHON_ADAPTER_VERSION } from './adapter.js';
 export { pythonManifest } from './manifest.js';
-export { initPythonAdapter, isPythonAdapterReady } from './runtime.js';
-export { extractPython } from './extract.js';
-export { isPythonTestPath, PYTHON_LANGUAGE } from './module-facts.js';
 export type { ExtractResult } from './module-facts.js';
-export { extractPythonLexical, scanPythonSource } from './lexical.js';
-export { scanPythonLines } from './scanner.js';
 export type { PyLogicalLine, PyToken } from './scanner.js';
 export type { PythonLexicalScan } from './lexical.js';
-export { linkPython } from './link.js';
-export { readPythonLinkData, PYTHON_LINK_DATA_VERSION } from './link-data.js';
 export type { PythonLinkData, PythonImport, PythonCall, PythonBase, PythonDef } from './link-data.js';
+
+/** The whole adapter (whole.ts): `pythonAdapter`, `initPythonAdapter`, `extractPython`, `linkPython`, the scanners. */
+export type PythonAdapterModule = typeof import('./whole.js');
+
+/** Loads the whole Python adapter (its module code; the WASM runtime loads on `initPythonAdapter()`). */
+export function loadPythonAdapter(): Promise<PythonAdapterModule> {
+  return import('./whole.js');
+}

@@ -3,7 +3,8 @@ import type { AdapterManifest } from '@docforge/core';
 /**
  * Manifest of the built-in `python` adapter: id, version (part of `adapter_version` in every
  * response; equal to `PYTHON_ADAPTER_VERSION`) and the extensions it reads. Importable on its own
- * (`@docforge/adapter-python/manifest`) without loading the grammar.
+ * (the package's one entry serves it; the adapter loads through `loadPythonAdapter()`) without
+ * loading the grammar.
  */
 export const pythonManifest: AdapterManifest = Object.freeze({
   id: 'python',

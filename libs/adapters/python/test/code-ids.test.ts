@@ -1,7 +1,7 @@
 // Pins code ids of Python files whose names hold `#` or `%` (issue 8 item 7): the path part is percent-encoded in both strategies and in import edges.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initPythonAdapter, pythonAdapter } from '../src/index.js';
+import { initPythonAdapter, pythonAdapter } from '../src/whole.js';
 import { extractAndLink } from './helpers.js';
 
 before(async () => {

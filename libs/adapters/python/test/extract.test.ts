@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { GraphNode } from '@docforge/core';
-import { initPythonAdapter, isPythonTestPath, pythonAdapter, readPythonLinkData } from '../src/index.js';
-import type { PythonLinkData } from '../src/index.js';
+import { initPythonAdapter, isPythonTestPath, pythonAdapter, readPythonLinkData } from '../src/whole.js';
+import type { PythonLinkData } from '../src/whole.js';
 import { edgeLines, extractFile, fixtureDir, readProject } from './helpers.js';
 import type { Extracted, SourceFile } from './helpers.js';
 

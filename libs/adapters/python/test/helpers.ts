@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, relative, sep } from 'node:path';
 import type { GraphEdge, LinkResult, ParsedSource } from '@docforge/core';
-import { pythonAdapter } from '../src/index.js';
+import { pythonAdapter } from '../src/whole.js';
 
 /** A file of an in-memory Python project: project-relative POSIX path and text. */
 export interface SourceFile {

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import type { GraphNode } from '@docforge/core';
 import {
   extractPython, initPythonAdapter, isPythonAdapterReady, pythonAdapter, readPythonLinkData, scanPythonLines, scanPythonSource,
-} from '../src/index.js';
-import type { PythonImport, PythonLinkData } from '../src/index.js';
+} from '../src/whole.js';
+import type { PythonImport, PythonLinkData } from '../src/whole.js';
 import { edgeLines, extractAndLink, fixtureDir, readProject } from './helpers.js';
 import type { Extracted, SourceFile } from './helpers.js';
 

@@ -1,7 +1,7 @@
 // Pins cross-file Python linking: imports, calls and inherits edges, what stays unresolved, and the stats counters.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { initPythonAdapter, pythonAdapter } from '../src/index.js';
+import { initPythonAdapter, pythonAdapter } from '../src/whole.js';
 import { edgeLines, extractAndLink, extractFile, fixtureDir, readProject } from './helpers.js';
 import type { SourceFile } from './helpers.js';
 

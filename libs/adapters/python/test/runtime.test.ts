@@ -31,7 +31,7 @@ function runInWorker(): Promise<WorkerReport> {
       parentPort.postMessage(report);
     })().catch((error) => { throw error; });
   `;
-  const url = new URL('../src/index.js', import.meta.url).href;
+  const url = new URL('../src/whole.js', import.meta.url).href;
   return new Promise((resolve, reject) => {
     const worker = new Worker(code, { eval: true, workerData: { url } });
     worker.once('message', (report: WorkerReport) => {

@@ -1,7 +1,7 @@
 // Pins extract + link over 200 synthetic Python modules: exact graph counts, and a second pass equal to the first. Timings live in ops/bench/python-adapter.mjs.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { initPythonAdapter, pythonAdapter } from '../src/index.js';
+import { initPythonAdapter, pythonAdapter } from '../src/whole.js';
 import type { SourceFile } from './helpers.js';
 
 const MODULES = 200;

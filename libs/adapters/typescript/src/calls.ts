@@ -3,6 +3,7 @@
  * {@link TsCallShape}) and attributed to its owner, `require()`/`import()` module references,
  * and the functions handed to test callees (`test`, `it`, `describe`, ...).
  */
+import './prime.js';
 import ts from './compiler-api.js';
 import type { Extraction, Scope } from './declarations.js';
 import type { TsCallShape, TsCallSite } from './link-data.js';

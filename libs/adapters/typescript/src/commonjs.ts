@@ -3,6 +3,7 @@
  * `exports.name = x`, `export default x` / `export = x`, object literals of exports, and
  * prototype/static method assignments on a module-level function or class.
  */
+import './prime.js';
 import ts from './compiler-api.js';
 import type { Extraction, Scope } from './declarations.js';
 import { dottedName, hasModifier, lineAt, literalText, propertyNameText, requireSpecifier, unwrap } from './syntax.js';

@@ -1,15 +1,15 @@
 /**
- * Loads the TypeScript compiler through the V8 code cache of code-cache.cts (issue 14): about
+ * Loads the TypeScript compiler through the V8 code cache of @docforge/accelerate (issue 14): about
  * 85 ms instead of 200 ms per thread that parses code, the same module either way. Where the build
  * made one (scripts/build-parser.mjs), what loads is the parser module of parser-build.cts, the
  * part of the same compiler a syntax pass reaches (1.5 of 9.1 MB); `DOCFORGE_TS_PARSER=whole`
- * loads the whole compiler instead.
+ * (or `DOCFORGE_ACCELERATE=-parser-module`) loads the whole compiler instead. The tactics in force
+ * come in as an {@link Accelerators} value (prime.ts builds it from the thread's config).
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type * as TS from 'typescript';
-import { accelerated } from '@docforge/core/accelerate';
-import { codeCacheDir, loadWithCodeCache, readRegularFile, registerModule, type CodeCacheLoad } from './code-cache.cjs';
+import { Accelerators, readRegularFile, registerModule, type CodeCacheLoad } from '@docforge/accelerate';
 import { PARSER_API } from './parser-api.cjs';
 import type { ParserManifest } from './parser-build.cjs';
 
@@ -57,17 +57,10 @@ function warm(exports: unknown): void {
   }
 }
 
-/** The compiler's code cache directory: none when `DOCFORGE_ACCELERATE` turns `code-cache` off. */
-function compilerCacheDir(): string | null {
-  return accelerated('code-cache') ? codeCacheDir() : null;
-}
-
 /** What {@link primeCompiler} loaded: the parser module (parser-build.cts) or the whole compiler, and how its code cache went. */
 export interface PrimedCompiler extends CodeCacheLoad {
   module: 'parser' | 'whole';
 }
-
-let primed: PrimedCompiler | null = null;
 
 /**
  * Puts `typescript` (as resolved from this package) into `require.cache`, once per thread, so the
@@ -75,27 +68,33 @@ let primed: PrimedCompiler | null = null;
  * (parser-build.cts, about 1.5 MB; its exports are the compiler's, every name outside PARSER_API
  * through the whole compiler) when {@link parserModuleFor} finds a matching one, else the whole
  * compiler (also when the parser module fails {@link loadParserModule}'s checks); either compiled with
- * the code cache of `codeCacheDir()`. Never throws: on any failure nothing is primed and a plain
- * `require('typescript')` loads the whole compiler.
+ * the code cache `accelerators` name. Once the compiler is in `require.cache` (this thread primed
+ * or loaded it already), loads nothing and reports which one is there (status `off`, no cache
+ * file). Never throws: on any failure nothing is primed and a plain `require('typescript')` loads
+ * the whole compiler.
  * @returns what was loaded and how the code cache went, or null when it failed
  */
-export function primeCompiler(): PrimedCompiler | null {
-  if (primed !== null) return primed;
+export function primeCompiler(accelerators: Accelerators): PrimedCompiler | null {
   try {
     const file = require.resolve('typescript');
+    const loaded = require.cache[file];
+    if (loaded !== undefined) return { exports: loaded.exports, status: 'off', cacheFile: null, module: isParserModule(loaded.exports) ? 'parser' : 'whole' };
     const version = String((JSON.parse(readFileSync(path.join(path.dirname(file), '..', 'package.json'), 'utf8')) as { version?: unknown }).version);
-    const parser = require.cache[file] ? null : parserModuleFor(file, version);
-    const load = parser === null ? null : loadParserModule(parser, version);
+    const parser = parserModuleFor(file, version, accelerators);
+    const load = parser === null ? null : loadParserModule(parser, version, accelerators);
     if (load !== null) {
       registerModule(file, load.exports);
-      primed = { ...load, module: 'parser' };
-    } else {
-      primed = { ...loadWithCodeCache(file, { cacheDir: compilerCacheDir(), key: `typescript@${version}`, warm }), module: 'whole' };
+      return { ...load, module: 'parser' };
     }
-    return primed;
+    return { ...accelerators.loadWithCodeCache(file, { key: `typescript@${version}`, warm }), module: 'whole' };
   } catch {
     return null;
   }
+}
+
+/** Whether `exports` are a parser module's (parser-build.cts stamps them with `__docforgeParser`). */
+function isParserModule(exports: unknown): boolean {
+  return typeof exports === 'object' && exports !== null && Object.getOwnPropertyDescriptor(exports, '__docforgeParser') !== undefined;
 }
 
 /**
@@ -104,10 +103,10 @@ export function primeCompiler(): PrimedCompiler | null {
  * fallback getter). Null when it throws while loading or exports anything else (an emptied or
  * truncated file that still runs), so the whole compiler loads instead.
  */
-export function loadParserModule(file: string, version: string): CodeCacheLoad | null {
+export function loadParserModule(file: string, version: string, accelerators: Accelerators): CodeCacheLoad | null {
   let load: CodeCacheLoad;
   try {
-    load = loadWithCodeCache(file, { cacheDir: compilerCacheDir(), key: `typescript-parser@${version}`, warm, register: false });
+    load = accelerators.loadWithCodeCache(file, { key: `typescript-parser@${version}`, warm, register: false });
   } catch {
     return null;
   }
@@ -124,17 +123,19 @@ const MANIFEST_MAX_BYTES = 1 << 20;
 
 /**
  * The parser module to load for the compiler `typescriptFile` (version `version`), or null for the
- * whole compiler: when `DOCFORGE_TS_PARSER=whole` or `DOCFORGE_ACCELERATE` turns `parser-module` off, when the module or its manifest is missing, no
+ * whole compiler: when `accelerators` has `parser-module` off (`DOCFORGE_TS_PARSER=whole` or `DOCFORGE_ACCELERATE`), when the module or its manifest is missing, no
  * regular file or unreadable (neither is read before fstat says it is a regular file: a FIFO never
  * blocks), or when the manifest names another version, size or mtime of `typescript.js`, another
  * module size, or lacks a name of PARSER_API (a module built before the adapter's sources
  * changed). Never throws.
- * @param manifestFile the manifest to read (default: this package's `dist/parser/typescript-parser.json`); the module is the `typescript-parser.cjs` beside it
+ * @param manifestFile the manifest to read (default: this package's `dist/parser/typescript-parser.json`,
+ *   found from the package's one entry, `dist/src/index.js`, since this file may run from a bundle
+ *   elsewhere); the module is the `typescript-parser.cjs` beside it
  */
-export function parserModuleFor(typescriptFile: string, version: string, env: NodeJS.ProcessEnv = process.env, manifestFile: string | null = null): string | null {
-  if (env['DOCFORGE_TS_PARSER'] === 'whole' || !accelerated('parser-module', env)) return null;
+export function parserModuleFor(typescriptFile: string, version: string, accelerators: Accelerators, manifestFile: string | null = null): string | null {
+  if (!accelerators.on('parser-module')) return null;
   try {
-    manifestFile ??= require.resolve('@docforge/adapter-typescript/parser/typescript-parser.json');
+    manifestFile ??= path.join(path.dirname(require.resolve('@docforge/adapter-typescript')), '..', 'parser', 'typescript-parser.json');
     const bytes = readRegularFile(manifestFile, MANIFEST_MAX_BYTES);
     if (typeof bytes === 'string') return null;
     const manifest = JSON.parse(bytes.toString('utf8')) as Partial<ParserManifest> | null;

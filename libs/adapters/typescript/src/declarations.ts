@@ -3,6 +3,7 @@
  * the CommonJS and call handlers (scopes, declaration nodes with overload merging, signatures,
  * link-data records), and the final result with capabilities and `defines` edges.
  */
+import './prime.js';
 import ts from './compiler-api.js';
 import { codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput, GraphEdge, GraphNode, LogicFlow, LogicStep, SourceIssue } from '@docforge/core';

@@ -2,6 +2,7 @@
  * ES module references of the TypeScript adapter: `import` declarations and their bindings,
  * `import x = require()`, and `export ... from` / `export { ... }` records for the linker.
  */
+import './prime.js';
 import ts from './compiler-api.js';
 import type { ExtractState } from './declarations.js';
 import { lineAt, literalText } from './syntax.js';

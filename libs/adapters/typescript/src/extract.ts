@@ -3,6 +3,7 @@
  * declares nodes ({@link ExtractState}), records module references (esm.ts, commonjs.ts) and call
  * sites (calls.ts), and builds Logic per function. The lexical strategy lives in lexical.ts.
  */
+import './prime.js';
 import ts from './compiler-api.js';
 import { appendAll, codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput } from '@docforge/core';

@@ -1,8 +1,9 @@
 /**
- * `@docforge/adapter-typescript/linker`: the TypeScript adapter without its extractor (issue 14).
+ * The TypeScript adapter without its extractor (issue 14), loaded through the package's one entry
+ * (`loadTypeScriptLinker()`).
  * Nothing imported from here loads the TypeScript compiler (linking reads tsconfig files with
  * jsonc-parser), so a build thread whose changed files a parse thread extracts links them without
- * the 9 MB compiler load on its critical path (libs/index parse-thread.ts).
+ * the 9 MB compiler load on its critical path (libs/build parse-thread.ts).
  */
 import { createRequire } from 'node:module';
 import type { CodeLinker } from '@docforge/core';

@@ -1,3 +1,4 @@
+import './prime.js';
 import ts from './compiler-api.js';
 import { appendAll, type LogicFlow, type LogicStep } from '@docforge/core';
 import { headText, lineAt, nodeLines, nodeText, oneLine } from './syntax.js';

@@ -2,8 +2,8 @@ import type { AdapterManifest } from '@docforge/core';
 
 /**
  * Manifest of the built-in `typescript` adapter: id, version (part of `adapter_version` in every
- * MCP response; bump when output changes) and the extensions it reads. Importable on its own
- * (`@docforge/adapter-typescript/manifest`) without loading the TypeScript compiler.
+ * MCP response; bump when output changes) and the extensions it reads. Served by the package's one
+ * entry, which never loads the TypeScript compiler (index.ts).
  */
 export const typescriptManifest: AdapterManifest = Object.freeze({
   id: 'typescript',

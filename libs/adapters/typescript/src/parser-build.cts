@@ -137,13 +137,13 @@ export function buildParserModule(typescriptFile: string, version: string, roots
 
 /**
  * The generated module's way to every other export: the whole compiler, loaded once outside
- * `require.cache` by code-cache.cts (beside the module's folder: `dist/src` next to `dist/parser`).
+ * `require.cache` by @docforge/accelerate's code cache (resolved from the module's folder, as its workspace link).
  */
 const FALLBACK = `const __docforgeFallbacks = new Set();
 let __docforgeWholeCompiler = null;
 function __docforgeWhole(name) {
   __docforgeFallbacks.add(name);
-  __docforgeWholeCompiler ??= require('../src/code-cache.cjs').loadWithCodeCache(require.resolve('typescript'), { cacheDir: null, key: 'whole', register: false }).exports;
+  __docforgeWholeCompiler ??= require('@docforge/accelerate').loadWithCodeCache(require.resolve('typescript'), { cacheDir: null, key: 'whole', register: false }).exports;
   return __docforgeWholeCompiler[name];
 }`;
 

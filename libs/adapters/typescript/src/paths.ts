@@ -2,6 +2,7 @@
  * Path rules of the TypeScript adapter: language, declaration files, test files, entrypoints and
  * the compiler's script kind, all decided from the project-relative path alone.
  */
+import './prime.js';
 import ts from './compiler-api.js';
 
 const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts'];

@@ -1,3 +1,4 @@
+import './prime.js';
 import ts from './compiler-api.js';
 
 /** Maximum label length for Logic steps (model.ts). */

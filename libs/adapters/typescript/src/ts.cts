@@ -3,14 +3,9 @@
  * ESM makes Node 20 compile it once more to detect its format and lex it for named exports
  * (about 1 s and 30 MB here); `require` does neither. Every module of this adapter imports the
  * compiler from here, through compiler-api.ts: `import ts from './compiler-api.js'` (the value and
- * the type namespace of `typescript`).
- * Before that `require`, `primeCompiler` (compiler.cts) puts the compiler in `require.cache`
- * compiled with a V8 code cache, so the `require` below returns it; without a usable cache it
- * does nothing and the `require` loads the compiler as usual.
+ * the type namespace of `typescript`), after `import './prime.js'`, which puts the compiler in
+ * `require.cache` compiled with a V8 code cache (compiler.cts `primeCompiler`), so the `require`
+ * below returns it; without a usable cache the `require` loads the compiler as usual.
  */
-import { primeCompiler } from './compiler.cjs';
-
-primeCompiler();
-
 import ts = require('typescript');
 export = ts;

@@ -11,7 +11,9 @@ import { posix } from 'node:path';
 import { createRequire } from 'node:module';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import type * as TS from 'typescript';
-import type { ModuleResolver } from '@docforge/core';
+import { readDocforgeConfig, type ModuleResolver } from '@docforge/core';
+import { Accelerators } from '@docforge/accelerate';
+import { primeCompiler } from './compiler.cjs';
 import { joinRelative as join, normalizeRelative as normalize } from './rel-path.js';
 
 /** Longest `extends` chain followed from one config. */
@@ -189,7 +191,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** The TypeScript compiler (ts.cts, with its code cache), loaded on first use. */
+/**
+ * The TypeScript compiler (ts.cts), loaded on first use, primed as prime.ts primes it (a static
+ * import of prime.ts would load the compiler with the linker, which must not load it).
+ */
 function compiler(): typeof TS {
+  primeCompiler(Accelerators.from(readDocforgeConfig()));
   return createRequire(import.meta.url)('./ts.cjs') as typeof TS;
 }

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LinkResult } from '@docforge/core';
-import { extractTypeScript, linkTypeScript } from '../src/index.js';
+import { linkTypeScript, extractTypeScript } from '../src/adapter.js';
 import { memoryResolver } from './helpers.js';
 
 function link(files: Record<string, string>): LinkResult {

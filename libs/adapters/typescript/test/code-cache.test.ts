@@ -12,8 +12,10 @@ import { once } from 'node:events';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type * as TS from 'typescript';
-import { codeCacheDir } from '../src/code-cache.cjs';
+import { Accelerators, codeCacheDir } from '@docforge/accelerate';
+import { readDocforgeConfig } from '@docforge/core';
 import { primeCompiler } from '../src/compiler.cjs';
+import '../src/prime.js';
 import ts from '../src/ts.cjs';
 
 const requireHere = createRequire(import.meta.url);
@@ -34,8 +36,8 @@ function shape(compiler: typeof TS): string[] {
   return out;
 }
 
-/** Where the worker below finds code-cache.cjs. */
-const codeCacheModule = fileURLToPath(new URL('../src/code-cache.cjs', import.meta.url));
+/** Where the worker below finds the code cache (@docforge/accelerate's one entry). */
+const codeCacheModule = fileURLToPath(import.meta.resolve('@docforge/accelerate'));
 
 /**
  * Loads the compiler in a new thread (a new V8 isolate, whose in-memory compilation cache is
@@ -55,10 +57,10 @@ async function load(cacheDir: string | null): Promise<{ status: string; cacheFil
 }
 
 test('the cache directory comes from DOCFORGE_CODE_CACHE_DIR, else XDG_CACHE_HOME/docforge/v8, else ~/.cache/docforge/v8; off disables it', () => {
-  assert.equal(codeCacheDir({ DOCFORGE_CODE_CACHE_DIR: '/tmp/x', XDG_CACHE_HOME: '/c' }), '/tmp/x');
-  assert.equal(codeCacheDir({ DOCFORGE_CODE_CACHE_DIR: 'off' }), null);
-  assert.equal(codeCacheDir({ XDG_CACHE_HOME: '/c' }), path.join('/c', 'docforge', 'v8'));
-  assert.equal(codeCacheDir({ DOCFORGE_CODE_CACHE_DIR: 'relative', XDG_CACHE_HOME: 'relative' }), path.join(homedir(), '.cache', 'docforge', 'v8'));
+  assert.equal(codeCacheDir(readDocforgeConfig({ DOCFORGE_CODE_CACHE_DIR: '/tmp/x', XDG_CACHE_HOME: '/c' })), '/tmp/x');
+  assert.equal(codeCacheDir(readDocforgeConfig({ DOCFORGE_CODE_CACHE_DIR: 'off' })), null);
+  assert.equal(codeCacheDir(readDocforgeConfig({ XDG_CACHE_HOME: '/c' })), path.join('/c', 'docforge', 'v8'));
+  assert.equal(codeCacheDir(readDocforgeConfig({ DOCFORGE_CODE_CACHE_DIR: 'relative', XDG_CACHE_HOME: 'relative' })), path.join(homedir(), '.cache', 'docforge', 'v8'));
 });
 
 test('the compiler code cache is created, then reused, and the compiler parses the same either way', async () => {
@@ -124,13 +126,13 @@ test('a damaged or rejected cache file is rebuilt, and a cache that cannot be wr
 
 test('the adapter compiler is the one require("typescript") returns in its thread', () => {
   assert.equal(ts, createRequire(tsFile)(tsFile));
-  assert.equal(primeCompiler()?.exports ?? ts, ts);
+  assert.equal(primeCompiler(Accelerators.from(readDocforgeConfig()))?.exports ?? ts, ts);
 });
 
 test('a module is read as UTF-8 whether or not its bytes are all ASCII, with and without a cache', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'docforge-code-cache-text-'));
   try {
-    const { loadWithCodeCache } = requireHere(codeCacheModule) as typeof import('../src/code-cache.cjs');
+    const { loadWithCodeCache } = requireHere(codeCacheModule) as typeof import('@docforge/accelerate');
     const texts = { ascii: 'plain ASCII text', utf8: 'naïve café ✓ 𝄞 — ünïcödé' };
     for (const [name, text] of Object.entries(texts)) {
       const file = path.join(dir, `${name}.cjs`);
@@ -150,7 +152,7 @@ test('a module is read as UTF-8 whether or not its bytes are all ASCII, with and
 test('writing a cache removes the same module\'s cache files unchanged for over 7 days and its temporary files over an hour old, and nothing else', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'docforge-code-cache-prune-'));
   try {
-    const { loadWithCodeCache, STALE_CACHE_MS } = requireHere(codeCacheModule) as typeof import('../src/code-cache.cjs');
+    const { loadWithCodeCache, STALE_CACHE_MS } = requireHere(codeCacheModule) as typeof import('@docforge/accelerate');
     const file = path.join(dir, 'm.cjs');
     writeFileSync(file, 'module.exports = 1;\n');
     const cacheDir = path.join(dir, 'cache');
@@ -184,7 +186,7 @@ test('writing a cache removes the same module\'s cache files unchanged for over 
 test('import() works in a module loaded with and without a cache (built-in modules and file URLs), as under require', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'docforge-code-cache-import-'));
   try {
-    const { loadWithCodeCache } = requireHere(codeCacheModule) as typeof import('../src/code-cache.cjs');
+    const { loadWithCodeCache } = requireHere(codeCacheModule) as typeof import('@docforge/accelerate');
     const target = path.join(dir, 'target.mjs');
     writeFileSync(target, 'export const answer = 42;\n');
     const file = path.join(dir, 'importer.cjs');
@@ -205,7 +207,7 @@ test('import() works in a module loaded with and without a cache (built-in modul
 test('a module rewritten with the same size and mtime gets a cache of its own, never the old compiled code', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'docforge-code-cache-content-'));
   try {
-    const { loadWithCodeCache } = requireHere(codeCacheModule) as typeof import('../src/code-cache.cjs');
+    const { loadWithCodeCache } = requireHere(codeCacheModule) as typeof import('@docforge/accelerate');
     const file = path.join(dir, 'same.cjs');
     const cacheDir = path.join(dir, 'cache');
     writeFileSync(file, "exports.word = () => 'exported';\n");
@@ -228,7 +230,7 @@ test('a module rewritten with the same size and mtime gets a cache of its own, n
 test('a reused cache file is marked used (mtime renewed when over an hour old); a write keeps the module\'s 4 most recently used files', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'docforge-code-cache-lru-'));
   try {
-    const { loadWithCodeCache, CACHE_FILES_PER_MODULE } = requireHere(codeCacheModule) as typeof import('../src/code-cache.cjs');
+    const { loadWithCodeCache, CACHE_FILES_PER_MODULE } = requireHere(codeCacheModule) as typeof import('@docforge/accelerate');
     assert.equal(CACHE_FILES_PER_MODULE, 4);
     const file = path.join(dir, 'n.cjs');
     const cacheDir = path.join(dir, 'cache');

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCodeId } from '@docforge/core';
-import { extractTypeScript, linkTypeScript } from '../src/index.js';
+import { linkTypeScript, extractTypeScript } from '../src/adapter.js';
 import { memoryResolver } from './helpers.js';
 
 // A `#` in an import specifier starts a URL fragment (Node ESM), so the importing file is the one named with `#`.

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractTypeScript, linkTypeScript } from '../src/index.js';
+import { linkTypeScript, extractTypeScript } from '../src/adapter.js';
 import { memoryResolver } from './helpers.js';
 
 function link(files: Record<string, string>, strategy: 'ast' | 'lexical' = 'ast') {

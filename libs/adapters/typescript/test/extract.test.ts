@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { GraphNode } from '@docforge/core';
-import { extractTypeScript, isTestPath, isTsLinkData, typescriptAdapter } from '../src/index.js';
+import { isTsLinkData, extractTypeScript, isTestPath, typescriptAdapter } from '../src/adapter.js';
 
 /** SHA-256 hex by node:crypto: expectations never use the implementation's own hash. */
 function sha256Hex(text: string): string {

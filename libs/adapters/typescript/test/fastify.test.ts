@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ModuleResolver } from '@docforge/core';
-import { extractTypeScript, linkTypeScript, SpecifierResolver } from '../src/index.js';
+import { linkTypeScript, SpecifierResolver, extractTypeScript } from '../src/adapter.js';
 import type { TsExtractResult, TsLinkData } from '../src/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

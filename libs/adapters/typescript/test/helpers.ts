@@ -1,5 +1,5 @@
 // Shared helpers for the adapter tests: compact renderings of Logic and in-memory resolvers.
-import { extractTypeScript } from '../src/index.js';
+import { extractTypeScript } from '../src/adapter.js';
 import type { TsExtractResult } from '../src/index.js';
 import type { ModuleResolver } from '@docforge/core';
 

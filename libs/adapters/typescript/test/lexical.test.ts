@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractTypeScript, lexTokens, linkTypeScript, scanModuleReferences, typescriptAdapter } from '../src/index.js';
+import { lexTokens, linkTypeScript, extractTypeScript, scanModuleReferences, typescriptAdapter } from '../src/adapter.js';
 import type { TsLinkData } from '../src/index.js';
 import { memoryResolver } from './helpers.js';
 

@@ -1,7 +1,7 @@
 // Pins linking on a multi-file fixture: module resolution (ESM, CommonJS, re-exports, index files, package.json main/exports), calls, heritage, tested_by and stats.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractTypeScript, linkTypeScript, typescriptAdapter } from '../src/index.js';
+import { linkTypeScript, extractTypeScript, typescriptAdapter } from '../src/adapter.js';
 import type { TsLinkInput } from '../src/index.js';
 import { memoryResolver } from './helpers.js';
 

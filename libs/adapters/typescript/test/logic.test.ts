@@ -1,7 +1,7 @@
 // Pins the exact Logic steps and flows the adapter builds for small functions of every control-flow shape.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractTypeScript } from '../src/index.js';
+import { extractTypeScript } from '../src/adapter.js';
 import { extractWithLogic, renderFlows, renderSteps } from './helpers.js';
 
 test('if / else-if / else chain nests branches and early return flows to exit', () => {

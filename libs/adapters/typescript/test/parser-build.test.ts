@@ -16,8 +16,11 @@ import { loadParserModule, parserModuleFor, primeCompiler } from '../src/compile
 import { PARSER_API } from '../src/parser-api.cjs';
 // parser-build.cjs loads the whole compiler (it reads typescript.js with it): imported by the last test only.
 import type { ParserManifest } from '../src/parser-build.cjs';
+import '../src/prime.js';
 import ts from '../src/ts.cjs';
-import { extractTypeScript } from '../src/index.js';
+import { Accelerators } from '@docforge/accelerate';
+import { readDocforgeConfig } from '@docforge/core';
+import { extractTypeScript } from '../src/adapter.js';
 
 const requireHere = createRequire(import.meta.url);
 const tsFile = requireHere.resolve('typescript');
@@ -30,7 +33,7 @@ const FASTIFY = path.join(here, '../../../../../node_modules/fastify');
 
 /** The whole compiler, loaded apart from `require.cache` (where the adapter's thread holds the parser module). */
 function wholeCompiler(): typeof TS {
-  const { loadWithCodeCache } = requireHere('../src/code-cache.cjs') as typeof import('../src/code-cache.cjs');
+  const { loadWithCodeCache } = requireHere('@docforge/accelerate') as typeof import('@docforge/accelerate');
   return loadWithCodeCache(tsFile, { cacheDir: null, key: 'whole', register: false }).exports as typeof TS;
 }
 
@@ -71,8 +74,8 @@ test('the build made a parser module from the installed compiler, a sixth of its
   assert.equal(manifest.module_sha256, createHash('sha256').update(readFileSync(parserFile)).digest('hex'));
   assert.deepEqual(manifest.roots, [...PARSER_API]);
   assert.ok(statSync(parserFile).size < statSync(tsFile).size / 4, `${statSync(parserFile).size} bytes`);
-  assert.equal(parserModuleFor(tsFile, version), parserFile);
-  assert.equal(primeCompiler()?.module, 'parser');
+  assert.equal(parserModuleFor(tsFile, version, Accelerators.from(readDocforgeConfig())), parserFile);
+  assert.equal(primeCompiler(Accelerators.from(readDocforgeConfig()))?.module, 'parser');
   assert.equal(ts, requireHere('typescript'), 'require("typescript") in this thread returns the parser module');
   assert.equal((ts as unknown as { __docforgeParser?: { typescript: string } }).__docforgeParser?.typescript, version);
 });
@@ -99,12 +102,13 @@ test('extraction with the parser module uses no name outside PARSER_API and equa
   const withParser = JSON.stringify(files.map(extract));
   assert.deepEqual([...(ts as unknown as { __docforgeParser: { fallbacks: Set<string> } }).__docforgeParser.fallbacks], []);
   // The same extraction in a process made to load the whole compiler.
-  const script = `import { extractTypeScript } from ${JSON.stringify(new URL('../src/index.js', import.meta.url).href)};
+  const script = `import { extractTypeScript } from ${JSON.stringify(new URL('../src/adapter.js', import.meta.url).href)};
     import { readFileSync } from 'node:fs'; import path from 'node:path';
     import { primeCompiler } from ${JSON.stringify(new URL('../src/compiler.cjs', import.meta.url).href)};
+    import { Accelerators } from ${JSON.stringify(import.meta.resolve('@docforge/accelerate'))};
     const files = ${JSON.stringify(files)};
     const out = files.map((file) => extractTypeScript({ path: path.relative(${JSON.stringify(FASTIFY)}, file), content: readFileSync(file, 'utf8'), strategy: 'ast', logic: true }));
-    process.stdout.write(JSON.stringify({ module: primeCompiler().module, out: JSON.stringify(out) }));`;
+    process.stdout.write(JSON.stringify({ module: primeCompiler(Accelerators.from({})).module, out: JSON.stringify(out) }));`;
   const child = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, DOCFORGE_TS_PARSER: 'whole' }, maxBuffer: 1 << 28 }).toString()) as { module: string; out: string };
   assert.equal(child.module, 'whole');
   assert.equal(child.out, withParser);
@@ -127,29 +131,29 @@ test('a parser module that does not match the installed compiler, or DOCFORGE_TS
       return file;
     };
     writeFileSync(path.join(dir, 'typescript-parser.cjs'), readFileSync(parserFile));
-    assert.equal(parserModuleFor(tsFile, version, {}, write({})), path.join(dir, 'typescript-parser.cjs'));
-    assert.equal(parserModuleFor(tsFile, version, { DOCFORGE_TS_PARSER: 'whole' }, write({})), null);
-    assert.equal(parserModuleFor(tsFile, version, {}, write({ typescript: '5.0.0' })), null);
-    assert.equal(parserModuleFor(tsFile, version, {}, write({ source_size: manifest.source_size + 1 })), null);
+    assert.equal(parserModuleFor(tsFile, version, Accelerators.from({}), write({})), path.join(dir, 'typescript-parser.cjs'));
+    assert.equal(parserModuleFor(tsFile, version, Accelerators.from(readDocforgeConfig({ DOCFORGE_TS_PARSER: 'whole' })), write({})), null);
+    assert.equal(parserModuleFor(tsFile, version, Accelerators.from({}), write({ typescript: '5.0.0' })), null);
+    assert.equal(parserModuleFor(tsFile, version, Accelerators.from({}), write({ source_size: manifest.source_size + 1 })), null);
     // typescript.js patched in place to the same size (patch-package): its mtime moved.
-    assert.equal(parserModuleFor(tsFile, version, {}, write({ source_mtime_ms: manifest.source_mtime_ms + 1 })), null);
-    assert.equal(parserModuleFor(tsFile, version, {}, write({ module_size: manifest.module_size - 1 })), null);
-    for (const text of ['null', '[]', '"x"', '42']) assert.equal(parserModuleFor(tsFile, version, {}, write(text)), null, text);
-    assert.equal(parserModuleFor(tsFile, version, {}, write({ roots: PARSER_API.slice(1) })), null);
-    assert.equal(parserModuleFor(tsFile, version, {}, write('{ not json')), null);
-    assert.equal(parserModuleFor(tsFile, version, {}, path.join(dir, 'missing.json')), null);
+    assert.equal(parserModuleFor(tsFile, version, Accelerators.from({}), write({ source_mtime_ms: manifest.source_mtime_ms + 1 })), null);
+    assert.equal(parserModuleFor(tsFile, version, Accelerators.from({}), write({ module_size: manifest.module_size - 1 })), null);
+    for (const text of ['null', '[]', '"x"', '42']) assert.equal(parserModuleFor(tsFile, version, Accelerators.from({}), write(text)), null, text);
+    assert.equal(parserModuleFor(tsFile, version, Accelerators.from({}), write({ roots: PARSER_API.slice(1) })), null);
+    assert.equal(parserModuleFor(tsFile, version, Accelerators.from({}), write('{ not json')), null);
+    assert.equal(parserModuleFor(tsFile, version, Accelerators.from({}), path.join(dir, 'missing.json')), null);
     // A FIFO or a directory as the manifest: not read (no hang), the whole compiler.
     const fifoDir = path.join(dir, 'fifo');
     mkdirSync(fifoDir);
     execFileSync('mkfifo', [path.join(fifoDir, 'typescript-parser.json')]);
     writeFileSync(path.join(fifoDir, 'typescript-parser.cjs'), readFileSync(parserFile));
-    assert.equal(parserModuleFor(tsFile, version, {}, path.join(fifoDir, 'typescript-parser.json')), null);
+    assert.equal(parserModuleFor(tsFile, version, Accelerators.from({}), path.join(fifoDir, 'typescript-parser.json')), null);
     rmSync(path.join(dir, 'typescript-parser.json'));
     mkdirSync(path.join(dir, 'typescript-parser.json'));
-    assert.equal(parserModuleFor(tsFile, version, {}, path.join(dir, 'typescript-parser.json')), null);
+    assert.equal(parserModuleFor(tsFile, version, Accelerators.from({}), path.join(dir, 'typescript-parser.json')), null);
     rmSync(path.join(dir, 'typescript-parser.json'), { recursive: true });
     rmSync(path.join(dir, 'typescript-parser.cjs'));
-    assert.equal(parserModuleFor(tsFile, version, {}, write({})), null);
+    assert.equal(parserModuleFor(tsFile, version, Accelerators.from({}), write({})), null);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -172,11 +176,11 @@ test('a parser module that loads but is hollow, truncated or throws is refused, 
     for (const [name, text] of Object.entries(cases)) {
       const file = path.join(dir, `${name}.cjs`);
       writeFileSync(file, text);
-      assert.equal(loadParserModule(file, version), null, name);
+      assert.equal(loadParserModule(file, version, Accelerators.from(readDocforgeConfig())), null, name);
     }
     const good = path.join(dir, 'good.cjs');
     writeFileSync(good, whole);
-    const load = loadParserModule(good, version);
+    const load = loadParserModule(good, version, Accelerators.from(readDocforgeConfig()));
     assert.equal(typeof (load?.exports as typeof TS | undefined)?.createSourceFile, 'function');
   } finally {
     if (cacheDir === undefined) delete process.env['DOCFORGE_CODE_CACHE_DIR'];

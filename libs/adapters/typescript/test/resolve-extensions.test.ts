@@ -1,7 +1,7 @@
 // Pins relative module resolution by extension as TypeScript does it: a written .js/.jsx/.mjs/.cjs stands for the TypeScript source or the declaration file (./shapes.js -> shapes.d.ts), the order among several candidates, extensionless paths and directories, and the runtime-first order of JavaScript importers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractTypeScript, fileCandidates, linkTypeScript, resolutionModeOf, SpecifierResolver } from '../src/index.js';
+import { fileCandidates, linkTypeScript, resolutionModeOf, SpecifierResolver, extractTypeScript } from '../src/adapter.js';
 import { memoryResolver } from './helpers.js';
 
 /** Resolves `specifier` from `from` over a project holding exactly `files` (texts only matter for package.json). */

@@ -1,7 +1,7 @@
 // Pins tsconfig/jsconfig `paths` and `baseUrl` aliases: extends chains (JSON with comments), nearest config per directory, unresolved aliases as unresolved_import warnings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractTypeScript, linkTypeScript } from '../src/index.js';
+import { linkTypeScript, extractTypeScript } from '../src/adapter.js';
 import { memoryResolver } from './helpers.js';
 import { parseConfigText } from '../src/tsconfig.js';
 import ts from 'typescript';

@@ -1,9 +1,9 @@
-// Pins the DOCFORGE_ACCELERATE switch (accelerate.cts, issue 29): unset or blank is every tactic,
+// Pins the DOCFORGE_ACCELERATE switch (switch.cts, accelerators.cts; issue 29): unset or blank is every tactic,
 // `off` none, `-name,-name` all but those; anything else is refused with a message naming the
-// known tactics, and `accelerated` (the gates) reads an invalid value as all off.
+// known tactics, and `Accelerators` (the gates) reads an invalid value as all off.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ACCELERATE_ENV, AccelerateError, ACCELERATORS, accelerated, parseAccelerate } from '../src/index.js';
+import { ACCELERATE_ENV, AccelerateError, ACCELERATORS, Accelerators, parseAccelerate } from '../src/index.cjs';
 
 test('unset or blank turns every tactic on, off turns every tactic off', () => {
   assert.deepEqual([...parseAccelerate(undefined)], [...ACCELERATORS]);
@@ -33,10 +33,19 @@ test('unknown names, items without their minus and off inside a list are refused
   }
 });
 
-test('accelerated reads the environment it is given; an invalid value is all off there, never an exception', () => {
-  assert.equal(accelerated('prestart', {}), true);
-  assert.equal(accelerated('prestart', { [ACCELERATE_ENV]: '-prestart' }), false);
-  assert.equal(accelerated('code-cache', { [ACCELERATE_ENV]: '-prestart' }), true);
-  assert.equal(accelerated('code-cache', { [ACCELERATE_ENV]: 'off' }), false);
-  assert.equal(accelerated('code-cache', { [ACCELERATE_ENV]: '-nope' }), false);
+test('Accelerators read the settings they are given; an invalid value is all off there, never an exception', () => {
+  const accelerated = (name: (typeof ACCELERATORS)[number], accelerateText?: string): boolean => Accelerators.from({ accelerateText }).on(name);
+  assert.equal(accelerated('prestart'), true);
+  assert.equal(accelerated('prestart', '-prestart'), false);
+  assert.equal(accelerated('code-cache', '-prestart'), true);
+  assert.equal(accelerated('code-cache', 'off'), false);
+  assert.equal(accelerated('code-cache', '-nope'), false);
+});
+
+test('DOCFORGE_TS_PARSER=whole turns parser-module off; the code cache directory is null when code-cache is off', () => {
+  assert.equal(Accelerators.from({ tsParser: 'whole' }).on('parser-module'), false);
+  assert.equal(Accelerators.from({ tsParser: 'whole' }).on('code-cache'), true);
+  assert.equal(Accelerators.from({ codeCacheDirText: '/tmp/x' }).codeCacheDir, '/tmp/x');
+  assert.equal(Accelerators.from({ codeCacheDirText: '/tmp/x', accelerateText: '-code-cache' }).codeCacheDir, null);
+  assert.equal(Accelerators.from({ codeCacheDirText: 'off' }).codeCacheDir, null);
 });

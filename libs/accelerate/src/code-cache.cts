@@ -1,5 +1,6 @@
 /**
- * A V8 code cache for large CommonJS modules, used for the TypeScript compiler (issue 14): loading the 9 MB `typescript.js` costs about 150 ms of compilation in every
+ * A V8 code cache for large CommonJS modules, used for the TypeScript compiler (issue 14; moved here
+ * from the TypeScript adapter with the accelerators' fence, issue 29): loading the 9 MB `typescript.js` costs about 150 ms of compilation in every
  * thread that loads it; with cached data made after a warm-up run (so the functions a parse needs
  * are in it) it costs about 45 ms. Node 20 has no
  * `module.enableCompileCache` (Node 22), hence this module.
@@ -59,16 +60,24 @@ export interface CodeCacheOptions {
 const MAGIC = Buffer.from('DFV8CC1\n', 'latin1');
 const DIGEST_BYTES = 32;
 
+/** Where the code cache lives, as libs/core config.ts reads it (`readDocforgeConfig()` satisfies this shape). */
+export interface CodeCacheSettings {
+  /** `DOCFORGE_CODE_CACHE_DIR` when set and non-empty, else null/undefined. */
+  readonly codeCacheDirText?: string | null;
+  /** `XDG_CACHE_HOME` when set and non-empty, else null/undefined. */
+  readonly xdgCacheHome?: string | null;
+}
+
 /**
- * The per-user code cache directory for `env`: `DOCFORGE_CODE_CACHE_DIR` when absolute (`off`
- * disables: null), else `$XDG_CACHE_HOME/docforge/v8` when that is absolute, else
- * `~/.cache/docforge/v8`. Pure: creates nothing.
+ * The per-user code cache directory: `DOCFORGE_CODE_CACHE_DIR` when absolute (`off` disables:
+ * null), else `$XDG_CACHE_HOME/docforge/v8` when that is absolute, else `~/.cache/docforge/v8`.
+ * Pure: creates nothing.
  */
-export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
-  const override = env['DOCFORGE_CODE_CACHE_DIR'];
+export function codeCacheDir(settings: CodeCacheSettings): string | null {
+  const override = settings.codeCacheDirText;
   if (override === 'off') return null;
   if (override && path.isAbsolute(override)) return override;
-  const xdg = env['XDG_CACHE_HOME'];
+  const xdg = settings.xdgCacheHome;
   return xdg && path.isAbsolute(xdg) ? path.join(xdg, 'docforge', 'v8') : path.join(homedir(), '.cache', 'docforge', 'v8');
 }
 

@@ -1,12 +1,13 @@
 /**
- * The start-up accelerators' switch (issue 29 item 2): `DOCFORGE_ACCELERATE` names which of the
- * tactics that shorten a one-shot `docforge sync` run. Unset or empty: all of them; `off`: none;
- * `-name,-name`: all but those. Every tactic's gate asks {@link accelerated}; the process entries
- * (the CLI, docforge-mcp) check the value once with {@link parseAccelerate} and refuse an unknown
- * name. CommonJS (`.cts`, no imports) because CommonJS code gates tactics too (the CLI launcher,
- * the TypeScript adapter's compiler loader) and Node 20.10 cannot `require` an ES module; the ESM
- * side imports it from `@docforge/core`'s index. Answers are the same with every tactic off
- * (test/accelerators-off.test.ts); only start-up time differs (docs/benchmarks.md, accelerators).
+ * The start-up accelerators' switch (issue 29 item 2): `DOCFORGE_ACCELERATE` (read by
+ * libs/core config.ts) names which of the tactics that shorten a one-shot `docforge sync` run.
+ * Unset or empty: all of them; `off`: none; `-name,-name`: all but those. Every tactic's gate asks
+ * an {@link Accelerators} (accelerators.cts) built from the config; the process entries (the CLI,
+ * docforge-mcp) check the value once with {@link parseAccelerate} and refuse an unknown name.
+ * CommonJS (`.cts`, no imports) because CommonJS code gates tactics too (the CLI launcher, the
+ * TypeScript adapter's compiler loader) and Node 20.10 (the engines floor) cannot `require` an ES
+ * module. Answers are the same with every tactic off (test/accelerators-off.test.ts); only
+ * start-up time differs (docs/benchmarks.md, accelerators).
  */
 
 /** Every tactic's name, in the order docs/benchmarks.md lists them. */
@@ -15,7 +16,7 @@ const ACCELERATOR_LIST = ['cli-bundle', 'no-change-check', 'prestart', 'code-cac
 /**
  * A tactic's name: `cli-bundle` (the launcher's bundled no-change check, apps/cli/dist/bundle),
  * `no-change-check` (a sync first checks whether the publication is current with light imports,
- * libs/index no-change.ts, before loading the full sync; without it nothing prestarts either),
+ * libs/sync no-change.ts, before loading the full sync; without it nothing prestarts either),
  * `prestart` (a build worker started as soon as that check finds a build coming), `code-cache`
  * (the TypeScript compiler's V8 code cache), `parser-module` (the parser part of typescript.js
  * instead of the whole compiler), `worker-bundle` (the bundled build worker instead of the
@@ -27,7 +28,7 @@ export type Accelerator = (typeof ACCELERATOR_LIST)[number];
 /** Every tactic's name (see {@link Accelerator}). */
 export const ACCELERATORS: readonly Accelerator[] = ACCELERATOR_LIST;
 
-/** The environment variable {@link parseAccelerate} reads. */
+/** The environment variable whose value {@link parseAccelerate} reads (libs/core config.ts `accelerateText`). */
 export const ACCELERATE_ENV = 'DOCFORGE_ACCELERATE';
 
 /** A `DOCFORGE_ACCELERATE` value that names no known tactic or is not of the documented form. */
@@ -59,18 +60,4 @@ export function parseAccelerate(value: string | undefined): ReadonlySet<Accelera
     enabled.delete(name as Accelerator);
   }
   return enabled;
-}
-
-/**
- * Whether the tactic `name` is on in `env` (default `process.env`). An invalid value turns every
- * tactic off here (each tactic's off path gives the same answers); the process entries report it.
- * Never throws.
- */
-export function accelerated(name: Accelerator, env: NodeJS.ProcessEnv = process.env): boolean {
-  try {
-    return parseAccelerate(env[ACCELERATE_ENV]).has(name);
-  } catch (error) {
-    if (error instanceof AccelerateError) return false;
-    throw error;
-  }
 }
