@@ -112,7 +112,8 @@ test('a worker killed with SIGKILL is reported dead and is not restarted silentl
 });
 
 test('a worker without browser activity is reclaimed after the (shortened) idle timeout; activity postpones it', async (t) => {
-  const daemon = await startDaemon({ DOCFORGE_VIEWER_IDLE_MS: '1000' });
+  // 2.5 s: long enough that one browser request on a loaded 2-core machine (CI) never spans it.
+  const daemon = await startDaemon({ DOCFORGE_VIEWER_IDLE_MS: '2500' });
   const project = fakeProject();
   t.after(async () => {
     await daemon.stop();
@@ -120,9 +121,9 @@ test('a worker without browser activity is reclaimed after the (shortened) idle 
   });
   const c = await daemon.connect();
   const { worker } = await c.request('ensure_worker', ensurePayload(project));
-  assert.equal((await c.request('list_workers', {})).manager.idle_timeout_ms, 1000);
+  assert.equal((await c.request('list_workers', {})).manager.idle_timeout_ms, 2500);
   // Browser requests (the worker reports activity) keep it alive well past the timeout.
-  for (const began = Date.now(); Date.now() - began < 2500; ) {
+  for (const began = Date.now(); Date.now() - began < 5500; ) {
     await (await fetch(`http://127.0.0.1:${worker.port}/api/overview`)).json();
     await new Promise((r) => setTimeout(r, 150));
   }
