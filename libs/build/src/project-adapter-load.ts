@@ -9,16 +9,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { errors, type DocforgeError } from '@docforge/core';
 import { fingerprintProjectAdapter, MISSING_FILE_HASH, validInputGlob } from '@docforge/project';
-import type { ProjectAdapterReport, ProjectAdapterRunner, ProjectAdapterTask } from './project-adapter.js';
+import type { LoadedAdapter, ProjectAdapterReport, ProjectAdapterRunner, ProjectAdapterTask } from './project-adapter.js';
 import { runnerOf } from './project-adapter-run.js';
-
-/** The loaded module (or why it could not load), bound to the fingerprint it was loaded under. */
-export interface LoadedAdapter {
-  fingerprint: string;
-  report: ProjectAdapterReport;
-  extract: ((context: unknown) => unknown) | null;
-  rawInputs: unknown[] | null;
-}
 
 /** The project-owned adapter as a build uses it: what was reported, and its runner (null when it did not load). */
 export interface ProjectAdapterHandle {

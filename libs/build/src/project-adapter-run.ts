@@ -9,9 +9,8 @@ import { ALIASED_RELATIONS, withContentHash, type GraphEdge, type GraphNode, typ
 import { decodeSourceText, invalidEncodingIssue, walkAdapterInputs, type Descriptor } from '@docforge/project';
 import {
   MAX_ADAPTER_EDGES, MAX_ADAPTER_INPUT_BYTES, MAX_ADAPTER_ISSUES, MAX_ADAPTER_NODES, MAX_ADAPTER_TOTAL_BYTES,
-  type ProjectAdapterOutput, type ProjectAdapterRunInput, type ProjectAdapterRunner,
+  type LoadedAdapter, type ProjectAdapterOutput, type ProjectAdapterRunInput, type ProjectAdapterRunner,
 } from './project-adapter.js';
-import type { LoadedAdapter } from './project-adapter-load.js';
 
 /** Reports one issue of a run (the run keeps at most {@link MAX_ADAPTER_ISSUES}). */
 type IssueSink = (severity: SourceIssue['severity'], code: string, message: string, nodeId?: string | null) => void;

@@ -143,3 +143,10 @@ export function issuesHash(issues: readonly SourceIssue[]): string {
   return hashJson(issues);
 }
 
+/** The loaded module (or why it could not load), bound to the fingerprint it was loaded under. */
+export interface LoadedAdapter {
+  fingerprint: string;
+  report: ProjectAdapterReport;
+  extract: ((context: unknown) => unknown) | null;
+  rawInputs: unknown[] | null;
+}
