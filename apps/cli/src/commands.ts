@@ -97,6 +97,8 @@ export async function runInit(dir: string, json: boolean): Promise<number> {
     print(`  code roots:    ${result.code_roots.join(', ') || '(none)'}`);
     print(`  markdown files found: ${result.markdown_files}`);
     if (result.markdown_files === 0) print('  warning: no Markdown found; add documents under the content roots, or edit docforge.toml');
+    // Nothing is left out without a word (issue 30 item 11): each path and why.
+    for (const item of result.left_out) print(`  left out ${item.path}: ${item.reason}`);
   }
   return 0;
 }

@@ -12,7 +12,7 @@ export type {
 export { changesetSha256, operationSha256 } from './hash.js';
 export { ChangesetStore, CHANGESET_ID_PATTERN, MAX_CHANGESET_BYTES, STORE_LOCK_TIMEOUT_MS, documentProblem } from './store.js';
 export type { StoreListing } from './store.js';
-export { writerPolicy, policyRefusal, confineProposalPath, confineProposalPolicy, protectedPathProblem, governingCodeRoot } from './policy.js';
+export { writerPolicy, policyRefusal, confineProposalPath, confineProposalPolicy, protectedPathProblem, governingCodeRoot, isFileRootTempSibling } from './policy.js';
 export { operationTextProblem } from './text-check.js';
 export type { TextProblem } from './text-check.js';
 export type { WriterPolicy, ProposalPolicy } from './policy.js';

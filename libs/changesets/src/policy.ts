@@ -5,7 +5,7 @@
  * validator (`proposalOperations`) narrows operations further; nothing widens it. A project
  * integration supplies a confined {@link ProposalPolicy} that the others narrow in turn.
  */
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { errors } from '@docforge/core';
@@ -106,10 +106,45 @@ export function policyRefusal(policy: WriterPolicy, op: OperationName, paths: re
   return null;
 }
 
-/** The declared content root a normalized project-relative path lies under (lexically), or null. */
+/**
+ * The declared content root a normalized project-relative path lies under (lexically), or null. A
+ * file root (`README.md`, issue 30 item 11) holds exactly itself: nothing beside or under it.
+ */
 export function contentRootOf(rel: string, descriptor: Descriptor): string | null {
-  for (const root of descriptor.sources.content_roots) if (root === '.' || rel.startsWith(`${root}/`)) return root;
+  for (const root of descriptor.sources.content_roots) if (root === '.' || rel === root || rel.startsWith(`${root}/`)) return root;
   return null;
+}
+
+/** Like {@link contentRootOf}, but a root that is a file on disk holds only itself (never `README.md/x.md`). */
+function heldByContentRoot(rel: string, descriptor: Descriptor, rootReal: string): boolean {
+  return descriptor.sources.content_roots.some((root) => {
+    if (root === '.' || rel === root) return true;
+    if (!rel.startsWith(`${root}/`)) return false;
+    try {
+      return lstatSync(path.join(rootReal, ...root.split('/'))).isDirectory();
+    } catch (error) {
+      // A content folder not created yet holds what is proposed under it; any other failure holds nothing.
+      return (error as NodeJS.ErrnoException).code === 'ENOENT';
+    }
+  });
+}
+
+/**
+ * Whether a normalized project-relative path is what a content file root lets canonical
+ * application touch beside the file itself: a temporary sibling `.<file>.<anything>.tmp` in the
+ * same folder (the atomic write's temp file, removed after the rename). Item 16's directory-handle
+ * confinement asks this for names in a file root's folder; every other name there is refused.
+ */
+export function isFileRootTempSibling(rel: string, descriptor: Descriptor): boolean {
+  const slash = rel.lastIndexOf('/');
+  const dir = slash < 0 ? '' : rel.slice(0, slash + 1);
+  const name = rel.slice(slash + 1);
+  return descriptor.sources.content_roots.some((root) => {
+    // Only a root named like a content file can be a file root (a folder root has no temp siblings).
+    if (!/\.(md|markdown|toml)$/i.test(root) || !root.startsWith(dir) || root.slice(dir.length).includes('/')) return false;
+    const file = root.slice(dir.length);
+    return name.startsWith(`.${file}.`) && name.endsWith('.tmp') && name.length > file.length + 6;
+  });
 }
 
 function rootDepth(root: string): number {
@@ -171,7 +206,7 @@ export function confineProposalPath(descriptor: Descriptor, rel: string): string
   if (resolved !== path.join(rootReal, ...normalized.split('/'))) {
     throw errors.pathOutsideRoot(`${JSON.stringify(rel)} passes through a symbolic link; proposals write plain paths inside the content roots only.`, { path: rel });
   }
-  if (contentRootOf(normalized, descriptor) === null) {
+  if (!heldByContentRoot(normalized, descriptor, rootReal)) {
     throw errors.pathOutsideRoot(`${JSON.stringify(rel)} is outside the content roots (${descriptor.sources.content_roots.join(', ')}).`, { path: rel, content_roots: descriptor.sources.content_roots });
   }
   const problem = protectedPathProblem(descriptor, normalized);

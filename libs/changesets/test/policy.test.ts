@@ -1,12 +1,12 @@
 // Pins which paths proposals may write whatever the roots are: the most specific declared root decides (a code root nested in a content root is never written, a content root nested in a code root is), and the descriptor, the state dir and .git are never written; confineProposalPath refuses them with path_outside_root.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DocforgeError } from '@docforge/core';
 import type { Descriptor } from '@docforge/project';
-import { confineProposalPath, governingCodeRoot, protectedPathProblem } from '../src/index.js';
+import { confineProposalPath, governingCodeRoot, isFileRootTempSibling, protectedPathProblem } from '../src/index.js';
 
 function descriptor(contentRoots: string[], codeRoots: string[]): Descriptor {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'df-policy-')));
@@ -42,4 +42,20 @@ test('the descriptor, the state dir, .git and code roots are refused whatever th
   }
   assert.equal(confineProposalPath(d, './docs/x.md'), 'docs/x.md');
   assert.throws(() => confineProposalPath(d, './docforge.toml'), /project descriptor/);
+});
+
+test('a file content root (README.md inside code root "."): exactly that file is writable, plus its own temp siblings for the applier; nothing beside it', () => {
+  const d = descriptor(['docs', 'README.md', 'guides/intro.md'], ['.']);
+  writeFileSync(path.join(d.root, 'README.md'), '# Main\n');
+  assert.equal(confineProposalPath(d, 'README.md'), 'README.md');
+  assert.equal(confineProposalPath(d, 'guides/intro.md'), 'guides/intro.md');
+  assert.equal(governingCodeRoot('README.md', d), null, 'the file root is more specific than code root "."');
+  for (const rel of ['README.md.bak', 'README.markdown', 'NOTES.md', 'README.md/x.md', 'guides/other.md', '.README.md.1.tmp']) {
+    assert.throws(() => confineProposalPath(d, rel), (error: unknown) => error instanceof DocforgeError && error.code === 'path_outside_root', rel);
+  }
+  assert.equal(isFileRootTempSibling('.README.md.123.abcdef.tmp', d), true);
+  assert.equal(isFileRootTempSibling('guides/.intro.md.9.ff.tmp', d), true);
+  for (const rel of ['.README.md.tmp', 'README.md.1.tmp', '.NOTES.md.1.x.tmp', '.intro.md.1.x.tmp', 'guides/.README.md.1.x.tmp', '.docs.1.x.tmp']) {
+    assert.equal(isFileRootTempSibling(rel, d), false, rel);
+  }
 });

@@ -48,7 +48,8 @@ export function renderDescriptor(d: DescriptorTemplate): string {
     `name = ${tomlString(d.name)}`,
     '',
     '[sources]',
-    '# Canonical Markdown (*.md) and TOML record files; the only paths DocForge may write.',
+    '# Folders of canonical Markdown (*.md) and TOML record files, or single Markdown files;',
+    '# the only paths DocForge may write.',
     `content_roots = ${tomlArray(d.content_roots)}`,
     '# Read by the code adapters; never written.',
     `code_roots = ${tomlArray(d.code_roots)}`,
@@ -75,20 +76,31 @@ export function renderDescriptor(d: DescriptorTemplate): string {
   ].join('\n');
 }
 
+/** A top-level path `docforge init` did not declare as a root, and why (printed, so nothing is left out without a word). */
+export interface InitLeftOut {
+  /** Project-relative POSIX path (a folder or a file). */
+  path: string;
+  reason: string;
+}
+
 /** Summary returned by {@link initProject}. */
 export interface InitResult {
   /** Absolute path of the written docforge.toml. */
   path: string;
   descriptor_text: string;
+  /** Folder roots first, then top-level Markdown files, each its own file root. */
   content_roots: string[];
   code_roots: string[];
-  /** Markdown files found under the chosen content roots. */
+  /** Markdown files found under the chosen content roots (file roots included). */
   markdown_files: number;
+  /** What init found but did not declare, with the reason and how to add it. */
+  left_out: InitLeftOut[];
 }
 
 const MARKDOWN_EXT = /\.(md|markdown)$/i;
 const TS_EXT = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
 const PY_EXT = /\.py$/i;
+const DOCS_FOLDERS = ['docs', 'doc', 'documentation'];
 
 function skippedDir(name: string): boolean {
   return name.startsWith('.') || name === 'node_modules';
@@ -111,6 +123,96 @@ function visitFiles(dir: string, visit: (name: string) => boolean): boolean {
   return false;
 }
 
+/** Markdown files below `dir` (as {@link visitFiles} sees them). */
+function countMarkdown(dir: string): number {
+  let count = 0;
+  visitFiles(dir, (file) => {
+    if (MARKDOWN_EXT.test(file)) count += 1;
+    return false;
+  });
+  return count;
+}
+
+/** The project's top level: folders init may choose (sorted), hidden folders, and regular files (sorted). */
+interface TopLevel {
+  dirs: string[];
+  hidden: string[];
+  files: string[];
+  nodeModules: boolean;
+}
+
+function topLevelOf(root: string): TopLevel {
+  const entries = readdirSync(root, { withFileTypes: true });
+  const names = (keep: (entry: (typeof entries)[number]) => boolean): string[] => entries.filter(keep).map((entry) => entry.name).sort();
+  return {
+    dirs: names((entry) => entry.isDirectory() && !skippedDir(entry.name)),
+    hidden: names((entry) => entry.isDirectory() && entry.name.startsWith('.') && entry.name !== '.git'),
+    files: names((entry) => entry.isFile()),
+    nodeModules: entries.some((entry) => entry.name === 'node_modules'),
+  };
+}
+
+/**
+ * The content roots of a project (issue 30 item 11): `docs`/`doc`/`documentation` when they hold
+ * Markdown, else the top-level folders holding Markdown; then every top-level Markdown file (the
+ * main README first among them by name order) as its own file root, never `.` (which would make
+ * every top-level `*.toml` a record file). Whatever holds Markdown or TOML and is not declared is
+ * listed in `leftOut` with the reason.
+ */
+function contentChoice(root: string, top: TopLevel): { roots: string[]; markdownFiles: number; leftOut: InitLeftOut[] } {
+  const leftOut: InitLeftOut[] = [];
+  const counts = new Map(top.dirs.map((name) => [name, countMarkdown(join(root, name))]));
+  const withMarkdown = top.dirs.filter((name) => (counts.get(name) ?? 0) > 0);
+  let dirRoots = withMarkdown.filter((name) => DOCS_FOLDERS.includes(name));
+  if (dirRoots.length > 0) {
+    for (const name of withMarkdown.filter((dir) => !dirRoots.includes(dir))) {
+      leftOut.push({ path: name, reason: `holds ${counts.get(name)} Markdown ${counts.get(name) === 1 ? 'file' : 'files'}, but ${dirRoots.join(', ')} is the documentation folder; add "${name}" to content_roots to index it` });
+    }
+  } else dirRoots = withMarkdown;
+  for (const name of top.hidden) {
+    if (countMarkdown(join(root, name)) > 0) leftOut.push({ path: name, reason: 'a hidden folder (tool configuration such as .github); add it to content_roots to index its Markdown' });
+  }
+  const fileRoots: string[] = [];
+  for (const file of top.files.filter((name) => MARKDOWN_EXT.test(name))) {
+    const stem = file.replace(MARKDOWN_EXT, '');
+    const twin = dirRoots.flatMap((dir) => [`${dir}/${stem}.md`, `${dir}/${stem}.markdown`]).find((rel) => existsSync(join(root, rel)));
+    if (twin !== undefined) {
+      leftOut.push({ path: file, reason: `its document id "${stem}" would be the id of ${twin} too (a duplicate id); give one of them an id in TOML front matter, then add "${file}" to content_roots` });
+    } else fileRoots.push(file);
+  }
+  for (const file of top.files.filter((name) => /\.toml$/i.test(name) && name !== DESCRIPTOR_FILE)) {
+    leftOut.push({ path: file, reason: 'top-level TOML is configuration, not DocForge records (a content root reads every *.toml as a record file, so the project root is never one)' });
+  }
+  if (top.nodeModules) leftOut.push({ path: 'node_modules', reason: 'installed dependencies are never indexed' });
+  let markdownFiles = fileRoots.length;
+  for (const dir of dirRoots) markdownFiles += counts.get(dir) ?? 0;
+  return { roots: [...dirRoots, ...fileRoots], markdownFiles, leftOut };
+}
+
+/** The code roots and adapter languages: top-level folders holding code, or `.` when the root itself holds an entry point. */
+function codeChoice(root: string, top: TopLevel, contentRoots: readonly string[]): { roots: string[]; languages: Set<string> } {
+  const languages = new Set<string>();
+  const roots: string[] = [];
+  for (const name of top.dirs) {
+    if (contentRoots.includes(name)) continue;
+    let found = false;
+    visitFiles(join(root, name), (file) => {
+      if (TS_EXT.test(file)) { languages.add('typescript'); found = true; }
+      if (PY_EXT.test(file)) { languages.add('python'); found = true; }
+      return languages.size === 2;
+    });
+    if (found) roots.push(name);
+  }
+  // Root-level code files (a package's entry point such as pino's pino.js) are only covered by
+  // the root itself: then the code root is `.`, with build output and coverage excluded too.
+  if (top.files.some((file) => (TS_EXT.test(file) && !CONFIG_FILE.test(file)) || PY_EXT.test(file))) {
+    roots.splice(0, roots.length, '.');
+    if (top.files.some((file) => TS_EXT.test(file))) languages.add('typescript');
+    if (top.files.some((file) => PY_EXT.test(file))) languages.add('python');
+  }
+  return { roots, languages };
+}
+
 function sanitizeId(name: string): string {
   const id = name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 64).replace(/[-.]+$/, '');
   return id === '' ? 'project' : id;
@@ -119,7 +221,8 @@ function sanitizeId(name: string): string {
 /**
  * `docforge init DIR`: inspects DIR and writes a docforge.toml for it (atomically: temp file, then
  * a no-overwrite link into place). Content roots: `docs`/`doc`/`documentation` when they hold
- * Markdown, else the top-level directories holding Markdown, else `.`. Code roots: the other
+ * Markdown, else the top-level directories holding Markdown, plus each top-level Markdown file as
+ * a file root (never `.`); what is not declared is listed in `left_out`. Code roots: the other
  * top-level directories holding .ts/.js/.py files, or `.` when the root itself holds code files
  * other than tool configuration (pino's `pino.js`), then also excluding {@link ROOT_CODE_EXCLUDES}.
  * @param options.id project id; by default derived from the directory name
@@ -143,46 +246,11 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
     throw errors.descriptorInvalid(`${DESCRIPTOR_FILE}: [project].id must match ^[a-z0-9][a-z0-9._-]{0,63}$, got "${id}"`, { path: DESCRIPTOR_FILE, line: null, key: 'project.id' });
   }
 
-  const topDirs = readdirSync(root, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && !skippedDir(entry.name))
-    .map((entry) => entry.name)
-    .sort();
-  const hasMarkdown = (name: string): boolean => visitFiles(join(root, name), (file) => MARKDOWN_EXT.test(file));
-  let contentRoots = topDirs.filter((name) => ['docs', 'doc', 'documentation'].includes(name) && hasMarkdown(name));
-  if (contentRoots.length === 0) contentRoots = topDirs.filter(hasMarkdown);
-  if (contentRoots.length === 0) contentRoots = ['.'];
-
-  const languages = new Set<string>();
-  const codeRoots: string[] = [];
-  for (const name of topDirs) {
-    if (contentRoots.includes(name)) continue;
-    let found = false;
-    visitFiles(join(root, name), (file) => {
-      if (TS_EXT.test(file)) { languages.add('typescript'); found = true; }
-      if (PY_EXT.test(file)) { languages.add('python'); found = true; }
-      return languages.size === 2;
-    });
-    if (found) codeRoots.push(name);
-  }
-  // Root-level code files (a package's entry point such as pino's pino.js) are only covered by
-  // the root itself: then the code root is `.`, with build output and coverage excluded too.
-  const rootFiles = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
-  if (rootFiles.some((file) => (TS_EXT.test(file) && !CONFIG_FILE.test(file)) || PY_EXT.test(file))) {
-    codeRoots.splice(0, codeRoots.length, '.');
-    if (rootFiles.some((file) => TS_EXT.test(file))) languages.add('typescript');
-    if (rootFiles.some((file) => PY_EXT.test(file))) languages.add('python');
-  }
+  const top = topLevelOf(root);
+  const content = contentChoice(root, top);
+  const contentRoots = content.roots;
+  const { roots: codeRoots, languages } = codeChoice(root, top, contentRoots);
   const exclude = codeRoots.includes('.') ? [...DEFAULT_EXCLUDES, ...ROOT_CODE_EXCLUDES] : DEFAULT_EXCLUDES;
-
-  let markdownFiles = 0;
-  for (const contentRoot of contentRoots) {
-    if (contentRoot === '.') {
-      for (const entry of readdirSync(root, { withFileTypes: true })) if (entry.isFile() && MARKDOWN_EXT.test(entry.name)) markdownFiles += 1;
-      for (const name of topDirs) visitFiles(join(root, name), (file) => { if (MARKDOWN_EXT.test(file)) markdownFiles += 1; return false; });
-    } else {
-      visitFiles(join(root, contentRoot), (file) => { if (MARKDOWN_EXT.test(file)) markdownFiles += 1; return false; });
-    }
-  }
 
   const code = BUILTIN_CODE_ADAPTERS.filter((language) => languages.has(language));
   const text = renderDescriptor({ id, name: basename(root), content_roots: contentRoots, code_roots: codeRoots, code, exclude });
@@ -202,5 +270,5 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   } finally {
     try { unlinkSync(temp); } catch { /* already renamed */ }
   }
-  return { path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: markdownFiles };
+  return { path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: content.markdownFiles, left_out: content.leftOut };
 }

@@ -118,15 +118,26 @@ function entryOf(rel: string, role: Role, stat: BigIntStats): SourceEntry {
   return { path: rel, role, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() };
 }
 
-/** Walks one declared root depth-first (no-op when the role takes no extension; `root_not_found` when it is no directory). */
+/**
+ * Walks one declared root depth-first (no-op when the role takes no extension). A root that is a
+ * file (issue 30 item 11: `README.md` as a content root, `pino.js` as a code root) is that one
+ * source, its folder recorded as read (the source watcher then sees it change); a file the role
+ * does not read, a missing root or another file type is an error issue `root_not_found`.
+ */
 function walkRoot(run: WalkRun, rootRel: string, role: Role, extensions: ReadonlySet<string>): void {
   if (extensions.size === 0) return;
   const startRel = rootRel === '.' ? '' : rootRel;
   if (run.rules.skipDir(startRel)) return;
   const start = startRel === '' ? run.root : `${run.rootPrefix}${startRel}`;
   try {
-    if (!statSync(start).isDirectory()) {
-      run.issues.push(issue('error', 'root_not_found', startRel, `${startRel}: declared ${role} root is not a directory`));
+    const stat = statSync(start);
+    if (!stat.isDirectory()) {
+      if (!stat.isFile() || !fileRootReadable(role, startRel, extensions)) {
+        const takes = role === 'content' ? 'a Markdown or TOML file' : 'a code file of the enabled adapters';
+        run.issues.push(issue('error', 'root_not_found', startRel, `${startRel}: declared ${role} root is not a directory, nor ${takes}`));
+        return;
+      }
+      walkFileRoot(run, startRel, role, extensions);
       return;
     }
   } catch {
@@ -135,6 +146,29 @@ function walkRoot(run: WalkRun, rootRel: string, role: Role, extensions: Readonl
   }
   const stack: string[] = [startRel];
   while (stack.length > 0) readDirectory(run, stack.pop() as string, role, extensions, stack);
+}
+
+/** Whether a file root's name is one the role reads (a source extension, or a code manifest). */
+function fileRootReadable(role: Role, rel: string, extensions: ReadonlySet<string>): boolean {
+  const name = rel.slice(rel.lastIndexOf('/') + 1);
+  return extensions.has(extensionOf(name)) || (role === 'code' && isCodeManifest(name));
+}
+
+/** A file root: the one entry (a link is examined like any link), its folder counted as read. */
+function walkFileRoot(run: WalkRun, rel: string, role: Role, extensions: ReadonlySet<string>): void {
+  const slash = rel.lastIndexOf('/');
+  run.directories.add(slash < 0 ? '' : rel.slice(0, slash));
+  let link: boolean;
+  try {
+    link = lstatSync(`${run.rootPrefix}${rel}`).isSymbolicLink();
+  } catch (error) {
+    run.issues.push(issue('warning', 'unreadable_path', rel, `${rel}: cannot stat file (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
+    return;
+  }
+  if (link) {
+    run.links += 1;
+    handleLink(run, rel, role, extensions);
+  } else addFile(run, rel, rel.slice(slash + 1), role, extensions);
 }
 
 /** Reads one directory: its subdirectories go on `stack`, its links and files are examined. */
@@ -267,7 +301,7 @@ export function codeSourcePathMatcher(desc: Descriptor, codeExtensions: readonly
   const roots = nonNested(desc.sources.code_roots);
   return (rel: string): boolean => {
     if (codeExt.size === 0 || !codeExt.has(extensionOf(rel.slice(rel.lastIndexOf('/') + 1)))) return false;
-    if (!roots.some((root) => root === '.' || rel.startsWith(`${root}/`))) return false;
+    if (!roots.some((root) => root === '.' || rel === root || rel.startsWith(`${root}/`))) return false;
     return !excluded(rel) && !skippedPath(rel);
   };
 }
@@ -292,10 +326,12 @@ export function sourcePathClassifier(desc: Descriptor, codeExtensions: readonly 
     { roots: nonNested(desc.sources.code_roots), role: 'code' as const, extensions: codeExt },
   ];
   const rootManifests = codeExt.size > 0 && !desc.sources.code_roots.includes('.');
+  const declared = new Set([...desc.sources.content_roots, ...desc.sources.code_roots]);
   /** Whether walking `rootRel` reaches `rel`: under it, with neither it nor a directory on the way skipped. */
   const reaches = (rootRel: string, rel: string): boolean => {
     const start = rootRel === '.' ? '' : rootRel;
-    if ((start !== '' && !rel.startsWith(`${start}/`)) || skipDir(start)) return false;
+    // A file root reaches exactly itself.
+    if ((start !== '' && rel !== start && !rel.startsWith(`${start}/`)) || skipDir(start)) return false;
     for (let slash = rel.indexOf('/', start === '' ? 0 : start.length + 1); slash > 0; slash = rel.indexOf('/', slash + 1)) {
       if (skipDir(rel.slice(0, slash))) return false;
     }
@@ -307,7 +343,8 @@ export function sourcePathClassifier(desc: Descriptor, codeExtensions: readonly 
     try {
       stat = lstatSync(`${rootPrefix}${rel}`, { bigint: true });
     } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? { kind: 'none' } : { kind: 'unsure' };
+      // A declared file root that vanished is a walk finding (root_not_found): only a full walk reports it.
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' && !declared.has(rel) ? { kind: 'none' } : { kind: 'unsure' };
     }
     if (!stat.isFile()) return { kind: 'unsure' };
     const name = rel.slice(rel.lastIndexOf('/') + 1);

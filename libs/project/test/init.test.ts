@@ -1,7 +1,7 @@
-// Pins docforge init: root detection on a real project (a copy of fastify), atomic write, refusal to overwrite, and a loadable result.
+// Pins docforge init: root detection on real projects (copies of fastify and pino; top-level Markdown as file roots), atomic write, refusal to overwrite, and a loadable result.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DocforgeError } from '@docforge/core';
@@ -9,6 +9,7 @@ import { initProject, loadDescriptor, parseContentSource, resolveGraph, walkSour
 import { removeTree, tempTree } from './helpers.js';
 
 const FASTIFY = fileURLToPath(new URL('../../../../node_modules/fastify', import.meta.url));
+const PINO = fileURLToPath(new URL('../../../../node_modules/pino', import.meta.url));
 
 test('init on a copy of fastify picks docs/ and, for its root-level fastify.js, the root as code root, then loads and walks', () => {
   const parent = tempTree({});
@@ -17,7 +18,10 @@ test('init on a copy of fastify picks docs/ and, for its root-level fastify.js, 
     cpSync(FASTIFY, root, { recursive: true });
     const result = initProject(root);
     assert.equal(result.path, join(root, 'docforge.toml'));
-    assert.deepEqual(result.content_roots, ['docs']);
+    // docs/, then each top-level Markdown file as its own file root (issue 30 item 11): the main README is indexed.
+    assert.deepEqual(result.content_roots, ['docs', 'GOVERNANCE.md', 'PROJECT_CHARTER.md', 'README.md', 'SECURITY.md', 'SPONSORS.md']);
+    assert.deepEqual(result.left_out.map((item) => item.path), ['test'], 'test/ holds Markdown but is left out, with a reason');
+    assert.match(result.left_out[0]!.reason, /holds 1 Markdown file, but docs is the documentation folder; add "test" to content_roots/);
     // fastify.js (the package entry point) sits at the root: only `.` covers it (issue 9 item 5).
     assert.deepEqual(result.code_roots, ['.']);
     assert.match(result.descriptor_text, /exclude = \["\*\*\/node_modules\/\*\*", "\*\*\/\.git\/\*\*", "dist\/\*\*", "build\/\*\*", "coverage\/\*\*", "\.nyc_output\/\*\*"\]/);
@@ -43,6 +47,7 @@ test('init on a copy of fastify picks docs/ and, for its root-level fastify.js, 
     const graph = resolveGraph({ descriptor: desc, sources, codePaths: new Set(walk.entries.filter((entry) => entry.role === 'code').map((entry) => entry.path)) });
     assert.equal(graph.nodes.length, content.length);
     assert.ok(graph.nodes.some((node) => node.id === 'Reference/Hooks' && node.title === 'Hooks'));
+    assert.ok(graph.nodes.some((node) => node.id === 'README' && node.source_path === 'README.md'), 'the main README is a node');
     assert.ok(graph.edges.filter((edge) => edge.relation === 'relates_to').length > 50);
     assert.ok(graph.issues.every((item) => item.severity === 'warning'));
 
@@ -57,18 +62,50 @@ test('init falls back to top-level Markdown directories, then to the root', () =
   const flat = tempTree({ 'README.md': '# R\n', 'index.js': 'module.exports = 1;\n' });
   try {
     const first = initProject(withDirs, { id: 'custom.id' });
-    assert.deepEqual(first.content_roots, ['guides', 'notes']);
+    assert.deepEqual(first.content_roots, ['guides', 'notes', 'README.md']);
     assert.deepEqual(first.code_roots, ['src']);
-    assert.equal(first.markdown_files, 2);
+    assert.equal(first.markdown_files, 3);
     assert.deepEqual(loadDescriptor(withDirs).adapter.code, ['python']);
     assert.equal(loadDescriptor(withDirs).project.id, 'custom.id');
     const second = initProject(flat);
-    assert.deepEqual(second.content_roots, ['.']);
+    // Never `.` as a content root (every top-level *.toml would become a record file): the file itself.
+    assert.deepEqual(second.content_roots, ['README.md']);
     assert.deepEqual(second.code_roots, ['.']);
     assert.equal(second.markdown_files, 1);
   } finally {
     removeTree(withDirs);
     removeTree(flat);
+  }
+});
+
+test('init on a copy of pino: its README and other top-level Markdown are file roots; what it leaves out is listed with the reason', () => {
+  const parent = tempTree({});
+  const root = join(parent, 'pino');
+  try {
+    cpSync(PINO, root, { recursive: true });
+    // What real repositories also hold: a tool's TOML, a hidden folder of Markdown, a README twin.
+    writeFileSync(join(root, 'taplo.toml'), '[formatting]\nalign_entries = true\n');
+    mkdirSync(join(root, '.github'));
+    writeFileSync(join(root, '.github', 'PULL_REQUEST_TEMPLATE.md'), '# Checklist\n');
+    writeFileSync(join(root, 'CHANGELOG.md'), '# Changelog\n');
+    writeFileSync(join(root, 'docs', 'CHANGELOG.md'), '# Older changes\n');
+    const result = initProject(root);
+    assert.deepEqual(result.content_roots, ['docs', 'CONTRIBUTING.md', 'README.md', 'SECURITY.md']);
+    assert.ok(!result.content_roots.includes('.'));
+    assert.deepEqual(result.code_roots, ['.']);
+    const reasons = new Map(result.left_out.map((item) => [item.path, item.reason]));
+    assert.match(reasons.get('CHANGELOG.md') ?? '', /document id "CHANGELOG" would be the id of docs\/CHANGELOG\.md too/);
+    assert.match(reasons.get('taplo.toml') ?? '', /top-level TOML is configuration/);
+    assert.match(reasons.get('.github') ?? '', /hidden folder/);
+    const desc = loadDescriptor(root);
+    const walk = walkSources(desc, ['.js', '.ts']);
+    const content = walk.entries.filter((entry) => entry.role === 'content').map((entry) => entry.path);
+    assert.ok(content.includes('README.md') && content.includes('docs/api.md'));
+    assert.ok(!content.includes('taplo.toml') && !content.includes('package.json'));
+    assert.equal(content.length, result.markdown_files);
+    assert.deepEqual(walk.issues.filter((item) => item.severity === 'error'), []);
+  } finally {
+    removeTree(parent);
   }
 });
 

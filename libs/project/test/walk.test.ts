@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdirSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cheapIdentity, loadDescriptor, MAX_CODE_SOURCE_BYTES, MAX_CONTENT_SOURCE_BYTES, sourceHash, statIdentity, walkSources } from '../src/index.js';
+import { cheapIdentity, codeSourcePathMatcher, loadDescriptor, MAX_CODE_SOURCE_BYTES, MAX_CONTENT_SOURCE_BYTES, sourceHash, sourcePathClassifier, statIdentity, walkSources } from '../src/index.js';
 import { removeTree, tempTree } from './helpers.js';
 
 const DESCRIPTOR = `schema_version = 1
@@ -105,16 +105,46 @@ test('symlinks: outside the root is an error issue, inside file is followed, dir
   }
 });
 
-test('missing roots and roots that are not directories are error issues, never throws', () => {
+test('missing roots and roots that are neither directories nor files of their role are error issues, never throws', () => {
   const root = fixture();
   try {
     const desc = loadDescriptor(root);
-    writeFileSync(join(root, 'notes.md'), '# a file, not a directory\n');
-    const missing = { ...desc, sources: { ...desc.sources, content_roots: ['docs', 'notes.md'], code_roots: ['nope'] } };
+    // A file is a root only when its role reads it (issue 30 item 11): notes.txt is no content source.
+    writeFileSync(join(root, 'notes.txt'), 'a file, not a directory\n');
+    const missing = { ...desc, sources: { ...desc.sources, content_roots: ['docs', 'notes.txt'], code_roots: ['nope'] } };
     const walk = walkSources(missing, ['.ts']);
-    assert.deepEqual(walk.issues.map((item) => [item.severity, item.code, item.path]), [['error', 'root_not_found', 'notes.md'], ['error', 'root_not_found', 'nope']]);
-    assert.match(walk.issues[0]?.message ?? '', /notes\.md: declared content root is not a directory/);
+    assert.deepEqual(walk.issues.map((item) => [item.severity, item.code, item.path]), [['error', 'root_not_found', 'notes.txt'], ['error', 'root_not_found', 'nope']]);
+    assert.match(walk.issues[0]?.message ?? '', /notes\.txt: declared content root is not a directory, nor a Markdown or TOML file/);
     assert.match(walk.issues[1]?.message ?? '', /nope: declared code root does not exist/);
+  } finally {
+    removeTree(root);
+  }
+});
+
+test('a file is a content or code root (README.md, pino.js): that one source, its folder read for the watcher; nothing beside it', () => {
+  const root = fixture();
+  try {
+    writeFileSync(join(root, 'README.md'), '# Main\n');
+    writeFileSync(join(root, 'main.js'), 'module.exports = 1;\n');
+    writeFileSync(join(root, 'other.js'), 'module.exports = 2;\n');
+    writeFileSync(join(root, 'config.toml'), 'a = 1\n');
+    const desc = loadDescriptor(root);
+    const withFiles = { ...desc, sources: { ...desc.sources, content_roots: ['docs', 'README.md'], code_roots: ['main.js', 'src'] } };
+    const walk = walkSources(withFiles, ['.ts', '.js']);
+    assert.deepEqual(walk.issues, []);
+    const byPath = new Map(walk.entries.map((entry) => [entry.path, entry.role]));
+    assert.equal(byPath.get('README.md'), 'content');
+    assert.equal(byPath.get('main.js'), 'code');
+    assert.ok(!byPath.has('other.js') && !byPath.has('config.toml') && !byPath.has('other/outside-roots.md'));
+    assert.ok(walk.directories.includes(''), 'the root folder holds the file roots, so it is watched');
+    const classify = sourcePathClassifier(withFiles, ['.ts', '.js']);
+    assert.equal(classify('README.md').kind, 'entry');
+    assert.equal(classify('main.js').kind, 'entry');
+    assert.equal(classify('other.js').kind, 'none');
+    assert.equal(classify('config.toml').kind, 'none');
+    const isCode = codeSourcePathMatcher(withFiles, ['.ts', '.js']);
+    assert.equal(isCode('main.js'), true);
+    assert.equal(isCode('other.js'), false);
   } finally {
     removeTree(root);
   }
