@@ -1,5 +1,6 @@
 /**
- * docforge: the command-line composition root (init, sync, validate, search, changeset, render, viewer, demo).
+ * docforge: the command-line composition root (init, sync, validate, search, the read commands node,
+ * backlinks, deps, impact and context, changeset, render, viewer, demo).
  * Output for people goes to stdout; logs go to stderr through pino. Run by main.ts and by the
  * launcher (bin/docforge.js), which may first have tried the bundled no-change sync (fast-sync.ts).
  */
@@ -23,6 +24,16 @@ Commands:
   sync                    check source identity and rebuild the index when stale
   validate                list validation issues (exit 1 when there are errors)
   search QUERY            full-text search (bm25) over the project graph
+  node ID                 one node: fields, relations, body (--section SLUG, --body-offset N,
+                          --max-body-chars N, --no-body); as docforge_get_node
+  backlinks ID            incoming relations (--relations R1,R2, --limit N, --cursor C)
+  deps ID                 outgoing traversal (--depth N, --relations R1,R2, --limit N); docforge_dependencies
+  impact ID               incoming traversal: what a change reaches (--depth N, --relations, --limit N)
+  context QUERY | --node ID
+                          token-budgeted evidence (--budget N, --limit N, --cursor C); docforge_get_context
+  context --task-kind KIND TASK [--node ID]
+                          evidence and plan for a task (change, implementation, failure, ownership,
+                          test, operation, release); docforge_get_task_context
   changeset list [--all]  list draft and ready changesets (--all: every status; stale derived when read)
   changeset show ID       one changeset: hash, base, operations, receipts
   changeset diff ID       per operation: front matter before/after and the body diff (colored on a terminal)
@@ -43,7 +54,7 @@ Commands:
 Options:
   -C, --project-root DIR  project root (default: current directory)
       --limit N           result limit for search and validate
-      --json              print JSON instead of text
+      --json              print JSON instead of text (read commands: the tool's structuredContent)
       --progress          report index build progress on stderr even when it is not a terminal
       --no-progress       never report progress (default: reported when stderr is a terminal)
       --version           print the version and exit
@@ -111,6 +122,17 @@ function parseCommandLine(argv: string[]) {
         all: { type: 'boolean', default: false },
         status: { type: 'boolean', default: false },
         deep: { type: 'boolean', default: false },
+        // The read commands' options (read-tools.ts), named after their tools' arguments.
+        section: { type: 'string' },
+        'body-offset': { type: 'string' },
+        'max-body-chars': { type: 'string' },
+        'no-body': { type: 'boolean' },
+        relations: { type: 'string' },
+        depth: { type: 'string' },
+        cursor: { type: 'string' },
+        budget: { type: 'string' },
+        'task-kind': { type: 'string' },
+        node: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
       },
@@ -207,6 +229,12 @@ async function runCommand(command: string, rest: string[], context: CommandConte
       return await (await import('./viewer.js')).runViewer(root, rest[0], { json, all: values.all === true });
     case 'demo':
       return await (await import('./demo.js')).runDemo(values['project-root'] ? root : null);
+    case 'node':
+    case 'backlinks':
+    case 'deps':
+    case 'impact':
+    case 'context':
+      return await (await import('./read-tools.js')).runReadCommand(command, rest, { root, values, json, progress: syncOptions.progress });
     default:
       errorLine(`docforge: unknown command ${JSON.stringify(command)}`);
       process.stderr.write(`\n${USAGE}\n`);

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { argumentsError } from '@docforge/core';
 import { BuildPools, IndexManager, type BuildProgress, type PrestartedBuildPool, type SyncReport } from '@docforge/sync';
-import type { ToolInputs } from '@docforge/protocol';
+import type { SchemaToolName, ToolInputs } from '@docforge/protocol';
 
 import { printSyncResult } from './sync-output.js';
 import { errorLine, printLine as print, printRaw } from './terminal.js';
@@ -11,11 +11,12 @@ export const USAGE_EXIT_CODE = 2;
 
 /**
  * Checks command arguments with the generated input validator of the MCP tool the command mirrors
- * (`docforge search` → `docforge_search`, `docforge validate` → `docforge_validate_project`), so
+ * (`docforge search` → `docforge_search`, `docforge validate` → `docforge_validate_project`, the
+ * read commands of read-tools.ts → their tools), so
  * the CLI accepts exactly what MCP accepts. On a mismatch it prints the same error as MCP
  * (`docforge: invalid_arguments: <message>`) to stderr and resolves to false; nothing is opened or written.
  */
-export async function checkToolArguments<T extends 'docforge_search' | 'docforge_validate_project'>(tool: T, args: Record<string, unknown>): Promise<boolean> {
+export async function checkToolArguments(tool: SchemaToolName, args: Record<string, unknown>): Promise<boolean> {
   // Imported when a command needs it, so `docforge sync` does not load the validators.
   const { TOOL_VALIDATORS } = await import('@docforge/protocol');
   const validate = TOOL_VALIDATORS[tool].input;

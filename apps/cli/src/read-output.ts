@@ -1,0 +1,97 @@
+/**
+ * The text form of the read commands (read-tools.ts): a summary of one tool's result for a
+ * person in a terminal; `--json` prints the whole result instead. Lines go through the caller's
+ * terminal-safe printer (ids, titles and bodies come from project files).
+ */
+
+/** The read tools that have a CLI command. */
+export type ReadTool = 'docforge_get_node' | 'docforge_backlinks' | 'docforge_dependencies' | 'docforge_impact' | 'docforge_get_context' | 'docforge_get_task_context';
+
+type Item = Record<string, unknown>;
+type Print = (text?: string) => void;
+
+/** Items of a result's `items` list (empty when absent). */
+function itemsOf(result: Item): Item[] {
+  return Array.isArray(result.items) ? (result.items as Item[]) : [];
+}
+
+/** One line of text: whitespace folded, at most `max` characters. */
+function oneLine(text: unknown, max = 120): string {
+  const s = String(text ?? '').replace(/\s+/g, ' ').trim();
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** The relations of a traversal item (`relations`, else the single `relation`). */
+function relationsOf(item: Item): string {
+  return Array.isArray(item.relations) && item.relations.length > 0 ? (item.relations as string[]).join(', ') : String(item.relation);
+}
+
+/** What follows a page: the cursor for the next one, or why the list stopped. */
+function pageEnd(result: Item, print: Print, more: string): void {
+  const omitted = Array.isArray(result.oversized_items) ? result.oversized_items.length : 0;
+  if (omitted > 0) print(`(${omitted} items too large for the response limit were skipped; see --json)`);
+  const cursor = typeof result.next_cursor === 'string' ? result.next_cursor : typeof (result.page as Item | undefined)?.next_cursor === 'string' ? String((result.page as Item).next_cursor) : null;
+  if (cursor !== null) print(`(more: ${more} --cursor ${cursor})`);
+  else if (result.truncated === true) print(`(truncated${result.truncation_reason ? `: ${String(result.truncation_reason)}` : ''}; raise --limit or narrow --relations)`);
+}
+
+function printNode(result: Item, print: Print): void {
+  const node = (result.node ?? {}) as Item;
+  print(`${String(node.id)}  [${String(node.kind)}]  ${String(node.title)}`);
+  print(`  ${String(node.source_path)}:${String(node.start_line)}-${String(node.end_line)}${node.status ? `  status ${String(node.status)}` : ''}`);
+  const edges = (result.edges ?? { outgoing: [], incoming: [] }) as { outgoing?: Item[]; incoming?: Item[] };
+  for (const edge of edges.outgoing ?? []) print(`  --${String(edge.relation)}--> ${String(edge.target_id)}`);
+  for (const edge of edges.incoming ?? []) print(`  <--${String(edge.relation)}-- ${String(edge.source_id)}`);
+  const section = result.section as Item | null;
+  if (section) print(`  section ${String(section.slug)} (${String(section.title)}), lines ${String(section.line)}-${String(section.end_line)}`);
+  if (typeof node.body === 'string' && node.body !== '') {
+    print();
+    for (const line of node.body.split('\n')) print(line);
+  }
+  if (typeof result.next_body_offset === 'number') print(`(body continues: --body-offset ${result.next_body_offset} of ${String(result.body_total_chars)} characters)`);
+}
+
+function printBacklinks(result: Item, print: Print): void {
+  const items = itemsOf(result);
+  for (const item of items) print(`${String(item.id)}  --${String(item.relation)}-->  ${String(result.node_id)}${item.title ? `  (${oneLine(item.title, 80)})` : ''}`);
+  if (items.length === 0) print('no backlinks');
+  pageEnd(result, print, 'docforge backlinks ID');
+}
+
+function printTraversal(result: Item, print: Print, arrow: (item: Item) => string): void {
+  const items = itemsOf(result);
+  for (const item of items) print(`depth ${String(item.depth)}: ${arrow(item)}`);
+  if (items.length === 0) print('no related nodes');
+  print(`(examined ${String(result.examined_edges)} edges${result.truncated === true ? `; truncated: ${String(result.truncation_reason)}` : ''})`);
+}
+
+function printContext(result: Item, print: Print): void {
+  const items = itemsOf(result);
+  const plan = result.plan as Item | undefined;
+  if (plan && typeof plan === 'object' && plan.focus && typeof plan.focus === 'object') print(`task ${String(result.task_kind)}, focus ${String((plan.focus as Item).mode)}`);
+  for (const item of items) {
+    if (item.type === 'omission') print(`(omitted ${String(item.id)}: ${String(item.reason)})`);
+    else print(`${String(item.id)}  [${String(item.kind)}]  ${oneLine(item.title, 80)}  ${String(item.source_path ?? '')}${typeof item.depth === 'number' ? `  depth ${item.depth}` : ''}`);
+  }
+  if (items.length === 0) print('no evidence');
+  const gaps = Array.isArray(result.gaps) ? (result.gaps as Item[]) : [];
+  for (const gap of gaps) print(`gap: ${String(gap.kind)}${gap.cause ? `, cause ${String(gap.cause)}` : ''}`);
+  print(`(used ${String(result.used_tokens)} tokens${typeof result.capsule_hash === 'string' ? `; capsule ${result.capsule_hash.slice(0, 16)}…` : ''})`);
+  pageEnd(result, print, 'the same docforge context command with');
+}
+
+/** Prints the text form of one read tool's result. */
+export function printReadResult(tool: ReadTool, result: Item, print: Print): void {
+  switch (tool) {
+    case 'docforge_get_node':
+      return printNode(result, print);
+    case 'docforge_backlinks':
+      return printBacklinks(result, print);
+    case 'docforge_dependencies':
+      return printTraversal(result, print, (item) => `${String(item.via)} --${relationsOf(item)}--> ${String(item.id)}`);
+    case 'docforge_impact':
+      return printTraversal(result, print, (item) => `${String(item.id)} --${relationsOf(item)}--> ${String(item.via)}`);
+    default:
+      return printContext(result, print);
+  }
+}

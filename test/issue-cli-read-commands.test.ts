@@ -1,0 +1,96 @@
+// Pins issue 30 item 12: the CLI asks what an agent asks. `docforge node`, `backlinks`, `deps`, `impact` and `context` take their tools' arguments and limits; `--json` prints exactly the tool's structuredContent (compared with the same call through the MCP SDK client on the examples/); the text form summarises it; bad arguments are usage errors (exit 2, with the command's usage) and a tool error exits 1 with its code.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { CLI_ENTRY } from './helpers/paths.js';
+import { sharedExampleProject } from './helpers/projects.js';
+import { useServer, type Json } from './helpers/server.js';
+
+function cli(args: string[]) {
+  return spawnSync(process.execPath, [CLI_ENTRY, ...args], { encoding: 'utf8' });
+}
+
+describe('the CLI read commands on examples/', async () => {
+  const root = sharedExampleProject();
+  const server = await useServer(root, { mode: 'read' });
+
+  // Each command line with the MCP call it must answer exactly as.
+  const cases: { argv: string[]; tool: Parameters<typeof server.call>[0]; args: Json }[] = [
+    { argv: ['node', 'REQ-PAY-001'], tool: 'docforge_get_node', args: { node_id: 'REQ-PAY-001' } },
+    { argv: ['node', 'REQ-PAY-001', '--no-body'], tool: 'docforge_get_node', args: { node_id: 'REQ-PAY-001', include_body: false } },
+    { argv: ['node', 'REQ-PAY-001', '--body-offset', '10', '--max-body-chars', '40'], tool: 'docforge_get_node', args: { node_id: 'REQ-PAY-001', body_offset: 10, max_body_chars: 40 } },
+    { argv: ['backlinks', 'REQ-PAY-001', '--limit', '2'], tool: 'docforge_backlinks', args: { node_id: 'REQ-PAY-001', limit: 2 } },
+    { argv: ['backlinks', 'REQ-PAY-001', '--relations', 'implements,verifies'], tool: 'docforge_backlinks', args: { node_id: 'REQ-PAY-001', relations: ['implements', 'verifies'] } },
+    { argv: ['deps', 'REQ-PAY-001', '--depth', '2', '--limit', '5'], tool: 'docforge_dependencies', args: { node_id: 'REQ-PAY-001', depth: 2, limit: 5 } },
+    { argv: ['impact', 'REQ-PAY-001', '--depth', '3'], tool: 'docforge_impact', args: { node_id: 'REQ-PAY-001', depth: 3 } },
+    { argv: ['context', 'refund', 'ledger', '--limit', '3'], tool: 'docforge_get_context', args: { query: 'refund ledger', limit: 3 } },
+    { argv: ['context', '--node', 'REQ-PAY-001', '--budget', '500'], tool: 'docforge_get_context', args: { node_id: 'REQ-PAY-001', budget: 500 } },
+    { argv: ['context', '--task-kind', 'change', 'Change how refunds are posted', '--limit', '4'], tool: 'docforge_get_task_context', args: { task_kind: 'change', task: 'Change how refunds are posted', limit: 4 } },
+  ];
+
+  for (const { argv, tool, args } of cases) {
+    test(`docforge ${argv.join(' ')} --json is ${tool}'s structuredContent`, async () => {
+      const run = cli([...argv, '-C', root, '--json']);
+      assert.equal(run.status, 0, run.stderr);
+      const expected = await server.call(tool, args);
+      assert.equal(expected.ok, true, JSON.stringify(expected.error));
+      assert.deepEqual(JSON.parse(run.stdout), expected);
+    });
+  }
+
+  test('the text forms summarise the same results', () => {
+    const node = cli(['node', 'REQ-PAY-001', '-C', root]);
+    assert.equal(node.status, 0, node.stderr);
+    assert.match(node.stdout, /^REQ-PAY-001 {2}\[requirement\] {2}Card payments are authorized within 2 seconds\n/);
+    assert.match(node.stdout, /docs\/requirements\/pay-001-authorization-latency\.md:1-\d+/);
+    assert.match(node.stdout, /--implemented_by--> CMP-AUTH-GATEWAY/);
+    const back = cli(['backlinks', 'REQ-PAY-001', '--limit', '1', '-C', root]);
+    assert.equal(back.status, 0, back.stderr);
+    assert.match(back.stdout, /--implements-->  REQ-PAY-001/);
+    assert.match(back.stdout, /\(more: docforge backlinks ID --cursor \S+\)/);
+    const impact = cli(['impact', 'REQ-PAY-001', '-C', root]);
+    assert.match(impact.stdout, /depth 1: CMP-AUTH-GATEWAY --implements--> REQ-PAY-001/);
+    assert.match(impact.stdout, /\(examined \d+ edges/);
+    const task = cli(['context', '--task-kind', 'change', 'Change how refunds are posted', '-C', root]);
+    assert.equal(task.status, 0, task.stderr);
+    assert.match(task.stdout, /task change, focus lexical/);
+    assert.match(task.stdout, /capsule [0-9a-f]{16}/);
+  });
+
+  test('a cursor from one page reads the next, as over MCP', async () => {
+    const first = JSON.parse(cli(['backlinks', 'REQ-PAY-001', '--limit', '1', '-C', root, '--json']).stdout) as Json;
+    const cursor = first.result.next_cursor as string;
+    assert.equal(typeof cursor, 'string');
+    const next = cli(['backlinks', 'REQ-PAY-001', '--limit', '1', '--cursor', cursor, '-C', root, '--json']);
+    assert.equal(next.status, 0, next.stderr);
+    assert.deepEqual(JSON.parse(next.stdout), await server.call('docforge_backlinks', { node_id: 'REQ-PAY-001', limit: 1, cursor }));
+  });
+
+  test('bad arguments are usage errors (exit 2, the command usage), refused before any server starts', () => {
+    const bad: [string[], RegExp][] = [
+      [['node'], /docforge: node needs a node ID/],
+      [['node', 'A', 'B'], /docforge: node takes one node ID \(got 2 words/],
+      [['deps', 'REQ-PAY-001', '--depth', '99'], /invalid_arguments: .*\/depth must be <= 10/],
+      [['impact', 'REQ-PAY-001', '--depth', 'deep'], /invalid_arguments: .*\/depth must be integer/],
+      [['backlinks', 'REQ-PAY-001', '--limit', '0'], /invalid_arguments: .*\/limit must be >= 1/],
+      [['node', 'REQ-PAY-001', '--depth', '2'], /docforge: node does not take --depth/],
+      [['context'], /docforge: context needs a QUERY, --node ID, or --task-kind KIND with a TASK/],
+      [['context', '--task-kind', 'change'], /docforge: context with --task-kind needs the TASK text/],
+      [['context', '--task-kind', 'refactor', 'x'], /invalid_arguments: .*\/task_kind must be equal to one of the allowed values/],
+    ];
+    for (const [argv, message] of bad) {
+      const run = cli([...argv, '-C', root]);
+      assert.equal(run.status, 2, `${argv.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, message, argv.join(' '));
+      assert.match(run.stderr, /Usage: docforge /, argv.join(' '));
+      assert.equal(run.stdout, '');
+    }
+  });
+
+  test('a tool error exits 1 with its code; --json still prints the envelope', () => {
+    const missing = cli(['node', 'NO-SUCH-NODE', '-C', root, '--json']);
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /docforge: node_not_found: /);
+    assert.equal((JSON.parse(missing.stdout) as Json).error.code, 'node_not_found');
+  });
+});
