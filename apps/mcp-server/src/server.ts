@@ -91,6 +91,7 @@ export const SERVER_VERSION: string = (JSON.parse(readFileSync(new URL('../../pa
  *   outside the id grammar (@docforge/core `accessIdProblem`), before anything is constructed
  */
 export function createProjectServer(options: ProjectServerOptions): ProjectServer {
+  checkAccessIds({ proposalWriter: options.proposals?.writer ?? options.proposalWriter, canonicalApplier: options.canonicalApplier });
   if (options.proposals == null) {
     if (options.proposalWriter != null) {
       throw errors.policyViolation('a project integration binds a proposal writer only together with a confined proposal policy: pass proposals: { writer, policy }', { argument: 'proposalWriter' });
@@ -103,8 +104,10 @@ export function createProjectServer(options: ProjectServerOptions): ProjectServe
 /**
  * Creates the server of the generic `docforge-mcp` command: the ordinary project factory's surface,
  * reported with `effective_policy.factory = "generic"`.
+ * @throws DocforgeError `invalid_arguments` for a writer or applier id outside the id grammar, before anything is constructed
  */
 export function createGenericServer(options: ProjectServerOptions): ProjectServer {
+  checkAccessIds({ proposalWriter: options.proposalWriter, canonicalApplier: options.canonicalApplier });
   return buildServer(options, 'generic');
 }
 
@@ -143,7 +146,6 @@ function checkAccessIds(ids: { proposalWriter?: string | null | undefined; canon
 }
 
 function buildServer(options: ProjectServerOptions, factory: PolicyFactory, boundManager: IndexManager | null = null, integrationPolicy: ProposalPolicy | null = null): ProjectServer {
-  checkAccessIds({ proposalWriter: options.proposalWriter, canonicalApplier: options.canonicalApplier });
   const logger = options.logger;
   const manager = boundManager ?? new IndexManager({
     root: options.projectRoot,
