@@ -116,12 +116,14 @@ test('a wrong SHA-256, a stale base and a writer the policy does not allow are r
   assert.equal(applied.ok, true, JSON.stringify(applied.error));
 });
 
-test('without an applier the project supplies, --canonical-applier fails at start; without the flag the tool is absent', async () => {
+test('without an applier the project supplies, --canonical-applier is refused at start (every call answers canonical_applier_unavailable); without the flag the tool is absent', async () => {
   const root = exampleProjectCopy();
   editDescriptor(root, 'canonical_applier = "generic"', '');
-  const run = spawnSync(process.execPath, [MCP_ENTRY, '--project-root', root, '--canonical-applier', 'reviewer'], { input: '', encoding: 'utf8', timeout: 30_000 });
-  assert.equal(run.status, 2);
-  assert.match(run.stderr, /canonical_applier = "generic"/);
+  // Issue 30 item 4: the refused gate no longer exits (a client saw only "Connection closed"); it starts and answers every call with the error.
+  const gated = await useServer(root, { canonicalApplier: 'reviewer' });
+  const refused = await expectError(gated.call('docforge_apply_changeset', { changeset_id: 'cs-x', changeset_sha256: '0'.repeat(64) }), 'canonical_applier_unavailable');
+  assert.match(refused.message, /canonical_applier = "generic"/);
+  assert.match(gated.stderr(), /canonical_applier = "generic"/);
   const plain = await useServer(root, { proposalWriter: 'agent' });
   const tools = (await plain.client.listTools()).tools.map((t) => t.name);
   assert.equal(tools.includes('docforge_apply_changeset'), false);

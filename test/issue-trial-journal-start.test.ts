@@ -1,4 +1,4 @@
-// Pins the gated start on a planted journal (attacker trial): docforge-mcp --canonical-applier refuses an absolute-target journal or one whose changeset id holds ../ with application_journal_invalid, says how to repair it by hand, exits 2 and touches nothing; once repaired it starts.
+// Pins the gated start on a planted journal (attacker trial): docforge-mcp --canonical-applier refuses an absolute-target journal or one whose changeset id holds ../ with application_journal_invalid, says how to repair it by hand, touches nothing and (issue 30 item 4) serves every call that error instead of exiting; once repaired it starts bound.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -35,7 +35,8 @@ test('a planted journal is refused at the gated start with a repair-by-hand mess
   for (const journal of journals) {
     writeFileSync(path.join(app, 'journal.json'), JSON.stringify(journal));
     const run = gatedStart(root);
-    assert.equal(run.status, 2, run.stderr);
+    // Issue 30 item 4: the refused start serves the error (exit 0 at end of input) instead of exiting 2.
+    assert.equal(run.status, 0, run.stderr);
     assert.match(run.stderr, /application_journal_invalid/);
     assert.match(run.stderr, /is refused and nothing was changed: .*Repair by hand/);
     assert.deepEqual(readdirSync(victim), ['delete-me.txt']);
@@ -44,5 +45,7 @@ test('a planted journal is refused at the gated start with a repair-by-hand mess
     assert.deepEqual(treeHashes(root), before);
   }
   rmSync(app, { recursive: true });
-  assert.equal(gatedStart(root).status, 0, 'a repaired state starts');
+  const repaired = gatedStart(root);
+  assert.equal(repaired.status, 0, 'a repaired state starts');
+  assert.doesNotMatch(repaired.stderr, /application_journal_invalid/, 'and binds the project');
 });

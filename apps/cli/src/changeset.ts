@@ -11,7 +11,7 @@ import { declaredOutputsReport } from '@docforge/render';
 import {
   abandonChangeset, applyChangeset, changeEntries, evaluateStored, indexProjectView, loadCanonicalApplier, storeOf, summarize, type ChangeEntry, type ChangesetStore, type ProjectView,
 } from '@docforge/changesets';
-import { AUTHORED_NODE_FIELDS, toDocforgeError, type AuthoredNodeField, type TestFaults } from '@docforge/core';
+import { accessIdProblem, AUTHORED_NODE_FIELDS, toDocforgeError, type AuthoredNodeField, type TestFaults } from '@docforge/core';
 
 import { errorLine, printLine as print, printRaw, terminalSafe } from './terminal.js';
 
@@ -92,7 +92,7 @@ function printChange(c: ChangeEntry, color: boolean): void {
 const CHANGESET_SUBCOMMANDS = ['list', 'show', 'diff', 'validate', 'abandon', 'apply'];
 
 /** Prints why a changeset command line is refused and returns true, or returns false when it is well formed. */
-function changesetUsageProblem(sub: string | undefined, args: readonly string[]): boolean {
+function changesetUsageProblem(sub: string | undefined, args: readonly string[], options: ChangesetCommandOptions): boolean {
   if (sub === undefined || !CHANGESET_SUBCOMMANDS.includes(sub)) {
     errorLine(sub === undefined ? `docforge: changeset needs a subcommand (${CHANGESET_SUBCOMMANDS.join(', ')})` : `docforge: unknown changeset subcommand ${JSON.stringify(sub)} (${CHANGESET_SUBCOMMANDS.join(', ')})`);
     return true;
@@ -102,6 +102,13 @@ function changesetUsageProblem(sub: string | undefined, args: readonly string[])
     const id = args[0];
     errorLine(sub === 'list' ? `docforge: changeset list takes no arguments (got ${JSON.stringify(args[0])})`
       : id === undefined ? `docforge: changeset ${sub} needs a changeset ID` : `docforge: changeset ${sub} takes one changeset ID (got ${args.length} arguments)`);
+    return true;
+  }
+  // The id grammar of every writer and applier id (@docforge/core accessIdProblem), as docforge-mcp.
+  for (const [option, value] of [['--writer', options.writer], ['--canonical-applier', options.canonicalApplier ?? null]] as const) {
+    const problem = value === null ? null : accessIdProblem(option, value);
+    if (problem === null) continue;
+    errorLine(`docforge: ${problem}`);
     return true;
   }
   return false;
@@ -189,7 +196,7 @@ async function abandonCommand(root: string, id: string, options: ChangesetComman
  * @returns the exit code: 0 success, 1 a failure or an invalid changeset (validate), 2 bad usage
  */
 export async function runChangeset(root: string, sub: string | undefined, args: readonly string[], options: ChangesetCommandOptions, logger: Logger): Promise<number> {
-  if (changesetUsageProblem(sub, args)) return 2;
+  if (changesetUsageProblem(sub, args, options)) return 2;
   const id = args[0];
   switch (sub) {
     case 'list':

@@ -4,7 +4,7 @@
  * and exits, so the rules of the command line read in one place.
  */
 import { parseArgs } from 'node:util';
-import { isLogLevel, LOG_LEVELS, repeatedOption } from '@docforge/core';
+import { accessIdProblem, isLogLevel, LOG_LEVELS, repeatedOption } from '@docforge/core';
 import { CAPABILITY_MODES, type CapabilityMode } from '@docforge/policy';
 
 /** The usage text printed by `--help` and after a usage error. */
@@ -12,9 +12,14 @@ export const USAGE = `Usage: docforge-mcp --project-root ABSOLUTE_DIR [--capabil
        [--proposal-writer ID] [--canonical-applier ID] [--no-ast] [--diagnostics] [--log-level LEVEL]
        docforge-mcp --version | --help
 
-A --project-root that does not exist, is not a directory or is relative does not stop the server:
-it starts, answers initialize, and answers every tool call with project_root_invalid.
-Without --project-root it prints this usage and exits with status 2.`;
+ID: 1 to 256 letters, digits, '.', '_' or '-', starting with a letter or digit.
+
+A malformed option (an unknown option or mode, an invalid ID, application mode without
+--canonical-applier) prints this usage and exits with status 2, as does a missing --project-root.
+A valid start the project cannot honour (a --project-root that does not exist, is not a directory
+or is relative; a canonical applier the project does not supply; an unloadable project adapter)
+does not stop the server: it starts, answers initialize, and answers every tool call with that
+structured error (project_root_invalid, canonical_applier_unavailable, ...) and its remediation.`;
 
 /** The startup options of a server to run. */
 export interface ServeOptions {
@@ -54,7 +59,9 @@ const OPTIONS = {
 /**
  * Parses the arguments after the program name. Checks run in this order: unknown or malformed
  * options, a repeated option, `--log-level`, then `--help` and `--version`, then the required
- * `--project-root` and `--capability-mode`.
+ * `--project-root`, `--capability-mode`, the writer and applier ids (@docforge/core
+ * `accessIdProblem`) and their combination with the mode. What depends on the project is not
+ * checked here: the server starts and answers it (main.ts).
  */
 export function parseCommandLine(args: readonly string[]): CommandLine {
   let parsed;
@@ -77,6 +84,8 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   if (mode !== undefined && !(CAPABILITY_MODES as readonly string[]).includes(mode)) {
     return { kind: 'usage_error', message: `docforge-mcp: --capability-mode must be one of ${CAPABILITY_MODES.join(', ')}\n` };
   }
+  const ids = checkIds(values['proposal-writer'], values['canonical-applier'], mode);
+  if (ids !== null) return ids;
   return {
     kind: 'serve',
     options: {
@@ -89,4 +98,17 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
       logLevel: level ?? null,
     },
   };
+}
+
+/** The usage error of a malformed writer or applier id, or of application mode without an applier; null when they are fine. */
+function checkIds(writer: string | undefined, applier: string | undefined, mode: string | undefined): CommandLine | null {
+  for (const [option, value] of [['--proposal-writer', writer], ['--canonical-applier', applier]] as const) {
+    const problem = value === undefined ? null : accessIdProblem(option, value);
+    if (problem !== null) return { kind: 'usage_error', message: `docforge-mcp: ${problem}\n${USAGE}\n` };
+  }
+  // Fails closed (contract): a flag combination, known before any project is read, so a usage error.
+  if (mode === 'application' && applier === undefined) {
+    return { kind: 'usage_error', message: `docforge-mcp: Capability mode application requires --canonical-applier ID; canonical application stays disabled.\n${USAGE}\n` };
+  }
+  return null;
 }

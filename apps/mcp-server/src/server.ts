@@ -3,7 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { ChangesetStore, confineProposalPolicy, genericApplierOf, loadCanonicalApplier, recoverApplication, type CanonicalApplier, type ProposalPolicy } from '@docforge/changesets';
-import { errors, readDocforgeConfig, toDocforgeError } from '@docforge/core';
+import { accessIdProblem, errors, readDocforgeConfig, toDocforgeError } from '@docforge/core';
 import path from 'node:path';
 import { IndexManager, resolveProjectRoot } from '@docforge/sync';
 import { loadDescriptor } from '@docforge/project';
@@ -87,9 +87,11 @@ export const SERVER_VERSION: string = (JSON.parse(readFileSync(new URL('../../pa
  * policy further; nothing widens it.
  * @throws DocforgeError `policy_violation` when `proposalWriter` is given without a policy, when
  *   the descriptor cannot be loaded to confine the policy, or when the policy names an unknown
- *   operation or a glob outside the content roots; `invalid_arguments` for a bad writer id
+ *   operation or a glob outside the content roots; `invalid_arguments` for a writer or applier id
+ *   outside the id grammar (@docforge/core `accessIdProblem`), before anything is constructed
  */
 export function createProjectServer(options: ProjectServerOptions): ProjectServer {
+  checkAccessIds({ proposalWriter: options.proposals?.writer ?? options.proposalWriter, canonicalApplier: options.canonicalApplier });
   if (options.proposals == null) {
     if (options.proposalWriter != null) {
       throw errors.policyViolation('a project integration binds a proposal writer only together with a confined proposal policy: pass proposals: { writer, policy }', { argument: 'proposalWriter' });
@@ -102,8 +104,10 @@ export function createProjectServer(options: ProjectServerOptions): ProjectServe
 /**
  * Creates the server of the generic `docforge-mcp` command: the ordinary project factory's surface,
  * reported with `effective_policy.factory = "generic"`.
+ * @throws DocforgeError `invalid_arguments` for a writer or applier id outside the id grammar, before anything is constructed
  */
 export function createGenericServer(options: ProjectServerOptions): ProjectServer {
+  checkAccessIds({ proposalWriter: options.proposalWriter, canonicalApplier: options.canonicalApplier });
   return buildServer(options, 'generic');
 }
 
@@ -126,6 +130,19 @@ export function createReadOnlyServer(first: ProjectServerOptions | ProjectServic
     return buildServer({ ...options, projectRoot: service.root, noAst: service.noAst, contextProvider: contextProvider ?? null, proposalWriter: null, canonicalApplier: null }, 'read_only', service.manager);
   }
   return buildServer({ ...first, proposalWriter: null, canonicalApplier: null }, 'read_only');
+}
+
+/**
+ * Refuses a writer or applier id outside the id grammar (@docforge/core `accessIdProblem`) before
+ * anything is constructed or recovered.
+ * @throws DocforgeError `invalid_arguments` naming the argument
+ */
+function checkAccessIds(ids: { proposalWriter?: string | null | undefined; canonicalApplier?: string | null | undefined }): void {
+  for (const [argument, value] of Object.entries(ids)) {
+    if (value == null) continue;
+    const problem = accessIdProblem(argument, value);
+    if (problem !== null) throw errors.invalidArguments(problem, { argument });
+  }
 }
 
 function buildServer(options: ProjectServerOptions, factory: PolicyFactory, boundManager: IndexManager | null = null, integrationPolicy: ProposalPolicy | null = null): ProjectServer {
@@ -254,9 +271,11 @@ export async function prepareCanonicalApplier(projectRoot: string): Promise<{ ap
  * The application-enabled factory (contract: "an application-enabled factory adds exact-hash
  * application"): the ordinary project factory's surface plus `docforge_apply_changeset`, after the
  * start-time gate ({@link prepareCanonicalApplier}). Fails closed.
- * @throws DocforgeError `canonical_applier_unavailable`; the errors of {@link createProjectServer}
+ * @throws DocforgeError `invalid_arguments` for a writer or applier id outside the id grammar
+ *   (before the gate runs); `canonical_applier_unavailable`; the errors of {@link createProjectServer}
  */
 export async function createApplicationServer(options: ProjectServerOptions & { canonicalApplier: string }): Promise<ProjectServer> {
+  checkAccessIds({ proposalWriter: options.proposals?.writer ?? options.proposalWriter, canonicalApplier: options.canonicalApplier });
   const { applier } = await prepareCanonicalApplier(options.projectRoot);
   const withApplier = { ...options, applier, capabilityMode: options.capabilityMode ?? 'application' };
   if (options.proposals == null) {

@@ -1,8 +1,11 @@
 /**
- * The server `docforge-mcp` runs when its `--project-root` cannot be bound (missing, not a
- * directory, relative): it still answers `initialize` and `tools/list`, and answers every tool call
- * with the start error (`project_root_invalid`, naming the root and the remediation), so MCP
- * clients show the cause instead of "Connection closed". Nothing is read or written.
+ * The server `docforge-mcp` runs when its start cannot be honoured for the project (issue 8 item 6,
+ * issue 30 item 4): the `--project-root` cannot be bound (missing, not a directory, relative), or
+ * the project cannot honour a valid option (`--canonical-applier` without an applier the project
+ * supplies: `canonical_applier_unavailable`; an adapter or journal that cannot be loaded). It still
+ * answers `initialize` and `tools/list`, and answers every tool call with the start error (its code,
+ * message and remediation), so MCP clients show the cause instead of "Connection closed". Nothing
+ * is read or written.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -20,7 +23,7 @@ import { SERVER_VERSION } from './server.js';
 export interface UnboundServerOptions {
   /** The `--project-root` value exactly as given (reported in every project block). */
   projectRoot: string;
-  /** Why the root cannot be bound; the `error` of every tool call. */
+  /** Why the project cannot be served; the `error` of every tool call. */
   error: WireError;
   capabilityMode?: CapabilityMode | null;
   proposalWriter?: string | null;
@@ -56,7 +59,7 @@ export function createUnboundServer(options: UnboundServerOptions): { server: Se
   const validateOutput = options.validateOutput ?? readDocforgeConfig().validateOutput;
   const server = new Server(
     { name: 'docforge-mcp', version: SERVER_VERSION },
-    { capabilities: { tools: {} }, instructions: `${serverInstructions(policy, capabilities)}\n\nThis server could not bind its project root: ${options.error.message}` },
+    { capabilities: { tools: {} }, instructions: `${serverInstructions(policy, capabilities)}\n\nThis server cannot serve its project (${options.error.code}; every tool call answers it): ${options.error.message}` },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => toolListing(registered.values()));
   server.setRequestHandler(CallToolRequestSchema, (request) => {

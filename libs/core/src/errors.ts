@@ -48,6 +48,8 @@ export const ERROR_CODES = {
   protocol_version_unsupported: { message: 'The peer speaks no viewer protocol version this side supports.', template: 'Viewer protocol version {version:raw} is not supported; this side speaks version {supported:raw}.', remediation: 'upgrade_docforge' },
   viewer_protocol_error: { message: 'A viewer protocol frame is malformed or out of order.', template: '{reason:raw}', remediation: 'report_bug' },
   viewer_unavailable: { message: 'The per-user viewer manager could not be started or reached.', template: '{reason:raw}', remediation: 'check_viewer_log' },
+  // issue 30 item 20
+  viewer_runtime_unsafe: { message: 'The viewer runtime folder or socket is not owned by this user, or another user can write into it.', template: 'The viewer runtime {path:raw} is not safe: {problem:raw}. Nothing was sent to it. Use a runtime folder only you own (unset DOCFORGE_VIEWER_RUNTIME_DIR, or point it or XDG_RUNTIME_DIR at such a folder).', remediation: 'fix_viewer_runtime_dir' },
   worker_failed: { message: 'A graph-browser worker failed to start or died.', template: '{reason:raw}', remediation: 'check_viewer_log' },
   worker_not_found: { message: 'The viewer manager supervises no worker with that id.', template: 'The viewer manager supervises no worker {worker_id}.', remediation: 'call_visualize_again' },
   // issue 12 (graph-browser worker)
@@ -273,6 +275,13 @@ export const errors = Object.freeze({
   /** `viewer_protocol_error`: a frame that is not JSON, fails its schema, is too long or comes before `hello`. */
   viewerProtocolError(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('viewer_protocol_error', { reason }, details, options);
+  },
+  /**
+   * `viewer_runtime_unsafe` (issue 30 item 20): the viewer runtime folder, one of its ancestors or
+   * the manager's socket at `path` is owned by another user or writable by others; nothing was sent.
+   */
+  viewerRuntimeUnsafe(path: string, problem: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
+    return build('viewer_runtime_unsafe', { path, problem }, { path, ...details }, options);
   },
   /** `viewer_unavailable`: the viewer manager could not be spawned or did not answer on its socket. */
   viewerUnavailable(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {

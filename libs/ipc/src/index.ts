@@ -13,4 +13,4 @@ export { serveConnection } from './server.js';
 export type { IpcConnectOptions } from './client.js';
 export { IpcClient } from './client.js';
 export type { ViewerRuntimePaths } from './runtime.js';
-export { viewerRuntimePaths, ensureRuntimeDir } from './runtime.js';
+export { viewerRuntimePaths, ensureRuntimeDir, verifyRuntimeDir } from './runtime.js';

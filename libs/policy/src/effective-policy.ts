@@ -4,7 +4,7 @@
  * options, deep-frozen, and never changes for the life of the process: changing it means starting
  * a new MCP process.
  */
-import { errors, hashJson, type DocforgeError } from '@docforge/core';
+import { accessIdProblem, errors, hashJson, MAX_ACCESS_ID_LENGTH, type DocforgeError } from '@docforge/core';
 import type { AdapterStrategy } from '@docforge/core';
 
 /** The `--capability-mode` values, from least to most privileged. */
@@ -64,8 +64,8 @@ export const ALWAYS_EXCLUDED_OPERATIONS: readonly string[] = Object.freeze([
 /** Operations excluded under `--no-ast` (contract: "Preserved no-AST bindings"). */
 export const NO_AST_EXCLUDED_OPERATIONS: readonly string[] = Object.freeze(['adapter_ast_upgrade', 'function_logic_extraction']);
 
-/** Maximum length of a writer or applier ID. */
-export const MAX_ACCESS_ID_LENGTH = 256;
+/** Maximum length of a writer or applier ID (the grammar lives in @docforge/core `accessIdProblem`). */
+export { MAX_ACCESS_ID_LENGTH };
 
 /**
  * Effective process policy, schema version 1, as reported by `docforge_bootstrap` and
@@ -111,11 +111,10 @@ function invalid(message: string, details: Record<string, unknown>): DocforgeErr
 
 function checkAccessId(option: string, value: unknown): string | null {
   if (value === null) return null;
-  // Control characters would corrupt logs and instructions; empty IDs would be a silent no-op.
-  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_ACCESS_ID_LENGTH || /[\u0000-\u001f\u007f]/.test(value)) {
-    throw invalid(`${option} requires a nonempty ID of at most ${MAX_ACCESS_ID_LENGTH} printable characters.`, { option });
-  }
-  return value;
+  // One grammar for every id (@docforge/core access-id.ts): ids land in changesets, receipts, logs and instructions.
+  const problem = accessIdProblem(option, value);
+  if (problem !== null) throw invalid(problem, { option });
+  return value as string;
 }
 
 function resolveMode(options: PolicyOptions): { mode: CapabilityMode; source: 'option' | 'factory_default' } {
@@ -138,7 +137,8 @@ function resolveMode(options: PolicyOptions): { mode: CapabilityMode; source: 'o
  * @returns a deep-frozen {@link EffectivePolicy}
  * @throws DocforgeError `invalid_arguments` (fail closed) when mode `application` has no
  *   `--canonical-applier`, when the read-only factory is asked for a wider mode, or when an option
- *   value is outside its closed set or an ID is empty/over-long/contains control characters.
+ *   value is outside its closed set or an ID does not match the id grammar (@docforge/core
+ *   `accessIdProblem`: 1 to 256 letters, digits, `.`, `_` or `-`, starting with a letter or digit).
  */
 export function computeEffectivePolicy(options: PolicyOptions): EffectivePolicy {
   if (options.capabilityMode !== null && !CAPABILITY_MODES.includes(options.capabilityMode)) {

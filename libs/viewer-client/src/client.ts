@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DocforgeError, errors } from '@docforge/core';
-import { ensureRuntimeDir, IpcClient, viewerRuntimePaths, type RequestType, type ViewerRequests, type ViewerRuntimePaths } from '@docforge/ipc';
+import { ensureRuntimeDir, IpcClient, verifyRuntimeDir, viewerRuntimePaths, type RequestType, type ViewerRequests, type ViewerRuntimePaths } from '@docforge/ipc';
 
 /** Options of {@link connectViewerManager}. */
 export interface ViewerConnectOptions {
@@ -30,14 +30,18 @@ function unreachable(error: unknown): boolean {
 
 /**
  * Connects to the manager of this user. With `spawn`, starts it detached (stdio to the per-user
- * log file, unref'd) when nothing listens, and waits until it answers hello.
+ * log file, unref'd) when nothing listens, and waits until it answers hello. Before every connect
+ * the runtime folder, its ancestors and the socket are proven to be this user's
+ * (`verifyRuntimeDir`, issue 30 item 20): a manager another user could have bound never receives
+ * a project root, an index path or a signature, and never hands back a URL.
  * @returns the greeted client, or null when `spawn` is false and no manager runs
- * @throws DocforgeError `viewer_unavailable` (spawned manager never answered; details.log), `protocol_version_unsupported`
+ * @throws DocforgeError `viewer_runtime_unsafe` (nothing sent), `viewer_unavailable` (spawned manager never answered; details.log), `protocol_version_unsupported`
  */
 export async function connectViewerManager(options: ViewerConnectOptions): Promise<ViewerManagerClient | null> {
   const env = options.env ?? process.env;
   const paths = viewerRuntimePaths(env);
   try {
+    verifyRuntimeDir(paths);
     return new ViewerManagerClient(await IpcClient.connect(paths.socket, { client: options.client }), paths, false);
   } catch (error) {
     if (!unreachable(error) || !options.spawn) {
@@ -57,6 +61,7 @@ export async function connectViewerManager(options: ViewerConnectOptions): Promi
   let last: unknown = null;
   while (Date.now() < deadline) {
     try {
+      verifyRuntimeDir(paths);
       return new ViewerManagerClient(await IpcClient.connect(paths.socket, { client: options.client, timeoutMs: Math.max(100, deadline - Date.now()) }), paths, true);
     } catch (error) {
       if (!unreachable(error)) throw error;
