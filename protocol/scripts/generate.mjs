@@ -14,6 +14,7 @@ import { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { compile } from 'json-schema-to-typescript';
 import { compactValidatorCode } from './compact-validators.mjs';
+import { addDiscriminators } from './discriminators.mjs';
 import { components, normalize, stem } from './schema-refs.mjs';
 
 const PROTOCOL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -86,7 +87,8 @@ function readJson(file) {
 }
 
 /**
- * ajv options of every generated validator (allErrors: argument errors list every failing path).
+ * ajv options of every generated validator (allErrors: argument errors list every failing path;
+ * discriminator: a tagged union reports the errors of the meant branch only, discriminators.mjs).
  * loopRequired 1: `required` is one loop over the schema's list instead of one block per name (the
  * same errors in the same order). code.process makes ajv compile the compacted code of each
  * function while generating, so a rewrite that breaks the code fails here (the module written is
@@ -95,6 +97,7 @@ function readJson(file) {
 const AJV_OPTIONS = {
   code: { source: true, esm: true, lines: true, process: compactValidatorCode },
   allErrors: true,
+  discriminator: true,
   strict: false,
   inlineRefs: false,
   loopRequired: 1,
@@ -291,11 +294,14 @@ async function main() {
   const entries = collectSchemas();
   const normalized = normalize(entries, (file) => readJson(path.join(SCHEMA_DIR, file)));
   const mods = modules(entries, normalized);
+  // The validators compile the tagged unions with ajv's discriminator; the types read the sources as written.
+  const compiled = structuredClone(normalized);
+  addDiscriminators(compiled);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(path.join(out, 'validators'), { recursive: true });
   mkdirSync(path.join(out, 'types'), { recursive: true });
   for (const mod of mods) {
-    writeFileSync(path.join(out, 'validators', `${mod.name}.ts`), validatorModule(mod, normalized));
+    writeFileSync(path.join(out, 'validators', `${mod.name}.ts`), validatorModule(mod, compiled));
     writeFileSync(path.join(out, 'types', `${mod.name}.ts`), await typeModule(mod, normalized));
   }
   writeFileSync(path.join(out, 'index.ts'), indexModule(entries, mods));

@@ -19,9 +19,9 @@ const opRef = (name) => ({ $ref: `../changeset-operation.schema.json#/definition
 /** A $ref from a file of schemas/v1/tools to a definition shared by the proposal results. */
 const resultRef = (name) => ({ $ref: `../changeset-results.defs.json#/definitions/${name}` });
 
-const changesetId = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' };
-const hex64 = { type: 'string', pattern: '^[0-9a-f]{64}$' };
-const limit = { type: 'integer', minimum: 1, maximum: 10000, description: 'Maximum records in this page; capped by the project max_results.' };
+const changesetId = { type: 'string', maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' };
+const hex64 = { type: 'string', maxLength: 64, pattern: '^[0-9a-f]{64}$' };
+const limit = { type: 'integer', minimum: 1, maximum: 10000, description: 'Maximum records in this page; at most the project max_results.' };
 const cursor = { type: 'string', minLength: 1, maxLength: 4096, description: 'next_cursor of the previous page of the same request.' };
 const STATUSES = ['draft', 'ready', 'stale', 'applied', 'abandoned'];
 
@@ -154,7 +154,7 @@ const opTool = (name, description) => ({
   input: {
     type: 'object',
     description,
-    properties: { changeset_id: { ...changesetId, description: 'Add the operation to this draft or ready changeset of the bound writer; omitted: a new changeset.' }, ...opProps(name) },
+    properties: { changeset_id: { ...changesetId, description: 'A draft or ready changeset of the bound writer to add to; omitted: a new one.' }, ...opProps(name) },
     required: OPS[name].required.filter((r) => r !== 'op'),
     additionalProperties: false,
     ...(OPS[name].anyOf ? { anyOf: fromOps(OPS[name].anyOf) } : {}),
@@ -208,7 +208,7 @@ const TOOLS = {
     output: page('findings', sharedFinding, { changeset: sharedSummary, valid: { type: 'boolean' }, finding_counts: { type: 'object' }, operation_summaries: { type: 'array', items: operationEntry } }, ['changeset', 'valid']),
   },
   docforge_get_changeset_diff: {
-    description: 'Per operation: the node fields and declared relations before and after, the relations added and removed, a unified text diff of the body and of every source file the operation rewrites (projected: false with a refusal when it changes nothing). An individually oversized diff becomes canonical_json_chunk pages. Read-only; works without --proposal-writer.',
+    description: 'Per operation: node fields and declared relations before and after, relations added and removed, and unified diffs of the body and of every source file it rewrites (projected: false with a refusal when it changes nothing); an oversized diff becomes canonical_json_chunk pages. Read-only; works without --proposal-writer.',
     input: inputOf({ changeset_id: changesetId, limit, cursor }, ['changeset_id']),
     output: {
       type: 'object',
@@ -233,7 +233,7 @@ const TOOLS = {
   },
   // Issue 11: the canonical application tool (contract "Canonical application tool").
   docforge_apply_changeset: {
-    description: 'Applies one reviewed changeset to the canonical files, given its ID and exact final SHA-256: revalidates the current canonical base, proposal ownership, node hashes, conflicts, graph, permissions and paths, writes every staged file atomically under a write-ahead journal, verifies the files reproduce the approved projection (restoring every file on mismatch), records an applied lifecycle receipt and refreshes the index. Never re-renders declared outputs (it reports their render status). Registered only with --canonical-applier. Never apply the same change twice.',
+    description: 'Applies one reviewed changeset, given its ID and exact final SHA-256, to the canonical files: revalidates base, ownership, node hashes, conflicts, graph, permissions and paths; writes every staged file atomically under a write-ahead journal, verifies the approved projection (restoring every file on mismatch), records an applied lifecycle receipt and refreshes the index. Never re-renders declared outputs (it reports their render status). Registered only with --canonical-applier. Never apply the same change twice.',
     input: inputOf({ changeset_id: changesetId, changeset_sha256: { ...hex64, description: 'The exact final changeset_sha256 the reviewer approved.' } }, ['changeset_id', 'changeset_sha256']),
     output: {
       type: 'object',

@@ -32,9 +32,12 @@ function readSchema(file: string): unknown {
 /** ajv's own validators of every entry: the generator's normalized schemas and its options before compaction. */
 async function referenceValidators(): Promise<Map<string, ValidateFunction>> {
   const { normalize } = (await import(pathToFileURL(path.join(PROTOCOL_DIR, 'scripts/schema-refs.mjs')).href)) as { normalize: NormalizeFn };
+  const { addDiscriminators } = (await import(pathToFileURL(path.join(PROTOCOL_DIR, 'scripts/discriminators.mjs')).href)) as { addDiscriminators: (n: Normalized) => number };
   const entries = SCHEMA_VALIDATORS.map((s) => ({ key: s.key, file: s.file, schema: readSchema(s.file) }));
   const normalized = normalize(entries, readSchema);
-  const ajv = new Ajv({ allErrors: true, strict: false, inlineRefs: false });
+  // Tagged unions compile with ajv's discriminator, as in the generator (issue 30 item 5).
+  addDiscriminators(normalized);
+  const ajv = new Ajv({ allErrors: true, discriminator: true, strict: false, inlineRefs: false });
   for (const def of normalized.defs.values()) ajv.addSchema(def.schema);
   for (const root of normalized.roots.values()) ajv.addSchema(root);
   return new Map(entries.map((e) => [e.key, ajv.getSchema(normalized.roots.get(e.key)!.$id)!]));

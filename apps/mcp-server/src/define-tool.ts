@@ -179,7 +179,7 @@ export function defineTool<N extends DefinableToolName, F extends FitStrategy>(s
     outputSchema: protocol.outputSchema,
     validateOutput: protocol.validateOutput,
     checkArguments(args: unknown): CheckedArguments {
-      if (!protocol.validateInput(args)) throw argumentsError(protocol.name, protocol.validateInput.errors, protocol.inputSchema);
+      if (!protocol.validateInput(args)) throw argumentsError(protocol.name, protocol.validateInput.errors, protocol.inputSchema, args);
       return Object.freeze({ tool: protocol.name, value: args });
     },
     precheck(ctx: ToolContext, args: CheckedArguments): void {
@@ -201,14 +201,20 @@ export function defineTool<N extends DefinableToolName, F extends FitStrategy>(s
  * input and output JSON Schemas from protocol/ and the annotations (DESIGN.md section 8: the
  * low-level SDK `Server` publishes the schemas as they are).
  */
-export function toolListing(tools: Iterable<ToolDefinition>): { tools: { name: string; description: string; inputSchema: { type: 'object' }; outputSchema: { type: 'object' }; annotations: ToolDefinition['annotations'] }[] } {
+export function toolListing(tools: Iterable<ToolDefinition>): { tools: { name: string; description: string; inputSchema: { type: 'object' }; outputSchema: { type: 'object' }; annotations: Partial<ToolAnnotations> }[] } {
   return {
     tools: [...tools].map((t) => ({
       name: t.name,
       description: t.description,
       inputSchema: t.inputSchema as { type: 'object' },
       outputSchema: t.outputSchema as { type: 'object' },
-      annotations: t.annotations,
+      annotations: listedAnnotations(t),
     })),
   };
+}
+
+/** The annotations as listed: a `title` that only repeats the tool's name is left out (issue 30 item 13; MCP makes it optional). */
+function listedAnnotations(t: ToolDefinition): Partial<ToolAnnotations> {
+  const { title, ...hints } = t.annotations;
+  return title === t.name ? hints : t.annotations;
 }

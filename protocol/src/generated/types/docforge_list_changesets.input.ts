@@ -11,7 +11,7 @@ export interface DocforgeListChangesetsInput {
    */
   history?: boolean;
   /**
-   * Maximum records in this page; capped by the project max_results.
+   * Maximum records in this page; at most the project max_results.
    */
   limit?: number;
   /**

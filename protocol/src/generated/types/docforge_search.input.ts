@@ -7,7 +7,7 @@ export interface DocforgeSearchInput {
    */
   query: string;
   /**
-   * Maximum items to return; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too).
+   * Maximum items; at most the project max_results (a larger explicit value is refused).
    */
   limit?: number;
   /**

@@ -4,7 +4,7 @@
 export interface DocforgeValidateChangesetInput {
   changeset_id: string;
   /**
-   * Maximum records in this page; capped by the project max_results.
+   * Maximum records in this page; at most the project max_results.
    */
   limit?: number;
   /**

@@ -1334,7 +1334,7 @@ export interface DocforgeProjectInfoOutput1 {
  */
 export interface DocforgeProposeNodeCreateInput {
   /**
-   * Add the operation to this draft or ready changeset of the bound writer; omitted: a new changeset.
+   * A draft or ready changeset of the bound writer to add to; omitted: a new one.
    */
   changeset_id?: string;
   node: NodeFields;
@@ -1349,7 +1349,7 @@ export interface DocforgeProposeNodeCreateOutput1 {
  */
 export interface DocforgeProposeNodeDeleteInput {
   /**
-   * Add the operation to this draft or ready changeset of the bound writer; omitted: a new changeset.
+   * A draft or ready changeset of the bound writer to add to; omitted: a new one.
    */
   changeset_id?: string;
   node_id: NodeId;
@@ -1363,7 +1363,7 @@ export interface DocforgeProposeNodeDeleteOutput1 {
  */
 export interface DocforgeProposeNodeMoveInput {
   /**
-   * Add the operation to this draft or ready changeset of the bound writer; omitted: a new changeset.
+   * A draft or ready changeset of the bound writer to add to; omitted: a new one.
    */
   changeset_id?: string;
   node_id: NodeId;
@@ -1375,7 +1375,7 @@ export interface DocforgeProposeNodeMoveOutput1 {
 }
 export interface DocforgeProposeNodeUpdateInput2 {
   /**
-   * Add the operation to this draft or ready changeset of the bound writer; omitted: a new changeset.
+   * A draft or ready changeset of the bound writer to add to; omitted: a new one.
    */
   changeset_id?: string;
   node_id: NodeId;
@@ -1388,7 +1388,7 @@ export interface DocforgeProposeNodeUpdateOutput1 {
 }
 export interface DocforgeProposeRelationshipUpdateInput2 {
   /**
-   * Add the operation to this draft or ready changeset of the bound writer; omitted: a new changeset.
+   * A draft or ready changeset of the bound writer to add to; omitted: a new one.
    */
   changeset_id?: string;
   source_id: NodeId;

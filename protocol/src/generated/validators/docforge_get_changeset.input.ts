@@ -3,9 +3,9 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_docforge_get_changeset_input = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_changeset.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum records in this page; capped by the project max_results."},"cursor":{"type":"string","minLength":1,"maxLength":4096,"description":"next_cursor of the previous page of the same request."}},"required":["changeset_id"],"additionalProperties":false};
-const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", "u");
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_changeset.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum records in this page; at most the project max_results."},"cursor":{"type":"string","minLength":1,"maxLength":4096,"description":"next_cursor of the previous page of the same request."}},"required":["changeset_id"],"additionalProperties":false};
 const func2 = runtime_ucs2length.default;
+const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_changeset.input.schema.json" */;
@@ -21,6 +21,7 @@ if(!(((key0 === "changeset_id") || (key0 === "limit")) || (key0 === "cursor"))) 
 if(data.changeset_id !== undefined){
 let data0 = data.changeset_id;
 if(typeof data0 === "string"){
+if(func2(data0) > 128) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
 if(!pattern0.test(data0)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;

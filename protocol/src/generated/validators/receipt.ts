@@ -34,15 +34,15 @@ validate26.errors = vErrors;
 return errors === 0;
 }
 
-const schema9 = {"$id":"https://docforge.dev/schemas/v1/receipt.schema.json/definitions/item","oneOf":[{"type":"object","required":["change","id","content_hash"],"additionalProperties":false,"properties":{"change":{"enum":["node_added","node_removed"]},"id":{"type":"string"},"content_hash":{"$ref":"https://docforge.dev/schemas/v1/receipt.schema.json/definitions/hex64"}}},{"type":"object","required":["change","id","from_hash","to_hash","changed_fields"],"additionalProperties":false,"properties":{"change":{"const":"node_changed"},"id":{"type":"string"},"from_hash":{"$ref":"https://docforge.dev/schemas/v1/receipt.schema.json/definitions/hex64"},"to_hash":{"$ref":"https://docforge.dev/schemas/v1/receipt.schema.json/definitions/hex64"},"changed_fields":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/receipt.schema.json/definitions/node_field"}}}},{"type":"object","required":["change","source_id","relation","target_id"],"additionalProperties":false,"properties":{"change":{"enum":["edge_added","edge_removed"]},"source_id":{"type":"string"},"relation":{"type":"string"},"target_id":{"type":"string"}}}]};
+const schema9 = {"$id":"https://docforge.dev/schemas/v1/receipt.schema.json/definitions/item","oneOf":[{"type":"object","required":["change","id","content_hash"],"additionalProperties":false,"properties":{"change":{"enum":["node_added","node_removed"]},"id":{"type":"string"},"content_hash":{"$ref":"https://docforge.dev/schemas/v1/receipt.schema.json/definitions/hex64"}}},{"type":"object","required":["change","id","from_hash","to_hash","changed_fields"],"additionalProperties":false,"properties":{"change":{"const":"node_changed"},"id":{"type":"string"},"from_hash":{"$ref":"https://docforge.dev/schemas/v1/receipt.schema.json/definitions/hex64"},"to_hash":{"$ref":"https://docforge.dev/schemas/v1/receipt.schema.json/definitions/hex64"},"changed_fields":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/receipt.schema.json/definitions/node_field"}}}},{"type":"object","required":["change","source_id","relation","target_id"],"additionalProperties":false,"properties":{"change":{"enum":["edge_added","edge_removed"]},"source_id":{"type":"string"},"relation":{"type":"string"},"target_id":{"type":"string"}}}],"discriminator":{"propertyName":"change"}};
 const schema10 = {"$id":"https://docforge.dev/schemas/v1/receipt.schema.json/definitions/node_field","enum":["kind","title","family","authority","status","tags","summary","body","source_path","start_line","end_line","anchors","language","capabilities","origin"]};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/receipt.schema.json/definitions/node_field" */;
 let vErrors = null;
 let errors = 0;
 if(!(((((((((((((((data === "kind") || (data === "title")) || (data === "family")) || (data === "authority")) || (data === "status")) || (data === "tags")) || (data === "summary")) || (data === "body")) || (data === "source_path")) || (data === "start_line")) || (data === "end_line")) || (data === "anchors")) || (data === "language")) || (data === "capabilities")) || (data === "origin"))) (vErrors ??= []).push({instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema10.enum},message:"must be equal to one of the allowed values"}), errors++;
-validate43.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
 
@@ -51,10 +51,10 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/v1/receipt.schema.json/definitions/item" */;
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.change;
+if(typeof tag0 == "string"){
+if(tag0 === "node_added"){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const prop0 of schema9.oneOf[0].required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
@@ -75,18 +75,34 @@ if(!(validate22(data.content_hash, {instancePath:instancePath+"/content_hash",pa
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs8 = errors;
+} else if(tag0 === "node_removed"){
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop1 of schema9.oneOf[1].required){
-if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
+for(const prop1 of schema9.oneOf[0].required){
+if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data){
-if(!(((((key1 === "change") || (key1 === "id")) || (key1 === "from_hash")) || (key1 === "to_hash")) || (key1 === "changed_fields"))) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
+if(!(((key1 === "change") || (key1 === "id")) || (key1 === "content_hash"))) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
+}
+if(data.change !== undefined){
+let data3 = data.change;
+if(!((data3 === "node_added") || (data3 === "node_removed"))) (vErrors ??= []).push({instancePath:instancePath+"/change",schemaPath:"#/oneOf/0/properties/change/enum",keyword:"enum",params:{allowedValues: schema9.oneOf[0].properties.change.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data.id !== undefined){
+if(typeof data.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/oneOf/0/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data.content_hash !== undefined){
+if(!(validate22(data.content_hash, {instancePath:instancePath+"/content_hash",parentData:data,parentDataProperty:"content_hash",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+} else if(tag0 === "node_changed"){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const prop2 of schema9.oneOf[1].required){
+if(data[prop2] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
+}
+for(const key2 in data){
+if(!(((((key2 === "change") || (key2 === "id")) || (key2 === "from_hash")) || (key2 === "to_hash")) || (key2 === "changed_fields"))) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
 if(data.change !== undefined){
 if("node_changed" !== data.change) (vErrors ??= []).push({instancePath:instancePath+"/change",schemaPath:"#/oneOf/1/properties/change/const",keyword:"const",params:{allowedValue: "node_changed"},message:"must be equal to constant"}), errors++;
@@ -101,11 +117,11 @@ if(data.to_hash !== undefined){
 if(!(validate22(data.to_hash, {instancePath:instancePath+"/to_hash",parentData:data,parentDataProperty:"to_hash",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.changed_fields !== undefined){
-let data7 = data.changed_fields;
-if(Array.isArray(data7)){
-const len0 = data7.length;
+let data10 = data.changed_fields;
+if(Array.isArray(data10)){
+const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate43(data7[i0], {instancePath:instancePath+"/changed_fields/" + i0,parentData:data7,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors), errors = vErrors.length;
+if(!(validate44(data10[i0], {instancePath:instancePath+"/changed_fields/" + i0,parentData:data10,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/changed_fields",schemaPath:"#/oneOf/1/properties/changed_fields/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -114,26 +130,17 @@ if(!(validate43(data7[i0], {instancePath:instancePath+"/changed_fields/" + i0,pa
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-var _valid0 = _errs8 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-} else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-const _errs19 = errors;
+} else if(tag0 === "edge_added"){
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop2 of schema9.oneOf[2].required){
-if(data[prop2] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
+for(const prop3 of schema9.oneOf[2].required){
+if(data[prop3] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
-for(const key2 in data){
-if(!((((key2 === "change") || (key2 === "source_id")) || (key2 === "relation")) || (key2 === "target_id"))) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
+for(const key3 in data){
+if(!((((key3 === "change") || (key3 === "source_id")) || (key3 === "relation")) || (key3 === "target_id"))) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}), errors++;
 }
 if(data.change !== undefined){
-let data9 = data.change;
-if(!((data9 === "edge_added") || (data9 === "edge_removed"))) (vErrors ??= []).push({instancePath:instancePath+"/change",schemaPath:"#/oneOf/2/properties/change/enum",keyword:"enum",params:{allowedValues: schema9.oneOf[2].properties.change.enum},message:"must be equal to one of the allowed values"}), errors++;
+let data12 = data.change;
+if(!((data12 === "edge_added") || (data12 === "edge_removed"))) (vErrors ??= []).push({instancePath:instancePath+"/change",schemaPath:"#/oneOf/2/properties/change/enum",keyword:"enum",params:{allowedValues: schema9.oneOf[2].properties.change.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.source_id !== undefined){
 if(typeof data.source_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/source_id",schemaPath:"#/oneOf/2/properties/source_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -147,27 +154,35 @@ if(typeof data.target_id !== "string") (vErrors ??= []).push({instancePath:insta
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-var _valid0 = _errs19 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
+} else if(tag0 === "edge_removed"){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const prop4 of schema9.oneOf[2].required){
+if(data[prop4] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+}
+for(const key4 in data){
+if(!((((key4 === "change") || (key4 === "source_id")) || (key4 === "relation")) || (key4 === "target_id"))) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}), errors++;
+}
+if(data.change !== undefined){
+let data16 = data.change;
+if(!((data16 === "edge_added") || (data16 === "edge_removed"))) (vErrors ??= []).push({instancePath:instancePath+"/change",schemaPath:"#/oneOf/2/properties/change/enum",keyword:"enum",params:{allowedValues: schema9.oneOf[2].properties.change.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data.source_id !== undefined){
+if(typeof data.source_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/source_id",schemaPath:"#/oneOf/2/properties/source_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data.relation !== undefined){
+if(typeof data.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/relation",schemaPath:"#/oneOf/2/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data.target_id !== undefined){
+if(typeof data.target_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/target_id",schemaPath:"#/oneOf/2/properties/target_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
 } else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
+(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-}
-}
-if(!valid0){
-(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"}), errors++;
 } else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-} else {
-vErrors = null;
+(vErrors ??= []).push({instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "change", tagValue: tag0},message:"value of tag \"change\" must be in oneOf"}), errors++;
 }
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "change", tagValue: tag0},message:"tag \"change\" must be string"}), errors++;
 }
 }
 validate39.errors = vErrors;

@@ -3,13 +3,13 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_changeset = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/changeset.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ChangesetDocument","description":"One stored changeset (issue 10): a canonical-JSON document <state>/changesets/<id>.json. changeset_sha256 is SHA-256 over the canonical JSON of {id, writer, base, operations} only, so status changes and receipts never change the hash a reviewer approved. Operations apply in array order. Stale is derived when read and never stored.","type":"object","required":["schema_version","id","writer","base","operations","changeset_sha256","status","captured","findings","receipts","created_at","updated_at"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"writer":{"type":"string","minLength":1,"maxLength":256},"base":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"The source hash of the synchronized publication the operations were made against."},"operations":{"type":"array","maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation"}},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"status":{"enum":["draft","ready","applied","abandoned"]},"captured":{"type":"object","description":"Source file hashes (null: absent) of every touched path at the base, for staleness and rebase.","required":["sources"],"additionalProperties":false,"properties":{"sources":{"type":"object","additionalProperties":{"anyOf":[{"type":"string","pattern":"^[0-9a-f]{64}$"},{"type":"null"}]}}}},"findings":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/finding"},"description":"Findings of the last stored validation."},"receipts":{"type":"array","minItems":1,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset.schema.json/definitions/lifecycle_receipt"}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/changeset.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ChangesetDocument","description":"One stored changeset (issue 10): a canonical-JSON document <state>/changesets/<id>.json. changeset_sha256 is SHA-256 over the canonical JSON of {id, writer, base, operations} only, so status changes and receipts never change the hash a reviewer approved. Operations apply in array order. Stale is derived when read and never stored.","type":"object","required":["schema_version","id","writer","base","operations","changeset_sha256","status","captured","findings","receipts","created_at","updated_at"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"writer":{"type":"string","minLength":1,"maxLength":256},"base":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$","description":"The source hash of the synchronized publication the operations were made against."},"operations":{"type":"array","maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation"}},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"status":{"enum":["draft","ready","applied","abandoned"]},"captured":{"type":"object","description":"Source file hashes (null: absent) of every touched path at the base, for staleness and rebase.","required":["sources"],"additionalProperties":false,"properties":{"sources":{"type":"object","additionalProperties":{"anyOf":[{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},{"type":"null"}]}}}},"findings":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/finding"},"description":"Findings of the last stored validation."},"receipts":{"type":"array","minItems":1,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset.schema.json/definitions/lifecycle_receipt"}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", "u");
 const pattern1 = new RegExp("^[0-9a-f]{64}$", "u");
-const schema7 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation","type":"object","required":["op"],"properties":{"op":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"oneOf":[{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_create"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_update"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_move"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_relationship_update"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_delete"}]};
-const schema8 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_create","type":"object","description":"Creates a node in a new .md file (TOML front matter) or as a [[node]] record in a .toml file, inside a content root.","required":["op","node","path","body"],"additionalProperties":false,"properties":{"op":{"const":"node_create"},"node":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_fields"},"path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"},"body":{"type":"string"}}};
+const schema7 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation","type":"object","required":["op"],"properties":{"op":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"oneOf":[{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_create"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_update"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_move"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_relationship_update"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_delete"}],"discriminator":{"propertyName":"op"}};
+const schema8 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_create","type":"object","description":"Creates a node in a new .md file (TOML front matter) or as a [[node]] record in a .toml file, inside a content root.","required":["op","node","path","body"],"additionalProperties":false,"properties":{"op":{"const":"node_create"},"node":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_fields"},"path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"},"body":{"type":"string","maxLength":8388608}}};
 const schema9 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_fields","type":"object","required":["id","kind","title"],"additionalProperties":false,"properties":{"id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"kind":{"type":"string","minLength":1,"maxLength":256},"title":{"type":"string","minLength":1,"maxLength":4096},"family":{"type":"string","minLength":1,"maxLength":256},"authority":{"type":"string","minLength":1,"maxLength":256},"status":{"type":"string","minLength":1,"maxLength":256},"tags":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/tag_list"},"relations":{"type":"object","propertyNames":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_name"},"additionalProperties":{"type":"array","minItems":1,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"}}}}};
 const schema10 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id","type":"string","minLength":1,"maxLength":1024,"pattern":"^\\S+$"};
 const pattern2 = new RegExp("^\\S+$", "u");
@@ -54,7 +54,7 @@ validate27.errors = vErrors;
 return errors === 0;
 }
 
-const schema12 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_name","type":"string","pattern":"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"};
+const schema12 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_name","type":"string","maxLength":64,"pattern":"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"};
 const pattern3 = new RegExp("^[A-Za-z][A-Za-z0-9_.-]{0,63}$", "u");
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -62,6 +62,7 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
+if(func3(data) > 64) (vErrors ??= []).push({instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
 if(!pattern3.test(data)) (vErrors ??= []).push({instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -203,7 +204,12 @@ if(data.path !== undefined){
 if(!(validate33(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData}))) vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors), errors = vErrors.length;
 }
 if(data.body !== undefined){
-if(typeof data.body !== "string") (vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+let data3 = data.body;
+if(typeof data3 === "string"){
+if(func3(data3) > 8388608) (vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/maxLength",keyword:"maxLength",params:{limit: 8388608},message:"must NOT have more than 8388608 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -212,25 +218,26 @@ validate23.errors = vErrors;
 return errors === 0;
 }
 
-const schema14 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_update","type":"object","description":"Sets metadata fields and/or replaces the body of an existing node.","required":["op","node_id"],"anyOf":[{"required":["set"]},{"required":["body"]}],"additionalProperties":false,"properties":{"op":{"const":"node_update"},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"set":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_set"},"body":{"type":"string"}}};
-const schema15 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64","type":"string","pattern":"^[0-9a-f]{64}$"};
+const schema14 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_update","type":"object","description":"Sets metadata fields and/or replaces the body of an existing node.","required":["op","node_id"],"anyOf":[{"required":["set"]},{"required":["body"]}],"additionalProperties":false,"properties":{"op":{"const":"node_update"},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"set":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_set"},"body":{"type":"string","maxLength":8388608}}};
+const schema15 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64","type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
+if(func3(data) > 64) (vErrors ??= []).push({instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
 if(!pattern1.test(data)) (vErrors ??= []).push({instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-validate38.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
 
 const schema16 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_set","type":"object","additionalProperties":false,"minProperties":1,"properties":{"title":{"type":"string","minLength":1,"maxLength":4096},"kind":{"type":"string","minLength":1,"maxLength":256},"family":{"type":"string","minLength":1,"maxLength":256},"authority":{"type":"string","minLength":1,"maxLength":256},"status":{"type":"string","minLength":1,"maxLength":256},"tags":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/tag_list"}}};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_set" */;
 let vErrors = null;
 let errors = 0;
@@ -290,12 +297,12 @@ if(!(validate27(data.tags, {instancePath:instancePath+"/tags",parentData:data,pa
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate40.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_update" */;
 let vErrors = null;
 let errors = 0;
@@ -345,24 +352,29 @@ if(data.node_id !== undefined){
 if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
+if(!(validate37(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors), errors = vErrors.length;
 }
 if(data.set !== undefined){
-if(!(validate40(data.set, {instancePath:instancePath+"/set",parentData:data,parentDataProperty:"set",rootData}))) vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors), errors = vErrors.length;
+if(!(validate39(data.set, {instancePath:instancePath+"/set",parentData:data,parentDataProperty:"set",rootData}))) vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors), errors = vErrors.length;
 }
 if(data.body !== undefined){
-if(typeof data.body !== "string") (vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+let data4 = data.body;
+if(typeof data4 === "string"){
+if(func3(data4) > 8388608) (vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/maxLength",keyword:"maxLength",params:{limit: 8388608},message:"must NOT have more than 8388608 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate36.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
 
 const schema17 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_move","type":"object","description":"Moves a node's source to a new path inside a content root.","required":["op","node_id","new_path"],"additionalProperties":false,"properties":{"op":{"const":"node_move"},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"new_path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"}}};
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_move" */;
 let vErrors = null;
 let errors = 0;
@@ -380,7 +392,7 @@ if(data.node_id !== undefined){
 if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
+if(!(validate37(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors), errors = vErrors.length;
 }
 if(data.new_path !== undefined){
 if(!(validate33(data.new_path, {instancePath:instancePath+"/new_path",parentData:data,parentDataProperty:"new_path",rootData}))) vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors), errors = vErrors.length;
@@ -388,14 +400,14 @@ if(!(validate33(data.new_path, {instancePath:instancePath+"/new_path",parentData
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate44.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
 
 const schema18 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_relationship_update","type":"object","description":"Queues relation additions and removals of one source node without rewriting its body; an empty list is refused.","required":["op","source_id"],"anyOf":[{"required":["add"]},{"required":["remove"]}],"additionalProperties":false,"properties":{"op":{"const":"relationship_update"},"source_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"add":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}},"remove":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}}}};
 const schema19 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref","type":"object","required":["relation","target_id"],"additionalProperties":false,"properties":{"relation":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_name"},"target_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"}}};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref" */;
 let vErrors = null;
 let errors = 0;
@@ -415,12 +427,12 @@ if(!(validate25(data.target_id, {instancePath:instancePath+"/target_id",parentDa
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate52.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_relationship_update" */;
 let vErrors = null;
 let errors = 0;
@@ -470,7 +482,7 @@ if(data.source_id !== undefined){
 if(!(validate25(data.source_id, {instancePath:instancePath+"/source_id",parentData:data,parentDataProperty:"source_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
+if(!(validate37(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors), errors = vErrors.length;
 }
 if(data.add !== undefined){
 let data3 = data.add;
@@ -479,7 +491,7 @@ if(data3.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/add",
 if(data3.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/add",schemaPath:"#/properties/add/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate52(data3[i0], {instancePath:instancePath+"/add/" + i0,parentData:data3,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors), errors = vErrors.length;
+if(!(validate49(data3[i0], {instancePath:instancePath+"/add/" + i0,parentData:data3,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/add",schemaPath:"#/properties/add/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -492,7 +504,7 @@ if(data5.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/remov
 if(data5.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate52(data5[i1], {instancePath:instancePath+"/remove/" + i1,parentData:data5,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors), errors = vErrors.length;
+if(!(validate49(data5[i1], {instancePath:instancePath+"/remove/" + i1,parentData:data5,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -501,13 +513,13 @@ if(!(validate52(data5[i1], {instancePath:instancePath+"/remove/" + i1,parentData
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate49.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
 
 const schema20 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_delete","type":"object","description":"Deletes a node (its file, or its [[node]] record).","required":["op","node_id"],"additionalProperties":false,"properties":{"op":{"const":"node_delete"},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"}}};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_delete" */;
 let vErrors = null;
 let errors = 0;
@@ -525,12 +537,12 @@ if(data.node_id !== undefined){
 if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
+if(!(validate37(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate58.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
 
@@ -539,76 +551,6 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation" */;
 let vErrors = null;
 let errors = 0;
-const _errs1 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs2 = errors;
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors), errors = vErrors.length;
-var _valid0 = _errs2 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs3 = errors;
-if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors), errors = vErrors.length;
-var _valid0 = _errs3 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-} else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-const _errs4 = errors;
-if(!(validate44(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors), errors = vErrors.length;
-var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-} else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
-}
-const _errs5 = errors;
-if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors), errors = vErrors.length;
-var _valid0 = _errs5 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 3];
-} else {
-if(_valid0){
-valid0 = true;
-passing0 = 3;
-}
-const _errs6 = errors;
-if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors), errors = vErrors.length;
-var _valid0 = _errs6 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 4];
-} else {
-if(_valid0){
-valid0 = true;
-passing0 = 4;
-}
-}
-}
-}
-}
-if(!valid0){
-(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"}), errors++;
-} else {
-errors = _errs1;
-if(vErrors !== null){
-if(_errs1){
-vErrors.length = _errs1;
-} else {
-vErrors = null;
-}
-}
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const prop0 of schema7.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
@@ -616,6 +558,24 @@ if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/
 if(data.op !== undefined){
 let data0 = data.op;
 if(!(((((data0 === "node_create") || (data0 === "node_update")) || (data0 === "node_move")) || (data0 === "relationship_update")) || (data0 === "node_delete"))) (vErrors ??= []).push({instancePath:instancePath+"/op",schemaPath:"#/properties/op/enum",keyword:"enum",params:{allowedValues: schema7.properties.op.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+const tag0 = data.op;
+if(typeof tag0 == "string"){
+if(tag0 === "node_create"){
+if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors), errors = vErrors.length;
+} else if(tag0 === "node_update"){
+if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors), errors = vErrors.length;
+} else if(tag0 === "node_move"){
+if(!(validate42(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors), errors = vErrors.length;
+} else if(tag0 === "relationship_update"){
+if(!(validate46(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors), errors = vErrors.length;
+} else if(tag0 === "node_delete"){
+if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors), errors = vErrors.length;
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "op", tagValue: tag0},message:"value of tag \"op\" must be in oneOf"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "op", tagValue: tag0},message:"tag \"op\" must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -680,7 +640,7 @@ validate63.errors = vErrors;
 return errors === 0;
 }
 
-const schema22 = {"$id":"https://docforge.dev/schemas/v1/changeset.schema.json/definitions/lifecycle_receipt","type":"object","required":["event","at","writer","changeset_sha256"],"additionalProperties":false,"properties":{"event":{"enum":["created","registered","operation_added","rebased","abandoned","applied"]},"at":{"type":"string","description":"ISO-8601 time."},"writer":{"type":"string","minLength":1},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$","description":"The changeset hash this event is bound to."},"details":{"type":"object"}}};
+const schema22 = {"$id":"https://docforge.dev/schemas/v1/changeset.schema.json/definitions/lifecycle_receipt","type":"object","required":["event","at","writer","changeset_sha256"],"additionalProperties":false,"properties":{"event":{"enum":["created","registered","operation_added","rebased","abandoned","applied"]},"at":{"type":"string","description":"ISO-8601 time."},"writer":{"type":"string","minLength":1},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$","description":"The changeset hash this event is bound to."},"details":{"type":"object"}}};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset.schema.json/definitions/lifecycle_receipt" */;
@@ -711,6 +671,7 @@ if(func3(data2) < 1) (vErrors ??= []).push({instancePath:instancePath+"/writer",
 if(data.changeset_sha256 !== undefined){
 let data3 = data.changeset_sha256;
 if(typeof data3 === "string"){
+if(func3(data3) > 64) (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
 if(!pattern1.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -745,6 +706,7 @@ if(1 !== data.schema_version) (vErrors ??= []).push({instancePath:instancePath+"
 if(data.id !== undefined){
 let data1 = data.id;
 if(typeof data1 === "string"){
+if(func3(data1) > 128) (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
 if(!pattern0.test(data1)) (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -762,6 +724,7 @@ if(func3(data2) < 1) (vErrors ??= []).push({instancePath:instancePath+"/writer",
 if(data.base !== undefined){
 let data3 = data.base;
 if(typeof data3 === "string"){
+if(func3(data3) > 64) (vErrors ??= []).push({instancePath:instancePath+"/base",schemaPath:"#/properties/base/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
 if(!pattern1.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/base",schemaPath:"#/properties/base/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/base",schemaPath:"#/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -782,6 +745,7 @@ if(!(validate22(data4[i0], {instancePath:instancePath+"/operations/" + i0,parent
 if(data.changeset_sha256 !== undefined){
 let data6 = data.changeset_sha256;
 if(typeof data6 === "string"){
+if(func3(data6) > 64) (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
 if(!pattern1.test(data6)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -809,6 +773,7 @@ const _errs22 = errors;
 let valid5 = false;
 const _errs23 = errors;
 if(typeof data10 === "string"){
+if(func3(data10) > 64) (vErrors ??= []).push({instancePath:instancePath+"/captured/sources/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/captured/properties/sources/additionalProperties/anyOf/0/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
 if(!pattern1.test(data10)) (vErrors ??= []).push({instancePath:instancePath+"/captured/sources/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/captured/properties/sources/additionalProperties/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/captured/sources/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/captured/properties/sources/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -1088,8 +1053,8 @@ return errors === 0;
 
 export const validate_docforge_abandon_changeset_output = validate70;
 const schema25 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_abandon_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
-const schema26 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result","type":"object","required":["receipt_version","outcome","changeset_id","changeset_sha256","status"],"properties":{"receipt_version":{"const":1},"compact":{"type":"boolean","description":"true when the full result did not fit: the version-1 compact receipt."},"outcome":{"enum":["created","registered","operation_added","rebased","abandoned"]},"changeset_id":{"type":"string"},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"status":{"enum":["draft","ready","stale","applied","abandoned"]},"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"valid":{"type":"boolean"},"finding_counts":{"type":"object","properties":{"error":{"type":"integer"},"warning":{"type":"integer"}}},"findings":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/finding"}},"findings_truncated":{"type":"boolean"},"receipt":{"type":"object"}}};
-const schema27 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary","type":"object","required":["id","writer","status","stored_status","changeset_sha256","base","operation_count","stale","created_at","updated_at"],"properties":{"id":{"type":"string"},"writer":{"type":"string"},"status":{"enum":["draft","ready","stale","applied","abandoned"],"description":"Stored status, or stale when derived at read time."},"stored_status":{"enum":["draft","ready","applied","abandoned"]},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","pattern":"^[0-9a-f]{64}$"},"operation_count":{"type":"integer","minimum":0},"stale":{"type":["object","null"],"required":["reason"],"properties":{"reason":{"enum":["base_changed","touched_node_changed","touched_source_changed"]},"node_ids":{"type":"array"},"paths":{"type":"array"}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
+const schema26 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result","type":"object","required":["receipt_version","outcome","changeset_id","changeset_sha256","status"],"properties":{"receipt_version":{"const":1},"compact":{"type":"boolean","description":"true when the full result did not fit: the version-1 compact receipt."},"outcome":{"enum":["created","registered","operation_added","rebased","abandoned"]},"changeset_id":{"type":"string"},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"status":{"enum":["draft","ready","stale","applied","abandoned"]},"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"valid":{"type":"boolean"},"finding_counts":{"type":"object","properties":{"error":{"type":"integer"},"warning":{"type":"integer"}}},"findings":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/finding"}},"findings_truncated":{"type":"boolean"},"receipt":{"type":"object"}}};
+const schema27 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary","type":"object","required":["id","writer","status","stored_status","changeset_sha256","base","operation_count","stale","created_at","updated_at"],"properties":{"id":{"type":"string"},"writer":{"type":"string"},"status":{"enum":["draft","ready","stale","applied","abandoned"],"description":"Stored status, or stale when derived at read time."},"stored_status":{"enum":["draft","ready","applied","abandoned"]},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"operation_count":{"type":"integer","minimum":0},"stale":{"type":["object","null"],"required":["reason"],"properties":{"reason":{"enum":["base_changed","touched_node_changed","touched_source_changed"]},"node_ids":{"type":"array"},"paths":{"type":"array"}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary" */;
@@ -1116,6 +1081,7 @@ if(!((((data3 === "draft") || (data3 === "ready")) || (data3 === "applied")) || 
 if(data.changeset_sha256 !== undefined){
 let data4 = data.changeset_sha256;
 if(typeof data4 === "string"){
+if(func3(data4) > 64) (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
 if(!pattern1.test(data4)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -1124,6 +1090,7 @@ if(!pattern1.test(data4)) (vErrors ??= []).push({instancePath:instancePath+"/cha
 if(data.base !== undefined){
 let data5 = data.base;
 if(typeof data5 === "string"){
+if(func3(data5) > 64) (vErrors ??= []).push({instancePath:instancePath+"/base",schemaPath:"#/properties/base/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
 if(!pattern1.test(data5)) (vErrors ??= []).push({instancePath:instancePath+"/base",schemaPath:"#/properties/base/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/base",schemaPath:"#/properties/base/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -1193,6 +1160,7 @@ if(typeof data.changeset_id !== "string") (vErrors ??= []).push({instancePath:in
 if(data.changeset_sha256 !== undefined){
 let data4 = data.changeset_sha256;
 if(typeof data4 === "string"){
+if(func3(data4) > 64) (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
 if(!pattern1.test(data4)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/changeset_sha256",schemaPath:"#/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -1266,7 +1234,7 @@ return errors === 0;
 }
 
 export const validate_docforge_apply_changeset_output = validate77;
-const schema28 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_apply_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["receipt_version","outcome","changeset_id","changeset_sha256","status","changed_sources","derived_refresh"],"properties":{"receipt_version":{"const":1},"compact":{"type":"boolean","description":"true when the full result did not fit: the version-1 compact receipt."},"outcome":{"const":"applied"},"changeset_id":{"type":"string"},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"status":{"const":"applied"},"applier":{"type":"string"},"changed_sources":{"type":"object","required":["created","updated","deleted"],"properties":{"created":{"type":"integer","minimum":0},"updated":{"type":"integer","minimum":0},"deleted":{"type":"integer","minimum":0}}},"files":{"type":"array","items":{"type":"object","required":["path","action"],"properties":{"path":{"type":"string"},"action":{"enum":["created","updated","deleted"]},"sha256":{"type":["string","null"]}}}},"receipt":{"type":"object","description":"The applied lifecycle receipt, bound to the reviewed changeset hash."},"derived_refresh":{"type":"object","required":["status"],"properties":{"status":{"enum":["refreshed","degraded"]},"revision":{"type":["integer","null"]},"source_hash":{"type":["string","null"]},"staleness":{"enum":["current","stale","unknown"]},"error":{"type":"object"},"remediation":{"type":"string"}}},"render":{"type":"object","required":["outputs","command"],"description":"Declared outputs are never re-rendered over MCP: their render status (stale after a canonical change) and the local CLI command that renders them.","properties":{"outputs":{"type":"array","items":{"type":"object","required":["view_id","output","status"],"properties":{"view_id":{"type":"string"},"output":{"type":"string"},"status":{"type":"string"}}}},"output_count":{"type":"integer","minimum":0},"command":{"type":["string","null"]}}},"recovered":{"type":["object","null"],"description":"An interrupted earlier application this call recovered first."}}}}};
+const schema28 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_apply_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["receipt_version","outcome","changeset_id","changeset_sha256","status","changed_sources","derived_refresh"],"properties":{"receipt_version":{"const":1},"compact":{"type":"boolean","description":"true when the full result did not fit: the version-1 compact receipt."},"outcome":{"const":"applied"},"changeset_id":{"type":"string"},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"status":{"const":"applied"},"applier":{"type":"string"},"changed_sources":{"type":"object","required":["created","updated","deleted"],"properties":{"created":{"type":"integer","minimum":0},"updated":{"type":"integer","minimum":0},"deleted":{"type":"integer","minimum":0}}},"files":{"type":"array","items":{"type":"object","required":["path","action"],"properties":{"path":{"type":"string"},"action":{"enum":["created","updated","deleted"]},"sha256":{"type":["string","null"]}}}},"receipt":{"type":"object","description":"The applied lifecycle receipt, bound to the reviewed changeset hash."},"derived_refresh":{"type":"object","required":["status"],"properties":{"status":{"enum":["refreshed","degraded"]},"revision":{"type":["integer","null"]},"source_hash":{"type":["string","null"]},"staleness":{"enum":["current","stale","unknown"]},"error":{"type":"object"},"remediation":{"type":"string"}}},"render":{"type":"object","required":["outputs","command"],"description":"Declared outputs are never re-rendered over MCP: their render status (stale after a canonical change) and the local CLI command that renders them.","properties":{"outputs":{"type":"array","items":{"type":"object","required":["view_id","output","status"],"properties":{"view_id":{"type":"string"},"output":{"type":"string"},"status":{"type":"string"}}}},"output_count":{"type":"integer","minimum":0},"command":{"type":["string","null"]}}},"recovered":{"type":["object","null"],"description":"An interrupted earlier application this call recovered first."}}}}};
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_apply_changeset.output.schema.json" */;
@@ -1295,6 +1263,7 @@ if(typeof data0.changeset_id !== "string") (vErrors ??= []).push({instancePath:i
 if(data0.changeset_sha256 !== undefined){
 let data5 = data0.changeset_sha256;
 if(typeof data5 === "string"){
+if(func3(data5) > 64) (vErrors ??= []).push({instancePath:instancePath+"/result/changeset_sha256",schemaPath:"#/properties/result/properties/changeset_sha256/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
 if(!pattern1.test(data5)) (vErrors ??= []).push({instancePath:instancePath+"/result/changeset_sha256",schemaPath:"#/properties/result/properties/changeset_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/changeset_sha256",schemaPath:"#/properties/result/properties/changeset_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -1968,7 +1937,7 @@ return errors === 0;
 
 export const validate_docforge_get_changeset_output = validate92;
 const schema35 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["operations","truncated","next_cursor","limit","changeset"],"properties":{"operations":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry"}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"receipts":{"type":"array"},"operations_summarized":{"type":"boolean"}}}}};
-const schema36 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry","type":"object","required":["index","op","operation_sha256","chars"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"operation_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"chars":{"type":"integer","minimum":0},"node_id":{"type":["string","null"]},"operation":{"type":"object","description":"The exact operation; absent in an operation summary."}}};
+const schema36 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry","type":"object","required":["index","op","operation_sha256","chars"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"operation_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"chars":{"type":"integer","minimum":0},"node_id":{"type":["string","null"]},"operation":{"type":"object","description":"The exact operation; absent in an operation summary."}}};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry" */;
@@ -1991,6 +1960,7 @@ if(typeof data.op !== "string") (vErrors ??= []).push({instancePath:instancePath
 if(data.operation_sha256 !== undefined){
 let data2 = data.operation_sha256;
 if(typeof data2 === "string"){
+if(func3(data2) > 64) (vErrors ??= []).push({instancePath:instancePath+"/operation_sha256",schemaPath:"#/properties/operation_sha256/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
 if(!pattern1.test(data2)) (vErrors ??= []).push({instancePath:instancePath+"/operation_sha256",schemaPath:"#/properties/operation_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/operation_sha256",schemaPath:"#/properties/operation_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -2074,7 +2044,7 @@ return errors === 0;
 }
 
 export const validate_docforge_get_changeset_diff_output = validate97;
-const schema37 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_changeset_diff.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["changeset","format","truncated","next_cursor","limit"],"properties":{"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"format":{"enum":["changes","canonical_json_chunk"]},"changes":{"type":"array","items":{"type":"object","required":["index","op"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"node_id":{"type":["string","null"]},"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"before":{"type":["object","null"],"description":"The node before the operation: id, kind, title, family, authority, status, tags, source_path and declared relations (relation -> targets); null when absent."},"after":{"type":["object","null"],"description":"The node after the operation, same fields; null when removed or not projected."},"projected":{"type":"boolean","description":"false: the operation cannot be projected and changes nothing; refusal says why and no change is listed."},"refusal":{"type":["object","null"],"required":["code","message"],"properties":{"code":{"type":"string"},"message":{"type":"string"}},"description":"Why the operation is not projected (or its node not read back): its error finding; null otherwise."},"relations_added":{"type":"array","items":{"type":"object","required":["relation","target_id"],"properties":{"relation":{"type":"string"},"target_id":{"type":"string"}}},"description":"Declared relations the operation adds to the node."},"relations_removed":{"type":"array","items":{"type":"object","required":["relation","target_id"],"properties":{"relation":{"type":"string"},"target_id":{"type":"string"}}},"description":"Declared relations the operation removes from the node."},"body_diff":{"type":"string","description":"Unified diff of the node body; empty when unchanged."},"file_diffs":{"type":"array","description":"Every source file the operation rewrites, with the unified diff of its exact text; a Markdown move keeping every byte is one rename entry.","items":{"type":"object","required":["before_path","after_path","diff"],"properties":{"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"diff":{"type":"string"}}}}}}},"chunk":{"type":"object","required":["operation_index","index","count","data","payload_sha256","payload_chars"],"properties":{"operation_index":{"type":"integer","minimum":0,"description":"The operation whose individually oversized diff this chunk sequence carries; the payload is {operations: [that operation], changes: [its change]}."},"index":{"type":"integer"},"count":{"type":"integer"},"data":{"type":"string"},"payload_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"payload_chars":{"type":"integer"}}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"}}}}};
+const schema37 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_changeset_diff.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["changeset","format","truncated","next_cursor","limit"],"properties":{"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"format":{"enum":["changes","canonical_json_chunk"]},"changes":{"type":"array","items":{"type":"object","required":["index","op"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"node_id":{"type":["string","null"]},"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"before":{"type":["object","null"],"description":"The node before the operation: id, kind, title, family, authority, status, tags, source_path and declared relations (relation -> targets); null when absent."},"after":{"type":["object","null"],"description":"The node after the operation, same fields; null when removed or not projected."},"projected":{"type":"boolean","description":"false: the operation cannot be projected and changes nothing; refusal says why and no change is listed."},"refusal":{"type":["object","null"],"required":["code","message"],"properties":{"code":{"type":"string"},"message":{"type":"string"}},"description":"Why the operation is not projected (or its node not read back): its error finding; null otherwise."},"relations_added":{"type":"array","items":{"type":"object","required":["relation","target_id"],"properties":{"relation":{"type":"string"},"target_id":{"type":"string"}}},"description":"Declared relations the operation adds to the node."},"relations_removed":{"type":"array","items":{"type":"object","required":["relation","target_id"],"properties":{"relation":{"type":"string"},"target_id":{"type":"string"}}},"description":"Declared relations the operation removes from the node."},"body_diff":{"type":"string","description":"Unified diff of the node body; empty when unchanged."},"file_diffs":{"type":"array","description":"Every source file the operation rewrites, with the unified diff of its exact text; a Markdown move keeping every byte is one rename entry.","items":{"type":"object","required":["before_path","after_path","diff"],"properties":{"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"diff":{"type":"string"}}}}}}},"chunk":{"type":"object","required":["operation_index","index","count","data","payload_sha256","payload_chars"],"properties":{"operation_index":{"type":"integer","minimum":0,"description":"The operation whose individually oversized diff this chunk sequence carries; the payload is {operations: [that operation], changes: [its change]}."},"index":{"type":"integer"},"count":{"type":"integer"},"data":{"type":"string"},"payload_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"payload_chars":{"type":"integer"}}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"}}}}};
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_changeset_diff.output.schema.json" */;
@@ -2268,6 +2238,7 @@ if(typeof data30.data !== "string") (vErrors ??= []).push({instancePath:instance
 if(data30.payload_sha256 !== undefined){
 let data35 = data30.payload_sha256;
 if(typeof data35 === "string"){
+if(func3(data35) > 64) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
 if(!pattern1.test(data35)) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/chunk/payload_sha256",schemaPath:"#/properties/result/properties/chunk/properties/payload_sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -4493,7 +4464,7 @@ return errors === 0;
 }
 
 export const validate_docforge_propose_node_create_input = validate121;
-const schema48 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","description":"Proposes one node_create.","properties":{"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Add the operation to this draft or ready changeset of the bound writer; omitted: a new changeset."},"node":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_fields"},"path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"},"body":{"type":"string"}},"required":["node","path","body"],"additionalProperties":false};
+const schema48 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","description":"Proposes one node_create.","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"A draft or ready changeset of the bound writer to add to; omitted: a new one."},"node":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_fields"},"path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"},"body":{"type":"string","maxLength":8388608}},"required":["node","path","body"],"additionalProperties":false};
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.input.schema.json" */;
@@ -4509,6 +4480,7 @@ if(!((((key0 === "changeset_id") || (key0 === "node")) || (key0 === "path")) || 
 if(data.changeset_id !== undefined){
 let data0 = data.changeset_id;
 if(typeof data0 === "string"){
+if(func3(data0) > 128) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
 if(!pattern0.test(data0)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -4521,7 +4493,12 @@ if(data.path !== undefined){
 if(!(validate33(data.path, {instancePath:instancePath+"/path",parentData:data,parentDataProperty:"path",rootData}))) vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors), errors = vErrors.length;
 }
 if(data.body !== undefined){
-if(typeof data.body !== "string") (vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+let data3 = data.body;
+if(typeof data3 === "string"){
+if(func3(data3) > 8388608) (vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/maxLength",keyword:"maxLength",params:{limit: 8388608},message:"must NOT have more than 8388608 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -4550,7 +4527,7 @@ return errors === 0;
 }
 
 export const validate_docforge_propose_node_delete_input = validate127;
-const schema50 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","description":"Proposes one node_delete.","properties":{"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Add the operation to this draft or ready changeset of the bound writer; omitted: a new changeset."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"}},"required":["node_id"],"additionalProperties":false};
+const schema50 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","description":"Proposes one node_delete.","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"A draft or ready changeset of the bound writer to add to; omitted: a new one."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"}},"required":["node_id"],"additionalProperties":false};
 
 function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.input.schema.json" */;
@@ -4566,6 +4543,7 @@ if(!(((key0 === "changeset_id") || (key0 === "node_id")) || (key0 === "expected_
 if(data.changeset_id !== undefined){
 let data0 = data.changeset_id;
 if(typeof data0 === "string"){
+if(func3(data0) > 128) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
 if(!pattern0.test(data0)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -4575,7 +4553,7 @@ if(data.node_id !== undefined){
 if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
+if(!(validate37(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -4604,7 +4582,7 @@ return errors === 0;
 }
 
 export const validate_docforge_propose_node_move_input = validate133;
-const schema52 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","description":"Proposes one node_move.","properties":{"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Add the operation to this draft or ready changeset of the bound writer; omitted: a new changeset."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"new_path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"}},"required":["node_id","new_path"],"additionalProperties":false};
+const schema52 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","description":"Proposes one node_move.","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"A draft or ready changeset of the bound writer to add to; omitted: a new one."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"new_path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"}},"required":["node_id","new_path"],"additionalProperties":false};
 
 function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.input.schema.json" */;
@@ -4620,6 +4598,7 @@ if(!((((key0 === "changeset_id") || (key0 === "node_id")) || (key0 === "expected
 if(data.changeset_id !== undefined){
 let data0 = data.changeset_id;
 if(typeof data0 === "string"){
+if(func3(data0) > 128) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
 if(!pattern0.test(data0)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -4629,7 +4608,7 @@ if(data.node_id !== undefined){
 if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
+if(!(validate37(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors), errors = vErrors.length;
 }
 if(data.new_path !== undefined){
 if(!(validate33(data.new_path, {instancePath:instancePath+"/new_path",parentData:data,parentDataProperty:"new_path",rootData}))) vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors), errors = vErrors.length;
@@ -4661,7 +4640,7 @@ return errors === 0;
 }
 
 export const validate_docforge_propose_node_update_input = validate140;
-const schema54 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","description":"Proposes one node_update.","properties":{"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Add the operation to this draft or ready changeset of the bound writer; omitted: a new changeset."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"set":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_set"},"body":{"type":"string"}},"required":["node_id"],"additionalProperties":false,"anyOf":[{"required":["set"]},{"required":["body"]}]};
+const schema54 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","description":"Proposes one node_update.","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"A draft or ready changeset of the bound writer to add to; omitted: a new one."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"set":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_set"},"body":{"type":"string","maxLength":8388608}},"required":["node_id"],"additionalProperties":false,"anyOf":[{"required":["set"]},{"required":["body"]}]};
 
 function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.input.schema.json" */;
@@ -4709,6 +4688,7 @@ if(!(((((key0 === "changeset_id") || (key0 === "node_id")) || (key0 === "expecte
 if(data.changeset_id !== undefined){
 let data0 = data.changeset_id;
 if(typeof data0 === "string"){
+if(func3(data0) > 128) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
 if(!pattern0.test(data0)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -4718,13 +4698,18 @@ if(data.node_id !== undefined){
 if(!(validate25(data.node_id, {instancePath:instancePath+"/node_id",parentData:data,parentDataProperty:"node_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
+if(!(validate37(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors), errors = vErrors.length;
 }
 if(data.set !== undefined){
-if(!(validate40(data.set, {instancePath:instancePath+"/set",parentData:data,parentDataProperty:"set",rootData}))) vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors), errors = vErrors.length;
+if(!(validate39(data.set, {instancePath:instancePath+"/set",parentData:data,parentDataProperty:"set",rootData}))) vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors), errors = vErrors.length;
 }
 if(data.body !== undefined){
-if(typeof data.body !== "string") (vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+let data4 = data.body;
+if(typeof data4 === "string"){
+if(func3(data4) > 8388608) (vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/maxLength",keyword:"maxLength",params:{limit: 8388608},message:"must NOT have more than 8388608 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/body",schemaPath:"#/properties/body/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -4753,7 +4738,7 @@ return errors === 0;
 }
 
 export const validate_docforge_propose_relationship_update_input = validate147;
-const schema56 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","description":"Proposes one relationship_update.","properties":{"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Add the operation to this draft or ready changeset of the bound writer; omitted: a new changeset."},"source_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"add":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}},"remove":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}}},"required":["source_id"],"additionalProperties":false,"anyOf":[{"required":["add"]},{"required":["remove"]}]};
+const schema56 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","description":"Proposes one relationship_update.","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"A draft or ready changeset of the bound writer to add to; omitted: a new one."},"source_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"add":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}},"remove":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}}},"required":["source_id"],"additionalProperties":false,"anyOf":[{"required":["add"]},{"required":["remove"]}]};
 
 function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.input.schema.json" */;
@@ -4801,6 +4786,7 @@ if(!(((((key0 === "changeset_id") || (key0 === "source_id")) || (key0 === "expec
 if(data.changeset_id !== undefined){
 let data0 = data.changeset_id;
 if(typeof data0 === "string"){
+if(func3(data0) > 128) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
 if(!pattern0.test(data0)) (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -4810,7 +4796,7 @@ if(data.source_id !== undefined){
 if(!(validate25(data.source_id, {instancePath:instancePath+"/source_id",parentData:data,parentDataProperty:"source_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
 }
 if(data.expected_content_hash !== undefined){
-if(!(validate38(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors), errors = vErrors.length;
+if(!(validate37(data.expected_content_hash, {instancePath:instancePath+"/expected_content_hash",parentData:data,parentDataProperty:"expected_content_hash",rootData}))) vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors), errors = vErrors.length;
 }
 if(data.add !== undefined){
 let data3 = data.add;
@@ -4819,7 +4805,7 @@ if(data3.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/add",
 if(data3.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/add",schemaPath:"#/properties/add/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate52(data3[i0], {instancePath:instancePath+"/add/" + i0,parentData:data3,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors), errors = vErrors.length;
+if(!(validate49(data3[i0], {instancePath:instancePath+"/add/" + i0,parentData:data3,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/add",schemaPath:"#/properties/add/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -4832,7 +4818,7 @@ if(data5.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/remov
 if(data5.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate52(data5[i1], {instancePath:instancePath+"/remove/" + i1,parentData:data5,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors), errors = vErrors.length;
+if(!(validate49(data5[i1], {instancePath:instancePath+"/remove/" + i1,parentData:data5,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/remove",schemaPath:"#/properties/remove/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;

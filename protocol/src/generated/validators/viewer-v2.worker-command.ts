@@ -3,17 +3,17 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_viewer_v2_worker_command = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/worker-command.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserWorkerCommand","description":"A message the viewer manager sends a graph-browser worker over the fork IPC channel: `issue_token` (the worker answers with a `token` message carrying the same request_id) or `shutdown` (the worker closes its listener and exits 0). A message that fails this schema is ignored and logged.","oneOf":[{"type":"object","required":["type","request_id"],"additionalProperties":false,"properties":{"type":{"const":"issue_token"},"request_id":{"type":"string","minLength":1,"maxLength":128}}},{"type":"object","required":["type"],"additionalProperties":false,"properties":{"type":{"const":"shutdown"}}}]};
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/worker-command.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserWorkerCommand","description":"A message the viewer manager sends a graph-browser worker over the fork IPC channel: `issue_token` (the worker answers with a `token` message carrying the same request_id) or `shutdown` (the worker closes its listener and exits 0). A message that fails this schema is ignored and logged.","oneOf":[{"type":"object","required":["type","request_id"],"additionalProperties":false,"properties":{"type":{"const":"issue_token"},"request_id":{"type":"string","minLength":1,"maxLength":128}}},{"type":"object","required":["type"],"additionalProperties":false,"properties":{"type":{"const":"shutdown"}}}],"discriminator":{"propertyName":"type"}};
 const func2 = runtime_ucs2length.default;
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/worker-command.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "issue_token"){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const prop0 of schema6.oneOf[0].required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
@@ -36,12 +36,7 @@ if(func2(data1) < 1) (vErrors ??= []).push({instancePath:instancePath+"/request_
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs7 = errors;
+} else if(tag0 === "shutdown"){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const prop1 of schema6.oneOf[1].required){
 if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
@@ -55,26 +50,11 @@ if("shutdown" !== data.type) (vErrors ??= []).push({instancePath:instancePath+"/
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-var _valid0 = _errs7 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
 } else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
+(vErrors ??= []).push({instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}), errors++;
 }
-}
-if(!valid0){
-(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"}), errors++;
 } else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-} else {
-vErrors = null;
-}
+(vErrors ??= []).push({instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}), errors++;
 }
 }
 validate21.errors = vErrors;

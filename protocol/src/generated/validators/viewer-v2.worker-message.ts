@@ -3,7 +3,7 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_viewer_v2_worker_message = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/worker-message.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserWorkerMessage","description":"A message a graph-browser worker sends its viewer manager over the fork IPC channel (process.send). `ready` once listening on 127.0.0.1 (port chosen by the OS; cookie_name unique per worker); `activity` at most every 10 s while browser requests arrive (at_ms: epoch milliseconds of the request); `token` answers issue_token with a one-time token and the token-bearing URL path to open (valid token_ttl_ms, traded once at GET /?token= for the session cookie); `fatal` before a non-zero exit (e.g. policy_violation: the snapshot contains Logic under --no-ast; snapshot_replaced: the index file no longer matches the signature at start).","oneOf":[{"type":"object","required":["type","port","cookie_name"],"additionalProperties":false,"properties":{"type":{"const":"ready"},"port":{"type":"integer","minimum":1,"maximum":65535},"cookie_name":{"type":"string","pattern":"^[A-Za-z0-9_]{1,128}$"}}},{"type":"object","required":["type","at_ms"],"additionalProperties":false,"properties":{"type":{"const":"activity"},"at_ms":{"type":"integer","minimum":0}}},{"type":"object","required":["type","request_id","token","url_path","expires_at_ms"],"additionalProperties":false,"properties":{"type":{"const":"token"},"request_id":{"type":"string","minLength":1,"maxLength":128},"token":{"type":"string","pattern":"^[A-Za-z0-9_-]{43}$","description":"32 random bytes, base64url without padding."},"url_path":{"type":"string","pattern":"^/\\?token=[A-Za-z0-9_-]{43}$","description":"Path and query to append to http://127.0.0.1:<port>; a client may add &focus=, &q= or &view= (kept after the trade)."},"expires_at_ms":{"type":"integer","minimum":0}}},{"type":"object","required":["type","code","message"],"additionalProperties":false,"properties":{"type":{"const":"fatal"},"code":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$","description":"A registered DocForge error code (docs/errors.md)."},"message":{"type":"string","maxLength":4096}}}]};
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/worker-message.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserWorkerMessage","description":"A message a graph-browser worker sends its viewer manager over the fork IPC channel (process.send). `ready` once listening on 127.0.0.1 (port chosen by the OS; cookie_name unique per worker); `activity` at most every 10 s while browser requests arrive (at_ms: epoch milliseconds of the request); `token` answers issue_token with a one-time token and the token-bearing URL path to open (valid token_ttl_ms, traded once at GET /?token= for the session cookie); `fatal` before a non-zero exit (e.g. policy_violation: the snapshot contains Logic under --no-ast; snapshot_replaced: the index file no longer matches the signature at start).","oneOf":[{"type":"object","required":["type","port","cookie_name"],"additionalProperties":false,"properties":{"type":{"const":"ready"},"port":{"type":"integer","minimum":1,"maximum":65535},"cookie_name":{"type":"string","pattern":"^[A-Za-z0-9_]{1,128}$"}}},{"type":"object","required":["type","at_ms"],"additionalProperties":false,"properties":{"type":{"const":"activity"},"at_ms":{"type":"integer","minimum":0}}},{"type":"object","required":["type","request_id","token","url_path","expires_at_ms"],"additionalProperties":false,"properties":{"type":{"const":"token"},"request_id":{"type":"string","minLength":1,"maxLength":128},"token":{"type":"string","pattern":"^[A-Za-z0-9_-]{43}$","description":"32 random bytes, base64url without padding."},"url_path":{"type":"string","pattern":"^/\\?token=[A-Za-z0-9_-]{43}$","description":"Path and query to append to http://127.0.0.1:<port>; a client may add &focus=, &q= or &view= (kept after the trade)."},"expires_at_ms":{"type":"integer","minimum":0}}},{"type":"object","required":["type","code","message"],"additionalProperties":false,"properties":{"type":{"const":"fatal"},"code":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$","description":"A registered DocForge error code (docs/errors.md)."},"message":{"type":"string","maxLength":4096}}}],"discriminator":{"propertyName":"type"}};
 const pattern0 = new RegExp("^[A-Za-z0-9_]{1,128}$", "u");
 const pattern1 = new RegExp("^[A-Za-z0-9_-]{43}$", "u");
 const pattern2 = new RegExp("^/\\?token=[A-Za-z0-9_-]{43}$", "u");
@@ -14,10 +14,10 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/worker-message.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "ready"){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const prop0 of schema6.oneOf[0].required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
@@ -47,12 +47,7 @@ if(!pattern0.test(data2)) (vErrors ??= []).push({instancePath:instancePath+"/coo
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs9 = errors;
+} else if(tag0 === "activity"){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const prop1 of schema6.oneOf[1].required){
 if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
@@ -73,16 +68,7 @@ if(data4 < 0 || isNaN(data4)) (vErrors ??= []).push({instancePath:instancePath+"
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-var _valid0 = _errs9 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-} else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-const _errs15 = errors;
+} else if(tag0 === "token"){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const prop2 of schema6.oneOf[2].required){
 if(data[prop2] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
@@ -128,16 +114,7 @@ if(data9 < 0 || isNaN(data9)) (vErrors ??= []).push({instancePath:instancePath+"
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-var _valid0 = _errs15 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 2];
-} else {
-if(_valid0){
-valid0 = true;
-passing0 = 2;
-}
-const _errs27 = errors;
+} else if(tag0 === "fatal"){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const prop3 of schema6.oneOf[3].required){
 if(data[prop3] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
@@ -167,28 +144,11 @@ if(func2(data12) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/mess
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-var _valid0 = _errs27 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 3];
 } else {
-if(_valid0){
-valid0 = true;
-passing0 = 3;
+(vErrors ??= []).push({instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}), errors++;
 }
-}
-}
-}
-if(!valid0){
-(vErrors ??= []).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"}), errors++;
 } else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-} else {
-vErrors = null;
-}
+(vErrors ??= []).push({instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}), errors++;
 }
 }
 validate21.errors = vErrors;
