@@ -3,7 +3,7 @@
  * `[limits].max_output_chars`, dispatched on the tool's declared fit strategy
  * (`FIT_STRATEGIES` in outcome.ts); the shape of a result is never probed.
  */
-import { errors } from '@docforge/core';
+import { errors, type WireError } from '@docforge/core';
 import type { IndexManager } from '@docforge/sync';
 import type { DiagnosticsCollector } from '@docforge/policy';
 import { fitPrefix, longestFitting } from '@docforge/retrieval';
@@ -57,7 +57,49 @@ export function respond(envelope: Envelope, fitting: Fitting, diagnostics: Diagn
   }
   const fitted = envelope.result === undefined ? text : fitByStrategy(envelope, envelope.result, fitting, max, text);
   if (typeof fitted !== 'string') return fitted;
-  return tooLarge(envelope, fitted.length, max);
+  // A failure that does not fit stays that failure, shortened; a success becomes result_too_large.
+  return fitFailure(envelope.result === undefined ? envelope : tooLargeEnvelope(envelope, fitted.length, max), max);
+}
+
+/** Longest message of a shortened error (characters before the ellipsis). */
+const SHORT_MESSAGE_CHARS = 600;
+
+/**
+ * A failure envelope within `max` (issue 30, item 8: errors fit `max_output_chars` too): the
+ * project block's `sync_error` keeps its code and remediation with a shortened message and no
+ * details, then the error's own details are reduced to the facts that name the limit
+ * (`needed_chars`, `max_output_chars`, `stage`, `mutation_committed`) with
+ * `details_omitted: true`, then messages are cut to what fits. The error code and remediation
+ * always stay.
+ */
+function fitFailure(envelope: Envelope, max: number): ToolResponse {
+  let text = JSON.stringify(envelope);
+  if (text.length <= max) return toToolResponse(envelope, text);
+  if (envelope.project.sync_error) envelope.project = { ...envelope.project, sync_error: shortWire(envelope.project.sync_error, SHORT_MESSAGE_CHARS, true) };
+  if (envelope.error) envelope.error = shortWire(envelope.error, Number.MAX_SAFE_INTEGER, JSON.stringify(envelope).length > max);
+  for (const room of [SHORT_MESSAGE_CHARS, 200, 60]) {
+    text = JSON.stringify(envelope);
+    if (text.length <= max) break;
+    if (envelope.project.sync_error) envelope.project = { ...envelope.project, sync_error: shortWire(envelope.project.sync_error, room, true) };
+    if (envelope.error) envelope.error = shortWire(envelope.error, room, true);
+  }
+  return toToolResponse(envelope);
+}
+
+/** Facts of an error's details that a shortened error keeps (they name the limit and whether anything changed). */
+const KEPT_DETAILS = ['needed_chars', 'max_output_chars', 'stage', 'mutation_committed', 'reason', 'limit'];
+
+/** A wire error with its message cut to `room` characters and, when `dropDetails`, only the {@link KEPT_DETAILS}. */
+function shortWire(wire: WireError, room: number, dropDetails: boolean): WireError {
+  const message = wire.message.length <= room ? wire.message : `${wire.message.slice(0, room)}...`;
+  if (!dropDetails) return { ...wire, message };
+  const details: Record<string, unknown> = {};
+  for (const key of KEPT_DETAILS) {
+    const value = wire.details[key];
+    if (typeof value === 'number' || typeof value === 'boolean' || (typeof value === 'string' && value.length <= 64)) details[key] = value;
+  }
+  if (Object.keys(details).length < Object.keys(wire.details).length) details.details_omitted = true;
+  return { ...wire, message, details };
 }
 
 /** Applies the declared strategy; returns the response, or the last serialization when it still does not fit. */
@@ -141,16 +183,15 @@ function fitNodeBody(envelope: Envelope, result: ToolResult, window: BodyWindow,
 }
 
 /** The `result_too_large` failure of an envelope whose serialization needs `needed` characters. */
-function tooLarge(envelope: Envelope, needed: number, max: number): ToolResponse {
+function tooLargeEnvelope(envelope: Envelope, needed: number, max: number): Envelope {
   // A refusal that is itself result_too_large (a mutation preflight) keeps its stage and commit facts.
   const carried = envelope.error?.code === 'result_too_large' ? envelope.error.details : {};
   const { needed_chars: _needed, max_output_chars: _max, ...facts } = carried;
-  const failure: Envelope = {
+  return {
     schema_version: 1,
     ok: false,
     notice: CONTENT_NOTICE,
     project: envelope.project,
     error: errors.resultTooLarge(needed, max, facts).toWire(),
   };
-  return toToolResponse(failure);
 }

@@ -44,6 +44,17 @@ export function encodeCursor(op: string, binding: ChangesetCursorBinding, positi
 }
 
 /**
+ * The length in characters of the longest cursor {@link encodeCursor} can make for `op` and
+ * `binding` at a position up to `maxPosition` and a chunk up to `maxSub` (issue 30, item 9): a
+ * page's budget reserves exactly this room for its real `next_cursor` (about 400 characters for a
+ * changeset id and hash), so a page never exceeds the limit once its cursor is set.
+ */
+export function longestCursorLength(op: string, binding: ChangesetCursorBinding, maxPosition: number, maxSub = 0): number {
+  // base64url of canonical JSON: the length grows with the digits of position and sub only.
+  return encodeCursor(op, binding, Math.max(0, maxPosition), Math.max(0, maxSub)).length;
+}
+
+/**
  * Decodes a cursor of `op` and returns its position (0 without a cursor).
  * @throws DocforgeError `invalid_cursor` (`details.reason`: a `decodeCursorText` reason,
  *   `unsupported_version`, `missing_fields`, `unexpected_fields`, `malformed_fields`,

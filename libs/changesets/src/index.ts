@@ -27,7 +27,7 @@ export { registerChangeset, addOperation, rebaseChangeset, abandonChangeset, eva
 export type { MutationOutcome, LifecycleOptions } from './lifecycle.js';
 export { changeEntries, chunkPayload, asciiCanonicalJson } from './diff.js';
 export type { ChangeEntry, FileDiff, FrontMatter, PayloadChunk } from './diff.js';
-export { encodeCursor, decodeCursor, decodeCursorAt, MAX_CHANGESET_CURSOR_LENGTH } from './cursor.js';
+export { encodeCursor, decodeCursor, decodeCursorAt, longestCursorLength, MAX_CHANGESET_CURSOR_LENGTH } from './cursor.js';
 export type { ChangesetCursorBinding } from './cursor.js';
 export { indexProjectView, storeOf } from './index-view.js';
 export { applyChangeset, recoverApplication, APPLICATION_LOCK_TIMEOUT_MS } from './apply.js';

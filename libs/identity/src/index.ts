@@ -5,7 +5,7 @@ export type { BuildDependencies } from './build-dependencies.js';
 export { DEPENDENCIES_META_KEY, DependencyRecorder, dependencyIdentities, dependencyWatch, encodeDependencies } from './build-dependencies.js';
 export type { IdentityWalk } from './identity.js';
 export { dependenciesOfMeta, identityExtra, identityWalk, walkIdentity, walkIssueIdentities } from './identity.js';
-export { resolveProjectRoot } from './project-root.js';
+export { MAX_PROJECT_ROOT_CHARS, resolveProjectRoot } from './project-root.js';
 export { publishedDependencies } from './published-dependencies.js';
 export type { CurrentExpectation, PublicationMismatch } from './current.js';
 export { publicationMismatch } from './current.js';

@@ -12,8 +12,8 @@ export const dependenciesTool = defineTool({
   protocol: loadProtocolTool('docforge_dependencies'),
   kind: 'sync',
   fit: 'page',
-  handler(ctx, sync, args) {
-    const result = traversalResult(ctx, sync, args, 'outgoing', 1);
+  handler(ctx, sync, args, diagnostics) {
+    const result = traversalResult(ctx, sync, args, 'outgoing', 1, diagnostics);
     const reader = ctx.manager.reader();
     return pageOutcome(reader.getNodeMeta(args.node_id)?.origin === 'code' ? { ...result, unresolved_calls: reader.unresolvedCalls(args.node_id) } : result, null);
   },

@@ -3,7 +3,7 @@ import { sha256 } from '@docforge/core';
 import { changeEntries, chunkPayload, decodeCursorAt, encodeCursor, evaluateStored, summarize } from '@docforge/changesets';
 import { defineTool, loadProtocolTool, type ToolResult } from '../define-tool.js';
 import { fitItems, loadChangeset, pageBudget, pageLimit, proposalContext } from './proposal-shared.js';
-import { CURSOR_PLACEHOLDER } from './proposal-read-shared.js';
+import { cursorPlaceholder } from './proposal-read-shared.js';
 
 const TOOL = 'docforge_get_changeset_diff';
 
@@ -26,9 +26,9 @@ export const getChangesetDiffTool = defineTool({
     const changes = changeEntries(evaluateStored(view, store, doc).projection.outcomes);
     const limit = pageLimit(args, sync);
     const summary = summarize(doc, view);
-    const pagedSkeleton: ToolResult = { changeset: summary, format: 'changes', changes: [], truncated: true, next_cursor: CURSOR_PLACEHOLDER, limit };
-    const budget = pageBudget(ctx, sync, pagedSkeleton);
     const binding = { request: doc.id, version: `${doc.changeset_sha256}:${view.sourceHash}` };
+    const pagedSkeleton: ToolResult = { changeset: summary, format: 'changes', changes: [], truncated: true, next_cursor: cursorPlaceholder(TOOL, binding, changes.length), limit };
+    const budget = pageBudget(ctx, sync, pagedSkeleton);
     const { position: start, sub } = decodeCursorAt(args.cursor, TOOL, binding);
     const next = (position: number, chunk = 0): string | null => (position < changes.length ? encodeCursor(TOOL, binding, position, chunk) : null);
     const entry = changes[start];
@@ -40,7 +40,9 @@ export const getChangesetDiffTool = defineTool({
     }
     const chunkSkeleton: ToolResult = {
       changeset: summary, format: 'canonical_json_chunk',
-      chunk: { operation_index: start, index: 0, count: 0, data: '', payload_sha256: sha256(''), payload_chars: 0 }, truncated: true, next_cursor: CURSOR_PLACEHOLDER, limit,
+      chunk: { operation_index: start, index: 0, count: 0, data: '', payload_sha256: sha256(''), payload_chars: 0 }, truncated: true,
+      // A chunk index never exceeds the payload's characters (at least one character per chunk).
+      next_cursor: cursorPlaceholder(TOOL, binding, changes.length, JSON.stringify({ operations: [doc.operations[start]], changes: [entry] }).length), limit,
     };
     // JSON escaping can double an ASCII chunk (quotes and backslashes), so a chunk gets half the room.
     const chunks = chunkPayload({ operations: [doc.operations[start]], changes: [entry] }, Math.floor(pageBudget(ctx, sync, chunkSkeleton) / 2));

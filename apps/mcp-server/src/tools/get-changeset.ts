@@ -3,7 +3,7 @@ import { canonicalJson } from '@docforge/core';
 import { decodeCursor, encodeCursor, operationSha256, summarize } from '@docforge/changesets';
 import { defineTool, loadProtocolTool, type ToolResult } from '../define-tool.js';
 import { fitItems, loadChangeset, pageBudget, pageLimit, proposalContext } from './proposal-shared.js';
-import { CURSOR_PLACEHOLDER, targetOf } from './proposal-read-shared.js';
+import { cursorPlaceholder, targetOf } from './proposal-read-shared.js';
 
 /** `docforge_get_changeset`: summary, receipts and a page of the ordered operations. */
 export const getChangesetTool = defineTool({
@@ -17,7 +17,7 @@ export const getChangesetTool = defineTool({
     const start = decodeCursor(args.cursor, 'docforge_get_changeset', binding);
     const limit = pageLimit(args, sync);
     const summaries = doc.operations.map((op, index) => ({ index, op: op.op, operation_sha256: operationSha256(op), chars: canonicalJson(op).length, node_id: targetOf(op) }));
-    const skeleton: ToolResult = { changeset: summarize(doc, view), receipts: doc.receipts, operations: [], operations_summarized: false, truncated: true, next_cursor: CURSOR_PLACEHOLDER, limit };
+    const skeleton: ToolResult = { changeset: summarize(doc, view), receipts: doc.receipts, operations: [], operations_summarized: false, truncated: true, next_cursor: cursorPlaceholder('docforge_get_changeset', binding, doc.operations.length), limit };
     const budget = pageBudget(ctx, sync, skeleton);
     const wanted = Math.min(limit, doc.operations.length - start);
     let page: Record<string, unknown>[] = fitItems(summaries.map((s, i) => ({ ...s, operation: doc.operations[i] })), start, limit, budget);

@@ -8,7 +8,7 @@ export const impactTool = defineTool({
   protocol: loadProtocolTool('docforge_impact'),
   kind: 'sync',
   fit: 'page',
-  handler(ctx, sync, args) {
-    return pageOutcome(traversalResult(ctx, sync, args, 'incoming', 3), null);
+  handler(ctx, sync, args, diagnostics) {
+    return pageOutcome(traversalResult(ctx, sync, args, 'incoming', 3, diagnostics), null);
   },
 });

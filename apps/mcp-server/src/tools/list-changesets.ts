@@ -3,7 +3,7 @@ import { decodeCursor, encodeCursor, summarize, type ReadStatus } from '@docforg
 import { defineTool, loadProtocolTool, type ToolResult } from '../define-tool.js';
 import { pageOutcome } from '../outcome.js';
 import { fitItems, pageBudget, pageLimit, proposalContext } from './proposal-shared.js';
-import { ALL_STATUSES, DEFAULT_STATUSES, CURSOR_PLACEHOLDER } from './proposal-read-shared.js';
+import { ALL_STATUSES, DEFAULT_STATUSES, cursorPlaceholder } from './proposal-read-shared.js';
 
 /** `docforge_list_changesets`: draft and ready by default; other statuses on explicit request. */
 export const listChangesetsTool = defineTool({
@@ -18,7 +18,7 @@ export const listChangesetsTool = defineTool({
     const limit = pageLimit(args, sync);
     const binding = { request: `list:${statuses.join(',')}`, version: '' };
     const start = decodeCursor(args.cursor, 'docforge_list_changesets', binding);
-    const skeleton: ToolResult = { items: [], truncated: true, next_cursor: CURSOR_PLACEHOLDER, limit, statuses, unreadable: listing.unreadable.length };
+    const skeleton: ToolResult = { items: [], truncated: true, next_cursor: cursorPlaceholder('docforge_list_changesets', binding, all.length), limit, statuses, unreadable: listing.unreadable.length };
     const items = fitItems(all, start, limit, pageBudget(ctx, sync, skeleton));
     const end = start + items.length;
     // Packed to the page budget above, so the final fitting never trims it: no cursor maker (null).

@@ -15,8 +15,12 @@ import { CONTENT_NOTICE, projectBlock } from '../envelope.js';
 export const MUTATION_FINDINGS_SHOWN = 50;
 /** Page size of list, inspection, validation and diff when `limit` is omitted. */
 export const PROPOSAL_DEFAULT_LIMIT = 50;
-/** Characters kept free below `max_output_chars` for the envelope around a page. */
-const PAGE_MARGIN_CHARS = 96;
+/**
+ * Characters kept free below `max_output_chars` beside the page's skeleton. The skeleton already
+ * holds the envelope and a cursor placeholder as long as the longest real cursor (issue 30, item
+ * 9), so the margin covers only rounding, not the cursor.
+ */
+const PAGE_MARGIN_CHARS = 16;
 
 /**
  * Precheck of every mutation tool: proposal access needs a bound writer (contract: "Without

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { RELATION_ALIASES, hashJson } from '@docforge/core';
 import type { SyncReport } from '@docforge/sync';
 import { effectiveLimit, traverse, DEFAULT_EDGE_BUDGET, type NodeFilters } from '@docforge/retrieval';
+import type { DiagnosticsCollector } from '@docforge/policy';
 import type { ToolContext } from '../define-tool.js';
 
 /** Page size of collection tools when `limit` is omitted (still capped by `[limits].max_results`). */
@@ -97,11 +98,18 @@ export interface TraversalArgs {
   limit?: number;
 }
 
-/** A bounded traversal from `node_id` in one direction (dependencies: outgoing; impact: incoming). */
-export function traversalResult(ctx: ToolContext, sync: SyncReport, args: TraversalArgs, direction: 'outgoing' | 'incoming', defaultDepth: number): Record<string, unknown> & { items: unknown[] } {
+/**
+ * A bounded traversal from `node_id` in one direction (dependencies: outgoing; impact: incoming).
+ * The diagnostics count the traversal's `examined_edges` as `edges_examined` and its time as
+ * `index_work` (contract: diagnostics expose the request's index work).
+ */
+export function traversalResult(ctx: ToolContext, sync: SyncReport, args: TraversalArgs, direction: 'outgoing' | 'incoming', defaultDepth: number, diagnostics: DiagnosticsCollector | null): Record<string, unknown> & { items: unknown[] } {
   const limit = limitOf(args, sync);
   const depth = args.depth ?? defaultDepth;
+  const started = performance.now();
   const result = traverse(ctx.manager.reader(), args.node_id, { direction, depth, limit, relations: args.relations });
+  diagnostics?.add('index_work', performance.now() - started);
+  diagnostics?.count('edges_examined', result.examined_edges);
   return { node_id: args.node_id, depth, ...result, limit };
 }
 

@@ -3,7 +3,7 @@ import { canonicalJson } from '@docforge/core';
 import { decodeCursor, encodeCursor, evaluateStored, operationSha256, summarize, type ChangesetDocument, type Finding } from '@docforge/changesets';
 import { defineTool, loadProtocolTool, type ToolResult } from '../define-tool.js';
 import { fitItems, loadChangeset, pageBudget, pageLimit, proposalContext } from './proposal-shared.js';
-import { CURSOR_PLACEHOLDER, targetOf } from './proposal-read-shared.js';
+import { cursorPlaceholder, targetOf } from './proposal-read-shared.js';
 
 /**
  * The operations the page's findings refer to, in operation order: with the exact operation when
@@ -38,7 +38,7 @@ export const validateChangesetTool = defineTool({
     const start = decodeCursor(args.cursor, 'docforge_validate_changeset', binding);
     const limit = pageLimit(args, sync);
     const finding_counts = { error: findings.filter((f) => f.severity === 'error').length, warning: findings.filter((f) => f.severity === 'warning').length };
-    const skeleton: ToolResult = { changeset: summarize(doc, view), valid: evaluation.valid, finding_counts, findings: [], operation_summaries: [], operations_summarized: false, truncated: true, next_cursor: CURSOR_PLACEHOLDER, limit };
+    const skeleton: ToolResult = { changeset: summarize(doc, view), valid: evaluation.valid, finding_counts, findings: [], operation_summaries: [], operations_summarized: false, truncated: true, next_cursor: cursorPlaceholder('docforge_validate_changeset', binding, findings.length), limit };
     const budget = pageBudget(ctx, sync, skeleton);
     let page = fitItems(findings, start, limit, budget);
     let ops = operationsOf(doc, page, budget - JSON.stringify(page).length);
