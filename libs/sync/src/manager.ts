@@ -282,7 +282,7 @@ export class IndexManager {
     const identityMs = performance.now() - started;
     const walkKind = partial === null ? 'full' : 'partial';
     if (this.adapterTimedOut !== null) {
-      if (this.adapterTimedOut.identity === identity) return { report: this.serveStale(this.adapterTimedOut.error, identityMs) };
+      if (this.adapterTimedOut.identity === identity) return { report: this.serveStale(this.adapterTimedOut.error, identityMs, layout) };
       this.adapterTimedOut = null;
     }
     if (identityKnown) {
@@ -323,7 +323,7 @@ export class IndexManager {
       if (outcome.error.code === 'adapter_restart_required') throw DocforgeError.fromWire(outcome.error);
       if (outcome.error.code === 'application_in_progress') return this.serveDuringApplication(scope.layout, scope.descriptor, outcome.error, identityMs);
       this.onWarning('index build failed', { code: outcome.error.code, message: outcome.error.message });
-      return this.serveStale(outcome.error, identityMs);
+      return this.serveStale(outcome.error, identityMs, scope.layout);
     }
     const served = this.served.openNewest(scope.layout, outcome.publication);
     if (served === null) {
@@ -368,8 +368,14 @@ export class IndexManager {
     return { publication: served, descriptor, staleness: 'unknown', rebuilt: false, stats: null, sync_error: error, identity_ms: identityMs, identity_known: this.identityKnown() };
   }
 
-  /** The last served publication, `stale` with `error`. @throws DocforgeError from `error` when nothing was served yet. */
-  private serveStale(error: WireError, identityMs: number): SyncReport {
+  /**
+   * The last served publication, `stale` with `error`. A process that has served nothing yet serves
+   * the last valid publication in `layout`'s `current.json` (intact and opening), so a new process
+   * answers as the process whose build failed would (issue 30 item 7).
+   * @throws DocforgeError from `error` when there is no publication to serve
+   */
+  private serveStale(error: WireError, identityMs: number, layout?: StateLayout): SyncReport {
+    if (this.served.served() === null && layout !== undefined) this.openLastPublished(layout);
     const served = this.served.served();
     const descriptor = this.identity.lastDescriptor();
     if (!served || !descriptor) throw DocforgeError.fromWire(error);
@@ -377,6 +383,12 @@ export class IndexManager {
       publication: served.publication, descriptor, staleness: 'stale', rebuilt: false, stats: null, sync_error: error,
       identity_ms: identityMs, identity_known: this.identityKnown(),
     };
+  }
+
+  /** Opens the publication `current.json` names when its file is intact and opens as an index of this schema (and binding); else serves nothing. */
+  private openLastPublished(layout: StateLayout): void {
+    const published = readPublication(layout);
+    if (published !== null && publicationFileIntact(layout, published)) this.served.open(layout, published);
   }
 
   /** Build: one build in the worker pool (build-workers.ts); a method of its own so tests can wrap it. */
