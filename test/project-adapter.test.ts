@@ -1,7 +1,7 @@
 // Pins project-owned adapters over stdio: nodes and edges from `.docforge/adapter.mjs`, declared inputs in the cheap identity, unknown identity without them, and `adapter_restart_required` on every tool after the adapter's files change.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from './helpers/projects.js';
 import { expectError, useServer, type Envelope, type Server } from './helpers/server.js';
@@ -158,5 +158,34 @@ describe('a project-owned adapter that throws', () => {
     const stale = await s.call('docforge_search', { query: 'More' });
     assert.equal(stale.project!.staleness, 'stale');
     assert.equal(stale.project!.sync_error?.code, 'adapter_failed');
+  });
+});
+
+describe('a project-owned adapter that fails in a new process (issue 30 item 7)', () => {
+  test('a new process serves the last valid publication, marked stale with adapter_failed, as the same process does', async () => {
+    const root = adapterProject(true);
+    const first = await useServer(root);
+    const published = await first.call('docforge_get_node', { node_id: 'service:ledger' });
+    assert.equal(published.ok, true, JSON.stringify(published.error));
+    await first.close();
+    // The adapter now throws on an input: every build of the next process fails.
+    writeFileSync(path.join(root, 'services', 'broken.json'), JSON.stringify({ name: 'broken', crash: true }));
+    const fresh = await useServer(root);
+    for (const [tool, args] of [['docforge_search', { query: 'Ledger' }], ['docforge_get_node', { node_id: 'service:ledger' }], ['docforge_bootstrap', {}]] as const) {
+      const answer = await fresh.call(tool, args);
+      assert.equal(answer.ok, true, `${tool}: ${JSON.stringify(answer.error)}`);
+      assert.equal(answer.project!.staleness, 'stale', tool);
+      assert.equal(answer.project!.sync_error?.code, 'adapter_failed', tool);
+      assert.equal(answer.project!.revision, published.project!.revision, `${tool}: the last valid generation is served`);
+    }
+    const issues = await fresh.call('docforge_validate_project');
+    assert.equal(issues.project!.sync_error?.code, 'adapter_failed');
+    await fresh.close();
+    // A third process without the failure publishes again.
+    rmSync(path.join(root, 'services', 'broken.json'));
+    const healed = await useServer(root);
+    const current = await healed.call('docforge_search', { query: 'Ledger' });
+    assert.equal(current.project!.staleness, 'current');
+    await healed.close();
   });
 });

@@ -24,11 +24,45 @@ function send(message: GraphBrowserWorkerMessage): Promise<void> {
   });
 }
 
+/**
+ * Stopping the worker on `shutdown`, SIGTERM, SIGINT, or when the manager's channel closes. A stop
+ * that comes while the worker is still starting exits at once: nothing listens yet, and a manager
+ * that is gone can never stop or list this worker (issue 30 item 19).
+ */
+class Lifecycle {
+  private worker: RunningWorker | null = null;
+  private stopping = false;
+
+  /** The worker is listening: a later stop closes it first. */
+  started(worker: RunningWorker): void {
+    this.worker = worker;
+  }
+
+  stop(why: string): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    logger.info({ why }, 'graph-browser worker stopping');
+    const exit = (): void => {
+      if (process.connected) process.disconnect();
+      process.exit(0);
+    };
+    if (this.worker === null) return exit();
+    void this.worker.close().finally(exit);
+  }
+}
+
 async function main(): Promise<void> {
   if (typeof process.send !== 'function') {
     logger.error('docforge-graph-browser runs only as a child of the viewer manager (fork with an IPC channel).');
     process.exit(2);
   }
+  // First the handlers, then the channel's state: a manager killed before this line emitted its
+  // 'disconnect' already, which no later handler would see.
+  const life = new Lifecycle();
+  process.on('disconnect', () => life.stop('manager channel closed'));
+  process.on('SIGTERM', () => life.stop('SIGTERM'));
+  process.on('SIGINT', () => life.stop('SIGINT'));
+  if (!process.connected) return life.stop('manager channel closed before start');
   let worker: RunningWorker;
   try {
     const workerConfig = parseWorkerConfig(config.workerConfigText);
@@ -42,28 +76,16 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  let stopping = false;
-  const stop = (why: string): void => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ why }, 'graph-browser worker stopping');
-    void worker.close().finally(() => {
-      if (process.connected) process.disconnect();
-      process.exit(0);
-    });
-  };
+  life.started(worker);
   process.on('message', (message: unknown) => {
     if (!validateGraphBrowserWorkerCommand(message)) {
       logger.warn({ errors: describeValidationErrors(validateGraphBrowserWorkerCommand.errors) }, 'ignored an invalid manager message');
       return;
     }
-    if (message.type === 'shutdown') return stop('shutdown');
+    if (message.type === 'shutdown') return life.stop('shutdown');
     const issued = worker.issueToken();
     void send({ type: 'token', request_id: message.request_id, ...issued });
   });
-  process.on('disconnect', () => stop('manager channel closed'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
   logger.info({ port: worker.port }, 'graph-browser worker listening on 127.0.0.1');
   await send({ type: 'ready', port: worker.port, cookie_name: worker.cookieName });
 }

@@ -168,7 +168,7 @@ export class BuildSession implements SessionContext {
     const knownHashes: Record<string, string> = {};
     for (const entry of task.entries) {
       const cached = caches.sources.get(entry.path);
-      if (cached && cached.entry.size === entry.size && cached.entry.mtime_ns === entry.mtime_ns && cached.entry.ino === entry.ino) {
+      if (cached && cached.entry.size === entry.size && cached.entry.mtime_ns === entry.mtime_ns && cached.entry.ctime_ns === entry.ctime_ns && cached.entry.ino === entry.ino) {
         current.set(entry.path, cached);
         stats.reused += 1;
       } else {

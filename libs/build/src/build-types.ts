@@ -154,7 +154,7 @@ export interface WrittenState {
   nodes: Map<string, string>;
   /** Edge identity key (`edgeIdentityKey`) → `source_path\0line`. */
   edges: Map<string, string>;
-  /** Source rows as written: path → `size:mtime_ns:ino:content_hash`. */
+  /** Source rows as written: path → `size:mtime_ns:ctime_ns:ino:content_hash`. */
   sources: Map<string, string>;
   /** Hash of the issue list as written (verification of unchanged builds). */
   issuesHash?: string;
@@ -190,7 +190,7 @@ export interface PersistedParse {
 const sourceKeyMemo = new WeakMap<CachedSource, { entry: SourceEntry; hash: string; key: string }>();
 
 /**
- * Identity of a written source row: `size:mtime_ns:ino:content_hash`. Remembered per source object
+ * Identity of a written source row: `size:mtime_ns:ctime_ns:ino:content_hash`. Remembered per source object
  * (entry objects are replaced, never mutated), so a build over 10k unchanged sources builds no strings.
  */
 /**
@@ -203,7 +203,7 @@ export const BUILD_WORKER_LOADED = 'docforgeBuildWorkerLoaded';
 export function sourceKey(source: CachedSource): string {
   const memo = sourceKeyMemo.get(source);
   if (memo !== undefined && memo.entry === source.entry && memo.hash === source.content_hash) return memo.key;
-  const key = `${source.entry.size}:${source.entry.mtime_ns}:${source.entry.ino}:${source.content_hash}`;
+  const key = `${source.entry.size}:${source.entry.mtime_ns}:${source.entry.ctime_ns}:${source.entry.ino}:${source.content_hash}`;
   sourceKeyMemo.set(source, { entry: source.entry, hash: source.content_hash, key });
   return key;
 }

@@ -5,9 +5,9 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { DEPENDENCIES_META_KEY, encodeDependencies, ensureAdapters } from '@docforge/identity';
+import { DEPENDENCIES_META_KEY, encodeDependencies, ensureAdapters, publishedDependencies } from '@docforge/identity';
 import type { ResolvedGraph } from '@docforge/project';
-import { copyDeltaBase, ensureStateConfined, fsyncFile, publicationFileIntact, type ParseRow } from '@docforge/store';
+import { copyDeltaBase, ensureStateConfined, fsyncFile, publicationFileIntact, recordIdentityAlias, type ParseRow } from '@docforge/store';
 import { resolveSources, type LinkedCode } from './build-graph.js';
 import { isRetry, type BuildSetup, type CurrentSources, type Resolved, type Retry, type SessionContext, type WrittenFile } from './build-steps.js';
 import { sourceKey, type BuildOutcome } from './build-types.js';
@@ -43,8 +43,28 @@ function rowMaps(ctx: SessionContext, setup: BuildSetup, graph: ResolvedGraph): 
 }
 
 /**
+ * Whether what this build resolved is exactly the previous publication's content: same source
+ * content (`source_hash`), nodes, edges, issues, Logic, adapter version and build dependencies, the
+ * caches having written that very file. Then only stat fields changed (a `touch`, a `chmod`, an
+ * identical rewrite): no new generation (issue 30 item 1).
+ */
+function contentAsPublished(
+  ctx: SessionContext, setup: BuildSetup, resolved: Resolved, maps: { nodeMap: Map<string, string>; edgeMap: Map<string, string> }, meta: Record<string, string>,
+): boolean {
+  const written = ctx.caches.written;
+  const previous = setup.previous;
+  if (written === null || previous === null || !canWriteDelta(ctx, setup)) return false;
+  if (previous.adapter_version !== setup.adapterVersion || meta.source_hash !== previous.source_hash || previous.logic_present !== resolved.logicSteps > 0) return false;
+  if (written.issuesHash !== issuesHash(resolved.issues) || !sameMap(written.nodes, maps.nodeMap) || !sameMap(written.edges, maps.edgeMap)) return false;
+  const dependencies = publishedDependencies(ctx.layout, previous);
+  return dependencies !== null && encodeDependencies(dependencies) === meta[DEPENDENCIES_META_KEY];
+}
+
+/**
  * Writes the new index file (step 4). Without a cheap identity, a graph equal to the last
- * publication's answers `unchanged` (that publication stays current) and nothing is written.
+ * publication's answers `unchanged` (that publication stays current) and nothing is written; with
+ * one, so does a build that found only stat fields changed ({@link contentAsPublished}), after
+ * recording the identity it observed as the publication's alias.
  * @returns the file written, the unchanged outcome, or a retry (an adapter unavailable late)
  * @throws storage and SQLite errors (the session removes the file it owns)
  */
@@ -64,6 +84,13 @@ export async function writeStep(
     && written.issuesHash === issuesHash(resolved.issues) && sameMap(written.nodes, nodeMap) && sameMap(written.edges, edgeMap)
     && sameMap(written.sources, new Map([...current].map(([p, source]) => [p, sourceKey(source)])))) {
     // No cheap identity: the graph was re-derived and equals the last publication, which stays current.
+    stats.total_ms = performance.now() - ctx.started;
+    return { unchanged: { ok: true, publication: setup.previous!, stats, adapter: setup.projectAdapter?.report ?? null, unchanged: true } };
+  }
+  // Only stat fields changed: the publication stays (viewer workers stay current) and the identity
+  // observed is recorded as its alias, so later checks need no build (store identity-alias.ts).
+  if (task.identityKnown !== false && contentAsPublished(ctx, setup, resolved, { nodeMap, edgeMap }, meta)
+    && await recordIdentityAlias(layout, setup.prior, task.sourceIdentity, task.applicationEpoch)) {
     stats.total_ms = performance.now() - ctx.started;
     return { unchanged: { ok: true, publication: setup.previous!, stats, adapter: setup.projectAdapter?.report ?? null, unchanged: true } };
   }

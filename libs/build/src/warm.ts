@@ -50,7 +50,7 @@ export function warmFromPublication(
         nodeHashes.set(node.id, row.content_hash);
       },
       sources: (rows) => {
-        for (const row of rows) sourceKeys.set(row.entry.path, `${row.entry.size}:${row.entry.mtime_ns}:${row.entry.ino}:${row.content_hash}`);
+        for (const row of rows) sourceKeys.set(row.entry.path, `${row.entry.size}:${row.entry.mtime_ns}:${row.entry.ctime_ns}:${row.entry.ino}:${row.content_hash}`);
         sources = cachedSources(layout, expected, rows, sourceKeys, nodes, counters);
       },
       edge: (e) => edges.set(edgeIdentityKey(e), `${e.source_path}\u0000${e.line}`),

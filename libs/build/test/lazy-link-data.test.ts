@@ -10,7 +10,7 @@ const counters = new LinkDataCounters();
 
 function source(path: string): Omit<CachedSource, 'link_data'> {
   return {
-    entry: { path, role: 'code', size: 1, mtime_ns: '1', ino: '1' }, content_hash: 'h', nodes: [], edges: [], links: [], issues: [],
+    entry: { path, role: 'code', size: 1, mtime_ns: '1', ctime_ns: '1', ino: '1' }, content_hash: 'h', nodes: [], edges: [], links: [], issues: [],
     logic_steps: [], logic_flows: [], adapter: 'typescript', stripped: true,
   };
 }

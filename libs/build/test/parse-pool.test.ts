@@ -17,7 +17,7 @@ after(() => rmSync(root, { recursive: true, force: true }));
 setAdapterLoader(loadBuiltinAdapter);
 
 function entry(path: string, role: 'content' | 'code', size: number): SourceEntry {
-  return { path, role, size, mtime_ns: '0', ino: '0' };
+  return { path, role, size, mtime_ns: '0', ctime_ns: '0', ino: '0' };
 }
 
 test('a build parses on every core only with many files holding much code', () => {

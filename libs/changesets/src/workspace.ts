@@ -101,7 +101,7 @@ export class Workspace {
         code.add(entry.path);
         continue;
       }
-      const key = `${entry.size}:${entry.mtime_ns}:${entry.ino}`;
+      const key = `${entry.size}:${entry.mtime_ns}:${entry.ctime_ns}:${entry.ino}`;
       let file = cache.get(entry.path);
       if (file === undefined || file.key !== key) {
         let bytes: Buffer;

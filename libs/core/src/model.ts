@@ -189,6 +189,8 @@ export interface ParsedSource {
   size: number;
   /** Modification time in nanoseconds, as a decimal string (exceeds 2^53). */
   mtime_ns: string;
+  /** Status change time in nanoseconds, as a decimal string. */
+  ctime_ns: string;
   ino: string;
   /** SHA-256 hex of the file bytes. */
   content_hash: string;

@@ -9,7 +9,7 @@
  * ({@link dependencyIdentities}), reading the list from the publication it compares against, so a
  * change to any of them changes the identity. Light imports only: the no-change fast path loads this.
  *
- * State of one read path: its `lstat` (size, mtime_ns, inode) when it is a regular file, a constant
+ * State of one read path: its `lstat` (size, mtime_ns, ctime_ns, inode) when it is a regular file, a constant
  * when it is anything else or absent (the linker's `readProjectText` then reads null whatever the
  * target). State of one probe: the answer of {@link projectPathExists} now (realpath inside the root).
  */
@@ -32,7 +32,7 @@ export const DEPENDENCIES_META_KEY = 'build_dependencies';
 export const NO_DEPENDENCIES: BuildDependencies = Object.freeze({ reads: Object.freeze([]), probes: Object.freeze([]) });
 
 /** The identity line standing for a dependency list that could not be read: it matches no published identity. */
-const UNREADABLE: StatIdentity = { path: '\u0000deps:unreadable', size: -1, mtime_ns: '0', ino: '0' };
+const UNREADABLE: StatIdentity = { path: '\u0000deps:unreadable', size: -1, mtime_ns: '0', ctime_ns: '0', ino: '0' };
 
 /** The JSON text of `deps` for the {@link DEPENDENCIES_META_KEY} meta row. */
 export function encodeDependencies(deps: BuildDependencies): string {
@@ -92,16 +92,16 @@ export function readIdentity(root: string, rel: string): StatIdentity {
   try {
     // Most reads are absent (a package.json per directory): no exception for those, it costs more than the lstat.
     const stat = lstatSync(path.join(root, rel), { bigint: true, throwIfNoEntry: false });
-    if (stat?.isFile() === true) return { path: line, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() };
+    if (stat?.isFile() === true) return { path: line, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ctime_ns: stat.ctimeNs.toString(), ino: stat.ino.toString() };
   } catch {
     // Unreachable (ENOTDIR, EACCES): the linker reads null.
   }
-  return { path: line, size: -1, mtime_ns: '0', ino: '0' };
+  return { path: line, size: -1, mtime_ns: '0', ctime_ns: '0', ino: '0' };
 }
 
 /** The identity line of a probe with answer `exists`. */
 export function probeIdentity(rel: string, exists: boolean): StatIdentity {
-  return { path: `\u0000probe:${rel}`, size: exists ? 1 : 0, mtime_ns: '0', ino: '0' };
+  return { path: `\u0000probe:${rel}`, size: exists ? 1 : 0, mtime_ns: '0', ctime_ns: '0', ino: '0' };
 }
 
 /**

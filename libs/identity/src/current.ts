@@ -5,7 +5,7 @@
  * is intact, it opens) read the disk and stay with the callers.
  */
 import type { Descriptor } from '@docforge/project';
-import type { Publication } from '@docforge/store';
+import { aliasOf, type IdentityAlias, type Publication } from '@docforge/store';
 import { adapterVersionCurrent } from './adapter-manifests.js';
 
 /** Why a publication is not current for a sync. */
@@ -21,6 +21,18 @@ export interface CurrentExpectation {
   checkAdapterVersion: boolean;
   /** The walked source identity; absent before the walk (then not compared). */
   identity?: string;
+}
+
+/**
+ * The identity a walk stands for: `published.source_identity` when `walked` is the identity its
+ * alias recorded (a metadata-only change whose content the build found unchanged, store
+ * identity-alias.ts), else `walked` itself. Callers read the alias only when `walked` differs from
+ * the published identity, so the common no-change check reads nothing more.
+ */
+export function aliasedIdentity(published: Publication | null, walked: string, readAlias: () => IdentityAlias | null): string {
+  if (published === null || walked === published.source_identity) return walked;
+  const alias = readAlias();
+  return aliasOf(alias, published) && alias!.observed === walked ? published.source_identity : walked;
 }
 
 /**

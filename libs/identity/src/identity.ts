@@ -15,7 +15,7 @@ import { DEPENDENCIES_META_KEY, decodeDependencies, dependencyIdentities, NO_DEP
 
 /** Pseudo stat identities for walk findings, so that a change in them changes the cheap identity. */
 export function walkIssueIdentities(issues: readonly SourceIssue[]): StatIdentity[] {
-  return issues.map((issue) => ({ path: `\u0000walk:${issue.code}:${issue.path ?? ''}:${issue.message}`, size: 0, mtime_ns: '0', ino: '0' }));
+  return issues.map((issue) => ({ path: `\u0000walk:${issue.code}:${issue.path ?? ''}:${issue.message}`, size: 0, mtime_ns: '0', ctime_ns: '0', ino: '0' }));
 }
 
 /**
@@ -25,8 +25,8 @@ export function walkIssueIdentities(issues: readonly SourceIssue[]): StatIdentit
  */
 export function identityExtra(root: string, descriptor: Descriptor, extraFiles: readonly string[], adapterFingerprint: string | null): StatIdentity[] {
   const extra: (StatIdentity | null)[] = [statIdentity(descriptor.path, 'docforge.toml')];
-  for (const rel of extraFiles) extra.push(statIdentity(path.join(root, rel), rel) ?? { path: rel, size: -1, mtime_ns: '0', ino: '0' });
-  if (adapterFingerprint !== null) extra.push({ path: '\u0000adapter', size: 0, mtime_ns: '0', ino: adapterFingerprint });
+  for (const rel of extraFiles) extra.push(statIdentity(path.join(root, rel), rel) ?? { path: rel, size: -1, mtime_ns: '0', ctime_ns: '0', ino: '0' });
+  if (adapterFingerprint !== null) extra.push({ path: '\u0000adapter', size: 0, mtime_ns: '0', ctime_ns: '0', ino: adapterFingerprint });
   return extra.filter((e): e is StatIdentity => e !== null);
 }
 

@@ -8,4 +8,4 @@ export { dependenciesOfMeta, identityExtra, identityWalk, walkIdentity, walkIssu
 export { MAX_PROJECT_ROOT_CHARS, resolveProjectRoot } from './project-root.js';
 export { publishedDependencies } from './published-dependencies.js';
 export type { CurrentExpectation, PublicationMismatch } from './current.js';
-export { publicationMismatch } from './current.js';
+export { aliasedIdentity, publicationMismatch } from './current.js';

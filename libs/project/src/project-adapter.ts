@@ -155,7 +155,7 @@ export class ProjectAdapterGuard {
   private statKey(rel: string): string | null {
     try {
       const st = lstatSync(path.join(this.root, rel), { bigint: true });
-      return `${st.size}:${st.mtimeNs}:${st.ino}:${st.mode}`;
+      return `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}:${st.mode}`;
     } catch {
       return null;
     }
@@ -250,7 +250,7 @@ export function walkAdapterInputs(root: string, globs: readonly unknown[], state
     }
     try {
       const st = lstatSync(path.join(root, rel), { bigint: true });
-      if (st.isFile()) found.set(rel, { path: rel, size: Number(st.size), mtime_ns: st.mtimeNs.toString(), ino: st.ino.toString() });
+      if (st.isFile()) found.set(rel, { path: rel, size: Number(st.size), mtime_ns: st.mtimeNs.toString(), ctime_ns: st.ctimeNs.toString(), ino: st.ino.toString() });
     } catch {
       // Absent files are simply not inputs.
     }

@@ -1,6 +1,6 @@
 /**
  * The source walk and source identities (DESIGN.md section 4): which files under the content and
- * code roots are sources, their cheap identity (`relpath, size, mtime_ns, ino` from `lstat` only)
+ * code roots are sources, their cheap identity (`relpath, size, mtime_ns, ctime_ns, ino` from `lstat` only)
  * and the content-based source hash. Runs on every tool call, so it stats only candidate files.
  */
 import { lstatSync, readdirSync, realpathSync, statSync, type BigIntStats, type Dirent } from 'node:fs';
@@ -24,6 +24,8 @@ export interface SourceEntry {
   size: number;
   /** Modification time in nanoseconds, decimal string. */
   mtime_ns: string;
+  /** Status change time in nanoseconds, decimal string: what `cp -p`, `touch -r` or an in-place rewrite with the mtime put back cannot put back. */
+  ctime_ns: string;
   /** Inode number, decimal string. */
   ino: string;
 }
@@ -45,6 +47,8 @@ export interface StatIdentity {
   path: string;
   size: number;
   mtime_ns: string;
+  /** Status change time in nanoseconds, decimal string. */
+  ctime_ns: string;
   ino: string;
 }
 
@@ -115,7 +119,7 @@ function tooLarge(run: WalkRun, rel: string, role: Role, size: number): boolean 
 
 /** The entry of a file from its (bigint) stat. */
 function entryOf(rel: string, role: Role, stat: BigIntStats): SourceEntry {
-  return { path: rel, role, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() };
+  return { path: rel, role, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ctime_ns: stat.ctimeNs.toString(), ino: stat.ino.toString() };
 }
 
 /**
@@ -350,7 +354,7 @@ export function sourcePathClassifier(desc: Descriptor, codeExtensions: readonly 
     const name = rel.slice(rel.lastIndexOf('/') + 1);
     const entry = (role: 'content' | 'code'): SourcePathClass => {
       if (Number(stat.size) > (role === 'content' ? MAX_CONTENT_SOURCE_BYTES : MAX_CODE_SOURCE_BYTES)) return { kind: 'unsure' };
-      return { kind: 'entry', entry: { path: rel, role, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() } };
+      return { kind: 'entry', entry: { path: rel, role, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ctime_ns: stat.ctimeNs.toString(), ino: stat.ino.toString() } };
     };
     for (const pass of passes) {
       if (pass.extensions.size === 0 || !pass.roots.some((root) => reaches(root, rel))) continue;
@@ -383,12 +387,12 @@ function sortByCodeUnits(lines: string[]): void {
 
 /**
  * Cheap source identity (DESIGN.md section 4): SHA-256 hex over the sorted lines
- * `relpath\tsize\tmtime_ns\tino` of every source entry plus `extra` (descriptor and adapter module).
+ * `relpath\tsize\tmtime_ns\tctime_ns\tino` of every source entry plus `extra` (descriptor and adapter module).
  */
 export function cheapIdentity(entries: readonly SourceEntry[], extra: readonly StatIdentity[]): string {
   const lines: string[] = [];
-  for (const item of entries) lines.push(`${item.path}\t${item.size}\t${item.mtime_ns}\t${item.ino}`);
-  for (const item of extra) lines.push(`${item.path}\t${item.size}\t${item.mtime_ns}\t${item.ino}`);
+  for (const item of entries) lines.push(`${item.path}\t${item.size}\t${item.mtime_ns}\t${item.ctime_ns}\t${item.ino}`);
+  for (const item of extra) lines.push(`${item.path}\t${item.size}\t${item.mtime_ns}\t${item.ctime_ns}\t${item.ino}`);
   sortByCodeUnits(lines);
   return sha256(lines.join('\n'));
 }
@@ -404,7 +408,7 @@ export function cheapIdentity(entries: readonly SourceEntry[], extra: readonly S
 export function statIdentity(absPath: string, relPath: string): StatIdentity | null {
   try {
     const stat = statSync(absPath, { bigint: true });
-    return { path: relPath, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ino: stat.ino.toString() };
+    return { path: relPath, size: Number(stat.size), mtime_ns: stat.mtimeNs.toString(), ctime_ns: stat.ctimeNs.toString(), ino: stat.ino.toString() };
   } catch {
     return null;
   }

@@ -53,8 +53,8 @@ export function readIndexRows(file: string, visitor: IndexRowsVisitor): boolean 
     for (const row of db.prepare(`SELECT id, kind, title, family, authority, status, tags, summary, '' AS body, source_path, start_line, end_line, anchors, language, capabilities, origin, content_hash FROM nodes`).iterate() as IterableIterator<NodeRow>) {
       visitor.node(rowToNode(row), row);
     }
-    const rows = db.prepare('SELECT path, role, size, mtime_ns, ino, content_hash FROM sources').all() as { path: string; role: SourceEntry['role']; size: number; mtime_ns: string; ino: string; content_hash: string }[];
-    visitor.sources(rows.map((row) => ({ entry: { path: row.path, role: row.role, size: row.size, mtime_ns: row.mtime_ns, ino: row.ino }, content_hash: row.content_hash })));
+    const rows = db.prepare('SELECT path, role, size, mtime_ns, ctime_ns, ino, content_hash FROM sources').all() as { path: string; role: SourceEntry['role']; size: number; mtime_ns: string; ctime_ns: string; ino: string; content_hash: string }[];
+    visitor.sources(rows.map((row) => ({ entry: { path: row.path, role: row.role, size: row.size, mtime_ns: row.mtime_ns, ctime_ns: row.ctime_ns, ino: row.ino }, content_hash: row.content_hash })));
     for (const e of db.prepare('SELECT source_id, relation, target_id, source_path, line FROM edges').iterate() as IterableIterator<EdgeRowRead>) visitor.edge(e);
     visitor.issues(db.prepare('SELECT severity, code, message, path, line, node_id FROM issues ORDER BY seq').all() as SourceIssue[]);
     visitor.unresolved(db.prepare('SELECT node_id, count FROM unresolved_calls').raw().all() as [string, number][]);

@@ -86,7 +86,7 @@ export function writeIssues(db: WriteDb, issues: readonly SourceIssue[]): void {
  * (a full write), so the row of an id is looked up in it instead of queried.
  */
 export function writeSources(db: WriteDb, sources: readonly SourceRowWrite[], written?: readonly GraphNode[]): SourceWriteResult {
-  const stmt = db.prepare('INSERT OR REPLACE INTO sources (path, role, size, mtime_ns, ino, content_hash, node_count) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const stmt = db.prepare('INSERT OR REPLACE INTO sources (path, role, size, mtime_ns, ctime_ns, ino, content_hash, node_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   // A full write knows the table's rows (`written`, one per id): no query per node.
   const rowsById = written === undefined ? null : new Map(written.map((n) => [n.id, n]));
   const query = db.prepare('SELECT source_path, content_hash FROM nodes WHERE id = ?');
@@ -99,7 +99,7 @@ export function writeSources(db: WriteDb, sources: readonly SourceRowWrite[], wr
       const row = rowOf(n.id);
       if (row === undefined || row.source_path !== s.entry.path || row.content_hash !== n.content_hash) lost.push(index);
     });
-    stmt.run(s.entry.path, s.entry.role, s.entry.size, s.entry.mtime_ns, s.entry.ino, s.content_hash, s.nodes.length);
+    stmt.run(s.entry.path, s.entry.role, s.entry.size, s.entry.mtime_ns, s.entry.ctime_ns, s.entry.ino, s.content_hash, s.nodes.length);
     result.push(lost);
   }
   return result;

@@ -12,6 +12,8 @@ export type { StoredLinkCache } from './link-cache-store.js';
 export { clearLinkCaches, readLinkCaches, writeLinkCaches } from './link-cache-store.js';
 export type { LinkDataFetch, ParseCacheStamp, ParseRow } from './parse-cache.js';
 export { readParseCache, writeParseCache } from './parse-cache.js';
+export type { IdentityAlias } from './identity-alias.js';
+export { aliasOf, readIdentityAlias, recordIdentityAlias } from './identity-alias.js';
 export type { PublicationRead, PublicationStamp } from './publication.js';
 export { publicationFileIntact, publicationUnchanged, readPublication, readPublicationOnce, withPublicationLock } from './publication.js';
 export type { Publication, PublicationCheck } from './publication-format.js';

@@ -5,7 +5,7 @@
  * `<state>/parse-cache.sqlite`, beside `index/` and never part of a publication, so a publication
  * does not copy or fsync it: published index files stay immutable and smaller. A row is used only
  * when its key (index schema, root, descriptor hash, Logic policy, adapter version, and the
- * source's `size:mtime_ns:ino:content_hash`) matches the published `sources` row; any other row,
+ * source's `size:mtime_ns:ctime_ns:ino:content_hash`) matches the published `sources` row; any other row,
  * or a missing or damaged cache, only means that source is parsed again.
  */
 import { lstatSync, rmSync } from 'node:fs';

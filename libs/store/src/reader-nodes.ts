@@ -105,10 +105,10 @@ export function sourceHash(sql: StatementCache, sourcePath: string): string | nu
   return (sql.pluck('SELECT content_hash FROM sources WHERE path = ?').get(sourcePath) as string | undefined) ?? null;
 }
 
-/** The stat identity (`size:mtime_ns:ino`) of every indexed source file, by path. */
+/** The stat identity (`size:mtime_ns:ctime_ns:ino`) of every indexed source file, by path. */
 export function sourceStats(sql: StatementCache): Map<string, string> {
-  const rows = sql.rows('SELECT path, size, mtime_ns, ino FROM sources').raw().all() as [string, number, string, string][];
-  return new Map(rows.map(([path, size, mtime, ino]) => [path, `${size}:${mtime}:${ino}`]));
+  const rows = sql.rows('SELECT path, size, mtime_ns, ctime_ns, ino FROM sources').raw().all() as [string, number, string, string, string][];
+  return new Map(rows.map(([path, size, mtime, ctime, ino]) => [path, `${size}:${mtime}:${ctime}:${ino}`]));
 }
 
 /** Node counts per kind, by kind, for at most `limit` kinds. */

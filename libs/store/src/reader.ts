@@ -165,7 +165,7 @@ export class IndexReader {
     return sourceHash(this.#sql, sourcePath);
   }
 
-  /** The stat identity (`size:mtime_ns:ino`) of every indexed source file, by project-relative path. */
+  /** The stat identity (`size:mtime_ns:ctime_ns:ino`) of every indexed source file, by project-relative path. */
   sourceStats(): Map<string, string> {
     return sourceStats(this.#sql);
   }

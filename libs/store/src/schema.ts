@@ -10,9 +10,10 @@
  * 6: the `unresolved_calls` table of issue 9; 7: `sources.parse` moved out of the published file into
  * the state directory's parse cache, parse-cache.ts, issue 14; 8: the `build_dependencies` meta row,
  * whose state `source_identity` now covers, build-dependencies.ts: an index without it would be
- * trusted with an identity blind to tsconfig, package.json and link-target changes).
+ * trusted with an identity blind to tsconfig, package.json and link-target changes; 9: the
+ * `sources.ctime_ns` column of issue 30, whose cheap identity covers the ctime).
  */
-export const INDEX_SCHEMA_VERSION = 8;
+export const INDEX_SCHEMA_VERSION = 9;
 
 /** DDL for a new index file; executed once per full build. */
 export const INDEX_DDL = `
@@ -84,6 +85,7 @@ CREATE TABLE sources (
   role TEXT NOT NULL,
   size INTEGER NOT NULL,
   mtime_ns TEXT NOT NULL,
+  ctime_ns TEXT NOT NULL,
   ino TEXT NOT NULL,
   content_hash TEXT NOT NULL,
   node_count INTEGER NOT NULL

@@ -17,7 +17,7 @@ function node(id: string, sourcePath: string, hash: string, tags: string[] = [])
 }
 
 function entry(p: string): SourceEntry {
-  return { path: p, role: 'content', size: 10, mtime_ns: '1', ino: '2' };
+  return { path: p, role: 'content', size: 10, mtime_ns: '1', ctime_ns: '1', ino: '2' };
 }
 
 const meta = indexMetaRows({

@@ -8,10 +8,10 @@
 import { DocforgeError, errors, toDocforgeError, type WireError } from '@docforge/core';
 import type { Descriptor } from '@docforge/project';
 import type { StateLayout } from '@docforge/fs-safe';
-import { publicationMismatch, resolveProjectRoot, type BuildDependencies, type IdentityWalk } from '@docforge/identity';
+import { aliasedIdentity, publicationMismatch, resolveProjectRoot, type BuildDependencies, type IdentityWalk } from '@docforge/identity';
 import type { BuildOutcome, BuildProgress, BuildTask, ProjectAdapterReport } from '@docforge/build';
 import {
-  applicationEpoch, isPublicationSuperseded, openApplication, publicationFileIntact, readPublication, readPublicationOnce, SUPERSEDED_RETRIES,
+  applicationEpoch, isPublicationSuperseded, openApplication, publicationFileIntact, readIdentityAlias, readPublication, readPublicationOnce, SUPERSEDED_RETRIES,
   type IndexReader, type Publication, type PublicationRead,
 } from '@docforge/store';
 import type { IndexManagerOptions, SyncReport } from './manager-types.js';
@@ -129,8 +129,9 @@ export class IndexManager {
       if (!this.identityKnown()) return null;
       const layout = this.identity.layoutOf(descriptor);
       // Compared with the current publication's identity, so it covers that build's dependencies.
-      const dependencies = this.identity.publishedDependencies(layout, readPublication(layout), this.served.served());
-      return this.identity.identityOf(descriptor, this.identity.walk(descriptor, dependencies));
+      const published = readPublication(layout);
+      const dependencies = this.identity.publishedDependencies(layout, published, this.served.served());
+      return aliasedIdentity(published, this.identity.identityOf(descriptor, this.identity.walk(descriptor, dependencies)), () => readIdentityAlias(layout));
     } catch {
       // No descriptor, or the walk failed: no cheap identity (status answers `unknown`).
       return null;
@@ -210,18 +211,23 @@ export class IndexManager {
     const descriptor = this.walks?.lastDescriptor() ?? null;
     if (this.closed || this.walks === null || !this.walks.awaitsTrustedWalk() || descriptor === null || this.descriptor() !== descriptor) return;
     const layout = this.identity.layoutOf(descriptor);
-    const dependencies = this.identity.publishedDependencies(layout, readPublication(layout), this.served.served());
+    const published = readPublication(layout);
+    const dependencies = this.identity.publishedDependencies(layout, published, this.served.served());
     this.walks.beginWalk();
-    this.recordWalk(descriptor, this.identity.walk(descriptor, dependencies), dependencies);
+    this.recordWalk(descriptor, this.identity.walk(descriptor, dependencies), dependencies, { layout, published });
   }
 
   /**
    * Hands a finished walk to the watcher and keeps it as the base of the next partial walk; returns
    * its identity. The watcher also watches every directory on the way to a build dependency of
    * `dependencies` (the list the identity covers), and trusts no walk when one cannot be watched.
+   * The identity is the one `published`'s alias stands for when the walk is its observed identity
+   * (a metadata-only change, store identity-alias.ts), so the watcher keeps standing for later walks.
    */
-  private recordWalk(descriptor: Descriptor, walked: IdentityWalk, dependencies: BuildDependencies | null): string {
-    const identity = this.identity.identityOf(descriptor, walked);
+  private recordWalk(
+    descriptor: Descriptor, walked: IdentityWalk, dependencies: BuildDependencies | null, against: { layout: StateLayout; published: Publication | null },
+  ): string {
+    const identity = aliasedIdentity(against.published, this.identity.identityOf(descriptor, walked), () => readIdentityAlias(against.layout));
     this.walks?.record(descriptor, walked, identity, dependencies, this.identity.extraIdentityFiles.length > 0 || this.identity.hasProjectAdapter());
     return identity;
   }
@@ -278,11 +284,11 @@ export class IndexManager {
     const walked = partial ?? this.identity.walk(descriptor, dependencies);
     // Without a cheap identity the published identity is never trusted: the worker re-derives the graph every time.
     const identityKnown = this.identityKnown();
-    const identity = this.recordWalk(descriptor, walked, dependencies);
+    const identity = this.recordWalk(descriptor, walked, dependencies, { layout, published });
     const identityMs = performance.now() - started;
     const walkKind = partial === null ? 'full' : 'partial';
     if (this.adapterTimedOut !== null) {
-      if (this.adapterTimedOut.identity === identity) return { report: this.serveStale(this.adapterTimedOut.error, identityMs) };
+      if (this.adapterTimedOut.identity === identity) return { report: this.serveStale(this.adapterTimedOut.error, identityMs, layout) };
       this.adapterTimedOut = null;
     }
     if (identityKnown) {
@@ -323,7 +329,7 @@ export class IndexManager {
       if (outcome.error.code === 'adapter_restart_required') throw DocforgeError.fromWire(outcome.error);
       if (outcome.error.code === 'application_in_progress') return this.serveDuringApplication(scope.layout, scope.descriptor, outcome.error, identityMs);
       this.onWarning('index build failed', { code: outcome.error.code, message: outcome.error.message });
-      return this.serveStale(outcome.error, identityMs);
+      return this.serveStale(outcome.error, identityMs, scope.layout);
     }
     const served = this.served.openNewest(scope.layout, outcome.publication);
     if (served === null) {
@@ -368,8 +374,14 @@ export class IndexManager {
     return { publication: served, descriptor, staleness: 'unknown', rebuilt: false, stats: null, sync_error: error, identity_ms: identityMs, identity_known: this.identityKnown() };
   }
 
-  /** The last served publication, `stale` with `error`. @throws DocforgeError from `error` when nothing was served yet. */
-  private serveStale(error: WireError, identityMs: number): SyncReport {
+  /**
+   * The last served publication, `stale` with `error`. A process that has served nothing yet serves
+   * the last valid publication in `layout`'s `current.json` (intact and opening), so a new process
+   * answers as the process whose build failed would (issue 30 item 7).
+   * @throws DocforgeError from `error` when there is no publication to serve
+   */
+  private serveStale(error: WireError, identityMs: number, layout?: StateLayout): SyncReport {
+    if (this.served.served() === null && layout !== undefined) this.openLastPublished(layout);
     const served = this.served.served();
     const descriptor = this.identity.lastDescriptor();
     if (!served || !descriptor) throw DocforgeError.fromWire(error);
@@ -377,6 +389,12 @@ export class IndexManager {
       publication: served.publication, descriptor, staleness: 'stale', rebuilt: false, stats: null, sync_error: error,
       identity_ms: identityMs, identity_known: this.identityKnown(),
     };
+  }
+
+  /** Opens the publication `current.json` names when its file is intact and opens as an index of this schema (and binding); else serves nothing. */
+  private openLastPublished(layout: StateLayout): void {
+    const published = readPublication(layout);
+    if (published !== null && publicationFileIntact(layout, published)) this.served.open(layout, published);
   }
 
   /** Build: one build in the worker pool (build-workers.ts); a method of its own so tests can wrap it. */

@@ -16,9 +16,9 @@ import path from 'node:path';
 import type { Descriptor } from '@docforge/project';
 import { loadDescriptor } from '@docforge/project';
 import { stateLayout } from '@docforge/fs-safe';
-import { publicationMismatch } from '@docforge/identity';
+import { aliasedIdentity, publicationMismatch } from '@docforge/identity';
 import { adaptersFor } from '@docforge/identity';
-import { openApplication } from '@docforge/store';
+import { openApplication, readIdentityAlias } from '@docforge/store';
 import { dependenciesOfMeta, identityWalk, walkIdentity, type IdentityWalk } from '@docforge/identity';
 import type { PrepareTask } from '@docforge/build';
 import type { Publication } from '@docforge/store';
@@ -99,7 +99,9 @@ export function noChangeSync(root: string, options: NoChangeOptions): NoChangeAn
     } catch {
       return fallback('walk', false);
     }
-    if (publicationMismatch(published, { ...expected, identity: walkIdentity(walked) }) !== null) {
+    // A metadata-only change the last build found to leave the content as published stands for the publication's identity (identity-alias.ts).
+    const identity = aliasedIdentity(published, walkIdentity(walked), () => readIdentityAlias(layout));
+    if (publicationMismatch(published, { ...expected, identity }) !== null) {
       const parseAdapters = changedCodeAdapters(path.join(layout.indexDir, published.index_file), descriptor, walked);
       return { current: false, reason: 'identity_changed', build: true, prepare: { root: real, stateDir: layout.stateDir, logicAllowed, parseAdapters } };
     }
@@ -121,7 +123,7 @@ function changedCodeAdapters(file: string, descriptor: Descriptor, walked: Ident
   try {
     reader = new IndexReader(file);
     const published = reader.sourceStats();
-    const changed = walked.walk.entries.filter((entry) => entry.role === 'code' && published.get(entry.path) !== `${entry.size}:${entry.mtime_ns}:${entry.ino}`);
+    const changed = walked.walk.entries.filter((entry) => entry.role === 'code' && published.get(entry.path) !== `${entry.size}:${entry.mtime_ns}:${entry.ctime_ns}:${entry.ino}`);
     return adaptersFor(descriptor, changed);
   } catch {
     return [...descriptor.adapter.code];

@@ -39,7 +39,7 @@ export class ProjectIdentity {
   /** The descriptor, re-read only when docforge.toml's stat changed. @throws DocforgeError `descriptor_invalid`. */
   descriptor(): Descriptor {
     const id = statIdentity(path.join(this.root, 'docforge.toml'), 'docforge.toml');
-    const key = id ? `${id.size}:${id.mtime_ns}:${id.ino}` : 'missing';
+    const key = id ? `${id.size}:${id.mtime_ns}:${id.ctime_ns}:${id.ino}` : 'missing';
     if (this.descriptorCache?.key === key) return this.descriptorCache.descriptor;
     const descriptor = loadDescriptor(this.root);
     this.descriptorCache = { key, descriptor };
