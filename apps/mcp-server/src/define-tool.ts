@@ -14,6 +14,7 @@ import { loadToolSchema, TOOL_VALIDATORS, type SchemaToolName, type SchemaValida
 import type { ContextProvider } from '@docforge/retrieval';
 import type { ProjectBlock } from './envelope.js';
 import { isFitStrategy, type AnyToolOutcome, type FitStrategy, type StatusOutcome, type ToolOutcome } from './outcome.js';
+import { withNormalIds } from './argument-ids.js';
 
 export type { ToolResult, StatusOutcome, ToolOutcome } from './outcome.js';
 
@@ -180,7 +181,7 @@ export function defineTool<N extends DefinableToolName, F extends FitStrategy>(s
     validateOutput: protocol.validateOutput,
     checkArguments(args: unknown): CheckedArguments {
       if (!protocol.validateInput(args)) throw argumentsError(protocol.name, protocol.validateInput.errors, protocol.inputSchema, args);
-      return Object.freeze({ tool: protocol.name, value: args });
+      return Object.freeze({ tool: protocol.name, value: withNormalIds(args) });
     },
     precheck(ctx: ToolContext, args: CheckedArguments): void {
       spec.precheck?.(ctx, inputsOf(args));

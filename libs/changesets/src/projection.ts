@@ -90,10 +90,11 @@ function nodeState(ws: Workspace, p: string, node: GraphNode): NodeState {
 }
 
 function targetOf(op: Operation): string {
+  // Ids compare in NFC (issue 30 item 3), as the loader reads every id.
   switch (op.op) {
-    case 'node_create': return op.node.id;
-    case 'relationship_update': return op.source_id;
-    default: return op.node_id;
+    case 'node_create': return op.node.id.normalize('NFC');
+    case 'relationship_update': return op.source_id.normalize('NFC');
+    default: return op.node_id.normalize('NFC');
   }
 }
 
@@ -230,7 +231,11 @@ function confinedLanding(run: ProjectionRun, step: OperationStep): string | null
   if (op.op !== 'node_create' && op.op !== 'node_move') return null;
   const rel = op.op === 'node_create' ? op.path : op.new_path;
   try {
-    return confineProposalPath(run.descriptor, rel);
+    // A path naming an existing file or folder in another Unicode normal form lands on that real name (issue 30 item 3).
+    // The real name is confined again: it must pass every rule the path as written passed.
+    const confined = confineProposalPath(run.descriptor, rel);
+    const real = run.ws.realPath(confined);
+    return real === confined ? confined : confineProposalPath(run.descriptor, real);
   } catch (error) {
     if (run.options.registering) {
       if (error instanceof DocforgeError && error.code === 'path_outside_root') throw errors.pathOutsideRoot(`${prefix}: ${error.message}`, { ...error.details, operation_index: index }, { cause: error });

@@ -172,8 +172,41 @@ export class Workspace {
     return [...all].filter((p) => this.text(p) !== null).sort();
   }
 
+  /**
+   * `p` (project-relative) with each leading part that names an existing path of the current state
+   * (a content or code file, or a folder holding one) in another Unicode normal form replaced by
+   * that real name: paths compare in NFC (issue 30 item 3), so a created or moved file lands on the
+   * file or folder the project already has (`path_exists` when it is that file), never beside it
+   * under a second name. `p` itself when every part is new or already the real name.
+   */
+  realPath(p: string): string {
+    if (!/[^\u0000-\u007f]/.test(p)) return p;
+    const real = new Map<string, string>();
+    for (const known of [...this.paths(), ...this.codePaths]) {
+      const parts = known.split('/');
+      for (let n = 1; n <= parts.length; n += 1) {
+        const prefix = parts.slice(0, n).join('/');
+        const normal = prefix.normalize('NFC');
+        if (!real.has(normal)) real.set(normal, prefix);
+      }
+    }
+    const parts = p.split('/');
+    let out = p;
+    for (let n = parts.length; n >= 1; n -= 1) {
+      const prefix = parts.slice(0, n).join('/');
+      const found = real.get(prefix.normalize('NFC'));
+      if (found !== undefined) {
+        out = n === parts.length ? found : `${found}/${parts.slice(n).join('/')}`;
+        break;
+      }
+    }
+    return out;
+  }
+
   /** The node with `id` in the current state, or null. */
-  locate(id: string): Located | null {
+  locate(wanted: string): Located | null {
+    // Ids compare in NFC (issue 30 item 3): the loader reads every id in NFC.
+    const id = wanted.normalize('NFC');
     if (this.locator === null) {
       this.locator = new Map();
       for (const p of this.paths()) for (const node of this.parse(p)?.nodes ?? []) if (!this.locator.has(node.id)) this.locator.set(node.id, p);

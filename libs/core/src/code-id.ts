@@ -26,10 +26,12 @@ export function decodeCodePath(encoded: string): string {
  * The id of a code node.
  * @param path project-relative POSIX path of the file (not yet encoded)
  * @param qualifiedName dotted name inside the file (`Class.method`); omitted, null or empty for the module
- * @returns `code:<encoded path>` or `code:<encoded path>#<qualifiedName>`
+ * @returns `code:<encoded path>` or `code:<encoded path>#<qualifiedName>`, the path in NFC
  */
 export function codeId(path: string, qualifiedName?: string | null): string {
-  const module = `${CODE_ID_PREFIX}${encodeCodePath(path)}`;
+  // Ids compare in NFC (issue 30 item 3): a file named in NFD (as macOS writes names) has the id
+  // an NFC link to it names; the node keeps the file's real name as its `source_path`.
+  const module = `${CODE_ID_PREFIX}${encodeCodePath(path.normalize('NFC'))}`;
   return qualifiedName === undefined || qualifiedName === null || qualifiedName === '' ? module : `${module}#${qualifiedName}`;
 }
 

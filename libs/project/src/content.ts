@@ -97,7 +97,8 @@ const UNSAFE_ID_CHARACTERS = new RegExp(UNSAFE_ID_CHARACTER.source, 'gu');
 
 /** Validates the node fields shared by front matter and `[[node]]` entries. Throws FieldError. */
 function readFields(table: Table, allowed: readonly string[]): NodeFields {
-  const id = requiredString(table, 'id');
+  // Ids compare in NFC (issue 30 item 3), whichever normal form the file was written in.
+  const id = requiredString(table, 'id').normalize('NFC');
   if (id !== id.trim() || /\s/.test(id)) throw new FieldError('id', `"id" must not contain whitespace ("${id}")`);
   if (id.startsWith('code:')) throw new FieldError('id', `"id" must not start with the reserved prefix "code:" ("${id}")`);
   // Control, bidi and invisible format characters would reach terminals and links unseen (docs/errors.md).
@@ -116,7 +117,7 @@ function readFields(table: Table, allowed: readonly string[]): NodeFields {
       throw new FieldError(`relations.${relation}`, `relation "${relation}" must be a target id or an array of target ids`);
     }
     if (relation.trim() === '') throw new FieldError('relations', 'relation names must not be empty');
-    relations.push({ relation, targets: targets as string[] });
+    relations.push({ relation, targets: (targets as string[]).map((target) => target.normalize('NFC')) });
   }
   return {
     id,
@@ -228,7 +229,8 @@ function plainNode(result: ContentParse, path: string, lines: readonly string[],
   const fileName = stripExtension(posix.basename(path));
   const foreign = options.foreign;
   const node = makeNode({
-    id: stripExtension(relative),
+    // The path-derived id in NFC (issue 30 item 3); `source_path` keeps the file's real name.
+    id: stripExtension(relative).normalize('NFC'),
     kind: 'document',
     title: foreign?.title ?? facts.firstHeading ?? fileName,
     family: null,

@@ -75,8 +75,9 @@ function resolveHref(href: string, fromPath: string): { target_path: string; anc
   let normalized = posix.normalize(joined === '' ? '.' : joined);
   if (normalized === '..' || normalized.startsWith('../') || posix.isAbsolute(normalized)) return 'outside';
   while (normalized.length > 1 && normalized.endsWith('/')) normalized = normalized.slice(0, -1);
-  const anchor = fragment === '' ? null : safeDecode(fragment);
-  return { target_path: normalized, anchor };
+  const anchor = fragment === '' ? null : safeDecode(fragment).normalize('NFC');
+  // Paths and anchors compare in NFC (issue 30 item 3); the resolver maps the path to the file's real name.
+  return { target_path: normalized.normalize('NFC'), anchor };
 }
 
 /**
@@ -134,7 +135,7 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
           const href = child.attrGet('href');
           if (href === null) continue;
           const trimmed = href.trim();
-          if (trimmed.startsWith('#') && trimmed.length > 1) selfLinks.push({ anchor: safeDecode(trimmed.slice(1)), line });
+          if (trimmed.startsWith('#') && trimmed.length > 1) selfLinks.push({ anchor: safeDecode(trimmed.slice(1)).normalize('NFC'), line });
           const resolved = resolveHref(href, path);
           if (resolved === 'outside') outside.push({ href: trimmed, line });
           else if (resolved !== null) links.push({ ...resolved, line });

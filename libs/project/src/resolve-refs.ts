@@ -70,6 +70,30 @@ export interface RefContext {
   pathExists?: (path: string) => boolean;
 }
 
+/** Per resolution context: source and code paths by their NFC form, for the paths not already in NFC (built on first need). */
+const realPathsOf = new WeakMap<RefContext, Map<string, string>>();
+
+/**
+ * The source or code path a link's target names, compared in NFC (issue 30 item 3): a link written
+ * in NFC to a file whose name is in NFD (as macOS writes names) resolves to that file's real name.
+ * `target` itself when it is a path of the project or no path matches.
+ */
+export function realPathOf(ctx: RefContext, target: string): string {
+  if (ctx.sourcePaths.has(target) || ctx.codePaths.has(target)) return target;
+  let byNormal = realPathsOf.get(ctx);
+  if (byNormal === undefined) {
+    byNormal = new Map();
+    for (const paths of [ctx.sourcePaths, ctx.codePaths]) {
+      for (const p of paths) {
+        const normal = p.normalize('NFC');
+        if (normal !== p && !byNormal.has(normal)) byNormal.set(normal, p);
+      }
+    }
+    realPathsOf.set(ctx, byNormal);
+  }
+  return byNormal.size === 0 ? target : (byNormal.get(target.normalize('NFC')) ?? target);
+}
+
 export function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -208,7 +232,8 @@ function resolvePathLink(run: SourceRun, original: LinkRef): void {
     run.issues.push({ severity: 'warning', code: 'broken_link', message: `${source.path}:${original.line}: ${message}`, path: source.path, line: original.line, node_id: original.from_id });
   };
   record?.path(original.target_path);
-  const link = pageLink(run, original, broken);
+  const real = realPathOf(ctx, original.target_path);
+  const link = pageLink(run, real === original.target_path ? original : { ...original, target_path: real }, broken);
   if (link === null) return;
   let relation: string;
   let target: string | undefined;

@@ -124,8 +124,9 @@ export function collectSections(tokens: readonly Token[], body: string, firstLin
 export function anchorIds(anchors: readonly Anchor[]): ReadonlySet<string> {
   const ids = new Set<string>();
   for (const anchor of anchors) {
-    ids.add(anchor.slug);
-    for (const alias of anchor.aliases) ids.add(alias);
+    // In NFC, as link fragments are (issue 30 item 3).
+    ids.add(anchor.slug.normalize('NFC'));
+    for (const alias of anchor.aliases) ids.add(alias.normalize('NFC'));
   }
   return ids;
 }

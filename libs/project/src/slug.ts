@@ -9,7 +9,8 @@ import GithubSlugger, { slug } from 'github-slugger';
  * @example slugify('Hooks & Lifecycle: onRequest()') === 'hooks--lifecycle-onrequest'
  */
 export function slugify(text: string): string {
-  return slug(text);
+  // Anchors compare in NFC (issue 30 item 3), whichever normal form the heading was written in.
+  return slug(text.normalize('NFC'));
 }
 
 /**
@@ -21,6 +22,6 @@ export class Slugger {
 
   /** The unique slug for the next heading with this plain text. */
   slug(text: string): string {
-    return this.slugger.slug(text);
+    return this.slugger.slug(text.normalize('NFC'));
   }
 }

@@ -65,3 +65,29 @@ export function undecodableNames(dirAbs: string, dirRel: string, extensions: Rea
   }
   return { issues, lossy };
 }
+
+/**
+ * Sources whose paths differ only by Unicode normal form (`café.md` written in NFC and in NFD, as
+ * a copy from macOS can leave beside the original on Linux): paths, links and ids compare in NFC
+ * (issue 30 item 3), so links and path-derived ids cannot tell them apart. Both stay sources (each
+ * file is read by its real name, so removing either changes the source identity); one error
+ * `path_normalization_conflict` per extra file names both paths, with their code points where they
+ * differ. Linear in the entries; only non-ASCII paths can conflict.
+ */
+export function normalizationConflicts(paths: readonly string[]): SourceIssue[] {
+  const byNormal = new Map<string, string>();
+  const issues: SourceIssue[] = [];
+  for (const p of paths) {
+    if (!/[^\u0000-\u007f]/.test(p)) continue;
+    const normal = p.normalize('NFC');
+    const first = byNormal.get(normal);
+    if (first === undefined) {
+      byNormal.set(normal, p);
+      continue;
+    }
+    const shown = (s: string): string => JSON.stringify(s).replace(/[^\u0000-\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    issues.push(issue('error', 'path_normalization_conflict', p,
+      `${p}: this file name and ${first} differ only by Unicode normalisation (${shown(p)} and ${shown(first)}); DocForge compares paths, links and ids in NFC, so links and ids cannot tell them apart: rename or remove one`));
+  }
+  return issues;
+}

@@ -10,7 +10,7 @@ import type { Descriptor } from './descriptor-types.js';
 import {
   CONTENT_EXTENSIONS, MAX_CODE_SOURCE_BYTES, MAX_CONTENT_SOURCE_BYTES, extensionOf, isCodeManifest, issue, nonNested, skipRules, type SkipRules,
 } from './walk-rules.js';
-import { undecodableNames } from './walk-names.js';
+import { normalizationConflicts, undecodableNames } from './walk-names.js';
 
 export { CONTENT_EXTENSIONS, MAX_CODE_SOURCE_BYTES, MAX_CONTENT_SOURCE_BYTES, isCodeManifest } from './walk-rules.js';
 export { escapeNameBytes } from './walk-names.js';
@@ -88,6 +88,7 @@ export function walkSources(desc: Descriptor, codeExtensions: readonly string[])
   if (codeExt.size > 0 && !desc.sources.code_roots.includes('.')) addRootManifests(run);
 
   const entries = [...run.found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  appendAll(run.issues, normalizationConflicts(entries.map((e) => e.path)));
   return { entries, issues: dedupeIssues(run.issues), directories: [...run.directories].sort(), links: run.links };
 }
 

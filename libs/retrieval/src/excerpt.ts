@@ -5,6 +5,7 @@
  * {@link EXCERPT_SCAN_CHARS} characters and this module picks the excerpt from them, so the work
  * per hit is linear in a constant, not in the body.
  */
+import { hasUnspacedScript, unspacedWords, wordSpans } from '@docforge/store';
 
 /** Characters of a long body scanned for an excerpt. */
 export const EXCERPT_SCAN_CHARS = 65_536;
@@ -34,10 +35,13 @@ function matches(word: string, term: string): boolean {
  */
 export function boundedExcerpt(head: string, terms: readonly string[], complete: boolean): string {
   const text = head.length > EXCERPT_SCAN_CHARS ? head.slice(0, EXCERPT_SCAN_CHARS) : head;
+  // A term in a script written without spaces (`テキストを検索`) is matched by its words, as the
+  // text's runs are split into theirs (`wordSpans`).
+  const wanted = terms.some(hasUnspacedScript) ? terms.flatMap((t) => (hasUnspacedScript(t) ? unspacedWords(t) : [t])) : terms;
   const words: { start: number; end: number; term: number }[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}_]+/gu)) {
-    const word = m[0].normalize('NFKC').toLowerCase();
-    words.push({ start: m.index, end: m.index + m[0].length, term: terms.findIndex((t) => matches(word, t)) });
+  for (const m of wordSpans(text)) {
+    const word = m.word.normalize('NFKC').toLowerCase();
+    words.push({ start: m.start, end: m.end, term: wanted.findIndex((t) => matches(word, t)) });
   }
   if (words.length === 0) return '';
   let first = 0;

@@ -2,7 +2,10 @@
  * Query analysis of the ranking (ranking.ts): words, stop words and question filler, abbreviation,
  * negation and compound expansions, word-form stems, and the FTS5 phrases of a term.
  */
-import { identifierWords } from '@docforge/store';
+import { identifierWords, UNSPACED_SCRIPT_CLASS, unspacedWords } from '@docforge/store';
+
+/** What separates query words: anything but a letter, a digit, `_` or a character of a script written without spaces (a Thai vowel sign stays in its word). */
+const QUERY_WORD_SEPARATOR = new RegExp(`[^\\p{L}\\p{N}_${UNSPACED_SCRIPT_CLASS}]+`, 'u');
 
 /** English function words: never required terms (kept only when a query has nothing else). */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
@@ -126,7 +129,9 @@ export interface AnalysedQuery {
 export function analyseQuery(text: string): AnalysedQuery {
   const all: { word: string; seq: string[]; separated: boolean }[] = [];
   // `Reply.prototype.serialize` is how JavaScript source writes the method `Reply.serialize`.
-  for (const chunk of text.normalize('NFKC').replace(/\.prototype\./g, '.').split(/[^\p{L}\p{N}_]+/u)) {
+  // A run in a script written without spaces is split into its words, each a query word as if
+  // spaces stood between them (`テキスト検索` asks for `テキスト` and `検索`, wherever they are).
+  for (const chunk of text.normalize('NFKC').replace(/\.prototype\./g, '.').split(QUERY_WORD_SEPARATOR).flatMap(unspacedWords)) {
     const seq = identifierWords(chunk);
     if (seq.length === 0) continue;
     all.push({ word: seq.length > 1 ? seq.join('') : seq[0]!, seq, separated: seq.length > 1 && /[\p{L}\p{N}]_+[\p{L}\p{N}]/u.test(chunk) });

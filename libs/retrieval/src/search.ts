@@ -71,7 +71,8 @@ function lastSearchOf(reader: IndexReader, query: string, filters: NodeFilters):
 export function searchNodes(reader: IndexReader, query: string, limit: number, filters: NodeFilters = {}): SearchResult {
   const memo = lastSearchOf(reader, query, filters);
   const { ranked, windowed, fts, match, terms } = memo.ranking;
-  const exact = reader.getNode(query.trim());
+  // Ids are held in NFC (issue 30 item 3): a query typed in NFD names the same node.
+  const exact = reader.getNode(query.trim().normalize('NFC'));
   let exactHit: SearchHit | null = null;
   if (exact && reader.nodeMatches(exact.id, filters)) {
     const top = ranked[0] ? ranked[0].score : 0;

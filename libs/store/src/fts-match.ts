@@ -4,6 +4,7 @@
  * combine; {@link ftsExpression} builds the FTS5 expression, quoting every phrase, so no caller
  * writes FTS5 syntax and no query text can inject an operator, a column filter or a prefix star.
  */
+import { queryPhraseText } from './segment.js';
 
 /** The columns a match looks in: every indexed column, or the name columns only (id, title, identifier subwords). */
 export type FtsFields = 'all' | 'names';
@@ -12,16 +13,21 @@ export type FtsFields = 'all' | 'names';
  * What a full-text query matches. `any`: a node with at least one of the phrases. `all`: a node
  * with, for every group, at least one phrase of that group. Phrases are used in the order given,
  * repeats included (the caller drops repeats it does not want); a phrase is matched as its
- * sequence of tokens (FTS5's tokenizer splits it; case and punctuation do not matter). An empty
+ * sequence of tokens (FTS5's tokenizer splits it, after the store splits runs of scripts written
+ * without spaces into words; case and punctuation do not matter). An empty
  * list of phrases (or an empty group) matches nothing.
  */
 export type FtsMatch =
   | { mode: 'any'; phrases: readonly string[]; fields?: FtsFields }
   | { mode: 'all'; groups: readonly (readonly string[])[]; fields?: FtsFields };
 
-/** The FTS5 string literal of a phrase: double-quoted, inner quotes doubled. */
+/**
+ * The FTS5 string literal of a phrase: normalised as the index's text is, a run in a script written
+ * without spaces split into its words (segment.ts: `日本語のテキスト` is matched as the words
+ * `日本語 の テキスト` in sequence), double-quoted, inner quotes doubled.
+ */
 function quoted(phrase: string): string {
-  return `"${phrase.replace(/"/g, '""')}"`;
+  return `"${queryPhraseText(phrase).replace(/"/g, '""')}"`;
 }
 
 /** `a OR b OR c` of quoted phrases; the empty phrase `""` (no match) when there are none. */

@@ -7,11 +7,13 @@ import { sqliteDatabase } from './sqlite.js';
 import { insertEdge, insertNode, prepareInserts, writeIssues, writeLogic, writeMeta, writeSources, writeUnresolved, type WriteDb } from './index-writer.js';
 import type { IndexDelta, SourceWriteResult } from './write-rows.js';
 
-/** A function removing the node `id` (row, tags, capabilities and full-text row), if present. */
+/** A function removing the node `id` (row, tags, capabilities, full-text row and segmented text), if present. */
 function nodeRemover(db: WriteDb): (id: string) => void {
   const rowidOf = db.prepare('SELECT rowid FROM nodes WHERE id = ?').pluck();
   const delNode = db.prepare('DELETE FROM nodes WHERE id = ?');
-  const delFts = db.prepare("INSERT INTO node_fts (node_fts, rowid, id, title, headings, summary, body, tags, terms) SELECT 'delete', rowid, id, title, headings, summary, body, tags, terms FROM nodes WHERE rowid = ?");
+  // The delete command needs the text the row was indexed with: the view's (segmented) text.
+  const delFts = db.prepare("INSERT INTO node_fts (node_fts, rowid, id, title, headings, summary, body, tags, terms) SELECT 'delete', node_rowid, id, title, headings, summary, body, tags, terms FROM node_fts_text WHERE node_rowid = ?");
+  const delSegmented = db.prepare('DELETE FROM node_segmented WHERE rowid = ?');
   const delCaps = db.prepare('DELETE FROM node_capabilities WHERE node_id = ?');
   const delTagByNode = db.prepare('DELETE FROM node_tags WHERE tag IN (SELECT value FROM json_each(?)) AND node_id = ?');
   const tagsOf = db.prepare('SELECT tags FROM nodes WHERE id = ?').pluck();
@@ -21,6 +23,7 @@ function nodeRemover(db: WriteDb): (id: string) => void {
     delTagByNode.run(tagsOf.get(id) as string, id);
     delCaps.run(id);
     delFts.run(rowid);
+    delSegmented.run(rowid);
     delNode.run(id);
   };
 }

@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { locatedIssueMessage, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import { INDEX_DDL, INDEX_POST_DDL } from './schema.js';
 import { sqliteDatabase } from './sqlite.js';
+import { indexedText } from './segment.js';
 import { nodeTerms } from './terms.js';
 import type { FullIndexRows, LogicRowsWrite, SourceRowWrite, SourceWriteResult, UnresolvedCallRow } from './write-rows.js';
 
@@ -19,6 +20,7 @@ type Stmt = Database.Statement<unknown[], unknown>;
 export interface InsertStatements {
   node: Stmt;
   fts: Stmt;
+  segmented: Stmt;
   tag: Stmt;
   capability: Stmt;
   edge: Stmt;
@@ -30,7 +32,8 @@ export function prepareInserts(db: WriteDb): InsertStatements {
     // Positional parameters: binding an array is cheaper than 19 named property lookups per row.
     node: db.prepare(`INSERT INTO nodes (id, kind, title, family, authority, status, tags, summary, body, source_path, start_line, end_line, anchors, headings, terms, language, capabilities, origin, content_hash)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags, terms) SELECT rowid, id, title, headings, summary, body, tags, terms FROM nodes WHERE rowid = ?'),
+    fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags, terms) SELECT node_rowid, id, title, headings, summary, body, tags, terms FROM node_fts_text WHERE node_rowid = ?'),
+    segmented: db.prepare('INSERT INTO node_segmented (rowid, id, title, headings, summary, body, tags, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
     tag: db.prepare('INSERT OR IGNORE INTO node_tags (tag, node_id) VALUES (?, ?)'),
     capability: db.prepare('INSERT OR IGNORE INTO node_capabilities (capability, node_id) VALUES (?, ?)'),
     edge: db.prepare('INSERT OR REPLACE INTO edges (source_id, relation, target_id, source_path, line, mention) VALUES (?, ?, ?, ?, ?, ?)'),
@@ -49,11 +52,17 @@ export function insertEdge(st: InsertStatements, e: GraphEdge): void {
 
 /** Inserts a node row; its full-text row is added here when `withFts` (deltas), else by 'rebuild' (full builds). */
 export function insertNode(st: InsertStatements, node: GraphNode, withFts: boolean): void {
+  const tags = JSON.stringify(node.tags);
+  const headings = node.anchors.map((a) => a.title).join('\n');
+  const terms = nodeTerms(node.id, node.title);
   const info = st.node.run(
-    node.id, node.kind, node.title, node.family, node.authority, node.status, JSON.stringify(node.tags), node.summary, node.body,
-    node.source_path, node.start_line, node.end_line, JSON.stringify(node.anchors), node.anchors.map((a) => a.title).join('\n'),
-    nodeTerms(node.id, node.title), node.language, JSON.stringify(node.capabilities), node.origin, node.content_hash,
+    node.id, node.kind, node.title, node.family, node.authority, node.status, tags, node.summary, node.body,
+    node.source_path, node.start_line, node.end_line, JSON.stringify(node.anchors), headings,
+    terms, node.language, JSON.stringify(node.capabilities), node.origin, node.content_hash,
   );
+  // The full-text columns in FTS column order; a row of segmented text only when one differs.
+  const indexed = [node.id, node.title, headings, node.summary, node.body, tags, terms].map(indexedText);
+  if (indexed.some((t) => t !== null)) st.segmented.run(info.lastInsertRowid, ...indexed);
   if (withFts) st.fts.run(info.lastInsertRowid);
   for (const tag of node.tags) st.tag.run(tag, node.id);
   for (const capability of node.capabilities) st.capability.run(capability, node.id);

@@ -36,6 +36,7 @@ export type { DetailsOmittedReason, EdgeItem, GraphSnapshot, NodeAddedItem, Node
 export { CHANGE_KINDS, NODE_FIELDS, RECEIPT_FILE_NAME, RECEIPT_MAX_DETAIL_BYTES, RECEIPT_MAX_FILE_BYTES, RECEIPT_MAX_ITEMS, RECEIPT_SCHEMA_VERSION } from './receipt-types.js';
 export { receiptProblem } from './receipt-verify.js';
 export { FTS_WEIGHTS, INDEX_DDL, INDEX_POST_DDL, INDEX_SCHEMA_VERSION } from './schema.js';
+export { comparableText, hasUnspacedScript, UNSPACED_SCRIPT_CLASS, unspacedWords, wordSpans } from './segment.js';
 export type { ServedIndex, ServedSignature } from './served-index.js';
 export { pathWithin, resolveServedIndex } from './served-index.js';
 export { sqliteDatabase } from './sqlite.js';

@@ -10,6 +10,7 @@ import type { Anchor } from '@docforge/core';
 import { filterSql, type NodeFilters } from './reader-nodes.js';
 import { placeholders, type StatementCache } from './reader-statements.js';
 import { FTS_WEIGHTS } from './schema.js';
+import { withoutWordMarks } from './segment.js';
 
 /**
  * Longest body (characters) FTS5 `snippet()` is run on. Measured on SQLite 3.53: a 4,096-character
@@ -136,7 +137,8 @@ export function ftsExcerptSources(sql: StatementCache, fts: string, rowids: read
   const head = sql.pluck('SELECT substr(body, 1, ?) FROM nodes WHERE rowid = ?');
   return rows.map((row) => {
     const rowid = Number(row.rowid);
-    if (row.snippet !== null) return { rowid, snippet: row.snippet, head: null };
+    // The snippet is cut from the indexed text: drop the separators put between segmented words.
+    if (row.snippet !== null) return { rowid, snippet: withoutWordMarks(row.snippet), head: null };
     return { rowid, snippet: null, head: (head.get(headChars, rowid) as string | undefined) ?? '' };
   });
 }

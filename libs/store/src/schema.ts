@@ -2,6 +2,7 @@
  * SQLite schema of a published index file (DESIGN.md section 4). Published files are complete,
  * read-only snapshots: journal mode DELETE, never WAL, never written after publication.
  */
+import { unspacedScriptMarks, WORD_MARK } from './segment.js';
 
 /**
  * Bumped whenever the table layout or the meaning of a column changes (4: the persisted parses of
@@ -11,9 +12,18 @@
  * the state directory's parse cache, parse-cache.ts, issue 14; 8: the `build_dependencies` meta row,
  * whose state `source_identity` now covers, build-dependencies.ts: an index without it would be
  * trusted with an identity blind to tsconfig, package.json and link-target changes; 9: the
- * `sources.ctime_ns` column of issue 30, whose cheap identity covers the ctime).
+ * `sources.ctime_ns` column of issue 30, whose cheap identity covers the ctime, and the
+ * full-text index reading `node_fts_text`, with words of scripts written without spaces segmented
+ * (`node_segmented`, segment.ts) and their combining marks kept in tokens, issue 30 items 1 and 2).
  */
 export const INDEX_SCHEMA_VERSION = 9;
+
+/**
+ * The FTS5 tokenizer: Porter stems over unicode61 without diacritics, with the combining marks of
+ * Thai, Lao, Myanmar and Khmer kept in their words and {@link WORD_MARK} (put between segmented
+ * words) a separator. Single quotes never occur in the marks.
+ */
+const FTS_TOKENIZER = `porter unicode61 remove_diacritics 2 tokenchars '${unspacedScriptMarks()}' separators '${WORD_MARK}'`;
 
 /** DDL for a new index file; executed once per full build. */
 export const INDEX_DDL = `
@@ -46,10 +56,21 @@ CREATE INDEX nodes_source ON nodes (source_path);
 CREATE INDEX nodes_language ON nodes (language, id);
 CREATE TABLE node_tags (tag TEXT NOT NULL, node_id TEXT NOT NULL, PRIMARY KEY (tag, node_id)) WITHOUT ROWID;
 CREATE TABLE node_capabilities (capability TEXT NOT NULL, node_id TEXT NOT NULL, PRIMARY KEY (capability, node_id)) WITHOUT ROWID;
+-- The full-text text of the nodes whose columns hold words of scripts written without spaces
+-- (segmented, segment.ts) or text outside NFC: a NULL column is the node's own. Most nodes have no row.
+CREATE TABLE node_segmented (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT, title TEXT, headings TEXT, summary TEXT, body TEXT, tags TEXT, terms TEXT
+);
+CREATE VIEW node_fts_text AS
+  SELECT n.rowid AS node_rowid, coalesce(s.id, n.id) AS id, coalesce(s.title, n.title) AS title,
+    coalesce(s.headings, n.headings) AS headings, coalesce(s.summary, n.summary) AS summary,
+    coalesce(s.body, n.body) AS body, coalesce(s.tags, n.tags) AS tags, coalesce(s.terms, n.terms) AS terms
+  FROM nodes n LEFT JOIN node_segmented s ON s.rowid = n.rowid;
 CREATE VIRTUAL TABLE node_fts USING fts5(
   id, title, headings, summary, body, tags, terms,
-  content = 'nodes', content_rowid = 'rowid',
-  tokenize = 'porter unicode61 remove_diacritics 2'
+  content = 'node_fts_text', content_rowid = 'node_rowid',
+  tokenize = "${FTS_TOKENIZER}"
 );
 CREATE TABLE edges (
   source_id TEXT NOT NULL,
@@ -112,7 +133,7 @@ export const FTS_WEIGHTS = [4, 10, 6, 3, 1, 3, 6] as const;
 
 /**
  * Statements run after the DDL: persist the bm25 weights as the FTS5 `rank` function so that
- * `ORDER BY rank` uses them (node_fts is an external-content table over `nodes`, so document
- * text is stored once).
+ * `ORDER BY rank` uses them (node_fts is an external-content table over the view `node_fts_text`
+ * of `nodes`, so document text is stored once, twice only for the few nodes `node_segmented` holds).
  */
 export const INDEX_POST_DDL = `INSERT INTO node_fts (node_fts, rank) VALUES ('rank', 'bm25(${FTS_WEIGHTS.join(', ')})');`;

@@ -4,6 +4,10 @@
  * question worded as plain words ("request refund", "option parsing") matches them. The same
  * splitting runs at index time (the `terms` FTS column) and at query time (name matching).
  */
+import { UNSPACED_SCRIPT_CLASS, unspacedWords } from './segment.js';
+
+/** What separates identifier chunks: anything but a letter, a digit or a character of a script without spaces. */
+const CHUNK_SEPARATOR = new RegExp(`[^\\p{L}\\p{N}${UNSPACED_SCRIPT_CLASS}]+`, 'u');
 
 /**
  * Lowercased subwords of `text`: split on every non-letter/digit character (path, dotted,
@@ -13,12 +17,19 @@
  */
 export function identifierWords(text: string): string[] {
   const out: string[] = [];
-  for (const chunk of text.normalize('NFKC').split(/[^\p{L}\p{N}]+/u)) {
+  // A Thai vowel sign stays with its letters (`เป็น` is one word); a run in a script written
+  // without spaces is split into its words (segment.ts: `日本語のテキスト` gives three).
+  for (const chunk of text.normalize('NFKC').split(CHUNK_SEPARATOR)) {
     if (chunk === '') continue;
-    const parts = chunk.replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2').split(' ');
-    for (const p of parts) if (p !== '') out.push(p.toLowerCase());
+    for (const word of unspacedWords(chunk)) pushSubwords(out, word);
   }
   return out;
+}
+
+/** Pushes the lowercased camelCase and PascalCase parts of `chunk` onto `out`. */
+function pushSubwords(out: string[], chunk: string): void {
+  const parts = chunk.replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2').split(' ');
+  for (const p of parts) if (p !== '') out.push(p.toLowerCase());
 }
 
 /**

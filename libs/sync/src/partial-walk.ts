@@ -58,6 +58,8 @@ export function partialWalk(
     if (rel === DESCRIPTOR_FILE || directories.has(rel) || holdsDirectory(base.directories, rel)) return null;
     // A path a walk finding names (or lies under) may change that finding.
     if (base.issues.some((issue) => issue.path !== null && (issue.path === rel || issue.path.startsWith(`${rel}/`) || rel.startsWith(`${issue.path}/`)))) return null;
+    // A non-ASCII name may differ from another only by Unicode normal form: the full walk reports that (walk-names.ts).
+    if (/[^\u0000-\u007f]/.test(rel)) return null;
     if (!directories.has(parent)) {
       if (dependencyDirectories.has(parent)) continue;
       return null;
