@@ -28,6 +28,8 @@ import type * as Yaml from 'yaml';
 import type { Document as YamlDocument } from 'yaml';
 import { AUTHORED_NODE_FIELDS, type GraphNode } from '@docforge/core';
 import { cutRecordLines, sameToml } from './toml-check.js';
+import { spliceToml, type TomlScope } from './toml-span.js';
+import { spliceYaml } from './yaml-span.js';
 import type { NodeCreateOp, NodeSet, RelationRef } from './types.js';
 
 let yamlModule: typeof Yaml | null = null;
@@ -154,10 +156,11 @@ function editFront(text: string, block: FrontBlock, edit: (table: Table) => Warn
     } catch {
       return refuse('malformed_front_matter', 'the TOML front matter cannot be read');
     }
+    const before = structuredClone(table);
     const outcome = edit(table);
     if (!Array.isArray(outcome)) return outcome;
     warnings = outcome;
-    replaced = raw.trim() === '' ? tomlText(table) : patchTomlText(raw, table);
+    replaced = raw.trim() === '' ? tomlText(table) : spliced(raw, { kind: 'root' }, before, table) ?? patchTomlText(raw, table);
     if (!readsBack(replaced, table)) return mismatch('the TOML front matter');
   } else {
     const doc = yaml().parseDocument(raw);
@@ -167,15 +170,43 @@ function editFront(text: string, block: FrontBlock, edit: (table: Table) => Warn
     const outcome = edit(table);
     if (!Array.isArray(outcome)) return outcome;
     warnings = outcome;
-    for (const key of Object.keys(before)) if (!(key in table)) doc.delete(key);
-    for (const [key, value] of Object.entries(table)) {
-      if (JSON.stringify(before[key]) !== JSON.stringify(value)) setYaml(doc, key, value);
-    }
-    replaced = withEol(doc.toString(), eolOf(src));
+    replaced = spliceYaml(yaml(), raw, doc, before, table) ?? rewrittenYaml(doc, before, table, eolOf(src));
   }
   const eol = eolOf(src);
   if (replaced !== '' && !replaced.endsWith('\n')) replaced += eol;
   return ok(bom + src.slice(0, block.contentStart) + replaced + src.slice(block.contentEnd), warnings);
+}
+
+/** The YAML front matter re-serialised by the Document API (the fallback of {@link spliceYaml}). */
+function rewrittenYaml(doc: YamlDocument, before: Table, table: Table, eol: string): string {
+  for (const key of Object.keys(before)) if (!(key in table)) doc.delete(key);
+  for (const [key, value] of Object.entries(table)) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(value)) setYaml(doc, key, value);
+  }
+  return withEol(doc.toString(), eol);
+}
+
+/** The span edit of a TOML table (toml-span.ts), kept only when it reads back as `after` (line breaks inside strings compared as LF). */
+function spliced(src: string, scope: TomlScope, before: Table, after: Table): string | null {
+  const text = spliceToml(src, scope, before, after);
+  if (text === null) return null;
+  try {
+    const parsed = parseToml(text) as Table;
+    if (scope.kind === 'root') return sameToml(lfStrings(parsed), lfStrings(after)) ? text : null;
+    const records = parsed['node'];
+    return Array.isArray(records) && sameToml(lfStrings(records[scope.index]), lfStrings(after)) ? text : null;
+  } catch (error) {
+    if (error instanceof Error) return null;
+    throw error;
+  }
+}
+
+/** `value` with CRLF turned into LF in every string (a CRLF file's multi-line strings hold CRLF). */
+function lfStrings(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(/\r\n/g, '\n');
+  if (Array.isArray(value)) return value.map(lfStrings);
+  if (typeof value === 'object' && value !== null && !(value instanceof Date)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lfStrings(v)]));
+  return value;
 }
 
 /**
@@ -228,10 +259,7 @@ export function createNodeText(op: NodeCreateOp, current: string | null): EditRe
   if (op.path.toLowerCase().endsWith('.toml')) {
     const record = { ...createdFields(op.node), body: op.body };
     if (current === null) return ok(tomlText({ node: [record] }));
-    return editRecords(current, op.path, (records) => {
-      records.push(record);
-      return [];
-    });
+    return appendRecord(current, op.path, record);
   }
   return refuse('unsupported_path', `${op.path} must end in .md, .markdown or .toml`);
 }
@@ -247,15 +275,39 @@ function parseRecords(src: string): Table | null {
   }
 }
 
-/** Edits the `[[node]]` array of a records file with toml-patch; untouched records keep their bytes. */
-function editRecords(text: string, p: string, edit: (records: Table[]) => Warning[] | EditRefusal): EditResult {
+/**
+ * Appends a `[[node]]` record to a records file as text: the file's bytes stay as they are, a
+ * blank line and the record (in the file's line endings) follow; checked like every TOML edit.
+ */
+function appendRecord(text: string, p: string, record: Table): EditResult {
   const { bom, src } = unBom(text);
   const doc = parseRecords(src);
   if (doc === null) return refuse('malformed_record', `${p} is not a readable TOML records file`);
-  const outcome = edit(doc['node'] as Table[]);
+  (doc['node'] as Table[]).push(record);
+  if (src.trim() === '') return ok(bom + tomlText(doc));
+  const eol = eolOf(src);
+  const edited = `${src}${src.endsWith('\n') ? '' : eol}${eol}${withEol(tomlText({ node: [record] }), eol)}`;
+  if (!sameToml(lfStrings(parseRecords(edited)), lfStrings(doc))) return mismatch(p);
+  return ok(bom + edited);
+}
+
+/**
+ * Edits the record `node` of a records file: by span (toml-span.ts: only the touched values or
+ * lines change), else with toml-patch; untouched records keep their bytes either way.
+ */
+function editRecord(text: string, node: GraphNode, edit: FieldEdit, newBody: string | undefined): EditResult {
+  const { bom, src } = unBom(text);
+  const doc = parseRecords(src);
+  const records = (doc?.['node'] ?? []) as Table[];
+  const index = recordIndex(records, node.id);
+  if (doc === null || index < 0) return refuse('malformed_record', `${node.source_path} no longer holds a readable [[node]] record ${node.id}`);
+  const entry = records[index]!;
+  const before = structuredClone(entry);
+  const outcome = edit(entry);
   if (!Array.isArray(outcome)) return outcome;
-  const edited = src.trim() === '' ? tomlText(doc) : patchTomlText(src, doc);
-  if (!sameToml(parseRecords(edited), doc)) return mismatch(p);
+  if (newBody !== undefined) entry['body'] = newBody;
+  const edited = spliced(src, { kind: 'record', index }, before, entry) ?? patchTomlText(src, doc);
+  if (!sameToml(lfStrings(parseRecords(edited)), lfStrings(doc))) return mismatch(node.source_path);
   return ok(bom + edited, outcome);
 }
 
@@ -281,17 +333,7 @@ type FieldEdit = (table: Table) => Warning[] | EditRefusal;
 
 /** Applies `edit` to the node's own table in `text` (DocForge front matter or record). */
 function editFields(node: GraphNode, text: string, edit: FieldEdit, newBody?: string): EditResult {
-  if (node.origin === 'record') {
-    return editRecords(text, node.source_path, (records) => {
-      const index = recordIndex(records, node.id);
-      if (index < 0) return refuse('malformed_record', `${node.source_path} no longer holds a readable [[node]] record ${node.id}`);
-      const entry = records[index]!;
-      const outcome = edit(entry);
-      if (!Array.isArray(outcome)) return outcome;
-      if (newBody !== undefined) entry['body'] = newBody;
-      return outcome;
-    });
-  }
+  if (node.origin === 'record') return editRecord(text, node, edit, newBody);
   const block = frontBlock(unBom(text).src);
   if (block === null || block.format !== 'toml') return refuse('malformed_front_matter', `${node.source_path} has no TOML front matter`);
   const edited = editFront(text, block, edit);
@@ -459,8 +501,5 @@ export function movedNodeText(node: GraphNode, sourceText: string, newPath: stri
   if (doc === null || index < 0) return refuse('malformed_record', `${node.source_path} no longer holds a readable [[node]] record ${node.id}`);
   const entry = (doc['node'] as Table[])[index]!;
   if (targetText === null) return ok(tomlText({ node: [entry] }));
-  return editRecords(targetText, newPath, (records) => {
-    records.push(entry);
-    return [];
-  });
+  return appendRecord(targetText, newPath, entry);
 }
