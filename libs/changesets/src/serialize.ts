@@ -28,7 +28,7 @@ import type * as Yaml from 'yaml';
 import type { Document as YamlDocument } from 'yaml';
 import { AUTHORED_NODE_FIELDS, type GraphNode } from '@docforge/core';
 import { cutRecordLines, sameToml } from './toml-check.js';
-import { spliceToml, type TomlScope } from './toml-span.js';
+import { lfStrings, spliced } from './toml-span.js';
 import { spliceYaml } from './yaml-span.js';
 import type { NodeCreateOp, NodeSet, RelationRef } from './types.js';
 
@@ -184,29 +184,6 @@ function rewrittenYaml(doc: YamlDocument, before: Table, table: Table, eol: stri
     if (JSON.stringify(before[key]) !== JSON.stringify(value)) setYaml(doc, key, value);
   }
   return withEol(doc.toString(), eol);
-}
-
-/** The span edit of a TOML table (toml-span.ts), kept only when it reads back as `after` (line breaks inside strings compared as LF). */
-function spliced(src: string, scope: TomlScope, before: Table, after: Table): string | null {
-  const text = spliceToml(src, scope, before, after);
-  if (text === null) return null;
-  try {
-    const parsed = parseToml(text) as Table;
-    if (scope.kind === 'root') return sameToml(lfStrings(parsed), lfStrings(after)) ? text : null;
-    const records = parsed['node'];
-    return Array.isArray(records) && sameToml(lfStrings(records[scope.index]), lfStrings(after)) ? text : null;
-  } catch (error) {
-    if (error instanceof Error) return null;
-    throw error;
-  }
-}
-
-/** `value` with CRLF turned into LF in every string (a CRLF file's multi-line strings hold CRLF). */
-function lfStrings(value: unknown): unknown {
-  if (typeof value === 'string') return value.replace(/\r\n/g, '\n');
-  if (Array.isArray(value)) return value.map(lfStrings);
-  if (typeof value === 'object' && value !== null && !(value instanceof Date)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lfStrings(v)]));
-  return value;
 }
 
 /**

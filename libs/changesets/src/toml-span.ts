@@ -13,7 +13,7 @@
  *
  * Pure: no file system access.
  */
-import { TomlDocument } from '@decimalturn/toml-patch';
+import { parse, TomlDocument } from '@decimalturn/toml-patch';
 import { sameToml } from './toml-check.js';
 
 type Table = Record<string, unknown>;
@@ -305,4 +305,27 @@ function insert(run: Run, prefix: string[], key: string, value: unknown): boolea
   const lead = at > 0 && !run.s.src.slice(0, at).endsWith('\n') ? run.eol : '';
   run.splices.push({ from: at, to: at, text: `${lead}${dotted.map(bareKey).join('.')} = ${text}${run.eol}` });
   return true;
+}
+
+/** The span edit of a TOML table (toml-span.ts), kept only when it reads back as `after` (line breaks inside strings compared as LF). */
+export function spliced(src: string, scope: TomlScope, before: Table, after: Table): string | null {
+  const text = spliceToml(src, scope, before, after);
+  if (text === null) return null;
+  try {
+    const parsed = parse(text) as Table;
+    if (scope.kind === 'root') return sameToml(lfStrings(parsed), lfStrings(after)) ? text : null;
+    const records = parsed['node'];
+    return Array.isArray(records) && sameToml(lfStrings(records[scope.index]), lfStrings(after)) ? text : null;
+  } catch (error) {
+    if (error instanceof Error) return null;
+    throw error;
+  }
+}
+
+/** `value` with CRLF turned into LF in every string (a CRLF file's multi-line strings hold CRLF). */
+export function lfStrings(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(/\r\n/g, '\n');
+  if (Array.isArray(value)) return value.map(lfStrings);
+  if (typeof value === 'object' && value !== null && !(value instanceof Date)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lfStrings(v)]));
+  return value;
 }

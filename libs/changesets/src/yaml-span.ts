@@ -65,7 +65,10 @@ export function spliceYaml(yaml: typeof Yaml, raw: string, doc: YamlDocument, be
       const lineStart = raw.lastIndexOf('\n', range[0] - 1) + 1;
       const text = valueText(yaml, after[key], old, ' '.repeat(range[0] - lineStart), eol);
       if (text === null) return null;
-      splices.push({ from: range[0], to: range[1], text });
+      // A block sequence's range runs through its last line break: the break stays.
+      let to = range[1];
+      while (to > range[0] && /[\r\n]/.test(raw[to - 1]!)) to -= 1;
+      splices.push({ from: range[0], to, text });
       continue;
     }
     const text = valueText(yaml, after[key], null, '', eol);
