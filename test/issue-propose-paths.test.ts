@@ -93,11 +93,19 @@ test('item 22: register_changes after the project root was deleted is project_ro
   const root = exampleProjectCopy();
   const server = await useServer(root, { proposalWriter: 'agent' });
   await server.call('docforge_bootstrap');
-  rmSync(root, { recursive: true, force: true });
+  const stored = (await server.call('docforge_register_changes', { operations: [create('docs/requirements/y.md', 'REQ-Y')] })).result!;
+  // Moved away in one step (a recursive delete races the server's own writes in .docforge), then deleted.
+  const gone = `${root}-gone`;
+  renameSync(root, gone);
+  rmSync(gone, { recursive: true, force: true, maxRetries: 5 });
   const error = await expectError(server.call('docforge_register_changes', { operations: [create('docs/requirements/x.md')] }), 'project_root_invalid');
   assert.match(error.message, /no longer exists/);
   assert.equal(error.details.root, root);
   await expectError(server.call('docforge_propose_node_update', { node_id: 'CMP-LEDGER', set: { title: 'x' } }), 'project_root_invalid');
+  for (const [tool, args] of [['docforge_validate_changeset', { changeset_id: stored.changeset_id }], ['docforge_get_changeset_diff', { changeset_id: stored.changeset_id }], ['docforge_list_changesets', {}], ['docforge_create_changeset', {}]] as const) {
+    const answer = await server.call(tool, args);
+    assert.notEqual(answer.error?.code, 'internal_error', `${tool}: ${JSON.stringify(answer.error)}`);
+  }
   assert.equal(existsSync(root), false, 'nothing re-created the root');
 });
 
