@@ -6,14 +6,17 @@
  * why the file cannot hold the change. The projection re-reads the result with the canonical
  * loader (`parseContentSource`), so what a text edit means is decided by that loader alone.
  *
- * - TOML front matter (`+++`) and `[[node]]` record files are edited with
- *   `@decimalturn/toml-patch` (`patch(source, changed)`): comments, key order, quoting and
- *   spacing of untouched keys survive, and untouched records stay byte-identical. A patched text
+ * - TOML front matter (`+++`) and `[[node]]` record files are edited by span (toml-span.ts,
+ *   issue 30 item 21): the change is a diff of the table's values, and only the touched value,
+ *   the touched key's own lines, or an emptied sub-table's header and key lines are replaced;
+ *   every other byte, comment, blank line and line ending stays. A record is appended as text
+ *   and leaves its file by cutting its own lines. Where a change cannot be located by span, the
+ *   checked fallback is `@decimalturn/toml-patch` (`patch(source, changed)`). Either way the text
  *   must read back to exactly the table meant, else the edit is refused
- *   (`serialization_mismatch`, an error finding), never written half-right. A record leaves its
- *   file by cutting its own lines (toml-patch's array removal drops other records' sub-tables).
- * - YAML front matter (`---`, foreign to DocForge) is edited through the `yaml` package's
- *   Document API: other keys and comments survive.
+ *   (`serialization_mismatch`, an error finding), never written half-right.
+ * - YAML front matter (`---`, foreign to DocForge) is edited by span too (yaml-span.ts: the
+ *   value of `title` or `tags` in its own style; a new key as one line), with the `yaml`
+ *   Document API as the fallback.
  * - A body edit replaces only the text after the front matter block; the block's bytes stay.
  * - Line endings (LF or CRLF), a UTF-8 byte order mark and a final newline are kept as the file
  *   had them.
