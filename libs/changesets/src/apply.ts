@@ -10,10 +10,10 @@
  * project command, shell, Git, build or publication.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readlinkSync, realpathSync, lstatSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, errors, sha256, toDocforgeError, type TestFaults } from '@docforge/core';
-import { ensureStateDir, isInside, stateLayout, withLock, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
+import { ensureStateDir, stateLayout, withLock, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
 import type { CanonicalApplier } from './applier.js';
 import { evaluateStored } from './lifecycle.js';
 import {
@@ -21,6 +21,7 @@ import {
 } from './journal.js';
 import { loadJournal, realContentRoots } from './journal-check.js';
 import { confineProposalPath, protectedPathProblem } from './policy.js';
+import { writeTargetOf } from './confinement.js';
 import { deriveStaleness } from './status.js';
 import type { ChangesetStore } from './store.js';
 import type { ChangesetDocument, LifecycleReceipt } from './types.js';
@@ -141,23 +142,9 @@ export async function recoverApplication(store: ChangesetStore, descriptor: Desc
   return withLock(layout.applicationLock, () => recoverLocked(store, layout, descriptor, options.now ?? (() => new Date())), { timeoutMs: APPLICATION_LOCK_TIMEOUT_MS, label: 'canonical_application' });
 }
 
-/**
- * The absolute path a staged file is written at: a new file at its confined plain path; an
- * existing one at its real path (a symlinked node file is written through), which must lie inside
- * a declared content root and, like its plain path, be no path DocForge never writes (the
- * descriptor, the state dir, `.git`, a code root: `protectedPathProblem`).
- * @throws DocforgeError `path_outside_root`
- */
+/** Where a staged file is written: the rule the proposal and validation run too (confinement.ts). */
 function targetOf(view: ProjectView, rel: string, exists: boolean, roots: readonly string[]): { target: string; link: string | null } {
-  const rootReal = realpathSync(view.root);
-  if (!exists) return { target: path.join(rootReal, ...confineProposalPath(view.descriptor, rel).split('/')), link: null };
-  const abs = path.join(view.root, rel);
-  const target = realpathSync(abs);
-  if (!roots.some((root) => isInside(root, target))) throw errors.pathOutsideRoot(`${JSON.stringify(rel)} resolves outside the declared content roots; canonical application writes only inside them.`, { path: rel });
-  const realRel = path.relative(rootReal, target).split(path.sep).join('/');
-  const problem = protectedPathProblem(view.descriptor, rel) ?? protectedPathProblem(view.descriptor, realRel);
-  if (problem !== null) throw errors.pathOutsideRoot(`${JSON.stringify(rel)} cannot be written: ${problem}.`, { path: rel });
-  return { target, link: lstatSync(abs).isSymbolicLink() ? readlinkSync(abs) : null };
+  return writeTargetOf({ descriptor: view.descriptor, roots, confine: confineProposalPath, protectedProblem: protectedPathProblem }, rel, exists);
 }
 
 /**

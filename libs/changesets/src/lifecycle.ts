@@ -15,6 +15,9 @@ import type { ChangesetDocument, LifecycleReceipt, Operation } from './types.js'
 import { evaluate, type Evaluation } from './validate.js';
 import type { ProjectView } from './workspace.js';
 
+/** The most operations one changeset holds (the changeset schema's `operations.maxItems`; the input schemas cap a list at the same). */
+export const MAX_CHANGESET_OPERATIONS = 1000;
+
 /** The result of a mutation: the stored document and its evaluation (null for abandon). */
 export interface MutationOutcome {
   doc: ChangesetDocument;
@@ -89,12 +92,17 @@ function writable(doc: ChangesetDocument, writer: string): void {
  * Appends one operation to a draft or ready changeset of `writer` (the `docforge_propose_*`
  * tools with a `changeset_id`), re-projecting and re-validating the whole changeset. Its hash
  * changes, because its operations did; the receipt records both hashes.
- * @throws DocforgeError `changeset_not_found`, `changeset_not_writable`, and the registration refusals
+ * @throws DocforgeError `changeset_not_found`, `changeset_not_writable` (also for a changeset that
+ *   already holds {@link MAX_CHANGESET_OPERATIONS}: `details.reason_code = "operation_limit"`), and
+ *   the registration refusals
  */
 export async function addOperation(store: ChangesetStore, view: ProjectView, writer: string, id: string, operation: Operation, options: LifecycleOptions = {}): Promise<MutationOutcome> {
   return store.mutate(() => {
     const doc = store.get(id);
     writable(doc, writer);
+    if (doc.operations.length >= MAX_CHANGESET_OPERATIONS) {
+      throw errors.changesetNotWritable(`changeset ${id} already holds ${doc.operations.length} operations, the most one changeset can hold (${MAX_CHANGESET_OPERATIONS}); put further operations in a new changeset`, { changeset_id: id, reason_code: 'operation_limit', limit: MAX_CHANGESET_OPERATIONS, operation_count: doc.operations.length });
+    }
     const stale = deriveStaleness(doc, view);
     if (stale !== null) throw errors.changesetNotWritable(`changeset ${id} is stale (${stale.reason}); rebase it before adding operations`, { changeset_id: id, stale });
     const others = store.list().documents.filter((d) => d.id !== id);

@@ -11,6 +11,7 @@ import picomatch from 'picomatch';
 import { errors } from '@docforge/core';
 import { resolveConfined } from '@docforge/fs-safe';
 import type { Descriptor } from '@docforge/project';
+import { linkedComponentProblem, pathErrnoError } from './confinement.js';
 import { OPERATION_NAMES, type OperationName } from './types.js';
 
 /** The effective proposal policy of one writer. */
@@ -196,16 +197,30 @@ export function protectedPathProblem(descriptor: Descriptor, rel: string): strin
  * content root: no `..`, not absolute, no symbolic link anywhere along it (the canonical walk does
  * not descend into symlinked folders, so a file there would not be read back), not excluded, and
  * not protected ({@link protectedPathProblem}: the descriptor, the state dir, `.git`, a code root).
+ * A created path must not exist yet as a folder, nor pass through a file or a dangling link.
  * @returns the normalized project-relative POSIX path
- * @throws DocforgeError `path_outside_root` otherwise (nothing is written)
+ * @throws DocforgeError `path_outside_root` otherwise (nothing is written); `invalid_arguments`
+ *   for a name the file system refuses as too long
  */
 export function confineProposalPath(descriptor: Descriptor, rel: string): string {
+  try {
+    return confineLinkFree(descriptor, rel);
+  } catch (error) {
+    throw pathErrnoError(rel, error);
+  }
+}
+
+/** {@link confineProposalPath} before its file-system errors are mapped to their causes. */
+function confineLinkFree(descriptor: Descriptor, rel: string): string {
   const resolved = resolveConfined(descriptor.root, rel);
   const normalized = path.posix.normalize(rel.replace(/\\/g, '/'));
   const rootReal = realpathSync(descriptor.root);
   if (resolved !== path.join(rootReal, ...normalized.split('/'))) {
     throw errors.pathOutsideRoot(`${JSON.stringify(rel)} passes through a symbolic link; proposals write plain paths inside the content roots only.`, { path: rel });
   }
+  // A dangling link resolves as "missing", so the realpath check above does not see it (issue 30, item 23).
+  const linked = linkedComponentProblem(rootReal, normalized);
+  if (linked !== null) throw errors.pathOutsideRoot(`${JSON.stringify(rel)}: ${linked}.`, { path: rel });
   if (!heldByContentRoot(normalized, descriptor, rootReal)) {
     throw errors.pathOutsideRoot(`${JSON.stringify(rel)} is outside the content roots (${descriptor.sources.content_roots.join(', ')}).`, { path: rel, content_roots: descriptor.sources.content_roots });
   }

@@ -6,6 +6,8 @@
  */
 import { DocforgeError, errors, type GraphNode } from '@docforge/core';
 import { confineProposalPath, policyRefusal, protectedPathProblem, type WriterPolicy } from './policy.js';
+import { pathNameProblem, writeTargetOf } from './confinement.js';
+import { realContentRoots } from './journal-check.js';
 import { createNodeText, movedNodeText, removeNodeText, updateNodeText, updateRelationsText, type EditResult } from './serialize.js';
 import { operationTextProblem, textProblemMessage } from './text-check.js';
 import type { Finding, Operation } from './types.js';
@@ -110,6 +112,8 @@ interface ProjectionRun {
   touchedBefore: Set<string>;
   /** Ids an earlier operation deleted or moved away (a plain document's path-derived id), by operation index. */
   removedBy: Map<string, number>;
+  /** Real paths of the existing content roots, read on first use (apply's write-target rule). */
+  roots: string[] | null;
 }
 
 /** One operation being projected: its outcome so far and how to refuse it. */
@@ -147,7 +151,7 @@ type Edit = { path: string; result: EditResult };
  *   `changeset_not_writable` when the writer's policy forbids an operation
  */
 export function projectOperations(ws: Workspace, operations: readonly Operation[], options: ProjectOptions): Projection {
-  const run: ProjectionRun = { ws, descriptor: ws.view.descriptor, operations, options, findings: [], touchedBefore: new Set(), removedBy: new Map() };
+  const run: ProjectionRun = { ws, descriptor: ws.view.descriptor, operations, options, findings: [], touchedBefore: new Set(), removedBy: new Map(), roots: null };
   const outcomes: OperationOutcome[] = [];
   const captured: Operation[] = [];
   operations.forEach((op, index) => {
@@ -194,6 +198,7 @@ function admit(run: ProjectionRun, step: OperationStep): Admission | null {
     refuse('invalid_text', message, 'fix_operation');
     return null;
   }
+  if (!pathNameAllowed(run, step)) return null;
   if (id.startsWith('code:')) {
     const message = `operation ${index} (${op.op}) targets code node ${id}: code nodes come from the code adapter and are never proposed`;
     if (options.registering) throw errors.changesetInvalid(message, { operation_index: index, node_id: id });
@@ -212,6 +217,7 @@ function admit(run: ProjectionRun, step: OperationStep): Admission | null {
     return null;
   }
   const touchedPaths = [...(located ? [located.path] : []), ...(landing ? [landing] : [])];
+  if (!writeTargetsAllowed(run, step, touchedPaths)) return null;
   out.paths = touchedPaths;
   const refusal = policyRefusal(options.policy, op.op, touchedPaths);
   if (refusal !== null) {
@@ -219,6 +225,51 @@ function admit(run: ProjectionRun, step: OperationStep): Admission | null {
     refuse('operation_not_allowed', refusal, 'ask_for_a_wider_policy');
   }
   return { located, landing };
+}
+
+/**
+ * Whether the text of a created or moved path may name a canonical file (issue 30, items 22 and
+ * 25: no control, bidi or invisible character, no name the file system refuses as too long);
+ * false records the refusal.
+ * @throws DocforgeError `invalid_arguments` naming the field when registering
+ */
+function pathNameAllowed(run: ProjectionRun, step: OperationStep): boolean {
+  const { op, index } = step;
+  if (op.op !== 'node_create' && op.op !== 'node_move') return true;
+  const field = op.op === 'node_create' ? 'path' : 'new_path';
+  const problem = pathNameProblem(op.op === 'node_create' ? op.path : op.new_path);
+  if (problem === null) return true;
+  const at = problem.offset === undefined ? '' : ` (character ${problem.offset})`;
+  const message = `${step.prefix}: field ${field} holds ${problem.reason}${at}; choose another path`;
+  if (run.options.registering) {
+    const { reason, ...rest } = problem;
+    throw errors.invalidArguments(message, { operation_index: index, field, ...rest, errors: [{ path: `/operations/${index}/${field}`, message: reason }] });
+  }
+  step.refuse('invalid_path', message, 'fix_path');
+  return false;
+}
+
+/**
+ * Whether canonical application could write every touched path: apply's own rule
+ * ({@link writeTargetOf}: a created path through no link, an existing file whose real path lies
+ * in a content root and is not protected), so a changeset it refuses never becomes ready
+ * (issue 30, item 23); false records the refusal.
+ * @throws DocforgeError `path_outside_root` (or `invalid_arguments`) naming the operation when registering
+ */
+function writeTargetsAllowed(run: ProjectionRun, step: OperationStep, touched: readonly string[]): boolean {
+  run.roots ??= realContentRoots(run.descriptor);
+  const rules = { descriptor: run.descriptor, roots: run.roots, confine: confineProposalPath, protectedProblem: protectedPathProblem };
+  for (const p of touched) {
+    try {
+      writeTargetOf(rules, p, run.ws.baseText(p) !== null);
+    } catch (error) {
+      if (!(error instanceof DocforgeError)) throw error;
+      if (run.options.registering) throw new DocforgeError(error.code, `${step.prefix}: ${error.message}`, { ...error.details, operation_index: step.index, node_id: step.id }, { cause: error });
+      step.refuse(error.code, error.message, 'fix_path', p);
+      return false;
+    }
+  }
+  return true;
 }
 
 /**

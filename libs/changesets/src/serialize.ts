@@ -6,14 +6,17 @@
  * why the file cannot hold the change. The projection re-reads the result with the canonical
  * loader (`parseContentSource`), so what a text edit means is decided by that loader alone.
  *
- * - TOML front matter (`+++`) and `[[node]]` record files are edited with
- *   `@decimalturn/toml-patch` (`patch(source, changed)`): comments, key order, quoting and
- *   spacing of untouched keys survive, and untouched records stay byte-identical. A patched text
+ * - TOML front matter (`+++`) and `[[node]]` record files are edited by span (toml-span.ts,
+ *   issue 30 item 21): the change is a diff of the table's values, and only the touched value,
+ *   the touched key's own lines, or an emptied sub-table's header and key lines are replaced;
+ *   every other byte, comment, blank line and line ending stays. A record is appended as text
+ *   and leaves its file by cutting its own lines. Where a change cannot be located by span, the
+ *   checked fallback is `@decimalturn/toml-patch` (`patch(source, changed)`). Either way the text
  *   must read back to exactly the table meant, else the edit is refused
- *   (`serialization_mismatch`, an error finding), never written half-right. A record leaves its
- *   file by cutting its own lines (toml-patch's array removal drops other records' sub-tables).
- * - YAML front matter (`---`, foreign to DocForge) is edited through the `yaml` package's
- *   Document API: other keys and comments survive.
+ *   (`serialization_mismatch`, an error finding), never written half-right.
+ * - YAML front matter (`---`, foreign to DocForge) is edited by span too (yaml-span.ts: the
+ *   value of `title` or `tags` in its own style; a new key as one line), with the `yaml`
+ *   Document API as the fallback.
  * - A body edit replaces only the text after the front matter block; the block's bytes stay.
  * - Line endings (LF or CRLF), a UTF-8 byte order mark and a final newline are kept as the file
  *   had them.
@@ -28,6 +31,8 @@ import type * as Yaml from 'yaml';
 import type { Document as YamlDocument } from 'yaml';
 import { AUTHORED_NODE_FIELDS, type GraphNode } from '@docforge/core';
 import { cutRecordLines, sameToml } from './toml-check.js';
+import { lfStrings, spliced } from './toml-span.js';
+import { spliceYaml } from './yaml-span.js';
 import type { NodeCreateOp, NodeSet, RelationRef } from './types.js';
 
 let yamlModule: typeof Yaml | null = null;
@@ -154,10 +159,11 @@ function editFront(text: string, block: FrontBlock, edit: (table: Table) => Warn
     } catch {
       return refuse('malformed_front_matter', 'the TOML front matter cannot be read');
     }
+    const before = structuredClone(table);
     const outcome = edit(table);
     if (!Array.isArray(outcome)) return outcome;
     warnings = outcome;
-    replaced = raw.trim() === '' ? tomlText(table) : patchTomlText(raw, table);
+    replaced = raw.trim() === '' ? tomlText(table) : spliced(raw, { kind: 'root' }, before, table) ?? patchTomlText(raw, table);
     if (!readsBack(replaced, table)) return mismatch('the TOML front matter');
   } else {
     const doc = yaml().parseDocument(raw);
@@ -167,15 +173,20 @@ function editFront(text: string, block: FrontBlock, edit: (table: Table) => Warn
     const outcome = edit(table);
     if (!Array.isArray(outcome)) return outcome;
     warnings = outcome;
-    for (const key of Object.keys(before)) if (!(key in table)) doc.delete(key);
-    for (const [key, value] of Object.entries(table)) {
-      if (JSON.stringify(before[key]) !== JSON.stringify(value)) setYaml(doc, key, value);
-    }
-    replaced = withEol(doc.toString(), eolOf(src));
+    replaced = spliceYaml(yaml(), raw, doc, before, table) ?? rewrittenYaml(doc, before, table, eolOf(src));
   }
   const eol = eolOf(src);
   if (replaced !== '' && !replaced.endsWith('\n')) replaced += eol;
   return ok(bom + src.slice(0, block.contentStart) + replaced + src.slice(block.contentEnd), warnings);
+}
+
+/** The YAML front matter re-serialised by the Document API (the fallback of {@link spliceYaml}). */
+function rewrittenYaml(doc: YamlDocument, before: Table, table: Table, eol: string): string {
+  for (const key of Object.keys(before)) if (!(key in table)) doc.delete(key);
+  for (const [key, value] of Object.entries(table)) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(value)) setYaml(doc, key, value);
+  }
+  return withEol(doc.toString(), eol);
 }
 
 /**
@@ -228,10 +239,7 @@ export function createNodeText(op: NodeCreateOp, current: string | null): EditRe
   if (op.path.toLowerCase().endsWith('.toml')) {
     const record = { ...createdFields(op.node), body: op.body };
     if (current === null) return ok(tomlText({ node: [record] }));
-    return editRecords(current, op.path, (records) => {
-      records.push(record);
-      return [];
-    });
+    return appendRecord(current, op.path, record);
   }
   return refuse('unsupported_path', `${op.path} must end in .md, .markdown or .toml`);
 }
@@ -247,15 +255,39 @@ function parseRecords(src: string): Table | null {
   }
 }
 
-/** Edits the `[[node]]` array of a records file with toml-patch; untouched records keep their bytes. */
-function editRecords(text: string, p: string, edit: (records: Table[]) => Warning[] | EditRefusal): EditResult {
+/**
+ * Appends a `[[node]]` record to a records file as text: the file's bytes stay as they are, a
+ * blank line and the record (in the file's line endings) follow; checked like every TOML edit.
+ */
+function appendRecord(text: string, p: string, record: Table): EditResult {
   const { bom, src } = unBom(text);
   const doc = parseRecords(src);
   if (doc === null) return refuse('malformed_record', `${p} is not a readable TOML records file`);
-  const outcome = edit(doc['node'] as Table[]);
+  (doc['node'] as Table[]).push(record);
+  if (src.trim() === '') return ok(bom + tomlText(doc));
+  const eol = eolOf(src);
+  const edited = `${src}${src.endsWith('\n') ? '' : eol}${eol}${withEol(tomlText({ node: [record] }), eol)}`;
+  if (!sameToml(lfStrings(parseRecords(edited)), lfStrings(doc))) return mismatch(p);
+  return ok(bom + edited);
+}
+
+/**
+ * Edits the record `node` of a records file: by span (toml-span.ts: only the touched values or
+ * lines change), else with toml-patch; untouched records keep their bytes either way.
+ */
+function editRecord(text: string, node: GraphNode, edit: FieldEdit, newBody: string | undefined): EditResult {
+  const { bom, src } = unBom(text);
+  const doc = parseRecords(src);
+  const records = (doc?.['node'] ?? []) as Table[];
+  const index = recordIndex(records, node.id);
+  if (doc === null || index < 0) return refuse('malformed_record', `${node.source_path} no longer holds a readable [[node]] record ${node.id}`);
+  const entry = records[index]!;
+  const before = structuredClone(entry);
+  const outcome = edit(entry);
   if (!Array.isArray(outcome)) return outcome;
-  const edited = src.trim() === '' ? tomlText(doc) : patchTomlText(src, doc);
-  if (!sameToml(parseRecords(edited), doc)) return mismatch(p);
+  if (newBody !== undefined) entry['body'] = newBody;
+  const edited = spliced(src, { kind: 'record', index }, before, entry) ?? patchTomlText(src, doc);
+  if (!sameToml(lfStrings(parseRecords(edited)), lfStrings(doc))) return mismatch(node.source_path);
   return ok(bom + edited, outcome);
 }
 
@@ -281,17 +313,7 @@ type FieldEdit = (table: Table) => Warning[] | EditRefusal;
 
 /** Applies `edit` to the node's own table in `text` (DocForge front matter or record). */
 function editFields(node: GraphNode, text: string, edit: FieldEdit, newBody?: string): EditResult {
-  if (node.origin === 'record') {
-    return editRecords(text, node.source_path, (records) => {
-      const index = recordIndex(records, node.id);
-      if (index < 0) return refuse('malformed_record', `${node.source_path} no longer holds a readable [[node]] record ${node.id}`);
-      const entry = records[index]!;
-      const outcome = edit(entry);
-      if (!Array.isArray(outcome)) return outcome;
-      if (newBody !== undefined) entry['body'] = newBody;
-      return outcome;
-    });
-  }
+  if (node.origin === 'record') return editRecord(text, node, edit, newBody);
   const block = frontBlock(unBom(text).src);
   if (block === null || block.format !== 'toml') return refuse('malformed_front_matter', `${node.source_path} has no TOML front matter`);
   const edited = editFront(text, block, edit);
@@ -459,8 +481,5 @@ export function movedNodeText(node: GraphNode, sourceText: string, newPath: stri
   if (doc === null || index < 0) return refuse('malformed_record', `${node.source_path} no longer holds a readable [[node]] record ${node.id}`);
   const entry = (doc['node'] as Table[])[index]!;
   if (targetText === null) return ok(tomlText({ node: [entry] }));
-  return editRecords(targetText, newPath, (records) => {
-    records.push(entry);
-    return [];
-  });
+  return appendRecord(targetText, newPath, entry);
 }

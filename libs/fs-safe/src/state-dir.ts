@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DocforgeError, errors } from '@docforge/core';
 
@@ -62,16 +62,36 @@ export function assertStateDir(root: string, dir: string): void {
 }
 
 /**
+ * Refuses a project root that is gone: deleted or moved after the process bound it, or replaced
+ * by a file. A missing root is the cause to name, not the ENOENT of a mkdir below it.
+ * @throws DocforgeError `project_root_invalid`
+ */
+function assertRootPresent(root: string, cause?: unknown): void {
+  let problem: string | null = null;
+  try {
+    if (!statSync(root).isDirectory()) problem = 'is no longer a directory';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    problem = 'no longer exists (it was deleted or moved after this process bound it)';
+  }
+  if (problem !== null) throw errors.projectRootInvalid(root, problem, {}, { cause });
+}
+
+/**
  * Creates `dir` (and its missing parents below `root`) as real directories, after proving with
  * {@link stateDirProblem} that no existing component is a link or a file: nothing is created
  * through a link. Each directory is created on its own (never `recursive`) and checked again
  * with lstat, so a link swapped in meanwhile is refused rather than followed.
  * @param root absolute project root
  * @param dir absolute directory (the state directory or one below it: `index/`, `locks/`, …)
- * @throws DocforgeError `path_outside_root` naming the offending component; Node errno errors
- *   (`EACCES`, `ENOSPC`, …) when a directory cannot be created
+ * @throws DocforgeError `path_outside_root` naming the offending component; `project_root_invalid`
+ *   when the project root itself no longer exists or is no directory (deleted or moved after
+ *   start: issue 30, item 22); Node errno errors (`EACCES`, `ENOSPC`, …) when a directory cannot
+ *   be created
  */
 export function ensureStateDir(root: string, dir: string): void {
+  assertRootPresent(root);
   assertStateDir(root, dir);
   const rel = path.relative(root, dir);
   let current = root;
@@ -80,7 +100,9 @@ export function ensureStateDir(root: string, dir: string): void {
     try {
       mkdirSync(current);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') assertRootPresent(root, error);
+      if (code !== 'EEXIST') throw error;
     }
     const st = lstatSync(current);
     if (st.isSymbolicLink() || !st.isDirectory()) {
