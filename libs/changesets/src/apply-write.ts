@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { errors, sha256, type TestFaults } from '@docforge/core';
+import { DocforgeError, errors, sha256, type TestFaults } from '@docforge/core';
 import { ConfinedDirError, type ConfinedDirs, type DirHandle, type StateLayout } from '@docforge/fs-safe';
 import type { CanonicalApplier } from './applier.js';
 import { applyTarget, folderPlan, type FolderPlan } from './apply-target.js';
@@ -85,13 +85,15 @@ export async function stage(run: ApplyRun, ws: Workspace, doc: ChangesetDocument
     let after = ws.text(rel);
     if (applier.stage !== undefined) after = applier.stage({ path: rel, before, after });
     let placed;
+    let plan;
     try {
       placed = applyTarget(descriptor, rel, before !== null, roots);
+      plan = folderPlan(descriptor, rel, placed.target);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw staleFile(doc.id, rel, 'vanished from disk since the projection read it');
+      // A path that changes while it is resolved (ENOENT, or EINVAL from a folder swapped between lstat and readlink) is a changed base.
+      if (!(error instanceof DocforgeError) && typeof (error as NodeJS.ErrnoException).code === 'string') throw staleFile(doc.id, rel, `changed on disk since the projection read it (${(error as Error).message})`);
       throw error;
     }
-    const plan = folderPlan(descriptor, rel, placed.target);
     if (typeof plan === 'string') throw staleFile(doc.id, rel, `cannot be written: ${plan}`);
     const folder = await openFolder(run.dirs, doc, rel, plan.existing);
     if (before !== null && (await diskText(run.dirs, folder, plan.name, doc.id, rel)) !== before) throw staleFile(doc.id, rel, 'changed on disk since the projection read it');

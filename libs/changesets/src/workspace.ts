@@ -10,7 +10,7 @@
  * A lenient read here once let the projection and the post-application verify both keep a node
  * the index then dropped.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { appendAll, canonicalJson, sha256, withContentHash, type GraphNode, type SourceIssue } from '@docforge/core';
 import {
@@ -61,6 +61,28 @@ function parseBytes(p: string, bytes: Uint8Array, descriptor: Descriptor): { tex
   return { text: decoded.text, parse: parseContentSource({ path: p, text: decoded.text, descriptor }), undecodable: false };
 }
 
+/**
+ * The bytes of a walked file, or null when it is gone or is no longer the file the walk saw (its
+ * inode differs: replaced, or a folder on the way swapped for a link meanwhile, issue 30 item 16).
+ * Such a read is never cached under the walked identity.
+ */
+function readEntry(abs: string, ino: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if (['ENOENT', 'ENOTDIR', 'ELOOP', 'EACCES'].includes((error as NodeJS.ErrnoException).code ?? '')) return null;
+    throw error;
+  }
+  try {
+    const st = fstatSync(fd, { bigint: true });
+    if (!st.isFile() || st.ino.toString() !== ino) return null;
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Per process: parsed canonical files by root, reused while size, mtime and inode are unchanged. */
 const baseCache = new Map<string, Map<string, BaseFile>>();
 
@@ -104,12 +126,8 @@ export class Workspace {
       const key = `${entry.size}:${entry.mtime_ns}:${entry.ino}`;
       let file = cache.get(entry.path);
       if (file === undefined || file.key !== key) {
-        let bytes: Buffer;
-        try {
-          bytes = readFileSync(path.join(view.root, entry.path));
-        } catch {
-          continue;
-        }
+        const bytes = readEntry(path.join(view.root, entry.path), entry.ino);
+        if (bytes === null) continue;
         file = { key, ...parseBytes(entry.path, bytes, view.descriptor) };
         cache.set(entry.path, file);
       }

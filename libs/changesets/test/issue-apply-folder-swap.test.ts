@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DocforgeError } from '@docforge/core';
@@ -94,7 +94,9 @@ test('200 applies against a process swapping the content folder for a link outsi
     for (let i = 0; i < 200; i += 1) {
       await swap.pause();
       const n = i % FILES;
-      const registered = await registerChangeset(store, view, 'agent', [{ op: 'node_update', node_id: `C-${n}`, body: `Body ${n}, round ${i}.\n` }], 'registered');
+      const registered = await registerChangeset(store, view, 'agent', [{ op: 'node_update', node_id: `C-${n}`, body: `Body ${n}, round ${i}.\n` }], 'registered').catch((error: unknown) => {
+        throw new Error(`${String(error)} ${JSON.stringify(readdirSync(path.join(root, 'docs'), { withFileTypes: true }).map((d) => [d.name, d.isSymbolicLink()]))} ${readdirSync(path.join(root, 'docs/components')).join(',')} ${JSON.stringify(counts)} ${codes.slice(-5).join(',')}`);
+      });
       assert.equal(registered.doc.status, 'ready', JSON.stringify(registered.doc.findings));
       swap.resume();
       counts.applies += 1;
@@ -160,4 +162,56 @@ test('a content folder that vanishes during apply is never re-created: the apply
   });
   assert.equal(existsSync(path.join(root, 'docs/components')), false, 'the missing content root is not re-created');
   assert.equal(existsSync(path.join(root, 'docs/elsewhere/new.md')), false);
+});
+
+test('a rollback that cannot complete answers application_failed with restored: false naming the open journal; recovery finishes it once the folder is back', async () => {
+  const { root, outside, view, store } = project();
+  const outsideBefore = snapshot(outside);
+  const before = snapshot(path.join(root, 'docs'));
+  const registered = await registerChangeset(store, view, 'agent', [
+    { op: 'node_update', node_id: 'C-0', body: 'Zero, changed.\n' },
+    { op: 'node_update', node_id: 'C-1', body: 'One, changed.\n' },
+  ], 'registered');
+  assert.equal(registered.doc.status, 'ready', JSON.stringify(registered.doc.findings));
+  const real = await ConfinedDirs.start(root);
+  const folder = path.join(root, 'docs/components');
+  let swapped = false;
+  // The attacker's swap, made deterministic: right after the first canonical file is written, the folder becomes a link outside.
+  const dirs = new Proxy(real, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (prop === 'write') {
+        return async (...args: Parameters<ConfinedDirs['write']>) => {
+          await target.write(...args);
+          if (args[1] === 'c-0.md' && !swapped) {
+            swapped = true;
+            renameSync(folder, path.join(root, 'docs/.aside'));
+            symlinkSync(outside, folder);
+          }
+        };
+      }
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  try {
+    await assert.rejects(applyChangeset(store, view, registered.doc.id, registered.doc.changeset_sha256, { applierId: 'reviewer', applier: GENERIC_APPLIER, dirs }), (error: unknown) => {
+      assert.ok(error instanceof DocforgeError, String(error));
+      assert.equal(error.code, 'application_failed', error.message);
+      assert.equal(error.details['restored'], false);
+      assert.equal(error.details['journal'], path.join(root, '.docforge/application/journal.json'));
+      assert.match(error.message, /rollback could not complete/);
+      assert.doesNotMatch(error.message, /nothing was changed|every canonical file was restored/);
+      return true;
+    });
+  } finally {
+    await real.close();
+  }
+  assert.ok(existsSync(path.join(root, '.docforge/application/journal.json')), 'the journal stays open');
+  assert.deepEqual(snapshot(outside), outsideBefore, 'nothing outside was written');
+  unlinkSync(folder);
+  renameSync(path.join(root, 'docs/.aside'), folder);
+  const recovered = await recoverApplication(store, view.descriptor);
+  assert.equal(recovered?.action, 'rolled_back');
+  assert.deepEqual(snapshot(path.join(root, 'docs')), before, 'recovery restored every file and left no temp file');
+  assert.equal(store.get(registered.doc.id).status, 'ready');
 });
