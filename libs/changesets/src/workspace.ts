@@ -62,22 +62,23 @@ function parseBytes(p: string, bytes: Uint8Array, descriptor: Descriptor): { tex
 }
 
 /**
- * The bytes of a walked file, or null when it is gone or is no longer the file the walk saw (its
- * inode differs: replaced, or a folder on the way swapped for a link meanwhile, issue 30 item 16).
- * Such a read is never cached under the walked identity.
+ * The bytes of a walked file (null when it is gone), and whether they may be cached under the
+ * walked identity: only when the file read is the one the walk saw (same inode). A file replaced
+ * meanwhile, or read through a folder swapped for a link (issue 30, item 16), or a symlinked node
+ * file (the walk saw the link), is read but never cached, so no later projection reuses it.
  */
-function readEntry(abs: string, ino: string): Buffer | null {
+function readEntry(abs: string, ino: string): { bytes: Buffer; cacheable: boolean } | null {
   let fd: number;
   try {
-    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if (['ENOENT', 'ENOTDIR', 'ELOOP', 'EACCES'].includes((error as NodeJS.ErrnoException).code ?? '')) return null;
     throw error;
   }
   try {
     const st = fstatSync(fd, { bigint: true });
-    if (!st.isFile() || st.ino.toString() !== ino) return null;
-    return readFileSync(fd);
+    if (!st.isFile()) return null;
+    return { bytes: readFileSync(fd), cacheable: st.ino.toString() === ino };
   } finally {
     closeSync(fd);
   }
@@ -126,10 +127,11 @@ export class Workspace {
       const key = `${entry.size}:${entry.mtime_ns}:${entry.ino}`;
       let file = cache.get(entry.path);
       if (file === undefined || file.key !== key) {
-        const bytes = readEntry(path.join(view.root, entry.path), entry.ino);
-        if (bytes === null) continue;
-        file = { key, ...parseBytes(entry.path, bytes, view.descriptor) };
-        cache.set(entry.path, file);
+        const read = readEntry(path.join(view.root, entry.path), entry.ino);
+        if (read === null) continue;
+        file = { key, ...parseBytes(entry.path, read.bytes, view.descriptor) };
+        if (read.cacheable) cache.set(entry.path, file);
+        else cache.delete(entry.path);
       }
       this.base.set(entry.path, file);
     }
