@@ -146,18 +146,27 @@ export interface WriteTargetRules {
  * @throws DocforgeError `path_outside_root` (and `invalid_arguments` for a name too long)
  */
 export function writeTargetOf(rules: WriteTargetRules, rel: string, exists: boolean): { target: string; link: string | null } {
-  const { descriptor, roots } = rules;
   try {
-    const rootReal = realpathSync(descriptor.root);
-    if (!exists) return { target: path.join(rootReal, ...rules.confine(descriptor, rel).split('/')), link: null };
-    const abs = path.join(descriptor.root, rel);
-    const target = realpathSync(abs);
-    if (!roots.some((root) => isInside(root, target))) throw errors.pathOutsideRoot(`${JSON.stringify(rel)} resolves outside the declared content roots; canonical application writes only inside them.`, { path: rel });
-    const realRel = path.relative(rootReal, target).split(path.sep).join('/');
-    const problem = rules.protectedProblem(descriptor, rel) ?? rules.protectedProblem(descriptor, realRel);
-    if (problem !== null) throw errors.pathOutsideRoot(`${JSON.stringify(rel)} cannot be written: ${problem}.`, { path: rel });
-    return { target, link: lstatSync(abs).isSymbolicLink() ? readlinkSync(abs) : null };
+    return resolveWriteTarget(rules, rel, exists);
   } catch (error) {
     throw pathErrnoError(rel, error);
   }
+}
+
+/**
+ * {@link writeTargetOf} without the mapping of file-system errors: canonical application
+ * (apply-target.ts) reads a raw errno raised while a path changes under it as a changed base.
+ * @throws DocforgeError `path_outside_root`; Node's errno errors as raised
+ */
+export function resolveWriteTarget(rules: WriteTargetRules, rel: string, exists: boolean): { target: string; link: string | null } {
+  const { descriptor, roots } = rules;
+  const rootReal = realpathSync(descriptor.root);
+  if (!exists) return { target: path.join(rootReal, ...rules.confine(descriptor, rel).split('/')), link: null };
+  const abs = path.join(descriptor.root, rel);
+  const target = realpathSync(abs);
+  if (!roots.some((root) => isInside(root, target))) throw errors.pathOutsideRoot(`${JSON.stringify(rel)} resolves outside the declared content roots; canonical application writes only inside them.`, { path: rel });
+  const realRel = path.relative(rootReal, target).split(path.sep).join('/');
+  const problem = rules.protectedProblem(descriptor, rel) ?? rules.protectedProblem(descriptor, realRel);
+  if (problem !== null) throw errors.pathOutsideRoot(`${JSON.stringify(rel)} cannot be written: ${problem}.`, { path: rel });
+  return { target, link: lstatSync(abs).isSymbolicLink() ? readlinkSync(abs) : null };
 }

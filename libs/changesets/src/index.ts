@@ -31,6 +31,8 @@ export { encodeCursor, decodeCursor, decodeCursorAt, longestCursorLength, MAX_CH
 export type { ChangesetCursorBinding } from './cursor.js';
 export { indexProjectView, storeOf } from './index-view.js';
 export { applyChangeset, recoverApplication, APPLICATION_LOCK_TIMEOUT_MS } from './apply.js';
+export { applyTarget, folderPlan } from './apply-target.js';
+export type { ApplyTarget, FolderPlan } from './apply-target.js';
 export type { ApplyOutcome, ApplyOptions, AppliedFile, RecoveryOutcome } from './apply.js';
 export { GENERIC_APPLIER, genericApplierOf, loadCanonicalApplier } from './applier.js';
 export type { CanonicalApplier, ProjectCanonicalApplier } from './applier.js';

@@ -12,12 +12,17 @@
  * Recovery rolls `prepared`, `writing` and `written` back to the exact before state from the
  * backups, and `verified` and `committed` forward (the files are proven to be the after state;
  * the receipt is stored if missing). Every restored or kept file is re-hashed against the journal.
+ *
+ * Issue 30 (items 16 and 24): every write, restore, link, removal and folder creation here goes
+ * through a {@link ConfinedDirs} handle (a verified folder, never a path followed again), and
+ * recovery also removes what a killed write leaves: the temp files `.<name>.<pid>.<random>.tmp`
+ * beside the targets, and backups or temp files in the application folder without a journal.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { errors, sha256, type TestFaults } from '@docforge/core';
-import { ensureStateDir, writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
+import { ConfinedDirError, writeFileAtomic, type ConfinedDirs, type DirHandle, type StateLayout } from '@docforge/fs-safe';
 
 /** Journal steps in order. */
 export const JOURNAL_STEPS = Object.freeze(['prepared', 'writing', 'written', 'verified', 'committed'] as const);
@@ -65,13 +70,40 @@ export function journalOpen(layout: StateLayout): boolean {
   return present(layout.applicationJournal);
 }
 
+/** A path below the layout's root as the POSIX path a {@link ConfinedDirs} handle names. */
+export function relToRoot(root: string, abs: string): string {
+  return path.relative(root, abs).split(path.sep).join('/');
+}
+
 /**
- * Writes the journal atomically (creating `application/` as a real directory inside the state dir),
- * storing every `target` relative to the real project root (schema `application-journal`).
+ * Opens (creating each missing one, never through a link) the folder `rel` below the root.
+ * Only for the state dir's own folders: content folders are never created this way.
+ */
+async function ensureDir(dirs: ConfinedDirs, rel: string): Promise<DirHandle> {
+  let handle = await dirs.open('');
+  for (const segment of rel.split('/')) {
+    const entry = await dirs.entry(handle, segment);
+    handle = entry === null ? await dirs.mkdir(handle, segment) : await dirs.open(handle.rel === '' ? segment : `${handle.rel}/${segment}`);
+  }
+  return handle;
+}
+
+/** The application folder (`<state>/application`), made when missing, by verified handles. */
+export async function applicationHandle(dirs: ConfinedDirs, layout: StateLayout): Promise<DirHandle> {
+  return ensureDir(dirs, relToRoot(layout.root, layout.applicationDir));
+}
+
+/** The backup folder (`<state>/application/backup`), made when missing, by verified handles. */
+export async function backupHandle(dirs: ConfinedDirs, layout: StateLayout): Promise<DirHandle> {
+  return ensureDir(dirs, relToRoot(layout.root, backupDir(layout)));
+}
+
+/**
+ * Writes the journal atomically through the application folder's verified handle, storing every
+ * `target` relative to the real project root (schema `application-journal`).
  * @throws DocforgeError `path_outside_root` for a target outside the real project root (nothing written)
  */
-export function writeJournal(layout: StateLayout, journal: Journal): void {
-  ensureStateDir(layout.root, layout.applicationDir);
+export async function writeJournal(dirs: ConfinedDirs, layout: StateLayout, journal: Journal): Promise<void> {
   const rootReal = realpathSync(layout.root);
   const files = journal.files.map((file) => {
     const rel = path.relative(rootReal, file.target);
@@ -80,69 +112,124 @@ export function writeJournal(layout: StateLayout, journal: Journal): void {
   });
   const { schema_version, changeset_id, changeset_sha256, applier, step, started_at } = journal;
   const record = { schema_version, changeset_id, changeset_sha256, applier, step, started_at, files };
-  writeFileAtomic(layout.applicationJournal, `${JSON.stringify(record, null, 2)}\n`);
+  await dirs.write(await applicationHandle(dirs, layout), path.basename(layout.applicationJournal), `${JSON.stringify(record, null, 2)}\n`);
 }
 
-/** Removes the journal, then the backups (the journal goes first: a journal never outlives its backups). */
-export function closeJournal(layout: StateLayout): void {
-  rmSync(layout.applicationJournal, { force: true });
-  rmSync(backupDir(layout), { recursive: true, force: true });
+/** Whether `name` is a temp file of an atomic write of `of` (`.<of>.<pid>.<12 hex>.tmp`). */
+export function isTempOf(name: string, of: string): boolean {
+  return name.startsWith(`.${of}.`) && /^\.\d+\.[0-9a-f]{12}\.tmp$/.test(name.slice(of.length + 1));
 }
 
-/** The SHA-256 of a file's bytes, or null when it does not exist. */
-export function fileSha(file: string): string | null {
+function stateTemp(layout: StateLayout, name: string): boolean {
+  return isTempOf(name, path.basename(layout.applicationJournal)) || isTempOf(name, path.basename(layout.applicationEpoch));
+}
+
+/**
+ * Removes the journal, then the backups (the journal goes first: a journal never outlives its
+ * backups), then any temp file a killed write left in the application folder. By verified handles.
+ */
+export async function closeJournal(dirs: ConfinedDirs, layout: StateLayout): Promise<void> {
+  if (!present(layout.applicationDir)) return;
+  const app = await dirs.open(relToRoot(layout.root, layout.applicationDir));
+  await dirs.unlink(app, path.basename(layout.applicationJournal));
+  const backup = await dirs.entry(app, 'backup');
+  if (backup !== null && backup.type === 'dir') {
+    const handle = await dirs.open(relToRoot(layout.root, backupDir(layout)));
+    for (const name of await dirs.list(handle)) await dirs.unlink(handle, name);
+    await dirs.rmdir(app, 'backup');
+  } else if (backup !== null) await dirs.unlink(app, 'backup');
+  for (const name of await dirs.list(app)) if (stateTemp(layout, name)) await dirs.unlink(app, name);
+}
+
+/** Whether an interrupted application left backups or temp files in the application folder. */
+export function leftoversPresent(layout: StateLayout): boolean {
+  if (present(backupDir(layout))) return true;
   try {
-    return sha256(readFileSync(file));
+    return readdirSync(layout.applicationDir).some((name) => stateTemp(layout, name));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
     throw error;
   }
 }
 
-/**
- * Restores every file of the journal to its before state (reverse order) and proves it by hash.
- * Call only with a journal built by this process or confined by {@link loadJournal}.
- * @param root absolute project root (a deleted symlinked node file is re-linked at `root/path`)
- * @throws Error when a restored file does not hash to its before state (the journal stays open)
- */
-export function restoreFiles(layout: StateLayout, journal: Journal, root: string): void {
-  for (const file of [...journal.files].reverse()) {
-    if (file.before_sha256 === null) {
-      rmSync(file.target, { force: true });
-      continue;
-    }
-    if (file.link !== null) {
-      const linkPath = path.join(root, ...file.path.split('/'));
-      if (!existsLink(linkPath)) symlinkSync(file.link, linkPath);
-      if (fileSha(file.target) === file.before_sha256) continue;
-    }
-    mkdirSync(path.dirname(file.target), { recursive: true });
-    writeFileAtomic(file.target, readFileSync(path.join(backupDir(layout), file.backup!)));
+/** Where a target lives: its folder relative to the real root, and its name there. */
+export function placeOf(rootReal: string, target: string): { dir: string; name: string } {
+  return { dir: relToRoot(rootReal, path.dirname(target)), name: path.basename(target) };
+}
+
+/** Opens a folder by path, or null when it is missing (a link or a replaced folder still fails). */
+export async function openOrNull(dirs: ConfinedDirs, rel: string): Promise<DirHandle | null> {
+  try {
+    return await dirs.open(rel);
+  } catch (error) {
+    if (error instanceof ConfinedDirError && error.code === 'missing') return null;
+    throw error;
   }
+}
+
+/** The SHA-256 of the file at a target (read by verified handle, O_NOFOLLOW), or null when absent. */
+export async function targetSha(dirs: ConfinedDirs, target: string): Promise<string | null> {
+  const { dir, name } = placeOf(dirs.root, target);
+  const handle = await openOrNull(dirs, dir);
+  if (handle === null) return null;
+  const bytes = await dirs.read(handle, name);
+  return bytes === null ? null : sha256(bytes);
+}
+
+async function restoreOne(dirs: ConfinedDirs, file: JournalFile, backups: DirHandle | null): Promise<void> {
+  const { dir, name } = placeOf(dirs.root, file.target);
+  if (file.before_sha256 === null) {
+    // A created file: remove it; a folder that is gone holds no file to remove.
+    const handle = await openOrNull(dirs, dir);
+    if (handle !== null) await dirs.unlink(handle, name);
+    return;
+  }
+  if (file.link !== null) {
+    const link = placeOf(dirs.root, path.join(dirs.root, ...file.path.split('/')));
+    const handle = await dirs.open(link.dir);
+    if ((await dirs.entry(handle, link.name)) === null) await dirs.symlink(handle, link.name, file.link);
+    if ((await targetSha(dirs, file.target)) === file.before_sha256) return;
+  }
+  const bytes = backups === null ? null : await dirs.read(backups, file.backup!);
+  if (bytes === null) throw new Error(`the backup ${file.backup} of ${file.path} is missing`);
+  // Never re-created: a missing folder of an existing file fails the restore (the journal stays open).
+  await dirs.write(await dirs.open(dir), name, bytes);
+}
+
+/**
+ * Restores every file of the journal to its before state (reverse order) by verified folder
+ * handles, proves it by hash, and removes the temp files killed writes left beside the targets.
+ * Call only with a journal built by this process or confined by {@link loadJournal}.
+ * @throws Error (or ConfinedDirError) when a file cannot be restored or does not hash to its before state (the journal stays open)
+ */
+export async function restoreFiles(dirs: ConfinedDirs, layout: StateLayout, journal: Journal): Promise<void> {
+  const backups = await openOrNull(dirs, relToRoot(layout.root, backupDir(layout)));
+  for (const file of [...journal.files].reverse()) await restoreOne(dirs, file, backups);
   for (const file of journal.files) {
-    const now = fileSha(file.target);
+    const now = await targetSha(dirs, file.target);
     if (now !== file.before_sha256) throw new Error(`restoring ${file.path} did not reproduce its before state (${now ?? 'absent'} instead of ${file.before_sha256 ?? 'absent'})`);
   }
+  await removeTemps(dirs, journal);
 }
 
-function existsLink(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
+/** Removes the temp files (`.<name>.<pid>.<random>.tmp`) of the journal's targets left by a killed write. */
+export async function removeTemps(dirs: ConfinedDirs, journal: Journal): Promise<void> {
+  const byDir = new Map<string, Set<string>>();
+  for (const file of journal.files) {
+    const { dir, name } = placeOf(dirs.root, file.target);
+    byDir.set(dir, (byDir.get(dir) ?? new Set<string>()).add(name));
+  }
+  for (const [dir, names] of byDir) {
+    const handle = await openOrNull(dirs, dir);
+    if (handle === null) continue;
+    for (const entry of await dirs.list(handle)) if ([...names].some((n) => isTempOf(entry, n))) await dirs.unlink(handle, entry);
   }
 }
 
-/** Deletes a staged file: the link itself for a symlinked node file, else the file. */
-export function deleteFile(file: JournalFile, linkPath: string): void {
-  if (file.link !== null) unlinkSync(linkPath);
-  else rmSync(file.target, { force: true });
-}
-
-/** Whether every file is in its after state. */
-export function filesAfter(journal: Journal): boolean {
-  return journal.files.every((file) => fileSha(file.target) === file.after_sha256);
+/** Whether every file is in its after state (read by verified handles). */
+export async function filesAfter(dirs: ConfinedDirs, journal: Journal): Promise<boolean> {
+  for (const file of journal.files) if ((await targetSha(dirs, file.target)) !== file.after_sha256) return false;
+  return true;
 }
 
 /**
@@ -151,7 +238,7 @@ export function filesAfter(journal: Journal): boolean {
  * (`DOCFORGE_TEST_FAULT_MARKER`) once the journal reached `step` and waits, so a test can SIGKILL
  * the process exactly there. No fault is armed in a normal run.
  */
-export async function killPoint(faults: TestFaults, step: JournalStep | 'half_written'): Promise<void> {
+export async function killPoint(faults: TestFaults, step: JournalStep | 'half_written' | 'backed_up'): Promise<void> {
   if (faults.point !== `apply_kill_${step}`) return;
   // Written whole (temp file + rename): a test that sees the marker always reads the pid.
   if (faults.marker !== null) writeFileAtomic(faults.marker, String(process.pid));
@@ -165,5 +252,12 @@ export function faultSet(faults: TestFaults, name: string): boolean {
 
 /** Whether a path exists (no symlink following for the final component). */
 export function present(p: string): boolean {
-  return existsSync(p) || existsLink(p);
+  if (existsSync(p)) return true;
+  try {
+    lstatSync(p);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
+    throw error;
+  }
 }

@@ -10,7 +10,7 @@
  * A lenient read here once let the projection and the post-application verify both keep a node
  * the index then dropped.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { appendAll, canonicalJson, sha256, withContentHash, type GraphNode, type SourceIssue } from '@docforge/core';
 import {
@@ -61,6 +61,29 @@ function parseBytes(p: string, bytes: Uint8Array, descriptor: Descriptor): { tex
   return { text: decoded.text, parse: parseContentSource({ path: p, text: decoded.text, descriptor }), undecodable: false };
 }
 
+/**
+ * The bytes of a walked file (null when it is gone), and whether they may be cached under the
+ * walked identity: only when the file read is the one the walk saw (same inode). A file replaced
+ * meanwhile, or read through a folder swapped for a link (issue 30, item 16), or a symlinked node
+ * file (the walk saw the link), is read but never cached, so no later projection reuses it.
+ */
+function readEntry(abs: string, ino: string): { bytes: Buffer; cacheable: boolean } | null {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    if (['ENOENT', 'ENOTDIR', 'ELOOP', 'EACCES'].includes((error as NodeJS.ErrnoException).code ?? '')) return null;
+    throw error;
+  }
+  try {
+    const st = fstatSync(fd, { bigint: true });
+    if (!st.isFile()) return null;
+    return { bytes: readFileSync(fd), cacheable: st.ino.toString() === ino };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Per process: parsed canonical files by root, reused while size, mtime and inode are unchanged. */
 const baseCache = new Map<string, Map<string, BaseFile>>();
 
@@ -104,14 +127,11 @@ export class Workspace {
       const key = `${entry.size}:${entry.mtime_ns}:${entry.ctime_ns}:${entry.ino}`;
       let file = cache.get(entry.path);
       if (file === undefined || file.key !== key) {
-        let bytes: Buffer;
-        try {
-          bytes = readFileSync(path.join(view.root, entry.path));
-        } catch {
-          continue;
-        }
-        file = { key, ...parseBytes(entry.path, bytes, view.descriptor) };
-        cache.set(entry.path, file);
+        const read = readEntry(path.join(view.root, entry.path), entry.ino);
+        if (read === null) continue;
+        file = { key, ...parseBytes(entry.path, read.bytes, view.descriptor) };
+        if (read.cacheable) cache.set(entry.path, file);
+        else cache.delete(entry.path);
       }
       this.base.set(entry.path, file);
     }

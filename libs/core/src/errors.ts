@@ -60,7 +60,7 @@ export const ERROR_CODES = {
   render_failed: { message: 'A declared view cannot be rendered from the current graph.', template: 'View {view_id} cannot be rendered: {reason:raw}', remediation: 'fix_view_declaration' },
   // Issue 11 (canonical application).
   application_refused: { message: 'The changeset cannot be applied to the canonical files; nothing was changed.', template: 'Changeset {changeset_id} cannot be applied: {reason:raw}', remediation: 'review_changeset' },
-  application_failed: { message: 'Canonical application failed; every canonical file was restored.', template: 'Applying changeset {changeset_id} failed at {stage:raw}: {reason:raw}; every canonical file was restored.', remediation: 'inspect_then_retry' },
+  application_failed: { message: 'Canonical application failed; details.restored says whether every canonical file was restored.', template: 'Applying changeset {changeset_id} failed at {stage:raw}: {reason:raw}; {outcome:raw}', remediation: 'inspect_then_retry' },
   application_in_progress: { message: 'An interrupted canonical application is open; no index generation is published from its files.', template: 'Canonical application of changeset {changeset_id} is in progress or was interrupted; the last publication is served until a gated DocForge process recovers it.', remediation: 'start_gated_process_to_recover', stale: true },
   canonical_applier_unavailable: { message: 'The project supplies no canonical applier.', template: '{reason:raw}', remediation: 'declare_canonical_applier' },
   // Viewer hardening (issue 12 fix F2): the source endpoint refuses a file that is no longer the indexed one.
@@ -317,9 +317,16 @@ export const errors = Object.freeze({
   applicationRefused(changesetId: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('application_refused', { changeset_id: changesetId, reason }, { changeset_id: changesetId, ...details }, options);
   },
-  /** `application_failed`: writing or verification failed at `stage` and every canonical file was restored. */
+  /**
+   * `application_failed`: writing or verification failed at `stage`. By default every canonical
+   * file was restored (`details.restored = true`); pass `restored: false` with `journal` and
+   * `rollback_error` when the rollback could not complete (the journal stays open for recovery).
+   */
   applicationFailed(changesetId: string, stage: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
-    return build('application_failed', { changeset_id: changesetId, stage, reason }, { changeset_id: changesetId, stage, restored: true, ...details }, options);
+    const outcome = details['restored'] === false
+      ? `the rollback could not complete (${String(details['rollback_error'])}), so canonical files may hold part of the change; the journal ${String(details['journal'])} stays open until a gated DocForge process recovers it (or refuses it for repair by hand).`
+      : 'every canonical file was restored.';
+    return build('application_failed', { changeset_id: changesetId, stage, reason, outcome }, { changeset_id: changesetId, stage, restored: true, ...details }, options);
   },
   /** `application_in_progress`: the write-ahead journal of `changesetId` is open. */
   applicationInProgress(changesetId: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {

@@ -15,3 +15,5 @@ export type { LockOptions, LockHandle } from './lock.js';
 export { withLock, acquireLock } from './lock.js';
 export type { StateDirProblem } from './state-dir.js';
 export { stateDirProblem, assertStateDir, ensureStateDir } from './state-dir.js';
+export type { DirHandle, DirEntryInfo, ConfinedDirsOptions } from './confined-dirs.js';
+export { ConfinedDirs, ConfinedDirError } from './confined-dirs.js';
