@@ -44,7 +44,7 @@ class Lifecycle {
     logger.info({ why }, 'graph-browser worker stopping');
     const exit = (): void => {
       if (process.connected) process.disconnect();
-      process.exit(0);
+      process.exit(process.exitCode ?? 0);
     };
     if (this.worker === null) return exit();
     void this.worker.close().finally(exit);
@@ -72,8 +72,9 @@ async function main(): Promise<void> {
     const wire = toDocforgeError(error);
     logger.error({ code: wire.code, err: error }, 'graph-browser worker cannot start');
     await send({ type: 'fatal', code: wire.code, message: wire.message.slice(0, 4096) });
-    if (process.connected) process.disconnect();
+    // Set before the disconnect: the channel's 'disconnect' stops the worker, with this status.
     process.exitCode = 1;
+    if (process.connected) process.disconnect();
     return;
   }
   life.started(worker);
