@@ -111,13 +111,16 @@ export function linkedComponentProblem(rootReal: string, normalized: string): st
 /**
  * Maps a file-system error raised by checking a proposed path to the structured error of its
  * cause (bad input is never `internal_error`): a name too long is `invalid_arguments`, a folder
- * that is a file or a loop of links is `path_outside_root`; anything else is returned as it was.
+ * that is a file or a loop of links is `path_outside_root`, and so is a path that vanishes or
+ * changes while it is checked (ENOENT, EINVAL, ESTALE: `reason_code = "changed_during_check"`);
+ * anything else is returned as it was.
  */
 export function pathErrnoError(rel: string, error: unknown): unknown {
   if (error instanceof DocforgeError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENAMETOOLONG') return errors.invalidArguments(`${JSON.stringify(rel)} is too long for the file system (ENAMETOOLONG): a name may be at most ${MAX_NAME_BYTES} bytes, and the project root plus the path less than 4096`, { path: rel, reason_code: 'name_too_long', limit_bytes: MAX_NAME_BYTES }, { cause: error });
   if (code === 'ENOTDIR') return errors.pathOutsideRoot(`${JSON.stringify(rel)} passes through a file where a folder is needed; nothing was written.`, { path: rel }, { cause: error });
+  if (code === 'ENOENT' || code === 'EINVAL' || code === 'ESTALE') return errors.pathOutsideRoot(`${JSON.stringify(rel)} changed on disk while it was checked (a folder on the way was moved, removed or replaced); nothing was written.`, { path: rel, reason_code: 'changed_during_check' }, { cause: error });
   if (code === 'ELOOP') return errors.pathOutsideRoot(`${JSON.stringify(rel)} passes through a loop of symbolic links; nothing was written.`, { path: rel }, { cause: error });
   return error;
 }

@@ -34,15 +34,26 @@ export function realContentRoots(descriptor: Descriptor): string[] {
   return roots;
 }
 
-/** The real path of `abs`: the realpath of its deepest existing ancestor joined with the rest. */
+/**
+ * The real path of `abs`: the realpath of its deepest existing ancestor joined with the rest.
+ * A component that changes kind while it is resolved (EINVAL: a link at lstat, a folder at
+ * readlink) is resolved again, up to three times.
+ * @throws DocforgeError `path_outside_root` (`reason_code = "changed_during_check"`) when it keeps changing
+ */
 function realOfExisting(abs: string): string {
   const rest: string[] = [];
   let current = abs;
+  let changes = 0;
   for (;;) {
     try {
-      return path.join(realpathSync(current), ...rest.reverse());
+      return path.join(realpathSync(current), ...[...rest].reverse());
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EINVAL' && changes < 3) {
+        changes += 1;
+        continue;
+      }
+      if (code === 'EINVAL') throw errors.pathOutsideRoot(`${JSON.stringify(abs)} changed on disk while it was checked (a folder on the way was moved or replaced)`, { path: abs, reason_code: 'changed_during_check' }, { cause: error });
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
       const parent = path.dirname(current);
       if (parent === current) return abs;

@@ -264,7 +264,7 @@ function writeTargetsAllowed(run: ProjectionRun, step: OperationStep, touched: r
       writeTargetOf(rules, p, run.ws.baseText(p) !== null);
     } catch (error) {
       if (!(error instanceof DocforgeError)) throw error;
-      if (run.options.registering) throw new DocforgeError(error.code, `${step.prefix}: ${error.message}`, { ...error.details, operation_index: step.index, node_id: step.id }, { cause: error });
+      if (run.options.registering) throw errors.inContext(error, step.prefix, { operation_index: step.index, node_id: step.id });
       step.refuse(error.code, error.message, 'fix_path', p);
       return false;
     }

@@ -340,6 +340,14 @@ export const errors = Object.freeze({
   sourceChanged(path: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('source_changed', { path, reason }, { path, reason, ...details }, options);
   },
+  /**
+   * The same error in the words of the step that met it: `prefix: ` before the message and
+   * `details` merged into its details; code and remediation unchanged, the original as `cause`
+   * (e.g. a path refusal naming the changeset operation, libs/changesets projection.ts).
+   */
+  inContext(error: DocforgeError, prefix: string, details: Record<string, unknown> = {}): DocforgeError {
+    return new DocforgeError(error.code, `${prefix}: ${error.message}`, { ...error.details, ...details }, { cause: error });
+  },
   // Fix wave (attacker trial).
   /** `application_journal_invalid`: the journal `journal` fails its schema or confinement (`reason`); recovery touched nothing. */
   applicationJournalInvalid(journal: string, backupDir: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
