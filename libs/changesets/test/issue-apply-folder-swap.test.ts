@@ -132,7 +132,11 @@ test('200 applies against a process swapping the content folder for a link outsi
   }
   // The folder is back as a real folder; recovery closes any journal a rollback left open.
   assert.ok(!existsSync(path.join(root, 'docs/.components-aside')));
-  await recoverApplication(store, view.descriptor);
+  await recoverApplication(store, view.descriptor).catch((error: unknown) => {
+    // Name the rollback's own cause: the error alone says only that the journal stays open.
+    const details = error instanceof DocforgeError ? JSON.stringify(error.details) : '';
+    throw new Error(`recovery after the race failed: ${String(error)} ${details}`, { cause: error });
+  });
   assert.ok(!existsSync(path.join(root, '.docforge/application/journal.json')), 'every journal is closed');
   assert.deepEqual(snapshot(outside), outsideBefore, 'no file outside the root was created or changed');
   assert.deepEqual(readdirSync(path.dirname(root)).sort(), parentBefore, 'nothing was created beside the project');
