@@ -31,7 +31,7 @@ test('the scanner sees static, type-only and dynamic imports, re-exports, requir
     "import type { B } from '../../apps/x/src/b.js';",
     "export { c } from './c.js';",
     "const lazy = () => import('@docforge/mcp-server');",
-    "const cjs = require('../../../libs/build/src/build.js');",
+    "const cjs = require('../../../libs/builder/src/build.js');",
     "const bin = createRequire(import.meta.url).resolve('@docforge/mcp-server');",
     "const entry = path.resolve(here, '../../../mcp-server/dist/src/main.js');",
     "type T = typeof import('../y.js');",
@@ -39,10 +39,10 @@ test('the scanner sees static, type-only and dynamic imports, re-exports, requir
   const { references, paths } = scanFile(file);
   assert.deepEqual(references.map((r) => `${r.kind} ${r.specifier} @${r.line}`), [
     'import @docforge/core @1', 'import-type ../../apps/x/src/b.js @2', 'export ./c.js @3', 'dynamic-import @docforge/mcp-server @4',
-    'require ../../../libs/build/src/build.js @5', 'resolve @docforge/mcp-server @6', 'import-type ../y.js @8',
+    'require ../../../libs/builder/src/build.js @5', 'resolve @docforge/mcp-server @6', 'import-type ../y.js @8',
   ]);
   assert.deepEqual(paths.map((p) => `${p.text} @${p.line}`), [
-    '../../apps/x/src/b.js @2', '../../../libs/build/src/build.js @5', '../../../mcp-server/dist/src/main.js @7', '../y.js @8',
+    '../../apps/x/src/b.js @2', '../../../libs/builder/src/build.js @5', '../../../mcp-server/dist/src/main.js @7', '../y.js @8',
   ]);
 });
 

@@ -14,7 +14,7 @@ import type { PrestartedBuildPool } from '@docforge/sync';
 import { lazyStderrLogger } from '@docforge/stdio';
 import { errorLine, guardStdoutPipe } from './terminal.js';
 import type { SyncOptions } from './commands.js';
-import type { PrepareTask } from '@docforge/build';
+import type { PrepareTask } from '@docforge/builder';
 import type { PriorSyncCheck } from './fast-sync.js';
 
 const USAGE = `Usage: docforge <command> [options]

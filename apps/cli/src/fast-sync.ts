@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { Accelerators } from '@docforge/accelerate';
 import { readDocforgeConfig, repeatedOption } from '@docforge/core';
 import { buildPoolSettings, prestartBuildWorker, type PrestartedBuildPool } from '@docforge/sync';
-import type { PrepareTask } from '@docforge/build';
+import type { PrepareTask } from '@docforge/builder';
 import { noChangeSync } from '@docforge/sync';
 import { printSyncResult } from './sync-output.js';
 import { guardStdoutPipe } from './terminal.js';

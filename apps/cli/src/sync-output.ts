@@ -4,7 +4,7 @@
  * Light imports only (issue 14).
  */
 import type { WireError } from '@docforge/core';
-import type { BuildStats } from '@docforge/build';
+import type { BuildStats } from '@docforge/builder';
 import type { Publication } from '@docforge/store';
 import { printLine as print, printRaw } from './terminal.js';
 

@@ -50,7 +50,7 @@ interface BaseFile {
 }
 
 /**
- * Parses one content source from its bytes as the index build does (libs/build `parseSource`):
+ * Parses one content source from its bytes as the index build does (libs/builder `parseSource`):
  * bytes that are not UTF-8 text give no node and one `invalid_encoding` error issue.
  */
 function parseBytes(p: string, bytes: Uint8Array, descriptor: Descriptor): { text: string; parse: ContentParse; undecodable: boolean } {

@@ -91,7 +91,7 @@ export interface CodeAdapter {
   /**
    * Optional: whether a `link_data` value read back from a cache (valid JSON) has the shape this
    * adapter version's `extract` produces. A build that reads one that has not treats the cache row
-   * as damaged and builds again from the sources (libs/build lazy-link-data.ts), rather than link
+   * as damaged and builds again from the sources (libs/builder lazy-link-data.ts), rather than link
    * that file as if it declared nothing.
    */
   isLinkData?(value: unknown): boolean;

@@ -3,7 +3,7 @@
  * message begins with `path:line:` (or `path:` when the finding has no line), so a message read
  * alone, in a terminal or an editor's problem matcher, names its place. Applied once where findings
  * are stored (libs/store index-writer.ts), whatever produced them (libs/project, the built-in
- * adapters, libs/build, a project-owned adapter).
+ * adapters, libs/builder, a project-owned adapter).
  */
 import type { SourceIssue } from './model.js';
 

@@ -18,9 +18,9 @@ const unavailableAdapters = new Set<string>();
 /*
  * The registry is per-thread state on purpose (a justified exception, issue 29): the adapters a
  * build thread loaded stay loaded for its later builds (a compiler or grammar loads once per
- * thread), and the thread's entry (libs/sync worker.ts, libs/build parse-worker.ts) installs the
- * loaders once, since this lib cannot import libs/build's loader (build depends on identity).
- * Its successor is a registry object owned by the build session (libs/build, issue 29 item 1).
+ * thread), and the thread's entry (libs/sync worker.ts, libs/builder parse-worker.ts) installs the
+ * loaders once, since this lib cannot import libs/builder's loader (build depends on identity).
+ * Its successor is a registry object owned by the build session (libs/builder, issue 29 item 1).
  */
 let adapterLoader: (id: string) => Promise<CodeAdapter | null> = () => Promise.resolve(null);
 let linkerLoader: (id: string) => Promise<CodeLinker | null> = (id) => adapterLoader(id);

@@ -39,9 +39,9 @@ test('console and process.stdout go to the stderr log in the main thread and in 
   assert.ok(lines.every((l) => l.captured === 'stdout' && l.level === 40), 'captured at level warn');
 });
 
-test('every piscina worker entry of libs/build and libs/sync installs the guard at its top level', () => {
-  // The worker entries live beside the pools that start them: the parse pool in libs/build, the build pool in libs/sync.
-  const dirs = ['build', 'sync'].map((lib) => path.resolve(here, '../../..', lib, 'src'));
+test('every piscina worker entry of libs/builder and libs/sync installs the guard at its top level', () => {
+  // The worker entries live beside the pools that start them: the parse pool in libs/builder, the build pool in libs/sync.
+  const dirs = ['builder', 'sync'].map((lib) => path.resolve(here, '../../..', lib, 'src'));
   const entries = new Set<string>();
   const dirOf = new Map<string, string>();
   for (const src of dirs) for (const file of readdirSync(src).filter((f) => f.endsWith('.ts'))) {

@@ -1,6 +1,6 @@
 /**
  * The delta writer: applies an {@link IndexDelta} (write-rows.ts) to a private copy of the previous
- * index file. Which rows changed is the caller's business (libs/build/src/rows.ts); this module
+ * index file. Which rows changed is the caller's business (libs/builder/src/rows.ts); this module
  * only removes and writes them, in one transaction.
  */
 import { sqliteDatabase } from './sqlite.js';

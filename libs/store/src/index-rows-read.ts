@@ -1,6 +1,6 @@
 /**
  * Reading a whole published index file back as rows, for a build worker's warm start
- * (libs/build warm.ts): meta, nodes without bodies, source rows, edge rows, issues and
+ * (libs/builder warm.ts): meta, nodes without bodies, source rows, edge rows, issues and
  * unresolved-call counts. A visitor receives them as they are read (tens of thousands of edges are
  * never held twice); what they mean to a build is the caller's business.
  */

@@ -1,8 +1,8 @@
 /**
  * The neutral rows the index writer takes (index-writer.ts, index-delta.ts): the graph's nodes and
  * edges (the core model), source rows, Logic rows per source, issues, unresolved-call counts and
- * the `meta` rows. Nothing here knows how a build or its caches produced them; libs/build maps its
- * results to these shapes (libs/build/src/rows.ts).
+ * the `meta` rows. Nothing here knows how a build or its caches produced them; libs/builder maps its
+ * results to these shapes (libs/builder/src/rows.ts).
  */
 import type { GraphEdge, GraphNode, LogicFlow, LogicStep, SourceIssue } from '@docforge/core';
 import type { SourceEntry } from '@docforge/project';

@@ -15,7 +15,7 @@
 import { createRequire } from 'node:module';
 import type { Piscina } from 'piscina';
 import { errors, type DocforgeError } from '@docforge/core';
-import { BUILD_WORKER_LOADED } from '@docforge/build';
+import { BUILD_WORKER_LOADED } from '@docforge/builder';
 
 /** Receives an 'error' event of a pool (an unhandled one would kill the process; DESIGN.md section 8). */
 export type PoolErrorListener = (error: unknown) => void;

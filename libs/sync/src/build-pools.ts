@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Accelerators } from '@docforge/accelerate';
 import { readDocforgeConfig, type DocforgeConfig } from '@docforge/core';
-import type { PrepareTask } from '@docforge/build';
+import type { PrepareTask } from '@docforge/builder';
 import { adapterTimeoutMs, buildHeapMb } from './adapter-timeout.js';
 import { BuildPool, runOnPool, type PoolErrorListener } from './build-pool.js';
 

@@ -5,7 +5,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { errors, toDocforgeError } from '@docforge/core';
 import { runOnPool, type BuildPool } from './build-pool.js';
-import type { BuildOutcome, BuildProgress, BuildTask } from '@docforge/build';
+import type { BuildOutcome, BuildProgress, BuildTask } from '@docforge/builder';
 
 /**
  * Runs one build in the worker. While the worker says adapter code runs (`{ watchdog: true }` on

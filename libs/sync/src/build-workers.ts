@@ -3,7 +3,7 @@
  * worker (build-pool.ts; the CLI's prestarted pool first, build-pools.ts), the builds run on it under the project-owned adapter's watchdog
  * (build-run.ts), its idle-time tasks, and its closing.
  */
-import { removeStandbyFiles, type BuildOutcome, type BuildProgress, type BuildTask, type PrimeTask } from '@docforge/build';
+import { removeStandbyFiles, type BuildOutcome, type BuildProgress, type BuildTask, type PrimeTask } from '@docforge/builder';
 import { runWatchedBuild } from './build-run.js';
 import { BuildPools, poolDeath, runOnPool, type BuildPool } from './build-pools.js';
 

@@ -1,7 +1,7 @@
 /** The shapes of the IndexManager's options and sync reports (manager.ts). */
 import type { WireError } from '@docforge/core';
 import type { Descriptor } from '@docforge/project';
-import type { BuildStats } from '@docforge/build';
+import type { BuildStats } from '@docforge/builder';
 import type { Publication } from '@docforge/store';
 import type { BuildPools } from './build-pools.js';
 

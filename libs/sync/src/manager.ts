@@ -9,7 +9,7 @@ import { DocforgeError, errors, toDocforgeError, type WireError } from '@docforg
 import type { Descriptor } from '@docforge/project';
 import type { StateLayout } from '@docforge/fs-safe';
 import { aliasedIdentity, publicationMismatch, resolveProjectRoot, type BuildDependencies, type IdentityWalk } from '@docforge/identity';
-import type { BuildOutcome, BuildProgress, BuildTask, ProjectAdapterReport } from '@docforge/build';
+import type { BuildOutcome, BuildProgress, BuildTask, ProjectAdapterReport } from '@docforge/builder';
 import {
   applicationEpoch, isPublicationSuperseded, openApplication, publicationFileIntact, readIdentityAlias, readPublication, readPublicationOnce, SUPERSEDED_RETRIES,
   type IndexReader, type Publication, type PublicationRead,
@@ -22,7 +22,7 @@ import { ProjectIdentity } from './project-identity.js';
 import { OPEN_RETRIES, ServedIndex } from './served-index.js';
 
 export { resolveProjectRoot } from '@docforge/identity';
-export type { BuildProgress } from '@docforge/build';
+export type { BuildProgress } from '@docforge/builder';
 export type { IndexManagerOptions, Staleness, SyncReport } from './manager-types.js';
 
 /** What the identity step found when the published index is not served as is: a build follows. */

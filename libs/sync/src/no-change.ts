@@ -20,7 +20,7 @@ import { aliasedIdentity, publicationMismatch } from '@docforge/identity';
 import { adaptersFor } from '@docforge/identity';
 import { openApplication, readIdentityAlias } from '@docforge/store';
 import { dependenciesOfMeta, identityWalk, walkIdentity, type IdentityWalk } from '@docforge/identity';
-import type { PrepareTask } from '@docforge/build';
+import type { PrepareTask } from '@docforge/builder';
 import type { Publication } from '@docforge/store';
 import { publicationFileIntact, readPublicationOnce } from '@docforge/store';
 import { resolveProjectRoot } from '@docforge/identity';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { cheapIdentity, loadDescriptor, ProjectAdapterGuard, statIdentity, walkAdapterInputs, type Descriptor } from '@docforge/project';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { identityWalk, publishedDependencies, type BuildDependencies, type IdentityWalk } from '@docforge/identity';
-import { identityWithInputs, type BuildTask, type ProjectAdapterReport } from '@docforge/build';
+import { identityWithInputs, type BuildTask, type ProjectAdapterReport } from '@docforge/builder';
 import type { Publication } from '@docforge/store';
 import type { Served } from './served-index.js';
 

@@ -5,11 +5,11 @@
  * created here and passed to every task, so most builds are incremental.
  */
 import { parentPort } from 'node:worker_threads';
-import { BuildCaches, loadBuiltinAdapter, loadBuiltinLinker } from '@docforge/build';
+import { BuildCaches, loadBuiltinAdapter, loadBuiltinLinker } from '@docforge/builder';
 import { setAdapterLoader } from '@docforge/identity';
 import { guardStdout } from '@docforge/stdio';
-import { prepareBuild, prepareDeltaBase, primeBuildCaches, runBuild } from '@docforge/build';
-import { BUILD_WORKER_LOADED, type BuildOutcome, type BuildTask, type PrepareTask, type PrimeTask } from '@docforge/build';
+import { prepareBuild, prepareDeltaBase, primeBuildCaches, runBuild } from '@docforge/builder';
+import { BUILD_WORKER_LOADED, type BuildOutcome, type BuildTask, type PrepareTask, type PrimeTask } from '@docforge/builder';
 
 // Code loaded in this thread (adapters and what they import) never reaches stdout (MCP frames only).
 guardStdout();

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { cheapIdentity, loadDescriptor, walkSources } from '@docforge/project';
 import { stateLayout } from '@docforge/fs-safe';
-import { BuildCaches, runBuild } from '@docforge/build';
+import { BuildCaches, runBuild } from '@docforge/builder';
 import { stateError } from '@docforge/store';
-import type { BuildOutcome, BuildTask } from '@docforge/build';
+import type { BuildOutcome, BuildTask } from '@docforge/builder';
 import { checkPublication, parsePublication, readPublicationOnce } from '@docforge/store';
 import { IndexManager } from '../src/index.js';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IndexManager } from '../src/index.js';
 import { processAlive } from '@docforge/fs-safe';
-import { STANDBY_FILE_PATTERN } from '@docforge/build';
+import { STANDBY_FILE_PATTERN } from '@docforge/builder';
 import { fullBuildOf, indexRows } from './full-build.js';
 
 const examples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../examples');

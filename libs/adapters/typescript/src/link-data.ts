@@ -172,7 +172,7 @@ export function isTsLinkData(value: unknown): value is TsLinkData {
 /**
  * Whether a value is link data produced by this adapter version: the format tag and every field
  * of {@link TsLinkData}, down to the fields of its records, with its JSON type (a cache row
- * damaged in any of them is not link data; libs/build lazy-link-data.ts then builds from the
+ * damaged in any of them is not link data; libs/builder lazy-link-data.ts then builds from the
  * sources). Linear in the size of the data (about 6-10 ms for all of fastify's 281 files): the
  * adapter's `isLinkData`, run once per cached text a build reads.
  */

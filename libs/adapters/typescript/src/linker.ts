@@ -3,7 +3,7 @@
  * (`loadTypeScriptLinker()`).
  * Nothing imported from here loads the TypeScript compiler (linking reads tsconfig files with
  * jsonc-parser), so a build thread whose changed files a parse thread extracts links them without
- * the 9 MB compiler load on its critical path (libs/build parse-thread.ts).
+ * the 9 MB compiler load on its critical path (libs/builder parse-thread.ts).
  */
 import { createRequire } from 'node:module';
 import type { CodeLinker } from '@docforge/core';

@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 /**
- * What a project-owned adapter's extract(context) returns (docs/project-adapters.md; libs/build/src/project-adapter-run.ts): optional nodes and edges. The build keeps at most 10,000 nodes and 50,000 edges, drops invalid entries with an issue, and fills defaults (title = id, origin = adapter).
+ * What a project-owned adapter's extract(context) returns (docs/project-adapters.md; libs/builder/src/project-adapter-run.ts): optional nodes and edges. The build keeps at most 10,000 nodes and 50,000 edges, drops invalid entries with an issue, and fills defaults (title = id, origin = adapter).
  */
 export interface ProjectAdapterOutput {
   nodes?: {

@@ -1,4 +1,4 @@
-/** @docforge/build: the build pipeline the build worker runs (parse, link, resolve, write, publish) and its caches, one object passed in. */
+/** @docforge/builder: the build pipeline the build worker runs (parse, link, resolve, write, publish) and its caches, one object passed in. */
 export { loadBuiltinAdapter, loadBuiltinLinker } from './adapter-loader.js';
 export { runBuild } from './build.js';
 export { BuildCaches } from './build-caches.js';
