@@ -1,7 +1,8 @@
 import { Buffer } from 'node:buffer';
-import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { DocforgeError, errors } from '@docforge/core';
+import { readOpenFile } from './read-fd.js';
 
 /** Whether `candidate` is `root` itself or lies below it (both absolute, resolved). */
 export function isInside(root: string, candidate: string): boolean {
@@ -82,14 +83,7 @@ export function readConfined(root: string, rel: string, options: ReadConfinedOpt
     const st = fstatSync(fd);
     if (!st.isFile()) throw errors.invalidArguments(`${JSON.stringify(rel)} is not a regular file.`, { path: rel });
     if (st.size > maxBytes) throw errors.invalidArguments(`${JSON.stringify(rel)} is ${st.size} bytes, above the ${maxBytes}-byte limit.`, { path: rel, size: st.size, max_bytes: maxBytes });
-    const buffer = Buffer.alloc(st.size);
-    let read = 0;
-    while (read < st.size) {
-      const n = readSync(fd, buffer, read, st.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return read === st.size ? buffer : buffer.subarray(0, read);
+    return readOpenFile(fd, st.size);
   } finally {
     closeSync(fd);
   }

@@ -18,8 +18,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  closeSync, constants as C, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, writeFileSync, writeSync, type BigIntStats,
+  closeSync, constants as C, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, writeFileSync, writeSync, type BigIntStats,
 } from 'node:fs';
+import { readOpenFile } from './read-fd.js';
 import type { DirRequest, DirResponse, DirChildInit } from './dir-protocol.js';
 
 class DirFault extends Error {
@@ -147,14 +148,7 @@ function readAt(name: string): Buffer | null {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new DirFault('not_file', `${name} is not a regular file`);
-    const buffer = Buffer.alloc(st.size);
-    let read = 0;
-    while (read < st.size) {
-      const n = readSync(fd, buffer, read, st.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read);
+    return readOpenFile(fd, st.size);
   } finally {
     closeSync(fd);
   }
