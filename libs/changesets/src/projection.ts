@@ -4,7 +4,7 @@
  * what it touched and the node before and after. Hash checks, policy, confinement and the
  * `code:` refusal happen here; graph validation and conflicts build on the result (validate.ts).
  */
-import { DocforgeError, errors, type GraphNode } from '@docforge/core';
+import { DocforgeError, errorInContext, errors, type GraphNode } from '@docforge/core';
 import { confineProposalPath, policyRefusal, protectedPathProblem, type WriterPolicy } from './policy.js';
 import { pathNameProblem, writeTargetOf } from './confinement.js';
 import { realContentRoots } from './journal-check.js';
@@ -264,7 +264,7 @@ function writeTargetsAllowed(run: ProjectionRun, step: OperationStep, touched: r
       writeTargetOf(rules, p, run.ws.baseText(p) !== null);
     } catch (error) {
       if (!(error instanceof DocforgeError)) throw error;
-      if (run.options.registering) throw errors.inContext(error, step.prefix, { operation_index: step.index, node_id: step.id });
+      if (run.options.registering) throw errorInContext(error, step.prefix, { operation_index: step.index, node_id: step.id });
       step.refuse(error.code, error.message, 'fix_path', p);
       return false;
     }

@@ -340,14 +340,6 @@ export const errors = Object.freeze({
   sourceChanged(path: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('source_changed', { path, reason }, { path, reason, ...details }, options);
   },
-  /**
-   * The same error in the words of the step that met it: `prefix: ` before the message and
-   * `details` merged into its details; code and remediation unchanged, the original as `cause`
-   * (e.g. a path refusal naming the changeset operation, libs/changesets projection.ts).
-   */
-  inContext(error: DocforgeError, prefix: string, details: Record<string, unknown> = {}): DocforgeError {
-    return new DocforgeError(error.code, `${prefix}: ${error.message}`, { ...error.details, ...details }, { cause: error });
-  },
   // Fix wave (attacker trial).
   /** `application_journal_invalid`: the journal `journal` fails its schema or confinement (`reason`); recovery touched nothing. */
   applicationJournalInvalid(journal: string, backupDir: string, reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
@@ -361,3 +353,12 @@ export const errors = Object.freeze({
 
 /** The factory names of {@link errors}, one per registered code (checked by a test). */
 export type ErrorFactoryName = keyof typeof errors;
+
+/**
+ * The same error in the words of the step that met it: `prefix: ` before the message and
+ * `details` merged into its details; code and remediation unchanged, the original as `cause`
+ * (e.g. a path refusal naming the changeset operation, libs/changesets projection.ts).
+ */
+export function errorInContext(error: DocforgeError, prefix: string, details: Record<string, unknown> = {}): DocforgeError {
+  return new DocforgeError(error.code, `${prefix}: ${error.message}`, { ...error.details, ...details }, { cause: error });
+}
