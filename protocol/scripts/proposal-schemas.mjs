@@ -170,7 +170,7 @@ const TOOLS = {
     mutation: true,
   },
   docforge_register_changes: {
-    description: 'Preferred write: creates and validates a whole changeset in one step. Each operation is op plus the arguments of its docforge_propose_<op> tool but changeset_id. Never edits canonical files.',
+    description: 'Preferred write: creates and validates a whole changeset in one step. Each operation is op plus the arguments of its docforge_propose_<op> tool except changeset_id. Never edits canonical files.',
     input: inputOf({ operations: opRef('operations') }, ['operations']),
     output: mutationResult,
     mutation: true,

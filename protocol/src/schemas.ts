@@ -57,15 +57,41 @@ export function loadToolSchemas(): Map<string, ToolSchemaPair> {
  * from `schemas/v1/tools/`, and its input and output schemas bundled by {@link publishedSchema}
  * (self-contained: every referenced definition in local `$defs`, deterministic), without the
  * `$schema` keyword (the schemas are draft-07 and 2020-12 alike: `$defs`, `const`, `if`/`then`), and
- * the output schema without annotations (issue 30 item 13).
+ * the output schema without annotations and with the response envelope at its root (issue 30 item 13).
  * @param read the file reader to share across tools (default: a new one)
  * @throws Error when a file is missing or not JSON, or a `$ref` does not resolve (a packaging defect)
  */
 export function loadToolSchema(name: string, read: SchemaFileReader = schemaFileReader(PROTOCOL_SCHEMAS_ROOT)): ToolSchemaPair {
   const entry = read(`v1/tools/${name}.tool.json`) as unknown as ManifestEntry;
   const { $schema: _dialect, ...input } = publishedSchema(`v1/tools/${name}.input.schema.json`, read);
-  const output = withoutAnnotations(publishedSchema(`v1/tools/${name}.output.schema.json`, read));
+  const output = withEnvelopeInline(withoutAnnotations(publishedSchema(`v1/tools/${name}.output.schema.json`, read)));
   return { ...entry, input, output };
+}
+
+/** The `$defs` name under which a bundled output schema carries the response envelope (`v1/tool-envelope.schema.json`). */
+const ENVELOPE_DEF = 'tool-envelope';
+
+/**
+ * An output schema of the source form `{type: object, allOf: [{$ref: envelope}], properties: {result}}`
+ * with the envelope written at its root and `result` in place of the envelope's open
+ * `result: {type: object}` (issue 30 item 13: about 100 characters less per tool). It accepts
+ * exactly what the source form accepts: the envelope's keywords are unchanged and the tool's
+ * result is the only schema of `result` (typed `object` when it is not typed). Any other shape is
+ * returned as it is.
+ */
+function withEnvelopeInline(schema: Record<string, unknown>): Record<string, unknown> {
+  const { type, allOf, properties, $defs, ...rest } = schema;
+  const defs = ($defs ?? {}) as Record<string, Record<string, unknown>>;
+  const envelope = defs[ENVELOPE_DEF];
+  const own = (properties ?? {}) as Record<string, Record<string, unknown>>;
+  const refsEnvelope = Array.isArray(allOf) && allOf.length === 1 && (allOf[0] as { $ref?: unknown }).$ref === `#/$defs/${ENVELOPE_DEF}`;
+  if (!refsEnvelope || type !== 'object' || envelope === undefined || Object.keys(rest).length > 0 || Object.keys(own).join() !== 'result') return schema;
+  const result = own.result!;
+  if (result.type !== undefined && result.type !== 'object') return schema;
+  if (JSON.stringify(envelope).includes(`"#/$defs/`)) return schema;
+  const { [ENVELOPE_DEF]: _envelope, ...otherDefs } = defs;
+  const merged = { ...envelope, properties: { ...(envelope.properties as Record<string, unknown>), result: { type: 'object', ...result } } };
+  return Object.keys(otherDefs).length === 0 ? merged : { ...merged, $defs: otherDefs };
 }
 
 /** Annotation keywords a published output schema leaves out (issue 30 item 13): they validate nothing. */
