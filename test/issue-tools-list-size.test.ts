@@ -2,7 +2,8 @@
 // MCP SDK client on a real docforge-mcp per capability mode. Two figures per mode are pinned: what a
 // client puts in the model's context (name + description + input schema of every tool) and the whole
 // list. The output schemas still declare every field the tool returns: each listed output schema
-// declares exactly the property paths of its source schema bundled (only annotations are left out).
+// declares exactly the property paths of its source schema bundled (annotations are left out and the
+// envelope is written at the root).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { publishedSchema } from '@docforge/protocol';
@@ -10,15 +11,18 @@ import { sharedExampleProject } from './helpers/projects.js';
 import { useServer, type ServerOptions } from './helpers/server.js';
 
 /**
- * Ceilings per mode, in characters. The issue's targets are 25,000 (context) and 60,000 (whole);
- * the whole list stays above 60,000 because each of up to 34 self-contained output schemas carries
- * the envelope and every result field with its type (see the report of issue 30 item 13). These
- * ceilings pin what is reached so that later changes do not grow the list again.
+ * Ceilings per mode, in characters, just above the figures reached (2026-12-05). The issue's
+ * targets are 25,000 (context, every mode) and 60,000 (whole). The whole list meets 60,000 in read
+ * mode only: in proposal and application modes the 33 and 34 self-contained output schemas declare
+ * every returned field with its type, its `required` list and its constraints, which alone take
+ * about 86,000 characters; without `required` lists and constraints they would still take about 57,000
+ * (docs/architecture.md, issue 30 items 5 and 13). These ceilings keep later changes from growing
+ * the list again.
  */
 const CEILINGS: Record<string, { context: number; whole: number }> = {
-  read: { context: 17_000, whole: 66_000 },
-  proposal: { context: 37_000, whole: 131_000 },
-  application: { context: 38_000, whole: 135_000 },
+  read: { context: 9_000, whole: 55_500 },
+  proposal: { context: 24_700, whole: 112_500 },
+  application: { context: 25_000, whole: 115_800 },
 };
 
 const MODES: { mode: string; options: ServerOptions }[] = [

@@ -21,8 +21,8 @@ const resultRef = (name) => ({ $ref: `../changeset-results.defs.json#/definition
 
 const changesetId = { type: 'string', maxLength: 128, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' };
 const hex64 = { type: 'string', maxLength: 64, pattern: '^[0-9a-f]{64}$' };
-const limit = { type: 'integer', minimum: 1, maximum: 10000, description: 'Maximum records in this page; at most the project max_results.' };
-const cursor = { type: 'string', minLength: 1, maxLength: 4096, description: 'next_cursor of the previous page of the same request.' };
+const limit = { type: 'integer', minimum: 1, maximum: 10000 };
+const cursor = { type: 'string', minLength: 1, maxLength: 4096 };
 const STATUSES = ['draft', 'ready', 'stale', 'applied', 'abandoned'];
 
 const finding = {
@@ -143,18 +143,18 @@ const changeEntry = {
   },
 };
 
-const inputOf = (properties, required = []) => ({ type: 'object', properties, required, additionalProperties: false });
+// An empty `required` validates nothing: it is left out (issue 30 item 13, the size of tools/list).
+const inputOf = (properties, required = []) => ({ type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false });
 /** A copy of an operation schema fragment whose local refs point into changeset-operation.schema.json. */
 const fromOps = (node) => JSON.parse(JSON.stringify(node), (key, value) => (key === '$ref' ? opRef(value.replace('#/definitions/', '')).$ref : value));
 const opProps = (name) => {
   const { op: _op, ...rest } = OPS[name].properties;
   return fromOps(rest);
 };
-const opTool = (name, description) => ({
+const opTool = (name) => ({
   input: {
     type: 'object',
-    description,
-    properties: { changeset_id: { ...changesetId, description: 'A draft or ready changeset of the bound writer to add to; omitted: a new one.' }, ...opProps(name) },
+    properties: { changeset_id: { ...changesetId, description: 'Omitted: a new changeset.' }, ...opProps(name) },
     required: OPS[name].required.filter((r) => r !== 'op'),
     additionalProperties: false,
     ...(OPS[name].anyOf ? { anyOf: fromOps(OPS[name].anyOf) } : {}),
@@ -164,51 +164,51 @@ const opTool = (name, description) => ({
 
 const TOOLS = {
   docforge_create_changeset: {
-    description: 'Creates one changeset of the bound proposal writer, optionally with initial operations; projected, conflict-checked and validated, stored below the changeset root only. Needs --proposal-writer.',
+    description: 'Creates a changeset of the bound writer, optionally with operations, and validates it.',
     input: inputOf({ operations: { type: 'array', maxItems: 1000, items: opRef('operation') } }),
     output: mutationResult,
     mutation: true,
   },
   docforge_register_changes: {
-    description: 'The preferred write entry: creates, populates, projects, conflict-checks and validates one complete changeset in a single locked operation. Omitted expected_content_hash values are captured from the synchronized index inside that transaction. Never changes canonical files. Needs --proposal-writer.',
+    description: 'Preferred write: creates and validates a whole changeset in one step. Each operation is op plus the arguments of its docforge_propose_<op> tool except changeset_id. Never edits canonical files.',
     input: inputOf({ operations: opRef('operations') }, ['operations']),
     output: mutationResult,
     mutation: true,
   },
   docforge_list_changesets: {
-    description: 'Lists changesets: draft and ready by default; stale, applied and abandoned through an explicit status or history request. Staleness is derived when read.',
+    description: 'Lists changesets: draft and ready unless statuses or history ask for more.',
     input: inputOf({ statuses: { type: 'array', uniqueItems: true, minItems: 1, items: { enum: STATUSES } }, history: { type: 'boolean', description: 'true: every status.' }, limit, cursor }),
     output: page('items', sharedSummary, { statuses: { type: 'array' }, unreadable: { type: 'integer', minimum: 0 } }),
   },
   docforge_get_changeset: {
-    description: 'One changeset: its exact hash, base, status (stale derived when read), lifecycle receipts and a bounded page of its ordered operations (summaries with hashes when a page would not fit).',
+    description: 'One changeset: hash, base, status, receipts, a page of operations.',
     input: inputOf({ changeset_id: changesetId, limit, cursor }, ['changeset_id']),
     output: page('operations', operationEntry, { changeset: sharedSummary, receipts: { type: 'array' }, operations_summarized: { type: 'boolean' } }, ['changeset']),
   },
   docforge_rebase_changeset: {
-    description: 'Moves a stale changeset to the current project base only when every touched node, source, relationship, permission and graph invariant still validates; never merges prose. Needs --proposal-writer.',
+    description: 'Moves a stale changeset to the current base if all it touches still validates.',
     input: inputOf({ changeset_id: changesetId }, ['changeset_id']),
     output: mutationResult,
     mutation: true,
   },
   docforge_abandon_changeset: {
-    description: 'Abandons a changeset of the bound writer, keeping it and an audit receipt (nothing is deleted). Needs --proposal-writer.',
+    description: 'Abandons a changeset of the bound writer (kept, with a receipt).',
     input: inputOf({ changeset_id: changesetId, reason: { type: 'string', maxLength: 1000 } }, ['changeset_id']),
     output: mutationResult,
     mutation: true,
   },
-  docforge_propose_node_create: { ...opTool('op_node_create', 'Proposes one node_create.'), description: 'Proposes creating one node (a new .md file with TOML front matter or a [[node]] record in a .toml file inside a content root) in a new or existing changeset. Needs --proposal-writer.', mutation: true },
-  docforge_propose_node_update: { ...opTool('op_node_update', 'Proposes one node_update.'), description: 'Proposes metadata and/or body changes of one existing node. Needs --proposal-writer.', mutation: true },
-  docforge_propose_node_move: { ...opTool('op_node_move', 'Proposes one node_move.'), description: 'Proposes moving one node to a new path inside a content root; moving a plain Markdown document changes its id and validation names each inbound link that would break. Needs --proposal-writer.', mutation: true },
-  docforge_propose_relationship_update: { ...opTool('op_relationship_update', 'Proposes one relationship_update.'), description: 'Queues relation additions and removals of one source node without rewriting its content; an empty relationship list is refused. Needs --proposal-writer.', mutation: true },
-  docforge_propose_node_delete: { ...opTool('op_node_delete', 'Proposes one node_delete.'), description: 'Proposes deleting one node. Needs --proposal-writer.', mutation: true },
+  docforge_propose_node_create: { ...opTool('op_node_create'), description: 'Proposes a new node: a .md file with TOML front matter, or a [[node]] in a .toml file, in a content root.', mutation: true },
+  docforge_propose_node_update: { ...opTool('op_node_update'), description: 'Proposes metadata and/or body changes to a node.', mutation: true },
+  docforge_propose_node_move: { ...opTool('op_node_move'), description: 'Proposes a new path for a node; a moved plain Markdown file gets a new id.', mutation: true },
+  docforge_propose_relationship_update: { ...opTool('op_relationship_update'), description: 'Proposes relations to add and remove, without rewriting the body.', mutation: true },
+  docforge_propose_node_delete: { ...opTool('op_node_delete'), description: 'Proposes deleting a node.', mutation: true },
   docforge_validate_changeset: {
-    description: 'Projects a changeset onto the current graph in memory and validates it as docforge_validate_project validates canonical files, plus hash, policy, confinement and conflict rules. Read-only; works without --proposal-writer.',
+    description: 'Validates a changeset as if applied, in memory.',
     input: inputOf({ changeset_id: changesetId, limit, cursor }, ['changeset_id']),
     output: page('findings', sharedFinding, { changeset: sharedSummary, valid: { type: 'boolean' }, finding_counts: { type: 'object' }, operation_summaries: { type: 'array', items: operationEntry } }, ['changeset', 'valid']),
   },
   docforge_get_changeset_diff: {
-    description: 'Per operation: node fields and declared relations before and after, relations added and removed, and unified diffs of the body and of every source file it rewrites (projected: false with a refusal when it changes nothing); an oversized diff becomes canonical_json_chunk pages. Read-only; works without --proposal-writer.',
+    description: 'Per operation: node before and after, relations changed, unified diffs; paged.',
     input: inputOf({ changeset_id: changesetId, limit, cursor }, ['changeset_id']),
     output: {
       type: 'object',
@@ -233,8 +233,8 @@ const TOOLS = {
   },
   // Issue 11: the canonical application tool (contract "Canonical application tool").
   docforge_apply_changeset: {
-    description: 'Applies one reviewed changeset, given its ID and exact final SHA-256, to the canonical files: revalidates base, ownership, node hashes, conflicts, graph, permissions and paths; writes every staged file atomically under a write-ahead journal, verifies the approved projection (restoring every file on mismatch), records an applied lifecycle receipt and refreshes the index. Never re-renders declared outputs (it reports their render status). Registered only with --canonical-applier. Never apply the same change twice.',
-    input: inputOf({ changeset_id: changesetId, changeset_sha256: { ...hex64, description: 'The exact final changeset_sha256 the reviewer approved.' } }, ['changeset_id', 'changeset_sha256']),
+    description: 'Applies a reviewed changeset (id and exact changeset_sha256) to the canonical files atomically, restoring every file on failure. Never apply a change twice.',
+    input: inputOf({ changeset_id: changesetId, changeset_sha256: { ...hex64, description: 'The hash the reviewer approved.' } }, ['changeset_id', 'changeset_sha256']),
     output: {
       type: 'object',
       required: ['receipt_version', 'outcome', 'changeset_id', 'changeset_sha256', 'status', 'changed_sources', 'derived_refresh'],

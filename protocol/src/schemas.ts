@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { bundleSchema, schemaFileReader, type SchemaFileReader } from './bundle.js';
+import { publishedOutput } from './published-output.js';
 
 /** Absolute path of `protocol/schemas` (every schema source; `$ref`s are relative inside it). */
 export const PROTOCOL_SCHEMAS_ROOT: string = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas');
@@ -57,39 +58,15 @@ export function loadToolSchemas(): Map<string, ToolSchemaPair> {
  * from `schemas/v1/tools/`, and its input and output schemas bundled by {@link publishedSchema}
  * (self-contained: every referenced definition in local `$defs`, deterministic), without the
  * `$schema` keyword (the schemas are draft-07 and 2020-12 alike: `$defs`, `const`, `if`/`then`), and
- * the output schema without annotations (issue 30 item 13).
+ * the output schema as {@link publishedOutput} writes it (issue 30 item 13).
  * @param read the file reader to share across tools (default: a new one)
  * @throws Error when a file is missing or not JSON, or a `$ref` does not resolve (a packaging defect)
  */
 export function loadToolSchema(name: string, read: SchemaFileReader = schemaFileReader(PROTOCOL_SCHEMAS_ROOT)): ToolSchemaPair {
   const entry = read(`v1/tools/${name}.tool.json`) as unknown as ManifestEntry;
   const { $schema: _dialect, ...input } = publishedSchema(`v1/tools/${name}.input.schema.json`, read);
-  const output = withoutAnnotations(publishedSchema(`v1/tools/${name}.output.schema.json`, read));
+  const output = publishedOutput(publishedSchema(`v1/tools/${name}.output.schema.json`, read));
   return { ...entry, input, output };
-}
-
-/** Annotation keywords a published output schema leaves out (issue 30 item 13): they validate nothing. */
-const OUTPUT_ANNOTATIONS: ReadonlySet<string> = new Set(['description', 'title', '$comment', '$schema']);
-
-/**
- * A copy of an output schema without annotation keywords ({@link OUTPUT_ANNOTATIONS}); property
- * and `$defs` names are kept, so every field the tool returns is still declared with its type and
- * every validation keyword is unchanged (issue 30 item 13: `tools/list` is what a client loads; the
- * field documentation stays in the source files under `protocol/schemas`). The input schema keeps
- * its descriptions: they are what a model reads to call the tool.
- */
-function withoutAnnotations(schema: Record<string, unknown>): Record<string, unknown> {
-  const strip = (node: unknown, names: boolean): unknown => {
-    if (Array.isArray(node)) return node.map((v) => strip(v, false));
-    if (node === null || typeof node !== 'object') return node;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) {
-      if (!names && OUTPUT_ANNOTATIONS.has(k) && typeof v === 'string') continue;
-      out[k] = strip(v, !names && (k === 'properties' || k === '$defs' || k === 'definitions'));
-    }
-    return out;
-  };
-  return strip(schema, false) as Record<string, unknown>;
 }
 
 /**

@@ -4,7 +4,7 @@
 export interface DocforgeApplyChangesetInput {
   changeset_id: string;
   /**
-   * The exact final changeset_sha256 the reviewer approved.
+   * The hash the reviewer approved.
    */
   changeset_sha256: string;
 }

@@ -2,9 +2,6 @@
 /* eslint-disable */
 
 export interface DocforgeBacklinksInput {
-  /**
-   * Exact node id, e.g. "REQ-PAY-001" or "code:lib/route.js".
-   */
   node_id: string;
   /**
    * Only follow these relation names.
@@ -12,12 +9,6 @@ export interface DocforgeBacklinksInput {
    * @maxItems 64
    */
   relations?: string[];
-  /**
-   * Maximum items; at most the project max_results (a larger explicit value is refused).
-   */
   limit?: number;
-  /**
-   * Opaque generation-bound cursor from a previous page (next_cursor); bound to node_id and relations, not to limit.
-   */
   cursor?: string;
 }

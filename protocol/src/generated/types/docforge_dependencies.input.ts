@@ -2,13 +2,7 @@
 /* eslint-disable */
 
 export interface DocforgeDependenciesInput {
-  /**
-   * Exact node id, e.g. "REQ-PAY-001" or "code:lib/route.js".
-   */
   node_id: string;
-  /**
-   * Maximum hop count.
-   */
   depth?: number;
   /**
    * Only follow these relation names.
@@ -16,8 +10,5 @@ export interface DocforgeDependenciesInput {
    * @maxItems 64
    */
   relations?: string[];
-  /**
-   * Maximum items; at most the project max_results (a larger explicit value is refused).
-   */
   limit?: number;
 }

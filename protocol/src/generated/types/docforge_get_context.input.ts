@@ -5,23 +5,17 @@ export type DocforgeGetContextInput = {
   [k: string]: unknown;
 } & {
   /**
-   * Exact focus node id.
+   * Focus node id.
    */
   node_id?: string;
   /**
-   * Free-text query; the best bm25 hits become seeds (searched as docforge_search does: up to 32 distinct phrases, stop words ignored; what is not searched is listed in result.dropped_terms).
+   * Searched as docforge_search does; the best hits become seeds.
    */
   query?: string;
   /**
-   * Token budget (estimated as ceil(characters / 4) of each item's canonical JSON); default 4000.
+   * Tokens; default 4000.
    */
   budget?: number;
-  /**
-   * Maximum stream items on this page; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too). Pages may hold fewer items to stay inside the response limit.
-   */
   limit?: number;
-  /**
-   * Opaque generation-bound cursor from a previous page of the same request.
-   */
   cursor?: string;
 };

@@ -2,12 +2,6 @@
 /* eslint-disable */
 
 export interface DocforgeGetGenerationDiffInput {
-  /**
-   * Maximum retained items (plus response-limit omissions) in this page; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too).
-   */
   limit?: number;
-  /**
-   * Opaque generation-bound cursor from a previous page (pagination.next_cursor).
-   */
   cursor?: string;
 }

@@ -3,11 +3,8 @@
 
 export interface DocforgeGetLogicInput {
   /**
-   * Exact owner node id of a function or method, e.g. "code:lib/route.js#buildRouting".
+   * Owner node id, e.g. "code:lib/route.js#buildRouting".
    */
   node_id: string;
-  /**
-   * Maximum number of steps returned (default 200, capped by the project max_results); flows are those between returned steps.
-   */
   limit?: number;
 }

@@ -6,20 +6,14 @@ export interface DocforgeGetNodeInput {
    * Exact node id, e.g. "REQ-PAY-001" or "code:lib/route.js".
    */
   node_id: string;
-  /**
-   * Include the body text (default true).
-   */
   include_body?: boolean;
   /**
-   * Return only the body of this section: a recognized anchor slug of the node (see node.anchors), up to the next heading of the same or a higher level.
+   * An anchor slug of node.anchors: only that section.
    */
   section?: string;
   /**
-   * Start of the returned body slice, in characters (default 0). Use next_body_offset to read a long body page by page.
+   * Start in characters; continue at next_body_offset.
    */
   body_offset?: number;
-  /**
-   * Maximum body characters to return (the response limit may cut further; then body_truncated is true).
-   */
   max_body_chars?: number;
 }

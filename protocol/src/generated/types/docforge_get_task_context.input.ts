@@ -3,27 +3,18 @@
 
 export interface DocforgeGetTaskContextInput {
   /**
-   * The closed task kind; it selects the relation-category preferences of the derived plan.
+   * Selects the plan's relation preferences.
    */
   task_kind: 'change' | 'implementation' | 'failure' | 'ownership' | 'test' | 'operation' | 'release';
   /**
-   * Bounded task description (at most 10,000 characters); when focus_node_id is omitted, its first 64 chunks are checked as node ids and its first 12 distinct terms drive the lexical focus (the plan's focus lists dropped_terms and unchecked_id_chunks).
+   * Without focus_node_id, node ids and terms in it choose the focus.
    */
   task: string;
-  /**
-   * Exact focus node id; omitted means lexical (bm25) focus on the task text.
-   */
   focus_node_id?: string;
   /**
-   * Token budget (estimated as ceil(characters / 4) of each item's canonical JSON); default 8000.
+   * Tokens; default 8000.
    */
   budget?: number;
-  /**
-   * Maximum stream items on this page; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too). Pages may hold fewer items to stay inside the response limit.
-   */
   limit?: number;
-  /**
-   * Opaque generation-bound cursor from a previous page of the same request.
-   */
   cursor?: string;
 }

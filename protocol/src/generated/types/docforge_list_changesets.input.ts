@@ -10,12 +10,6 @@ export interface DocforgeListChangesetsInput {
    * true: every status.
    */
   history?: boolean;
-  /**
-   * Maximum records in this page; at most the project max_results.
-   */
   limit?: number;
-  /**
-   * next_cursor of the previous page of the same request.
-   */
   cursor?: string;
 }

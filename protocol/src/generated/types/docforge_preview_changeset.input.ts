@@ -4,7 +4,7 @@
 export interface DocforgePreviewChangesetInput {
   changeset_id: string;
   /**
-   * A view id declared under [[views]] in docforge.toml (never a renderer name or a command).
+   * A [[views]] id.
    */
   view: string;
 }

@@ -3,11 +3,11 @@
 
 export interface DocforgeRenderStatusInput {
   /**
-   * One declared view id; omitted: every declared view.
+   * A declared view id; omitted: all.
    */
   view?: string;
   /**
-   * Run the side-effect-free full-render equivalence oracle (renders in memory, writes nothing).
+   * Also render in memory and compare.
    */
   deep?: boolean;
 }

@@ -3,12 +3,6 @@
 
 export interface DocforgeValidateChangesetInput {
   changeset_id: string;
-  /**
-   * Maximum records in this page; at most the project max_results.
-   */
   limit?: number;
-  /**
-   * next_cursor of the previous page of the same request.
-   */
   cursor?: string;
 }

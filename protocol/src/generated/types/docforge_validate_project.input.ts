@@ -2,16 +2,10 @@
 /* eslint-disable */
 
 export interface DocforgeValidateProjectInput {
-  /**
-   * Maximum items; at most the project max_results (a larger explicit value is refused).
-   */
   limit?: number;
   /**
    * @maxItems 2
    */
   severities?: [] | ['error' | 'warning'] | ['error' | 'warning', 'error' | 'warning'];
-  /**
-   * Opaque generation-bound cursor from a previous page (next_cursor).
-   */
   cursor?: string;
 }

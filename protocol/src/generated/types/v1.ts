@@ -4,29 +4,24 @@
 export type Operation = Operation1 & Operation2;
 export type Operation1 = OpNodeCreate | OpNodeUpdate | OpNodeMove | OpRelationshipUpdate | OpNodeDelete;
 export type NodeId = string;
+export type Label = string;
 /**
  * @maxItems 256
  */
-export type TagList = string[];
+export type TagList = Label[];
 export type Relpath = string;
-/**
- * Sets metadata fields and/or replaces the body of an existing node.
- */
 export type OpNodeUpdate = OpNodeUpdate1 & OpNodeUpdate2;
 export type OpNodeUpdate1 = {
   [k: string]: unknown;
 };
 export type Hex64 = string;
-/**
- * Queues relation additions and removals of one source node without rewriting its body; an empty list is refused.
- */
 export type OpRelationshipUpdate = OpRelationshipUpdate1 & OpRelationshipUpdate2;
 export type OpRelationshipUpdate1 = {
   [k: string]: unknown;
 };
 export type RelationName = string;
 /**
- * One changeset operation (issue 10; contract "Isolated proposal tools"), snake_case JSON. This file is the one definition of the operations: changeset.schema.json and every proposal tool input schema reference its definitions ($ref; protocol/scripts/proposal-schemas.mjs writes them), and protocol/test/operation-schema.test.ts checks that none copies them.
+ * One changeset operation (issue 10; contract "Isolated proposal tools"), snake_case JSON. This file is the one definition of the operations: changeset.schema.json and every proposal tool input schema reference its definitions ($ref; protocol/scripts/proposal-schemas.mjs writes them), and protocol/test/operation-schema.test.ts checks that none copies them. Each operation is documented by the description of its docforge_propose_<op> tool.
  */
 export type ChangesetOperation = Operation;
 export type DocforgeAbandonChangesetOutput = ToolEnvelope & DocforgeAbandonChangesetOutput1;
@@ -51,17 +46,11 @@ export type DocforgeProjectInfoOutput = ToolEnvelope & DocforgeProjectInfoOutput
 export type DocforgeProposeNodeCreateOutput = ToolEnvelope & DocforgeProposeNodeCreateOutput1;
 export type DocforgeProposeNodeDeleteOutput = ToolEnvelope & DocforgeProposeNodeDeleteOutput1;
 export type DocforgeProposeNodeMoveOutput = ToolEnvelope & DocforgeProposeNodeMoveOutput1;
-/**
- * Proposes one node_update.
- */
 export type DocforgeProposeNodeUpdateInput = DocforgeProposeNodeUpdateInput1 & DocforgeProposeNodeUpdateInput2;
 export type DocforgeProposeNodeUpdateInput1 = {
   [k: string]: unknown;
 };
 export type DocforgeProposeNodeUpdateOutput = ToolEnvelope & DocforgeProposeNodeUpdateOutput1;
-/**
- * Proposes one relationship_update.
- */
 export type DocforgeProposeRelationshipUpdateInput = DocforgeProposeRelationshipUpdateInput1 & DocforgeProposeRelationshipUpdateInput2;
 export type DocforgeProposeRelationshipUpdateInput1 = {
   [k: string]: unknown;
@@ -119,9 +108,6 @@ export interface ChangesetDocument {
   created_at: string;
   updated_at: string;
 }
-/**
- * Creates a node in a new .md file (TOML front matter) or as a [[node]] record in a .toml file, inside a content root.
- */
 export interface OpNodeCreate {
   op: 'node_create';
   node: NodeFields;
@@ -130,11 +116,11 @@ export interface OpNodeCreate {
 }
 export interface NodeFields {
   id: NodeId;
-  kind: string;
+  kind: Label;
   title: string;
-  family?: string;
-  authority?: string;
-  status?: string;
+  family?: Label;
+  authority?: Label;
+  status?: Label;
   tags?: TagList;
   relations?: {
     /**
@@ -152,15 +138,12 @@ export interface OpNodeUpdate2 {
 }
 export interface NodeSet {
   title?: string;
-  kind?: string;
-  family?: string;
-  authority?: string;
-  status?: string;
+  kind?: Label;
+  family?: Label;
+  authority?: Label;
+  status?: Label;
   tags?: TagList;
 }
-/**
- * Moves a node's source to a new path inside a content root.
- */
 export interface OpNodeMove {
   op: 'node_move';
   node_id: NodeId;
@@ -186,9 +169,6 @@ export interface RelationRef {
   relation: RelationName;
   target_id: NodeId;
 }
-/**
- * Deletes a node (its file, or its [[node]] record).
- */
 export interface OpNodeDelete {
   op: 'node_delete';
   node_id: NodeId;
@@ -1329,12 +1309,9 @@ export interface DocforgeProjectInfoOutput1 {
     [k: string]: unknown;
   };
 }
-/**
- * Proposes one node_create.
- */
 export interface DocforgeProposeNodeCreateInput {
   /**
-   * A draft or ready changeset of the bound writer to add to; omitted: a new one.
+   * Omitted: a new changeset.
    */
   changeset_id?: string;
   node: NodeFields;
@@ -1344,12 +1321,9 @@ export interface DocforgeProposeNodeCreateInput {
 export interface DocforgeProposeNodeCreateOutput1 {
   result?: MutationResult;
 }
-/**
- * Proposes one node_delete.
- */
 export interface DocforgeProposeNodeDeleteInput {
   /**
-   * A draft or ready changeset of the bound writer to add to; omitted: a new one.
+   * Omitted: a new changeset.
    */
   changeset_id?: string;
   node_id: NodeId;
@@ -1358,12 +1332,9 @@ export interface DocforgeProposeNodeDeleteInput {
 export interface DocforgeProposeNodeDeleteOutput1 {
   result?: MutationResult;
 }
-/**
- * Proposes one node_move.
- */
 export interface DocforgeProposeNodeMoveInput {
   /**
-   * A draft or ready changeset of the bound writer to add to; omitted: a new one.
+   * Omitted: a new changeset.
    */
   changeset_id?: string;
   node_id: NodeId;
@@ -1375,7 +1346,7 @@ export interface DocforgeProposeNodeMoveOutput1 {
 }
 export interface DocforgeProposeNodeUpdateInput2 {
   /**
-   * A draft or ready changeset of the bound writer to add to; omitted: a new one.
+   * Omitted: a new changeset.
    */
   changeset_id?: string;
   node_id: NodeId;
@@ -1388,7 +1359,7 @@ export interface DocforgeProposeNodeUpdateOutput1 {
 }
 export interface DocforgeProposeRelationshipUpdateInput2 {
   /**
-   * A draft or ready changeset of the bound writer to add to; omitted: a new one.
+   * Omitted: a new changeset.
    */
   changeset_id?: string;
   source_id: NodeId;

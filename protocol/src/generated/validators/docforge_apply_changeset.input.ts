@@ -3,7 +3,7 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_docforge_apply_changeset_input = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_apply_changeset.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$","description":"The exact final changeset_sha256 the reviewer approved."}},"required":["changeset_id","changeset_sha256"],"additionalProperties":false};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_apply_changeset.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$","description":"The hash the reviewer approved."}},"required":["changeset_id","changeset_sha256"],"additionalProperties":false};
 const func2 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", "u");
 const pattern1 = new RegExp("^[0-9a-f]{64}$", "u");

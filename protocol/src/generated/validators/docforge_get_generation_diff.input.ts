@@ -3,7 +3,7 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_docforge_get_generation_diff_input = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_generation_diff.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum retained items (plus response-limit omissions) in this page; capped by the project max_results (an explicit larger value is rejected; omitted limits are capped too)."},"cursor":{"type":"string","minLength":1,"maxLength":8192,"description":"Opaque generation-bound cursor from a previous page (pagination.next_cursor)."}},"required":[],"additionalProperties":false};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_generation_diff.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":10000},"cursor":{"type":"string","minLength":1,"maxLength":8192}},"additionalProperties":false};
 const func2 = runtime_ucs2length.default;
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){

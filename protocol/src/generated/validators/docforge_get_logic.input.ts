@@ -3,7 +3,7 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_docforge_get_logic_input = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_logic.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact owner node id of a function or method, e.g. \"code:lib/route.js#buildRouting\"."},"limit":{"type":"integer","minimum":1,"maximum":1000,"description":"Maximum number of steps returned (default 200, capped by the project max_results); flows are those between returned steps."}},"required":["node_id"],"additionalProperties":false};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_logic.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Owner node id, e.g. \"code:lib/route.js#buildRouting\"."},"limit":{"type":"integer","minimum":1,"maximum":1000}},"required":["node_id"],"additionalProperties":false};
 const func2 = runtime_ucs2length.default;
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){

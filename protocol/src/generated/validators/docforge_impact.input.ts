@@ -3,7 +3,7 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_docforge_impact_input = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_impact.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Exact node id, e.g. \"REQ-PAY-001\" or \"code:lib/route.js\"."},"depth":{"type":"integer","minimum":1,"maximum":10,"description":"Maximum hop count."},"relations":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Only follow these relation names."},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum items; at most the project max_results (a larger explicit value is refused)."}},"required":["node_id"],"additionalProperties":false};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_impact.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024},"depth":{"type":"integer","minimum":1,"maximum":10},"relations":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Only follow these relation names."},"limit":{"type":"integer","minimum":1,"maximum":10000}},"required":["node_id"],"additionalProperties":false};
 const func2 = runtime_ucs2length.default;
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){

@@ -4,7 +4,7 @@
 import runtime_equal from 'ajv/dist/runtime/equal.js';
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_docforge_list_changesets_input = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_list_changesets.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"statuses":{"type":"array","uniqueItems":true,"minItems":1,"items":{"enum":["draft","ready","stale","applied","abandoned"]}},"history":{"type":"boolean","description":"true: every status."},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum records in this page; at most the project max_results."},"cursor":{"type":"string","minLength":1,"maxLength":4096,"description":"next_cursor of the previous page of the same request."}},"required":[],"additionalProperties":false};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_list_changesets.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"statuses":{"type":"array","uniqueItems":true,"minItems":1,"items":{"enum":["draft","ready","stale","applied","abandoned"]}},"history":{"type":"boolean","description":"true: every status."},"limit":{"type":"integer","minimum":1,"maximum":10000},"cursor":{"type":"string","minLength":1,"maxLength":4096}},"additionalProperties":false};
 const func0 = runtime_equal.default;
 const func3 = runtime_ucs2length.default;
 

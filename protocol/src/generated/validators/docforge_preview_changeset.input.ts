@@ -3,7 +3,7 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_docforge_preview_changeset_input = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_preview_changeset.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["changeset_id","view"],"properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"view":{"type":"string","maxLength":64,"pattern":"^[a-z0-9][a-z0-9._-]{0,63}$","description":"A view id declared under [[views]] in docforge.toml (never a renderer name or a command)."}},"additionalProperties":false};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_preview_changeset.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","required":["changeset_id","view"],"properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"view":{"type":"string","maxLength":64,"pattern":"^[a-z0-9][a-z0-9._-]{0,63}$","description":"A [[views]] id."}},"additionalProperties":false};
 const func2 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", "u");
 const pattern1 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");

@@ -2,7 +2,7 @@
 // @ts-nocheck
 /* eslint-disable */
 export const validate_docforge_project_info_input = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_project_info.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{},"required":[],"additionalProperties":false};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_project_info.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{},"additionalProperties":false};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_project_info.input.schema.json" */;

@@ -3,7 +3,7 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_docforge_render_status_input = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_render_status.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"view":{"type":"string","maxLength":64,"pattern":"^[a-z0-9][a-z0-9._-]{0,63}$","description":"One declared view id; omitted: every declared view."},"deep":{"type":"boolean","description":"Run the side-effect-free full-render equivalence oracle (renders in memory, writes nothing)."}},"additionalProperties":false};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_render_status.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"view":{"type":"string","maxLength":64,"pattern":"^[a-z0-9][a-z0-9._-]{0,63}$","description":"A declared view id; omitted: all."},"deep":{"type":"boolean","description":"Also render in memory and compare."}},"additionalProperties":false};
 const func2 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^[a-z0-9][a-z0-9._-]{0,63}$", "u");
 

@@ -3,9 +3,51 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_docforge_search_input = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_search.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":10000,"description":"Free-text query (bm25-ranked). Each whitespace-separated chunk is searched as a phrase of its words, up to 32 distinct phrases; English stop words are ignored when other words remain. Every chunk not searched is listed in result.dropped_terms."},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum items; at most the project max_results (a larger explicit value is refused)."},"kinds":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Node kinds to include (any of)."},"families":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Families to include (any of)."},"authorities":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Authorities to include (any of)."},"statuses":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Statuses to include (any of)."},"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Tags to include (any of)."},"languages":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Code languages to include (any of)."},"capabilities":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Code capabilities a node must all have."}},"required":["query"],"additionalProperties":false};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_search.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":10000,"description":"Whitespace-separated chunks are phrases (at most 32)."},"limit":{"type":"integer","minimum":1,"maximum":10000},"kinds":{"$ref":"https://docforge.dev/schemas/v1/tools/docforge_search.input.schema.json/definitions/values"},"families":{"$ref":"https://docforge.dev/schemas/v1/tools/docforge_search.input.schema.json/definitions/values"},"authorities":{"$ref":"https://docforge.dev/schemas/v1/tools/docforge_search.input.schema.json/definitions/values"},"statuses":{"$ref":"https://docforge.dev/schemas/v1/tools/docforge_search.input.schema.json/definitions/values"},"tags":{"$ref":"https://docforge.dev/schemas/v1/tools/docforge_search.input.schema.json/definitions/values"},"languages":{"$ref":"https://docforge.dev/schemas/v1/tools/docforge_search.input.schema.json/definitions/values"},"capabilities":{"$ref":"https://docforge.dev/schemas/v1/tools/docforge_search.input.schema.json/definitions/values","description":"A node must have all of them."}},"required":["query"],"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime_ucs2length.default;
+const schema7 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_search.input.schema.json/definitions/values","type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":64,"uniqueItems":true,"description":"Exact values; a node matches any of them."};
+
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_search.input.schema.json/definitions/values" */;
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+if(data.length > 64) (vErrors ??= []).push({instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(typeof data0 === "string"){
+if(func3(data0) > 256) (vErrors ??= []).push({instancePath:instancePath+"/" + i0,schemaPath:"#/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
+if(func3(data0) < 1) (vErrors ??= []).push({instancePath:instancePath+"/" + i0,schemaPath:"#/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+let i1 = data.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+(vErrors ??= []).push({instancePath,schemaPath:"#/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}), errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_search.input.schema.json" */;
@@ -36,249 +78,25 @@ if(data1 < 1 || isNaN(data1)) (vErrors ??= []).push({instancePath:instancePath+"
 }
 }
 if(data.kinds !== undefined){
-let data2 = data.kinds;
-if(Array.isArray(data2)){
-if(data2.length > 64) (vErrors ??= []).push({instancePath:instancePath+"/kinds",schemaPath:"#/properties/kinds/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-if(typeof data3 === "string"){
-if(func3(data3) > 256) (vErrors ??= []).push({instancePath:instancePath+"/kinds/" + i0,schemaPath:"#/properties/kinds/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
-if(func3(data3) < 1) (vErrors ??= []).push({instancePath:instancePath+"/kinds/" + i0,schemaPath:"#/properties/kinds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/kinds/" + i0,schemaPath:"#/properties/kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-}
-let i1 = data2.length;
-let j0;
-if(i1 > 1){
-const indices0 = {};
-for(;i1--;){
-let item0 = data2[i1];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-(vErrors ??= []).push({instancePath:instancePath+"/kinds",schemaPath:"#/properties/kinds/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}), errors++;
-break;
-}
-indices0[item0] = i1;
-}
-}
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/kinds",schemaPath:"#/properties/kinds/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
-}
+if(!(validate22(data.kinds, {instancePath:instancePath+"/kinds",parentData:data,parentDataProperty:"kinds",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.families !== undefined){
-let data4 = data.families;
-if(Array.isArray(data4)){
-if(data4.length > 64) (vErrors ??= []).push({instancePath:instancePath+"/families",schemaPath:"#/properties/families/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
-const len1 = data4.length;
-for(let i2=0; i2<len1; i2++){
-let data5 = data4[i2];
-if(typeof data5 === "string"){
-if(func3(data5) > 256) (vErrors ??= []).push({instancePath:instancePath+"/families/" + i2,schemaPath:"#/properties/families/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
-if(func3(data5) < 1) (vErrors ??= []).push({instancePath:instancePath+"/families/" + i2,schemaPath:"#/properties/families/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/families/" + i2,schemaPath:"#/properties/families/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-}
-let i3 = data4.length;
-let j1;
-if(i3 > 1){
-const indices1 = {};
-for(;i3--;){
-let item1 = data4[i3];
-if(typeof item1 !== "string"){
-continue;
-}
-if(typeof indices1[item1] == "number"){
-j1 = indices1[item1];
-(vErrors ??= []).push({instancePath:instancePath+"/families",schemaPath:"#/properties/families/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)"}), errors++;
-break;
-}
-indices1[item1] = i3;
-}
-}
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/families",schemaPath:"#/properties/families/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
-}
+if(!(validate22(data.families, {instancePath:instancePath+"/families",parentData:data,parentDataProperty:"families",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.authorities !== undefined){
-let data6 = data.authorities;
-if(Array.isArray(data6)){
-if(data6.length > 64) (vErrors ??= []).push({instancePath:instancePath+"/authorities",schemaPath:"#/properties/authorities/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
-const len2 = data6.length;
-for(let i4=0; i4<len2; i4++){
-let data7 = data6[i4];
-if(typeof data7 === "string"){
-if(func3(data7) > 256) (vErrors ??= []).push({instancePath:instancePath+"/authorities/" + i4,schemaPath:"#/properties/authorities/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
-if(func3(data7) < 1) (vErrors ??= []).push({instancePath:instancePath+"/authorities/" + i4,schemaPath:"#/properties/authorities/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/authorities/" + i4,schemaPath:"#/properties/authorities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-}
-let i5 = data6.length;
-let j2;
-if(i5 > 1){
-const indices2 = {};
-for(;i5--;){
-let item2 = data6[i5];
-if(typeof item2 !== "string"){
-continue;
-}
-if(typeof indices2[item2] == "number"){
-j2 = indices2[item2];
-(vErrors ??= []).push({instancePath:instancePath+"/authorities",schemaPath:"#/properties/authorities/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i5+" are identical)"}), errors++;
-break;
-}
-indices2[item2] = i5;
-}
-}
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/authorities",schemaPath:"#/properties/authorities/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
-}
+if(!(validate22(data.authorities, {instancePath:instancePath+"/authorities",parentData:data,parentDataProperty:"authorities",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.statuses !== undefined){
-let data8 = data.statuses;
-if(Array.isArray(data8)){
-if(data8.length > 64) (vErrors ??= []).push({instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
-const len3 = data8.length;
-for(let i6=0; i6<len3; i6++){
-let data9 = data8[i6];
-if(typeof data9 === "string"){
-if(func3(data9) > 256) (vErrors ??= []).push({instancePath:instancePath+"/statuses/" + i6,schemaPath:"#/properties/statuses/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
-if(func3(data9) < 1) (vErrors ??= []).push({instancePath:instancePath+"/statuses/" + i6,schemaPath:"#/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/statuses/" + i6,schemaPath:"#/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-}
-let i7 = data8.length;
-let j3;
-if(i7 > 1){
-const indices3 = {};
-for(;i7--;){
-let item3 = data8[i7];
-if(typeof item3 !== "string"){
-continue;
-}
-if(typeof indices3[item3] == "number"){
-j3 = indices3[item3];
-(vErrors ??= []).push({instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j3},message:"must NOT have duplicate items (items ## "+j3+" and "+i7+" are identical)"}), errors++;
-break;
-}
-indices3[item3] = i7;
-}
-}
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/statuses",schemaPath:"#/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
-}
+if(!(validate22(data.statuses, {instancePath:instancePath+"/statuses",parentData:data,parentDataProperty:"statuses",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.tags !== undefined){
-let data10 = data.tags;
-if(Array.isArray(data10)){
-if(data10.length > 64) (vErrors ??= []).push({instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
-const len4 = data10.length;
-for(let i8=0; i8<len4; i8++){
-let data11 = data10[i8];
-if(typeof data11 === "string"){
-if(func3(data11) > 256) (vErrors ??= []).push({instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
-if(func3(data11) < 1) (vErrors ??= []).push({instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-}
-let i9 = data10.length;
-let j4;
-if(i9 > 1){
-const indices4 = {};
-for(;i9--;){
-let item4 = data10[i9];
-if(typeof item4 !== "string"){
-continue;
-}
-if(typeof indices4[item4] == "number"){
-j4 = indices4[item4];
-(vErrors ??= []).push({instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j4},message:"must NOT have duplicate items (items ## "+j4+" and "+i9+" are identical)"}), errors++;
-break;
-}
-indices4[item4] = i9;
-}
-}
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
-}
+if(!(validate22(data.tags, {instancePath:instancePath+"/tags",parentData:data,parentDataProperty:"tags",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.languages !== undefined){
-let data12 = data.languages;
-if(Array.isArray(data12)){
-if(data12.length > 64) (vErrors ??= []).push({instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
-const len5 = data12.length;
-for(let i10=0; i10<len5; i10++){
-let data13 = data12[i10];
-if(typeof data13 === "string"){
-if(func3(data13) > 256) (vErrors ??= []).push({instancePath:instancePath+"/languages/" + i10,schemaPath:"#/properties/languages/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
-if(func3(data13) < 1) (vErrors ??= []).push({instancePath:instancePath+"/languages/" + i10,schemaPath:"#/properties/languages/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/languages/" + i10,schemaPath:"#/properties/languages/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-}
-let i11 = data12.length;
-let j5;
-if(i11 > 1){
-const indices5 = {};
-for(;i11--;){
-let item5 = data12[i11];
-if(typeof item5 !== "string"){
-continue;
-}
-if(typeof indices5[item5] == "number"){
-j5 = indices5[item5];
-(vErrors ??= []).push({instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j5},message:"must NOT have duplicate items (items ## "+j5+" and "+i11+" are identical)"}), errors++;
-break;
-}
-indices5[item5] = i11;
-}
-}
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/languages",schemaPath:"#/properties/languages/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
-}
+if(!(validate22(data.languages, {instancePath:instancePath+"/languages",parentData:data,parentDataProperty:"languages",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 if(data.capabilities !== undefined){
-let data14 = data.capabilities;
-if(Array.isArray(data14)){
-if(data14.length > 64) (vErrors ??= []).push({instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
-const len6 = data14.length;
-for(let i12=0; i12<len6; i12++){
-let data15 = data14[i12];
-if(typeof data15 === "string"){
-if(func3(data15) > 256) (vErrors ??= []).push({instancePath:instancePath+"/capabilities/" + i12,schemaPath:"#/properties/capabilities/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
-if(func3(data15) < 1) (vErrors ??= []).push({instancePath:instancePath+"/capabilities/" + i12,schemaPath:"#/properties/capabilities/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/capabilities/" + i12,schemaPath:"#/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
-}
-}
-let i13 = data14.length;
-let j6;
-if(i13 > 1){
-const indices6 = {};
-for(;i13--;){
-let item6 = data14[i13];
-if(typeof item6 !== "string"){
-continue;
-}
-if(typeof indices6[item6] == "number"){
-j6 = indices6[item6];
-(vErrors ??= []).push({instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/uniqueItems",keyword:"uniqueItems",params:{i: i13, j: j6},message:"must NOT have duplicate items (items ## "+j6+" and "+i13+" are identical)"}), errors++;
-break;
-}
-indices6[item6] = i13;
-}
-}
-} else {
-(vErrors ??= []).push({instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
-}
+if(!(validate22(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;

@@ -3,7 +3,7 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_docforge_validate_changeset_input = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_changeset.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum records in this page; at most the project max_results."},"cursor":{"type":"string","minLength":1,"maxLength":4096,"description":"next_cursor of the previous page of the same request."}},"required":["changeset_id"],"additionalProperties":false};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_changeset.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"limit":{"type":"integer","minimum":1,"maximum":10000},"cursor":{"type":"string","minLength":1,"maxLength":4096}},"required":["changeset_id"],"additionalProperties":false};
 const func2 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", "u");
 

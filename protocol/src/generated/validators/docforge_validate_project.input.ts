@@ -4,7 +4,7 @@
 import runtime_equal from 'ajv/dist/runtime/equal.js';
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_docforge_validate_project_input = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_project.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":10000,"description":"Maximum items; at most the project max_results (a larger explicit value is refused)."},"severities":{"type":"array","items":{"enum":["error","warning"]},"maxItems":2,"uniqueItems":true},"cursor":{"type":"string","minLength":1,"maxLength":8192,"description":"Opaque generation-bound cursor from a previous page (next_cursor)."}},"required":[],"additionalProperties":false};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_project.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":10000},"severities":{"type":"array","items":{"enum":["error","warning"]},"maxItems":2,"uniqueItems":true},"cursor":{"type":"string","minLength":1,"maxLength":8192}},"additionalProperties":false};
 const func0 = runtime_equal.default;
 const func3 = runtime_ucs2length.default;
 

@@ -3,7 +3,7 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_docforge_visualize_input = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_visualize.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","description":"At most one of node_id and query; neither opens the overview. There is no way to select a project, database, template, host, port, path or SQL.","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024,"description":"Focus this exact stable node id (node_not_found when absent)."},"query":{"type":"string","minLength":1,"maxLength":256,"description":"One bounded lexical query the browser runs as its search."}},"required":[],"additionalProperties":false,"not":{"required":["node_id","query"]}};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_visualize.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"node_id":{"type":"string","minLength":1,"maxLength":1024},"query":{"type":"string","minLength":1,"maxLength":256}},"additionalProperties":false,"not":{"required":["node_id","query"]}};
 const func2 = runtime_ucs2length.default;
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
