@@ -114,7 +114,7 @@ export function splitTaskTerms(task: string): { terms: string[]; dropped: string
  * Characters of the plan's `dropped_terms` list (its JSON): a 10,000-character task can drop
  * thousands of words, and the plan must fit one page at the floor of `[limits].max_output_chars`.
  */
-export const MAX_PLAN_DROPPED_TERM_CHARS = 400;
+export const MAX_PLAN_DROPPED_TERM_CHARS = 160;
 
 /** The listed prefix of `dropped` within {@link MAX_PLAN_DROPPED_TERM_CHARS}, with the total when cut. */
 function listedDroppedTerms(dropped: string[]): { dropped_terms: string[]; dropped_terms_total?: number } {
