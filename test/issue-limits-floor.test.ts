@@ -1,9 +1,11 @@
 // Pins issue 30 item 8 (CONFORMANCE "bootstrap answers at the smallest allowed max_output_chars"): with a 255-character project root in application mode, a configured max_output_chars of 2000 is raised to the 4,000-character floor with a warning; at that floor bootstrap and get_contract return every contract-required record (their compact forms), and EVERY registered tool answers within the limit, with valid and with invalid arguments, never internal_error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MIN_MAX_OUTPUT_CHARS } from '@docforge/project';
+import { CLI_ENTRY } from './helpers/paths.js';
 import { tempDir } from './helpers/projects.js';
 import { useServer, type Json, type RawResult, type Server } from './helpers/server.js';
 
@@ -137,6 +139,16 @@ test('a 255-character root in application mode at a configured 2000: raised to t
     }
   }
   await fits(s, 'docforge_stop_visualization', {}, 'cleanup');
+});
+
+test('docforge validate reports the raise as a warning with file and line; the descriptor stays valid', () => {
+  const root = projectWithRoot(255);
+  const out = execFileSync(process.execPath, [CLI_ENTRY, 'validate'], { cwd: root, encoding: 'utf8' });
+  assert.match(out, /^warning max_output_chars_raised: docforge\.toml:11: \[limits\]\.max_output_chars = 2000 is below the floor of 4000 characters.*; 4000 is used$/m);
+  assert.match(out, /valid/);
+  const json = JSON.parse(execFileSync(process.execPath, [CLI_ENTRY, 'validate', '--json'], { cwd: root, encoding: 'utf8' })) as Json;
+  assert.equal(json.valid, true);
+  assert.deepEqual(json.issues.filter((i: Json) => i.code === 'max_output_chars_raised').map((i: Json) => [i.severity, i.path, i.line]), [['warning', 'docforge.toml', 11]]);
 });
 
 test('get_task_context pages at the floor: the plan of a 10,000-character task fits, and the pages reach every evidence item', async () => {
