@@ -186,7 +186,11 @@ test('a node file that is a symlink inside the content roots is written through,
 test('the compact receipt keeps the applied lifecycle, exact hash, changed-source counts and a refresh summary; an impossible receipt fails in preflight', async () => {
   const root = exampleProjectCopy();
   editDescriptor(root, 'max_output_chars = 60000', 'max_output_chars = 2000');
-  const ids = ['CMP-AUTH-GATEWAY', 'CMP-MEMORY-LEDGER-STORE', 'CMP-BASE-SERVICE', 'CMP-SETTLEMENT-JOB', 'CMP-LEDGER', 'CMP-REFUND-SERVICE', 'CMP-FRAUD-SCORER', 'CMP-ERRORS', 'CMP-RETRY', 'CMP-IDEMPOTENCY-STORE'];
+  // Enough changed sources that the full receipt exceeds the limit (2000, raised to the 4,000-character floor: issue 30, item 8).
+  const ids = [
+    'CMP-AUTH-GATEWAY', 'CMP-MEMORY-LEDGER-STORE', 'CMP-BASE-SERVICE', 'CMP-SETTLEMENT-JOB', 'CMP-LEDGER', 'CMP-REFUND-SERVICE', 'CMP-FRAUD-SCORER', 'CMP-ERRORS', 'CMP-RETRY', 'CMP-IDEMPOTENCY-STORE',
+    ...['PAY-001', 'PAY-002', 'PAY-003', 'PAY-004', 'PAY-005', 'LED-001', 'LED-002', 'LED-003', 'LED-004', 'FRD-001', 'FRD-002', 'FRD-003', 'FRD-004', 'PLT-001', 'PLT-002', 'PLT-003'].map((n) => `REQ-${n}`),
+  ];
   const writer = await useServer(root, { proposalWriter: 'agent' });
   const reg = (await writer.call('docforge_register_changes', { operations: ids.map((id) => ({ op: 'node_update', node_id: id, set: { status: 'deprecated' } })) })).result!;
   assert.equal(reg.status, 'ready');

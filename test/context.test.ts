@@ -8,6 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { pino } from 'pino';
 import { createReadOnlyServer } from '@docforge/mcp-server';
 import type { ToolName } from '@docforge/policy';
+import { MIN_MAX_OUTPUT_CHARS } from '@docforge/project';
 import { EXAMPLES_DIR } from './helpers/paths.js';
 import { exampleProjectCopy, fastifyProjectCopy, tempDir } from './helpers/projects.js';
 import { expectError, useServer, type Envelope, type Server } from './helpers/server.js';
@@ -311,33 +312,47 @@ describe('response size limits', async () => {
   writeFileSync(path.join(root, 'docforge.toml'), descriptor(2000));
   // A huge body: its get_context entry cannot fit one page at 2000 characters.
   writeFileSync(path.join(root, 'docs', 'huge.md'), `+++\nid = "HUGE-1"\nkind = "document"\ntitle = "Huge idempotency notes"\n\n[relations]\nrelates_to = ["REQ-PAY-002"]\n+++\n# Huge\n\n${'Idempotency keys and ledger balance details. '.repeat(3000)}\n`);
+  // A huge body under a long title, related to nothing: its get_context entry (title and a 1,500-character
+  // excerpt) cannot fit one page at the 4,000-character floor (the huge body alone now fits, excerpted).
+  writeFileSync(path.join(root, 'docs', 'huge-entry.md'), `+++\nid = "HUGE-ENTRY-1"\nkind = "document"\ntitle = "${'Huge idempotency notes entry '.repeat(90)}"\n+++\n# Huge entry\n\n${'Idempotency keys and ledger balance details. '.repeat(3000)}\n`);
   // A huge title: its metadata-only task-context evidence item cannot fit one page at 5000 characters.
   writeFileSync(path.join(root, 'docs', 'long-title.md'), `+++\nid = "LONG-TITLE-1"\nkind = "document"\ntitle = "${'An extremely long title about idempotency '.repeat(60)}"\n\n[relations]\nrelates_to = ["REQ-PAY-002"]\n+++\n# Long\n\nShort body.\n`);
   const s = await useServer(root);
+  // A configured 2000 is raised to the floor (issue 30, item 8): the responses keep within that effective limit.
+  const effective = MIN_MAX_OUTPUT_CHARS;
 
-  test('get_context at max_output_chars = 2000: an oversized entry advances exactly once and no response exceeds the limit', async () => {
-    for (const args of [{ node_id: 'HUGE-1', budget: 20_000 }, { node_id: 'REQ-PAY-002', budget: 20_000, limit: 10 }, { query: 'huge idempotency notes', budget: 20_000 }]) {
-      const { items } = await readAll(s, 'docforge_get_context', args, 2000);
+  test('get_context at max_output_chars = 2000 (raised to the floor): an oversized entry advances exactly once and no response exceeds the limit', async () => {
+    assert.equal((await s.call('docforge_bootstrap')).result!.session_contract.limits.max_output_chars, effective);
+    for (const args of [{ node_id: 'HUGE-ENTRY-1', budget: 20_000 }, { query: 'huge idempotency notes', budget: 20_000 }]) {
+      const { items } = await readAll(s, 'docforge_get_context', args, effective);
       const ids = items.map((i) => i.id);
       assert.equal(new Set(ids).size, ids.length, 'each entry exactly once');
-      const huge = items.filter((i) => i.id === 'HUGE-1');
+      const huge = items.filter((i) => i.id === 'HUGE-ENTRY-1');
       assert.equal(huge.length, 1);
       assert.equal(huge[0]!.type, 'omission');
       assert.equal(huge[0]!.reason, 'response size limit');
       assert.match(huge[0]!.sha256, /^[0-9a-f]{64}$/);
-      assert.deepEqual(huge[0]!.retrieval, { tool: 'docforge_get_node', node_id: 'HUGE-1' });
+      assert.deepEqual(huge[0]!.retrieval, { tool: 'docforge_get_node', node_id: 'HUGE-ENTRY-1' });
+    }
+    // A huge body alone is excerpted: at the floor its entry fits, once, as focus and as a neighbour.
+    for (const args of [{ node_id: 'HUGE-1', budget: 20_000 }, { node_id: 'REQ-PAY-002', budget: 20_000, limit: 10 }]) {
+      const { items } = await readAll(s, 'docforge_get_context', args, effective);
+      const ids = items.map((i) => i.id);
+      assert.equal(new Set(ids).size, ids.length, 'each entry exactly once');
+      assert.deepEqual(items.filter((i) => i.id === 'HUGE-1').map((i) => i.type), ['entry']);
     }
     // Targeted retrieval remains available for the omitted node.
-    const node = await sized(s, 'docforge_get_node', { node_id: 'HUGE-1' });
-    assert.ok(node.chars <= 2000);
-    assert.equal(node.e.result!.node.id, 'HUGE-1');
+    const node = await sized(s, 'docforge_get_node', { node_id: 'HUGE-ENTRY-1' });
+    assert.ok(node.chars <= effective);
+    assert.equal(node.e.result!.node.id, 'HUGE-ENTRY-1');
   });
 
-  test('task context at max_output_chars = 2000 fails as result_too_large within the limit; with room it pages and omits the oversized item once', async () => {
-    const small = await sized(s, 'docforge_get_task_context', { task_kind: 'change', task: 'x', focus_node_id: 'HUGE-1' });
-    assert.ok(small.chars <= 2000);
-    assert.equal(small.e.ok, false);
-    assert.equal(small.e.error!.code, 'result_too_large');
+  test('task context at max_output_chars = 2000 (raised to the floor) answers within the limit, its plan included; with more room it pages and omits the oversized item once', async () => {
+    // Issue 30 item 8: at 2000 the plan did not fit (result_too_large); at the floor every page answers.
+    const { items: small, pages: smallPages } = await readAll(s, 'docforge_get_task_context', { task_kind: 'change', task: 'x', focus_node_id: 'HUGE-1' }, effective);
+    assert.equal(smallPages[0]!.plan.focus.node_id, 'HUGE-1');
+    assert.equal(new Set(small.map((i) => i.id)).size, small.length, 'each item exactly once');
+    assert.ok(small.some((i) => i.id === 'HUGE-1'));
     writeFileSync(path.join(root, 'docforge.toml'), descriptor(5000));
     const { items, pages } = await readAll(s, 'docforge_get_task_context', { task_kind: 'change', task: 'x', focus_node_id: 'REQ-PAY-002', budget: 200_000 }, 5000);
     const huge = items.filter((i) => i.id === 'LONG-TITLE-1');

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from './helpers/projects.js';
+import { MIN_MAX_OUTPUT_CHARS } from '@docforge/project';
 import { useServer } from './helpers/server.js';
 
 function project(maxOutputChars: number): string {
@@ -14,11 +15,11 @@ function project(maxOutputChars: number): string {
   return root;
 }
 
-test('at max_output_chars 2000 bootstrap answers its compact form; at 60000 the full form', async () => {
+test('at max_output_chars 2000 (raised to the 4,000-character floor) bootstrap answers its compact form; at 60000 the full form', async () => {
   const small = await useServer(project(2000));
   const boot = await small.call('docforge_bootstrap');
   assert.equal(boot.ok, true, JSON.stringify(boot.error));
-  assert.ok(JSON.stringify(boot).length <= 2000, `${JSON.stringify(boot).length} chars`);
+  assert.ok(JSON.stringify(boot).length <= MIN_MAX_OUTPUT_CHARS, `${JSON.stringify(boot).length} chars`);
   const r = boot.result!;
   assert.deepEqual(r.compact, { reason: 'max_output_chars', full_contract: 'docforge_get_contract' });
   assert.equal(r.binding.fixed, true);
@@ -26,7 +27,7 @@ test('at max_output_chars 2000 bootstrap answers its compact form; at 60000 the 
   assert.ok(String(r.index.active_index_path).endsWith('.sqlite'));
   assert.match(r.effective_policy.policy_hash, /^[0-9a-f]{64}$/);
   assert.equal(r.session_contract.version, 1);
-  assert.equal(r.session_contract.limits.max_output_chars, 2000);
+  assert.equal(r.session_contract.limits.max_output_chars, MIN_MAX_OUTPUT_CHARS, 'the effective limit');
   assert.ok(r.capabilities.tool_count > 5);
 
   const large = await useServer(project(60_000));

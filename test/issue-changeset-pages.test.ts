@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { MIN_MAX_OUTPUT_CHARS } from '@docforge/project';
 import { exampleProjectCopy } from './helpers/projects.js';
 import { useServer, type Json, type Server } from './helpers/server.js';
 
@@ -13,8 +14,10 @@ function setLimit(root: string, max: number): void {
   writeFileSync(file, readFileSync(file, 'utf8').replace(/max_output_chars = \d+/, `max_output_chars = ${max}`));
 }
 
-/** Walks every page of `tool` and returns the records seen; each response must fit `max`. */
-async function walk(s: Server, tool: (typeof PAGED)[number], args: Json, max: number): Promise<number> {
+/** Walks every page of `tool` and returns the records seen; each response must fit the effective limit of a configured `max`. */
+async function walk(s: Server, tool: (typeof PAGED)[number], args: Json, configured: number): Promise<number> {
+  // A configured value below the floor is raised to it (issue 30, item 8).
+  const max = Math.max(configured, MIN_MAX_OUTPUT_CHARS);
   let cursor: string | null = null;
   let records = 0;
   for (let page = 0; page < 400; page += 1) {
@@ -40,8 +43,9 @@ test('changeset read pages fit their limit with the real cursor and reach the la
   const registered = await s.call('docforge_register_changes', { operations });
   assert.equal(registered.ok, true, JSON.stringify(registered.error));
   const id = registered.result!.changeset_id as string;
-  // 2000 is the smallest allowed limit; 4000 with limit 5 is the case the issue reported.
-  for (const max of [2000, 2350, 2700, 3050, 3400, 4000]) {
+  // 2000 is the smallest value the descriptor accepts, raised to the 4,000-character floor (issue 30
+  // item 8); 4000 with limit 5 is the case the issue reported; the steps above it move the page boundaries.
+  for (const max of [2000, 4000, 4350, 4700, 5050, 5400]) {
     setLimit(root, max);
     for (const limit of [undefined, 5]) {
       const args = { changeset_id: id, ...(limit ? { limit } : {}) };

@@ -1,12 +1,15 @@
-// Pins issue 30 item 8 (CONFORMANCE "bootstrap answers at the smallest allowed max_output_chars"): with a 255-character project root, at max_output_chars 2000, bootstrap answers its compact form naming the root once, every tool's answer (errors included) fits the limit, a preflight refusal fits it, and a root longer than 255 characters is refused at start with project_root_invalid naming the limit.
+// Pins issue 30 item 8 (CONFORMANCE "bootstrap answers at the smallest allowed max_output_chars"): with a 255-character project root, at a configured max_output_chars of 2000 (raised to the 4,000-character floor), bootstrap answers its compact form naming the root once, every tool's answer (errors included) fits the limit, a preflight refusal fits it, and a root longer than 255 characters is refused at start with project_root_invalid naming the limit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { MIN_MAX_OUTPUT_CHARS } from '@docforge/project';
 import { tempDir } from './helpers/projects.js';
 import { expectError, useServer, type Json } from './helpers/server.js';
 
 const MAX = 2000;
+/** The limit the server applies: 2000 is raised to the floor (issue 30, item 8). */
+const EFFECTIVE = MIN_MAX_OUTPUT_CHARS;
 
 /** A directory whose real path is exactly `length` characters, with a small project in it. */
 function projectWithRoot(length: number): string {
@@ -26,7 +29,7 @@ function occurrences(text: string, needle: string): number {
   return text.split(needle).length - 1;
 }
 
-test('a 255-character root at max_output_chars 2000: bootstrap compact names the root once, and every answer fits', async () => {
+test('a 255-character root at max_output_chars 2000 (raised to the floor): bootstrap compact names the root once, and every answer fits', async () => {
   const root = projectWithRoot(255);
   assert.equal(root.length, 255);
   const s = await useServer(root, { proposalWriter: 'agent' });
@@ -34,7 +37,8 @@ test('a 255-character root at max_output_chars 2000: bootstrap compact names the
   const text = (raw.content as { text: string }[])[0]!.text;
   const boot = raw.structuredContent as Json;
   assert.equal(boot.ok, true, JSON.stringify(boot.error));
-  assert.ok(text.length <= MAX, `${text.length} characters`);
+  assert.ok(text.length <= EFFECTIVE, `${text.length} characters`);
+  assert.equal(boot.result.session_contract.limits.max_output_chars, EFFECTIVE);
   assert.deepEqual(boot.result.compact, { reason: 'max_output_chars', full_contract: 'docforge_get_contract' });
   assert.equal(boot.result.binding.project_root, root);
   assert.equal(boot.result.binding.paths_relative_to, 'project_root');
@@ -45,7 +49,7 @@ test('a 255-character root at max_output_chars 2000: bootstrap compact names the
   for (const tool of tools) {
     const r = await s.raw(tool.name as never, {});
     const t = (r.content as { text: string }[])[0]!.text;
-    assert.ok(t.length <= MAX, `${tool.name}: ${t.length} characters`);
+    assert.ok(t.length <= EFFECTIVE, `${tool.name}: ${t.length} characters`);
   }
 });
 
@@ -62,7 +66,7 @@ test('a preflight refusal fits max_output_chars even when the sync error is long
   ] as const) {
     const r = await s.raw(tool, args as Json);
     const t = (r.content as { text: string }[])[0]!.text;
-    assert.ok(t.length <= MAX, `${tool}: ${t.length} characters`);
+    assert.ok(t.length <= EFFECTIVE, `${tool}: ${t.length} characters`);
     const envelope = r.structuredContent as Json;
     assert.equal(envelope.ok, false, tool);
     assert.equal(typeof envelope.error.code, 'string');

@@ -12,6 +12,9 @@ function tinyLimit(root: string): void {
   writeFileSync(file, readFileSync(file, 'utf8').replace('max_output_chars = 60000', 'max_output_chars = 2000'));
 }
 
+/** Node creates beside the oversized update: enough that the full registration result exceeds the floor. */
+const CREATES = 16;
+
 function storedIds(root: string): string[] {
   const dir = path.join(root, '.docforge', 'changesets');
   return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.')) : [];
@@ -24,8 +27,9 @@ test('with a tiny limit: compact receipt for a committed registration; only the 
   const body = `# Double-entry ledger\n\n${'Every entry balances; "quotes", back\\slashes and ünïcödé survive. '.repeat(80)}\n`;
   const operations = [
     { op: 'node_update', node_id: 'CMP-LEDGER', body },
-    // Kinds outside the closed vocabulary: each create carries a warning, so the full result is large.
-    ...Array.from({ length: 6 }, (_, i) => ({ op: 'node_create', node: { id: `DOC-SIZE-${i}`, kind: 'memo', title: `Size ${i}` }, path: `docs/size-${i}.md`, body: `Size ${i}.\n` })),
+    // Kinds outside the closed vocabulary: each create carries a warning, so the full result is larger
+    // than the limit (2000 raised to the 4,000-character floor, issue 30 item 8).
+    ...Array.from({ length: CREATES }, (_, i) => ({ op: 'node_create', node: { id: `DOC-SIZE-${i}`, kind: 'memo', title: `Size ${i}` }, path: `docs/size-${i}.md`, body: `Size ${i}.\n` })),
   ];
   const registered = await server.call('docforge_register_changes', { operations });
   assert.equal(registered.ok, true, JSON.stringify(registered.error));
@@ -69,7 +73,7 @@ test('with a tiny limit: compact receipt for a committed registration; only the 
   assert.deepEqual(payload.changes.map((c) => c.index), [0]);
   assert.equal(payload.changes[0]!.after.title, 'Double-entry ledger');
   assert.ok(String(payload.changes[0]!.body_diff).includes('ünïcödé'), 'non-ASCII text survives the ASCII chunks');
-  assert.deepEqual(paged.map((c) => c.index), [1, 2, 3, 4, 5, 6], 'every other change once, in operation order, not chunked');
+  assert.deepEqual(paged.map((c) => c.index), Array.from({ length: CREATES }, (_, i) => i + 1), 'every other change once, in operation order, not chunked');
   assert.deepEqual([...payload.operations, ...paged.map((c) => stored.operations[c.index as number])], stored.operations, 'no operation duplicated or lost');
 });
 

@@ -34,6 +34,8 @@ const EXPECTED_FIT: Record<string, FitStrategy> = {
   docforge_get_node: 'node_body',
   docforge_get_changeset_diff: 'chunked',
   docforge_bootstrap: 'compact',
+  // Issue 30 item 8: get_contract answers its compact form at the max_output_chars floor.
+  docforge_get_contract: 'compact',
   docforge_create_changeset: 'receipt',
   docforge_register_changes: 'receipt',
   docforge_rebase_changeset: 'receipt',
@@ -47,7 +49,6 @@ const EXPECTED_FIT: Record<string, FitStrategy> = {
   docforge_apply_changeset: 'receipt',
   docforge_sync: 'none',
   docforge_project_info: 'none',
-  docforge_get_contract: 'none',
   docforge_get_logic: 'none',
   docforge_render_status: 'none',
   docforge_visualize: 'none',

@@ -2,9 +2,19 @@
  * Types and constants of the project descriptor `docforge.toml` (DESIGN.md section 3, schema
  * version 1), shared by loading, validation and `docforge init`.
  */
+import type { SourceIssue } from '@docforge/core';
 
 /** File name of the descriptor at the project root. */
 export const DESCRIPTOR_FILE = 'docforge.toml';
+
+/**
+ * The floor of `[limits].max_output_chars` in characters (issue 30, item 8): the smallest limit at
+ * which `docforge_bootstrap` and `docforge_get_contract` return every record the contract requires
+ * (their compact forms) with a 255-character project root in every capability mode, rounded up
+ * with a margin (measured 3,561 for get_contract in application mode, 1,912 for bootstrap; see
+ * docs/architecture.md). A lower configured value is raised to it with a validation warning.
+ */
+export const MIN_MAX_OUTPUT_CHARS = 4000;
 
 /** Largest accepted descriptor, in bytes (1 MiB); a larger docforge.toml is `descriptor_invalid`. */
 export const MAX_DESCRIPTOR_BYTES = 1024 * 1024;
@@ -95,7 +105,10 @@ export interface Descriptor {
   limits: {
     /** Cap for every collection tool, 1..10000. */
     max_results: number;
-    /** MCP response size limit in characters, 2000..10_000_000. */
+    /**
+     * The effective MCP response size limit in characters, {@link MIN_MAX_OUTPUT_CHARS}..10_000_000
+     * (a configured 2000..3999 is raised to the floor, with a warning in {@link Descriptor.warnings}).
+     */
     max_output_chars: number;
   };
   /** `dir` is the project-relative state directory (index, receipts, changesets). */
@@ -115,6 +128,12 @@ export interface Descriptor {
      */
     appliers: Record<string, ApplierPolicy>;
   };
+  /**
+   * Findings about a valid descriptor (severity `warning`, path `docforge.toml`, with the line),
+   * reported by validation like other source findings; absent when there are none. Today only
+   * `max_output_chars_raised`: `[limits].max_output_chars` below {@link MIN_MAX_OUTPUT_CHARS}.
+   */
+  warnings?: SourceIssue[];
 }
 
 /** One `[proposals.appliers.ID]` table. */

@@ -9,12 +9,13 @@
  */
 import { outlineToml } from './toml-outline.js';
 import {
-  BUILTIN_CODE_ADAPTERS, type Descriptor, type ProposalWriterPolicy, type ApplierPolicy, type ViewDeclaration, type ViewRenderer, type ViewSelector,
+  BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, MIN_MAX_OUTPUT_CHARS, type Descriptor, type ProposalWriterPolicy, type ApplierPolicy, type ViewDeclaration, type ViewRenderer, type ViewSelector,
 } from './descriptor-types.js';
 import { Checker, type Table } from './descriptor-check.js';
 import { checkDescriptorShape, type ShapeGate } from './descriptor-shape.js';
 import { checkStateDirPlacement, checkStateDirReal, relativePath } from './descriptor-paths.js';
 import type { DescriptorDocument } from '@docforge/protocol/descriptor';
+import type { SourceIssue } from '@docforge/core';
 
 export type { Table };
 export { isInside } from './descriptor-paths.js';
@@ -167,6 +168,7 @@ export function validateDescriptor(raw: Table, text: string, root: string, file:
   for (const always of [`${stateDir}/**`, '**/.git/**']) if (!exclude.includes(always)) exclude.push(always);
   const adapter = doc.adapter ?? {};
   const vocab = doc.vocabulary ?? {};
+  const { limits, warnings } = effectiveLimits(check, doc.limits);
   return {
     schema_version: 1,
     root,
@@ -175,9 +177,24 @@ export function validateDescriptor(raw: Table, text: string, root: string, file:
     sources: { content_roots: contentRoots, code_roots: codeRoots, exclude },
     adapter: { code: adapterCodes(adapter.code, codeRoots), strategy: adapter.strategy ?? 'ast', module, canonical_applier: adapter.canonical_applier === 'generic' ? 'generic' : null },
     vocabulary: { kinds: unique(vocab.kinds), authorities: unique(vocab.authorities), statuses: unique(vocab.statuses), relations: unique(vocab.relations) },
-    limits: { max_results: doc.limits?.max_results ?? 200, max_output_chars: doc.limits?.max_output_chars ?? 60000 },
+    limits,
     state: { dir: stateDir },
     views,
     proposals,
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
+}
+
+/**
+ * `[limits]` with defaults, `max_output_chars` raised to {@link MIN_MAX_OUTPUT_CHARS} when set
+ * lower (issue 30, item 8): the schema still accepts 2000 and up, so existing descriptors stay
+ * valid, and the raise is a `max_output_chars_raised` warning at the key's line.
+ */
+function effectiveLimits(check: Checker, limits: DescriptorDocument['limits']): { limits: Descriptor['limits']; warnings: SourceIssue[] } {
+  const configured = limits?.max_output_chars ?? 60000;
+  const effective = { max_results: limits?.max_results ?? 200, max_output_chars: Math.max(configured, MIN_MAX_OUTPUT_CHARS) };
+  if (configured >= MIN_MAX_OUTPUT_CHARS) return { limits: effective, warnings: [] };
+  const line = check.lineOf('limits.max_output_chars');
+  const message = `${DESCRIPTOR_FILE}:${line ?? ''}${line === null ? '' : ':'} [limits].max_output_chars = ${configured} is below the floor of ${MIN_MAX_OUTPUT_CHARS} characters (the smallest limit at which bootstrap and get_contract return every contract record); ${MIN_MAX_OUTPUT_CHARS} is used`;
+  return { limits: effective, warnings: [{ severity: 'warning', code: 'max_output_chars_raised', message, path: DESCRIPTOR_FILE, line, node_id: null }] };
 }

@@ -3,7 +3,7 @@
  * Markdown/TOML loader with heading sections, and graph resolution (DESIGN.md sections 3 and 4).
  */
 export type { Descriptor, ViewDeclaration, ViewRenderer, ViewSelector, ProposalWriterPolicy, ApplierPolicy } from './descriptor-types.js';
-export { DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES, BUILTIN_CODE_ADAPTERS, PROPOSAL_OPERATIONS } from './descriptor-types.js';
+export { DESCRIPTOR_FILE, MIN_MAX_OUTPUT_CHARS, MAX_DESCRIPTOR_BYTES, BUILTIN_CODE_ADAPTERS, PROPOSAL_OPERATIONS } from './descriptor-types.js';
 export { loadDescriptor } from './descriptor.js';
 export type { DescriptorTemplate, InitResult } from './init.js';
 export { renderDescriptor, initProject } from './init.js';

@@ -63,7 +63,7 @@ export function renderDescriptor(d: DescriptorTemplate): string {
     '',
     '[limits]',
     'max_results = 200           # cap for every collection tool (1..10000)',
-    'max_output_chars = 60000    # MCP response size limit (2000..10000000)',
+    'max_output_chars = 60000    # MCP response size limit (4000..10000000; a lower value is raised to 4000)',
     '',
     '[state]',
     'dir = ".docforge"           # disposable index, receipts, changesets, previews',

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DocforgeError } from '@docforge/core';
-import { loadDescriptor, MAX_DESCRIPTOR_BYTES, renderDescriptor } from '../src/index.js';
+import { loadDescriptor, MAX_DESCRIPTOR_BYTES, MIN_MAX_OUTPUT_CHARS, renderDescriptor } from '../src/index.js';
 import { removeTree, tempTree } from './helpers.js';
 
 function loadText(text: string, extra: Record<string, string> = {}): ReturnType<typeof loadDescriptor> {
@@ -86,7 +86,9 @@ output = "site/architecture.html"
   assert.deepEqual(d.vocabulary.kinds, ['requirement', 'component', 'decision', 'document']);
   assert.deepEqual(d.vocabulary.relations, []);
   assert.equal(d.vocabulary.statuses, null);
-  assert.deepEqual(d.limits, { max_results: 50, max_output_chars: 2000 });
+  // A configured 2000 stays valid and is raised to the floor, with a warning at its line (issue 30, item 8).
+  assert.deepEqual(d.limits, { max_results: 50, max_output_chars: MIN_MAX_OUTPUT_CHARS });
+  assert.deepEqual(d.warnings?.map((w) => [w.severity, w.code, w.path, w.line]), [['warning', 'max_output_chars_raised', 'docforge.toml', 19]]);
   assert.equal(d.state.dir, 'var/state');
   assert.deepEqual(d.views, [{ id: 'architecture', title: 'Architecture', renderer: 'catalog', select: { kinds: ['component'] }, output: 'site/architecture.html' }]);
 });
@@ -109,6 +111,24 @@ test('max_results out of range names file, line and key', () => {
   expectInvalid(`${MINIMAL}[limits]\nmax_results = 10001\n`, 6, 'limits.max_results', /from 1 to 10000/);
   expectInvalid(`${MINIMAL}[limits]\nmax_results = 2.5\n`, 6, 'limits.max_results', /integer/);
   expectInvalid(`${MINIMAL}[limits]\nmax_output_chars = 1999\n`, 6, 'limits.max_output_chars', /from 2000 to 10000000/);
+});
+
+test('max_output_chars below the floor is raised to it with a warning naming file and line; at the floor and above nothing is said', () => {
+  assert.equal(MIN_MAX_OUTPUT_CHARS, 4000);
+  for (const configured of [2000, 3999]) {
+    const d = loadText(`${MINIMAL}[limits]\nmax_output_chars = ${configured}\n`);
+    assert.equal(d.limits.max_output_chars, MIN_MAX_OUTPUT_CHARS);
+    assert.equal(d.warnings?.length, 1);
+    const warning = d.warnings![0]!;
+    assert.deepEqual([warning.severity, warning.code, warning.path, warning.line, warning.node_id], ['warning', 'max_output_chars_raised', 'docforge.toml', 6, null]);
+    assert.match(warning.message, new RegExp(`^docforge\\.toml:6: \\[limits\\]\\.max_output_chars = ${configured} is below the floor of 4000 characters.*; 4000 is used$`));
+  }
+  for (const configured of [4000, 60000]) {
+    const d = loadText(`${MINIMAL}[limits]\nmax_output_chars = ${configured}\n`);
+    assert.equal(d.limits.max_output_chars, configured);
+    assert.equal(d.warnings, undefined);
+  }
+  assert.equal(loadText(MINIMAL).warnings, undefined);
 });
 
 test('unknown tables and keys are errors at their line', () => {

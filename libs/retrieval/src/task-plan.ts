@@ -110,6 +110,24 @@ export function splitTaskTerms(task: string): { terms: string[]; dropped: string
   return { terms, dropped: analysed.dropped.filter((d) => d.reason === 'term_limit').map((d) => d.term) };
 }
 
+/**
+ * Characters of the plan's `dropped_terms` list (its JSON): a 10,000-character task can drop
+ * thousands of words, and the plan must fit one page at the floor of `[limits].max_output_chars`.
+ */
+export const MAX_PLAN_DROPPED_TERM_CHARS = 160;
+
+/** The listed prefix of `dropped` within {@link MAX_PLAN_DROPPED_TERM_CHARS}, with the total when cut. */
+function listedDroppedTerms(dropped: string[]): { dropped_terms: string[]; dropped_terms_total?: number } {
+  let chars = 2;
+  let listed = 0;
+  while (listed < dropped.length) {
+    chars += JSON.stringify(dropped[listed]).length + 1;
+    if (chars > MAX_PLAN_DROPPED_TERM_CHARS) break;
+    listed += 1;
+  }
+  return listed === dropped.length ? { dropped_terms: dropped } : { dropped_terms: dropped.slice(0, listed), dropped_terms_total: dropped.length };
+}
+
 /** The version-1 retrieval plan; see {@link deriveTaskPlan}. */
 export interface TaskPlan {
   plan_version: 1;
@@ -126,8 +144,14 @@ export interface TaskPlan {
         common_term_ranking: 'search_ranking';
         query_sha256: string;
         query_terms: number;
-        /** Distinct task words after the first MAX_QUERY_TERMS, in task order: not searched. */
+        /**
+         * Distinct task words after the first MAX_QUERY_TERMS, in task order: not searched. At most
+         * {@link MAX_PLAN_DROPPED_TERM_CHARS} characters of them are listed, so the plan fits the
+         * smallest `[limits].max_output_chars` (issue 30, item 8); `dropped_terms_total` then counts them all.
+         */
         dropped_terms: string[];
+        /** Present only when `dropped_terms` lists a prefix: how many distinct words were not searched. */
+        dropped_terms_total?: number;
         /** Whitespace-separated chunks after the first MAX_ID_MENTION_CHUNKS: not checked as node ids. */
         unchecked_id_chunks: number;
         candidate_window: number;
@@ -179,7 +203,7 @@ export function deriveTaskPlan(request: TaskContextRequest, vocabulary: Relation
     binding: { policy_hash: policyHash, generation },
     focus: exact
       ? { mode: 'exact', node_id: request.focus_node_id! }
-      : { mode: 'lexical', ranking: 'id_mention_then_search_ranking', common_term_ranking: 'search_ranking', query_sha256: domainHash('docforge.task_query.v1', terms), query_terms: terms.length, dropped_terms: dropped, unchecked_id_chunks: Math.max(0, chunks - MAX_ID_MENTION_CHUNKS), candidate_window: Math.min(window, CANDIDATE_WINDOW), max_focus_nodes: MAX_LEXICAL_FOCUS },
+      : { mode: 'lexical', ranking: 'id_mention_then_search_ranking', common_term_ranking: 'search_ranking', query_sha256: domainHash('docforge.task_query.v1', terms), query_terms: terms.length, ...listedDroppedTerms(dropped), unchecked_id_chunks: Math.max(0, chunks - MAX_ID_MENTION_CHUNKS), candidate_window: Math.min(window, CANDIDATE_WINDOW), max_focus_nodes: MAX_LEXICAL_FOCUS },
     steps: [
       { op: 'focus', mode: exact ? 'exact' : 'lexical' },
       { op: 'traverse', depth: 1, directions: ['outgoing', 'incoming'], from: 'focus', categories: 'all', vocabulary_hash: vocabulary.vocabulary_hash },

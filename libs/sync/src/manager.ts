@@ -305,7 +305,8 @@ export class IndexManager {
       root: this.root,
       stateDir: scope.layout.stateDir,
       entries: walk.entries,
-      walkIssues: walk.issues,
+      // Descriptor warnings (a raised max_output_chars) are stored with the findings validation reports.
+      walkIssues: scope.descriptor.warnings ? [...scope.descriptor.warnings, ...walk.issues] : walk.issues,
       sourceIdentity: checked.identity,
       logicAllowed: scope.logicAllowed,
       minGeneration: Math.max(this.served.lastGeneration(), checked.prior.publication?.generation ?? 0) + 1,
