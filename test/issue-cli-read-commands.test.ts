@@ -1,14 +1,50 @@
 // Pins issue 30 item 12: the CLI asks what an agent asks. `docforge node`, `backlinks`, `deps`, `impact` and `context` take their tools' arguments and limits; `--json` prints exactly the tool's structuredContent (compared with the same call through the MCP SDK client on the examples/); the text form summarises it; bad arguments are usage errors (exit 2, with the command's usage) and a tool error exits 1 with its code.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import os from 'node:os';
 import { CLI_ENTRY } from './helpers/paths.js';
 import { sharedExampleProject } from './helpers/projects.js';
 import { useServer, type Json } from './helpers/server.js';
 
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI_ENTRY, ...args], { encoding: 'utf8' });
+/** One finished `docforge` run: its exit status and output. */
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
 }
+
+/**
+ * Runs `docforge ARGS`; at most as many runs at once as the machine has cores (each run starts a
+ * docforge-mcp), so the runs of one test overlap instead of waiting on each other.
+ */
+function cli(args: string[]): Promise<Run> {
+  return slots.run(() => new Promise((resolve) => {
+    execFile(process.execPath, [CLI_ENTRY, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = (error as { code?: unknown } | null)?.code;
+      resolve({ status: error === null ? 0 : typeof code === 'number' ? code : null, stdout, stderr });
+    });
+  }));
+}
+
+/** A counting semaphore over async jobs. */
+function limiter(size: number): { run<T>(job: () => Promise<T>): Promise<T> } {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    async run(job) {
+      if (active >= size) await new Promise<void>((resolve) => waiting.push(resolve));
+      active += 1;
+      try {
+        return await job();
+      } finally {
+        active -= 1;
+        waiting.shift()?.();
+      }
+    },
+  };
+}
+const slots = limiter(Math.max(2, os.availableParallelism()));
 
 describe('the CLI read commands on examples/', async () => {
   const root = sharedExampleProject();
@@ -28,9 +64,12 @@ describe('the CLI read commands on examples/', async () => {
     { argv: ['context', '--task-kind', 'change', 'Change how refunds are posted', '--limit', '4'], tool: 'docforge_get_task_context', args: { task_kind: 'change', task: 'Change how refunds are posted', limit: 4 } },
   ];
 
-  for (const { argv, tool, args } of cases) {
+  // Every case's run starts now; each test below awaits its own.
+  const runs = cases.map(({ argv }) => cli([...argv, '-C', root, '--json']));
+
+  for (const [i, { argv, tool, args }] of cases.entries()) {
     test(`docforge ${argv.join(' ')} --json is ${tool}'s structuredContent`, async () => {
-      const run = cli([...argv, '-C', root, '--json']);
+      const run = await runs[i]!;
       assert.equal(run.status, 0, run.stderr);
       const expected = await server.call(tool, args);
       assert.equal(expected.ok, true, JSON.stringify(expected.error));
@@ -38,35 +77,37 @@ describe('the CLI read commands on examples/', async () => {
     });
   }
 
-  test('the text forms summarise the same results', () => {
-    const node = cli(['node', 'REQ-PAY-001', '-C', root]);
+  test('the text forms summarise the same results', async () => {
+    const [node, back, impact, task] = await Promise.all([
+      cli(['node', 'REQ-PAY-001', '-C', root]),
+      cli(['backlinks', 'REQ-PAY-001', '--limit', '1', '-C', root]),
+      cli(['impact', 'REQ-PAY-001', '-C', root]),
+      cli(['context', '--task-kind', 'change', 'Change how refunds are posted', '-C', root]),
+    ]);
     assert.equal(node.status, 0, node.stderr);
     assert.match(node.stdout, /^REQ-PAY-001 {2}\[requirement\] {2}Card payments are authorized within 2 seconds\n/);
     assert.match(node.stdout, /docs\/requirements\/pay-001-authorization-latency\.md:1-\d+/);
     assert.match(node.stdout, /--implemented_by--> CMP-AUTH-GATEWAY/);
-    const back = cli(['backlinks', 'REQ-PAY-001', '--limit', '1', '-C', root]);
     assert.equal(back.status, 0, back.stderr);
     assert.match(back.stdout, /--implements-->  REQ-PAY-001/);
     assert.match(back.stdout, /\(more: docforge backlinks ID --cursor \S+\)/);
-    const impact = cli(['impact', 'REQ-PAY-001', '-C', root]);
     assert.match(impact.stdout, /depth 1: CMP-AUTH-GATEWAY --implements--> REQ-PAY-001/);
     assert.match(impact.stdout, /\(examined \d+ edges/);
-    const task = cli(['context', '--task-kind', 'change', 'Change how refunds are posted', '-C', root]);
     assert.equal(task.status, 0, task.stderr);
     assert.match(task.stdout, /task change, focus lexical/);
     assert.match(task.stdout, /capsule [0-9a-f]{16}/);
   });
 
   test('a cursor from one page reads the next, as over MCP', async () => {
-    const first = JSON.parse(cli(['backlinks', 'REQ-PAY-001', '--limit', '1', '-C', root, '--json']).stdout) as Json;
+    const first = JSON.parse((await cli(['backlinks', 'REQ-PAY-001', '--limit', '1', '-C', root, '--json'])).stdout) as Json;
     const cursor = first.result.next_cursor as string;
     assert.equal(typeof cursor, 'string');
-    const next = cli(['backlinks', 'REQ-PAY-001', '--limit', '1', '--cursor', cursor, '-C', root, '--json']);
+    const next = await cli(['backlinks', 'REQ-PAY-001', '--limit', '1', '--cursor', cursor, '-C', root, '--json']);
     assert.equal(next.status, 0, next.stderr);
     assert.deepEqual(JSON.parse(next.stdout), await server.call('docforge_backlinks', { node_id: 'REQ-PAY-001', limit: 1, cursor }));
   });
 
-  test('bad arguments are usage errors (exit 2, the command usage), refused before any server starts', () => {
+  test('bad arguments are usage errors (exit 2, the command usage), refused before any server starts', async () => {
     const bad: [string[], RegExp][] = [
       [['node'], /docforge: node needs a node ID/],
       [['node', 'A', 'B'], /docforge: node takes one node ID \(got 2 words/],
@@ -78,8 +119,9 @@ describe('the CLI read commands on examples/', async () => {
       [['context', '--task-kind', 'change'], /docforge: context with --task-kind needs the TASK text/],
       [['context', '--task-kind', 'refactor', 'x'], /invalid_arguments: .*\/task_kind must be equal to one of the allowed values/],
     ];
-    for (const [argv, message] of bad) {
-      const run = cli([...argv, '-C', root]);
+    const runs = await Promise.all(bad.map(([argv]) => cli([...argv, '-C', root])));
+    for (const [i, [argv, message]] of bad.entries()) {
+      const run = runs[i]!;
       assert.equal(run.status, 2, `${argv.join(' ')}: ${run.stderr}`);
       assert.match(run.stderr, message, argv.join(' '));
       assert.match(run.stderr, /Usage: docforge /, argv.join(' '));
@@ -87,8 +129,8 @@ describe('the CLI read commands on examples/', async () => {
     }
   });
 
-  test('a tool error exits 1 with its code; --json still prints the envelope', () => {
-    const missing = cli(['node', 'NO-SUCH-NODE', '-C', root, '--json']);
+  test('a tool error exits 1 with its code; --json still prints the envelope', async () => {
+    const missing = await cli(['node', 'NO-SUCH-NODE', '-C', root, '--json']);
     assert.equal(missing.status, 1);
     assert.match(missing.stderr, /docforge: node_not_found: /);
     assert.equal((JSON.parse(missing.stdout) as Json).error.code, 'node_not_found');

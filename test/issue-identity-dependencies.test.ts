@@ -4,7 +4,7 @@
 // answering "up to date", and the graph and `docforge validate` equal those of a build from scratch.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { IndexReader, readPublication, stateLayout } from '@docforge/store';
@@ -21,6 +21,17 @@ function docforge(entry: string, args: string[]): Run {
   return { status: result.status, stdout: result.stdout, trace: lines.filter((l) => l.startsWith('docforge-trace: ')).map((l) => l.slice('docforge-trace: '.length)) };
 }
 
+/** {@link docforge} without blocking, so that independent runs overlap. */
+function docforgeAsync(entry: string, args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [entry, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, DOCFORGE_CLI_TRACE: '1' } }, (error, stdout, stderr) => {
+      const code = (error as { code?: unknown } | null)?.code;
+      const lines = stderr.split('\n');
+      resolve({ status: error === null ? 0 : typeof code === 'number' ? code : null, stdout, trace: lines.filter((l) => l.startsWith('docforge-trace: ')).map((l) => l.slice('docforge-trace: '.length)) });
+    });
+  });
+}
+
 function write(root: string, rel: string, text: string): void {
   mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
   writeFileSync(path.join(root, rel), text);
@@ -33,8 +44,8 @@ function replaceIn(root: string, rel: string, from: string, to: string): void {
 }
 
 /** Every edge of the current publication (outgoing edges of every node) and `docforge validate --json`. */
-function graph(root: string): { edges: string[]; validate: unknown } {
-  const validate = docforge(CLI_ENTRY, ['validate', '--json', '-C', root]);
+async function graph(root: string): Promise<{ edges: string[]; validate: unknown }> {
+  const validate = await docforgeAsync(CLI_ENTRY, ['validate', '--json', '-C', root]);
   return { edges: edgesOf(root), validate: JSON.parse(validate.stdout) };
 }
 
@@ -55,15 +66,20 @@ function edgesOf(root: string): string[] {
   return edges.sort();
 }
 
-/** The graph a from-scratch `docforge sync` builds from a copy of the tree as it is now. */
-function scratchGraph(root: string): { edges: string[]; validate: unknown } {
+/**
+ * The graph a from-scratch `docforge sync` builds from a copy of the tree as it is now (copied
+ * before this returns, so the caller may read the tree meanwhile).
+ */
+function scratchGraph(root: string): Promise<{ edges: string[]; validate: unknown }> {
   const fresh = tempDir('docforge-deps-scratch-');
   cpSync(root, fresh, { recursive: true, filter: (src) => !src.split(path.sep).includes('.docforge') });
-  const run = docforge(CLI_ENTRY, ['sync', '--no-progress', '-C', fresh]);
-  assert.match(run.stdout, /^rebuilt: /);
-  const result = graph(fresh);
-  rmSync(fresh, { recursive: true, force: true });
-  return result;
+  return (async () => {
+    const run = await docforgeAsync(CLI_ENTRY, ['sync', '--no-progress', '-C', fresh]);
+    assert.match(run.stdout, /^rebuilt: /);
+    const result = await graph(fresh);
+    rmSync(fresh, { recursive: true, force: true });
+    return result;
+  })();
 }
 
 const DESCRIPTOR = (codeRoot: string): string => [
@@ -79,19 +95,22 @@ function aliasedCode(root: string, dir: string): void {
 }
 
 /** One change outside the walked sources: both `docforge sync` entries rebuild it, then answer "up to date" like a scratch build. */
-function assertSeen(root: string, what: string, change: () => void, entry: string): void {
+async function assertSeen(root: string, what: string, change: () => void, entry: string): Promise<void> {
   change();
   const sync = docforge(entry, ['sync', '--no-progress', '-C', root]);
   assert.equal(sync.status, 0, what);
   assert.match(sync.stdout, /^rebuilt: /, `${what}: ${sync.stdout}`);
   if (entry === LAUNCHER) assert.deepEqual(sync.trace, ['bundle used', 'full cli (prior: build true)'], `${what}: the fast path declined`);
-  assert.deepEqual(graph(root), scratchGraph(root), `${what}: like a build from scratch`);
+  // The scratch build runs beside the read of this tree: neither writes the other's files.
+  const scratch = scratchGraph(root);
+  const [seen, fresh] = await Promise.all([graph(root), scratch]);
+  assert.deepEqual(seen, fresh, `${what}: like a build from scratch`);
   const again = docforge(LAUNCHER, ['sync', '--no-progress', '-C', root]);
   assert.match(again.stdout, /^up to date: /, what);
   assert.deepEqual(again.trace, ['bundle used'], `${what}: the fast path answers`);
 }
 
-test('docforge sync sees a tsconfig.json above the code root, extends targets and extensionless link targets', () => {
+test('docforge sync sees a tsconfig.json above the code root, extends targets and extensionless link targets', async () => {
   const root = tempDir('docforge-deps-e2e-');
   write(root, 'docforge.toml', DESCRIPTOR('packages/app/src'));
   write(root, 'packages/app/tsconfig.json', '{"compilerOptions":{"baseUrl":".","paths":{"@x/*":["src/one/*"]}}}\n');
@@ -101,37 +120,37 @@ test('docforge sync sees a tsconfig.json above the code root, extends targets an
   assert.ok(calls('one'));
 
   // Finding 2: the monorepo tsconfig.json (fast path, then the full CLI entry).
-  assertSeen(root, 'tsconfig paths retargeted', () => replaceIn(root, 'packages/app/tsconfig.json', 'src/one/*', 'src/two/*'), LAUNCHER);
+  await assertSeen(root, 'tsconfig paths retargeted', () => replaceIn(root, 'packages/app/tsconfig.json', 'src/one/*', 'src/two/*'), LAUNCHER);
   assert.ok(calls('two'));
-  assertSeen(root, 'tsconfig paths back', () => replaceIn(root, 'packages/app/tsconfig.json', 'src/two/*', 'src/one/*'), CLI_ENTRY);
+  await assertSeen(root, 'tsconfig paths back', () => replaceIn(root, 'packages/app/tsconfig.json', 'src/two/*', 'src/one/*'), CLI_ENTRY);
   assert.ok(calls('one'));
 
   // Finding 3: a relative `extends` of another name, then a package config under node_modules.
-  assertSeen(root, 'extends a relative base', () => {
+  await assertSeen(root, 'extends a relative base', () => {
     write(root, 'packages/app/tsconfig.json', '{"extends":"../../config/base.json"}\n');
     write(root, 'config/base.json', '{"compilerOptions":{"baseUrl":"../packages/app","paths":{"@x/*":["src/one/*"]}}}\n');
   }, LAUNCHER);
   assert.ok(calls('one'));
-  assertSeen(root, 'relative base edited', () => replaceIn(root, 'config/base.json', 'src/one/*', 'src/two/*'), LAUNCHER);
+  await assertSeen(root, 'relative base edited', () => replaceIn(root, 'config/base.json', 'src/one/*', 'src/two/*'), LAUNCHER);
   assert.ok(calls('two'));
-  assertSeen(root, 'extends a package', () => {
+  await assertSeen(root, 'extends a package', () => {
     write(root, 'packages/app/tsconfig.json', '{"extends":"@acme/tsconfig/base.json"}\n');
     write(root, 'node_modules/@acme/tsconfig/base.json', '{"compilerOptions":{"baseUrl":"../../../packages/app","paths":{"@x/*":["src/one/*"]}}}\n');
   }, LAUNCHER);
   assert.ok(calls('one'));
-  assertSeen(root, 'package base edited', () => replaceIn(root, 'node_modules/@acme/tsconfig/base.json', 'src/one/*', 'src/two/*'), CLI_ENTRY);
+  await assertSeen(root, 'package base edited', () => replaceIn(root, 'node_modules/@acme/tsconfig/base.json', 'src/one/*', 'src/two/*'), CLI_ENTRY);
   assert.ok(calls('two'));
 
   // Finding 4: extensionless link targets appear, then disappear.
-  const broken = (): number => (graph(root).validate as { issues: { code: string }[] }).issues.filter((i) => i.code === 'broken_link').length;
-  assert.equal(broken(), 2);
-  assertSeen(root, 'link targets created', () => {
+  const broken = async (): Promise<number> => ((await graph(root)).validate as { issues: { code: string }[] }).issues.filter((i) => i.code === 'broken_link').length;
+  assert.equal(await broken(), 2);
+  await assertSeen(root, 'link targets created', () => {
     write(root, 'LICENSE', 'MIT\n');
     write(root, 'docs/assets/arch', 'diagram\n');
   }, LAUNCHER);
-  assert.equal(broken(), 0);
-  assertSeen(root, 'a link target deleted', () => rmSync(path.join(root, 'LICENSE')), LAUNCHER);
-  assert.equal(broken(), 1);
-  assertSeen(root, 'the other link target deleted', () => rmSync(path.join(root, 'docs/assets/arch')), CLI_ENTRY);
-  assert.equal(broken(), 2);
+  assert.equal(await broken(), 0);
+  await assertSeen(root, 'a link target deleted', () => rmSync(path.join(root, 'LICENSE')), LAUNCHER);
+  assert.equal(await broken(), 1);
+  await assertSeen(root, 'the other link target deleted', () => rmSync(path.join(root, 'docs/assets/arch')), CLI_ENTRY);
+  assert.equal(await broken(), 2);
 });

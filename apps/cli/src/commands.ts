@@ -1,30 +1,12 @@
 import type { Logger } from 'pino';
-import { argumentsError } from '@docforge/core';
 import { BuildPools, IndexManager, type BuildProgress, type PrestartedBuildPool, type SyncReport } from '@docforge/sync';
-import type { SchemaToolName, ToolInputs } from '@docforge/protocol';
+import type { ToolInputs } from '@docforge/protocol';
 
 import { printSyncResult } from './sync-output.js';
 import { errorLine, printLine as print, printRaw } from './terminal.js';
+import { checkToolArguments, USAGE_EXIT_CODE } from './tool-arguments.js';
 
-/** Exit code of a command-line usage error, including arguments its MCP tool's schema refuses. */
-export const USAGE_EXIT_CODE = 2;
-
-/**
- * Checks command arguments with the generated input validator of the MCP tool the command mirrors
- * (`docforge search` → `docforge_search`, `docforge validate` → `docforge_validate_project`, the
- * read commands of read-tools.ts → their tools), so
- * the CLI accepts exactly what MCP accepts. On a mismatch it prints the same error as MCP
- * (`docforge: invalid_arguments: <message>`) to stderr and resolves to false; nothing is opened or written.
- */
-export async function checkToolArguments(tool: SchemaToolName, args: Record<string, unknown>): Promise<boolean> {
-  // Imported when a command needs it, so `docforge sync` does not load the validators.
-  const { TOOL_VALIDATORS } = await import('@docforge/protocol');
-  const validate = TOOL_VALIDATORS[tool].input;
-  if (validate(args)) return true;
-  const wire = argumentsError(tool, validate.errors).toWire();
-  errorLine(`docforge: ${wire.code}: ${wire.message}`);
-  return false;
-}
+export { checkToolArguments, USAGE_EXIT_CODE };
 
 /** Where build progress goes: a terminal line rewritten in place, plain lines, or nowhere. */
 export type ProgressMode = 'tty' | 'lines' | 'off';

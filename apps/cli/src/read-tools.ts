@@ -7,11 +7,9 @@
  * second implementation (apps never import apps, DESIGN.md section 2). `--json` prints the tool's
  * `structuredContent` as is; the text form is a summary of the same result.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { errorLine, printLine as print, printRaw } from './terminal.js';
-import { checkToolArguments, USAGE_EXIT_CODE, type ProgressMode } from './commands.js';
-import { mcpServerBin } from './demo.js';
+import type { ProgressMode } from './commands.js';
+import { checkToolArguments, USAGE_EXIT_CODE } from './tool-arguments.js';
 import { printReadResult, type ReadTool } from './read-output.js';
 
 /** Option values as `node:util` parseArgs returns them. */
@@ -135,6 +133,8 @@ export async function runReadCommand(name: string, words: readonly string[], opt
  * @throws Error when the server cannot be started or closes without answering (with its stderr)
  */
 async function callReadTool(root: string, tool: ReadTool, args: Record<string, unknown>, progress: ProgressMode): Promise<Record<string, unknown>> {
+  // Loaded only once the arguments passed: a usage error never loads the MCP client.
+  const [{ Client }, { StdioClientTransport }, { mcpServerBin }] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/stdio.js'), import('./demo.js')]);
   const transport = new StdioClientTransport({ command: process.execPath, args: [mcpServerBin(), '--project-root', root, '--capability-mode', 'read'], stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {

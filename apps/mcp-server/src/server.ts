@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
@@ -14,6 +13,7 @@ import { toolListing, type DeclaredOutputs, type ToolContext } from './define-to
 import { OutputSchemaMismatch, runToolCall, type ToolCallEnvironment } from './lifecycle.js';
 import { validateProjectService, type ProjectService } from './project-service.js';
 import { implementedTools } from './registry.js';
+import { SERVER_VERSION } from './version.js';
 
 /**
  * The proposal binding of an explicit project integration (contract: "An explicit project
@@ -73,11 +73,8 @@ export interface ProjectServer {
   close(): Promise<void>;
 }
 
-/**
- * The version of this package (`apps/mcp-server/package.json`), reported in `initialize` and by
- * `docforge-mcp --version`. Read once from the package file beside the compiled code.
- */
-export const SERVER_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** The version of this package, reported in `initialize` (version.ts). */
+export { SERVER_VERSION };
 
 /**
  * Creates the ordinary project factory's server: the proposal surface is registered; proposal
