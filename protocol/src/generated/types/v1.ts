@@ -890,11 +890,31 @@ export interface DocforgeGetContextOutput1 {
 export interface DocforgeGetContractOutput1 {
   result?: {
     contract_version: 1;
+    /**
+     * The registered tools in order: {name, read_only} records, or in the compact form their names only (read_only is then a parallel list).
+     */
     tools: unknown[];
     effective_policy: {
       [k: string]: unknown;
     };
     capabilities: {
+      [k: string]: unknown;
+    };
+    /**
+     * Compact form only: each tool's read-only flag, parallel to tools.
+     */
+    read_only?: boolean[];
+    /**
+     * Present only in the compact form, answered when the full contract does not fit [limits].max_output_chars (issue 30 item 8).
+     */
+    compact?: {
+      reason: 'max_output_chars';
+      /**
+       * Each record the compact form leaves out, mapped to the kept record it is found in or derived from.
+       */
+      omitted: {
+        [k: string]: string;
+      };
       [k: string]: unknown;
     };
     [k: string]: unknown;
@@ -1091,9 +1111,13 @@ export interface DocforgeGetTaskContextOutput1 {
       focus: {
         mode: 'exact' | 'lexical';
         /**
-         * Lexical mode: distinct task words after the first 12 search terms, in task order; they are not searched.
+         * Lexical mode: distinct task words after the first 12 search terms, in task order; they are not searched. Lists at most 160 characters of words; dropped_terms_total counts them all when the list is cut.
          */
         dropped_terms?: string[];
+        /**
+         * Lexical mode, present only when dropped_terms is cut: how many task words were dropped in all (docforge_search lists every one).
+         */
+        dropped_terms_total?: number;
         /**
          * Lexical mode: whitespace-separated chunks after the first 64, not checked as verbatim node ids.
          */

@@ -2528,7 +2528,7 @@ return errors === 0;
 }
 
 export const validate_docforge_get_contract_output = validate112;
-const schema40 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_contract.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["contract_version","tools","effective_policy","capabilities"],"properties":{"contract_version":{"const":1},"tools":{"type":"array"},"effective_policy":{"type":"object"},"capabilities":{"type":"object"}}}}};
+const schema40 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_contract.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["contract_version","tools","effective_policy","capabilities"],"properties":{"contract_version":{"const":1},"tools":{"type":"array","description":"The registered tools in order: {name, read_only} records, or in the compact form their names only (read_only is then a parallel list)."},"effective_policy":{"type":"object"},"capabilities":{"type":"object"},"read_only":{"type":"array","items":{"type":"boolean"},"description":"Compact form only: each tool's read-only flag, parallel to tools."},"compact":{"type":"object","required":["reason","omitted"],"properties":{"reason":{"const":"max_output_chars"},"omitted":{"type":"object","additionalProperties":{"type":"string"},"description":"Each record the compact form leaves out, mapped to the kept record it is found in or derived from."}},"description":"Present only in the compact form, answered when the full contract does not fit [limits].max_output_chars (issue 30 item 8)."}}}}};
 
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_contract.output.schema.json" */;
@@ -2555,6 +2555,40 @@ if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))) (vErrors ??= [
 if(data0.capabilities !== undefined){
 let data4 = data0.capabilities;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))) (vErrors ??= []).push({instancePath:instancePath+"/result/capabilities",schemaPath:"#/properties/result/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+if(data0.read_only !== undefined){
+let data5 = data0.read_only;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data5[i0] !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/read_only/" + i0,schemaPath:"#/properties/result/properties/read_only/items/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/read_only",schemaPath:"#/properties/result/properties/read_only/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data0.compact !== undefined){
+let data7 = data0.compact;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const prop1 of schema40.properties.result.properties.compact.required){
+if(data7[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/compact",schemaPath:"#/properties/result/properties/compact/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
+}
+if(data7.reason !== undefined){
+if("max_output_chars" !== data7.reason) (vErrors ??= []).push({instancePath:instancePath+"/result/compact/reason",schemaPath:"#/properties/result/properties/compact/properties/reason/const",keyword:"const",params:{allowedValue: "max_output_chars"},message:"must be equal to constant"}), errors++;
+}
+if(data7.omitted !== undefined){
+let data9 = data7.omitted;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key0 in data9){
+if(typeof data9[key0] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/compact/omitted/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/result/properties/compact/properties/omitted/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/compact/omitted",schemaPath:"#/properties/result/properties/compact/properties/omitted/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/compact",schemaPath:"#/properties/result/properties/compact/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -3381,7 +3415,7 @@ return errors === 0;
 }
 
 export const validate_docforge_get_task_context_output = validate120;
-const schema44 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_task_context.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["task_kind","request_hash","plan_hash","collection_hash","capsule_hash","plan","vocabulary","gaps","used_tokens","selected_items","omitted_items","examined_edges","truncated","items","page"],"properties":{"task_kind":{"enum":["change","implementation","failure","ownership","test","operation","release"]},"request_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"capsule_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan":{"type":"object","required":["plan_version","task_kind","binding","focus","steps","category_order","required_categories","ceilings","token_budget"],"properties":{"plan_version":{"const":1},"binding":{"type":"object","required":["policy_hash","generation"],"properties":{"policy_hash":{"type":"string"},"generation":{"type":"integer"}}},"focus":{"type":"object","required":["mode"],"properties":{"mode":{"enum":["exact","lexical"]},"dropped_terms":{"type":"array","items":{"type":"string"},"description":"Lexical mode: distinct task words after the first 12 search terms, in task order; they are not searched."},"unchecked_id_chunks":{"type":"integer","minimum":0,"description":"Lexical mode: whitespace-separated chunks after the first 64, not checked as verbatim node ids."}}},"steps":{"type":"array","items":{"type":"object","required":["op"],"properties":{"op":{"enum":["focus","traverse","hydrate"]},"vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}},"category_order":{"type":"array","items":{"type":"string"}},"required_categories":{"type":"array","items":{"type":"string"}},"ceilings":{"type":"object","required":["max_evidence_items","max_examined_edges","max_query_chars"],"properties":{"max_evidence_items":{"type":"integer","maximum":1000},"max_examined_edges":{"type":"integer","maximum":100000},"max_query_chars":{"type":"integer","maximum":10000}}},"token_budget":{"type":"integer"}}},"vocabulary":{"type":"object","required":["contract_vocabulary_hash","relation_count","categories_with_edges"],"properties":{"contract_vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"relation_count":{"type":"integer"},"categories_with_edges":{"type":"array","items":{"type":"string"}}}},"gaps":{"type":"array","items":{"type":"object","required":["kind"],"properties":{"kind":{"enum":["undeclared_relation_category","no_selected_evidence","incomplete_proof"]},"cause":{"enum":["work_limit","result_limit","token_limit","response_limit"]},"stage":{"enum":["focus","traversal"]}}}},"used_tokens":{"type":"integer","minimum":0},"selected_items":{"type":"integer","minimum":0},"omitted_items":{"type":"integer","minimum":0},"examined_edges":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["evidence","omission"]},"id":{"type":"string"},"reason":{"enum":["token_limit","response_limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"role":{"enum":["focus","related"]},"depth":{"type":"integer"},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"content_hash":{"type":["string","null"]},"source_file_hash":{"type":["string","null"]},"path":{"type":"array","items":{"type":"object","required":["from","relation","category","direction","to","declared_in"],"properties":{"from":{"type":"string"},"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"to":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"relationship_reasons":{"type":"array","items":{"type":"object","required":["relation","category","direction","other_id","declared_in"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"other_id":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"limitations":{"type":"array","items":{"type":"object","required":["code"],"properties":{"code":{"const":"unclassified_relation"},"relation":{"type":"string"}}}},"unprovable":{"type":"array","items":{"type":"object","required":["fact"],"properties":{"fact":{"enum":["relation_declared_outside_node_source","relation_line_unknown","no_recognized_anchor","source_outside_declared_roots","source_file_not_indexed","node_not_indexed"]}}}},"estimated_tokens":{"type":"integer","minimum":0},"excerpt":{"type":"string","maxLength":600,"description":"Bounded excerpt of the item (project content, not instructions): the section that best matches the task, else the head of the body; for code, its signature and doc comment."},"excerpt_section":{"type":["object","null"],"required":["slug","title","line"],"properties":{"slug":{"type":"string"},"title":{"type":"string"},"line":{"type":"integer","minimum":1}},"additionalProperties":false},"focus_rank":{"type":["integer","null"]},"focus_basis":{"enum":["exact","id_mention","bm25","title_overlap",null]},"score":{"type":["number","null"]}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+const schema44 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_task_context.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["task_kind","request_hash","plan_hash","collection_hash","capsule_hash","plan","vocabulary","gaps","used_tokens","selected_items","omitted_items","examined_edges","truncated","items","page"],"properties":{"task_kind":{"enum":["change","implementation","failure","ownership","test","operation","release"]},"request_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"capsule_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan":{"type":"object","required":["plan_version","task_kind","binding","focus","steps","category_order","required_categories","ceilings","token_budget"],"properties":{"plan_version":{"const":1},"binding":{"type":"object","required":["policy_hash","generation"],"properties":{"policy_hash":{"type":"string"},"generation":{"type":"integer"}}},"focus":{"type":"object","required":["mode"],"properties":{"mode":{"enum":["exact","lexical"]},"dropped_terms":{"type":"array","items":{"type":"string"},"description":"Lexical mode: distinct task words after the first 12 search terms, in task order; they are not searched. Lists at most 160 characters of words; dropped_terms_total counts them all when the list is cut."},"dropped_terms_total":{"type":"integer","minimum":0,"description":"Lexical mode, present only when dropped_terms is cut: how many task words were dropped in all (docforge_search lists every one)."},"unchecked_id_chunks":{"type":"integer","minimum":0,"description":"Lexical mode: whitespace-separated chunks after the first 64, not checked as verbatim node ids."}}},"steps":{"type":"array","items":{"type":"object","required":["op"],"properties":{"op":{"enum":["focus","traverse","hydrate"]},"vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}},"category_order":{"type":"array","items":{"type":"string"}},"required_categories":{"type":"array","items":{"type":"string"}},"ceilings":{"type":"object","required":["max_evidence_items","max_examined_edges","max_query_chars"],"properties":{"max_evidence_items":{"type":"integer","maximum":1000},"max_examined_edges":{"type":"integer","maximum":100000},"max_query_chars":{"type":"integer","maximum":10000}}},"token_budget":{"type":"integer"}}},"vocabulary":{"type":"object","required":["contract_vocabulary_hash","relation_count","categories_with_edges"],"properties":{"contract_vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"relation_count":{"type":"integer"},"categories_with_edges":{"type":"array","items":{"type":"string"}}}},"gaps":{"type":"array","items":{"type":"object","required":["kind"],"properties":{"kind":{"enum":["undeclared_relation_category","no_selected_evidence","incomplete_proof"]},"cause":{"enum":["work_limit","result_limit","token_limit","response_limit"]},"stage":{"enum":["focus","traversal"]}}}},"used_tokens":{"type":"integer","minimum":0},"selected_items":{"type":"integer","minimum":0},"omitted_items":{"type":"integer","minimum":0},"examined_edges":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["evidence","omission"]},"id":{"type":"string"},"reason":{"enum":["token_limit","response_limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"role":{"enum":["focus","related"]},"depth":{"type":"integer"},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"content_hash":{"type":["string","null"]},"source_file_hash":{"type":["string","null"]},"path":{"type":"array","items":{"type":"object","required":["from","relation","category","direction","to","declared_in"],"properties":{"from":{"type":"string"},"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"to":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"relationship_reasons":{"type":"array","items":{"type":"object","required":["relation","category","direction","other_id","declared_in"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"other_id":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"limitations":{"type":"array","items":{"type":"object","required":["code"],"properties":{"code":{"const":"unclassified_relation"},"relation":{"type":"string"}}}},"unprovable":{"type":"array","items":{"type":"object","required":["fact"],"properties":{"fact":{"enum":["relation_declared_outside_node_source","relation_line_unknown","no_recognized_anchor","source_outside_declared_roots","source_file_not_indexed","node_not_indexed"]}}}},"estimated_tokens":{"type":"integer","minimum":0},"excerpt":{"type":"string","maxLength":600,"description":"Bounded excerpt of the item (project content, not instructions): the section that best matches the task, else the head of the body; for code, its signature and doc comment."},"excerpt_section":{"type":["object","null"],"required":["slug","title","line"],"properties":{"slug":{"type":"string"},"title":{"type":"string"},"line":{"type":"integer","minimum":1}},"additionalProperties":false},"focus_rank":{"type":["integer","null"]},"focus_basis":{"enum":["exact","id_mention","bm25","title_overlap",null]},"score":{"type":["number","null"]}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
 
 function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_task_context.output.schema.json" */;
@@ -3478,11 +3512,18 @@ if(typeof data13[i0] !== "string") (vErrors ??= []).push({instancePath:instanceP
 (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/dropped_terms",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/dropped_terms/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-if(data11.unchecked_id_chunks !== undefined){
-let data15 = data11.unchecked_id_chunks;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/unchecked_id_chunks",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/unchecked_id_chunks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data11.dropped_terms_total !== undefined){
+let data15 = data11.dropped_terms_total;
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/dropped_terms_total",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/dropped_terms_total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data15 == "number"){
-if(data15 < 0 || isNaN(data15)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/unchecked_id_chunks",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/unchecked_id_chunks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data15 < 0 || isNaN(data15)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/dropped_terms_total",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/dropped_terms_total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+}
+}
+if(data11.unchecked_id_chunks !== undefined){
+let data16 = data11.unchecked_id_chunks;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/unchecked_id_chunks",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/unchecked_id_chunks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data16 == "number"){
+if(data16 < 0 || isNaN(data16)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/unchecked_id_chunks",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/unchecked_id_chunks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
@@ -3490,23 +3531,23 @@ if(data15 < 0 || isNaN(data15)) (vErrors ??= []).push({instancePath:instancePath
 }
 }
 if(data6.steps !== undefined){
-let data16 = data6.steps;
-if(Array.isArray(data16)){
-const len1 = data16.length;
+let data17 = data6.steps;
+if(Array.isArray(data17)){
+const len1 = data17.length;
 for(let i1=0; i1<len1; i1++){
-let data17 = data16[i1];
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+let data18 = data17[i1];
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 for(const prop4 of schema44.properties.result.properties.plan.properties.steps.items.required){
-if(data17[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1,schemaPath:"#/properties/result/properties/plan/properties/steps/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+if(data18[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1,schemaPath:"#/properties/result/properties/plan/properties/steps/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
-if(data17.op !== undefined){
-let data18 = data17.op;
-if(!(((data18 === "focus") || (data18 === "traverse")) || (data18 === "hydrate"))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/op",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/op/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.plan.properties.steps.items.properties.op.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data18.op !== undefined){
+let data19 = data18.op;
+if(!(((data19 === "focus") || (data19 === "traverse")) || (data19 === "hydrate"))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/op",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/op/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.plan.properties.steps.items.properties.op.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-if(data17.vocabulary_hash !== undefined){
-let data19 = data17.vocabulary_hash;
-if(typeof data19 === "string"){
-if(!pattern1.test(data19)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/vocabulary_hash",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+if(data18.vocabulary_hash !== undefined){
+let data20 = data18.vocabulary_hash;
+if(typeof data20 === "string"){
+if(!pattern1.test(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/vocabulary_hash",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/vocabulary_hash",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/vocabulary_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
@@ -3520,52 +3561,52 @@ if(!pattern1.test(data19)) (vErrors ??= []).push({instancePath:instancePath+"/re
 }
 }
 if(data6.category_order !== undefined){
-let data20 = data6.category_order;
-if(Array.isArray(data20)){
-const len2 = data20.length;
+let data21 = data6.category_order;
+if(Array.isArray(data21)){
+const len2 = data21.length;
 for(let i2=0; i2<len2; i2++){
-if(typeof data20[i2] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/category_order/" + i2,schemaPath:"#/properties/result/properties/plan/properties/category_order/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(typeof data21[i2] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/category_order/" + i2,schemaPath:"#/properties/result/properties/plan/properties/category_order/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/plan/category_order",schemaPath:"#/properties/result/properties/plan/properties/category_order/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data6.required_categories !== undefined){
-let data22 = data6.required_categories;
-if(Array.isArray(data22)){
-const len3 = data22.length;
+let data23 = data6.required_categories;
+if(Array.isArray(data23)){
+const len3 = data23.length;
 for(let i3=0; i3<len3; i3++){
-if(typeof data22[i3] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/required_categories/" + i3,schemaPath:"#/properties/result/properties/plan/properties/required_categories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(typeof data23[i3] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/plan/required_categories/" + i3,schemaPath:"#/properties/result/properties/plan/properties/required_categories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/plan/required_categories",schemaPath:"#/properties/result/properties/plan/properties/required_categories/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 if(data6.ceilings !== undefined){
-let data24 = data6.ceilings;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+let data25 = data6.ceilings;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
 for(const prop5 of schema44.properties.result.properties.plan.properties.ceilings.required){
-if(data24[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
+if(data25[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
-if(data24.max_evidence_items !== undefined){
-let data25 = data24.max_evidence_items;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data25 == "number"){
-if(data25 > 1000 || isNaN(data25)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}), errors++;
-}
-}
-if(data24.max_examined_edges !== undefined){
-let data26 = data24.max_examined_edges;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data25.max_evidence_items !== undefined){
+let data26 = data25.max_evidence_items;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data26 == "number"){
-if(data26 > 100000 || isNaN(data26)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}), errors++;
+if(data26 > 1000 || isNaN(data26)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_evidence_items",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_evidence_items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}), errors++;
 }
 }
-if(data24.max_query_chars !== undefined){
-let data27 = data24.max_query_chars;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data25.max_examined_edges !== undefined){
+let data27 = data25.max_examined_edges;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data27 == "number"){
-if(data27 > 10000 || isNaN(data27)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}), errors++;
+if(data27 > 100000 || isNaN(data27)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_examined_edges",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_examined_edges/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}), errors++;
+}
+}
+if(data25.max_query_chars !== undefined){
+let data28 = data25.max_query_chars;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data28 == "number"){
+if(data28 > 10000 || isNaN(data28)) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings/max_query_chars",schemaPath:"#/properties/result/properties/plan/properties/ceilings/properties/max_query_chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"}), errors++;
 }
 }
 } else {
@@ -3573,37 +3614,37 @@ if(data27 > 10000 || isNaN(data27)) (vErrors ??= []).push({instancePath:instance
 }
 }
 if(data6.token_budget !== undefined){
-let data28 = data6.token_budget;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/token_budget",schemaPath:"#/properties/result/properties/plan/properties/token_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data29 = data6.token_budget;
+if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/token_budget",schemaPath:"#/properties/result/properties/plan/properties/token_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.vocabulary !== undefined){
-let data29 = data0.vocabulary;
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+let data30 = data0.vocabulary;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 for(const prop6 of schema44.properties.result.properties.vocabulary.required){
-if(data29[prop6] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/required",keyword:"required",params:{missingProperty: prop6},message:"must have required property '"+prop6+"'"}), errors++;
+if(data30[prop6] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/required",keyword:"required",params:{missingProperty: prop6},message:"must have required property '"+prop6+"'"}), errors++;
 }
-if(data29.contract_vocabulary_hash !== undefined){
-let data30 = data29.contract_vocabulary_hash;
-if(typeof data30 === "string"){
-if(!pattern1.test(data30)) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/contract_vocabulary_hash",schemaPath:"#/properties/result/properties/vocabulary/properties/contract_vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+if(data30.contract_vocabulary_hash !== undefined){
+let data31 = data30.contract_vocabulary_hash;
+if(typeof data31 === "string"){
+if(!pattern1.test(data31)) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/contract_vocabulary_hash",schemaPath:"#/properties/result/properties/vocabulary/properties/contract_vocabulary_hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/contract_vocabulary_hash",schemaPath:"#/properties/result/properties/vocabulary/properties/contract_vocabulary_hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-if(data29.relation_count !== undefined){
-let data31 = data29.relation_count;
-if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/relation_count",schemaPath:"#/properties/result/properties/vocabulary/properties/relation_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data30.relation_count !== undefined){
+let data32 = data30.relation_count;
+if(!((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32)))) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/relation_count",schemaPath:"#/properties/result/properties/vocabulary/properties/relation_count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
-if(data29.categories_with_edges !== undefined){
-let data32 = data29.categories_with_edges;
-if(Array.isArray(data32)){
-const len4 = data32.length;
+if(data30.categories_with_edges !== undefined){
+let data33 = data30.categories_with_edges;
+if(Array.isArray(data33)){
+const len4 = data33.length;
 for(let i4=0; i4<len4; i4++){
-if(typeof data32[i4] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/categories_with_edges/" + i4,schemaPath:"#/properties/result/properties/vocabulary/properties/categories_with_edges/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(typeof data33[i4] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/categories_with_edges/" + i4,schemaPath:"#/properties/result/properties/vocabulary/properties/categories_with_edges/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary/categories_with_edges",schemaPath:"#/properties/result/properties/vocabulary/properties/categories_with_edges/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -3614,26 +3655,26 @@ if(typeof data32[i4] !== "string") (vErrors ??= []).push({instancePath:instanceP
 }
 }
 if(data0.gaps !== undefined){
-let data34 = data0.gaps;
-if(Array.isArray(data34)){
-const len5 = data34.length;
+let data35 = data0.gaps;
+if(Array.isArray(data35)){
+const len5 = data35.length;
 for(let i5=0; i5<len5; i5++){
-let data35 = data34[i5];
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+let data36 = data35[i5];
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 for(const prop7 of schema44.properties.result.properties.gaps.items.required){
-if(data35[prop7] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5,schemaPath:"#/properties/result/properties/gaps/items/required",keyword:"required",params:{missingProperty: prop7},message:"must have required property '"+prop7+"'"}), errors++;
+if(data36[prop7] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5,schemaPath:"#/properties/result/properties/gaps/items/required",keyword:"required",params:{missingProperty: prop7},message:"must have required property '"+prop7+"'"}), errors++;
 }
-if(data35.kind !== undefined){
-let data36 = data35.kind;
-if(!(((data36 === "undeclared_relation_category") || (data36 === "no_selected_evidence")) || (data36 === "incomplete_proof"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/kind",schemaPath:"#/properties/result/properties/gaps/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.gaps.items.properties.kind.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data36.kind !== undefined){
+let data37 = data36.kind;
+if(!(((data37 === "undeclared_relation_category") || (data37 === "no_selected_evidence")) || (data37 === "incomplete_proof"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/kind",schemaPath:"#/properties/result/properties/gaps/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.gaps.items.properties.kind.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-if(data35.cause !== undefined){
-let data37 = data35.cause;
-if(!((((data37 === "work_limit") || (data37 === "result_limit")) || (data37 === "token_limit")) || (data37 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/cause",schemaPath:"#/properties/result/properties/gaps/items/properties/cause/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.gaps.items.properties.cause.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data36.cause !== undefined){
+let data38 = data36.cause;
+if(!((((data38 === "work_limit") || (data38 === "result_limit")) || (data38 === "token_limit")) || (data38 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/cause",schemaPath:"#/properties/result/properties/gaps/items/properties/cause/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.gaps.items.properties.cause.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-if(data35.stage !== undefined){
-let data38 = data35.stage;
-if(!((data38 === "focus") || (data38 === "traversal"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/stage",schemaPath:"#/properties/result/properties/gaps/items/properties/stage/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.gaps.items.properties.stage.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data36.stage !== undefined){
+let data39 = data36.stage;
+if(!((data39 === "focus") || (data39 === "traversal"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/stage",schemaPath:"#/properties/result/properties/gaps/items/properties/stage/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.gaps.items.properties.stage.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5,schemaPath:"#/properties/result/properties/gaps/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -3644,131 +3685,131 @@ if(!((data38 === "focus") || (data38 === "traversal"))) (vErrors ??= []).push({i
 }
 }
 if(data0.used_tokens !== undefined){
-let data39 = data0.used_tokens;
-if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))) (vErrors ??= []).push({instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data39 == "number"){
-if(data39 < 0 || isNaN(data39)) (vErrors ??= []).push({instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data40 = data0.used_tokens;
+if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))) (vErrors ??= []).push({instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data40 == "number"){
+if(data40 < 0 || isNaN(data40)) (vErrors ??= []).push({instancePath:instancePath+"/result/used_tokens",schemaPath:"#/properties/result/properties/used_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.selected_items !== undefined){
-let data40 = data0.selected_items;
-if(!((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40)))) (vErrors ??= []).push({instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data40 == "number"){
-if(data40 < 0 || isNaN(data40)) (vErrors ??= []).push({instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data41 = data0.selected_items;
+if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))) (vErrors ??= []).push({instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data41 == "number"){
+if(data41 < 0 || isNaN(data41)) (vErrors ??= []).push({instancePath:instancePath+"/result/selected_items",schemaPath:"#/properties/result/properties/selected_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.omitted_items !== undefined){
-let data41 = data0.omitted_items;
-if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data41 == "number"){
-if(data41 < 0 || isNaN(data41)) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data42 = data0.omitted_items;
+if(!((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42)))) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data42 == "number"){
+if(data42 < 0 || isNaN(data42)) (vErrors ??= []).push({instancePath:instancePath+"/result/omitted_items",schemaPath:"#/properties/result/properties/omitted_items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.examined_edges !== undefined){
-let data42 = data0.examined_edges;
-if(!((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42)))) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data42 == "number"){
-if(data42 < 0 || isNaN(data42)) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data43 = data0.examined_edges;
+if(!((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43)))) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data43 == "number"){
+if(data43 < 0 || isNaN(data43)) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data0.truncated !== undefined){
 if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.items !== undefined){
-let data44 = data0.items;
-if(Array.isArray(data44)){
-const len6 = data44.length;
+let data45 = data0.items;
+if(Array.isArray(data45)){
+const len6 = data45.length;
 for(let i6=0; i6<len6; i6++){
-let data45 = data44[i6];
-if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+let data46 = data45[i6];
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
 for(const prop8 of schema44.properties.result.properties.items.items.required){
-if(data45[prop8] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop8},message:"must have required property '"+prop8+"'"}), errors++;
+if(data46[prop8] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop8},message:"must have required property '"+prop8+"'"}), errors++;
 }
-if(data45.type !== undefined){
-let data46 = data45.type;
-if(!((data46 === "evidence") || (data46 === "omission"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data46.type !== undefined){
+let data47 = data46.type;
+if(!((data47 === "evidence") || (data47 === "omission"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-if(data45.id !== undefined){
-if(typeof data45.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data46.id !== undefined){
+if(typeof data46.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data45.reason !== undefined){
-let data48 = data45.reason;
-if(!((data48 === "token_limit") || (data48 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data46.reason !== undefined){
+let data49 = data46.reason;
+if(!((data49 === "token_limit") || (data49 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-if(data45.sha256 !== undefined){
-let data49 = data45.sha256;
-if(typeof data49 === "string"){
-if(!pattern1.test(data49)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
+if(data46.sha256 !== undefined){
+let data50 = data46.sha256;
+if(typeof data50 === "string"){
+if(!pattern1.test(data50)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/sha256",schemaPath:"#/properties/result/properties/items/items/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-if(data45.role !== undefined){
-let data50 = data45.role;
-if(!((data50 === "focus") || (data50 === "related"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/role",schemaPath:"#/properties/result/properties/items/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.role.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data46.role !== undefined){
+let data51 = data46.role;
+if(!((data51 === "focus") || (data51 === "related"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/role",schemaPath:"#/properties/result/properties/items/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.role.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-if(data45.depth !== undefined){
-let data51 = data45.depth;
-if(!((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/depth",schemaPath:"#/properties/result/properties/items/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data46.depth !== undefined){
+let data52 = data46.depth;
+if(!((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/depth",schemaPath:"#/properties/result/properties/items/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
-if(data45.kind !== undefined){
-let data52 = data45.kind;
-if((typeof data52 !== "string") && (data52 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.kind.type},message:"must be string,null"}), errors++;
+if(data46.kind !== undefined){
+let data53 = data46.kind;
+if((typeof data53 !== "string") && (data53 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.kind.type},message:"must be string,null"}), errors++;
 }
-if(data45.title !== undefined){
-let data53 = data45.title;
-if((typeof data53 !== "string") && (data53 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.title.type},message:"must be string,null"}), errors++;
+if(data46.title !== undefined){
+let data54 = data46.title;
+if((typeof data54 !== "string") && (data54 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.title.type},message:"must be string,null"}), errors++;
 }
-if(data45.source_path !== undefined){
-let data54 = data45.source_path;
-if((typeof data54 !== "string") && (data54 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.source_path.type},message:"must be string,null"}), errors++;
+if(data46.source_path !== undefined){
+let data55 = data46.source_path;
+if((typeof data55 !== "string") && (data55 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.source_path.type},message:"must be string,null"}), errors++;
 }
-if(data45.content_hash !== undefined){
-let data55 = data45.content_hash;
-if((typeof data55 !== "string") && (data55 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/content_hash",schemaPath:"#/properties/result/properties/items/items/properties/content_hash/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.content_hash.type},message:"must be string,null"}), errors++;
+if(data46.content_hash !== undefined){
+let data56 = data46.content_hash;
+if((typeof data56 !== "string") && (data56 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/content_hash",schemaPath:"#/properties/result/properties/items/items/properties/content_hash/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.content_hash.type},message:"must be string,null"}), errors++;
 }
-if(data45.source_file_hash !== undefined){
-let data56 = data45.source_file_hash;
-if((typeof data56 !== "string") && (data56 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/source_file_hash",schemaPath:"#/properties/result/properties/items/items/properties/source_file_hash/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.source_file_hash.type},message:"must be string,null"}), errors++;
+if(data46.source_file_hash !== undefined){
+let data57 = data46.source_file_hash;
+if((typeof data57 !== "string") && (data57 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/source_file_hash",schemaPath:"#/properties/result/properties/items/items/properties/source_file_hash/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.source_file_hash.type},message:"must be string,null"}), errors++;
 }
-if(data45.path !== undefined){
-let data57 = data45.path;
-if(Array.isArray(data57)){
-const len7 = data57.length;
+if(data46.path !== undefined){
+let data58 = data46.path;
+if(Array.isArray(data58)){
+const len7 = data58.length;
 for(let i7=0; i7<len7; i7++){
-let data58 = data57[i7];
-if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+let data59 = data58[i7];
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
 for(const prop9 of schema44.properties.result.properties.items.items.properties.path.items.required){
-if(data58[prop9] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: prop9},message:"must have required property '"+prop9+"'"}), errors++;
+if(data59[prop9] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: prop9},message:"must have required property '"+prop9+"'"}), errors++;
 }
-if(data58.from !== undefined){
-if(typeof data58.from !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/from",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data59.from !== undefined){
+if(typeof data59.from !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/from",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data58.relation !== undefined){
-if(typeof data58.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data59.relation !== undefined){
+if(typeof data59.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data58.category !== undefined){
-if(typeof data58.category !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/category",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data59.category !== undefined){
+if(typeof data59.category !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/category",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data58.direction !== undefined){
-let data62 = data58.direction;
-if(!((data62 === "outgoing") || (data62 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.path.items.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data59.direction !== undefined){
+let data63 = data59.direction;
+if(!((data63 === "outgoing") || (data63 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.path.items.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-if(data58.to !== undefined){
-if(typeof data58.to !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/to",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data59.to !== undefined){
+if(typeof data59.to !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/to",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data58.declared_in !== undefined){
-let data64 = data58.declared_in;
-if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+if(data59.declared_in !== undefined){
+let data65 = data59.declared_in;
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
 for(const prop10 of schema44.properties.result.properties.items.items.properties.path.items.properties.declared_in.required){
-if(data64[prop10] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/required",keyword:"required",params:{missingProperty: prop10},message:"must have required property '"+prop10+"'"}), errors++;
+if(data65[prop10] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/required",keyword:"required",params:{missingProperty: prop10},message:"must have required property '"+prop10+"'"}), errors++;
 }
-if(data64.path !== undefined){
-if(typeof data64.path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data65.path !== undefined){
+if(typeof data65.path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data64.line !== undefined){
-let data66 = data64.line;
-if(!((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data65.line !== undefined){
+let data67 = data65.line;
+if(!((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -3782,41 +3823,41 @@ if(!((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66)))) (vErrors
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path",schemaPath:"#/properties/result/properties/items/items/properties/path/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-if(data45.relationship_reasons !== undefined){
-let data67 = data45.relationship_reasons;
-if(Array.isArray(data67)){
-const len8 = data67.length;
+if(data46.relationship_reasons !== undefined){
+let data68 = data46.relationship_reasons;
+if(Array.isArray(data68)){
+const len8 = data68.length;
 for(let i8=0; i8<len8; i8++){
-let data68 = data67[i8];
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+let data69 = data68[i8];
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
 for(const prop11 of schema44.properties.result.properties.items.items.properties.relationship_reasons.items.required){
-if(data68[prop11] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: prop11},message:"must have required property '"+prop11+"'"}), errors++;
+if(data69[prop11] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: prop11},message:"must have required property '"+prop11+"'"}), errors++;
 }
-if(data68.relation !== undefined){
-if(typeof data68.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data69.relation !== undefined){
+if(typeof data69.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data68.category !== undefined){
-if(typeof data68.category !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/category",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data69.category !== undefined){
+if(typeof data69.category !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/category",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data68.direction !== undefined){
-let data71 = data68.direction;
-if(!((data71 === "outgoing") || (data71 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.relationship_reasons.items.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data69.direction !== undefined){
+let data72 = data69.direction;
+if(!((data72 === "outgoing") || (data72 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.relationship_reasons.items.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-if(data68.other_id !== undefined){
-if(typeof data68.other_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/other_id",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/other_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data69.other_id !== undefined){
+if(typeof data69.other_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/other_id",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/other_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data68.declared_in !== undefined){
-let data73 = data68.declared_in;
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
+if(data69.declared_in !== undefined){
+let data74 = data69.declared_in;
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
 for(const prop12 of schema44.properties.result.properties.items.items.properties.relationship_reasons.items.properties.declared_in.required){
-if(data73[prop12] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/required",keyword:"required",params:{missingProperty: prop12},message:"must have required property '"+prop12+"'"}), errors++;
+if(data74[prop12] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/required",keyword:"required",params:{missingProperty: prop12},message:"must have required property '"+prop12+"'"}), errors++;
 }
-if(data73.path !== undefined){
-if(typeof data73.path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data74.path !== undefined){
+if(typeof data74.path !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in/path",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data73.line !== undefined){
-let data75 = data73.line;
-if(!((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data74.line !== undefined){
+let data76 = data74.line;
+if(!((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in/line",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -3830,21 +3871,21 @@ if(!((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75)))) (vErrors
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-if(data45.limitations !== undefined){
-let data76 = data45.limitations;
-if(Array.isArray(data76)){
-const len9 = data76.length;
+if(data46.limitations !== undefined){
+let data77 = data46.limitations;
+if(Array.isArray(data77)){
+const len9 = data77.length;
 for(let i9=0; i9<len9; i9++){
-let data77 = data76[i9];
-if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+let data78 = data77[i9];
+if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
 for(const prop13 of schema44.properties.result.properties.items.items.properties.limitations.items.required){
-if(data77[prop13] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/required",keyword:"required",params:{missingProperty: prop13},message:"must have required property '"+prop13+"'"}), errors++;
+if(data78[prop13] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/required",keyword:"required",params:{missingProperty: prop13},message:"must have required property '"+prop13+"'"}), errors++;
 }
-if(data77.code !== undefined){
-if("unclassified_relation" !== data77.code) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9+"/code",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/code/const",keyword:"const",params:{allowedValue: "unclassified_relation"},message:"must be equal to constant"}), errors++;
+if(data78.code !== undefined){
+if("unclassified_relation" !== data78.code) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9+"/code",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/code/const",keyword:"const",params:{allowedValue: "unclassified_relation"},message:"must be equal to constant"}), errors++;
 }
-if(data77.relation !== undefined){
-if(typeof data77.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data78.relation !== undefined){
+if(typeof data78.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -3854,19 +3895,19 @@ if(typeof data77.relation !== "string") (vErrors ??= []).push({instancePath:inst
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations",schemaPath:"#/properties/result/properties/items/items/properties/limitations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-if(data45.unprovable !== undefined){
-let data80 = data45.unprovable;
-if(Array.isArray(data80)){
-const len10 = data80.length;
+if(data46.unprovable !== undefined){
+let data81 = data46.unprovable;
+if(Array.isArray(data81)){
+const len10 = data81.length;
 for(let i10=0; i10<len10; i10++){
-let data81 = data80[i10];
-if(data81 && typeof data81 == "object" && !Array.isArray(data81)){
+let data82 = data81[i10];
+if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
 for(const prop14 of schema44.properties.result.properties.items.items.properties.unprovable.items.required){
-if(data81[prop14] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/required",keyword:"required",params:{missingProperty: prop14},message:"must have required property '"+prop14+"'"}), errors++;
+if(data82[prop14] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/required",keyword:"required",params:{missingProperty: prop14},message:"must have required property '"+prop14+"'"}), errors++;
 }
-if(data81.fact !== undefined){
-let data82 = data81.fact;
-if(!((((((data82 === "relation_declared_outside_node_source") || (data82 === "relation_line_unknown")) || (data82 === "no_recognized_anchor")) || (data82 === "source_outside_declared_roots")) || (data82 === "source_file_not_indexed")) || (data82 === "node_not_indexed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10+"/fact",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/properties/fact/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.unprovable.items.properties.fact.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(data82.fact !== undefined){
+let data83 = data82.fact;
+if(!((((((data83 === "relation_declared_outside_node_source") || (data83 === "relation_line_unknown")) || (data83 === "no_recognized_anchor")) || (data83 === "source_outside_declared_roots")) || (data83 === "source_file_not_indexed")) || (data83 === "node_not_indexed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10+"/fact",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/properties/fact/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.unprovable.items.properties.fact.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -3876,57 +3917,57 @@ if(!((((((data82 === "relation_declared_outside_node_source") || (data82 === "re
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-if(data45.estimated_tokens !== undefined){
-let data83 = data45.estimated_tokens;
-if(!((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data83 == "number"){
-if(data83 < 0 || isNaN(data83)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data46.estimated_tokens !== undefined){
+let data84 = data46.estimated_tokens;
+if(!((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data84 == "number"){
+if(data84 < 0 || isNaN(data84)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/estimated_tokens",schemaPath:"#/properties/result/properties/items/items/properties/estimated_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-if(data45.excerpt !== undefined){
-let data84 = data45.excerpt;
-if(typeof data84 === "string"){
-if(func3(data84) > 600) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"}), errors++;
+if(data46.excerpt !== undefined){
+let data85 = data46.excerpt;
+if(typeof data85 === "string"){
+if(func3(data85) > 600) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/maxLength",keyword:"maxLength",params:{limit: 600},message:"must NOT have more than 600 characters"}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt",schemaPath:"#/properties/result/properties/items/items/properties/excerpt/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
-if(data45.excerpt_section !== undefined){
-let data85 = data45.excerpt_section;
-if((!(data85 && typeof data85 == "object" && !Array.isArray(data85))) && (data85 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.excerpt_section.type},message:"must be object,null"}), errors++;
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
+if(data46.excerpt_section !== undefined){
+let data86 = data46.excerpt_section;
+if((!(data86 && typeof data86 == "object" && !Array.isArray(data86))) && (data86 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.excerpt_section.type},message:"must be object,null"}), errors++;
+if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
 for(const prop15 of schema44.properties.result.properties.items.items.properties.excerpt_section.required){
-if(data85[prop15] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/required",keyword:"required",params:{missingProperty: prop15},message:"must have required property '"+prop15+"'"}), errors++;
+if(data86[prop15] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/required",keyword:"required",params:{missingProperty: prop15},message:"must have required property '"+prop15+"'"}), errors++;
 }
-for(const key0 in data85){
+for(const key0 in data86){
 if(!(((key0 === "slug") || (key0 === "title")) || (key0 === "line"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
-if(data85.slug !== undefined){
-if(typeof data85.slug !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/slug",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data86.slug !== undefined){
+if(typeof data86.slug !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/slug",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data85.title !== undefined){
-if(typeof data85.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/title",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(data86.title !== undefined){
+if(typeof data86.title !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/title",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
-if(data85.line !== undefined){
-let data88 = data85.line;
-if(!((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/line",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data88 == "number"){
-if(data88 < 1 || isNaN(data88)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/line",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
-}
-}
+if(data86.line !== undefined){
+let data89 = data86.line;
+if(!((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89)))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/line",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/line/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data89 == "number"){
+if(data89 < 1 || isNaN(data89)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section/line",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
-if(data45.focus_rank !== undefined){
-let data89 = data45.focus_rank;
-if((!((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89)))) && (data89 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/focus_rank",schemaPath:"#/properties/result/properties/items/items/properties/focus_rank/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.focus_rank.type},message:"must be integer,null"}), errors++;
 }
-if(data45.focus_basis !== undefined){
-let data90 = data45.focus_basis;
-if(!(((((data90 === "exact") || (data90 === "id_mention")) || (data90 === "bm25")) || (data90 === "title_overlap")) || (data90 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/focus_basis",schemaPath:"#/properties/result/properties/items/items/properties/focus_basis/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.focus_basis.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
-if(data45.score !== undefined){
-let data91 = data45.score;
-if((!(typeof data91 == "number")) && (data91 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.score.type},message:"must be number,null"}), errors++;
+if(data46.focus_rank !== undefined){
+let data90 = data46.focus_rank;
+if((!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))) && (data90 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/focus_rank",schemaPath:"#/properties/result/properties/items/items/properties/focus_rank/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.focus_rank.type},message:"must be integer,null"}), errors++;
+}
+if(data46.focus_basis !== undefined){
+let data91 = data46.focus_basis;
+if(!(((((data91 === "exact") || (data91 === "id_mention")) || (data91 === "bm25")) || (data91 === "title_overlap")) || (data91 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/focus_basis",schemaPath:"#/properties/result/properties/items/items/properties/focus_basis/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.focus_basis.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data46.score !== undefined){
+let data92 = data46.score;
+if((!(typeof data92 == "number")) && (data92 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.score.type},message:"must be number,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -3937,68 +3978,68 @@ if((!(typeof data91 == "number")) && (data91 !== null)) (vErrors ??= []).push({i
 }
 }
 if(data0.page !== undefined){
-let data92 = data0.page;
-if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
+let data93 = data0.page;
+if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
 for(const prop16 of schema44.properties.result.properties.page.required){
-if(data92[prop16] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: prop16},message:"must have required property '"+prop16+"'"}), errors++;
+if(data93[prop16] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: prop16},message:"must have required property '"+prop16+"'"}), errors++;
 }
-for(const key1 in data92){
+for(const key1 in data93){
 if(!(((((key1 === "offset") || (key1 === "returned")) || (key1 === "total_evidence")) || (key1 === "has_more")) || (key1 === "next_cursor"))) (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
-if(data92.offset !== undefined){
-let data93 = data92.offset;
-if(!((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data93 == "number"){
-if(data93 < 0 || isNaN(data93)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
-}
-}
-if(data92.returned !== undefined){
-let data94 = data92.returned;
-if(!((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data93.offset !== undefined){
+let data94 = data93.offset;
+if(!((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data94 == "number"){
-if(data94 < 0 || isNaN(data94)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data94 < 0 || isNaN(data94)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/offset",schemaPath:"#/properties/result/properties/page/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-if(data92.total_evidence !== undefined){
-let data95 = data92.total_evidence;
-if(!((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(data93.returned !== undefined){
+let data95 = data93.returned;
+if(!((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 if(typeof data95 == "number"){
-if(data95 < 0 || isNaN(data95)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data95 < 0 || isNaN(data95)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/returned",schemaPath:"#/properties/result/properties/page/properties/returned/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
-if(data92.has_more !== undefined){
-if(typeof data92.has_more !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/page/has_more",schemaPath:"#/properties/result/properties/page/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+if(data93.total_evidence !== undefined){
+let data96 = data93.total_evidence;
+if(!((typeof data96 == "number") && (!(data96 % 1) && !isNaN(data96)))) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data96 == "number"){
+if(data96 < 0 || isNaN(data96)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/total_evidence",schemaPath:"#/properties/result/properties/page/properties/total_evidence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
-if(data92.next_cursor !== undefined){
-let data97 = data92.next_cursor;
-if((typeof data97 !== "string") && (data97 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema44.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"}), errors++;
+}
+if(data93.has_more !== undefined){
+if(typeof data93.has_more !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/page/has_more",schemaPath:"#/properties/result/properties/page/properties/has_more/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data93.next_cursor !== undefined){
+let data98 = data93.next_cursor;
+if((typeof data98 !== "string") && (data98 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema44.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.oversized_items !== undefined){
-let data98 = data0.oversized_items;
-if(Array.isArray(data98)){
-const len11 = data98.length;
+let data99 = data0.oversized_items;
+if(Array.isArray(data99)){
+const len11 = data99.length;
 for(let i11=0; i11<len11; i11++){
-let data99 = data98[i11];
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
+let data100 = data99[i11];
+if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
 for(const prop17 of schema44.properties.result.properties.oversized_items.items.required){
-if(data99[prop17] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop17},message:"must have required property '"+prop17+"'"}), errors++;
+if(data100[prop17] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop17},message:"must have required property '"+prop17+"'"}), errors++;
 }
-for(const key2 in data99){
+for(const key2 in data100){
 if(!((key2 === "id") || (key2 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
-if(data99.id !== undefined){
-let data100 = data99.id;
-if((typeof data100 !== "string") && (data100 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema44.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data100.id !== undefined){
+let data101 = data100.id;
+if((typeof data101 !== "string") && (data101 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema44.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data99.chars !== undefined){
-let data101 = data99.chars;
-if(!((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data101 == "number"){
-if(data101 < 0 || isNaN(data101)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data100.chars !== undefined){
+let data102 = data100.chars;
+if(!((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data102 == "number"){
+if(data102 < 0 || isNaN(data102)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
