@@ -6,8 +6,11 @@
 // A question's `expected` lists its accepted answers (node ids checked against the source by
 // hand); a question counts as recalled at 5 when any accepted id is among the first five hits,
 // and its reciprocal rank is 1 / the rank of the first accepted id (0 when none is returned).
-// Usage: node ops/eval/run.mjs [--set examples|fastify] [--verbose] [--json FILE]
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Sets: examples (bundled), fastify (installed package), koa (koa 2.16.4 packed from the npm registry,
+// code only: its tarball ships no docs) and asyncio (CPython's /usr/lib/python3.11/asyncio, code only).
+// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio] [--verbose] [--json FILE]
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -45,6 +48,50 @@ export function fastifyCorpus(root = path.join(outDir, 'fastify')) {
   return root;
 }
 
+/** The koa version the koa question set was written from (ops/eval/questions/koa.json `source`). */
+const KOA_VERSION = '2.16.4';
+/** Where the asyncio question set's sources are read from (ops/eval/questions/asyncio.json `source`). */
+const ASYNCIO_DIR = '/usr/lib/python3.11/asyncio';
+
+/** A descriptor with the given roots, as `docforge init` writes it for a package without docs. */
+function writeDescriptor(root, id, contentRoots, code) {
+  writeFileSync(path.join(root, 'docforge.toml'), [
+    'schema_version = 1', '[project]', `id = "${id}"`, `name = "${id}"`, '[sources]',
+    `content_roots = ${JSON.stringify(contentRoots)}`, 'code_roots = ["."]',
+    'exclude = ["**/node_modules/**", "**/.git/**", "**/__pycache__/**"]', '[adapter]', `code = "${code}"`, 'strategy = "ast"', '',
+  ].join('\n'));
+}
+
+/** koa as published: `npm pack koa@KOA_VERSION` (cached in out/cache), extracted whole. */
+function koaCorpus(root = path.join(outDir, 'koa')) {
+  const cache = path.join(outDir, 'cache');
+  const tarball = path.join(cache, `koa-${KOA_VERSION}.tgz`);
+  if (!existsSync(tarball)) {
+    mkdirSync(cache, { recursive: true });
+    execFileSync('npm', ['pack', `koa@${KOA_VERSION}`, '--pack-destination', cache], { stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  execFileSync('tar', ['xzf', tarball, '-C', root, '--strip-components=1']);
+  writeDescriptor(root, 'koa', [], 'typescript');
+  return root;
+}
+
+/** A project holding a copy of the standard library's asyncio package as `asyncio/`. */
+function asyncioCorpus(root = path.join(outDir, 'asyncio')) {
+  if (!existsSync(path.join(ASYNCIO_DIR, '__init__.py'))) {
+    throw new Error(`the asyncio set reads ${ASYNCIO_DIR} (CPython 3.11's standard library), which is not on this machine`);
+  }
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
+  cpSync(ASYNCIO_DIR, path.join(root, 'asyncio'), { recursive: true, filter: (src) => path.basename(src) !== '__pycache__' });
+  writeDescriptor(root, 'asyncio', [], 'python');
+  return root;
+}
+
+/** Corpus builder per question set. */
+const CORPORA = { examples: examplesCorpus, fastify: () => fastifyCorpus(), koa: () => koaCorpus(), asyncio: () => asyncioCorpus() };
+
 async function connect(root) {
   const args = [path.join(repo, 'apps/mcp-server/dist/src/main.js'), '--project-root', root, '--log-level', 'warn'];
   const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' });
@@ -73,8 +120,10 @@ function summarize(rows) {
 }
 
 async function evaluate(set) {
+  const build = CORPORA[set];
+  if (build === undefined) throw new Error(`unknown set ${set}; one of ${Object.keys(CORPORA).join(', ')}`);
   const file = JSON.parse(readFileSync(path.join(here, 'questions', `${set}.json`), 'utf8'));
-  const root = set === 'fastify' ? fastifyCorpus() : examplesCorpus();
+  const root = build();
   const { client, call } = await connect(root);
   const t = performance.now();
   await call('docforge_sync', {});
@@ -107,7 +156,7 @@ async function evaluate(set) {
   return report;
 }
 
-const sets = values.set ? [values.set] : ['examples', 'fastify'];
+const sets = values.set ? [values.set] : Object.keys(CORPORA);
 const reports = [];
 for (const set of sets) reports.push(await evaluate(set));
 if (values.json) writeFileSync(values.json, `${JSON.stringify(reports, null, 1)}\n`);
