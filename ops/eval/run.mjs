@@ -68,7 +68,7 @@ function koaCorpus(root = path.join(outDir, 'koa')) {
   const tarball = path.join(cache, `koa-${KOA_VERSION}.tgz`);
   if (!existsSync(tarball)) {
     mkdirSync(cache, { recursive: true });
-    execFileSync('npm', ['pack', `koa@${KOA_VERSION}`, '--pack-destination', cache], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npm', ['pack', `koa@${KOA_VERSION}`, '--pack-destination', cache, '--loglevel', 'warn'], { stdio: ['ignore', 'ignore', 'inherit'] });
   }
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
@@ -144,6 +144,10 @@ async function evaluate(set) {
     const s = summarize(of.map((r) => ({ rank: r.search })));
     const tc = summarize(of.map((r) => ({ rank: r.task })));
     report.kinds[kind] = { questions: of.length, search: s, task_context: tc };
+    if (of.length === 0) {
+      console.log(`   ${kind.padEnd(4)} ( 0 q)  no questions of this kind in the set`);
+      continue;
+    }
     console.log(`   ${kind.padEnd(4)} (${String(of.length).padStart(2)} q)  search: recall@5 ${s.recall5.toFixed(3)}  MRR ${s.mrr.toFixed(3)}   task context: recall@5 ${tc.recall5.toFixed(3)}  MRR ${tc.mrr.toFixed(3)}`);
   }
   if (values.verbose) {
