@@ -7,8 +7,9 @@
 // hand); a question counts as recalled at 5 when any accepted id is among the first five hits,
 // and its reciprocal rank is 1 / the rank of the first accepted id (0 when none is returned).
 // Sets: examples (bundled), fastify (installed package), koa (koa 2.16.4 packed from the npm registry,
-// code only: its tarball ships no docs) and asyncio (CPython's /usr/lib/python3.11/asyncio, code only).
-// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio] [--verbose] [--json FILE]
+// code only: its tarball ships no docs), asyncio (CPython's /usr/lib/python3.11/asyncio, code only) and
+// npm (the npm CLI 10.9.9 packed from the npm registry: docs/content Markdown and lib/ code).
+// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm] [--verbose] [--json FILE]
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -62,18 +63,35 @@ function writeDescriptor(root, id, contentRoots, code) {
   ].join('\n'));
 }
 
-/** koa as published: `npm pack koa@KOA_VERSION` (cached in out/cache), extracted whole. */
-function koaCorpus(root = path.join(outDir, 'koa')) {
+/** The npm CLI version the npm question set was written from (ops/eval/questions/npm.json `source`). */
+const NPM_VERSION = '10.9.9';
+
+/** A registry package as published: `npm pack name@version` (cached in out/cache), extracted whole into root. */
+function packedCorpus(root, name, version) {
   const cache = path.join(outDir, 'cache');
-  const tarball = path.join(cache, `koa-${KOA_VERSION}.tgz`);
+  const tarball = path.join(cache, `${name}-${version}.tgz`);
   if (!existsSync(tarball)) {
     mkdirSync(cache, { recursive: true });
-    execFileSync('npm', ['pack', `koa@${KOA_VERSION}`, '--pack-destination', cache, '--loglevel', 'warn'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npm', ['pack', `${name}@${version}`, '--pack-destination', cache, '--loglevel', 'warn'], { stdio: ['ignore', 'ignore', 'inherit'] });
   }
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
   execFileSync('tar', ['xzf', tarball, '-C', root, '--strip-components=1']);
+  return root;
+}
+
+/** koa as published (`npm pack koa@KOA_VERSION`), code only. */
+function koaCorpus(root = path.join(outDir, 'koa')) {
+  packedCorpus(root, 'koa', KOA_VERSION);
   writeDescriptor(root, 'koa', [], 'typescript');
+  return root;
+}
+
+/** The npm CLI as published (`npm pack npm@NPM_VERSION`): Markdown docs under docs/content, code from the
+ * whole package; its bundled dependencies (node_modules/) are excluded by the descriptor. */
+function npmCorpus(root = path.join(outDir, 'npm')) {
+  packedCorpus(root, 'npm', NPM_VERSION);
+  writeDescriptor(root, 'npm', ['docs/content'], 'typescript');
   return root;
 }
 
@@ -90,7 +108,9 @@ function asyncioCorpus(root = path.join(outDir, 'asyncio')) {
 }
 
 /** Corpus builder per question set. */
-const CORPORA = { examples: examplesCorpus, fastify: () => fastifyCorpus(), koa: () => koaCorpus(), asyncio: () => asyncioCorpus() };
+const CORPORA = {
+  examples: examplesCorpus, fastify: () => fastifyCorpus(), koa: () => koaCorpus(), asyncio: () => asyncioCorpus(), npm: () => npmCorpus(),
+};
 
 async function connect(root) {
   const args = [path.join(repo, 'apps/mcp-server/dist/src/main.js'), '--project-root', root, '--log-level', 'warn'];
