@@ -6,7 +6,7 @@
  * parameters, interface property signatures), and a computed key names the same binding as the
  * member's declared key. No type checker: a walk over the link data of the files.
  */
-import type { TsCallSite, TsDeclRecord } from './link-data.js';
+import type { TsCallSite, TsDeclRecord, TsTypedNames } from './link-data.js';
 import { MAX_DEPTH, type ModuleInfo, type Target } from './link-model.js';
 
 /** What receiver resolution needs from the linker's name and module resolution. */
@@ -24,6 +24,14 @@ export interface NameResolution {
 }
 
 type ClassTarget = { kind: 'decl'; mod: ModuleInfo; decl: TsDeclRecord };
+
+/**
+ * The type text recorded for `name`, own keys only: link data are plain objects, and a source
+ * name such as `constructor` or `toString` must not read Object.prototype's member as a type.
+ */
+function typedName(names: TsTypedNames | undefined, name: string): string | undefined {
+  return names !== undefined && Object.hasOwn(names, name) ? names[name] : undefined;
+}
 
 /** How a name is bound in a scope: with a proven type, bound without one, or not a local at all. */
 type LocalBinding = { kind: 'typed'; type: string; scopeId: string | null } | { kind: 'untyped' } | { kind: 'none' };
@@ -80,14 +88,14 @@ export class ReceiverResolver {
       if (decl.kind === 'function' || decl.kind === 'method') {
         const child = mod.children.get(current)?.get(name);
         if (child !== undefined && child.kind !== 'method') return { kind: 'none' };
-        const type = mod.data.locals[current]?.[name];
+        const type = typedName(mod.data.locals[current], name);
         if (type !== undefined) return { kind: 'typed', type, scopeId: current };
         if (mod.shadows.get(current)?.has(name)) return { kind: 'untyped' };
       }
       current = decl.parent;
     }
     if (mod.children.get('')?.has(name) || mod.bindings.has(name)) return { kind: 'none' };
-    const type = mod.data.locals[mod.id]?.[name];
+    const type = typedName(mod.data.locals[mod.id], name);
     if (type !== undefined) return { kind: 'typed', type, scopeId: null };
     if (mod.shadows.get(mod.id)?.has(name)) return { kind: 'untyped' };
     return { kind: 'none' };
@@ -153,7 +161,7 @@ export class ReceiverResolver {
     if (field.startsWith('[')) return null;
     const chain = field.startsWith('#') ? [target] : this.lineage(target);
     for (const current of chain) {
-      const type = current.mod.data.fields[current.decl.id]?.[field];
+      const type = typedName(current.mod.data.fields[current.decl.id], field);
       if (type !== undefined) return this.resolveType(current.mod, current.decl.id, type);
       if (current.mod.children.get(current.decl.id)?.has(field)) return null;
     }
@@ -182,7 +190,7 @@ export class ReceiverResolver {
       }
       const child = current.mod.children.get(current.decl.id)?.get(name);
       if (child !== undefined) return child.kind === 'method' ? { kind: 'decl', mod: current.mod, decl: child } : null;
-      if (current.mod.data.fields[current.decl.id]?.[name] !== undefined) return null;
+      if (typedName(current.mod.data.fields[current.decl.id], name) !== undefined) return null;
     }
     return null;
   }

@@ -302,3 +302,28 @@ test('a local holding a call result is typed by the callee\'s declared return ty
   assert.deepEqual(callsFrom(result, 'code:src/use.ts#unproven').filter((id) => id.startsWith('code:src/ledger.ts')), []);
   assert.equal(result.unresolved_calls?.['code:src/use.ts#unproven'], 3, 'pending.refund, generic.refund, inferred.refund');
 });
+
+test('a receiver named like an Object.prototype member (this.constructor, a local toString) links without error and proves nothing through it', () => {
+  // Shaped as npm 10.9.9's lib/npm.js: `#logFile = new LogFile()` gives Npm typed fields, then `this.constructor.cmd(cmd)`.
+  const result = link({
+    'lib/npm.js': [
+      'class LogFile { on () {} }',
+      'class Npm {',
+      '  static cmd (c) { return c }',
+      '  #logFile = new LogFile()',
+      '  run (c) {',
+      '    this.#logFile.on()',
+      '    return this.constructor.cmd(c)',
+      '  }',
+      '}',
+      'function show (x) {',
+      '  const file = new LogFile()',
+      '  file.on()',
+      '  return toString.call(x) + constructor.name',
+      '}',
+      'module.exports = { Npm, show }',
+    ].join('\n'),
+  });
+  assert.deepEqual(callsFrom(result, 'code:lib/npm.js#Npm.run'), ['code:lib/npm.js#LogFile.on']);
+  assert.deepEqual(callsFrom(result, 'code:lib/npm.js#show'), ['code:lib/npm.js#LogFile.on']);
+});
