@@ -8,7 +8,7 @@ import type { EdgeRecord, IndexReader } from '@docforge/store';
 import type { TraversalDirection } from './traversal.js';
 import { LEXICAL_CANDIDATE_WINDOW, TASK_CONTEXT_CEILINGS, TASK_KIND_PREFERENCES, TASK_MATCH_RANK, TASK_MAX_DEPTH, type TaskContextCeilings, type TaskPlan } from './task-plan.js';
 import { lexicalFocus, taskRelevance } from './task-focus.js';
-import { hopTier, type HopTier } from './task-wiring.js';
+import { hopTierFrom, type HopTier } from './task-wiring.js';
 
 /** One hop of an evidence graph path; direction is relative to the preceding traversal node `from`. */
 export interface PathHop {
@@ -238,13 +238,24 @@ function byKey(a: (string | number)[], b: (string | number)[]): number {
  */
 function rankCandidates(candidates: Map<string, CandidateHop[]>, rules: RankRules): RankedCandidate[] {
   const { primary, relevance, rank } = rules;
-  const tierOf = (h: CandidateHop): HopTier => (rules.wiringFirst ? hopTier(h.hop, h.fromVisit) : 1);
-  const hopKey = (h: CandidateHop): (string | number)[] => [primary.includes(h.hop.category) ? 0 : 1, tierOf(h), -(relevance.get(h.hop.to) ?? 0), rank.get(h.hop.category) ?? rank.size, h.hop.direction === 'outgoing' ? 0 : 1, h.hop.relation, h.order];
+  // Each hop's key is computed once (sorting compares keys many times); a frontier node's chain test once.
+  const chainTiers = new Map<Visit, (hop: PathHop) => HopTier>();
+  const tierOf = (h: CandidateHop): HopTier => {
+    if (!rules.wiringFirst) return 1;
+    let tier = chainTiers.get(h.fromVisit);
+    if (!tier) {
+      tier = hopTierFrom(h.fromVisit);
+      chainTiers.set(h.fromVisit, tier);
+    }
+    return tier(h.hop);
+  };
   const ranked: RankedCandidate[] = [];
   for (const [id, hops] of candidates) {
-    if (rules.wiringFirst && !rules.matched.has(id) && hops.every((h) => tierOf(h) === 2)) continue;
-    hops.sort((a, b) => byKey(hopKey(a), hopKey(b)) || compare(a.hop.from, b.hop.from));
-    ranked.push({ id, hops, key: hopKey(hops[0]!) });
+    const tiers = hops.map(tierOf);
+    if (rules.wiringFirst && !rules.matched.has(id) && tiers.every((t) => t === 2)) continue;
+    const keyed = hops.map((h, i) => ({ h, key: [primary.includes(h.hop.category) ? 0 : 1, tiers[i]!, -(relevance.get(h.hop.to) ?? 0), rank.get(h.hop.category) ?? rank.size, h.hop.direction === 'outgoing' ? 0 : 1, h.hop.relation, h.order] }));
+    keyed.sort((a, b) => byKey(a.key, b.key) || compare(a.h.hop.from, b.h.hop.from));
+    ranked.push({ id, hops: keyed.map((k) => k.h), key: keyed[0]!.key });
   }
   ranked.sort((a, b) => byKey(a.key, b.key) || compare(a.id, b.id));
   return ranked;

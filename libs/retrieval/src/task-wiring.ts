@@ -57,12 +57,17 @@ export function onContainmentChain(visit: Pick<Visit, 'path'>): boolean {
   return true;
 }
 
-/** The tier of `hop` taken from `from` (see the module comment). */
-export function hopTier(hop: PathHop, from: Pick<Visit, 'path'>): HopTier {
+/**
+ * The tier of a hop taken from `from` (see the module comment), as a function of the hop: the
+ * containment-chain test of `from` is made once for all its hops.
+ */
+export function hopTierFrom(from: Pick<Visit, 'path'>): (hop: PathHop) => HopTier {
   const chain = onContainmentChain(from);
-  // The focus's own container and members are part of the change, whatever the relation.
-  if (hop.category === 'structure' && from.path.length === 0) return 1;
-  if (hop.category === 'structure') return chain && onContainmentChain({ path: [...from.path, hop] }) ? 1 : 2;
-  if (chain && hop.direction === 'incoming' && WIRING_CATEGORIES.has(hop.category)) return 0;
-  return 1;
+  const atFocus = from.path.length === 0;
+  const way = chain && !atFocus ? containment(from.path.at(-1)!) : null;
+  return (hop) => {
+    // The focus's own container and members are part of the change, whatever the relation.
+    if (hop.category === 'structure') return atFocus || (way !== null && containment(hop) === way) ? 1 : 2;
+    return chain && hop.direction === 'incoming' && WIRING_CATEGORIES.has(hop.category) ? 0 : 1;
+  };
 }
