@@ -28,6 +28,15 @@
  * still followed at depth 1 and reported with their raw name and an `unclassified_relation`
  * limitation.
  *
+ * A `change` keeps to what governs and wires its focus (`wiringFirst`, task-wiring.ts; issue 31
+ * item 4): inside each depth and primary/other group, incoming evidence, execution and dependency
+ * edges of the focus's containment chain (the documents that govern it, its callers and importers)
+ * rank first; a node reached at depth 2 only through structure edges off that chain (a module's
+ * other members, a neighbour's members) is no candidate unless the task's words match it (one of
+ * the first `TASK_MATCH_RANK` search hits); and a lexical focus without documentation gives its
+ * last search-ranked slot to the best documentation hit among those. Wiring that the budget cannot
+ * hold is a hash-identified `token_limit` omission like any other candidate.
+ *
  * Unprovable provenance facts ({@link UNPROVABLE_FACTS}) that an evidence item may carry:
  * - `relation_declared_outside_node_source`: the edge that reached the item was declared in a file
  *   other than the item's own source, so the item's own source does not assert the relationship;

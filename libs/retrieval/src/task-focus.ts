@@ -5,15 +5,22 @@
  */
 import type { IndexReader } from '@docforge/store';
 import { CANDIDATE_WINDOW, rankNodes } from './ranking.js';
-import { MAX_ID_MENTION_CHUNKS, type LEXICAL_CANDIDATE_WINDOW } from './task-plan.js';
+import { MAX_ID_MENTION_CHUNKS, TASK_MATCH_RANK, type LEXICAL_CANDIDATE_WINDOW } from './task-plan.js';
+
+/** Node origins that are documentation (Markdown documents and TOML records), as opposed to code and adapter nodes. */
+const DOCUMENTATION_ORIGINS: ReadonlySet<string> = new Set(['document', 'markdown', 'record']);
 
 /**
  * The lexical focus: node ids named verbatim in the task (in order of mention), then the best
  * hits of the search ranking within the bounded candidate window (see {@link LEXICAL_CANDIDATE_WINDOW}).
  * Ties rank by id, so one index file always gives the same focus. `score` is the search score
- * (higher ranks first).
+ * (higher ranks first). With `documentSlot` (a `wiringFirst` task kind, issue 31 item 4), a focus
+ * of at least two nodes that holds no documentation gives its last search-ranked slot to the best
+ * documentation hit among the first {@link TASK_MATCH_RANK} search hits, when there is one: a
+ * change needs the documents that govern the code as much as the code, and when no edge links
+ * them the task's own words are the only proof.
  */
-export function lexicalFocus(reader: IndexReader, task: string, max: number, window: number): { hits: FocusHit[]; windowed: boolean; relevance: Map<string, number> } {
+export function lexicalFocus(reader: IndexReader, task: string, max: number, window: number, documentSlot = false): { hits: FocusHit[]; windowed: boolean; relevance: Map<string, number> } {
   const hits: FocusHit[] = [];
   const seen = new Set<string>();
   for (const chunk of task.split(/\s+/).filter((c) => c !== '').slice(0, MAX_ID_MENTION_CHUNKS)) {
@@ -32,7 +39,26 @@ export function lexicalFocus(reader: IndexReader, task: string, max: number, win
     seen.add(candidate.row.id);
     hits.push({ id: candidate.row.id, score: candidate.score, basis: 'bm25' });
   }
+  if (documentSlot) keepDocumentSlot(reader, hits, max, ranked.ranked.slice(0, TASK_MATCH_RANK));
   return { hits, windowed: ranked.windowed, relevance };
+}
+
+function isDocumentation(reader: IndexReader, id: string): boolean {
+  const origin = reader.getNodeMeta(id)?.origin;
+  return origin !== undefined && DOCUMENTATION_ORIGINS.has(origin);
+}
+
+/**
+ * Gives the last search-ranked slot of a full focus without documentation to the best
+ * documentation hit of `firstHits` (see {@link lexicalFocus}); a focus named by id is never replaced.
+ */
+function keepDocumentSlot(reader: IndexReader, hits: FocusHit[], max: number, firstHits: readonly { row: { id: string }; score: number }[]): void {
+  if (max < 2 || hits.length < max || hits.some((h) => isDocumentation(reader, h.id))) return;
+  const last = hits.length - 1;
+  if (hits[last]!.basis !== 'bm25') return;
+  const chosen = new Set(hits.map((h) => h.id));
+  const document = firstHits.find((c) => !chosen.has(c.row.id) && isDocumentation(reader, c.row.id));
+  if (document) hits[last] = { id: document.row.id, score: document.score, basis: 'bm25' };
 }
 
 /**

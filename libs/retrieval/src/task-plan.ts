@@ -67,17 +67,35 @@ export interface TaskKindPreference {
   readonly primary: readonly string[];
   /** The other alias categories, in rank order (followed at depth 1 only). */
   readonly secondary: readonly string[];
+  /**
+   * Whether the kind keeps to what governs and wires the focus (issue 31 item 4; task-wiring.ts):
+   * the lexical focus keeps a slot for the best documentation hit, incoming `evidence`,
+   * `execution` and `dependency` edges of the focus's containment chain (the documents that
+   * govern it, its callers and importers) rank first within their depth and category group, and a
+   * node reached at depth 2 only through structure edges off that chain (a module's other members,
+   * a neighbour's members) enters only when the task's own words match it ({@link TASK_MATCH_RANK}).
+   */
+  readonly wiringFirst: boolean;
 }
+
+/**
+ * The search hits of the task text that count as "matched by the task" (issue 31 item 4): the
+ * first five, the ones a reader takes as answers (the evaluation's recall@5). A lexical focus of
+ * {@link MAX_LEXICAL_FOCUS} nodes takes the first three; the others may still enter as matched
+ * structure neighbours, and the lexical focus of a `wiringFirst` kind takes its documentation slot from them.
+ */
+export const TASK_MATCH_RANK = 5;
 
 /** Category preferences by task kind (the table in the module comment). */
 export const TASK_KIND_PREFERENCES: Readonly<Record<TaskKind, TaskKindPreference>> = Object.freeze({
-  change: { primary: ['structure', 'dependency', 'implementation'], secondary: ['evidence', 'execution', 'data', 'context'] },
-  implementation: { primary: ['implementation', 'structure'], secondary: ['dependency', 'execution', 'data', 'evidence', 'context'] },
-  failure: { primary: ['execution', 'dependency'], secondary: ['data', 'implementation', 'evidence', 'structure', 'context'] },
-  ownership: { primary: ['structure'], secondary: ['implementation', 'evidence', 'context', 'dependency', 'execution', 'data'] },
-  test: { primary: ['evidence'], secondary: ['implementation', 'execution', 'structure', 'dependency', 'data', 'context'] },
-  operation: { primary: ['execution', 'data'], secondary: ['dependency', 'evidence', 'context', 'structure', 'implementation'] },
-  release: { primary: ['evidence', 'dependency'], secondary: ['implementation', 'structure', 'context', 'execution', 'data'] },
+  change: { primary: ['structure', 'dependency', 'implementation'], secondary: ['evidence', 'execution', 'data', 'context'], wiringFirst: true },
+  // Implementation and ownership ask about a module's members themselves: structure stays open there.
+  implementation: { primary: ['implementation', 'structure'], secondary: ['dependency', 'execution', 'data', 'evidence', 'context'], wiringFirst: false },
+  failure: { primary: ['execution', 'dependency'], secondary: ['data', 'implementation', 'evidence', 'structure', 'context'], wiringFirst: false },
+  ownership: { primary: ['structure'], secondary: ['implementation', 'evidence', 'context', 'dependency', 'execution', 'data'], wiringFirst: false },
+  test: { primary: ['evidence'], secondary: ['implementation', 'execution', 'structure', 'dependency', 'data', 'context'], wiringFirst: false },
+  operation: { primary: ['execution', 'data'], secondary: ['dependency', 'evidence', 'context', 'structure', 'implementation'], wiringFirst: false },
+  release: { primary: ['evidence', 'dependency'], secondary: ['implementation', 'structure', 'context', 'execution', 'data'], wiringFirst: false },
 });
 
 /** The task request (tool arguments other than `limit` and `cursor`). */

@@ -6,8 +6,9 @@
 import { RELATION_ALIASES, relationCategory, errors } from '@docforge/core';
 import type { EdgeRecord, IndexReader } from '@docforge/store';
 import type { TraversalDirection } from './traversal.js';
-import { LEXICAL_CANDIDATE_WINDOW, TASK_CONTEXT_CEILINGS, TASK_MAX_DEPTH, type TaskContextCeilings, type TaskPlan } from './task-plan.js';
+import { LEXICAL_CANDIDATE_WINDOW, TASK_CONTEXT_CEILINGS, TASK_KIND_PREFERENCES, TASK_MATCH_RANK, TASK_MAX_DEPTH, type TaskContextCeilings, type TaskPlan } from './task-plan.js';
 import { lexicalFocus, taskRelevance } from './task-focus.js';
+import { hopTierFrom, type HopTier } from './task-wiring.js';
 
 /** One hop of an evidence graph path; direction is relative to the preceding traversal node `from`. */
 export interface PathHop {
@@ -71,8 +72,20 @@ interface FocusStep {
   focus: Visit[];
   lexicalEmpty: boolean;
   lexicalWindowed: boolean;
-  /** Search score of the nodes the task's words match (ranks candidates of equal category). */
+  /** Search score of the nodes the task's words match (ranks candidates of equal category), in search rank order. */
   relevance: Map<string, number>;
+}
+
+/** How candidates are ranked and admitted at one depth. */
+interface RankRules {
+  primary: readonly string[];
+  relevance: Map<string, number>;
+  /** Category rank by the kind's category order. */
+  rank: Map<string, number>;
+  /** The kind's `wiringFirst` (task-wiring.ts): hop tiers rank candidates and admit structure. */
+  wiringFirst: boolean;
+  /** The first {@link TASK_MATCH_RANK} search hits of the task text. */
+  matched: ReadonlySet<string>;
 }
 
 /** The traversal's state across depths. */
@@ -120,8 +133,14 @@ const reasonFor = (nodeId: string, e: EdgeRecord): RelationshipReason => ({
 /** Runs the plan's focus and traversal steps; reads at most `ceilings.max_examined_edges` (+1 probe row per query) edges. */
 export function runPlan(reader: IndexReader, plan: TaskPlan, task: string, ceilings: TaskContextCeilings): Traversal {
   const { focus, lexicalEmpty, lexicalWindowed, relevance } = planFocus(reader, plan, task, ceilings);
-  const rank = new Map<string, number>(plan.category_order.map((c, i) => [c, i]));
   const primary = plan.required_categories;
+  const rules: RankRules = {
+    primary,
+    relevance,
+    rank: new Map<string, number>(plan.category_order.map((c, i) => [c, i])),
+    wiringFirst: TASK_KIND_PREFERENCES[plan.task_kind].wiringFirst,
+    matched: new Set([...relevance.keys()].slice(0, TASK_MATCH_RANK)),
+  };
   const primaryRelations = primary.flatMap((c) => RELATION_ALIASES[c] ?? []);
   const state: TraversalState = { reader, ceilings, accepted: new Map<string, Visit>(focus.map((v) => [v.id, v])), usedEdges: new Set<string>(), related: [], examined: 0, workLimited: false, dropped: 0 };
   let frontier = focus;
@@ -129,7 +148,7 @@ export function runPlan(reader: IndexReader, plan: TaskPlan, task: string, ceili
     const relations = depth === 1 ? null : primaryRelations;
     if (relations !== null && relations.length === 0) break;
     const candidates = collectCandidates(state, frontier, relations);
-    const ranked = rankCandidates(candidates, primary, relevance, rank);
+    const ranked = rankCandidates(candidates, rules);
     const room = ceilings.max_evidence_items - focus.length - state.related.length;
     const next = acceptCandidates(state, ranked, depth, room, primary);
     if (state.dropped > 0) break;
@@ -147,7 +166,8 @@ function planFocus(reader: IndexReader, plan: TaskPlan, task: string, ceilings: 
     focus.push({ id, depth: 0, path: [], focusRank: 1, score: null, basis: 'exact', reasons: [] });
     return { focus, lexicalEmpty: false, lexicalWindowed: false, relevance: taskRelevance(reader, task, LEXICAL_CANDIDATE_WINDOW) };
   }
-  const lexical = lexicalFocus(reader, task, Math.min(plan.focus.max_focus_nodes, ceilings.max_evidence_items), plan.focus.candidate_window);
+  const documentSlot = TASK_KIND_PREFERENCES[plan.task_kind].wiringFirst;
+  const lexical = lexicalFocus(reader, task, Math.min(plan.focus.max_focus_nodes, ceilings.max_evidence_items), plan.focus.candidate_window, documentSlot);
   for (const [index, hit] of lexical.hits.entries()) {
     focus.push({ id: hit.id, depth: 0, path: [], focusRank: index + 1, score: hit.score, basis: hit.basis, reasons: [] });
   }
@@ -209,15 +229,34 @@ function byKey(a: (string | number)[], b: (string | number)[]): number {
 }
 
 /**
- * Ranks the candidates: primary categories first; among them, and then among the others, nodes the
- * task's own words rank higher (their search score) come first, then the category preference order.
+ * Ranks the candidates: primary categories first; among them, and then among the others, for a
+ * `wiringFirst` kind the hop's tier (task-wiring.ts: what governs and wires the focus, then the
+ * rest, then matched structure off the containment chain), then nodes the task's own words rank
+ * higher (their search score), then the category preference order. A `wiringFirst` candidate whose
+ * every hop is structure off the containment chain, and which the task's words do not match, is
+ * not a candidate (a module's other members are not evidence of a change to one of them).
  */
-function rankCandidates(candidates: Map<string, CandidateHop[]>, primary: readonly string[], relevance: Map<string, number>, rank: Map<string, number>): RankedCandidate[] {
-  const hopKey = (h: { hop: PathHop; order: number }): (string | number)[] => [primary.includes(h.hop.category) ? 0 : 1, -(relevance.get(h.hop.to) ?? 0), rank.get(h.hop.category) ?? rank.size, h.hop.direction === 'outgoing' ? 0 : 1, h.hop.relation, h.order];
-  const ranked = [...candidates.entries()].map(([id, hops]) => {
-    hops.sort((a, b) => byKey(hopKey(a), hopKey(b)) || compare(a.hop.from, b.hop.from));
-    return { id, hops, key: hopKey(hops[0]!) };
-  });
+function rankCandidates(candidates: Map<string, CandidateHop[]>, rules: RankRules): RankedCandidate[] {
+  const { primary, relevance, rank } = rules;
+  // Each hop's key is computed once (sorting compares keys many times); a frontier node's chain test once.
+  const chainTiers = new Map<Visit, (hop: PathHop) => HopTier>();
+  const tierOf = (h: CandidateHop): HopTier => {
+    if (!rules.wiringFirst) return 1;
+    let tier = chainTiers.get(h.fromVisit);
+    if (!tier) {
+      tier = hopTierFrom(h.fromVisit);
+      chainTiers.set(h.fromVisit, tier);
+    }
+    return tier(h.hop);
+  };
+  const ranked: RankedCandidate[] = [];
+  for (const [id, hops] of candidates) {
+    const tiers = hops.map(tierOf);
+    if (rules.wiringFirst && !rules.matched.has(id) && tiers.every((t) => t === 2)) continue;
+    const keyed = hops.map((h, i) => ({ h, key: [primary.includes(h.hop.category) ? 0 : 1, tiers[i]!, -(relevance.get(h.hop.to) ?? 0), rank.get(h.hop.category) ?? rank.size, h.hop.direction === 'outgoing' ? 0 : 1, h.hop.relation, h.order] }));
+    keyed.sort((a, b) => byKey(a.key, b.key) || compare(a.h.hop.from, b.h.hop.from));
+    ranked.push({ id, hops: keyed.map((k) => k.h), key: keyed[0]!.key });
+  }
   ranked.sort((a, b) => byKey(a.key, b.key) || compare(a.id, b.id));
   return ranked;
 }

@@ -1,0 +1,73 @@
+// Pins issue 31 item 4's rule by relation kind and graph distance: a change's depth-2 structure
+// hops that leave the focus's containment chain (a module's other members, through `contains` or
+// `defined_in`) admit a node only when the task's words match it; the chain itself (container,
+// members, their members) stays; incoming evidence/execution/dependency of the chain rank first.
+// Implementation tasks keep structure open.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { IndexManager } from '@docforge/sync';
+import { type IndexReader } from '@docforge/store';
+import { taskContextPage, type TaskContextOptions, type TaskKind } from '../src/index.js';
+
+type Item = Record<string, any>;
+
+const OPTIONS: TaskContextOptions = {
+  policyHash: 'a'.repeat(64),
+  binding: { project: 'wiring', adapter: 'test-adapter', generation: 1 },
+  declaredRelations: null,
+  roots: { content_roots: ['docs'], code_roots: [] },
+  limit: 1000,
+  resultCharBudget: 10_000_000,
+};
+
+describe('task context: structure off the containment chain', () => {
+  let root: string;
+  let manager: IndexManager;
+  let reader: IndexReader;
+
+  before(async () => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'docforge-task-wiring-'));
+    mkdirSync(path.join(root, 'docs'));
+    writeFileSync(path.join(root, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "wiring"\nname = "Wiring"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = []\n[adapter]\ncode = "none"\n');
+    const node = (id: string, title: string, relations: string): void => {
+      writeFileSync(path.join(root, 'docs', `${id.toLowerCase()}.md`), `+++\nid = "${id}"\nkind = "document"\ntitle = "${title}"\n\n[relations]\n${relations}\n+++\n# ${title}\n\nText of ${title}.\n`);
+    };
+    node('MOD', 'Module', 'contains = ["A", "B", "C"]');
+    node('A', 'Alpha part', 'contains = ["A1"]');
+    node('A1', 'Alpha one', 'contains = ["A2"]');
+    node('A2', 'Alpha two', '');
+    node('B', 'Zebra helper', '');
+    node('C', 'Gamma part', '');
+    node('D', 'Delta part', 'defined_in = ["MOD"]');
+    node('X', 'Wiring module', 'imports = ["MOD"]');
+    node('DOC', 'Alpha guide', 'documents = ["A"]');
+    node('CALLER', 'Caller', 'calls = ["A"]');
+    manager = new IndexManager({ root, noAst: false });
+    await manager.sync();
+    reader = manager.reader();
+  });
+  after(async () => {
+    await manager.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const related = (kind: TaskKind): Item[] => (taskContextPage(reader, { task_kind: kind, task: 'give the zebra stripes', focus_node_id: 'A', budget: 200_000 }, OPTIONS).items as Item[]).filter((i) => i.role === 'related');
+
+  test('change: siblings through contains and defined_in stay out unless matched; the chain and the wiring stay, wiring first', () => {
+    const items = related('change');
+    const ids = items.map((i) => i.id);
+    assert.deepEqual([...ids].sort(), ['A1', 'A2', 'B', 'CALLER', 'DOC', 'MOD', 'X'], JSON.stringify(ids));
+    const depth2 = items.filter((i) => i.depth === 2).map((i) => i.id);
+    assert.deepEqual(depth2, ['X', 'A2', 'B'], 'the importer of the container, then the chain, then the matched sibling');
+    const depth1Other = items.filter((i) => i.depth === 1 && !['structure', 'dependency', 'implementation'].includes(i.path[0].category)).map((i) => i.id);
+    assert.deepEqual(depth1Other.slice(0, 2).sort(), ['CALLER', 'DOC'], 'the governing document and the caller lead the other categories');
+  });
+
+  test('implementation: structure stays open (every member of the module)', () => {
+    const ids = related('implementation').map((i) => i.id);
+    for (const id of ['B', 'C', 'D']) assert.ok(ids.includes(id), `${id} in ${JSON.stringify(ids)}`);
+  });
+});
