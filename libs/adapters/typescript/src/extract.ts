@@ -13,6 +13,7 @@ import { ExtractState, MAX_SUMMARY, type FunctionLikeWithBody, type Scope, type 
 import { recordExportDeclaration, recordImport, recordImportEquals } from './esm.js';
 import { extractLexical } from './lexical.js';
 import { buildFunctionLogic } from './logic.js';
+import { protoType, recordMemberWrite, visitConstLiteral } from './literals.js';
 import { moduleNode, type TsExtractResult } from './module-node.js';
 import {
   accessName, boundNames, constructedType, dottedName, dynamicImportSpecifier, hasModifier, lineAt, oneLine, propertyNameText,
@@ -309,7 +310,22 @@ class Extractor extends ExtractState implements Walker {
         this.visit(clause.block, scope);
         return;
       }
-      case ts.SyntaxKind.Identifier:
+      case ts.SyntaxKind.Identifier: {
+        const name = (node as ts.Identifier).text;
+        this.identRefs.set(name, (this.identRefs.get(name) ?? 0) + 1);
+        return;
+      }
+      case ts.SyntaxKind.BinaryExpression: {
+        const binary = node as ts.BinaryExpression;
+        const op = binary.operatorToken.kind;
+        if (op >= ts.SyntaxKind.FirstAssignment && op <= ts.SyntaxKind.LastAssignment) recordMemberWrite(this, binary.left, scope);
+        ts.forEachChild(node, (child) => this.visit(child, scope));
+        return;
+      }
+      case ts.SyntaxKind.DeleteExpression:
+        recordMemberWrite(this, (node as ts.DeleteExpression).expression, scope);
+        this.visit((node as ts.DeleteExpression).expression, scope);
+        return;
       case ts.SyntaxKind.StringLiteral:
       case ts.SyntaxKind.NumericLiteral:
       case ts.SyntaxKind.TypeReference:
@@ -420,6 +436,7 @@ class Extractor extends ExtractState implements Walker {
     const line = lineAt(sf, decl.getStart(sf));
     if (ts.isIdentifier(decl.name)) {
       const name = decl.name.text;
+      const literalInit = isConst && scope.topLevel && init !== undefined && ts.isObjectLiteralExpression(init) ? init : null;
       if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) {
         const span = ts.isVariableStatement(docNode) && docNode.declarationList.declarations.length === 1 ? docNode : decl;
         const id = this.declareFunction(init, 'function', name, scope, docNode, this.functionSignature(init, name), span);
@@ -437,12 +454,15 @@ class Extractor extends ExtractState implements Walker {
         } else if (init && ts.isPropertyAccessExpression(init) && requireSpecifier(init.expression) !== null) {
           this.bindings.push({ local: name, specifier: requireSpecifier(init.expression)!, imported: init.name.text });
         } else {
-          // A const (or a TypeScript let/var, whose type TypeScript enforces) with an annotation or `new X()`.
-          const type = typeRefText(decl.type) ?? (isConst || this.language === 'typescript' ? constructedType(decl.initializer) : null);
+          // A const (or a TypeScript let/var, whose type TypeScript enforces) with an annotation or `new X()`;
+          // a module-level const object literal, or a const made by `Object.create` (literals.ts).
+          const type = typeRefText(decl.type) ?? (literalInit !== null ? `literal:${name}` : null) ?? (isConst ? protoType(init, scope) : null)
+            ?? (isConst || this.language === 'typescript' ? constructedType(decl.initializer) : null);
           this.bindTyped(scope.ownerId, name, type);
           if (isConst && scope.topLevel) this.moduleConsts.add(name);
+          if (literalInit !== null) visitConstLiteral(this, name, literalInit, scope);
         }
-        if (init) this.visit(init, scope);
+        if (init && init !== literalInit) this.visit(init, scope);
       }
       if (exported) this.exportsList.push({ name, local: name, specifier: null, imported: null, line });
       return;

@@ -4,9 +4,11 @@
  * `param.field.f()`, where every step is a declared or constructed type (class fields, constructor
  * parameter properties, constructor assignments, annotated or `new`-initialized locals and
  * parameters, interface property signatures), and a computed key names the same binding as the
- * member's declared key. No type checker: a walk over the link data of the files.
+ * member's declared key; object literals and `Object.create` results through literal-receivers.ts.
+ * No type checker: a walk over the link data of the files.
  */
 import type { TsCallSite, TsDeclRecord } from './link-data.js';
+import { LiteralReceivers } from './literal-receivers.js';
 import { MAX_DEPTH, type ModuleInfo, type Target } from './link-model.js';
 
 /** What receiver resolution needs from the linker's name and module resolution. */
@@ -34,7 +36,11 @@ export class ReceiverResolver {
   /** Memo keys being computed: a lookup of one of them is a cycle. */
   private readonly identityPending = new Set<string>();
 
-  constructor(private readonly names: NameResolution) {}
+  private readonly literals: LiteralReceivers;
+
+  constructor(private readonly names: NameResolution) {
+    this.literals = new LiteralReceivers(names, (mod, scopeId, key) => this.keyIdentity(mod, scopeId, key));
+  }
 
   /**
    * The method a `this` call proves, or null. `this` must be a class or a constructor function
@@ -42,6 +48,8 @@ export class ReceiverResolver {
    */
   resolveThis(mod: ModuleInfo, call: TsCallSite): ClassTarget | null {
     if (call.this_of === null || call.this_of === undefined) return null;
+    const literal = this.literals.literalOfThis(mod, call.this_of);
+    if (literal !== null) return (call.path ?? []).length === 0 ? this.literals.member(mod, literal, call, []) : null;
     const decl = mod.decls.get(call.this_of);
     if (decl === undefined || !(decl.kind === 'class' || mod.classLike.has(decl.id))) return null;
     return this.walk({ kind: 'decl', mod, decl }, call.path ?? [], call, mod);
@@ -58,6 +66,14 @@ export class ReceiverResolver {
     const local = this.localBinding(mod, ownerId, path[0]!);
     if (local.kind === 'none') return undefined;
     if (local.kind === 'untyped') return null;
+    const literal = this.literals.literalOfType(mod, local.type, (name) => {
+      const base = this.localBinding(mod, local.scopeId, name);
+      return base.kind === 'typed' && base.scopeId === null && base.type === `literal:${name}` ? this.literals.literalOfType(mod, base.type, () => null) ?? null : null;
+    });
+    if (literal !== undefined) {
+      if (literal === null || path.length !== 1) return null;
+      return this.literals.member(mod, literal, call, local.type.startsWith('literal:') ? [] : [path[0]!]);
+    }
     const start = this.resolveType(mod, local.scopeId, local.type);
     return start === null ? null : this.walk(start, path.slice(1), call, mod);
   }

@@ -1,0 +1,128 @@
+/**
+ * Object literals as receivers (issue 31 item 6): the members of a module-level `const X = { ... }`,
+ * the `this` of the methods written in it, the `const` locals made by `Object.create(X)` or
+ * `Object.create(this)`, and the keys code assigns at run time (which the linker never proves).
+ * Extraction side; the linker side is literal-receivers.ts.
+ */
+import './prime.js';
+import ts from './compiler-api.js';
+import type { Extraction, Scope } from './declarations.js';
+import type { TsLiteralMember } from './link-data.js';
+import { dottedName, literalText, unwrap } from './syntax.js';
+
+/** The `this_of` of code inside a method or accessor written in the literal `const name = { ... }`. */
+export function literalThisOf(name: string): string {
+  return `literal:${name}`;
+}
+
+/**
+ * A literal member's key as the linker compares it: a plain or literal name as written, a computed
+ * key's dotted expression in brackets (`[setLevelSym]`), a computed string literal as its text;
+ * null for any other computed key (it may evaluate to any key).
+ */
+function memberKey(name: ts.PropertyName): string | null {
+  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)
+    || ts.isNoSubstitutionTemplateLiteral(name)) {
+    return name.text;
+  }
+  if (ts.isComputedPropertyName(name)) {
+    const literal = literalText(name.expression);
+    if (literal !== null) return literal;
+    const dotted = dottedName(name.expression);
+    return dotted === null ? null : `[${dotted}]`;
+  }
+  return null;
+}
+
+/**
+ * Records the members of the module-level `const name = { ... }` and visits them: methods and
+ * accessors (and `function` values) see `this` as the literal; values are visited in `scope`.
+ * A second literal of the same name (in another top-level block) makes every lookup unproven.
+ */
+export function visitConstLiteral(ex: Extraction, name: string, literal: ts.ObjectLiteralExpression, scope: Scope): void {
+  const members: TsLiteralMember[] = [];
+  const inner: Scope = { ...scope, topLevel: false, thisOf: literalThisOf(name) };
+  for (const property of literal.properties) {
+    if (ts.isSpreadAssignment(property)) {
+      members.push({ key: null, value: null });
+      ex.visit(property.expression, scope);
+      continue;
+    }
+    const key = memberKey(property.name);
+    if (ts.isComputedPropertyName(property.name)) ex.visit(property.name.expression, scope);
+    if (ts.isShorthandPropertyAssignment(property)) {
+      members.push({ key, value: property.name.text });
+      ex.visit(property.name, scope);
+      if (property.objectAssignmentInitializer !== undefined) ex.visit(property.objectAssignmentInitializer, scope);
+    } else if (ts.isPropertyAssignment(property)) {
+      const value = unwrap(property.initializer);
+      members.push({ key, value: ts.isIdentifier(value) ? value.text : null });
+      if (ts.isFunctionExpression(value)) ex.visitFunction(value, inner);
+      else ex.visit(property.initializer, scope);
+    } else {
+      members.push({ key, value: null });
+      ex.visitFunction(property, inner);
+    }
+  }
+  ex.literals.set(name, ex.literals.has(name) ? [{ key: null, value: null }] : members);
+}
+
+/**
+ * The receiver type of a `const` initialized with `Object.create(X)` (`proto:X`, X an identifier)
+ * or `Object.create(this)` where `this` is known (`proto:this:<this_of>`); null otherwise (also
+ * with a second argument, whose descriptors add own members).
+ */
+export function protoType(init: ts.Expression | undefined, scope: Scope): string | null {
+  if (init === undefined) return null;
+  const call = unwrap(init);
+  if (!ts.isCallExpression(call) || dottedName(call.expression) !== 'Object.create' || call.arguments.length !== 1) return null;
+  const arg = unwrap(call.arguments[0]!);
+  if (ts.isIdentifier(arg)) return `proto:${arg.text}`;
+  if (arg.kind === ts.SyntaxKind.ThisKeyword && scope.thisOf !== null) return `proto:this:${scope.thisOf}`;
+  return null;
+}
+
+/** The root a member assignment writes to: an identifier's name, `this@<this_of>`, or null (a deeper object). */
+function mutationRoot(object: ts.Expression, scope: Scope): string | null {
+  const root = unwrap(object);
+  if (ts.isIdentifier(root)) return root.text;
+  if (root.kind === ts.SyntaxKind.ThisKeyword) return scope.thisOf === null ? null : `this@${scope.thisOf}`;
+  return null;
+}
+
+function addMutation(ex: Extraction, root: string, key: string): void {
+  let keys = ex.mutated.get(root);
+  if (keys === undefined) {
+    keys = new Set();
+    ex.mutated.set(root, keys);
+  }
+  keys.add(key);
+}
+
+/**
+ * Records the key an assignment target or `delete` operand writes (`x.k`, `x[k]`, `x['k']`,
+ * `this.k`); a computed key that is no dotted name is recorded as `*`.
+ */
+export function recordMemberWrite(ex: Extraction, target: ts.Expression, scope: Scope): void {
+  const access = unwrap(target);
+  if (!ts.isPropertyAccessExpression(access) && !ts.isElementAccessExpression(access)) return;
+  const root = mutationRoot(access.expression, scope);
+  if (root === null) return;
+  if (ts.isPropertyAccessExpression(access)) {
+    addMutation(ex, root, access.name.text);
+    return;
+  }
+  const literal = literalText(access.argumentExpression);
+  const dotted = literal === null ? dottedName(access.argumentExpression) : null;
+  addMutation(ex, root, literal ?? (dotted === null ? '*' : `[${dotted}]`));
+}
+
+const WRITING_CALLEES = new Set(['Object.assign', 'Object.defineProperty', 'Object.defineProperties']);
+
+/** `Object.assign(x, ...)`, `Object.defineProperty(x, ...)`, `Object.defineProperties(x, ...)`: any key of `x` may change. */
+export function recordWritingCall(ex: Extraction, call: ts.CallExpression, scope: Scope): void {
+  const callee = dottedName(call.expression);
+  if (callee === null || !WRITING_CALLEES.has(callee) || call.arguments[0] === undefined) return;
+  const root = mutationRoot(call.arguments[0], scope);
+  if (root !== null) addMutation(ex, root, '*');
+}
