@@ -125,6 +125,12 @@ export class ExtractState {
   readonly literals = new Map<string, TsLiteralMember[]>();
   /** Keys assigned at run time per root (literals.ts `recordMemberWrite`). */
   readonly mutated = new Map<string, Set<string>>();
+  /** Module-level `const x = require('m')` names → `m` (null: declared more than once). */
+  readonly constRequires = new Map<string, string | null>();
+  /** Per owner: its `const` locals initialized with an object literal (null: declared more than once), for `Object.setPrototypeOf`. */
+  readonly objectConsts = new Map<string, Map<string, ts.ObjectLiteralExpression | null>>();
+  /** Per owner: what `Object.setPrototypeOf` made the prototype of such a local (see `TsLinkData.protos`). */
+  readonly protos = new Map<string, Map<string, string>>();
   /** How many times each identifier is read as a value (see `TsLinkData.value_refs`). */
   readonly identRefs = new Map<string, number>();
 
@@ -202,6 +208,16 @@ export class ExtractState {
     return { id, merged: false };
   }
 
+  /** Notes a function-local `const name = { ... }` (its prototype may be set: literals.ts `recordPrototype`). */
+  objectConst(ownerId: string, name: string, literal: ts.ObjectLiteralExpression): void {
+    let consts = this.objectConsts.get(ownerId);
+    if (consts === undefined) {
+      consts = new Map();
+      this.objectConsts.set(ownerId, consts);
+    }
+    consts.set(name, consts.has(name) ? null : literal);
+  }
+
   addCap(id: string, cap: string): void {
     this.decls.get(id)?.caps.add(cap);
   }
@@ -275,9 +291,12 @@ export class ExtractState {
 
   /** Adds the object-literal fields (issue 31 item 6) to the link data when the file has any literal. */
   private literalData(linkData: TsLinkData): void {
-    if (this.literals.size === 0) return;
+    if (this.protos.size > 0) {
+      linkData.protos = Object.fromEntries([...this.protos].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([owner, names]) => [owner, Object.fromEntries([...names].sort())]));
+    }
+    if (this.literals.size === 0 && this.protos.size === 0) return;
     const names = [...this.literals.keys()].sort();
-    linkData.literals = Object.fromEntries(names.map((name) => [name, this.literals.get(name)!]));
+    if (names.length > 0) linkData.literals = Object.fromEntries(names.map((name) => [name, this.literals.get(name)!]));
     linkData.mutated = Object.fromEntries([...this.mutated].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([root, keys]) => [root, [...keys].sort()]));
     const values = new Set<string>();
     for (const members of this.literals.values()) for (const member of members) if (member.value !== null) values.add(member.value);

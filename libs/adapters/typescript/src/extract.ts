@@ -13,7 +13,7 @@ import { ExtractState, MAX_SUMMARY, type FunctionLikeWithBody, type Scope, type 
 import { recordExportDeclaration, recordImport, recordImportEquals } from './esm.js';
 import { extractLexical } from './lexical.js';
 import { buildFunctionLogic } from './logic.js';
-import { protoType, recordMemberWrite, visitConstLiteral } from './literals.js';
+import { createdLiteral, protoType, recordMemberWrite, visitConstLiteral } from './literals.js';
 import { moduleNode, type TsExtractResult } from './module-node.js';
 import {
   accessName, boundNames, constructedType, dottedName, dynamicImportSpecifier, hasModifier, lineAt, oneLine, propertyNameText,
@@ -91,6 +91,8 @@ class Extractor extends ExtractState implements Walker {
     if (ts.isArrowFunction(fn)) this.decls.get(id)!.record.arrow = true;
     const returns = returnTypeText(fn.type);
     if (returns !== null) this.decls.get(id)!.record.returns = returns;
+    const creates = createdLiteral(fn);
+    if (creates !== null) this.decls.get(id)!.record.creates = creates;
     this.recordTypeParams(id, fn.typeParameters);
     if (merged && fn.body === undefined) return id;
     // A method sees its class (or constructor function); an arrow its enclosing `this`; a function its own.
@@ -449,6 +451,7 @@ class Extractor extends ExtractState implements Walker {
         const dynamic = specifier === null ? dynamicImportSpecifier(init) : null;
         if (specifier !== null) {
           this.bindings.push({ local: name, specifier, imported: '=' });
+          if (isConst && scope.topLevel) this.constRequires.set(name, this.constRequires.has(name) ? null : specifier);
         } else if (dynamic !== null) {
           this.bindings.push({ local: name, specifier: dynamic, imported: '*' });
         } else if (init && ts.isPropertyAccessExpression(init) && requireSpecifier(init.expression) !== null) {
@@ -461,13 +464,16 @@ class Extractor extends ExtractState implements Walker {
           this.bindTyped(scope.ownerId, name, type);
           if (isConst && scope.topLevel) this.moduleConsts.add(name);
           if (literalInit !== null) visitConstLiteral(this, name, literalInit, scope);
+          else if (isConst && init !== undefined && ts.isObjectLiteralExpression(init)) this.objectConst(scope.ownerId, name, init);
         }
         if (init && init !== literalInit) this.visit(init, scope);
       }
       if (exported) this.exportsList.push({ name, local: name, specifier: null, imported: null, line });
       return;
     }
-    const specifier = requireSpecifier(init) ?? dynamicImportSpecifier(init);
+    // `const { a } = mod` of a module-level `const mod = require('./m')` binds `a` as `const { a } = require('./m')` does.
+    const moduleConst = init !== undefined && ts.isIdentifier(init) && isConst && scope.topLevel ? this.constRequires.get(init.text) ?? null : null;
+    const specifier = requireSpecifier(init) ?? dynamicImportSpecifier(init) ?? moduleConst;
     if (specifier !== null && ts.isObjectBindingPattern(decl.name)) {
       for (const element of decl.name.elements) {
         if (!ts.isIdentifier(element.name) || element.dotDotDotToken) continue;

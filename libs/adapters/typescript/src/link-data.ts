@@ -46,6 +46,8 @@ export interface TsDeclRecord {
   key?: string;
   /** For a function declared from an arrow function: its `this` is the enclosing one. */
   arrow?: true;
+  /** For a function whose body only returns `Object.create(X)` (X an identifier): X. */
+  creates?: string;
   /**
    * For a function or method with a return type annotation naming a class or interface: that
    * type's reference text; `Promise<X>` is recorded as `await:X` (the type of `await f()`).
@@ -155,6 +157,12 @@ export interface TsLinkData {
    */
   mutated?: Record<string, string[]>;
   /**
+   * Per owner id, per `const` local initialized with an object literal: the line of
+   * `Object.setPrototypeOf(local, p)` and what it set the prototype to (`228:call:f` for `f()`,
+   * `228:proto:Y` for `Object.create(Y)` or `Y`), or `?` for anything else or a second call.
+   */
+  protos?: Record<string, Record<string, string>>;
+  /**
    * For each name a literal member's value names: how many times the module references it as a
    * value (every identifier read; calls of it are in `calls`). 1 means the literal is its only use.
    */
@@ -185,7 +193,7 @@ const LINK_DATA_FIELDS: Record<string, Check> = {
   imports: listOf(record({ specifier: str, line: num, kind: str })),
   bindings: listOf(record({ local: str, specifier: str, imported: str })),
   exports: listOf(record({ name: str, local: strOrNull, specifier: strOrNull, imported: strOrNull, line: num })),
-  decls: listOf(record({ id: str, name: str, kind: str, parent: strOrNull, key: optional(str), returns: optional(str) })),
+  decls: listOf(record({ id: str, name: str, kind: str, parent: strOrNull, key: optional(str), returns: optional(str), creates: optional(str) })),
   shadows: mapOf(strings),
   calls: listOf(record({ owner: str, shape: str, name: str, object: strOrNull, line: num, path: optional(strings), this_of: optional(strOrNull) })),
   heritage: listOf(record({ id: str, relation: str, name: str, line: num })),
@@ -197,6 +205,7 @@ const LINK_DATA_FIELDS: Record<string, Check> = {
   literals: optional(mapOf(listOf(record({ key: strOrNull, value: strOrNull })))),
   mutated: optional(mapOf(strings)),
   value_refs: optional(mapOf(num)),
+  protos: optional(mapOf(mapOf(str))),
 };
 
 /** Whether a value carries this adapter version's link data tag (what the linker checks: data it reads from a cache was checked whole by {@link isWellFormedTsLinkData} when read). */

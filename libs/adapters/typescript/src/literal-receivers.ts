@@ -49,20 +49,45 @@ export class LiteralReceivers {
   }
 
   /**
-   * The function a call of `call.name` on literal `literal` of `mod` proves, or null.
-   * @param roots the receiver names whose run-time writes count besides the literal's own (an `Object.create` local)
+   * The literal whose object is the prototype `Object.setPrototypeOf` gave the function-local
+   * `const name = { ... }` (link data `protos`) on a line before the call: `f()` of a module-level function whose body only
+   * returns `Object.create(X)` (X that module's literal, not shadowed in `f`), or `Object.create(Y)`
+   * / `Y` of a literal of this module (`literalFrom`). Null when unproven or absent.
    */
-  member(mod: ModuleInfo, literal: string, call: TsCallSite, roots: readonly string[]): DeclTarget | null {
+  viaPrototype(mod: ModuleInfo, scopeId: string | null, name: string, call: TsCallSite, literalFrom: (name: string) => string | null): { mod: ModuleInfo; literal: string } | null {
+    const recorded = /^(\d+):(.+)$/.exec(mod.data.protos?.[scopeId ?? mod.id]?.[name] ?? '');
+    // A call on an earlier line runs before the prototype is set.
+    if (recorded === null || Number(recorded[1]) >= call.line) return null;
+    const proto = recorded[2]!;
+    if (proto.startsWith('proto:')) {
+      const literal = literalFrom(proto.slice('proto:'.length));
+      return literal === null ? null : { mod, literal };
+    }
+    if (!proto.startsWith('call:')) return null;
+    const callee = this.names.resolveDotted(mod, scopeId, proto.slice('call:'.length));
+    if (callee?.kind !== 'decl' || callee.decl.kind !== 'function' || callee.decl.parent !== null || callee.decl.creates === undefined) return null;
+    const created = callee.decl.creates;
+    if (callee.mod.shadows.get(callee.decl.id)?.has(created) || callee.mod.children.get(callee.decl.id)?.has(created)) return null;
+    const literal = this.provenLiteral(callee.mod, created);
+    return literal === null ? null : { mod: callee.mod, literal };
+  }
+
+  /**
+   * The function a call of `call.name` (made in `callMod`) on literal `literal` of `mod` proves, or null.
+   * @param roots names in `callMod` whose run-time writes count besides the literal's own (an `Object.create` local)
+   */
+  member(mod: ModuleInfo, literal: string, call: TsCallSite, callMod: ModuleInfo, roots: readonly string[]): DeclTarget | null {
     const members = mod.data.literals?.[literal];
     if (members === undefined) return null;
     const name = call.name;
     const computed = name.startsWith('[') && name.endsWith(']');
-    const ownerScope = mod.decls.has(call.owner) ? call.owner : null;
-    const identity = computed ? this.keyIdentity(mod, ownerScope, name.slice(1, -1)) : null;
+    const ownerScope = callMod.decls.has(call.owner) ? call.owner : null;
+    const identity = computed ? this.keyIdentity(callMod, ownerScope, name.slice(1, -1)) : null;
     if (computed && identity === null) return null;
     const found = this.lastMember(mod, members, name, identity);
     if (found === null || found.value === null) return null;
-    if (this.writtenAtRunTime(mod, literal, members, name, identity, roots)) return null;
+    if (this.writtenAtRunTime(mod, this.literalRoots(mod, literal, members), name, identity)) return null;
+    if (this.writtenAtRunTime(callMod, new Set(roots), name, identity)) return null;
     const target = this.names.resolveDotted(mod, null, found.value);
     if (target?.kind !== 'decl' || (target.decl.kind !== 'function' && target.decl.kind !== 'method')) return null;
     return target;
@@ -92,19 +117,22 @@ export class LiteralReceivers {
     return null;
   }
 
-  /**
-   * Whether the key may be written at run time: under the literal, `this` in its methods and member
-   * functions, or `roots`, any write of that key or of an unknown key (`*`); under any other root of
-   * the module, a write of that same key (a computed key is compared by its binding).
-   */
-  private writtenAtRunTime(
-    mod: ModuleInfo, literal: string, members: readonly TsLiteralMember[], name: string, identity: string | null, roots: readonly string[],
-  ): boolean {
-    const own = new Set<string>([literal, `this@literal:${literal}`, ...roots]);
+  /** The roots whose writes reach the literal's own keys: its name, and `this` of its methods and member functions. */
+  private literalRoots(mod: ModuleInfo, literal: string, members: readonly TsLiteralMember[]): Set<string> {
+    const own = new Set<string>([literal, `this@literal:${literal}`]);
     for (const member of members) {
       const decl = member.value === null ? undefined : mod.children.get('')?.get(member.value);
       if (decl !== undefined) own.add(`this@${decl.id}`);
     }
+    return own;
+  }
+
+  /**
+   * Whether the key may be written at run time in `mod`: under a root of `own`, any write of that
+   * key or of an unknown key (`*`); under any other root, a write of that same key (a computed key
+   * is compared by its binding).
+   */
+  private writtenAtRunTime(mod: ModuleInfo, own: ReadonlySet<string>, name: string, identity: string | null): boolean {
     for (const [root, keys] of Object.entries(mod.data.mutated ?? {})) {
       for (const key of keys) {
         if (key === name) return true;

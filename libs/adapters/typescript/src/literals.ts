@@ -8,7 +8,7 @@ import './prime.js';
 import ts from './compiler-api.js';
 import type { Extraction, Scope } from './declarations.js';
 import type { TsLiteralMember } from './link-data.js';
-import { dottedName, literalText, unwrap } from './syntax.js';
+import { dottedName, lineAt, literalText, unwrap } from './syntax.js';
 
 /** The `this_of` of code inside a method or accessor written in the literal `const name = { ... }`. */
 export function literalThisOf(name: string): string {
@@ -119,10 +119,79 @@ export function recordMemberWrite(ex: Extraction, target: ts.Expression, scope: 
 
 const WRITING_CALLEES = new Set(['Object.assign', 'Object.defineProperty', 'Object.defineProperties']);
 
-/** `Object.assign(x, ...)`, `Object.defineProperty(x, ...)`, `Object.defineProperties(x, ...)`: any key of `x` may change. */
+/** Records the keys of an object literal as written to `root` (`*` for a spread or a key that is no dotted name). */
+function addLiteralKeys(ex: Extraction, root: string, literal: ts.ObjectLiteralExpression): void {
+  for (const property of literal.properties) {
+    addMutation(ex, root, ts.isSpreadAssignment(property) ? '*' : memberKey(property.name) ?? '*');
+  }
+}
+
+/**
+ * `Object.assign(x, ...)`, `Object.defineProperty(x, ...)`, `Object.defineProperties(x, ...)`:
+ * the keys of `Object.assign`'s object-literal sources are written to `x`, and any key of `x` may
+ * change for every other form. `Object.setPrototypeOf(x, p)` of a function-local `const x = { ... }`
+ * records `p` ({@link recordPrototype}).
+ */
 export function recordWritingCall(ex: Extraction, call: ts.CallExpression, scope: Scope): void {
   const callee = dottedName(call.expression);
+  if (callee === 'Object.setPrototypeOf') {
+    recordPrototype(ex, call, scope);
+    return;
+  }
   if (callee === null || !WRITING_CALLEES.has(callee) || call.arguments[0] === undefined) return;
   const root = mutationRoot(call.arguments[0], scope);
-  if (root !== null) addMutation(ex, root, '*');
+  if (root === null) return;
+  const sources = call.arguments.slice(1).map((arg) => unwrap(arg));
+  if (callee === 'Object.assign' && sources.every((source) => ts.isObjectLiteralExpression(source))) {
+    for (const source of sources) addLiteralKeys(ex, root, source as ts.ObjectLiteralExpression);
+  } else {
+    addMutation(ex, root, '*');
+  }
+}
+
+/**
+ * `Object.setPrototypeOf(x, p)` where `x` is a `const` of the same function initialized with an
+ * object literal: records the call's line and what `p` is (`12:call:f` for `f()` at line 12,
+ * `12:proto:Y` for `Object.create(Y)` or `Y`) under the function and `x`, and the initializer's keys as written to `x` (they are own keys that
+ * hide the prototype's). A second `setPrototypeOf` of `x`, or any other `p`, records `?` (unproven).
+ */
+function recordPrototype(ex: Extraction, call: ts.CallExpression, scope: Scope): void {
+  const [target, proto] = call.arguments;
+  if (target === undefined || proto === undefined) return;
+  const object = unwrap(target);
+  if (!ts.isIdentifier(object)) return;
+  const consts = ex.objectConsts.get(scope.ownerId);
+  if (consts === undefined || !consts.has(object.text)) return;
+  const literal = consts.get(object.text)!;
+  const value = unwrap(proto);
+  let kind = '?';
+  if (ts.isCallExpression(value) && value.arguments.length === 0 && dottedName(value.expression) !== null) kind = `call:${dottedName(value.expression)!}`;
+  else if (ts.isIdentifier(value)) kind = `proto:${value.text}`;
+  else kind = protoType(value, scope) ?? '?';
+  let protos = ex.protos.get(scope.ownerId);
+  if (protos === undefined) {
+    protos = new Map();
+    ex.protos.set(scope.ownerId, protos);
+  }
+  // The line goes first: a call before the prototype is set does not reach the prototype's members.
+  protos.set(object.text, protos.has(object.text) || literal === null || kind === '?' ? '?' : `${lineAt(ex.sf, call.getStart(ex.sf))}:${kind}`);
+  if (literal !== null) addLiteralKeys(ex, object.text, literal);
+}
+
+/**
+ * The literal a function returns a fresh object made from: a body that is only
+ * `return Object.create(X)` (or an arrow whose body is `Object.create(X)`), X an identifier.
+ */
+export function createdLiteral(fn: ts.FunctionLikeDeclaration): string | null {
+  const body = fn.body;
+  if (body === undefined) return null;
+  let expr: ts.Expression | undefined;
+  if (ts.isBlock(body)) {
+    const only = body.statements.length === 1 ? body.statements[0]! : null;
+    expr = only !== null && only.kind === ts.SyntaxKind.ReturnStatement ? (only as ts.ReturnStatement).expression : undefined;
+  } else {
+    expr = body as ts.Expression;
+  }
+  const type = expr === undefined ? null : protoType(expr, { ownerId: '', declId: null, prefix: '', topLevel: false, thisOf: null });
+  return type !== null && !type.startsWith('proto:this:') ? type.slice('proto:'.length) : null;
 }

@@ -28,7 +28,7 @@ export interface NameResolution {
 type ClassTarget = { kind: 'decl'; mod: ModuleInfo; decl: TsDeclRecord };
 
 /** How a name is bound in a scope: with a proven type, bound without one, or not a local at all. */
-type LocalBinding = { kind: 'typed'; type: string; scopeId: string | null } | { kind: 'untyped' } | { kind: 'none' };
+type LocalBinding = { kind: 'typed'; type: string; scopeId: string | null } | { kind: 'untyped'; scopeId: string | null } | { kind: 'none' };
 
 /** Resolves receiver calls (shapes `this` and `member` with a path) to method declarations. */
 export class ReceiverResolver {
@@ -49,7 +49,7 @@ export class ReceiverResolver {
   resolveThis(mod: ModuleInfo, call: TsCallSite): ClassTarget | null {
     if (call.this_of === null || call.this_of === undefined) return null;
     const literal = this.literals.literalOfThis(mod, call.this_of);
-    if (literal !== null) return (call.path ?? []).length === 0 ? this.literals.member(mod, literal, call, []) : null;
+    if (literal !== null) return (call.path ?? []).length === 0 ? this.literals.member(mod, literal, call, mod, []) : null;
     const decl = mod.decls.get(call.this_of);
     if (decl === undefined || !(decl.kind === 'class' || mod.classLike.has(decl.id))) return null;
     return this.walk({ kind: 'decl', mod, decl }, call.path ?? [], call, mod);
@@ -65,14 +65,19 @@ export class ReceiverResolver {
     const ownerId = mod.decls.has(call.owner) ? call.owner : null;
     const local = this.localBinding(mod, ownerId, path[0]!);
     if (local.kind === 'none') return undefined;
-    if (local.kind === 'untyped') return null;
-    const literal = this.literals.literalOfType(mod, local.type, (name) => {
+    // A module-level const object literal named from the local's scope.
+    const literalFrom = (name: string): string | null => {
       const base = this.localBinding(mod, local.scopeId, name);
       return base.kind === 'typed' && base.scopeId === null && base.type === `literal:${name}` ? this.literals.literalOfType(mod, base.type, () => null) ?? null : null;
-    });
+    };
+    if (local.kind === 'untyped') {
+      const via = path.length === 1 ? this.literals.viaPrototype(mod, local.scopeId, path[0]!, call, literalFrom) : null;
+      return via === null ? null : this.literals.member(via.mod, via.literal, call, mod, [path[0]!]);
+    }
+    const literal = this.literals.literalOfType(mod, local.type, literalFrom);
     if (literal !== undefined) {
       if (literal === null || path.length !== 1) return null;
-      return this.literals.member(mod, literal, call, local.type.startsWith('literal:') ? [] : [path[0]!]);
+      return this.literals.member(mod, literal, call, mod, local.type.startsWith('literal:') ? [] : [path[0]!]);
     }
     const start = this.resolveType(mod, local.scopeId, local.type);
     return start === null ? null : this.walk(start, path.slice(1), call, mod);
@@ -98,14 +103,14 @@ export class ReceiverResolver {
         if (child !== undefined && child.kind !== 'method') return { kind: 'none' };
         const type = mod.data.locals[current]?.[name];
         if (type !== undefined) return { kind: 'typed', type, scopeId: current };
-        if (mod.shadows.get(current)?.has(name)) return { kind: 'untyped' };
+        if (mod.shadows.get(current)?.has(name)) return { kind: 'untyped', scopeId: current };
       }
       current = decl.parent;
     }
     if (mod.children.get('')?.has(name) || mod.bindings.has(name)) return { kind: 'none' };
     const type = mod.data.locals[mod.id]?.[name];
     if (type !== undefined) return { kind: 'typed', type, scopeId: null };
-    if (mod.shadows.get(mod.id)?.has(name)) return { kind: 'untyped' };
+    if (mod.shadows.get(mod.id)?.has(name)) return { kind: 'untyped', scopeId: null };
     return { kind: 'none' };
   }
 

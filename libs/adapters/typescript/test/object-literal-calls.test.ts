@@ -44,6 +44,12 @@ test('pino lib/proto.js: calls through the prototype literal resolve to the func
   assert.ok(edges.includes(`code:lib/proto.js -> code:lib/levels.js#setLevel @${lineOf(proto, 'set level (lvl) { this[setLevelSym](lvl) }')}`), edges.join('\n'));
   // `const instance = Object.create(this)` in `child` (the literal's `child` member): `instance[setLevelSym](...)`.
   assert.ok(edges.includes(`code:lib/proto.js#child -> code:lib/levels.js#setLevel @${lineOf(proto, 'instance[setLevelSym](childLevel)')}`), edges.join('\n'));
+  // pino.js: `const instance = {}`, `Object.assign(instance, { ...keys })`, `Object.setPrototypeOf(instance, proto())`
+  // with lib/proto.js's `module.exports = function () { return Object.create(prototype) }`, then
+  // `instance[setLevelSym](level)`, `setLevelSym` destructured from the module-level `const symbols = require('./lib/symbols')`.
+  const pino = files['pino.js']!;
+  const fromPino = callsIn(link(files), 'pino.js');
+  assert.ok(fromPino.includes(`code:pino.js#pino -> code:lib/levels.js#setLevel @${lineOf(pino, 'instance[setLevelSym](level)')}`), fromPino.join('\n'));
   // Keys the literal does not have (set on instances elsewhere) prove nothing: `this[timeSym]()` in `write`.
   assert.equal(edges.filter((e) => e.endsWith(`@${lineOf(proto, 'const t = this[timeSym]()')}`)).length, 0, edges.join('\n'));
   // `this.onChild(instance)` in `child`: no such member in the literal.
@@ -106,14 +112,27 @@ const NEGATIVE: Record<string, string> = {
   'neg/exported.js': `${FNS}const lit = { run }\nfunction viaExported () { return lit.run() }\nmodule.exports = { lit }\n`,
   'neg/method-write.js': `${FNS}const lit = { run, reset () { this.run = other } }\nfunction viaMethodWrite () { return lit.run() }\n`,
   'neg/nested.js': `${FNS}const lit = { run, deep: { run } }\nfunction viaNested () { return lit.deep.run() }\n`,
+  'neg/before-prototype.js': `${FNS}const lit = { run }\nfunction early () { const o = {}; o.run(); Object.setPrototypeOf(o, lit) }\n`,
+  'neg/assign-own.js': `${FNS}const lit = { run }\nfunction own () { const o = {}; Object.assign(o, { run: other }); Object.setPrototypeOf(o, lit); return o.run() }\n`,
+  'neg/own-key.js': `${FNS}const lit = { run }\nfunction ownKey () { const o = { run: other }; Object.setPrototypeOf(o, lit); return o.run() }\n`,
+  'neg/twice.js': `${FNS}const lit = { run }\nconst lit2 = { run: other }\nfunction twice () { const o = {}; Object.setPrototypeOf(o, lit); Object.setPrototypeOf(o, lit2); return o.run() }\n`,
+  'neg/creator-param.js': `${FNS}const lit = { run }\nfunction make (lit) { return Object.create(lit) }\nfunction viaParam () { const o = {}; Object.setPrototypeOf(o, make()); return o.run() }\n`,
+  'neg/let-module.js': `let keys = require('./keys-mod')\nkeys = {}\nconst { kRun } = keys\nconst lit = { [kRun]: function () {} }\nfunction viaLetModule () { const o = Object.create(lit); return o[kRun]() }\n`,
+  'keys-mod.js': "module.exports = { kRun: Symbol('run') }\n",
+  'pos/set-prototype.js': `${FNS}const lit = { run }\nfunction make () { return Object.create(lit) }\nfunction viaSet () {\n  const o = { other }; Object.setPrototypeOf(o, make())\n  return o.run()\n}\n`,
   'pos/spread-before.js': `${FNS}const extra = {}\nconst before = { ...extra, run }\nfunction viaSpreadBefore () { return before.run() }\n`,
 };
 
 test('no edge where the binding is not proven: reassigned let, spread after the key, run-time writes, unknown keys and receivers, shared, escaping or bound member functions, exported literals', () => {
   const result = link(NEGATIVE);
-  for (const path of Object.keys(NEGATIVE).filter((p) => p.startsWith('neg/'))) assert.deepEqual(callsIn(result, path), [], path);
-  // The control: a spread before the key cannot override it.
+  // (Direct calls such as `make()` are edges of their own; no call through a literal may reach `run` or `other`.)
+  for (const path of Object.keys(NEGATIVE).filter((p) => p.startsWith('neg/'))) {
+    assert.deepEqual(callsIn(result, path).filter((e) => /#(run|other) @/.test(e)), [], path);
+  }
+  // The controls: a spread before the key cannot override it; a prototype set on a line before the call by a
+  // module-level function that only returns `Object.create(lit)`, the local's own keys not naming the key.
   assert.deepEqual(callsIn(result, 'pos/spread-before.js'), ['code:pos/spread-before.js#viaSpreadBefore -> code:pos/spread-before.js#run @6']);
+  assert.deepEqual(callsIn(result, 'pos/set-prototype.js').filter((e) => e.includes('#run')), ['code:pos/set-prototype.js#viaSet -> code:pos/set-prototype.js#run @8']);
 });
 
 test('computed member ids keep the key source text; a dot inside the brackets is written %2E and titles keep the text', () => {
