@@ -13,7 +13,7 @@ import { ExtractState, MAX_SUMMARY, type FunctionLikeWithBody, type Scope, type 
 import { recordExportDeclaration, recordImport, recordImportEquals } from './esm.js';
 import { extractLexical } from './lexical.js';
 import { buildFunctionLogic } from './logic.js';
-import { createdLiteral, protoType, recordMemberWrite, visitConstLiteral } from './literals.js';
+import { createdLiteral, noteValueUse, protoType, visitConstLiteral } from './literals.js';
 import { moduleNode, type TsExtractResult } from './module-node.js';
 import {
   accessName, boundNames, constructedType, dottedName, dynamicImportSpecifier, hasModifier, lineAt, oneLine, propertyNameText,
@@ -312,28 +312,13 @@ class Extractor extends ExtractState implements Walker {
         this.visit(clause.block, scope);
         return;
       }
-      case ts.SyntaxKind.Identifier: {
-        const name = (node as ts.Identifier).text;
-        this.identRefs.set(name, (this.identRefs.get(name) ?? 0) + 1);
-        return;
-      }
-      case ts.SyntaxKind.BinaryExpression: {
-        const binary = node as ts.BinaryExpression;
-        const op = binary.operatorToken.kind;
-        if (op >= ts.SyntaxKind.FirstAssignment && op <= ts.SyntaxKind.LastAssignment) recordMemberWrite(this, binary.left, scope);
-        ts.forEachChild(node, (child) => this.visit(child, scope));
-        return;
-      }
-      case ts.SyntaxKind.DeleteExpression:
-        recordMemberWrite(this, (node as ts.DeleteExpression).expression, scope);
-        this.visit((node as ts.DeleteExpression).expression, scope);
-        return;
       case ts.SyntaxKind.StringLiteral:
       case ts.SyntaxKind.NumericLiteral:
       case ts.SyntaxKind.TypeReference:
         return;
       default:
         if (node.kind >= ts.SyntaxKind.FirstTypeNode && node.kind <= ts.SyntaxKind.LastTypeNode) return;
+        noteValueUse(this, node, scope);
         ts.forEachChild(node, (child) => this.visit(child, scope));
     }
   }

@@ -8,8 +8,7 @@
  * Extraction side: literals.ts.
  */
 import type { TsCallSite, TsDeclRecord, TsLiteralMember } from './link-data.js';
-import type { ModuleInfo } from './link-model.js';
-import type { NameResolution } from './receivers.js';
+import type { ModuleInfo, NameResolution } from './link-model.js';
 
 /** A declaration a call resolves to. */
 type DeclTarget = { kind: 'decl'; mod: ModuleInfo; decl: TsDeclRecord };

@@ -117,6 +117,21 @@ export function recordMemberWrite(ex: Extraction, target: ts.Expression, scope: 
   addMutation(ex, root, literal ?? (dotted === null ? '*' : `[${dotted}]`));
 }
 
+/**
+ * What the traversal notes of any expression before visiting its children: an identifier read
+ * (counted for `value_refs`), and the member an assignment's left side or a `delete` operand writes.
+ */
+export function noteValueUse(ex: Extraction, node: ts.Node, scope: Scope): void {
+  if (ts.isIdentifier(node)) {
+    ex.identRefs.set(node.text, (ex.identRefs.get(node.text) ?? 0) + 1);
+  } else if (ts.isBinaryExpression(node)) {
+    const op = node.operatorToken.kind;
+    if (op >= ts.SyntaxKind.FirstAssignment && op <= ts.SyntaxKind.LastAssignment) recordMemberWrite(ex, node.left, scope);
+  } else if (node.kind === ts.SyntaxKind.DeleteExpression) {
+    recordMemberWrite(ex, (node as ts.DeleteExpression).expression, scope);
+  }
+}
+
 const WRITING_CALLEES = new Set(['Object.assign', 'Object.defineProperty', 'Object.defineProperties']);
 
 /** Records the keys of an object literal as written to `root` (`*` for a spread or a key that is no dotted name). */

@@ -9,21 +9,9 @@
  */
 import type { TsCallSite, TsDeclRecord } from './link-data.js';
 import { LiteralReceivers } from './literal-receivers.js';
-import { MAX_DEPTH, type ModuleInfo, type Target } from './link-model.js';
+import { MAX_DEPTH, type ModuleInfo, type NameResolution, type Target } from './link-model.js';
 
-/** What receiver resolution needs from the linker's name and module resolution. */
-export interface NameResolution {
-  /** Resolves `a.b.c` as a value or type name from a scope (a decl id, or null for module level). */
-  resolveDotted(mod: ModuleInfo, scopeId: string | null, dotted: string): Target | null;
-  /** The superclass of a class, when its `extends` clause resolves to a class. */
-  superclass(cls: Target): Target | null;
-  /** The module a specifier of `mod` names, or null (external, unresolved or not extracted). */
-  moduleFor(mod: ModuleInfo, specifier: string): ModuleInfo | null;
-  /** The extracted module at a project path, or null. */
-  moduleAt(path: string): ModuleInfo | null;
-  /** Records that a result was cut by a cycle or the depth limit, so it may depend on the linking order. */
-  orderSensitive(): void;
-}
+export type { NameResolution } from './link-model.js';
 
 type ClassTarget = { kind: 'decl'; mod: ModuleInfo; decl: TsDeclRecord };
 
