@@ -131,6 +131,8 @@ export class ExtractState {
   readonly objectConsts = new Map<string, Map<string, ts.ObjectLiteralExpression | null>>();
   /** Per owner: what `Object.setPrototypeOf` made the prototype of such a local (see `TsLinkData.protos`). */
   readonly protos = new Map<string, Map<string, string>>();
+  /** Names spread (`...x`) or passed as an `Object.assign` source anywhere in the module. */
+  readonly copied = new Set<string>();
   /** How many times each identifier is read as a value (see `TsLinkData.value_refs`). */
   readonly identRefs = new Map<string, number>();
 
@@ -297,6 +299,8 @@ export class ExtractState {
     if (this.literals.size === 0 && this.protos.size === 0) return;
     const names = [...this.literals.keys()].sort();
     if (names.length > 0) linkData.literals = Object.fromEntries(names.map((name) => [name, this.literals.get(name)!]));
+    const copied = names.filter((name) => this.copied.has(name));
+    if (copied.length > 0) linkData.copied = copied;
     linkData.mutated = Object.fromEntries([...this.mutated].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([root, keys]) => [root, [...keys].sort()]));
     const values = new Set<string>();
     for (const members of this.literals.values()) for (const member of members) if (member.value !== null) values.add(member.value);

@@ -157,6 +157,11 @@ export interface TsLinkData {
    */
   mutated?: Record<string, string[]>;
   /**
+   * The literals of `literals` that the module copies into other objects (`{ ...X }`,
+   * `Object.assign(o, X)`): `this` in their functions may be such a copy, so it proves nothing.
+   */
+  copied?: string[];
+  /**
    * Per owner id, per `const` local initialized with an object literal: the line of
    * `Object.setPrototypeOf(local, p)` and what it set the prototype to (`228:call:f` for `f()`,
    * `228:proto:Y` for `Object.create(Y)` or `Y`), or `?` for anything else or a second call.
@@ -206,6 +211,7 @@ const LINK_DATA_FIELDS: Record<string, Check> = {
   mutated: optional(mapOf(strings)),
   value_refs: optional(mapOf(num)),
   protos: optional(mapOf(mapOf(str))),
+  copied: optional(strings),
 };
 
 /** Whether a value carries this adapter version's link data tag (what the linker checks: data it reads from a cache was checked whole by {@link isWellFormedTsLinkData} when read). */

@@ -20,8 +20,16 @@ type KeyIdentity = (mod: ModuleInfo, scopeId: string | null, key: string) => str
 export class LiteralReceivers {
   constructor(private readonly names: NameResolution, private readonly keyIdentity: KeyIdentity) {}
 
-  /** The literal a `this_of` sees (`literal:X`, or a function whose only use is as a member value of X), or null. */
+  /**
+   * The literal a `this_of` sees (`literal:X`, or a function whose only use is as a member value of
+   * X), or null; also null when the module copies X into another object (that copy may be `this`).
+   */
   literalOfThis(mod: ModuleInfo, thisOf: string): string | null {
+    const literal = this.thisLiteral(mod, thisOf);
+    return literal === null || mod.data.copied?.includes(literal) ? null : literal;
+  }
+
+  private thisLiteral(mod: ModuleInfo, thisOf: string): string | null {
     if (thisOf.startsWith('literal:')) return this.provenLiteral(mod, thisOf.slice('literal:'.length));
     const decl = mod.decls.get(thisOf);
     if (decl === undefined || decl.kind !== 'function' || decl.parent !== null || decl.arrow === true || mod.classLike.has(decl.id)) return null;

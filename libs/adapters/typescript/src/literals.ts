@@ -45,6 +45,7 @@ export function visitConstLiteral(ex: Extraction, name: string, literal: ts.Obje
   for (const property of literal.properties) {
     if (ts.isSpreadAssignment(property)) {
       members.push({ key: null, value: null });
+      noteValueUse(ex, property, scope);
       ex.visit(property.expression, scope);
       continue;
     }
@@ -129,6 +130,9 @@ export function noteValueUse(ex: Extraction, node: ts.Node, scope: Scope): void 
     if (op >= ts.SyntaxKind.FirstAssignment && op <= ts.SyntaxKind.LastAssignment) recordMemberWrite(ex, node.left, scope);
   } else if (node.kind === ts.SyntaxKind.DeleteExpression) {
     recordMemberWrite(ex, (node as ts.DeleteExpression).expression, scope);
+  } else if (ts.isSpreadAssignment(node) || node.kind === ts.SyntaxKind.SpreadElement) {
+    const spread = unwrap((node as ts.SpreadAssignment | ts.SpreadElement).expression);
+    if (ts.isIdentifier(spread)) ex.copied.add(spread.text);
   }
 }
 
@@ -154,9 +158,11 @@ export function recordWritingCall(ex: Extraction, call: ts.CallExpression, scope
     return;
   }
   if (callee === null || !WRITING_CALLEES.has(callee) || call.arguments[0] === undefined) return;
+  const sources = call.arguments.slice(1).map((arg) => unwrap(arg));
+  // A literal assigned into another object is copied: its functions may see that object as `this`.
+  for (const source of sources) if (ts.isIdentifier(source)) ex.copied.add(source.text);
   const root = mutationRoot(call.arguments[0], scope);
   if (root === null) return;
-  const sources = call.arguments.slice(1).map((arg) => unwrap(arg));
   if (callee === 'Object.assign' && sources.every((source) => ts.isObjectLiteralExpression(source))) {
     for (const source of sources) addLiteralKeys(ex, root, source as ts.ObjectLiteralExpression);
   } else {
