@@ -23,6 +23,25 @@ export function decodeCodePath(encoded: string): string {
 }
 
 /**
+ * The id segment of a member name (issue 31 item 5). A computed member keeps its source text in
+ * brackets (`[Symbols.kConnected]`); inside the brackets only `%` becomes `%25` and `.` becomes
+ * `%2E`, so a `.` of the key never reads as the qualified-name separator and every identifier of
+ * the key stays verbatim in the id (`MockPool.[Symbols%2EkConnected]`: grep for `kConnected`, or
+ * for the key with each `.` written `%2E`). Any other name is returned unchanged.
+ * @param name a simple member name: an identifier, `#private`, a literal key, or `[expression]`
+ */
+export function encodeMemberName(name: string): string {
+  if (name.length < 2 || !name.startsWith('[') || !name.endsWith(']')) return name;
+  return `[${name.slice(1, -1).replace(/%/g, '%25').replace(/\./g, '%2E')}]`;
+}
+
+/** The inverse of {@link encodeMemberName} for one id segment: `%2E` becomes `.` and `%25` becomes `%` inside brackets. */
+export function decodeMemberName(segment: string): string {
+  if (segment.length < 2 || !segment.startsWith('[') || !segment.endsWith(']')) return segment;
+  return `[${segment.slice(1, -1).replace(/%2E|%25/gi, (match) => (match.toLowerCase() === '%25' ? '%' : '.'))}]`;
+}
+
+/**
  * The id of a code node.
  * @param path project-relative POSIX path of the file (not yet encoded)
  * @param qualifiedName dotted name inside the file (`Class.method`); omitted, null or empty for the module

@@ -1,7 +1,7 @@
 // Pins code node ids: `#` and `%` in the path part are percent-encoded, so the first `#` always starts the qualified name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { codeId, decodeCodePath, encodeCodePath, parseCodeId } from '../src/index.js';
+import { codeId, decodeCodePath, decodeMemberName, encodeCodePath, encodeMemberName, parseCodeId } from '../src/index.js';
 
 test('ordinary paths are unchanged; # and % in a path are encoded', () => {
   assert.equal(codeId('src/a.ts'), 'code:src/a.ts');
@@ -27,4 +27,19 @@ test('decoding inverts encoding, private names after the first # survive', () =>
   }
   assert.deepEqual(parseCodeId(codeId('s#rc/a.ts', 'C.#secret')), { path: 's#rc/a.ts', qualifiedName: 'C.#secret' });
   assert.equal(parseCodeId('REQ-1'), null);
+});
+
+test('a computed member keeps its key text: only . and % inside the brackets are encoded, and decoding inverts it (issue 31 item 5)', () => {
+  assert.equal(encodeMemberName('[Symbols.kConnected]'), '[Symbols%2EkConnected]');
+  assert.equal(encodeMemberName('[kRun]'), '[kRun]');
+  assert.equal(encodeMemberName('[a % b.c]'), '[a %25 b%2Ec]');
+  for (const plain of ['send', '#secret', 'a.b', '[', ']', '[]']) assert.equal(encodeMemberName(plain), plain, plain);
+  for (const name of ['[Symbols.kConnected]', '[a % b.c]', '[x%2Ey]', '[kRun]']) {
+    const segment = encodeMemberName(name);
+    assert.equal(decodeMemberName(segment), name, name);
+    assert.doesNotMatch(segment.slice(1, -1), /\./, name);
+  }
+  // The id's qualified name splits on "." into the class and the whole member.
+  const id = codeId('lib/mock/mock-pool.js', `MockPool.${encodeMemberName('[Symbols.kConnected]')}`);
+  assert.deepEqual(parseCodeId(id)!.qualifiedName!.split('.'), ['MockPool', '[Symbols%2EkConnected]']);
 });

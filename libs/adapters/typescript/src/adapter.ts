@@ -13,7 +13,7 @@ export { isTestPath, isDeclarationPath, isEntrypointPath, languageOf } from './p
 export { extractLexical, scanModuleReferences } from './lexical.js';
 export { buildFunctionLogic } from './logic.js';
 export { typescriptLinker, compilerResolvable } from './linker.js';
-export { lexTokens } from './lexer.js';
+export { lexTokens } from '@docforge/ts-lexer';
 export { linkTypeScript, linkTypeScriptFiles } from './link.js';
 export { isTsLinkData, isWellFormedTsLinkData } from './link-data.js';
 export { SpecifierResolver } from './resolve.js';

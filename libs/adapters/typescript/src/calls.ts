@@ -7,6 +7,7 @@ import './prime.js';
 import ts from './compiler-api.js';
 import type { Extraction, Scope } from './declarations.js';
 import type { TsCallShape, TsCallSite } from './link-data.js';
+import { recordWritingCall } from './literals.js';
 import { accessName, dottedName, lineAt, literalText, unwrap } from './syntax.js';
 
 const TEST_CALLEES = new Set(['test', 'it', 'describe', 'suite', 'beforeEach', 'afterEach', 'before', 'after']);
@@ -39,6 +40,7 @@ export function visitCall(ex: Extraction, call: ts.CallExpression, scope: Scope)
       if (ts.isIdentifier(a)) ex.testCalled.add(a.text);
     }
   }
+  recordWritingCall(ex, call, scope);
   const site = classifyCallee(callee);
   const record: TsCallSite = { owner: scope.ownerId, shape: site.shape, name: site.name, object: site.object, line };
   if (site.path !== null) record.path = site.path;

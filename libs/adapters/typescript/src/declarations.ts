@@ -5,10 +5,10 @@
  */
 import './prime.js';
 import ts from './compiler-api.js';
-import { codeId, withContentHash } from '@docforge/core';
+import { codeId, encodeMemberName, withContentHash } from '@docforge/core';
 import type { CodeExtractInput, GraphEdge, GraphNode, LogicFlow, LogicStep, SourceIssue } from '@docforge/core';
 import type {
-  TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsHeritageRecord, TsImportRecord, TsLinkData,
+  TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsHeritageRecord, TsImportRecord, TsLinkData, TsLiteralMember,
 } from './link-data.js';
 import { headerComment, moduleNode, type TsExtractResult } from './module-node.js';
 import { isDeclarationPath, isEntrypointPath, isTestPath, languageOf, scriptKindOf } from './paths.js';
@@ -121,6 +121,20 @@ export class ExtractState {
   readonly assignedFields = new Map<string, TypeVotes>();
   readonly typeParams = new Map<string, string[]>();
   readonly moduleConsts = new Set<string>();
+  /** Module-level `const` object literals by name (literals.ts). */
+  readonly literals = new Map<string, TsLiteralMember[]>();
+  /** Keys assigned at run time per root (literals.ts `recordMemberWrite`). */
+  readonly mutated = new Map<string, Set<string>>();
+  /** Module-level `const x = require('m')` names → `m` (null: declared more than once). */
+  readonly constRequires = new Map<string, string | null>();
+  /** Per owner: its `const` locals initialized with an object literal (null: declared more than once), for `Object.setPrototypeOf`. */
+  readonly objectConsts = new Map<string, Map<string, ts.ObjectLiteralExpression | null>>();
+  /** Per owner: what `Object.setPrototypeOf` made the prototype of such a local (see `TsLinkData.protos`). */
+  readonly protos = new Map<string, Map<string, string>>();
+  /** Names spread (`...x`) or passed as an `Object.assign` source anywhere in the module. */
+  readonly copied = new Set<string>();
+  /** How many times each identifier is read as a value (see `TsLinkData.value_refs`). */
+  readonly identRefs = new Map<string, number>();
 
   constructor(input: CodeExtractInput) {
     this.path = input.path;
@@ -136,8 +150,13 @@ export class ExtractState {
     this.entrypoint = input.content.startsWith('#!') || isEntrypointPath(input.path);
   }
 
+  /**
+   * The qualified name of `name` in a scope, as ids spell it: a computed member's key escaped by
+   * `encodeMemberName` (`[Symbols%2EkConnected]`), so a `.` of the key never separates names.
+   */
   qualified(scope: Scope, name: string): string {
-    return scope.prefix === '' ? name : `${scope.prefix}.${name}`;
+    const segment = encodeMemberName(name);
+    return scope.prefix === '' ? segment : `${scope.prefix}.${segment}`;
   }
 
   /**
@@ -164,7 +183,8 @@ export class ExtractState {
       while (this.decls.has(`${this.moduleId}#${qname}~${n}`)) n += 1;
       id = `${this.moduleId}#${qname}~${n}`;
     }
-    const record: TsDeclRecord = { id, name, kind, parent: scope.declId };
+    // The record's name is the id's last segment (the linker matches names without separators); the title keeps the source text.
+    const record: TsDeclRecord = { id, name: encodeMemberName(name), kind, parent: scope.declId };
     const node: Omit<GraphNode, 'content_hash'> = {
       id,
       kind,
@@ -188,6 +208,16 @@ export class ExtractState {
     this.edges.push({ source_id: scope.declId ?? this.moduleId, relation: 'contains', target_id: id, source_path: this.path, line: start });
     if (scope.declId === null && !this.topDecls.has(name)) this.topDecls.set(name, id);
     return { id, merged: false };
+  }
+
+  /** Notes a function-local `const name = { ... }` (its prototype may be set: literals.ts `recordPrototype`). */
+  objectConst(ownerId: string, name: string, literal: ts.ObjectLiteralExpression): void {
+    let consts = this.objectConsts.get(ownerId);
+    if (consts === undefined) {
+      consts = new Map();
+      this.objectConsts.set(ownerId, consts);
+    }
+    consts.set(name, consts.has(name) ? null : literal);
   }
 
   addCap(id: string, cap: string): void {
@@ -261,6 +291,22 @@ export class ExtractState {
    * Declares a function or method node for a function-like, then visits its body with it as
    * owner and builds its Logic.
 
+  /** Adds the object-literal fields (issue 31 item 6) to the link data when the file has any literal. */
+  private literalData(linkData: TsLinkData): void {
+    if (this.protos.size > 0) {
+      linkData.protos = Object.fromEntries([...this.protos].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([owner, names]) => [owner, Object.fromEntries([...names].sort())]));
+    }
+    if (this.literals.size === 0 && this.protos.size === 0) return;
+    const names = [...this.literals.keys()].sort();
+    if (names.length > 0) linkData.literals = Object.fromEntries(names.map((name) => [name, this.literals.get(name)!]));
+    const copied = names.filter((name) => this.copied.has(name));
+    if (copied.length > 0) linkData.copied = copied;
+    linkData.mutated = Object.fromEntries([...this.mutated].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([root, keys]) => [root, [...keys].sort()]));
+    const values = new Set<string>();
+    for (const members of this.literals.values()) for (const member of members) if (member.value !== null) values.add(member.value);
+    linkData.value_refs = Object.fromEntries([...values].sort().map((name) => [name, this.identRefs.get(name) ?? 0]));
+  }
+
   /** The extraction result: nodes with capabilities, `defines` edges and the link data. */
   finish(): TsExtractResult {
     const sf = this.sf;
@@ -308,6 +354,7 @@ export class ExtractState {
       type_params: Object.fromEntries([...this.typeParams].filter(([, names]) => names.length > 0)),
       consts: [...this.moduleConsts].sort(),
     };
+    this.literalData(linkData);
     for (const [owner, votes] of this.localTypes) {
       const typed = agreed(votes);
       if (Object.keys(typed).length > 0) linkData.locals[owner] = typed;

@@ -13,6 +13,7 @@ import { ExtractState, MAX_SUMMARY, type FunctionLikeWithBody, type Scope, type 
 import { recordExportDeclaration, recordImport, recordImportEquals } from './esm.js';
 import { extractLexical } from './lexical.js';
 import { buildFunctionLogic } from './logic.js';
+import { createdLiteral, noteValueUse, protoType, visitConstLiteral } from './literals.js';
 import { moduleNode, type TsExtractResult } from './module-node.js';
 import {
   accessName, boundNames, constructedType, dottedName, dynamicImportSpecifier, hasModifier, lineAt, oneLine, propertyNameText,
@@ -90,6 +91,8 @@ class Extractor extends ExtractState implements Walker {
     if (ts.isArrowFunction(fn)) this.decls.get(id)!.record.arrow = true;
     const returns = returnTypeText(fn.type);
     if (returns !== null) this.decls.get(id)!.record.returns = returns;
+    const creates = createdLiteral(fn);
+    if (creates !== null) this.decls.get(id)!.record.creates = creates;
     this.recordTypeParams(id, fn.typeParameters);
     if (merged && fn.body === undefined) return id;
     // A method sees its class (or constructor function); an arrow its enclosing `this`; a function its own.
@@ -309,13 +312,13 @@ class Extractor extends ExtractState implements Walker {
         this.visit(clause.block, scope);
         return;
       }
-      case ts.SyntaxKind.Identifier:
       case ts.SyntaxKind.StringLiteral:
       case ts.SyntaxKind.NumericLiteral:
       case ts.SyntaxKind.TypeReference:
         return;
       default:
         if (node.kind >= ts.SyntaxKind.FirstTypeNode && node.kind <= ts.SyntaxKind.LastTypeNode) return;
+        noteValueUse(this, node, scope);
         ts.forEachChild(node, (child) => this.visit(child, scope));
     }
   }
@@ -420,6 +423,7 @@ class Extractor extends ExtractState implements Walker {
     const line = lineAt(sf, decl.getStart(sf));
     if (ts.isIdentifier(decl.name)) {
       const name = decl.name.text;
+      const literalInit = isConst && scope.topLevel && init !== undefined && ts.isObjectLiteralExpression(init) ? init : null;
       if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) {
         const span = ts.isVariableStatement(docNode) && docNode.declarationList.declarations.length === 1 ? docNode : decl;
         const id = this.declareFunction(init, 'function', name, scope, docNode, this.functionSignature(init, name), span);
@@ -432,22 +436,29 @@ class Extractor extends ExtractState implements Walker {
         const dynamic = specifier === null ? dynamicImportSpecifier(init) : null;
         if (specifier !== null) {
           this.bindings.push({ local: name, specifier, imported: '=' });
+          if (isConst && scope.topLevel) this.constRequires.set(name, this.constRequires.has(name) ? null : specifier);
         } else if (dynamic !== null) {
           this.bindings.push({ local: name, specifier: dynamic, imported: '*' });
         } else if (init && ts.isPropertyAccessExpression(init) && requireSpecifier(init.expression) !== null) {
           this.bindings.push({ local: name, specifier: requireSpecifier(init.expression)!, imported: init.name.text });
         } else {
-          // A const (or a TypeScript let/var, whose type TypeScript enforces) with an annotation or `new X()`.
-          const type = typeRefText(decl.type) ?? (isConst || this.language === 'typescript' ? constructedType(decl.initializer) : null);
+          // A const (or a TypeScript let/var, whose type TypeScript enforces) with an annotation or `new X()`;
+          // a module-level const object literal, or a const made by `Object.create` (literals.ts).
+          const type = typeRefText(decl.type) ?? (literalInit !== null ? `literal:${name}` : null) ?? (isConst ? protoType(init, scope) : null)
+            ?? (isConst || this.language === 'typescript' ? constructedType(decl.initializer) : null);
           this.bindTyped(scope.ownerId, name, type);
           if (isConst && scope.topLevel) this.moduleConsts.add(name);
+          if (literalInit !== null) visitConstLiteral(this, name, literalInit, scope);
+          else if (isConst && init !== undefined && ts.isObjectLiteralExpression(init)) this.objectConst(scope.ownerId, name, init);
         }
-        if (init) this.visit(init, scope);
+        if (init && init !== literalInit) this.visit(init, scope);
       }
       if (exported) this.exportsList.push({ name, local: name, specifier: null, imported: null, line });
       return;
     }
-    const specifier = requireSpecifier(init) ?? dynamicImportSpecifier(init);
+    // `const { a } = mod` of a module-level `const mod = require('./m')` binds `a` as `const { a } = require('./m')` does.
+    const moduleConst = init !== undefined && ts.isIdentifier(init) && isConst && scope.topLevel ? this.constRequires.get(init.text) ?? null : null;
+    const specifier = requireSpecifier(init) ?? dynamicImportSpecifier(init) ?? moduleConst;
     if (specifier !== null && ts.isObjectBindingPattern(decl.name)) {
       for (const element of decl.name.elements) {
         if (!ts.isIdentifier(element.name) || element.dotDotDotToken) continue;

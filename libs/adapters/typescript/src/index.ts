@@ -10,7 +10,7 @@ import { typescriptManifest } from './manifest.js';
 
 export { typescriptManifest } from './manifest.js';
 export type { LexicalScan } from './lexical.js';
-export type { LexToken } from './lexer.js';
+export type { LexToken } from '@docforge/ts-lexer';
 export type { TsExtractResult } from './module-node.js';
 export type { TsLinkInput } from './link.js';
 export type { FunctionLogic, LogicOwnerNode } from './logic.js';

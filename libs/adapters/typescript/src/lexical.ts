@@ -11,7 +11,7 @@ import type { CodeExtractInput, GraphNode } from '@docforge/core';
 import { headerComment, moduleSummary, type TsExtractResult } from './module-node.js';
 import { isEntrypointPath, isTestPath, languageOf } from './paths.js';
 import type { TsImportRecord, TsLinkData } from './link-data.js';
-import { lexTokens, type LexToken } from './lexer.js';
+import { lexTokens, type LexToken } from '@docforge/ts-lexer';
 
 const MAX_LOOKAHEAD = 400;
 

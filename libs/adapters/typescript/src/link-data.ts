@@ -46,6 +46,8 @@ export interface TsDeclRecord {
   key?: string;
   /** For a function declared from an arrow function: its `this` is the enclosing one. */
   arrow?: true;
+  /** For a function whose body only returns `Object.create(X)` (X an identifier): X. */
+  creates?: string;
   /**
    * For a function or method with a return type annotation naming a class or interface: that
    * type's reference text; `Promise<X>` is recorded as `await:X` (the type of `await f()`).
@@ -78,7 +80,8 @@ export interface TsCallSite {
   path?: string[];
   /**
    * For `this` calls: the declaration whose `this` the call sees (a class for its members, a
-   * function for its own body and the prototype methods assigned to it), or null when `this` is
+   * function for its own body and the prototype methods assigned to it), `literal:X` inside a
+   * method or accessor written in the module-level `const X = { ... }`, or null when `this` is
    * rebound (inside a nested non-arrow function) or unknown.
    */
   this_of?: string | null;
@@ -87,8 +90,10 @@ export interface TsCallSite {
 /**
  * Declared types of a scope's names, as type reference texts without type arguments
  * (`Ledger`, `ns.Store`), or the result of a call of a dotted callee whose declared return type
- * the linker looks up (`call:createApp`, `await:store.load` for `await store.load()`): only names
- * whose every binding in that scope has the same type are listed.
+ * the linker looks up (`call:createApp`, `await:store.load` for `await store.load()`), or an
+ * object literal (issue 31 item 6): `literal:X` for the module-level `const X = { ... }` itself,
+ * `proto:X` for a `const` set to `Object.create(X)`, `proto:this:<this_of>` for one set to
+ * `Object.create(this)`. Only names whose every binding in that scope has the same type are listed.
  */
 export type TsTypedNames = Record<string, string>;
 
@@ -99,6 +104,19 @@ export interface TsHeritageRecord {
   /** Identifier or dotted name as written (`Base`, `ns.Base`). */
   name: string;
   line: number;
+}
+
+/**
+ * One member of a module-level `const` object literal (issue 31 item 6), in source order. `key`:
+ * the member's name (`child`, `'a-b'`), or a computed key's dotted expression in brackets
+ * (`[setLevelSym]`); null for a spread (`...x`) or a computed key that is no dotted name (either
+ * may set any key). `value`: the identifier the member's value names (`child` shorthand,
+ * `[asJsonSym]: asJson`), resolved from module scope by the linker; null for any other value
+ * (an inline method, accessor, function expression or expression: never a call target).
+ */
+export interface TsLiteralMember {
+  key: string | null;
+  value: string | null;
 }
 
 /** Everything the linker needs from one file. */
@@ -127,6 +145,33 @@ export interface TsLinkData {
   type_params: Record<string, string[]>;
   /** Module-level `const` names (immutable bindings usable as member keys). */
   consts: string[];
+  /**
+   * Module-level `const X = { ... }` object literals by name: their members in source order
+   * (issue 31 item 6). Absent in link data of the lexical strategy.
+   */
+  literals?: Record<string, TsLiteralMember[]>;
+  /**
+   * Keys assigned at run time, per root: `x.k = v`, `x[k] = v`, `delete x.k` record `k` / `[k]`
+   * under `x`; `Object.assign(x, ...)`, `Object.defineProperty(x, ...)` and a key that is no
+   * dotted name record `*`. Assignments through `this` are recorded under `this@<this_of>`.
+   */
+  mutated?: Record<string, string[]>;
+  /**
+   * The literals of `literals` that the module copies into other objects (`{ ...X }`,
+   * `Object.assign(o, X)`): `this` in their functions may be such a copy, so it proves nothing.
+   */
+  copied?: string[];
+  /**
+   * Per owner id, per `const` local initialized with an object literal: the line of
+   * `Object.setPrototypeOf(local, p)` and what it set the prototype to (`228:call:f` for `f()`,
+   * `228:proto:Y` for `Object.create(Y)` or `Y`), or `?` for anything else or a second call.
+   */
+  protos?: Record<string, Record<string, string>>;
+  /**
+   * For each name a literal member's value names: how many times the module references it as a
+   * value (every identifier read; calls of it are in `calls`). 1 means the literal is its only use.
+   */
+  value_refs?: Record<string, number>;
 }
 
 type Check = (value: unknown) => boolean;
@@ -153,7 +198,7 @@ const LINK_DATA_FIELDS: Record<string, Check> = {
   imports: listOf(record({ specifier: str, line: num, kind: str })),
   bindings: listOf(record({ local: str, specifier: str, imported: str })),
   exports: listOf(record({ name: str, local: strOrNull, specifier: strOrNull, imported: strOrNull, line: num })),
-  decls: listOf(record({ id: str, name: str, kind: str, parent: strOrNull, key: optional(str), returns: optional(str) })),
+  decls: listOf(record({ id: str, name: str, kind: str, parent: strOrNull, key: optional(str), returns: optional(str), creates: optional(str) })),
   shadows: mapOf(strings),
   calls: listOf(record({ owner: str, shape: str, name: str, object: strOrNull, line: num, path: optional(strings), this_of: optional(strOrNull) })),
   heritage: listOf(record({ id: str, relation: str, name: str, line: num })),
@@ -162,6 +207,11 @@ const LINK_DATA_FIELDS: Record<string, Check> = {
   assigned: mapOf(strings),
   type_params: mapOf(strings),
   consts: strings,
+  literals: optional(mapOf(listOf(record({ key: strOrNull, value: strOrNull })))),
+  mutated: optional(mapOf(strings)),
+  value_refs: optional(mapOf(num)),
+  protos: optional(mapOf(mapOf(str))),
+  copied: optional(strings),
 };
 
 /** Whether a value carries this adapter version's link data tag (what the linker checks: data it reads from a cache was checked whole by {@link isWellFormedTsLinkData} when read). */

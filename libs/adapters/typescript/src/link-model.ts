@@ -1,6 +1,7 @@
 /**
  * The linker's view of one extracted file ({@link ModuleInfo}: its link data indexed by id, parent
- * and name) and what a name resolves to ({@link Target}). Shared by link.ts and receivers.ts.
+ * and name), what a name resolves to ({@link Target}) and what receiver resolution needs from the
+ * linker ({@link NameResolution}). Shared by link.ts, receivers.ts and literal-receivers.ts.
  */
 import type { TsBinding, TsDeclRecord, TsExportRecord, TsLinkData } from './link-data.js';
 
@@ -71,3 +72,16 @@ export function buildModuleInfo(path: string, data: TsLinkData): ModuleInfo {
   return { path, id: data.module_id, data, decls, children, bindings, exports, stars, shadows, classLike, keyed };
 }
 
+/** What receiver resolution needs from the linker's name and module resolution. */
+export interface NameResolution {
+  /** Resolves `a.b.c` as a value or type name from a scope (a decl id, or null for module level). */
+  resolveDotted(mod: ModuleInfo, scopeId: string | null, dotted: string): Target | null;
+  /** The superclass of a class, when its `extends` clause resolves to a class. */
+  superclass(cls: Target): Target | null;
+  /** The module a specifier of `mod` names, or null (external, unresolved or not extracted). */
+  moduleFor(mod: ModuleInfo, specifier: string): ModuleInfo | null;
+  /** The extracted module at a project path, or null. */
+  moduleAt(path: string): ModuleInfo | null;
+  /** Records that a result was cut by a cycle or the depth limit, so it may depend on the linking order. */
+  orderSensitive(): void;
+}

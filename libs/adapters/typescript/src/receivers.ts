@@ -4,24 +4,14 @@
  * `param.field.f()`, where every step is a declared or constructed type (class fields, constructor
  * parameter properties, constructor assignments, annotated or `new`-initialized locals and
  * parameters, interface property signatures), and a computed key names the same binding as the
- * member's declared key. No type checker: a walk over the link data of the files.
+ * member's declared key; object literals and `Object.create` results through literal-receivers.ts.
+ * No type checker: a walk over the link data of the files.
  */
 import type { TsCallSite, TsDeclRecord, TsTypedNames } from './link-data.js';
-import { MAX_DEPTH, type ModuleInfo, type Target } from './link-model.js';
+import { LiteralReceivers } from './literal-receivers.js';
+import { MAX_DEPTH, type ModuleInfo, type NameResolution, type Target } from './link-model.js';
 
-/** What receiver resolution needs from the linker's name and module resolution. */
-export interface NameResolution {
-  /** Resolves `a.b.c` as a value or type name from a scope (a decl id, or null for module level). */
-  resolveDotted(mod: ModuleInfo, scopeId: string | null, dotted: string): Target | null;
-  /** The superclass of a class, when its `extends` clause resolves to a class. */
-  superclass(cls: Target): Target | null;
-  /** The module a specifier of `mod` names, or null (external, unresolved or not extracted). */
-  moduleFor(mod: ModuleInfo, specifier: string): ModuleInfo | null;
-  /** The extracted module at a project path, or null. */
-  moduleAt(path: string): ModuleInfo | null;
-  /** Records that a result was cut by a cycle or the depth limit, so it may depend on the linking order. */
-  orderSensitive(): void;
-}
+export type { NameResolution } from './link-model.js';
 
 type ClassTarget = { kind: 'decl'; mod: ModuleInfo; decl: TsDeclRecord };
 
@@ -34,7 +24,7 @@ function typedName(names: TsTypedNames | undefined, name: string): string | unde
 }
 
 /** How a name is bound in a scope: with a proven type, bound without one, or not a local at all. */
-type LocalBinding = { kind: 'typed'; type: string; scopeId: string | null } | { kind: 'untyped' } | { kind: 'none' };
+type LocalBinding = { kind: 'typed'; type: string; scopeId: string | null } | { kind: 'untyped'; scopeId: string | null } | { kind: 'none' };
 
 /** Resolves receiver calls (shapes `this` and `member` with a path) to method declarations. */
 export class ReceiverResolver {
@@ -42,7 +32,11 @@ export class ReceiverResolver {
   /** Memo keys being computed: a lookup of one of them is a cycle. */
   private readonly identityPending = new Set<string>();
 
-  constructor(private readonly names: NameResolution) {}
+  private readonly literals: LiteralReceivers;
+
+  constructor(private readonly names: NameResolution) {
+    this.literals = new LiteralReceivers(names, (mod, scopeId, key) => this.keyIdentity(mod, scopeId, key));
+  }
 
   /**
    * The method a `this` call proves, or null. `this` must be a class or a constructor function
@@ -50,6 +44,8 @@ export class ReceiverResolver {
    */
   resolveThis(mod: ModuleInfo, call: TsCallSite): ClassTarget | null {
     if (call.this_of === null || call.this_of === undefined) return null;
+    const literal = this.literals.literalOfThis(mod, call.this_of);
+    if (literal !== null) return (call.path ?? []).length === 0 ? this.literals.member(mod, literal, call, mod, []) : null;
     const decl = mod.decls.get(call.this_of);
     if (decl === undefined || !(decl.kind === 'class' || mod.classLike.has(decl.id))) return null;
     return this.walk({ kind: 'decl', mod, decl }, call.path ?? [], call, mod);
@@ -65,7 +61,20 @@ export class ReceiverResolver {
     const ownerId = mod.decls.has(call.owner) ? call.owner : null;
     const local = this.localBinding(mod, ownerId, path[0]!);
     if (local.kind === 'none') return undefined;
-    if (local.kind === 'untyped') return null;
+    // A module-level const object literal named from the local's scope.
+    const literalFrom = (name: string): string | null => {
+      const base = this.localBinding(mod, local.scopeId, name);
+      return base.kind === 'typed' && base.scopeId === null && base.type === `literal:${name}` ? this.literals.literalOfType(mod, base.type, () => null) ?? null : null;
+    };
+    if (local.kind === 'untyped') {
+      const via = path.length === 1 ? this.literals.viaPrototype(mod, local.scopeId, path[0]!, call, literalFrom) : null;
+      return via === null ? null : this.literals.member(via.mod, via.literal, call, mod, [path[0]!]);
+    }
+    const literal = this.literals.literalOfType(mod, local.type, literalFrom);
+    if (literal !== undefined) {
+      if (literal === null || path.length !== 1) return null;
+      return this.literals.member(mod, literal, call, mod, local.type.startsWith('literal:') ? [] : [path[0]!]);
+    }
     const start = this.resolveType(mod, local.scopeId, local.type);
     return start === null ? null : this.walk(start, path.slice(1), call, mod);
   }
@@ -90,14 +99,14 @@ export class ReceiverResolver {
         if (child !== undefined && child.kind !== 'method') return { kind: 'none' };
         const type = typedName(mod.data.locals[current], name);
         if (type !== undefined) return { kind: 'typed', type, scopeId: current };
-        if (mod.shadows.get(current)?.has(name)) return { kind: 'untyped' };
+        if (mod.shadows.get(current)?.has(name)) return { kind: 'untyped', scopeId: current };
       }
       current = decl.parent;
     }
     if (mod.children.get('')?.has(name) || mod.bindings.has(name)) return { kind: 'none' };
     const type = typedName(mod.data.locals[mod.id], name);
     if (type !== undefined) return { kind: 'typed', type, scopeId: null };
-    if (mod.shadows.get(mod.id)?.has(name)) return { kind: 'untyped' };
+    if (mod.shadows.get(mod.id)?.has(name)) return { kind: 'untyped', scopeId: null };
     return { kind: 'none' };
   }
 

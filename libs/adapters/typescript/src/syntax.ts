@@ -52,7 +52,8 @@ export function propertyNameText(sf: ts.SourceFile, name: ts.PropertyName): stri
     return name.text;
   }
   if (ts.isComputedPropertyName(name)) {
-    return `[${oneLine(sf.text.slice(name.expression.getStart(sf), name.expression.end), 60).replace(/\./g, '_')}]`;
+    // The key's source text (issue 31 item 5); the id escapes it (`encodeMemberName`), titles keep it.
+    return `[${oneLine(sf.text.slice(name.expression.getStart(sf), name.expression.end), 60)}]`;
   }
   return name.text;
 }
