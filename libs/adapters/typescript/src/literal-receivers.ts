@@ -62,7 +62,9 @@ export class LiteralReceivers {
    * / `Y` of a literal of this module (`literalFrom`). Null when unproven or absent.
    */
   viaPrototype(mod: ModuleInfo, scopeId: string | null, name: string, call: TsCallSite, literalFrom: (name: string) => string | null): { mod: ModuleInfo; literal: string } | null {
-    const recorded = /^(\d+):(.+)$/.exec(mod.data.protos?.[scopeId ?? mod.id]?.[name] ?? '');
+    const protos = mod.data.protos?.[scopeId ?? mod.id];
+    // Own keys only: a local named `constructor` must not read Object.prototype's member.
+    const recorded = /^(\d+):(.+)$/.exec(protos !== undefined && Object.hasOwn(protos, name) ? protos[name]! : '');
     // A call on an earlier line runs before the prototype is set.
     if (recorded === null || Number(recorded[1]) >= call.line) return null;
     const proto = recorded[2]!;
