@@ -1,5 +1,5 @@
 import type { IndexReader, NodeFilters, NodeSummary } from '@docforge/store';
-import { boundedExcerpt, EXCERPT_SCAN_CHARS } from './excerpt.js';
+import { boundedExcerpt, codeLineExcerpt, EXCERPT_SCAN_CHARS, holdsTerm } from './excerpt.js';
 import { rankNodes, STOP_WORDS, type DroppedTerm } from './ranking.js';
 
 export { STOP_WORDS };
@@ -85,8 +85,13 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
   // One snippet query for the rows of the page not excerpted yet; a long body is excerpted from its bounded head instead.
   const excerpts = memo.excerpts;
   const missing = chosen.map((c) => c.row.rowid).filter((rowid) => !excerpts.has(rowid));
+  const rowsById = new Map(chosen.map((c) => [c.row.rowid, c.row]));
   for (const source of missing.length === 0 || match === null ? [] : reader.ftsExcerptSources(match, missing, EXCERPT_SCAN_CHARS)) {
-    excerpts.set(source.rowid, source.snippet ?? boundedExcerpt(source.head ?? '', queryWords, (source.head ?? '').length < EXCERPT_SCAN_CHARS));
+    // A node found by its code text alone (no matching word in its body, name or signature) shows its matching line.
+    const row = rowsById.get(source.rowid);
+    const byCode = source.code !== null && row !== undefined && !holdsTerm(`${row.title}\n${row.summary}`, queryWords);
+    const codeLine = byCode ? codeLineExcerpt(source.code!, queryWords) : null;
+    excerpts.set(source.rowid, codeLine ?? source.snippet ?? boundedExcerpt(source.head ?? '', queryWords, (source.head ?? '').length < EXCERPT_SCAN_CHARS));
   }
   for (const { row, score, allTerms, section } of chosen) {
     const excerpt = excerpts.get(row.rowid) || row.summary.slice(0, 200);

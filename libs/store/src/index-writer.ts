@@ -8,8 +8,8 @@ import { locatedIssueMessage, type GraphEdge, type GraphNode, type SourceIssue }
 import { INDEX_DDL, INDEX_POST_DDL } from './schema.js';
 import { sqliteDatabase } from './sqlite.js';
 import { indexedText } from './segment.js';
-import { nodeTerms } from './terms.js';
-import type { FullIndexRows, LogicRowsWrite, SourceRowWrite, SourceWriteResult, UnresolvedCallRow } from './write-rows.js';
+import { codeIndexWords, nodeTerms } from './terms.js';
+import type { CodeTextOf, FullIndexRows, LogicRowsWrite, SourceRowWrite, SourceWriteResult, UnresolvedCallRow } from './write-rows.js';
 
 /** A read-write connection to an index file being written. */
 export type WriteDb = InstanceType<typeof Database>;
@@ -21,6 +21,7 @@ export interface InsertStatements {
   node: Stmt;
   fts: Stmt;
   segmented: Stmt;
+  code: Stmt;
   tag: Stmt;
   capability: Stmt;
   edge: Stmt;
@@ -32,8 +33,9 @@ export function prepareInserts(db: WriteDb): InsertStatements {
     // Positional parameters: binding an array is cheaper than 19 named property lookups per row.
     node: db.prepare(`INSERT INTO nodes (id, kind, title, family, authority, status, tags, summary, body, source_path, start_line, end_line, anchors, headings, terms, language, capabilities, origin, content_hash)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags, terms) SELECT node_rowid, id, title, headings, summary, body, tags, terms FROM node_fts_text WHERE node_rowid = ?'),
+    fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags, terms, code) SELECT node_rowid, id, title, headings, summary, body, tags, terms, code FROM node_fts_text WHERE node_rowid = ?'),
     segmented: db.prepare('INSERT INTO node_segmented (rowid, id, title, headings, summary, body, tags, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    code: db.prepare('INSERT INTO node_code (rowid, words, lines) VALUES (?, ?, ?)'),
     tag: db.prepare('INSERT OR IGNORE INTO node_tags (tag, node_id) VALUES (?, ?)'),
     capability: db.prepare('INSERT OR IGNORE INTO node_capabilities (capability, node_id) VALUES (?, ?)'),
     edge: db.prepare('INSERT OR REPLACE INTO edges (source_id, relation, target_id, source_path, line, mention) VALUES (?, ?, ?, ?, ?, ?)'),
@@ -50,8 +52,11 @@ export function insertEdge(st: InsertStatements, e: GraphEdge): void {
   st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e));
 }
 
-/** Inserts a node row; its full-text row is added here when `withFts` (deltas), else by 'rebuild' (full builds). */
-export function insertNode(st: InsertStatements, node: GraphNode, withFts: boolean): void {
+/**
+ * Inserts a node row, with its code text row when `codeOf` gives one (issue 31 item 1); its
+ * full-text row is added here when `withFts` (deltas), else by 'rebuild' (full builds).
+ */
+export function insertNode(st: InsertStatements, node: GraphNode, withFts: boolean, codeOf: CodeTextOf | undefined): void {
   const tags = JSON.stringify(node.tags);
   const headings = node.anchors.map((a) => a.title).join('\n');
   const terms = nodeTerms(node.id, node.title);
@@ -63,6 +68,11 @@ export function insertNode(st: InsertStatements, node: GraphNode, withFts: boole
   // The full-text columns in FTS column order; a row of segmented text only when one differs.
   const indexed = [node.id, node.title, headings, node.summary, node.body, tags, terms].map(indexedText);
   if (indexed.some((t) => t !== null)) st.segmented.run(info.lastInsertRowid, ...indexed);
+  const code = codeOf?.(node);
+  if (code !== undefined) {
+    const words = codeIndexWords(code.words);
+    st.code.run(info.lastInsertRowid, indexedText(words) ?? words, code.lines);
+  }
   if (withFts) st.fts.run(info.lastInsertRowid);
   for (const tag of node.tags) st.tag.run(tag, node.id);
   for (const capability of node.capabilities) st.capability.run(capability, node.id);
@@ -135,7 +145,7 @@ function writeFull(db: WriteDb, rows: FullIndexRows, progress: (stage: string, d
   db.transaction(() => {
     let n = 0;
     for (const node of rows.nodes) {
-      insertNode(st, node, false);
+      insertNode(st, node, false, rows.code);
       n += 1;
       if (n % 2000 === 0) progress('write', n, rows.nodes.length);
     }

@@ -46,7 +46,18 @@ export interface FtsExcerptSource {
   snippet: string | null;
   /** The first `headChars` characters of the body when it is longer than {@link SNIPPET_MAX_BODY_CHARS}, else null. */
   head: string | null;
+  /**
+   * When the short body holds no matching word and the node has code text (issue 31 item 1): the
+   * first `headChars` characters of its kept lines (`<line>\t<text>` per line, `node_code.lines`),
+   * for the caller to pick the matching line; else null.
+   */
+  code: string | null;
 }
+
+/** Marks FTS5 puts around matched words in a body snippet, removed before it is returned (control characters no indexed text holds as words). */
+const HIT_OPEN = '\u0002';
+const HIT_CLOSE = '\u0003';
+const HIT_MARKS = /[\u0002\u0003]/g;
 
 type CandidateRow<C extends FtsCandidate = FtsCandidate> = Omit<C, 'anchors'> & { anchors: string };
 
@@ -125,21 +136,27 @@ export function ftsFewMatches(sql: StatementCache, fts: string, filters: NodeFil
 
 /**
  * Excerpt material for the given rows of one FTS5 query, in one snippet query plus one bounded
- * head read per long body. Rowids are bound as BigInt: FTS5 ignores a rowid constraint bound as a
+ * head read per long body and one bounded code-lines read per short body without a match (a node
+ * found by its code text). Rowids are bound as BigInt: FTS5 ignores a rowid constraint bound as a
  * double.
  */
 export function ftsExcerptSources(sql: StatementCache, fts: string, rowids: readonly number[], headChars: number): FtsExcerptSource[] {
   if (rowids.length === 0) return [];
   const rows = sql.rows(`
-    SELECT rowid, CASE WHEN (SELECT length(body) FROM nodes WHERE rowid = node_fts.rowid) <= ? THEN snippet(node_fts, 4, '', '', '…', 16) END AS snippet
+    SELECT rowid, CASE WHEN (SELECT length(body) FROM nodes WHERE rowid = node_fts.rowid) <= ? THEN snippet(node_fts, 4, '${HIT_OPEN}', '${HIT_CLOSE}', '…', 16) END AS snippet
     FROM node_fts WHERE node_fts MATCH ? AND rowid IN (${placeholders(rowids.length)})`)
     .all(SNIPPET_MAX_BODY_CHARS, fts, ...rowids.map((r) => BigInt(r))) as { rowid: number | bigint; snippet: string | null }[];
   const head = sql.pluck('SELECT substr(body, 1, ?) FROM nodes WHERE rowid = ?');
+  const code = sql.pluck('SELECT substr(lines, 1, ?) FROM node_code WHERE rowid = ?');
   return rows.map((row) => {
     const rowid = Number(row.rowid);
-    // The snippet is cut from the indexed text: drop the separators put between segmented words.
-    if (row.snippet !== null) return { rowid, snippet: withoutWordMarks(row.snippet), head: null };
-    return { rowid, snippet: null, head: (head.get(headChars, rowid) as string | undefined) ?? '' };
+    if (row.snippet !== null) {
+      // The snippet is cut from the indexed text: drop the separators put between segmented words.
+      const matched = row.snippet.includes(HIT_OPEN);
+      const snippet = withoutWordMarks(row.snippet.replace(HIT_MARKS, ''));
+      return { rowid, snippet, head: null, code: matched ? null : (code.get(headChars, BigInt(rowid)) as string | undefined) ?? null };
+    }
+    return { rowid, snippet: null, head: (head.get(headChars, rowid) as string | undefined) ?? '', code: null };
   });
 }
 

@@ -225,7 +225,8 @@ export class IndexReader {
 
   /**
    * Excerpt material for matched rows: an FTS5 snippet of a short body, else the first
-   * `headChars` characters of the body (bounded work whatever the body size).
+   * `headChars` characters of the body (bounded work whatever the body size); for a short body
+   * without a match, the first `headChars` characters of the node's code lines, if any.
    */
   ftsExcerptSources(match: FtsMatch, rowids: readonly number[], headChars: number): FtsExcerptSource[] {
     return ftsExcerptSources(this.#sql, ftsExpression(match), rowids, headChars);
