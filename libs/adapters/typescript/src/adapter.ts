@@ -4,10 +4,9 @@
  * (index.ts), so importing the entry for the manifest never loads the 9 MB compiler (issue 14;
  * issue 29: one entry per lib); the linking half alone comes through `loadTypeScriptLinker()`.
  */
-import type { CodeAdapter, CodeExtractInput } from '@docforge/core';
+import type { CodeAdapter } from '@docforge/core';
 import { extractTypeScript } from './extract.js';
 import { typescriptLinker } from './linker.js';
-import { typeScriptCodeText } from './code-text.js';
 
 export { extractTypeScript } from './extract.js';
 export { isTestPath, isDeclarationPath, isEntrypointPath, languageOf } from './paths.js';
@@ -25,10 +24,4 @@ export { fileCandidates, resolutionModeOf } from './candidates.js';
  * CommonJS) into module/class/interface/function/method nodes with Logic, and links imports,
  * calls, heritage and test relations across files.
  */
-export const typescriptAdapter: CodeAdapter = Object.freeze({
-  ...typescriptLinker,
-  extract: (input: CodeExtractInput) => {
-    const extracted = extractTypeScript(input);
-    return { ...extracted, code_text: typeScriptCodeText(input, extracted.nodes) };
-  },
-});
+export const typescriptAdapter: CodeAdapter = Object.freeze({ ...typescriptLinker, extract: extractTypeScript });
