@@ -9,6 +9,7 @@ import { INDEX_DDL, INDEX_POST_DDL } from './schema.js';
 import { sqliteDatabase } from './sqlite.js';
 import { indexedText } from './segment.js';
 import { codeIndexWords, nodeTerms } from './terms.js';
+import { packCodeLines } from './code-lines.js';
 import type { CodeTextOf, FullIndexRows, LogicRowsWrite, SourceRowWrite, SourceWriteResult, UnresolvedCallRow } from './write-rows.js';
 
 /** A read-write connection to an index file being written. */
@@ -71,7 +72,7 @@ export function insertNode(st: InsertStatements, node: GraphNode, withFts: boole
   const code = codeOf?.(node);
   if (code !== undefined) {
     const words = codeIndexWords(code.words);
-    st.code.run(info.lastInsertRowid, indexedText(words) ?? words, code.lines);
+    st.code.run(info.lastInsertRowid, indexedText(words) ?? words, packCodeLines(code.lines));
   }
   if (withFts) st.fts.run(info.lastInsertRowid);
   for (const tag of node.tags) st.tag.run(tag, node.id);

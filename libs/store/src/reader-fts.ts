@@ -11,6 +11,7 @@ import { filterSql, type NodeFilters } from './reader-nodes.js';
 import { placeholders, type StatementCache } from './reader-statements.js';
 import { FTS_WEIGHTS } from './schema.js';
 import { withoutWordMarks } from './segment.js';
+import { unpackCodeLines } from './code-lines.js';
 
 /**
  * Longest body (characters) FTS5 `snippet()` is run on. Measured on SQLite 3.53: a 4,096-character
@@ -147,14 +148,18 @@ export function ftsExcerptSources(sql: StatementCache, fts: string, rowids: read
     FROM node_fts WHERE node_fts MATCH ? AND rowid IN (${placeholders(rowids.length)})`)
     .all(SNIPPET_MAX_BODY_CHARS, fts, ...rowids.map((r) => BigInt(r))) as { rowid: number | bigint; snippet: string | null }[];
   const head = sql.pluck('SELECT substr(body, 1, ?) FROM nodes WHERE rowid = ?');
-  const code = sql.pluck('SELECT substr(lines, 1, ?) FROM node_code WHERE rowid = ?');
+  const code = sql.pluck('SELECT lines FROM node_code WHERE rowid = ?');
+  const codeLines = (rowid: number): string | null => {
+    const packed = code.get(BigInt(rowid)) as Uint8Array | undefined;
+    return packed === undefined ? null : unpackCodeLines(packed, headChars);
+  };
   return rows.map((row) => {
     const rowid = Number(row.rowid);
     if (row.snippet !== null) {
       // The snippet is cut from the indexed text: drop the separators put between segmented words.
       const matched = row.snippet.includes(HIT_OPEN);
       const snippet = withoutWordMarks(row.snippet.replace(HIT_MARKS, ''));
-      return { rowid, snippet, head: null, code: matched ? null : (code.get(headChars, BigInt(rowid)) as string | undefined) ?? null };
+      return { rowid, snippet, head: null, code: matched ? null : codeLines(rowid) };
     }
     return { rowid, snippet: null, head: (head.get(headChars, rowid) as string | undefined) ?? '', code: null };
   });

@@ -65,9 +65,10 @@ CREATE TABLE node_segmented (
 );
 -- Code text of code nodes (issue 31 item 1; libs/core code-text.ts), not a node field: \`words\` is
 -- what the full-text index reads (identifier subwords added, segmented as node_segmented's
--- columns), \`lines\` the kept source lines (\`<line>\t<text>\`) search excerpts are cut from.
--- Nodes without code text have no row.
-CREATE TABLE node_code (rowid INTEGER PRIMARY KEY, words TEXT NOT NULL, lines TEXT NOT NULL);
+-- columns), \`lines\` the kept source lines (\`<line>\t<text>\`) search excerpts are cut from, as
+-- raw DEFLATE of their UTF-8 (code-lines.ts: read only for a page's excerpts, about a quarter of
+-- the text's size). Nodes without code text have no row.
+CREATE TABLE node_code (rowid INTEGER PRIMARY KEY, words TEXT NOT NULL, lines BLOB NOT NULL);
 CREATE VIEW node_fts_text AS
   SELECT n.rowid AS node_rowid, coalesce(s.id, n.id) AS id, coalesce(s.title, n.title) AS title,
     coalesce(s.headings, n.headings) AS headings, coalesce(s.summary, n.summary) AS summary,
