@@ -12,7 +12,8 @@ function nodeRemover(db: WriteDb): (id: string) => void {
   const rowidOf = db.prepare('SELECT rowid FROM nodes WHERE id = ?').pluck();
   const delNode = db.prepare('DELETE FROM nodes WHERE id = ?');
   // The delete command needs the text the row was indexed with: the view's (segmented) text.
-  const delFts = db.prepare("INSERT INTO node_fts (node_fts, rowid, id, title, headings, summary, body, tags, terms, code) SELECT 'delete', node_rowid, id, title, headings, summary, body, tags, terms, code FROM node_fts_text WHERE node_rowid = ?");
+  const delFts = db.prepare("INSERT INTO node_fts (node_fts, rowid, id, title, headings, summary, body, tags, terms) SELECT 'delete', node_rowid, id, title, headings, summary, body, tags, terms FROM node_fts_text WHERE node_rowid = ?");
+  const delCodeFts = db.prepare("INSERT INTO code_fts (code_fts, rowid, words) SELECT 'delete', rowid, words FROM node_code WHERE rowid = ?");
   const delSegmented = db.prepare('DELETE FROM node_segmented WHERE rowid = ?');
   const delCode = db.prepare('DELETE FROM node_code WHERE rowid = ?');
   const delCaps = db.prepare('DELETE FROM node_capabilities WHERE node_id = ?');
@@ -25,6 +26,7 @@ function nodeRemover(db: WriteDb): (id: string) => void {
     delCaps.run(id);
     delFts.run(rowid);
     delSegmented.run(rowid);
+    delCodeFts.run(rowid);
     delCode.run(rowid);
     delNode.run(id);
   };

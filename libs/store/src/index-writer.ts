@@ -23,6 +23,7 @@ export interface InsertStatements {
   fts: Stmt;
   segmented: Stmt;
   code: Stmt;
+  codeFts: Stmt;
   tag: Stmt;
   capability: Stmt;
   edge: Stmt;
@@ -34,9 +35,10 @@ export function prepareInserts(db: WriteDb): InsertStatements {
     // Positional parameters: binding an array is cheaper than 19 named property lookups per row.
     node: db.prepare(`INSERT INTO nodes (id, kind, title, family, authority, status, tags, summary, body, source_path, start_line, end_line, anchors, headings, terms, language, capabilities, origin, content_hash)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags, terms, code) SELECT node_rowid, id, title, headings, summary, body, tags, terms, code FROM node_fts_text WHERE node_rowid = ?'),
+    fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags, terms) SELECT node_rowid, id, title, headings, summary, body, tags, terms FROM node_fts_text WHERE node_rowid = ?'),
     segmented: db.prepare('INSERT INTO node_segmented (rowid, id, title, headings, summary, body, tags, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
     code: db.prepare('INSERT INTO node_code (rowid, words, lines) VALUES (?, ?, ?)'),
+    codeFts: db.prepare('INSERT INTO code_fts (rowid, words) SELECT rowid, words FROM node_code WHERE rowid = ?'),
     tag: db.prepare('INSERT OR IGNORE INTO node_tags (tag, node_id) VALUES (?, ?)'),
     capability: db.prepare('INSERT OR IGNORE INTO node_capabilities (capability, node_id) VALUES (?, ?)'),
     edge: db.prepare('INSERT OR REPLACE INTO edges (source_id, relation, target_id, source_path, line, mention) VALUES (?, ?, ?, ?, ?, ?)'),
@@ -55,7 +57,8 @@ export function insertEdge(st: InsertStatements, e: GraphEdge): void {
 
 /**
  * Inserts a node row, with its code text row when `codeOf` gives one (issue 31 item 1); its
- * full-text row is added here when `withFts` (deltas), else by 'rebuild' (full builds).
+ * full-text rows (node_fts, code_fts) are added here when `withFts` (deltas), else by 'rebuild'
+ * (full builds).
  */
 export function insertNode(st: InsertStatements, node: GraphNode, withFts: boolean, codeOf: CodeTextOf | undefined): void {
   const tags = JSON.stringify(node.tags);
@@ -73,6 +76,7 @@ export function insertNode(st: InsertStatements, node: GraphNode, withFts: boole
   if (code !== undefined) {
     const words = codeIndexWords(code.words);
     st.code.run(info.lastInsertRowid, indexedText(words) ?? words, packCodeLines(code.lines));
+    if (withFts) st.codeFts.run(info.lastInsertRowid);
   }
   if (withFts) st.fts.run(info.lastInsertRowid);
   for (const tag of node.tags) st.tag.run(tag, node.id);
@@ -157,6 +161,7 @@ function writeFull(db: WriteDb, rows: FullIndexRows, progress: (stage: string, d
     writeUnresolved(db, rows.unresolved);
     writeMeta(db, rows.meta);
     db.exec("INSERT INTO node_fts (node_fts) VALUES ('rebuild')");
+    db.exec("INSERT INTO code_fts (code_fts) VALUES ('rebuild')");
   })();
   db.pragma('journal_mode = DELETE');
   return result;

@@ -15,7 +15,7 @@ import { unspacedScriptMarks, WORD_MARK } from './segment.js';
  * `sources.ctime_ns` column of issue 30, whose cheap identity covers the ctime, and the
  * full-text index reading `node_fts_text`, with words of scripts written without spaces segmented
  * (`node_segmented`, segment.ts) and their combining marks kept in tokens, issue 30 items 1 and 2;
- * 10: the `node_code` table of code text and the FTS `code` column, issue 31 item 1).
+ * 10: the `node_code` table of code text and its full-text index `code_fts`, issue 31 item 1).
  */
 export const INDEX_SCHEMA_VERSION = 10;
 
@@ -64,20 +64,26 @@ CREATE TABLE node_segmented (
   id TEXT, title TEXT, headings TEXT, summary TEXT, body TEXT, tags TEXT, terms TEXT
 );
 -- Code text of code nodes (issue 31 item 1; libs/core code-text.ts), not a node field: \`words\` is
--- what the full-text index reads (identifier subwords added, segmented as node_segmented's
--- columns), \`lines\` the kept source lines (\`<line>\t<text>\`) search excerpts are cut from, as
--- raw DEFLATE of their UTF-8 (code-lines.ts: read only for a page's excerpts, about a quarter of
--- the text's size). Nodes without code text have no row.
+-- what \`code_fts\` indexes (identifier subwords added, segmented as node_segmented's columns), \`lines\` the kept source lines (\`<line>\t<text>\`)
+-- search excerpts are cut from, as raw DEFLATE of their UTF-8 (code-lines.ts: read only for a
+-- page's excerpts, about a quarter of the text's size). Nodes without code text have no row.
 CREATE TABLE node_code (rowid INTEGER PRIMARY KEY, words TEXT NOT NULL, lines BLOB NOT NULL);
 CREATE VIEW node_fts_text AS
   SELECT n.rowid AS node_rowid, coalesce(s.id, n.id) AS id, coalesce(s.title, n.title) AS title,
     coalesce(s.headings, n.headings) AS headings, coalesce(s.summary, n.summary) AS summary,
-    coalesce(s.body, n.body) AS body, coalesce(s.tags, n.tags) AS tags, coalesce(s.terms, n.terms) AS terms,
-    coalesce(c.words, '') AS code
-  FROM nodes n LEFT JOIN node_segmented s ON s.rowid = n.rowid LEFT JOIN node_code c ON c.rowid = n.rowid;
+    coalesce(s.body, n.body) AS body, coalesce(s.tags, n.tags) AS tags, coalesce(s.terms, n.terms) AS terms
+  FROM nodes n LEFT JOIN node_segmented s ON s.rowid = n.rowid;
 CREATE VIRTUAL TABLE node_fts USING fts5(
-  id, title, headings, summary, body, tags, terms, code,
+  id, title, headings, summary, body, tags, terms,
   content = 'node_fts_text', content_rowid = 'node_rowid',
+  tokenize = "${FTS_TOKENIZER}"
+);
+-- The code text's own full-text index (rowid = the node's): its own table, so its words never
+-- lengthen a node's row in node_fts, whose bm25 normalises by the length of the whole row (a body
+-- would otherwise make a function rank below a like-named declaration without one).
+CREATE VIRTUAL TABLE code_fts USING fts5(
+  words,
+  content = 'node_code', content_rowid = 'rowid',
   tokenize = "${FTS_TOKENIZER}"
 );
 CREATE TABLE edges (
@@ -135,10 +141,9 @@ CREATE TABLE issues (
 
 /**
  * bm25 column weights for node_fts, in column order: id, title, headings, summary, body, tags,
- * terms (identifier subwords of id and title, see terms.ts), code (the words inside a code node's
- * body, `node_code`: below every other column, so names and doc comments rank first).
+ * terms (identifier subwords of id and title, see terms.ts).
  */
-export const FTS_WEIGHTS = [4, 10, 6, 3, 1, 3, 6, 0.5] as const;
+export const FTS_WEIGHTS = [4, 10, 6, 3, 1, 3, 6] as const;
 
 /**
  * Statements run after the DDL: persist the bm25 weights as the FTS5 `rank` function so that

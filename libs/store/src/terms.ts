@@ -47,7 +47,7 @@ export function nodeTerms(id: string, title: string): string {
 }
 
 /**
- * The full-text `code` column of a node (`node_code.words`) from its code words (libs/core
+ * The words `code_fts` indexes for a node (`node_code.words`) from its code words (libs/core
  * `NodeCodeText.words`): each word as written, then its subwords when it has more than one
  * (`filterBrokenPipe` also gives `filter broken pipe`), each distinct form once, space-separated.
  * Linear in the words (at most `MAX_CODE_TEXT_CHARS` of lines gave them).
