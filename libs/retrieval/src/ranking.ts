@@ -33,7 +33,8 @@
  * `name` is the idf-weighted fraction of query terms found among the node's own name words (or, at
  * {@link QUALIFIER_WEIGHT}, among its qualified name or path subwords), times (0.5 + 0.5 * the
  * fraction of name words the query covers), `heading` the same recall over the best section heading, and `text` the node's
- * bm25 relative to the best candidate's (0..1); nodes in test sources score {@link TEST_FACTOR} of that. Ties are ordered by id. Because the candidate set
+ * bm25 relative to the best candidate's (0..1), or {@link CODE_TEXT_FACTOR} times its code text's bm25 relative to the best
+ * code match (`code_fts`, a third candidate window, issue 31 item 1) when that is larger; nodes in test sources score {@link TEST_FACTOR} of that. Ties are ordered by id. Because the candidate set
  * and every score are independent of the limit, the results for one limit are always the first
  * entries of the results for any larger limit (the prefix property).
  */
