@@ -70,6 +70,7 @@ export function rememberStep(
   for (const [p, source] of current) {
     if (!source.stripped) {
       for (const node of source.nodes) node.body = '';
+      source.code_text = [];
       source.stripped = true;
     }
     caches.sources.set(p, source);

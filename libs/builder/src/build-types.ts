@@ -2,7 +2,7 @@
  * Shapes shared by the build steps (session, parse, index writer, publish, warm start): the task
  * sent to the build worker, its outcome, and the per-source cache the worker keeps between builds.
  */
-import type { GraphEdge, GraphNode, LogicFlow, LogicStep, SourceIssue, WireError } from '@docforge/core';
+import type { GraphEdge, GraphNode, LogicFlow, LogicStep, NodeCodeText, SourceIssue, WireError } from '@docforge/core';
 import type { LinkRef, SourceEntry, StatIdentity } from '@docforge/project';
 import type { MessagePort } from 'node:worker_threads';
 import type { Publication } from '@docforge/store';
@@ -133,8 +133,10 @@ export interface CachedSource {
   logic_steps: LogicStep[];
   logic_flows: LogicFlow[];
   link_data: unknown;
+  /** Code text of the source's nodes (issue 31 item 1); emptied with the bodies once written (the rows stay in the index). */
+  code_text?: NodeCodeText[];
   adapter: string | null;
-  /** Whether `nodes[].body` was dropped after writing, to bound worker memory. */
+  /** Whether `nodes[].body` and `code_text` were dropped after writing, to bound worker memory. */
   stripped: boolean;
   /** Logic steps of the source when `logic_steps` was not loaded (a warm start); the rows stay in the index. */
   logic_count?: number;

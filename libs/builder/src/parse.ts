@@ -58,7 +58,7 @@ export async function parseBatch(task: ParseBatchTask): Promise<ParsedBatchItem[
 /** The cached form of a source that could not be read: no nodes, one `unreadable_source` issue. */
 export function unreadableSource(entry: SourceEntry, error: unknown): CachedSource {
   return {
-    entry, content_hash: '', nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, adapter: null, stripped: false,
+    entry, content_hash: '', nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, code_text: [], adapter: null, stripped: false,
     issues: [{ severity: 'error', code: 'unreadable_source', message: `${entry.path}: cannot be read (${error instanceof Error ? error.message : String(error)})`, path: entry.path, line: null, node_id: null }],
   };
 }
@@ -74,25 +74,25 @@ export function parseSource(descriptor: Descriptor, entry: SourceEntry, bytes: U
   if (!decoded.ok) {
     const adapterId = entry.role === 'code' ? adapterFor(descriptor, entry.path)?.id ?? null : null;
     return {
-      entry, content_hash: contentHash, nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, adapter: adapterId, stripped: false,
+      entry, content_hash: contentHash, nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, code_text: [], adapter: adapterId, stripped: false,
       issues: [invalidEncodingIssue(entry.path, decoded)],
     };
   }
   const text = decoded.text;
   if (entry.role === 'content') {
     const parsed = parseContentSource({ path: entry.path, text, descriptor });
-    return { entry, content_hash: contentHash, ...parsed, logic_steps: [], logic_flows: [], link_data: null, adapter: null, stripped: false };
+    return { entry, content_hash: contentHash, ...parsed, logic_steps: [], logic_flows: [], link_data: null, code_text: [], adapter: null, stripped: false };
   }
   const adapter = adapterFor(descriptor, entry.path);
   if (!adapter) {
-    return { entry, content_hash: contentHash, nodes: [], edges: [], links: [], issues: [], logic_steps: [], logic_flows: [], link_data: null, adapter: null, stripped: false };
+    return { entry, content_hash: contentHash, nodes: [], edges: [], links: [], issues: [], logic_steps: [], logic_flows: [], link_data: null, code_text: [], adapter: null, stripped: false };
   }
   try {
     const extracted = adapter.extract({ path: entry.path, content: text, strategy: descriptor.adapter.strategy, logic: logicAllowed && descriptor.adapter.strategy === 'ast' });
-    return { entry, content_hash: contentHash, ...extracted, links: [], adapter: adapter.id, stripped: false };
+    return { entry, content_hash: contentHash, ...extracted, code_text: extracted.code_text ?? [], links: [], adapter: adapter.id, stripped: false };
   } catch (error) {
     return {
-      entry, content_hash: contentHash, nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, adapter: adapter.id, stripped: false,
+      entry, content_hash: contentHash, nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, code_text: [], adapter: adapter.id, stripped: false,
       issues: [{ severity: 'error', code: 'adapter_extraction_failed', message: `${entry.path}: ${adapter.id} adapter failed (${error instanceof Error ? error.message : String(error)})`, path: entry.path, line: null, node_id: null }],
     };
   }

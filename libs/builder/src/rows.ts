@@ -5,10 +5,10 @@
  * dropped, and what the parse cache keeps are decided here; the SQL is in libs/store.
  */
 import { createHash } from 'node:crypto';
-import { edgeIdentityKey, parseEdgeIdentityKey, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
+import { edgeIdentityKey, parseEdgeIdentityKey, type GraphEdge, type GraphNode, type NodeCodeText, type SourceIssue } from '@docforge/core';
 import {
   applyIndexDelta, writeIndexFile,
-  type EdgeIdentity, type LogicRowsWrite, type ParseRow, type SourceRowWrite, type SourceWriteResult,
+  type CodeTextOf, type EdgeIdentity, type LogicRowsWrite, type ParseRow, type SourceRowWrite, type SourceWriteResult,
 } from '@docforge/store';
 import { sourceKey, type CachedSource, type PersistedParse, type WrittenState } from './build-types.js';
 import { linkDataJson } from './lazy-link-data.js';
@@ -42,6 +42,18 @@ function unresolvedRows(unresolved: UnresolvedCalls | undefined, nodes: readonly
 
 function sourceRow(s: CachedSource): SourceRowWrite {
   return { entry: s.entry, content_hash: s.content_hash, nodes: s.nodes };
+}
+
+/**
+ * The code text of the given sources by node id and source path (issue 31 item 1): a node gets the
+ * text its own source produced, never that of another source declaring the same id.
+ */
+function codeTextOf(sources: Iterable<CachedSource>): CodeTextOf {
+  const bySource = new Map<string, Map<string, NodeCodeText>>();
+  for (const s of sources) {
+    if (s.code_text !== undefined && s.code_text.length > 0) bySource.set(s.entry.path, new Map(s.code_text.map((c) => [c.node_id, c])));
+  }
+  return (node) => bySource.get(node.source_path)?.get(node.id);
 }
 
 function logicRows(s: CachedSource): LogicRowsWrite {
@@ -86,7 +98,7 @@ export function writeFullIndex(
 ): ParseRow[] {
   const sources = [...current.values()];
   const lost = writeIndexFile(file, {
-    nodes: graph.nodes, edges: graph.edges, sources: sources.map(sourceRow),
+    nodes: graph.nodes, code: codeTextOf(sources), edges: graph.edges, sources: sources.map(sourceRow),
     logic: sources.filter((s) => s.logic_steps.length > 0).map(logicRows),
     issues, unresolved: unresolvedRows(graph.unresolvedCalls, graph.nodes), meta,
   }, progress);
@@ -123,15 +135,19 @@ function edgeChanges(prev: WrittenState, edges: readonly GraphEdge[], edgeMap: M
   return { written, removed };
 }
 
-/** Changed nodes (content hash differs from the written one) and the ids of nodes gone from the graph. */
-function nodeChanges(prev: WrittenState, nodes: readonly GraphNode[], nodeMap: Map<string, string>): { changed: GraphNode[]; removed: string[] } {
+/**
+ * Changed nodes (content hash differs from the written one, or the node's source was parsed again:
+ * its code text may have changed while every node field stayed the same, issue 31 item 1) and the
+ * ids of nodes gone from the graph.
+ */
+function nodeChanges(prev: WrittenState, nodes: readonly GraphNode[], nodeMap: Map<string, string>, reparsed: ReadonlySet<string>): { changed: GraphNode[]; removed: string[] } {
   const changed: GraphNode[] = [];
   /** New ids also in the previous graph: when all previous ids are, none was removed. */
   let kept = 0;
   for (const n of nodes) {
     const before = prev.nodes.get(n.id);
     if (before !== undefined) kept += 1;
-    if (before !== n.content_hash) changed.push(n);
+    if (before !== n.content_hash || reparsed.has(n.source_path)) changed.push(n);
   }
   const removed: string[] = [];
   if (kept < prev.nodes.size) for (const id of prev.nodes.keys()) if (!nodeMap.has(id)) removed.push(id);
@@ -171,7 +187,10 @@ export function writeDeltaIndex(
   issues: readonly SourceIssue[],
   meta: Record<string, string>,
 ): ParseRow[] | null {
-  const nodes = nodeChanges(prev, graph.nodes, maps.nodes);
+  // Code sources parsed again: their nodes' code rows are written again (with or without text now).
+  const reparsed = new Set<string>();
+  for (const s of current.values()) if (!s.stripped && s.adapter !== null) reparsed.add(s.entry.path);
+  const nodes = nodeChanges(prev, graph.nodes, maps.nodes, reparsed);
   for (const node of nodes.changed) {
     if (current.get(node.source_path)?.stripped !== false) return null;
   }
@@ -179,7 +198,7 @@ export function writeDeltaIndex(
   const sources = sourceChanges(prev, current);
   const rows = unresolvedRows(graph.unresolvedCalls, graph.nodes);
   const lost = applyIndexDelta(file, {
-    removedNodes: nodes.removed, changedNodes: nodes.changed, edgesWritten: edges.written, edgesRemoved: edges.removed,
+    removedNodes: nodes.removed, changedNodes: nodes.changed, code: codeTextOf(current.values()), edgesWritten: edges.written, edgesRemoved: edges.removed,
     removedSources: sources.removed, sources: sources.changed.map(sourceRow), logic: sources.logic.map(logicRows),
     issues, unresolved: prev.unresolvedHash !== unresolvedCallsHash(rows) ? rows : null, meta,
   });

@@ -105,7 +105,7 @@ function cachedSources(
     // The link data is parsed when first read (lazy-link-data.ts): an edit links only what it can affect.
     sources.set(row.entry.path, withLazyLinkData({
       entry: row.entry, content_hash: row.content_hash, nodes: sourceNodes, edges: parse.edges, links: parse.links, issues: parse.issues,
-      logic_steps: [], logic_flows: [], adapter: parse.adapter, stripped: true, logic_count: parse.logic_steps,
+      logic_steps: [], logic_flows: [], code_text: [], adapter: parse.adapter, stripped: true, logic_count: parse.logic_steps,
     }, text.linkData, counters));
   }
   return sources;

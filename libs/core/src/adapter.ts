@@ -77,9 +77,10 @@ export interface CodeAdapter {
   /**
    * Extracts nodes, intra-file edges, Logic and adapter-private `link_data` from one file.
    * Returns the ParsedSource fields other than the file identity fields.
-   * Never throws for bad source: syntax problems become issues.
+   * Never throws for bad source: syntax problems become issues. `code_text` (optional) makes the
+   * words inside bodies searchable (issue 31 item 1; `collectCodeText`).
    */
-  extract(input: CodeExtractInput): Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data'>;
+  extract(input: CodeExtractInput): Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data' | 'code_text'>;
   /** Resolves cross-file edges from the `link_data` of every file this adapter extracted. */
   link(files: readonly LinkInput[], resolver: ModuleResolver): LinkResult;
   /**

@@ -4,6 +4,7 @@
  * All paths are project-relative POSIX paths; all lines are 1-based.
  */
 import type { ChangesetDocument, GenerationReceipt } from '@docforge/protocol';
+import type { NodeCodeText } from './code-text.js';
 
 /**
  * A recognized heading anchor (GitHub-style slug) inside a node's source, and the section it
@@ -201,6 +202,11 @@ export interface ParsedSource {
   logic_flows: LogicFlow[];
   /** Adapter-private link data (JSON), resolved across files after parsing; null for documents. */
   link_data: unknown;
+  /**
+   * Code text of the source's code nodes (issue 31 item 1; code-text.ts), searchable but not a node
+   * field: absent or empty for documents and for adapters that produce none.
+   */
+  code_text?: NodeCodeText[];
 }
 
 /** The 22 relation names of the version-1 alias map, by category (contract: task context). */

@@ -5,7 +5,7 @@
  * {@link EXCERPT_SCAN_CHARS} characters and this module picks the excerpt from them, so the work
  * per hit is linear in a constant, not in the body.
  */
-import { hasUnspacedScript, unspacedWords, wordSpans } from '@docforge/store';
+import { hasUnspacedScript, identifierWords, unspacedWords, wordSpans } from '@docforge/store';
 
 /** Characters of a long body scanned for an excerpt. */
 export const EXCERPT_SCAN_CHARS = 65_536;
@@ -68,4 +68,60 @@ export function boundedExcerpt(head: string, terms: readonly string[], complete:
   const before = first > 0 ? '…' : '';
   const after = last < words.length - 1 || !complete ? '…' : '';
   return `${before}${text.slice(start, end).trim()}${after}`;
+}
+
+/** Longest code line an excerpt shows whole; a longer one is cut to about {@link EXCERPT_TOKENS} words around its match. */
+const CODE_LINE_SHOWN = 200;
+
+/** A code word's lowercased forms: the word and, for an identifier of several parts, its subwords. */
+function codeWordForms(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{M}\p{N}_]+/gu)) {
+    const word = m[0].normalize('NFKC').toLowerCase();
+    out.push(word);
+    const parts = identifierWords(m[0]);
+    if (parts.length > 1) out.push(...parts);
+  }
+  return out;
+}
+
+/**
+ * The excerpt of a node found by its code text (issue 31 item 1): `line <n>: <text>` of the kept
+ * line (`<line>\t<text>` lines, libs/core `NodeCodeText.lines`) with the most distinct query terms
+ * written exactly, then the most matched by stem, then the most matching words (earliest on ties);
+ * null when no line holds a term. A line longer
+ * than {@link CODE_LINE_SHOWN} characters is cut around its match ({@link boundedExcerpt}). Linear
+ * in `lines`, which is at most {@link EXCERPT_SCAN_CHARS} characters (longer input is cut).
+ * @param lines the node's kept code lines
+ * @param terms lowercase query words
+ */
+export function codeLineExcerpt(lines: string, terms: readonly string[]): string | null {
+  const text = lines.length > EXCERPT_SCAN_CHARS ? lines.slice(0, EXCERPT_SCAN_CHARS) : lines;
+  let best: { score: number; line: string; shown: string } | null = null;
+  for (const entry of text.split('\n')) {
+    const tab = entry.indexOf('\t');
+    if (tab <= 0) continue;
+    const shown = entry.slice(tab + 1);
+    const exact = new Set<number>();
+    const seen = new Set<number>();
+    let hits = 0;
+    for (const form of codeWordForms(shown)) {
+      const term = terms.findIndex((t) => matches(form, t));
+      if (term < 0) continue;
+      seen.add(term);
+      if (form === terms[term]) exact.add(term);
+      hits += 1;
+    }
+    // Exact words first: `marker10` is the line asked for, `marker0` only shares its stem.
+    const score = exact.size * 1e6 + seen.size * 1e3 + Math.min(hits, 999);
+    if (seen.size > 0 && (best === null || score > best.score)) best = { score, line: entry.slice(0, tab), shown };
+  }
+  if (best === null) return null;
+  const shown = best.shown.length <= CODE_LINE_SHOWN ? best.shown : boundedExcerpt(best.shown, terms, true);
+  return `line ${best.line}: ${shown}`;
+}
+
+/** Whether `text` holds a word (or an identifier's subword) matching one of `terms` (lowercase query words), as {@link codeLineExcerpt} matches. */
+export function holdsTerm(text: string, terms: readonly string[]): boolean {
+  return codeWordForms(text).some((form) => terms.some((t) => matches(form, t)));
 }

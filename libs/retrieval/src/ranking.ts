@@ -33,7 +33,8 @@
  * `name` is the idf-weighted fraction of query terms found among the node's own name words (or, at
  * {@link QUALIFIER_WEIGHT}, among its qualified name or path subwords), times (0.5 + 0.5 * the
  * fraction of name words the query covers), `heading` the same recall over the best section heading, and `text` the node's
- * bm25 relative to the best candidate's (0..1); nodes in test sources score {@link TEST_FACTOR} of that. Ties are ordered by id. Because the candidate set
+ * bm25 relative to the best candidate's (0..1), or {@link CODE_TEXT_FACTOR} times its code text's bm25 relative to the best
+ * code match (`code_fts`, a third candidate window, issue 31 item 1) when that is larger; nodes in test sources score {@link TEST_FACTOR} of that. Ties are ordered by id. Because the candidate set
  * and every score are independent of the limit, the results for one limit are always the first
  * entries of the results for any larger limit (the prefix property).
  */
@@ -54,6 +55,11 @@ const TEST_PATH = /(^|\/)(tests?|__tests__)\/|\.(test|spec|tst)\.[a-z]+$/i;
 export const TEST_FACTOR = 0.8;
 /** Score factor of a documentation node for a "where is X" question ({@link hasCodeIntent}): the code is asked for. */
 export const DOC_FACTOR = 0.7;
+/**
+ * Weight of a node's code text match (`code_fts`, issue 31 item 1) in its `text` score, relative to
+ * a match in its own text: code text ranks below names and doc comments, above nothing.
+ */
+export const CODE_TEXT_FACTOR = 0.5;
 /** Score weights of {@link rankNodes}. */
 export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1, allTerms: 0.25, codeIntent: 0.5, definition: 0.3, body: 0.02 });
 
@@ -193,20 +199,25 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   const { nodeCount, df } = documentFrequencies(reader, analysed.terms);
   const { text, names, pruned, match } = candidateTier(reader, analysed.terms, df, nodeCount, filters, window, tier);
   const fts = ftsExpression(match);
-  const windowed = pruned || text.length > window || names.length > window;
+  // Code text has its own index and bm25 scale (issue 31 item 1): its best `window` are candidates too.
+  const code = reader.ftsCodeCandidates(match, filters, window + 1, tier);
+  const windowed = pruned || text.length > window || names.length > window || code.length > window;
   const candidates = new Map<number, FtsCandidate>();
-  for (const row of [...text.slice(0, window), ...names.slice(0, window)]) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
+  for (const row of [...text.slice(0, window), ...names.slice(0, window), ...code.slice(0, window)]) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
   if (candidates.size === 0) return { ranked: [], windowed, fts, match, terms: analysed };
   // bm25 of the name-only query is on another scale: use the full-text rank where known, else the worst seen.
   const textRank = new Map(text.slice(0, window).map((r) => [r.rowid, r.bm25]));
   const bestBm25 = Math.min(...[...textRank.values()], 0);
   const worst = Math.max(...[...textRank.values()], 0);
+  const codeScore = relativeScores(code.slice(0, window));
   const idf = new Map<string, number>();
   for (const [word, count] of df) idf.set(word, Math.log(1 + (nodeCount - count + 0.5) / (count + 0.5)));
   const weighted = recallQuery(analysed.terms, idf, analysed.groups);
   const groups = new Map<number, string[]>();
   for (const t of analysed.terms) groups.set(t.group, [...(groups.get(t.group) ?? []), ...termPhrases(t)]);
-  const allRows = new Set(reader.ftsMatchingRowids({ mode: 'all', groups: [...groups.values()] }, [...candidates.keys()]));
+  const all: FtsMatch = { mode: 'all', groups: [...groups.values()] };
+  // Every query word in the node's own text, or every one in its code text.
+  const allRows = new Set([...reader.ftsMatchingRowids(all, [...candidates.keys()]), ...(codeScore.size === 0 ? [] : reader.ftsMatchingRowids(all, [...codeScore.keys()], true))]);
   const codeIntent = hasCodeIntent(query);
   // Kind words of a "where is X" question ("… the ledger store interface"): the node kinds they name.
   const hintedKinds = new Set(codeIntent ? analysed.terms.filter((t) => t.weight === 1 && Object.hasOwn(KIND_WORDS, t.word)).flatMap((t) => KIND_WORDS[t.word]!) : []);
@@ -222,7 +233,7 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     const nameScore = Math.max(own.r, QUALIFIER_WEIGHT * name.r) * (0.5 + 0.5 * name.covered);
     const { heading, section } = bestHeading(weighted, row.anchors, row.start_line, row.title);
     const bm25 = textRank.get(row.rowid) ?? worst;
-    const textScore = bestBm25 < 0 ? Math.max(0, bm25 / bestBm25) : 0;
+    const textScore = Math.max(bestBm25 < 0 ? Math.max(0, bm25 / bestBm25) : 0, CODE_TEXT_FACTOR * (codeScore.get(row.rowid) ?? 0));
     // The title, or a code node's qualified name ("Reply.serialize" names the method `serialize` of `Reply`).
     const titleForms = [words.title, words.titleContent, words.qualified, ...kindNamed.map((k) => (words.title === '' ? k : `${words.title} ${k}`)), ...kindNamed.map((k) => (words.title === '' ? k : `${k} ${words.title}`))];
     const exactTitle = titleForms.includes(analysed.wanted) ? 1 : 0;
@@ -236,6 +247,12 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   }
   ranked.sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0));
   return { ranked, windowed, fts, match, terms: analysed };
+}
+
+/** Each row's bm25 relative to the best of them (0..1, the best 1); empty when none has a negative bm25. */
+function relativeScores(rows: readonly { rowid: number; bm25: number }[]): Map<number, number> {
+  const best = Math.min(0, ...rows.map((r) => r.bm25));
+  return best < 0 ? new Map(rows.map((r) => [r.rowid, Math.max(0, r.bm25 / best)])) : new Map();
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { IndexReader, NodeFilters, NodeSummary } from '@docforge/store';
-import { boundedExcerpt, EXCERPT_SCAN_CHARS } from './excerpt.js';
+import type { FtsCandidate, FtsMatch, IndexReader, NodeFilters, NodeSummary } from '@docforge/store';
+import { boundedExcerpt, codeLineExcerpt, EXCERPT_SCAN_CHARS, holdsTerm } from './excerpt.js';
 import { rankNodes, STOP_WORDS, type DroppedTerm } from './ranking.js';
 
 export { STOP_WORDS };
@@ -66,7 +66,8 @@ function lastSearchOf(reader: IndexReader, query: string, filters: NodeFilters):
  * matching section heading, when one matches. The candidate set never depends on `limit`, so the
  * results for one limit are the first entries of the results for any larger limit.
  * Reads at most `3 * (CANDIDATE_WINDOW + 1)` candidate rows (see {@link rankNodes}) in about six statements
- * (ops/bench/search-profile.mjs), plus one snippet query for the hits not excerpted yet.
+ * (ops/bench/search-profile.mjs), plus one snippet query for the hits not excerpted yet and one
+ * read of at most 64 Ki characters of code lines per such hit whose short body holds no query word.
  */
 export function searchNodes(reader: IndexReader, query: string, limit: number, filters: NodeFilters = {}): SearchResult {
   const memo = lastSearchOf(reader, query, filters);
@@ -82,18 +83,31 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
   const items: SearchHit[] = exactHit ? [exactHit] : [];
   const chosen = ranked.filter((c) => c.row.id !== exactHit?.id).slice(0, Math.max(0, limit - items.length));
   const queryWords = [...new Set(terms.terms.map((t) => t.word))];
-  // One snippet query for the rows of the page not excerpted yet; a long body is excerpted from its bounded head instead.
   const excerpts = memo.excerpts;
-  const missing = chosen.map((c) => c.row.rowid).filter((rowid) => !excerpts.has(rowid));
-  for (const source of missing.length === 0 || match === null ? [] : reader.ftsExcerptSources(match, missing, EXCERPT_SCAN_CHARS)) {
-    excerpts.set(source.rowid, source.snippet ?? boundedExcerpt(source.head ?? '', queryWords, (source.head ?? '').length < EXCERPT_SCAN_CHARS));
-  }
+  if (match !== null) fillExcerpts(reader, match, chosen.map((c) => c.row), queryWords, excerpts);
   for (const { row, score, allTerms, section } of chosen) {
     const excerpt = excerpts.get(row.rowid) || row.summary.slice(0, 200);
     items.push({ id: row.id, kind: row.kind, title: boundTitle(row.title), source_path: row.source_path, start_line: row.start_line, excerpt, score, match: allTerms ? 'all_terms' : 'some_terms', section: section ? { slug: section.slug, title: boundTitle(section.title), line: section.line } : null });
   }
   const total = ranked.filter((c) => c.row.id !== exactHit?.id).length + (exactHit ? 1 : 0);
   return { items, truncated: windowed || total > items.length, fts_query: fts, dropped_terms: terms.dropped };
+}
+
+/**
+ * Adds the excerpts of the page's rows not excerpted yet to `excerpts` (by rowid), in one snippet
+ * query; a long body is excerpted from its bounded head instead. A row found by its code text alone
+ * (no query word in its short body, title or signature) shows its matching code line (issue 31
+ * item 1).
+ */
+function fillExcerpts(reader: IndexReader, match: FtsMatch, rows: readonly FtsCandidate[], queryWords: readonly string[], excerpts: Map<number, string>): void {
+  const missing = rows.filter((row) => !excerpts.has(row.rowid));
+  if (missing.length === 0) return;
+  const byRowid = new Map(missing.map((row) => [row.rowid, row]));
+  for (const source of reader.ftsExcerptSources(match, [...byRowid.keys()], EXCERPT_SCAN_CHARS)) {
+    const row = byRowid.get(source.rowid);
+    const codeLine = source.code !== null && row !== undefined && !holdsTerm(`${row.title}\n${row.summary}`, queryWords) ? codeLineExcerpt(source.code, queryWords) : null;
+    excerpts.set(source.rowid, codeLine ?? source.snippet ?? boundedExcerpt(source.head ?? '', queryWords, (source.head ?? '').length < EXCERPT_SCAN_CHARS));
+  }
 }
 
 /**

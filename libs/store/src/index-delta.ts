@@ -7,13 +7,15 @@ import { sqliteDatabase } from './sqlite.js';
 import { insertEdge, insertNode, prepareInserts, writeIssues, writeLogic, writeMeta, writeSources, writeUnresolved, type WriteDb } from './index-writer.js';
 import type { IndexDelta, SourceWriteResult } from './write-rows.js';
 
-/** A function removing the node `id` (row, tags, capabilities, full-text row and segmented text), if present. */
+/** A function removing the node `id` (row, tags, capabilities, full-text row, segmented and code text), if present. */
 function nodeRemover(db: WriteDb): (id: string) => void {
   const rowidOf = db.prepare('SELECT rowid FROM nodes WHERE id = ?').pluck();
   const delNode = db.prepare('DELETE FROM nodes WHERE id = ?');
   // The delete command needs the text the row was indexed with: the view's (segmented) text.
   const delFts = db.prepare("INSERT INTO node_fts (node_fts, rowid, id, title, headings, summary, body, tags, terms) SELECT 'delete', node_rowid, id, title, headings, summary, body, tags, terms FROM node_fts_text WHERE node_rowid = ?");
+  const delCodeFts = db.prepare("INSERT INTO code_fts (code_fts, rowid, words) SELECT 'delete', rowid, words FROM node_code WHERE rowid = ?");
   const delSegmented = db.prepare('DELETE FROM node_segmented WHERE rowid = ?');
+  const delCode = db.prepare('DELETE FROM node_code WHERE rowid = ?');
   const delCaps = db.prepare('DELETE FROM node_capabilities WHERE node_id = ?');
   const delTagByNode = db.prepare('DELETE FROM node_tags WHERE tag IN (SELECT value FROM json_each(?)) AND node_id = ?');
   const tagsOf = db.prepare('SELECT tags FROM nodes WHERE id = ?').pluck();
@@ -24,6 +26,8 @@ function nodeRemover(db: WriteDb): (id: string) => void {
     delCaps.run(id);
     delFts.run(rowid);
     delSegmented.run(rowid);
+    delCodeFts.run(rowid);
+    delCode.run(rowid);
     delNode.run(id);
   };
 }
@@ -35,7 +39,7 @@ function applyGraph(db: WriteDb, delta: IndexDelta): void {
   for (const id of delta.removedNodes) removeNode(id);
   for (const node of delta.changedNodes) {
     removeNode(node.id);
-    insertNode(st, node, true);
+    insertNode(st, node, true, delta.code);
   }
   for (const e of delta.edgesWritten) insertEdge(st, e);
   const delEdge = db.prepare('DELETE FROM edges WHERE source_id = ? AND relation = ? AND target_id = ?');

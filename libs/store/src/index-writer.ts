@@ -8,8 +8,9 @@ import { locatedIssueMessage, type GraphEdge, type GraphNode, type SourceIssue }
 import { INDEX_DDL, INDEX_POST_DDL } from './schema.js';
 import { sqliteDatabase } from './sqlite.js';
 import { indexedText } from './segment.js';
-import { nodeTerms } from './terms.js';
-import type { FullIndexRows, LogicRowsWrite, SourceRowWrite, SourceWriteResult, UnresolvedCallRow } from './write-rows.js';
+import { codeIndexWords, nodeTerms } from './terms.js';
+import { packCodeLines } from './code-lines.js';
+import type { CodeTextOf, FullIndexRows, LogicRowsWrite, SourceRowWrite, SourceWriteResult, UnresolvedCallRow } from './write-rows.js';
 
 /** A read-write connection to an index file being written. */
 export type WriteDb = InstanceType<typeof Database>;
@@ -21,6 +22,8 @@ export interface InsertStatements {
   node: Stmt;
   fts: Stmt;
   segmented: Stmt;
+  code: Stmt;
+  codeFts: Stmt;
   tag: Stmt;
   capability: Stmt;
   edge: Stmt;
@@ -34,6 +37,8 @@ export function prepareInserts(db: WriteDb): InsertStatements {
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     fts: db.prepare('INSERT INTO node_fts (rowid, id, title, headings, summary, body, tags, terms) SELECT node_rowid, id, title, headings, summary, body, tags, terms FROM node_fts_text WHERE node_rowid = ?'),
     segmented: db.prepare('INSERT INTO node_segmented (rowid, id, title, headings, summary, body, tags, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    code: db.prepare('INSERT INTO node_code (rowid, words, lines) VALUES (?, ?, ?)'),
+    codeFts: db.prepare('INSERT INTO code_fts (rowid, words) SELECT rowid, words FROM node_code WHERE rowid = ?'),
     tag: db.prepare('INSERT OR IGNORE INTO node_tags (tag, node_id) VALUES (?, ?)'),
     capability: db.prepare('INSERT OR IGNORE INTO node_capabilities (capability, node_id) VALUES (?, ?)'),
     edge: db.prepare('INSERT OR REPLACE INTO edges (source_id, relation, target_id, source_path, line, mention) VALUES (?, ?, ?, ?, ?, ?)'),
@@ -50,8 +55,12 @@ export function insertEdge(st: InsertStatements, e: GraphEdge): void {
   st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e));
 }
 
-/** Inserts a node row; its full-text row is added here when `withFts` (deltas), else by 'rebuild' (full builds). */
-export function insertNode(st: InsertStatements, node: GraphNode, withFts: boolean): void {
+/**
+ * Inserts a node row, with its code text row when `codeOf` gives one (issue 31 item 1); its
+ * full-text rows (node_fts, code_fts) are added here when `withFts` (deltas), else by 'rebuild'
+ * (full builds).
+ */
+export function insertNode(st: InsertStatements, node: GraphNode, withFts: boolean, codeOf: CodeTextOf | undefined): void {
   const tags = JSON.stringify(node.tags);
   const headings = node.anchors.map((a) => a.title).join('\n');
   const terms = nodeTerms(node.id, node.title);
@@ -63,6 +72,12 @@ export function insertNode(st: InsertStatements, node: GraphNode, withFts: boole
   // The full-text columns in FTS column order; a row of segmented text only when one differs.
   const indexed = [node.id, node.title, headings, node.summary, node.body, tags, terms].map(indexedText);
   if (indexed.some((t) => t !== null)) st.segmented.run(info.lastInsertRowid, ...indexed);
+  const code = codeOf?.(node);
+  if (code !== undefined) {
+    const words = codeIndexWords(code.words);
+    st.code.run(info.lastInsertRowid, indexedText(words) ?? words, packCodeLines(code.lines));
+    if (withFts) st.codeFts.run(info.lastInsertRowid);
+  }
   if (withFts) st.fts.run(info.lastInsertRowid);
   for (const tag of node.tags) st.tag.run(tag, node.id);
   for (const capability of node.capabilities) st.capability.run(capability, node.id);
@@ -135,7 +150,7 @@ function writeFull(db: WriteDb, rows: FullIndexRows, progress: (stage: string, d
   db.transaction(() => {
     let n = 0;
     for (const node of rows.nodes) {
-      insertNode(st, node, false);
+      insertNode(st, node, false, rows.code);
       n += 1;
       if (n % 2000 === 0) progress('write', n, rows.nodes.length);
     }
@@ -146,6 +161,7 @@ function writeFull(db: WriteDb, rows: FullIndexRows, progress: (stage: string, d
     writeUnresolved(db, rows.unresolved);
     writeMeta(db, rows.meta);
     db.exec("INSERT INTO node_fts (node_fts) VALUES ('rebuild')");
+    db.exec("INSERT INTO code_fts (code_fts) VALUES ('rebuild')");
   })();
   db.pragma('journal_mode = DELETE');
   return result;

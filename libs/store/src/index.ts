@@ -40,6 +40,6 @@ export { comparableText, hasUnspacedScript, UNSPACED_SCRIPT_CLASS, unspacedWords
 export type { ServedIndex, ServedSignature } from './served-index.js';
 export { pathWithin, resolveServedIndex } from './served-index.js';
 export { sqliteDatabase } from './sqlite.js';
-export { identifierWords, nodeTerms } from './terms.js';
-export type { EdgeIdentity, FullIndexRows, IndexDelta, IndexMetaFields, LogicRowsWrite, SourceRowWrite, SourceWriteResult, UnresolvedCallRow } from './write-rows.js';
+export { codeIndexWords, identifierWords, nodeTerms } from './terms.js';
+export type { CodeTextOf, EdgeIdentity, FullIndexRows, IndexDelta, IndexMetaFields, LogicRowsWrite, SourceRowWrite, SourceWriteResult, UnresolvedCallRow } from './write-rows.js';
 export { indexMetaRows } from './write-rows.js';

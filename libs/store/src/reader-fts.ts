@@ -11,6 +11,7 @@ import { filterSql, type NodeFilters } from './reader-nodes.js';
 import { placeholders, type StatementCache } from './reader-statements.js';
 import { FTS_WEIGHTS } from './schema.js';
 import { withoutWordMarks } from './segment.js';
+import { unpackCodeLines } from './code-lines.js';
 
 /**
  * Longest body (characters) FTS5 `snippet()` is run on. Measured on SQLite 3.53: a 4,096-character
@@ -46,7 +47,18 @@ export interface FtsExcerptSource {
   snippet: string | null;
   /** The first `headChars` characters of the body when it is longer than {@link SNIPPET_MAX_BODY_CHARS}, else null. */
   head: string | null;
+  /**
+   * When the short body holds no matching word and the node has code text (issue 31 item 1): the
+   * first `headChars` characters of its kept lines (`<line>\t<text>` per line, `node_code.lines`),
+   * for the caller to pick the matching line; else null.
+   */
+  code: string | null;
 }
+
+/** Marks FTS5 puts around matched words in a body snippet, removed before it is returned (control characters no indexed text holds as words). */
+const HIT_OPEN = '\u0002';
+const HIT_CLOSE = '\u0003';
+const HIT_MARKS = /[\u0002\u0003]/g;
 
 type CandidateRow<C extends FtsCandidate = FtsCandidate> = Omit<C, 'anchors'> & { anchors: string };
 
@@ -125,22 +137,35 @@ export function ftsFewMatches(sql: StatementCache, fts: string, filters: NodeFil
 
 /**
  * Excerpt material for the given rows of one FTS5 query, in one snippet query plus one bounded
- * head read per long body. Rowids are bound as BigInt: FTS5 ignores a rowid constraint bound as a
+ * head read per long body and one bounded code-lines read per short body without a match or row
+ * not matching at all (a node found by its code text, issue 31 item 1), in no particular order. Rowids are bound as BigInt: FTS5 ignores a rowid constraint bound as a
  * double.
  */
 export function ftsExcerptSources(sql: StatementCache, fts: string, rowids: readonly number[], headChars: number): FtsExcerptSource[] {
   if (rowids.length === 0) return [];
   const rows = sql.rows(`
-    SELECT rowid, CASE WHEN (SELECT length(body) FROM nodes WHERE rowid = node_fts.rowid) <= ? THEN snippet(node_fts, 4, '', '', '…', 16) END AS snippet
+    SELECT rowid, CASE WHEN (SELECT length(body) FROM nodes WHERE rowid = node_fts.rowid) <= ? THEN snippet(node_fts, 4, '${HIT_OPEN}', '${HIT_CLOSE}', '…', 16) END AS snippet
     FROM node_fts WHERE node_fts MATCH ? AND rowid IN (${placeholders(rowids.length)})`)
     .all(SNIPPET_MAX_BODY_CHARS, fts, ...rowids.map((r) => BigInt(r))) as { rowid: number | bigint; snippet: string | null }[];
   const head = sql.pluck('SELECT substr(body, 1, ?) FROM nodes WHERE rowid = ?');
-  return rows.map((row) => {
+  const code = sql.pluck('SELECT lines FROM node_code WHERE rowid = ?');
+  const codeLines = (rowid: number): string | null => {
+    const packed = code.get(BigInt(rowid)) as Uint8Array | undefined;
+    return packed === undefined ? null : unpackCodeLines(packed, headChars);
+  };
+  // A row found by its code text alone (issue 31 item 1) does not match node_fts: its code lines only.
+  const found = new Set(rows.map((row) => Number(row.rowid)));
+  const codeOnly = rowids.filter((rowid) => !found.has(rowid)).map((rowid) => ({ rowid, snippet: null, head: null, code: codeLines(rowid) }));
+  return [...codeOnly, ...rows.map((row) => {
     const rowid = Number(row.rowid);
-    // The snippet is cut from the indexed text: drop the separators put between segmented words.
-    if (row.snippet !== null) return { rowid, snippet: withoutWordMarks(row.snippet), head: null };
-    return { rowid, snippet: null, head: (head.get(headChars, rowid) as string | undefined) ?? '' };
-  });
+    if (row.snippet !== null) {
+      // The snippet is cut from the indexed text: drop the separators put between segmented words.
+      const matched = row.snippet.includes(HIT_OPEN);
+      const snippet = withoutWordMarks(row.snippet.replace(HIT_MARKS, ''));
+      return { rowid, snippet, head: null, code: matched ? null : codeLines(rowid) };
+    }
+    return { rowid, snippet: null, head: (head.get(headChars, rowid) as string | undefined) ?? '', code: null };
+  })];
 }
 
 /**
@@ -184,8 +209,9 @@ export function ftsWindow(sql: StatementCache, fts: string, limit: number): { ro
  * rows, keeping only them: FTS5 walks its doclists once over that range, where a `rowid IN (…)`
  * constraint would restart the whole query (term lookups in every segment) once per rowid, about
  * 50 to 300 µs each on a 100,000-node index. Rowids are bound as BigInt (see {@link ftsExcerptSources}).
+ * `table` is `code_fts` to match the nodes' code text instead (issue 31 item 1).
  */
-export function ftsMatchingRowids(sql: StatementCache, fts: string, rowids: readonly number[]): number[] {
+export function ftsMatchingRowids(sql: StatementCache, fts: string, rowids: readonly number[], table: 'node_fts' | 'code_fts' = 'node_fts'): number[] {
   if (rowids.length === 0) return [];
   let min = rowids[0]!;
   let max = min;
@@ -195,7 +221,32 @@ export function ftsMatchingRowids(sql: StatementCache, fts: string, rowids: read
   }
   // `+rowid` keeps the list out of FTS5's plan: it filters the range scan instead of driving it.
   // The list is one JSON parameter, so the statement text (and its prepared statement) never varies.
-  const rows = sql.pluck('SELECT rowid FROM node_fts WHERE node_fts MATCH ? AND rowid >= ? AND rowid <= ? AND +rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid')
+  const rows = sql.pluck(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? AND rowid >= ? AND rowid <= ? AND +rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid`)
     .all(fts, BigInt(min), BigInt(max), JSON.stringify(rowids)) as (number | bigint)[];
   return rows.map((r) => Number(r));
+}
+
+/**
+ * Up to `limit` nodes whose code text (`code_fts`, issue 31 item 1) matches `fts` and `filters`,
+ * best code bm25 first, ties by rowid. Bounded like the candidate tier of common words: only the
+ * first `tier` code matches in rowid order are ranked (FTS5 computes bm25 for every match it
+ * orders), found by one read of at most `tier` rowids.
+ */
+export function ftsCodeCandidates(sql: StatementCache, fts: string, filters: NodeFilters, limit: number, tier: number): RankedFtsCandidate[] {
+  // An infinite tier (benchmarks comparing against the unbounded order) ranks every match.
+  const last = Number.isFinite(tier)
+    ? sql.pluck('SELECT rowid FROM code_fts WHERE code_fts MATCH ? ORDER BY rowid LIMIT 1 OFFSET ?').get(fts, Math.max(0, Math.floor(tier) - 1)) as number | bigint | undefined
+    : undefined;
+  const params: unknown[] = [fts];
+  const bound = last === undefined ? '' : ' AND code_fts.rowid <= ?';
+  if (last !== undefined) params.push(BigInt(last));
+  const where = filterSql('n', filters, params);
+  params.push(limit);
+  const rows = sql.rows(`
+    SELECT ${CANDIDATE_COLUMNS}, bm25(code_fts) AS bm25
+    FROM code_fts JOIN nodes n ON n.rowid = code_fts.rowid
+    WHERE code_fts MATCH ?${bound}${where}
+    ORDER BY bm25, n.rowid
+    LIMIT ?`).all(...params) as CandidateRow<RankedFtsCandidate>[];
+  return rows.map(decode);
 }

@@ -5,7 +5,7 @@ import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
 import { countsByKind, facetValues, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, sourceStats, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
 import { ftsExpression, type FtsMatch } from './fts-match.js';
-import { ftsCandidates, ftsDocumentCount, ftsFewMatches, ftsFirstMatches, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource, type RankedFtsCandidate } from './reader-fts.js';
+import { ftsCandidates, ftsCodeCandidates, ftsDocumentCount, ftsFewMatches, ftsFirstMatches, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource, type RankedFtsCandidate } from './reader-fts.js';
 import { distinctRelations, edgeMention, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
 /** A better-sqlite3 connection (read-only for published indexes). */
@@ -225,15 +225,24 @@ export class IndexReader {
 
   /**
    * Excerpt material for matched rows: an FTS5 snippet of a short body, else the first
-   * `headChars` characters of the body (bounded work whatever the body size).
+   * `headChars` characters of the body (bounded work whatever the body size); for a short body
+   * without a match, the first `headChars` characters of the node's code lines, if any.
    */
   ftsExcerptSources(match: FtsMatch, rowids: readonly number[], headChars: number): FtsExcerptSource[] {
     return ftsExcerptSources(this.#sql, ftsExpression(match), rowids, headChars);
   }
 
-  /** The given rowids (at most a few thousand) that match `match`. */
-  ftsMatchingRowids(match: FtsMatch, rowids: readonly number[]): number[] {
-    return ftsMatchingRowids(this.#sql, ftsExpression(match), rowids);
+  /** The given rowids (at most a few thousand) that match `match`; with `code`, whose code text matches it (issue 31 item 1). */
+  ftsMatchingRowids(match: FtsMatch, rowids: readonly number[], code = false): number[] {
+    return ftsMatchingRowids(this.#sql, ftsExpression(code ? { ...match, fields: 'all' } : match), rowids, code ? 'code_fts' : 'node_fts');
+  }
+
+  /**
+   * Up to `limit` nodes whose code text matches `match` (its phrases; `fields` is ignored) and
+   * `filters`, best code bm25 first, ranked among the first `tier` code matches (issue 31 item 1).
+   */
+  ftsCodeCandidates(match: FtsMatch, filters: NodeFilters, limit: number, tier: number): RankedFtsCandidate[] {
+    return ftsCodeCandidates(this.#sql, ftsExpression({ ...match, fields: 'all' }), filters, limit, tier);
   }
 
   /** Number of FTS5 matches of `match`, counting at most `cap`. */

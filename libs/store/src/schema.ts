@@ -14,9 +14,10 @@ import { unspacedScriptMarks, WORD_MARK } from './segment.js';
  * trusted with an identity blind to tsconfig, package.json and link-target changes; 9: the
  * `sources.ctime_ns` column of issue 30, whose cheap identity covers the ctime, and the
  * full-text index reading `node_fts_text`, with words of scripts written without spaces segmented
- * (`node_segmented`, segment.ts) and their combining marks kept in tokens, issue 30 items 1 and 2).
+ * (`node_segmented`, segment.ts) and their combining marks kept in tokens, issue 30 items 1 and 2;
+ * 10: the `node_code` table of code text and its full-text index `code_fts`, issue 31 item 1).
  */
-export const INDEX_SCHEMA_VERSION = 9;
+export const INDEX_SCHEMA_VERSION = 10;
 
 /**
  * The FTS5 tokenizer: Porter stems over unicode61 without diacritics, with the combining marks of
@@ -62,6 +63,11 @@ CREATE TABLE node_segmented (
   rowid INTEGER PRIMARY KEY,
   id TEXT, title TEXT, headings TEXT, summary TEXT, body TEXT, tags TEXT, terms TEXT
 );
+-- Code text of code nodes (issue 31 item 1; libs/core code-text.ts), not a node field: \`words\` is
+-- what \`code_fts\` indexes (identifier subwords added, segmented as node_segmented's columns), \`lines\` the kept source lines (\`<line>\t<text>\`)
+-- search excerpts are cut from, as raw DEFLATE of their UTF-8 (code-lines.ts: read only for a
+-- page's excerpts, about a quarter of the text's size). Nodes without code text have no row.
+CREATE TABLE node_code (rowid INTEGER PRIMARY KEY, words TEXT NOT NULL, lines BLOB NOT NULL);
 CREATE VIEW node_fts_text AS
   SELECT n.rowid AS node_rowid, coalesce(s.id, n.id) AS id, coalesce(s.title, n.title) AS title,
     coalesce(s.headings, n.headings) AS headings, coalesce(s.summary, n.summary) AS summary,
@@ -70,6 +76,14 @@ CREATE VIEW node_fts_text AS
 CREATE VIRTUAL TABLE node_fts USING fts5(
   id, title, headings, summary, body, tags, terms,
   content = 'node_fts_text', content_rowid = 'node_rowid',
+  tokenize = "${FTS_TOKENIZER}"
+);
+-- The code text's own full-text index (rowid = the node's): its own table, so its words never
+-- lengthen a node's row in node_fts, whose bm25 normalises by the length of the whole row (a body
+-- would otherwise make a function rank below a like-named declaration without one).
+CREATE VIRTUAL TABLE code_fts USING fts5(
+  words,
+  content = 'node_code', content_rowid = 'rowid',
   tokenize = "${FTS_TOKENIZER}"
 );
 CREATE TABLE edges (

@@ -45,3 +45,20 @@ export function nodeTerms(id: string, title: string): string {
   }
   return [...seen].join(' ');
 }
+
+/**
+ * The words `code_fts` indexes for a node (`node_code.words`) from its code words (libs/core
+ * `NodeCodeText.words`): each word as written, then its subwords when it has more than one
+ * (`filterBrokenPipe` also gives `filter broken pipe`), each distinct form once, space-separated.
+ * Linear in the words (at most `MAX_CODE_TEXT_CHARS` of lines gave them).
+ */
+export function codeIndexWords(words: string): string {
+  const out = new Set<string>();
+  for (const word of words.split(' ')) {
+    if (word === '') continue;
+    out.add(word);
+    const parts = identifierWords(word);
+    if (parts.length > 1) for (const p of parts) out.add(p);
+  }
+  return [...out].join(' ');
+}

@@ -4,7 +4,7 @@
  * the `meta` rows. Nothing here knows how a build or its caches produced them; libs/builder maps its
  * results to these shapes (libs/builder/src/rows.ts).
  */
-import type { GraphEdge, GraphNode, LogicFlow, LogicStep, SourceIssue } from '@docforge/core';
+import type { GraphEdge, GraphNode, LogicFlow, LogicStep, NodeCodeText, SourceIssue } from '@docforge/core';
 import type { SourceEntry } from '@docforge/project';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 
@@ -39,9 +39,18 @@ export type UnresolvedCallRow = readonly [string, number];
 /** The edge identity (primary key of `edges`) of an edge row to delete. */
 export type EdgeIdentity = Pick<GraphEdge, 'source_id' | 'relation' | 'target_id'>;
 
+/**
+ * The code text to write with a node (`node_code`, issue 31 item 1), by the node's id and source
+ * path (the source that produced the text must be the one whose node the table holds); undefined
+ * for none.
+ */
+export type CodeTextOf = (node: Pick<GraphNode, 'id' | 'source_path'>) => NodeCodeText | undefined;
+
 /** Everything a new index file holds, written from scratch by `writeIndexFile`. */
 export interface FullIndexRows {
   nodes: readonly GraphNode[];
+  /** The code text of each node written (absent: none). */
+  code?: CodeTextOf;
   edges: readonly GraphEdge[];
   sources: readonly SourceRowWrite[];
   logic: readonly LogicRowsWrite[];
@@ -58,7 +67,10 @@ export interface FullIndexRows {
  */
 export interface IndexDelta {
   removedNodes: Iterable<string>;
+  /** Nodes written again: changed ones, and every node of a source parsed again (its code text may have changed alone). */
   changedNodes: readonly GraphNode[];
+  /** The code text of each node of `changedNodes` (absent: none). */
+  code?: CodeTextOf;
   edgesWritten: Iterable<GraphEdge>;
   edgesRemoved: Iterable<EdgeIdentity>;
   removedSources: Iterable<string>;

@@ -1,12 +1,19 @@
 /**
  * The built-in Python code adapter (DESIGN.md section 3; `[adapter] code = "python"`).
  */
-import type { CodeAdapter, CodeExtractInput, LinkResult, ModuleResolver, ParsedSource } from '@docforge/core';
+import { collectCodeText, type CodeAdapter, type CodeExtractInput, type CodeTextOptions, type LinkResult, type ModuleResolver, type ParsedSource } from '@docforge/core';
 import { extractPython } from './extract.js';
 import type { ExtractResult } from './module-facts.js';
 import { extractPythonLexical } from './lexical.js';
 import { linkPython } from './link.js';
 import { readPythonLinkData } from './link-data.js';
+import { KEYWORDS } from './scanner.js';
+
+/**
+ * Code text (issue 31 item 1): the words of module top levels and class, function and method
+ * bodies, without Python's reserved words.
+ */
+const CODE_TEXT_OPTIONS: CodeTextOptions = Object.freeze({ owners: new Set(['module', 'class', 'function', 'method']), keywords: KEYWORDS });
 
 /** Adapter version; part of `adapter_version` in every response. Bump when output for the same input changes. */
 export const PYTHON_ADAPTER_VERSION = '1.1.0';
@@ -23,7 +30,8 @@ export const pythonAdapter: CodeAdapter = Object.freeze({
   version: PYTHON_ADAPTER_VERSION,
   extensions: Object.freeze(['.py']),
   extract(input: CodeExtractInput): ExtractResult {
-    return input.strategy === 'lexical' ? extractPythonLexical(input) : extractPython(input);
+    const extracted = input.strategy === 'lexical' ? extractPythonLexical(input) : extractPython(input);
+    return { ...extracted, code_text: collectCodeText(input.content, extracted.nodes, CODE_TEXT_OPTIONS) };
   },
   link(files: readonly Pick<ParsedSource, 'path' | 'nodes' | 'link_data'>[], resolver: ModuleResolver): LinkResult {
     return linkPython(files, resolver);

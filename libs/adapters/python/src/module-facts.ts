@@ -12,7 +12,7 @@ export const PYTHON_LANGUAGE = 'python';
 const SUMMARY_MAX_CHARS = 400;
 
 /** The ParsedSource fields a code adapter returns. */
-export type ExtractResult = Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data'>;
+export type ExtractResult = Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data' | 'code_text'>;
 
 export function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();

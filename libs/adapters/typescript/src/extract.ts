@@ -15,6 +15,7 @@ import { extractLexical } from './lexical.js';
 import { buildFunctionLogic } from './logic.js';
 import { createdLiteral, noteValueUse, protoType, visitConstLiteral } from './literals.js';
 import { moduleNode, type TsExtractResult } from './module-node.js';
+import { typeScriptCodeText } from './code-text.js';
 import {
   accessName, boundNames, constructedType, dottedName, dynamicImportSpecifier, hasModifier, lineAt, oneLine, propertyNameText,
   requireSpecifier, returnTypeText, typeRefText, unwrap,
@@ -25,12 +26,19 @@ const MAX_SYNTAX_ISSUES = 20;
 /**
  * Extracts one TypeScript/JavaScript file: module, class, interface, function and method nodes;
  * `contains` and `defines` edges; Logic when `input.logic` (never for declaration files); and
- * the adapter-private link data. Pure and deterministic; never throws (a syntax problem becomes
+ * the adapter-private link data; the code text of bodies and the module's top level (code-text.ts,
+ * issue 31 item 1). Pure and deterministic; never throws (a syntax problem becomes
  * a `syntax_error` warning and the parsed part is still extracted; an internal failure becomes an
  * `extraction_failed` warning with only the module node). With `input.strategy === 'lexical'` it
  * delegates to {@link extractLexical}: module node and module references only, no AST, no Logic.
  */
 export function extractTypeScript(input: CodeExtractInput): TsExtractResult {
+  const extracted = extractFile(input);
+  return { ...extracted, code_text: typeScriptCodeText(input, extracted.nodes) };
+}
+
+/** {@link extractTypeScript} without the code text. */
+function extractFile(input: CodeExtractInput): TsExtractResult {
   // Strategy `lexical`: no compiler AST at all (see lexical.ts).
   if (input.strategy === 'lexical') return extractLexical(input);
   try {

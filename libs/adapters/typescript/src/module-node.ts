@@ -6,7 +6,7 @@ import { codeId, type GraphNode, type ParsedSource } from '@docforge/core';
 import { languageOf } from './paths.js';
 
 /** What {@link extractTypeScript} returns: the ParsedSource fields other than file identity. */
-export type TsExtractResult = Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data'>;
+export type TsExtractResult = Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data' | 'code_text'>;
 
 /**
  * The file's header comment (issue 9 item 4): the comment the file opens with, after any shebang

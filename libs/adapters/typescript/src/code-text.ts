@@ -1,0 +1,24 @@
+/**
+ * The TypeScript/JavaScript code text (issue 31 item 1; @docforge/core `collectCodeText`): the words
+ * inside function, method and class bodies and a module's top level, without the language's
+ * keywords. Declaration files (`.d.ts`) have no bodies: their declarations' signatures and doc
+ * comments are already their nodes' summaries and bodies, so they get none.
+ */
+import { collectCodeText, type CodeExtractInput, type CodeTextOptions, type NodeCodeText, type ParsedSource } from '@docforge/core';
+import { isDeclarationPath } from './paths.js';
+
+/** Reserved and contextual keywords and literal keywords of JavaScript and TypeScript (never searchable code text). */
+const TS_KEYWORDS: ReadonlySet<string> = new Set([
+  'abstract', 'as', 'async', 'await', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'declare', 'default',
+  'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'from', 'function', 'if', 'implements',
+  'import', 'in', 'infer', 'instanceof', 'interface', 'is', 'keyof', 'let', 'namespace', 'new', 'null', 'of', 'private',
+  'protected', 'public', 'readonly', 'return', 'satisfies', 'static', 'super', 'switch', 'this', 'throw', 'true', 'try',
+  'type', 'typeof', 'undefined', 'var', 'void', 'while', 'with', 'yield',
+]);
+
+const OPTIONS: CodeTextOptions = Object.freeze({ owners: new Set(['module', 'class', 'function', 'method']), keywords: TS_KEYWORDS });
+
+/** The code text of an extracted file's nodes: none for a declaration file. */
+export function typeScriptCodeText(input: Pick<CodeExtractInput, 'path' | 'content'>, nodes: ParsedSource['nodes']): NodeCodeText[] {
+  return isDeclarationPath(input.path) ? [] : collectCodeText(input.content, nodes, OPTIONS);
+}
