@@ -165,6 +165,24 @@ export class SpecifierResolver {
     return this.index(dir, mode);
   }
 
+  /**
+   * The packages whose package.json lies in the project (outside node_modules), by `name`, each
+   * with the explicit subpaths of its `exports` map (`./sub`; patterns with `*` are left out: they
+   * name no one module). The first directory in path order wins a name shared by several.
+   */
+  packagesWithSubpaths(): { name: string; subpaths: string[] }[] {
+    this.findProjectPackage('');
+    const out: { name: string; subpaths: string[] }[] = [];
+    for (const [name, dir] of this.projectPackages ?? []) {
+      const exportsField = this.readPackage(dir)?.exports;
+      const subpaths = exportsField !== null && typeof exportsField === 'object' && !Array.isArray(exportsField)
+        ? Object.keys(exportsField as Record<string, unknown>).filter((key) => key.startsWith('./') && !key.includes('*'))
+        : [];
+      out.push({ name, subpaths });
+    }
+    return out;
+  }
+
   private findProjectPackage(name: string): string | undefined {
     if (this.projectPackages === null) {
       this.projectPackages = new Map();
