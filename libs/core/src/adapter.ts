@@ -44,6 +44,9 @@ export interface LinkResult {
    * it (`pino.transport`: a package specifier, then exported member names), the ids of the
    * declarations the package's entry exports and re-exports prove it names (sorted; several ids
    * mean the name is ambiguous). Documentation mentions of these names become `documents` edges.
+   * A key `<declaration id>().<method>` lists the method the value a call of that function returns
+   * is proven to have (a declared return type), for mentions like `logger.child()` after
+   * `const logger = pino()` in the same document.
    */
   api?: Record<string, string[]>;
 }

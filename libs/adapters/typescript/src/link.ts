@@ -159,6 +159,7 @@ class Linker implements NameResolution {
       moduleAt: (path) => this.moduleAt(path),
       moduleFor: (mod, specifier) => this.moduleFor(mod, specifier),
       exportOf: (mod, name) => this.resolveExport(mod, name, 0),
+      returnedMethods: (callee) => this.receivers.returnedMethods(callee),
     }, this.specifiers.packagesWithSubpaths());
     return { files, capabilities, api, reusable: !this.sensitive };
   }

@@ -17,6 +17,8 @@ export interface ApiResolution {
   moduleFor(mod: ModuleInfo, specifier: string): ModuleInfo | null;
   /** An export of a module by name, followed through re-exports (`=` the whole CommonJS value). */
   exportOf(mod: ModuleInfo, name: string): Target | null;
+  /** The methods of the value a call of a function returns, when its declared return type proves them. */
+  returnedMethods(callee: Extract<Target, { kind: 'decl' }>): ReadonlyMap<string, Extract<Target, { kind: 'decl' }>>;
 }
 
 /** How deep namespaces are followed below an entry (`pkg.ns.fn` is depth 1). */
@@ -37,6 +39,7 @@ const MAX_API_NAMES = 20000;
  */
 export function publicApi(linker: ApiResolution, packages: readonly { name: string; subpaths: readonly string[] }[]): Record<string, string[]> {
   const table = new Map<string, Set<string>>();
+  const seenDecls = new Set<string>();
   const add = (name: string, id: string): void => {
     if (table.size >= MAX_API_NAMES && !table.has(name)) return;
     let ids = table.get(name);
@@ -48,7 +51,7 @@ export function publicApi(linker: ApiResolution, packages: readonly { name: stri
       const path = linker.entryFile(specifier);
       const mod = path === null ? null : linker.moduleAt(path);
       // A package whose entry is test code (a fixture package under test/) is no API the docs describe.
-      if (mod !== null && !mod.data.is_test) visitModule(linker, mod, specifier, 0, new Set(), add);
+      if (mod !== null && !mod.data.is_test) visitModule(linker, mod, specifier, 0, new Set(), add, seenDecls);
     }
   }
   const out: Record<string, string[]> = {};
@@ -57,25 +60,37 @@ export function publicApi(linker: ApiResolution, packages: readonly { name: stri
 }
 
 /** Lists a module's public names under `prefix` (its whole export as `prefix` itself). */
-function visitModule(linker: ApiResolution, mod: ModuleInfo, prefix: string, depth: number, seen: Set<string>, add: (name: string, id: string) => void): void {
+function visitModule(
+  linker: ApiResolution, mod: ModuleInfo, prefix: string, depth: number, seen: Set<string>, add: (name: string, id: string) => void, decls: Set<string>,
+): void {
   if (seen.has(mod.path)) return;
   seen.add(mod.path);
   const whole = linker.exportOf(mod, '=') ?? linker.exportOf(mod, 'default');
-  if (whole?.kind === 'decl') declared(whole, prefix, add);
-  else if (whole?.kind === 'module' && whole.mod !== mod) visitModule(linker, whole.mod, prefix, depth, seen, add);
+  if (whole?.kind === 'decl') declared(linker, whole, prefix, add, decls);
+  else if (whole?.kind === 'module' && whole.mod !== mod) visitModule(linker, whole.mod, prefix, depth, seen, add, decls);
   for (const name of exportNames(linker, mod, new Set())) {
     const target = linker.exportOf(mod, name);
-    if (target?.kind === 'decl') declared(target, `${prefix}.${name}`, add);
-    else if (target?.kind === 'module' && depth < MAX_NAMESPACE_DEPTH) visitModule(linker, target.mod, `${prefix}.${name}`, depth + 1, new Set(seen), add);
+    if (target?.kind === 'decl') declared(linker, target, `${prefix}.${name}`, add, decls);
+    else if (target?.kind === 'module' && depth < MAX_NAMESPACE_DEPTH) visitModule(linker, target.mod, `${prefix}.${name}`, depth + 1, new Set(seen), add, decls);
   }
 }
 
-/** A declaration reached under `name`, and its methods as `name.<method>`. */
-function declared(target: Extract<Target, { kind: 'decl' }>, name: string, add: (name: string, id: string) => void): void {
+/**
+ * A declaration reached under `name`, its methods as `name.<method>`, and (once per declaration)
+ * the methods its declared return type proves as `<id>().<method>` (the project's `returnMemberKey`).
+ */
+function declared(
+  linker: ApiResolution, target: Extract<Target, { kind: 'decl' }>, name: string, add: (name: string, id: string) => void, decls: Set<string>,
+): void {
   add(name, target.decl.id);
-  if (target.decl.kind !== 'function' && target.decl.kind !== 'class') return;
+  if (target.decl.kind !== 'function' && target.decl.kind !== 'class' && target.decl.kind !== 'method') return;
+  if (!decls.has(target.decl.id)) {
+    decls.add(target.decl.id);
+    for (const [method, found] of linker.returnedMethods(target)) add(`${target.decl.id}().${method}`, found.decl.id);
+  }
+  if (target.decl.kind === 'method') return;
   for (const child of target.mod.children.get(target.decl.id)?.values() ?? []) {
-    if (child.kind === 'method' && child.key === undefined) add(`${name}.${child.name}`, child.id);
+    if (child.kind === 'method' && child.key === undefined) declared(linker, { kind: 'decl', mod: target.mod, decl: child }, `${name}.${child.name}`, add, decls);
   }
 }
 

@@ -122,6 +122,27 @@ export class ReceiverResolver {
     return null;
   }
 
+  /**
+   * The methods of the value a call of `callee` returns, by name, when its declared return type
+   * (`returns`, not a promise) resolves to a class or interface: each name as {@link method}
+   * resolves it (own or inherited, never one assigned at run time). Empty otherwise.
+   */
+  returnedMethods(callee: ClassTarget): Map<string, ClassTarget> {
+    const out = new Map<string, ClassTarget>();
+    const returns = callee.decl.returns;
+    if (returns === undefined || returns.startsWith('await:')) return out;
+    const type = this.resolveType(callee.mod, callee.decl.id, returns);
+    if (type === null) return out;
+    for (const current of this.lineage(type)) {
+      for (const child of current.mod.children.get(current.decl.id)?.values() ?? []) {
+        if (child.kind !== 'method' || child.key !== undefined || child.name.startsWith('#') || out.has(child.name)) continue;
+        const found = this.method(type, child.name, type.mod, type.decl.id);
+        if (found !== null) out.set(child.name, found);
+      }
+    }
+    return out;
+  }
+
   /** The declaring classes of a member lookup: the class, then its superclasses or base interfaces. */
   private lineage(target: ClassTarget): ClassTarget[] {
     const out: ClassTarget[] = [target];
