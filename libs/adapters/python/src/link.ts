@@ -423,7 +423,6 @@ class Linker {
         return target?.kind === 'def' ? target : null;
       },
     });
-    this.stats['api_names'] = Object.keys(api).length;
     return { edges, issues: [], stats: this.stats, api };
   }
 }

@@ -126,7 +126,6 @@ class Linker implements NameResolution {
       this.stats[key] = (this.stats[key] ?? 0) + 1;
     }
     this.stats['package_entrypoints'] = Object.keys(capabilities).length;
-    this.stats['api_names'] = Object.keys(api ?? {}).length;
     return { edges, issues, stats: this.stats, capabilities, unresolved_calls: unresolved, api: api ?? {} };
   }
 
