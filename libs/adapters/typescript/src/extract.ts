@@ -14,6 +14,7 @@ import { recordExportDeclaration, recordImport, recordImportEquals } from './esm
 import { extractLexical } from './lexical.js';
 import { buildFunctionLogic } from './logic.js';
 import { moduleNode, type TsExtractResult } from './module-node.js';
+import { returnedLiteralMembers } from './returned-literal.js';
 import {
   accessName, boundNames, constructedType, dottedName, dynamicImportSpecifier, hasModifier, lineAt, oneLine, propertyNameText,
   requireSpecifier, returnTypeText, typeRefText, unwrap,
@@ -90,6 +91,10 @@ class Extractor extends ExtractState implements Walker {
     if (ts.isArrowFunction(fn)) this.decls.get(id)!.record.arrow = true;
     const returns = returnTypeText(fn.type);
     if (returns !== null) this.decls.get(id)!.record.returns = returns;
+    else if (fn.body !== undefined && ts.isBlock(fn.body)) {
+      const returned = returnedLiteralMembers(this.sf, fn.body);
+      if (returned !== null) this.decls.get(id)!.record.returned = returned;
+    }
     this.recordTypeParams(id, fn.typeParameters);
     if (merged && fn.body === undefined) return id;
     // A method sees its class (or constructor function); an arrow its enclosing `this`; a function its own.

@@ -51,6 +51,12 @@ export interface TsDeclRecord {
    * type's reference text; `Promise<X>` is recorded as `await:X` (the type of `await f()`).
    */
   returns?: string;
+  /**
+   * For a function without a declared return type whose every `return` returns one local `const`
+   * object literal: per member, the name or dotted name its value is written as (resolved from the
+   * function's scope), left out when the body may replace it (returned-literal.ts).
+   */
+  returned?: Record<string, string>;
 }
 
 /**
@@ -153,7 +159,7 @@ const LINK_DATA_FIELDS: Record<string, Check> = {
   imports: listOf(record({ specifier: str, line: num, kind: str })),
   bindings: listOf(record({ local: str, specifier: str, imported: str })),
   exports: listOf(record({ name: str, local: strOrNull, specifier: strOrNull, imported: strOrNull, line: num })),
-  decls: listOf(record({ id: str, name: str, kind: str, parent: strOrNull, key: optional(str), returns: optional(str) })),
+  decls: listOf(record({ id: str, name: str, kind: str, parent: strOrNull, key: optional(str), returns: optional(str), returned: optional(mapOf(str)) })),
   shadows: mapOf(strings),
   calls: listOf(record({ owner: str, shape: str, name: str, object: strOrNull, line: num, path: optional(strings), this_of: optional(strOrNull) })),
   heritage: listOf(record({ id: str, relation: str, name: str, line: num })),

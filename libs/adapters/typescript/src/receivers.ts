@@ -123,12 +123,17 @@ export class ReceiverResolver {
   }
 
   /**
-   * The methods of the value a call of `callee` returns, by name, when its declared return type
-   * (`returns`, not a promise) resolves to a class or interface: each name as {@link method}
+   * The methods of the value a call of `callee` returns, by name: the members of a returned object
+   * literal whose values resolve to functions (`returned`), or, when its declared return type
+   * (`returns`, not a promise) resolves to a class or interface, each name as {@link method}
    * resolves it (own or inherited, never one assigned at run time). Empty otherwise.
    */
   returnedMethods(callee: ClassTarget): Map<string, ClassTarget> {
     const out = new Map<string, ClassTarget>();
+    for (const [member, dotted] of Object.entries(callee.decl.returned ?? {})) {
+      const target = this.names.resolveDotted(callee.mod, callee.decl.id, dotted);
+      if (target?.kind === 'decl' && (target.decl.kind === 'function' || target.decl.kind === 'method' || target.decl.kind === 'class')) out.set(member, target);
+    }
     const returns = callee.decl.returns;
     if (returns === undefined || returns.startsWith('await:')) return out;
     const type = this.resolveType(callee.mod, callee.decl.id, returns);
