@@ -121,6 +121,8 @@ export class ExtractState {
   readonly assignedFields = new Map<string, TypeVotes>();
   readonly typeParams = new Map<string, string[]>();
   readonly moduleConsts = new Set<string>();
+  /** Module-level consts (`k`) and members of const object literals (`keys.k`) initialized with `Symbol(...)`. */
+  readonly moduleSymbols = new Set<string>();
 
   constructor(input: CodeExtractInput) {
     this.path = input.path;
@@ -307,6 +309,7 @@ export class ExtractState {
       assigned: {},
       type_params: Object.fromEntries([...this.typeParams].filter(([, names]) => names.length > 0)),
       consts: [...this.moduleConsts].sort(),
+      ...(this.moduleSymbols.size > 0 ? { symbols: [...this.moduleSymbols].sort() } : {}),
     };
     for (const [owner, votes] of this.localTypes) {
       const typed = agreed(votes);

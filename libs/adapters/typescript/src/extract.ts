@@ -14,7 +14,7 @@ import { recordExportDeclaration, recordImport, recordImportEquals } from './esm
 import { extractLexical } from './lexical.js';
 import { buildFunctionLogic } from './logic.js';
 import { moduleNode, type TsExtractResult } from './module-node.js';
-import { returnedLiteralMembers } from './returned-literal.js';
+import { returnedLiteralMembers, symbolNames } from './returned-literal.js';
 import {
   accessName, boundNames, constructedType, dottedName, dynamicImportSpecifier, hasModifier, lineAt, oneLine, propertyNameText,
   requireSpecifier, returnTypeText, typeRefText, unwrap,
@@ -93,7 +93,10 @@ class Extractor extends ExtractState implements Walker {
     if (returns !== null) this.decls.get(id)!.record.returns = returns;
     else if (fn.body !== undefined && ts.isBlock(fn.body)) {
       const returned = returnedLiteralMembers(this.sf, fn.body);
-      if (returned !== null) this.decls.get(id)!.record.returned = returned;
+      if (returned !== null) {
+        this.decls.get(id)!.record.returned = returned.members;
+        if (returned.keys.length > 0) this.decls.get(id)!.record.returned_keys = returned.keys;
+      }
     }
     this.recordTypeParams(id, fn.typeParameters);
     if (merged && fn.body === undefined) return id;
@@ -445,7 +448,10 @@ class Extractor extends ExtractState implements Walker {
           // A const (or a TypeScript let/var, whose type TypeScript enforces) with an annotation or `new X()`.
           const type = typeRefText(decl.type) ?? (isConst || this.language === 'typescript' ? constructedType(decl.initializer) : null);
           this.bindTyped(scope.ownerId, name, type);
-          if (isConst && scope.topLevel) this.moduleConsts.add(name);
+          if (isConst && scope.topLevel) {
+            this.moduleConsts.add(name);
+            for (const symbol of symbolNames(name, init)) this.moduleSymbols.add(symbol);
+          }
         }
         if (init) this.visit(init, scope);
       }

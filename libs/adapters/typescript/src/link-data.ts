@@ -57,6 +57,11 @@ export interface TsDeclRecord {
    * function's scope), left out when the body may replace it (returned-literal.ts).
    */
   returned?: Record<string, string>;
+  /**
+   * With `returned`: the computed keys (dotted expressions) the body assigns on the returned object
+   * (`app[kState] = ...`); its members hold only when every such key is proven a symbol.
+   */
+  returned_keys?: string[];
 }
 
 /**
@@ -133,6 +138,8 @@ export interface TsLinkData {
   type_params: Record<string, string[]>;
   /** Module-level `const` names (immutable bindings usable as member keys). */
   consts: string[];
+  /** Module-level consts (`k`) and const object literal members (`keys.k`) initialized with `Symbol(...)`; absent when none. */
+  symbols?: string[];
 }
 
 type Check = (value: unknown) => boolean;
@@ -159,7 +166,7 @@ const LINK_DATA_FIELDS: Record<string, Check> = {
   imports: listOf(record({ specifier: str, line: num, kind: str })),
   bindings: listOf(record({ local: str, specifier: str, imported: str })),
   exports: listOf(record({ name: str, local: strOrNull, specifier: strOrNull, imported: strOrNull, line: num })),
-  decls: listOf(record({ id: str, name: str, kind: str, parent: strOrNull, key: optional(str), returns: optional(str), returned: optional(mapOf(str)) })),
+  decls: listOf(record({ id: str, name: str, kind: str, parent: strOrNull, key: optional(str), returns: optional(str), returned: optional(mapOf(str)), returned_keys: optional(strings) })),
   shadows: mapOf(strings),
   calls: listOf(record({ owner: str, shape: str, name: str, object: strOrNull, line: num, path: optional(strings), this_of: optional(strOrNull) })),
   heritage: listOf(record({ id: str, relation: str, name: str, line: num })),
@@ -168,6 +175,7 @@ const LINK_DATA_FIELDS: Record<string, Check> = {
   assigned: mapOf(strings),
   type_params: mapOf(strings),
   consts: strings,
+  symbols: optional(strings),
 };
 
 /** Whether a value carries this adapter version's link data tag (what the linker checks: data it reads from a cache was checked whole by {@link isWellFormedTsLinkData} when read). */

@@ -130,7 +130,9 @@ export class ReceiverResolver {
    */
   returnedMethods(callee: ClassTarget): Map<string, ClassTarget> {
     const out = new Map<string, ClassTarget>();
-    for (const [member, dotted] of Object.entries(callee.decl.returned ?? {})) {
+    const keysProven = (callee.decl.returned_keys ?? []).every((key) => this.wellKnownSymbol(callee.mod, callee.decl.id, key)
+      || this.isSymbol(this.keyIdentity(callee.mod, callee.decl.id, key)));
+    for (const [member, dotted] of Object.entries(keysProven ? callee.decl.returned ?? {} : {})) {
       const target = this.names.resolveDotted(callee.mod, callee.decl.id, dotted);
       if (target?.kind === 'decl' && (target.decl.kind === 'function' || target.decl.kind === 'method' || target.decl.kind === 'class')) out.set(member, target);
     }
@@ -146,6 +148,23 @@ export class ReceiverResolver {
       }
     }
     return out;
+  }
+
+  /** Whether a key is a well-known symbol (`Symbol.asyncDispose`) with the global `Symbol` not rebound in the scope chain or the module. */
+  private wellKnownSymbol(mod: ModuleInfo, scopeId: string | null, key: string): boolean {
+    if (!/^Symbol\.[A-Za-z]+$/.test(key)) return false;
+    for (let current = scopeId; current !== null; current = mod.decls.get(current)?.parent ?? null) {
+      if (mod.shadows.get(current)?.has('Symbol') || mod.children.get(current)?.has('Symbol')) return false;
+    }
+    return !mod.bindings.has('Symbol') && !mod.children.get('')?.has('Symbol') && !mod.data.consts.includes('Symbol') && !mod.shadows.get(mod.id)?.has('Symbol');
+  }
+
+  /** Whether a key identity (`path:name`, `path:keys.name`) names a module const initialized with `Symbol(...)`. */
+  private isSymbol(identity: string | null): boolean {
+    if (identity === null || identity.startsWith('external:') || identity.startsWith('ns:')) return false;
+    const colon = identity.lastIndexOf(':');
+    const mod = this.names.moduleAt(identity.slice(0, colon));
+    return mod !== null && (mod.data.symbols ?? []).includes(identity.slice(colon + 1));
   }
 
   /** The declaring classes of a member lookup: the class, then its superclasses or base interfaces. */

@@ -13,11 +13,12 @@ import { dottedName, literalText, propertyNameText } from './syntax.js';
 const REPLACING = new Set(['Object.assign', 'Object.defineProperty', 'Object.defineProperties']);
 
 /**
- * Per member name, the dotted expression its value is written as, or null when the body does not
- * prove a returned literal (no return, several returned names, a returned name not bound once to
- * a literal, or the object replaced as a whole).
+ * Per member name, the dotted expression its value is written as, and the computed keys (dotted
+ * expressions) the body assigns on the object; null when the body does not prove a returned
+ * literal (no return, several returned names, a returned name not bound once to a literal, or the
+ * object replaced as a whole or under a key that is no dotted name).
  */
-export function returnedLiteralMembers(sf: ts.SourceFile, body: ts.Block): Record<string, string> | null {
+export function returnedLiteralMembers(sf: ts.SourceFile, body: ts.Block): { members: Record<string, string>; keys: string[] } | null {
   const returned = new Set<string>();
   let other = false;
   const visitReturns = (node: ts.Node): void => {
@@ -61,12 +62,13 @@ export function returnedLiteralMembers(sf: ts.SourceFile, body: ts.Block): Recor
       if (value !== null) members.set(key, value);
     }
   }
-  if (!dropReplaced(sf, body, name, members)) return null;
-  return members.size === 0 ? null : Object.fromEntries([...members].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const keys = new Set<string>();
+  if (!dropReplaced(sf, body, name, members, keys)) return null;
+  return members.size === 0 ? null : { members: Object.fromEntries([...members].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), keys: [...keys].sort() };
 }
 
 /** Drops the members the body may replace on the object named `name`; false when the object itself may be replaced. */
-function dropReplaced(sf: ts.SourceFile, body: ts.Block, name: string, members: Map<string, string>): boolean {
+function dropReplaced(sf: ts.SourceFile, body: ts.Block, name: string, members: Map<string, string>, keys: Set<string>): boolean {
   let whole = false;
   const visit = (node: ts.Node): void => {
     if (whole) return;
@@ -75,8 +77,11 @@ function dropReplaced(sf: ts.SourceFile, body: ts.Block, name: string, members: 
       if (ts.isIdentifier(left) && left.text === name) whole = true;
       else if ((ts.isPropertyAccessExpression(left) || ts.isElementAccessExpression(left)) && ts.isIdentifier(left.expression) && left.expression.text === name) {
         const key = ts.isPropertyAccessExpression(left) ? left.name.text : literalText(left.argumentExpression);
-        if (key === null) whole = true;
-        else members.delete(key);
+        const computed = key === null && ts.isElementAccessExpression(left) ? dottedName(left.argumentExpression) : null;
+        // A computed key holds the members only if the linker proves it a symbol (`returned_keys`).
+        if (key !== null) members.delete(key);
+        else if (computed !== null) keys.add(computed);
+        else whole = true;
       }
     }
     if (ts.isCallExpression(node) && REPLACING.has(dottedName(node.expression) ?? '')) {
@@ -99,4 +104,25 @@ function dropReplaced(sf: ts.SourceFile, body: ts.Block, name: string, members: 
   };
   ts.forEachChild(body, visit);
   return !whole;
+}
+
+/** Whether an expression is `Symbol(...)` or `Symbol.for(...)`. */
+function isSymbolCall(expr: ts.Expression | undefined): boolean {
+  if (expr === undefined || !ts.isCallExpression(expr)) return false;
+  const callee = dottedName(expr.expression);
+  return callee === 'Symbol' || callee === 'Symbol.for';
+}
+
+/**
+ * The symbol names a module-level `const name = init` declares: `name` for `Symbol(...)`, and
+ * `name.key` for each `key: Symbol(...)` of an object literal (`const keys = { kState: Symbol() }`).
+ */
+export function symbolNames(name: string, init: ts.Expression | undefined): string[] {
+  if (isSymbolCall(init)) return [name];
+  if (init === undefined || !ts.isObjectLiteralExpression(init)) return [];
+  const out: string[] = [];
+  for (const property of init.properties) {
+    if (ts.isPropertyAssignment(property) && ts.isIdentifier(property.name) && isSymbolCall(property.initializer)) out.push(`${name}.${property.name.text}`);
+  }
+  return out;
 }

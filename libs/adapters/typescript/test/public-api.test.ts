@@ -91,3 +91,31 @@ test('returned object literals and declared return types prove instance methods;
   assert.equal(table['code:index.ts#create().gone'], undefined, 'not a function');
   assert.equal(table['code:index.ts#opaque().start'], undefined, 'a computed key may replace any member');
 });
+
+test('computed keys proven to be symbols keep the returned members; a string const key does not', () => {
+  const table = api({
+    'package.json': JSON.stringify({ name: 'srv', main: 'index.js' }),
+    'symbols.js': "const keys = { kState: Symbol('state') }\nconst kOther = Symbol.for('other')\nmodule.exports = { ...keys, kOther }\n",
+    'keys.js': "const keys = { kState: Symbol('state') }\nmodule.exports = keys\n",
+    'index.js': [
+      "const { kState } = require('./keys')",
+      "const kName = 'listen'",
+      'function create () {',
+      '  const app = { listen }',
+      '  function listen () {}',
+      '  app[kState] = {}',
+      '  return app',
+      '}',
+      'function named () {',
+      '  const app = { listen }',
+      '  function listen () {}',
+      '  app[kName] = null',
+      '  return app',
+      '}',
+      'module.exports = { create, named }',
+      '',
+    ].join('\n'),
+  });
+  assert.deepEqual(table['code:index.js#create().listen'], ['code:index.js#create.listen']);
+  assert.equal(table['code:index.js#named().listen'], undefined, 'a string key may be `listen`');
+});
