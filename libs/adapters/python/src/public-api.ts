@@ -6,6 +6,7 @@
  * and every module's top-level definitions under its import path. Documentation mentions of these
  * names become `documents` edges (LinkResult `api`).
  */
+import { ApiTable } from '@docforge/core';
 
 /** A definition a name resolves to (the linker's `DefTarget`). */
 export interface ApiDef {
@@ -24,9 +25,6 @@ export interface PythonApiSource {
   /** A module-level name of a file, followed through imports and re-exports (null when not a definition). */
   lookup(file: string, name: string): ApiDef | null;
 }
-
-/** Most public names listed per project. */
-const MAX_API_NAMES = 20000;
 
 function dirname(path: string): string {
   const slash = path.lastIndexOf('/');
@@ -58,13 +56,8 @@ function importPath(path: string, present: (path: string) => boolean): string | 
  * Test files (a `test`/`tests` folder, `test_*.py`, `*_test.py`) are left out.
  */
 export function pythonPublicApi(source: PythonApiSource): Record<string, string[]> {
-  const table = new Map<string, Set<string>>();
-  const add = (name: string, id: string): void => {
-    if (table.size >= MAX_API_NAMES && !table.has(name)) return;
-    let ids = table.get(name);
-    if (ids === undefined) table.set(name, (ids = new Set()));
-    ids.add(id);
-  };
+  const table = new ApiTable();
+  const add = (name: string, id: string): void => table.add(name, id);
   const files = [...source.files()];
   const byPath = new Map(files.map((file) => [file.path, file]));
   for (const file of files) {
@@ -86,7 +79,5 @@ export function pythonPublicApi(source: PythonApiSource): Record<string, string[
       }
     }
   }
-  const out: Record<string, string[]> = {};
-  for (const name of [...table.keys()].sort()) out[name] = [...table.get(name)!].sort();
-  return out;
+  return table.toRecord();
 }

@@ -5,6 +5,7 @@
  * this way; the project resolver links such mentions with this table. Nothing is guessed from
  * spelling: a name is listed only when the linker's export resolution reaches a declaration.
  */
+import { ApiTable } from '@docforge/core';
 import type { Target, ModuleInfo } from './link-model.js';
 
 /** What enumerating a package's public names needs from the linker. */
@@ -23,9 +24,6 @@ export interface ApiResolution {
 
 /** How deep namespaces are followed below an entry (`pkg.ns.fn` is depth 1). */
 const MAX_NAMESPACE_DEPTH = 2;
-/** Most public names listed per project (bounded work and storage). */
-const MAX_API_NAMES = 20000;
-
 /**
  * Public names of the project's packages: `<specifier>` for the entry's whole export (CommonJS
  * `module.exports = f` or ESM `export default f`), `<specifier>.<name>` for each named export
@@ -38,14 +36,9 @@ const MAX_API_NAMES = 20000;
  * entry module is test code (`is_test`: a fixture package) is left out.
  */
 export function publicApi(linker: ApiResolution, packages: readonly { name: string; subpaths: readonly string[] }[]): Record<string, string[]> {
-  const table = new Map<string, Set<string>>();
+  const table = new ApiTable();
   const seenDecls = new Set<string>();
-  const add = (name: string, id: string): void => {
-    if (table.size >= MAX_API_NAMES && !table.has(name)) return;
-    let ids = table.get(name);
-    if (ids === undefined) table.set(name, (ids = new Set()));
-    ids.add(id);
-  };
+  const add = (name: string, id: string): void => table.add(name, id);
   for (const pkg of packages) {
     for (const specifier of [pkg.name, ...pkg.subpaths.map((sub) => `${pkg.name}/${sub.slice(2)}`)]) {
       const path = linker.entryFile(specifier);
@@ -54,9 +47,7 @@ export function publicApi(linker: ApiResolution, packages: readonly { name: stri
       if (mod !== null && !mod.data.is_test) visitModule(linker, mod, specifier, 0, new Set(), add, seenDecls);
     }
   }
-  const out: Record<string, string[]> = {};
-  for (const name of [...table.keys()].sort()) out[name] = [...table.get(name)!].sort();
-  return out;
+  return table.toRecord();
 }
 
 /** Lists a module's public names under `prefix` (its whole export as `prefix` itself). */

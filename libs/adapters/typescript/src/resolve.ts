@@ -2,7 +2,7 @@ import { builtinModules } from 'node:module';
 import { posix } from 'node:path';
 import type { ModuleResolver } from '@docforge/core';
 import { fileCandidates, resolutionModeOf, type ResolutionMode } from './candidates.js';
-import { joinRelative as join, normalizeRelative as normalize } from './rel-path.js';
+import { joinRelative as join, normalizeRelative as normalize, packageDirectories } from './rel-path.js';
 import { AliasConfigs, pathCandidates } from './tsconfig.js';
 
 /**
@@ -186,16 +186,7 @@ export class SpecifierResolver {
   private findProjectPackage(name: string): string | undefined {
     if (this.projectPackages === null) {
       this.projectPackages = new Map();
-      const dirs = new Set<string>(['']);
-      for (const path of this.allPaths) {
-        if (path.includes('node_modules/')) continue;
-        let dir = posix.dirname(path);
-        while (dir !== '.' && dir !== '' && !dirs.has(dir)) {
-          dirs.add(dir);
-          dir = posix.dirname(dir);
-        }
-      }
-      for (const dir of [...dirs].sort()) {
+      for (const dir of packageDirectories(this.allPaths)) {
         const info = this.readPackage(dir);
         if (info?.name && !this.projectPackages.has(info.name)) this.projectPackages.set(info.name, dir);
       }
