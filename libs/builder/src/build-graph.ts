@@ -23,6 +23,8 @@ export interface LinkedCode {
   unresolvedCalls: Map<string, number>;
   /** How many code files were linked again (the others kept their previous outputs). */
   linkedFiles: number;
+  /** Public API names of the project's packages and the declarations they prove (LinkResult `api`), merged over adapters. */
+  api: Map<string, string[]>;
 }
 
 /** What the worker keeps per adapter between builds to re-link only what a change can affect (issue 14). */
@@ -52,6 +54,8 @@ export class LinkCaches {
   resolver: IncrementalResolver | null = null;
   /** The linked code edges of the last resolution (an edit that re-links code is resolved from scratch). */
   lastLinkedEdges: readonly GraphEdge[] | null = null;
+  /** The public API names of the last resolution (a change in them is resolved from scratch, as one in the edges). */
+  lastApi: ReadonlyMap<string, readonly string[]> | null = null;
 
   /**
    * Drops the per-adapter link outputs and the incremental resolver kept between builds (with the
@@ -61,6 +65,7 @@ export class LinkCaches {
     this.adapters.clear();
     this.resolver = null;
     this.lastLinkedEdges = null;
+    this.lastApi = null;
   }
 
   /** The link caches in their stored form (link-cache-store.ts), for the sources of the build just published; empty when there are none. */
@@ -118,6 +123,12 @@ function linkInput(source: CachedSource): LinkInput {
   };
 }
 
+function sameApi(a: ReadonlyMap<string, readonly string[]>, b: ReadonlyMap<string, readonly string[]> | null): boolean {
+  if (b === null || a.size !== b.size) return false;
+  for (const [name, ids] of a) if (!sameElements(ids, b.get(name) ?? null)) return false;
+  return true;
+}
+
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -130,11 +141,11 @@ function compareText(a: string, b: string): number {
  */
 function linkAdapter(
   caches: LinkCaches, root: string, adapter: CodeLinker, sources: readonly CachedSource[], resolver: ModuleResolver, codePaths: ReadonlySet<string>,
-): { edges: GraphEdge[]; issues: SourceIssue[]; capabilities: Record<string, string[]>; unresolved: Record<string, number>; linked: number } {
+): { edges: GraphEdge[]; issues: SourceIssue[]; capabilities: Record<string, string[]>; unresolved: Record<string, number>; linked: number; api: Record<string, string[]> } {
   const files = sources.map(linkInput);
   if (adapter.linkFiles === undefined) {
     const result = adapter.link(files, resolver);
-    return { edges: result.edges, issues: result.issues, capabilities: result.capabilities ?? {}, unresolved: result.unresolved_calls ?? {}, linked: files.length };
+    return { edges: result.edges, issues: result.issues, capabilities: result.capabilities ?? {}, unresolved: result.unresolved_calls ?? {}, linked: files.length, api: result.api ?? {} };
   }
   const recorded = new Map<string, string | null>();
   const recording: ModuleResolver = {
@@ -184,7 +195,7 @@ function linkAdapter(
     for (const [owner, count] of Object.entries(output.unresolved_calls)) unresolved[owner] = (unresolved[owner] ?? 0) + count;
   }
   const edges = [...merged.values()].sort((a, b) => compareText(a.source_id, b.source_id) || compareText(a.relation, b.relation) || compareText(a.target_id, b.target_id));
-  return { edges, issues, capabilities: result.capabilities, unresolved, linked: result.files.size };
+  return { edges, issues, capabilities: result.capabilities, unresolved, linked: result.files.size, api: result.api ?? {} };
 }
 
 /**
@@ -196,7 +207,7 @@ function linkAdapter(
 export function linkCode(
   caches: LinkCaches, root: string, current: ReadonlyMap<string, CachedSource>, dependencies: DependencyRecorder | null = null,
 ): LinkedCode {
-  const linked: LinkedCode = { edges: [], issues: [], capabilities: new Map(), codePaths: new Set(), unresolvedCalls: new Map(), linkedFiles: 0 };
+  const linked: LinkedCode = { edges: [], issues: [], capabilities: new Map(), codePaths: new Set(), unresolvedCalls: new Map(), linkedFiles: 0, api: new Map() };
   const byAdapter = new Map<string, CachedSource[]>();
   for (const source of current.values()) {
     if (source.adapter === null) continue;
@@ -220,6 +231,7 @@ export function linkCode(
     appendAll(linked.edges, result.edges);
     appendAll(linked.issues, result.issues);
     mergeCapabilityMaps(linked.capabilities, result.capabilities);
+    mergeCapabilityMaps(linked.api, result.api);
     for (const [owner, count] of Object.entries(result.unresolved)) {
       if (Number.isInteger(count) && count > 0) linked.unresolvedCalls.set(owner, (linked.unresolvedCalls.get(owner) ?? 0) + count);
     }
@@ -229,7 +241,7 @@ export function linkCode(
 
 /** The resolver's input for the sources of a build and its linked code edges; `pathExists` answers are recorded in `dependencies`. */
 function resolveInput(descriptor: Descriptor, current: ReadonlyMap<string, CachedSource>, linked: LinkedCode, dependencies: DependencyRecorder | null): ResolveInput {
-  const sources: ResolveSource[] = [{ path: '\u0000link', nodes: [], edges: linked.edges, links: [] }];
+  const sources: ResolveSource[] = [{ path: '\u0000link', nodes: [], edges: linked.edges, links: [], api: linked.api }];
   for (const s of current.values()) sources.push({ path: s.entry.path, nodes: s.nodes, edges: s.edges, links: s.links });
   const isCodeSourcePath = codeSourcePathMatcher(descriptor, codeExtensionsOf(descriptor.adapter.code));
   // realpath only (never read): an extensionless link to an existing non-page file or directory
@@ -256,8 +268,9 @@ export function resolveSources(
   // Re-linked code changes many code edges at once (the pseudo-source of linked edges): resolving
   // from scratch is then cheaper than the incremental bookkeeping, so only edits that leave the
   // linked edges as they were (documentation, or code whose links did not change) go incremental.
-  const linkedSame = sameElements(linked.edges, caches.lastLinkedEdges);
+  const linkedSame = sameElements(linked.edges, caches.lastLinkedEdges) && sameApi(linked.api, caches.lastApi);
   caches.lastLinkedEdges = linked.edges;
+  caches.lastApi = linked.api;
   if (!incremental || !linkedSame) {
     caches.resolver = null;
     return resolveGraph(input);

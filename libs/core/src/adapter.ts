@@ -39,6 +39,16 @@ export interface LinkResult {
    * or binding proves a target for (they get no `calls` edge); ids with none are left out.
    */
   unresolved_calls?: Record<string, number>;
+  /**
+   * The public API of the project's packages (issue 31 item 3): per public name as a user writes
+   * it (`pino.transport`: a package specifier, then exported member names), the ids of the
+   * declarations the package's entry exports and re-exports prove it names (sorted; several ids
+   * mean the name is ambiguous). Documentation mentions of these names become `documents` edges.
+   * A key `<declaration id>().<method>` lists the method the value a call of that function returns
+   * is proven to have (a declared return type), for mentions like `logger.child()` after
+   * `const logger = pino()` in the same document.
+   */
+  api?: Record<string, string[]>;
 }
 
 /**
@@ -143,5 +153,7 @@ export interface PartialLinkPlan {
 export interface PartialLinkResult {
   files: Map<string, FileLinkOutput>;
   capabilities: Record<string, string[]>;
+  /** The public API names of the whole input, as {@link LinkResult.api}. */
+  api?: Record<string, string[]>;
   reusable: boolean;
 }

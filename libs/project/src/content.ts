@@ -9,6 +9,7 @@ import { appendAll, AUTHORED_NODE_FIELDS, withContentHash, type GraphEdge, type 
 import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from './markdown-facts.js';
+import type { DocBinding } from './doc-bindings.js';
 import { findFrontMatter, findMisplacedFrontMatter, readFrontMatter, type ForeignFields } from './front-matter.js';
 
 /** A relative link from a Markdown node to another project file, resolved later by {@link resolveGraph}. */
@@ -26,7 +27,7 @@ export interface LinkRef {
    * link, and the section holding it; `target_path` is then ''. Resolved against code nodes by
    * {@link resolveGraph}.
    */
-  mention?: { text: string; section: { slug: string; title: string; line: number } | null };
+  mention?: { text: string; section: { slug: string; title: string; line: number } | null; receiver?: DocBinding };
 }
 
 /** What one content source contributes before graph resolution. */

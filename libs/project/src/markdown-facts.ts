@@ -9,6 +9,7 @@ import type MarkdownIt from 'markdown-it';
 import type { Token } from 'markdown-it';
 import type { Anchor, SourceIssue } from '@docforge/core';
 import { anchorIds, anchorResolves, collectSections, inlineText } from './sections.js';
+import { isScriptFence, readBindings, type DocBinding } from './doc-bindings.js';
 
 /** Longest summary, in characters. */
 export const SUMMARY_MAX = 400;
@@ -33,6 +34,11 @@ const MAX_MENTIONS = 2000;
 export interface MarkdownMention {
   text: string;
   section: { slug: string; title: string; line: number } | null;
+  /**
+   * What the mention's first segment stands for when a code block of the document, before the
+   * mention, binds it (`const logger = pino()` for `logger.child()`); absent otherwise (issue 31 item 3).
+   */
+  receiver?: DocBinding;
 }
 
 /** Anchors, links, first heading and summary of a Markdown body (see {@link markdownFacts}). */
@@ -96,6 +102,7 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
   let lastLine = 0;
   let linkText: string | null = null;
   let mentions = 0;
+  const bindings = new Map<string, DocBinding>();
   // Mentions: inline code spans and link texts that may name a code node (resolved later).
   const mention = (raw: string, line: number): void => {
     const text = raw.trim();
@@ -104,12 +111,18 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
     mentions += 1;
     let section: Anchor | null = null;
     for (const a of anchors) if (a.line <= line && line <= a.end_line && (section === null || a.line >= section.line)) section = a;
-    links.push({ target_path: '', anchor: null, line, mention: { text, section: section ? { slug: section.slug, title: section.title, line: section.line } : null } });
+    const root = bindings.size === 0 ? undefined : /^([A-Za-z_$][\w$]*)[.(]/.exec(text)?.[1];
+    const receiver = root === undefined ? undefined : bindings.get(root);
+    links.push({
+      target_path: '', anchor: null, line,
+      mention: { text, section: section ? { slug: section.slug, title: section.title, line: section.line } : null, ...(receiver !== undefined ? { receiver } : {}) },
+    });
   };
   const skipped = (token: Token): boolean => skip !== null && token.map !== null && token.map[0] + firstLine >= skip.from && token.map[0] + firstLine <= skip.to;
   for (let index = 0; index < tokens.length; index += 1) {
     const token = tokens[index] as Token;
     if (token.map !== null) lastLine = token.map[0];
+    if (token.type === 'fence' && isScriptFence(token.info)) readBindings(token.content, bindings);
     // Heading and paragraph texts are read only while still wanted (the first of each is kept).
     if (token.type === 'heading_open') {
       if (firstHeading !== null) continue;

@@ -372,7 +372,8 @@ export class IncrementalResolver {
     issues.sort(compareIssues);
     this.token = {};
     const delta: ResolveDelta = { base, token: this.token, nodes: changedIds, buckets };
-    return { nodes: [...this.nodes], edges, issues, mentions: { ...this.totals }, delta };
+    const { unproven_receiver: unproven, ...mentions } = this.totals;
+    return { nodes: [...this.nodes], edges, issues, mentions: unproven ? { ...mentions, unproven_receiver: unproven } : mentions, delta };
   }
 
   /** Drops everything (the next update resolves every source). */
@@ -395,7 +396,7 @@ export class IncrementalResolver {
     this.names = null;
     this.buckets.clear();
     this.finished.clear();
-    Object.assign(this.totals, { edges: 0, linked: 0, bare_leaf: 0, ambiguous: 0 });
+    Object.assign(this.totals, { edges: 0, linked: 0, bare_leaf: 0, ambiguous: 0, unproven_receiver: 0 });
     this.nodes = [];
   }
 
@@ -439,6 +440,7 @@ export class IncrementalResolver {
     this.totals.linked -= state.counts.linked;
     this.totals.bare_leaf -= state.counts.bare_leaf;
     this.totals.ambiguous -= state.counts.ambiguous;
+    this.totals.unproven_receiver = (this.totals.unproven_receiver ?? 0) - (state.counts.unproven_receiver ?? 0);
     state.candidates = [];
     state.issues = [];
     state.counts = { edges: 0, linked: 0, bare_leaf: 0, ambiguous: 0 };
@@ -465,5 +467,6 @@ export class IncrementalResolver {
     this.totals.linked += state.counts.linked;
     this.totals.bare_leaf += state.counts.bare_leaf;
     this.totals.ambiguous += state.counts.ambiguous;
+    this.totals.unproven_receiver = (this.totals.unproven_receiver ?? 0) + (state.counts.unproven_receiver ?? 0);
   }
 }

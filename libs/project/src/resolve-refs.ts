@@ -8,6 +8,8 @@
 import { MAX_MENTION_SECTIONS, codeId, type GraphEdge, type GraphNode, type SourceIssue } from '@docforge/core';
 import type { LinkRef } from './content.js';
 import { anchorIds, anchorResolves } from './sections.js';
+import { apiTargets, type ApiNames } from './resolve-api.js';
+import type { DocBinding } from './doc-bindings.js';
 
 /** What one source contributed (content or code), as input to graph resolution. */
 export interface ResolveSource {
@@ -16,19 +18,24 @@ export interface ResolveSource {
   nodes: readonly GraphNode[];
   edges: readonly GraphEdge[];
   links: readonly LinkRef[];
+  /** Public API names proven by a code adapter's link step (the pseudo-source of linked edges only; issue 31 item 3). */
+  api?: ApiNames;
 }
 
 /**
  * How the inline code spans and link texts of documents resolved: `edges` mention-derived
  * `documents` edges, `linked` mentions behind them, `bare_leaf` mentions that are only a leaf name
  * of some code node (`refund`: never linked), `ambiguous` mentions naming more than one node
- * (linked to none).
+ * (linked to none), `unproven_receiver` mentions of a member of a value the document binds from a
+ * call (`logger.foo()` after `const logger = pino()`) whose type no declaration proves to have
+ * it (linked to none; present only when some are counted).
  */
 export interface MentionCounts {
   edges: number;
   linked: number;
   bare_leaf: number;
   ambiguous: number;
+  unproven_receiver?: number;
 }
 
 /** Lookup tables of code names for mentions: module paths, qualified names, `module.export` forms and leaf names. */
@@ -41,6 +48,8 @@ export interface CodeNames {
   members: Set<string>;
   /** Top-level declarations outside test code (no `test` capability) by name, for bare compound names. */
   topLevel: Map<string, string[]>;
+  /** Public API names and proven instance members (resolve-api.ts), only ids that are nodes. */
+  api: Map<string, string[]>;
 }
 
 /** Receives every lookup one source's resolution makes (the incremental resolver's dependencies). */
@@ -205,7 +214,7 @@ function resolveDeclaredEdge(run: SourceRun, edge: GraphEdge): void {
 /** An inline code span or link text naming code: one `documents` edge per `(from, target)` pair, its sections merged. */
 function resolveMentionLink(run: SourceRun, link: LinkRef, mention: NonNullable<LinkRef['mention']>): void {
   run.record?.names();
-  const target = resolveMention(mention.text, run.ctx.names(), run.counts);
+  const target = resolveMention(mention.text, run.ctx.names(), run.counts, mention.receiver);
   if (target === null || target === link.from_id) return;
   const key = `${link.from_id}\u0000${target}`;
   const section = mention.section;
@@ -322,7 +331,7 @@ function push(map: Map<string, string[]>, key: string, id: string): void {
  * base name without extension (`pino.js` gives `pino`).
  */
 export function codeNames(winners: ReadonlyMap<string, GraphNode>, sources: Iterable<ResolveSource>): CodeNames {
-  const names: CodeNames = { paths: new Map(), qualified: new Map(), exports: new Map(), leaves: new Set(), members: new Set(), topLevel: new Map() };
+  const names: CodeNames = { paths: new Map(), qualified: new Map(), exports: new Map(), leaves: new Set(), members: new Set(), topLevel: new Map(), api: new Map() };
   for (const [id, node] of winners) {
     if (!id.startsWith('code:')) continue;
     const hash = id.indexOf('#');
@@ -338,6 +347,7 @@ export function codeNames(winners: ReadonlyMap<string, GraphNode>, sources: Iter
     else if (!node.capabilities.includes('test')) push(names.topLevel, qualified, id);
   }
   for (const source of sources) {
+    for (const [name, ids] of source.api ?? []) for (const id of ids) if (winners.has(id)) push(names.api, name, id);
     for (const edge of source.edges) {
       if (edge.relation !== 'defines' || !edge.source_id.startsWith('code:') || edge.source_id.includes('#') || !winners.has(edge.target_id)) continue;
       const base = posixBase(edge.source_id.slice(5));
@@ -364,7 +374,7 @@ export function sameCodeNames(a: CodeNames, b: CodeNames): boolean {
   for (const [key, id] of a.paths) if (b.paths.get(key) !== id) return false;
   for (const leaf of a.leaves) if (!b.leaves.has(leaf)) return false;
   for (const leaf of a.members) if (!b.members.has(leaf)) return false;
-  return sameLists(a.qualified, b.qualified) && sameLists(a.exports, b.exports) && sameLists(a.topLevel, b.topLevel);
+  return sameLists(a.qualified, b.qualified) && sameLists(a.exports, b.exports) && sameLists(a.topLevel, b.topLevel) && sameLists(a.api, b.api);
 }
 
 function posixBase(path: string): string {
@@ -389,10 +399,45 @@ const DISTINCTIVE_NAME = /[a-z0-9][A-Z]|[A-Za-z0-9]_+[A-Za-z0-9]|^[A-Z][a-z0-9]+
  * outside test code that no member shares (`lookupVatRate`; a test's local `onRoute` is not the
  * hook a page names). Any other bare leaf name (`refund`, a method's `start`)
  * never links, and a name matching several nodes links to none; both are counted in `counts`.
+ * A dotted name is also looked up in the public API ({@link apiTargets}, issue 31 item 3), through
+ * `receiver` when the document binds its first segment: then through that binding (the name
+ * tables still apply as without it), and a member of a bound call result that nothing proves is
+ * counted as `unproven_receiver`. A public name naming one declaration links before the other
+ * tables (a declaration file's namespace repeating it does not make it ambiguous).
  */
-export function resolveMention(text: string, names: CodeNames, counts: MentionCounts): string | null {
+export function resolveMention(text: string, names: CodeNames, counts: MentionCounts, receiver?: DocBinding): string | null {
   const name = text.replace(/\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim();
   if (name === '' || /\s/.test(name)) return null;
+  let unproven = false;
+  const called = text.trimEnd().endsWith(')');
+  if (receiver !== undefined && (name.includes('.') || called)) {
+    const bound = apiTargets(name, receiver, names.api);
+    if (bound.ids.length === 1) {
+      counts.linked += 1;
+      return bound.ids[0]!;
+    }
+    if (bound.ids.length > 1) {
+      counts.ambiguous += 1;
+      return null;
+    }
+    unproven = bound.unproven;
+  } else {
+    // A public API name proven through the package's exports names the implementation, also where
+    // a declaration file repeats the name (`pino.d.ts`'s `namespace pino { function destination }`).
+    // A bare package name (`pino`, no call, no member) names the package, not its exported function.
+    const api = name.includes('.') || called ? apiTargets(name, undefined, names.api).ids : [];
+    if (api.length === 1) {
+      counts.linked += 1;
+      return api[0]!;
+    }
+  }
+  const target = resolveByName(name, names, counts, receiver === undefined);
+  if (target === null && unproven) counts.unproven_receiver = (counts.unproven_receiver ?? 0) + 1;
+  return target;
+}
+
+/** {@link resolveMention} by the name tables (and, without a document binding, the public API as written). */
+function resolveByName(name: string, names: CodeNames, counts: MentionCounts, unbound: boolean): string | null {
   const path = names.paths.get(name);
   if (path !== undefined) {
     counts.linked += 1;
@@ -407,7 +452,7 @@ export function resolveMention(text: string, names: CodeNames, counts: MentionCo
     if (/^[\w$#]+$/.test(name) && names.leaves.has(name)) counts.bare_leaf += 1;
     return null;
   }
-  const ids = [...new Set([...(names.qualified.get(name) ?? []), ...(names.exports.get(name) ?? [])])];
+  const ids = [...new Set([...(names.qualified.get(name) ?? []), ...(names.exports.get(name) ?? []), ...(unbound ? names.api.get(name) ?? [] : [])])];
   if (ids.length === 1) {
     counts.linked += 1;
     return ids[0]!;

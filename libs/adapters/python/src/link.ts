@@ -9,6 +9,14 @@ import { codeId } from '@docforge/core';
 import type { GraphEdge, LinkResult, ModuleResolver, ParsedSource } from '@docforge/core';
 import { readPythonLinkData } from './link-data.js';
 import type { PythonImport, PythonLinkData } from './link-data.js';
+import { pythonPublicApi } from './public-api.js';
+
+/** Python test files by the usual layout: a `test`/`tests` folder, `test_*.py` or `*_test.py`. */
+function isPythonTestPath(path: string): boolean {
+  const parts = path.split('/');
+  const file = parts[parts.length - 1] ?? '';
+  return /^test_.*\.py$|_test\.py$/.test(file) || parts.slice(0, -1).some((part) => part === 'test' || part === 'tests');
+}
 
 /** Re-export chains longer than this are not followed (guards cycles such as `a` ↔ `b`). */
 const MAX_BINDING_DEPTH = 12;
@@ -405,7 +413,17 @@ class Linker {
       a.source_id < b.source_id ? -1 : a.source_id > b.source_id ? 1
         : a.relation < b.relation ? -1 : a.relation > b.relation ? 1
           : a.target_id < b.target_id ? -1 : a.target_id > b.target_id ? 1 : 0);
-    return { edges, issues: [], stats: this.stats };
+    const api = pythonPublicApi({
+      files: () => [...this.infos.values()].map((info) => ({
+        path: info.path, defs: info.defs, bound: info.bindings.get('')?.keys() ?? [], all: info.data.all, isTest: isPythonTestPath(info.path),
+      })),
+      present: (path) => this.present(path),
+      lookup: (file, name) => {
+        const target = this.lookupInModule(file, name, 0);
+        return target?.kind === 'def' ? target : null;
+      },
+    });
+    return { edges, issues: [], stats: this.stats, api };
   }
 }
 

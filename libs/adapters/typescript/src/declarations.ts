@@ -135,6 +135,8 @@ export class ExtractState {
   readonly copied = new Set<string>();
   /** How many times each identifier is read as a value (see `TsLinkData.value_refs`). */
   readonly identRefs = new Map<string, number>();
+  /** Module-level consts (`k`) and members of const object literals (`keys.k`) initialized with `Symbol(...)`. */
+  readonly moduleSymbols = new Set<string>();
 
   constructor(input: CodeExtractInput) {
     this.path = input.path;
@@ -353,6 +355,7 @@ export class ExtractState {
       assigned: {},
       type_params: Object.fromEntries([...this.typeParams].filter(([, names]) => names.length > 0)),
       consts: [...this.moduleConsts].sort(),
+      ...(this.moduleSymbols.size > 0 ? { symbols: [...this.moduleSymbols].sort() } : {}),
     };
     this.literalData(linkData);
     for (const [owner, votes] of this.localTypes) {

@@ -4,9 +4,9 @@
  * root or in a directory holding linked files (outside node_modules). Targets resolve relative to
  * their package.json like relative specifiers.
  */
-import { posix } from 'node:path';
 import type { ModuleResolver } from '@docforge/core';
 import type { Resolution } from './resolve.js';
+import { packageDirectories } from './rel-path.js';
 
 /**
  * Capabilities by module node id (`['entrypoint']`).
@@ -19,17 +19,8 @@ export function packageEntrypoints(
   paths: readonly string[], resolver: ModuleResolver, resolve: (from: string, specifier: string) => Resolution,
   entrypointId: (path: string) => string | null,
 ): Record<string, string[]> {
-  const dirs = new Set<string>(['']);
-  for (const path of paths) {
-    if (path.includes('node_modules/')) continue;
-    let dir = posix.dirname(path);
-    while (dir !== '.' && dir !== '' && !dirs.has(dir)) {
-      dirs.add(dir);
-      dir = posix.dirname(dir);
-    }
-  }
   const result: Record<string, string[]> = {};
-  for (const dir of [...dirs].sort()) {
+  for (const dir of packageDirectories(paths)) {
     const manifest = dir === '' ? 'package.json' : `${dir}/package.json`;
     const text = resolver.readText(manifest);
     if (text === null) continue;

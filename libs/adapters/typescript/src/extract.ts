@@ -16,6 +16,7 @@ import { buildFunctionLogic } from './logic.js';
 import { createdLiteral, noteValueUse, protoType, visitConstLiteral } from './literals.js';
 import { moduleNode, type TsExtractResult } from './module-node.js';
 import { typeScriptCodeText } from './code-text.js';
+import { returnedLiteralMembers, symbolNames } from './returned-literal.js';
 import {
   accessName, boundNames, constructedType, dottedName, dynamicImportSpecifier, hasModifier, lineAt, oneLine, propertyNameText,
   requireSpecifier, returnTypeText, typeRefText, unwrap,
@@ -101,6 +102,13 @@ class Extractor extends ExtractState implements Walker {
     if (returns !== null) this.decls.get(id)!.record.returns = returns;
     const creates = createdLiteral(fn);
     if (creates !== null) this.decls.get(id)!.record.creates = creates;
+    if (returns === null && fn.body !== undefined && ts.isBlock(fn.body)) {
+      const returned = returnedLiteralMembers(this.sf, fn.body);
+      if (returned !== null) {
+        this.decls.get(id)!.record.returned = returned.members;
+        if (returned.keys.length > 0) this.decls.get(id)!.record.returned_keys = returned.keys;
+      }
+    }
     this.recordTypeParams(id, fn.typeParameters);
     if (merged && fn.body === undefined) return id;
     // A method sees its class (or constructor function); an arrow its enclosing `this`; a function its own.
@@ -458,6 +466,10 @@ class Extractor extends ExtractState implements Walker {
           if (isConst && scope.topLevel) this.moduleConsts.add(name);
           if (literalInit !== null) visitConstLiteral(this, name, literalInit, scope);
           else if (isConst && init !== undefined && ts.isObjectLiteralExpression(init)) this.objectConst(scope.ownerId, name, init);
+          if (isConst && scope.topLevel) {
+            this.moduleConsts.add(name);
+            for (const symbol of symbolNames(name, init)) this.moduleSymbols.add(symbol);
+          }
         }
         if (init && init !== literalInit) this.visit(init, scope);
       }

@@ -53,6 +53,17 @@ export interface TsDeclRecord {
    * type's reference text; `Promise<X>` is recorded as `await:X` (the type of `await f()`).
    */
   returns?: string;
+  /**
+   * For a function without a declared return type whose every `return` returns one local `const`
+   * object literal: per member, the name or dotted name its value is written as (resolved from the
+   * function's scope), left out when the body may replace it (returned-literal.ts).
+   */
+  returned?: Record<string, string>;
+  /**
+   * With `returned`: the computed keys (dotted expressions) the body assigns on the returned object
+   * (`app[kState] = ...`); its members hold only when every such key is proven a symbol.
+   */
+  returned_keys?: string[];
 }
 
 /**
@@ -172,6 +183,8 @@ export interface TsLinkData {
    * value (every identifier read; calls of it are in `calls`). 1 means the literal is its only use.
    */
   value_refs?: Record<string, number>;
+  /** Module-level consts (`k`) and const object literal members (`keys.k`) initialized with `Symbol(...)`; absent when none. */
+  symbols?: string[];
 }
 
 type Check = (value: unknown) => boolean;
@@ -198,7 +211,7 @@ const LINK_DATA_FIELDS: Record<string, Check> = {
   imports: listOf(record({ specifier: str, line: num, kind: str })),
   bindings: listOf(record({ local: str, specifier: str, imported: str })),
   exports: listOf(record({ name: str, local: strOrNull, specifier: strOrNull, imported: strOrNull, line: num })),
-  decls: listOf(record({ id: str, name: str, kind: str, parent: strOrNull, key: optional(str), returns: optional(str), creates: optional(str) })),
+  decls: listOf(record({ id: str, name: str, kind: str, parent: strOrNull, key: optional(str), returns: optional(str), creates: optional(str), returned: optional(mapOf(str)), returned_keys: optional(strings) })),
   shadows: mapOf(strings),
   calls: listOf(record({ owner: str, shape: str, name: str, object: strOrNull, line: num, path: optional(strings), this_of: optional(strOrNull) })),
   heritage: listOf(record({ id: str, relation: str, name: str, line: num })),
@@ -212,6 +225,7 @@ const LINK_DATA_FIELDS: Record<string, Check> = {
   value_refs: optional(mapOf(num)),
   protos: optional(mapOf(mapOf(str))),
   copied: optional(strings),
+  symbols: optional(strings),
 };
 
 /** Whether a value carries this adapter version's link data tag (what the linker checks: data it reads from a cache was checked whole by {@link isWellFormedTsLinkData} when read). */

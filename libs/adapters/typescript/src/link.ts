@@ -6,6 +6,7 @@ import { ReceiverResolver, type NameResolution } from './receivers.js';
 import { SpecifierResolver } from './resolve.js';
 import { affectedFiles, quietChanges } from './link-plan.js';
 import { packageEntrypoints } from './entrypoints.js';
+import { publicApi } from './public-api.js';
 
 /** One file as handed to {@link linkTypeScript} (core `LinkInput`: its link data may be parsed on first read). */
 export type TsLinkInput = LinkInput;
@@ -107,7 +108,7 @@ class Linker implements NameResolution {
   }
 
   run(): LinkResult {
-    const { files, capabilities } = this.runFiles(null);
+    const { files, capabilities, api } = this.runFiles(null);
     const merged = new Map<string, GraphEdge>();
     const issues: SourceIssue[] = [];
     const unresolved: Record<string, number> = {};
@@ -125,7 +126,7 @@ class Linker implements NameResolution {
       this.stats[key] = (this.stats[key] ?? 0) + 1;
     }
     this.stats['package_entrypoints'] = Object.keys(capabilities).length;
-    return { edges, issues, stats: this.stats, capabilities, unresolved_calls: unresolved };
+    return { edges, issues, stats: this.stats, capabilities, unresolved_calls: unresolved, api: api ?? {} };
   }
 
   /** Links the files `plan` can affect (all when null), one file at a time in path order; see {@link linkTypeScriptFiles}. */
@@ -149,7 +150,17 @@ class Linker implements NameResolution {
       files.set(path, { edges: [...this.bucket.edges.values()], issues: this.bucket.issues, unresolved_calls: this.bucket.unresolved, deps: this.depsOf(mod) });
     }
     const capabilities = packageEntrypoints(this.paths, this.resolver, (from, specifier) => this.specifiers.resolve(from, specifier), (path) => this.module(path)?.id ?? null);
-    return { files, capabilities, reusable: !this.sensitive };
+    const api = publicApi({
+      entryFile: (specifier) => {
+        const resolution = this.specifiers.resolve('package.json', specifier);
+        return resolution.kind === 'file' ? resolution.path : null;
+      },
+      moduleAt: (path) => this.moduleAt(path),
+      moduleFor: (mod, specifier) => this.moduleFor(mod, specifier),
+      exportOf: (mod, name) => this.resolveExport(mod, name, 0),
+      returnedMethods: (callee) => this.receivers.returnedMethods(callee),
+    }, this.specifiers.packagesWithSubpaths());
+    return { files, capabilities, api, reusable: !this.sensitive };
   }
 
   /** Project files the module's import, re-export and binding specifiers resolve to (sorted, unique). */
@@ -354,7 +365,7 @@ class Linker implements NameResolution {
   }
 
   /** An export of a module by name (`default` and `=` stand in for each other; `*` re-exports followed). */
-  private resolveExport(mod: ModuleInfo, name: string, depth: number): Target | null {
+  resolveExport(mod: ModuleInfo, name: string, depth: number): Target | null {
     if (depth > MAX_DEPTH) {
       this.sensitive = true;
       return null;

@@ -139,6 +139,51 @@ export class ReceiverResolver {
     return null;
   }
 
+  /**
+   * The methods of the value a call of `callee` returns, by name: the members of a returned object
+   * literal whose values resolve to functions (`returned`), or, when its declared return type
+   * (`returns`, not a promise) resolves to a class or interface, each name as {@link method}
+   * resolves it (own or inherited, never one assigned at run time). Empty otherwise.
+   */
+  returnedMethods(callee: ClassTarget): Map<string, ClassTarget> {
+    const out = new Map<string, ClassTarget>();
+    const keysProven = (callee.decl.returned_keys ?? []).every((key) => this.wellKnownSymbol(callee.mod, callee.decl.id, key)
+      || this.isSymbol(this.keyIdentity(callee.mod, callee.decl.id, key)));
+    for (const [member, dotted] of Object.entries(keysProven ? callee.decl.returned ?? {} : {})) {
+      const target = this.names.resolveDotted(callee.mod, callee.decl.id, dotted);
+      if (target?.kind === 'decl' && (target.decl.kind === 'function' || target.decl.kind === 'method' || target.decl.kind === 'class')) out.set(member, target);
+    }
+    const returns = callee.decl.returns;
+    if (returns === undefined || returns.startsWith('await:')) return out;
+    const type = this.resolveType(callee.mod, callee.decl.id, returns);
+    if (type === null) return out;
+    for (const current of this.lineage(type)) {
+      for (const child of current.mod.children.get(current.decl.id)?.values() ?? []) {
+        if (child.kind !== 'method' || child.key !== undefined || child.name.startsWith('#') || out.has(child.name)) continue;
+        const found = this.method(type, child.name, type.mod, type.decl.id);
+        if (found !== null) out.set(child.name, found);
+      }
+    }
+    return out;
+  }
+
+  /** Whether a key is a well-known symbol (`Symbol.asyncDispose`) with the global `Symbol` not rebound in the scope chain or the module. */
+  private wellKnownSymbol(mod: ModuleInfo, scopeId: string | null, key: string): boolean {
+    if (!/^Symbol\.[A-Za-z]+$/.test(key)) return false;
+    for (let current = scopeId; current !== null; current = mod.decls.get(current)?.parent ?? null) {
+      if (mod.shadows.get(current)?.has('Symbol') || mod.children.get(current)?.has('Symbol')) return false;
+    }
+    return !mod.bindings.has('Symbol') && !mod.children.get('')?.has('Symbol') && !mod.data.consts.includes('Symbol') && !mod.shadows.get(mod.id)?.has('Symbol');
+  }
+
+  /** Whether a key identity (`path:name`, `path:keys.name`) names a module const initialized with `Symbol(...)`. */
+  private isSymbol(identity: string | null): boolean {
+    if (identity === null || identity.startsWith('external:') || identity.startsWith('ns:')) return false;
+    const colon = identity.lastIndexOf(':');
+    const mod = this.names.moduleAt(identity.slice(0, colon));
+    return mod !== null && (mod.data.symbols ?? []).includes(identity.slice(colon + 1));
+  }
+
   /** The declaring classes of a member lookup: the class, then its superclasses or base interfaces. */
   private lineage(target: ClassTarget): ClassTarget[] {
     const out: ClassTarget[] = [target];

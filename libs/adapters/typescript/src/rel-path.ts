@@ -13,3 +13,16 @@ export function normalizeRelative(path: string): string | null {
   if (normal === '..' || normal.startsWith('../') || normal.startsWith('/')) return null;
   return normal.replace(/^\.\//, '').replace(/\/$/, '');
 }
+
+/**
+ * The directories a package.json may lie in for the given files: the root ('') and every directory
+ * holding a file outside node_modules, with its ancestors; sorted.
+ */
+export function packageDirectories(paths: Iterable<string>): string[] {
+  const dirs = new Set<string>(['']);
+  for (const path of paths) {
+    if (path.includes('node_modules/')) continue;
+    for (let dir = posix.dirname(path); dir !== '.' && dir !== '' && !dirs.has(dir); dir = posix.dirname(dir)) dirs.add(dir);
+  }
+  return [...dirs].sort();
+}

@@ -2,7 +2,7 @@ import { builtinModules } from 'node:module';
 import { posix } from 'node:path';
 import type { ModuleResolver } from '@docforge/core';
 import { fileCandidates, resolutionModeOf, type ResolutionMode } from './candidates.js';
-import { joinRelative as join, normalizeRelative as normalize } from './rel-path.js';
+import { joinRelative as join, normalizeRelative as normalize, packageDirectories } from './rel-path.js';
 import { AliasConfigs, pathCandidates } from './tsconfig.js';
 
 /**
@@ -165,19 +165,28 @@ export class SpecifierResolver {
     return this.index(dir, mode);
   }
 
+  /**
+   * The packages whose package.json lies in the project (outside node_modules), by `name`, each
+   * with the explicit subpaths of its `exports` map (`./sub`; patterns with `*` are left out: they
+   * name no one module). The first directory in path order wins a name shared by several.
+   */
+  packagesWithSubpaths(): { name: string; subpaths: string[] }[] {
+    this.findProjectPackage('');
+    const out: { name: string; subpaths: string[] }[] = [];
+    for (const [name, dir] of this.projectPackages ?? []) {
+      const exportsField = this.readPackage(dir)?.exports;
+      const subpaths = exportsField !== null && typeof exportsField === 'object' && !Array.isArray(exportsField)
+        ? Object.keys(exportsField as Record<string, unknown>).filter((key) => key.startsWith('./') && !key.includes('*'))
+        : [];
+      out.push({ name, subpaths });
+    }
+    return out;
+  }
+
   private findProjectPackage(name: string): string | undefined {
     if (this.projectPackages === null) {
       this.projectPackages = new Map();
-      const dirs = new Set<string>(['']);
-      for (const path of this.allPaths) {
-        if (path.includes('node_modules/')) continue;
-        let dir = posix.dirname(path);
-        while (dir !== '.' && dir !== '' && !dirs.has(dir)) {
-          dirs.add(dir);
-          dir = posix.dirname(dir);
-        }
-      }
-      for (const dir of [...dirs].sort()) {
+      for (const dir of packageDirectories(this.allPaths)) {
         const info = this.readPackage(dir);
         if (info?.name && !this.projectPackages.has(info.name)) this.projectPackages.set(info.name, dir);
       }

@@ -1536,13 +1536,14 @@ export interface DocforgeValidateProjectOutput1 {
       [k: string]: unknown;
     };
     /**
-     * How inline code spans and link texts of documents resolved to code nodes: mention-derived documents edges, mentions behind them, bare leaf names (never linked) and ambiguous names (linked to none).
+     * How inline code spans and link texts of documents resolved to code nodes: mention-derived documents edges, mentions behind them, bare leaf names (never linked), ambiguous names (linked to none) and, when any, unproven receivers: members of a value the document binds from a call (`logger.foo()` after `const logger = pino()`) that no declaration proves (linked to none).
      */
     mentions?: {
       edges: number;
       linked: number;
       bare_leaf: number;
       ambiguous: number;
+      unproven_receiver?: number;
     };
     /**
      * Cursor of the next page of findings (same severities, same generation); null on the last page.

@@ -5339,7 +5339,7 @@ return errors === 0;
 }
 
 export const validate_docforge_validate_project_output = validate188;
-const schema68 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_project.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["severity","code","message"],"properties":{"severity":{"type":"string"},"code":{"type":"string"},"message":{"type":"string"},"path":{"type":["string","null"]},"line":{"type":["integer","null"]}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"valid":{"type":"boolean"},"counts":{"type":"object"},"mentions":{"type":"object","description":"How inline code spans and link texts of documents resolved to code nodes: mention-derived documents edges, mentions behind them, bare leaf names (never linked) and ambiguous names (linked to none).","required":["edges","linked","bare_leaf","ambiguous"],"properties":{"edges":{"type":"integer","minimum":0},"linked":{"type":"integer","minimum":0},"bare_leaf":{"type":"integer","minimum":0},"ambiguous":{"type":"integer","minimum":0}},"additionalProperties":false},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page of findings (same severities, same generation); null on the last page."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+const schema68 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_project.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["severity","code","message"],"properties":{"severity":{"type":"string"},"code":{"type":"string"},"message":{"type":"string"},"path":{"type":["string","null"]},"line":{"type":["integer","null"]}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"valid":{"type":"boolean"},"counts":{"type":"object"},"mentions":{"type":"object","description":"How inline code spans and link texts of documents resolved to code nodes: mention-derived documents edges, mentions behind them, bare leaf names (never linked), ambiguous names (linked to none) and, when any, unproven receivers: members of a value the document binds from a call (`logger.foo()` after `const logger = pino()`) that no declaration proves (linked to none).","required":["edges","linked","bare_leaf","ambiguous"],"properties":{"edges":{"type":"integer","minimum":0},"linked":{"type":"integer","minimum":0},"bare_leaf":{"type":"integer","minimum":0},"ambiguous":{"type":"integer","minimum":0},"unproven_receiver":{"type":"integer","minimum":1}},"additionalProperties":false},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page of findings (same severities, same generation); null on the last page."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
 
 function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_validate_project.output.schema.json" */;
@@ -5409,7 +5409,7 @@ for(const prop2 of schema68.properties.result.properties.mentions.required){
 if(data12[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data12){
-if(!((((key0 === "edges") || (key0 === "linked")) || (key0 === "bare_leaf")) || (key0 === "ambiguous"))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+if(!(((((key0 === "edges") || (key0 === "linked")) || (key0 === "bare_leaf")) || (key0 === "ambiguous")) || (key0 === "unproven_receiver"))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data12.edges !== undefined){
 let data13 = data12.edges;
@@ -5439,36 +5439,43 @@ if(typeof data16 == "number"){
 if(data16 < 0 || isNaN(data16)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/ambiguous",schemaPath:"#/properties/result/properties/mentions/properties/ambiguous/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+if(data12.unproven_receiver !== undefined){
+let data17 = data12.unproven_receiver;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/unproven_receiver",schemaPath:"#/properties/result/properties/mentions/properties/unproven_receiver/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data17 == "number"){
+if(data17 < 1 || isNaN(data17)) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions/unproven_receiver",schemaPath:"#/properties/result/properties/mentions/properties/unproven_receiver/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
+}
+}
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
 if(data0.next_cursor !== undefined){
-let data17 = data0.next_cursor;
-if((typeof data17 !== "string") && (data17 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema68.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+let data18 = data0.next_cursor;
+if((typeof data18 !== "string") && (data18 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema68.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.oversized_items !== undefined){
-let data18 = data0.oversized_items;
-if(Array.isArray(data18)){
-const len1 = data18.length;
+let data19 = data0.oversized_items;
+if(Array.isArray(data19)){
+const len1 = data19.length;
 for(let i1=0; i1<len1; i1++){
-let data19 = data18[i1];
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+let data20 = data19[i1];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 for(const prop3 of schema68.properties.result.properties.oversized_items.items.required){
-if(data19[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
+if(data20[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
-for(const key1 in data19){
+for(const key1 in data20){
 if(!((key1 === "id") || (key1 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
-if(data19.id !== undefined){
-let data20 = data19.id;
-if((typeof data20 !== "string") && (data20 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema68.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data20.id !== undefined){
+let data21 = data20.id;
+if((typeof data21 !== "string") && (data21 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema68.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data19.chars !== undefined){
-let data21 = data19.chars;
-if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data21 == "number"){
-if(data21 < 0 || isNaN(data21)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data20.chars !== undefined){
+let data22 = data20.chars;
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data22 == "number"){
+if(data22 < 0 || isNaN(data22)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
