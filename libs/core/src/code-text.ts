@@ -5,7 +5,9 @@
  * Shared by the built-in adapters, which pass their language's keywords. Each source line belongs
  * to the innermost node whose extent holds it; nested declarations get their own lines.
  */
-import type { GraphNode } from './model.js';
+import type { GraphNode, NodeCodeText } from './model.js';
+
+export type { NodeCodeText } from './model.js';
 
 /**
  * Most characters of kept lines per node: the bound of one long body's excerpt scan
@@ -17,17 +19,6 @@ export const MAX_CODE_TEXT_CHARS = 65_536;
 /** Most characters kept of one source line (a minified line is cut there; its words past the cut are not indexed). */
 export const MAX_CODE_LINE_CHARS = 400;
 
-/**
- * The code text of one node, as the index stores it (libs/store `node_code`): `words` is what
- * full-text search reads, `lines` what a search excerpt shows.
- */
-export interface NodeCodeText {
-  node_id: string;
-  /** The distinct words of the kept lines (identifiers as written, string and comment words; keywords and short numbers left out), space-separated, first occurrence first. */
-  words: string;
-  /** The kept lines, ascending: `<1-based line>\t<line text, trimmed, at most MAX_CODE_LINE_CHARS>`, joined by `\n`. */
-  lines: string;
-}
 
 /** What a language passes to {@link collectCodeText}. */
 export interface CodeTextOptions {

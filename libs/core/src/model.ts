@@ -4,7 +4,6 @@
  * All paths are project-relative POSIX paths; all lines are 1-based.
  */
 import type { ChangesetDocument, GenerationReceipt } from '@docforge/protocol';
-import type { NodeCodeText } from './code-text.js';
 
 /**
  * A recognized heading anchor (GitHub-style slug) inside a node's source, and the section it
@@ -234,4 +233,16 @@ export function relationCategory(relation: string): string {
     if (names.includes(relation)) return category;
   }
   return 'unclassified';
+}
+
+/**
+ * The code text of one node, as the index stores it (libs/store `node_code`): `words` is what
+ * full-text search reads, `lines` what a search excerpt shows.
+ */
+export interface NodeCodeText {
+  node_id: string;
+  /** The distinct words of the kept lines (identifiers as written, string and comment words; keywords and short numbers left out), space-separated, first occurrence first. */
+  words: string;
+  /** The kept lines, ascending: `<1-based line>\t<line text, trimmed, at most MAX_CODE_LINE_CHARS>`, joined by `\n`. */
+  lines: string;
 }

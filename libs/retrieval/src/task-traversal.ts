@@ -6,41 +6,12 @@
 import { RELATION_ALIASES, relationCategory, errors } from '@docforge/core';
 import type { EdgeRecord, IndexReader } from '@docforge/store';
 import type { TraversalDirection } from './traversal.js';
+import type { PathHop, RelationshipReason, Visit } from './task-visit.js';
 import { LEXICAL_CANDIDATE_WINDOW, TASK_CONTEXT_CEILINGS, TASK_KIND_PREFERENCES, TASK_MATCH_RANK, TASK_MAX_DEPTH, type TaskContextCeilings, type TaskPlan } from './task-plan.js';
 import { lexicalFocus, taskRelevance } from './task-focus.js';
 import { hopTierFrom, type HopTier } from './task-wiring.js';
 
-/** One hop of an evidence graph path; direction is relative to the preceding traversal node `from`. */
-export interface PathHop {
-  from: string;
-  relation: string;
-  category: string;
-  direction: TraversalDirection;
-  to: string;
-  declared_in: { path: string; line: number };
-}
-
-/** An additional qualifying edge; direction is relative to the evidence item itself. */
-export interface RelationshipReason {
-  relation: string;
-  category: string;
-  /** `outgoing` when the evidence node is the stored source, `incoming` when it is the stored target. */
-  direction: TraversalDirection;
-  other_id: string;
-  declared_in: { path: string; line: number };
-}
-
-
-export interface Visit {
-  id: string;
-  depth: number;
-  path: PathHop[];
-  focusRank: number | null;
-  score: number | null;
-  /** What made this node a focus: `exact`, `id_mention`, `bm25` or `title_overlap`; null for related evidence. */
-  basis: string | null;
-  reasons: RelationshipReason[];
-}
+export type { PathHop, RelationshipReason, Visit } from './task-visit.js';
 
 
 export interface Traversal {

@@ -16,7 +16,7 @@
  *
  * Only relation kinds and graph distance decide: no name, path or project is special.
  */
-import type { PathHop, Visit } from './task-traversal.js';
+import type { PathHop, Visit } from './task-visit.js';
 import type { TASK_MATCH_RANK, TaskKindPreference } from './task-plan.js';
 
 /** A hop's tier: 0 governs or wires the focus, 1 other, 2 structure off the containment chain. */

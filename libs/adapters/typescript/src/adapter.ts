@@ -17,7 +17,7 @@ export { lexTokens } from '@docforge/ts-lexer';
 export { linkTypeScript, linkTypeScriptFiles } from './link.js';
 export { isTsLinkData, isWellFormedTsLinkData } from './link-data.js';
 export { SpecifierResolver } from './resolve.js';
-export { fileCandidates, resolutionModeOf } from './candidates.js';
+export { fileCandidates, resolutionModeOf } from '@docforge/ts-paths';
 
 /**
  * The built-in `typescript` code adapter: extracts TypeScript and JavaScript files (ESM and

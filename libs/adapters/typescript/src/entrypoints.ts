@@ -6,7 +6,7 @@
  */
 import type { ModuleResolver } from '@docforge/core';
 import type { Resolution } from './resolve.js';
-import { packageDirectories } from './rel-path.js';
+import { packageDirectories } from '@docforge/ts-paths';
 
 /**
  * Capabilities by module node id (`['entrypoint']`).

@@ -18,7 +18,7 @@ export type {
   TsLinkData, TsImportRecord, TsBinding, TsExportRecord, TsDeclRecord, TsCallShape, TsCallSite, TsHeritageRecord,
 } from './link-data.js';
 export type { Resolution } from './resolve.js';
-export type { ResolutionMode } from './candidates.js';
+export type { ResolutionMode } from '@docforge/ts-paths';
 
 /** Adapter version; part of `adapter_version` in every MCP response. Bump when output changes. */
 export const TYPESCRIPT_ADAPTER_VERSION = typescriptManifest.version;

@@ -1,9 +1,14 @@
 import { builtinModules } from 'node:module';
 import { posix } from 'node:path';
 import type { ModuleResolver } from '@docforge/core';
-import { fileCandidates, resolutionModeOf, type ResolutionMode } from './candidates.js';
-import { joinRelative as join, normalizeRelative as normalize, packageDirectories } from './rel-path.js';
-import { AliasConfigs, pathCandidates } from './tsconfig.js';
+import { createRequire } from 'node:module';
+import type * as TS from 'typescript';
+import { readDocforgeConfig } from '@docforge/core';
+import { Accelerators } from '@docforge/accelerate';
+import {
+  AliasConfigs, fileCandidates, joinRelative as join, normalizeRelative as normalize, packageDirectories, pathCandidates, resolutionModeOf, type ResolutionMode,
+} from '@docforge/ts-paths';
+import { primeCompiler } from './compiler.cjs';
 
 /**
  * Outcome of resolving one specifier: a project file path, an external package, or nothing
@@ -41,7 +46,7 @@ export class SpecifierResolver {
   private readonly aliases: AliasConfigs;
 
   constructor(private readonly resolver: ModuleResolver, private readonly allPaths: readonly string[]) {
-    this.aliases = new AliasConfigs(resolver);
+    this.aliases = new AliasConfigs(resolver, lenientConfigText);
   }
 
   /**
@@ -232,3 +237,15 @@ function conditionLeaves(value: unknown, conditions: readonly string[]): string[
   return out;
 }
 
+/**
+ * A tsconfig/jsconfig text jsonc-parser rejected, read by TypeScript's own more lenient reader
+ * (`parseConfigFileTextToJson`): the parsed value, or undefined on a syntax error. The compiler
+ * (ts.cts) is loaded only then, primed as prime.ts primes it (a static import of prime.ts would load
+ * the compiler with the linker, which must not load it).
+ */
+export function lenientConfigText(text: string): unknown {
+  primeCompiler(Accelerators.from(readDocforgeConfig()));
+  const ts = createRequire(import.meta.url)('./ts.cjs') as typeof TS;
+  const parsed = ts.parseConfigFileTextToJson('tsconfig.json', text);
+  return parsed.error === undefined ? parsed.config : undefined;
+}

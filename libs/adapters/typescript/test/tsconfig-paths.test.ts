@@ -3,7 +3,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { linkTypeScript, extractTypeScript } from '../src/adapter.js';
 import { memoryResolver } from './helpers.js';
-import { parseConfigText } from '../src/tsconfig.js';
+import { parseConfigText as parseWith } from '@docforge/ts-paths';
+import { lenientConfigText } from '../src/resolve.js';
+
+/** The adapter's reading of a config text: jsonc-parser, then TypeScript's reader. */
+const parseConfigText = (text: string): Record<string, unknown> | null => parseWith(text, lenientConfigText);
 import ts from 'typescript';
 
 const FILES: Record<string, string> = {

@@ -8,12 +8,8 @@
  * documentation never loads it).
  */
 import { posix } from 'node:path';
-import { createRequire } from 'node:module';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import type * as TS from 'typescript';
-import { readDocforgeConfig, type ModuleResolver } from '@docforge/core';
-import { Accelerators } from '@docforge/accelerate';
-import { primeCompiler } from './compiler.cjs';
+import type { ModuleResolver } from '@docforge/core';
 import { joinRelative as join, normalizeRelative as normalize } from './rel-path.js';
 
 /** Longest `extends` chain followed from one config. */
@@ -43,7 +39,11 @@ interface RawOptions {
 export class AliasConfigs {
   private readonly byDir = new Map<string, AliasConfig | null>();
 
-  constructor(private readonly resolver: ModuleResolver) {}
+  /**
+   * @param lenient reads a config text jsonc-parser rejects, as TypeScript's own reader would (see
+   *   {@link parseConfigText}); omitted, such a text is unreadable
+   */
+  constructor(private readonly resolver: ModuleResolver, private readonly lenient?: LenientConfigReader) {}
 
   /** The alias config for files in a project-relative directory ('' for the root), or null. */
   forDirectory(dir: string): AliasConfig | null {
@@ -74,7 +74,7 @@ export class AliasConfigs {
   private read(file: string, depth: number): RawOptions | null | undefined {
     const text = this.resolver.readText(file);
     if (text === null) return undefined;
-    const parsed = parseConfigText(text);
+    const parsed = parseConfigText(text, this.lenient);
     if (parsed === null) return null;
     const json = parsed as { extends?: unknown; compilerOptions?: Record<string, unknown> };
     const dir = posix.dirname(file) === '.' ? '' : posix.dirname(file);
@@ -177,25 +177,23 @@ export function pathCandidates(config: AliasConfig, specifier: string): { patter
  * it rejects, which TypeScript's more lenient reader may still accept (`.5`, a raw tab in a
  * string, a no-break space as white space, a `#!` line), is read by the compiler, loaded then.
  */
-export function parseConfigText(text: string): Record<string, unknown> | null {
+export function parseConfigText(text: string, lenient?: LenientConfigReader): Record<string, unknown> | null {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim() === '') return {};
   const problems: ParseError[] = [];
   const value: unknown = parseJsonc(body, problems, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
   if (problems.length === 0) return isObject(value) ? value : null;
-  const parsed = compiler().parseConfigFileTextToJson('tsconfig.json', text);
-  return parsed.error === undefined && isObject(parsed.config) ? parsed.config : null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (lenient === undefined) return null;
+  const parsed = lenient(text);
+  return isObject(parsed) ? parsed : null;
 }
 
 /**
- * The TypeScript compiler (ts.cts), loaded on first use, primed as prime.ts primes it (a static
- * import of prime.ts would load the compiler with the linker, which must not load it).
+ * Reads a config text as TypeScript's `parseConfigFileTextToJson` does: the parsed value, or
+ * undefined on a syntax error. The TypeScript adapter supplies it (it loads the compiler only then).
  */
-function compiler(): typeof TS {
-  primeCompiler(Accelerators.from(readDocforgeConfig()));
-  return createRequire(import.meta.url)('./ts.cjs') as typeof TS;
+export type LenientConfigReader = (text: string) => unknown;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -1,0 +1,34 @@
+/** The records of a task-context traversal (task-traversal.ts), shared with its wiring rule (task-wiring.ts). */
+import type { TraversalDirection } from './traversal.js';
+
+/** One hop of an evidence graph path; direction is relative to the preceding traversal node `from`. */
+export interface PathHop {
+  from: string;
+  relation: string;
+  category: string;
+  direction: TraversalDirection;
+  to: string;
+  declared_in: { path: string; line: number };
+}
+
+/** An additional qualifying edge; direction is relative to the evidence item itself. */
+export interface RelationshipReason {
+  relation: string;
+  category: string;
+  /** `outgoing` when the evidence node is the stored source, `incoming` when it is the stored target. */
+  direction: TraversalDirection;
+  other_id: string;
+  declared_in: { path: string; line: number };
+}
+
+
+export interface Visit {
+  id: string;
+  depth: number;
+  path: PathHop[];
+  focusRank: number | null;
+  score: number | null;
+  /** What made this node a focus: `exact`, `id_mention`, `bm25` or `title_overlap`; null for related evidence. */
+  basis: string | null;
+  reasons: RelationshipReason[];
+}
