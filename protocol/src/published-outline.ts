@@ -5,8 +5,12 @@
  * against the full generated validator.
  */
 
-/** Keywords an outline keeps as they are: they name a node's type or point at a shared definition. */
-const KEPT: ReadonlySet<string> = new Set(['type', '$ref']);
+/**
+ * Keywords an outline keeps as they are: they name a node's type, its one value (`const`: the
+ * envelope's `schema_version`, the tag of a union branch; about 700 characters over all tools) or
+ * point at a shared definition.
+ */
+const KEPT: ReadonlySet<string> = new Set(['type', 'const', '$ref']);
 
 /** Keywords whose value is a map of names to schemas: each schema is outlined, every name kept. */
 const SCHEMA_MAPS: ReadonlySet<string> = new Set(['properties', '$defs']);
@@ -14,13 +18,13 @@ const SCHEMA_MAPS: ReadonlySet<string> = new Set(['properties', '$defs']);
 /**
  * A copy of a JSON Schema that declares the same property names at every level, each with its type
  * and its nested object and array structure (`properties`, `items`, `additionalProperties` when it
- * is a schema, `$ref` to local `$defs`), and leaves out every keyword that only validates:
- * `required`, `additionalProperties: false`, `minimum`/`maximum`, `minLength`/`maxLength`,
- * `pattern`, `minItems`/`maxItems`, `uniqueItems`, `format`, `not`, `if`, and `const`/`enum` (a node
- * typed only by `const` or `enum` gets the `type` of its values). `oneOf` becomes `anyOf` (two
- * loosened branches may both match a value), and the branches of `then`/`else` that declare
- * properties are kept as an `anyOf`. Annotations go as well. The outline therefore accepts every
- * value the schema accepts, and declares the same property paths.
+ * is a schema, `$ref` to local `$defs`), and `const` values. It leaves out every keyword that only
+ * validates: `required`, `additionalProperties: false`, `minimum`/`maximum`, `minLength`/`maxLength`,
+ * `pattern`, `minItems`/`maxItems`, `uniqueItems`, `format`, `not`, `if`, and `enum` (a node typed
+ * only by `enum` gets the `type` of its values; the values cost about 7,000 characters over all
+ * tools). `oneOf` becomes `anyOf` (two loosened branches may both match a value), and the branches
+ * of `then`/`else` that declare something are kept as an `anyOf`. Annotations go as well. The
+ * outline therefore accepts every value the schema accepts, and declares the same property paths.
  */
 export function outlineSchema(schema: Record<string, unknown>): Record<string, unknown> {
   return outlineNode(schema) as Record<string, unknown>;
@@ -37,7 +41,7 @@ function outlineNode(node: unknown): unknown {
     else if (k === 'items' || (k === 'additionalProperties' && isRecord(v))) out[k] = outlineNode(v);
     else if ((k === 'allOf' || k === 'anyOf' || k === 'oneOf') && Array.isArray(v)) out[k === 'allOf' ? 'allOf' : 'anyOf'] = v.map(outlineNode);
   }
-  if (out.type === undefined && out.$ref === undefined) {
+  if (out.type === undefined && out.$ref === undefined && out.const === undefined) {
     const type = valuesType(source);
     if (type !== undefined) out.type = type;
   }
@@ -57,9 +61,9 @@ function withConditionalBranches(out: Record<string, unknown>, source: Record<st
   return { ...out, allOf: [...((out.allOf as unknown[] | undefined) ?? []), alternatives] };
 }
 
-/** The JSON type (or sorted types) of the `const` or `enum` values of `node`, if it has any. */
+/** The JSON type (or sorted types) of the `enum` values of `node`, if it has any. */
 function valuesType(node: Record<string, unknown>): string | string[] | undefined {
-  const values = 'const' in node ? [node.const] : Array.isArray(node.enum) ? node.enum : [];
+  const values: unknown[] = Array.isArray(node.enum) ? node.enum : [];
   const types = [...new Set(values.map(jsonType))].sort();
   if (types.length === 0) return undefined;
   return types.length === 1 ? types[0] : types;

@@ -1,4 +1,4 @@
-// Pins what tools/list publishes (issue 29 item 5, issue 30 item 13): every tool's input and output schema is self-contained (only local #/$defs refs), deterministic and compiles in a fresh `new Ajv()` with nothing added (draft-07, default options, no other schema, no formats). Each input schema accepts and rejects every fixture exactly as the generated validator does. Each output schema is an outline (issue 30 item 13, third pass): it accepts every valid fixture, declares every property path of the full schema with a type, and carries no validation-only keyword; the full generated validator still rejects every invalid fixture (real results against the published outline: test/published-tool-schemas.test.ts).
+// Pins what tools/list publishes (issue 29 item 5, issue 30 item 13): every tool's input and output schema is self-contained (only local #/$defs refs), deterministic and compiles in a fresh `new Ajv()` with nothing added (draft-07, default options, no other schema, no formats). Each input schema accepts and rejects every fixture exactly as the generated validator does. Each output schema is an outline (issue 30 item 13, third pass): it accepts every valid fixture, declares every property path of the full schema with a type (or its one `const` value), and carries no validation-only keyword; the full generated validator still rejects every invalid fixture (real results against the published outline: test/published-tool-schemas.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -89,7 +89,7 @@ test('each published output schema compiles in a fresh Ajv and accepts every val
 });
 
 /** Keywords that only validate: a published output schema (an outline) carries none of them. */
-const VALIDATION_ONLY = ['required', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'not', 'if', 'then', 'else', 'oneOf', 'const', 'enum', 'description', 'title'];
+const VALIDATION_ONLY = ['required', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'not', 'if', 'then', 'else', 'oneOf', 'enum', 'description', 'title'];
 
 /** Every property path a schema declares (`/result/items/*`), following local `$ref`s once per path. */
 function propertyPaths(schema: Record<string, unknown>): Set<string> {
@@ -135,7 +135,7 @@ test('each published output schema declares every property path of the full sche
       for (const [k, v] of Object.entries(node)) {
         if ((k === 'properties' || k === '$defs') && v !== null && typeof v === 'object') {
           for (const [p, sub] of Object.entries(v as Record<string, Record<string, unknown>>)) {
-            if (!('type' in sub || '$ref' in sub || 'anyOf' in sub)) untyped.push(`${at}/${p}`);
+            if (!('type' in sub || 'const' in sub || '$ref' in sub || 'anyOf' in sub)) untyped.push(`${at}/${p}`);
             check(sub, `${at}/${p}`);
           }
         } else check(v, at);
