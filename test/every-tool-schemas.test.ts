@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createGenericServer, type ProjectServer, type ProjectServerOptions } from '@docforge/mcp-server';
-import { loadToolSchemas } from '@docforge/protocol';
+import { loadToolSchemas, publishedSchema } from '@docforge/protocol';
 import { ChangesetStore, changesetSha256, type ChangesetDocument } from '@docforge/changesets';
 import { EXAMPLES_DIR } from './helpers/paths.js';
 import { removeDir, tempCopy } from './helpers/projects.js';
@@ -20,7 +20,8 @@ import { useViewerRuntime } from './helpers/viewer.js';
 process.env.DOCFORGE_VIEWER_RUNTIME_DIR = useViewerRuntime().env.DOCFORGE_VIEWER_RUNTIME_DIR;
 
 const ajv = new Ajv({ allErrors: true, strict: false });
-const outputValidators = new Map<string, ValidateFunction>([...loadToolSchemas()].map(([name, s]) => [name, ajv.compile(s.output)]));
+// The full bundled output schemas (every `required` list and constraint): tools/list publishes only their outline (issue 30 item 13).
+const outputValidators = new Map<string, ValidateFunction>([...loadToolSchemas().keys()].map((name) => [name, ajv.compile(publishedSchema(`v1/tools/${name}.output.schema.json`))]));
 
 const NODE = 'CMP-AUTH-GATEWAY';
 const FUNCTION = 'code:src/index.ts#createApp';

@@ -1,18 +1,21 @@
 /**
  * The form in which `tools/list` publishes a tool's output schema (issue 30 item 13: the list is
- * what a client loads, often into a model's context). Every form here accepts exactly the values
- * its bundled source accepts and declares the same property paths with their types; only
- * annotations and indirections go. Field documentation stays in the source files under
- * `protocol/schemas`.
+ * what a client loads, often into a model's context). The published form declares the same
+ * property paths as its bundled source, each with its type and structure, and accepts every value
+ * the source accepts; annotations, indirections and validation-only keywords go (third pass:
+ * {@link outlineSchema}). The server validates its results with the full generated validators;
+ * field documentation stays in the source files under `protocol/schemas`.
  */
+import { outlineSchema } from './published-outline.js';
 
 /**
  * The published form of a bundled output schema (the bundle of
  * `v1/tools/<tool>.output.schema.json`): without annotation keywords, with the response envelope at
- * its root, and with each definition referenced once written at its use.
+ * its root, outlined ({@link outlineSchema}: property names, types and structure, no validation-only
+ * keyword), and with each definition written at its uses where that is not longer.
  */
 export function publishedOutput(schema: Record<string, unknown>): Record<string, unknown> {
-  return withSingleUseDefsInline(withEnvelopeInline(withoutAnnotations(schema)));
+  return withCheapDefsInline(outlineSchema(withEnvelopeInline(withoutAnnotations(schema))));
 }
 
 /** The `$defs` name under which a bundled output schema carries the response envelope (`v1/tool-envelope.schema.json`). */
@@ -67,13 +70,15 @@ function withoutAnnotations(schema: Record<string, unknown>): Record<string, unk
 
 
 /**
- * A copy of `schema` in which each `$defs` entry referenced exactly once (and not from inside
- * itself) replaces its reference: `{"type": "object", "$ref": "#/$defs/x"}` becomes the body of `x`
- * merged with its sibling keywords (about 50 characters less per definition). A definition whose
- * keywords would clash with the siblings of its reference stays a definition. Repeats until none
- * is left to inline.
+ * A copy of `schema` in which each `$defs` entry (not referenced from inside itself) whose body
+ * written at every use is not longer than the definition and its references replaces its
+ * references: `{"type": "object", "$ref": "#/$defs/x"}` becomes the body of `x` merged with its
+ * sibling keywords. A definition referenced once always goes (about 50 characters less); a small
+ * one (an outlined enum is `{"type":"string"}`) goes at every use. A definition whose keywords
+ * would clash with the siblings of a reference stays a definition. Repeats until none is left to
+ * inline.
  */
-function withSingleUseDefsInline(schema: Record<string, unknown>): Record<string, unknown> {
+function withCheapDefsInline(schema: Record<string, unknown>): Record<string, unknown> {
   let current = schema;
   const kept = new Set<string>();
   for (;;) {
@@ -81,7 +86,10 @@ function withSingleUseDefsInline(schema: Record<string, unknown>): Record<string
     const text = JSON.stringify(current);
     const name = Object.keys(defs).find((n) => {
       const ref = JSON.stringify(`#/$defs/${n}`);
-      return !kept.has(n) && text.split(ref).length === 2 && !JSON.stringify(defs[n]).includes(ref);
+      const body = JSON.stringify(defs[n]);
+      if (kept.has(n) || body.includes(ref)) return false;
+      const uses = text.split(ref).length - 1;
+      return uses === 1 || uses * (body.length - `{"$ref":${ref}}`.length) <= JSON.stringify(n).length + body.length + 2;
     });
     if (name === undefined) return current;
     const inlined = inlineRef(current, `#/$defs/${name}`, defs[name]!);

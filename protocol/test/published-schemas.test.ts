@@ -1,4 +1,4 @@
-// Pins what tools/list publishes (issue 29 item 5): every tool's input and output schema is self-contained (only local #/$defs refs), deterministic, compiles in a fresh `new Ajv()` with nothing added (draft-07, default options, no other schema, no formats), and accepts and rejects every fixture exactly as the generated validator does.
+// Pins what tools/list publishes (issue 29 item 5, issue 30 item 13): every tool's input and output schema is self-contained (only local #/$defs refs), deterministic and compiles in a fresh `new Ajv()` with nothing added (draft-07, default options, no other schema, no formats). Each input schema accepts and rejects every fixture exactly as the generated validator does. Each output schema is an outline (issue 30 item 13, third pass): it accepts every valid fixture, declares every property path of the full schema with a type (or its one `const` value), and carries no validation-only keyword; the full generated validator still rejects every invalid fixture (real results against the published outline: test/published-tool-schemas.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -53,23 +53,95 @@ test('published schemas are deterministic: loading again gives the same JSON', (
   }
 });
 
-test('each published input and output schema compiles in a fresh Ajv and agrees with the generated validator on every fixture', () => {
+test('each published input schema compiles in a fresh Ajv and agrees with the generated validator on every fixture', () => {
   for (const [name, pair] of schemas) {
     const generated = TOOL_VALIDATORS[name as keyof typeof TOOL_VALIDATORS];
-    for (const side of ['input', 'output'] as const) {
-      const fresh = new Ajv().compile(pair[side]);
-      const key = `${name}.${side}`;
-      const valid = fixtures(key, 'valid');
-      const invalid = fixtures(key, 'invalid');
-      assert.ok(valid.length >= 1 && invalid.length >= 1, `${key} has fixtures`);
-      for (const f of valid) {
-        assert.equal(fresh(f.value), true, `${key}/valid/${f.name}: ${JSON.stringify(fresh.errors)}`);
-        assert.equal(generated[side](f.value), true, `${key}/valid/${f.name} (generated)`);
-      }
-      for (const f of invalid) {
-        assert.equal(fresh(f.value), false, `${key}/invalid/${f.name}`);
-        assert.equal(generated[side](f.value), false, `${key}/invalid/${f.name} (generated)`);
-      }
+    const fresh = new Ajv().compile(pair.input);
+    const key = `${name}.input`;
+    const valid = fixtures(key, 'valid');
+    const invalid = fixtures(key, 'invalid');
+    assert.ok(valid.length >= 1 && invalid.length >= 1, `${key} has fixtures`);
+    for (const f of valid) {
+      assert.equal(fresh(f.value), true, `${key}/valid/${f.name}: ${JSON.stringify(fresh.errors)}`);
+      assert.equal(generated.input(f.value), true, `${key}/valid/${f.name} (generated)`);
     }
+    for (const f of invalid) {
+      assert.equal(fresh(f.value), false, `${key}/invalid/${f.name}`);
+      assert.equal(generated.input(f.value), false, `${key}/invalid/${f.name} (generated)`);
+    }
+  }
+});
+
+test('each published output schema compiles in a fresh Ajv and accepts every valid fixture; the generated validator still rejects every invalid one', () => {
+  for (const [name, pair] of schemas) {
+    const generated = TOOL_VALIDATORS[name as keyof typeof TOOL_VALIDATORS];
+    const fresh = new Ajv().compile(pair.output);
+    const key = `${name}.output`;
+    const valid = fixtures(key, 'valid');
+    const invalid = fixtures(key, 'invalid');
+    assert.ok(valid.length >= 1 && invalid.length >= 1, `${key} has fixtures`);
+    for (const f of valid) {
+      assert.equal(fresh(f.value), true, `${key}/valid/${f.name}: ${JSON.stringify(fresh.errors)}`);
+      assert.equal(generated.output(f.value), true, `${key}/valid/${f.name} (generated)`);
+    }
+    for (const f of invalid) assert.equal(generated.output(f.value), false, `${key}/invalid/${f.name} (generated)`);
+  }
+});
+
+/** Keywords that only validate: a published output schema (an outline) carries none of them. */
+const VALIDATION_ONLY = ['required', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'not', 'if', 'then', 'else', 'oneOf', 'enum', 'description', 'title'];
+
+/** Every property path a schema declares (`/result/items/*`), following local `$ref`s once per path. */
+function propertyPaths(schema: Record<string, unknown>): Set<string> {
+  const defs = (schema.$defs ?? {}) as Record<string, unknown>;
+  const out = new Set<string>();
+  const walk = (node: unknown, at: string, seen: ReadonlySet<string>): void => {
+    if (Array.isArray(node)) return node.forEach((v) => walk(v, at, seen));
+    if (node === null || typeof node !== 'object') return;
+    const record = node as Record<string, unknown>;
+    if (typeof record.$ref === 'string') {
+      const name = record.$ref.replace('#/$defs/', '');
+      if (!seen.has(name)) walk(defs[name], at, new Set([...seen, name]));
+    }
+    for (const [k, v] of Object.entries(record)) {
+      if (k === 'properties' && v !== null && typeof v === 'object') {
+        for (const [p, sub] of Object.entries(v)) (out.add(`${at}/${p}`), walk(sub, `${at}/${p}`, seen));
+      } else if (k === 'items') walk(v, `${at}/*`, seen);
+      else if (k !== '$defs' && k !== '$ref') walk(v, at, seen);
+    }
+  };
+  walk(schema, '', new Set());
+  return out;
+}
+
+/** Every keyword name used as a schema keyword in `node` (property and `$defs` names are not keywords). */
+function keywords(node: unknown, names = false): string[] {
+  if (Array.isArray(node)) return node.flatMap((v) => keywords(v));
+  if (node === null || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([k, v]) => [...(names ? [] : [k]), ...keywords(v, !names && (k === 'properties' || k === '$defs'))]);
+}
+
+test('each published output schema declares every property path of the full schema, each with a type, and no validation-only keyword', () => {
+  for (const [name, pair] of schemas) {
+    const full = publishedSchema(`v1/tools/${name}.output.schema.json`);
+    assert.deepEqual([...propertyPaths(pair.output)].sort(), [...propertyPaths(full)].sort(), `${name}: every returned field is declared`);
+    const used = new Set(keywords(pair.output));
+    assert.deepEqual(VALIDATION_ONLY.filter((k) => used.has(k)), [], `${name}: no validation-only keyword`);
+    assert.ok(!JSON.stringify(pair.output).includes('"additionalProperties":false'), `${name}: additionalProperties is only kept as a schema`);
+    const untyped: string[] = [];
+    const check = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) return node.forEach((v) => check(v, at));
+      if (node === null || typeof node !== 'object') return;
+      for (const [k, v] of Object.entries(node)) {
+        if ((k === 'properties' || k === '$defs') && v !== null && typeof v === 'object') {
+          for (const [p, sub] of Object.entries(v as Record<string, Record<string, unknown>>)) {
+            if (!('type' in sub || 'const' in sub || '$ref' in sub || 'anyOf' in sub)) untyped.push(`${at}/${p}`);
+            check(sub, `${at}/${p}`);
+          }
+        } else check(v, at);
+      }
+    };
+    check(pair.output, '');
+    assert.deepEqual(untyped, [], `${name}: every declared property has a type`);
   }
 });
