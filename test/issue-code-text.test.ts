@@ -52,6 +52,24 @@ describe('pino (lib, pino.js, docs)', () => {
     assert.ok(named === 0 && caller > named, JSON.stringify(ids));
   });
 
+  test('a pasted error message (four words or more) finds the function that throws it first, above the pages that talk about it (issue 31 item 2)', () => {
+    for (const [file, message, owner] of [
+      ['lib/transport.js', 'only one of target or targets can be specified', 'code:lib/transport.js#transport'],
+      ['lib/transport-stream.js', 'exported worker is not a function', 'code:lib/transport-stream.js#loadTransportStreamBuilder'],
+    ] as const) {
+      lineOf(path.join(PINO_DIR, file), `'${message}'`);
+      const items = search(root, message, 5);
+      assert.equal(items[0]!.id, owner, `${message}: ${JSON.stringify(items.map((i) => i.id))}`);
+    }
+    // A function whose doc comment holds none of the words shows the line that says the message.
+    const line = lineOf(path.join(PINO_DIR, 'lib/transport.js'), 'only one of target or targets can be specified');
+    const [first] = search(root, 'only one of target or targets can be specified', 1);
+    assert.equal(first!.excerpt, `line ${line}: ${readFileSync(path.join(PINO_DIR, 'lib/transport.js'), 'utf8').split('\n')[line - 1]!.trim()}`);
+    // Three words are said word for word in too many places to count as a pasted message.
+    const short = search(root, 'target or targets', 5);
+    assert.ok(short.length > 0);
+  });
+
   test('a one-file edit of a string literal alone (same lines, same declarations) is searchable after the incremental build', () => {
     const file = path.join(root, 'lib/tools.js');
     writeFileSync(file, readFileSync(file, 'utf8').replace("err.code === 'EPIPE'", "err.code === 'EPIPEX'"));

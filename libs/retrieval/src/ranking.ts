@@ -15,6 +15,7 @@
  * code symbols are not crowded out by long pages. Every candidate is then scored (higher is better):
  *
  *   score = NAME * name + HEADING * heading + TEXT * text + EXACT_TITLE * [title, or a code node's qualified name, equals the query]
+ *           + PHRASE * [one of the node's code lines holds the query (4 words or more) word for word: ranking-phrase.ts]
  *           + ALL_TERMS * [every query word, or an expansion of it, occurs in the node, or its own name (with kind words) covers every query word]
  *           + [a "where is X" question and a code node outside `.d.ts` files and test sources] * (CODE_INTENT + DEFINITION * definitionPrior)
  *           + BODY * [otherwise: a function or method with a body, so an implementation leads its one-line declaration]
@@ -42,6 +43,7 @@ import { ftsExpression, type FtsCandidate, type FtsMatch, type IndexReader, type
 import { analyseQuery, termPhrases, wordStem, STOP_WORDS, type AnalysedQuery } from './query.js';
 import { candidateTier, documentFrequencies, MATCH_TIER } from './ranking-candidates.js';
 import { nameForm, recall, recallQuery, wordsOf } from './ranking-match.js';
+import { phraseRows, queryPhrase } from './ranking-phrase.js';
 
 export { ABBREVIATIONS, analyseQuery, EXPANSION_WEIGHT, MAX_QUERY_PHRASES, QUESTION_WORDS, STOP_WORDS, wordStem } from './query.js';
 export type { AnalysedQuery, DroppedTerm, QueryTerm } from './query.js';
@@ -61,7 +63,7 @@ export const DOC_FACTOR = 0.7;
  */
 export const CODE_TEXT_FACTOR = 0.5;
 /** Score weights of {@link rankNodes}. */
-export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1, allTerms: 0.25, codeIntent: 0.5, definition: 0.3, body: 0.02 });
+export const RANK_WEIGHTS = Object.freeze({ name: 1, heading: 0.35, text: 0.6, exactTitle: 1, phrase: 1, allTerms: 0.25, codeIntent: 0.5, definition: 0.3, body: 0.02 });
 
 /**
  * A question about where something is implemented ("where is the request id generated", "where
@@ -217,7 +219,11 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   for (const t of analysed.terms) groups.set(t.group, [...(groups.get(t.group) ?? []), ...termPhrases(t)]);
   const all: FtsMatch = { mode: 'all', groups: [...groups.values()] };
   // Every query word in the node's own text, or every one in its code text.
-  const allRows = new Set([...reader.ftsMatchingRowids(all, [...candidates.keys()]), ...(codeScore.size === 0 ? [] : reader.ftsMatchingRowids(all, [...codeScore.keys()], true))]);
+  const codeAll = codeScore.size === 0 ? [] : reader.ftsMatchingRowids(all, [...codeScore.keys()], true);
+  const allRows = new Set([...reader.ftsMatchingRowids(all, [...candidates.keys()]), ...codeAll]);
+  // The query word for word in one of a node's code lines (ranking-phrase.ts).
+  const phrase = queryPhrase(query);
+  const verbatim = phrase === null ? new Set<number>() : phraseRows(reader, phrase, codeAll.sort((a, b) => codeScore.get(b)! - codeScore.get(a)! || a - b));
   const codeIntent = hasCodeIntent(query);
   // Kind words of a "where is X" question ("… the ledger store interface"): the node kinds they name.
   const hintedKinds = new Set(codeIntent ? analysed.terms.filter((t) => t.weight === 1 && Object.hasOwn(KIND_WORDS, t.word)).flatMap((t) => KIND_WORDS[t.word]!) : []);
@@ -239,7 +245,7 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
     const exactTitle = titleForms.includes(analysed.wanted) ? 1 : 0;
     const inTests = TEST_PATH.test(row.source_path);
     const implementation = codeIntent && isCode && !DECLARATION_FILE.test(row.source_path) && !inTests;
-    const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore + RANK_WEIGHTS.exactTitle * exactTitle + (allRows.has(row.rowid) || own.r >= 1 ? RANK_WEIGHTS.allTerms : 0)
+    const raw = RANK_WEIGHTS.name * nameScore + RANK_WEIGHTS.heading * heading + RANK_WEIGHTS.text * textScore + RANK_WEIGHTS.exactTitle * exactTitle + (verbatim.has(row.rowid) ? RANK_WEIGHTS.phrase : 0) + (allRows.has(row.rowid) || own.r >= 1 ? RANK_WEIGHTS.allTerms : 0)
       + (implementation ? RANK_WEIGHTS.codeIntent + RANK_WEIGHTS.definition * definitionPrior(row, hintedKinds) : 0)
       + (!implementation && isCode && CALLABLE_KINDS.has(row.kind) && row.end_line > row.start_line ? RANK_WEIGHTS.body : 0);
     const score = raw * (inTests ? TEST_FACTOR : 1) * (codeIntent && !isCode ? DOC_FACTOR : 1);

@@ -250,3 +250,17 @@ export function ftsCodeCandidates(sql: StatementCache, fts: string, filters: Nod
     LIMIT ?`).all(...params) as CandidateRow<RankedFtsCandidate>[];
   return rows.map(decode);
 }
+
+/**
+ * The kept code lines (issue 31 item 1) of each given row that has any, unpacked up to
+ * `maxChars` characters each (`<line>\t<text>` lines joined by `\n`): one primary-key read per row.
+ */
+export function nodeCodeLines(sql: StatementCache, rowids: readonly number[], maxChars: number): Map<number, string> {
+  const code = sql.pluck('SELECT lines FROM node_code WHERE rowid = ?');
+  const out = new Map<number, string>();
+  for (const rowid of rowids) {
+    const packed = code.get(BigInt(rowid)) as Uint8Array | undefined;
+    if (packed !== undefined) out.set(rowid, unpackCodeLines(packed, maxChars));
+  }
+  return out;
+}

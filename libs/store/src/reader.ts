@@ -5,7 +5,7 @@ import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
 import { countsByKind, facetValues, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, sourceStats, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
 import { ftsExpression, type FtsMatch } from './fts-match.js';
-import { ftsCandidates, ftsCodeCandidates, ftsDocumentCount, ftsFewMatches, ftsFirstMatches, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource, type RankedFtsCandidate } from './reader-fts.js';
+import { ftsCandidates, ftsCodeCandidates, ftsDocumentCount, ftsFewMatches, ftsFirstMatches, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, nodeCodeLines, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource, type RankedFtsCandidate } from './reader-fts.js';
 import { distinctRelations, edgeMention, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
 /** A better-sqlite3 connection (read-only for published indexes). */
@@ -235,6 +235,14 @@ export class IndexReader {
   /** The given rowids (at most a few thousand) that match `match`; with `code`, whose code text matches it (issue 31 item 1). */
   ftsMatchingRowids(match: FtsMatch, rowids: readonly number[], code = false): number[] {
     return ftsMatchingRowids(this.#sql, ftsExpression(code ? { ...match, fields: 'all' } : match), rowids, code ? 'code_fts' : 'node_fts');
+  }
+
+  /**
+   * The kept code lines of each given row that has any (issue 31 item 1), at most `maxChars`
+   * characters each, as `<line>\t<text>` lines joined by `\n`; at most a few dozen rows per call.
+   */
+  codeLines(rowids: readonly number[], maxChars: number): Map<number, string> {
+    return nodeCodeLines(this.#sql, rowids, maxChars);
   }
 
   /**
