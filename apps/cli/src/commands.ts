@@ -71,7 +71,7 @@ async function withManager<T>(root: string, options: SyncOptions, fn: (manager: 
 
 /** `docforge init DIR`: writes docforge.toml after scanning DIR. Returns the exit code. */
 export async function runInit(dir: string, json: boolean): Promise<number> {
-  const { initProject } = await import('@docforge/project');
+  const { initProject } = await import('@docforge/init');
   const result = initProject(dir);
   if (json) printRaw(JSON.stringify(result, null, 2));
   else {

@@ -23,6 +23,11 @@ export interface LinkRef {
   /** 1-based line of the link in the source file. */
   line: number;
   /**
+   * Set when the link is written from the site root (`/commands/npm-install`): `target_path` is then
+   * project-relative, and the resolver also tries it under the linking page's content root.
+   */
+  site_root?: true;
+  /**
    * Set for a mention (issue 9 item 2) instead of a link: the text of an inline code span or of a
    * link, and the section holding it; `target_path` is then ''. Resolved against code nodes by
    * {@link resolveGraph}.

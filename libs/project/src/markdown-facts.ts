@@ -45,7 +45,7 @@ export interface MarkdownMention {
 export interface MarkdownFacts {
   anchors: Anchor[];
   /** Relative links, and mentions (`target_path` empty, `mention` set) resolved later against code nodes. */
-  links: { target_path: string; anchor: string | null; line: number; mention?: MarkdownMention }[];
+  links: { target_path: string; anchor: string | null; line: number; site_root?: true; mention?: MarkdownMention }[];
   /** Same-file fragment links (`#section`), fragment decoded; a bare `#` is not one. */
   selfLinks: { anchor: string; line: number }[];
   /** Relative links whose path (after percent-decoding) leaves the project root (`../../etc/passwd`, `%2e%2e/x`); never followed. */
@@ -66,7 +66,7 @@ function safeDecode(value: string): string {
  * Resolves a Markdown href against the linking file (percent-decoded first). Returns null for
  * external links and in-page anchors, and `'outside'` for a target escaping the root.
  */
-function resolveHref(href: string, fromPath: string): { target_path: string; anchor: string | null } | 'outside' | null {
+function resolveHref(href: string, fromPath: string): { target_path: string; anchor: string | null; site_root?: true } | 'outside' | null {
   const trimmed = href.trim();
   if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('//')) return null;
   if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed)) return null;
@@ -83,7 +83,8 @@ function resolveHref(href: string, fromPath: string): { target_path: string; anc
   while (normalized.length > 1 && normalized.endsWith('/')) normalized = normalized.slice(0, -1);
   const anchor = fragment === '' ? null : safeDecode(fragment).normalize('NFC');
   // Paths and anchors compare in NFC (issue 30 item 3); the resolver maps the path to the file's real name.
-  return { target_path: normalized.normalize('NFC'), anchor };
+  // A path from the site root may name a page under the linking page's content root (resolve-refs.ts).
+  return pathPart.startsWith('/') ? { target_path: normalized.normalize('NFC'), anchor, site_root: true } : { target_path: normalized.normalize('NFC'), anchor };
 }
 
 /**

@@ -319,6 +319,7 @@ export class IncrementalResolver {
     const ctx: RefContext = {
       winners: this.winners, lost: this.lost, firstNodeOf: this.firstNodeOf, sourcePaths: this.sourcePaths, codePaths: this.codePaths,
       names: () => this.currentNames(incoming), isCodeSourcePath: input.isCodeSourcePath, pathExists: input.pathExists,
+      contentRoots: input.descriptor.sources.content_roots,
     };
     for (const path of dirty) {
       const source = incoming.get(path);

@@ -77,6 +77,8 @@ export interface RefContext {
   names: () => CodeNames;
   isCodeSourcePath?: (path: string) => boolean;
   pathExists?: (path: string) => boolean;
+  /** The descriptor's content roots, for links written from the site root ({@link siteRooted}). */
+  contentRoots?: readonly string[];
 }
 
 /** Per resolution context: source and code paths by their NFC form, for the paths not already in NFC (built on first need). */
@@ -240,9 +242,10 @@ function resolvePathLink(run: SourceRun, original: LinkRef): void {
   const broken = (message: string): void => {
     run.issues.push({ severity: 'warning', code: 'broken_link', message: `${source.path}:${original.line}: ${message}`, path: source.path, line: original.line, node_id: original.from_id });
   };
-  record?.path(original.target_path);
-  const real = realPathOf(ctx, original.target_path);
-  const link = pageLink(run, real === original.target_path ? original : { ...original, target_path: real }, broken);
+  const rooted = siteRooted(run, original);
+  record?.path(rooted.target_path);
+  const real = realPathOf(ctx, rooted.target_path);
+  const link = pageLink(run, real === rooted.target_path ? rooted : { ...rooted, target_path: real }, broken);
   if (link === null) return;
   let relation: string;
   let target: string | undefined;
@@ -269,6 +272,31 @@ function resolvePathLink(run: SourceRun, original: LinkRef): void {
   }
   if (target === undefined || target === link.from_id) return;
   run.addCandidate({ source_id: link.from_id, relation, target_id: target, source_path: source.path, line: link.line });
+}
+
+/** Whether `target` names a source, a code file or (without an extension) a page of the project. */
+function knownTarget(ctx: RefContext, target: string): boolean {
+  const real = realPathOf(ctx, target);
+  if (ctx.codePaths.has(real) || ctx.sourcePaths.has(real)) return true;
+  return extensionless(real) && pageCandidates(real).some((candidate) => ctx.sourcePaths.has(candidate));
+}
+
+/**
+ * A link written from the site root (`/commands/npm-install`), as documentation sites (Docusaurus,
+ * MkDocs, Hugo) publish a content folder at `/`: unchanged when its path names something from the
+ * project root, else the same path under the content root holding the linking page when that names
+ * a source, a code file or a page; otherwise unchanged (and reported broken as before). Every path
+ * tried is recorded, so an incremental resolution re-checks the link when one appears.
+ */
+function siteRooted(run: SourceRun, link: LinkRef): LinkRef {
+  const { ctx, record, source } = run;
+  const roots = ctx.contentRoots;
+  if (link.site_root !== true || roots === undefined || knownTarget(ctx, link.target_path)) return link;
+  const root = roots.filter((r) => r !== '.' && source.path.startsWith(`${r}/`)).sort((a, b) => b.length - a.length)[0];
+  if (root === undefined) return link;
+  const candidate = `${root}/${link.target_path}`;
+  if (record !== undefined) for (const path of [candidate, ...(extensionless(candidate) ? pageCandidates(candidate) : [])]) record.path(path);
+  return knownTarget(ctx, candidate) ? { ...link, target_path: candidate } : link;
 }
 
 /**

@@ -115,6 +115,7 @@ export function resolveGraph(input: ResolveInput): ResolvedGraph {
   const counts: MentionCounts = { edges: 0, linked: 0, bare_leaf: 0, ambiguous: 0 };
   const ctx = {
     winners, lost, firstNodeOf, sourcePaths, codePaths: input.codePaths, isCodeSourcePath: input.isCodeSourcePath, pathExists: input.pathExists,
+    contentRoots: input.descriptor.sources.content_roots,
     names: (): CodeNames => (names ??= codeNames(winners, sources)),
   };
   /** Candidate edges bucketed by source id: sorting many small buckets beats one 50k-edge sort. */

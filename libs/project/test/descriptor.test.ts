@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DocforgeError } from '@docforge/core';
-import { loadDescriptor, MAX_DESCRIPTOR_BYTES, MIN_MAX_OUTPUT_CHARS, renderDescriptor } from '../src/index.js';
+import { loadDescriptor, MAX_DESCRIPTOR_BYTES, MIN_MAX_OUTPUT_CHARS } from '../src/index.js';
 import { removeTree, tempTree } from './helpers.js';
 
 function loadText(text: string, extra: Record<string, string> = {}): ReturnType<typeof loadDescriptor> {
@@ -171,18 +171,6 @@ test('missing docforge.toml is descriptor_invalid with a clear message', () => {
     removeTree(root);
   }
   assert.throws(() => loadDescriptor('/nonexistent/docforge-root'), (error: unknown) => error instanceof DocforgeError && error.code === 'descriptor_invalid');
-});
-
-test('renderDescriptor output loads back with the same values', () => {
-  const text = renderDescriptor({ id: 'my-proj', name: 'My "Proj"', content_roots: ['docs'], code_roots: ['lib', 'src'], code: ['typescript'] });
-  const d = loadText(text);
-  assert.deepEqual(d.project, { id: 'my-proj', name: 'My "Proj"' });
-  assert.deepEqual(d.sources.content_roots, ['docs']);
-  assert.deepEqual(d.sources.code_roots, ['lib', 'src']);
-  assert.deepEqual(d.adapter.code, ['typescript']);
-  const none = loadText(renderDescriptor({ id: 'p', name: 'P', content_roots: ['.'], code_roots: [], code: [] }));
-  assert.deepEqual(none.adapter.code, []);
-  assert.deepEqual(none.sources.content_roots, ['.']);
 });
 
 function expectFileRefused(root: string, pattern: RegExp): void {

@@ -223,6 +223,31 @@ test('Docusaurus-style links without .md resolve to <path>.md, <path>/index.md o
   assert.match(anchored.issues.find((item) => item.code === 'broken_link')!.message, /"docs\/guides\/install\.md#nope": that file has no section or anchor "nope"/);
 });
 
+test('a link from the site root (/commands/npm-install, as npm\'s and Docusaurus pages write them) names the page under the linking page\'s content root when nothing is there from the project root', () => {
+  const site = testDescriptor({ sources: { content_roots: ['docs/content', 'guides'], code_roots: ['lib'], exclude: [] } });
+  const parse = (path: string, text: string): ResolveSource => {
+    const result = parseContentSource({ path, text, descriptor: site });
+    return { path, nodes: result.nodes, edges: result.edges, links: result.links };
+  };
+  const sources = [
+    parse('docs/content/commands/npm-ci.md', '# npm ci\n\nSee [npm install](/commands/npm-install), [the config](/using-npm/config#ci-name), [gone](/commands/npm-gone) and [lib](/lib/ci.js).\n'),
+    parse('docs/content/commands/npm-install.md', '# npm install\n'),
+    parse('docs/content/using-npm/config.md', '# config\n\n## ci-name\n'),
+    // A page of another content root: its site root is that root.
+    parse('guides/start.md', '# Start\n\n[install](/commands/npm-install)\n'),
+    codeModule('lib/ci.js'),
+  ].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const graph = resolveGraph({ descriptor: site, sources, codePaths: new Set(['lib/ci.js']), pathExists: () => false });
+  const from = (path: string): string[] => graph.edges.filter((e) => e.source_path === path).map((e) => `${e.relation} ${e.target_id}`).sort();
+  // `/lib/ci.js` names a project file from the project root: that reading wins.
+  assert.deepEqual(from('docs/content/commands/npm-ci.md'), ['documents code:lib/ci.js', 'relates_to commands/npm-install', 'relates_to using-npm/config']);
+  assert.deepEqual(from('guides/start.md'), []);
+  const broken = graph.issues.filter((item) => item.code === 'broken_link').map((item) => `${item.path}:${item.message}`);
+  assert.equal(broken.length, 2, broken.join('\n'));
+  assert.match(broken[0]!, /docs\/content\/commands\/npm-ci\.md:.*"commands\/npm-gone" does not resolve to a page/);
+  assert.match(broken[1]!, /guides\/start\.md:.*"commands\/npm-install" does not resolve to a page/);
+});
+
 test('mentions: a distinctive compound name of exactly one top-level declaration links; plain words, member names and shared names do not', () => {
   const guide = parsed('docs/guide.md', [
     '# Guide',

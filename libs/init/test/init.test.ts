@@ -5,7 +5,8 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DocforgeError } from '@docforge/core';
-import { initProject, loadDescriptor, parseContentSource, resolveGraph, walkSources } from '../src/index.js';
+import { loadDescriptor, parseContentSource, resolveGraph, walkSources } from '@docforge/project';
+import { initProject, renderDescriptor } from '../src/index.js';
 import { removeTree, tempTree } from './helpers.js';
 
 const FASTIFY = fileURLToPath(new URL('../../../../node_modules/fastify', import.meta.url));
@@ -118,4 +119,26 @@ test('init rejects a bad id and a missing directory', () => {
   } finally {
     removeTree(root);
   }
+});
+
+/** The descriptor a text loads to (written to a temporary project, then removed). */
+function loadText(text: string): ReturnType<typeof loadDescriptor> {
+  const root = tempTree({ 'docforge.toml': text });
+  try {
+    return loadDescriptor(root);
+  } finally {
+    removeTree(root);
+  }
+}
+
+test('renderDescriptor output loads back with the same values', () => {
+  const text = renderDescriptor({ id: 'my-proj', name: 'My "Proj"', content_roots: ['docs'], code_roots: ['lib', 'src'], code: ['typescript'] });
+  const d = loadText(text);
+  assert.deepEqual(d.project, { id: 'my-proj', name: 'My "Proj"' });
+  assert.deepEqual(d.sources.content_roots, ['docs']);
+  assert.deepEqual(d.sources.code_roots, ['lib', 'src']);
+  assert.deepEqual(d.adapter.code, ['typescript']);
+  const none = loadText(renderDescriptor({ id: 'p', name: 'P', content_roots: ['.'], code_roots: [], code: [] }));
+  assert.deepEqual(none.adapter.code, []);
+  assert.deepEqual(none.sources.content_roots, ['.']);
 });

@@ -5,7 +5,7 @@
 import { existsSync, linkSync, lstatSync, readdirSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { errors } from '@docforge/core';
-import { BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN } from './descriptor-types.js';
+import { BUILTIN_CODE_ADAPTERS, DESCRIPTOR_FILE, ID_PATTERN } from '@docforge/project';
 
 export interface DescriptorTemplate {
   id: string;
