@@ -70,6 +70,26 @@ describe('pino (lib, pino.js, docs)', () => {
     assert.ok(short.length > 0);
   });
 
+  test('a pasted message that holds language keywords (import, default, export, this, while) still finds the function that throws it first', () => {
+    const project = path.join(tempDir('docforge-codetext-keywords-'), 'p');
+    mkdirSync(path.join(project, 'src'), { recursive: true });
+    writeFileSync(path.join(project, 'src', 'a.js'), [
+      'function zetaHandler() {',
+      "  throw new Error('cannot import default export from this module while loading plugin');",
+      '}',
+      'function wrongOne() {',
+      '  // plugin loading: cannot export module',
+      "  return 'loading plugin module cannot export';",
+      '}',
+      "function pluginLoader() { return 'module' }",
+      'module.exports = { zetaHandler, wrongOne, pluginLoader };',
+      '',
+    ].join('\n'));
+    writeFileSync(path.join(project, 'docforge.toml'), 'schema_version = 1\n[project]\nid = "p"\n[sources]\ncontent_roots = []\ncode_roots = ["src"]\n[adapter]\ncode = "typescript"\n');
+    const items = search(project, 'cannot import default export from this module while loading plugin', 4);
+    assert.equal(items[0]!.id, 'code:src/a.js#zetaHandler', JSON.stringify(items.map((i) => i.id)));
+  });
+
   test('a one-file edit of a string literal alone (same lines, same declarations) is searchable after the incremental build', () => {
     const file = path.join(root, 'lib/tools.js');
     writeFileSync(file, readFileSync(file, 'utf8').replace("err.code === 'EPIPE'", "err.code === 'EPIPEX'"));

@@ -223,7 +223,8 @@ export function rankNodes(reader: IndexReader, query: string, filters: NodeFilte
   const allRows = new Set([...reader.ftsMatchingRowids(all, [...candidates.keys()]), ...codeAll]);
   // The query word for word in one of a node's code lines (ranking-phrase.ts).
   const phrase = queryPhrase(query);
-  const verbatim = phrase === null ? new Set<number>() : phraseRows(reader, phrase, codeAll.sort((a, b) => codeScore.get(b)! - codeScore.get(a)! || a - b));
+  // Every code candidate, best first: a pasted message may hold words code text leaves out (keywords such as `import`, `while`).
+  const verbatim = phrase === null ? new Set<number>() : phraseRows(reader, phrase, [...codeScore.keys()].sort((a, b) => codeScore.get(b)! - codeScore.get(a)! || a - b));
   const codeIntent = hasCodeIntent(query);
   // Kind words of a "where is X" question ("… the ledger store interface"): the node kinds they name.
   const hintedKinds = new Set(codeIntent ? analysed.terms.filter((t) => t.weight === 1 && Object.hasOwn(KIND_WORDS, t.word)).flatMap((t) => KIND_WORDS[t.word]!) : []);
