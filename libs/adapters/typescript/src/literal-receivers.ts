@@ -138,8 +138,9 @@ export class LiteralReceivers {
 
   /**
    * Whether the key may be written at run time in `mod`: under a root of `own`, any write of that
-   * key or of an unknown key (`*`); under any other root, a write of that same key (a computed key
-   * is compared by its binding).
+   * key or of an unknown key (`*`), and for a string key any computed write whose key is not a
+   * proven Symbol; under any other root, a write of that same key (a computed key is compared by its
+   * binding).
    */
   private writtenAtRunTime(mod: ModuleInfo, own: ReadonlySet<string>, name: string, identity: string | null): boolean {
     for (const [root, keys] of Object.entries(mod.data.mutated ?? {})) {
@@ -149,9 +150,16 @@ export class LiteralReceivers {
           if (own.has(root)) return true;
           continue;
         }
-        if (identity !== null && key.startsWith('[') && key.endsWith(']')) {
-          const written = this.keyIdentity(mod, null, key.slice(1, -1));
-          if (written === identity || (written === null && own.has(root))) return true;
+        if (key.startsWith('[') && key.endsWith(']')) {
+          const dotted = key.slice(1, -1);
+          if (identity !== null) {
+            const written = this.keyIdentity(mod, null, dotted);
+            if (written === identity || (written === null && own.has(root))) return true;
+          } else if (own.has(root) && !(mod.data.symbols ?? []).includes(dotted)) {
+            // A string key (`f`) may be written through any computed key but a proven Symbol
+            // (`const k = 'f'; X[k] = g`): no guessed edge.
+            return true;
+          }
         }
       }
     }

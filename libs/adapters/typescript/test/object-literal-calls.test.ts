@@ -121,8 +121,12 @@ const NEGATIVE: Record<string, string> = {
   'neg/twice.js': `${FNS}const lit = { run }\nconst lit2 = { run: other }\nfunction twice () { const o = {}; Object.setPrototypeOf(o, lit); Object.setPrototypeOf(o, lit2); return o.run() }\n`,
   'neg/creator-param.js': `${FNS}const lit = { run }\nfunction make (lit) { return Object.create(lit) }\nfunction viaParam () { const o = {}; Object.setPrototypeOf(o, make()); return o.run() }\n`,
   'neg/let-module.js': `let keys = require('./keys-mod')\nkeys = {}\nconst { kRun } = keys\nconst lit = { [kRun]: function () {} }\nfunction viaLetModule () { const o = Object.create(lit); return o[kRun]() }\n`,
+  // A string key written through a computed key that may hold it (break-it trial F2).
+  'neg/computed-write.js': `${FNS}const lit = { run }\nconst k = 'run'; lit[k] = other\nfunction viaComputedWrite () { return lit.run() }\n`,
   'keys-mod.js': "module.exports = { kRun: Symbol('run') }\n",
   'pos/set-prototype.js': `${FNS}const lit = { run }\nfunction make () { return Object.create(lit) }\nfunction viaSet () {\n  const o = { other }; Object.setPrototypeOf(o, make())\n  return o.run()\n}\n`,
+  // A write through a proven Symbol key cannot reach the string key `run`.
+  'pos/symbol-write.js': `${FNS}const kSym = Symbol('s')\nconst lit = { run, [kSym]: other }\nlit[kSym] = other\nfunction viaSymbolWrite () { return lit.run() }\n`,
   'pos/spread-before.js': `${FNS}const extra = {}\nconst before = { ...extra, run }\nfunction viaSpreadBefore () { return before.run() }\n`,
 };
 
@@ -134,6 +138,7 @@ test('no edge where the binding is not proven: reassigned let, spread after the 
   }
   // The controls: a spread before the key cannot override it; a prototype set on a line before the call by a
   // module-level function that only returns `Object.create(lit)`, the local's own keys not naming the key.
+  assert.deepEqual(callsIn(result, 'pos/symbol-write.js').filter((e) => e.includes('#run')), ['code:pos/symbol-write.js#viaSymbolWrite -> code:pos/symbol-write.js#run @7']);
   assert.deepEqual(callsIn(result, 'pos/spread-before.js'), ['code:pos/spread-before.js#viaSpreadBefore -> code:pos/spread-before.js#run @6']);
   assert.deepEqual(callsIn(result, 'pos/set-prototype.js').filter((e) => e.includes('#run')), ['code:pos/set-prototype.js#viaSet -> code:pos/set-prototype.js#run @8']);
 });
