@@ -148,11 +148,7 @@ export function ftsExcerptSources(sql: StatementCache, fts: string, rowids: read
     FROM node_fts WHERE node_fts MATCH ? AND rowid IN (${placeholders(rowids.length)})`)
     .all(SNIPPET_MAX_BODY_CHARS, fts, ...rowids.map((r) => BigInt(r))) as { rowid: number | bigint; snippet: string | null }[];
   const head = sql.pluck('SELECT substr(body, 1, ?) FROM nodes WHERE rowid = ?');
-  const code = sql.pluck('SELECT lines FROM node_code WHERE rowid = ?');
-  const codeLines = (rowid: number): string | null => {
-    const packed = code.get(BigInt(rowid)) as Uint8Array | undefined;
-    return packed === undefined ? null : unpackCodeLines(packed, headChars);
-  };
+  const codeLines = (rowid: number): string | null => nodeCodeLines(sql, [rowid], headChars).get(rowid) ?? null;
   // A row found by its code text alone (issue 31 item 1) does not match node_fts: its code lines only.
   const found = new Set(rows.map((row) => Number(row.rowid)));
   const codeOnly = rowids.filter((rowid) => !found.has(rowid)).map((rowid) => ({ rowid, snippet: null, head: null, code: codeLines(rowid) }));
