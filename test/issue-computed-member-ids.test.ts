@@ -21,6 +21,9 @@ test('computed member ids: source text in the id, and a vanished code id makes a
   const id = 'code:src/pool.ts#MockPool.[Symbols%2EkConnected]';
   const node = (await server.call('docforge_get_node', { node_id: id })).result!.node as Json;
   assert.equal(node.title, '[Symbols.kConnected]');
+  // The key as written in the source names the same node (the break-it trial's bare node_not_found).
+  const natural = (await server.call('docforge_get_node', { node_id: 'code:src/pool.ts#MockPool.[Symbols.kConnected]' })).result!.node as Json;
+  assert.equal(natural.id, id);
   const registered = (await server.call('docforge_register_changes', {
     operations: [{ op: 'relationship_update', source_id: 'CMP-LEDGER', add: [{ relation: 'relates_to', target_id: id }] }],
   })).result!;

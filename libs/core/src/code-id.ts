@@ -42,6 +42,26 @@ export function decodeMemberName(segment: string): string {
 }
 
 /**
+ * A code id as the index holds it when a client wrote a computed member's key as in the source
+ * (`code:src/pool.js#Pool.[Symbols.kConnected]`): each `.` inside brackets of the qualified name
+ * written `%2E` ({@link encodeMemberName}), so it is not read as the qualified-name separator. An
+ * id already in that form, or any other id, is returned unchanged (`%` is left alone: `%2E` must
+ * stay one escape).
+ */
+export function canonicalCodeId(id: string): string {
+  const hash = id.indexOf('#');
+  if (!id.startsWith(CODE_ID_PREFIX) || hash < 0 || !id.includes('[', hash)) return id;
+  let depth = 0;
+  let out = id.slice(0, hash + 1);
+  for (const ch of id.slice(hash + 1)) {
+    if (ch === '[') depth += 1;
+    else if (ch === ']' && depth > 0) depth -= 1;
+    out += ch === '.' && depth > 0 ? '%2E' : ch;
+  }
+  return out;
+}
+
+/**
  * The id of a code node.
  * @param path project-relative POSIX path of the file (not yet encoded)
  * @param qualifiedName dotted name inside the file (`Class.method`); omitted, null or empty for the module

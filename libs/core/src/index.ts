@@ -11,7 +11,7 @@ export { edgeIdentityKey, parseEdgeIdentityKey, EDGE_KEY_SEPARATOR } from './edg
 export { argumentsError } from './arguments-error.js';
 export type { CursorTextReason } from './cursor-text.js';
 export { decodeCursorText } from './cursor-text.js';
-export { CODE_ID_PREFIX, encodeCodePath, decodeCodePath, codeId, parseCodeId, encodeMemberName, decodeMemberName } from './code-id.js';
+export { CODE_ID_PREFIX, encodeCodePath, decodeCodePath, codeId, parseCodeId, encodeMemberName, canonicalCodeId, decodeMemberName } from './code-id.js';
 export { isLogLevel, envLogLevel, repeatedOption, type OptionToken } from './cli-options.js';
 export { ACCESS_ID_PATTERN, ACCESS_ID_RULE, MAX_ACCESS_ID_LENGTH, accessIdProblem } from './access-id.js';
 export { LOG_LEVELS, readDocforgeConfig, NO_TEST_FAULTS, WORKER_CONFIG_ENV, type DocforgeConfig, type TestFaults, type Environment } from './config.js';

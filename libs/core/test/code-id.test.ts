@@ -1,7 +1,7 @@
 // Pins code node ids: `#` and `%` in the path part are percent-encoded, so the first `#` always starts the qualified name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { codeId, decodeCodePath, decodeMemberName, encodeCodePath, encodeMemberName, parseCodeId } from '../src/index.js';
+import { canonicalCodeId, codeId, decodeCodePath, decodeMemberName, encodeCodePath, encodeMemberName, parseCodeId } from '../src/index.js';
 
 test('ordinary paths are unchanged; # and % in a path are encoded', () => {
   assert.equal(codeId('src/a.ts'), 'code:src/a.ts');
@@ -42,4 +42,13 @@ test('a computed member keeps its key text: only . and % inside the brackets are
   // The id's qualified name splits on "." into the class and the whole member.
   const id = codeId('lib/mock/mock-pool.js', `MockPool.${encodeMemberName('[Symbols.kConnected]')}`);
   assert.deepEqual(parseCodeId(id)!.qualifiedName!.split('.'), ['MockPool', '[Symbols%2EkConnected]']);
+});
+
+test('canonicalCodeId escapes the dots inside a computed key written as in the source, and leaves every other id as it is', () => {
+  assert.equal(canonicalCodeId('code:src/pool.js#Pool.[Symbols.kConnected]'), 'code:src/pool.js#Pool.[Symbols%2EkConnected]');
+  assert.equal(canonicalCodeId('code:src/pool.js#Pool.[Symbols%2EkConnected]'), 'code:src/pool.js#Pool.[Symbols%2EkConnected]');
+  assert.equal(canonicalCodeId('code:src/pool.js#Pool.[a.b].get'), 'code:src/pool.js#Pool.[a%2Eb].get');
+  // The path part and ids without a computed key are not touched.
+  for (const id of ['code:src/a.b[1].js#f.g', 'code:src/a.js', 'code:src/a.js#A.b', 'REQ-1', 'docs/[x.y]']) assert.equal(canonicalCodeId(id), id);
+  assert.equal(codeId('src/pool.js', `Pool.${encodeMemberName('[Symbols.kConnected]')}`), canonicalCodeId('code:src/pool.js#Pool.[Symbols.kConnected]'));
 });
