@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { IndexManager } from '@docforge/sync';
+import { prng } from '../../bench/generate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../../..');
@@ -51,18 +52,6 @@ function project(pkg) {
   return { root, version };
 }
 
-/** mulberry32: a small seeded PRNG giving floats in [0, 1). */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Every `calls` edge of the index, sorted by source, target and line. */
 function allCallEdges(reader) {
   const edges = [];
@@ -80,7 +69,7 @@ function allCallEdges(reader) {
 
 /** N edges drawn without replacement, in draw order. */
 function draw(edges, n, seed) {
-  const random = mulberry32(seed);
+  const random = prng(seed);
   const pool = [...edges];
   const out = [];
   for (let i = 0; i < Math.min(n, pool.length); i += 1) {
