@@ -3,6 +3,8 @@ import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import type { CapabilityMode, ToolName } from '@docforge/policy';
 import { MCP_ENTRY } from './paths.js';
 
@@ -37,6 +39,33 @@ export interface RawResult {
   content: unknown;
   isError?: boolean;
 }
+
+/**
+ * The clients' output-schema validator: the SDK's Ajv validator, compiled on a tool's first call
+ * rather than for every tool at `tools/list`, and shared by every client of this test process by the
+ * schema's text. The SDK client compiles all of a server's output schemas when it lists the tools
+ * (about 0.5 s of CPU per server start, ~40 schemas); a test file calls a few tools of servers whose
+ * lists are the same, so each schema a test uses is compiled once per file. Every call result is still
+ * validated by the client against the tool's listed output schema, as before.
+ */
+class SharedLazyValidator implements jsonSchemaValidator {
+  private readonly ajv = new AjvJsonSchemaValidator();
+  private readonly compiled = new Map<string, JsonSchemaValidator<unknown>>();
+
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    const key = JSON.stringify(schema);
+    return (input: unknown) => {
+      let validate = this.compiled.get(key);
+      if (validate === undefined) {
+        validate = this.ajv.getValidator<unknown>(schema);
+        this.compiled.set(key, validate);
+      }
+      return validate(input) as ReturnType<JsonSchemaValidator<T>>;
+    };
+  }
+}
+
+const outputValidator = new SharedLazyValidator();
 
 /** Process options of the spawned server. */
 export interface ServerOptions {
@@ -98,7 +127,7 @@ export async function useServer(root: string, options: ServerOptions = {}): Prom
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const client = new Client({ name: 'docforge-e2e', version: '1.0.0' });
+  const client = new Client({ name: 'docforge-e2e', version: '1.0.0' }, { jsonSchemaValidator: outputValidator });
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
