@@ -2,46 +2,38 @@
 // Launcher of `docforge` (committed, so `npm ci` links the bin before dist/ is built; DESIGN.md section 8).
 // CommonJS (bin/package.json), so a no-change sync never starts Node's ESM loader (issue 14).
 // A `sync` first tries the bundled no-change fast path (dist/bundle/fast-sync.cjs, built by
-// apps/cli/scripts/build-bundle.mjs), but only while that bundle is fresh: it exists, and no input
-// listed in its manifest (fast-sync.inputs.json) is newer than it or missing. A stale, missing or
+// apps/cli/scripts/build-bundle.mjs), but only while that bundle is fresh (libs/accelerate bundleState):
+// it exists, was built in this folder, and no input listed in its manifest (fast-sync.inputs.json) is
+// newer than it or missing. A stale, missing or
 // unloadable bundle is skipped silently and the full CLI (dist/src/cli.js) runs, which then makes the
 // no-change check itself; so is the bundle when DOCFORGE_ACCELERATE turns cli-bundle or
 // no-change-check off. DOCFORGE_CLI_TRACE=1 reports on stderr which path ran.
 'use strict';
-const { existsSync, lstatSync, readFileSync, realpathSync, statSync } = require('node:fs');
+const { existsSync } = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 
 const argv = process.argv.slice(2);
 const trace = process.env.DOCFORGE_CLI_TRACE === '1' ? (line) => process.stderr.write(`docforge-trace: ${line}\n`) : () => {};
 
-/** 'fresh', 'stale' or 'missing' for the bundle at `file` and its manifest (stale also when built in another folder). */
+/**
+ * 'fresh', 'stale' or 'missing' for the bundle at `file` and its manifest: libs/accelerate's
+ * bundleState, the rule docforge-mcp's launcher applies too. An unloadable @docforge/accelerate
+ * counts as 'missing' (the full CLI then runs).
+ */
 function bundleState(file) {
-  let built;
-  let inputs;
   try {
-    built = statSync(file).mtimeMs;
-    const manifest = JSON.parse(readFileSync(file.replace(/\.cjs$/, '.inputs.json'), 'utf8'));
-    inputs = manifest.inputs;
-    if (!Array.isArray(inputs) || inputs.length === 0) return 'missing';
-    // The bundle embeds its modules' absolute file URLs: built in another folder (a moved checkout), it is stale.
-    if (manifest.built_in !== realpathSync(path.dirname(file))) return 'stale';
-  } catch {
+    return require('@docforge/accelerate').bundleState(file);
+  } catch (error) {
+    trace(`accelerate unloadable: ${error instanceof Error ? error.message : String(error)}`);
     return 'missing';
   }
-  const dir = path.dirname(file);
-  try {
-    for (const input of inputs) if (lstatSync(path.resolve(dir, input)).mtimeMs > built) return 'stale';
-  } catch {
-    return 'stale';
-  }
-  return 'fresh';
 }
 
 /**
- * Whether DOCFORGE_ACCELERATE leaves the bundled check on: unset or empty, every tactic is (no module
- * to load on this path); else @docforge/accelerate (CommonJS) says (unloadable or invalid: off, and
- * the full CLI reports an invalid value). This launcher runs before any ES module can load libs/core's
+ * Whether DOCFORGE_ACCELERATE leaves the bundled check on: unset or empty, every tactic is; else
+ * @docforge/accelerate (CommonJS) says (unloadable or invalid: off, and the full CLI reports an
+ * invalid value). This launcher runs before any ES module can load libs/core's
  * config module, so it reads the variable itself (documented in libs/core/src/config.ts).
  */
 function bundleAccelerated() {
