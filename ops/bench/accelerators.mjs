@@ -7,6 +7,7 @@
 // figure, the all-on median, the median paired saving (off minus on) in ms and as % of that
 // median, and the savings' quartiles and min/max; CPU (user + system, all threads) likewise.
 // A tactic pays when its median saving is at least 5% of a figure it serves (issue 29).
+// `mcp-bundle` serves a docforge-mcp start, not a sync: ops/bench/mcp-start.mjs measures it.
 // Timings are printed, never asserted. The V8 code caches live in a temp folder, warmed first.
 // Usage: node ops/bench/accelerators.mjs [--pairs 15] [--node PATH] [--repo DIR]
 //          [--only name,name] [--out results.json] [--no-rebuild]
