@@ -33,11 +33,15 @@ if (selected.length === 0) {
   console.error('run-tests: no compiled test files found (did tsc -b run?)');
   process.exit(1);
 }
-// The launcher's bundled no-change sync (apps/cli/dist/bundle) and the bundled build worker
-// (libs/sync/dist/bundle) are rebuilt from the compiled files when stale, so a `tsc -b` before a
-// subset run never leaves them stale for the tests that use them; each script exits at once while its
-// stamp says the bundle is current (ops/build-stamp.mjs). Both run at once.
-const bundles = [['apps/cli/scripts/build-bundle.mjs', 'the no-change sync'], ['libs/sync/scripts/build-worker-bundle.mjs', 'the build worker']];
+// The launchers' bundles (apps/cli/dist/bundle: the no-change sync and the full CLI;
+// apps/mcp-server/dist/bundle: the server) and the bundled build worker (libs/sync/dist/bundle) are
+// rebuilt from the compiled files when stale, so a `tsc -b` before a subset run never leaves them
+// stale for the tests that use them; each script exits at once while its stamp says the bundle is
+// current (ops/build-stamp.mjs). All run at once.
+const bundles = [
+  ['apps/cli/scripts/build-bundle.mjs', 'the no-change sync'], ['apps/cli/scripts/build-full-bundle.mjs', 'the full CLI'],
+  ['apps/mcp-server/scripts/build-bundle.mjs', 'docforge-mcp'], ['libs/sync/scripts/build-worker-bundle.mjs', 'the build worker'],
+];
 const bundled = await Promise.all(bundles.map(([script]) => new Promise((resolve) => {
   spawn(process.execPath, [script], { stdio: 'inherit' }).on('close', (code) => resolve(code));
 })));

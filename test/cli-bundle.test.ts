@@ -52,6 +52,8 @@ function tempLauncher(bundle: { real: true; inputAgeS: number } | { text: string
   copyFileSync(LAUNCHER, path.join(dir, 'bin/docforge.js'));
   copyFileSync(path.join(path.dirname(LAUNCHER), 'package.json'), path.join(dir, 'bin/package.json'));
   symlinkSync(path.join(APP, 'dist/src'), path.join(dir, 'dist/src'));
+  // The launcher's freshness check comes from @docforge/accelerate, resolved from its folder.
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   if (bundle !== null) {
     const out = path.join(dir, 'dist/bundle');
     mkdirSync(out);

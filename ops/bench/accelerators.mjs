@@ -3,10 +3,12 @@
 // whole-process runs of `docforge sync` on a copy of fastify's package (as ops/bench/peer.mjs),
 // one run with that tactic off (`DOCFORGE_ACCELERATE=-name`) and one with all on, the order
 // swapped every pair, on each figure the tactic serves: a cold build (state folder removed), a
-// no-change sync, a one-file edit (a line appended to lib/route.js). Prints, per tactic and
+// no-change sync, a one-file edit (a line appended to lib/route.js), a one-shot `docforge search`
+// on the current index (`cli-full-bundle`'s other figure). Prints, per tactic and
 // figure, the all-on median, the median paired saving (off minus on) in ms and as % of that
 // median, and the savings' quartiles and min/max; CPU (user + system, all threads) likewise.
 // A tactic pays when its median saving is at least 5% of a figure it serves (issue 29).
+// `mcp-bundle` serves a docforge-mcp start, not a sync: ops/bench/mcp-start.mjs measures it.
 // Timings are printed, never asserted. The V8 code caches live in a temp folder, warmed first.
 // Usage: node ops/bench/accelerators.mjs [--pairs 15] [--node PATH] [--repo DIR]
 //          [--only name,name] [--out results.json] [--no-rebuild]
@@ -37,6 +39,7 @@ const REPO = path.resolve(values.repo);
 /** Each tactic and the figures it serves (docs/benchmarks.md, accelerators). */
 const TACTICS = {
   'cli-bundle': ['noChange', 'edit'],
+  'cli-full-bundle': ['search', 'edit'],
   'no-change-check': ['noChange', 'edit'],
   prestart: ['edit', 'cold'],
   'code-cache': ['cold', 'edit'],
@@ -48,7 +51,7 @@ for (const name of chosen) if (!(name in TACTICS)) throw new Error(`unknown tact
 
 if (!values['no-rebuild']) {
   // Bundles older than a later `tsc -b` are skipped at run time: rebuild them so what runs is what `npm run build` ships.
-  for (const script of ['libs/adapters/typescript/scripts/build-parser.mjs', 'apps/cli/scripts/build-bundle.mjs', 'libs/sync/scripts/build-worker-bundle.mjs']) {
+  for (const script of ['libs/adapters/typescript/scripts/build-parser.mjs', 'apps/cli/scripts/build-bundle.mjs', 'apps/cli/scripts/build-full-bundle.mjs', 'libs/sync/scripts/build-worker-bundle.mjs']) {
     execFileSync(NODE, [path.join(REPO, script)], { stdio: 'inherit' });
   }
 }
@@ -68,12 +71,12 @@ writeFileSync(path.join(root, 'docforge.toml'), [
 const launcher = path.join(REPO, 'apps', 'cli', 'bin', 'docforge.js');
 
 /** One whole `docforge sync`: wall ms (ours) and CPU ms (user + system, all threads, /usr/bin/time). */
-function sync(accelerate) {
+function sync(accelerate, command = ['sync', '--no-progress']) {
   const env = { ...process.env, DOCFORGE_CODE_CACHE_DIR: cacheDir };
   delete env.DOCFORGE_ACCELERATE;
   if (accelerate !== null) env.DOCFORGE_ACCELERATE = accelerate;
   const started = performance.now();
-  const result = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', NODE, launcher, 'sync', '--no-progress', '-C', root], { encoding: 'utf8', env });
+  const result = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', NODE, launcher, ...command, '-C', root], { encoding: 'utf8', env });
   const wall = performance.now() - started;
   if (result.status !== 0) throw new Error(`sync (${accelerate}) exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
   const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr);
@@ -85,7 +88,7 @@ let edits = 0;
 function measure(figure, accelerate) {
   if (figure === 'cold') rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
   if (figure === 'edit') appendFileSync(path.join(root, 'lib', 'route.js'), `\n// accelerators edit ${edits++}\n`);
-  return sync(accelerate);
+  return figure === 'search' ? sync(accelerate, ['search', 'route handler']) : sync(accelerate);
 }
 
 const median = (xs) => {
@@ -108,7 +111,7 @@ const loads = [loadavg()[0]];
 const results = [];
 for (const name of chosen) {
   for (const figure of TACTICS[name]) {
-    if (figure === 'noChange') measure('edit', null);
+    if (figure === 'noChange' || figure === 'search') measure('edit', null);
     const pairs = [];
     for (let i = 0; i < PAIRS; i += 1) {
       // Off first on even pairs, on first on odd ones: a drift of the machine favours neither.

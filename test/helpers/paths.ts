@@ -9,8 +9,11 @@ export const REPO_ROOT = path.resolve(here, '../../..');
 export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 /** The installed fastify package: real documentation and code nobody here wrote. */
 export const FASTIFY_DIR = path.join(REPO_ROOT, 'node_modules', 'fastify');
-/** The compiled docforge-mcp entry point. */
-export const MCP_ENTRY = path.join(REPO_ROOT, 'apps/mcp-server/dist/src/main.js');
+/**
+ * What users run as docforge-mcp: its launcher, which runs the bundled server while that is fresh
+ * and the `mcp-bundle` tactic is on, else the compiled entry (apps/mcp-server/dist/src/main.js).
+ */
+export const MCP_ENTRY = path.join(REPO_ROOT, 'apps/mcp-server/bin/docforge-mcp.js');
 /** The compiled docforge command line. */
 export const CLI_ENTRY = path.join(REPO_ROOT, 'apps/cli/dist/src/main.js');
 /**

@@ -2,46 +2,43 @@
 // Launcher of `docforge` (committed, so `npm ci` links the bin before dist/ is built; DESIGN.md section 8).
 // CommonJS (bin/package.json), so a no-change sync never starts Node's ESM loader (issue 14).
 // A `sync` first tries the bundled no-change fast path (dist/bundle/fast-sync.cjs, built by
-// apps/cli/scripts/build-bundle.mjs), but only while that bundle is fresh: it exists, and no input
-// listed in its manifest (fast-sync.inputs.json) is newer than it or missing. A stale, missing or
+// apps/cli/scripts/build-bundle.mjs), but only while that bundle is fresh (libs/accelerate bundleState):
+// it exists, was built in this folder, and no input listed in its manifest (fast-sync.inputs.json) is
+// newer than it or missing. A stale, missing or
 // unloadable bundle is skipped silently and the full CLI (dist/src/cli.js) runs, which then makes the
 // no-change check itself; so is the bundle when DOCFORGE_ACCELERATE turns cli-bundle or
-// no-change-check off. DOCFORGE_CLI_TRACE=1 reports on stderr which path ran.
+// no-change-check off. The full CLI runs from the bundled dist/bundle/cli.cjs (the cli-full-bundle tactic,
+// issue 29; apps/cli/scripts/build-full-bundle.mjs) under the same freshness rule and switch, else from
+// the compiled dist/src/cli.js. DOCFORGE_CLI_TRACE=1 reports on stderr which path ran (=2: also which full CLI).
 'use strict';
-const { existsSync, lstatSync, readFileSync, realpathSync, statSync } = require('node:fs');
+const { existsSync } = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 
 const argv = process.argv.slice(2);
-const trace = process.env.DOCFORGE_CLI_TRACE === '1' ? (line) => process.stderr.write(`docforge-trace: ${line}\n`) : () => {};
+const traceLevel = process.env.DOCFORGE_CLI_TRACE;
+const trace = traceLevel === '1' || traceLevel === '2' ? (line) => process.stderr.write(`docforge-trace: ${line}\n`) : () => {};
+// Level 2 also reports which full CLI ran (bundled or compiled); level 1's lines stay as they were.
+const traceFull = traceLevel === '2' ? trace : () => {};
 
-/** 'fresh', 'stale' or 'missing' for the bundle at `file` and its manifest (stale also when built in another folder). */
+/**
+ * 'fresh', 'stale' or 'missing' for the bundle at `file` and its manifest: libs/accelerate's
+ * bundleState, the rule docforge-mcp's launcher applies too. An unloadable @docforge/accelerate
+ * counts as 'missing' (the full CLI then runs).
+ */
 function bundleState(file) {
-  let built;
-  let inputs;
   try {
-    built = statSync(file).mtimeMs;
-    const manifest = JSON.parse(readFileSync(file.replace(/\.cjs$/, '.inputs.json'), 'utf8'));
-    inputs = manifest.inputs;
-    if (!Array.isArray(inputs) || inputs.length === 0) return 'missing';
-    // The bundle embeds its modules' absolute file URLs: built in another folder (a moved checkout), it is stale.
-    if (manifest.built_in !== realpathSync(path.dirname(file))) return 'stale';
-  } catch {
+    return require('@docforge/accelerate').bundleState(file);
+  } catch (error) {
+    trace(`accelerate unloadable: ${error instanceof Error ? error.message : String(error)}`);
     return 'missing';
   }
-  const dir = path.dirname(file);
-  try {
-    for (const input of inputs) if (lstatSync(path.resolve(dir, input)).mtimeMs > built) return 'stale';
-  } catch {
-    return 'stale';
-  }
-  return 'fresh';
 }
 
 /**
- * Whether DOCFORGE_ACCELERATE leaves the bundled check on: unset or empty, every tactic is (no module
- * to load on this path); else @docforge/accelerate (CommonJS) says (unloadable or invalid: off, and
- * the full CLI reports an invalid value). This launcher runs before any ES module can load libs/core's
+ * Whether DOCFORGE_ACCELERATE leaves the bundled check on: unset or empty, every tactic is; else
+ * @docforge/accelerate (CommonJS) says (unloadable or invalid: off, and the full CLI reports an
+ * invalid value). This launcher runs before any ES module can load libs/core's
  * config module, so it reads the variable itself (documented in libs/core/src/config.ts).
  */
 function bundleAccelerated() {
@@ -88,6 +85,35 @@ if (argv.includes('sync') && bundleAccelerated()) {
   }
 }
 
+/**
+ * The bundled full CLI (dist/bundle/cli.cjs, built by apps/cli/scripts/build-full-bundle.mjs) when
+ * DOCFORGE_ACCELERATE leaves cli-full-bundle on, it is fresh (bundleState) and loads with a runMain;
+ * else null (the compiled cli.js runs). Loading runs no command: cli.js only defines runMain.
+ */
+function fullBundle() {
+  const bundle = path.join(__dirname, '..', 'dist', 'bundle', 'cli.cjs');
+  const text = process.env.DOCFORGE_ACCELERATE ?? '';
+  let state;
+  try {
+    const accelerate = require('@docforge/accelerate');
+    state = text === '' || accelerate.Accelerators.from({ accelerateText: text }).on('cli-full-bundle') ? accelerate.bundleState(bundle) : 'off';
+  } catch (error) {
+    traceFull(`full bundle: accelerate unloadable: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
+  let cli = null;
+  if (state === 'fresh') {
+    try {
+      cli = require(bundle);
+      if (typeof cli?.runMain !== 'function') cli = null;
+    } catch (error) {
+      traceFull(`full bundle unloadable: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  traceFull(`full bundle ${cli !== null ? 'used' : state === 'fresh' ? 'error' : state}`);
+  return cli;
+}
+
 if (!answered) {
   // The compiled program's entry names the build (cli.js, which it runs, is compiled beside it).
   const entry = path.join(__dirname, '..', 'dist', 'src', 'main.js');
@@ -96,5 +122,7 @@ if (!answered) {
     process.exit(1);
   }
   trace(prior === null ? 'full cli' : `full cli (prior: build ${prior.build})`);
-  import(pathToFileURL(path.join(__dirname, '..', 'dist', 'src', 'cli.js')).href).then((cli) => cli.runMain(argv, prior));
+  const bundled = fullBundle();
+  if (bundled !== null) bundled.runMain(argv, prior);
+  else import(pathToFileURL(path.join(__dirname, '..', 'dist', 'src', 'cli.js')).href).then((cli) => cli.runMain(argv, prior));
 }

@@ -1,6 +1,7 @@
 /**
  * The start-up accelerators' switch (issue 29 item 2): `DOCFORGE_ACCELERATE` (read by
- * libs/core config.ts) names which of the tactics that shorten a one-shot `docforge sync` run.
+ * libs/core config.ts) names which of the tactics that shorten a one-shot `docforge sync` or a
+ * docforge-mcp start run.
  * Unset or empty: all of them; `off`: none; `-name,-name`: all but those. Every tactic's gate asks
  * an {@link Accelerators} (accelerators.cts) built from the config; the process entries (the CLI,
  * docforge-mcp) check the value once with {@link parseAccelerate} and refuse an unknown name.
@@ -11,10 +12,14 @@
  */
 
 /** Every tactic's name, in the order docs/benchmarks.md lists them. */
-const ACCELERATOR_LIST = ['cli-bundle', 'no-change-check', 'prestart', 'code-cache', 'parser-module', 'worker-bundle'] as const;
+const ACCELERATOR_LIST = ['cli-bundle', 'cli-full-bundle', 'mcp-bundle', 'no-change-check', 'prestart', 'code-cache', 'parser-module', 'worker-bundle'] as const;
 
 /**
  * A tactic's name: `cli-bundle` (the launcher's bundled no-change check, apps/cli/dist/bundle),
+ * `cli-full-bundle` (the CLI launcher runs every command the no-change check does not answer from
+ * one bundled file, apps/cli/dist/bundle/cli.cjs, instead of some 600 compiled ES modules),
+ * `mcp-bundle` (docforge-mcp's launcher runs the whole server from one bundled file,
+ * apps/mcp-server/dist/bundle/main.cjs, instead of some 650 compiled ES modules),
  * `no-change-check` (a sync first checks whether the publication is current with light imports,
  * libs/sync no-change.ts, before loading the full sync; without it nothing prestarts either),
  * `prestart` (a build worker started as soon as that check finds a build coming), `code-cache`
