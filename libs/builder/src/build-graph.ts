@@ -194,6 +194,8 @@ function linkAdapter(
     appendAll(issues, output.issues);
     for (const [owner, count] of Object.entries(output.unresolved_calls)) unresolved[owner] = (unresolved[owner] ?? 0) + count;
   }
+  // Whole-input findings (public_api_bounded, malformed_package_json) come with every call, never from a kept output.
+  appendAll(issues, result.api_issues ?? []);
   const edges = [...merged.values()].sort((a, b) => compareText(a.source_id, b.source_id) || compareText(a.relation, b.relation) || compareText(a.target_id, b.target_id));
   return { edges, issues, capabilities: result.capabilities, unresolved, linked: result.files.size, api: result.api ?? {} };
 }

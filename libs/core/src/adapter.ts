@@ -155,5 +155,11 @@ export interface PartialLinkResult {
   capabilities: Record<string, string[]>;
   /** The public API names of the whole input, as {@link LinkResult.api}. */
   api?: Record<string, string[]>;
+  /**
+   * Findings about the whole input rather than one file (e.g. `public_api_bounded`,
+   * `malformed_package_json`), recomputed by every call: the caller adds them to the per-file
+   * issues. {@link LinkResult.issues} already holds them for a full link.
+   */
+  api_issues?: SourceIssue[];
   reusable: boolean;
 }

@@ -1,6 +1,6 @@
 import { builtinModules } from 'node:module';
 import { posix } from 'node:path';
-import type { ModuleResolver } from '@docforge/core';
+import type { ModuleResolver, SourceIssue } from '@docforge/core';
 import { createRequire } from 'node:module';
 import type * as TS from 'typescript';
 import { readDocforgeConfig } from '@docforge/core';
@@ -25,6 +25,16 @@ interface PackageInfo {
   /** `types`, else `typings` (read by TypeScript importers before `main`). */
   types: string | null;
   exports: unknown;
+  /** The `exports` map's shape, read once per package.json (a map of 20,000 subpaths is not scanned per lookup). */
+  exportShape: ExportShape;
+}
+
+/** What {@link exportTargets} needs to know of an `exports` value beyond looking a subpath up. */
+interface ExportShape {
+  /** Whether the value stands for `.` alone: a string, an array, or an object of conditions (no key starts with `.`). */
+  rootOnly: boolean;
+  /** The keys holding a `*`, in map order, split at it. */
+  patterns: { key: string; prefix: string; suffix: string }[];
 }
 
 /**
@@ -42,6 +52,8 @@ interface PackageInfo {
 export class SpecifierResolver {
   private readonly cache = new Map<string, Resolution>();
   private readonly packages = new Map<string, PackageInfo | null>();
+  /** Per package directory whose package.json is no JSON object, why (JSON.parse's message). */
+  private readonly malformed = new Map<string, string>();
   private projectPackages: Map<string, string> | null = null;
   private readonly aliases: AliasConfigs;
 
@@ -129,16 +141,23 @@ export class SpecifierResolver {
     let info: PackageInfo | null = null;
     const text = this.resolver.readText(join(dir, 'package.json'));
     if (text !== null) {
+      let json: unknown;
       try {
-        const json = JSON.parse(text) as Record<string, unknown>;
+        json = JSON.parse(text);
+      } catch (error) {
+        this.malformed.set(dir, error instanceof Error ? error.message : String(error));
+      }
+      if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
+        const fields = json as Record<string, unknown>;
         info = {
-          name: typeof json['name'] === 'string' ? json['name'] : null,
-          main: typeof json['main'] === 'string' ? json['main'] : null,
-          types: typeof json['types'] === 'string' ? json['types'] : typeof json['typings'] === 'string' ? json['typings'] : null,
-          exports: json['exports'] ?? null,
+          name: typeof fields['name'] === 'string' ? fields['name'] : null,
+          main: typeof fields['main'] === 'string' ? fields['main'] : null,
+          types: typeof fields['types'] === 'string' ? fields['types'] : typeof fields['typings'] === 'string' ? fields['typings'] : null,
+          exports: fields['exports'] ?? null,
+          exportShape: exportShape(fields['exports'] ?? null),
         };
-      } catch {
-        info = null;
+      } else if (!this.malformed.has(dir)) {
+        this.malformed.set(dir, 'not a JSON object');
       }
     }
     this.packages.set(dir, info);
@@ -153,12 +172,15 @@ export class SpecifierResolver {
   private packageEntry(dir: string, subpath: string, mode: ResolutionMode): string | null {
     const info = this.readPackage(dir);
     if (info === null) return null;
-    for (const target of exportTargets(info.exports, subpath, mode)) {
-      const path = normalize(join(dir, target));
+    const targets = exportTargets(info, subpath, mode);
+    for (const target of targets) {
+      const path = validExportTarget(target) ? normalize(join(dir, target)) : null;
       if (path === null) continue;
       const file = this.file(path, mode);
       if (file !== null) return file;
     }
+    // An `exports` entry whose every target Node refuses (outside the package, absolute, bare) resolves nowhere: no fallback to `main`.
+    if (targets.length > 0 && !targets.some(validExportTarget)) return null;
     if (subpath !== '.') return null;
     const fields = mode === 'typescript' ? [info.types, info.main] : [info.main];
     for (const field of fields) {
@@ -172,20 +194,39 @@ export class SpecifierResolver {
 
   /**
    * The packages whose package.json lies in the project (outside node_modules), by `name`, each
-   * with the explicit subpaths of its `exports` map (`./sub`; patterns with `*` are left out: they
-   * name no one module). The first directory in path order wins a name shared by several.
+   * with its package.json path and the explicit subpaths of its `exports` map (`./sub`; patterns
+   * with `*` are left out: they name no one module). The first directory in path order wins a name
+   * shared by several.
    */
-  packagesWithSubpaths(): { name: string; subpaths: string[] }[] {
+  packagesWithSubpaths(): { name: string; path: string; subpaths: string[] }[] {
     this.findProjectPackage('');
-    const out: { name: string; subpaths: string[] }[] = [];
+    const out: { name: string; path: string; subpaths: string[] }[] = [];
     for (const [name, dir] of this.projectPackages ?? []) {
       const exportsField = this.readPackage(dir)?.exports;
       const subpaths = exportsField !== null && typeof exportsField === 'object' && !Array.isArray(exportsField)
         ? Object.keys(exportsField as Record<string, unknown>).filter((key) => key.startsWith('./') && !key.includes('*'))
         : [];
-      out.push({ name, subpaths });
+      out.push({ name, path: join(dir, 'package.json'), subpaths });
     }
     return out;
+  }
+
+  /**
+   * A `malformed_package_json` warning per package.json of the project's package directories
+   * (`packageDirectories`: every directory holding a project code file, outside node_modules) that
+   * is not a JSON object: its package is neither resolved nor part of the public API, and says so.
+   * In path order; the same for every link of the same files.
+   */
+  packageIssues(): SourceIssue[] {
+    this.findProjectPackage('');
+    const issues: SourceIssue[] = [];
+    for (const dir of packageDirectories(this.allPaths)) {
+      const why = this.malformed.get(dir);
+      if (why === undefined) continue;
+      const path = join(dir, 'package.json');
+      issues.push({ severity: 'warning', code: 'malformed_package_json', message: `${path} is not a valid package.json (${why}); its package's entry points and exports are not resolved.`, path, line: null, node_id: null });
+    }
+    return issues;
   }
 
   private findProjectPackage(name: string): string | undefined {
@@ -200,27 +241,53 @@ export class SpecifierResolver {
   }
 }
 
+/** The shape of an `exports` value ({@link ExportShape}). */
+function exportShape(exportsField: unknown): ExportShape {
+  if (exportsField === null || typeof exportsField !== 'object' || Array.isArray(exportsField)) return { rootOnly: true, patterns: [] };
+  const keys = Object.keys(exportsField);
+  const patterns: ExportShape['patterns'] = [];
+  for (const key of keys) {
+    const star = key.indexOf('*');
+    if (star >= 0) patterns.push({ key, prefix: key.slice(0, star), suffix: key.slice(star + 1) });
+  }
+  return { rootOnly: keys.length > 0 && keys.every((k) => !k.startsWith('.')), patterns };
+}
+
 /** Candidate targets of a package.json `exports` value for a subpath, in condition order. */
-function exportTargets(exportsField: unknown, subpath: string, mode: ResolutionMode): string[] {
+function exportTargets(info: PackageInfo, subpath: string, mode: ResolutionMode): string[] {
+  const exportsField = info.exports;
   if (exportsField === null || exportsField === undefined) return [];
   const leaves = (value: unknown): string[] => conditionLeaves(value, mode === 'typescript' ? ['types', ...CONDITIONS] : CONDITIONS);
   if (typeof exportsField === 'string' || Array.isArray(exportsField)) return subpath === '.' ? leaves(exportsField) : [];
   if (typeof exportsField !== 'object') return [];
   const map = exportsField as Record<string, unknown>;
-  const keys = Object.keys(map);
-  if (keys.length > 0 && keys.every((k) => !k.startsWith('.'))) return subpath === '.' ? leaves(map) : [];
-  if (subpath in map) return leaves(map[subpath]);
-  for (const key of keys) {
-    const star = key.indexOf('*');
-    if (star < 0) continue;
-    const prefix = key.slice(0, star);
-    const suffix = key.slice(star + 1);
+  if (info.exportShape.rootOnly) return subpath === '.' ? leaves(map) : [];
+  if (Object.prototype.hasOwnProperty.call(map, subpath)) return leaves(map[subpath]);
+  for (const { key, prefix, suffix } of info.exportShape.patterns) {
     if (subpath.startsWith(prefix) && subpath.endsWith(suffix) && subpath.length >= prefix.length + suffix.length) {
       const middle = subpath.slice(prefix.length, subpath.length - suffix.length);
+      // Node refuses a pattern match holding a `.`, `..` or `node_modules` segment.
+      if (INVALID_SEGMENT.test(middle)) return [];
       return leaves(map[key]).map((t) => t.split('*').join(middle));
     }
   }
   return [];
+}
+
+/**
+ * A segment Node refuses in an `exports` target after its leading `./` (and in a pattern's match):
+ * `.`, `..` or `node_modules`, also percent-encoded (Node's `invalidSegmentRegEx`, less the empty
+ * segment Node only deprecates).
+ */
+const INVALID_SEGMENT = /(^|\\|\/)((\.|%2e)(\.|%2e)?|(n|%6e|%4e)(o|%6f|%4f)(d|%64|%44)(e|%65|%45)_(m|%6d|%4d)(o|%6f|%4f)(d|%64|%44)(u|%75|%55)(l|%6c|%4c)(e|%65|%45)(s|%73|%53))(\\|\/|$)/i;
+
+/**
+ * Whether Node accepts a package.json `exports` target: it starts with `./` and no later segment is
+ * `.`, `..` or `node_modules` (so it cannot leave the package). Absolute paths, bare names and
+ * `../` targets are refused, and the resolver links none of them.
+ */
+export function validExportTarget(target: string): boolean {
+  return target.startsWith('./') && !INVALID_SEGMENT.test(target.slice(2));
 }
 
 /** Targets of an `exports` value: the listed conditions in order, then the others (`types` only when listed). */
