@@ -2,7 +2,7 @@
  * The graph steps of a build: link code across files per adapter, then resolve ids, links and
  * relations of every source into one graph (@docforge/project `resolveGraph`).
  */
-import { appendAll, type CodeLinker, type FileLinkOutput, type GraphEdge, type LinkInput, type ModuleResolver, type SourceIssue } from '@docforge/core';
+import { appendAll, mergeLinkOutputs, type CodeLinker, type FileLinkOutput, type GraphEdge, type LinkInput, type ModuleResolver, type SourceIssue } from '@docforge/core';
 import { codeSourcePathMatcher, IncrementalResolver, resolveGraph, type Descriptor, type ResolvedGraph, type ResolveInput, type ResolveSource } from '@docforge/project';
 import { codeExtensionsOf } from '@docforge/identity';
 import { codeLinker } from '@docforge/identity';
@@ -183,20 +183,9 @@ function linkAdapter(
   } else {
     caches.adapters.delete(adapter.id);
   }
-  const merged = new Map<string, GraphEdge>();
-  const issues: SourceIssue[] = [];
-  const unresolved: Record<string, number> = {};
-  for (const output of outputs.values()) {
-    for (const edge of output.edges) {
-      const key = `${edge.source_id}\u0000${edge.relation}\u0000${edge.target_id}`;
-      if (!merged.has(key)) merged.set(key, edge);
-    }
-    appendAll(issues, output.issues);
-    for (const [owner, count] of Object.entries(output.unresolved_calls)) unresolved[owner] = (unresolved[owner] ?? 0) + count;
-  }
+  const { edges, issues, unresolved } = mergeLinkOutputs(outputs.values());
   // Whole-input findings (public_api_bounded, malformed_package_json) come with every call, never from a kept output.
   appendAll(issues, result.api_issues ?? []);
-  const edges = [...merged.values()].sort((a, b) => compareText(a.source_id, b.source_id) || compareText(a.relation, b.relation) || compareText(a.target_id, b.target_id));
   return { edges, issues, capabilities: result.capabilities, unresolved, linked: result.files.size, api: result.api ?? {} };
 }
 

@@ -1,4 +1,4 @@
-import { appendAll, type FileLinkOutput, type GraphEdge, type LinkInput, type LinkResult, type ModuleResolver, type PartialLinkPlan, type PartialLinkResult, type SourceIssue } from '@docforge/core';
+import { appendAll, mergeLinkOutputs, type FileLinkOutput, type GraphEdge, type LinkInput, type LinkResult, type ModuleResolver, type PartialLinkPlan, type PartialLinkResult, type SourceIssue } from '@docforge/core';
 import { isTsLinkData } from './link-data.js';
 import type { TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsLinkData } from './link-data.js';
 import { buildModuleInfo, MAX_DEPTH, type ModuleInfo, type Target } from './link-model.js';
@@ -7,8 +7,7 @@ import { SpecifierResolver } from './resolve.js';
 import { affectedFiles, quietChanges } from './link-plan.js';
 import { packageEntrypoints } from './entrypoints.js';
 import { publicApi, type ApiResolution } from './public-api.js';
-import { mergeOutputs } from './link-merge.js';
-import { memoView, starExport, type StarMemo } from './star-exports.js';
+import { memoView, starExport, type StarMemo } from '@docforge/ts-paths';
 
 /** One file as handed to {@link linkTypeScript} (core `LinkInput`: its link data may be parsed on first read). */
 export type TsLinkInput = LinkInput;
@@ -83,7 +82,7 @@ class Linker implements NameResolution {
   private cutCount = 0;
   /** Per module path, the modules its `export *` records name, in order. */
   private readonly stars = new Map<string, ModuleInfo[]>();
-  private readonly starMemo: StarMemo = memoView(this.exportMemo, this.exportPending, this.exportNone, () => this.cutCount);
+  private readonly starMemo: StarMemo<ModuleInfo, Target> = memoView(this.exportMemo, this.exportPending, this.exportNone, () => this.cutCount);
   private readonly superMemo = new Map<string, Target | null>();
   private readonly receivers = new ReceiverResolver(this);
 
@@ -118,7 +117,7 @@ class Linker implements NameResolution {
 
   run(): LinkResult {
     const { files, capabilities, api, api_issues: apiIssues } = this.runFiles(null);
-    const { edges, issues, unresolved } = mergeOutputs(files.values());
+    const { edges, issues, unresolved } = mergeLinkOutputs(files.values());
     appendAll(issues, apiIssues ?? []);
     for (const edge of edges) {
       const key = `edges_${edge.relation}`;

@@ -7,10 +7,10 @@
  */
 import { ApiTable, MAX_API_NAMES, type SourceIssue } from '@docforge/core';
 import type { Target, ModuleInfo } from './link-model.js';
-import { exportTable, WalkBudget, type StarWalk } from './star-exports.js';
+import { exportTable, WalkBudget, type StarWalk } from '@docforge/ts-paths';
 
 /** What enumerating a package's public names needs from the linker. */
-export interface ApiResolution extends StarWalk {
+export interface ApiResolution extends StarWalk<ModuleInfo, Target> {
   /** The project file a specifier resolves to from the project root (as a package.json target), or null. */
   entryFile(specifier: string): string | null;
   /** The extracted module at a project path, or null. */

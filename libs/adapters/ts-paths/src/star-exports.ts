@@ -6,22 +6,27 @@
  * cycle is a visited module, not a cut that poisons later answers (an alias `export { x as y } from`
  * reached through a cycle resolves as Node resolves it).
  */
-import type { ModuleInfo, Target } from './link-model.js';
+
+/** What a star walk reads of a module: its path (identity) and the names of its own export records. */
+export interface StarModule {
+  readonly path: string;
+  readonly exports: { keys(): Iterable<string>; readonly size: number };
+}
 
 /** What a star walk needs from the linker. */
-export interface StarWalk {
+export interface StarWalk<M extends StarModule, T> {
   /** The modules the `export *` records of `mod` name, in record order (unresolved ones left out). */
-  starTargets(mod: ModuleInfo): readonly ModuleInfo[];
+  starTargets(mod: M): readonly M[];
   /** `name` as `mod`'s own export records give it (no `export *` followed), or null. */
-  ownExport(mod: ModuleInfo, name: string): Target | null;
+  ownExport(mod: M, name: string): T | null;
 }
 
 /** What {@link starExport} reads and writes of the linker's per-(module, name) export memo. */
-export interface StarMemo {
+export interface StarMemo<M extends StarModule, T> {
   /** The settled answer for (module, name): a target, null (proven none), or undefined when not settled (unknown, being resolved, or cut). */
-  settled(mod: ModuleInfo, name: string): Target | null | undefined;
+  settled(mod: M, name: string): T | null | undefined;
   /** Records that `name` is exported by none of these modules (each one's whole star closure was walked). */
-  settleNone(mods: readonly ModuleInfo[], name: string): void;
+  settleNone(mods: readonly M[], name: string): void;
   /** How many resolutions so far were cut by a cycle or the depth limit (a walk during which it grows settles nothing). */
   cuts(): number;
 }
@@ -30,7 +35,7 @@ export interface StarMemo {
  * A {@link StarMemo} over a linker's export memo: `values` by `<path>\u0000<name>` (null while a
  * key is `pending`: not settled), `none` the keys proven to export nothing, `cuts` its cut counter.
  */
-export function memoView(values: ReadonlyMap<string, Target | null>, pending: ReadonlySet<string>, none: Set<string>, cuts: () => number): StarMemo {
+export function memoView<M extends StarModule, T>(values: ReadonlyMap<string, T | null>, pending: ReadonlySet<string>, none: Set<string>, cuts: () => number): StarMemo<M, T> {
   return {
     settled: (mod, name) => {
       const key = `${mod.path}\u0000${name}`;
@@ -50,10 +55,10 @@ export function memoView(values: ReadonlyMap<string, Target | null>, pending: Re
  * module already settled in `memo` answers for its whole closure. When nothing is found and no
  * resolution on the way was cut, every walked module is settled as exporting no `name`.
  */
-export function starExport(walk: StarWalk, memo: StarMemo, mod: ModuleInfo, name: string): Target | null {
+export function starExport<M extends StarModule, T>(walk: StarWalk<M, T>, memo: StarMemo<M, T>, mod: M, name: string): T | null {
   const cutsBefore = memo.cuts();
   const visited = new Set<string>([mod.path]);
-  const walked: ModuleInfo[] = [];
+  const walked: M[] = [];
   const stack = [...walk.starTargets(mod)].reverse();
   while (stack.length > 0) {
     const current = stack.pop()!;
@@ -97,10 +102,10 @@ export class WalkBudget {
  * what its `export *` records reach, in the same walk order as {@link starExport} (so each name gets
  * the target {@link starExport} gives it). Null when `budget` runs out first.
  */
-export function exportTable(walk: StarWalk, mod: ModuleInfo, budget: WalkBudget): Map<string, Target> | null {
-  const table = new Map<string, Target>();
+export function exportTable<M extends StarModule, T>(walk: StarWalk<M, T>, mod: M, budget: WalkBudget): Map<string, T> | null {
+  const table = new Map<string, T>();
   const visited = new Set<string>();
-  const stack: ModuleInfo[] = [mod];
+  const stack: M[] = [mod];
   while (stack.length > 0) {
     const current = stack.pop()!;
     if (visited.has(current.path)) continue;
@@ -118,7 +123,7 @@ export function exportTable(walk: StarWalk, mod: ModuleInfo, budget: WalkBudget)
 }
 
 /** Pushes the unvisited `targets` so that the first one is popped first. */
-function pushReversed(stack: ModuleInfo[], targets: readonly ModuleInfo[], visited: ReadonlySet<string>): void {
+function pushReversed<M extends StarModule>(stack: M[], targets: readonly M[], visited: ReadonlySet<string>): void {
   for (let i = targets.length - 1; i >= 0; i -= 1) {
     const target = targets[i]!;
     if (!visited.has(target.path)) stack.push(target);

@@ -1,11 +1,13 @@
-/** Merging the per-file outputs of the TypeScript link step into one {@link LinkResult}-shaped whole. */
-import { appendAll, type FileLinkOutput, type GraphEdge, type SourceIssue } from '@docforge/core';
+/** Merging a code adapter's per-file link outputs into one whole, as a full `link` returns it (adapters and the builder). */
+import { appendAll } from './arrays.js';
+import type { FileLinkOutput } from './adapter.js';
+import type { GraphEdge, SourceIssue } from './model.js';
 
 /**
  * The edges (unique by source, relation and target; sorted), issues (in `files` order) and
  * unresolved call counts (summed per owner) of per-file link outputs.
  */
-export function mergeOutputs(files: Iterable<FileLinkOutput>): { edges: GraphEdge[]; issues: SourceIssue[]; unresolved: Record<string, number> } {
+export function mergeLinkOutputs(files: Iterable<FileLinkOutput>): { edges: GraphEdge[]; issues: SourceIssue[]; unresolved: Record<string, number> } {
   const merged = new Map<string, GraphEdge>();
   const issues: SourceIssue[] = [];
   const unresolved: Record<string, number> = {};
