@@ -37,7 +37,7 @@ const MAX_NAMESPACE_DEPTH = 2;
  * Most walk steps (one per module, own export name and star edge reached; star-exports.ts) one
  * package's public API may cost: a package whose thousands of modules re-export each other from
  * hundreds of entry points stops here with a `public_api_bounded` finding instead of running for
- * minutes. Real packages spend a few thousand (fastify about 2,000).
+ * minutes. Real packages spend a few dozen (measured 2026-12-06: fastify 7, pino 44).
  */
 export const MAX_API_STEPS = 1_000_000;
 
