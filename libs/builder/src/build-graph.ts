@@ -10,7 +10,7 @@ import { DependencyRecorder } from '@docforge/identity';
 import type { CachedSource } from './build-types.js';
 import { linkDataPresent } from './lazy-link-data.js';
 import type { StoredLinkCache } from '@docforge/store';
-import { readProjectText } from './parse.js';
+import { projectTextProblem, readProjectText } from './parse.js';
 import { mergeCapabilityMaps } from './project-adapter.js';
 
 /** What the link step found: cross-file edges and issues, capabilities by node id, and the set of code paths. */
@@ -154,6 +154,7 @@ function linkAdapter(
       if (!recorded.has(p)) recorded.set(p, resolver.readText(p));
       return recorded.get(p)!;
     },
+    unreadable: (p) => resolver.unreadable?.(p) ?? null,
   };
   const cache = caches.adapters.get(adapter.id);
   let usable = cache !== undefined && cache.root === root;
@@ -213,6 +214,7 @@ export function linkCode(
       dependencies?.read(p);
       return readProjectText(root, p);
     },
+    unreadable: (p: string): string | null => projectTextProblem(root, p),
   };
   for (const [id, sources] of byAdapter) {
     const adapter = codeLinker(id);

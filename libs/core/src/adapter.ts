@@ -20,6 +20,11 @@ export interface ModuleResolver {
   hasFile(path: string): boolean;
   /** Text of a project-relative file (e.g. package.json), or null when absent or outside the root. */
   readText(path: string): string | null;
+  /**
+   * Optional: why {@link readText} answers null for a regular file that is there (e.g. larger than
+   * the most a project text may hold), so a linker can report it; null when the file is absent.
+   */
+  unreadable?(path: string): string | null;
 }
 
 /** Cross-file edges and findings produced by an adapter's link step. */

@@ -34,8 +34,8 @@ const BUILTINS = new Set(builtinModules);
 export class SpecifierResolver {
   private readonly cache = new Map<string, Resolution>();
   private readonly packages = new Map<string, PackageInfo | null>();
-  /** Per package directory whose package.json is no JSON object, why (JSON.parse's message). */
-  private readonly malformed = new Map<string, string>();
+  /** Per package directory whose package.json is no JSON object (JSON.parse's message) or cannot be read (the resolver's reason). */
+  private readonly malformed = new Map<string, { code: 'malformed_package_json' | 'unreadable_package_json'; why: string }>();
   private projectPackages: Map<string, string> | null = null;
   private readonly aliases: AliasConfigs;
 
@@ -122,10 +122,12 @@ export class SpecifierResolver {
     if (this.packages.has(dir)) return this.packages.get(dir)!;
     let info: PackageInfo | null = null;
     const text = this.resolver.readText(join(dir, 'package.json'));
+    const unreadable = text === null ? this.resolver.unreadable?.(join(dir, 'package.json')) ?? null : null;
+    if (unreadable !== null) this.malformed.set(dir, { code: 'unreadable_package_json', why: unreadable });
     if (text !== null) {
       const parsed = parsePackageJson(text);
       info = parsed.info;
-      if (parsed.malformed !== null) this.malformed.set(dir, parsed.malformed);
+      if (parsed.malformed !== null) this.malformed.set(dir, { code: 'malformed_package_json', why: parsed.malformed });
     }
     this.packages.set(dir, info);
     return info;
@@ -181,17 +183,19 @@ export class SpecifierResolver {
   /**
    * A `malformed_package_json` warning per package.json of the project's package directories
    * (`packageDirectories`: every directory holding a project code file, outside node_modules) that
-   * is not a JSON object: its package is neither resolved nor part of the public API, and says so.
-   * In path order; the same for every link of the same files.
+   * is not a JSON object, an `unreadable_package_json` one per package.json the resolver could not
+   * read (`ModuleResolver.unreadable`, e.g. over the size limit): its package is neither resolved nor
+   * part of the public API, and says so. In path order; the same for every link of the same files.
    */
   packageIssues(): SourceIssue[] {
     this.findProjectPackage('');
     const issues: SourceIssue[] = [];
     for (const dir of packageDirectories(this.allPaths)) {
-      const why = this.malformed.get(dir);
-      if (why === undefined) continue;
+      const problem = this.malformed.get(dir);
+      if (problem === undefined) continue;
       const path = join(dir, 'package.json');
-      issues.push({ severity: 'warning', code: 'malformed_package_json', message: `${path} is not a valid package.json (${why}); its package's entry points and exports are not resolved.`, path, line: null, node_id: null });
+      const what = problem.code === 'malformed_package_json' ? 'is not a valid package.json' : 'cannot be read';
+      issues.push({ severity: 'warning', code: problem.code, message: `${path} ${what} (${problem.why}); its package's entry points and exports are not resolved.`, path, line: null, node_id: null });
     }
     return issues;
   }
