@@ -2,7 +2,7 @@
  * The graph steps of a build: link code across files per adapter, then resolve ids, links and
  * relations of every source into one graph (@docforge/project `resolveGraph`).
  */
-import { appendAll, type CodeLinker, type FileLinkOutput, type GraphEdge, type LinkInput, type ModuleResolver, type SourceIssue } from '@docforge/core';
+import { appendAll, mergeLinkOutputs, type CodeLinker, type FileLinkOutput, type GraphEdge, type LinkInput, type ModuleResolver, type SourceIssue } from '@docforge/core';
 import { codeSourcePathMatcher, IncrementalResolver, resolveGraph, type Descriptor, type ResolvedGraph, type ResolveInput, type ResolveSource } from '@docforge/project';
 import { codeExtensionsOf } from '@docforge/identity';
 import { codeLinker } from '@docforge/identity';
@@ -10,7 +10,7 @@ import { DependencyRecorder } from '@docforge/identity';
 import type { CachedSource } from './build-types.js';
 import { linkDataPresent } from './lazy-link-data.js';
 import type { StoredLinkCache } from '@docforge/store';
-import { readProjectText } from './parse.js';
+import { projectTextProblem, readProjectText } from './parse.js';
 import { mergeCapabilityMaps } from './project-adapter.js';
 
 /** What the link step found: cross-file edges and issues, capabilities by node id, and the set of code paths. */
@@ -154,6 +154,7 @@ function linkAdapter(
       if (!recorded.has(p)) recorded.set(p, resolver.readText(p));
       return recorded.get(p)!;
     },
+    unreadable: (p) => resolver.unreadable?.(p) ?? null,
   };
   const cache = caches.adapters.get(adapter.id);
   let usable = cache !== undefined && cache.root === root;
@@ -183,18 +184,9 @@ function linkAdapter(
   } else {
     caches.adapters.delete(adapter.id);
   }
-  const merged = new Map<string, GraphEdge>();
-  const issues: SourceIssue[] = [];
-  const unresolved: Record<string, number> = {};
-  for (const output of outputs.values()) {
-    for (const edge of output.edges) {
-      const key = `${edge.source_id}\u0000${edge.relation}\u0000${edge.target_id}`;
-      if (!merged.has(key)) merged.set(key, edge);
-    }
-    appendAll(issues, output.issues);
-    for (const [owner, count] of Object.entries(output.unresolved_calls)) unresolved[owner] = (unresolved[owner] ?? 0) + count;
-  }
-  const edges = [...merged.values()].sort((a, b) => compareText(a.source_id, b.source_id) || compareText(a.relation, b.relation) || compareText(a.target_id, b.target_id));
+  const { edges, issues, unresolved } = mergeLinkOutputs(outputs.values());
+  // Whole-input findings (public_api_bounded, malformed_package_json) come with every call, never from a kept output.
+  appendAll(issues, result.api_issues ?? []);
   return { edges, issues, capabilities: result.capabilities, unresolved, linked: result.files.size, api: result.api ?? {} };
 }
 
@@ -222,6 +214,7 @@ export function linkCode(
       dependencies?.read(p);
       return readProjectText(root, p);
     },
+    unreadable: (p: string): string | null => projectTextProblem(root, p),
   };
   for (const [id, sources] of byAdapter) {
     const adapter = codeLinker(id);

@@ -112,6 +112,21 @@ export function reparseSource(root: string, descriptor: Descriptor, source: Cach
 const PROJECT_TEXT_MAX_BYTES = 1_000_000;
 
 /**
+ * Why {@link readProjectText} answers null for a regular file of the project: it is larger than
+ * 1 MB (`ModuleResolver.unreadable`); null otherwise (absent, or another reason it is not text).
+ */
+export function projectTextProblem(root: string, rel: string): string | null {
+  try {
+    const st = lstatSync(path.join(root, rel));
+    return st.isFile() && st.size > PROJECT_TEXT_MAX_BYTES ? `larger than ${PROJECT_TEXT_MAX_BYTES} bytes, the most a project text may hold` : null;
+  } catch (error) {
+    // Absent or not statable: that is no file a linker could report.
+    if (error instanceof Error) return null;
+    throw error;
+  }
+}
+
+/**
  * Text of a project file for an adapter's linker (e.g. package.json): null when absent, not a
  * regular file (a symlink included), over 1 MB, or resolving outside the root (`..`, absolute, or
  * through a linked directory; @docforge/fs-safe `readConfined`), or not UTF-8 text.

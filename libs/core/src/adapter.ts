@@ -20,6 +20,11 @@ export interface ModuleResolver {
   hasFile(path: string): boolean;
   /** Text of a project-relative file (e.g. package.json), or null when absent or outside the root. */
   readText(path: string): string | null;
+  /**
+   * Optional: why {@link readText} answers null for a regular file that is there (e.g. larger than
+   * the most a project text may hold), so a linker can report it; null when the file is absent.
+   */
+  unreadable?(path: string): string | null;
 }
 
 /** Cross-file edges and findings produced by an adapter's link step. */
@@ -155,5 +160,11 @@ export interface PartialLinkResult {
   capabilities: Record<string, string[]>;
   /** The public API names of the whole input, as {@link LinkResult.api}. */
   api?: Record<string, string[]>;
+  /**
+   * Findings about the whole input rather than one file (e.g. `public_api_bounded`,
+   * `malformed_package_json`), recomputed by every call: the caller adds them to the per-file
+   * issues. {@link LinkResult.issues} already holds them for a full link.
+   */
+  api_issues?: SourceIssue[];
   reusable: boolean;
 }

@@ -16,5 +16,6 @@ export { isLogLevel, envLogLevel, repeatedOption, type OptionToken } from './cli
 export { ACCESS_ID_PATTERN, ACCESS_ID_RULE, MAX_ACCESS_ID_LENGTH, accessIdProblem } from './access-id.js';
 export { LOG_LEVELS, readDocforgeConfig, NO_TEST_FAULTS, WORKER_CONFIG_ENV, type DocforgeConfig, type TestFaults, type Environment } from './config.js';
 export { appendAll } from './arrays.js';
+export { mergeLinkOutputs } from './link-merge.js';
 export { collectCodeText, MAX_CODE_TEXT_CHARS, MAX_CODE_LINE_CHARS, type NodeCodeText, type CodeTextOptions } from './code-text.js';
 export { ApiTable, MAX_API_NAMES } from './api-table.js';

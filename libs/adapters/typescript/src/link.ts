@@ -1,4 +1,4 @@
-import { appendAll, type FileLinkOutput, type GraphEdge, type LinkInput, type LinkResult, type ModuleResolver, type PartialLinkPlan, type PartialLinkResult, type SourceIssue } from '@docforge/core';
+import { appendAll, mergeLinkOutputs, type FileLinkOutput, type GraphEdge, type LinkInput, type LinkResult, type ModuleResolver, type PartialLinkPlan, type PartialLinkResult, type SourceIssue } from '@docforge/core';
 import { isTsLinkData } from './link-data.js';
 import type { TsBinding, TsCallSite, TsDeclRecord, TsExportRecord, TsLinkData } from './link-data.js';
 import { buildModuleInfo, MAX_DEPTH, type ModuleInfo, type Target } from './link-model.js';
@@ -6,7 +6,8 @@ import { ReceiverResolver, type NameResolution } from './receivers.js';
 import { SpecifierResolver } from './resolve.js';
 import { affectedFiles, quietChanges } from './link-plan.js';
 import { packageEntrypoints } from './entrypoints.js';
-import { publicApi } from './public-api.js';
+import { publicApi, type ApiResolution } from './public-api.js';
+import { memoView, starExport, type StarMemo } from '@docforge/ts-paths';
 
 /** One file as handed to {@link linkTypeScript} (core `LinkInput`: its link data may be parsed on first read). */
 export type TsLinkInput = LinkInput;
@@ -75,6 +76,13 @@ class Linker implements NameResolution {
     heritage_resolved: 0,
   };
   private readonly exportMemo = new Map<string, Target | null>();
+  /** Keys of {@link exportMemo} (module path, name) whose whole star closure was walked and exports no such name. */
+  private readonly exportNone = new Set<string>();
+  /** How many resolutions were cut by a cycle or the depth limit (see {@link StarMemo.cuts}). */
+  private cutCount = 0;
+  /** Per module path, the modules its `export *` records name, in order. */
+  private readonly stars = new Map<string, ModuleInfo[]>();
+  private readonly starMemo: StarMemo<ModuleInfo, Target> = memoView(this.exportMemo, this.exportPending, this.exportNone, () => this.cutCount);
   private readonly superMemo = new Map<string, Target | null>();
   private readonly receivers = new ReceiverResolver(this);
 
@@ -108,19 +116,9 @@ class Linker implements NameResolution {
   }
 
   run(): LinkResult {
-    const { files, capabilities, api } = this.runFiles(null);
-    const merged = new Map<string, GraphEdge>();
-    const issues: SourceIssue[] = [];
-    const unresolved: Record<string, number> = {};
-    for (const output of files.values()) {
-      for (const edge of output.edges) {
-        const key = `${edge.source_id}\u0000${edge.relation}\u0000${edge.target_id}`;
-        if (!merged.has(key)) merged.set(key, edge);
-      }
-      appendAll(issues, output.issues);
-      for (const [owner, count] of Object.entries(output.unresolved_calls)) unresolved[owner] = (unresolved[owner] ?? 0) + count;
-    }
-    const edges = [...merged.values()].sort(compareEdges);
+    const { files, capabilities, api, api_issues: apiIssues } = this.runFiles(null);
+    const { edges, issues, unresolved } = mergeLinkOutputs(files.values());
+    appendAll(issues, apiIssues ?? []);
     for (const edge of edges) {
       const key = `edges_${edge.relation}`;
       this.stats[key] = (this.stats[key] ?? 0) + 1;
@@ -150,17 +148,23 @@ class Linker implements NameResolution {
       files.set(path, { edges: [...this.bucket.edges.values()], issues: this.bucket.issues, unresolved_calls: this.bucket.unresolved, deps: this.depsOf(mod) });
     }
     const capabilities = packageEntrypoints(this.paths, this.resolver, (from, specifier) => this.specifiers.resolve(from, specifier), (path) => this.module(path)?.id ?? null);
-    const api = publicApi({
+    const { api, issues } = publicApi(this.apiResolution(), this.specifiers.packagesWithSubpaths());
+    return { files, capabilities, api, api_issues: [...this.specifiers.packageIssues(), ...issues], reusable: !this.sensitive };
+  }
+
+  /** What the public API table (public-api.ts) reads of this linker. */
+  private apiResolution(): ApiResolution {
+    return {
       entryFile: (specifier) => {
         const resolution = this.specifiers.resolve('package.json', specifier);
         return resolution.kind === 'file' ? resolution.path : null;
       },
       moduleAt: (path) => this.moduleAt(path),
-      moduleFor: (mod, specifier) => this.moduleFor(mod, specifier),
       exportOf: (mod, name) => this.resolveExport(mod, name, 0),
+      starTargets: (mod) => this.starTargets(mod),
+      ownExport: (mod, name) => this.ownExport(mod, name, 0),
       returnedMethods: (callee) => this.receivers.returnedMethods(callee),
-    }, this.specifiers.packagesWithSubpaths());
-    return { files, capabilities, api, reusable: !this.sensitive };
+    };
   }
 
   /** Project files the module's import, re-export and binding specifiers resolve to (sorted, unique). */
@@ -178,7 +182,7 @@ class Linker implements NameResolution {
   }
 
   orderSensitive(): void {
-    this.sensitive = true;
+    this.cut();
   }
 
   private addEdge(sourceId: string, relation: string, targetId: string, sourcePath: string, line: number): void {
@@ -364,33 +368,60 @@ class Linker implements NameResolution {
     return this.resolveExport(target, imported, depth + 1);
   }
 
-  /** An export of a module by name (`default` and `=` stand in for each other; `*` re-exports followed). */
+  /**
+   * An export of a module by name (`default` and `=` stand in for each other; `*` re-exports
+   * followed by one star walk, star-exports.ts). A result cut by a cycle or the depth limit is not
+   * remembered when it is null: a later resolution from elsewhere walks again rather than read it.
+   */
   resolveExport(mod: ModuleInfo, name: string, depth: number): Target | null {
     if (depth > MAX_DEPTH) {
-      this.sensitive = true;
+      this.cut();
       return null;
     }
     const key = `${mod.path}\u0000${name}`;
+    if (this.exportNone.has(key)) return null;
     if (this.exportMemo.has(key)) {
-      if (this.exportPending.has(key)) this.sensitive = true;
+      if (this.exportPending.has(key)) this.cut();
       return this.exportMemo.get(key)!;
     }
+    const cutsBefore = this.cutCount;
     this.exportMemo.set(key, null);
     this.exportPending.add(key);
     let result = this.exportByRecords(mod, mod.exports.get(name), depth);
     if (result === null && name === 'default') result = this.exportByRecords(mod, mod.exports.get('='), depth);
     if (result === null && name === '=') result = this.exportByRecords(mod, mod.exports.get('default'), depth);
     if (result === null && name !== 'default' && name !== '=') {
-      for (const star of mod.stars) {
-        const target = star.specifier === null ? null : this.moduleFor(mod, star.specifier);
-        if (target === null) continue;
-        result = this.resolveExport(target, name, depth + 1);
-        if (result !== null) break;
-      }
+      result = starExport({ starTargets: (m) => this.starTargets(m), ownExport: (m, n) => this.ownExport(m, n, depth + 1) }, this.starMemo, mod, name);
     }
     this.exportPending.delete(key);
-    this.exportMemo.set(key, result);
+    if (result === null && this.cutCount !== cutsBefore) this.exportMemo.delete(key);
+    else this.exportMemo.set(key, result);
     return result;
+  }
+
+  /** Records a resolution cut by a cycle or the depth limit (then results may depend on the linking order). */
+  private cut(): void {
+    this.sensitive = true;
+    this.cutCount += 1;
+  }
+
+  /** The modules the `export *` records of `mod` name, in record order (computed once per module). */
+  starTargets(mod: ModuleInfo): readonly ModuleInfo[] {
+    let targets = this.stars.get(mod.path);
+    if (targets === undefined) {
+      targets = [];
+      for (const star of mod.stars) {
+        const target = star.specifier === null ? null : this.moduleFor(mod, star.specifier);
+        if (target !== null) targets.push(target);
+      }
+      this.stars.set(mod.path, targets);
+    }
+    return targets;
+  }
+
+  /** `name` as the module's own export records give it (no `export *` followed), or null. */
+  ownExport(mod: ModuleInfo, name: string, depth: number): Target | null {
+    return this.exportByRecords(mod, mod.exports.get(name), depth);
   }
 
   private exportByRecords(mod: ModuleInfo, records: readonly TsExportRecord[] | undefined, depth: number): Target | null {
@@ -461,12 +492,4 @@ class Linker implements NameResolution {
 function isCodeSpecifier(specifier: string): boolean {
   const base = specifier.split('/').pop() ?? '';
   return !base.includes('.') || base === '.' || base === '..' || CODE_EXTENSIONS.test(base);
-}
-
-function compareEdges(a: GraphEdge, b: GraphEdge): number {
-  return compare(a.source_id, b.source_id) || compare(a.relation, b.relation) || compare(a.target_id, b.target_id);
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -5,25 +5,50 @@
  * this way; the project resolver links such mentions with this table. Nothing is guessed from
  * spelling: a name is listed only when the linker's export resolution reaches a declaration.
  */
-import { ApiTable } from '@docforge/core';
+import { ApiTable, MAX_API_NAMES, type SourceIssue } from '@docforge/core';
 import type { Target, ModuleInfo } from './link-model.js';
+import { exportTable, WalkBudget, type StarWalk } from '@docforge/ts-paths';
 
 /** What enumerating a package's public names needs from the linker. */
-export interface ApiResolution {
+export interface ApiResolution extends StarWalk<ModuleInfo, Target> {
   /** The project file a specifier resolves to from the project root (as a package.json target), or null. */
   entryFile(specifier: string): string | null;
   /** The extracted module at a project path, or null. */
   moduleAt(path: string): ModuleInfo | null;
-  /** The module a specifier of `mod` names, or null (external, unresolved or not extracted). */
-  moduleFor(mod: ModuleInfo, specifier: string): ModuleInfo | null;
   /** An export of a module by name, followed through re-exports (`=` the whole CommonJS value). */
   exportOf(mod: ModuleInfo, name: string): Target | null;
   /** The methods of the value a call of a function returns, when its declared return type proves them. */
   returnedMethods(callee: Extract<Target, { kind: 'decl' }>): ReadonlyMap<string, Extract<Target, { kind: 'decl' }>>;
 }
 
+/** One package of the project as {@link publicApi} reads it. */
+export interface ApiPackage {
+  /** Its package.json `name`. */
+  name: string;
+  /** Project-relative path of its package.json (named in findings). */
+  path: string;
+  /** The explicit subpaths of its `exports` map (`./sub`), in map order. */
+  subpaths: readonly string[];
+}
+
 /** How deep namespaces are followed below an entry (`pkg.ns.fn` is depth 1). */
 const MAX_NAMESPACE_DEPTH = 2;
+/**
+ * Most walk steps (one per module, own export name and star edge reached; star-exports.ts) one
+ * package's public API may cost: a package whose thousands of modules re-export each other from
+ * hundreds of entry points stops here with a `public_api_bounded` finding instead of running for
+ * minutes. Real packages spend a few dozen (measured 2026-12-06: fastify 7, pino 44).
+ */
+export const MAX_API_STEPS = 1_000_000;
+
+/** The table and the findings of {@link publicApi}. */
+export interface PublicApi {
+  /** Public name → declaration ids (sorted), as LinkResult `api`. */
+  api: Record<string, string[]>;
+  /** `public_api_bounded` warnings: a package whose walk ran out of {@link MAX_API_STEPS}, or names beyond {@link MAX_API_NAMES}. */
+  issues: SourceIssue[];
+}
+
 /**
  * Public names of the project's packages: `<specifier>` for the entry's whole export (CommonJS
  * `module.exports = f` or ESM `export default f`), `<specifier>.<name>` for each named export
@@ -31,70 +56,105 @@ const MAX_NAMESPACE_DEPTH = 2;
  * `export { x } from`, `export *`), `<specifier>.<ns>.<name>` through exported namespaces, and
  * `<prefix>.<member>` for the static and prototype methods of an exported function or class
  * (`pino.destination = ...` on the exported function). A specifier is a package's `name` or
- * `name/sub` for an explicit `exports` subpath. Values are the declaration ids, sorted; a name
- * reaching several declarations lists them all (the resolver links none of them). A package whose
- * entry module is test code (`is_test`: a fixture package) is left out.
+ * `name/sub` for an explicit `exports` subpath, visited in that order. Values are the declaration
+ * ids, sorted; a name reaching several declarations lists them all (the resolver links none of
+ * them). A package whose entry module is test code (`is_test`: a fixture package) is left out.
+ * Bounded: a package stops at {@link MAX_API_STEPS} (the entry points already listed keep their
+ * names) and the whole table at {@link MAX_API_NAMES} names (the names listed first are kept); each
+ * stop is a `public_api_bounded` warning naming the package.json, never silent.
  */
-export function publicApi(linker: ApiResolution, packages: readonly { name: string; subpaths: readonly string[] }[]): Record<string, string[]> {
+export function publicApi(linker: ApiResolution, packages: readonly ApiPackage[]): PublicApi {
   const table = new ApiTable();
-  const seenDecls = new Set<string>();
-  const add = (name: string, id: string): void => table.add(name, id);
+  const walk = new ApiWalk(linker, table);
+  const issues: SourceIssue[] = [];
   for (const pkg of packages) {
-    for (const specifier of [pkg.name, ...pkg.subpaths.map((sub) => `${pkg.name}/${sub.slice(2)}`)]) {
+    const specifiers = [pkg.name, ...pkg.subpaths.map((sub) => `${pkg.name}/${sub.slice(2)}`)];
+    const budget = new WalkBudget(MAX_API_STEPS);
+    let done = 0;
+    for (const specifier of specifiers) {
+      // Each entry point costs a step of its own: 20,000 `exports` subpaths of one module are bounded too.
+      if (table.dropped > 0 || !budget.spend(1)) break;
       const path = linker.entryFile(specifier);
       const mod = path === null ? null : linker.moduleAt(path);
       // A package whose entry is test code (a fixture package under test/) is no API the docs describe.
-      if (mod !== null && !mod.data.is_test) visitModule(linker, mod, specifier, 0, new Set(), add, seenDecls);
+      if (mod !== null && !mod.data.is_test && !walk.visit(mod, specifier, budget)) break;
+      if (table.dropped === 0) done += 1;
+    }
+    if (done < specifiers.length) issues.push(boundedIssue(pkg, specifiers, done, table.dropped > 0));
+  }
+  return { api: table.toRecord(), issues };
+}
+
+/** The `public_api_bounded` warning of a package whose entry points from `done` on were cut. */
+function boundedIssue(pkg: ApiPackage, specifiers: readonly string[], done: number, full: boolean): SourceIssue {
+  const why = full
+    ? `the public API table is full (${MAX_API_NAMES} names)`
+    : `its export graph exceeded the work bound (${MAX_API_STEPS} steps)`;
+  return {
+    severity: 'warning',
+    code: 'public_api_bounded',
+    message: `Public API of package '${pkg.name}' linked for ${done} of ${specifiers.length} entry points: ${why}; names of entry point '${specifiers[done]}' and those after it are not (all) linked from documentation.`,
+    path: pkg.path,
+    line: null,
+    node_id: null,
+  };
+}
+
+/** One walk over the packages' entry points: the export tables of the modules reached, computed once each. */
+class ApiWalk {
+  private readonly tables = new Map<string, Map<string, Target>>();
+  private readonly decls = new Set<string>();
+
+  constructor(private readonly linker: ApiResolution, private readonly table: ApiTable) {}
+
+  /** Lists an entry module's public names under `specifier`; false when `budget` ran out. */
+  visit(mod: ModuleInfo, specifier: string, budget: WalkBudget): boolean {
+    return this.visitModule(mod, specifier, 0, new Set(), budget);
+  }
+
+  /** Lists a module's public names under `prefix` (its whole export as `prefix` itself); false when `budget` ran out. */
+  private visitModule(mod: ModuleInfo, prefix: string, depth: number, seen: Set<string>, budget: WalkBudget): boolean {
+    if (seen.has(mod.path)) return true;
+    seen.add(mod.path);
+    const linker = this.linker;
+    const whole = linker.exportOf(mod, '=') ?? linker.exportOf(mod, 'default');
+    if (whole?.kind === 'decl') this.declared(whole, prefix);
+    else if (whole?.kind === 'module' && whole.mod !== mod && !this.visitModule(whole.mod, prefix, depth, seen, budget)) return false;
+    const exported = this.exportsOf(mod, budget);
+    if (exported === null) return false;
+    for (const name of [...exported.keys()].sort()) {
+      const target = exported.get(name)!;
+      if (target.kind === 'decl') this.declared(target, `${prefix}.${name}`);
+      else if (depth < MAX_NAMESPACE_DEPTH && !this.visitModule(target.mod, `${prefix}.${name}`, depth + 1, new Set(seen), budget)) return false;
+    }
+    return true;
+  }
+
+  /** A module's export table (star-exports.ts), computed once per module; null when `budget` ran out. */
+  private exportsOf(mod: ModuleInfo, budget: WalkBudget): Map<string, Target> | null {
+    let exported = this.tables.get(mod.path);
+    if (exported === undefined) {
+      const computed = exportTable(this.linker, mod, budget);
+      if (computed === null) return null;
+      this.tables.set(mod.path, (exported = computed));
+    }
+    return exported;
+  }
+
+  /**
+   * A declaration reached under `name`, its methods as `name.<method>`, and (once per declaration)
+   * the methods its declared return type proves as `<id>().<method>` (the project's `returnMemberKey`).
+   */
+  private declared(target: Extract<Target, { kind: 'decl' }>, name: string): void {
+    this.table.add(name, target.decl.id);
+    if (target.decl.kind !== 'function' && target.decl.kind !== 'class' && target.decl.kind !== 'method') return;
+    if (!this.decls.has(target.decl.id)) {
+      this.decls.add(target.decl.id);
+      for (const [method, found] of this.linker.returnedMethods(target)) this.table.add(`${target.decl.id}().${method}`, found.decl.id);
+    }
+    if (target.decl.kind === 'method') return;
+    for (const child of target.mod.children.get(target.decl.id)?.values() ?? []) {
+      if (child.kind === 'method' && child.key === undefined) this.declared({ kind: 'decl', mod: target.mod, decl: child }, `${name}.${child.name}`);
     }
   }
-  return table.toRecord();
-}
-
-/** Lists a module's public names under `prefix` (its whole export as `prefix` itself). */
-function visitModule(
-  linker: ApiResolution, mod: ModuleInfo, prefix: string, depth: number, seen: Set<string>, add: (name: string, id: string) => void, decls: Set<string>,
-): void {
-  if (seen.has(mod.path)) return;
-  seen.add(mod.path);
-  const whole = linker.exportOf(mod, '=') ?? linker.exportOf(mod, 'default');
-  if (whole?.kind === 'decl') declared(linker, whole, prefix, add, decls);
-  else if (whole?.kind === 'module' && whole.mod !== mod) visitModule(linker, whole.mod, prefix, depth, seen, add, decls);
-  for (const name of exportNames(linker, mod, new Set())) {
-    const target = linker.exportOf(mod, name);
-    if (target?.kind === 'decl') declared(linker, target, `${prefix}.${name}`, add, decls);
-    else if (target?.kind === 'module' && depth < MAX_NAMESPACE_DEPTH) visitModule(linker, target.mod, `${prefix}.${name}`, depth + 1, new Set(seen), add, decls);
-  }
-}
-
-/**
- * A declaration reached under `name`, its methods as `name.<method>`, and (once per declaration)
- * the methods its declared return type proves as `<id>().<method>` (the project's `returnMemberKey`).
- */
-function declared(
-  linker: ApiResolution, target: Extract<Target, { kind: 'decl' }>, name: string, add: (name: string, id: string) => void, decls: Set<string>,
-): void {
-  add(name, target.decl.id);
-  if (target.decl.kind !== 'function' && target.decl.kind !== 'class' && target.decl.kind !== 'method') return;
-  if (!decls.has(target.decl.id)) {
-    decls.add(target.decl.id);
-    for (const [method, found] of linker.returnedMethods(target)) add(`${target.decl.id}().${method}`, found.decl.id);
-  }
-  if (target.decl.kind === 'method') return;
-  for (const child of target.mod.children.get(target.decl.id)?.values() ?? []) {
-    if (child.kind === 'method' && child.key === undefined) declared(linker, { kind: 'decl', mod: target.mod, decl: child }, `${name}.${child.name}`, add, decls);
-  }
-}
-
-/** The names a module exports: its own export records and those of its `export *` targets (never `default`, `=` or `*`). */
-function exportNames(linker: ApiResolution, mod: ModuleInfo, seen: Set<string>): string[] {
-  if (seen.has(mod.path)) return [];
-  seen.add(mod.path);
-  const names = new Set<string>();
-  for (const name of mod.exports.keys()) if (name !== '=' && name !== 'default') names.add(name);
-  for (const star of mod.stars) {
-    const target = star.specifier === null ? null : linker.moduleFor(mod, star.specifier);
-    if (target === null) continue;
-    for (const name of exportNames(linker, target, seen)) names.add(name);
-  }
-  return [...names].sort();
 }

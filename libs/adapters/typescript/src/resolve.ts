@@ -1,11 +1,12 @@
 import { builtinModules } from 'node:module';
 import { posix } from 'node:path';
-import type { ModuleResolver } from '@docforge/core';
+import type { ModuleResolver, SourceIssue } from '@docforge/core';
 import { createRequire } from 'node:module';
 import type * as TS from 'typescript';
 import { readDocforgeConfig } from '@docforge/core';
 import { Accelerators } from '@docforge/accelerate';
 import {
+  exportTargets, parsePackageJson, validExportTarget, type PackageInfo,
   AliasConfigs, fileCandidates, joinRelative as join, normalizeRelative as normalize, packageDirectories, pathCandidates, resolutionModeOf, type ResolutionMode,
 } from '@docforge/ts-paths';
 import { primeCompiler } from './compiler.cjs';
@@ -17,15 +18,6 @@ import { primeCompiler } from './compiler.cjs';
 export type Resolution = { kind: 'file'; path: string } | { kind: 'external' } | { kind: 'unresolved'; alias?: string };
 
 const BUILTINS = new Set(builtinModules);
-const CONDITIONS = ['import', 'require', 'node', 'default'];
-
-interface PackageInfo {
-  name: string | null;
-  main: string | null;
-  /** `types`, else `typings` (read by TypeScript importers before `main`). */
-  types: string | null;
-  exports: unknown;
-}
 
 /**
  * Resolves module specifiers the way Node and TypeScript's NodeNext/bundler resolution do, over
@@ -42,6 +34,8 @@ interface PackageInfo {
 export class SpecifierResolver {
   private readonly cache = new Map<string, Resolution>();
   private readonly packages = new Map<string, PackageInfo | null>();
+  /** Per package directory whose package.json is no JSON object (JSON.parse's message) or cannot be read (the resolver's reason). */
+  private readonly malformed = new Map<string, { code: 'malformed_package_json' | 'unreadable_package_json'; why: string }>();
   private projectPackages: Map<string, string> | null = null;
   private readonly aliases: AliasConfigs;
 
@@ -128,18 +122,12 @@ export class SpecifierResolver {
     if (this.packages.has(dir)) return this.packages.get(dir)!;
     let info: PackageInfo | null = null;
     const text = this.resolver.readText(join(dir, 'package.json'));
+    const unreadable = text === null ? this.resolver.unreadable?.(join(dir, 'package.json')) ?? null : null;
+    if (unreadable !== null) this.malformed.set(dir, { code: 'unreadable_package_json', why: unreadable });
     if (text !== null) {
-      try {
-        const json = JSON.parse(text) as Record<string, unknown>;
-        info = {
-          name: typeof json['name'] === 'string' ? json['name'] : null,
-          main: typeof json['main'] === 'string' ? json['main'] : null,
-          types: typeof json['types'] === 'string' ? json['types'] : typeof json['typings'] === 'string' ? json['typings'] : null,
-          exports: json['exports'] ?? null,
-        };
-      } catch {
-        info = null;
-      }
+      const parsed = parsePackageJson(text);
+      info = parsed.info;
+      if (parsed.malformed !== null) this.malformed.set(dir, { code: 'malformed_package_json', why: parsed.malformed });
     }
     this.packages.set(dir, info);
     return info;
@@ -153,12 +141,15 @@ export class SpecifierResolver {
   private packageEntry(dir: string, subpath: string, mode: ResolutionMode): string | null {
     const info = this.readPackage(dir);
     if (info === null) return null;
-    for (const target of exportTargets(info.exports, subpath, mode)) {
-      const path = normalize(join(dir, target));
+    const targets = exportTargets(info, subpath, mode);
+    for (const target of targets) {
+      const path = validExportTarget(target) ? normalize(join(dir, target)) : null;
       if (path === null) continue;
       const file = this.file(path, mode);
       if (file !== null) return file;
     }
+    // An `exports` entry whose every target Node refuses (outside the package, absolute, bare) resolves nowhere: no fallback to `main`.
+    if (targets.length > 0 && !targets.some(validExportTarget)) return null;
     if (subpath !== '.') return null;
     const fields = mode === 'typescript' ? [info.types, info.main] : [info.main];
     for (const field of fields) {
@@ -172,20 +163,41 @@ export class SpecifierResolver {
 
   /**
    * The packages whose package.json lies in the project (outside node_modules), by `name`, each
-   * with the explicit subpaths of its `exports` map (`./sub`; patterns with `*` are left out: they
-   * name no one module). The first directory in path order wins a name shared by several.
+   * with its package.json path and the explicit subpaths of its `exports` map (`./sub`; patterns
+   * with `*` are left out: they name no one module). The first directory in path order wins a name
+   * shared by several.
    */
-  packagesWithSubpaths(): { name: string; subpaths: string[] }[] {
+  packagesWithSubpaths(): { name: string; path: string; subpaths: string[] }[] {
     this.findProjectPackage('');
-    const out: { name: string; subpaths: string[] }[] = [];
+    const out: { name: string; path: string; subpaths: string[] }[] = [];
     for (const [name, dir] of this.projectPackages ?? []) {
       const exportsField = this.readPackage(dir)?.exports;
       const subpaths = exportsField !== null && typeof exportsField === 'object' && !Array.isArray(exportsField)
         ? Object.keys(exportsField as Record<string, unknown>).filter((key) => key.startsWith('./') && !key.includes('*'))
         : [];
-      out.push({ name, subpaths });
+      out.push({ name, path: join(dir, 'package.json'), subpaths });
     }
     return out;
+  }
+
+  /**
+   * A `malformed_package_json` warning per package.json of the project's package directories
+   * (`packageDirectories`: every directory holding a project code file, outside node_modules) that
+   * is not a JSON object, an `unreadable_package_json` one per package.json the resolver could not
+   * read (`ModuleResolver.unreadable`, e.g. over the size limit): its package is neither resolved nor
+   * part of the public API, and says so. In path order; the same for every link of the same files.
+   */
+  packageIssues(): SourceIssue[] {
+    this.findProjectPackage('');
+    const issues: SourceIssue[] = [];
+    for (const dir of packageDirectories(this.allPaths)) {
+      const problem = this.malformed.get(dir);
+      if (problem === undefined) continue;
+      const path = join(dir, 'package.json');
+      const what = problem.code === 'malformed_package_json' ? 'is not a valid package.json' : 'cannot be read';
+      issues.push({ severity: 'warning', code: problem.code, message: `${path} ${what} (${problem.why}); its package's entry points and exports are not resolved.`, path, line: null, node_id: null });
+    }
+    return issues;
   }
 
   private findProjectPackage(name: string): string | undefined {
@@ -198,43 +210,6 @@ export class SpecifierResolver {
     }
     return this.projectPackages.get(name);
   }
-}
-
-/** Candidate targets of a package.json `exports` value for a subpath, in condition order. */
-function exportTargets(exportsField: unknown, subpath: string, mode: ResolutionMode): string[] {
-  if (exportsField === null || exportsField === undefined) return [];
-  const leaves = (value: unknown): string[] => conditionLeaves(value, mode === 'typescript' ? ['types', ...CONDITIONS] : CONDITIONS);
-  if (typeof exportsField === 'string' || Array.isArray(exportsField)) return subpath === '.' ? leaves(exportsField) : [];
-  if (typeof exportsField !== 'object') return [];
-  const map = exportsField as Record<string, unknown>;
-  const keys = Object.keys(map);
-  if (keys.length > 0 && keys.every((k) => !k.startsWith('.'))) return subpath === '.' ? leaves(map) : [];
-  if (subpath in map) return leaves(map[subpath]);
-  for (const key of keys) {
-    const star = key.indexOf('*');
-    if (star < 0) continue;
-    const prefix = key.slice(0, star);
-    const suffix = key.slice(star + 1);
-    if (subpath.startsWith(prefix) && subpath.endsWith(suffix) && subpath.length >= prefix.length + suffix.length) {
-      const middle = subpath.slice(prefix.length, subpath.length - suffix.length);
-      return leaves(map[key]).map((t) => t.split('*').join(middle));
-    }
-  }
-  return [];
-}
-
-/** Targets of an `exports` value: the listed conditions in order, then the others (`types` only when listed). */
-function conditionLeaves(value: unknown, conditions: readonly string[]): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap((inner) => conditionLeaves(inner, conditions));
-  if (value === null || typeof value !== 'object') return [];
-  const map = value as Record<string, unknown>;
-  const out: string[] = [];
-  for (const condition of conditions) if (condition in map) out.push(...conditionLeaves(map[condition], conditions));
-  for (const [key, inner] of Object.entries(map)) {
-    if (!conditions.includes(key) && key !== 'types') out.push(...conditionLeaves(inner, conditions));
-  }
-  return out;
 }
 
 /**
