@@ -3,6 +3,7 @@
  * boundary (protocol/schemas), their precompiled ajv validators and generated TypeScript types
  * (protocol/src/generated, from `npm run generate -w protocol`). Depends on no other workspace.
  */
+export { publishedInput } from './published-input.js';
 export { loadToolSchemas, loadToolSchema, publishedSchema, PROTOCOL_SCHEMA_DIR, PROTOCOL_SCHEMAS_ROOT } from './schemas.js';
 export type { ToolSchemaPair, ToolAnnotations } from './schemas.js';
 export { bundleSchema, schemaFileReader } from './bundle.js';

@@ -6,6 +6,7 @@
  * {@link outlineSchema}). The server validates its results with the full generated validators;
  * field documentation stays in the source files under `protocol/schemas`.
  */
+import { withCheapDefsInline } from './published-defs.js';
 import { outlineSchema } from './published-outline.js';
 
 /**
@@ -66,57 +67,4 @@ function withoutAnnotations(schema: Record<string, unknown>): Record<string, unk
     return out;
   };
   return strip(schema, false) as Record<string, unknown>;
-}
-
-
-/**
- * A copy of `schema` in which each `$defs` entry (not referenced from inside itself) whose body
- * written at every use is not longer than the definition and its references replaces its
- * references: `{"type": "object", "$ref": "#/$defs/x"}` becomes the body of `x` merged with its
- * sibling keywords. A definition referenced once always goes (about 50 characters less); a small
- * one (an outlined enum is `{"type":"string"}`) goes at every use. A definition whose keywords
- * would clash with the siblings of a reference stays a definition. Repeats until none is left to
- * inline.
- */
-function withCheapDefsInline(schema: Record<string, unknown>): Record<string, unknown> {
-  let current = schema;
-  const kept = new Set<string>();
-  for (;;) {
-    const defs = (current.$defs ?? {}) as Record<string, Record<string, unknown>>;
-    const text = JSON.stringify(current);
-    const name = Object.keys(defs).find((n) => {
-      const ref = JSON.stringify(`#/$defs/${n}`);
-      const body = JSON.stringify(defs[n]);
-      if (kept.has(n) || body.includes(ref)) return false;
-      const uses = text.split(ref).length - 1;
-      return uses === 1 || uses * (body.length - `{"$ref":${ref}}`.length) <= JSON.stringify(n).length + body.length + 2;
-    });
-    if (name === undefined) return current;
-    const inlined = inlineRef(current, `#/$defs/${name}`, defs[name]!);
-    if (inlined === null) {
-      kept.add(name);
-      continue;
-    }
-    const { [name]: _used, ...rest } = (inlined.$defs ?? {}) as Record<string, unknown>;
-    const { $defs: _defs, ...root } = inlined;
-    current = Object.keys(rest).length === 0 ? root : { ...root, $defs: rest };
-  }
-}
-
-/** `node` with the one `{$ref: ref, ...siblings}` replaced by `{...siblings, ...body}`; null when a sibling clashes with `body`. */
-function inlineRef(node: Record<string, unknown>, ref: string, body: Record<string, unknown>): Record<string, unknown> | null {
-  let clash = false;
-  const walk = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(walk);
-    if (value === null || typeof value !== 'object') return value;
-    const record = value as Record<string, unknown>;
-    if (record.$ref === ref) {
-      const { $ref: _ref, ...siblings } = record;
-      for (const [k, v] of Object.entries(siblings)) if (k in body && JSON.stringify(body[k]) !== JSON.stringify(v)) clash = true;
-      return { ...siblings, ...body };
-    }
-    return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, walk(v)]));
-  };
-  const out = walk(node) as Record<string, unknown>;
-  return clash ? null : out;
 }

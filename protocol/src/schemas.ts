@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { bundleSchema, schemaFileReader, type SchemaFileReader } from './bundle.js';
+import { publishedInput } from './published-input.js';
 import { publishedOutput } from './published-output.js';
 
 /** Absolute path of `protocol/schemas` (every schema source; `$ref`s are relative inside it). */
@@ -57,14 +58,16 @@ export function loadToolSchemas(): Map<string, ToolSchemaPair> {
  * Loads one tool as `tools/list` publishes it: `<name>.tool.json` (description and annotations)
  * from `schemas/v1/tools/`, and its input and output schemas bundled by {@link publishedSchema}
  * (self-contained: every referenced definition in local `$defs`, deterministic), without the
- * `$schema` keyword (the schemas are draft-07 and 2020-12 alike: `$defs`, `const`, `if`/`then`), and
- * the output schema as {@link publishedOutput} writes it (issue 30 item 13).
+ * `$schema` keyword (the schemas are draft-07 and 2020-12 alike: `$defs`, `const`, `if`/`then`), the
+ * input schema as {@link publishedInput} writes it and the output schema as {@link publishedOutput}
+ * writes it (issue 30 item 13).
  * @param read the file reader to share across tools (default: a new one)
  * @throws Error when a file is missing or not JSON, or a `$ref` does not resolve (a packaging defect)
  */
 export function loadToolSchema(name: string, read: SchemaFileReader = schemaFileReader(PROTOCOL_SCHEMAS_ROOT)): ToolSchemaPair {
   const entry = read(`v1/tools/${name}.tool.json`) as unknown as ManifestEntry;
-  const { $schema: _dialect, ...input } = publishedSchema(`v1/tools/${name}.input.schema.json`, read);
+  const { $schema: _dialect, ...bundled } = publishedSchema(`v1/tools/${name}.input.schema.json`, read);
+  const input = publishedInput(bundled);
   const output = publishedOutput(publishedSchema(`v1/tools/${name}.output.schema.json`, read));
   return { ...entry, input, output };
 }

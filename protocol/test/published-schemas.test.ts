@@ -5,7 +5,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
-import { TOOL_VALIDATORS, loadToolSchema, loadToolSchemas, publishedSchema } from '../src/index.js';
+import { TOOL_VALIDATORS, loadToolSchema, loadToolSchemas, publishedInput, publishedSchema } from '../src/index.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures');
 const schemas = loadToolSchemas();
@@ -47,9 +47,25 @@ test('every tool has schemas, and each published schema refers only to its own $
 test('published schemas are deterministic: loading again gives the same JSON', () => {
   for (const [name, pair] of schemas) {
     assert.equal(JSON.stringify(loadToolSchema(name)), JSON.stringify(pair), name);
-    // tools/list leaves the dialect keyword out of the bundled input (issue 30 item 13).
+    // tools/list leaves the dialect keyword out of the bundled input and writes cheap definitions at their uses (issue 30 item 13).
     const { $schema: _dialect, ...input } = publishedSchema(`v1/tools/${name}.input.schema.json`);
-    assert.equal(JSON.stringify(input), JSON.stringify(pair.input), name);
+    assert.equal(JSON.stringify(publishedInput(input)), JSON.stringify(pair.input), name);
+  }
+});
+
+test('a published input schema writes a definition at its uses only where that is not longer, and keeps the tagged union and its branches named (issue 30 item 13)', () => {
+  let saved = 0;
+  for (const [name, pair] of schemas) {
+    const { $schema: _dialect, ...bundled } = publishedSchema(`v1/tools/${name}.input.schema.json`);
+    const before = JSON.stringify(bundled).length;
+    const after = JSON.stringify(pair.input).length;
+    assert.ok(after <= before, `${name}: ${after} > ${before}`);
+    saved += before - after;
+  }
+  assert.ok(saved >= 800, `written at their uses, the input definitions save ${saved} characters`);
+  for (const name of ['docforge_register_changes', 'docforge_create_changeset']) {
+    const defs = (schemas.get(name)!.input.$defs ?? {}) as Record<string, unknown>;
+    assert.deepEqual(['operation', 'op_node_create', 'op_node_delete', 'op_node_move', 'op_node_update', 'op_relationship_update'].filter((d) => !(d in defs)), [], name);
   }
 });
 
