@@ -8,8 +8,9 @@
 // and its reciprocal rank is 1 / the rank of the first accepted id (0 when none is returned).
 // Sets: examples (bundled), fastify (installed package), koa (koa 2.16.4 packed from the npm registry,
 // code only: its tarball ships no docs), asyncio (CPython's /usr/lib/python3.11/asyncio, code only) and
-// npm (the npm CLI 10.9.9 packed from the npm registry: docs/content Markdown and lib/ code).
-// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm] [--verbose] [--json FILE]
+// npm (the npm CLI 10.9.9 packed from the npm registry: docs/content Markdown and lib/ code), express
+// (express 4.21.2 from the npm registry, code only) and undici (undici 8.14.1: docs/docs Markdown and code).
+// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici] [--verbose] [--json FILE]
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -95,6 +96,25 @@ function npmCorpus(root = path.join(outDir, 'npm')) {
   return root;
 }
 
+/** The express version the express question set was written from (ops/eval/questions/express.json `source`). */
+const EXPRESS_VERSION = '4.21.2';
+/** The undici version the undici question set was written from (ops/eval/questions/undici.json `source`). */
+const UNDICI_VERSION = '8.14.1';
+
+/** express as published (`npm pack express@EXPRESS_VERSION`), code only: its tarball ships no docs. */
+function expressCorpus(root = path.join(outDir, 'express')) {
+  packedCorpus(root, 'express', EXPRESS_VERSION);
+  writeDescriptor(root, 'express', [], 'typescript');
+  return root;
+}
+
+/** undici as published (`npm pack undici@UNDICI_VERSION`): Markdown docs under docs/docs, code from the whole package. */
+function undiciCorpus(root = path.join(outDir, 'undici')) {
+  packedCorpus(root, 'undici', UNDICI_VERSION);
+  writeDescriptor(root, 'undici', ['docs/docs'], 'typescript');
+  return root;
+}
+
 /** A project holding a copy of the standard library's asyncio package as `asyncio/`. */
 function asyncioCorpus(root = path.join(outDir, 'asyncio')) {
   if (!existsSync(path.join(ASYNCIO_DIR, '__init__.py'))) {
@@ -110,6 +130,7 @@ function asyncioCorpus(root = path.join(outDir, 'asyncio')) {
 /** Corpus builder per question set. */
 const CORPORA = {
   examples: examplesCorpus, fastify: () => fastifyCorpus(), koa: () => koaCorpus(), asyncio: () => asyncioCorpus(), npm: () => npmCorpus(),
+  express: () => expressCorpus(), undici: () => undiciCorpus(),
 };
 
 async function connect(root) {
