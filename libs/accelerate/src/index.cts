@@ -1,7 +1,8 @@
 /**
  * @docforge/accelerate: the start-up accelerators behind one fence (issue 29 item 2): the
  * `DOCFORGE_ACCELERATE` switch, the {@link Accelerators} value every tactic's gate asks, the V8
- * code cache, and the launchers' bundle freshness rule ({@link bundleState}). CommonJS, so the CLI launcher and the TypeScript adapter's compiler loader (CommonJS
+ * code cache, the launchers' bundle freshness rule ({@link bundleState}, {@link writeBundleManifest})
+ * and how they load a fresh bundle ({@link loadBundle}). CommonJS, so the CLI launcher and the TypeScript adapter's compiler loader (CommonJS
  * both) can `require` it on Node 20.10; ES modules import it by name as usual.
  */
 export type { Accelerator } from './switch.cjs';
