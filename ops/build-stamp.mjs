@@ -4,8 +4,10 @@
 // helpers' hashes, esbuild's version, the output folder's real path), and the SHA-256 of every input
 // and output file. The outputs are current while the key is the same, every output is intact, and
 // every input has its recorded content and is not newer than the oldest output: the last rule is
-// the one the launcher and the build pool apply at run time (a bundle with an input newer than it
-// is never used), so a bundle this check keeps is one they use. Paths are stored relative to the
+// the one the build pool applies at run time (a bundle with an input newer than it is never used).
+// The launchers' bundles are stricter (libs/accelerate bundleState: any change of an input's size,
+// mtime, ctime or inode), so their scripts also ask bundleState before keeping a bundle: a bundle
+// this check keeps is one they use. Paths are stored relative to the
 // stamp's folder. `--force` on a script's command line skips the check.
 import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';

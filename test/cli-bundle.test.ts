@@ -1,19 +1,21 @@
 // Pins the launcher's bundled no-change sync (issue 14; apps/cli/bin/docforge.js, dist/bundle/fast-sync.cjs):
-// its output equals the unbundled CLI's byte for byte (text and --json); a stale, missing or unloadable
-// bundle is skipped for the full CLI with the same output; a sync that needs a build builds once through
+// its output equals the unbundled CLI's byte for byte (text and --json); a stale (an input changed in
+// size, mtime, ctime or inode, even with its mtime put back), missing, unloadable or empty bundle is
+// skipped for the full CLI with the same output, and what it prints while loading goes to stderr; a sync that needs a build builds once through
 // the full CLI. DOCFORGE_CLI_TRACE=1 makes the launcher say on stderr which path ran.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, realpathSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { bundleState } from '@docforge/accelerate';
 import path from 'node:path';
 import { CLI_ENTRY, REPO_ROOT } from './helpers/paths.js';
 import { exampleProjectCopy, tempDir } from './helpers/projects.js';
+import { type LauncherApp, realInputs, tempLauncher } from './helpers/launchers.js';
 
 const APP = path.join(REPO_ROOT, 'apps/cli');
 const LAUNCHER = path.join(APP, 'bin/docforge.js');
 const BUNDLE = path.join(APP, 'dist/bundle/fast-sync.cjs');
-const MANIFEST = path.join(APP, 'dist/bundle/fast-sync.inputs.json');
 
 interface Run {
   status: number | null;
@@ -34,49 +36,14 @@ function traced(result: Run): { trace: string[]; stderr: string } {
   return { trace: lines.filter((l) => l.startsWith('docforge-trace: ')).map((l) => l.slice('docforge-trace: '.length)), stderr: lines.filter((l) => !l.startsWith('docforge-trace: ')).join('\n') };
 }
 
-/** Absolute paths of the real bundle's inputs. */
-function realInputs(): string[] {
-  return (JSON.parse(readFileSync(MANIFEST, 'utf8')) as { inputs: string[] }).inputs.map((input) => path.resolve(path.dirname(MANIFEST), input));
-}
+const FAST_APP: LauncherApp = { app: APP, launcher: 'bin/docforge.js', bundle: 'fast-sync.cjs' };
 
-/**
- * A copy of the launcher in a temp app folder whose dist/src links to the real compiled CLI; with
- * `bundle`, dist/bundle holds that bundle (a link to the real one, or a file of the given text) and
- * a manifest of the real inputs plus one temp input whose modification time is `inputAgeS` seconds
- * after the bundle's (negative: older).
- */
-function tempLauncher(bundle: { real: true; inputAgeS: number } | { text: string } | null, builtIn?: string): string {
-  const dir = tempDir('docforge-launcher-');
-  mkdirSync(path.join(dir, 'bin'));
-  mkdirSync(path.join(dir, 'dist'));
-  copyFileSync(LAUNCHER, path.join(dir, 'bin/docforge.js'));
-  copyFileSync(path.join(path.dirname(LAUNCHER), 'package.json'), path.join(dir, 'bin/package.json'));
-  symlinkSync(path.join(APP, 'dist/src'), path.join(dir, 'dist/src'));
-  // The launcher's freshness check comes from @docforge/accelerate, resolved from its folder.
-  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  if (bundle !== null) {
-    const out = path.join(dir, 'dist/bundle');
-    mkdirSync(out);
-    const file = path.join(out, 'fast-sync.cjs');
-    if ('real' in bundle) symlinkSync(BUNDLE, file);
-    else writeFileSync(file, bundle.text);
-    const input = path.join(dir, 'input.js');
-    writeFileSync(input, '// an input\n');
-    const built = statSync(file).mtimeMs / 1000;
-    const age = 'real' in bundle ? bundle.inputAgeS : -60;
-    utimesSync(input, built + age, built + age);
-    writeFileSync(path.join(out, 'fast-sync.inputs.json'), JSON.stringify({ bundle: 'fast-sync.cjs', built_in: builtIn ?? realpathSync(out), inputs: [...realInputs(), input] }));
-  }
-  return path.join(dir, 'bin/docforge.js');
-}
-
-test('the bundle manifest lists the compiled fast path and its libraries, none newer than the bundle', () => {
-  const inputs = realInputs();
+test('the bundle manifest lists the compiled fast path and its libraries, and the bundle is fresh', () => {
+  const inputs = realInputs(FAST_APP);
   for (const file of ['apps/cli/dist/src/fast-sync.js', 'apps/cli/dist/src/sync-output.js', 'libs/sync/dist/src/no-change.js', 'libs/project/dist/src/walk.js']) {
     assert.ok(inputs.includes(path.join(REPO_ROOT, file)), `${file} is an input of the bundle`);
   }
-  const built = statSync(BUNDLE).mtimeMs;
-  for (const input of inputs) assert.ok(statSync(input).mtimeMs <= built, `${input} is not newer than the bundle (run node apps/cli/scripts/build-bundle.mjs after tsc -b)`);
+  assert.equal(bundleState(BUNDLE), 'fresh', 'run node apps/cli/scripts/build-bundle.mjs after tsc -b');
 });
 
 test('a no-change sync through the bundle prints byte for byte what the unbundled CLI prints (text and --json)', () => {
@@ -104,15 +71,20 @@ test('a stale, missing or unloadable bundle is skipped silently for the full CLI
   assert.equal(run(CLI_ENTRY, ['sync', '-C', root]).status, 0);
   const expected = run(CLI_ENTRY, ['sync', '--json', '-C', root]);
   const cases: Array<[string, string[]]> = [
-    [tempLauncher({ real: true, inputAgeS: -60 }), ['bundle used']],
-    [tempLauncher({ real: true, inputAgeS: 60 }), ['bundle stale', 'full cli']],
+    [tempLauncher(FAST_APP, { real: true }), ['bundle used']],
+    [tempLauncher(FAST_APP, { real: true, change: 'newer' }), ['bundle stale', 'full cli']],
+    // Content changed, old size and mtime put back (touch -r, cp -p, rsync -t): ctime tells (issue 29 break-it trial).
+    [tempLauncher(FAST_APP, { real: true, change: 'put-back' }), ['bundle stale', 'full cli']],
     // Built in another folder (a moved checkout): its embedded absolute file URLs point elsewhere.
-    [tempLauncher({ real: true, inputAgeS: -60 }, '/elsewhere/apps/cli/dist/bundle'), ['bundle stale', 'full cli']],
-    [tempLauncher(null), ['bundle missing', 'full cli']],
-    [tempLauncher({ text: "throw new Error('a stale bundle must not run');\n" }), ['bundle error', 'full cli']],
+    [tempLauncher(FAST_APP, { real: true }, '/elsewhere/apps/cli/dist/bundle'), ['bundle stale', 'full cli']],
+    [tempLauncher(FAST_APP, null), ['bundle missing', 'full cli']],
+    [tempLauncher(FAST_APP, { text: "throw new Error('a stale bundle must not run');\n" }), ['bundle error', 'full cli']],
+    [tempLauncher(FAST_APP, { text: '' }), ['bundle exports no runFastSync function', 'bundle error', 'full cli']],
     // Loadable, but damaged or foreign: it throws when run, or answers in another shape.
-    [tempLauncher({ text: "exports.runFastSync = () => { throw new Error('boom'); };\n" }), ['bundle used', 'bundle failed: boom', 'full cli']],
-    [tempLauncher({ text: "exports.runFastSync = () => ({ handled: 'yes', code: '0' });\n" }), ['bundle used', 'full cli']],
+    [tempLauncher(FAST_APP, { text: "exports.runFastSync = () => { throw new Error('boom'); };\n" }), ['bundle used', 'bundle failed: boom', 'full cli']],
+    [tempLauncher(FAST_APP, { text: "exports.runFastSync = () => ({ handled: 'yes', code: '0' });\n" }), ['bundle used', 'full cli']],
+    // What a bundle prints while it loads goes to stderr, not into the command's output.
+    [tempLauncher(FAST_APP, { text: "console.log('NOISE'); exports.runFastSync = () => ({ handled: false, prior: null });\n" }), ['bundle used', 'full cli']],
   ];
   for (const [launcher, path] of cases) {
     const result = run(launcher, ['sync', '--json', '-C', root]);
@@ -120,7 +92,7 @@ test('a stale, missing or unloadable bundle is skipped silently for the full CLI
     assert.deepEqual(trace.map((line) => line.replace(/^bundle unloadable: .*$/, '')).filter(Boolean), path);
     assert.equal(result.status, expected.status, result.stderr);
     assert.equal(result.stdout, expected.stdout);
-    assert.equal(stderr, expected.stderr);
+    assert.equal(stderr.replace(/^docforge: kept off stdout \(printed while a bundle loaded\): NOISE\n/m, ''), expected.stderr);
   }
 });
 

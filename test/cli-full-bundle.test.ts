@@ -1,21 +1,24 @@
 // Pins the launcher's bundled full CLI (the `cli-full-bundle` tactic, issue 29; apps/cli/bin/docforge.js,
 // dist/bundle/cli.cjs): a command the no-change fast path does not answer prints through the bundle
 // byte for byte what the compiled CLI prints; the launcher uses the bundle only while it is fresh
-// (libs/accelerate bundleState) and DOCFORGE_ACCELERATE leaves cli-full-bundle on, and a stale, missing,
-// moved, unloadable or switched-off bundle runs the compiled cli.js with the same output.
+// (libs/accelerate bundleState: an input changed in size, mtime, ctime or inode, even with its mtime put
+// back, makes it stale) and DOCFORGE_ACCELERATE leaves cli-full-bundle on, and a stale, missing, moved,
+// unloadable or switched-off bundle, or one whose runMain is missing, throws or runs nothing (issue 29's
+// break-it trial), runs the compiled cli.js with the same output; what it prints while loading goes to stderr.
 // DOCFORGE_CLI_TRACE=2 makes the launcher also say which full CLI ran.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, realpathSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
+import { bundleState } from '@docforge/accelerate';
 import path from 'node:path';
 import { CLI_ENTRY, REPO_ROOT } from './helpers/paths.js';
-import { exampleProjectCopy, tempDir } from './helpers/projects.js';
+import { exampleProjectCopy } from './helpers/projects.js';
+import { type LauncherApp, realInputs, tempLauncher } from './helpers/launchers.js';
 
 const APP = path.join(REPO_ROOT, 'apps/cli');
 const LAUNCHER = path.join(APP, 'bin/docforge.js');
 const BUNDLE = path.join(APP, 'dist/bundle/cli.cjs');
-const MANIFEST = path.join(APP, 'dist/bundle/cli.inputs.json');
 const TRACE = 'docforge-trace: ';
 
 interface Run {
@@ -37,49 +40,15 @@ function run(entry: string, args: string[], env: Record<string, string> = {}): R
   };
 }
 
-/** Absolute paths of the real bundle's inputs. */
-function realInputs(): string[] {
-  return (JSON.parse(readFileSync(MANIFEST, 'utf8')) as { inputs: string[] }).inputs.map((input) => path.resolve(path.dirname(MANIFEST), input));
-}
+const FULL_APP: LauncherApp = { app: APP, launcher: 'bin/docforge.js', bundle: 'cli.cjs' };
 
-/**
- * A copy of the launcher in a temp app folder whose dist/src links to the real compiled CLI and
- * node_modules to the repository's; with `bundle`, dist/bundle holds that full-CLI bundle (a link to
- * the real one, or a file of the given text) and a manifest of the real inputs plus one temp input
- * whose modification time is `inputAgeS` seconds after the bundle's (negative: older).
- */
-function tempLauncher(bundle: { real: true; inputAgeS: number } | { text: string } | null, builtIn?: string): string {
-  const dir = tempDir('docforge-full-launcher-');
-  mkdirSync(path.join(dir, 'bin'));
-  mkdirSync(path.join(dir, 'dist'));
-  copyFileSync(LAUNCHER, path.join(dir, 'bin/docforge.js'));
-  copyFileSync(path.join(path.dirname(LAUNCHER), 'package.json'), path.join(dir, 'bin/package.json'));
-  symlinkSync(path.join(APP, 'dist/src'), path.join(dir, 'dist/src'));
-  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  if (bundle !== null) {
-    const out = path.join(dir, 'dist/bundle');
-    mkdirSync(out);
-    const file = path.join(out, 'cli.cjs');
-    if ('real' in bundle) symlinkSync(BUNDLE, file);
-    else writeFileSync(file, bundle.text);
-    const input = path.join(dir, 'input.js');
-    writeFileSync(input, '// an input\n');
-    const built = statSync(file).mtimeMs / 1000;
-    const age = 'real' in bundle ? bundle.inputAgeS : -60;
-    utimesSync(input, built + age, built + age);
-    writeFileSync(path.join(out, 'cli.inputs.json'), JSON.stringify({ bundle: 'cli.cjs', built_in: builtIn ?? realpathSync(out), inputs: [...realInputs(), input] }));
-  }
-  return path.join(dir, 'bin/docforge.js');
-}
-
-test('the full-CLI bundle manifest lists the compiled CLI and its libraries, none newer than the bundle', () => {
-  const inputs = realInputs();
+test('the full-CLI bundle manifest lists the compiled CLI and its libraries, and the bundle is fresh', () => {
+  const inputs = realInputs(FULL_APP);
   for (const file of ['apps/cli/dist/src/cli.js', 'apps/cli/dist/src/commands.js', 'libs/sync/dist/src/index.js', 'libs/accelerate/dist/src/index.cjs']) {
     assert.ok(inputs.includes(path.join(REPO_ROOT, file)), `${file} is an input of the bundle`);
   }
   assert.ok(!inputs.some((input) => /[\\/]node_modules[\\/](better-sqlite3|piscina|typescript)[\\/]/.test(input)), 'native, pool and compiler packages stay external');
-  const built = statSync(BUNDLE).mtimeMs;
-  for (const input of inputs) assert.ok(statSync(input).mtimeMs <= built, `${input} is not newer than the bundle (run node apps/cli/scripts/build-full-bundle.mjs after tsc -b)`);
+  assert.equal(bundleState(BUNDLE), 'fresh', 'run node apps/cli/scripts/build-full-bundle.mjs after tsc -b');
 });
 
 test('search, status and an edit sync through the bundle print byte for byte what the compiled CLI prints', () => {
@@ -107,24 +76,35 @@ test('the launcher runs the full-CLI bundle only while fresh and switched on; ot
   assert.equal(run(CLI_ENTRY, ['sync', '-C', root]).status, 0);
   const args = ['search', 'refund ledger', '--json', '-C', root];
   const expected = run(CLI_ENTRY, args);
-  const cases: Array<[string, Record<string, string>, string]> = [
-    [tempLauncher({ real: true, inputAgeS: -60 }), {}, 'full bundle used'],
-    [tempLauncher({ real: true, inputAgeS: 60 }), {}, 'full bundle stale'],
+  const cases: Array<[string, Record<string, string>, string[]]> = [
+    [tempLauncher(FULL_APP, { real: true }), {}, ['full bundle used']],
+    [tempLauncher(FULL_APP, { real: true, change: 'newer' }), {}, ['full bundle stale']],
+    // Content changed, old size and mtime put back (touch -r, cp -p, rsync -t): ctime tells (issue 29 break-it trial).
+    [tempLauncher(FULL_APP, { real: true, change: 'put-back' }), {}, ['full bundle stale']],
     // Built in another folder (a moved checkout): its embedded absolute file URLs point elsewhere.
-    [tempLauncher({ real: true, inputAgeS: -60 }, '/elsewhere/apps/cli/dist/bundle'), {}, 'full bundle stale'],
-    [tempLauncher(null), {}, 'full bundle missing'],
-    [tempLauncher({ text: "throw new Error('a damaged bundle must not run');\n" }), {}, 'full bundle error'],
-    [tempLauncher({ text: 'exports.runMain = 42;\n' }), {}, 'full bundle error'],
-    [tempLauncher({ real: true, inputAgeS: -60 }), { DOCFORGE_ACCELERATE: 'off' }, 'full bundle off'],
-    [tempLauncher({ real: true, inputAgeS: -60 }), { DOCFORGE_ACCELERATE: '-cli-full-bundle' }, 'full bundle off'],
+    [tempLauncher(FULL_APP, { real: true }, '/elsewhere/apps/cli/dist/bundle'), {}, ['full bundle stale']],
+    [tempLauncher(FULL_APP, null), {}, ['full bundle missing']],
+    [tempLauncher(FULL_APP, { text: "throw new Error('a damaged bundle must not run');\n" }), {}, ['full bundle unloadable: a damaged bundle must not run', 'full bundle error']],
+    [tempLauncher(FULL_APP, { text: '' }), {}, ['full bundle exports no runMain function', 'full bundle error']],
+    [tempLauncher(FULL_APP, { text: 'exports.runMain = 42;\n' }), {}, ['full bundle exports no runMain function', 'full bundle error']],
+    // Loads and has a runMain that runs nothing (it used to exit 0 printing nothing), or throws.
+    [tempLauncher(FULL_APP, { text: 'exports.runMain = () => {};\n' }), {}, ['full bundle runMain returned no promise', 'full bundle error']],
+    [tempLauncher(FULL_APP, { text: "exports.runMain = () => { throw new Error('no run'); };\n" }), {}, ['full bundle runMain threw: no run', 'full bundle error']],
+    [tempLauncher(FULL_APP, { real: true }), { DOCFORGE_ACCELERATE: 'off' }, ['full bundle off']],
+    [tempLauncher(FULL_APP, { real: true }), { DOCFORGE_ACCELERATE: '-cli-full-bundle' }, ['full bundle off']],
   ];
-  for (const [launcher, env, path] of cases) {
+  for (const [launcher, env, trace] of cases) {
     const result = run(launcher, args, env);
-    assert.deepEqual(result.trace.filter((line) => !line.startsWith('full bundle unloadable: ')), ['full cli', path], `${launcher} ${JSON.stringify(env)}`);
+    assert.deepEqual(result.trace, ['full cli', ...trace], `${launcher} ${JSON.stringify(env)}`);
     assert.equal(result.status, expected.status, result.stderr);
     assert.equal(result.stdout, expected.stdout);
     assert.equal(result.stderr, expected.stderr);
   }
+  // What the bundle prints while it loads goes to stderr, not into the command's output.
+  const noisy = run(tempLauncher(FULL_APP, { text: `console.log('NOISE'); module.exports = require(${JSON.stringify(BUNDLE)});\n` }), args);
+  assert.deepEqual(noisy.trace, ['full cli', 'full bundle used']);
+  assert.equal(noisy.stdout, expected.stdout);
+  assert.equal(noisy.stderr, `docforge: kept off stdout (printed while a bundle loaded): NOISE\n${expected.stderr}`);
   // Level 1 keeps its lines: the full CLI's path is reported at level 2 only.
   assert.deepEqual(run(LAUNCHER, args, { DOCFORGE_CLI_TRACE: '1' }).trace, ['full cli']);
 });

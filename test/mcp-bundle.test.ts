@@ -1,22 +1,26 @@
 // Pins docforge-mcp's launcher and its bundled server (the `mcp-bundle` tactic, issue 29;
 // apps/mcp-server/bin/docforge-mcp.js, dist/bundle/main.cjs): a start through the bundle answers
 // initialize, tools/list and a search byte for byte as the compiled entry does; the launcher uses the
-// bundle only while it is fresh (libs/accelerate bundleState) and DOCFORGE_ACCELERATE leaves
-// mcp-bundle on, and a stale, missing, moved, unloadable or switched-off bundle starts the compiled
-// entry with the same answers. DOCFORGE_MCP_TRACE=1 makes the launcher say on stderr which path ran.
+// bundle only while it is fresh (libs/accelerate bundleState: an input changed in size, mtime, ctime or
+// inode makes it stale, even with its mtime put back) and DOCFORGE_ACCELERATE leaves mcp-bundle on, and
+// a stale, missing, moved, unloadable or switched-off bundle, or one that loads but does not start the
+// server through its runMain (empty, foreign, truncated: issue 29's break-it trial), starts the compiled
+// entry with the same answers; what a bundle prints while loading never reaches stdout.
+// DOCFORGE_MCP_TRACE=1 makes the launcher say on stderr which path ran.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, realpathSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { bundleManifestPath, bundleState } from '@docforge/accelerate';
 import path from 'node:path';
 import { REPO_ROOT } from './helpers/paths.js';
-import { exampleProjectCopy, tempDir } from './helpers/projects.js';
+import { exampleProjectCopy } from './helpers/projects.js';
+import { type LauncherApp, realInputs, tempLauncher } from './helpers/launchers.js';
 
 const APP = path.join(REPO_ROOT, 'apps/mcp-server');
 const LAUNCHER = path.join(APP, 'bin/docforge-mcp.js');
 const COMPILED = path.join(APP, 'dist/src/main.js');
 const BUNDLE = path.join(APP, 'dist/bundle/main.cjs');
-const MANIFEST = path.join(APP, 'dist/bundle/main.inputs.json');
 const TRACE = 'docforge-mcp-trace: ';
 
 /** initialize, initialized, tools/list and one search: JSON-RPC frames, each group sent after the answer before it. */
@@ -84,50 +88,17 @@ async function indexedExample(): Promise<string> {
   return root;
 }
 
-/** Absolute paths of the real bundle's inputs. */
-function realInputs(): string[] {
-  return (JSON.parse(readFileSync(MANIFEST, 'utf8')) as { inputs: string[] }).inputs.map((input) => path.resolve(path.dirname(MANIFEST), input));
-}
+const MCP_APP: LauncherApp = { app: APP, launcher: 'bin/docforge-mcp.js', bundle: 'main.cjs' };
 
-/**
- * A copy of the launcher in a temp app folder whose dist/src links to the real compiled server and
- * node_modules to the repository's; with `bundle`, dist/bundle holds that bundle (a link to the real
- * one, or a file of the given text) and a manifest of the real inputs plus one temp input whose
- * modification time is `inputAgeS` seconds after the bundle's (negative: older).
- */
-function tempLauncher(bundle: { real: true; inputAgeS: number } | { text: string } | null, builtIn?: string): string {
-  const dir = tempDir('docforge-mcp-launcher-');
-  mkdirSync(path.join(dir, 'bin'));
-  mkdirSync(path.join(dir, 'dist'));
-  copyFileSync(LAUNCHER, path.join(dir, 'bin/docforge-mcp.js'));
-  copyFileSync(path.join(path.dirname(LAUNCHER), 'package.json'), path.join(dir, 'bin/package.json'));
-  symlinkSync(path.join(APP, 'dist/src'), path.join(dir, 'dist/src'));
-  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  if (bundle !== null) {
-    const out = path.join(dir, 'dist/bundle');
-    mkdirSync(out);
-    const file = path.join(out, 'main.cjs');
-    if ('real' in bundle) symlinkSync(BUNDLE, file);
-    else writeFileSync(file, bundle.text);
-    const input = path.join(dir, 'input.js');
-    writeFileSync(input, '// an input\n');
-    const built = statSync(file).mtimeMs / 1000;
-    const age = 'real' in bundle ? bundle.inputAgeS : -60;
-    utimesSync(input, built + age, built + age);
-    writeFileSync(path.join(out, 'main.inputs.json'), JSON.stringify({ bundle: 'main.cjs', built_in: builtIn ?? realpathSync(out), inputs: [...realInputs(), input] }));
-  }
-  return path.join(dir, 'bin/docforge-mcp.js');
-}
-
-test('the bundle manifest lists the compiled server and its libraries, none newer than the bundle', () => {
-  const inputs = realInputs();
-  for (const file of ['apps/mcp-server/dist/src/main.js', 'apps/mcp-server/dist/src/serve.js', 'libs/sync/dist/src/index.js', 'libs/accelerate/dist/src/index.cjs']) {
+test('the bundle manifest lists the compiled server and its libraries, and the bundle is fresh', () => {
+  const inputs = realInputs(MCP_APP);
+  for (const file of ['apps/mcp-server/dist/src/run-main.js', 'apps/mcp-server/dist/src/serve.js', 'libs/sync/dist/src/index.js', 'libs/accelerate/dist/src/index.cjs']) {
     assert.ok(inputs.includes(path.join(REPO_ROOT, file)), `${file} is an input of the bundle`);
   }
   assert.ok(inputs.some((input) => input.includes(`${path.sep}node_modules${path.sep}zod${path.sep}`)), 'zod is bundled');
   assert.ok(!inputs.some((input) => /[\\/]node_modules[\\/](better-sqlite3|piscina|typescript)[\\/]/.test(input)), 'native, pool and compiler packages stay external');
-  const built = statSync(BUNDLE).mtimeMs;
-  for (const input of inputs) assert.ok(statSync(input).mtimeMs <= built, `${input} is not newer than the bundle (run node apps/mcp-server/scripts/build-bundle.mjs after tsc -b)`);
+  assert.ok(!inputs.includes(path.join(REPO_ROOT, 'apps/mcp-server/dist/src/main.js')), 'the bundle starts nothing: main.js, which runs runMain, is not in it');
+  assert.equal(bundleState(BUNDLE), 'fresh', 'run node apps/mcp-server/scripts/build-bundle.mjs after tsc -b');
 });
 
 test('a start through the bundle answers initialize, tools/list and a search as the compiled entry does, MCP frames only on stdout', async () => {
@@ -151,19 +122,92 @@ test('the launcher uses the bundle only while fresh and switched on; otherwise t
   const root = await indexedExample();
   const expected = answers((await session(COMPILED, root)).stdout);
   const cases: Array<[string, Record<string, string>, string[]]> = [
-    [tempLauncher({ real: true, inputAgeS: -60 }), {}, ['bundle used']],
-    [tempLauncher({ real: true, inputAgeS: 60 }), {}, ['bundle stale']],
+    [tempLauncher(MCP_APP, { real: true }), {}, ['bundle used']],
+    [tempLauncher(MCP_APP, { real: true, change: 'newer' }), {}, ['bundle stale']],
+    // Content changed, old size and mtime put back (touch -r, cp -p, rsync -t): ctime tells (issue 29 break-it trial).
+    [tempLauncher(MCP_APP, { real: true, change: 'put-back' }), {}, ['bundle stale']],
     // Built in another folder (a moved checkout): its embedded absolute file URLs point elsewhere.
-    [tempLauncher({ real: true, inputAgeS: -60 }, '/elsewhere/apps/mcp-server/dist/bundle'), {}, ['bundle stale']],
-    [tempLauncher(null), {}, ['bundle missing']],
-    [tempLauncher({ text: "throw new Error('a damaged bundle must not run');\n" }), {}, ['bundle error']],
-    [tempLauncher({ real: true, inputAgeS: -60 }), { DOCFORGE_ACCELERATE: 'off' }, ['bundle off']],
-    [tempLauncher({ real: true, inputAgeS: -60 }), { DOCFORGE_ACCELERATE: '-mcp-bundle,-prestart' }, ['bundle off']],
+    [tempLauncher(MCP_APP, { real: true }, '/elsewhere/apps/mcp-server/dist/bundle'), {}, ['bundle stale']],
+    [tempLauncher(MCP_APP, null), {}, ['bundle missing']],
+    [tempLauncher(MCP_APP, { real: true }), { DOCFORGE_ACCELERATE: 'off' }, ['bundle off']],
+    [tempLauncher(MCP_APP, { real: true }), { DOCFORGE_ACCELERATE: '-mcp-bundle,-prestart' }, ['bundle off']],
   ];
   for (const [launcher, env, trace] of cases) {
     const result = await session(launcher, root, env);
-    assert.deepEqual(result.trace.filter((line) => !line.startsWith('bundle unloadable: ')), trace, `${launcher} ${JSON.stringify(env)}`);
+    assert.deepEqual(result.trace, trace, `${launcher} ${JSON.stringify(env)}`);
     assert.equal(result.status, 0);
     assert.deepEqual(answers(result.stdout), expected, `${trace.join(', ')}`);
   }
+});
+
+test('a fresh bundle that does not start the server (empty, foreign, throwing, truncated, a no-op runMain) is skipped for the compiled start, never a silent exit', async () => {
+  const root = await indexedExample();
+  const expected = answers((await session(COMPILED, root)).stdout);
+  const real = readFileSync(BUNDLE, 'utf8');
+  const cases: Array<[string, Array<string | RegExp>]> = [
+    // The break-it trial's bundle: an empty main.cjs with a fresh mtime used to exit 0 with no answer.
+    ['', ['bundle exports no runMain function', 'bundle error']],
+    ['module.exports = {};\n', ['bundle exports no runMain function', 'bundle error']],
+    ['exports.runMain = 42;\n', ['bundle exports no runMain function', 'bundle error']],
+    ["throw new Error('a damaged bundle must not run');\n", ['bundle unloadable: a damaged bundle must not run', 'bundle error']],
+    // Cut anywhere: the parser's message depends on where.
+    [real.slice(0, Math.floor(real.length / 2)), [/^bundle unloadable: \S/, 'bundle error']],
+    ['exports.runMain = () => {};\n', ['bundle runMain returned no promise', 'bundle error']],
+    ["exports.runMain = () => { throw new Error('no start'); };\n", ['bundle runMain threw: no start', 'bundle error']],
+  ];
+  for (const [text, trace] of cases) {
+    const result = await session(tempLauncher(MCP_APP, { text }), root);
+    assert.equal(result.trace.length, trace.length, result.trace.join('\n'));
+    trace.forEach((line, index) => (typeof line === 'string' ? assert.equal(result.trace[index], line) : assert.match(result.trace[index]!, line)));
+    assert.equal(result.status, 0);
+    assert.deepEqual(answers(result.stdout), expected, text.slice(0, 80));
+  }
+});
+
+test('what a bundle prints while it loads goes to stderr: stdout carries MCP frames only', async () => {
+  const root = await indexedExample();
+  const expected = answers((await session(COMPILED, root)).stdout);
+  const noisy = `console.log('NOISE from console'); process.stdout.write('NOISE from write\\n'); module.exports = require(${JSON.stringify(BUNDLE)});\n`;
+  const child = spawn(process.execPath, [tempLauncher(MCP_APP, { text: noisy }), '--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  assert.equal(await new Promise<number | null>((resolve) => child.on('exit', resolve)), 0);
+  assert.equal(stdout, spawnSync(process.execPath, [COMPILED, '--version'], { encoding: 'utf8', timeout: 60_000 }).stdout);
+  assert.match(stderr, /NOISE from console/);
+  assert.match(stderr, /NOISE from write/);
+  const result = await session(tempLauncher(MCP_APP, { text: noisy }), root);
+  assert.deepEqual(result.trace, ['bundle used']);
+  assert.equal(result.status, 0);
+  // Every line of stdout is a JSON-RPC frame: answers() parses each one.
+  assert.deepEqual(answers(result.stdout), expected);
+});
+
+test('a malformed or unlisting manifest, or a malformed package.json beside the launcher: the compiled start, or a clear refusal', async () => {
+  const root = await indexedExample();
+  const expected = answers((await session(COMPILED, root)).stdout);
+  const malformed = tempLauncher(MCP_APP, { real: true });
+  const manifestOf = (launcher: string): string => bundleManifestPath(path.join(path.dirname(launcher), '../dist/bundle/main.cjs'));
+  writeFileSync(manifestOf(malformed), '{ "inputs": [');
+  const gone = tempLauncher(MCP_APP, { real: true });
+  const manifest = JSON.parse(readFileSync(manifestOf(gone), 'utf8')) as { inputs: string[] };
+  writeFileSync(manifestOf(gone), JSON.stringify({ ...manifest, inputs: manifest.inputs.map((input) => `${input}.gone`) }));
+  for (const [launcher, trace] of [[malformed, ['bundle missing']], [gone, ['bundle stale']]] as const) {
+    const result = await session(launcher, root);
+    assert.deepEqual(result.trace, trace);
+    assert.equal(result.status, 0);
+    assert.deepEqual(answers(result.stdout), expected);
+  }
+  // Node reads bin/package.json (type commonjs) before the launcher runs: it refuses, naming the file.
+  const broken = tempLauncher(MCP_APP, { real: true });
+  writeFileSync(path.join(path.dirname(broken), 'package.json'), '{ "type": "commonjs",');
+  const refused = spawnSync(process.execPath, [broken, '--version'], { encoding: 'utf8', timeout: 60_000 });
+  assert.notEqual(refused.status, 0);
+  assert.equal(refused.stdout, '');
+  assert.match(refused.stderr, /package\.json/);
 });

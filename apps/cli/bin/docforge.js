@@ -3,13 +3,18 @@
 // CommonJS (bin/package.json), so a no-change sync never starts Node's ESM loader (issue 14).
 // A `sync` first tries the bundled no-change fast path (dist/bundle/fast-sync.cjs, built by
 // apps/cli/scripts/build-bundle.mjs), but only while that bundle is fresh (libs/accelerate bundleState):
-// it exists, was built in this folder, and no input listed in its manifest (fast-sync.inputs.json) is
-// newer than it or missing. A stale, missing or
+// it exists, was built in this folder, and neither it nor any input listed in its manifest
+// (fast-sync.inputs.json) changed in size, mtime, ctime or inode or is missing. A stale, missing or
 // unloadable bundle is skipped silently and the full CLI (dist/src/cli.js) runs, which then makes the
 // no-change check itself; so is the bundle when DOCFORGE_ACCELERATE turns cli-bundle or
 // no-change-check off. The full CLI runs from the bundled dist/bundle/cli.cjs (the cli-full-bundle tactic,
 // issue 29; apps/cli/scripts/build-full-bundle.mjs) under the same freshness rule and switch, else from
-// the compiled dist/src/cli.js. DOCFORGE_CLI_TRACE=1 reports on stderr which path ran (=2: also which full CLI).
+// the compiled dist/src/cli.js. Loading either bundle runs nothing: the launcher calls its export
+// (runFastSync, runMain), and a bundle that throws while loading, exports no such function, or whose
+// runMain throws or returns no promise (an empty, truncated or foreign file: issue 29's break-it trial)
+// is skipped for the compiled cli.js. What a bundle's module bodies print while it loads goes to
+// stderr (libs/accelerate loadBundle). DOCFORGE_CLI_TRACE=1 reports on stderr which path ran (=2: also
+// which full CLI).
 'use strict';
 const { existsSync } = require('node:fs');
 const path = require('node:path');
@@ -53,6 +58,9 @@ function bundleAccelerated() {
   }
 }
 
+/** Writes what a bundle printed on stdout while it loaded to stderr instead (libs/accelerate loadBundle). */
+const divert = (text) => process.stderr.write(`docforge: kept off stdout (printed while a bundle loaded): ${text}${text.endsWith('\n') ? '' : '\n'}`);
+
 let prior = null;
 let answered = false;
 if (argv.includes('sync') && bundleAccelerated()) {
@@ -60,12 +68,10 @@ if (argv.includes('sync') && bundleAccelerated()) {
   const state = bundleState(bundle);
   let runFastSync = null;
   if (state === 'fresh') {
-    try {
-      ({ runFastSync } = require(bundle));
-      if (typeof runFastSync !== 'function') runFastSync = null;
-    } catch (error) {
-      trace(`bundle unloadable: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    // bundleState loaded @docforge/accelerate already.
+    const load = require('@docforge/accelerate').loadBundle(bundle, 'runFastSync', divert);
+    if (load.ok) runFastSync = load.start;
+    else trace(`bundle ${load.reason}`);
   }
   trace(`bundle ${runFastSync === null ? (state === 'fresh' ? 'error' : state) : 'used'}`);
   if (runFastSync !== null) {
@@ -86,32 +92,39 @@ if (argv.includes('sync') && bundleAccelerated()) {
 }
 
 /**
- * The bundled full CLI (dist/bundle/cli.cjs, built by apps/cli/scripts/build-full-bundle.mjs) when
- * DOCFORGE_ACCELERATE leaves cli-full-bundle on, it is fresh (bundleState) and loads with a runMain;
- * else null (the compiled cli.js runs). Loading runs no command: cli.js only defines runMain.
+ * Runs the full CLI from the bundled dist/bundle/cli.cjs (built by apps/cli/scripts/build-full-bundle.mjs)
+ * when DOCFORGE_ACCELERATE leaves cli-full-bundle on and it is fresh (bundleState): true once its
+ * runMain returned the command's promise; false (nothing ran, the compiled cli.js runs) when the
+ * bundle is off, stale or missing, does not load, exports no runMain, or runMain throws or returns
+ * something else. Loading runs no command: cli.js only defines runMain.
  */
-function fullBundle() {
+function runFullBundle() {
   const bundle = path.join(__dirname, '..', 'dist', 'bundle', 'cli.cjs');
   const text = process.env.DOCFORGE_ACCELERATE ?? '';
+  let accelerate;
   let state;
   try {
-    const accelerate = require('@docforge/accelerate');
+    accelerate = require('@docforge/accelerate');
     state = text === '' || accelerate.Accelerators.from({ accelerateText: text }).on('cli-full-bundle') ? accelerate.bundleState(bundle) : 'off';
   } catch (error) {
     traceFull(`full bundle: accelerate unloadable: ${error instanceof Error ? error.message : String(error)}`);
-    return null;
+    return false;
   }
-  let cli = null;
+  let ran = false;
   if (state === 'fresh') {
-    try {
-      cli = require(bundle);
-      if (typeof cli?.runMain !== 'function') cli = null;
-    } catch (error) {
-      traceFull(`full bundle unloadable: ${error instanceof Error ? error.message : String(error)}`);
+    const load = accelerate.loadBundle(bundle, 'runMain', divert);
+    if (!load.ok) traceFull(`full bundle ${load.reason}`);
+    else {
+      try {
+        ran = accelerate.isThenable(load.start(argv, prior));
+        if (!ran) traceFull('full bundle runMain returned no promise');
+      } catch (error) {
+        traceFull(`full bundle runMain threw: ${error instanceof Error ? error.message : String(error)}`);
+      }
     }
   }
-  traceFull(`full bundle ${cli !== null ? 'used' : state === 'fresh' ? 'error' : state}`);
-  return cli;
+  traceFull(`full bundle ${ran ? 'used' : state === 'fresh' ? 'error' : state}`);
+  return ran;
 }
 
 if (!answered) {
@@ -122,7 +135,10 @@ if (!answered) {
     process.exit(1);
   }
   trace(prior === null ? 'full cli' : `full cli (prior: build ${prior.build})`);
-  const bundled = fullBundle();
-  if (bundled !== null) bundled.runMain(argv, prior);
-  else import(pathToFileURL(path.join(__dirname, '..', 'dist', 'src', 'cli.js')).href).then((cli) => cli.runMain(argv, prior));
+  if (!runFullBundle()) {
+    import(pathToFileURL(path.join(__dirname, '..', 'dist', 'src', 'cli.js')).href).then((cli) => cli.runMain(argv, prior)).catch((error) => {
+      process.stderr.write(`docforge: fatal: ${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exitCode = 1;
+    });
+  }
 }

@@ -5,11 +5,13 @@
 // CommonJS too). better-sqlite3 (native) and piscina stay
 // external, as do modules loaded through createRequire at run time (each bundled module keeps its own
 // import.meta.url, so they resolve as from the unbundled files). Beside it, fast-sync.inputs.json lists every input
-// (paths relative to the bundle's folder): the launcher (bin/docforge.js) uses the bundle only while
-// no input is newer than it, so a stale bundle after a plain `tsc -b` never runs.
+// (paths relative to the bundle's folder) with its size, mtime, ctime and inode (libs/accelerate
+// writeBundleManifest): the launcher (bin/docforge.js) uses the bundle only while neither it nor any
+// input changed, so a stale bundle after a plain `tsc -b` (or an edit whose mtime was put back) never runs.
 // Run after `tsc -b`; exits non-zero on any bundle error. Does nothing while fast-sync.stamp.json says
 // the bundle is current (ops/build-stamp.mjs); --force rebuilds. Usage: node apps/cli/scripts/build-bundle.mjs
 import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { bundleState, writeBundleManifest } from '@docforge/accelerate';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dropStamp, esbuildVersion, fileHash, forced, stampIsCurrent, writeStamp } from '../../../ops/build-stamp.mjs';
@@ -31,7 +33,9 @@ mkdirSync(out, { recursive: true });
 const stamp = path.join(out, 'fast-sync.stamp.json');
 const scripts = [fileURLToPath(import.meta.url), fileURLToPath(new URL('../../../libs/sync/scripts/own-import-meta-url.mjs', import.meta.url))];
 const key = { esbuild: esbuildVersion(), built_in: realpathSync(out), scripts: scripts.map(fileHash) };
-if (!forced() && stampIsCurrent(stamp, key)) process.exit(0);
+// The launcher's rule too: a bundle it would not use (an input's size, mtime, ctime or inode moved
+// since the manifest was written, though its content is back) is rebuilt, so its manifest is current.
+if (!forced() && stampIsCurrent(stamp, key) && bundleState(bundle) === 'fresh') process.exit(0);
 dropStamp(stamp);
 // esbuild loads only when there is something to build (its import is most of a no-op run).
 const { build } = await import('esbuild');
@@ -63,8 +67,8 @@ const result = await build({
 if (result.outputFiles.length !== 1) throw new Error(`build-bundle: expected one output file, got ${result.outputFiles.length}`);
 writeFileSync(`${bundle}.tmp`, result.outputFiles[0].contents);
 renameSync(`${bundle}.tmp`, bundle);
-const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(out, path.resolve(input))).sort();
-// built_in: the bundle embeds its modules' absolute file URLs; a moved checkout must not use it.
-writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'fast-sync.cjs', built_in: realpathSync(out), inputs }, null, 2)}\n`);
-renameSync(`${manifest}.tmp`, manifest);
-writeStamp(stamp, key, Object.keys(result.metafile.inputs).map((input) => path.resolve(input)), [bundle, manifest]);
+const inputs = Object.keys(result.metafile.inputs).map((input) => path.resolve(input));
+// The manifest records this folder's real path (the bundle embeds its modules' absolute file URLs; a
+// moved checkout must not use it) and the bundle's and every input's size, mtime, ctime and inode.
+writeBundleManifest(bundle, inputs);
+writeStamp(stamp, key, inputs, [bundle, manifest]);

@@ -293,8 +293,10 @@ export async function runCli(argv: string[], prior: PriorSyncCheck | null = null
  * `process.exitCode` (a fatal error prints `docforge: fatal:` with its stack, exit code 1). An
  * invalid `DOCFORGE_ACCELERATE` (libs/accelerate `parseAccelerate`) is refused first: its message,
  * exit code 2.
+ * @returns a promise settled once the command ended and `process.exitCode` is set (never rejected);
+ *   the launcher bin/docforge.js takes a returned promise as the sign that the command ran (issue 29)
  */
-export function runMain(argv: string[], prior: PriorSyncCheck | null = null): void {
+export function runMain(argv: string[], prior: PriorSyncCheck | null = null): Promise<void> {
   guardStdoutPipe();
   try {
     parseAccelerate(readDocforgeConfig().accelerateText);
@@ -303,9 +305,9 @@ export function runMain(argv: string[], prior: PriorSyncCheck | null = null): vo
     if (!(error instanceof AccelerateError)) throw error;
     errorLine(`docforge: ${error.message}`);
     process.exitCode = 2;
-    return;
+    return Promise.resolve();
   }
-  runCli(argv, prior).then((code) => {
+  return runCli(argv, prior).then((code) => {
     process.exitCode = code;
   }, (error: unknown) => {
     process.stderr.write(`docforge: fatal: ${error instanceof Error ? error.stack : String(error)}\n`);

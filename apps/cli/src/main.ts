@@ -6,4 +6,4 @@
  */
 import { runMain } from './cli.js';
 
-runMain(process.argv.slice(2), null);
+void runMain(process.argv.slice(2), null);

@@ -3,59 +3,98 @@
 // Writes nothing to stdout: stdout carries MCP frames only.
 // CommonJS (bin/package.json): while the `mcp-bundle` tactic is on (DOCFORGE_ACCELERATE, issue 29) and
 // the bundled server dist/bundle/main.cjs (apps/mcp-server/scripts/build-bundle.mjs) is fresh by the
-// CLI launcher's rule (libs/accelerate bundleState: it exists, was built in this folder, no input
-// listed in main.inputs.json is newer or missing), a start loads that one file and never starts
-// Node's ESM loader; otherwise it imports the compiled entry dist/src/main.js as before. A stale,
-// missing or unloadable bundle is skipped silently. The bundle runs the same main.js, so answers are
-// the same either way. DOCFORGE_MCP_TRACE=1 reports on stderr which path ran.
+// CLI launcher's rule (libs/accelerate bundleState: it exists, was built in this folder, neither it nor
+// any input listed in main.inputs.json changed in size, mtime, ctime or inode, none is missing), a
+// start loads that one file and never starts Node's ESM loader; otherwise it imports the compiled
+// start dist/src/run-main.js. Either way the launcher calls the module's runMain (loading starts
+// nothing), and the server is started only when runMain returned its run's promise. A bundle that
+// throws while loading, exports no runMain function, or whose runMain throws or returns anything
+// else (an empty, truncated or foreign file: issue 29's break-it trial) is skipped and the compiled
+// start runs. What the bundle's module bodies print while it loads goes to stderr (libs/accelerate
+// loadBundle), never to stdout; runMain guards stdout (libs/stdio) before the server's graph loads.
+// The bundle runs the same run-main.js, so answers are the same either way.
+// DOCFORGE_MCP_TRACE=1 reports on stderr which path ran, and why a fresh bundle was skipped.
 'use strict';
 const { existsSync } = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 
+const argv = process.argv.slice(2);
 const trace = process.env.DOCFORGE_MCP_TRACE === '1' ? (line) => process.stderr.write(`docforge-mcp-trace: ${line}\n`) : () => {};
+const message = (error) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * @docforge/accelerate, or null when it cannot load (the compiled start then runs and reports
+ * what is wrong with the installation).
+ */
+function accelerate() {
+  try {
+    return require('@docforge/accelerate');
+  } catch (error) {
+    trace(`accelerate unloadable: ${message(error)}`);
+    return null;
+  }
+}
 
 /**
  * The bundle's state ('fresh', 'stale', 'missing'), or 'off' when DOCFORGE_ACCELERATE turns
- * mcp-bundle off (an invalid value too: the compiled entry then refuses it) or @docforge/accelerate
+ * mcp-bundle off (an invalid value too: the compiled start then refuses it) or @docforge/accelerate
  * cannot load. This launcher reads the variable itself, as the CLI's does (documented in
  * libs/core/src/config.ts).
  */
-function bundleUse(bundle) {
-  let accelerate;
+function bundleUse(lib, bundle) {
+  if (lib === null) return 'off';
+  const text = process.env.DOCFORGE_ACCELERATE ?? '';
   try {
-    accelerate = require('@docforge/accelerate');
+    if (text !== '' && !lib.Accelerators.from({ accelerateText: text }).on('mcp-bundle')) return 'off';
   } catch (error) {
-    trace(`accelerate unloadable: ${error instanceof Error ? error.message : String(error)}`);
+    trace(`accelerate switch: ${message(error)}`);
     return 'off';
   }
-  const text = process.env.DOCFORGE_ACCELERATE ?? '';
-  if (text !== '' && !accelerate.Accelerators.from({ accelerateText: text }).on('mcp-bundle')) return 'off';
-  return accelerate.bundleState(bundle);
+  return lib.bundleState(bundle);
+}
+
+/**
+ * Starts the server from the fresh bundle: true once its runMain returned the run's promise; false
+ * (nothing started) when it does not load, exports no runMain, or runMain throws or returns
+ * something else. Its loading's stdout goes to stderr.
+ */
+function startBundle(lib, bundle) {
+  const load = lib.loadBundle(bundle, 'runMain', (text) => {
+    process.stderr.write(`docforge-mcp: kept off stdout (printed while the bundle loaded): ${text}${text.endsWith('\n') ? '' : '\n'}`);
+  });
+  if (!load.ok) {
+    trace(`bundle ${load.reason}`);
+    return false;
+  }
+  let run;
+  try {
+    run = load.start(argv);
+  } catch (error) {
+    trace(`bundle runMain threw: ${message(error)}`);
+    return false;
+  }
+  if (!lib.isThenable(run)) {
+    trace('bundle runMain returned no promise');
+    return false;
+  }
+  return true;
 }
 
 const bundle = path.join(__dirname, '..', 'dist', 'bundle', 'main.cjs');
-const state = bundleUse(bundle);
-let loaded = false;
-if (state === 'fresh') {
-  try {
-    // Running it starts the server: main.js's module body, bundled. A throw here comes from loading
-    // (a damaged file, a module's initialisation), before main() runs, so the compiled entry may still start.
-    require(bundle);
-    loaded = true;
-  } catch (error) {
-    trace(`bundle unloadable: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-trace(`bundle ${loaded ? 'used' : state === 'fresh' ? 'error' : state}`);
+const lib = accelerate();
+const state = bundleUse(lib, bundle);
+const started = state === 'fresh' && startBundle(lib, bundle);
+trace(`bundle ${started ? 'used' : state === 'fresh' ? 'error' : state}`);
 
-if (!loaded) {
+if (!started) {
+  // The compiled program's entry names the build (run-main.js, which it runs, is compiled beside it).
   const entry = path.join(__dirname, '..', 'dist', 'src', 'main.js');
   if (!existsSync(entry)) {
     process.stderr.write(`docforge-mcp: the compiled program ${entry} is missing; run npm run build (from the repository root) first\n`);
     process.exit(1);
   }
-  import(pathToFileURL(entry).href).catch((error) => {
+  import(pathToFileURL(path.join(__dirname, '..', 'dist', 'src', 'run-main.js')).href).then((start) => start.runMain(argv)).catch((error) => {
     process.stderr.write(`docforge-mcp: fatal: ${error instanceof Error ? error.stack : String(error)}\n`);
     process.exit(1);
   });

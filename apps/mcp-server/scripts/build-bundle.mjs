@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bundles docforge-mcp (the `mcp-bundle` tactic, issue 29) from the compiled apps/mcp-server/dist/src/main.js
+// Bundles docforge-mcp (the `mcp-bundle` tactic, issue 29) from the compiled apps/mcp-server/dist/src/run-main.js
 // and everything it imports (the workspace libs and the pure-JS packages: the MCP SDK, zod, ajv, pino, ...)
 // into one CommonJS file, apps/mcp-server/dist/bundle/main.cjs: a start then compiles one file instead of
 // some 650 ES modules through Node's ESM loader, which (with zod) was most of a start's CPU. CommonJS like
@@ -10,12 +10,14 @@
 // files loaded by path at run time (the build and parse workers, web-tree-sitter's WASM, the viewer
 // worker) resolve exactly as from the unbundled files; the TypeScript adapter's compiler-api.js and
 // jsonc-parser are bundled as the build worker's bundle does (libs/sync/scripts/build-worker-bundle.mjs).
-// Beside it, main.inputs.json lists every input (paths relative to the bundle's folder): the launcher
-// (bin/docforge-mcp.js) uses the bundle only while no input is newer than it (libs/accelerate
-// bundleState), so a stale bundle after a plain `tsc -b` never runs.
+// Beside it, main.inputs.json lists every input (paths relative to the bundle's folder) with its size,
+// mtime, ctime and inode (libs/accelerate writeBundleManifest): the launcher (bin/docforge-mcp.js) uses
+// the bundle only while neither it nor any input changed (libs/accelerate bundleState), so a stale
+// bundle after a plain `tsc -b`, or after an edit whose mtime was put back, never runs.
 // Run after `tsc -b`; exits non-zero on any bundle error. Does nothing while main.stamp.json says the
 // bundle is current (ops/build-stamp.mjs); --force rebuilds. Usage: node apps/mcp-server/scripts/build-bundle.mjs
 import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { bundleState, writeBundleManifest } from '@docforge/accelerate';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dropStamp, esbuildVersion, fileHash, forced, stampIsCurrent, writeStamp } from '../../../ops/build-stamp.mjs';
@@ -23,7 +25,8 @@ import { ownImportMetaUrl } from '../../../libs/sync/scripts/own-import-meta-url
 import { directCompilerDefault } from '../../../libs/sync/scripts/direct-compiler-default.mjs';
 
 const app = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const entry = path.join(app, 'dist', 'src', 'main.js');
+// run-main.js defines runMain and starts nothing: the launcher calls it once the bundle has loaded.
+const entry = path.join(app, 'dist', 'src', 'run-main.js');
 const out = path.join(app, 'dist', 'bundle');
 const bundle = path.join(out, 'main.cjs');
 const manifest = path.join(out, 'main.inputs.json');
@@ -41,7 +44,9 @@ const scripts = [
   fileURLToPath(new URL('../../../libs/sync/scripts/direct-compiler-default.mjs', import.meta.url)),
 ];
 const key = { esbuild: esbuildVersion(), built_in: realpathSync(out), scripts: scripts.map(fileHash) };
-if (!forced() && stampIsCurrent(stamp, key)) process.exit(0);
+// The launcher's rule too: a bundle it would not use (an input's size, mtime, ctime or inode moved
+// since the manifest was written, though its content is back) is rebuilt, so its manifest is current.
+if (!forced() && stampIsCurrent(stamp, key) && bundleState(bundle) === 'fresh') process.exit(0);
 dropStamp(stamp);
 // esbuild loads only when there is something to build (its import is most of a no-op run).
 const { build } = await import('esbuild');
@@ -73,8 +78,8 @@ const result = await build({
 if (result.outputFiles.length !== 1) throw new Error(`build-bundle: expected one output file, got ${result.outputFiles.length}`);
 writeFileSync(`${bundle}.tmp`, result.outputFiles[0].contents);
 renameSync(`${bundle}.tmp`, bundle);
-const inputs = Object.keys(result.metafile.inputs).map((input) => path.relative(out, path.resolve(input))).sort();
-// built_in: the bundle embeds its modules' absolute file URLs; a moved checkout must not use it.
-writeFileSync(`${manifest}.tmp`, `${JSON.stringify({ bundle: 'main.cjs', built_in: realpathSync(out), inputs }, null, 2)}\n`);
-renameSync(`${manifest}.tmp`, manifest);
-writeStamp(stamp, key, inputs.map((input) => path.resolve(out, input)), [bundle, manifest]);
+const inputs = Object.keys(result.metafile.inputs).map((input) => path.resolve(input));
+// The manifest records this folder's real path (the bundle embeds its modules' absolute file URLs; a
+// moved checkout must not use it) and the bundle's and every input's size, mtime, ctime and inode.
+writeBundleManifest(bundle, inputs);
+writeStamp(stamp, key, inputs, [bundle, manifest]);
