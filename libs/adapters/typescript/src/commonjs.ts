@@ -9,7 +9,7 @@ import type { Extraction, Scope } from './declarations.js';
 import { dottedName, hasModifier, lineAt, literalText, propertyNameText, requireSpecifier, unwrap } from './syntax.js';
 
 /** CommonJS export target of an assignment left side: `=` for `module.exports`, a name for `exports.x`. */
-function cjsExportName(left: ts.Expression): string | null {
+export function cjsExportName(left: ts.Expression): string | null {
   const target = unwrap(left);
   const text = dottedName(target);
   if (text === 'module.exports') return '=';
@@ -37,6 +37,9 @@ export function visitAssignment(ex: Extraction, expr: ts.BinaryExpression, scope
   }
   const left = unwrap(expr.left);
   const right = unwrap(expr.right);
+  // A chain `exports = module.exports = x` (or `proto = module.exports = { ... }`) exports x as its
+  // last link does: the names on the left only alias the exported value.
+  if (isPlainAssignment(right) && visitAssignment(ex, right, scope, statement)) return true;
   if (scope.topLevel && ts.isPropertyAccessExpression(left) && ts.isIdentifier(left.name)
     && (ts.isFunctionExpression(right) || ts.isArrowFunction(right))) {
     const objectText = dottedName(left.expression);
@@ -55,6 +58,53 @@ export function visitAssignment(ex: Extraction, expr: ts.BinaryExpression, scope
       }
     }
   }
+  return false;
+}
+
+/** True for `a = b` (plain `=`, not a compound assignment). */
+export function isPlainAssignment(node: ts.Node): node is ts.BinaryExpression {
+  return ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+}
+
+/**
+ * The links of an assignment chain `a = b = value`: the left sides in order (`a`, `b`) and the
+ * value at its end, each unwrapped.
+ */
+export function assignmentChain(expr: ts.BinaryExpression): { targets: ts.Expression[]; value: ts.Expression } {
+  const targets: ts.Expression[] = [];
+  let value: ts.Expression = expr;
+  while (isPlainAssignment(value)) {
+    targets.push(unwrap(value.left));
+    value = unwrap(value.right);
+  }
+  return { targets, value };
+}
+
+/**
+ * `var traverse = module.exports = function () {}` declares the function (or class) under the
+ * variable's name and exports it through each export link of the chain;
+ * `const proto = module.exports = { ... }` declares what the export alone would (the variable only
+ * aliases the exported value). False when the caller still has the variable to bind and its value
+ * to visit: the chain exports nothing, or exports another value through the variable.
+ */
+export function visitExportChain(ex: Extraction, name: string, init: ts.BinaryExpression, scope: Scope, docNode: ts.Node, line: number): boolean {
+  const { targets, value } = assignmentChain(init);
+  const exportNames = targets.map(cjsExportName).filter((exportName): exportName is string => exportName !== null);
+  if (exportNames.length === 0) return false;
+  if (ts.isFunctionExpression(value) || ts.isArrowFunction(value) || ts.isClassExpression(value)) {
+    const id = ts.isClassExpression(value)
+      ? ex.visitClass(value, name, scope, docNode)
+      : ex.declareFunction(value, 'function', name, scope, docNode, ex.functionSignature(value, name));
+    if (id !== null) ex.addCap(id, 'exported');
+    for (const exportName of exportNames) ex.exportsList.push({ name: exportName, local: name, specifier: null, imported: null, line });
+    return true;
+  }
+  if (ts.isObjectLiteralExpression(value)) {
+    ex.shadow(scope.ownerId, [name]);
+    return visitAssignment(ex, init, scope, docNode);
+  }
+  // Any other value (`const re = exports.re = []`): the variable holds what is exported.
+  for (const exportName of exportNames) ex.exportsList.push({ name: exportName, local: name, specifier: null, imported: null, line });
   return false;
 }
 
@@ -129,6 +179,20 @@ function exportProperty(ex: Extraction, property: ts.ObjectLiteralElementLike, s
     const name = propertyNameText(sf, property.name);
     if (scope.topLevel) {
       const id = ex.declareFunction(property, 'function', name, scope, property, ex.functionSignature(property, name));
+      ex.addCap(id, 'exported');
+      push(name, name);
+    } else {
+      ex.visit(property, scope);
+    }
+    return;
+  }
+  if (ts.isGetAccessorDeclaration(property) || ts.isSetAccessorDeclaration(property)) {
+    // An accessor of the exported object is part of the module's API (`get ips()` of koa's request):
+    // a function node as a method is, its setter after a getter of the same name suffixed `~2`.
+    const name = propertyNameText(sf, property.name);
+    if (scope.topLevel) {
+      const head = `${ts.isGetAccessorDeclaration(property) ? 'get' : 'set'} ${name}`;
+      const id = ex.declareFunction(property, 'function', name, scope, property, ex.signature(property, head));
       ex.addCap(id, 'exported');
       push(name, name);
     } else {
