@@ -47,6 +47,12 @@ export function visitAssignment(ex: Extraction, expr: ts.BinaryExpression, scope
       const owner = objectText.endsWith('.prototype') ? objectText.slice(0, -'.prototype'.length) : objectText;
       const ownerId = owner.includes('.') ? undefined : ex.topDecls.get(owner);
       const ownerDecl = ownerId === undefined ? undefined : ex.decls.get(ownerId);
+      if (ownerDecl === undefined && ex.objectVars.has(owner)) {
+        const name = `${owner}.${left.name.text}`;
+        const id = ex.declareFunction(right, 'function', name, scope, statement, ex.functionSignature(right, name), statement);
+        ex.objectMembers.set(owner, [...(ex.objectMembers.get(owner) ?? []), id]);
+        return true;
+      }
       if (ownerDecl !== undefined && (ownerDecl.record.kind === 'function' || ownerDecl.record.kind === 'class')) {
         const methodName = left.name.text;
         const methodScope: Scope = { ownerId: scope.ownerId, declId: ownerDecl.record.id, prefix: owner, topLevel: false, thisOf: ownerDecl.record.id };
@@ -101,11 +107,24 @@ export function visitExportChain(ex: Extraction, name: string, init: ts.BinaryEx
   }
   if (ts.isObjectLiteralExpression(value)) {
     ex.shadow(scope.ownerId, [name]);
+    ex.objectVars.set(name, targets.some((target) => cjsExportName(target) === '='));
     return visitAssignment(ex, init, scope, docNode);
   }
   // Any other value (`const re = exports.re = []`): the variable holds what is exported.
   for (const exportName of exportNames) ex.exportsList.push({ name: exportName, local: name, specifier: null, imported: null, line });
   return false;
+}
+
+/**
+ * Notes a module-level `var`/`let`/`const name = value` whose value is an object (`{ ... }`, or
+ * `Object.create(...)`), so that `name.m = function () {}` declares `name.m`.
+ */
+export function noteObjectVariable(ex: Extraction, name: string, init: ts.Expression | undefined, scope: Scope): void {
+  if (!scope.topLevel || init === undefined) return;
+  const value = unwrap(init);
+  const isObject = ts.isObjectLiteralExpression(value)
+    || (ts.isCallExpression(value) && dottedName(value.expression) === 'Object.create');
+  if (isObject) ex.objectVars.set(name, ex.objectVars.get(name) ?? false);
 }
 
 /** Records `export default x`, `module.exports = x`, `exports.name = x` and declares function values. */

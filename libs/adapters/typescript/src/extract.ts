@@ -8,7 +8,7 @@ import ts from './compiler-api.js';
 import { appendAll, codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput } from '@docforge/core';
 import { visitCall, visitNew } from './calls.js';
-import { exportValue, isPlainAssignment, visitAssignment, visitExportChain } from './commonjs.js';
+import { exportValue, isPlainAssignment, noteObjectVariable, visitAssignment, visitExportChain } from './commonjs.js';
 import { ExtractState, MAX_SUMMARY, type FunctionLikeWithBody, type Scope, type Walker } from './declarations.js';
 import { recordExportDeclaration, recordImport, recordImportEquals } from './esm.js';
 import { extractLexical } from './lexical.js';
@@ -443,6 +443,7 @@ class Extractor extends ExtractState implements Walker {
         if (exported) this.exportsList.push({ name, local: name, specifier: null, imported: null, line });
         return;
       }
+      noteObjectVariable(this, name, init, scope);
       const literalInit = isConst && scope.topLevel && init !== undefined && ts.isObjectLiteralExpression(init) ? init : null;
       if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) {
         const span = ts.isVariableStatement(docNode) && docNode.declarationList.declarations.length === 1 ? docNode : decl;

@@ -100,9 +100,42 @@ test('`const proto = module.exports = { ... }`: methods and accessors are export
   assert.equal(getter.start_line, lineOf(PROTO, 'get body () {'));
   assert.equal(setter.start_line, lineOf(PROTO, 'set body (val) {'));
   assert.ok(setter.capabilities.includes('exported'));
+  // `proto.inspect = function` on the alias of the exports is an exported member too.
   assert.deepEqual(defines(result, 'code:lib/context.js'), [
-    'code:lib/context.js#body', 'code:lib/context.js#body~2', 'code:lib/context.js#ips', 'code:lib/context.js#throw',
+    'code:lib/context.js#body', 'code:lib/context.js#body~2', 'code:lib/context.js#ips', 'code:lib/context.js#proto.inspect', 'code:lib/context.js#throw',
   ]);
   // A helper declared beside the literal stays a module function, not exported.
   assert.equal(node(result, 'code:lib/context.js#createError').capabilities.includes('exported'), false);
+});
+
+test('express 5 (as installed): `app.m = function` on `var app = exports = module.exports = {}` and `res.m = function` on `var res = Object.create(...)` declare exported `app.m` / `res.m`', () => {
+  for (const [file, owner] of [['lib/application.js', 'app'], ['lib/response.js', 'res'], ['lib/request.js', 'req']] as const) {
+    const text = installed(`express/${file}`);
+    const result = extract(file, text);
+    // Each `owner.name = function` statement at the start of a line, with its line, read from the source.
+    const expected = [...text.matchAll(new RegExp(`^${owner}\\.(\\w+) =(?: \\w+\\.\\w+ =)* (?:async )?function`, 'gm'))]
+      .map((m) => ({ id: `code:${file}#${owner}.${m[1]}`, line: text.slice(0, m.index).split('\n').length }));
+    assert.ok(expected.length >= 5, `${file}: ${expected.length} member functions`);
+    for (const { id, line } of expected) {
+      const fn = result.nodes.find((n) => n.id === id);
+      if (fn === undefined) {
+        // The first link of a chain (`req.get = req.header = function header`) names the alias; the function is the last link's.
+        assert.match(text.split('\n')[line - 1]!, new RegExp(`^${owner}\\.\\w+ = ${owner}\\.\\w+ =`), `${id} missing`);
+        continue;
+      }
+      assert.equal(fn.kind, 'function', id);
+      // A chain written over two lines (`res.contentType =` above `res.type = function`) starts at its first link.
+      const chained = line > 1 && new RegExp(`^${owner}\\.\\w+ =\\s*$`).test(text.split('\n')[line - 2]!);
+      assert.equal(fn.start_line, chained ? line - 1 : line, id);
+      assert.ok(fn.capabilities.includes('exported'), `${id}: ${fn.capabilities.join(',')}`);
+      assert.ok(defines(result, `code:${file}`).includes(id), id);
+    }
+  }
+});
+
+test('a member function of an object that is not exported is declared but not exported', () => {
+  const text = "const helpers = {}\nhelpers.trim = function trim (s) { return s.trim() }\nmodule.exports = function main () { return helpers.trim('x') }\n";
+  const result = extract('lib/main.js', text);
+  assert.equal(node(result, 'code:lib/main.js#helpers.trim').capabilities.includes('exported'), false);
+  assert.ok(node(result, 'code:lib/main.js#main').capabilities.includes('exported'));
 });
