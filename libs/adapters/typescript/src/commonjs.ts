@@ -9,7 +9,7 @@ import type { Extraction, Scope } from './declarations.js';
 import { dottedName, hasModifier, lineAt, literalText, propertyNameText, requireSpecifier, unwrap } from './syntax.js';
 
 /** CommonJS export target of an assignment left side: `=` for `module.exports`, a name for `exports.x`. */
-function cjsExportName(left: ts.Expression): string | null {
+export function cjsExportName(left: ts.Expression): string | null {
   const target = unwrap(left);
   const text = dottedName(target);
   if (text === 'module.exports') return '=';
@@ -37,6 +37,9 @@ export function visitAssignment(ex: Extraction, expr: ts.BinaryExpression, scope
   }
   const left = unwrap(expr.left);
   const right = unwrap(expr.right);
+  // A chain `exports = module.exports = x` (or `proto = module.exports = { ... }`) exports x as its
+  // last link does: the names on the left only alias the exported value.
+  if (isPlainAssignment(right) && visitAssignment(ex, right, scope, statement)) return true;
   if (scope.topLevel && ts.isPropertyAccessExpression(left) && ts.isIdentifier(left.name)
     && (ts.isFunctionExpression(right) || ts.isArrowFunction(right))) {
     const objectText = dottedName(left.expression);
@@ -44,6 +47,12 @@ export function visitAssignment(ex: Extraction, expr: ts.BinaryExpression, scope
       const owner = objectText.endsWith('.prototype') ? objectText.slice(0, -'.prototype'.length) : objectText;
       const ownerId = owner.includes('.') ? undefined : ex.topDecls.get(owner);
       const ownerDecl = ownerId === undefined ? undefined : ex.decls.get(ownerId);
+      if (ownerDecl === undefined && ex.objectVars.has(owner)) {
+        const name = `${owner}.${left.name.text}`;
+        const id = ex.declareFunction(right, 'function', name, scope, statement, ex.functionSignature(right, name), statement);
+        ex.objectMembers.set(owner, [...(ex.objectMembers.get(owner) ?? []), id]);
+        return true;
+      }
       if (ownerDecl !== undefined && (ownerDecl.record.kind === 'function' || ownerDecl.record.kind === 'class')) {
         const methodName = left.name.text;
         const methodScope: Scope = { ownerId: scope.ownerId, declId: ownerDecl.record.id, prefix: owner, topLevel: false, thisOf: ownerDecl.record.id };
@@ -56,6 +65,66 @@ export function visitAssignment(ex: Extraction, expr: ts.BinaryExpression, scope
     }
   }
   return false;
+}
+
+/** True for `a = b` (plain `=`, not a compound assignment). */
+export function isPlainAssignment(node: ts.Node): node is ts.BinaryExpression {
+  return ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+}
+
+/**
+ * The links of an assignment chain `a = b = value`: the left sides in order (`a`, `b`) and the
+ * value at its end, each unwrapped.
+ */
+export function assignmentChain(expr: ts.BinaryExpression): { targets: ts.Expression[]; value: ts.Expression } {
+  const targets: ts.Expression[] = [];
+  let value: ts.Expression = expr;
+  while (isPlainAssignment(value)) {
+    targets.push(unwrap(value.left));
+    value = unwrap(value.right);
+  }
+  return { targets, value };
+}
+
+/**
+ * `var traverse = module.exports = function () {}` declares the function (or class) under the
+ * variable's name and exports it through each export link of the chain;
+ * `const proto = module.exports = { ... }` declares what the export alone would (the variable only
+ * aliases the exported value). False when the caller still has the variable to bind and its value
+ * to visit: the chain exports nothing, or exports another value through the variable.
+ */
+export function visitExportChain(ex: Extraction, name: string, init: ts.BinaryExpression, scope: Scope, docNode: ts.Node, line: number): boolean {
+  const { targets, value } = assignmentChain(init);
+  const exportNames = targets.map(cjsExportName).filter((exportName): exportName is string => exportName !== null);
+  if (exportNames.length === 0) return false;
+  if (ts.isFunctionExpression(value) || ts.isArrowFunction(value) || ts.isClassExpression(value)) {
+    const id = ts.isClassExpression(value)
+      ? ex.visitClass(value, name, scope, docNode)
+      : ex.declareFunction(value, 'function', name, scope, docNode, ex.functionSignature(value, name));
+    if (id !== null) ex.addCap(id, 'exported');
+    for (const exportName of exportNames) ex.exportsList.push({ name: exportName, local: name, specifier: null, imported: null, line });
+    return true;
+  }
+  if (ts.isObjectLiteralExpression(value)) {
+    ex.shadow(scope.ownerId, [name]);
+    ex.objectVars.set(name, targets.some((target) => cjsExportName(target) === '='));
+    return visitAssignment(ex, init, scope, docNode);
+  }
+  // Any other value (`const re = exports.re = []`): the variable holds what is exported.
+  for (const exportName of exportNames) ex.exportsList.push({ name: exportName, local: name, specifier: null, imported: null, line });
+  return false;
+}
+
+/**
+ * Notes a module-level `var`/`let`/`const name = value` whose value is an object (`{ ... }`, or
+ * `Object.create(...)`), so that `name.m = function () {}` declares `name.m`.
+ */
+export function noteObjectVariable(ex: Extraction, name: string, init: ts.Expression | undefined, scope: Scope): void {
+  if (!scope.topLevel || init === undefined) return;
+  const value = unwrap(init);
+  const isObject = ts.isObjectLiteralExpression(value)
+    || (ts.isCallExpression(value) && dottedName(value.expression) === 'Object.create');
+  if (isObject) ex.objectVars.set(name, ex.objectVars.get(name) ?? false);
 }
 
 /** Records `export default x`, `module.exports = x`, `exports.name = x` and declares function values. */
@@ -129,6 +198,20 @@ function exportProperty(ex: Extraction, property: ts.ObjectLiteralElementLike, s
     const name = propertyNameText(sf, property.name);
     if (scope.topLevel) {
       const id = ex.declareFunction(property, 'function', name, scope, property, ex.functionSignature(property, name));
+      ex.addCap(id, 'exported');
+      push(name, name);
+    } else {
+      ex.visit(property, scope);
+    }
+    return;
+  }
+  if (ts.isGetAccessorDeclaration(property) || ts.isSetAccessorDeclaration(property)) {
+    // An accessor of the exported object is part of the module's API (`get ips()` of koa's request):
+    // a function node as a method is, its setter after a getter of the same name suffixed `~2`.
+    const name = propertyNameText(sf, property.name);
+    if (scope.topLevel) {
+      const head = `${ts.isGetAccessorDeclaration(property) ? 'get' : 'set'} ${name}`;
+      const id = ex.declareFunction(property, 'function', name, scope, property, ex.signature(property, head));
       ex.addCap(id, 'exported');
       push(name, name);
     } else {

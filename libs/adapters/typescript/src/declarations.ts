@@ -137,6 +137,14 @@ export class ExtractState {
   readonly identRefs = new Map<string, number>();
   /** Module-level consts (`k`) and members of const object literals (`keys.k`) initialized with `Symbol(...)`. */
   readonly moduleSymbols = new Set<string>();
+  /**
+   * Module-level variables bound to an object (`{}`, an object literal, `Object.create(...)`):
+   * `x.name = function () {}` on one declares `x.name` (commonjs.ts). The value is true when the
+   * variable is an alias of the module's exports (`var app = exports = module.exports = {}`).
+   */
+  readonly objectVars = new Map<string, boolean>();
+  /** The function nodes declared as members of an {@link objectVars} variable, by variable name. */
+  readonly objectMembers = new Map<string, string[]>();
 
   constructor(input: CodeExtractInput) {
     this.path = input.path;
@@ -319,6 +327,11 @@ export class ExtractState {
       if (id === undefined) continue;
       this.addCap(id, 'exported');
       if (!definesLines.has(id)) definesLines.set(id, record.line);
+    }
+    // Members of an exported object variable (`module.exports = res`, or an alias of the exports) are exported.
+    const exportedLocals = new Set(this.exportsList.map((record) => record.local));
+    for (const [owner, ids] of this.objectMembers) {
+      if (this.objectVars.get(owner) === true || exportedLocals.has(owner)) for (const id of ids) this.addCap(id, 'exported');
     }
     for (const [id, state] of this.decls) {
       if (state.caps.has('exported') && !definesLines.has(id) && state.record.parent === null) definesLines.set(id, state.node.start_line);

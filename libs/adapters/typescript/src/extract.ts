@@ -8,7 +8,7 @@ import ts from './compiler-api.js';
 import { appendAll, codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput } from '@docforge/core';
 import { visitCall, visitNew } from './calls.js';
-import { exportValue, visitAssignment } from './commonjs.js';
+import { exportValue, isPlainAssignment, noteObjectVariable, visitAssignment, visitExportChain } from './commonjs.js';
 import { ExtractState, MAX_SUMMARY, type FunctionLikeWithBody, type Scope, type Walker } from './declarations.js';
 import { recordExportDeclaration, recordImport, recordImportEquals } from './esm.js';
 import { extractLexical } from './lexical.js';
@@ -439,6 +439,11 @@ class Extractor extends ExtractState implements Walker {
     const line = lineAt(sf, decl.getStart(sf));
     if (ts.isIdentifier(decl.name)) {
       const name = decl.name.text;
+      if (init !== undefined && scope.topLevel && isPlainAssignment(init) && visitExportChain(this, name, init, scope, docNode, line)) {
+        if (exported) this.exportsList.push({ name, local: name, specifier: null, imported: null, line });
+        return;
+      }
+      noteObjectVariable(this, name, init, scope);
       const literalInit = isConst && scope.topLevel && init !== undefined && ts.isObjectLiteralExpression(init) ? init : null;
       if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) {
         const span = ts.isVariableStatement(docNode) && docNode.declarationList.declarations.length === 1 ? docNode : decl;
