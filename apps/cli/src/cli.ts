@@ -23,6 +23,10 @@ Commands:
   init [DIR]              write a docforge.toml for an existing docs folder (scans DIR, default .)
   sync                    check source identity and rebuild the index when stale
   validate                list validation issues (exit 1 when there are errors)
+  affected [--diff -]     what a change makes stale: changed nodes since the last publication (or
+                          in the unified diff on stdin), then the docs, requirements and tests that
+                          rest on them, each with its path and section (--depth N, --limit N, --json);
+                          never syncs
   check [--strict] [--format text|github|sarif]
                           CI check: every validation finding; exit 1 on errors and, with --strict,
                           on suspect_* and drift_* findings (info never fails it)
@@ -105,7 +109,7 @@ async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | nul
 }
 
 /** Commands that take no positional arguments (the project comes from `-C DIR` or the current directory). */
-const NO_ARGUMENTS = new Set(['sync', 'validate', 'check', 'demo']);
+const NO_ARGUMENTS = new Set(['sync', 'validate', 'check', 'affected', 'demo']);
 
 /** Parses a command line strictly; prints the problem and the usage and returns null when it does not parse. */
 function parseCommandLine(argv: string[]) {
@@ -138,6 +142,8 @@ function parseCommandLine(argv: string[]) {
         // docforge check (issue 32 item 5).
         strict: { type: 'boolean', default: false },
         format: { type: 'string' },
+        // docforge affected (issue 32 item 3).
+        diff: { type: 'string' },
         node: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
@@ -219,6 +225,8 @@ async function runCommand(command: string, rest: string[], context: CommandConte
       return await runValidate(root, limit, syncOptions);
     case 'check':
       return await (await import('./check.js')).runCheck(root, { ...syncOptions, strict: values.strict === true, format: values.format });
+    case 'affected':
+      return await (await import('./affected.js')).runAffected(root, { json, diff: values.diff, depth: values.depth, limit });
     case 'search':
       if (rest.length === 0) {
         process.stderr.write('docforge: search needs a QUERY\n');
