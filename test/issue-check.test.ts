@@ -145,6 +145,21 @@ describe('docforge check end to end', () => {
     for (const [i, l] of lines.entries()) assert.ok(l.startsWith(`::warning file=${validated.issues[i]!.path},line=${validated.issues[i]!.line},title=${validated.issues[i]!.code}::`), l);
   });
 
+  test('a project that does not load is one located error finding in every format', () => {
+    const root = exampleProjectCopy({ state: false });
+    const toml = readFileSync(path.join(root, 'docforge.toml'), 'utf8');
+    writeFileSync(path.join(root, 'docforge.toml'), `${toml}garbage = [\n`);
+    const line = toml.split('\n').length;
+    const github = cli(['check', '--format', 'github', '-C', root]);
+    assert.equal(github.status, 1, github.stderr);
+    assert.deepEqual(github.stdout.split('\n'), [`::error file=docforge.toml,line=${line},title=descriptor_invalid::TOML syntax error: invalid value`, '']);
+    const sarif = cli(['check', '--format', 'sarif', '-C', root]);
+    assert.equal(sarif.status, 1);
+    const log = JSON.parse(sarif.stdout) as Record<string, unknown>;
+    assert.equal(sarifValidator()(log), true);
+    assert.equal(cli(['check', '-C', root]).status, 1);
+  });
+
   test('usage errors exit 2 and build nothing', () => {
     const root = exampleProjectCopy({ state: false });
     for (const argv of [['check', '--format', 'xml'], ['check', 'extra'], ['check', '--json'], ['check', '--strict', '--strict']]) {

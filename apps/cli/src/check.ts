@@ -7,6 +7,8 @@
  */
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import { toDocforgeError } from '@docforge/core';
+import type { CheckFinding } from '@docforge/render';
 import { printLine as print, printRaw, errorLine } from './terminal.js';
 import { USAGE_EXIT_CODE, validationFindings, withManager, type SyncOptions } from './commands.js';
 
@@ -44,7 +46,7 @@ function annotationPrefix(root: string): string {
  * stdout) and resolves to the exit code.
  */
 export async function runCheck(root: string, options: CheckOptions): Promise<number> {
-  const format = options.format ?? 'text';
+  const format = (options.format ?? 'text') as CheckFormat;
   if (!(CHECK_FORMATS as readonly string[]).includes(format)) {
     errorLine(`docforge: check --format must be one of ${CHECK_FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
     return USAGE_EXIT_CODE;
@@ -54,20 +56,36 @@ export async function runCheck(root: string, options: CheckOptions): Promise<num
     return USAGE_EXIT_CODE;
   }
   const render = await import('@docforge/render');
-  return withManager(root, options, (manager, sync) => {
+  let issues: CheckFinding[];
+  try {
     // Every finding: a CI check reports them all (its output grows with the findings, not the project).
-    const { issues } = validationFindings(manager, sync, manager.reader().count('issues'));
-    const summary = render.checkSummary(issues, options.strict);
-    if (format === 'sarif') {
-      printRaw(JSON.stringify(render.sarifLog(issues, { root, version: cliVersion(), strict: options.strict }), null, 2));
-      errorLine(render.checkSummaryLine(summary, options.strict));
-    } else if (format === 'github') {
-      // printLine: a control character in project text (ESC…) must not reach the log raw.
-      for (const line of render.githubLines(issues, options.strict, annotationPrefix(root))) print(line);
-      errorLine(render.checkSummaryLine(summary, options.strict));
-    } else {
-      for (const line of render.checkText(issues, options.strict)) print(line);
-    }
-    return summary.passed ? 0 : 1;
-  });
+    issues = await withManager(root, options, (manager, sync) => validationFindings(manager, sync, manager.reader().count('issues')).issues);
+  } catch (error) {
+    // A project that cannot even be loaded (a broken docforge.toml) is one error finding, located
+    // as the error says, so the annotation or SARIF result still points at the cause.
+    issues = [projectFinding(toDocforgeError(error).toWire())];
+  }
+  return printCheck(render, issues, root, format, options.strict);
+}
+
+/** The finding of an error that stopped the synchronization (severity `error`, located by its `path`/`line` details when given). */
+function projectFinding(wire: { code: string; message: string; details: Record<string, unknown> }): CheckFinding {
+  const { details } = wire;
+  return { severity: 'error', code: wire.code, message: wire.message, path: typeof details.path === 'string' ? details.path : null, line: typeof details.line === 'number' ? details.line : null };
+}
+
+/** Prints the findings in `format` and returns the exit code (0 passed, 1 failed). */
+function printCheck(render: typeof import('@docforge/render'), issues: readonly CheckFinding[], root: string, format: CheckFormat, strict: boolean): number {
+  const summary = render.checkSummary(issues, strict);
+  if (format === 'sarif') {
+    printRaw(JSON.stringify(render.sarifLog(issues, { root, version: cliVersion(), strict }), null, 2));
+    errorLine(render.checkSummaryLine(summary, strict));
+  } else if (format === 'github') {
+    // printLine: a control character in project text (ESC…) must not reach the log raw.
+    for (const line of render.githubLines(issues, strict, annotationPrefix(root))) print(line);
+    errorLine(render.checkSummaryLine(summary, strict));
+  } else {
+    for (const line of render.checkText(issues, strict)) print(line);
+  }
+  return summary.passed ? 0 : 1;
 }
