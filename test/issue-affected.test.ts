@@ -154,6 +154,22 @@ describe('docforge affected end to end', () => {
     assert.deepEqual(stateHashes(root), state);
   });
 
+  test('a changed requirement reaches what implements it and its tests, and no test leads back to other subjects', () => {
+    const root = exampleProjectCopy({ state: false });
+    assert.equal(cli(['sync', '-C', root]).status, 0);
+    const file = 'docs/requirements/pay-005-partial-refunds.md';
+    const before = readFileSync(path.join(root, file), 'utf8');
+    writeFileSync(path.join(root, file), before.replace('one returned item at a time', 'one returned item at a time, or by amount'));
+    const answer = affectedJson(root);
+    assert.deepEqual(answer.changed.nodes.map((n) => [n.id, n.change]), [['REQ-PAY-005', 'modified']]);
+    const byId = new Map(answer.affected.items.map((i) => [i.id, i]));
+    assert.deepEqual(byId.get('CMP-REFUND-SERVICE')?.path.map((h) => `${h.from} ${h.direction} ${h.relation}`), ['REQ-PAY-005 incoming implements']);
+    assert.deepEqual(byId.get('TST-LED-003')?.path.map((h) => `${h.from} ${h.direction} ${h.relation}`), ['REQ-PAY-005 incoming verifies']);
+    // TST-LED-003 also tests CMP-LEDGER (`CMP-LEDGER tested_by TST-LED-003`): a test ends its path.
+    for (const entry of answer.affected.items) assert.ok(entry.path.every((h) => h.from !== 'TST-LED-003'), JSON.stringify(entry.path));
+    assert.equal(byId.has('CMP-LEDGER'), false);
+  });
+
   test('nothing published yet: index_unavailable, exit 1, nothing built', () => {
     const root = exampleProjectCopy({ state: false });
     const run = cli(['affected', '-C', root]);

@@ -13,8 +13,10 @@
  *   `D documents|governs N`, `T verifies|proves N`, `S tested_by N` rests on N;
  * - outgoing `implements`, `verifies`, `proves` and `tested_by` edges: a requirement that N
  *   implements, verifies or proves, and the tests N is tested by.
- * A requirement or a test ends its path except toward tests (a requirement's `tested_by`, a test's
- * `verifies`): so the other implementations of a requirement are not reached through it.
+ * A reached test ends its path, and a reached requirement leads on only to its tests (its outgoing
+ * `tested_by`, incoming `verifies`/`proves`): so the other implementations of a requirement, or
+ * the other subjects of a test, are not reached through it. A changed node itself follows every
+ * edge above, whatever its kind.
  */
 import { relationCategory, type MentionSection } from '@docforge/core';
 import type { EdgeRecord, IndexReader } from '@docforge/store';
@@ -24,8 +26,8 @@ import { DEFAULT_EDGE_BUDGET } from './traversal.js';
 export const AFFECTED_INCOMING_CATEGORIES: readonly string[] = Object.freeze(['structure', 'implementation', 'evidence']);
 /** Relations whose outgoing edges the walk follows (toward requirements and tests). */
 export const AFFECTED_OUTGOING_RELATIONS: readonly string[] = Object.freeze(['implements', 'proves', 'tested_by', 'verifies']);
-/** Relations that lead from a requirement or a test on to tests (incoming `verifies`/`proves`, outgoing `tested_by`). */
-const TOWARD_TESTS = new Set(['proves', 'tested_by', 'verifies']);
+/** Incoming relations that lead from a reached requirement to its tests (`T verifies|proves R`). */
+const TESTS_OF_INCOMING = new Set(['proves', 'verifies']);
 
 /** One step of the path that reached an entry: `from` -`relation`-> `to` as walked; `direction` is the stored edge's direction relative to `from`. */
 export interface AffectedHop {
@@ -90,8 +92,10 @@ interface Reached {
 
 /** The edges of one node the walk follows, at most `max` (+ the rows read, for the budget). */
 function walkEdges(reader: IndexReader, id: string, role: AffectedRole | null, incoming: readonly string[], max: number): { edges: { edge: EdgeRecord; direction: 'incoming' | 'outgoing' }[]; read: number } {
-  const onlyTests = role === 'requirement' || role === 'test';
-  const inRelations = onlyTests ? incoming.filter((r) => TOWARD_TESTS.has(r)) : incoming;
+  // A reached test ends its path; a reached requirement leads on only to its tests.
+  if (role === 'test') return { edges: [], read: 0 };
+  const onlyTests = role === 'requirement';
+  const inRelations = onlyTests ? incoming.filter((r) => TESTS_OF_INCOMING.has(r)) : incoming;
   const outRelations = onlyTests ? AFFECTED_OUTGOING_RELATIONS.filter((r) => r === 'tested_by') : AFFECTED_OUTGOING_RELATIONS;
   const ins = inRelations.length === 0 ? [] : reader.edges(id, 'incoming', inRelations, max);
   const outs = outRelations.length === 0 || ins.length >= max ? [] : reader.edges(id, 'outgoing', outRelations, max - ins.length);
