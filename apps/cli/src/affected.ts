@@ -7,7 +7,7 @@
  * new generation, nothing written (synchronizing first would leave nothing to compare).
  */
 import { errors, toDocforgeError, type DocforgeError } from '@docforge/core';
-import type { ChangedNode, CurrentChanges } from '@docforge/sync';
+import type { ChangedNode, CurrentChanges, OpenedPublication } from '@docforge/sync';
 import type { AffectedEntry, AffectedResult } from '@docforge/retrieval';
 import { errorLine, printLine as print, printRaw } from './terminal.js';
 import { USAGE_EXIT_CODE } from './tool-arguments.js';
@@ -58,17 +58,14 @@ export async function runAffected(root: string, options: AffectedCliOptions): Pr
   if (typeof depth === 'string') return usage(depth);
   const sync = await import('@docforge/sync');
   const { affectedFrom } = await import('@docforge/retrieval');
-  let changes: CurrentChanges | null = null;
+  let opened: OpenedPublication | null = null;
   try {
     const diffFiles = options.diff === '-' ? sync.parseUnifiedDiff(await readStdin(sync.MAX_DIFF_BYTES)) : null;
-    const opened = sync.openLastPublication(root);
+    opened = sync.openLastPublication(root);
     const maxResults = opened.descriptor.limits.max_results;
     const limit = intOption('limit', options.limit, 1, maxResults, Math.min(AFFECTED_DEFAULT_LIMIT, maxResults));
-    if (typeof limit === 'string') {
-      opened.reader.close();
-      return usage(limit);
-    }
-    changes = diffFiles === null ? await sync.changesNow(opened) : await sync.changesFromDiff(opened, diffFiles, process.cwd());
+    if (typeof limit === 'string') return usage(limit);
+    const changes = diffFiles === null ? await sync.changesNow(opened) : await sync.changesFromDiff(opened, diffFiles, process.cwd());
     const starts = changes.nodes.filter((n) => n.published).map((n) => n.id);
     const affected = affectedFrom(changes.reader, starts, { depth, limit });
     if (options.json) printRaw(JSON.stringify(affectedJson(opened.descriptor.project.id, opened.root, diffFiles !== null, changes, affected, depth, limit), null, 2));
@@ -79,7 +76,7 @@ export async function runAffected(root: string, options: AffectedCliOptions): Pr
     if (wire.code !== 'invalid_arguments') throw error;
     return usage(`${wire.code}: ${wire.message}`);
   } finally {
-    changes?.reader.close();
+    opened?.reader.close();
   }
 }
 
