@@ -23,6 +23,13 @@ Commands:
   init [DIR]              write a docforge.toml for an existing docs folder (scans DIR, default .)
   sync                    check source identity and rebuild the index when stale
   validate                list validation issues (exit 1 when there are errors)
+  affected [--diff -]     what a change makes stale: changed nodes since the last publication (or
+                          in the unified diff on stdin), then the docs, requirements and tests that
+                          rest on them, each with its path and section (--depth N, --limit N, --json);
+                          never syncs
+  check [--strict] [--format text|github|sarif]
+                          CI check: every validation finding; exit 1 on errors and, with --strict,
+                          on suspect_* and drift_* findings (info never fails it)
   search QUERY            full-text search (bm25) over the project graph
   node ID                 one node: fields, relations, body (--section SLUG, --body-offset N,
                           --max-body-chars N, --no-body); as docforge_get_node
@@ -102,7 +109,7 @@ async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | nul
 }
 
 /** Commands that take no positional arguments (the project comes from `-C DIR` or the current directory). */
-const NO_ARGUMENTS = new Set(['sync', 'validate', 'demo']);
+const NO_ARGUMENTS = new Set(['sync', 'validate', 'check', 'affected', 'demo']);
 
 /** Parses a command line strictly; prints the problem and the usage and returns null when it does not parse. */
 function parseCommandLine(argv: string[]) {
@@ -132,6 +139,11 @@ function parseCommandLine(argv: string[]) {
         cursor: { type: 'string' },
         budget: { type: 'string' },
         'task-kind': { type: 'string' },
+        // docforge check (issue 32 item 5).
+        strict: { type: 'boolean', default: false },
+        format: { type: 'string' },
+        // docforge affected (issue 32 item 3).
+        diff: { type: 'string' },
         node: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', default: false },
@@ -211,6 +223,10 @@ async function runCommand(command: string, rest: string[], context: CommandConte
       return await runSync(root, syncOptions);
     case 'validate':
       return await runValidate(root, limit, syncOptions);
+    case 'check':
+      return await (await import('./check.js')).runCheck(root, { ...syncOptions, strict: values.strict === true, format: values.format });
+    case 'affected':
+      return await (await import('./affected.js')).runAffected(root, { json, diff: values.diff, depth: values.depth, limit });
     case 'search':
       if (rest.length === 0) {
         process.stderr.write('docforge: search needs a QUERY\n');

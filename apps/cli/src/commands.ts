@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { BuildPools, IndexManager, type BuildProgress, type PrestartedBuildPool, type SyncReport } from '@docforge/sync';
 import type { ToolInputs } from '@docforge/protocol';
+import type { SourceIssue } from '@docforge/core';
 
 import { printSyncResult } from './sync-output.js';
 import { errorLine, printLine as print, printRaw } from './terminal.js';
@@ -57,7 +58,11 @@ export interface SyncOptions {
   prestarted?: PrestartedBuildPool | null;
 }
 
-async function withManager<T>(root: string, options: SyncOptions, fn: (manager: IndexManager, sync: SyncReport) => T): Promise<T> {
+/**
+ * Synchronizes the project at `root` (with build progress on stderr per `options.progress`), calls
+ * `fn` with the manager and the sync report, and closes the manager.
+ */
+export async function withManager<T>(root: string, options: SyncOptions, fn: (manager: IndexManager, sync: SyncReport) => T): Promise<T> {
   const buildPools = options.prestarted ? new BuildPools(undefined, options.prestarted) : undefined;
   const manager = new IndexManager({ root, noAst: false, onWarning: (message, details) => options.logger.warn(details, message), ...(buildPools ? { buildPools } : {}) });
   const reporter = progressReporter(process.stderr, options.progress);
@@ -101,18 +106,28 @@ export async function runValidate(root: string, limit: number | string | undefin
   if (!(await checkToolArguments('docforge_validate_project', args))) return USAGE_EXIT_CODE;
   const checked = args as unknown as ToolInputs['docforge_validate_project'];
   return withManager(root, options, (manager, sync) => {
-    const n = checked.limit ?? 1000;
-    const { issues, total } = manager.reader().issues(n);
-    const all = sync.sync_error ? [{ severity: 'error', code: sync.sync_error.code, message: sync.sync_error.message, path: null, line: null, node_id: null }, ...issues] : issues;
+    const { issues: all, total: count } = validationFindings(manager, sync, checked.limit ?? 1000);
     const errors = all.filter((i) => i.severity === 'error').length;
-    if (json) printRaw(JSON.stringify({ valid: errors === 0, total: total + (sync.sync_error ? 1 : 0), issues: all }, null, 2));
+    if (json) printRaw(JSON.stringify({ valid: errors === 0, total: count, issues: all }, null, 2));
     else {
       for (const i of all) print(`${i.severity.padEnd(7)} ${i.code}: ${i.message}`);
-      const count = total + (sync.sync_error ? 1 : 0);
       print(`${all.length} of ${count} ${count === 1 ? 'issue' : 'issues'} shown; ${errors === 0 ? 'valid' : 'invalid'}`);
     }
     return errors === 0 ? 0 : 1;
   });
+}
+
+/**
+ * The validation findings of a synchronized project, as `docforge validate` and `docforge check`
+ * list them (the one assembly of the CLI's findings: any finding added to validation comes through
+ * here): a sync error first (severity `error`, no location), then up to `limit` stored findings in
+ * stored order. `total` counts every finding, the sync error included.
+ */
+export function validationFindings(manager: IndexManager, sync: SyncReport, limit: number): { issues: SourceIssue[]; total: number } {
+  const { issues, total } = manager.reader().issues(limit);
+  if (!sync.sync_error) return { issues, total };
+  const syncIssue: SourceIssue = { severity: 'error', code: sync.sync_error.code, message: sync.sync_error.message, path: null, line: null, node_id: null };
+  return { issues: [syncIssue, ...issues], total: total + 1 };
 }
 
 /**

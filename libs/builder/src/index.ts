@@ -8,3 +8,6 @@ export { BUILD_WORKER_LOADED } from './build-types.js';
 export type { ProjectAdapterReport } from './project-adapter.js';
 export { identityWithInputs } from './project-adapter.js';
 export { STANDBY_FILE_PATTERN, removeStandbyFiles } from './standby-copy.js';
+// Issue 32 item 3 (`docforge affected`): the parse of a build, run on a few changed sources in the caller's thread.
+export type { ParseBatchTask, ParsedBatchItem } from './parse.js';
+export { parseBatch } from './parse.js';

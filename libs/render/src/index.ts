@@ -24,3 +24,9 @@ export type { PreviewInput, PreviewResult, PreviewMarkCounts } from './preview.j
 export { writePreview, changeMarks, previewPath } from './preview.js';
 export type { OutputProblem, OutputProblemCode } from './output-path.js';
 export { outputProblem } from './output-path.js';
+// Issue 32 item 5 (`docforge check`): findings as a CI check sees them.
+export type { CheckFinding, CheckFailure, CheckSummary } from './findings.js';
+export { checkFailure, checkSummary, checkSummaryLine, checkText, findingLocation, findingText, STRICT_CODE_PREFIXES } from './findings.js';
+export { escapeCommandData, escapeCommandProperty, githubCommand, githubLine, githubLines } from './findings-github.js';
+export type { SarifRun } from './findings-sarif.js';
+export { sarifLevel, sarifLog, sarifUri, SARIF_ROOT_BASE_ID } from './findings-sarif.js';

@@ -25,3 +25,6 @@ export { relationVocabulary, RELATION_CATEGORIES } from './task-vocabulary.js';
 export type { PathHop, RelationshipReason } from './task-traversal.js';
 export type { TaskContextPageResult, EvidenceGap, TaskContextOptions } from './task-context.js';
 export { taskContextPage } from './task-context.js';
+// Issue 32 item 3 (`docforge affected`): the docs, requirements and tests a change reaches.
+export type { AffectedEntry, AffectedHop, AffectedOptions, AffectedResult, AffectedRole } from './affected.js';
+export { affectedFrom, affectedRole, AFFECTED_INCOMING_CATEGORIES, AFFECTED_OUTGOING_RELATIONS } from './affected.js';

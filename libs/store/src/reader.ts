@@ -114,6 +114,18 @@ export class IndexReader {
   }
 
   /**
+   * The nodes of one source file with their code lines (issue 32 item 3, `docforge affected`):
+   * at most `limit` nodes by start line then id, each with its stored `node_code.lines` (kept
+   * lines `<line>\t<text>`, at most `maxCodeChars` characters; '' for a node without any). One
+   * indexed range read on `nodes (source_path)` plus one primary-key read per node.
+   */
+  nodesOfSource(sourcePath: string, limit: number, maxCodeChars: number): { node: GraphNode; code_lines: string }[] {
+    const rows = this.#sql.rows('SELECT * FROM nodes WHERE source_path = ? ORDER BY start_line, id LIMIT ?').all(sourcePath, limit) as (NodeRow & { rowid: number | bigint })[];
+    const lines = nodeCodeLines(this.#sql, rows.map((row) => Number(row.rowid)), maxCodeChars);
+    return rows.map(({ rowid, ...row }) => ({ node: rowToNode(row), code_lines: lines.get(Number(rowid)) ?? '' }));
+  }
+
+  /**
    * Call sites of a code node (function, method or module) that the adapter's linker could not
    * prove a target for, so they have no `calls` edge (issue 9: counted, never guessed); 0 when the
    * node has none or is not code. One primary-key lookup.

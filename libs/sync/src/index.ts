@@ -9,3 +9,8 @@ export type { BuildPoolSettings } from './build-pools.js';
 export { BuildPools, buildPoolSettings, buildWorkerFile, createBuildPool, PrestartedBuildPool, prestartBuildWorker, WORKER_BUNDLE_ENV } from './build-pools.js';
 export { partialWalk } from './partial-walk.js';
 export { MAX_PARTIAL_PATHS, SourceWatch } from './source-watch.js';
+// Issue 32 item 3 (`docforge affected`): the changes since the last publication, without synchronizing.
+export type { ChangeBase, ChangeKind, ChangedNode, ChangedSource, CurrentChanges, OpenedPublication } from './affected-changes.js';
+export { changeFingerprint, changesFromDiff, changesNow, innermostNode, MAX_CHANGED_SOURCES, MAX_SOURCE_NODES, openLastPublication } from './affected-changes.js';
+export type { DiffFile } from './unified-diff.js';
+export { MAX_DIFF_BYTES, parseUnifiedDiff } from './unified-diff.js';

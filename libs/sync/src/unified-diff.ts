@@ -1,0 +1,121 @@
+/**
+ * The unified diff that `docforge affected --diff -` reads (issue 32 item 3), as `git diff` and
+ * `diff -u` print it: per file, the old and new path and, per hunk, the old lines it removes and
+ * the new lines it adds (context lines carry no change). Anything that is not such a diff is
+ * refused with the line that broke it (`invalid_arguments`), so a wrong pipe never answers
+ * "nothing affected".
+ */
+import { errors } from '@docforge/core';
+
+/** One file of a unified diff. Paths are as printed, without git's `a/` and `b/` prefixes; null for `/dev/null` (a created or deleted file). */
+export interface DiffFile {
+  old_path: string | null;
+  new_path: string | null;
+  /** 1-based lines of the old file that hunks remove, ascending. */
+  removed: number[];
+  /** 1-based lines of the new file that hunks add, ascending. */
+  added: number[];
+}
+
+/** Most bytes of diff text read (a larger diff is refused, not cut). */
+export const MAX_DIFF_BYTES = 64 * 1024 * 1024;
+
+const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+/** Lines of git's extended header and of `diff` itself, allowed between files. */
+const HEADER = /^(diff |index |old mode |new mode |deleted file mode |new file mode |similarity index |dissimilarity index |rename from |rename to |copy from |copy to |Binary files |Only in |GIT binary patch)/;
+
+function diffError(lineNo: number, reason: string): Error {
+  return errors.invalidArguments(`the diff on standard input is not a unified diff: line ${lineNo}: ${reason}`, { line: lineNo, reason });
+}
+
+/** A path of a `---`/`+++` line: the text up to a tab (diff -u puts the time there), `a/`/`b/` removed, null for /dev/null. */
+function headerPath(text: string, prefix: 'a/' | 'b/'): string | null {
+  let name = text.split('\t')[0]!.trimEnd();
+  if (name.startsWith('"') && name.endsWith('"') && name.length >= 2) name = JSON.parse(name) as string;
+  if (name === '/dev/null') return null;
+  return name.startsWith(prefix) ? name.slice(2) : name;
+}
+
+/**
+ * Parses unified diff text. Text before the first file header (a commit message, `git show`
+ * output) is skipped only when it is not itself diff-like; an empty text is a diff of no files.
+ * @throws DocforgeError `invalid_arguments` (details: `line`, `reason`) for text that is not a
+ *   unified diff: non-empty text without any file header, a hunk outside a file, a malformed hunk
+ *   header, a hunk whose lines do not match its counts, or a line no diff has.
+ */
+export function parseUnifiedDiff(text: string): DiffFile[] {
+  if (Buffer.byteLength(text, 'utf8') > MAX_DIFF_BYTES) throw errors.invalidArguments(`the diff on standard input is larger than ${MAX_DIFF_BYTES} bytes`, { max_bytes: MAX_DIFF_BYTES });
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const files: DiffFile[] = [];
+  let current: DiffFile | null = null;
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!.replace(/\r$/, '');
+    if (line.startsWith('--- ') && (lines[i + 1] ?? '').startsWith('+++ ')) {
+      current = { old_path: headerPath(line.slice(4), 'a/'), new_path: headerPath(lines[i + 1]!.slice(4).replace(/\r$/, ''), 'b/'), removed: [], added: [] };
+      files.push(current);
+      i += 2;
+      continue;
+    }
+    if (line.startsWith('@@')) {
+      if (current === null) throw diffError(i + 1, 'a hunk before any "--- "/"+++ " file header');
+      i = readHunk(lines, i, current);
+      continue;
+    }
+    if (HEADER.test(line) || (current === null && !line.startsWith('+') && !line.startsWith('-'))) {
+      i += 1;
+      continue;
+    }
+    if (line === '' && current !== null) {
+      i += 1;
+      continue;
+    }
+    throw diffError(i + 1, `unexpected line ${JSON.stringify(line.slice(0, 80))}`);
+  }
+  if (files.length === 0 && lines.some((l) => l.trim() !== '')) throw diffError(1, 'no "--- "/"+++ " file header found');
+  return files;
+}
+
+/** Reads the hunk whose header is at `start`, records its removed and added lines, and returns the index after it. */
+function readHunk(lines: readonly string[], start: number, file: DiffFile): number {
+  const match = HUNK.exec(lines[start]!);
+  if (!match) throw diffError(start + 1, `malformed hunk header ${JSON.stringify(lines[start]!.slice(0, 80))}`);
+  let oldLine = Number(match[1]);
+  let newLine = Number(match[3]);
+  let oldLeft = match[2] === undefined ? 1 : Number(match[2]);
+  let newLeft = match[4] === undefined ? 1 : Number(match[4]);
+  let i = start + 1;
+  while (oldLeft > 0 || newLeft > 0) {
+    if (i >= lines.length) throw diffError(i, `the hunk at line ${start + 1} ends early (${oldLeft} old and ${newLeft} new lines missing)`);
+    const line = lines[i]!.replace(/\r$/, '');
+    const mark = line[0];
+    if (mark === '\\') {
+      i += 1;
+      continue;
+    }
+    // An empty line is a context line whose single space an editor or mail client removed.
+    if (mark === ' ' || line === '') {
+      if (oldLeft === 0 || newLeft === 0) throw diffError(i + 1, `the hunk at line ${start + 1} has more lines than its header counts`);
+      oldLine += 1;
+      newLine += 1;
+      oldLeft -= 1;
+      newLeft -= 1;
+    } else if (mark === '-') {
+      if (oldLeft === 0) throw diffError(i + 1, `the hunk at line ${start + 1} removes more lines than its header counts`);
+      file.removed.push(oldLine);
+      oldLine += 1;
+      oldLeft -= 1;
+    } else if (mark === '+') {
+      if (newLeft === 0) throw diffError(i + 1, `the hunk at line ${start + 1} adds more lines than its header counts`);
+      file.added.push(newLine);
+      newLine += 1;
+      newLeft -= 1;
+    } else {
+      throw diffError(i + 1, `a hunk line must start with " ", "+" or "-" (got ${JSON.stringify(line.slice(0, 80))})`);
+    }
+    i += 1;
+  }
+  while (i < lines.length && lines[i]!.startsWith('\\')) i += 1;
+  return i;
+}
