@@ -21,7 +21,7 @@ export interface ErrorSpec {
 
 export const ERROR_CODES = {
   invalid_arguments: { message: 'The tool arguments do not match the tool input schema.', template: '{reason:raw}', remediation: 'fix_arguments' },
-  node_not_found: { message: 'No node with that id exists in the current index generation.', template: 'No node with id {node_id} exists.', remediation: 'search_for_node' },
+  node_not_found: { message: 'No node with that id exists in the current index generation.', template: 'No node with id {node_id} exists.{hint:raw}', remediation: 'search_for_node' },
   path_outside_root: { message: 'A path resolves outside the bound project root.', template: '{reason:raw}', remediation: 'fix_path' },
   lock_timeout: { message: 'The index publication lock could not be acquired in time.', template: 'The {lock:raw} lock could not be acquired in time.', remediation: 'retry_later' },
   index_unavailable: { message: 'No valid index publication is available.', template: '{reason:raw}', remediation: 'fix_sources_then_sync' },
@@ -168,9 +168,14 @@ export const errors = Object.freeze({
   invalidArguments(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {
     return build('invalid_arguments', { reason }, details, options);
   },
-  /** `node_not_found` for an exact node id (`details.node_id`). */
-  nodeNotFound(nodeId: string, options?: ErrorOptions): DocforgeError {
-    return build('node_not_found', { node_id: nodeId }, { node_id: nodeId }, options);
+  /**
+   * `node_not_found` for an exact node id (`details.node_id`). `didYouMean` names an existing id the
+   * caller probably meant (`code:lib/proto.js` for `lib/proto.js`): the message asks, and
+   * `details.did_you_mean` carries it.
+   */
+  nodeNotFound(nodeId: string, options?: ErrorOptions, didYouMean: string | null = null): DocforgeError {
+    const hint = didYouMean === null ? '' : ` Did you mean ${JSON.stringify(didYouMean)}?`;
+    return build('node_not_found', { node_id: nodeId, hint }, { node_id: nodeId, ...(didYouMean === null ? {} : { did_you_mean: didYouMean }) }, options);
   },
   /** `path_outside_root`: `details.path` is project-relative. */
   pathOutsideRoot(reason: string, details: Record<string, unknown> = {}, options?: ErrorOptions): DocforgeError {

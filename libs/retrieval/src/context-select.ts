@@ -7,7 +7,7 @@ import type { GraphNode } from '@docforge/core';
 import type { IndexReader } from '@docforge/store';
 import { searchNodes } from './search.js';
 import { sectionMatching } from './ranking.js';
-import { traverse, DEFAULT_EDGE_BUDGET, type TraversalDirection } from './traversal.js';
+import { missingNode, traverse, DEFAULT_EDGE_BUDGET, type TraversalDirection } from './traversal.js';
 
 /** Search hits used as seeds when `query` is given. */
 export const CONTEXT_SEARCH_SEEDS = 5;
@@ -151,7 +151,7 @@ export function selectContext(reader: IndexReader, request: ContextRequest, limi
   const seeds: string[] = [];
   if (request.node_id !== undefined) {
     const node = reader.getNode(request.node_id);
-    if (!node) throw errors.nodeNotFound(request.node_id);
+    if (!node) throw missingNode(reader, request.node_id);
     entries.push(entryOf(node, 'focus', FOCUS_EXCERPT_CHARS, null, null, request.query));
     seen.add(node.id);
     seeds.push(node.id);

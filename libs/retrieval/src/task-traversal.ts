@@ -5,7 +5,7 @@
  */
 import { RELATION_ALIASES, relationCategory, errors } from '@docforge/core';
 import type { EdgeRecord, IndexReader } from '@docforge/store';
-import type { TraversalDirection } from './traversal.js';
+import { missingNode, type TraversalDirection } from './traversal.js';
 import type { PathHop, RelationshipReason, Visit } from './task-visit.js';
 import { LEXICAL_CANDIDATE_WINDOW, TASK_CONTEXT_CEILINGS, TASK_KIND_PREFERENCES, TASK_MATCH_RANK, TASK_MAX_DEPTH, type TaskContextCeilings, type TaskPlan } from './task-plan.js';
 import { lexicalFocus, taskRelevance } from './task-focus.js';
@@ -133,7 +133,7 @@ function planFocus(reader: IndexReader, plan: TaskPlan, task: string, ceilings: 
   const focus: Visit[] = [];
   if (plan.focus.mode === 'exact') {
     const id = plan.focus.node_id;
-    if (!reader.hasNode(id)) throw errors.nodeNotFound(id);
+    if (!reader.hasNode(id)) throw missingNode(reader, id);
     focus.push({ id, depth: 0, path: [], focusRank: 1, score: null, basis: 'exact', reasons: [] });
     return { focus, lexicalEmpty: false, lexicalWindowed: false, relevance: taskRelevance(reader, task, LEXICAL_CANDIDATE_WINDOW) };
   }

@@ -1,4 +1,4 @@
-import { errors, type MentionSection } from '@docforge/core';
+import { errors, type DocforgeError, type MentionSection } from '@docforge/core';
 import type { EdgeRecord, IndexReader } from '@docforge/store';
 
 /** Default number of candidate edges one traversal may examine (deterministic work budget). */
@@ -60,8 +60,19 @@ export interface TraversalOptions {
  * neighbour id, so the same graph always yields the same items; it never scans the edge table.
  * @throws DocforgeError `node_not_found` when the start node does not exist.
  */
+/**
+ * The `node_not_found` error for an id the index does not hold, naming the id the caller probably
+ * meant when one exists: a code path written without its `code:` prefix (`lib/proto.js`), or a
+ * page written with its `.md` extension. Two primary-key reads at most.
+ */
+export function missingNode(reader: Pick<IndexReader, 'hasNode'>, id: string): DocforgeError {
+  const candidates = [id.startsWith('code:') ? null : `code:${id}`, /\.(md|markdown)$/i.test(id) ? id.replace(/\.(md|markdown)$/i, '') : null];
+  const meant = candidates.find((candidate): candidate is string => candidate !== null && reader.hasNode(candidate)) ?? null;
+  return errors.nodeNotFound(id, undefined, meant);
+}
+
 export function traverse(reader: IndexReader, startId: string, options: TraversalOptions): TraversalResult {
-  if (!reader.hasNode(startId)) throw errors.nodeNotFound(startId);
+  if (!reader.hasNode(startId)) throw missingNode(reader, startId);
   const budget = options.edgeBudget ?? DEFAULT_EDGE_BUDGET;
   const relations = options.relations && options.relations.length > 0 ? [...options.relations] : null;
   const otherEnd = (edge: EdgeRecord): string => (options.direction === 'outgoing' ? edge.target_id : edge.source_id);
@@ -166,7 +177,7 @@ export interface BacklinkPosition {
  * @throws DocforgeError `node_not_found`
  */
 export function backlinks(reader: IndexReader, nodeId: string, limit: number, relations?: readonly string[], after: BacklinkPosition | null = null): { items: Backlink[]; truncated: boolean } {
-  if (!reader.hasNode(nodeId)) throw errors.nodeNotFound(nodeId);
+  if (!reader.hasNode(nodeId)) throw missingNode(reader, nodeId);
   const key = after ? { relation: after.relation, other_id: after.source_id } : null;
   const rows = reader.edges(nodeId, 'incoming', relations && relations.length > 0 ? relations : null, limit + 1, key);
   return {

@@ -5,7 +5,7 @@
  * search or traversal; this tool is the one MCP path to it.
  */
 import { errors } from '@docforge/core';
-import { effectiveLimit, fitPrefix } from '@docforge/retrieval';
+import { effectiveLimit, fitPrefix, missingNode } from '@docforge/retrieval';
 import { defineTool, loadProtocolTool, type ToolContext } from '../define-tool.js';
 
 /** Default number of steps returned when `limit` is omitted (still capped by `max_results`). */
@@ -65,7 +65,7 @@ export const getLogicTool = defineTool({
     const id = args.node_id;
     const reader = ctx.manager.reader();
     const node = reader.getNode(id);
-    if (!node) throw errors.nodeNotFound(id);
+    if (!node) throw missingNode(reader, id);
     const { steps: totalSteps, flows: totalFlows } = reader.logicCounts(id);
     if (totalSteps === 0) {
       throw errors.logicNotFound(id, node.kind);

@@ -1,7 +1,7 @@
 /** `docforge_get_node` (contract: read tools): one exact node, its edges, an optional section and a body window. */
 import { errors } from '@docforge/core';
 import { sectionText } from '@docforge/project';
-import { boundTitle, NODE_LIST_CAP, NODE_TITLE_CAP, nodeEdges } from '@docforge/retrieval';
+import { boundTitle, missingNode, NODE_LIST_CAP, NODE_TITLE_CAP, nodeEdges } from '@docforge/retrieval';
 import { defineTool, loadProtocolTool } from '../define-tool.js';
 
 /** The `docforge_get_node` definition. @throws DocforgeError `node_not_found`; `invalid_arguments` for an unknown section slug. */
@@ -13,7 +13,7 @@ export const getNodeTool = defineTool({
     const reader = ctx.manager.reader();
     const id = args.node_id;
     const node = reader.getNode(id);
-    if (!node) throw errors.nodeNotFound(id);
+    if (!node) throw missingNode(reader, id);
     let body = node.body;
     let section: Record<string, unknown> | null = null;
     if (typeof args.section === 'string') {
