@@ -10,6 +10,7 @@ import type { LinkRef } from './content.js';
 import { anchorIds, anchorResolves } from './sections.js';
 import { apiTargets, type ApiNames } from './resolve-api.js';
 import type { DocBinding } from './doc-bindings.js';
+import { unresolvedMentionIssue, type ReceiverTable } from './drift-mentions.js';
 
 /** What one source contributed (content or code), as input to graph resolution. */
 export interface ResolveSource {
@@ -50,6 +51,8 @@ export interface CodeNames {
   topLevel: Map<string, string[]>;
   /** Public API names and proven instance members (resolve-api.ts), only ids that are nodes. */
   api: Map<string, string[]>;
+  /** Receivers of qualified names (drift-mentions.ts), built on the first unresolved mention. */
+  receivers?: ReceiverTable;
 }
 
 /** Receives every lookup one source's resolution makes (the incremental resolver's dependencies). */
@@ -217,6 +220,10 @@ function resolveDeclaredEdge(run: SourceRun, edge: GraphEdge): void {
 function resolveMentionLink(run: SourceRun, link: LinkRef, mention: NonNullable<LinkRef['mention']>): void {
   run.record?.names();
   const target = resolveMention(mention.text, run.ctx.names(), run.counts, mention.receiver);
+  if (target === null) {
+    const drift = unresolvedMentionIssue({ ...link, mention }, run.source.path, run.ctx.names(), run.ctx, (id) => run.ctx.winners.get(id), run.record && ((p) => run.record!.path(p)));
+    if (drift !== null) run.issues.push(drift);
+  }
   if (target === null || target === link.from_id) return;
   const key = `${link.from_id}\u0000${target}`;
   const section = mention.section;
