@@ -114,19 +114,21 @@ interface MentionLink {
 /**
  * The `drift_unresolved_mention` warning of a mention that resolved to nothing, or null when
  * {@link mentionDrift} finds no drift. `names.receivers` is filled on first use (one table per
- * name table). `recordPath` is told each path looked up (the incremental resolver's dependencies).
+ * name table). `record` is told each path looked up and the receiver found (the incremental
+ * resolver's dependencies).
  */
 export function unresolvedMentionIssue(
   link: MentionLink, sourcePath: string, names: NameTables & { receivers?: ReceiverTable },
   paths: { isCodeSourcePath?: (path: string) => boolean; codePaths: ReadonlySet<string>; sourcePaths: ReadonlySet<string> },
-  facts: NodeFacts, recordPath?: (path: string) => void,
+  facts: NodeFacts, record?: { path(path: string): void; id(id: string): void },
 ): SourceIssue | null {
   const name = link.mention.text.replace(/\s*\([^()]*\)\s*$/, '').replace(/^\.\//, '').trim();
   if (name === '' || /\s/.test(name)) return null;
-  if (CODE_PATH.test(name)) recordPath?.(name);
+  if (CODE_PATH.test(name)) record?.path(name);
   const called = link.mention.text.trimEnd().endsWith(')');
   const drift = mentionDrift(name, called, link.mention.receiver, names, () => (names.receivers ??= receiverTable(names, facts)), paths);
   if (drift === null) return null;
+  record?.id(drift.node_id);
   const section = link.mention.section?.slug ?? '(top)';
   return {
     severity: 'warning',
