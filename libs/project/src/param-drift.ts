@@ -45,7 +45,7 @@ export function signatureParameters(summary: string): (string | null)[] | null {
   let depth = 0;
   let current = '';
   const flush = (): void => {
-    const raw = current.trim().replace(/^(?:@\w+\s+)*/, '').replace(/^(?:public|private|protected|readonly|override)\s+/g, '');
+    const raw = current.trim().replace(/^(?:@\w+\s+)*/, '').replace(/^(?:(?:public|private|protected|readonly|override)\s+)+/, '');
     current = '';
     if (raw.startsWith('{') || raw.startsWith('[')) return void out.push(null);
     const name = /^(?:\.\.\.|\*{1,2})?([A-Za-z_$][\w$]*)/.exec(raw)?.[1] ?? raw;
