@@ -1,7 +1,7 @@
 /**
  * Coverage findings (issue 32 item 4), severity `info`: what the graph shows is not traced.
  * - `coverage_requirement_untraced`: a requirement (kind `requirement`) from which no path of
- *   `implements`, `implemented_by`, `verifies` or `tested_by` edges (either direction, at most
+ *   `implements`, `implemented_by`, `verifies`, `tested_by` or `proves` edges (either direction, at most
  *   {@link TRACE_DEPTH} steps) reaches code (a `code:` node), a test (kind `test` or a code node
  *   with the `test` capability), or a node that itself `defines`, is `defined_in` or `documents`
  *   code (a component page naming its module).
@@ -22,7 +22,7 @@ export const DECISION_KINDS: readonly string[] = Object.freeze(['decision', 'adr
 
 /** Statuses of a requirement or decision that is no longer in force: no coverage finding. */
 const RETIRED_STATUSES = new Set(['deprecated', 'superseded', 'rejected', 'withdrawn', 'obsolete', 'retired']);
-const TRACE_RELATIONS = new Set(['implements', 'implemented_by', 'verifies', 'tested_by']);
+const TRACE_RELATIONS = new Set(['implements', 'implemented_by', 'verifies', 'tested_by', 'proves']);
 const CODE_LINK_RELATIONS = new Set(['defines', 'defined_in', 'documents']);
 const API_KINDS = new Set(['function', 'class']);
 /** Most steps a trace path takes (requirement -> component -> code is two). */
@@ -86,7 +86,7 @@ export function coverageIssues(nodes: readonly GraphNode[], edges: readonly Grap
     const kind = node.kind.toLowerCase();
     if (node.status !== null && RETIRED_STATUSES.has(node.status.toLowerCase())) continue;
     if (REQUIREMENT_KINDS.includes(kind) && !isCode(node.id) && !traced(node.id, trace, byId, linksCode)) {
-      issues.push(info('coverage_requirement_untraced', node, `requirement "${node.id}" has no implements/implemented_by/verifies/tested_by path to code or a test`));
+      issues.push(info('coverage_requirement_untraced', node, `requirement "${node.id}" has no implements/implemented_by/verifies/tested_by/proves path to code or a test`));
     } else if (DECISION_KINDS.includes(kind) && !isCode(node.id) && !governing.has(node.id)) {
       issues.push(info('coverage_decision_ungoverning', node, `decision "${node.id}" governs nothing (no outgoing governs relation)`));
     } else if (isCode(node.id) && API_KINDS.has(kind) && node.capabilities.includes('exported') && !node.capabilities.includes('test') && !documented.has(node.id)) {
