@@ -7,9 +7,9 @@
  * fails like any failed build and reports the cause (build.ts runs it again).
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { appendAll, DocforgeError, errors, sha256, type SourceIssue } from '@docforge/core';
+import { appendAll, coverageIssues, DocforgeError, errors, sha256, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
-import { cheapIdentity, coverageIssues, loadDescriptor, vocabularyCaseIssues, walkAdapterInputs, type SourceEntry, type StatIdentity } from '@docforge/project';
+import { cheapIdentity, loadDescriptor, vocabularyCaseIssues, walkAdapterInputs, type SourceEntry, type StatIdentity } from '@docforge/project';
 import { adaptersFor, adapterVersionOf, DependencyRecorder, dependencyIdentities, ensureLinkers, loadedParsers, publishedDependencies } from '@docforge/identity';
 import { assertStateConfined, clearLinkCaches, isPublicationSuperseded, publicationFileIntact, readPublicationOnce, stateError, type Publication } from '@docforge/store';
 import type { BuildCaches } from './build-caches.js';

@@ -10,7 +10,7 @@ import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from './markdown-facts.js';
 import type { DocBinding } from './doc-bindings.js';
-import type { ParameterList } from './param-lists.js';
+import type { ParameterList } from '@docforge/core';
 import { findFrontMatter, findMisplacedFrontMatter, readFrontMatter, type ForeignFields } from './front-matter.js';
 
 /** A relative link from a Markdown node to another project file, resolved later by {@link resolveGraph}. */

@@ -23,5 +23,3 @@ export {
 export type { DecodedSource } from './encoding.js';
 export { decodeSourceText, firstInvalidUtf8, invalidEncodingIssue } from './encoding.js';
 export { vocabularyCaseIssues } from './vocabulary-case.js';
-export { coverageIssues, REQUIREMENT_KINDS, DECISION_KINDS } from './coverage.js';
-export { signatureParameters } from './param-drift.js';

@@ -10,7 +10,7 @@ import type { Token } from 'markdown-it';
 import type { Anchor, SourceIssue } from '@docforge/core';
 import { anchorIds, anchorResolves, collectSections, inlineText } from './sections.js';
 import { isScriptFence, readBindings, type DocBinding } from './doc-bindings.js';
-import { parameterLists, type ParameterList } from './param-lists.js';
+import { parameterLists, type ParameterList } from '@docforge/core';
 
 /** Longest summary, in characters. */
 export const SUMMARY_MAX = 400;

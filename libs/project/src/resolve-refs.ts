@@ -13,8 +13,7 @@ import type { DocBinding } from './doc-bindings.js';
 import { unresolvedMentionIssue } from './drift-mentions.js';
 import type { CodeNames } from './code-names.js';
 export { codeNames, sameCodeNames, type CodeNames } from './code-names.js';
-import { parameterDriftIssue, sectionAt } from './param-drift.js';
-import type { ParameterList } from './param-lists.js';
+import { parameterDriftIssue, sectionAt, type ParameterList } from '@docforge/core';
 
 /** What one source contributed (content or code), as input to graph resolution. */
 export interface ResolveSource {

@@ -4,8 +4,8 @@
 // heading names) and the coverage findings (info).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { codeId, withContentHash, type GraphEdge, type GraphNode } from '@docforge/core';
-import { codeSourcePathMatcher, coverageIssues, parseContentSource, resolveGraph, signatureParameters, type ResolveSource } from '../src/index.js';
+import { codeId, coverageIssues, signatureParameters, withContentHash, type GraphEdge, type GraphNode } from '@docforge/core';
+import { codeSourcePathMatcher, parseContentSource, resolveGraph, type ResolveSource } from '../src/index.js';
 import { testDescriptor } from './helpers.js';
 
 const desc = testDescriptor();

@@ -14,7 +14,7 @@
  * `withdrawn`, `obsolete` or `retired` is not in force and yields none. Linear in nodes and edges; the findings are stored with the
  * other issues and paged by `docforge_validate_project` (severity `info`, listed when asked for).
  */
-import type { GraphEdge, GraphNode, SourceIssue } from '@docforge/core';
+import type { GraphEdge, GraphNode, SourceIssue } from './model.js';
 
 /** Kinds read as requirements and decisions (lower case). */
 export const REQUIREMENT_KINDS: readonly string[] = Object.freeze(['requirement']);

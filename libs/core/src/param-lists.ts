@@ -6,9 +6,19 @@
  *   as `**Parameters:**`) reading `Parameters`, `Arguments`, `Params`, `Args` or `Options`;
  * - `@param` lines outside code blocks.
  * The function is the first code span (or `name(` text) of the nearest enclosing heading that has
- * one. Pure: reads markdown-it tokens; the resolver (param-drift.ts) compares with the code.
+ * one. Pure: reads markdown-it tokens (libs/project markdown-facts.ts parses); the resolver
+ * (libs/project resolve-refs.ts, with param-drift.ts here) compares with the code.
  */
-import type { Token } from 'markdown-it';
+/** The part of a markdown-it token read here (structural: core does not depend on markdown-it). */
+export interface MarkdownToken {
+  type: string;
+  tag: string;
+  level: number;
+  map: [number, number] | null;
+  content: string;
+  children: MarkdownToken[] | null;
+}
+type Token = MarkdownToken;
 
 /** One parameter list a section gives, resolved later against the function its heading names. */
 export interface ParameterList {

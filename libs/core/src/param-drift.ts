@@ -5,7 +5,7 @@
  * `Ledger.capture(paymentId, amount)`, `def f(self, a, *args) -> T — doc`); that is read here, so
  * the node model needs no new field. A signature cut short (`…`) is not compared.
  */
-import type { Anchor, GraphNode, SourceIssue } from '@docforge/core';
+import type { Anchor, GraphNode, SourceIssue } from './model.js';
 import type { ParameterList } from './param-lists.js';
 
 /** Code kinds whose signature lists parameters. */
