@@ -59,6 +59,16 @@ describe('examples: drift and coverage through the MCP server', async () => {
       assert.deepEqual(back.result!.items.filter((b: Json) => b.relation === 'documents' || !String(b.id).startsWith('code:')), [], item.node_id);
       assert.match(lineOf(root, item.path, item.line), /export (async )?function/);
     }
+    // Paged like every finding: one at a time, by cursor, the same three in the same order.
+    const paged: Json[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await s.call('docforge_validate_project', { severities: ['info'], limit: 1, ...(cursor ? { cursor } : {}) });
+      assert.ok(page.result!.items.length <= 1);
+      paged.push(...page.result!.items);
+      cursor = page.result!.next_cursor ?? undefined;
+    } while (cursor !== undefined && paged.length < 10);
+    assert.deepEqual(paged.map((i) => i.node_id), coverage.map((i) => i.node_id));
     // The default page (error, warning) leaves info out but counts it.
     const page = await s.call('docforge_validate_project', {});
     assert.equal(page.result!.items.some((i: Json) => i.severity === 'info'), false);
