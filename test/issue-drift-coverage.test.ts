@@ -155,3 +155,40 @@ describe('pino: drift through the CLI on a package nobody here wrote', () => {
     }
   });
 });
+
+describe('examples: the matrix renderer\'s coverage mode through `docforge render`', () => {
+  const VIEW = [
+    '', '[[views]]', 'id = "coverage"', 'title = "Requirement coverage"', 'renderer = "matrix"', 'mode = "coverage"', 'rows = { kinds = ["requirement"] }',
+    'columns = { kinds = ["test", "function", "class", "method", "module"] }',
+    'relations = ["implements", "implemented_by", "verifies", "tested_by", "proves", "defines", "defined_in", "documents"]', 'output = "site/coverage.html"', '',
+  ].join('\n');
+
+  test('rows against code and tests; the deprecated untraced requirement is the uncovered row', () => {
+    const root = exampleProjectCopy();
+    writeFileSync(path.join(root, 'docforge.toml'), readFileSync(path.join(root, 'docforge.toml'), 'utf8') + VIEW);
+    const r = spawnSync(process.execPath, [CLI_ENTRY, 'render', 'coverage'], { cwd: root, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const html = readFileSync(path.join(root, 'site', 'coverage.html'), 'utf8');
+    const rows = [...html.matchAll(/<tr class="(covered|partial|uncovered)" data-row-id="([^"]+)"/g)].map((m) => [m[2], m[1]]);
+    assert.equal(rows.length, 16);
+    assert.deepEqual(rows.filter(([, state]) => state === 'uncovered'), [['REQ-FRD-004', 'uncovered']]);
+    // REQ-LED-001: CMP-LEDGER implements it and defines code:src/ledger/ledger.ts#Ledger; TST-LED-001 verifies it.
+    const led = /<tr class="covered" data-row-id="REQ-LED-001"[^]*?<\/tr>/.exec(html)?.[0] ?? '';
+    assert.match(led, /<td class="code"[^>]*>.*data-node-id="code:src\/ledger\/ledger\.ts#Ledger"/);
+    assert.match(led, /<td class="tests"[^>]*>.*data-node-id="TST-LED-001"/);
+  });
+
+  test('mode is refused on another renderer and for another value, with the descriptor line', () => {
+    const root = exampleProjectCopy();
+    const base = readFileSync(path.join(root, 'docforge.toml'), 'utf8');
+    writeFileSync(path.join(root, 'docforge.toml'), base + VIEW.replace('mode = "coverage"', 'mode = "rows"'));
+    const r = spawnSync(process.execPath, [CLI_ENTRY, 'validate'], { cwd: root, encoding: 'utf8' });
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr + r.stdout, /descriptor_invalid: docforge\.toml:\d+: \[\[views\]\]\[\d\]\.mode must be "coverage"/);
+    const catalog = ['', '[[views]]', 'id = "cat"', 'renderer = "catalog"', 'mode = "coverage"', 'output = "site/cat.html"', ''].join('\n');
+    writeFileSync(path.join(root, 'docforge.toml'), base + catalog);
+    const c = spawnSync(process.execPath, [CLI_ENTRY, 'validate'], { cwd: root, encoding: 'utf8' });
+    assert.notEqual(c.status, 0);
+    assert.match(c.stderr + c.stdout, /descriptor_invalid: docforge\.toml:\d+: \[\[views\]\]\[\d\]\.mode .*matrix/);
+  });
+});
