@@ -12,6 +12,8 @@ import type { ParameterList } from './param-lists.js';
 const CALLABLE_KINDS = new Set(['function', 'method']);
 /** Parameters a caller never passes by name: the receiver (`self`, `cls`, TypeScript's `this`) and Python's `/`, `*` markers. */
 const IMPLICIT = new Set(['this', 'self', 'cls', '', '/', '*']);
+/** Parameter names that hold an options object. */
+const OPTIONS_PARAMETER = /^(opts|options|config|configuration|settings|props|params|init)$/i;
 const OPEN = '([{<';
 const CLOSE = ')]}>';
 
@@ -68,14 +70,18 @@ export function signatureParameters(summary: string): (string | null)[] | null {
 
 /**
  * The `drift_parameters` warning of one parameter list whose function resolved to `target`, or
- * null: not a function or method, signature unknown, no listed name among the declared ones (the
- * list then describes something else, such as an options object's fields), or no difference.
+ * null: not a function or method, signature unknown, an `Options` list of a function that takes an
+ * options object (destructured, or named `options`, `opts`, `config`, ...), no listed name among the
+ * declared ones (the list then describes something else, such as an options object's fields), or
+ * no difference.
  * Extra listed names are not reported when a parameter is destructured (its fields may be listed).
  */
 export function parameterDriftIssue(list: ParameterList, line: number, section: string | null, fromId: string, sourcePath: string, target: GraphNode): SourceIssue | null {
   if (!CALLABLE_KINDS.has(target.kind)) return null;
   const declared = signatureParameters(target.summary);
   if (declared === null) return null;
+  // An `Options` list of a function taking an options object lists that object's fields.
+  if (list.options === true && declared.some((n) => n === null || OPTIONS_PARAMETER.test(n))) return null;
   const named = declared.filter((n): n is string => n !== null);
   if (!list.names.some((n) => named.includes(n))) return null;
   const missing = named.filter((n) => !list.names.includes(n));

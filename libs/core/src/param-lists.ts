@@ -27,6 +27,8 @@ export interface ParameterList {
   /** Listed parameter names (first segment: `options.level` lists `options`), in order, unique. */
   names: string[];
   form: 'table' | 'list' | 'param';
+  /** Set when the list is headed `Options` (heading, label or table column): it may list an options object's fields. */
+  options?: true;
 }
 
 /** Most lists recorded per Markdown body. */
@@ -54,24 +56,27 @@ function plain(token: Token | undefined): string {
 /** The function a heading names: its first code span naming a call or dotted name, else `name(` in its text. */
 function headingFunction(inline: Token | undefined): string | null {
   for (const child of children(inline)) {
-    if (child.type === 'code_inline' && /^[A-Za-z_$][\w$.#]*\s*(\(|$)/.test(child.content.trim())) return child.content.trim();
+    // `pino.transport(options) => ThreadStream` names `pino.transport(options)`: the return part is dropped.
+    const call = child.type === 'code_inline' ? /^([A-Za-z_$][\w$.#]*)\s*(\([^()]*\))?\s*(?:$|=>|:|->)/.exec(child.content.trim()) : null;
+    if (call !== null) return `${call[1]}${call[2] ?? ''}`;
   }
   const call = /([A-Za-z_$][\w$.]*)\s*\(([^()]*)\)/.exec(plain(inline));
   return call === null ? null : `${call[1]}(${call[2]})`;
 }
 
-function push(lists: (ParameterList & { line: number })[], line: number, fn: string | null, names: (string | null)[], form: ParameterList['form']): void {
+function push(lists: (ParameterList & { line: number })[], line: number, fn: string | null, names: (string | null)[], form: ParameterList['form'], options = false): void {
   const unique = [...new Set(names.filter((n): n is string => n !== null))];
-  if (fn !== null && unique.length > 0 && lists.length < MAX_LISTS) lists.push({ function: fn, names: unique, form, line });
+  if (fn !== null && unique.length > 0 && lists.length < MAX_LISTS) lists.push({ function: fn, names: unique, form, line, ...(options ? { options: true as const } : {}) });
 }
 
 /** The names of a table's column whose header reads as parameter names, or null when it has none. */
-function tableNames(tokens: readonly Token[], start: number): { names: (string | null)[]; end: number } {
+function tableNames(tokens: readonly Token[], start: number): { names: (string | null)[]; end: number; options: boolean } {
   let column = -1;
   let cell = -1;
   const names: (string | null)[] = [];
   let index = start;
   let header = true;
+  let options = false;
   for (; index < tokens.length && tokens[index]!.type !== 'table_close'; index += 1) {
     const token = tokens[index]!;
     if (token.type === 'tr_open') cell = -1;
@@ -79,14 +84,17 @@ function tableNames(tokens: readonly Token[], start: number): { names: (string |
     else if (token.type === 'tbody_open') header = false;
     else if (token.type === 'inline') {
       const text = plain(token).replace(/[*_`]/g, '').trim();
-      if (header && column < 0 && COLUMN.test(text)) column = cell;
+      if (header && column < 0 && COLUMN.test(text)) {
+        column = cell;
+        options = /^options?$/i.test(text);
+      }
       else if (!header && cell === column) {
         const code = children(token).find((c) => c.type === 'code_inline');
         names.push(listedName(code?.content ?? text.split(/\s/)[0] ?? ''));
       }
     }
   }
-  return { names: column < 0 ? [] : names, end: index };
+  return { names: column < 0 ? [] : names, end: index, options };
 }
 
 /** Top-level items of the bullet list opening at `start` that begin with a code span. */
@@ -112,6 +120,7 @@ export function parameterLists(tokens: readonly Token[], firstLine: number): (Pa
   const lists: (ParameterList & { line: number })[] = [];
   const headings: { level: number; fn: string | null; title: string }[] = [];
   let label = false;
+  let optionsLabel = false;
   const fn = (): string | null => [...headings].reverse().find((h) => h.fn !== null)?.fn ?? null;
   for (let index = 0; index < tokens.length; index += 1) {
     const token = tokens[index]!;
@@ -123,17 +132,19 @@ export function parameterLists(tokens: readonly Token[], firstLine: number): (Pa
       label = false;
     } else if (token.type === 'table_open') {
       const table = tableNames(tokens, index);
-      push(lists, line, fn(), table.names, 'table');
+      push(lists, line, fn(), table.names, 'table', table.options);
       index = table.end;
     } else if (token.type === 'bullet_list_open') {
       const underHeading = headings.length > 0 && LIST_HEADING.test(headings.at(-1)!.title);
       const list = bulletNames(tokens, index);
-      if (label || underHeading) push(lists, line, fn(), list.names, 'list');
+      const options = label ? optionsLabel : /^options\b/i.test(headings.at(-1)?.title ?? '');
+      if (label || underHeading) push(lists, line, fn(), list.names, 'list', options);
       index = list.end;
       label = false;
     } else if (token.type === 'inline' && tokens[index - 1]?.type === 'paragraph_open') {
       const text = plain(token);
       label = LIST_LABEL.test(text.replace(/[*_]/g, '').trim());
+      optionsLabel = label && /^options/i.test(text.replace(/[*_]/g, '').trim());
       const params = token.content.split('\n').map((l) => PARAM_LINE.exec(l)?.[1]).filter((n): n is string => n !== undefined);
       if (params.length > 0) push(lists, line, fn(), params.map(listedName), 'param');
     }

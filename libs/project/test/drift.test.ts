@@ -148,3 +148,14 @@ test('coverage: untraced requirements, undocumented exported API and decisions g
     ['info', 'coverage_api_undocumented', 'code:src/a.ts#Undocumented'],
   ]);
 });
+
+test('an Options list of a function taking an options object lists its fields: never compared', () => {
+  const code = ledgerSource();
+  code.nodes[4] = codeNode('code:src/ledger.ts#withRetry', 'function', 'function withRetry(operation, options)', ['exported']);
+  const doc = ['# API', '', '## `withRetry(operation, options) => Promise`', '', '#### Options', '', '- `options.attempts`: how many.', '- `backoff`: the base.', '- `operation`: ignored here.', ''].join('\n');
+  assert.deepEqual(drift(resolve(doc, code), 'drift_parameters'), []);
+  // Under a Parameters heading the same list is compared.
+  const found = drift(resolve(doc.replace('#### Options', '#### Parameters'), code), 'drift_parameters');
+  assert.equal(found.length, 1);
+  assert.match(found[0]![1], /not declared: backoff/);
+});
