@@ -7,7 +7,7 @@
  * fails like any failed build and reports the cause (build.ts runs it again).
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { appendAll, DocforgeError, errors, sha256, type SourceIssue } from '@docforge/core';
+import { appendAll, coverageIssues, DocforgeError, errors, sha256, type SourceIssue } from '@docforge/core';
 import { stateLayout, type StateLayout } from '@docforge/fs-safe';
 import { cheapIdentity, loadDescriptor, vocabularyCaseIssues, walkAdapterInputs, type SourceEntry, type StatIdentity } from '@docforge/project';
 import { adaptersFor, adapterVersionOf, DependencyRecorder, dependencyIdentities, ensureLinkers, loadedParsers, publishedDependencies } from '@docforge/identity';
@@ -232,6 +232,8 @@ export class BuildSession implements SessionContext {
     const adapterOutput = await this.runProjectAdapter(setup, resolved.nodes, issues);
     const graph = { ...resolved, ...extendGraph(resolved, linked.capabilities, adapterOutput) };
     appendAll(issues, vocabularyCaseIssues(graph.nodes, setup.descriptor));
+    // Coverage (issue 32 item 4): over the whole graph every build, linear, severity info.
+    appendAll(issues, coverageIssues(graph.nodes, graph.edges));
     let logicSteps = 0;
     for (const source of current.values()) logicSteps += source.logic_count ?? source.logic_steps.length;
     if (!task.logicAllowed && logicSteps > 0) {

@@ -19,3 +19,7 @@ export { appendAll } from './arrays.js';
 export { mergeLinkOutputs } from './link-merge.js';
 export { collectCodeText, MAX_CODE_TEXT_CHARS, MAX_CODE_LINE_CHARS, type NodeCodeText, type CodeTextOptions } from './code-text.js';
 export { ApiTable, MAX_API_NAMES } from './api-table.js';
+export type { ParameterList, MarkdownToken } from './param-lists.js';
+export { parameterLists, listedName } from './param-lists.js';
+export { signatureParameters, parameterDriftIssue, sectionAt } from './param-drift.js';
+export { coverageIssues, REQUIREMENT_KINDS, DECISION_KINDS } from './coverage.js';

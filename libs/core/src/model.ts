@@ -166,7 +166,8 @@ export interface LogicFlow {
   label: string;
 }
 
-export type IssueSeverity = 'error' | 'warning';
+/** `info` (issue 32 item 4: coverage findings) never makes a project invalid. */
+export type IssueSeverity = 'error' | 'warning' | 'info';
 
 /** A validation finding about the project sources, reported by `docforge_validate_project`. */
 export interface SourceIssue {

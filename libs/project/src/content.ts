@@ -10,6 +10,7 @@ import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from './markdown-facts.js';
 import type { DocBinding } from './doc-bindings.js';
+import type { ParameterList } from '@docforge/core';
 import { findFrontMatter, findMisplacedFrontMatter, readFrontMatter, type ForeignFields } from './front-matter.js';
 
 /** A relative link from a Markdown node to another project file, resolved later by {@link resolveGraph}. */
@@ -33,6 +34,8 @@ export interface LinkRef {
    * {@link resolveGraph}.
    */
   mention?: { text: string; section: { slug: string; title: string; line: number } | null; receiver?: DocBinding };
+  /** Set for a parameter list of a doc section (issue 32 item 2; param-lists.ts) instead of a link: `target_path` is then ''. */
+  parameters?: ParameterList;
 }
 
 /** What one content source contributes before graph resolution. */

@@ -31,7 +31,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   vocabulary: ['kinds', 'authorities', 'statuses', 'relations'],
   limits: ['max_results', 'max_output_chars'],
   state: ['dir'],
-  views: ['id', 'title', 'renderer', 'select', 'output', 'rows', 'columns', 'relations', 'focus', 'depth'],
+  views: ['id', 'title', 'renderer', 'select', 'output', 'rows', 'columns', 'relations', 'mode', 'focus', 'depth'],
 };
 
 /** `limits.max_results` -> `[limits].max_results`; `views.0.id` -> `[[views]][0].id`. */

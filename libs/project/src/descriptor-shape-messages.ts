@@ -36,6 +36,7 @@ const FIXED: Readonly<Record<string, string>> = {
   'views.*.title': 'must be a string',
   'views.*.select': TABLE, 'views.*.rows': TABLE, 'views.*.columns': TABLE,
   'views.*.select.*': STRINGS, 'views.*.rows.*': STRINGS, 'views.*.columns.*': STRINGS,
+  'views.*.mode': 'must be "coverage" (the matrix renderer\'s coverage mode) or omitted',
   'views.*.focus': 'is required for the graph renderer and must be a node id',
   'proposals.writers': 'must be a table of [proposals.writers.ID] tables',
   'proposals.appliers': 'must be a table of [proposals.appliers.ID] tables',

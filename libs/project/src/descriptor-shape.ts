@@ -32,9 +32,9 @@ export interface ShapeProblem {
 /** Top-level tables in checking order; [vocabulary] and [limits] values come after every table's keys. */
 const TOP_RANK: Readonly<Record<string, number>> = { schema_version: 1, project: 2, state: 3, sources: 4, adapter: 5, vocabulary: 6, limits: 7, views: 10, proposals: 11 };
 /** The checking order of a view's keys (0: its unknown keys, 4: keys of another renderer, 7: a matrix's missing keys). */
-const VIEW_STEP: Readonly<Record<string, number>> = { id: 1, title: 2, renderer: 3, select: 5, output: 6, rows: 8, columns: 9, relations: 10, focus: 11, depth: 12 };
+const VIEW_STEP: Readonly<Record<string, number>> = { id: 1, title: 2, renderer: 3, select: 5, output: 6, rows: 8, columns: 9, relations: 10, mode: 10.5, focus: 11, depth: 12 };
 /** Renderer-specific keys: which renderer may declare them. */
-const RENDERER_KEYS: Readonly<Record<string, string>> = { rows: 'matrix', columns: 'matrix', relations: 'matrix', focus: 'graph', depth: 'graph' };
+const RENDERER_KEYS: Readonly<Record<string, string>> = { rows: 'matrix', columns: 'matrix', relations: 'matrix', mode: 'matrix', focus: 'graph', depth: 'graph' };
 
 /** The value at `segments` below `doc`, or undefined. */
 function valueAt(doc: unknown, segments: readonly string[]): unknown {

@@ -61,6 +61,11 @@ export interface ViewDeclaration {
   columns?: ViewSelector;
   /** matrix: relation names followed from a row to a column (either direction); non-empty. */
   relations?: string[];
+  /**
+   * matrix: `coverage` (issue 32 item 4) draws each row against the code and the tests among the
+   * `columns` nodes it reaches through `relations` (up to 3 steps, through any node), as two columns.
+   */
+  mode?: 'coverage';
   /** graph: the node id at the centre of the neighbourhood. */
   focus?: string;
   /** graph: how many relation hops around `focus` are shown, 1..4. */

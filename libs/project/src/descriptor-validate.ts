@@ -111,6 +111,7 @@ function parseView(check: Checker, gate: ShapeGate, root: string, view: ViewDocu
     declared.rows = selector(view.rows);
     declared.columns = selector(view.columns);
     declared.relations = [...new Set(view.relations ?? [])];
+    if (view.mode === 'coverage') declared.mode = 'coverage';
   }
   if (view.renderer === 'graph') {
     declared.focus = view.focus!;

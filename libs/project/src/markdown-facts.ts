@@ -10,6 +10,7 @@ import type { Token } from 'markdown-it';
 import type { Anchor, SourceIssue } from '@docforge/core';
 import { anchorIds, anchorResolves, collectSections, inlineText } from './sections.js';
 import { isScriptFence, readBindings, type DocBinding } from './doc-bindings.js';
+import { parameterLists, type ParameterList } from '@docforge/core';
 
 /** Longest summary, in characters. */
 export const SUMMARY_MAX = 400;
@@ -45,7 +46,7 @@ export interface MarkdownMention {
 export interface MarkdownFacts {
   anchors: Anchor[];
   /** Relative links, and mentions (`target_path` empty, `mention` set) resolved later against code nodes. */
-  links: { target_path: string; anchor: string | null; line: number; site_root?: true; mention?: MarkdownMention }[];
+  links: { target_path: string; anchor: string | null; line: number; site_root?: true; mention?: MarkdownMention; parameters?: ParameterList }[];
   /** Same-file fragment links (`#section`), fragment decoded; a bare `#` is not one. */
   selfLinks: { anchor: string; line: number }[];
   /** Relative links whose path (after percent-decoding) leaves the project root (`../../etc/passwd`, `%2e%2e/x`); never followed. */
@@ -166,6 +167,8 @@ export function markdownFacts(body: string, firstLine: number, path: string, ski
       }
     }
   }
+  // Parameter lists (issue 32 item 2): `target_path` empty, compared with the code by the resolver.
+  for (const { line, ...list } of parameterLists(tokens, firstLine)) links.push({ target_path: '', anchor: null, line, parameters: list });
   const chosen = summary ?? fallbackSummary ?? '';
   return { anchors, links, selfLinks, outside, firstHeading, summary: chosen.length > SUMMARY_MAX ? chosen.slice(0, SUMMARY_MAX).trimEnd() : chosen };
 }

@@ -10,6 +10,10 @@ import type { LinkRef } from './content.js';
 import { anchorIds, anchorResolves } from './sections.js';
 import { apiTargets, type ApiNames } from './resolve-api.js';
 import type { DocBinding } from './doc-bindings.js';
+import { unresolvedMentionIssue } from './drift-mentions.js';
+import type { CodeNames } from './code-names.js';
+export { codeNames, sameCodeNames, type CodeNames } from './code-names.js';
+import { parameterDriftIssue, sectionAt, type ParameterList } from '@docforge/core';
 
 /** What one source contributed (content or code), as input to graph resolution. */
 export interface ResolveSource {
@@ -36,20 +40,6 @@ export interface MentionCounts {
   bare_leaf: number;
   ambiguous: number;
   unproven_receiver?: number;
-}
-
-/** Lookup tables of code names for mentions: module paths, qualified names, `module.export` forms and leaf names. */
-export interface CodeNames {
-  paths: Map<string, string>;
-  qualified: Map<string, string[]>;
-  exports: Map<string, string[]>;
-  leaves: Set<string>;
-  /** Leaf names of members (`refund` of `Ledger.refund`): a top-level name that is also one is not unique. */
-  members: Set<string>;
-  /** Top-level declarations outside test code (no `test` capability) by name, for bare compound names. */
-  topLevel: Map<string, string[]>;
-  /** Public API names and proven instance members (resolve-api.ts), only ids that are nodes. */
-  api: Map<string, string[]>;
 }
 
 /** Receives every lookup one source's resolution makes (the incremental resolver's dependencies). */
@@ -186,6 +176,7 @@ export function resolveSourceRefs(
     record?.id(link.from_id);
     if (ownedElsewhere(link.from_id) || !ctx.winners.has(link.from_id)) continue;
     if (link.mention !== undefined) resolveMentionLink(run, link, link.mention);
+    else if (link.parameters !== undefined) resolveParameterList(run, link, link.parameters);
     else resolvePathLink(run, link);
   }
 }
@@ -217,6 +208,8 @@ function resolveDeclaredEdge(run: SourceRun, edge: GraphEdge): void {
 function resolveMentionLink(run: SourceRun, link: LinkRef, mention: NonNullable<LinkRef['mention']>): void {
   run.record?.names();
   const target = resolveMention(mention.text, run.ctx.names(), run.counts, mention.receiver);
+  const drift = target === null ? unresolvedMentionIssue({ ...link, mention }, run.source.path, run.ctx.names(), run.ctx, (id) => run.ctx.winners.get(id), run.record) : null;
+  if (drift !== null) run.issues.push(drift);
   if (target === null || target === link.from_id) return;
   const key = `${link.from_id}\u0000${target}`;
   const section = mention.section;
@@ -230,6 +223,16 @@ function resolveMentionLink(run: SourceRun, link: LinkRef, mention: NonNullable<
   } else if (existing.mention!.sections.length < MAX_MENTION_SECTIONS && !existing.mention!.sections.some((x) => x.slug === entry.slug)) {
     existing.mention!.sections.push(entry);
   }
+}
+
+/** A section's parameter list (issue 32 item 2): a `drift_parameters` warning when the function its heading names declares others. */
+function resolveParameterList(run: SourceRun, link: LinkRef, list: ParameterList): void {
+  run.record?.names();
+  const target = resolveMention(list.function, run.ctx.names(), { edges: 0, linked: 0, bare_leaf: 0, ambiguous: 0 });
+  if (target !== null) run.record?.id(target);
+  const node = target === null ? undefined : run.ctx.winners.get(target);
+  const drift = node === undefined ? null : parameterDriftIssue(list, link.line, sectionAt(run.ctx.winners.get(link.from_id)?.anchors ?? [], link.line), link.from_id, run.source.path, node);
+  if (drift !== null) run.issues.push(drift);
 }
 
 /**
@@ -344,71 +347,6 @@ export function finishBucket(bucket: GraphEdge[], allowed: ReadonlySet<string> |
       });
     }
   }
-}
-
-function push(map: Map<string, string[]>, key: string, id: string): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [id]);
-  else if (!list.includes(id)) list.push(id);
-}
-
-/**
- * Builds the name tables from the code nodes (`code:<path>` modules, `code:<path>#<qualified>`
- * declarations; a `~n` duplicate suffix is dropped, so duplicates are ambiguous) and from the
- * `defines` edges of modules (their exports): `<module>.<export>` where `<module>` is the file's
- * base name without extension (`pino.js` gives `pino`).
- */
-export function codeNames(winners: ReadonlyMap<string, GraphNode>, sources: Iterable<ResolveSource>): CodeNames {
-  const names: CodeNames = { paths: new Map(), qualified: new Map(), exports: new Map(), leaves: new Set(), members: new Set(), topLevel: new Map(), api: new Map() };
-  for (const [id, node] of winners) {
-    if (!id.startsWith('code:')) continue;
-    const hash = id.indexOf('#');
-    if (hash < 0) {
-      names.paths.set(id.slice(5), id);
-      continue;
-    }
-    const qualified = id.slice(hash + 1).replace(/~\d+$/, '');
-    push(names.qualified, qualified, id);
-    const leaf = qualified.split('.').pop()!;
-    names.leaves.add(leaf);
-    if (leaf !== qualified) names.members.add(leaf);
-    else if (!node.capabilities.includes('test')) push(names.topLevel, qualified, id);
-  }
-  for (const source of sources) {
-    for (const [name, ids] of source.api ?? []) for (const id of ids) if (winners.has(id)) push(names.api, name, id);
-    for (const edge of source.edges) {
-      if (edge.relation !== 'defines' || !edge.source_id.startsWith('code:') || edge.source_id.includes('#') || !winners.has(edge.target_id)) continue;
-      const base = posixBase(edge.source_id.slice(5));
-      const hash = edge.target_id.indexOf('#');
-      if (hash < 0) continue;
-      push(names.exports, `${base}.${edge.target_id.slice(hash + 1).replace(/~\d+$/, '')}`, edge.target_id);
-    }
-  }
-  return names;
-}
-
-function sameLists(a: ReadonlyMap<string, readonly string[]>, b: ReadonlyMap<string, readonly string[]>): boolean {
-  if (a.size !== b.size) return false;
-  for (const [key, list] of a) {
-    const other = b.get(key);
-    if (other === undefined || other.length !== list.length || other.some((id, index) => id !== list[index])) return false;
-  }
-  return true;
-}
-
-/** Whether two name tables resolve every mention the same way (same entries, same order). */
-export function sameCodeNames(a: CodeNames, b: CodeNames): boolean {
-  if (a.paths.size !== b.paths.size || a.leaves.size !== b.leaves.size || a.members.size !== b.members.size) return false;
-  for (const [key, id] of a.paths) if (b.paths.get(key) !== id) return false;
-  for (const leaf of a.leaves) if (!b.leaves.has(leaf)) return false;
-  for (const leaf of a.members) if (!b.members.has(leaf)) return false;
-  return sameLists(a.qualified, b.qualified) && sameLists(a.exports, b.exports) && sameLists(a.topLevel, b.topLevel) && sameLists(a.api, b.api);
-}
-
-function posixBase(path: string): string {
-  const file = path.slice(path.lastIndexOf('/') + 1);
-  const dot = file.indexOf('.');
-  return dot > 0 ? file.slice(0, dot) : file;
 }
 
 /**

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ViewDeclaration } from '@docforge/project';
-import { changeMarks, renderViewHtml, nodeAnchor, type RenderGraph } from '../src/index.js';
+import type { GraphNode } from '@docforge/core';
+import { changeMarks, renderViewHtml, nodeAnchor, nodeMatchesSelector, type RenderGraph } from '../src/index.js';
 import { attr, byTag, classes, elements, parseHtml, text } from './dom.js';
 import { memoryGraph, node } from './fixtures.js';
 
@@ -128,4 +129,37 @@ test('preview marks: added, changed and removed nodes and relations against the 
   assert.deepEqual(Object.fromEntries(marks.nodes), { A: 'changed', D: 'added', C: 'removed' });
   assert.deepEqual([...marks.edges.values()].sort(), ['added', 'removed']);
   assert.deepEqual(counts, { nodes_added: 1, nodes_changed: 1, nodes_removed: 1, relations_added: 1, relations_removed: 1 });
+});
+
+/** A render graph of these nodes (code ones included) and `[source, relation, target]` edges. */
+function plainGraph(nodes: GraphNode[], edges: [string, string, string][]): RenderGraph {
+  const list = edges.map(([source_id, relation, target_id]) => ({ source_id, relation, target_id }));
+  return {
+    select: (selector) => ({ nodes: nodes.filter((n) => nodeMatchesSelector(n, selector)).sort((a, b) => (a.id < b.id ? -1 : 1)), truncated: false }),
+    node: (id) => nodes.find((n) => n.id === id) ?? null,
+    edges: (id, direction) => list.filter((e) => (direction === 'outgoing' ? e.source_id : e.target_id) === id),
+  };
+}
+
+test('matrix coverage mode: each row against the code and tests it reaches through the relations, up to 3 steps', async () => {
+  // Code nodes come from the published graph under the preview overlay: a plain graph here.
+  const graph = plainGraph(
+    [
+      node('REQ-1', { title: 'Traced' }), node('REQ-2', { title: 'Tested only' }), node('REQ-3', { title: 'Untraced' }),
+      node('CMP-A', { kind: 'component', title: 'Component A' }), node('TST-1', { kind: 'test', title: 'Test one' }), node('TST-2', { kind: 'test', title: 'Test two' }),
+      node('code:src/a.ts#f', { kind: 'function', title: 'f' }),
+    ],
+    [['CMP-A', 'implements', 'REQ-1'], ['CMP-A', 'defines', 'code:src/a.ts#f'], ['TST-1', 'verifies', 'REQ-1'], ['TST-2', 'verifies', 'REQ-2'], ['REQ-3', 'relates_to', 'TST-2']],
+  );
+  const v = view({ renderer: 'matrix', mode: 'coverage', select: {}, rows: { kinds: ['requirement'] }, columns: { kinds: ['test', 'function'] }, relations: ['implements', 'verifies', 'defines'] });
+  const doc = await render(v, graph);
+  const rows = byTag(doc, 'tr').filter((tr) => attr(tr, 'data-row-id') !== null);
+  assert.deepEqual(rows.map((tr) => [attr(tr, 'data-row-id'), classes(tr)[0]]), [['REQ-1', 'covered'], ['REQ-2', 'partial'], ['REQ-3', 'uncovered']]);
+  const listed = (row: string, kind: string): (string | null)[] => byTag(byTag(rows.find((tr) => attr(tr, 'data-row-id') === row)!, 'td', kind)[0]!, 'a').map((a) => attr(a, 'data-node-id'));
+  assert.deepEqual(listed('REQ-1', 'code'), ['code:src/a.ts#f'], 'requirement <- component -> code: two steps');
+  assert.deepEqual(listed('REQ-1', 'tests'), ['TST-1']);
+  assert.deepEqual(listed('REQ-2', 'code'), []);
+  assert.deepEqual(listed('REQ-2', 'tests'), ['TST-2']);
+  assert.deepEqual(listed('REQ-3', 'tests'), [], 'relates_to is not a listed relation');
+  assert.match(text(byTag(doc, 'p', 'meta')[0]!), /3 rows: 1 covered \(code and tests\), 1 partial, 1 uncovered/);
 });

@@ -81,7 +81,7 @@ describe('IndexReader on examples/', () => {
     const byKind = reader.countsByKind();
     assert.equal(Object.values(byKind).reduce((a, b) => a + b, 0), reader.count('nodes'));
     const bySeverity = reader.issueCountsBySeverity();
-    assert.equal((bySeverity.error ?? 0) + (bySeverity.warning ?? 0), reader.count('issues'));
+    assert.equal((bySeverity.error ?? 0) + (bySeverity.warning ?? 0) + (bySeverity.info ?? 0), reader.count('issues'));
     assert.ok(reader.issuesBySeverity(['warning'], 1000).every((i) => i.severity === 'warning'));
     const node = reader.getNode('REQ-PAY-002')!;
     assert.match(reader.sourceHash(node.source_path) ?? '', /^[0-9a-f]{64}$/);

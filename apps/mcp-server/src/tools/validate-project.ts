@@ -58,7 +58,8 @@ export const validateProjectTool = defineTool({
     const last = page.at(-1);
     const result = {
       valid: (counts.error ?? 0) === 0,
-      counts: { error: counts.error ?? 0, warning: counts.warning ?? 0 },
+      // `info` (coverage findings, issue 32 item 4) is counted but listed only when asked for.
+      counts: { error: counts.error ?? 0, warning: counts.warning ?? 0, info: counts.info ?? 0 },
       items: page,
       truncated,
       limit,

@@ -7,9 +7,11 @@
  */
 import { escapeHtml, nodeAnchor } from '../html.js';
 import { type RenderInput } from './types.js';
+import { renderCoverageMatrix } from './coverage-matrix.js';
 
-/** The matrix body. */
+/** The matrix body (`mode = "coverage"`: {@link renderCoverageMatrix}). */
 export function renderMatrix(input: RenderInput): string {
+  if (input.view.mode === 'coverage') return renderCoverageMatrix(input);
   const { view, graph } = input;
   const rows = graph.select(view.rows ?? {});
   const columns = graph.select(view.columns ?? {});

@@ -72,6 +72,10 @@ export interface DescriptorDocument {
      * @minItems 1
      */
     relations?: [string, ...string[]];
+    /**
+     * matrix only (issue 32): draw each row against the code and the tests it reaches through the relations.
+     */
+    mode?: 'coverage';
     focus?: string;
     depth?: number;
   }[];

@@ -4,8 +4,12 @@
 export interface DocforgeValidateProjectInput {
   limit?: number;
   /**
-   * @maxItems 2
+   * @maxItems 3
    */
-  severities?: [] | ['error' | 'warning'] | ['error' | 'warning', 'error' | 'warning'];
+  severities?:
+    | []
+    | ['error' | 'warning' | 'info']
+    | ['error' | 'warning' | 'info', 'error' | 'warning' | 'info']
+    | ['error' | 'warning' | 'info', 'error' | 'warning' | 'info', 'error' | 'warning' | 'info'];
   cursor?: string;
 }

@@ -3,7 +3,7 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_descriptor = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/descriptor.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"DescriptorDocument","description":"docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.","type":"object","required":["schema_version","project"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"project":{"type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/id"},"name":{"type":"string","pattern":"\\S","description":"Defaults to the id."}}},"sources":{"type":"object","additionalProperties":false,"properties":{"content_roots":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"description":"Default [\"docs\"]."},"code_roots":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"description":"Default []."},"exclude":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"}}},"adapter":{"type":"object","additionalProperties":false,"properties":{"code":{"description":"A built-in code adapter id, none, auto, or a list of them; default: every built-in adapter when code_roots is nonempty.","anyOf":[{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code"},{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code"}}]},"strategy":{"enum":["ast","lexical"]},"module":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"canonical_applier":{"const":"generic","description":"Opt into DocForge's built-in generic canonical applier (issue 11); without it, canonical application needs a project-owned adapter module exporting canonicalApplier."}}},"vocabulary":{"type":"object","additionalProperties":false,"properties":{"kinds":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"authorities":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"statuses":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"relations":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"}}},"limits":{"type":"object","additionalProperties":false,"properties":{"max_results":{"type":"integer","minimum":1,"maximum":10000},"max_output_chars":{"type":"integer","minimum":2000,"maximum":10000000}}},"state":{"type":"object","additionalProperties":false,"properties":{"dir":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"}}},"views":{"type":"array","items":{"type":"object","required":["id","renderer","output"],"additionalProperties":false,"properties":{"id":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/id"},"title":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"select":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector"},"output":{"type":"string","minLength":1,"pattern":"\\.html(/+\\.)*/*$","description":"An .html file; trailing / and /. segments are dropped when the loader normalizes the path."},"rows":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector"},"columns":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector"},"relations":{"type":"array","minItems":1,"items":{"type":"string"}},"focus":{"type":"string","minLength":1},"depth":{"type":"integer","minimum":1,"maximum":4}},"allOf":[{"if":{"properties":{"renderer":{"const":"matrix"}}},"then":{"required":["rows","columns","relations"],"not":{"anyOf":[{"required":["focus"]},{"required":["depth"]}]}}},{"if":{"properties":{"renderer":{"const":"graph"}}},"then":{"required":["focus"],"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]}]}}},{"if":{"properties":{"renderer":{"enum":["page","catalog"]}}},"then":{"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]},{"required":["focus"]},{"required":["depth"]}]}}}]}},"proposals":{"type":"object","description":"Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.","additionalProperties":false,"properties":{"writers":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"operations":{"type":"array","description":"A repeated operation counts once.","items":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"paths":{"type":"array","items":{"type":"string"}}}}},"appliers":{"type":"object","description":"[proposals.appliers.ID] (issue 11): whose changesets the canonical applier ID may apply; an applier not listed may apply any writer's.","additionalProperties":{"type":"object","required":["writers"],"additionalProperties":false,"properties":{"writers":{"type":"array","items":{"type":"string"}}}}}}}}};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/descriptor.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"DescriptorDocument","description":"docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.","type":"object","required":["schema_version","project"],"additionalProperties":false,"properties":{"schema_version":{"const":1},"project":{"type":"object","required":["id"],"additionalProperties":false,"properties":{"id":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/id"},"name":{"type":"string","pattern":"\\S","description":"Defaults to the id."}}},"sources":{"type":"object","additionalProperties":false,"properties":{"content_roots":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"description":"Default [\"docs\"]."},"code_roots":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"description":"Default []."},"exclude":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"}}},"adapter":{"type":"object","additionalProperties":false,"properties":{"code":{"description":"A built-in code adapter id, none, auto, or a list of them; default: every built-in adapter when code_roots is nonempty.","anyOf":[{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code"},{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code"}}]},"strategy":{"enum":["ast","lexical"]},"module":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"},"canonical_applier":{"const":"generic","description":"Opt into DocForge's built-in generic canonical applier (issue 11); without it, canonical application needs a project-owned adapter module exporting canonicalApplier."}}},"vocabulary":{"type":"object","additionalProperties":false,"properties":{"kinds":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"authorities":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"statuses":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"},"relations":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/strings"}}},"limits":{"type":"object","additionalProperties":false,"properties":{"max_results":{"type":"integer","minimum":1,"maximum":10000},"max_output_chars":{"type":"integer","minimum":2000,"maximum":10000000}}},"state":{"type":"object","additionalProperties":false,"properties":{"dir":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/relpath"}}},"views":{"type":"array","items":{"type":"object","required":["id","renderer","output"],"additionalProperties":false,"properties":{"id":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/id"},"title":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"select":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector"},"output":{"type":"string","minLength":1,"pattern":"\\.html(/+\\.)*/*$","description":"An .html file; trailing / and /. segments are dropped when the loader normalizes the path."},"rows":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector"},"columns":{"$ref":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/selector"},"relations":{"type":"array","minItems":1,"items":{"type":"string"}},"mode":{"enum":["coverage"],"description":"matrix only (issue 32): draw each row against the code and the tests it reaches through the relations."},"focus":{"type":"string","minLength":1},"depth":{"type":"integer","minimum":1,"maximum":4}},"allOf":[{"if":{"properties":{"renderer":{"const":"matrix"}}},"then":{"required":["rows","columns","relations"],"not":{"anyOf":[{"required":["focus"]},{"required":["depth"]}]}}},{"if":{"properties":{"renderer":{"const":"graph"}}},"then":{"required":["focus"],"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]},{"required":["mode"]}]}}},{"if":{"properties":{"renderer":{"enum":["page","catalog"]}}},"then":{"not":{"anyOf":[{"required":["rows"]},{"required":["columns"]},{"required":["relations"]},{"required":["mode"]},{"required":["focus"]},{"required":["depth"]}]}}}]}},"proposals":{"type":"object","description":"Optional per-writer narrowing of the proposal policy ([proposals.writers.ID]); nothing here widens it.","additionalProperties":false,"properties":{"writers":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"operations":{"type":"array","description":"A repeated operation counts once.","items":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"paths":{"type":"array","items":{"type":"string"}}}}},"appliers":{"type":"object","description":"[proposals.appliers.ID] (issue 11): whose changesets the canonical applier ID may apply; an applier not listed may apply any writer's.","additionalProperties":{"type":"object","required":["writers"],"additionalProperties":false,"properties":{"writers":{"type":"array","items":{"type":"string"}}}}}}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func4 = runtime_ucs2length.default;
 const schema7 = {"$id":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/id","type":"string","pattern":"^[a-z0-9][a-z0-9._-]{0,63}$"};
@@ -454,6 +454,22 @@ break;
 }
 var _valid4 = _errs73 === errors;
 valid26 = valid26 || _valid4;
+if(!valid26){
+const _errs74 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing5;
+let valid30 = true;
+for( missing5 of schema6.properties.views.items.allOf[1].then.not.anyOf[3].required){
+valid30 = data27[missing5] !== undefined;
+if(!valid30){
+(vErrors ??= []).push({}), errors++;
+break;
+}
+}
+}
+var _valid4 = _errs74 === errors;
+valid26 = valid26 || _valid4;
+}
 }
 }
 if(!valid26){
@@ -490,50 +506,35 @@ var _valid3 = _errs67 === errors;
 valid23 = _valid3;
 }
 if(!valid23) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"}), errors++;
-const _errs75 = errors;
-let valid30 = true;
 const _errs76 = errors;
+let valid31 = true;
+const _errs77 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 if(data27.renderer !== undefined){
 let data30 = data27.renderer;
 if(!((data30 === "page") || (data30 === "catalog"))) (vErrors ??= []).push({}), errors++;
 }
 }
-var _valid5 = _errs76 === errors;
-errors = _errs75;
+var _valid5 = _errs77 === errors;
+errors = _errs76;
 if(vErrors !== null){
-if(_errs75){
-vErrors.length = _errs75;
+if(_errs76){
+vErrors.length = _errs76;
 } else {
 vErrors = null;
 }
 }
 if(_valid5){
-const _errs78 = errors;
 const _errs79 = errors;
 const _errs80 = errors;
 const _errs81 = errors;
-let valid33 = false;
 const _errs82 = errors;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-let missing5;
-let valid34 = true;
-for( missing5 of schema6.properties.views.items.allOf[2].then.not.anyOf[0].required){
-valid34 = data27[missing5] !== undefined;
-if(!valid34){
-(vErrors ??= []).push({}), errors++;
-break;
-}
-}
-}
-var _valid6 = _errs82 === errors;
-valid33 = valid33 || _valid6;
-if(!valid33){
+let valid34 = false;
 const _errs83 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 let missing6;
 let valid35 = true;
-for( missing6 of schema6.properties.views.items.allOf[2].then.not.anyOf[1].required){
+for( missing6 of schema6.properties.views.items.allOf[2].then.not.anyOf[0].required){
 valid35 = data27[missing6] !== undefined;
 if(!valid35){
 (vErrors ??= []).push({}), errors++;
@@ -542,13 +543,13 @@ break;
 }
 }
 var _valid6 = _errs83 === errors;
-valid33 = valid33 || _valid6;
-if(!valid33){
+valid34 = valid34 || _valid6;
+if(!valid34){
 const _errs84 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 let missing7;
 let valid36 = true;
-for( missing7 of schema6.properties.views.items.allOf[2].then.not.anyOf[2].required){
+for( missing7 of schema6.properties.views.items.allOf[2].then.not.anyOf[1].required){
 valid36 = data27[missing7] !== undefined;
 if(!valid36){
 (vErrors ??= []).push({}), errors++;
@@ -557,13 +558,13 @@ break;
 }
 }
 var _valid6 = _errs84 === errors;
-valid33 = valid33 || _valid6;
-if(!valid33){
+valid34 = valid34 || _valid6;
+if(!valid34){
 const _errs85 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 let missing8;
 let valid37 = true;
-for( missing8 of schema6.properties.views.items.allOf[2].then.not.anyOf[3].required){
+for( missing8 of schema6.properties.views.items.allOf[2].then.not.anyOf[2].required){
 valid37 = data27[missing8] !== undefined;
 if(!valid37){
 (vErrors ??= []).push({}), errors++;
@@ -572,13 +573,13 @@ break;
 }
 }
 var _valid6 = _errs85 === errors;
-valid33 = valid33 || _valid6;
-if(!valid33){
+valid34 = valid34 || _valid6;
+if(!valid34){
 const _errs86 = errors;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 let missing9;
 let valid38 = true;
-for( missing9 of schema6.properties.views.items.allOf[2].then.not.anyOf[4].required){
+for( missing9 of schema6.properties.views.items.allOf[2].then.not.anyOf[3].required){
 valid38 = data27[missing9] !== undefined;
 if(!valid38){
 (vErrors ??= []).push({}), errors++;
@@ -587,40 +588,71 @@ break;
 }
 }
 var _valid6 = _errs86 === errors;
-valid33 = valid33 || _valid6;
+valid34 = valid34 || _valid6;
+if(!valid34){
+const _errs87 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing10;
+let valid39 = true;
+for( missing10 of schema6.properties.views.items.allOf[2].then.not.anyOf[4].required){
+valid39 = data27[missing10] !== undefined;
+if(!valid39){
+(vErrors ??= []).push({}), errors++;
+break;
+}
+}
+}
+var _valid6 = _errs87 === errors;
+valid34 = valid34 || _valid6;
+if(!valid34){
+const _errs88 = errors;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+let missing11;
+let valid40 = true;
+for( missing11 of schema6.properties.views.items.allOf[2].then.not.anyOf[5].required){
+valid40 = data27[missing11] !== undefined;
+if(!valid40){
+(vErrors ??= []).push({}), errors++;
+break;
+}
+}
+}
+var _valid6 = _errs88 === errors;
+valid34 = valid34 || _valid6;
 }
 }
 }
 }
-if(!valid33){
+}
+if(!valid34){
 (vErrors ??= []).push({}), errors++;
 } else {
-errors = _errs81;
+errors = _errs82;
 if(vErrors !== null){
-if(_errs81){
-vErrors.length = _errs81;
+if(_errs82){
+vErrors.length = _errs82;
 } else {
 vErrors = null;
 }
 }
 }
-var valid32 = _errs80 === errors;
-if(valid32){
+var valid33 = _errs81 === errors;
+if(valid33){
 (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/2/then/not",keyword:"not",params:{},message:"must NOT be valid"}), errors++;
 } else {
-errors = _errs79;
+errors = _errs80;
 if(vErrors !== null){
-if(_errs79){
-vErrors.length = _errs79;
+if(_errs80){
+vErrors.length = _errs80;
 } else {
 vErrors = null;
 }
 }
 }
-var _valid5 = _errs78 === errors;
-valid30 = _valid5;
+var _valid5 = _errs79 === errors;
+valid31 = _valid5;
 }
-if(!valid30) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"}), errors++;
+if(!valid31) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"}), errors++;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 for(const prop4 of schema6.properties.views.items.required){
 if(data27[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3,schemaPath:"#/properties/views/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
@@ -668,20 +700,23 @@ if(typeof data38[i4] !== "string") (vErrors ??= []).push({instancePath:instanceP
 (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/relations",schemaPath:"#/properties/views/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
+if(data27.mode !== undefined){
+if(!(data27.mode === "coverage")) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/mode",schemaPath:"#/properties/views/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema6.properties.views.items.properties.mode.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
 if(data27.focus !== undefined){
-let data40 = data27.focus;
-if(typeof data40 === "string"){
-if(func4(data40) < 1) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/focus",schemaPath:"#/properties/views/items/properties/focus/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
+let data41 = data27.focus;
+if(typeof data41 === "string"){
+if(func4(data41) < 1) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/focus",schemaPath:"#/properties/views/items/properties/focus/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/focus",schemaPath:"#/properties/views/items/properties/focus/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data27.depth !== undefined){
-let data41 = data27.depth;
-if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/depth",schemaPath:"#/properties/views/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data41 == "number"){
-if(data41 > 4 || isNaN(data41)) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/depth",schemaPath:"#/properties/views/items/properties/depth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"}), errors++;
-if(data41 < 1 || isNaN(data41)) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/depth",schemaPath:"#/properties/views/items/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
+let data42 = data27.depth;
+if(!((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42)))) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/depth",schemaPath:"#/properties/views/items/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data42 == "number"){
+if(data42 > 4 || isNaN(data42)) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/depth",schemaPath:"#/properties/views/items/properties/depth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4},message:"must be <= 4"}), errors++;
+if(data42 < 1 || isNaN(data42)) (vErrors ??= []).push({instancePath:instancePath+"/views/" + i3+"/depth",schemaPath:"#/properties/views/items/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 } else {
@@ -693,38 +728,38 @@ if(data41 < 1 || isNaN(data41)) (vErrors ??= []).push({instancePath:instancePath
 }
 }
 if(data.proposals !== undefined){
-let data42 = data.proposals;
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-for(const key8 in data42){
+let data43 = data.proposals;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+for(const key8 in data43){
 if(!((key8 === "writers") || (key8 === "appliers"))) (vErrors ??= []).push({instancePath:instancePath+"/proposals",schemaPath:"#/properties/proposals/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}), errors++;
 }
-if(data42.writers !== undefined){
-let data43 = data42.writers;
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
-for(const key9 in data43){
-let data44 = data43[key9];
+if(data43.writers !== undefined){
+let data44 = data43.writers;
 if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-for(const key10 in data44){
+for(const key9 in data44){
+let data45 = data44[key9];
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+for(const key10 in data45){
 if(!((key10 === "operations") || (key10 === "paths"))) (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/writers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"}), errors++;
 }
-if(data44.operations !== undefined){
-let data45 = data44.operations;
-if(Array.isArray(data45)){
-const len5 = data45.length;
+if(data45.operations !== undefined){
+let data46 = data45.operations;
+if(Array.isArray(data46)){
+const len5 = data46.length;
 for(let i5=0; i5<len5; i5++){
-let data46 = data45[i5];
-if(!(((((data46 === "node_create") || (data46 === "node_update")) || (data46 === "node_move")) || (data46 === "relationship_update")) || (data46 === "node_delete"))) (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations/" + i5,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema6.properties.proposals.properties.writers.additionalProperties.properties.operations.items.enum},message:"must be equal to one of the allowed values"}), errors++;
+let data47 = data46[i5];
+if(!(((((data47 === "node_create") || (data47 === "node_update")) || (data47 === "node_move")) || (data47 === "relationship_update")) || (data47 === "node_delete"))) (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations/" + i5,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema6.properties.proposals.properties.writers.additionalProperties.properties.operations.items.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/operations",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
-if(data44.paths !== undefined){
-let data47 = data44.paths;
-if(Array.isArray(data47)){
-const len6 = data47.length;
+if(data45.paths !== undefined){
+let data48 = data45.paths;
+if(Array.isArray(data48)){
+const len6 = data48.length;
 for(let i6=0; i6<len6; i6++){
-if(typeof data47[i6] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i6,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(typeof data48[i6] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i6,schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/proposals/properties/writers/additionalProperties/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -738,24 +773,24 @@ if(typeof data47[i6] !== "string") (vErrors ??= []).push({instancePath:instanceP
 (vErrors ??= []).push({instancePath:instancePath+"/proposals/writers",schemaPath:"#/properties/proposals/properties/writers/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
-if(data42.appliers !== undefined){
-let data49 = data42.appliers;
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-for(const key11 in data49){
-let data50 = data49[key11];
+if(data43.appliers !== undefined){
+let data50 = data43.appliers;
 if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+for(const key11 in data50){
+let data51 = data50[key11];
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 for(const prop5 of schema6.properties.proposals.properties.appliers.additionalProperties.required){
-if(data50[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
+if(data51[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
-for(const key12 in data50){
+for(const key12 in data51){
 if(!(key12 === "writers")) (vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}), errors++;
 }
-if(data50.writers !== undefined){
-let data51 = data50.writers;
-if(Array.isArray(data51)){
-const len7 = data51.length;
+if(data51.writers !== undefined){
+let data52 = data51.writers;
+if(Array.isArray(data52)){
+const len7 = data52.length;
 for(let i7=0; i7<len7; i7++){
-if(typeof data51[i7] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i7,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+if(typeof data52[i7] !== "string") (vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers/" + i7,schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/proposals/appliers/" + key11.replace(/~/g, "~0").replace(/\//g, "~1")+"/writers",schemaPath:"#/properties/proposals/properties/appliers/additionalProperties/properties/writers/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;

@@ -4,7 +4,7 @@
 import runtime_equal from 'ajv/dist/runtime/equal.js';
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_docforge_validate_project_input = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_project.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":10000},"severities":{"type":"array","items":{"enum":["error","warning"]},"maxItems":2,"uniqueItems":true},"cursor":{"type":"string","minLength":1,"maxLength":8192}},"additionalProperties":false};
+const schema6 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_project.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":10000},"severities":{"type":"array","items":{"enum":["error","warning","info"]},"maxItems":3,"uniqueItems":true},"cursor":{"type":"string","minLength":1,"maxLength":8192}},"additionalProperties":false};
 const func0 = runtime_equal.default;
 const func3 = runtime_ucs2length.default;
 
@@ -27,11 +27,11 @@ if(data0 < 1 || isNaN(data0)) (vErrors ??= []).push({instancePath:instancePath+"
 if(data.severities !== undefined){
 let data1 = data.severities;
 if(Array.isArray(data1)){
-if(data1.length > 2) (vErrors ??= []).push({instancePath:instancePath+"/severities",schemaPath:"#/properties/severities/maxItems",keyword:"maxItems",params:{limit: 2},message:"must NOT have more than 2 items"}), errors++;
+if(data1.length > 3) (vErrors ??= []).push({instancePath:instancePath+"/severities",schemaPath:"#/properties/severities/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items"}), errors++;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
-if(!((data2 === "error") || (data2 === "warning"))) (vErrors ??= []).push({instancePath:instancePath+"/severities/" + i0,schemaPath:"#/properties/severities/items/enum",keyword:"enum",params:{allowedValues: schema6.properties.severities.items.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data2 === "error") || (data2 === "warning")) || (data2 === "info"))) (vErrors ??= []).push({instancePath:instancePath+"/severities/" + i0,schemaPath:"#/properties/severities/items/enum",keyword:"enum",params:{allowedValues: schema6.properties.severities.items.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 let i1 = data1.length;
 let j0;
