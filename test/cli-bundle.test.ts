@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { bundleState } from '@docforge/accelerate';
 import path from 'node:path';
-import { CLI_ENTRY, REPO_ROOT } from './helpers/paths.js';
+import { CLI_COMPILED, REPO_ROOT } from './helpers/paths.js';
 import { exampleProjectCopy, tempDir } from './helpers/projects.js';
 import { type LauncherApp, realInputs, tempLauncher } from './helpers/launchers.js';
 
@@ -48,10 +48,10 @@ test('the bundle manifest lists the compiled fast path and its libraries, and th
 
 test('a no-change sync through the bundle prints byte for byte what the unbundled CLI prints (text and --json)', () => {
   const root = exampleProjectCopy();
-  assert.equal(run(CLI_ENTRY, ['sync', '-C', root]).status, 0);
+  assert.equal(run(CLI_COMPILED, ['sync', '-C', root]).status, 0);
   for (const args of [['sync', '-C', root], ['sync', '--json', '-C', root], ['sync', '--project-root', root, '--json'], ['sync', '--no-progress', '-C', root]]) {
     const bundled = run(LAUNCHER, args);
-    const unbundled = run(CLI_ENTRY, args);
+    const unbundled = run(CLI_COMPILED, args);
     const { trace, stderr } = traced(bundled);
     assert.deepEqual(trace, ['bundle used'], `the bundle answered ${args.join(' ')}`);
     assert.equal(bundled.status, 0, bundled.stderr);
@@ -63,13 +63,13 @@ test('a no-change sync through the bundle prints byte for byte what the unbundle
   // Anything but a plain sync with -C, --json and --(no-)progress goes to the full CLI, unchecked.
   const other = run(LAUNCHER, ['sync', '--limit', '3', '-C', root]);
   assert.deepEqual(traced(other).trace, ['bundle used', 'full cli']);
-  assert.equal(other.stdout, run(CLI_ENTRY, ['sync', '-C', root]).stdout);
+  assert.equal(other.stdout, run(CLI_COMPILED, ['sync', '-C', root]).stdout);
 });
 
 test('a stale, missing or unloadable bundle is skipped silently for the full CLI', () => {
   const root = exampleProjectCopy();
-  assert.equal(run(CLI_ENTRY, ['sync', '-C', root]).status, 0);
-  const expected = run(CLI_ENTRY, ['sync', '--json', '-C', root]);
+  assert.equal(run(CLI_COMPILED, ['sync', '-C', root]).status, 0);
+  const expected = run(CLI_COMPILED, ['sync', '--json', '-C', root]);
   const cases: Array<[string, string[]]> = [
     [tempLauncher(FAST_APP, { real: true }), ['bundle used']],
     [tempLauncher(FAST_APP, { real: true, change: 'newer' }), ['bundle stale', 'full cli']],
@@ -98,7 +98,7 @@ test('a stale, missing or unloadable bundle is skipped silently for the full CLI
 
 test('a sync that needs a build: the bundle checks once, the full CLI builds once and reports rebuilt', () => {
   const root = exampleProjectCopy();
-  const before = run(CLI_ENTRY, ['sync', '--json', '-C', root]);
+  const before = run(CLI_COMPILED, ['sync', '--json', '-C', root]);
   assert.equal(before.status, 0, before.stderr);
   const generation = (JSON.parse(before.stdout) as { publication: { generation: number } }).publication.generation;
   appendFileSync(path.join(root, 'docs/guides/glossary.md'), '\nAn edit.\n');
@@ -111,13 +111,13 @@ test('a sync that needs a build: the bundle checks once, the full CLI builds onc
   assert.equal(report.stats?.mode, 'delta');
   const after = run(LAUNCHER, ['sync', '-C', root]);
   assert.deepEqual(traced(after).trace, ['bundle used']);
-  assert.equal(after.stdout, run(CLI_ENTRY, ['sync', '-C', root]).stdout);
+  assert.equal(after.stdout, run(CLI_COMPILED, ['sync', '-C', root]).stdout);
   assert.match(after.stdout, new RegExp(`^up to date: generation ${generation + 1}, `));
 });
 
 test('an edit whose bundled build worker cannot load (a damaged dist/bundle/worker.cjs): the launcher still publishes, on the compiled worker, and says so', () => {
   const root = exampleProjectCopy();
-  assert.equal(run(CLI_ENTRY, ['sync', '-C', root]).status, 0);
+  assert.equal(run(CLI_COMPILED, ['sync', '-C', root]).status, 0);
   const bad = path.join(tempDir('docforge-bad-worker-'), 'worker.cjs');
   writeFileSync(bad, "throw new Error('a damaged worker bundle');\n");
   appendFileSync(path.join(root, 'docs/guides/glossary.md'), '\nAn edit built without the bundle.\n');
@@ -130,5 +130,5 @@ test('an edit whose bundled build worker cannot load (a damaged dist/bundle/work
   assert.equal(report.rebuilt, true);
   assert.equal(report.sync_error, null);
   assert.equal(report.stats?.mode, 'delta');
-  assert.match(run(CLI_ENTRY, ['sync', '-C', root]).stdout, /^up to date: /);
+  assert.match(run(CLI_COMPILED, ['sync', '-C', root]).stdout, /^up to date: /);
 });

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { bundleState } from '@docforge/accelerate';
 import path from 'node:path';
-import { CLI_ENTRY, REPO_ROOT } from './helpers/paths.js';
+import { CLI_COMPILED, REPO_ROOT } from './helpers/paths.js';
 import { exampleProjectCopy } from './helpers/projects.js';
 import { type LauncherApp, realInputs, tempLauncher } from './helpers/launchers.js';
 
@@ -53,10 +53,10 @@ test('the full-CLI bundle manifest lists the compiled CLI and its libraries, and
 
 test('search, status and an edit sync through the bundle print byte for byte what the compiled CLI prints', () => {
   const root = exampleProjectCopy();
-  assert.equal(run(CLI_ENTRY, ['sync', '-C', root]).status, 0);
+  assert.equal(run(CLI_COMPILED, ['sync', '-C', root]).status, 0);
   for (const args of [['search', 'refund ledger', '-C', root], ['search', 'refund ledger', '--json', '-C', root], ['status', '-C', root]]) {
     const bundled = run(LAUNCHER, args);
-    const compiled = run(CLI_ENTRY, args);
+    const compiled = run(CLI_COMPILED, args);
     assert.deepEqual(bundled.trace, ['full cli', 'full bundle used'], args.join(' '));
     assert.equal(bundled.status, compiled.status, bundled.stderr);
     assert.equal(bundled.stdout, compiled.stdout);
@@ -73,9 +73,9 @@ test('search, status and an edit sync through the bundle print byte for byte wha
 
 test('the launcher runs the full-CLI bundle only while fresh and switched on; otherwise the compiled CLI prints the same', () => {
   const root = exampleProjectCopy();
-  assert.equal(run(CLI_ENTRY, ['sync', '-C', root]).status, 0);
+  assert.equal(run(CLI_COMPILED, ['sync', '-C', root]).status, 0);
   const args = ['search', 'refund ledger', '--json', '-C', root];
-  const expected = run(CLI_ENTRY, args);
+  const expected = run(CLI_COMPILED, args);
   const cases: Array<[string, Record<string, string>, string[]]> = [
     [tempLauncher(FULL_APP, { real: true }), {}, ['full bundle used']],
     [tempLauncher(FULL_APP, { real: true, change: 'newer' }), {}, ['full bundle stale']],

@@ -8,11 +8,11 @@ import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { IndexManager, type SyncReport } from '@docforge/sync';
 import { noChangeSync } from '@docforge/sync';
-import { CLI_ENTRY } from './helpers/paths.js';
+import { CLI_COMPILED } from './helpers/paths.js';
 import { fastifyProjectCopy } from './helpers/projects.js';
 
 function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI_ENTRY, ...args], { encoding: 'utf8' });
+  return spawnSync(process.execPath, [CLI_COMPILED, ...args], { encoding: 'utf8' });
 }
 
 /** A fresh manager's sync (the full path of a fresh `docforge sync` process). */

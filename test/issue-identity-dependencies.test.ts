@@ -8,10 +8,10 @@ import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { IndexReader, readPublication, stateLayout } from '@docforge/store';
-import { CLI_ENTRY, REPO_ROOT } from './helpers/paths.js';
+import { CLI_COMPILED, CLI_ENTRY } from './helpers/paths.js';
 import { tempDir } from './helpers/projects.js';
 
-const LAUNCHER = path.join(REPO_ROOT, 'apps/cli/bin/docforge.js');
+const LAUNCHER = CLI_ENTRY;
 
 interface Run { status: number | null; stdout: string; trace: string[] }
 
@@ -43,9 +43,9 @@ function replaceIn(root: string, rel: string, from: string, to: string): void {
   writeFileSync(path.join(root, rel), text.replace(from, to));
 }
 
-/** Every edge of the current publication (outgoing edges of every node) and `docforge validate --json`. */
+/** Every edge of the current publication (outgoing edges of every node) and `docforge validate --json` (through the launcher). */
 async function graph(root: string): Promise<{ edges: string[]; validate: unknown }> {
-  const validate = await docforgeAsync(CLI_ENTRY, ['validate', '--json', '-C', root]);
+  const validate = await docforgeAsync(LAUNCHER, ['validate', '--json', '-C', root]);
   return { edges: edgesOf(root), validate: JSON.parse(validate.stdout) };
 }
 
@@ -67,14 +67,15 @@ function edgesOf(root: string): string[] {
 }
 
 /**
- * The graph a from-scratch `docforge sync` builds from a copy of the tree as it is now (copied
+ * The graph a from-scratch `docforge sync` (through the launcher, whose bundled full CLI test/cli-full-bundle pins
+ * to print what the compiled one prints) builds from a copy of the tree as it is now (copied
  * before this returns, so the caller may read the tree meanwhile).
  */
 function scratchGraph(root: string): Promise<{ edges: string[]; validate: unknown }> {
   const fresh = tempDir('docforge-deps-scratch-');
   cpSync(root, fresh, { recursive: true, filter: (src) => !src.split(path.sep).includes('.docforge') });
   return (async () => {
-    const run = await docforgeAsync(CLI_ENTRY, ['sync', '--no-progress', '-C', fresh]);
+    const run = await docforgeAsync(LAUNCHER, ['sync', '--no-progress', '-C', fresh]);
     assert.match(run.stdout, /^rebuilt: /);
     const result = await graph(fresh);
     rmSync(fresh, { recursive: true, force: true });
@@ -122,7 +123,7 @@ test('docforge sync sees a tsconfig.json above the code root, extends targets an
   // Finding 2: the monorepo tsconfig.json (fast path, then the full CLI entry).
   await assertSeen(root, 'tsconfig paths retargeted', () => replaceIn(root, 'packages/app/tsconfig.json', 'src/one/*', 'src/two/*'), LAUNCHER);
   assert.ok(calls('two'));
-  await assertSeen(root, 'tsconfig paths back', () => replaceIn(root, 'packages/app/tsconfig.json', 'src/two/*', 'src/one/*'), CLI_ENTRY);
+  await assertSeen(root, 'tsconfig paths back', () => replaceIn(root, 'packages/app/tsconfig.json', 'src/two/*', 'src/one/*'), CLI_COMPILED);
   assert.ok(calls('one'));
 
   // Finding 3: a relative `extends` of another name, then a package config under node_modules.
@@ -138,7 +139,7 @@ test('docforge sync sees a tsconfig.json above the code root, extends targets an
     write(root, 'node_modules/@acme/tsconfig/base.json', '{"compilerOptions":{"baseUrl":"../../../packages/app","paths":{"@x/*":["src/one/*"]}}}\n');
   }, LAUNCHER);
   assert.ok(calls('one'));
-  await assertSeen(root, 'package base edited', () => replaceIn(root, 'node_modules/@acme/tsconfig/base.json', 'src/one/*', 'src/two/*'), CLI_ENTRY);
+  await assertSeen(root, 'package base edited', () => replaceIn(root, 'node_modules/@acme/tsconfig/base.json', 'src/one/*', 'src/two/*'), CLI_COMPILED);
   assert.ok(calls('two'));
 
   // Finding 4: extensionless link targets appear, then disappear.
@@ -151,6 +152,6 @@ test('docforge sync sees a tsconfig.json above the code root, extends targets an
   assert.equal(await broken(), 0);
   await assertSeen(root, 'a link target deleted', () => rmSync(path.join(root, 'LICENSE')), LAUNCHER);
   assert.equal(await broken(), 1);
-  await assertSeen(root, 'the other link target deleted', () => rmSync(path.join(root, 'docs/assets/arch')), CLI_ENTRY);
+  await assertSeen(root, 'the other link target deleted', () => rmSync(path.join(root, 'docs/assets/arch')), CLI_COMPILED);
   assert.equal(await broken(), 2);
 });
