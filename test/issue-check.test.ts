@@ -43,7 +43,7 @@ describe('the check rule over findings (codes and severities only)', () => {
       [finding('warning', 'broken_link'), null, null],
       [finding('warning', 'suspect_link'), null, 'strict'],
       [finding('warning', 'drift_unreviewed_change'), null, 'strict'],
-      [finding('warning', 'drift_unresolved_mention'), null, 'strict'],
+      [finding('warning', 'unresolved_code_mention'), null, null],
       [finding('warning', 'drift_parameters'), null, 'strict'],
       [finding('warning', 'suspectlink'), null, null],
       [finding('warning', 'coverage_api_undocumented'), null, null],
@@ -57,7 +57,10 @@ describe('the check rule over findings (codes and severities only)', () => {
     }
     const all = cases.map(([f]) => f);
     assert.deepEqual(checkSummary(all, false), { counts: { error: 2, warning: 7, info: 3 }, failing: 2, strict_failing: 0, passed: false });
-    assert.deepEqual(checkSummary(all, true), { counts: { error: 2, warning: 7, info: 3 }, failing: 6, strict_failing: 4, passed: false });
+    // Under --strict every case whose strict column fails counts; the strict-only ones are those the plain run passes.
+    const strictFailing = cases.filter(([, plain, strict]) => plain === null && strict !== null).length;
+    assert.equal(strictFailing, 3);
+    assert.deepEqual(checkSummary(all, true), { counts: { error: 2, warning: 7, info: 3 }, failing: 2 + strictFailing, strict_failing: strictFailing, passed: false });
     assert.equal(checkSummary(all.filter((f) => f.severity !== 'error'), false).passed, true);
     assert.equal(checkSummary([finding('info', 'coverage_decision_ungoverning')], true).passed, true);
   });
@@ -89,23 +92,28 @@ describe('docforge check end to end', () => {
     const root = exampleProjectCopy({ state: false });
     const clean = cli(['check', '-C', root]);
     assert.equal(clean.status, 0, clean.stderr);
-    assert.equal(clean.stdout, 'check passed: 0 errors, 0 warnings, 0 info; 0 failing\n');
+    // The examples' info findings (coverage, issue 32 item 4) are listed and never fail the check.
+    const infos = (JSON.parse(cli(['validate', '--json', '--limit', '1000', '-C', root]).stdout) as { issues: { severity: string; code: string }[] }).issues.filter((i) => i.severity === 'info');
+    const n = infos.length;
+    const notInfo = (out: string): string[] => out.split('\n').filter((l) => !l.startsWith('info ') && !l.startsWith('::notice '));
+    assert.equal(clean.stdout.split('\n').filter((l) => l.startsWith('info ')).length, n);
+    assert.deepEqual(notInfo(clean.stdout), [`check passed: 0 errors, 0 warnings, ${n} info; 0 failing`, '']);
     const doc = 'docs/components/refund-service.md';
     const before = readFileSync(path.join(root, doc), 'utf8').split('\n').length;
     appendFileSync(path.join(root, doc), '\nSee [the missing page](missing.md), 100%.\n');
     const line = before + 1;
     const text = cli(['check', '-C', root]);
     assert.equal(text.status, 0, text.stderr);
-    assert.deepEqual(text.stdout.split('\n'), [
+    assert.deepEqual(notInfo(text.stdout), [
       `warning broken_link ${doc}:${line}: link to "docs/components/missing.md" does not resolve to a Markdown source under the content roots`,
-      'check passed: 0 errors, 1 warning, 0 info; 0 failing', '']);
+      `check passed: 0 errors, 1 warning, ${n} info; 0 failing`, '']);
     assert.equal(cli(['check', '--strict', '-C', root]).status, 0, 'broken_link is not a suspect or drift finding');
     // GitHub, line by line; run from the project's parent, so file= is relative to that directory.
     const github = cli(['check', '--format', 'github', '-C', path.basename(root)], path.dirname(root));
     assert.equal(github.status, 0, github.stderr);
-    assert.deepEqual(github.stdout.split('\n'), [
+    assert.deepEqual(notInfo(github.stdout), [
       `::warning file=${path.basename(root)}/${doc},line=${line},title=broken_link::link to "docs/components/missing.md" does not resolve to a Markdown source under the content roots`, '']);
-    assert.equal(github.stderr, 'check passed: 0 errors, 1 warning, 0 info; 0 failing\n');
+    assert.equal(github.stderr, `check passed: 0 errors, 1 warning, ${n} info; 0 failing\n`);
 
     // A second document with the id of an existing one: an error.
     writeFileSync(path.join(root, 'docs/zz-dup.md'), '+++\nid = "CMP-LEDGER"\nkind = "component"\ntitle = "Dup"\n+++\n# Dup\n');
@@ -113,17 +121,18 @@ describe('docforge check end to end', () => {
     assert.equal(failed.status, 1, failed.stdout);
     const errorLine = failed.stdout.split('\n').find((l) => l.startsWith('error'));
     assert.ok(errorLine, failed.stdout);
-    assert.match(failed.stdout, /^check failed: 1 error, 1 warning, 0 info; 1 failing$/m);
+    assert.ok(failed.stdout.split('\n').includes(`check failed: 1 error, 1 warning, ${n} info; 1 failing`), failed.stdout);
     const ghFailed = cli(['check', '--format', 'github', '-C', root]);
     assert.equal(ghFailed.status, 1);
-    const lines = ghFailed.stdout.trimEnd().split('\n');
+    const lines = notInfo(ghFailed.stdout.trimEnd());
     assert.equal(lines.length, 2);
     assert.match(lines.find((l) => l.startsWith('::error '))!, /^::error file=docs\/[a-z/-]+\.md,line=\d+,title=duplicate_id::\S/);
     const sarif = cli(['check', '--format', 'sarif', '-C', root]);
     assert.equal(sarif.status, 1);
     const log = JSON.parse(sarif.stdout) as { runs: { results: { ruleId: string; level: string }[] }[] };
     assert.equal(sarifValidator()(log), true);
-    assert.deepEqual(log.runs[0]!.results.map((r) => [r.ruleId, r.level]).sort(), [['broken_link', 'warning'], ['duplicate_id', 'error']]);
+    assert.deepEqual(log.runs[0]!.results.filter((r) => r.level !== 'note').map((r) => [r.ruleId, r.level]).sort(), [['broken_link', 'warning'], ['duplicate_id', 'error']]);
+    assert.equal(log.runs[0]!.results.filter((r) => r.level === 'note').length, n);
   });
 
   test('fastify (docs and code): the SARIF log validates and lists every finding that validate lists; GitHub has one line per finding', () => {
@@ -142,7 +151,12 @@ describe('docforge check end to end', () => {
     const github = cli(['check', '--format', 'github', '-C', root]);
     const lines = github.stdout.trimEnd().split('\n');
     assert.equal(lines.length, validated.total);
-    for (const [i, l] of lines.entries()) assert.ok(l.startsWith(`::warning file=${validated.issues[i]!.path},line=${validated.issues[i]!.line},title=${validated.issues[i]!.code}::`), l);
+    // info findings (coverage) are notices; warnings are warnings; none fails without --strict.
+    const command = (severity: string | undefined): string => (severity === 'info' ? 'notice' : severity === 'error' ? 'error' : 'warning');
+    for (const [i, l] of lines.entries()) {
+      const issue = validated.issues[i] as { code: string; path: string; line: number | null; severity?: string };
+      assert.ok(l.startsWith(`::${command(issue.severity)} file=${issue.path},line=${issue.line},title=${issue.code}::`), l);
+    }
   });
 
   test('a project that does not load is one located error finding in every format', () => {

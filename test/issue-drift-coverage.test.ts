@@ -1,7 +1,7 @@
 // Pins issue 32 items 2 and 4 end to end, through the real MCP server and the real CLI, on copies
 // of examples/ and of pino (a package nobody here wrote): an unchanged project has no drift
 // finding beyond the documented ones; a renamed method makes each doc that names it a
-// `drift_unresolved_mention` at the doc's line; changed parameters make the doc section that lists
+// `unresolved_code_mention` at the doc's line; changed parameters make the doc section that lists
 // them a `drift_parameters`; coverage findings (info) follow the examples' own relations.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -100,9 +100,9 @@ describe('examples: drift and coverage through the MCP server', async () => {
     assert.match(items[0]!.message, /section "ledgerrefundpaymentid-amount" lists the parameters of code:src\/ledger\/ledger\.ts#Ledger\.refund as \(paymentId, amount\).*not listed: refundAmount, reason; not declared: amount/);
   });
 
-  test('a renamed method makes each doc that names it a drift_unresolved_mention at the doc line', async () => {
+  test('a renamed method makes each doc that names it a unresolved_code_mention at the doc line', async () => {
     edit(root, 'src/ledger/ledger.ts', 'async capture(', 'async captureFunds(');
-    const items = (await findings()).filter((i) => i.code === 'drift_unresolved_mention');
+    const items = (await findings()).filter((i) => i.code === 'unresolved_code_mention');
     assert.ok(items.length >= 1, 'at least one finding');
     for (const item of items) {
       assert.match(item.message, /`Ledger\.capture`.*code:src\/ledger\/ledger\.ts#Ledger, which has no "capture"/);
@@ -111,7 +111,7 @@ describe('examples: drift and coverage through the MCP server', async () => {
     assert.ok(items.some((i) => i.path === 'docs/components/auth-gateway.md' && i.line === 41), JSON.stringify(items));
     // Renaming it back clears them.
     edit(root, 'src/ledger/ledger.ts', 'async captureFunds(', 'async capture(');
-    assert.deepEqual((await findings()).filter((i) => i.code === 'drift_unresolved_mention'), []);
+    assert.deepEqual((await findings()).filter((i) => i.code === 'unresolved_code_mention'), []);
   });
 });
 
@@ -130,24 +130,26 @@ describe('pino: drift through the CLI on a package nobody here wrote', () => {
     'exclude = ["**/node_modules/**"]', '[adapter]', 'code = "typescript"', 'strategy = "ast"', '',
   ].join('\n'));
 
-  test('unchanged: the only drift findings are benchmarks.md calling `pino.info(…)`, which pino does not have', () => {
-    const drift = cliValidate(root).filter((i) => i.code.startsWith('drift_'));
+  test('unchanged: no drift finding; the only unresolved mentions are benchmarks.md calling `pino.info(…)`, which pino does not have', () => {
+    assert.deepEqual(cliValidate(root).filter((i) => i.code.startsWith('drift_') || i.code.startsWith('suspect_')), []);
+    const drift = cliValidate(root).filter((i) => i.code === 'unresolved_code_mention');
     assert.ok(drift.length >= 1);
     for (const item of drift) {
-      assert.equal(item.code, 'drift_unresolved_mention');
+      assert.equal(item.severity, 'info');
+      assert.equal(item.code, 'unresolved_code_mention');
       assert.equal(item.path, 'docs/benchmarks.md');
       assert.ok(lineOf(root, item.path, item.line).includes('pino.info('), `${item.line}`);
     }
     // pino's exports indeed hold no `info`.
     assert.equal(/module\.exports\.info\b/.test(readFileSync(path.join(root, 'pino.js'), 'utf8')), false);
     // A second run on the unchanged project: the same findings, none new.
-    assert.deepEqual(cliValidate(root).filter((i) => i.code.startsWith('drift_')), drift);
+    assert.deepEqual(cliValidate(root).filter((i) => i.code === 'unresolved_code_mention'), drift);
   });
 
   test('renaming the transport export: each `pino.transport()` mention is a finding at its line', () => {
     edit(root, 'pino.js', 'module.exports.transport = require', 'module.exports.transportRenamed = require');
     edit(root, 'pino.d.ts', 'export function transport<', 'export function transportRenamed<');
-    const drift = cliValidate(root).filter((i) => i.code === 'drift_unresolved_mention' && i.path !== 'docs/benchmarks.md');
+    const drift = cliValidate(root).filter((i) => i.code === 'unresolved_code_mention' && i.path !== 'docs/benchmarks.md');
     assert.ok(drift.length >= 3, JSON.stringify(drift));
     for (const item of drift) {
       assert.match(item.message, /`pino\.transport\(.*\)`.*"pino" resolves to code:pino\.js#pino, which has no "transport"/);

@@ -1,5 +1,5 @@
 /**
- * `drift_unresolved_mention` (issue 32 item 2): a document names code that no longer resolves.
+ * `unresolved_code_mention` (issue 32 item 2): a document names code that no longer resolves.
  * A mention that names nothing is ordinary in prose (an option name, another library's function,
  * a variable of an example), so only mentions whose own spelling proves they meant this project's
  * code are findings:
@@ -112,7 +112,7 @@ interface MentionLink {
 }
 
 /**
- * The `drift_unresolved_mention` warning of a mention that resolved to nothing, or null when
+ * The `unresolved_code_mention` finding (info) of a mention that resolved to nothing, or null when
  * {@link mentionDrift} finds no drift. `names.receivers` is filled on first use (one table per
  * name table). `record` is told each path looked up and the receiver found (the incremental
  * resolver's dependencies).
@@ -131,8 +131,11 @@ export function unresolvedMentionIssue(
   record?.id(drift.node_id);
   const section = link.mention.section?.slug ?? '(top)';
   return {
-    severity: 'warning',
-    code: 'drift_unresolved_mention',
+    // Info, not drift: without a record of what the mention named before, a first sync cannot tell
+    // code that went away from a doc that was wrong from the start (issue 32: no drift finding on a
+    // project unchanged since its first sync).
+    severity: 'info',
+    code: 'unresolved_code_mention',
     message: `${sourcePath}:${link.line}: section "${section}" names \`${link.mention.text}\`, which resolves to no code: ${drift.reason} (${drift.node_id})`,
     path: sourcePath,
     line: link.line,

@@ -1,4 +1,4 @@
-// Pins issue 32 items 2 and 4 in graph resolution: `drift_unresolved_mention` (a missing code path,
+// Pins issue 32 items 2 and 4 in graph resolution: `unresolved_code_mention` (a missing code path,
 // a member a project class lacks; never a bare name or a document-bound receiver),
 // `drift_parameters` (the three list forms against the declared parameters of the function a
 // heading names) and the coverage findings (info).
@@ -50,13 +50,13 @@ function resolve(doc: string, code: ResolveSource = ledgerSource()): ReturnType<
 const drift = (graph: ReturnType<typeof resolveGraph>, code: string): [number | null, string][] =>
   graph.issues.filter((i) => i.code === code).map((i) => [i.line, i.message]);
 
-test('a member a project class does not have, and a missing code path, are drift_unresolved_mention with the doc line', () => {
+test('a member a project class does not have, and a missing code path, are unresolved_code_mention with the doc line', () => {
   const graph = resolve('# Guide\n\n## Capture\n\nCall `Ledger.capture` then `Ledger.settle()`.\n\nSee `src/old-ledger.ts` and `src/ledger.ts`.\n');
-  const found = drift(graph, 'drift_unresolved_mention');
+  const found = drift(graph, 'unresolved_code_mention');
   assert.deepEqual(found.map(([line]) => line), [5, 7]);
   assert.match(found[0]![1], /^docs\/guide\.md:5: section "capture" names `Ledger\.settle\(\)`.*"Ledger" resolves to code:src\/ledger\.ts#Ledger, which has no "settle"/);
   assert.match(found[1]![1], /"src\/old-ledger\.ts" is no code file under the code roots/);
-  assert.equal(graph.issues.find((i) => i.code === 'drift_unresolved_mention')!.severity, 'warning');
+  assert.equal(graph.issues.find((i) => i.code === 'unresolved_code_mention')!.severity, 'info');
 });
 
 test('bare names, unknown receivers, implicit members, file names and document-bound receivers are never drift', () => {
@@ -65,13 +65,13 @@ test('bare names, unknown receivers, implicit members, file names and document-b
     'Use `lookupGone()`, `retryForever`, `JSON.parse()`, `options.level`, `Ledger.prototype`, `Ledger.name`,',
     '`index.js`, `ledger.settle()`, `docs/notes.md` and `README.txt`.', '',
   ].join('\n');
-  assert.deepEqual(drift(resolve(doc), 'drift_unresolved_mention'), []);
+  assert.deepEqual(drift(resolve(doc), 'unresolved_code_mention'), []);
 });
 
 test('a class that extends another is no receiver: its members may be inherited', () => {
   const code = ledgerSource();
   code.nodes[1] = codeNode('code:src/ledger.ts#Ledger', 'class', 'export class Ledger extends BaseService', ['exported']);
-  assert.deepEqual(drift(resolve('# Guide\n\nCall `Ledger.start()`.\n', code), 'drift_unresolved_mention'), []);
+  assert.deepEqual(drift(resolve('# Guide\n\nCall `Ledger.start()`.\n', code), 'unresolved_code_mention'), []);
 });
 
 test('signatureParameters reads TypeScript, JavaScript and Python signatures; a cut signature is unknown', () => {
