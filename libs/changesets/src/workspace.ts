@@ -56,7 +56,7 @@ interface BaseFile {
 function parseBytes(p: string, bytes: Uint8Array, descriptor: Descriptor): { text: string; parse: ContentParse; undecodable: boolean } {
   const decoded = decodeSourceText(bytes, p);
   if (!decoded.ok) {
-    return { text: Buffer.from(bytes).toString('utf8'), parse: { nodes: [], edges: [], links: [], issues: [invalidEncodingIssue(p, decoded)] }, undecodable: true };
+    return { text: Buffer.from(bytes).toString('utf8'), parse: { nodes: [], edges: [], links: [], issues: [invalidEncodingIssue(p, decoded)], reviews: [] }, undecodable: true };
   }
   return { text: decoded.text, parse: parseContentSource({ path: p, text: decoded.text, descriptor }), undecodable: false };
 }

@@ -19,3 +19,8 @@ export { appendAll } from './arrays.js';
 export { mergeLinkOutputs } from './link-merge.js';
 export { collectCodeText, MAX_CODE_TEXT_CHARS, MAX_CODE_LINE_CHARS, type NodeCodeText, type CodeTextOptions } from './code-text.js';
 export { ApiTable, MAX_API_NAMES } from './api-table.js';
+export type { EdgeReview, ReviewStamp, NodeReviewHash, ReviewState } from './model.js';
+export {
+  REVIEW_HASH_CHARS, REVIEW_HASH_PATTERN, reviewHash, documentReviewHash, codeReviewText, codeReviewHashes, nodeReviewHash, reviewState,
+  parseStampComment, formatStampComment, type StampPair,
+} from './review.js';
