@@ -582,6 +582,10 @@ export interface DocforgeBacklinksOutput1 {
               }
             ];
       };
+      /**
+       * Review state (issue 32) of this edge: on stamped edges and edges a document declares or derives.
+       */
+      review_state?: 'reviewed' | 'suspect' | 'unreviewed';
       [k: string]: unknown;
     }[];
     truncated: boolean;
@@ -658,6 +662,10 @@ export interface DocforgeDependenciesOutput1 {
        * @minItems 1
        */
       relations: [string, ...string[]];
+      /**
+       * Review state (issue 32) of the edge named by via and relation, when stamped or declared by a document.
+       */
+      review_state?: 'reviewed' | 'suspect' | 'unreviewed';
       [k: string]: unknown;
     }[];
     truncated: boolean;
@@ -1057,6 +1065,9 @@ export interface DocforgeGetNodeOutput1 {
       id: string;
       [k: string]: unknown;
     };
+    /**
+     * outgoing and incoming edges; review_state (reviewed, suspect, unreviewed; issue 32) on stamped edges and edges a document declares or derives.
+     */
     edges: {
       [k: string]: unknown;
     };

@@ -1398,7 +1398,7 @@ return errors === 0;
 }
 
 export const validate_docforge_backlinks_output = validate89;
-const schema30 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_backlinks.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"Id of the linking node (the edge's source)."},"relation":{"type":"string","description":"Stored relation of this incoming edge; a node linking by several relations appears once per relation. Items are ordered by relation, then id."},"mention":{"type":"object","description":"Present when the edge is derived from mentions: the linking document names this node in inline code spans or link texts, in these sections (at most 8).","required":["sections"],"properties":{"sections":{"type":"array","maxItems":8,"items":{"type":"object","required":["slug","title","line"],"properties":{"slug":{"type":["string","null"]},"title":{"type":["string","null"]},"line":{"type":"integer","minimum":0}},"additionalProperties":false}}},"additionalProperties":false}}},"description":"Incoming edges of node_id, one item per edge, ordered by (relation, id)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page (pass it as cursor with the same node_id and relations); null on the last page. Stale after the index generation changes (stale_cursor)."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+const schema30 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_backlinks.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"Id of the linking node (the edge's source)."},"relation":{"type":"string","description":"Stored relation of this incoming edge; a node linking by several relations appears once per relation. Items are ordered by relation, then id."},"mention":{"type":"object","description":"Present when the edge is derived from mentions: the linking document names this node in inline code spans or link texts, in these sections (at most 8).","required":["sections"],"properties":{"sections":{"type":"array","maxItems":8,"items":{"type":"object","required":["slug","title","line"],"properties":{"slug":{"type":["string","null"]},"title":{"type":["string","null"]},"line":{"type":"integer","minimum":0}},"additionalProperties":false}}},"additionalProperties":false},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of this edge: on stamped edges and edges a document declares or derives."}}},"description":"Incoming edges of node_id, one item per edge, ordered by (relation, id)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page (pass it as cursor with the same node_id and relations); null on the last page. Stale after the index generation changes (stale_cursor)."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_backlinks.output.schema.json" */;
@@ -1478,6 +1478,10 @@ if(data10 < 0 || isNaN(data10)) (vErrors ??= []).push({instancePath:instancePath
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention",schemaPath:"#/properties/result/properties/items/items/properties/mention/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
+if(data2.review_state !== undefined){
+let data11 = data2.review_state;
+if(!(((data11 === "reviewed") || (data11 === "suspect")) || (data11 === "unreviewed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/review_state",schemaPath:"#/properties/result/properties/items/items/properties/review_state/enum",keyword:"enum",params:{allowedValues: schema30.properties.result.properties.items.items.properties.review_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
@@ -1490,38 +1494,38 @@ if(data0.truncated !== undefined){
 if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.limit !== undefined){
-let data12 = data0.limit;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data13 = data0.limit;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.node_id !== undefined){
 if(typeof data0.node_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.next_cursor !== undefined){
-let data14 = data0.next_cursor;
-if((typeof data14 !== "string") && (data14 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema30.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+let data15 = data0.next_cursor;
+if((typeof data15 !== "string") && (data15 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema30.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.oversized_items !== undefined){
-let data15 = data0.oversized_items;
-if(Array.isArray(data15)){
-const len2 = data15.length;
+let data16 = data0.oversized_items;
+if(Array.isArray(data16)){
+const len2 = data16.length;
 for(let i2=0; i2<len2; i2++){
-let data16 = data15[i2];
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+let data17 = data16[i2];
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 for(const prop4 of schema30.properties.result.properties.oversized_items.items.required){
-if(data16[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+if(data17[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
-for(const key2 in data16){
+for(const key2 in data17){
 if(!((key2 === "id") || (key2 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
-if(data16.id !== undefined){
-let data17 = data16.id;
-if((typeof data17 !== "string") && (data17 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema30.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data17.id !== undefined){
+let data18 = data17.id;
+if((typeof data18 !== "string") && (data18 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema30.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data16.chars !== undefined){
-let data18 = data16.chars;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data18 == "number"){
-if(data18 < 0 || isNaN(data18)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data17.chars !== undefined){
+let data19 = data17.chars;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data19 == "number"){
+if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
@@ -1647,7 +1651,7 @@ return errors === 0;
 }
 
 export const validate_docforge_dependencies_output = validate98;
-const schema34 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unresolved_calls":{"type":"integer","minimum":0,"description":"When the start node is a code node: its call sites that the adapter's linker could not prove a target for; they have no calls edge among the items (counted, never guessed)."}}}}};
+const schema34 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of the edge named by via and relation, when stamped or declared by a document."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unresolved_calls":{"type":"integer","minimum":0,"description":"When the start node is a code node: its call sites that the adapter's linker could not prove a target for; they have no calls edge among the items (counted, never guessed)."}}}}};
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json" */;
@@ -1713,6 +1717,10 @@ indices0[item0] = i2;
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
+if(data2.review_state !== undefined){
+let data9 = data2.review_state;
+if(!(((data9 === "reviewed") || (data9 === "suspect")) || (data9 === "unreviewed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/review_state",schemaPath:"#/properties/result/properties/items/items/properties/review_state/enum",keyword:"enum",params:{allowedValues: schema34.properties.result.properties.items.items.properties.review_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
@@ -1725,50 +1733,50 @@ if(data0.truncated !== undefined){
 if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.limit !== undefined){
-let data10 = data0.limit;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data11 = data0.limit;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.node_id !== undefined){
 if(typeof data0.node_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.depth !== undefined){
-let data12 = data0.depth;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/depth",schemaPath:"#/properties/result/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data13 = data0.depth;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/result/depth",schemaPath:"#/properties/result/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.truncation_reason !== undefined){
-let data13 = data0.truncation_reason;
-if(!(((data13 === "result_limit") || (data13 === "edge_budget")) || (data13 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema34.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+let data14 = data0.truncation_reason;
+if(!(((data14 === "result_limit") || (data14 === "edge_budget")) || (data14 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema34.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.examined_edges !== undefined){
-let data14 = data0.examined_edges;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data15 = data0.examined_edges;
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.edge_budget !== undefined){
-let data15 = data0.edge_budget;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data16 = data0.edge_budget;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))) (vErrors ??= []).push({instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.oversized_items !== undefined){
-let data16 = data0.oversized_items;
-if(Array.isArray(data16)){
-const len2 = data16.length;
+let data17 = data0.oversized_items;
+if(Array.isArray(data17)){
+const len2 = data17.length;
 for(let i3=0; i3<len2; i3++){
-let data17 = data16[i3];
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+let data18 = data17[i3];
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 for(const prop2 of schema34.properties.result.properties.oversized_items.items.required){
-if(data17[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
+if(data18[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
-for(const key0 in data17){
+for(const key0 in data18){
 if(!((key0 === "id") || (key0 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
-if(data17.id !== undefined){
-let data18 = data17.id;
-if((typeof data18 !== "string") && (data18 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema34.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data18.id !== undefined){
+let data19 = data18.id;
+if((typeof data19 !== "string") && (data19 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema34.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data17.chars !== undefined){
-let data19 = data17.chars;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data19 == "number"){
-if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data18.chars !== undefined){
+let data20 = data18.chars;
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data20 == "number"){
+if(data20 < 0 || isNaN(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
@@ -1780,10 +1788,10 @@ if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath
 }
 }
 if(data0.unresolved_calls !== undefined){
-let data20 = data0.unresolved_calls;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data20 == "number"){
-if(data20 < 0 || isNaN(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data21 = data0.unresolved_calls;
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data21 == "number"){
+if(data21 < 0 || isNaN(data21)) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
@@ -3323,7 +3331,7 @@ return errors === 0;
 }
 
 export const validate_docforge_get_node_output = validate118;
-const schema43 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_node.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["node","edges"],"properties":{"node":{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}},"edges":{"type":"object"},"body_truncated":{"type":"boolean"},"body_total_chars":{"type":"integer"},"body_offset":{"type":"integer"},"next_body_offset":{"type":["integer","null"]},"section":{"type":["object","null"]},"anchors_total":{"type":"integer","minimum":0,"description":"Anchors (sections) the node has; node.anchors lists at most the first 200 (section finds any slug)."},"anchors_truncated":{"type":"boolean","description":"Whether node.anchors was cut to its first 200 entries."},"tags_total":{"type":"integer","minimum":0,"description":"Tags the node has; node.tags lists at most the first 200."},"tags_truncated":{"type":"boolean","description":"Whether node.tags was cut to its first 200 entries."},"title_truncated":{"type":"boolean","description":"Whether node.title was cut to its first 2000 characters (ending in U+2026)."},"unresolved_calls":{"type":"integer","minimum":0,"description":"For a code node (origin code): its call sites that the adapter's linker could not prove a target for; they have no calls edge (counted, never guessed). 0 when every call site resolved."}}}}};
+const schema43 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_node.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["node","edges"],"properties":{"node":{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}},"edges":{"type":"object","description":"outgoing and incoming edges; review_state (reviewed, suspect, unreviewed; issue 32) on stamped edges and edges a document declares or derives."},"body_truncated":{"type":"boolean"},"body_total_chars":{"type":"integer"},"body_offset":{"type":"integer"},"next_body_offset":{"type":["integer","null"]},"section":{"type":["object","null"]},"anchors_total":{"type":"integer","minimum":0,"description":"Anchors (sections) the node has; node.anchors lists at most the first 200 (section finds any slug)."},"anchors_truncated":{"type":"boolean","description":"Whether node.anchors was cut to its first 200 entries."},"tags_total":{"type":"integer","minimum":0,"description":"Tags the node has; node.tags lists at most the first 200."},"tags_truncated":{"type":"boolean","description":"Whether node.tags was cut to its first 200 entries."},"title_truncated":{"type":"boolean","description":"Whether node.title was cut to its first 2000 characters (ending in U+2026)."},"unresolved_calls":{"type":"integer","minimum":0,"description":"For a code node (origin code): its call sites that the adapter's linker could not prove a target for; they have no calls edge (counted, never guessed). 0 when every call site resolved."}}}}};
 
 function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_node.output.schema.json" */;
