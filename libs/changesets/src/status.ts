@@ -47,7 +47,7 @@ export function deriveStaleness(doc: ChangesetDocument, view: ProjectView): Stal
   const nodeIds: string[] = [];
   for (const op of doc.operations) {
     if (op.op === 'node_create' || op.expected_content_hash === undefined) continue;
-    const id = op.op === 'relationship_update' ? op.source_id : op.node_id;
+    const id = op.op === 'relationship_update' || op.op === 'link_review' ? op.source_id : op.node_id;
     if (view.node(id)?.content_hash !== op.expected_content_hash && !nodeIds.includes(id)) nodeIds.push(id);
   }
   for (const id of vanishedCodeTargets(doc, view)) if (!nodeIds.includes(id)) nodeIds.push(id);

@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export type Operation = Operation1 & Operation2;
-export type Operation1 = OpNodeCreate | OpNodeUpdate | OpNodeMove | OpRelationshipUpdate | OpNodeDelete;
+export type Operation1 = OpNodeCreate | OpNodeUpdate | OpNodeMove | OpRelationshipUpdate | OpNodeDelete | OpLinkReview;
 export type NodeId = string;
 export type Label = string;
 /**
@@ -174,8 +174,30 @@ export interface OpNodeDelete {
   node_id: NodeId;
   expected_content_hash?: Hex64;
 }
+export interface OpLinkReview {
+  op: 'link_review';
+  source_id: NodeId;
+  expected_content_hash?: Hex64;
+  /**
+   * @minItems 1
+   * @maxItems 1000
+   */
+  reviews: [ReviewRef, ...ReviewRef[]];
+}
+export interface ReviewRef {
+  relation: RelationName;
+  target_id: NodeId;
+  /**
+   * Anchor slug of the section whose documents edge is reviewed (a mention-derived edge); omitted for the whole relation.
+   */
+  section?: string;
+  /**
+   * The target's review hash being confirmed; omitted: the current one, captured when registering.
+   */
+  hash?: string;
+}
 export interface Operation2 {
-  op: 'node_create' | 'node_update' | 'node_move' | 'relationship_update' | 'node_delete';
+  op: 'node_create' | 'node_update' | 'node_move' | 'relationship_update' | 'node_delete' | 'link_review';
   [k: string]: unknown;
 }
 export interface Finding {
