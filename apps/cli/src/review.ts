@@ -9,7 +9,7 @@
  */
 import { createInterface } from 'node:readline';
 import type { Logger } from 'pino';
-import { applyChangeset, changeEntries, loadCanonicalApplier, registerChangeset, type ReviewRef } from '@docforge/changesets';
+import { applyChangeset, changeEntries, loadCanonicalApplier, registerChangeset, type LinkReviewOp, type ReviewRef } from '@docforge/changesets';
 import { accessIdProblem, toDocforgeError } from '@docforge/core';
 import type { IndexReader } from '@docforge/store';
 import { printChange, withProposals } from './changeset.js';
@@ -31,9 +31,12 @@ export interface ReviewCommandOptions {
 /** Most relations one review stamps (the operation's `reviews` bound). */
 const MAX_REVIEWS = 1000;
 
+/** A relation to stamp and the section it is stamped for (null: the whole relation). */
+type Selected = ReviewRef & { section: string | null };
+
 /** The reviews of `nodeId`'s outgoing relations the options select: not yet reviewed, or every one to `--target`. */
-function reviewsOf(reader: IndexReader, nodeId: string, options: ReviewCommandOptions): ReviewRef[] {
-  const reviews: ReviewRef[] = [];
+function reviewsOf(reader: IndexReader, nodeId: string, options: ReviewCommandOptions): Selected[] {
+  const reviews: Selected[] = [];
   // A plain page's link is stamped in the section that holds it (its stamp comment covers that section).
   const node = reader.getNode(nodeId);
   const sectionAt = (line: number): string | null => {
@@ -48,11 +51,17 @@ function reviewsOf(reader: IndexReader, nodeId: string, options: ReviewCommandOp
     if (review === null || (options.target === null && review.state === 'reviewed')) continue;
     const sections = edge.relation === 'documents' ? reader.edgeMention(edge.source_id, edge.relation, edge.target_id) : null;
     const slugs = sections?.map((s) => s.slug).filter((s): s is string => s !== null) ?? [];
-    const linked = slugs.length === 0 ? sectionAt(edge.line) : null;
-    if (slugs.length === 0) reviews.push({ relation: edge.relation, target_id: edge.target_id, ...(linked === null ? {} : { section: linked }) });
+    if (slugs.length === 0) reviews.push({ relation: edge.relation, target_id: edge.target_id, section: sectionAt(edge.line) });
     for (const section of slugs) reviews.push({ relation: edge.relation, target_id: edge.target_id, section });
   }
   return reviews.slice(0, MAX_REVIEWS);
+}
+
+/** One `link_review` operation per section (the operation's `section`), in first-seen order. */
+function operationsOf(nodeId: string, selected: readonly Selected[]): LinkReviewOp[] {
+  const bySection = new Map<string | null, ReviewRef[]>();
+  for (const { section, ...link } of selected) bySection.set(section, [...(bySection.get(section) ?? []), link]);
+  return [...bySection].map(([section, links]) => ({ op: 'link_review', source_id: nodeId, ...(section === null ? {} : { section }), links }));
 }
 
 /** Asks on the terminal (or reads one line of piped input) whether to apply; true only for `y` or `yes`. */
@@ -102,7 +111,7 @@ export async function runReview(root: string, args: readonly string[], options: 
       print(`${terminalSafe(nodeId)}: no relation to review${options.target === null ? ' (every one is reviewed)' : ` to ${terminalSafe(options.target)}`}`);
       return 0;
     }
-    const registered = await registerChangeset(store, view, options.writer!, [{ op: 'link_review', source_id: nodeId, reviews }], 'registered');
+    const registered = await registerChangeset(store, view, options.writer!, operationsOf(nodeId, reviews), 'registered');
     const doc = registered.doc;
     const changes = changeEntries(registered.evaluation?.projection.outcomes ?? []);
     if (options.json) printRaw(JSON.stringify({ changeset_id: doc.id, changeset_sha256: doc.changeset_sha256, status: doc.status, operations: doc.operations, changes, findings: doc.findings }, null, 2));

@@ -320,7 +320,7 @@ function confinedLanding(run: ProjectionRun, step: OperationStep): string | null
 function bindContentHash(run: ProjectionRun, step: OperationStep): Operation {
   const { op, id, refuse } = step;
   let copy: Operation = structuredClone(op);
-  if (op.op !== 'node_create' && !run.touchedBefore.has(id)) {
+  if (op.op !== 'node_create' && op.op !== 'link_review' && !run.touchedBefore.has(id)) {
     const canonical = run.ws.view.node(id);
     const given = (op as { expected_content_hash?: string }).expected_content_hash;
     if (canonical !== null && given === undefined && run.options.registering) {
@@ -392,7 +392,7 @@ function operationEdits(ws: Workspace, step: OperationStep, admission: Admission
     case 'link_review':
       // A review of a relation that is not there, or of no current hash, was refused when bound.
       if (out.refusal !== null) return null;
-      return [{ path: located!.path, result: reviewLinksText(located!.node, ws.text(located!.path)!, op.reviews as { relation: string; target_id: string; section?: string; hash: string }[]) }];
+      return [{ path: located!.path, result: reviewLinksText(located!.node, ws.text(located!.path)!, op.links.map((l) => ({ ...l, hash: l.hash!, ...(op.section === undefined ? {} : { section: op.section }) }))) }];
     case 'node_move': {
       if (landing === located!.path) {
         refuse('move_to_same_path', `node ${id} is already in ${landing}`, 'fix_path', landing);

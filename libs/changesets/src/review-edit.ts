@@ -17,8 +17,8 @@ import type { ProjectView } from './workspace.js';
 
 type Table = Record<string, unknown>;
 
-/** A review with its hash decided (the operation as stored). */
-type BoundReview = ReviewRef & { hash: string };
+/** A review with its hash decided (the operation as stored) and the section it covers. */
+type BoundReview = ReviewRef & { hash: string; section?: string };
 
 /** The `[[reviews]]` entries of a front matter table with the reviews set (replaced by relation, target and section, else appended). */
 function setReviewEntries(table: Table, reviews: readonly BoundReview[]): void {
@@ -102,7 +102,7 @@ export function reviewLinksText(node: GraphNode, text: string, reviews: readonly
  * Returns the operation as stored; refusals go to `refuse` (an error finding).
  */
 export function bindReviews(view: ProjectView, op: LinkReviewOp, registering: boolean, refuse: (code: string, message: string) => void): LinkReviewOp {
-  const reviews = op.reviews.map((review) => {
+  const links = op.links.map((review) => {
     const target = review.target_id.normalize('NFC');
     if (view.hasEdge !== undefined && !view.hasEdge(op.source_id.normalize('NFC'), review.relation, target)) {
       refuse('relation_not_found', `${op.source_id} has no ${review.relation} relation to ${target} in the synchronized graph: there is nothing to review`);
@@ -117,6 +117,6 @@ export function bindReviews(view: ProjectView, op: LinkReviewOp, registering: bo
     if (review.hash !== current) refuse('review_hash_mismatch', `${target} has review hash ${current}, not the reviewed ${review.hash}: it changed since the review; review it again`);
     return review;
   });
-  if (!registering && reviews.some((r) => r.hash === undefined)) refuse('review_hash_missing', `${op.source_id}: a stored link_review names every hash`);
-  return { ...op, reviews };
+  if (!registering && links.some((r) => r.hash === undefined)) refuse('review_hash_missing', `${op.source_id}: a stored link_review names every hash`);
+  return { ...op, links };
 }

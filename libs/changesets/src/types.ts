@@ -68,20 +68,24 @@ export interface NodeDeleteOp {
   expected_content_hash?: string;
 }
 
-/** One relation a `link_review` stamps: relation, target, the section of a mention-derived edge, the target's review hash (captured when omitted). */
+/** One relation a `link_review` stamps: relation, target and the target's review hash (captured when omitted). */
 export interface ReviewRef {
   relation: string;
   target_id: string;
-  section?: string;
   hash?: string;
 }
 
-/** `link_review` (issue 32): review stamps of relations of one source node. */
+/**
+ * `link_review` (issue 32): review stamps of relations of one source node, of the section `section`
+ * (its mention-derived `documents` edges, or the links of a plain page's section) when given. Its
+ * binding is the review hash of each target, not the source's content hash (the source file's
+ * captured hash makes a changed source stale, as for every operation).
+ */
 export interface LinkReviewOp {
   op: 'link_review';
   source_id: string;
-  expected_content_hash?: string;
-  reviews: ReviewRef[];
+  section?: string;
+  links: ReviewRef[];
 }
 
 /** One changeset operation. */

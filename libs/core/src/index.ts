@@ -21,6 +21,6 @@ export { collectCodeText, MAX_CODE_TEXT_CHARS, MAX_CODE_LINE_CHARS, type NodeCod
 export { ApiTable, MAX_API_NAMES } from './api-table.js';
 export type { EdgeReview, ReviewStamp, NodeReviewHash, ReviewState } from './model.js';
 export {
-  REVIEW_HASH_CHARS, REVIEW_HASH_PATTERN, reviewHash, documentReviewHash, codeReviewText, codeReviewHashes, nodeReviewHash, reviewState,
+  REVIEW_HASH_CHARS, REVIEW_HASH_PATTERN, reviewHash, documentReviewHash, withoutStampComments, codeReviewText, codeReviewHashes, nodeReviewHash, reviewState,
   parseStampComment, formatStampComment, type StampPair,
 } from './review.js';

@@ -31,8 +31,15 @@ const STAMP_COMMENT_LINES = /^[ \t]*<!--[ \t]*docforge-reviewed:.*?-->[ \t]*(?:\
  * written into a plain Markdown page never makes the links to that page suspect.
  */
 export function documentReviewHash(node: Pick<GraphNode, 'title' | 'body'>): string {
-  const body = node.body.includes('docforge-reviewed:') ? node.body.replace(STAMP_COMMENT_LINES, '') : node.body;
-  return reviewHash(`${node.title}\n${body}`);
+  return reviewHash(`${node.title}\n${withoutStampComments(node.body)}`);
+}
+
+/**
+ * Markdown text without its stamp comment lines: what the review hash reads, and what DocForge's
+ * renderer renders (libs/render), so a stamped page renders exactly as before the stamp.
+ */
+export function withoutStampComments(text: string): string {
+  return text.includes('docforge-reviewed:') ? text.replace(STAMP_COMMENT_LINES, '') : text;
 }
 
 /** A code declaration's review text: its source text with every run of whitespace collapsed to one space, trimmed. */

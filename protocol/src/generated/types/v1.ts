@@ -168,6 +168,7 @@ export interface OpRelationshipUpdate2 {
 export interface RelationRef {
   relation: RelationName;
   target_id: NodeId;
+  hash?: string;
 }
 export interface OpNodeDelete {
   op: 'node_delete';
@@ -177,24 +178,11 @@ export interface OpNodeDelete {
 export interface OpLinkReview {
   op: 'link_review';
   source_id: NodeId;
-  expected_content_hash?: Hex64;
+  section?: Label;
   /**
-   * @minItems 1
    * @maxItems 1000
    */
-  reviews: [ReviewRef, ...ReviewRef[]];
-}
-export interface ReviewRef {
-  relation: RelationName;
-  target_id: NodeId;
-  /**
-   * Anchor slug of the section whose documents edge is reviewed (a mention-derived edge); omitted for the whole relation.
-   */
-  section?: string;
-  /**
-   * The target's review hash being confirmed; omitted: the current one, captured when registering.
-   */
-  hash?: string;
+  links: RelationRef[];
 }
 export interface Operation2 {
   op: 'node_create' | 'node_update' | 'node_move' | 'relationship_update' | 'node_delete' | 'link_review';
