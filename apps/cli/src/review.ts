@@ -3,13 +3,13 @@
  * (issue 32 item 1): stamps the relations of one document with their targets' current review hashes
  * through a changeset. It registers one `link_review` changeset as writer W (the writer's proposal
  * policy applies), prints its diff and hash, and applies exactly that hash with applier A only
- * after confirmation (a `y` line on standard input) or `--yes`. Without a target, the relations
+ * after confirmation (a `y` line on standard input) or `--yes`; a declined changeset is abandoned. Without a target, the relations
  * that are not reviewed (suspect or unreviewed) are stamped; a mention-derived `documents` edge
  * gets one stamp per section that names the target.
  */
 import { createInterface } from 'node:readline';
 import type { Logger } from 'pino';
-import { applyChangeset, changeEntries, loadCanonicalApplier, registerChangeset, type LinkReviewOp, type ReviewRef } from '@docforge/changesets';
+import { abandonChangeset, applyChangeset, changeEntries, loadCanonicalApplier, registerChangeset, type LinkReviewOp, type ReviewRef } from '@docforge/changesets';
 import { accessIdProblem, toDocforgeError } from '@docforge/core';
 import type { IndexReader } from '@docforge/store';
 import { printChange, withProposals } from './changeset.js';
@@ -125,7 +125,9 @@ export async function runReview(root: string, args: readonly string[], options: 
       return 1;
     }
     if (!options.yes && !(await confirmed(`apply changeset ${doc.id} with sha256 ${doc.changeset_sha256}? [y/N] `))) {
-      errorLine(`docforge: not applied; apply it later with docforge changeset apply ${doc.id} --sha256 ${doc.changeset_sha256} --canonical-applier ${options.canonicalApplier}`);
+      // A declined review is abandoned (with its audit receipt), so it never blocks a later one as a conflict.
+      await abandonChangeset(store, options.writer!, doc.id, 'declined at docforge review');
+      errorLine(`docforge: not applied; changeset ${doc.id} abandoned`);
       return 1;
     }
     const applier = await loadCanonicalApplier(view.descriptor);

@@ -83,12 +83,44 @@ function stampComments(node: GraphNode, text: string, reviews: readonly BoundRev
   return okEdit(bom + lines.join('\n'));
 }
 
+/** A TOML basic string (JSON's escapes are TOML's for the characters ids and slugs hold). */
+function tomlString(value: string): string {
+  return JSON.stringify(value);
+}
+
 /**
- * `link_review`: the source node's text with the reviews stamped (see the module comment).
+ * The first stamps of a `+++` front matter block without any: `[[reviews]]` tables appended at
+ * the end of the block, as a person writes them (the span editor would write an inline array);
+ * null when the block already holds reviews or is not found (then the span editor edits it).
+ */
+function appendReviewTables(text: string, reviews: readonly BoundReview[]): string | null {
+  const bom = text.startsWith('\ufeff') ? '\ufeff' : '';
+  const lines = text.slice(bom.length).split('\n');
+  if (lines[0]?.replace(/\r$/, '') !== '+++') return null;
+  const close = lines.findIndex((l, i) => i > 0 && l.replace(/\r$/, '') === '+++');
+  if (close < 0 || lines.slice(1, close).some((l) => /^\s*(\[\[\s*reviews\s*\]\]|reviews\s*=)/.test(l))) return null;
+  const cr = lines[0]!.endsWith('\r') ? '\r' : '';
+  const added: string[] = [];
+  for (const r of reviews) {
+    added.push('', '[[reviews]]', `relation = ${tomlString(r.relation)}`, `target = ${tomlString(r.target_id)}`, `hash = ${tomlString(r.hash)}`);
+    if (r.section !== undefined) added.push(`section = ${tomlString(r.section)}`);
+  }
+  // No blank line doubled: the block's last line may already be blank.
+  if (close > 1 && lines[close - 1]!.replace(/\r$/, '') === '') added.shift();
+  lines.splice(close, 0, ...added.map((l) => l + cr));
+  return bom + lines.join('\n');
+}
+
+/**
+ * `link_review`: the source node's text with the reviews stamped (see the module comment). The
+ * projection reads the result back with the canonical loader, so a text that does not mean these
+ * stamps is never approved.
  * @param reviews the reviews with their hashes (bound at registration)
  */
 export function reviewLinksText(node: GraphNode, text: string, reviews: readonly BoundReview[]): EditResult {
   if (node.origin === 'markdown') return stampComments(node, text, reviews);
+  const appended = node.origin === 'document' ? appendReviewTables(text, reviews) : null;
+  if (appended !== null) return okEdit(appended);
   return editFields(node, text, (table) => {
     setReviewEntries(table, reviews);
     return [];
