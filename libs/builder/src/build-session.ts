@@ -81,11 +81,11 @@ export class BuildSession implements SessionContext {
       const written = await writeStep(this, setup, current, linked.linked, resolved);
       if (isRetry(written)) return this.retry(written);
       if ('unchanged' in written) {
-        recordBaseline(this.layout, resolved.reviewBaseline ?? null);
+        recordBaseline(this.layout, resolved.reviewBaseline ?? null, this.caches.reviewBaseline);
         return { outcome: written.unchanged, retry: null };
       }
       const published = await publishStep(this, setup, current, resolved, written);
-      recordBaseline(this.layout, resolved.reviewBaseline ?? null);
+      recordBaseline(this.layout, resolved.reviewBaseline ?? null, this.caches.reviewBaseline);
       rememberStep(this, setup, current, linked.linked, { ...resolved, graph: written.graph }, written, published.publication, published.receiptSide);
       return { outcome: this.finish(published.publication, written.graph, resolved, published.adopted), retry: null };
     } catch (error) {
@@ -238,7 +238,7 @@ export class BuildSession implements SessionContext {
     const graph = { ...resolved, ...extendGraph(resolved, linked.capabilities, adapterOutput) };
     appendAll(issues, vocabularyCaseIssues(graph.nodes, setup.descriptor));
     // Suspect links and unreviewed drift (issue 32): against the review hashes of this graph.
-    const reviews = reviewFindings(graph, current, this.layout);
+    const reviews = reviewFindings(graph, current, this.layout, this.caches.reviewBaseline);
     appendAll(issues, reviews.issues);
     let logicSteps = 0;
     for (const source of current.values()) logicSteps += source.logic_count ?? source.logic_steps.length;

@@ -64,7 +64,7 @@ export interface Resolved {
   /** What the linkers read and resolution probed (build-dependencies.ts). */
   dependencies: DependencyRecorder;
   /** The review baseline to record once published (build-reviews.ts; null: unchanged). */
-  reviewBaseline?: string | null;
+  reviewBaseline?: ReadonlyMap<string, string> | null;
 }
 
 /** The write step's answer: the new file, its parse rows for the parse cache, and the maps written. */
