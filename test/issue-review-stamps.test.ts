@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { renderMarkdown } from '@docforge/render';
-import { useServer, type Json, type Server } from './helpers/server.js';
+import { expectError, useServer, type Json, type Server } from './helpers/server.js';
 import { CLI_ENTRY, REPO_ROOT } from './helpers/paths.js';
 import { exampleProjectCopy, tempDir } from './helpers/projects.js';
 
@@ -106,6 +106,15 @@ describe('review stamps on a copy of examples/ (front matter)', async () => {
     assert.match(text, /title = "Retry helper \(reviewed\)"/);
     assert.match(text, /\[\[reviews\]\]\nrelation = "defines"/);
     assert.deepEqual(await findings(s, 'suspect_link'), []);
+  });
+
+  test('bad review input is refused and stores nothing', async () => {
+    const listed = async (): Promise<number> => ((await s.call('docforge_list_changesets', { history: true })).result!.items as Json[]).length;
+    const before = await listed();
+    await expectError(s.call('docforge_register_changes', { operations: [{ op: 'link_review', source_id: 'CMP-RETRY', links: [{ relation: 'calls', target_id: FN }] }] }), 'changeset_invalid');
+    await expectError(s.call('docforge_register_changes', { operations: [{ op: 'link_review', source_id: 'CMP-RETRY', links: [{ relation: 'defines', target_id: FN, hash: '0123456789abcdef' }] }] }), 'changeset_invalid');
+    await expectError(s.call('docforge_register_changes', { operations: [{ op: 'relationship_update', source_id: 'CMP-RETRY', add: [{ relation: 'relates_to', target_id: 'REQ-PLT-001', hash: '0123456789abcdef' }] }] }), 'changeset_invalid');
+    assert.equal(await listed(), before);
   });
 
   test('a stamp naming no relation is a review_stamp_unmatched finding at its line', async () => {

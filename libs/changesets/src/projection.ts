@@ -164,6 +164,10 @@ export function projectOperations(ws: Workspace, operations: readonly Operation[
       captured.push(structuredClone(op));
       return;
     }
+    // relation_ref's `hash` belongs to link_review (issue 32): never ignored in a relationship_update.
+    if (op.op === 'relationship_update' && [...(op.add ?? []), ...(op.remove ?? [])].some((r) => (r as { hash?: string }).hash !== undefined)) {
+      reviewRefusal(run, step)('hash_not_allowed', 'a relationship_update names no review hash; stamp links with link_review');
+    }
     const bound = bindContentHash(run, step);
     captured.push(bound.op === 'link_review' ? bindReviews(ws.view, bound, options.registering, reviewRefusal(run, step)) : bound);
     if (bound.op === 'link_review') step.op = captured.at(-1)!;
