@@ -34,7 +34,8 @@ export interface ChangesetCommandOptions {
   testFaults?: TestFaults;
 }
 
-async function withProposals<T>(root: string, logger: Logger, faults: TestFaults | undefined, fn: (view: ProjectView, store: ChangesetStore, sync: SyncReport, manager: IndexManager) => T | Promise<T>, noAst = false): Promise<T> {
+/** Runs `fn` with the synchronized project's proposal view and store (also `docforge review`), closing the index after. */
+export async function withProposals<T>(root: string, logger: Logger, faults: TestFaults | undefined, fn: (view: ProjectView, store: ChangesetStore, sync: SyncReport, manager: IndexManager) => T | Promise<T>, noAst = false): Promise<T> {
   const manager = new IndexManager({ root, noAst, onWarning: (message, details) => logger.warn(details, message) });
   try {
     const sync = await manager.sync();
@@ -65,7 +66,7 @@ const TEXT_FIELDS: readonly AuthoredNodeField[] = ['id', 'title', ...AUTHORED_NO
  * declared relations, then the unified diff of every source file it rewrites (the body's changes
  * are inside those; the complete entry with `body_diff` is `--json`).
  */
-function printChange(c: ChangeEntry, color: boolean): void {
+export function printChange(c: ChangeEntry, color: boolean): void {
   const target = c.projected ? (c.after_path ?? '(deleted)') : `(not projected: ${c.refusal?.code ?? 'refused'}: ${c.refusal?.message ?? ''})`;
   print(`[${c.index}] ${c.op} ${c.node_id ?? ''}  ${c.before_path ?? '(new)'} -> ${target}`);
   if (!c.projected) return;
@@ -143,7 +144,7 @@ function showChangeset(root: string, id: string, options: ChangesetCommandOption
       print(`${doc.id}  ${summary.status}${summary.stale ? ` (${summary.stale.reason})` : ''}  writer ${doc.writer}`);
       print(`  sha256 ${doc.changeset_sha256}`);
       print(`  base   ${doc.base}`);
-      doc.operations.forEach((op, i) => print(`  [${i}] ${op.op} ${op.op === 'node_create' ? `${op.node.id} -> ${op.path}` : op.op === 'relationship_update' ? op.source_id : op.op === 'node_move' ? `${op.node_id} -> ${op.new_path}` : op.node_id}`));
+      doc.operations.forEach((op, i) => print(`  [${i}] ${op.op} ${op.op === 'node_create' ? `${op.node.id} -> ${op.path}` : op.op === 'relationship_update' || op.op === 'link_review' ? op.source_id : op.op === 'node_move' ? `${op.node_id} -> ${op.new_path}` : op.node_id}`));
       for (const r of doc.receipts) print(`  ${r.at} ${r.event} by ${r.writer}`);
     }
     return 0;

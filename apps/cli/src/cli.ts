@@ -50,6 +50,10 @@ Commands:
   changeset apply ID --sha256 H --canonical-applier W [--no-ast]
                           apply a reviewed changeset to the canonical files (exact hash; the
                           project must supply a canonical applier), then refresh the index
+  review ID --writer W --canonical-applier A [--target T] [--relations R1,R2] [--yes]
+                          stamp the links of document ID with their targets' review hashes (those not
+                          reviewed, or every one to T): registers a link_review changeset, prints its
+                          diff and hash, applies that hash after confirmation (y on stdin) or --yes
   render [VIEW]           render declared views ([[views]]) to their output files, with receipts
   render --status [VIEW] [--deep]
                           render status per view: current, stale or unverified (exit 1 unless all
@@ -126,6 +130,8 @@ function parseCommandLine(argv: string[]) {
         sha256: { type: 'string' },
         'canonical-applier': { type: 'string' },
         'no-ast': { type: 'boolean', default: false },
+        target: { type: 'string' },
+        yes: { type: 'boolean', default: false },
         all: { type: 'boolean', default: false },
         status: { type: 'boolean', default: false },
         deep: { type: 'boolean', default: false },
@@ -235,6 +241,11 @@ async function runCommand(command: string, rest: string[], context: CommandConte
       return await runSearch(root, rest.join(' '), limit, syncOptions);
     case 'changeset':
       return await (await import('./changeset.js')).runChangeset(root, rest[0], rest.slice(1), { json, writer: values.writer ?? null, all: values.all === true, color: process.stdout.isTTY === true && !process.env.NO_COLOR, sha256: values.sha256 ?? null, canonicalApplier: values['canonical-applier'] ?? null, noAst: values['no-ast'] === true, testFaults: readDocforgeConfig().testFaults }, logger);
+    case 'review':
+      return await (await import('./review.js')).runReview(root, rest, {
+        json, color: process.stdout.isTTY === true && !process.env.NO_COLOR, writer: values.writer ?? null, canonicalApplier: values['canonical-applier'] ?? null,
+        target: values.target ?? null, relations: values.relations ? values.relations.split(',').filter((r) => r !== '') : null, yes: values.yes === true,
+      }, logger);
     case 'render':
       if (rest.length > 1) {
         process.stderr.write('docforge: render takes at most one VIEW id\n');

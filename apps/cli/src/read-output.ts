@@ -27,6 +27,11 @@ function relationsOf(item: Item): string {
 }
 
 /** What follows a page: the cursor for the next one, or why the list stopped. */
+/** `  [suspect]` after a relation with a review state (issue 32), else nothing. */
+function reviewMark(item: Item): string {
+  return typeof item.review_state === 'string' ? `  [${item.review_state}]` : '';
+}
+
 function pageEnd(result: Item, print: Print, more: string): void {
   const omitted = Array.isArray(result.oversized_items) ? result.oversized_items.length : 0;
   if (omitted > 0) print(`(${omitted} items too large for the response limit were skipped; see --json)`);
@@ -40,8 +45,8 @@ function printNode(result: Item, print: Print): void {
   print(`${String(node.id)}  [${String(node.kind)}]  ${String(node.title)}`);
   print(`  ${String(node.source_path)}:${String(node.start_line)}-${String(node.end_line)}${node.status ? `  status ${String(node.status)}` : ''}`);
   const edges = (result.edges ?? { outgoing: [], incoming: [] }) as { outgoing?: Item[]; incoming?: Item[] };
-  for (const edge of edges.outgoing ?? []) print(`  --${String(edge.relation)}--> ${String(edge.target_id)}`);
-  for (const edge of edges.incoming ?? []) print(`  <--${String(edge.relation)}-- ${String(edge.source_id)}`);
+  for (const edge of edges.outgoing ?? []) print(`  --${String(edge.relation)}--> ${String(edge.target_id)}${reviewMark(edge)}`);
+  for (const edge of edges.incoming ?? []) print(`  <--${String(edge.relation)}-- ${String(edge.source_id)}${reviewMark(edge)}`);
   const section = result.section as Item | null;
   if (section) print(`  section ${String(section.slug)} (${String(section.title)}), lines ${String(section.line)}-${String(section.end_line)}`);
   if (typeof node.body === 'string' && node.body !== '') {
@@ -53,7 +58,7 @@ function printNode(result: Item, print: Print): void {
 
 function printBacklinks(result: Item, print: Print): void {
   const items = itemsOf(result);
-  for (const item of items) print(`${String(item.id)}  --${String(item.relation)}-->  ${String(result.node_id)}${item.title ? `  (${oneLine(item.title, 80)})` : ''}`);
+  for (const item of items) print(`${String(item.id)}  --${String(item.relation)}-->  ${String(result.node_id)}${item.title ? `  (${oneLine(item.title, 80)})` : ''}${reviewMark(item)}`);
   if (items.length === 0) print('no backlinks');
   pageEnd(result, print, 'docforge backlinks ID');
 }
@@ -88,7 +93,7 @@ export function printReadResult(tool: ReadTool, result: Item, print: Print): voi
     case 'docforge_backlinks':
       return printBacklinks(result, print);
     case 'docforge_dependencies':
-      return printTraversal(result, print, (item) => `${String(item.via)} --${relationsOf(item)}--> ${String(item.id)}`);
+      return printTraversal(result, print, (item) => `${String(item.via)} --${relationsOf(item)}--> ${String(item.id)}${reviewMark(item)}`);
     case 'docforge_impact':
       return printTraversal(result, print, (item) => `${String(item.id)} --${relationsOf(item)}--> ${String(item.via)}`);
     default:

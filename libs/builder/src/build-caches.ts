@@ -20,6 +20,7 @@ import { ParsePool } from './parse-pool.js';
 import { ProjectAdapterSlot } from './project-adapter-load.js';
 import { StandbyCopy } from './standby-copy.js';
 import { warmFromPublication, type WarmExpectation } from './warm.js';
+import { ReviewBaselineCache } from './build-reviews.js';
 
 /** What the last build resolved from scratch, kept for idle-time priming of the incremental resolver (build-idle.ts). */
 export interface LastResolved {
@@ -45,6 +46,8 @@ export class BuildCaches {
   lastResolved: LastResolved | null = null;
   /** Link outputs per adapter and the incremental resolver. */
   readonly link = new LinkCaches();
+  /** The review baseline as last read or written (issue 32; build-reviews.ts). */
+  readonly reviewBaseline = new ReviewBaselineCache();
   /** Link data texts of warmed sources parsed, and found damaged, since last taken. */
   readonly linkData = new LinkDataCounters();
   /** The standby copy of the last published index file. */

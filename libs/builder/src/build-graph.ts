@@ -12,6 +12,7 @@ import { linkDataPresent } from './lazy-link-data.js';
 import type { StoredLinkCache } from '@docforge/store';
 import { projectTextProblem, readProjectText } from './parse.js';
 import { mergeCapabilityMaps } from './project-adapter.js';
+import { withReviews } from './build-reviews.js';
 
 /** What the link step found: cross-file edges and issues, capabilities by node id, and the set of code paths. */
 export interface LinkedCode {
@@ -264,12 +265,17 @@ export function resolveSources(
   const linkedSame = sameElements(linked.edges, caches.lastLinkedEdges) && sameApi(linked.api, caches.lastApi);
   caches.lastLinkedEdges = linked.edges;
   caches.lastApi = linked.api;
+  let graph: ResolvedGraph;
   if (!incremental || !linkedSame) {
     caches.resolver = null;
-    return resolveGraph(input);
+    graph = resolveGraph(input);
+  } else {
+    caches.resolver ??= new IncrementalResolver();
+    graph = caches.resolver.update(input);
   }
-  caches.resolver ??= new IncrementalResolver();
-  return caches.resolver.update(input);
+  // Review stamps join the relations they name (issue 32 item 1); unmatched ones are findings.
+  const reviewed = withReviews(graph, current);
+  return reviewed.issues.length === 0 ? reviewed.graph : { ...reviewed.graph, issues: [...reviewed.graph.issues, ...reviewed.issues] };
 }
 
 /**

@@ -81,6 +81,7 @@ export function rememberStep(
     logicAllowed: task.logicAllowed, descriptorHash: setup.descriptorHash, adapterVersion: setup.adapterVersion, nodes: written.nodeMap, edges: written.edgeMap,
     sources: new Map([...current].map(([p, source]) => [p, sourceKey(source)])),
     issuesHash: issuesHash(resolved.issues),
+    reviewed: graph.edges.some((e) => e.reviews !== undefined),
     graphToken: graph.delta?.token ?? null,
     receiptSide,
     unresolvedHash: unresolvedCallsHash(linked.unresolvedCalls.size === 0 ? [] : graph.nodes.flatMap((n) => {

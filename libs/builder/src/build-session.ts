@@ -19,6 +19,7 @@ import { publishStep, rememberStep } from './build-publish.js';
 import { isRetry, type BuildSetup, type CurrentSources, type Resolved, type Retry, type RetryCause, type SessionContext } from './build-steps.js';
 import type { BuildOutcome, BuildStats, BuildTask, CachedSource } from './build-types.js';
 import { writeStep } from './build-write.js';
+import { recordBaseline, reviewFindings } from './build-reviews.js';
 import { parseBatch, reshaped, sameShape } from './parse.js';
 import { parsesInParallel } from './parse-pool.js';
 import { adapterFailure, extendGraph, identityWithInputs, projectAdapterVersionSuffix, type ProjectAdapterOutput, type ProjectAdapterReport } from './project-adapter.js';
@@ -79,8 +80,12 @@ export class BuildSession implements SessionContext {
       const resolved = await this.resolve(setup, current, linked.linked, linked.dependencies);
       const written = await writeStep(this, setup, current, linked.linked, resolved);
       if (isRetry(written)) return this.retry(written);
-      if ('unchanged' in written) return { outcome: written.unchanged, retry: null };
+      if ('unchanged' in written) {
+        recordBaseline(this.layout, resolved.reviewBaseline ?? null, this.caches.reviewBaseline);
+        return { outcome: written.unchanged, retry: null };
+      }
       const published = await publishStep(this, setup, current, resolved, written);
+      recordBaseline(this.layout, resolved.reviewBaseline ?? null, this.caches.reviewBaseline);
       rememberStep(this, setup, current, linked.linked, { ...resolved, graph: written.graph }, written, published.publication, published.receiptSide);
       return { outcome: this.finish(published.publication, written.graph, resolved, published.adopted), retry: null };
     } catch (error) {
@@ -234,6 +239,9 @@ export class BuildSession implements SessionContext {
     appendAll(issues, vocabularyCaseIssues(graph.nodes, setup.descriptor));
     // Coverage (issue 32 item 4): over the whole graph every build, linear, severity info.
     appendAll(issues, coverageIssues(graph.nodes, graph.edges));
+    // Suspect links and unreviewed drift (issue 32): against the review hashes of this graph.
+    const reviews = reviewFindings(graph, current, this.layout, this.caches.reviewBaseline);
+    appendAll(issues, reviews.issues);
     let logicSteps = 0;
     for (const source of current.values()) logicSteps += source.logic_count ?? source.logic_steps.length;
     if (!task.logicAllowed && logicSteps > 0) {
@@ -241,7 +249,7 @@ export class BuildSession implements SessionContext {
     }
     this.stats.resolve_ms = performance.now() - t;
     this.stats.resolve_mode = graph.delta?.base ? 'incremental' : 'scratch';
-    return { graph, issues, adapterOutput, logicSteps, dependencies };
+    return { graph, issues, adapterOutput, logicSteps, dependencies, reviewBaseline: reviews.baseline };
   }
 
   /**

@@ -63,6 +63,8 @@ export interface Resolved {
   logicSteps: number;
   /** What the linkers read and resolution probed (build-dependencies.ts). */
   dependencies: DependencyRecorder;
+  /** The review baseline to record once published (build-reviews.ts; null: unchanged). */
+  reviewBaseline?: ReadonlyMap<string, string> | null;
 }
 
 /** The write step's answer: the new file, its parse rows for the parse cache, and the maps written. */

@@ -2,7 +2,7 @@
  * Shapes shared by the build steps (session, parse, index writer, publish, warm start): the task
  * sent to the build worker, its outcome, and the per-source cache the worker keeps between builds.
  */
-import type { GraphEdge, GraphNode, LogicFlow, LogicStep, NodeCodeText, SourceIssue, WireError } from '@docforge/core';
+import type { GraphEdge, GraphNode, LogicFlow, LogicStep, NodeCodeText, NodeReviewHash, ReviewStamp, SourceIssue, WireError } from '@docforge/core';
 import type { LinkRef, SourceEntry, StatIdentity } from '@docforge/project';
 import type { MessagePort } from 'node:worker_threads';
 import type { Publication } from '@docforge/store';
@@ -136,6 +136,10 @@ export interface CachedSource {
   /** Code text of the source's nodes (issue 31 item 1); emptied with the bodies once written (the rows stay in the index). */
   code_text?: NodeCodeText[];
   adapter: string | null;
+  /** Review hash of each node (issue 32 item 1): kept when the bodies are dropped; from the index's nodes on a warm start. */
+  review_hashes?: NodeReviewHash[];
+  /** Review stamps the source declares (content sources; issue 32 item 1), persisted with the parse. */
+  reviews?: ReviewStamp[];
   /** Whether `nodes[].body` and `code_text` were dropped after writing, to bound worker memory. */
   stripped: boolean;
   /** Logic steps of the source when `logic_steps` was not loaded (a warm start); the rows stay in the index. */
@@ -160,6 +164,8 @@ export interface WrittenState {
   sources: Map<string, string>;
   /** Hash of the issue list as written (verification of unchanged builds). */
   issuesHash?: string;
+  /** Whether an edge written carries review stamps (issue 32): the written edge map is then never reused as is. */
+  reviewed?: boolean;
   /** The incremental resolver's token of the graph written (`ResolveDelta.token`), when it came from one. */
   graphToken?: object | null;
   /** Hash of the `unresolved_calls` rows as written (a delta rewrites them only when it differs). */
@@ -184,6 +190,8 @@ export interface PersistedParse {
   links: LinkRef[];
   issues: SourceIssue[];
   adapter: string | null;
+  /** Review stamps the source declares (issue 32 item 1); absent when none. */
+  reviews?: ReviewStamp[];
   /** Logic steps the source had (the rows themselves live in logic_steps). */
   logic_steps: number;
 }

@@ -31,7 +31,9 @@ function rowMaps(ctx: SessionContext, setup: BuildSetup, graph: ResolvedGraph): 
   const written = ctx.caches.written;
   const nodeMap = new Map<string, string>();
   for (const node of graph.nodes) nodeMap.set(node.id, node.content_hash);
-  const reuseEdges = setup.projectAdapter === null && written !== null && sameEdgesAsWritten(graph, written);
+  // Stamps are attached after resolution (build-reviews.ts), outside the resolver's buckets: a graph with stamps rebuilds the map.
+  const reuseEdges = setup.projectAdapter === null && written !== null && written.reviewed !== true && !graph.edges.some((e) => e.reviews !== undefined)
+    && sameEdgesAsWritten(graph, written);
   const edgeMap = reuseEdges ? written.edges : new Map<string, string>();
   if (!reuseEdges) {
     for (const edge of graph.edges) {

@@ -4,7 +4,7 @@
  */
 import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { sha256 } from '@docforge/core';
+import { codeReviewHashes, documentReviewHash, sha256 } from '@docforge/core';
 import { readConfined } from '@docforge/fs-safe';
 import { decodeSourceText, invalidEncodingIssue, loadDescriptor, parseContentSource, type Descriptor, type SourceEntry } from '@docforge/project';
 import { adapterFor, adaptersFor, adaptersSettled, ensureAdapters } from '@docforge/identity';
@@ -81,7 +81,9 @@ export function parseSource(descriptor: Descriptor, entry: SourceEntry, bytes: U
   const text = decoded.text;
   if (entry.role === 'content') {
     const parsed = parseContentSource({ path: entry.path, text, descriptor });
-    return { entry, content_hash: contentHash, ...parsed, logic_steps: [], logic_flows: [], link_data: null, code_text: [], adapter: null, stripped: false };
+    // Review hashes (issue 32 item 1) are kept with the source, also after its bodies are dropped.
+    const review_hashes = parsed.nodes.map((node) => ({ node_id: node.id, hash: documentReviewHash(node) }));
+    return { entry, content_hash: contentHash, ...parsed, review_hashes, logic_steps: [], logic_flows: [], link_data: null, code_text: [], adapter: null, stripped: false };
   }
   const adapter = adapterFor(descriptor, entry.path);
   if (!adapter) {
@@ -89,7 +91,9 @@ export function parseSource(descriptor: Descriptor, entry: SourceEntry, bytes: U
   }
   try {
     const extracted = adapter.extract({ path: entry.path, content: text, strategy: descriptor.adapter.strategy, logic: logicAllowed && descriptor.adapter.strategy === 'ast' });
-    return { entry, content_hash: contentHash, ...extracted, code_text: extracted.code_text ?? [], links: [], adapter: adapter.id, stripped: false };
+    // A code node's review hash is over its declaration's lines, whitespace normalised (issue 32 item 1).
+    const review_hashes = extracted.review_hashes ?? codeReviewHashes(text, extracted.nodes);
+    return { entry, content_hash: contentHash, ...extracted, code_text: extracted.code_text ?? [], review_hashes, links: [], adapter: adapter.id, stripped: false };
   } catch (error) {
     return {
       entry, content_hash: contentHash, nodes: [], edges: [], links: [], logic_steps: [], logic_flows: [], link_data: null, code_text: [], adapter: adapter.id, stripped: false,

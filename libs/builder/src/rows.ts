@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { edgeIdentityKey, parseEdgeIdentityKey, type GraphEdge, type GraphNode, type NodeCodeText, type SourceIssue } from '@docforge/core';
 import {
   applyIndexDelta, writeIndexFile,
-  type CodeTextOf, type EdgeIdentity, type LogicRowsWrite, type ParseRow, type SourceRowWrite, type SourceWriteResult,
+  type CodeTextOf, type EdgeIdentity, type ReviewHashOf, type LogicRowsWrite, type ParseRow, type SourceRowWrite, type SourceWriteResult,
 } from '@docforge/store';
 import { sourceKey, type CachedSource, type PersistedParse, type WrittenState } from './build-types.js';
 import { linkDataJson } from './lazy-link-data.js';
@@ -56,6 +56,15 @@ function codeTextOf(sources: Iterable<CachedSource>): CodeTextOf {
   return (node) => bySource.get(node.source_path)?.get(node.id);
 }
 
+/** The review hash of each node by id and source path (issue 32 item 1), as {@link codeTextOf}. */
+function reviewHashOf(sources: Iterable<CachedSource>): ReviewHashOf {
+  const bySource = new Map<string, Map<string, string>>();
+  for (const s of sources) {
+    if (s.review_hashes !== undefined && s.review_hashes.length > 0) bySource.set(s.entry.path, new Map(s.review_hashes.map((r) => [r.node_id, r.hash])));
+  }
+  return (node) => bySource.get(node.source_path)?.get(node.id);
+}
+
 function logicRows(s: CachedSource): LogicRowsWrite {
   return { source_path: s.entry.path, steps: s.logic_steps, flows: s.logic_flows };
 }
@@ -74,6 +83,7 @@ function parseRows(sources: readonly CachedSource[], lost: SourceWriteResult): P
     const parse: PersistedParse = {
       v: 3, node_ids: s.nodes.map((n) => n.id), lost_nodes: lost[index]!.map((i) => ({ ...s.nodes[i]!, body: '' })), edges: s.edges, links: s.links,
       issues: s.issues, adapter: s.adapter, logic_steps: s.logic_count ?? s.logic_steps.length,
+      ...(s.reviews !== undefined && s.reviews.length > 0 ? { reviews: s.reviews } : {}),
     };
     // Link data the parse cache no longer holds (undefined): no row, so the source is parsed again by a later build.
     const linkData = linkDataJson(s);
@@ -98,7 +108,7 @@ export function writeFullIndex(
 ): ParseRow[] {
   const sources = [...current.values()];
   const lost = writeIndexFile(file, {
-    nodes: graph.nodes, code: codeTextOf(sources), edges: graph.edges, sources: sources.map(sourceRow),
+    nodes: graph.nodes, code: codeTextOf(sources), review: reviewHashOf(sources), edges: graph.edges, sources: sources.map(sourceRow),
     logic: sources.filter((s) => s.logic_steps.length > 0).map(logicRows),
     issues, unresolved: unresolvedRows(graph.unresolvedCalls, graph.nodes), meta,
   }, progress);
@@ -198,7 +208,7 @@ export function writeDeltaIndex(
   const sources = sourceChanges(prev, current);
   const rows = unresolvedRows(graph.unresolvedCalls, graph.nodes);
   const lost = applyIndexDelta(file, {
-    removedNodes: nodes.removed, changedNodes: nodes.changed, code: codeTextOf(current.values()), edgesWritten: edges.written, edgesRemoved: edges.removed,
+    removedNodes: nodes.removed, changedNodes: nodes.changed, code: codeTextOf(current.values()), review: reviewHashOf(current.values()), edgesWritten: edges.written, edgesRemoved: edges.removed,
     removedSources: sources.removed, sources: sources.changed.map(sourceRow), logic: sources.logic.map(logicRows),
     issues, unresolved: prev.unresolvedHash !== unresolvedCallsHash(rows) ? rows : null, meta,
   });

@@ -37,6 +37,7 @@ export function warmFromPublication(
   try {
     const nodes = new Map<string, GraphNode>();
     const nodeHashes = new Map<string, string>();
+    const reviewHashes = new Map<string, string>();
     const sourceKeys = new Map<string, string>();
     let sources = new Map<string, CachedSource>();
     const edges = new Map<string, string>();
@@ -48,10 +49,11 @@ export function warmFromPublication(
       node: (node, row) => {
         nodes.set(node.id, node);
         nodeHashes.set(node.id, row.content_hash);
+        if (row.review_hash !== null) reviewHashes.set(node.id, row.review_hash);
       },
       sources: (rows) => {
         for (const row of rows) sourceKeys.set(row.entry.path, `${row.entry.size}:${row.entry.mtime_ns}:${row.entry.ctime_ns}:${row.entry.ino}:${row.content_hash}`);
-        sources = cachedSources(layout, expected, rows, sourceKeys, nodes, counters);
+        sources = cachedSources(layout, expected, rows, sourceKeys, { nodes, reviewHashes }, counters);
       },
       edge: (e) => edges.set(edgeIdentityKey(e), `${e.source_path}\u0000${e.line}`),
       issues: (rows) => (issues = rows),
@@ -84,8 +86,10 @@ export function warmFromPublication(
  * node the file does not hold is left out (parsed again).
  */
 function cachedSources(
-  layout: StateLayout, expected: WarmExpectation, rows: readonly SourceRowRead[], sourceKeys: ReadonlyMap<string, string>, nodes: ReadonlyMap<string, GraphNode>, counters: LinkDataCounters,
+  layout: StateLayout, expected: WarmExpectation, rows: readonly SourceRowRead[], sourceKeys: ReadonlyMap<string, string>,
+  index: { nodes: ReadonlyMap<string, GraphNode>; reviewHashes: ReadonlyMap<string, string> }, counters: LinkDataCounters,
 ): Map<string, CachedSource> {
+  const { nodes, reviewHashes } = index;
   const sources = new Map<string, CachedSource>();
   const cached = readParseCache(layout, { root: expected.root, descriptorHash: expected.descriptorHash, logicAllowed: expected.logicAllowed, adapterVersion: expected.adapterVersion }, sourceKeys);
   for (const row of rows) {
@@ -95,17 +99,24 @@ function cachedSources(
     if (parse.v !== 3) continue;
     const lost = new Map(parse.lost_nodes.map((n) => [n.id, n]));
     const sourceNodes: GraphNode[] = [];
+    const review_hashes: { node_id: string; hash: string }[] = [];
     let complete = true;
     for (const id of parse.node_ids) {
       const node = lost.get(id) ?? nodes.get(id);
-      if (!node) complete = false;
-      else sourceNodes.push(node);
+      // The stored review hash (of the row's node: for a duplicate id, the winner's, as its other fields).
+      const hash = reviewHashes.get(id);
+      if (!node || hash === undefined) complete = false;
+      else {
+        sourceNodes.push(node);
+        review_hashes.push({ node_id: id, hash });
+      }
     }
     if (!complete) continue;
     // The link data is parsed when first read (lazy-link-data.ts): an edit links only what it can affect.
     sources.set(row.entry.path, withLazyLinkData({
       entry: row.entry, content_hash: row.content_hash, nodes: sourceNodes, edges: parse.edges, links: parse.links, issues: parse.issues,
-      logic_steps: [], logic_flows: [], code_text: [], adapter: parse.adapter, stripped: true, logic_count: parse.logic_steps,
+      logic_steps: [], logic_flows: [], code_text: [], review_hashes, ...(parse.reviews !== undefined ? { reviews: parse.reviews } : {}),
+      adapter: parse.adapter, stripped: true, logic_count: parse.logic_steps,
     }, text.linkData, counters));
   }
   return sources;

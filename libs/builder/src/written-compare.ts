@@ -21,7 +21,8 @@ const edgeRows = new WeakMap<GraphEdge, readonly [string, string]>();
 export function edgeRow(edge: GraphEdge): readonly [string, string] {
   let row = edgeRows.get(edge);
   if (row === undefined) {
-    row = [edgeIdentityKey(edge), `${edge.source_path}\u0000${edge.line}${edge.mention === undefined ? '' : `\u0000${JSON.stringify(edge.mention)}`}`];
+    const reviews = edge.reviews === undefined ? '' : `\u0001${JSON.stringify(edge.reviews)}`;
+    row = [edgeIdentityKey(edge), `${edge.source_path}\u0000${edge.line}${edge.mention === undefined ? '' : `\u0000${JSON.stringify(edge.mention)}`}${reviews}`];
     edgeRows.set(edge, row);
   }
   return row;

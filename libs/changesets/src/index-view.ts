@@ -22,6 +22,8 @@ export function indexProjectView(manager: IndexManager, sync: SyncReport, integr
     codeExtensions: codeExtensionsOf(descriptor.adapter.code),
     node: (id) => reader.getNode(id),
     inbound: (id, limit) => reader.edges(id, 'incoming', null, limit),
+    reviewHash: (id) => reader.reviewHash(id),
+    hasEdge: (source, relation, target) => reader.hasEdge(source, relation, target),
     adapterOperations: manager.projectAdapter()?.report?.proposal_operations ?? null,
     integrationPolicy,
   };

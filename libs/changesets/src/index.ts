@@ -6,7 +6,7 @@
  */
 export { OPERATION_NAMES } from './types.js';
 export type {
-  OperationName, Operation, NodeCreateOp, NodeUpdateOp, NodeMoveOp, RelationshipUpdateOp, NodeDeleteOp, RelationRef, NodeSet,
+  OperationName, Operation, NodeCreateOp, NodeUpdateOp, NodeMoveOp, RelationshipUpdateOp, NodeDeleteOp, LinkReviewOp, ReviewRef, RelationRef, NodeSet,
   StoredStatus, ReadStatus, Finding, LifecycleReceipt, ChangesetDocument, Staleness, ChangesetSummary,
 } from './types.js';
 export { changesetSha256, operationSha256 } from './hash.js';

@@ -8,6 +8,7 @@ import { DocforgeError, errorInContext, errors, type GraphNode } from '@docforge
 import { confineProposalPath, policyRefusal, protectedPathProblem, type WriterPolicy } from './policy.js';
 import { pathNameProblem, writeTargetOf } from './confinement.js';
 import { realContentRoots } from './journal-check.js';
+import { bindReviews, reviewLinksText } from './review-edit.js';
 import { createNodeText, movedNodeText, removeNodeText, updateNodeText, updateRelationsText, type EditResult } from './serialize.js';
 import { operationTextProblem, textProblemMessage } from './text-check.js';
 import type { Finding, Operation } from './types.js';
@@ -95,7 +96,8 @@ function targetOf(op: Operation): string {
   // Ids compare in NFC (issue 30 item 3), as the loader reads every id.
   switch (op.op) {
     case 'node_create': return op.node.id.normalize('NFC');
-    case 'relationship_update': return op.source_id.normalize('NFC');
+    case 'relationship_update':
+    case 'link_review': return op.source_id.normalize('NFC');
     default: return op.node_id.normalize('NFC');
   }
 }
@@ -162,10 +164,27 @@ export function projectOperations(ws: Workspace, operations: readonly Operation[
       captured.push(structuredClone(op));
       return;
     }
-    captured.push(bindContentHash(run, step));
+    // relation_ref's `hash` belongs to link_review (issue 32): never ignored in a relationship_update.
+    if (op.op === 'relationship_update' && [...(op.add ?? []), ...(op.remove ?? [])].some((r) => (r as { hash?: string }).hash !== undefined)) {
+      reviewRefusal(run, step)('hash_not_allowed', 'a relationship_update names no review hash; stamp links with link_review');
+    }
+    const bound = bindContentHash(run, step);
+    captured.push(bound.op === 'link_review' ? bindReviews(ws.view, bound, options.registering, reviewRefusal(run, step)) : bound);
+    if (bound.op === 'link_review') step.op = captured.at(-1)!;
     projectAdmitted(run, step, admission);
   });
   return { outcomes, findings: run.findings, operations: captured };
+}
+
+/**
+ * How a `link_review` refusal is reported: thrown when registering (nothing is stored), else an error finding.
+ * @throws DocforgeError `changeset_invalid` when registering
+ */
+function reviewRefusal(run: ProjectionRun, step: OperationStep): (code: string, message: string) => void {
+  return (code, message) => {
+    if (run.options.registering) throw errors.changesetInvalid(`${step.prefix}: ${message}`, { operation_index: step.index, node_id: step.id, op: step.op.op, reason: code });
+    step.refuse(code, message, 'review_again');
+  };
 }
 
 /** The outcome of operation `index` before anything is checked, and its refusal recorder. */
@@ -305,7 +324,7 @@ function confinedLanding(run: ProjectionRun, step: OperationStep): string | null
 function bindContentHash(run: ProjectionRun, step: OperationStep): Operation {
   const { op, id, refuse } = step;
   let copy: Operation = structuredClone(op);
-  if (op.op !== 'node_create' && !run.touchedBefore.has(id)) {
+  if (op.op !== 'node_create' && op.op !== 'link_review' && !run.touchedBefore.has(id)) {
     const canonical = run.ws.view.node(id);
     const given = (op as { expected_content_hash?: string }).expected_content_hash;
     if (canonical !== null && given === undefined && run.options.registering) {
@@ -374,6 +393,10 @@ function operationEdits(ws: Workspace, step: OperationStep, admission: Admission
     }
     case 'node_delete':
       return [{ path: located!.path, result: removeNodeText(located!.node, ws.text(located!.path)!) }];
+    case 'link_review':
+      // A review of a relation that is not there, or of no current hash, was refused when bound.
+      if (out.refusal !== null) return null;
+      return [{ path: located!.path, result: reviewLinksText(located!.node, ws.text(located!.path)!, op.links.map((l) => ({ ...l, hash: l.hash!, ...(op.section === undefined ? {} : { section: op.section }) }))) }];
     case 'node_move': {
       if (landing === located!.path) {
         refuse('move_to_same_path', `node ${id} is already in ${landing}`, 'fix_path', landing);

@@ -483,3 +483,6 @@ export function movedNodeText(node: GraphNode, sourceText: string, newPath: stri
   if (targetText === null) return ok(tomlText({ node: [entry] }));
   return appendRecord(targetText, newPath, entry);
 }
+
+/** The field edit, refusal and success makers of this serializer, for the `link_review` edit (review-edit.ts). */
+export { editFields, refuse as refuseEdit, ok as okEdit };

@@ -46,7 +46,8 @@ export function deriveStaleness(doc: ChangesetDocument, view: ProjectView): Stal
   if (doc.status !== 'draft' && doc.status !== 'ready') return null;
   const nodeIds: string[] = [];
   for (const op of doc.operations) {
-    if (op.op === 'node_create' || op.expected_content_hash === undefined) continue;
+    // A link_review binds its targets' review hashes; its source file's captured hash covers the source.
+    if (op.op === 'node_create' || op.op === 'link_review' || op.expected_content_hash === undefined) continue;
     const id = op.op === 'relationship_update' ? op.source_id : op.node_id;
     if (view.node(id)?.content_hash !== op.expected_content_hash && !nodeIds.includes(id)) nodeIds.push(id);
   }

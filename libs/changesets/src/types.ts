@@ -4,8 +4,8 @@
  * protocol/schemas/v1/changeset-operation.schema.json and changeset.schema.json.
  */
 
-/** The five operation names, in the order the contract and issue list them. */
-export const OPERATION_NAMES = Object.freeze(['node_create', 'node_update', 'node_move', 'relationship_update', 'node_delete'] as const);
+/** The operation names (the five of the contract, then issue 32's `link_review`), in the order the contract and issue list them. */
+export const OPERATION_NAMES = Object.freeze(['node_create', 'node_update', 'node_move', 'relationship_update', 'node_delete', 'link_review'] as const);
 
 /** One operation name. */
 export type OperationName = (typeof OPERATION_NAMES)[number];
@@ -68,8 +68,28 @@ export interface NodeDeleteOp {
   expected_content_hash?: string;
 }
 
+/** One relation a `link_review` stamps: relation, target and the target's review hash (captured when omitted). */
+export interface ReviewRef {
+  relation: string;
+  target_id: string;
+  hash?: string;
+}
+
+/**
+ * `link_review` (issue 32): review stamps of relations of one source node, of the section `section`
+ * (its mention-derived `documents` edges, or the links of a plain page's section) when given. Its
+ * binding is the review hash of each target, not the source's content hash (the source file's
+ * captured hash makes a changed source stale, as for every operation).
+ */
+export interface LinkReviewOp {
+  op: 'link_review';
+  source_id: string;
+  section?: string;
+  links: ReviewRef[];
+}
+
 /** One changeset operation. */
-export type Operation = NodeCreateOp | NodeUpdateOp | NodeMoveOp | RelationshipUpdateOp | NodeDeleteOp;
+export type Operation = NodeCreateOp | NodeUpdateOp | NodeMoveOp | RelationshipUpdateOp | NodeDeleteOp | LinkReviewOp;
 
 /** Stored lifecycle status; `stale` is derived when read and never stored. */
 export type StoredStatus = 'draft' | 'ready' | 'applied' | 'abandoned';

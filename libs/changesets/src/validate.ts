@@ -83,6 +83,8 @@ export function touchedSet(operations: readonly Operation[], capturedPaths: Iter
     } else if (op.op === 'relationship_update') {
       set.nodes.add(op.source_id);
       for (const ref of [...(op.add ?? []), ...(op.remove ?? [])]) set.relationships.add(`${op.source_id}\u0000${ref.relation}\u0000${ref.target_id}`);
+    } else if (op.op === 'link_review') {
+      set.nodes.add(op.source_id);
     } else {
       set.nodes.add(op.node_id);
     }

@@ -34,6 +34,10 @@ export interface ProjectView {
   node(id: string): GraphNode | null;
   /** Incoming edges of a node in the synchronized graph, at most `limit`. */
   inbound(id: string, limit: number): { source_id: string; relation: string; target_id: string; source_path: string; line: number }[];
+  /** The stored review hash of a node (issue 32; `link_review`), or null; absent: not known. */
+  reviewHash?(id: string): string | null;
+  /** Whether the synchronized graph holds the exact edge; absent: not checked. */
+  hasEdge?(source: string, relation: string, target: string): boolean;
   /** Operations a project adapter's proposal validator allows, or null when it does not narrow them. */
   adapterOperations: readonly string[] | null;
   /** The confined proposal policy a project integration supplied at startup (absent or null: none). */
@@ -56,7 +60,7 @@ interface BaseFile {
 function parseBytes(p: string, bytes: Uint8Array, descriptor: Descriptor): { text: string; parse: ContentParse; undecodable: boolean } {
   const decoded = decodeSourceText(bytes, p);
   if (!decoded.ok) {
-    return { text: Buffer.from(bytes).toString('utf8'), parse: { nodes: [], edges: [], links: [], issues: [invalidEncodingIssue(p, decoded)] }, undecodable: true };
+    return { text: Buffer.from(bytes).toString('utf8'), parse: { nodes: [], edges: [], links: [], issues: [invalidEncodingIssue(p, decoded)], reviews: [] }, undecodable: true };
   }
   return { text: decoded.text, parse: parseContentSource({ path: p, text: decoded.text, descriptor }), undecodable: false };
 }

@@ -54,7 +54,9 @@ test('the store writes canonical JSON, lists by id and reports corrupt or tamper
 test('the writer policy narrows through the descriptor and the project adapter, never widens', () => {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'docforge-policy-')));
   const generic = writerPolicy('agent', descriptor(root), null);
-  assert.equal(generic.operations.length, 5);
+  // The contract's five operations and issue 32's link_review: a writer without an operations list gets every one.
+  assert.equal(generic.operations.length, 6);
+  assert.ok(generic.operations.includes('link_review'));
   assert.equal(policyRefusal(generic, 'node_move', ['docs/a.md']), null);
   const narrowed = writerPolicy('agent', descriptor(root, { agent: { operations: ['node_update', 'relationship_update'], paths: ['docs/requirements/**'] } }), ['node_update', 'node_delete']);
   assert.deepEqual(narrowed.operations, ['node_update']);
@@ -62,7 +64,9 @@ test('the writer policy narrows through the descriptor and the project adapter, 
   assert.match(policyRefusal(narrowed, 'node_update', ['docs/components/a.md'])!, /may not propose changes to docs\/components\/a\.md/);
   assert.equal(policyRefusal(narrowed, 'node_update', ['docs/requirements/a.md']), null);
   const other = writerPolicy('someone', descriptor(root, { agent: { operations: [], paths: null } }), null);
-  assert.equal(other.operations.length, 5, 'an unlisted writer keeps the generic policy');
+  assert.equal(other.operations.length, 6, 'an unlisted writer keeps the generic policy');
+  // An existing operations list that does not name link_review keeps it out (issue 32: the policy fails closed).
+  assert.match(policyRefusal(narrowed, 'link_review', ['docs/requirements/a.md'])!, /may not propose link_review/);
 });
 
 test('proposal paths are plain relative paths inside the content roots', () => {

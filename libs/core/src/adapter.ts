@@ -93,9 +93,10 @@ export interface CodeAdapter {
    * Extracts nodes, intra-file edges, Logic and adapter-private `link_data` from one file.
    * Returns the ParsedSource fields other than the file identity fields.
    * Never throws for bad source: syntax problems become issues. `code_text` (optional) makes the
-   * words inside bodies searchable (issue 31 item 1; `collectCodeText`).
+   * words inside bodies searchable (issue 31 item 1; `collectCodeText`); `review_hashes` (optional)
+   * overrides the review hashes the build computes from each node's lines (issue 32; `codeReviewHashes`).
    */
-  extract(input: CodeExtractInput): Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data' | 'code_text'>;
+  extract(input: CodeExtractInput): Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data' | 'code_text' | 'review_hashes'>;
   /** Resolves cross-file edges from the `link_data` of every file this adapter extracted. */
   link(files: readonly LinkInput[], resolver: ModuleResolver): LinkResult;
   /**

@@ -130,7 +130,50 @@ export interface GraphEdge {
    * the first heading). Not part of the edge identity.
    */
   mention?: { sections: MentionSection[] };
+  /**
+   * Review stamps of this relation (issue 32 item 1; review.ts), as its source declares them
+   * (front matter `[[reviews]]`, or a plain-Markdown stamp comment), in source order; absent when
+   * none. Not part of the edge identity.
+   */
+  reviews?: EdgeReview[];
 }
+
+/** A stamp as the relation keeps it (`GraphEdge.reviews`): which section it covers, the hash, and where it is written. */
+export interface EdgeReview {
+  section: string | null;
+  hash: string;
+  /** 1-based line of the stamp in the declaring source. */
+  line: number;
+}
+
+/**
+ * A review stamp as a source declares it, before it is matched to a relation: front matter
+ * `[[reviews]]` (TOML) or `reviews:` (YAML) entries, or one `TARGET=HASH` pair of a plain-Markdown
+ * stamp comment (which names no relation: it covers every relation from the page to the target).
+ */
+export interface ReviewStamp {
+  source_id: string;
+  /** The relation reviewed, or null for a stamp comment (every relation to `target_id`). */
+  relation: string | null;
+  target_id: string;
+  /** Anchor slug of the section whose `documents` edge was reviewed; null for the whole node (or text before the first heading). */
+  section: string | null;
+  /** The target's review hash when the link was reviewed. */
+  hash: string;
+  /** Project-relative path and 1-based line of the stamp. */
+  path: string;
+  line: number;
+}
+
+/** The review hash of one node of a code file: see {@link codeReviewHashes}. */
+export interface NodeReviewHash {
+  node_id: string;
+  hash: string;
+}
+
+/** Review state of one relation: every stamp matches its target's review hash, one does not, or it has none. */
+export type ReviewState = 'reviewed' | 'suspect' | 'unreviewed';
+
 
 /** A section of a document that mentions a code node (see {@link GraphEdge.mention}). */
 export interface MentionSection {
@@ -207,6 +250,10 @@ export interface ParsedSource {
    * field: absent or empty for documents and for adapters that produce none.
    */
   code_text?: NodeCodeText[];
+  /** Review hash of each node (issue 32 item 1; review.ts), in `nodes` order; absent when not computed. Not a node field. */
+  review_hashes?: NodeReviewHash[];
+  /** Review stamps the source declares (content sources only), matched to relations after resolution. */
+  reviews?: ReviewStamp[];
 }
 
 /** The 22 relation names of the version-1 alias map, by category (contract: task context). */

@@ -33,6 +33,11 @@ export interface StateLayout {
   applicationEpoch: string;
   /** `<state>/locks/application.lock`: serializes canonical applications and their recovery. */
   applicationLock: string;
+  /**
+   * `<state>/index/review-baseline.json`: the review hash of each document link's target when a
+   * build first saw the link (issue 32 item 2, `drift_unreviewed_change`); disposable, never canonical.
+   */
+  reviewBaselineFile: string;
 }
 
 /**
@@ -57,5 +62,6 @@ export function stateLayout(stateDir: string, root: string = path.dirname(stateD
     applicationJournal: path.join(stateDir, 'application', 'journal.json'),
     applicationEpoch: path.join(stateDir, 'application', 'epoch'),
     applicationLock: path.join(locksDir, 'application.lock'),
+    reviewBaselineFile: path.join(indexDir, 'review-baseline.json'),
   };
 }

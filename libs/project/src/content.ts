@@ -5,7 +5,8 @@
  */
 import { posix } from 'node:path';
 import { parseToml, TomlError } from './toml.js';
-import { appendAll, AUTHORED_NODE_FIELDS, withContentHash, type GraphEdge, type GraphNode, type AuthoredNodeField, type NodeOrigin, type SourceIssue } from '@docforge/core';
+import { appendAll, AUTHORED_NODE_FIELDS, withContentHash, type GraphEdge, type GraphNode, type AuthoredNodeField, type NodeOrigin, type ReviewStamp, type SourceIssue } from '@docforge/core';
+import { commentStamps, frontMatterStamps, type RawReviewEntry } from './review-stamps.js';
 import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from './markdown-facts.js';
@@ -44,6 +45,8 @@ export interface ContentParse {
   edges: GraphEdge[];
   links: LinkRef[];
   issues: SourceIssue[];
+  /** Review stamps the source declares (issue 32 item 1; review-stamps.ts), matched to relations after resolution. */
+  reviews: ReviewStamp[];
 }
 
 /** Input of {@link parseContentSource}. */
@@ -55,8 +58,8 @@ export interface ContentSourceInput {
   descriptor: Descriptor;
 }
 
-/** Front matter keys: the authored node fields (@docforge/core), then the summary override and the relations table. */
-const FRONT_MATTER_FIELDS: readonly string[] = [...AUTHORED_NODE_FIELDS, 'summary', 'relations'];
+/** Front matter keys: the authored node fields (@docforge/core), then the summary override, the relations table and the review stamps (issue 32). */
+const FRONT_MATTER_FIELDS: readonly string[] = [...AUTHORED_NODE_FIELDS, 'summary', 'relations', 'reviews'];
 const RECORD_FIELDS = [...FRONT_MATTER_FIELDS, 'body'];
 
 type Table = Record<string, unknown>;
@@ -83,6 +86,8 @@ interface NodeFields extends Pick<GraphNode, AuthoredNodeField> {
   summary: string | null;
   body: string | null;
   relations: { relation: string; targets: string[] }[];
+  /** The `reviews` entries as written (checked by review-stamps.ts). */
+  reviews: unknown[];
   unknown: string[];
 }
 
@@ -128,10 +133,13 @@ function readFields(table: Table, allowed: readonly string[]): NodeFields {
     if (relation.trim() === '') throw new FieldError('relations', 'relation names must not be empty');
     relations.push({ relation, targets: (targets as string[]).map((target) => target.normalize('NFC')) });
   }
+  const reviews = table['reviews'] ?? [];
+  if (!Array.isArray(reviews)) throw new FieldError('reviews', '"reviews" must be an array of tables ([[reviews]])');
   return {
     id,
     kind,
     title,
+    reviews,
     family: optionalString(table, 'family'),
     authority: optionalString(table, 'authority'),
     status: optionalString(table, 'status'),
@@ -187,6 +195,14 @@ function relationEdges(fields: NodeFields, path: string, outline: TomlOutline, s
     }
   }
   return edges;
+}
+
+/** The review entries of `fields` with their file lines (`scope` the outline prefix, `offset` the outline's line offset). */
+function reviewEntries(fields: NodeFields, outline: TomlOutline, scope: string, offset: number, fallbackLine: number): RawReviewEntry[] {
+  return fields.reviews.map((value, index) => {
+    const line = lineOf(outline, `${scope}reviews.${index}`);
+    return { value, line: line === null ? fallbackLine : line + offset };
+  });
 }
 
 function tomlErrorLine(error: unknown): number | null {
@@ -258,6 +274,8 @@ function plainNode(result: ContentParse, path: string, lines: readonly string[],
   appendAll(result.links, facts.links.map((link) => ({ from_id: node.id, ...link })));
   appendAll(result.issues, selfAnchorIssues(path, node.id, facts.anchors, facts.selfLinks, facts.outside));
   appendAll(result.issues, vocabularyIssues(node, descriptor, path));
+  appendAll(result.reviews, frontMatterStamps(foreign?.reviews ?? [], node.id, path, result.issues));
+  appendAll(result.reviews, commentStamps(lines, options.bodyFrom, facts.anchors, node.id, path, result.issues));
   return result;
 }
 
@@ -301,6 +319,8 @@ function frontMatterNode(result: ContentParse, path: string, lines: readonly str
   appendAll(result.links, facts.links.map((link) => ({ from_id: node.id, ...link })));
   appendAll(result.issues, selfAnchorIssues(path, node.id, facts.anchors, facts.selfLinks, facts.outside));
   appendAll(result.issues, vocabularyIssues(node, descriptor, path));
+  appendAll(result.reviews, frontMatterStamps(reviewEntries(fields, outline, '', 1, 1), node.id, path, result.issues));
+  appendAll(result.reviews, commentStamps(lines, close + 1, facts.anchors, node.id, path, result.issues));
   return result;
 }
 
@@ -312,7 +332,7 @@ function frontMatterNode(result: ContentParse, path: string, lines: readonly str
  * body starts after the block.
  */
 function parseMarkdown(path: string, text: string, descriptor: Descriptor): ContentParse {
-  const result: ContentParse = { nodes: [], edges: [], links: [], issues: [] };
+  const result: ContentParse = { nodes: [], edges: [], links: [], issues: [], reviews: [] };
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const lines = source.split(/\r?\n/);
   const lineCount = countLines(lines);
@@ -346,7 +366,7 @@ function parseMarkdown(path: string, text: string, descriptor: Descriptor): Cont
 }
 
 function parseRecords(path: string, text: string, descriptor: Descriptor): ContentParse {
-  const result: ContentParse = { nodes: [], edges: [], links: [], issues: [] };
+  const result: ContentParse = { nodes: [], edges: [], links: [], issues: [], reviews: [] };
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const malformed = (line: number | null, message: string, nodeId: string | null = null): void => {
     result.issues.push({ severity: 'error', code: 'malformed_record', message: line === null ? `${path}: ${message}` : `${path}:${line}: ${message}`, path, line, node_id: nodeId });
@@ -409,6 +429,7 @@ function parseRecords(path: string, text: string, descriptor: Descriptor): Conte
     result.nodes.push(node);
     appendAll(result.edges, relationEdges(fields, path, outline, `${scope}.`, 0, startLine));
     appendAll(result.issues, vocabularyIssues(node, descriptor, path));
+    appendAll(result.reviews, frontMatterStamps(reviewEntries(fields, outline, `${scope}.`, 0, startLine), node.id, path, result.issues));
   });
   return result;
 }
@@ -430,5 +451,5 @@ export function parseContentSource(input: ContentSourceInput): ContentParse {
   const lower = input.path.toLowerCase();
   if (lower.endsWith('.md') || lower.endsWith('.markdown')) return parseMarkdown(input.path, input.text, input.descriptor);
   if (lower.endsWith('.toml')) return parseRecords(input.path, input.text, input.descriptor);
-  return { nodes: [], edges: [], links: [], issues: [] };
+  return { nodes: [], edges: [], links: [], issues: [], reviews: [] };
 }

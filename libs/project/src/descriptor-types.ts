@@ -148,7 +148,7 @@ export interface ApplierPolicy {
 }
 
 /** The proposal operations (issue 10; contract "Isolated proposal tools"). */
-export const PROPOSAL_OPERATIONS: readonly string[] = Object.freeze(['node_create', 'node_update', 'node_move', 'relationship_update', 'node_delete']);
+export const PROPOSAL_OPERATIONS: readonly string[] = Object.freeze(['node_create', 'node_update', 'node_move', 'relationship_update', 'node_delete', 'link_review']);
 
 /** One `[proposals.writers.ID]` table. */
 export interface ProposalWriterPolicy {

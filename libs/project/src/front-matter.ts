@@ -54,6 +54,8 @@ export interface ForeignFields {
   description: string | null;
   /** Sorted, unique. */
   tags: string[];
+  /** `reviews:` entries (issue 32 item 1) with their file lines, checked by review-stamps.ts. */
+  reviews: { value: unknown; line: number }[];
 }
 
 const DELIMITERS: Record<string, FrontMatterBlock['format']> = { '+++': 'toml', '---': 'yaml' };
@@ -140,7 +142,7 @@ function tagList(value: unknown): string[] | null {
  * Reads the foreign fields from a parsed mapping; a used field of the wrong shape is a warning
  * at `lineOfKey(key)` and is ignored.
  */
-function foreignFields(table: Table, path: string, lineOfKey: (key: string) => number): { fields: ForeignFields; issues: SourceIssue[] } {
+function foreignFields(table: Table, path: string, lineOfKey: (key: string) => number, itemLine: (key: string, index: number) => number): { fields: ForeignFields; issues: SourceIssue[] } {
   const issues: SourceIssue[] = [];
   const text = (key: string): string | null => {
     const value = table[key];
@@ -157,8 +159,13 @@ function foreignFields(table: Table, path: string, lineOfKey: (key: string) => n
     if (list === null) issues.push(finding('warning', path, lineOfKey('tags'), 'front matter field "tags" is neither a list of tags nor a string; ignored'));
     else tags = [...new Set(list)].sort();
   }
+  let reviews: ForeignFields['reviews'] = [];
+  if (table['reviews'] !== undefined && table['reviews'] !== null) {
+    if (!Array.isArray(table['reviews'])) issues.push(finding('warning', path, lineOfKey('reviews'), 'front matter field "reviews" is not a list of review stamps; ignored'));
+    else reviews = table['reviews'].map((value: unknown, index: number) => ({ value, line: itemLine('reviews', index) }));
+  }
   issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  return { fields: { title, description, tags }, issues };
+  return { fields: { title, description, tags, reviews }, issues };
 }
 
 /** `yaml` error messages carry a position relative to the block; the finding gives the file line instead. */
@@ -187,12 +194,15 @@ function readYaml(block: FrontMatterBlock, path: string): FrontMatterReading {
     return { type: 'unreadable', docforge: false, issue: finding('error', path, 2, `YAML front matter cannot be read: ${caught instanceof Error ? caught.message : String(caught)}`) };
   }
   const keyLines = new Map<string, number>();
+  const itemLines = new Map<string, number[]>();
   if (yaml().isMap(doc.contents)) {
     for (const pair of doc.contents.items) {
-      if (yaml().isScalar(pair.key) && typeof pair.key.value === 'string' && pair.key.range) keyLines.set(pair.key.value, lineCounter.linePos(pair.key.range[0]).line + 1);
+      if (!yaml().isScalar(pair.key) || typeof pair.key.value !== 'string' || !pair.key.range) continue;
+      keyLines.set(pair.key.value, lineCounter.linePos(pair.key.range[0]).line + 1);
+      if (yaml().isSeq(pair.value)) itemLines.set(pair.key.value, pair.value.items.map((item) => (yaml().isNode(item) && item.range ? lineCounter.linePos(item.range[0]).line + 1 : 2)));
     }
   }
-  return { type: 'foreign', ...foreignFields(table, path, (key) => keyLines.get(key) ?? 2) };
+  return { type: 'foreign', ...foreignFields(table, path, (key) => keyLines.get(key) ?? 2, (key, index) => itemLines.get(key)?.[index] ?? keyLines.get(key) ?? 2) };
 }
 
 function tomlReason(error: unknown): string {
@@ -215,7 +225,7 @@ function readToml(block: FrontMatterBlock, path: string): FrontMatterReading {
     return { type: 'unreadable', docforge, issue: finding('error', path, Math.min(at, block.close + 1), `front matter TOML syntax error: ${tomlReason(error)}`) };
   }
   if (table['id'] !== undefined || table['kind'] !== undefined) return { type: 'docforge', table, outline };
-  return { type: 'foreign', ...foreignFields(table, path, (key) => (lineOf(outline, key) ?? 1) + 1) };
+  return { type: 'foreign', ...foreignFields(table, path, (key) => (lineOf(outline, key) ?? 1) + 1, (key, index) => (lineOf(outline, `${key}.${index}`) ?? 1) + 1) };
 }
 
 /**

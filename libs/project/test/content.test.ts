@@ -191,7 +191,7 @@ test('TOML records: one node per [[node]] with line spans, relations and per-ent
 });
 
 test('TOML files without nodes yield nothing; syntax errors yield malformed_record with the line', () => {
-  assert.deepEqual(parseContentSource({ path: 'docs/config.toml', text: '[tool]\nx = 1\n', descriptor: desc }), { nodes: [], edges: [], links: [], issues: [] });
+  assert.deepEqual(parseContentSource({ path: 'docs/config.toml', text: '[tool]\nx = 1\n', descriptor: desc }), { nodes: [], edges: [], links: [], issues: [], reviews: [] });
   const broken = parseContentSource({ path: 'docs/bad.toml', text: '[[node]]\nid = "A"\nkind = = "x"\n', descriptor: desc });
   assert.equal(broken.nodes.length, 0);
   assert.deepEqual(broken.issues.map((item) => [item.code, item.line]), [['malformed_record', 3]]);

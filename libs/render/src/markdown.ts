@@ -9,6 +9,7 @@ import { posix } from 'node:path';
 import { createRequire } from 'node:module';
 import type MarkdownIt from 'markdown-it';
 import { slugify } from '@docforge/project';
+import { withoutStampComments } from '@docforge/core';
 import { nodeAnchor } from './html.js';
 
 /** Where links of the body being rendered may point. */
@@ -102,5 +103,6 @@ function findClose(tokens: { type: string }[], openIndex: number): number {
  * node links resolve inside the output (see the module comment).
  */
 export function renderMarkdown(body: string, ctx: LinkContext): string {
-  return renderer().render(body, { docforge: ctx });
+  // Review stamp comments (issue 32) render as nothing: a stamped page's HTML is the page's before the stamp.
+  return renderer().render(withoutStampComments(body), { docforge: ctx });
 }

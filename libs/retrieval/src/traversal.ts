@@ -1,4 +1,4 @@
-import { errors, type DocforgeError, type MentionSection } from '@docforge/core';
+import { errors, type DocforgeError, type MentionSection, type ReviewState } from '@docforge/core';
 import type { EdgeRecord, IndexReader } from '@docforge/store';
 
 /** Default number of candidate edges one traversal may examine (deterministic work budget). */
@@ -162,6 +162,8 @@ export interface Backlink {
    * this node in inline code spans or link texts, in these sections.
    */
   mention?: { sections: MentionSection[] };
+  /** Review state of this relation (issue 32): on stamped relations and on every relation a document declares or derives. */
+  review_state?: ReviewState;
 }
 
 /** Keyset position of a backlinks page: the `(relation, source id)` of the last edge already returned. */
@@ -186,6 +188,8 @@ export function backlinks(reader: IndexReader, nodeId: string, limit: number, re
       const sections = r.relation === 'documents' ? reader.edgeMention(r.source_id, r.relation, r.target_id) : null;
       const item: Backlink = { id: r.source_id, kind: node?.kind ?? null, title: node?.title ?? null, source_path: node?.source_path ?? null, relation: r.relation, declared_in: { path: r.source_path, line: r.line } };
       if (sections !== null) item.mention = { sections };
+      const review = reader.edgeReview(r.source_id, r.relation, r.target_id);
+      if (review !== null) item.review_state = review.state;
       return item;
     }),
     truncated: rows.length > limit,
@@ -194,15 +198,38 @@ export function backlinks(reader: IndexReader, nodeId: string, limit: number, re
 
 /** Bounded edge summary of one node for `docforge_get_node`. */
 export interface NodeEdges {
-  outgoing: { relation: string; target_id: string }[];
-  incoming: { relation: string; source_id: string }[];
+  /** `review_state` (issue 32) as on {@link Backlink}. */
+  outgoing: { relation: string; target_id: string; review_state?: ReviewState }[];
+  incoming: { relation: string; source_id: string; review_state?: ReviewState }[];
   outgoing_truncated: boolean;
   incoming_truncated: boolean;
 }
 
-/** Up to `limit` outgoing and incoming edges of a node, deterministic order. */
+/** The review state of a stored edge, as an optional field (issue 32): absent on a code-to-code edge without stamps. */
+function reviewField(reader: IndexReader, e: EdgeRecord): { review_state?: ReviewState } {
+  const review = reader.edgeReview(e.source_id, e.relation, e.target_id);
+  return review === null ? {} : { review_state: review.state };
+}
+
+/** Up to `limit` outgoing and incoming edges of a node, deterministic order, with their review states (one lookup per returned edge). */
 export function nodeEdges(reader: IndexReader, nodeId: string, limit: number): NodeEdges {
-  const out = reader.edges(nodeId, 'outgoing', null, limit + 1).map((e) => ({ relation: e.relation, target_id: e.target_id }));
-  const inc = reader.edges(nodeId, 'incoming', null, limit + 1).map((e) => ({ relation: e.relation, source_id: e.source_id }));
-  return { outgoing: out.slice(0, limit), incoming: inc.slice(0, limit), outgoing_truncated: out.length > limit, incoming_truncated: inc.length > limit };
+  const out = reader.edges(nodeId, 'outgoing', null, limit + 1);
+  const inc = reader.edges(nodeId, 'incoming', null, limit + 1);
+  return {
+    outgoing: out.slice(0, limit).map((e) => ({ relation: e.relation, target_id: e.target_id, ...reviewField(reader, e) })),
+    incoming: inc.slice(0, limit).map((e) => ({ relation: e.relation, source_id: e.source_id, ...reviewField(reader, e) })),
+    outgoing_truncated: out.length > limit,
+    incoming_truncated: inc.length > limit,
+  };
+}
+
+/**
+ * The traversal items with the review state of the edge that first reached each (`via`,
+ * `relation`, the item; issue 32), for `docforge_dependencies` (outgoing edges). One lookup per item.
+ */
+export function withReviewStates<T extends Pick<TraversalItem, 'id' | 'relation' | 'via'>>(reader: IndexReader, items: readonly T[]): (T & { review_state?: ReviewState })[] {
+  return items.map((item) => {
+    const review = reader.edgeReview(item.via, item.relation, item.id);
+    return review === null ? item : { ...item, review_state: review.state };
+  });
 }

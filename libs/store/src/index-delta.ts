@@ -17,6 +17,7 @@ function nodeRemover(db: WriteDb): (id: string) => void {
   const delSegmented = db.prepare('DELETE FROM node_segmented WHERE rowid = ?');
   const delCode = db.prepare('DELETE FROM node_code WHERE rowid = ?');
   const delCaps = db.prepare('DELETE FROM node_capabilities WHERE node_id = ?');
+  const delReview = db.prepare('DELETE FROM node_review WHERE node_id = ?');
   const delTagByNode = db.prepare('DELETE FROM node_tags WHERE tag IN (SELECT value FROM json_each(?)) AND node_id = ?');
   const tagsOf = db.prepare('SELECT tags FROM nodes WHERE id = ?').pluck();
   return (id) => {
@@ -24,6 +25,7 @@ function nodeRemover(db: WriteDb): (id: string) => void {
     if (rowid === undefined) return;
     delTagByNode.run(tagsOf.get(id) as string, id);
     delCaps.run(id);
+    delReview.run(id);
     delFts.run(rowid);
     delSegmented.run(rowid);
     delCodeFts.run(rowid);
@@ -39,7 +41,7 @@ function applyGraph(db: WriteDb, delta: IndexDelta): void {
   for (const id of delta.removedNodes) removeNode(id);
   for (const node of delta.changedNodes) {
     removeNode(node.id);
-    insertNode(st, node, true, delta.code);
+    insertNode(st, node, true, delta.code, delta.review);
   }
   for (const e of delta.edgesWritten) insertEdge(st, e);
   const delEdge = db.prepare('DELETE FROM edges WHERE source_id = ? AND relation = ? AND target_id = ?');

@@ -29,7 +29,7 @@ export interface IndexRowsVisitor {
   /** The `meta` rows; return false to stop reading (the file does not fit the caller). */
   meta(meta: Readonly<Record<string, string>>): boolean;
   /** Each node, its body empty. */
-  node(node: GraphNode, row: { content_hash: string }): void;
+  node(node: GraphNode, row: { content_hash: string; review_hash: string | null }): void;
   /** Every source row. */
   sources(rows: SourceRowRead[]): void;
   /** Each edge row. */
@@ -50,7 +50,9 @@ export function readIndexRows(file: string, visitor: IndexRowsVisitor): boolean 
   try {
     const meta = Object.fromEntries((db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
     if (!visitor.meta(meta)) return false;
-    for (const row of db.prepare(`SELECT id, kind, title, family, authority, status, tags, summary, '' AS body, source_path, start_line, end_line, anchors, language, capabilities, origin, content_hash FROM nodes`).iterate() as IterableIterator<NodeRow>) {
+    const nodeRows = db.prepare(`SELECT n.id, kind, title, family, authority, status, tags, summary, '' AS body, source_path, start_line, end_line, anchors, language, capabilities, origin, content_hash, r.hash AS review_hash
+      FROM nodes n LEFT JOIN node_review r ON r.node_id = n.id`).iterate() as IterableIterator<NodeRow & { review_hash: string | null }>;
+    for (const row of nodeRows) {
       visitor.node(rowToNode(row), row);
     }
     const rows = db.prepare('SELECT path, role, size, mtime_ns, ctime_ns, ino, content_hash FROM sources').all() as { path: string; role: SourceEntry['role']; size: number; mtime_ns: string; ctime_ns: string; ino: string; content_hash: string }[];

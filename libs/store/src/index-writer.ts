@@ -10,7 +10,7 @@ import { sqliteDatabase } from './sqlite.js';
 import { indexedText } from './segment.js';
 import { codeIndexWords, nodeTerms } from './terms.js';
 import { packCodeLines } from './code-lines.js';
-import type { CodeTextOf, FullIndexRows, LogicRowsWrite, SourceRowWrite, SourceWriteResult, UnresolvedCallRow } from './write-rows.js';
+import type { CodeTextOf, FullIndexRows, ReviewHashOf, LogicRowsWrite, SourceRowWrite, SourceWriteResult, UnresolvedCallRow } from './write-rows.js';
 
 /** A read-write connection to an index file being written. */
 export type WriteDb = InstanceType<typeof Database>;
@@ -27,6 +27,7 @@ export interface InsertStatements {
   tag: Stmt;
   capability: Stmt;
   edge: Stmt;
+  review: Stmt;
 }
 
 /** Prepares the per-row inserts of `db`. */
@@ -41,7 +42,8 @@ export function prepareInserts(db: WriteDb): InsertStatements {
     codeFts: db.prepare('INSERT INTO code_fts (rowid, words) SELECT rowid, words FROM node_code WHERE rowid = ?'),
     tag: db.prepare('INSERT OR IGNORE INTO node_tags (tag, node_id) VALUES (?, ?)'),
     capability: db.prepare('INSERT OR IGNORE INTO node_capabilities (capability, node_id) VALUES (?, ?)'),
-    edge: db.prepare('INSERT OR REPLACE INTO edges (source_id, relation, target_id, source_path, line, mention) VALUES (?, ?, ?, ?, ?, ?)'),
+    edge: db.prepare('INSERT OR REPLACE INTO edges (source_id, relation, target_id, source_path, line, mention, review) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    review: db.prepare('INSERT OR REPLACE INTO node_review (node_id, hash) VALUES (?, ?)'),
   };
 }
 
@@ -52,7 +54,7 @@ function mentionJson(edge: GraphEdge): string | null {
 
 /** Inserts (or replaces) an edge row. */
 export function insertEdge(st: InsertStatements, e: GraphEdge): void {
-  st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e));
+  st.edge.run(e.source_id, e.relation, e.target_id, e.source_path, e.line, mentionJson(e), e.reviews === undefined || e.reviews.length === 0 ? null : JSON.stringify(e.reviews));
 }
 
 /**
@@ -60,7 +62,7 @@ export function insertEdge(st: InsertStatements, e: GraphEdge): void {
  * full-text rows (node_fts, code_fts) are added here when `withFts` (deltas), else by 'rebuild'
  * (full builds).
  */
-export function insertNode(st: InsertStatements, node: GraphNode, withFts: boolean, codeOf: CodeTextOf | undefined): void {
+export function insertNode(st: InsertStatements, node: GraphNode, withFts: boolean, codeOf: CodeTextOf | undefined, reviewOf?: ReviewHashOf): void {
   const tags = JSON.stringify(node.tags);
   const headings = node.anchors.map((a) => a.title).join('\n');
   const terms = nodeTerms(node.id, node.title);
@@ -81,6 +83,8 @@ export function insertNode(st: InsertStatements, node: GraphNode, withFts: boole
   if (withFts) st.fts.run(info.lastInsertRowid);
   for (const tag of node.tags) st.tag.run(tag, node.id);
   for (const capability of node.capabilities) st.capability.run(capability, node.id);
+  const review = reviewOf?.(node);
+  if (review !== undefined) st.review.run(node.id, review);
 }
 
 /** Writes (or replaces) the `meta` rows. */
@@ -150,7 +154,7 @@ function writeFull(db: WriteDb, rows: FullIndexRows, progress: (stage: string, d
   db.transaction(() => {
     let n = 0;
     for (const node of rows.nodes) {
-      insertNode(st, node, false, rows.code);
+      insertNode(st, node, false, rows.code, rows.review);
       n += 1;
       if (n % 2000 === 0) progress('write', n, rows.nodes.length);
     }

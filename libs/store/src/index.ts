@@ -20,6 +20,7 @@ export type { Publication, PublicationCheck } from './publication-format.js';
 export { MAX_CURRENT_BYTES, checkPublication, parsePublication } from './publication-format.js';
 export { SUPERSEDED_RETRIES, assertStateConfined, copyDeltaBase, ensureStateConfined, fsyncFile, isPublicationSuperseded, publishIndex, stateError } from './publish.js';
 export type { IndexTable, NodeRow, SqliteDatabase } from './reader.js';
+export type { ReviewHashOf } from './write-rows.js';
 export { IndexReader, rowToNode } from './reader.js';
 export type { FtsCandidate, FtsExcerptSource, RankedFtsCandidate } from './reader-fts.js';
 export { SNIPPET_MAX_BODY_CHARS } from './reader-fts.js';

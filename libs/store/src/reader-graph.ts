@@ -3,7 +3,7 @@
  * `(source_id, relation, target_id)` primary key or the `(target_id, relation, source_id)` index,
  * always with a row limit: no query materializes the whole edge table (DESIGN.md section 7).
  */
-import type { MentionSection, SourceIssue } from '@docforge/core';
+import { reviewState, type EdgeReview, type MentionSection, type ReviewState, type SourceIssue } from '@docforge/core';
 import { placeholders, type StatementCache } from './reader-statements.js';
 
 /** Direction of an edge read relative to a node: `outgoing` (node is the source) or `incoming` (node is the target). */
@@ -63,6 +63,26 @@ export function edgesOf(sql: StatementCache, nodeId: string, direction: EdgeDire
 export function edgeMention(sql: StatementCache, source: string, relation: string, target: string): MentionSection[] | null {
   const raw = sql.pluck('SELECT mention FROM edges WHERE source_id = ? AND relation = ? AND target_id = ?').get(source, relation, target) as string | null | undefined;
   return typeof raw === 'string' ? (JSON.parse(raw) as { sections: MentionSection[] }).sections : null;
+}
+
+/**
+ * The review of the exact edge `(source, relation, target)` (issue 32 item 1): its stamps and
+ * state against the target's stored review hash; null when the edge is not stored, or when it is
+ * neither stamped nor declared by a document (a code-to-code edge has no review state). Three
+ * primary-key lookups.
+ */
+export function edgeReview(sql: StatementCache, source: string, relation: string, target: string): { state: ReviewState; reviews: EdgeReview[] } | null {
+  const row = sql.rows(`SELECT e.review AS review, (SELECT hash FROM node_review WHERE node_id = e.target_id) AS target_hash,
+    (SELECT origin FROM nodes WHERE id = e.source_id) AS origin FROM edges e WHERE e.source_id = ? AND e.relation = ? AND e.target_id = ?`)
+    .get(source, relation, target) as { review: string | null; target_hash: string | null; origin: string | null } | undefined;
+  if (row === undefined || (row.review === null && (row.origin === 'code' || row.origin === null))) return null;
+  const reviews = row.review === null ? [] : JSON.parse(row.review) as EdgeReview[];
+  return { state: reviewState(reviews, row.target_hash), reviews };
+}
+
+/** The stored review hash of a node (issue 32 item 1), or null. */
+export function nodeReviewHashOf(sql: StatementCache, id: string): string | null {
+  return (sql.pluck('SELECT hash FROM node_review WHERE node_id = ?').get(id) as string | undefined) ?? null;
 }
 
 /** Whether the exact edge `(source, relation, target)` is stored. */

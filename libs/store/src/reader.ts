@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
 import { sqliteDatabase } from './sqlite.js';
-import { errors, type Anchor, type GraphNode, type MentionSection, type SourceIssue } from '@docforge/core';
+import { errors, type Anchor, type EdgeReview, type GraphNode, type MentionSection, type ReviewState, type SourceIssue } from '@docforge/core';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
 import { countsByKind, facetValues, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, sourceStats, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
 import { ftsExpression, type FtsMatch } from './fts-match.js';
 import { ftsCandidates, ftsCodeCandidates, ftsDocumentCount, ftsFewMatches, ftsFirstMatches, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, nodeCodeLines, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource, type RankedFtsCandidate } from './reader-fts.js';
-import { distinctRelations, edgeMention, edgesOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
+import { distinctRelations, edgeMention, edgeReview, edgesOf, nodeReviewHashOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
 /** A better-sqlite3 connection (read-only for published indexes). */
 export type SqliteDatabase = InstanceType<typeof Database>;
@@ -298,6 +298,16 @@ export class IndexReader {
   /** The sections of a mention-derived `documents` edge (issue 9 item 2), or null for any other edge. */
   edgeMention(source: string, relation: string, target: string): MentionSection[] | null {
     return edgeMention(this.#sql, source, relation, target);
+  }
+
+  /** The review stamps and state of an edge (issue 32 item 1), or null when it has none (see reader-graph.ts `edgeReview`). */
+  edgeReview(source: string, relation: string, target: string): { state: ReviewState; reviews: EdgeReview[] } | null {
+    return edgeReview(this.#sql, source, relation, target);
+  }
+
+  /** The stored review hash of a node (issue 32 item 1), or null. */
+  reviewHash(id: string): string | null {
+    return nodeReviewHashOf(this.#sql, id);
   }
 
   /** Sorted distinct relation names with edges. Scans the edge keys once: callers cache the answer. */

@@ -15,9 +15,10 @@ import { unspacedScriptMarks, WORD_MARK } from './segment.js';
  * `sources.ctime_ns` column of issue 30, whose cheap identity covers the ctime, and the
  * full-text index reading `node_fts_text`, with words of scripts written without spaces segmented
  * (`node_segmented`, segment.ts) and their combining marks kept in tokens, issue 30 items 1 and 2;
- * 10: the `node_code` table of code text and its full-text index `code_fts`, issue 31 item 1).
+ * 10: the `node_code` table of code text and its full-text index `code_fts`, issue 31 item 1;
+ * 11: the `node_review` table of review hashes and the `edges.review` column of review stamps, issue 32 item 1).
  */
-export const INDEX_SCHEMA_VERSION = 10;
+export const INDEX_SCHEMA_VERSION = 11;
 
 /**
  * The FTS5 tokenizer: Porter stems over unicode61 without diacritics, with the combining marks of
@@ -93,8 +94,12 @@ CREATE TABLE edges (
   source_path TEXT NOT NULL,
   line INTEGER NOT NULL,
   mention TEXT,
+  -- Review stamps of the relation (issue 32 item 1): JSON of its EdgeReview list, or NULL.
+  review TEXT,
   PRIMARY KEY (source_id, relation, target_id)
 ) WITHOUT ROWID;
+-- Review hash of each node (issue 32 item 1; libs/core review.ts), not a node field.
+CREATE TABLE node_review (node_id TEXT PRIMARY KEY, hash TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX edges_incoming ON edges (target_id, relation, source_id);
 CREATE TABLE logic_steps (
   owner_id TEXT NOT NULL,

@@ -46,11 +46,16 @@ export type EdgeIdentity = Pick<GraphEdge, 'source_id' | 'relation' | 'target_id
  */
 export type CodeTextOf = (node: Pick<GraphNode, 'id' | 'source_path'>) => NodeCodeText | undefined;
 
+/** The review hash to write with a node (`node_review`, issue 32 item 1), by its id and source path; undefined for none. */
+export type ReviewHashOf = (node: Pick<GraphNode, 'id' | 'source_path'>) => string | undefined;
+
 /** Everything a new index file holds, written from scratch by `writeIndexFile`. */
 export interface FullIndexRows {
   nodes: readonly GraphNode[];
   /** The code text of each node written (absent: none). */
   code?: CodeTextOf;
+  /** The review hash of each node written (absent: none). */
+  review?: ReviewHashOf;
   edges: readonly GraphEdge[];
   sources: readonly SourceRowWrite[];
   logic: readonly LogicRowsWrite[];
@@ -71,6 +76,8 @@ export interface IndexDelta {
   changedNodes: readonly GraphNode[];
   /** The code text of each node of `changedNodes` (absent: none). */
   code?: CodeTextOf;
+  /** The review hash of each node of `changedNodes` (absent: none). */
+  review?: ReviewHashOf;
   edgesWritten: Iterable<GraphEdge>;
   edgesRemoved: Iterable<EdgeIdentity>;
   removedSources: Iterable<string>;

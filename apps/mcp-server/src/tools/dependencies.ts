@@ -1,6 +1,7 @@
 /** `docforge_dependencies` (contract: read tools): bounded outgoing traversal, depth 1 by default. */
 import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { pageOutcome } from '../outcome.js';
+import { withReviewStates, type TraversalItem } from '@docforge/retrieval';
 import { traversalResult } from './shared.js';
 
 /**
@@ -13,8 +14,10 @@ export const dependenciesTool = defineTool({
   kind: 'sync',
   fit: 'page',
   handler(ctx, sync, args, diagnostics) {
-    const result = traversalResult(ctx, sync, args, 'outgoing', 1, diagnostics);
+    const traversed = traversalResult(ctx, sync, args, 'outgoing', 1, diagnostics);
     const reader = ctx.manager.reader();
+    // Each item's review state: of the edge that first reached it (issue 32).
+    const result = { ...traversed, items: withReviewStates(reader, traversed.items as TraversalItem[]) };
     return pageOutcome(reader.getNodeMeta(args.node_id)?.origin === 'code' ? { ...result, unresolved_calls: reader.unresolvedCalls(args.node_id) } : result, null);
   },
 });

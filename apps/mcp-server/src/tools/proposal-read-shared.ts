@@ -18,5 +18,5 @@ export function cursorPlaceholder(op: string, binding: ChangesetCursorBinding, m
 
 /** The node an operation concerns. */
 export function targetOf(op: Operation): string {
-  return op.op === 'node_create' ? op.node.id : op.op === 'relationship_update' ? op.source_id : op.node_id;
+  return op.op === 'node_create' ? op.node.id : op.op === 'relationship_update' || op.op === 'link_review' ? op.source_id : op.node_id;
 }

@@ -88,7 +88,7 @@ export interface DescriptorDocument {
         /**
          * A repeated operation counts once.
          */
-        operations?: ('node_create' | 'node_update' | 'node_move' | 'relationship_update' | 'node_delete')[];
+        operations?: ('node_create' | 'node_update' | 'node_move' | 'relationship_update' | 'node_delete' | 'link_review')[];
         paths?: string[];
       };
     };

@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 export type Operation = Operation1 & Operation2;
-export type Operation1 = OpNodeCreate | OpNodeUpdate | OpNodeMove | OpRelationshipUpdate | OpNodeDelete;
+export type Operation1 = OpNodeCreate | OpNodeUpdate | OpNodeMove | OpRelationshipUpdate | OpNodeDelete | OpLinkReview;
 export type NodeId = string;
 export type Label = string;
 /**
@@ -168,14 +168,24 @@ export interface OpRelationshipUpdate2 {
 export interface RelationRef {
   relation: RelationName;
   target_id: NodeId;
+  hash?: string;
 }
 export interface OpNodeDelete {
   op: 'node_delete';
   node_id: NodeId;
   expected_content_hash?: Hex64;
 }
+export interface OpLinkReview {
+  op: 'link_review';
+  source_id: NodeId;
+  section?: Label;
+  /**
+   * @maxItems 1000
+   */
+  links: RelationRef[];
+}
 export interface Operation2 {
-  op: 'node_create' | 'node_update' | 'node_move' | 'relationship_update' | 'node_delete';
+  op: 'node_create' | 'node_update' | 'node_move' | 'relationship_update' | 'node_delete' | 'link_review';
   [k: string]: unknown;
 }
 export interface Finding {
@@ -582,6 +592,10 @@ export interface DocforgeBacklinksOutput1 {
               }
             ];
       };
+      /**
+       * Review state (issue 32) of this edge: on stamped edges and edges a document declares or derives.
+       */
+      review_state?: 'reviewed' | 'suspect' | 'unreviewed';
       [k: string]: unknown;
     }[];
     truncated: boolean;
@@ -658,6 +672,10 @@ export interface DocforgeDependenciesOutput1 {
        * @minItems 1
        */
       relations: [string, ...string[]];
+      /**
+       * Review state (issue 32) of the edge named by via and relation, when stamped or declared by a document.
+       */
+      review_state?: 'reviewed' | 'suspect' | 'unreviewed';
       [k: string]: unknown;
     }[];
     truncated: boolean;
@@ -1057,6 +1075,9 @@ export interface DocforgeGetNodeOutput1 {
       id: string;
       [k: string]: unknown;
     };
+    /**
+     * outgoing and incoming edges; review_state (reviewed, suspect, unreviewed; issue 32) on stamped edges and edges a document declares or derives.
+     */
     edges: {
       [k: string]: unknown;
     };

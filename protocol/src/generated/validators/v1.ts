@@ -8,7 +8,7 @@ const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime_ucs2length.default;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$", "u");
 const pattern1 = new RegExp("^[0-9a-f]{64}$", "u");
-const schema7 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation","type":"object","required":["op"],"properties":{"op":{"enum":["node_create","node_update","node_move","relationship_update","node_delete"]}},"oneOf":[{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_create"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_update"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_move"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_relationship_update"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_delete"}],"discriminator":{"propertyName":"op"}};
+const schema7 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation","type":"object","required":["op"],"properties":{"op":{"enum":["node_create","node_update","node_move","relationship_update","node_delete","link_review"]}},"oneOf":[{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_create"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_update"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_move"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_relationship_update"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_delete"},{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_link_review"}],"discriminator":{"propertyName":"op"}};
 const schema8 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_node_create","type":"object","required":["op","node","path","body"],"additionalProperties":false,"properties":{"op":{"const":"node_create"},"node":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_fields"},"path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"},"body":{"type":"string","maxLength":8388608}}};
 const schema9 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_fields","type":"object","required":["id","kind","title"],"additionalProperties":false,"properties":{"id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"kind":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/label"},"title":{"type":"string","minLength":1,"maxLength":4096},"family":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/label"},"authority":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/label"},"status":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/label"},"tags":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/tag_list"},"relations":{"type":"object","propertyNames":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_name"},"additionalProperties":{"type":"array","minItems":1,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"}}}}};
 const schema10 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id","type":"string","minLength":1,"maxLength":1024,"pattern":"^\\S+$"};
@@ -367,7 +367,8 @@ return errors === 0;
 }
 
 const schema19 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_relationship_update","type":"object","required":["op","source_id"],"anyOf":[{"required":["add"]},{"required":["remove"]}],"additionalProperties":false,"properties":{"op":{"const":"relationship_update"},"source_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"add":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}},"remove":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}}}};
-const schema20 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref","type":"object","required":["relation","target_id"],"additionalProperties":false,"properties":{"relation":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_name"},"target_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"}}};
+const schema20 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref","type":"object","required":["relation","target_id"],"additionalProperties":false,"properties":{"relation":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_name"},"target_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"hash":{"type":"string","maxLength":16,"pattern":"^[0-9a-f]{16}$"}}};
+const pattern5 = new RegExp("^[0-9a-f]{16}$", "u");
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref" */;
@@ -378,13 +379,22 @@ for(const prop0 of schema20.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!((key0 === "relation") || (key0 === "target_id"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+if(!(((key0 === "relation") || (key0 === "target_id")) || (key0 === "hash"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.relation !== undefined){
 if(!(validate35(data.relation, {instancePath:instancePath+"/relation",parentData:data,parentDataProperty:"relation",rootData}))) vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors), errors = vErrors.length;
 }
 if(data.target_id !== undefined){
 if(!(validate25(data.target_id, {instancePath:instancePath+"/target_id",parentData:data,parentDataProperty:"target_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
+}
+if(data.hash !== undefined){
+let data2 = data.hash;
+if(typeof data2 === "string"){
+if(func3(data2) > 16) (vErrors ??= []).push({instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"}), errors++;
+if(!pattern5.test(data2)) (vErrors ??= []).push({instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{16}$"},message:"must match pattern \""+"^[0-9a-f]{16}$"+"\""}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -508,6 +518,47 @@ validate64.errors = vErrors;
 return errors === 0;
 }
 
+const schema22 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_link_review","type":"object","required":["op","source_id","links"],"additionalProperties":false,"properties":{"op":{"const":"link_review"},"source_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"section":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/label"},"links":{"type":"array","maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}}}};
+
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/op_link_review" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const prop0 of schema22.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "op") || (key0 === "source_id")) || (key0 === "section")) || (key0 === "links"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+}
+if(data.op !== undefined){
+if("link_review" !== data.op) (vErrors ??= []).push({instancePath:instancePath+"/op",schemaPath:"#/properties/op/const",keyword:"const",params:{allowedValue: "link_review"},message:"must be equal to constant"}), errors++;
+}
+if(data.source_id !== undefined){
+if(!(validate25(data.source_id, {instancePath:instancePath+"/source_id",parentData:data,parentDataProperty:"source_id",rootData}))) vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors), errors = vErrors.length;
+}
+if(data.section !== undefined){
+if(!(validate27(data.section, {instancePath:instancePath+"/section",parentData:data,parentDataProperty:"section",rootData}))) vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors), errors = vErrors.length;
+}
+if(data.links !== undefined){
+let data3 = data.links;
+if(Array.isArray(data3)){
+if(data3.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/links",schemaPath:"#/properties/links/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}), errors++;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate59(data3[i0], {instancePath:instancePath+"/links/" + i0,parentData:data3,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/links",schemaPath:"#/properties/links/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+validate67.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation" */;
@@ -519,7 +570,7 @@ if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/
 }
 if(data.op !== undefined){
 let data0 = data.op;
-if(!(((((data0 === "node_create") || (data0 === "node_update")) || (data0 === "node_move")) || (data0 === "relationship_update")) || (data0 === "node_delete"))) (vErrors ??= []).push({instancePath:instancePath+"/op",schemaPath:"#/properties/op/enum",keyword:"enum",params:{allowedValues: schema7.properties.op.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((((((data0 === "node_create") || (data0 === "node_update")) || (data0 === "node_move")) || (data0 === "relationship_update")) || (data0 === "node_delete")) || (data0 === "link_review"))) (vErrors ??= []).push({instancePath:instancePath+"/op",schemaPath:"#/properties/op/enum",keyword:"enum",params:{allowedValues: schema7.properties.op.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 const tag0 = data.op;
 if(typeof tag0 == "string"){
@@ -533,6 +584,8 @@ if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData}))) v
 if(!(validate56(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors), errors = vErrors.length;
 } else if(tag0 === "node_delete"){
 if(!(validate64(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors), errors = vErrors.length;
+} else if(tag0 === "link_review"){
+if(!(validate67(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors), errors = vErrors.length;
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "op", tagValue: tag0},message:"value of tag \"op\" must be in oneOf"}), errors++;
 }
@@ -546,19 +599,19 @@ validate22.errors = vErrors;
 return errors === 0;
 }
 
-const schema22 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/finding","type":"object","required":["severity","code","message","remediation","operation_index","node_id"],"properties":{"severity":{"enum":["error","warning"]},"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"operation_index":{"type":["integer","null"],"minimum":0},"node_id":{"type":["string","null"]},"path":{"type":["string","null"]},"changeset_ids":{"type":"array","items":{"type":"string"}}}};
+const schema23 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/finding","type":"object","required":["severity","code","message","remediation","operation_index","node_id"],"properties":{"severity":{"enum":["error","warning"]},"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"operation_index":{"type":["integer","null"],"minimum":0},"node_id":{"type":["string","null"]},"path":{"type":["string","null"]},"changeset_ids":{"type":"array","items":{"type":"string"}}}};
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/finding" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema22.required){
+for(const prop0 of schema23.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data.severity !== undefined){
 let data0 = data.severity;
-if(!((data0 === "error") || (data0 === "warning"))) (vErrors ??= []).push({instancePath:instancePath+"/severity",schemaPath:"#/properties/severity/enum",keyword:"enum",params:{allowedValues: schema22.properties.severity.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data0 === "error") || (data0 === "warning"))) (vErrors ??= []).push({instancePath:instancePath+"/severity",schemaPath:"#/properties/severity/enum",keyword:"enum",params:{allowedValues: schema23.properties.severity.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.code !== undefined){
 if(typeof data.code !== "string") (vErrors ??= []).push({instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -571,18 +624,18 @@ if(typeof data.remediation !== "string") (vErrors ??= []).push({instancePath:ins
 }
 if(data.operation_index !== undefined){
 let data4 = data.operation_index;
-if((!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/operation_index",schemaPath:"#/properties/operation_index/type",keyword:"type",params:{type: schema22.properties.operation_index.type},message:"must be integer,null"}), errors++;
+if((!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/operation_index",schemaPath:"#/properties/operation_index/type",keyword:"type",params:{type: schema23.properties.operation_index.type},message:"must be integer,null"}), errors++;
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)) (vErrors ??= []).push({instancePath:instancePath+"/operation_index",schemaPath:"#/properties/operation_index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 if(data.node_id !== undefined){
 let data5 = data.node_id;
-if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: schema22.properties.node_id.type},message:"must be string,null"}), errors++;
+if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: schema23.properties.node_id.type},message:"must be string,null"}), errors++;
 }
 if(data.path !== undefined){
 let data6 = data.path;
-if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: schema22.properties.path.type},message:"must be string,null"}), errors++;
+if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: schema23.properties.path.type},message:"must be string,null"}), errors++;
 }
 if(data.changeset_ids !== undefined){
 let data7 = data.changeset_ids;
@@ -598,18 +651,18 @@ if(typeof data7[i0] !== "string") (vErrors ??= []).push({instancePath:instancePa
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate73.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
 
-const schema23 = {"$id":"https://docforge.dev/schemas/v1/changeset.schema.json/definitions/lifecycle_receipt","type":"object","required":["event","at","writer","changeset_sha256"],"additionalProperties":false,"properties":{"event":{"enum":["created","registered","operation_added","rebased","abandoned","applied"]},"at":{"type":"string","description":"ISO-8601 time."},"writer":{"type":"string","minLength":1},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$","description":"The changeset hash this event is bound to."},"details":{"type":"object"}}};
+const schema24 = {"$id":"https://docforge.dev/schemas/v1/changeset.schema.json/definitions/lifecycle_receipt","type":"object","required":["event","at","writer","changeset_sha256"],"additionalProperties":false,"properties":{"event":{"enum":["created","registered","operation_added","rebased","abandoned","applied"]},"at":{"type":"string","description":"ISO-8601 time."},"writer":{"type":"string","minLength":1},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$","description":"The changeset hash this event is bound to."},"details":{"type":"object"}}};
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset.schema.json/definitions/lifecycle_receipt" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema23.required){
+for(const prop0 of schema24.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -617,7 +670,7 @@ if(!(((((key0 === "event") || (key0 === "at")) || (key0 === "writer")) || (key0 
 }
 if(data.event !== undefined){
 let data0 = data.event;
-if(!((((((data0 === "created") || (data0 === "registered")) || (data0 === "operation_added")) || (data0 === "rebased")) || (data0 === "abandoned")) || (data0 === "applied"))) (vErrors ??= []).push({instancePath:instancePath+"/event",schemaPath:"#/properties/event/enum",keyword:"enum",params:{allowedValues: schema23.properties.event.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((((((data0 === "created") || (data0 === "registered")) || (data0 === "operation_added")) || (data0 === "rebased")) || (data0 === "abandoned")) || (data0 === "applied"))) (vErrors ??= []).push({instancePath:instancePath+"/event",schemaPath:"#/properties/event/enum",keyword:"enum",params:{allowedValues: schema24.properties.event.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.at !== undefined){
 if(typeof data.at !== "string") (vErrors ??= []).push({instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -646,7 +699,7 @@ if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))) (vErrors ??= [
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate75.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
 
@@ -774,7 +827,7 @@ let data11 = data.findings;
 if(Array.isArray(data11)){
 const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate73(data11[i1], {instancePath:instancePath+"/findings/" + i1,parentData:data11,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors), errors = vErrors.length;
+if(!(validate78(data11[i1], {instancePath:instancePath+"/findings/" + i1,parentData:data11,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/findings",schemaPath:"#/properties/findings/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -786,7 +839,7 @@ if(Array.isArray(data13)){
 if(data13.length < 1) (vErrors ??= []).push({instancePath:instancePath+"/receipts",schemaPath:"#/properties/receipts/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}), errors++;
 const len2 = data13.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate75(data13[i2], {instancePath:instancePath+"/receipts/" + i2,parentData:data13,parentDataProperty:i2,rootData}))) vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors), errors = vErrors.length;
+if(!(validate80(data13[i2], {instancePath:instancePath+"/receipts/" + i2,parentData:data13,parentDataProperty:i2,rootData}))) vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/receipts",schemaPath:"#/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -805,22 +858,22 @@ validate21.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_changeset_operation = validate77;
-const schema24 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ChangesetOperation","description":"One changeset operation (issue 10; contract \"Isolated proposal tools\"), snake_case JSON. This file is the one definition of the operations: changeset.schema.json and every proposal tool input schema reference its definitions ($ref; protocol/scripts/proposal-schemas.mjs writes them), and protocol/test/operation-schema.test.ts checks that none copies them. Each operation is documented by the description of its docforge_propose_<op> tool.","allOf":[{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation"}]};
+export const validate_changeset_operation = validate82;
+const schema25 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ChangesetOperation","description":"One changeset operation (issue 10; contract \"Isolated proposal tools\"), snake_case JSON. This file is the one definition of the operations: changeset.schema.json and every proposal tool input schema reference its definitions ($ref; protocol/scripts/proposal-schemas.mjs writes them), and protocol/test/operation-schema.test.ts checks that none copies them. Each operation is documented by the description of its docforge_propose_<op> tool.","allOf":[{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation"}]};
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-operation.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors), errors = vErrors.length;
-validate77.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_tool_envelope = validate79;
-const schema25 = {"$id":"https://docforge.dev/schemas/v1/tool-envelope.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ToolEnvelope","description":"The response envelope of every DocForge tool (structuredContent): schema_version, ok, notice and project always; result on success, error on failure; diagnostics only with --diagnostics. Each tool output schema is this envelope (allOf) plus its own result.","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object"},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
+export const validate_tool_envelope = validate84;
+const schema26 = {"$id":"https://docforge.dev/schemas/v1/tool-envelope.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ToolEnvelope","description":"The response envelope of every DocForge tool (structuredContent): schema_version, ok, notice and project always; result on success, error on failure; diagnostics only with --diagnostics. Each tool output schema is this envelope (allOf) plus its own result.","type":"object","required":["schema_version","ok","notice","project"],"properties":{"schema_version":{"const":1},"ok":{"type":"boolean"},"notice":{"type":"string"},"project":{"type":"object","required":["id","root","revision","source_hash","adapter_version","staleness"],"properties":{"id":{"type":["string","null"],"description":"Project id from docforge.toml (or the last publication); null when neither can be read."},"root":{"type":"string"},"revision":{"type":"integer","minimum":0,"description":"Last published generation; 0 when no publication exists."},"source_hash":{"type":["string","null"],"description":"Source hash of the last publication; null when none exists."},"adapter_version":{"type":["string","null"],"description":"Adapter version of the last publication; null when none exists."},"staleness":{"enum":["current","stale","unknown"]},"sync_error":{"type":"object"}},"additionalProperties":false},"result":{"type":"object"},"error":{"type":"object","required":["code","message","remediation","details"],"properties":{"code":{"type":"string"},"message":{"type":"string"},"remediation":{"type":"string"},"details":{"type":"object"}}},"diagnostics":{"type":"object"}},"additionalProperties":false,"if":{"properties":{"ok":{"const":true}}},"then":{"required":["result"],"not":{"required":["error"]}},"else":{"required":["error"],"not":{"required":["result"]}}};
 
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tool-envelope.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -849,7 +902,7 @@ const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 let valid3 = true;
-for( missing0 of schema25.then.not.required){
+for( missing0 of schema26.then.not.required){
 valid3 = data[missing0] !== undefined;
 if(!valid3){
 (vErrors ??= []).push({}), errors++;
@@ -871,7 +924,7 @@ vErrors = null;
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema25.then.required){
+for(const prop0 of schema26.then.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 }
@@ -885,7 +938,7 @@ const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 let valid5 = true;
-for( missing1 of schema25.else.not.required){
+for( missing1 of schema26.else.not.required){
 valid5 = data[missing1] !== undefined;
 if(!valid5){
 (vErrors ??= []).push({}), errors++;
@@ -907,7 +960,7 @@ vErrors = null;
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop1 of schema25.else.required){
+for(const prop1 of schema26.else.required){
 if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 }
@@ -917,7 +970,7 @@ ifClause0 = "else";
 }
 if(!valid0) (vErrors ??= []).push({instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"}), errors++;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop2 of schema25.required){
+for(const prop2 of schema26.required){
 if(data[prop2] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data){
@@ -935,7 +988,7 @@ if(typeof data.notice !== "string") (vErrors ??= []).push({instancePath:instance
 if(data.project !== undefined){
 let data4 = data.project;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const prop3 of schema25.properties.project.required){
+for(const prop3 of schema26.properties.project.required){
 if(data4[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/project",schemaPath:"#/properties/project/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key1 in data4){
@@ -943,7 +996,7 @@ if(!(((((((key1 === "id") || (key1 === "root")) || (key1 === "revision")) || (ke
 }
 if(data4.id !== undefined){
 let data5 = data4.id;
-if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/project/id",schemaPath:"#/properties/project/properties/id/type",keyword:"type",params:{type: schema25.properties.project.properties.id.type},message:"must be string,null"}), errors++;
+if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/project/id",schemaPath:"#/properties/project/properties/id/type",keyword:"type",params:{type: schema26.properties.project.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data4.root !== undefined){
 if(typeof data4.root !== "string") (vErrors ??= []).push({instancePath:instancePath+"/project/root",schemaPath:"#/properties/project/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -957,15 +1010,15 @@ if(data7 < 0 || isNaN(data7)) (vErrors ??= []).push({instancePath:instancePath+"
 }
 if(data4.source_hash !== undefined){
 let data8 = data4.source_hash;
-if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/project/source_hash",schemaPath:"#/properties/project/properties/source_hash/type",keyword:"type",params:{type: schema25.properties.project.properties.source_hash.type},message:"must be string,null"}), errors++;
+if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/project/source_hash",schemaPath:"#/properties/project/properties/source_hash/type",keyword:"type",params:{type: schema26.properties.project.properties.source_hash.type},message:"must be string,null"}), errors++;
 }
 if(data4.adapter_version !== undefined){
 let data9 = data4.adapter_version;
-if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/project/adapter_version",schemaPath:"#/properties/project/properties/adapter_version/type",keyword:"type",params:{type: schema25.properties.project.properties.adapter_version.type},message:"must be string,null"}), errors++;
+if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/project/adapter_version",schemaPath:"#/properties/project/properties/adapter_version/type",keyword:"type",params:{type: schema26.properties.project.properties.adapter_version.type},message:"must be string,null"}), errors++;
 }
 if(data4.staleness !== undefined){
 let data10 = data4.staleness;
-if(!(((data10 === "current") || (data10 === "stale")) || (data10 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/project/staleness",schemaPath:"#/properties/project/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema25.properties.project.properties.staleness.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data10 === "current") || (data10 === "stale")) || (data10 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/project/staleness",schemaPath:"#/properties/project/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema26.properties.project.properties.staleness.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data4.sync_error !== undefined){
 let data11 = data4.sync_error;
@@ -982,7 +1035,7 @@ if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))) (vErrors ??
 if(data.error !== undefined){
 let data13 = data.error;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const prop4 of schema25.properties.error.required){
+for(const prop4 of schema26.properties.error.required){
 if(data13[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 if(data13.code !== undefined){
@@ -1009,21 +1062,21 @@ if(!(data18 && typeof data18 == "object" && !Array.isArray(data18))) (vErrors ??
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate79.errors = vErrors;
+validate84.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_abandon_changeset_output = validate80;
-const schema26 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_abandon_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
-const schema27 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result","type":"object","required":["receipt_version","outcome","changeset_id","changeset_sha256","status"],"properties":{"receipt_version":{"const":1},"compact":{"type":"boolean","description":"true when the full result did not fit: the version-1 compact receipt."},"outcome":{"enum":["created","registered","operation_added","rebased","abandoned"]},"changeset_id":{"type":"string"},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"status":{"enum":["draft","ready","stale","applied","abandoned"]},"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"valid":{"type":"boolean"},"finding_counts":{"type":"object","properties":{"error":{"type":"integer"},"warning":{"type":"integer"}}},"findings":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/finding"}},"findings_truncated":{"type":"boolean"},"receipt":{"type":"object"}}};
-const schema28 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary","type":"object","required":["id","writer","status","stored_status","changeset_sha256","base","operation_count","stale","created_at","updated_at"],"properties":{"id":{"type":"string"},"writer":{"type":"string"},"status":{"enum":["draft","ready","stale","applied","abandoned"],"description":"Stored status, or stale when derived at read time."},"stored_status":{"enum":["draft","ready","applied","abandoned"]},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"operation_count":{"type":"integer","minimum":0},"stale":{"type":["object","null"],"required":["reason"],"properties":{"reason":{"enum":["base_changed","touched_node_changed","touched_source_changed"]},"node_ids":{"type":"array"},"paths":{"type":"array"}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
+export const validate_docforge_abandon_changeset_output = validate85;
+const schema27 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_abandon_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+const schema28 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result","type":"object","required":["receipt_version","outcome","changeset_id","changeset_sha256","status"],"properties":{"receipt_version":{"const":1},"compact":{"type":"boolean","description":"true when the full result did not fit: the version-1 compact receipt."},"outcome":{"enum":["created","registered","operation_added","rebased","abandoned"]},"changeset_id":{"type":"string"},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"status":{"enum":["draft","ready","stale","applied","abandoned"]},"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"valid":{"type":"boolean"},"finding_counts":{"type":"object","properties":{"error":{"type":"integer"},"warning":{"type":"integer"}}},"findings":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/finding"}},"findings_truncated":{"type":"boolean"},"receipt":{"type":"object"}}};
+const schema29 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary","type":"object","required":["id","writer","status","stored_status","changeset_sha256","base","operation_count","stale","created_at","updated_at"],"properties":{"id":{"type":"string"},"writer":{"type":"string"},"status":{"enum":["draft","ready","stale","applied","abandoned"],"description":"Stored status, or stale when derived at read time."},"stored_status":{"enum":["draft","ready","applied","abandoned"]},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"base":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"operation_count":{"type":"integer","minimum":0},"stale":{"type":["object","null"],"required":["reason"],"properties":{"reason":{"enum":["base_changed","touched_node_changed","touched_source_changed"]},"node_ids":{"type":"array"},"paths":{"type":"array"}}},"created_at":{"type":"string"},"updated_at":{"type":"string"}}};
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema28.required){
+for(const prop0 of schema29.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data.id !== undefined){
@@ -1034,11 +1087,11 @@ if(typeof data.writer !== "string") (vErrors ??= []).push({instancePath:instance
 }
 if(data.status !== undefined){
 let data2 = data.status;
-if(!(((((data2 === "draft") || (data2 === "ready")) || (data2 === "stale")) || (data2 === "applied")) || (data2 === "abandoned"))) (vErrors ??= []).push({instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema28.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((((data2 === "draft") || (data2 === "ready")) || (data2 === "stale")) || (data2 === "applied")) || (data2 === "abandoned"))) (vErrors ??= []).push({instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema29.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.stored_status !== undefined){
 let data3 = data.stored_status;
-if(!((((data3 === "draft") || (data3 === "ready")) || (data3 === "applied")) || (data3 === "abandoned"))) (vErrors ??= []).push({instancePath:instancePath+"/stored_status",schemaPath:"#/properties/stored_status/enum",keyword:"enum",params:{allowedValues: schema28.properties.stored_status.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((((data3 === "draft") || (data3 === "ready")) || (data3 === "applied")) || (data3 === "abandoned"))) (vErrors ??= []).push({instancePath:instancePath+"/stored_status",schemaPath:"#/properties/stored_status/enum",keyword:"enum",params:{allowedValues: schema29.properties.stored_status.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.changeset_sha256 !== undefined){
 let data4 = data.changeset_sha256;
@@ -1067,14 +1120,14 @@ if(data6 < 0 || isNaN(data6)) (vErrors ??= []).push({instancePath:instancePath+"
 }
 if(data.stale !== undefined){
 let data7 = data.stale;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/stale",schemaPath:"#/properties/stale/type",keyword:"type",params:{type: schema28.properties.stale.type},message:"must be object,null"}), errors++;
+if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/stale",schemaPath:"#/properties/stale/type",keyword:"type",params:{type: schema29.properties.stale.type},message:"must be object,null"}), errors++;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const prop1 of schema28.properties.stale.required){
+for(const prop1 of schema29.properties.stale.required){
 if(data7[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/stale",schemaPath:"#/properties/stale/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data7.reason !== undefined){
 let data8 = data7.reason;
-if(!(((data8 === "base_changed") || (data8 === "touched_node_changed")) || (data8 === "touched_source_changed"))) (vErrors ??= []).push({instancePath:instancePath+"/stale/reason",schemaPath:"#/properties/stale/properties/reason/enum",keyword:"enum",params:{allowedValues: schema28.properties.stale.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data8 === "base_changed") || (data8 === "touched_node_changed")) || (data8 === "touched_source_changed"))) (vErrors ??= []).push({instancePath:instancePath+"/stale/reason",schemaPath:"#/properties/stale/properties/reason/enum",keyword:"enum",params:{allowedValues: schema29.properties.stale.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data7.node_ids !== undefined){
 if(!(Array.isArray(data7.node_ids))) (vErrors ??= []).push({instancePath:instancePath+"/stale/node_ids",schemaPath:"#/properties/stale/properties/node_ids/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -1093,17 +1146,17 @@ if(typeof data.updated_at !== "string") (vErrors ??= []).push({instancePath:inst
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate83.errors = vErrors;
+validate88.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema27.required){
+for(const prop0 of schema28.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data.receipt_version !== undefined){
@@ -1114,7 +1167,7 @@ if(typeof data.compact !== "boolean") (vErrors ??= []).push({instancePath:instan
 }
 if(data.outcome !== undefined){
 let data2 = data.outcome;
-if(!(((((data2 === "created") || (data2 === "registered")) || (data2 === "operation_added")) || (data2 === "rebased")) || (data2 === "abandoned"))) (vErrors ??= []).push({instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema27.properties.outcome.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((((data2 === "created") || (data2 === "registered")) || (data2 === "operation_added")) || (data2 === "rebased")) || (data2 === "abandoned"))) (vErrors ??= []).push({instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema28.properties.outcome.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.changeset_id !== undefined){
 if(typeof data.changeset_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/changeset_id",schemaPath:"#/properties/changeset_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -1130,10 +1183,10 @@ if(!pattern1.test(data4)) (vErrors ??= []).push({instancePath:instancePath+"/cha
 }
 if(data.status !== undefined){
 let data5 = data.status;
-if(!(((((data5 === "draft") || (data5 === "ready")) || (data5 === "stale")) || (data5 === "applied")) || (data5 === "abandoned"))) (vErrors ??= []).push({instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema27.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((((data5 === "draft") || (data5 === "ready")) || (data5 === "stale")) || (data5 === "applied")) || (data5 === "abandoned"))) (vErrors ??= []).push({instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema28.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.changeset !== undefined){
-if(!(validate83(data.changeset, {instancePath:instancePath+"/changeset",parentData:data,parentDataProperty:"changeset",rootData}))) vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors), errors = vErrors.length;
+if(!(validate88(data.changeset, {instancePath:instancePath+"/changeset",parentData:data,parentDataProperty:"changeset",rootData}))) vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors), errors = vErrors.length;
 }
 if(data.valid !== undefined){
 if(typeof data.valid !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/valid",schemaPath:"#/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
@@ -1158,7 +1211,7 @@ let data11 = data.findings;
 if(Array.isArray(data11)){
 const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate73(data11[i0], {instancePath:instancePath+"/findings/" + i0,parentData:data11,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors), errors = vErrors.length;
+if(!(validate78(data11[i0], {instancePath:instancePath+"/findings/" + i0,parentData:data11,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/findings",schemaPath:"#/properties/findings/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -1174,40 +1227,40 @@ if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))) (vErrors ??
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate82.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_abandon_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate82(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors), errors = vErrors.length;
+if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate80.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_apply_changeset_output = validate87;
-const schema29 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_apply_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["receipt_version","outcome","changeset_id","changeset_sha256","status","changed_sources","derived_refresh"],"properties":{"receipt_version":{"const":1},"compact":{"type":"boolean","description":"true when the full result did not fit: the version-1 compact receipt."},"outcome":{"const":"applied"},"changeset_id":{"type":"string"},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"status":{"const":"applied"},"applier":{"type":"string"},"changed_sources":{"type":"object","required":["created","updated","deleted"],"properties":{"created":{"type":"integer","minimum":0},"updated":{"type":"integer","minimum":0},"deleted":{"type":"integer","minimum":0}}},"files":{"type":"array","items":{"type":"object","required":["path","action"],"properties":{"path":{"type":"string"},"action":{"enum":["created","updated","deleted"]},"sha256":{"type":["string","null"]}}}},"receipt":{"type":"object","description":"The applied lifecycle receipt, bound to the reviewed changeset hash."},"derived_refresh":{"type":"object","required":["status"],"properties":{"status":{"enum":["refreshed","degraded"]},"revision":{"type":["integer","null"]},"source_hash":{"type":["string","null"]},"staleness":{"enum":["current","stale","unknown"]},"error":{"type":"object"},"remediation":{"type":"string"}}},"render":{"type":"object","required":["outputs","command"],"description":"Declared outputs are never re-rendered over MCP: their render status (stale after a canonical change) and the local CLI command that renders them.","properties":{"outputs":{"type":"array","items":{"type":"object","required":["view_id","output","status"],"properties":{"view_id":{"type":"string"},"output":{"type":"string"},"status":{"type":"string"}}}},"output_count":{"type":"integer","minimum":0},"command":{"type":["string","null"]}}},"recovered":{"type":["object","null"],"description":"An interrupted earlier application this call recovered first."}}}}};
+export const validate_docforge_apply_changeset_output = validate92;
+const schema30 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_apply_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["receipt_version","outcome","changeset_id","changeset_sha256","status","changed_sources","derived_refresh"],"properties":{"receipt_version":{"const":1},"compact":{"type":"boolean","description":"true when the full result did not fit: the version-1 compact receipt."},"outcome":{"const":"applied"},"changeset_id":{"type":"string"},"changeset_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"status":{"const":"applied"},"applier":{"type":"string"},"changed_sources":{"type":"object","required":["created","updated","deleted"],"properties":{"created":{"type":"integer","minimum":0},"updated":{"type":"integer","minimum":0},"deleted":{"type":"integer","minimum":0}}},"files":{"type":"array","items":{"type":"object","required":["path","action"],"properties":{"path":{"type":"string"},"action":{"enum":["created","updated","deleted"]},"sha256":{"type":["string","null"]}}}},"receipt":{"type":"object","description":"The applied lifecycle receipt, bound to the reviewed changeset hash."},"derived_refresh":{"type":"object","required":["status"],"properties":{"status":{"enum":["refreshed","degraded"]},"revision":{"type":["integer","null"]},"source_hash":{"type":["string","null"]},"staleness":{"enum":["current","stale","unknown"]},"error":{"type":"object"},"remediation":{"type":"string"}}},"render":{"type":"object","required":["outputs","command"],"description":"Declared outputs are never re-rendered over MCP: their render status (stale after a canonical change) and the local CLI command that renders them.","properties":{"outputs":{"type":"array","items":{"type":"object","required":["view_id","output","status"],"properties":{"view_id":{"type":"string"},"output":{"type":"string"},"status":{"type":"string"}}}},"output_count":{"type":"integer","minimum":0},"command":{"type":["string","null"]}}},"recovered":{"type":["object","null"],"description":"An interrupted earlier application this call recovered first."}}}}};
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_apply_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema29.properties.result.required){
+for(const prop0 of schema30.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.receipt_version !== undefined){
@@ -1240,7 +1293,7 @@ if(typeof data0.applier !== "string") (vErrors ??= []).push({instancePath:instan
 if(data0.changed_sources !== undefined){
 let data8 = data0.changed_sources;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-for(const prop1 of schema29.properties.result.properties.changed_sources.required){
+for(const prop1 of schema30.properties.result.properties.changed_sources.required){
 if(data8[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changed_sources",schemaPath:"#/properties/result/properties/changed_sources/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data8.created !== undefined){
@@ -1275,7 +1328,7 @@ const len0 = data12.length;
 for(let i0=0; i0<len0; i0++){
 let data13 = data12[i0];
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const prop2 of schema29.properties.result.properties.files.items.required){
+for(const prop2 of schema30.properties.result.properties.files.items.required){
 if(data13[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0,schemaPath:"#/properties/result/properties/files/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 if(data13.path !== undefined){
@@ -1283,11 +1336,11 @@ if(typeof data13.path !== "string") (vErrors ??= []).push({instancePath:instance
 }
 if(data13.action !== undefined){
 let data15 = data13.action;
-if(!(((data15 === "created") || (data15 === "updated")) || (data15 === "deleted"))) (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0+"/action",schemaPath:"#/properties/result/properties/files/items/properties/action/enum",keyword:"enum",params:{allowedValues: schema29.properties.result.properties.files.items.properties.action.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data15 === "created") || (data15 === "updated")) || (data15 === "deleted"))) (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0+"/action",schemaPath:"#/properties/result/properties/files/items/properties/action/enum",keyword:"enum",params:{allowedValues: schema30.properties.result.properties.files.items.properties.action.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data13.sha256 !== undefined){
 let data16 = data13.sha256;
-if((typeof data16 !== "string") && (data16 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0+"/sha256",schemaPath:"#/properties/result/properties/files/items/properties/sha256/type",keyword:"type",params:{type: schema29.properties.result.properties.files.items.properties.sha256.type},message:"must be string,null"}), errors++;
+if((typeof data16 !== "string") && (data16 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0+"/sha256",schemaPath:"#/properties/result/properties/files/items/properties/sha256/type",keyword:"type",params:{type: schema30.properties.result.properties.files.items.properties.sha256.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/files/" + i0,schemaPath:"#/properties/result/properties/files/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -1304,24 +1357,24 @@ if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))) (vErrors ??
 if(data0.derived_refresh !== undefined){
 let data18 = data0.derived_refresh;
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const prop3 of schema29.properties.result.properties.derived_refresh.required){
+for(const prop3 of schema30.properties.result.properties.derived_refresh.required){
 if(data18[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh",schemaPath:"#/properties/result/properties/derived_refresh/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 if(data18.status !== undefined){
 let data19 = data18.status;
-if(!((data19 === "refreshed") || (data19 === "degraded"))) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/status",schemaPath:"#/properties/result/properties/derived_refresh/properties/status/enum",keyword:"enum",params:{allowedValues: schema29.properties.result.properties.derived_refresh.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data19 === "refreshed") || (data19 === "degraded"))) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/status",schemaPath:"#/properties/result/properties/derived_refresh/properties/status/enum",keyword:"enum",params:{allowedValues: schema30.properties.result.properties.derived_refresh.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data18.revision !== undefined){
 let data20 = data18.revision;
-if((!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) && (data20 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/revision",schemaPath:"#/properties/result/properties/derived_refresh/properties/revision/type",keyword:"type",params:{type: schema29.properties.result.properties.derived_refresh.properties.revision.type},message:"must be integer,null"}), errors++;
+if((!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) && (data20 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/revision",schemaPath:"#/properties/result/properties/derived_refresh/properties/revision/type",keyword:"type",params:{type: schema30.properties.result.properties.derived_refresh.properties.revision.type},message:"must be integer,null"}), errors++;
 }
 if(data18.source_hash !== undefined){
 let data21 = data18.source_hash;
-if((typeof data21 !== "string") && (data21 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/source_hash",schemaPath:"#/properties/result/properties/derived_refresh/properties/source_hash/type",keyword:"type",params:{type: schema29.properties.result.properties.derived_refresh.properties.source_hash.type},message:"must be string,null"}), errors++;
+if((typeof data21 !== "string") && (data21 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/source_hash",schemaPath:"#/properties/result/properties/derived_refresh/properties/source_hash/type",keyword:"type",params:{type: schema30.properties.result.properties.derived_refresh.properties.source_hash.type},message:"must be string,null"}), errors++;
 }
 if(data18.staleness !== undefined){
 let data22 = data18.staleness;
-if(!(((data22 === "current") || (data22 === "stale")) || (data22 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/staleness",schemaPath:"#/properties/result/properties/derived_refresh/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema29.properties.result.properties.derived_refresh.properties.staleness.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data22 === "current") || (data22 === "stale")) || (data22 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/derived_refresh/staleness",schemaPath:"#/properties/result/properties/derived_refresh/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema30.properties.result.properties.derived_refresh.properties.staleness.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data18.error !== undefined){
 let data23 = data18.error;
@@ -1337,7 +1390,7 @@ if(typeof data18.remediation !== "string") (vErrors ??= []).push({instancePath:i
 if(data0.render !== undefined){
 let data25 = data0.render;
 if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-for(const prop4 of schema29.properties.result.properties.render.required){
+for(const prop4 of schema30.properties.result.properties.render.required){
 if(data25[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/render",schemaPath:"#/properties/result/properties/render/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 if(data25.outputs !== undefined){
@@ -1347,7 +1400,7 @@ const len1 = data26.length;
 for(let i1=0; i1<len1; i1++){
 let data27 = data26[i1];
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-for(const prop5 of schema29.properties.result.properties.render.properties.outputs.items.required){
+for(const prop5 of schema30.properties.result.properties.render.properties.outputs.items.required){
 if(data27[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/render/outputs/" + i1,schemaPath:"#/properties/result/properties/render/properties/outputs/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
 if(data27.view_id !== undefined){
@@ -1376,7 +1429,7 @@ if(data31 < 0 || isNaN(data31)) (vErrors ??= []).push({instancePath:instancePath
 }
 if(data25.command !== undefined){
 let data32 = data25.command;
-if((typeof data32 !== "string") && (data32 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/render/command",schemaPath:"#/properties/result/properties/render/properties/command/type",keyword:"type",params:{type: schema29.properties.result.properties.render.properties.command.type},message:"must be string,null"}), errors++;
+if((typeof data32 !== "string") && (data32 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/render/command",schemaPath:"#/properties/result/properties/render/properties/command/type",keyword:"type",params:{type: schema30.properties.result.properties.render.properties.command.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/render",schemaPath:"#/properties/result/properties/render/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -1384,7 +1437,7 @@ if((typeof data32 !== "string") && (data32 !== null)) (vErrors ??= []).push({ins
 }
 if(data0.recovered !== undefined){
 let data33 = data0.recovered;
-if((!(data33 && typeof data33 == "object" && !Array.isArray(data33))) && (data33 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/recovered",schemaPath:"#/properties/result/properties/recovered/type",keyword:"type",params:{type: schema29.properties.result.properties.recovered.type},message:"must be object,null"}), errors++;
+if((!(data33 && typeof data33 == "object" && !Array.isArray(data33))) && (data33 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/recovered",schemaPath:"#/properties/result/properties/recovered/type",keyword:"type",params:{type: schema30.properties.result.properties.recovered.type},message:"must be object,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -1393,23 +1446,23 @@ if((!(data33 && typeof data33 == "object" && !Array.isArray(data33))) && (data33
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate87.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_backlinks_output = validate89;
-const schema30 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_backlinks.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"Id of the linking node (the edge's source)."},"relation":{"type":"string","description":"Stored relation of this incoming edge; a node linking by several relations appears once per relation. Items are ordered by relation, then id."},"mention":{"type":"object","description":"Present when the edge is derived from mentions: the linking document names this node in inline code spans or link texts, in these sections (at most 8).","required":["sections"],"properties":{"sections":{"type":"array","maxItems":8,"items":{"type":"object","required":["slug","title","line"],"properties":{"slug":{"type":["string","null"]},"title":{"type":["string","null"]},"line":{"type":"integer","minimum":0}},"additionalProperties":false}}},"additionalProperties":false}}},"description":"Incoming edges of node_id, one item per edge, ordered by (relation, id)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page (pass it as cursor with the same node_id and relations); null on the last page. Stale after the index generation changes (stale_cursor)."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+export const validate_docforge_backlinks_output = validate94;
+const schema31 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_backlinks.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"Id of the linking node (the edge's source)."},"relation":{"type":"string","description":"Stored relation of this incoming edge; a node linking by several relations appears once per relation. Items are ordered by relation, then id."},"mention":{"type":"object","description":"Present when the edge is derived from mentions: the linking document names this node in inline code spans or link texts, in these sections (at most 8).","required":["sections"],"properties":{"sections":{"type":"array","maxItems":8,"items":{"type":"object","required":["slug","title","line"],"properties":{"slug":{"type":["string","null"]},"title":{"type":["string","null"]},"line":{"type":"integer","minimum":0}},"additionalProperties":false}}},"additionalProperties":false},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of this edge: on stamped edges and edges a document declares or derives."}}},"description":"Incoming edges of node_id, one item per edge, ordered by (relation, id)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page (pass it as cursor with the same node_id and relations); null on the last page. Stale after the index generation changes (stale_cursor)."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_backlinks.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema30.properties.result.required){
+for(const prop0 of schema31.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
@@ -1419,7 +1472,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const prop1 of schema30.properties.result.properties.items.items.required){
+for(const prop1 of schema31.properties.result.properties.items.items.required){
 if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.id !== undefined){
@@ -1431,7 +1484,7 @@ if(typeof data2.relation !== "string") (vErrors ??= []).push({instancePath:insta
 if(data2.mention !== undefined){
 let data5 = data2.mention;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const prop2 of schema30.properties.result.properties.items.items.properties.mention.required){
+for(const prop2 of schema31.properties.result.properties.items.items.properties.mention.required){
 if(data5[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention",schemaPath:"#/properties/result/properties/items/items/properties/mention/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data5){
@@ -1445,7 +1498,7 @@ const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const prop3 of schema30.properties.result.properties.items.items.properties.mention.properties.sections.items.required){
+for(const prop3 of schema31.properties.result.properties.items.items.properties.mention.properties.sections.items.required){
 if(data7[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key1 in data7){
@@ -1453,11 +1506,11 @@ if(!(((key1 === "slug") || (key1 === "title")) || (key1 === "line"))) (vErrors ?
 }
 if(data7.slug !== undefined){
 let data8 = data7.slug;
-if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/slug",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/slug/type",keyword:"type",params:{type: schema30.properties.result.properties.items.items.properties.mention.properties.sections.items.properties.slug.type},message:"must be string,null"}), errors++;
+if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/slug",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/slug/type",keyword:"type",params:{type: schema31.properties.result.properties.items.items.properties.mention.properties.sections.items.properties.slug.type},message:"must be string,null"}), errors++;
 }
 if(data7.title !== undefined){
 let data9 = data7.title;
-if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/title",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/title/type",keyword:"type",params:{type: schema30.properties.result.properties.items.items.properties.mention.properties.sections.items.properties.title.type},message:"must be string,null"}), errors++;
+if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention/sections/" + i1+"/title",schemaPath:"#/properties/result/properties/items/items/properties/mention/properties/sections/items/properties/title/type",keyword:"type",params:{type: schema31.properties.result.properties.items.items.properties.mention.properties.sections.items.properties.title.type},message:"must be string,null"}), errors++;
 }
 if(data7.line !== undefined){
 let data10 = data7.line;
@@ -1478,6 +1531,10 @@ if(data10 < 0 || isNaN(data10)) (vErrors ??= []).push({instancePath:instancePath
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/mention",schemaPath:"#/properties/result/properties/items/items/properties/mention/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
 }
+if(data2.review_state !== undefined){
+let data11 = data2.review_state;
+if(!(((data11 === "reviewed") || (data11 === "suspect")) || (data11 === "unreviewed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/review_state",schemaPath:"#/properties/result/properties/items/items/properties/review_state/enum",keyword:"enum",params:{allowedValues: schema31.properties.result.properties.items.items.properties.review_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
@@ -1490,38 +1547,38 @@ if(data0.truncated !== undefined){
 if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.limit !== undefined){
-let data12 = data0.limit;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data13 = data0.limit;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.node_id !== undefined){
 if(typeof data0.node_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.next_cursor !== undefined){
-let data14 = data0.next_cursor;
-if((typeof data14 !== "string") && (data14 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema30.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+let data15 = data0.next_cursor;
+if((typeof data15 !== "string") && (data15 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema31.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.oversized_items !== undefined){
-let data15 = data0.oversized_items;
-if(Array.isArray(data15)){
-const len2 = data15.length;
+let data16 = data0.oversized_items;
+if(Array.isArray(data16)){
+const len2 = data16.length;
 for(let i2=0; i2<len2; i2++){
-let data16 = data15[i2];
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const prop4 of schema30.properties.result.properties.oversized_items.items.required){
-if(data16[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+let data17 = data16[i2];
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const prop4 of schema31.properties.result.properties.oversized_items.items.required){
+if(data17[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
-for(const key2 in data16){
+for(const key2 in data17){
 if(!((key2 === "id") || (key2 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
 }
-if(data16.id !== undefined){
-let data17 = data16.id;
-if((typeof data17 !== "string") && (data17 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema30.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data17.id !== undefined){
+let data18 = data17.id;
+if((typeof data18 !== "string") && (data18 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema31.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data16.chars !== undefined){
-let data18 = data16.chars;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data18 == "number"){
-if(data18 < 0 || isNaN(data18)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data17.chars !== undefined){
+let data19 = data17.chars;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data19 == "number"){
+if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
@@ -1539,23 +1596,23 @@ if(data18 < 0 || isNaN(data18)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate89.errors = vErrors;
+validate94.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_bootstrap_output = validate91;
-const schema31 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_bootstrap.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["binding","index","effective_policy","capabilities","session_contract"],"properties":{"binding":{"type":"object"},"index":{"type":"object"},"effective_policy":{"type":"object"},"capabilities":{"type":"object"},"adapter_policy":{"type":"object"},"session_contract":{"type":"object"},"sync":{"type":"object"}}}}};
+export const validate_docforge_bootstrap_output = validate96;
+const schema32 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_bootstrap.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["binding","index","effective_policy","capabilities","session_contract"],"properties":{"binding":{"type":"object"},"index":{"type":"object"},"effective_policy":{"type":"object"},"capabilities":{"type":"object"},"adapter_policy":{"type":"object"},"session_contract":{"type":"object"},"sync":{"type":"object"}}}}};
 
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_bootstrap.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema31.properties.result.required){
+for(const prop0 of schema32.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.binding !== undefined){
@@ -1593,14 +1650,14 @@ if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))) (vErrors ??= [
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate91.errors = vErrors;
+validate96.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_create_changeset_input = validate93;
-const schema32 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_create_changeset.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"operations":{"type":"array","maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation"}}},"additionalProperties":false};
+export const validate_docforge_create_changeset_input = validate98;
+const schema33 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_create_changeset.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"operations":{"type":"array","maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation"}}},"additionalProperties":false};
 
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_create_changeset.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -1623,42 +1680,42 @@ if(!(validate22(data0[i0], {instancePath:instancePath+"/operations/" + i0,parent
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate93.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_create_changeset_output = validate95;
-const schema33 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_create_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+export const validate_docforge_create_changeset_output = validate100;
+const schema34 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_create_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_create_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate82(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors), errors = vErrors.length;
+if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate95.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_dependencies_output = validate98;
-const schema34 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unresolved_calls":{"type":"integer","minimum":0,"description":"When the start node is a code node: its call sites that the adapter's linker could not prove a target for; they have no calls edge among the items (counted, never guessed)."}}}}};
+export const validate_docforge_dependencies_output = validate103;
+const schema35 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of the edge named by via and relation, when stamped or declared by a document."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unresolved_calls":{"type":"integer","minimum":0,"description":"When the start node is a code node: its call sites that the adapter's linker could not prove a target for; they have no calls edge among the items (counted, never guessed)."}}}}};
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema34.properties.result.required){
+for(const prop0 of schema35.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
@@ -1668,7 +1725,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const prop1 of schema34.properties.result.properties.items.items.required){
+for(const prop1 of schema35.properties.result.properties.items.items.required){
 if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.id !== undefined){
@@ -1713,6 +1770,10 @@ indices0[item0] = i2;
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relations",schemaPath:"#/properties/result/properties/items/items/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
+if(data2.review_state !== undefined){
+let data9 = data2.review_state;
+if(!(((data9 === "reviewed") || (data9 === "suspect")) || (data9 === "unreviewed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/review_state",schemaPath:"#/properties/result/properties/items/items/properties/review_state/enum",keyword:"enum",params:{allowedValues: schema35.properties.result.properties.items.items.properties.review_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
@@ -1725,50 +1786,50 @@ if(data0.truncated !== undefined){
 if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/truncated",schemaPath:"#/properties/result/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data0.limit !== undefined){
-let data10 = data0.limit;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data11 = data0.limit;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.node_id !== undefined){
 if(typeof data0.node_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data0.depth !== undefined){
-let data12 = data0.depth;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors ??= []).push({instancePath:instancePath+"/result/depth",schemaPath:"#/properties/result/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data13 = data0.depth;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))) (vErrors ??= []).push({instancePath:instancePath+"/result/depth",schemaPath:"#/properties/result/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.truncation_reason !== undefined){
-let data13 = data0.truncation_reason;
-if(!(((data13 === "result_limit") || (data13 === "edge_budget")) || (data13 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema34.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+let data14 = data0.truncation_reason;
+if(!(((data14 === "result_limit") || (data14 === "edge_budget")) || (data14 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema35.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.examined_edges !== undefined){
-let data14 = data0.examined_edges;
-if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data15 = data0.examined_edges;
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/examined_edges",schemaPath:"#/properties/result/properties/examined_edges/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.edge_budget !== undefined){
-let data15 = data0.edge_budget;
-if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))) (vErrors ??= []).push({instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+let data16 = data0.edge_budget;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))) (vErrors ??= []).push({instancePath:instancePath+"/result/edge_budget",schemaPath:"#/properties/result/properties/edge_budget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.oversized_items !== undefined){
-let data16 = data0.oversized_items;
-if(Array.isArray(data16)){
-const len2 = data16.length;
+let data17 = data0.oversized_items;
+if(Array.isArray(data17)){
+const len2 = data17.length;
 for(let i3=0; i3<len2; i3++){
-let data17 = data16[i3];
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const prop2 of schema34.properties.result.properties.oversized_items.items.required){
-if(data17[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
+let data18 = data17[i3];
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const prop2 of schema35.properties.result.properties.oversized_items.items.required){
+if(data18[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
-for(const key0 in data17){
+for(const key0 in data18){
 if(!((key0 === "id") || (key0 === "chars"))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
-if(data17.id !== undefined){
-let data18 = data17.id;
-if((typeof data18 !== "string") && (data18 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema34.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if(data18.id !== undefined){
+let data19 = data18.id;
+if((typeof data19 !== "string") && (data19 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema35.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
-if(data17.chars !== undefined){
-let data19 = data17.chars;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data19 == "number"){
-if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+if(data18.chars !== undefined){
+let data20 = data18.chars;
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data20 == "number"){
+if(data20 < 0 || isNaN(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/chars",schemaPath:"#/properties/result/properties/oversized_items/items/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
@@ -1780,10 +1841,10 @@ if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath
 }
 }
 if(data0.unresolved_calls !== undefined){
-let data20 = data0.unresolved_calls;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
-if(typeof data20 == "number"){
-if(data20 < 0 || isNaN(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+let data21 = data0.unresolved_calls;
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data21 == "number"){
+if(data21 < 0 || isNaN(data21)) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
 } else {
@@ -1793,23 +1854,23 @@ if(data20 < 0 || isNaN(data20)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate98.errors = vErrors;
+validate103.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_filter_nodes_output = validate100;
-const schema35 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_filter_nodes.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"tags_total":{"type":"integer","minimum":0,"description":"Present only when tags lists the first 50 of more: the node's tag count."},"tags_truncated":{"const":true,"description":"Present only when tags was cut to its first 50 entries."}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"next_cursor":{"type":["string","null"]},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+export const validate_docforge_filter_nodes_output = validate105;
+const schema36 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_filter_nodes.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"tags_total":{"type":"integer","minimum":0,"description":"Present only when tags lists the first 50 of more: the node's tag count."},"tags_truncated":{"const":true,"description":"Present only when tags was cut to its first 50 entries."}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"next_cursor":{"type":["string","null"]},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_filter_nodes.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema35.properties.result.required){
+for(const prop0 of schema36.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
@@ -1819,7 +1880,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const prop1 of schema35.properties.result.properties.items.items.required){
+for(const prop1 of schema36.properties.result.properties.items.items.required){
 if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.id !== undefined){
@@ -1852,7 +1913,7 @@ if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) (vErrors ??
 }
 if(data0.next_cursor !== undefined){
 let data8 = data0.next_cursor;
-if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema35.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema36.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.oversized_items !== undefined){
 let data9 = data0.oversized_items;
@@ -1861,7 +1922,7 @@ const len1 = data9.length;
 for(let i1=0; i1<len1; i1++){
 let data10 = data9[i1];
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-for(const prop2 of schema35.properties.result.properties.oversized_items.items.required){
+for(const prop2 of schema36.properties.result.properties.oversized_items.items.required){
 if(data10[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data10){
@@ -1869,7 +1930,7 @@ if(!((key0 === "id") || (key0 === "chars"))) (vErrors ??= []).push({instancePath
 }
 if(data10.id !== undefined){
 let data11 = data10.id;
-if((typeof data11 !== "string") && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema35.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if((typeof data11 !== "string") && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema36.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data10.chars !== undefined){
 let data12 = data10.chars;
@@ -1893,20 +1954,20 @@ if(data12 < 0 || isNaN(data12)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate100.errors = vErrors;
+validate105.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_changeset_output = validate102;
-const schema36 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["operations","truncated","next_cursor","limit","changeset"],"properties":{"operations":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry"}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"receipts":{"type":"array"},"operations_summarized":{"type":"boolean"}}}}};
-const schema37 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry","type":"object","required":["index","op","operation_sha256","chars"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"operation_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"chars":{"type":"integer","minimum":0},"node_id":{"type":["string","null"]},"operation":{"type":"object","description":"The exact operation; absent in an operation summary."}}};
+export const validate_docforge_get_changeset_output = validate107;
+const schema37 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["operations","truncated","next_cursor","limit","changeset"],"properties":{"operations":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry"}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"receipts":{"type":"array"},"operations_summarized":{"type":"boolean"}}}}};
+const schema38 = {"$id":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry","type":"object","required":["index","op","operation_sha256","chars"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"operation_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"chars":{"type":"integer","minimum":0},"node_id":{"type":["string","null"]},"operation":{"type":"object","description":"The exact operation; absent in an operation summary."}}};
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema37.required){
+for(const prop0 of schema38.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data.index !== undefined){
@@ -1937,7 +1998,7 @@ if(data3 < 0 || isNaN(data3)) (vErrors ??= []).push({instancePath:instancePath+"
 }
 if(data.node_id !== undefined){
 let data4 = data.node_id;
-if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: schema37.properties.node_id.type},message:"must be string,null"}), errors++;
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: schema38.properties.node_id.type},message:"must be string,null"}), errors++;
 }
 if(data.operation !== undefined){
 let data5 = data.operation;
@@ -1946,21 +2007,21 @@ if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))) (vErrors ??= [
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate104.errors = vErrors;
+validate109.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema36.properties.result.required){
+for(const prop0 of schema37.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.operations !== undefined){
@@ -1968,7 +2029,7 @@ let data1 = data0.operations;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate104(data1[i0], {instancePath:instancePath+"/result/operations/" + i0,parentData:data1,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors), errors = vErrors.length;
+if(!(validate109(data1[i0], {instancePath:instancePath+"/result/operations/" + i0,parentData:data1,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/operations",schemaPath:"#/properties/result/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -1979,14 +2040,14 @@ if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:ins
 }
 if(data0.next_cursor !== undefined){
 let data4 = data0.next_cursor;
-if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema36.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema37.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.limit !== undefined){
 let data5 = data0.limit;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.changeset !== undefined){
-if(!(validate83(data0.changeset, {instancePath:instancePath+"/result/changeset",parentData:data0,parentDataProperty:"changeset",rootData}))) vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors), errors = vErrors.length;
+if(!(validate88(data0.changeset, {instancePath:instancePath+"/result/changeset",parentData:data0,parentDataProperty:"changeset",rootData}))) vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors), errors = vErrors.length;
 }
 if(data0.receipts !== undefined){
 if(!(Array.isArray(data0.receipts))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipts",schemaPath:"#/properties/result/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -2001,31 +2062,31 @@ if(typeof data0.operations_summarized !== "boolean") (vErrors ??= []).push({inst
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate102.errors = vErrors;
+validate107.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_changeset_diff_output = validate107;
-const schema38 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_changeset_diff.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["changeset","format","truncated","next_cursor","limit"],"properties":{"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"format":{"enum":["changes","canonical_json_chunk"]},"changes":{"type":"array","items":{"type":"object","required":["index","op"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"node_id":{"type":["string","null"]},"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"before":{"type":["object","null"],"description":"The node before the operation: id, kind, title, family, authority, status, tags, source_path and declared relations (relation -> targets); null when absent."},"after":{"type":["object","null"],"description":"The node after the operation, same fields; null when removed or not projected."},"projected":{"type":"boolean","description":"false: the operation cannot be projected and changes nothing; refusal says why and no change is listed."},"refusal":{"type":["object","null"],"required":["code","message"],"properties":{"code":{"type":"string"},"message":{"type":"string"}},"description":"Why the operation is not projected (or its node not read back): its error finding; null otherwise."},"relations_added":{"type":"array","items":{"type":"object","required":["relation","target_id"],"properties":{"relation":{"type":"string"},"target_id":{"type":"string"}}},"description":"Declared relations the operation adds to the node."},"relations_removed":{"type":"array","items":{"type":"object","required":["relation","target_id"],"properties":{"relation":{"type":"string"},"target_id":{"type":"string"}}},"description":"Declared relations the operation removes from the node."},"body_diff":{"type":"string","description":"Unified diff of the node body; empty when unchanged."},"file_diffs":{"type":"array","description":"Every source file the operation rewrites, with the unified diff of its exact text; a Markdown move keeping every byte is one rename entry.","items":{"type":"object","required":["before_path","after_path","diff"],"properties":{"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"diff":{"type":"string"}}}}}}},"chunk":{"type":"object","required":["operation_index","index","count","data","payload_sha256","payload_chars"],"properties":{"operation_index":{"type":"integer","minimum":0,"description":"The operation whose individually oversized diff this chunk sequence carries; the payload is {operations: [that operation], changes: [its change]}."},"index":{"type":"integer"},"count":{"type":"integer"},"data":{"type":"string"},"payload_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"payload_chars":{"type":"integer"}}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"}}}}};
+export const validate_docforge_get_changeset_diff_output = validate112;
+const schema39 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_changeset_diff.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["changeset","format","truncated","next_cursor","limit"],"properties":{"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"format":{"enum":["changes","canonical_json_chunk"]},"changes":{"type":"array","items":{"type":"object","required":["index","op"],"properties":{"index":{"type":"integer","minimum":0},"op":{"type":"string"},"node_id":{"type":["string","null"]},"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"before":{"type":["object","null"],"description":"The node before the operation: id, kind, title, family, authority, status, tags, source_path and declared relations (relation -> targets); null when absent."},"after":{"type":["object","null"],"description":"The node after the operation, same fields; null when removed or not projected."},"projected":{"type":"boolean","description":"false: the operation cannot be projected and changes nothing; refusal says why and no change is listed."},"refusal":{"type":["object","null"],"required":["code","message"],"properties":{"code":{"type":"string"},"message":{"type":"string"}},"description":"Why the operation is not projected (or its node not read back): its error finding; null otherwise."},"relations_added":{"type":"array","items":{"type":"object","required":["relation","target_id"],"properties":{"relation":{"type":"string"},"target_id":{"type":"string"}}},"description":"Declared relations the operation adds to the node."},"relations_removed":{"type":"array","items":{"type":"object","required":["relation","target_id"],"properties":{"relation":{"type":"string"},"target_id":{"type":"string"}}},"description":"Declared relations the operation removes from the node."},"body_diff":{"type":"string","description":"Unified diff of the node body; empty when unchanged."},"file_diffs":{"type":"array","description":"Every source file the operation rewrites, with the unified diff of its exact text; a Markdown move keeping every byte is one rename entry.","items":{"type":"object","required":["before_path","after_path","diff"],"properties":{"before_path":{"type":["string","null"]},"after_path":{"type":["string","null"]},"diff":{"type":"string"}}}}}}},"chunk":{"type":"object","required":["operation_index","index","count","data","payload_sha256","payload_chars"],"properties":{"operation_index":{"type":"integer","minimum":0,"description":"The operation whose individually oversized diff this chunk sequence carries; the payload is {operations: [that operation], changes: [its change]}."},"index":{"type":"integer"},"count":{"type":"integer"},"data":{"type":"string"},"payload_sha256":{"type":"string","maxLength":64,"pattern":"^[0-9a-f]{64}$"},"payload_chars":{"type":"integer"}}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"}}}}};
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_changeset_diff.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema38.properties.result.required){
+for(const prop0 of schema39.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.changeset !== undefined){
-if(!(validate83(data0.changeset, {instancePath:instancePath+"/result/changeset",parentData:data0,parentDataProperty:"changeset",rootData}))) vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors), errors = vErrors.length;
+if(!(validate88(data0.changeset, {instancePath:instancePath+"/result/changeset",parentData:data0,parentDataProperty:"changeset",rootData}))) vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors), errors = vErrors.length;
 }
 if(data0.format !== undefined){
 let data2 = data0.format;
-if(!((data2 === "changes") || (data2 === "canonical_json_chunk"))) (vErrors ??= []).push({instancePath:instancePath+"/result/format",schemaPath:"#/properties/result/properties/format/enum",keyword:"enum",params:{allowedValues: schema38.properties.result.properties.format.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data2 === "changes") || (data2 === "canonical_json_chunk"))) (vErrors ??= []).push({instancePath:instancePath+"/result/format",schemaPath:"#/properties/result/properties/format/enum",keyword:"enum",params:{allowedValues: schema39.properties.result.properties.format.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.changes !== undefined){
 let data3 = data0.changes;
@@ -2034,7 +2095,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const prop1 of schema38.properties.result.properties.changes.items.required){
+for(const prop1 of schema39.properties.result.properties.changes.items.required){
 if(data4[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0,schemaPath:"#/properties/result/properties/changes/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data4.index !== undefined){
@@ -2049,32 +2110,32 @@ if(typeof data4.op !== "string") (vErrors ??= []).push({instancePath:instancePat
 }
 if(data4.node_id !== undefined){
 let data7 = data4.node_id;
-if((typeof data7 !== "string") && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/node_id",schemaPath:"#/properties/result/properties/changes/items/properties/node_id/type",keyword:"type",params:{type: schema38.properties.result.properties.changes.items.properties.node_id.type},message:"must be string,null"}), errors++;
+if((typeof data7 !== "string") && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/node_id",schemaPath:"#/properties/result/properties/changes/items/properties/node_id/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.node_id.type},message:"must be string,null"}), errors++;
 }
 if(data4.before_path !== undefined){
 let data8 = data4.before_path;
-if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before_path",schemaPath:"#/properties/result/properties/changes/items/properties/before_path/type",keyword:"type",params:{type: schema38.properties.result.properties.changes.items.properties.before_path.type},message:"must be string,null"}), errors++;
+if((typeof data8 !== "string") && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before_path",schemaPath:"#/properties/result/properties/changes/items/properties/before_path/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.before_path.type},message:"must be string,null"}), errors++;
 }
 if(data4.after_path !== undefined){
 let data9 = data4.after_path;
-if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after_path",schemaPath:"#/properties/result/properties/changes/items/properties/after_path/type",keyword:"type",params:{type: schema38.properties.result.properties.changes.items.properties.after_path.type},message:"must be string,null"}), errors++;
+if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after_path",schemaPath:"#/properties/result/properties/changes/items/properties/after_path/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.after_path.type},message:"must be string,null"}), errors++;
 }
 if(data4.before !== undefined){
 let data10 = data4.before;
-if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before",schemaPath:"#/properties/result/properties/changes/items/properties/before/type",keyword:"type",params:{type: schema38.properties.result.properties.changes.items.properties.before.type},message:"must be object,null"}), errors++;
+if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/before",schemaPath:"#/properties/result/properties/changes/items/properties/before/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.before.type},message:"must be object,null"}), errors++;
 }
 if(data4.after !== undefined){
 let data11 = data4.after;
-if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after",schemaPath:"#/properties/result/properties/changes/items/properties/after/type",keyword:"type",params:{type: schema38.properties.result.properties.changes.items.properties.after.type},message:"must be object,null"}), errors++;
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/after",schemaPath:"#/properties/result/properties/changes/items/properties/after/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.after.type},message:"must be object,null"}), errors++;
 }
 if(data4.projected !== undefined){
 if(typeof data4.projected !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/projected",schemaPath:"#/properties/result/properties/changes/items/properties/projected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
 if(data4.refusal !== undefined){
 let data13 = data4.refusal;
-if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/refusal",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/type",keyword:"type",params:{type: schema38.properties.result.properties.changes.items.properties.refusal.type},message:"must be object,null"}), errors++;
+if((!(data13 && typeof data13 == "object" && !Array.isArray(data13))) && (data13 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/refusal",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.refusal.type},message:"must be object,null"}), errors++;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const prop2 of schema38.properties.result.properties.changes.items.properties.refusal.required){
+for(const prop2 of schema39.properties.result.properties.changes.items.properties.refusal.required){
 if(data13[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/refusal",schemaPath:"#/properties/result/properties/changes/items/properties/refusal/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 if(data13.code !== undefined){
@@ -2092,7 +2153,7 @@ const len1 = data16.length;
 for(let i1=0; i1<len1; i1++){
 let data17 = data16[i1];
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const prop3 of schema38.properties.result.properties.changes.items.properties.relations_added.items.required){
+for(const prop3 of schema39.properties.result.properties.changes.items.properties.relations_added.items.required){
 if(data17[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_added/" + i1,schemaPath:"#/properties/result/properties/changes/items/properties/relations_added/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 if(data17.relation !== undefined){
@@ -2116,7 +2177,7 @@ const len2 = data20.length;
 for(let i2=0; i2<len2; i2++){
 let data21 = data20[i2];
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const prop4 of schema38.properties.result.properties.changes.items.properties.relations_removed.items.required){
+for(const prop4 of schema39.properties.result.properties.changes.items.properties.relations_removed.items.required){
 if(data21[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/relations_removed/" + i2,schemaPath:"#/properties/result/properties/changes/items/properties/relations_removed/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 if(data21.relation !== undefined){
@@ -2143,16 +2204,16 @@ const len3 = data25.length;
 for(let i3=0; i3<len3; i3++){
 let data26 = data25[i3];
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const prop5 of schema38.properties.result.properties.changes.items.properties.file_diffs.items.required){
+for(const prop5 of schema39.properties.result.properties.changes.items.properties.file_diffs.items.required){
 if(data26[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3,schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
 if(data26.before_path !== undefined){
 let data27 = data26.before_path;
-if((typeof data27 !== "string") && (data27 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/before_path",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/before_path/type",keyword:"type",params:{type: schema38.properties.result.properties.changes.items.properties.file_diffs.items.properties.before_path.type},message:"must be string,null"}), errors++;
+if((typeof data27 !== "string") && (data27 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/before_path",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/before_path/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.file_diffs.items.properties.before_path.type},message:"must be string,null"}), errors++;
 }
 if(data26.after_path !== undefined){
 let data28 = data26.after_path;
-if((typeof data28 !== "string") && (data28 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/after_path",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/after_path/type",keyword:"type",params:{type: schema38.properties.result.properties.changes.items.properties.file_diffs.items.properties.after_path.type},message:"must be string,null"}), errors++;
+if((typeof data28 !== "string") && (data28 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/after_path",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/after_path/type",keyword:"type",params:{type: schema39.properties.result.properties.changes.items.properties.file_diffs.items.properties.after_path.type},message:"must be string,null"}), errors++;
 }
 if(data26.diff !== undefined){
 if(typeof data26.diff !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/changes/" + i0+"/file_diffs/" + i3+"/diff",schemaPath:"#/properties/result/properties/changes/items/properties/file_diffs/items/properties/diff/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -2176,7 +2237,7 @@ if(typeof data26.diff !== "string") (vErrors ??= []).push({instancePath:instance
 if(data0.chunk !== undefined){
 let data30 = data0.chunk;
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-for(const prop6 of schema38.properties.result.properties.chunk.required){
+for(const prop6 of schema39.properties.result.properties.chunk.required){
 if(data30[prop6] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/chunk",schemaPath:"#/properties/result/properties/chunk/required",keyword:"required",params:{missingProperty: prop6},message:"must have required property '"+prop6+"'"}), errors++;
 }
 if(data30.operation_index !== undefined){
@@ -2219,7 +2280,7 @@ if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:ins
 }
 if(data0.next_cursor !== undefined){
 let data38 = data0.next_cursor;
-if((typeof data38 !== "string") && (data38 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema38.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+if((typeof data38 !== "string") && (data38 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema39.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.limit !== undefined){
 let data39 = data0.limit;
@@ -2232,32 +2293,32 @@ if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))) (vErrors
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate107.errors = vErrors;
+validate112.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_context_output = validate110;
-const schema39 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_context.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["node_id","query","budget","limit","provider","selection","collection_hash","used_tokens","selected_entries","omitted_entries","truncated","items","page","dropped_terms"],"properties":{"node_id":{"type":["string","null"]},"query":{"type":["string","null"]},"budget":{"type":"integer"},"limit":{"type":"integer"},"provider":{"enum":["default","custom"]},"selection":{"type":["object","null"],"required":["truncated","truncation_reason","examined_edges"],"properties":{"truncated":{"type":"boolean"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer","minimum":0}}},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"used_tokens":{"type":"integer","minimum":0},"selected_entries":{"type":"integer","minimum":0},"omitted_entries":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["entry","omission"]},"id":{"type":"string"},"reason":{"enum":["token budget","response size limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"estimated_tokens":{"type":"integer","minimum":0},"chars":{"type":"integer","minimum":0},"kind":{"type":"string"},"title":{"type":"string"},"source_path":{"type":"string"},"selected_by":{"type":"string"},"excerpt":{"type":"string"},"relation":{"type":["object","null"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"via":{"type":"string"},"depth":{"type":"integer"}}}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks the default selection's search did not use, in query order; empty without a query or with a custom context provider (which receives the whole query)."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+export const validate_docforge_get_context_output = validate115;
+const schema40 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_context.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["node_id","query","budget","limit","provider","selection","collection_hash","used_tokens","selected_entries","omitted_entries","truncated","items","page","dropped_terms"],"properties":{"node_id":{"type":["string","null"]},"query":{"type":["string","null"]},"budget":{"type":"integer"},"limit":{"type":"integer"},"provider":{"enum":["default","custom"]},"selection":{"type":["object","null"],"required":["truncated","truncation_reason","examined_edges"],"properties":{"truncated":{"type":"boolean"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer","minimum":0}}},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"used_tokens":{"type":"integer","minimum":0},"selected_entries":{"type":"integer","minimum":0},"omitted_entries":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["entry","omission"]},"id":{"type":"string"},"reason":{"enum":["token budget","response size limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"estimated_tokens":{"type":"integer","minimum":0},"chars":{"type":"integer","minimum":0},"kind":{"type":"string"},"title":{"type":"string"},"source_path":{"type":"string"},"selected_by":{"type":"string"},"excerpt":{"type":"string"},"relation":{"type":["object","null"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"via":{"type":"string"},"depth":{"type":"integer"}}}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks the default selection's search did not use, in query order; empty without a query or with a custom context provider (which receives the whole query)."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_context.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema39.properties.result.required){
+for(const prop0 of schema40.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.node_id !== undefined){
 let data1 = data0.node_id;
-if((typeof data1 !== "string") && (data1 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: schema39.properties.result.properties.node_id.type},message:"must be string,null"}), errors++;
+if((typeof data1 !== "string") && (data1 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/node_id",schemaPath:"#/properties/result/properties/node_id/type",keyword:"type",params:{type: schema40.properties.result.properties.node_id.type},message:"must be string,null"}), errors++;
 }
 if(data0.query !== undefined){
 let data2 = data0.query;
-if((typeof data2 !== "string") && (data2 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: schema39.properties.result.properties.query.type},message:"must be string,null"}), errors++;
+if((typeof data2 !== "string") && (data2 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: schema40.properties.result.properties.query.type},message:"must be string,null"}), errors++;
 }
 if(data0.budget !== undefined){
 let data3 = data0.budget;
@@ -2269,13 +2330,13 @@ if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) (vErrors ??
 }
 if(data0.provider !== undefined){
 let data5 = data0.provider;
-if(!((data5 === "default") || (data5 === "custom"))) (vErrors ??= []).push({instancePath:instancePath+"/result/provider",schemaPath:"#/properties/result/properties/provider/enum",keyword:"enum",params:{allowedValues: schema39.properties.result.properties.provider.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data5 === "default") || (data5 === "custom"))) (vErrors ??= []).push({instancePath:instancePath+"/result/provider",schemaPath:"#/properties/result/properties/provider/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.provider.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.selection !== undefined){
 let data6 = data0.selection;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/type",keyword:"type",params:{type: schema39.properties.result.properties.selection.type},message:"must be object,null"}), errors++;
+if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/type",keyword:"type",params:{type: schema40.properties.result.properties.selection.type},message:"must be object,null"}), errors++;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const prop1 of schema39.properties.result.properties.selection.required){
+for(const prop1 of schema40.properties.result.properties.selection.required){
 if(data6[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/selection",schemaPath:"#/properties/result/properties/selection/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data6.truncated !== undefined){
@@ -2283,7 +2344,7 @@ if(typeof data6.truncated !== "boolean") (vErrors ??= []).push({instancePath:ins
 }
 if(data6.truncation_reason !== undefined){
 let data8 = data6.truncation_reason;
-if(!(((data8 === "result_limit") || (data8 === "edge_budget")) || (data8 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/selection/truncation_reason",schemaPath:"#/properties/result/properties/selection/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema39.properties.result.properties.selection.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data8 === "result_limit") || (data8 === "edge_budget")) || (data8 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/selection/truncation_reason",schemaPath:"#/properties/result/properties/selection/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.selection.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data6.examined_edges !== undefined){
 let data9 = data6.examined_edges;
@@ -2333,19 +2394,19 @@ const len0 = data15.length;
 for(let i0=0; i0<len0; i0++){
 let data16 = data15[i0];
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const prop2 of schema39.properties.result.properties.items.items.required){
+for(const prop2 of schema40.properties.result.properties.items.items.required){
 if(data16[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 if(data16.type !== undefined){
 let data17 = data16.type;
-if(!((data17 === "entry") || (data17 === "omission"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema39.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data17 === "entry") || (data17 === "omission"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data16.id !== undefined){
 if(typeof data16.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data16.reason !== undefined){
 let data19 = data16.reason;
-if(!((data19 === "token budget") || (data19 === "response size limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema39.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data19 === "token budget") || (data19 === "response size limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data16.sha256 !== undefined){
 let data20 = data16.sha256;
@@ -2386,7 +2447,7 @@ if(typeof data16.excerpt !== "string") (vErrors ??= []).push({instancePath:insta
 }
 if(data16.relation !== undefined){
 let data28 = data16.relation;
-if((!(data28 && typeof data28 == "object" && !Array.isArray(data28))) && (data28 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: schema39.properties.result.properties.items.items.properties.relation.type},message:"must be object,null"}), errors++;
+if((!(data28 && typeof data28 == "object" && !Array.isArray(data28))) && (data28 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/type",keyword:"type",params:{type: schema40.properties.result.properties.items.items.properties.relation.type},message:"must be object,null"}), errors++;
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 if(data28.relation !== undefined){
 if(typeof data28.relation !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation/relation",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -2396,7 +2457,7 @@ if(typeof data28.category !== "string") (vErrors ??= []).push({instancePath:inst
 }
 if(data28.direction !== undefined){
 let data31 = data28.direction;
-if(!((data31 === "outgoing") || (data31 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation/direction",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/direction/enum",keyword:"enum",params:{allowedValues: schema39.properties.result.properties.items.items.properties.relation.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data31 === "outgoing") || (data31 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation/direction",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/direction/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.items.items.properties.relation.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data28.via !== undefined){
 if(typeof data28.via !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/relation/via",schemaPath:"#/properties/result/properties/items/items/properties/relation/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -2418,7 +2479,7 @@ if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))) (vErrors
 if(data0.page !== undefined){
 let data34 = data0.page;
 if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-for(const prop3 of schema39.properties.result.properties.page.required){
+for(const prop3 of schema40.properties.result.properties.page.required){
 if(data34[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key0 in data34){
@@ -2450,7 +2511,7 @@ if(typeof data34.has_more !== "boolean") (vErrors ??= []).push({instancePath:ins
 }
 if(data34.next_cursor !== undefined){
 let data39 = data34.next_cursor;
-if((typeof data39 !== "string") && (data39 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema39.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"}), errors++;
+if((typeof data39 !== "string") && (data39 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema40.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -2463,7 +2524,7 @@ const len1 = data40.length;
 for(let i1=0; i1<len1; i1++){
 let data41 = data40[i1];
 if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-for(const prop4 of schema39.properties.result.properties.dropped_terms.items.required){
+for(const prop4 of schema40.properties.result.properties.dropped_terms.items.required){
 if(data41[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 for(const key1 in data41){
@@ -2474,7 +2535,7 @@ if(typeof data41.term !== "string") (vErrors ??= []).push({instancePath:instance
 }
 if(data41.reason !== undefined){
 let data43 = data41.reason;
-if(!((data43 === "stop_word") || (data43 === "term_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1+"/reason",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema39.properties.result.properties.dropped_terms.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data43 === "stop_word") || (data43 === "term_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1+"/reason",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema40.properties.result.properties.dropped_terms.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -2491,7 +2552,7 @@ const len2 = data44.length;
 for(let i2=0; i2<len2; i2++){
 let data45 = data44[i2];
 if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
-for(const prop5 of schema39.properties.result.properties.oversized_items.items.required){
+for(const prop5 of schema40.properties.result.properties.oversized_items.items.required){
 if(data45[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
 for(const key2 in data45){
@@ -2499,7 +2560,7 @@ if(!((key2 === "id") || (key2 === "chars"))) (vErrors ??= []).push({instancePath
 }
 if(data45.id !== undefined){
 let data46 = data45.id;
-if((typeof data46 !== "string") && (data46 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema39.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if((typeof data46 !== "string") && (data46 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema40.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data45.chars !== undefined){
 let data47 = data45.chars;
@@ -2523,23 +2584,23 @@ if(data47 < 0 || isNaN(data47)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate110.errors = vErrors;
+validate115.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_contract_output = validate112;
-const schema40 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_contract.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["contract_version","tools","effective_policy","capabilities"],"properties":{"contract_version":{"const":1},"tools":{"type":"array","description":"The registered tools in order: {name, read_only} records, or in the compact form their names only (read_only is then a parallel list)."},"effective_policy":{"type":"object"},"capabilities":{"type":"object"},"read_only":{"type":"array","items":{"type":"boolean"},"description":"Compact form only: each tool's read-only flag, parallel to tools."},"compact":{"type":"object","required":["reason","omitted"],"properties":{"reason":{"const":"max_output_chars"},"omitted":{"type":"object","additionalProperties":{"type":"string"},"description":"Each record the compact form leaves out, mapped to the kept record it is found in or derived from."}},"description":"Present only in the compact form, answered when the full contract does not fit [limits].max_output_chars (issue 30 item 8)."}}}}};
+export const validate_docforge_get_contract_output = validate117;
+const schema41 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_contract.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["contract_version","tools","effective_policy","capabilities"],"properties":{"contract_version":{"const":1},"tools":{"type":"array","description":"The registered tools in order: {name, read_only} records, or in the compact form their names only (read_only is then a parallel list)."},"effective_policy":{"type":"object"},"capabilities":{"type":"object"},"read_only":{"type":"array","items":{"type":"boolean"},"description":"Compact form only: each tool's read-only flag, parallel to tools."},"compact":{"type":"object","required":["reason","omitted"],"properties":{"reason":{"const":"max_output_chars"},"omitted":{"type":"object","additionalProperties":{"type":"string"},"description":"Each record the compact form leaves out, mapped to the kept record it is found in or derived from."}},"description":"Present only in the compact form, answered when the full contract does not fit [limits].max_output_chars (issue 30 item 8)."}}}}};
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_contract.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema40.properties.result.required){
+for(const prop0 of schema41.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.contract_version !== undefined){
@@ -2570,7 +2631,7 @@ if(typeof data5[i0] !== "boolean") (vErrors ??= []).push({instancePath:instanceP
 if(data0.compact !== undefined){
 let data7 = data0.compact;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const prop1 of schema40.properties.result.properties.compact.required){
+for(const prop1 of schema41.properties.result.properties.compact.required){
 if(data7[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/compact",schemaPath:"#/properties/result/properties/compact/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data7.reason !== undefined){
@@ -2597,18 +2658,18 @@ if(typeof data9[key0] !== "string") (vErrors ??= []).push({instancePath:instance
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate112.errors = vErrors;
+validate117.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_generation_diff_output = validate114;
-const schema41 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_generation_diff.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["page_schema_version","receipt_state"],"properties":{"page_schema_version":{"const":1},"receipt_state":{"enum":["current","stale","missing","unsafe","unverified","unknown"]},"reason":{"type":"string"},"receipt_header":{"type":"object","required":["receipt_schema_version","project_id","root","adapter_version","index_schema_version","from_generation","to_generation","from_source_identity","to_source_identity","index_file","index_ino","index_size","from_node_hash","from_node_count","from_edge_hash","from_edge_count","to_node_hash","to_node_count","to_edge_hash","to_edge_count","summary","retained_count","total_count","retained_collection_hash","full_collection_hash","details_omitted","details_omitted_reason","detail_limits","receipt_hash","stored_receipt_hash"],"properties":{"receipt_schema_version":{"const":1},"project_id":{"type":"string"},"root":{"type":"string"},"adapter_version":{"type":"string"},"index_schema_version":{"type":"integer"},"from_generation":{"type":["integer","null"]},"to_generation":{"type":"integer"},"from_source_identity":{"type":["string","null"]},"to_source_identity":{"type":"string"},"index_file":{"type":"string"},"index_ino":{"type":"string"},"index_size":{"type":"integer","minimum":0},"from_node_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_node_count":{"type":"integer","minimum":0},"from_edge_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_edge_count":{"type":"integer","minimum":0},"to_node_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_node_count":{"type":"integer","minimum":0},"to_edge_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_edge_count":{"type":"integer","minimum":0},"summary":{"type":"object","required":["nodes_added","nodes_removed","nodes_changed","edges_added","edges_removed"],"properties":{"nodes_added":{"type":"integer","minimum":0},"nodes_removed":{"type":"integer","minimum":0},"nodes_changed":{"type":"integer","minimum":0},"edges_added":{"type":"integer","minimum":0},"edges_removed":{"type":"integer","minimum":0}},"additionalProperties":false},"retained_count":{"type":"integer","minimum":0},"total_count":{"type":"integer","minimum":0},"retained_collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"full_collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"details_omitted":{"type":"boolean"},"details_omitted_reason":{"enum":["item_limit","byte_limit",null]},"detail_limits":{"type":"object","required":["max_items","max_bytes"],"properties":{"max_items":{"type":"integer","minimum":0},"max_bytes":{"type":"integer","minimum":0}},"additionalProperties":false},"receipt_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"stored_receipt_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"additionalProperties":false},"items":{"type":"array","items":{"type":"object","required":["change"],"properties":{"change":{"enum":["node_added","node_removed","node_changed","edge_added","edge_removed"]},"id":{"type":"string"},"content_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"changed_fields":{"type":"array","items":{"enum":["kind","title","family","authority","status","tags","summary","body","source_path","start_line","end_line","anchors","language","capabilities","origin"]}},"source_id":{"type":"string"},"relation":{"type":"string"},"target_id":{"type":"string"}},"additionalProperties":false}},"omissions":{"type":"array","items":{"type":"object","required":["kind","item_hash","position"],"properties":{"kind":{"const":"response_limit"},"item_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"position":{"type":"integer","minimum":0}},"additionalProperties":false}},"pagination":{"type":"object","required":["offset","returned","omitted","total_retained","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"omitted":{"type":"integer","minimum":0},"total_retained":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"page_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}},"if":{"properties":{"receipt_state":{"const":"current"}}},"then":{"required":["receipt_header","items","omissions","pagination","page_hash"]},"else":{"required":["reason"]},"additionalProperties":false}}};
+export const validate_docforge_get_generation_diff_output = validate119;
+const schema42 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_generation_diff.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["page_schema_version","receipt_state"],"properties":{"page_schema_version":{"const":1},"receipt_state":{"enum":["current","stale","missing","unsafe","unverified","unknown"]},"reason":{"type":"string"},"receipt_header":{"type":"object","required":["receipt_schema_version","project_id","root","adapter_version","index_schema_version","from_generation","to_generation","from_source_identity","to_source_identity","index_file","index_ino","index_size","from_node_hash","from_node_count","from_edge_hash","from_edge_count","to_node_hash","to_node_count","to_edge_hash","to_edge_count","summary","retained_count","total_count","retained_collection_hash","full_collection_hash","details_omitted","details_omitted_reason","detail_limits","receipt_hash","stored_receipt_hash"],"properties":{"receipt_schema_version":{"const":1},"project_id":{"type":"string"},"root":{"type":"string"},"adapter_version":{"type":"string"},"index_schema_version":{"type":"integer"},"from_generation":{"type":["integer","null"]},"to_generation":{"type":"integer"},"from_source_identity":{"type":["string","null"]},"to_source_identity":{"type":"string"},"index_file":{"type":"string"},"index_ino":{"type":"string"},"index_size":{"type":"integer","minimum":0},"from_node_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_node_count":{"type":"integer","minimum":0},"from_edge_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_edge_count":{"type":"integer","minimum":0},"to_node_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_node_count":{"type":"integer","minimum":0},"to_edge_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_edge_count":{"type":"integer","minimum":0},"summary":{"type":"object","required":["nodes_added","nodes_removed","nodes_changed","edges_added","edges_removed"],"properties":{"nodes_added":{"type":"integer","minimum":0},"nodes_removed":{"type":"integer","minimum":0},"nodes_changed":{"type":"integer","minimum":0},"edges_added":{"type":"integer","minimum":0},"edges_removed":{"type":"integer","minimum":0}},"additionalProperties":false},"retained_count":{"type":"integer","minimum":0},"total_count":{"type":"integer","minimum":0},"retained_collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"full_collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"details_omitted":{"type":"boolean"},"details_omitted_reason":{"enum":["item_limit","byte_limit",null]},"detail_limits":{"type":"object","required":["max_items","max_bytes"],"properties":{"max_items":{"type":"integer","minimum":0},"max_bytes":{"type":"integer","minimum":0}},"additionalProperties":false},"receipt_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"stored_receipt_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}},"additionalProperties":false},"items":{"type":"array","items":{"type":"object","required":["change"],"properties":{"change":{"enum":["node_added","node_removed","node_changed","edge_added","edge_removed"]},"id":{"type":"string"},"content_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"from_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"to_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"changed_fields":{"type":"array","items":{"enum":["kind","title","family","authority","status","tags","summary","body","source_path","start_line","end_line","anchors","language","capabilities","origin"]}},"source_id":{"type":"string"},"relation":{"type":"string"},"target_id":{"type":"string"}},"additionalProperties":false}},"omissions":{"type":"array","items":{"type":"object","required":["kind","item_hash","position"],"properties":{"kind":{"const":"response_limit"},"item_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"position":{"type":"integer","minimum":0}},"additionalProperties":false}},"pagination":{"type":"object","required":["offset","returned","omitted","total_retained","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"omitted":{"type":"integer","minimum":0},"total_retained":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"page_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}},"if":{"properties":{"receipt_state":{"const":"current"}}},"then":{"required":["receipt_header","items","omissions","pagination","page_hash"]},"else":{"required":["reason"]},"additionalProperties":false}}};
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_generation_diff.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
@@ -2633,7 +2694,7 @@ let ifClause0;
 if(_valid0){
 const _errs7 = errors;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema41.properties.result.then.required){
+for(const prop0 of schema42.properties.result.then.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/then/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 }
@@ -2643,7 +2704,7 @@ ifClause0 = "then";
 } else {
 const _errs8 = errors;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop1 of schema41.properties.result.else.required){
+for(const prop1 of schema42.properties.result.else.required){
 if(data0[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/else/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 }
@@ -2653,18 +2714,18 @@ ifClause0 = "else";
 }
 if(!valid2) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"}), errors++;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop2 of schema41.properties.result.required){
+for(const prop2 of schema42.properties.result.required){
 if(data0[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data0){
-if(!(func2.call(schema41.properties.result.properties, key0))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+if(!(func2.call(schema42.properties.result.properties, key0))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data0.page_schema_version !== undefined){
 if(1 !== data0.page_schema_version) (vErrors ??= []).push({instancePath:instancePath+"/result/page_schema_version",schemaPath:"#/properties/result/properties/page_schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
 }
 if(data0.receipt_state !== undefined){
 let data3 = data0.receipt_state;
-if(!((((((data3 === "current") || (data3 === "stale")) || (data3 === "missing")) || (data3 === "unsafe")) || (data3 === "unverified")) || (data3 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_state",schemaPath:"#/properties/result/properties/receipt_state/enum",keyword:"enum",params:{allowedValues: schema41.properties.result.properties.receipt_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((((((data3 === "current") || (data3 === "stale")) || (data3 === "missing")) || (data3 === "unsafe")) || (data3 === "unverified")) || (data3 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_state",schemaPath:"#/properties/result/properties/receipt_state/enum",keyword:"enum",params:{allowedValues: schema42.properties.result.properties.receipt_state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.reason !== undefined){
 if(typeof data0.reason !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/reason",schemaPath:"#/properties/result/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -2672,11 +2733,11 @@ if(typeof data0.reason !== "string") (vErrors ??= []).push({instancePath:instanc
 if(data0.receipt_header !== undefined){
 let data5 = data0.receipt_header;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const prop3 of schema41.properties.result.properties.receipt_header.required){
+for(const prop3 of schema42.properties.result.properties.receipt_header.required){
 if(data5[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key1 in data5){
-if(!(func2.call(schema41.properties.result.properties.receipt_header.properties, key1))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
+if(!(func2.call(schema42.properties.result.properties.receipt_header.properties, key1))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header",schemaPath:"#/properties/result/properties/receipt_header/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data5.receipt_schema_version !== undefined){
 if(1 !== data5.receipt_schema_version) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/receipt_schema_version",schemaPath:"#/properties/result/properties/receipt_header/properties/receipt_schema_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
@@ -2696,7 +2757,7 @@ if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors
 }
 if(data5.from_generation !== undefined){
 let data11 = data5.from_generation;
-if((!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_generation",schemaPath:"#/properties/result/properties/receipt_header/properties/from_generation/type",keyword:"type",params:{type: schema41.properties.result.properties.receipt_header.properties.from_generation.type},message:"must be integer,null"}), errors++;
+if((!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))) && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_generation",schemaPath:"#/properties/result/properties/receipt_header/properties/from_generation/type",keyword:"type",params:{type: schema42.properties.result.properties.receipt_header.properties.from_generation.type},message:"must be integer,null"}), errors++;
 }
 if(data5.to_generation !== undefined){
 let data12 = data5.to_generation;
@@ -2704,7 +2765,7 @@ if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors
 }
 if(data5.from_source_identity !== undefined){
 let data13 = data5.from_source_identity;
-if((typeof data13 !== "string") && (data13 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_source_identity",schemaPath:"#/properties/result/properties/receipt_header/properties/from_source_identity/type",keyword:"type",params:{type: schema41.properties.result.properties.receipt_header.properties.from_source_identity.type},message:"must be string,null"}), errors++;
+if((typeof data13 !== "string") && (data13 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/from_source_identity",schemaPath:"#/properties/result/properties/receipt_header/properties/from_source_identity/type",keyword:"type",params:{type: schema42.properties.result.properties.receipt_header.properties.from_source_identity.type},message:"must be string,null"}), errors++;
 }
 if(data5.to_source_identity !== undefined){
 if(typeof data5.to_source_identity !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/to_source_identity",schemaPath:"#/properties/result/properties/receipt_header/properties/to_source_identity/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -2785,7 +2846,7 @@ if(data25 < 0 || isNaN(data25)) (vErrors ??= []).push({instancePath:instancePath
 if(data5.summary !== undefined){
 let data26 = data5.summary;
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const prop4 of schema41.properties.result.properties.receipt_header.properties.summary.required){
+for(const prop4 of schema42.properties.result.properties.receipt_header.properties.summary.required){
 if(data26[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/summary",schemaPath:"#/properties/result/properties/receipt_header/properties/summary/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 for(const key2 in data26){
@@ -2865,12 +2926,12 @@ if(typeof data5.details_omitted !== "boolean") (vErrors ??= []).push({instancePa
 }
 if(data5.details_omitted_reason !== undefined){
 let data37 = data5.details_omitted_reason;
-if(!(((data37 === "item_limit") || (data37 === "byte_limit")) || (data37 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/details_omitted_reason",schemaPath:"#/properties/result/properties/receipt_header/properties/details_omitted_reason/enum",keyword:"enum",params:{allowedValues: schema41.properties.result.properties.receipt_header.properties.details_omitted_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data37 === "item_limit") || (data37 === "byte_limit")) || (data37 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/details_omitted_reason",schemaPath:"#/properties/result/properties/receipt_header/properties/details_omitted_reason/enum",keyword:"enum",params:{allowedValues: schema42.properties.result.properties.receipt_header.properties.details_omitted_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data5.detail_limits !== undefined){
 let data38 = data5.detail_limits;
 if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-for(const prop5 of schema41.properties.result.properties.receipt_header.properties.detail_limits.required){
+for(const prop5 of schema42.properties.result.properties.receipt_header.properties.detail_limits.required){
 if(data38[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_header/detail_limits",schemaPath:"#/properties/result/properties/receipt_header/properties/detail_limits/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
 for(const key3 in data38){
@@ -2921,15 +2982,15 @@ const len0 = data43.length;
 for(let i0=0; i0<len0; i0++){
 let data44 = data43[i0];
 if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-for(const prop6 of schema41.properties.result.properties.items.items.required){
+for(const prop6 of schema42.properties.result.properties.items.items.required){
 if(data44[prop6] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop6},message:"must have required property '"+prop6+"'"}), errors++;
 }
 for(const key4 in data44){
-if(!(func2.call(schema41.properties.result.properties.items.items.properties, key4))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}), errors++;
+if(!(func2.call(schema42.properties.result.properties.items.items.properties, key4))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}), errors++;
 }
 if(data44.change !== undefined){
 let data45 = data44.change;
-if(!(((((data45 === "node_added") || (data45 === "node_removed")) || (data45 === "node_changed")) || (data45 === "edge_added")) || (data45 === "edge_removed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/change",schemaPath:"#/properties/result/properties/items/items/properties/change/enum",keyword:"enum",params:{allowedValues: schema41.properties.result.properties.items.items.properties.change.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((((data45 === "node_added") || (data45 === "node_removed")) || (data45 === "node_changed")) || (data45 === "edge_added")) || (data45 === "edge_removed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/change",schemaPath:"#/properties/result/properties/items/items/properties/change/enum",keyword:"enum",params:{allowedValues: schema42.properties.result.properties.items.items.properties.change.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data44.id !== undefined){
 if(typeof data44.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -2964,7 +3025,7 @@ if(Array.isArray(data50)){
 const len1 = data50.length;
 for(let i1=0; i1<len1; i1++){
 let data51 = data50[i1];
-if(!(((((((((((((((data51 === "kind") || (data51 === "title")) || (data51 === "family")) || (data51 === "authority")) || (data51 === "status")) || (data51 === "tags")) || (data51 === "summary")) || (data51 === "body")) || (data51 === "source_path")) || (data51 === "start_line")) || (data51 === "end_line")) || (data51 === "anchors")) || (data51 === "language")) || (data51 === "capabilities")) || (data51 === "origin"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/changed_fields/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/changed_fields/items/enum",keyword:"enum",params:{allowedValues: schema41.properties.result.properties.items.items.properties.changed_fields.items.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((((((((((((((data51 === "kind") || (data51 === "title")) || (data51 === "family")) || (data51 === "authority")) || (data51 === "status")) || (data51 === "tags")) || (data51 === "summary")) || (data51 === "body")) || (data51 === "source_path")) || (data51 === "start_line")) || (data51 === "end_line")) || (data51 === "anchors")) || (data51 === "language")) || (data51 === "capabilities")) || (data51 === "origin"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/changed_fields/" + i1,schemaPath:"#/properties/result/properties/items/items/properties/changed_fields/items/enum",keyword:"enum",params:{allowedValues: schema42.properties.result.properties.items.items.properties.changed_fields.items.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/changed_fields",schemaPath:"#/properties/result/properties/items/items/properties/changed_fields/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -2994,7 +3055,7 @@ const len2 = data55.length;
 for(let i2=0; i2<len2; i2++){
 let data56 = data55[i2];
 if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
-for(const prop7 of schema41.properties.result.properties.omissions.items.required){
+for(const prop7 of schema42.properties.result.properties.omissions.items.required){
 if(data56[prop7] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/omissions/" + i2,schemaPath:"#/properties/result/properties/omissions/items/required",keyword:"required",params:{missingProperty: prop7},message:"must have required property '"+prop7+"'"}), errors++;
 }
 for(const key5 in data56){
@@ -3029,7 +3090,7 @@ if(data59 < 0 || isNaN(data59)) (vErrors ??= []).push({instancePath:instancePath
 if(data0.pagination !== undefined){
 let data60 = data0.pagination;
 if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-for(const prop8 of schema41.properties.result.properties.pagination.required){
+for(const prop8 of schema42.properties.result.properties.pagination.required){
 if(data60[prop8] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination",schemaPath:"#/properties/result/properties/pagination/required",keyword:"required",params:{missingProperty: prop8},message:"must have required property '"+prop8+"'"}), errors++;
 }
 for(const key6 in data60){
@@ -3068,7 +3129,7 @@ if(typeof data60.has_more !== "boolean") (vErrors ??= []).push({instancePath:ins
 }
 if(data60.next_cursor !== undefined){
 let data66 = data60.next_cursor;
-if((typeof data66 !== "string") && (data66 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination/next_cursor",schemaPath:"#/properties/result/properties/pagination/properties/next_cursor/type",keyword:"type",params:{type: schema41.properties.result.properties.pagination.properties.next_cursor.type},message:"must be string,null"}), errors++;
+if((typeof data66 !== "string") && (data66 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/pagination/next_cursor",schemaPath:"#/properties/result/properties/pagination/properties/next_cursor/type",keyword:"type",params:{type: schema42.properties.result.properties.pagination.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/pagination",schemaPath:"#/properties/result/properties/pagination/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -3089,7 +3150,7 @@ const len3 = data68.length;
 for(let i3=0; i3<len3; i3++){
 let data69 = data68[i3];
 if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-for(const prop9 of schema41.properties.result.properties.oversized_items.items.required){
+for(const prop9 of schema42.properties.result.properties.oversized_items.items.required){
 if(data69[prop9] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop9},message:"must have required property '"+prop9+"'"}), errors++;
 }
 for(const key7 in data69){
@@ -3097,7 +3158,7 @@ if(!((key7 === "id") || (key7 === "chars"))) (vErrors ??= []).push({instancePath
 }
 if(data69.id !== undefined){
 let data70 = data69.id;
-if((typeof data70 !== "string") && (data70 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema41.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if((typeof data70 !== "string") && (data70 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema42.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data69.chars !== undefined){
 let data71 = data69.chars;
@@ -3121,23 +3182,23 @@ if(data71 < 0 || isNaN(data71)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate114.errors = vErrors;
+validate119.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_logic_output = validate116;
-const schema42 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_logic.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["owner","steps","flows","total_steps","total_flows","limit","truncated","truncation_reason"],"properties":{"owner":{"type":"object","required":["id","kind","title","source_path","start_line","end_line"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"summary":{"type":"string"},"source_path":{"type":"string"},"start_line":{"type":"integer"},"end_line":{"type":"integer"},"language":{"type":["string","null"]},"capabilities":{"type":"array","items":{"type":"string"}},"content_hash":{"type":"string"}}},"steps":{"type":"array","items":{"type":"object","required":["step","kind","label","start_line","end_line"],"properties":{"step":{"type":"integer","minimum":0},"kind":{"type":"string"},"label":{"type":"string"},"start_line":{"type":"integer","minimum":1},"end_line":{"type":"integer","minimum":1}},"additionalProperties":false}},"flows":{"type":"array","items":{"type":"object","required":["from_step","to_step","kind","label"],"properties":{"from_step":{"type":"integer","minimum":0},"to_step":{"type":"integer","minimum":0},"kind":{"type":"string"},"label":{"type":"string"}},"additionalProperties":false}},"total_steps":{"type":"integer","minimum":0},"total_flows":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"truncated":{"type":"boolean"},"truncation_reason":{"enum":[null,"result_limit","response_limit"]}},"additionalProperties":false}}};
+export const validate_docforge_get_logic_output = validate121;
+const schema43 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_logic.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["owner","steps","flows","total_steps","total_flows","limit","truncated","truncation_reason"],"properties":{"owner":{"type":"object","required":["id","kind","title","source_path","start_line","end_line"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"summary":{"type":"string"},"source_path":{"type":"string"},"start_line":{"type":"integer"},"end_line":{"type":"integer"},"language":{"type":["string","null"]},"capabilities":{"type":"array","items":{"type":"string"}},"content_hash":{"type":"string"}}},"steps":{"type":"array","items":{"type":"object","required":["step","kind","label","start_line","end_line"],"properties":{"step":{"type":"integer","minimum":0},"kind":{"type":"string"},"label":{"type":"string"},"start_line":{"type":"integer","minimum":1},"end_line":{"type":"integer","minimum":1}},"additionalProperties":false}},"flows":{"type":"array","items":{"type":"object","required":["from_step","to_step","kind","label"],"properties":{"from_step":{"type":"integer","minimum":0},"to_step":{"type":"integer","minimum":0},"kind":{"type":"string"},"label":{"type":"string"}},"additionalProperties":false}},"total_steps":{"type":"integer","minimum":0},"total_flows":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"truncated":{"type":"boolean"},"truncation_reason":{"enum":[null,"result_limit","response_limit"]}},"additionalProperties":false}}};
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_logic.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema42.properties.result.required){
+for(const prop0 of schema43.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
@@ -3146,7 +3207,7 @@ if(!((((((((key0 === "owner") || (key0 === "steps")) || (key0 === "flows")) || (
 if(data0.owner !== undefined){
 let data1 = data0.owner;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(const prop1 of schema42.properties.result.properties.owner.required){
+for(const prop1 of schema43.properties.result.properties.owner.required){
 if(data1[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/owner",schemaPath:"#/properties/result/properties/owner/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data1.id !== undefined){
@@ -3174,7 +3235,7 @@ if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) (vErrors ??
 }
 if(data1.language !== undefined){
 let data9 = data1.language;
-if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/owner/language",schemaPath:"#/properties/result/properties/owner/properties/language/type",keyword:"type",params:{type: schema42.properties.result.properties.owner.properties.language.type},message:"must be string,null"}), errors++;
+if((typeof data9 !== "string") && (data9 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/owner/language",schemaPath:"#/properties/result/properties/owner/properties/language/type",keyword:"type",params:{type: schema43.properties.result.properties.owner.properties.language.type},message:"must be string,null"}), errors++;
 }
 if(data1.capabilities !== undefined){
 let data10 = data1.capabilities;
@@ -3201,7 +3262,7 @@ const len1 = data13.length;
 for(let i1=0; i1<len1; i1++){
 let data14 = data13[i1];
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const prop2 of schema42.properties.result.properties.steps.items.required){
+for(const prop2 of schema43.properties.result.properties.steps.items.required){
 if(data14[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/steps/" + i1,schemaPath:"#/properties/result/properties/steps/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key1 in data14){
@@ -3249,7 +3310,7 @@ const len2 = data20.length;
 for(let i2=0; i2<len2; i2++){
 let data21 = data20[i2];
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const prop3 of schema42.properties.result.properties.flows.items.required){
+for(const prop3 of schema43.properties.result.properties.flows.items.required){
 if(data21[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/flows/" + i2,schemaPath:"#/properties/result/properties/flows/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key2 in data21){
@@ -3309,7 +3370,7 @@ if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:ins
 }
 if(data0.truncation_reason !== undefined){
 let data30 = data0.truncation_reason;
-if(!(((data30 === null) || (data30 === "result_limit")) || (data30 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema42.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data30 === null) || (data30 === "result_limit")) || (data30 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema43.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -3318,29 +3379,29 @@ if(!(((data30 === null) || (data30 === "result_limit")) || (data30 === "response
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate116.errors = vErrors;
+validate121.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_node_output = validate118;
-const schema43 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_node.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["node","edges"],"properties":{"node":{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}},"edges":{"type":"object"},"body_truncated":{"type":"boolean"},"body_total_chars":{"type":"integer"},"body_offset":{"type":"integer"},"next_body_offset":{"type":["integer","null"]},"section":{"type":["object","null"]},"anchors_total":{"type":"integer","minimum":0,"description":"Anchors (sections) the node has; node.anchors lists at most the first 200 (section finds any slug)."},"anchors_truncated":{"type":"boolean","description":"Whether node.anchors was cut to its first 200 entries."},"tags_total":{"type":"integer","minimum":0,"description":"Tags the node has; node.tags lists at most the first 200."},"tags_truncated":{"type":"boolean","description":"Whether node.tags was cut to its first 200 entries."},"title_truncated":{"type":"boolean","description":"Whether node.title was cut to its first 2000 characters (ending in U+2026)."},"unresolved_calls":{"type":"integer","minimum":0,"description":"For a code node (origin code): its call sites that the adapter's linker could not prove a target for; they have no calls edge (counted, never guessed). 0 when every call site resolved."}}}}};
+export const validate_docforge_get_node_output = validate123;
+const schema44 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_node.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["node","edges"],"properties":{"node":{"type":"object","required":["id"],"properties":{"id":{"type":"string"}}},"edges":{"type":"object","description":"outgoing and incoming edges; review_state (reviewed, suspect, unreviewed; issue 32) on stamped edges and edges a document declares or derives."},"body_truncated":{"type":"boolean"},"body_total_chars":{"type":"integer"},"body_offset":{"type":"integer"},"next_body_offset":{"type":["integer","null"]},"section":{"type":["object","null"]},"anchors_total":{"type":"integer","minimum":0,"description":"Anchors (sections) the node has; node.anchors lists at most the first 200 (section finds any slug)."},"anchors_truncated":{"type":"boolean","description":"Whether node.anchors was cut to its first 200 entries."},"tags_total":{"type":"integer","minimum":0,"description":"Tags the node has; node.tags lists at most the first 200."},"tags_truncated":{"type":"boolean","description":"Whether node.tags was cut to its first 200 entries."},"title_truncated":{"type":"boolean","description":"Whether node.title was cut to its first 2000 characters (ending in U+2026)."},"unresolved_calls":{"type":"integer","minimum":0,"description":"For a code node (origin code): its call sites that the adapter's linker could not prove a target for; they have no calls edge (counted, never guessed). 0 when every call site resolved."}}}}};
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_node.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema43.properties.result.required){
+for(const prop0 of schema44.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.node !== undefined){
 let data1 = data0.node;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(const prop1 of schema43.properties.result.properties.node.required){
+for(const prop1 of schema44.properties.result.properties.node.required){
 if(data1[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/node",schemaPath:"#/properties/result/properties/node/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data1.id !== undefined){
@@ -3367,11 +3428,11 @@ if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) (vErrors ??
 }
 if(data0.next_body_offset !== undefined){
 let data7 = data0.next_body_offset;
-if((!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_body_offset",schemaPath:"#/properties/result/properties/next_body_offset/type",keyword:"type",params:{type: schema43.properties.result.properties.next_body_offset.type},message:"must be integer,null"}), errors++;
+if((!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_body_offset",schemaPath:"#/properties/result/properties/next_body_offset/type",keyword:"type",params:{type: schema44.properties.result.properties.next_body_offset.type},message:"must be integer,null"}), errors++;
 }
 if(data0.section !== undefined){
 let data8 = data0.section;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/section",schemaPath:"#/properties/result/properties/section/type",keyword:"type",params:{type: schema43.properties.result.properties.section.type},message:"must be object,null"}), errors++;
+if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/section",schemaPath:"#/properties/result/properties/section/type",keyword:"type",params:{type: schema44.properties.result.properties.section.type},message:"must be object,null"}), errors++;
 }
 if(data0.anchors_total !== undefined){
 let data9 = data0.anchors_total;
@@ -3410,28 +3471,28 @@ if(data14 < 0 || isNaN(data14)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate118.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_get_task_context_output = validate120;
-const schema44 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_task_context.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["task_kind","request_hash","plan_hash","collection_hash","capsule_hash","plan","vocabulary","gaps","used_tokens","selected_items","omitted_items","examined_edges","truncated","items","page"],"properties":{"task_kind":{"enum":["change","implementation","failure","ownership","test","operation","release"]},"request_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"capsule_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan":{"type":"object","required":["plan_version","task_kind","binding","focus","steps","category_order","required_categories","ceilings","token_budget"],"properties":{"plan_version":{"const":1},"binding":{"type":"object","required":["policy_hash","generation"],"properties":{"policy_hash":{"type":"string"},"generation":{"type":"integer"}}},"focus":{"type":"object","required":["mode"],"properties":{"mode":{"enum":["exact","lexical"]},"dropped_terms":{"type":"array","items":{"type":"string"},"description":"Lexical mode: distinct task words after the first 12 search terms, in task order; they are not searched. Lists at most 160 characters of words; dropped_terms_total counts them all when the list is cut."},"dropped_terms_total":{"type":"integer","minimum":0,"description":"Lexical mode, present only when dropped_terms is cut: how many task words were dropped in all (docforge_search lists every one)."},"unchecked_id_chunks":{"type":"integer","minimum":0,"description":"Lexical mode: whitespace-separated chunks after the first 64, not checked as verbatim node ids."}}},"steps":{"type":"array","items":{"type":"object","required":["op"],"properties":{"op":{"enum":["focus","traverse","hydrate"]},"vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}},"category_order":{"type":"array","items":{"type":"string"}},"required_categories":{"type":"array","items":{"type":"string"}},"ceilings":{"type":"object","required":["max_evidence_items","max_examined_edges","max_query_chars"],"properties":{"max_evidence_items":{"type":"integer","maximum":1000},"max_examined_edges":{"type":"integer","maximum":100000},"max_query_chars":{"type":"integer","maximum":10000}}},"token_budget":{"type":"integer"}}},"vocabulary":{"type":"object","required":["contract_vocabulary_hash","relation_count","categories_with_edges"],"properties":{"contract_vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"relation_count":{"type":"integer"},"categories_with_edges":{"type":"array","items":{"type":"string"}}}},"gaps":{"type":"array","items":{"type":"object","required":["kind"],"properties":{"kind":{"enum":["undeclared_relation_category","no_selected_evidence","incomplete_proof"]},"cause":{"enum":["work_limit","result_limit","token_limit","response_limit"]},"stage":{"enum":["focus","traversal"]}}}},"used_tokens":{"type":"integer","minimum":0},"selected_items":{"type":"integer","minimum":0},"omitted_items":{"type":"integer","minimum":0},"examined_edges":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["evidence","omission"]},"id":{"type":"string"},"reason":{"enum":["token_limit","response_limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"role":{"enum":["focus","related"]},"depth":{"type":"integer"},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"content_hash":{"type":["string","null"]},"source_file_hash":{"type":["string","null"]},"path":{"type":"array","items":{"type":"object","required":["from","relation","category","direction","to","declared_in"],"properties":{"from":{"type":"string"},"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"to":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"relationship_reasons":{"type":"array","items":{"type":"object","required":["relation","category","direction","other_id","declared_in"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"other_id":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"limitations":{"type":"array","items":{"type":"object","required":["code"],"properties":{"code":{"const":"unclassified_relation"},"relation":{"type":"string"}}}},"unprovable":{"type":"array","items":{"type":"object","required":["fact"],"properties":{"fact":{"enum":["relation_declared_outside_node_source","relation_line_unknown","no_recognized_anchor","source_outside_declared_roots","source_file_not_indexed","node_not_indexed"]}}}},"estimated_tokens":{"type":"integer","minimum":0},"excerpt":{"type":"string","maxLength":600,"description":"Bounded excerpt of the item (project content, not instructions): the section that best matches the task, else the head of the body; for code, its signature and doc comment."},"excerpt_section":{"type":["object","null"],"required":["slug","title","line"],"properties":{"slug":{"type":"string"},"title":{"type":"string"},"line":{"type":"integer","minimum":1}},"additionalProperties":false},"focus_rank":{"type":["integer","null"]},"focus_basis":{"enum":["exact","id_mention","bm25","title_overlap",null]},"score":{"type":["number","null"]}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+export const validate_docforge_get_task_context_output = validate125;
+const schema45 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_get_task_context.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["task_kind","request_hash","plan_hash","collection_hash","capsule_hash","plan","vocabulary","gaps","used_tokens","selected_items","omitted_items","examined_edges","truncated","items","page"],"properties":{"task_kind":{"enum":["change","implementation","failure","ownership","test","operation","release"]},"request_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"collection_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"capsule_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"plan":{"type":"object","required":["plan_version","task_kind","binding","focus","steps","category_order","required_categories","ceilings","token_budget"],"properties":{"plan_version":{"const":1},"binding":{"type":"object","required":["policy_hash","generation"],"properties":{"policy_hash":{"type":"string"},"generation":{"type":"integer"}}},"focus":{"type":"object","required":["mode"],"properties":{"mode":{"enum":["exact","lexical"]},"dropped_terms":{"type":"array","items":{"type":"string"},"description":"Lexical mode: distinct task words after the first 12 search terms, in task order; they are not searched. Lists at most 160 characters of words; dropped_terms_total counts them all when the list is cut."},"dropped_terms_total":{"type":"integer","minimum":0,"description":"Lexical mode, present only when dropped_terms is cut: how many task words were dropped in all (docforge_search lists every one)."},"unchecked_id_chunks":{"type":"integer","minimum":0,"description":"Lexical mode: whitespace-separated chunks after the first 64, not checked as verbatim node ids."}}},"steps":{"type":"array","items":{"type":"object","required":["op"],"properties":{"op":{"enum":["focus","traverse","hydrate"]},"vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}},"category_order":{"type":"array","items":{"type":"string"}},"required_categories":{"type":"array","items":{"type":"string"}},"ceilings":{"type":"object","required":["max_evidence_items","max_examined_edges","max_query_chars"],"properties":{"max_evidence_items":{"type":"integer","maximum":1000},"max_examined_edges":{"type":"integer","maximum":100000},"max_query_chars":{"type":"integer","maximum":10000}}},"token_budget":{"type":"integer"}}},"vocabulary":{"type":"object","required":["contract_vocabulary_hash","relation_count","categories_with_edges"],"properties":{"contract_vocabulary_hash":{"type":"string","pattern":"^[0-9a-f]{64}$"},"relation_count":{"type":"integer"},"categories_with_edges":{"type":"array","items":{"type":"string"}}}},"gaps":{"type":"array","items":{"type":"object","required":["kind"],"properties":{"kind":{"enum":["undeclared_relation_category","no_selected_evidence","incomplete_proof"]},"cause":{"enum":["work_limit","result_limit","token_limit","response_limit"]},"stage":{"enum":["focus","traversal"]}}}},"used_tokens":{"type":"integer","minimum":0},"selected_items":{"type":"integer","minimum":0},"omitted_items":{"type":"integer","minimum":0},"examined_edges":{"type":"integer","minimum":0},"truncated":{"type":"boolean"},"items":{"type":"array","items":{"type":"object","required":["type","id"],"properties":{"type":{"enum":["evidence","omission"]},"id":{"type":"string"},"reason":{"enum":["token_limit","response_limit"]},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"role":{"enum":["focus","related"]},"depth":{"type":"integer"},"kind":{"type":["string","null"]},"title":{"type":["string","null"]},"source_path":{"type":["string","null"]},"content_hash":{"type":["string","null"]},"source_file_hash":{"type":["string","null"]},"path":{"type":"array","items":{"type":"object","required":["from","relation","category","direction","to","declared_in"],"properties":{"from":{"type":"string"},"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"to":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"relationship_reasons":{"type":"array","items":{"type":"object","required":["relation","category","direction","other_id","declared_in"],"properties":{"relation":{"type":"string"},"category":{"type":"string"},"direction":{"enum":["outgoing","incoming"]},"other_id":{"type":"string"},"declared_in":{"type":"object","required":["path","line"],"properties":{"path":{"type":"string"},"line":{"type":"integer"}}}}}},"limitations":{"type":"array","items":{"type":"object","required":["code"],"properties":{"code":{"const":"unclassified_relation"},"relation":{"type":"string"}}}},"unprovable":{"type":"array","items":{"type":"object","required":["fact"],"properties":{"fact":{"enum":["relation_declared_outside_node_source","relation_line_unknown","no_recognized_anchor","source_outside_declared_roots","source_file_not_indexed","node_not_indexed"]}}}},"estimated_tokens":{"type":"integer","minimum":0},"excerpt":{"type":"string","maxLength":600,"description":"Bounded excerpt of the item (project content, not instructions): the section that best matches the task, else the head of the body; for code, its signature and doc comment."},"excerpt_section":{"type":["object","null"],"required":["slug","title","line"],"properties":{"slug":{"type":"string"},"title":{"type":"string"},"line":{"type":"integer","minimum":1}},"additionalProperties":false},"focus_rank":{"type":["integer","null"]},"focus_basis":{"enum":["exact","id_mention","bm25","title_overlap",null]},"score":{"type":["number","null"]}}}},"page":{"type":"object","required":["offset","returned","total_evidence","has_more","next_cursor"],"properties":{"offset":{"type":"integer","minimum":0},"returned":{"type":"integer","minimum":0},"total_evidence":{"type":"integer","minimum":0},"has_more":{"type":"boolean"},"next_cursor":{"type":["string","null"]}},"additionalProperties":false},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_get_task_context.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema44.properties.result.required){
+for(const prop0 of schema45.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.task_kind !== undefined){
 let data1 = data0.task_kind;
-if(!(((((((data1 === "change") || (data1 === "implementation")) || (data1 === "failure")) || (data1 === "ownership")) || (data1 === "test")) || (data1 === "operation")) || (data1 === "release"))) (vErrors ??= []).push({instancePath:instancePath+"/result/task_kind",schemaPath:"#/properties/result/properties/task_kind/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.task_kind.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((((((data1 === "change") || (data1 === "implementation")) || (data1 === "failure")) || (data1 === "ownership")) || (data1 === "test")) || (data1 === "operation")) || (data1 === "release"))) (vErrors ??= []).push({instancePath:instancePath+"/result/task_kind",schemaPath:"#/properties/result/properties/task_kind/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.task_kind.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.request_hash !== undefined){
 let data2 = data0.request_hash;
@@ -3468,7 +3529,7 @@ if(!pattern1.test(data5)) (vErrors ??= []).push({instancePath:instancePath+"/res
 if(data0.plan !== undefined){
 let data6 = data0.plan;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const prop1 of schema44.properties.result.properties.plan.required){
+for(const prop1 of schema45.properties.result.properties.plan.required){
 if(data6[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan",schemaPath:"#/properties/result/properties/plan/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data6.plan_version !== undefined){
@@ -3477,7 +3538,7 @@ if(1 !== data6.plan_version) (vErrors ??= []).push({instancePath:instancePath+"/
 if(data6.binding !== undefined){
 let data8 = data6.binding;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-for(const prop2 of schema44.properties.result.properties.plan.properties.binding.required){
+for(const prop2 of schema45.properties.result.properties.plan.properties.binding.required){
 if(data8[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/binding",schemaPath:"#/properties/result/properties/plan/properties/binding/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 if(data8.policy_hash !== undefined){
@@ -3494,12 +3555,12 @@ if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors
 if(data6.focus !== undefined){
 let data11 = data6.focus;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const prop3 of schema44.properties.result.properties.plan.properties.focus.required){
+for(const prop3 of schema45.properties.result.properties.plan.properties.focus.required){
 if(data11[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus",schemaPath:"#/properties/result/properties/plan/properties/focus/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 if(data11.mode !== undefined){
 let data12 = data11.mode;
-if(!((data12 === "exact") || (data12 === "lexical"))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/mode",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/mode/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.plan.properties.focus.properties.mode.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data12 === "exact") || (data12 === "lexical"))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/focus/mode",schemaPath:"#/properties/result/properties/plan/properties/focus/properties/mode/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.plan.properties.focus.properties.mode.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data11.dropped_terms !== undefined){
 let data13 = data11.dropped_terms;
@@ -3537,12 +3598,12 @@ const len1 = data17.length;
 for(let i1=0; i1<len1; i1++){
 let data18 = data17[i1];
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const prop4 of schema44.properties.result.properties.plan.properties.steps.items.required){
+for(const prop4 of schema45.properties.result.properties.plan.properties.steps.items.required){
 if(data18[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1,schemaPath:"#/properties/result/properties/plan/properties/steps/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 if(data18.op !== undefined){
 let data19 = data18.op;
-if(!(((data19 === "focus") || (data19 === "traverse")) || (data19 === "hydrate"))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/op",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/op/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.plan.properties.steps.items.properties.op.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data19 === "focus") || (data19 === "traverse")) || (data19 === "hydrate"))) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/steps/" + i1+"/op",schemaPath:"#/properties/result/properties/plan/properties/steps/items/properties/op/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.plan.properties.steps.items.properties.op.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data18.vocabulary_hash !== undefined){
 let data20 = data18.vocabulary_hash;
@@ -3585,7 +3646,7 @@ if(typeof data23[i3] !== "string") (vErrors ??= []).push({instancePath:instanceP
 if(data6.ceilings !== undefined){
 let data25 = data6.ceilings;
 if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-for(const prop5 of schema44.properties.result.properties.plan.properties.ceilings.required){
+for(const prop5 of schema45.properties.result.properties.plan.properties.ceilings.required){
 if(data25[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/plan/ceilings",schemaPath:"#/properties/result/properties/plan/properties/ceilings/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
 }
 if(data25.max_evidence_items !== undefined){
@@ -3624,7 +3685,7 @@ if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))) (vErrors
 if(data0.vocabulary !== undefined){
 let data30 = data0.vocabulary;
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-for(const prop6 of schema44.properties.result.properties.vocabulary.required){
+for(const prop6 of schema45.properties.result.properties.vocabulary.required){
 if(data30[prop6] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/vocabulary",schemaPath:"#/properties/result/properties/vocabulary/required",keyword:"required",params:{missingProperty: prop6},message:"must have required property '"+prop6+"'"}), errors++;
 }
 if(data30.contract_vocabulary_hash !== undefined){
@@ -3661,20 +3722,20 @@ const len5 = data35.length;
 for(let i5=0; i5<len5; i5++){
 let data36 = data35[i5];
 if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const prop7 of schema44.properties.result.properties.gaps.items.required){
+for(const prop7 of schema45.properties.result.properties.gaps.items.required){
 if(data36[prop7] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5,schemaPath:"#/properties/result/properties/gaps/items/required",keyword:"required",params:{missingProperty: prop7},message:"must have required property '"+prop7+"'"}), errors++;
 }
 if(data36.kind !== undefined){
 let data37 = data36.kind;
-if(!(((data37 === "undeclared_relation_category") || (data37 === "no_selected_evidence")) || (data37 === "incomplete_proof"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/kind",schemaPath:"#/properties/result/properties/gaps/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.gaps.items.properties.kind.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data37 === "undeclared_relation_category") || (data37 === "no_selected_evidence")) || (data37 === "incomplete_proof"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/kind",schemaPath:"#/properties/result/properties/gaps/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.gaps.items.properties.kind.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data36.cause !== undefined){
 let data38 = data36.cause;
-if(!((((data38 === "work_limit") || (data38 === "result_limit")) || (data38 === "token_limit")) || (data38 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/cause",schemaPath:"#/properties/result/properties/gaps/items/properties/cause/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.gaps.items.properties.cause.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((((data38 === "work_limit") || (data38 === "result_limit")) || (data38 === "token_limit")) || (data38 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/cause",schemaPath:"#/properties/result/properties/gaps/items/properties/cause/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.gaps.items.properties.cause.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data36.stage !== undefined){
 let data39 = data36.stage;
-if(!((data39 === "focus") || (data39 === "traversal"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/stage",schemaPath:"#/properties/result/properties/gaps/items/properties/stage/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.gaps.items.properties.stage.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data39 === "focus") || (data39 === "traversal"))) (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5+"/stage",schemaPath:"#/properties/result/properties/gaps/items/properties/stage/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.gaps.items.properties.stage.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/gaps/" + i5,schemaPath:"#/properties/result/properties/gaps/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -3722,19 +3783,19 @@ const len6 = data45.length;
 for(let i6=0; i6<len6; i6++){
 let data46 = data45[i6];
 if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-for(const prop8 of schema44.properties.result.properties.items.items.required){
+for(const prop8 of schema45.properties.result.properties.items.items.required){
 if(data46[prop8] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop8},message:"must have required property '"+prop8+"'"}), errors++;
 }
 if(data46.type !== undefined){
 let data47 = data46.type;
-if(!((data47 === "evidence") || (data47 === "omission"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data47 === "evidence") || (data47 === "omission"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/type",schemaPath:"#/properties/result/properties/items/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.items.items.properties.type.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data46.id !== undefined){
 if(typeof data46.id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/id",schemaPath:"#/properties/result/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data46.reason !== undefined){
 let data49 = data46.reason;
-if(!((data49 === "token_limit") || (data49 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data49 === "token_limit") || (data49 === "response_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/reason",schemaPath:"#/properties/result/properties/items/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.items.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data46.sha256 !== undefined){
 let data50 = data46.sha256;
@@ -3746,7 +3807,7 @@ if(!pattern1.test(data50)) (vErrors ??= []).push({instancePath:instancePath+"/re
 }
 if(data46.role !== undefined){
 let data51 = data46.role;
-if(!((data51 === "focus") || (data51 === "related"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/role",schemaPath:"#/properties/result/properties/items/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.role.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data51 === "focus") || (data51 === "related"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/role",schemaPath:"#/properties/result/properties/items/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.items.items.properties.role.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data46.depth !== undefined){
 let data52 = data46.depth;
@@ -3754,23 +3815,23 @@ if(!((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52)))) (vErrors
 }
 if(data46.kind !== undefined){
 let data53 = data46.kind;
-if((typeof data53 !== "string") && (data53 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.kind.type},message:"must be string,null"}), errors++;
+if((typeof data53 !== "string") && (data53 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/kind",schemaPath:"#/properties/result/properties/items/items/properties/kind/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.kind.type},message:"must be string,null"}), errors++;
 }
 if(data46.title !== undefined){
 let data54 = data46.title;
-if((typeof data54 !== "string") && (data54 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.title.type},message:"must be string,null"}), errors++;
+if((typeof data54 !== "string") && (data54 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/title",schemaPath:"#/properties/result/properties/items/items/properties/title/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.title.type},message:"must be string,null"}), errors++;
 }
 if(data46.source_path !== undefined){
 let data55 = data46.source_path;
-if((typeof data55 !== "string") && (data55 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.source_path.type},message:"must be string,null"}), errors++;
+if((typeof data55 !== "string") && (data55 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/source_path",schemaPath:"#/properties/result/properties/items/items/properties/source_path/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.source_path.type},message:"must be string,null"}), errors++;
 }
 if(data46.content_hash !== undefined){
 let data56 = data46.content_hash;
-if((typeof data56 !== "string") && (data56 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/content_hash",schemaPath:"#/properties/result/properties/items/items/properties/content_hash/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.content_hash.type},message:"must be string,null"}), errors++;
+if((typeof data56 !== "string") && (data56 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/content_hash",schemaPath:"#/properties/result/properties/items/items/properties/content_hash/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.content_hash.type},message:"must be string,null"}), errors++;
 }
 if(data46.source_file_hash !== undefined){
 let data57 = data46.source_file_hash;
-if((typeof data57 !== "string") && (data57 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/source_file_hash",schemaPath:"#/properties/result/properties/items/items/properties/source_file_hash/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.source_file_hash.type},message:"must be string,null"}), errors++;
+if((typeof data57 !== "string") && (data57 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/source_file_hash",schemaPath:"#/properties/result/properties/items/items/properties/source_file_hash/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.source_file_hash.type},message:"must be string,null"}), errors++;
 }
 if(data46.path !== undefined){
 let data58 = data46.path;
@@ -3779,7 +3840,7 @@ const len7 = data58.length;
 for(let i7=0; i7<len7; i7++){
 let data59 = data58[i7];
 if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-for(const prop9 of schema44.properties.result.properties.items.items.properties.path.items.required){
+for(const prop9 of schema45.properties.result.properties.items.items.properties.path.items.required){
 if(data59[prop9] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7,schemaPath:"#/properties/result/properties/items/items/properties/path/items/required",keyword:"required",params:{missingProperty: prop9},message:"must have required property '"+prop9+"'"}), errors++;
 }
 if(data59.from !== undefined){
@@ -3793,7 +3854,7 @@ if(typeof data59.category !== "string") (vErrors ??= []).push({instancePath:inst
 }
 if(data59.direction !== undefined){
 let data63 = data59.direction;
-if(!((data63 === "outgoing") || (data63 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.path.items.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data63 === "outgoing") || (data63 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.items.items.properties.path.items.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data59.to !== undefined){
 if(typeof data59.to !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/to",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -3801,7 +3862,7 @@ if(typeof data59.to !== "string") (vErrors ??= []).push({instancePath:instancePa
 if(data59.declared_in !== undefined){
 let data65 = data59.declared_in;
 if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
-for(const prop10 of schema44.properties.result.properties.items.items.properties.path.items.properties.declared_in.required){
+for(const prop10 of schema45.properties.result.properties.items.items.properties.path.items.properties.declared_in.required){
 if(data65[prop10] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/path/" + i7+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/path/items/properties/declared_in/required",keyword:"required",params:{missingProperty: prop10},message:"must have required property '"+prop10+"'"}), errors++;
 }
 if(data65.path !== undefined){
@@ -3830,7 +3891,7 @@ const len8 = data68.length;
 for(let i8=0; i8<len8; i8++){
 let data69 = data68[i8];
 if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-for(const prop11 of schema44.properties.result.properties.items.items.properties.relationship_reasons.items.required){
+for(const prop11 of schema45.properties.result.properties.items.items.properties.relationship_reasons.items.required){
 if(data69[prop11] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8,schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/required",keyword:"required",params:{missingProperty: prop11},message:"must have required property '"+prop11+"'"}), errors++;
 }
 if(data69.relation !== undefined){
@@ -3841,7 +3902,7 @@ if(typeof data69.category !== "string") (vErrors ??= []).push({instancePath:inst
 }
 if(data69.direction !== undefined){
 let data72 = data69.direction;
-if(!((data72 === "outgoing") || (data72 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.relationship_reasons.items.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data72 === "outgoing") || (data72 === "incoming"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/direction",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.items.items.properties.relationship_reasons.items.properties.direction.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data69.other_id !== undefined){
 if(typeof data69.other_id !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/other_id",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/other_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -3849,7 +3910,7 @@ if(typeof data69.other_id !== "string") (vErrors ??= []).push({instancePath:inst
 if(data69.declared_in !== undefined){
 let data74 = data69.declared_in;
 if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
-for(const prop12 of schema44.properties.result.properties.items.items.properties.relationship_reasons.items.properties.declared_in.required){
+for(const prop12 of schema45.properties.result.properties.items.items.properties.relationship_reasons.items.properties.declared_in.required){
 if(data74[prop12] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/relationship_reasons/" + i8+"/declared_in",schemaPath:"#/properties/result/properties/items/items/properties/relationship_reasons/items/properties/declared_in/required",keyword:"required",params:{missingProperty: prop12},message:"must have required property '"+prop12+"'"}), errors++;
 }
 if(data74.path !== undefined){
@@ -3878,7 +3939,7 @@ const len9 = data77.length;
 for(let i9=0; i9<len9; i9++){
 let data78 = data77[i9];
 if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-for(const prop13 of schema44.properties.result.properties.items.items.properties.limitations.items.required){
+for(const prop13 of schema45.properties.result.properties.items.items.properties.limitations.items.required){
 if(data78[prop13] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/limitations/" + i9,schemaPath:"#/properties/result/properties/items/items/properties/limitations/items/required",keyword:"required",params:{missingProperty: prop13},message:"must have required property '"+prop13+"'"}), errors++;
 }
 if(data78.code !== undefined){
@@ -3902,12 +3963,12 @@ const len10 = data81.length;
 for(let i10=0; i10<len10; i10++){
 let data82 = data81[i10];
 if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
-for(const prop14 of schema44.properties.result.properties.items.items.properties.unprovable.items.required){
+for(const prop14 of schema45.properties.result.properties.items.items.properties.unprovable.items.required){
 if(data82[prop14] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/required",keyword:"required",params:{missingProperty: prop14},message:"must have required property '"+prop14+"'"}), errors++;
 }
 if(data82.fact !== undefined){
 let data83 = data82.fact;
-if(!((((((data83 === "relation_declared_outside_node_source") || (data83 === "relation_line_unknown")) || (data83 === "no_recognized_anchor")) || (data83 === "source_outside_declared_roots")) || (data83 === "source_file_not_indexed")) || (data83 === "node_not_indexed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10+"/fact",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/properties/fact/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.unprovable.items.properties.fact.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((((((data83 === "relation_declared_outside_node_source") || (data83 === "relation_line_unknown")) || (data83 === "no_recognized_anchor")) || (data83 === "source_outside_declared_roots")) || (data83 === "source_file_not_indexed")) || (data83 === "node_not_indexed"))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10+"/fact",schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/properties/fact/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.items.items.properties.unprovable.items.properties.fact.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/unprovable/" + i10,schemaPath:"#/properties/result/properties/items/items/properties/unprovable/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -3934,9 +3995,9 @@ if(func3(data85) > 600) (vErrors ??= []).push({instancePath:instancePath+"/resul
 }
 if(data46.excerpt_section !== undefined){
 let data86 = data46.excerpt_section;
-if((!(data86 && typeof data86 == "object" && !Array.isArray(data86))) && (data86 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.excerpt_section.type},message:"must be object,null"}), errors++;
+if((!(data86 && typeof data86 == "object" && !Array.isArray(data86))) && (data86 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.excerpt_section.type},message:"must be object,null"}), errors++;
 if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
-for(const prop15 of schema44.properties.result.properties.items.items.properties.excerpt_section.required){
+for(const prop15 of schema45.properties.result.properties.items.items.properties.excerpt_section.required){
 if(data86[prop15] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/excerpt_section",schemaPath:"#/properties/result/properties/items/items/properties/excerpt_section/required",keyword:"required",params:{missingProperty: prop15},message:"must have required property '"+prop15+"'"}), errors++;
 }
 for(const key0 in data86){
@@ -3959,15 +4020,15 @@ if(data89 < 1 || isNaN(data89)) (vErrors ??= []).push({instancePath:instancePath
 }
 if(data46.focus_rank !== undefined){
 let data90 = data46.focus_rank;
-if((!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))) && (data90 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/focus_rank",schemaPath:"#/properties/result/properties/items/items/properties/focus_rank/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.focus_rank.type},message:"must be integer,null"}), errors++;
+if((!((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90)))) && (data90 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/focus_rank",schemaPath:"#/properties/result/properties/items/items/properties/focus_rank/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.focus_rank.type},message:"must be integer,null"}), errors++;
 }
 if(data46.focus_basis !== undefined){
 let data91 = data46.focus_basis;
-if(!(((((data91 === "exact") || (data91 === "id_mention")) || (data91 === "bm25")) || (data91 === "title_overlap")) || (data91 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/focus_basis",schemaPath:"#/properties/result/properties/items/items/properties/focus_basis/enum",keyword:"enum",params:{allowedValues: schema44.properties.result.properties.items.items.properties.focus_basis.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((((data91 === "exact") || (data91 === "id_mention")) || (data91 === "bm25")) || (data91 === "title_overlap")) || (data91 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/focus_basis",schemaPath:"#/properties/result/properties/items/items/properties/focus_basis/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.items.items.properties.focus_basis.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data46.score !== undefined){
 let data92 = data46.score;
-if((!(typeof data92 == "number")) && (data92 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: schema44.properties.result.properties.items.items.properties.score.type},message:"must be number,null"}), errors++;
+if((!(typeof data92 == "number")) && (data92 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6+"/score",schemaPath:"#/properties/result/properties/items/items/properties/score/type",keyword:"type",params:{type: schema45.properties.result.properties.items.items.properties.score.type},message:"must be number,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i6,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -3980,7 +4041,7 @@ if((!(typeof data92 == "number")) && (data92 !== null)) (vErrors ??= []).push({i
 if(data0.page !== undefined){
 let data93 = data0.page;
 if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
-for(const prop16 of schema44.properties.result.properties.page.required){
+for(const prop16 of schema45.properties.result.properties.page.required){
 if(data93[prop16] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/required",keyword:"required",params:{missingProperty: prop16},message:"must have required property '"+prop16+"'"}), errors++;
 }
 for(const key1 in data93){
@@ -4012,7 +4073,7 @@ if(typeof data93.has_more !== "boolean") (vErrors ??= []).push({instancePath:ins
 }
 if(data93.next_cursor !== undefined){
 let data98 = data93.next_cursor;
-if((typeof data98 !== "string") && (data98 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema44.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"}), errors++;
+if((typeof data98 !== "string") && (data98 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/page/next_cursor",schemaPath:"#/properties/result/properties/page/properties/next_cursor/type",keyword:"type",params:{type: schema45.properties.result.properties.page.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/page",schemaPath:"#/properties/result/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -4025,7 +4086,7 @@ const len11 = data99.length;
 for(let i11=0; i11<len11; i11++){
 let data100 = data99[i11];
 if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
-for(const prop17 of schema44.properties.result.properties.oversized_items.items.required){
+for(const prop17 of schema45.properties.result.properties.oversized_items.items.required){
 if(data100[prop17] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop17},message:"must have required property '"+prop17+"'"}), errors++;
 }
 for(const key2 in data100){
@@ -4033,7 +4094,7 @@ if(!((key2 === "id") || (key2 === "chars"))) (vErrors ??= []).push({instancePath
 }
 if(data100.id !== undefined){
 let data101 = data100.id;
-if((typeof data101 !== "string") && (data101 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema44.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if((typeof data101 !== "string") && (data101 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i11+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema45.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data100.chars !== undefined){
 let data102 = data100.chars;
@@ -4057,23 +4118,23 @@ if(data102 < 0 || isNaN(data102)) (vErrors ??= []).push({instancePath:instancePa
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate120.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_impact_output = validate122;
-const schema45 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+export const validate_docforge_impact_output = validate127;
+const schema46 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema45.properties.result.required){
+for(const prop0 of schema46.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
@@ -4083,7 +4144,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const prop1 of schema45.properties.result.properties.items.items.required){
+for(const prop1 of schema46.properties.result.properties.items.items.required){
 if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.id !== undefined){
@@ -4152,7 +4213,7 @@ if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) (vErrors
 }
 if(data0.truncation_reason !== undefined){
 let data13 = data0.truncation_reason;
-if(!(((data13 === "result_limit") || (data13 === "edge_budget")) || (data13 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema45.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data13 === "result_limit") || (data13 === "edge_budget")) || (data13 === null))) (vErrors ??= []).push({instancePath:instancePath+"/result/truncation_reason",schemaPath:"#/properties/result/properties/truncation_reason/enum",keyword:"enum",params:{allowedValues: schema46.properties.result.properties.truncation_reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.examined_edges !== undefined){
 let data14 = data0.examined_edges;
@@ -4169,7 +4230,7 @@ const len2 = data16.length;
 for(let i3=0; i3<len2; i3++){
 let data17 = data16[i3];
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const prop2 of schema45.properties.result.properties.oversized_items.items.required){
+for(const prop2 of schema46.properties.result.properties.oversized_items.items.required){
 if(data17[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data17){
@@ -4177,7 +4238,7 @@ if(!((key0 === "id") || (key0 === "chars"))) (vErrors ??= []).push({instancePath
 }
 if(data17.id !== undefined){
 let data18 = data17.id;
-if((typeof data18 !== "string") && (data18 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema45.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if((typeof data18 !== "string") && (data18 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i3+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema46.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data17.chars !== undefined){
 let data19 = data17.chars;
@@ -4201,23 +4262,23 @@ if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate122.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_list_changesets_output = validate124;
-const schema46 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_list_changesets.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","next_cursor","limit"],"properties":{"items":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"statuses":{"type":"array"},"unreadable":{"type":"integer","minimum":0}}}}};
+export const validate_docforge_list_changesets_output = validate129;
+const schema47 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_list_changesets.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","next_cursor","limit"],"properties":{"items":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"statuses":{"type":"array"},"unreadable":{"type":"integer","minimum":0}}}}};
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_list_changesets.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema46.properties.result.required){
+for(const prop0 of schema47.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
@@ -4225,7 +4286,7 @@ let data1 = data0.items;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate83(data1[i0], {instancePath:instancePath+"/result/items/" + i0,parentData:data1,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors), errors = vErrors.length;
+if(!(validate88(data1[i0], {instancePath:instancePath+"/result/items/" + i0,parentData:data1,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items",schemaPath:"#/properties/result/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -4236,7 +4297,7 @@ if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:ins
 }
 if(data0.next_cursor !== undefined){
 let data4 = data0.next_cursor;
-if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema46.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema47.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.limit !== undefined){
 let data5 = data0.limit;
@@ -4259,27 +4320,27 @@ if(data7 < 0 || isNaN(data7)) (vErrors ??= []).push({instancePath:instancePath+"
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate124.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_preview_changeset_output = validate127;
-const schema47 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_preview_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["receipt_version","changeset_id","changeset_sha256","view","preview"],"additionalProperties":false,"properties":{"receipt_version":{"const":1},"compact":{"const":true},"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"view":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"preview":{"type":"object","required":["path"],"additionalProperties":false,"properties":{"path":{"type":"string","description":"Project-relative path of the written HTML file, below the preview root <state>/previews/."},"bytes":{"type":"integer","minimum":0},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},"marks":{"type":"object","required":["nodes_added","nodes_changed","nodes_removed","relations_added","relations_removed"],"additionalProperties":false,"properties":{"nodes_added":{"type":"integer","minimum":0},"nodes_changed":{"type":"integer","minimum":0},"nodes_removed":{"type":"integer","minimum":0},"relations_added":{"type":"integer","minimum":0},"relations_removed":{"type":"integer","minimum":0}}},"valid":{"type":"boolean"},"finding_counts":{"type":"object","required":["error","warning"],"additionalProperties":false,"properties":{"error":{"type":"integer","minimum":0},"warning":{"type":"integer","minimum":0}}}}}}};
+export const validate_docforge_preview_changeset_output = validate132;
+const schema48 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_preview_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["receipt_version","changeset_id","changeset_sha256","view","preview"],"additionalProperties":false,"properties":{"receipt_version":{"const":1},"compact":{"const":true},"changeset_id":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"},"changeset_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"view":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"preview":{"type":"object","required":["path"],"additionalProperties":false,"properties":{"path":{"type":"string","description":"Project-relative path of the written HTML file, below the preview root <state>/previews/."},"bytes":{"type":"integer","minimum":0},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},"marks":{"type":"object","required":["nodes_added","nodes_changed","nodes_removed","relations_added","relations_removed"],"additionalProperties":false,"properties":{"nodes_added":{"type":"integer","minimum":0},"nodes_changed":{"type":"integer","minimum":0},"nodes_removed":{"type":"integer","minimum":0},"relations_added":{"type":"integer","minimum":0},"relations_removed":{"type":"integer","minimum":0}}},"valid":{"type":"boolean"},"finding_counts":{"type":"object","required":["error","warning"],"additionalProperties":false,"properties":{"error":{"type":"integer","minimum":0},"warning":{"type":"integer","minimum":0}}}}}}};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_preview_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema47.properties.result.required){
+for(const prop0 of schema48.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
-if(!(func2.call(schema47.properties.result.properties, key0))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+if(!(func2.call(schema48.properties.result.properties, key0))) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data0.receipt_version !== undefined){
 if(1 !== data0.receipt_version) (vErrors ??= []).push({instancePath:instancePath+"/result/receipt_version",schemaPath:"#/properties/result/properties/receipt_version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}), errors++;
@@ -4308,12 +4369,12 @@ if(typeof data0.view !== "string") (vErrors ??= []).push({instancePath:instanceP
 }
 if(data0.renderer !== undefined){
 let data6 = data0.renderer;
-if(!((((data6 === "page") || (data6 === "catalog")) || (data6 === "matrix")) || (data6 === "graph"))) (vErrors ??= []).push({instancePath:instancePath+"/result/renderer",schemaPath:"#/properties/result/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema47.properties.result.properties.renderer.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((((data6 === "page") || (data6 === "catalog")) || (data6 === "matrix")) || (data6 === "graph"))) (vErrors ??= []).push({instancePath:instancePath+"/result/renderer",schemaPath:"#/properties/result/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema48.properties.result.properties.renderer.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.preview !== undefined){
 let data7 = data0.preview;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(const prop1 of schema47.properties.result.properties.preview.required){
+for(const prop1 of schema48.properties.result.properties.preview.required){
 if(data7[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/preview",schemaPath:"#/properties/result/properties/preview/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data7){
@@ -4344,7 +4405,7 @@ if(!pattern1.test(data10)) (vErrors ??= []).push({instancePath:instancePath+"/re
 if(data0.marks !== undefined){
 let data11 = data0.marks;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const prop2 of schema47.properties.result.properties.marks.required){
+for(const prop2 of schema48.properties.result.properties.marks.required){
 if(data11[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/marks",schemaPath:"#/properties/result/properties/marks/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data11){
@@ -4395,7 +4456,7 @@ if(typeof data0.valid !== "boolean") (vErrors ??= []).push({instancePath:instanc
 if(data0.finding_counts !== undefined){
 let data18 = data0.finding_counts;
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const prop3 of schema47.properties.result.properties.finding_counts.required){
+for(const prop3 of schema48.properties.result.properties.finding_counts.required){
 if(data18[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/finding_counts",schemaPath:"#/properties/result/properties/finding_counts/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key3 in data18){
@@ -4426,23 +4487,23 @@ if(data20 < 0 || isNaN(data20)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate127.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_project_info_output = validate129;
-const schema48 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_project_info.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["project_id","counts"],"properties":{"project_id":{"type":"string"},"name":{"type":"string"},"counts":{"type":"object"}}}}};
+export const validate_docforge_project_info_output = validate134;
+const schema49 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_project_info.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["project_id","counts"],"properties":{"project_id":{"type":"string"},"name":{"type":"string"},"counts":{"type":"object"}}}}};
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_project_info.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema48.properties.result.required){
+for(const prop0 of schema49.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.project_id !== undefined){
@@ -4462,19 +4523,19 @@ if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))) (vErrors ??= [
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate129.errors = vErrors;
+validate134.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_create_input = validate131;
-const schema49 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_fields"},"path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"},"body":{"type":"string","maxLength":8388608}},"required":["node","path","body"],"additionalProperties":false};
+export const validate_docforge_propose_node_create_input = validate136;
+const schema50 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_fields"},"path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"},"body":{"type":"string","maxLength":8388608}},"required":["node","path","body"],"additionalProperties":false};
 
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema49.required){
+for(const prop0 of schema50.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -4506,38 +4567,38 @@ if(func3(data3) > 8388608) (vErrors ??= []).push({instancePath:instancePath+"/bo
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate131.errors = vErrors;
+validate136.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_create_output = validate134;
-const schema50 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+export const validate_docforge_propose_node_create_output = validate139;
+const schema51 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_create.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate82(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors), errors = vErrors.length;
+if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate134.errors = vErrors;
+validate139.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_delete_input = validate137;
-const schema51 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"}},"required":["node_id"],"additionalProperties":false};
+export const validate_docforge_propose_node_delete_input = validate142;
+const schema52 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"}},"required":["node_id"],"additionalProperties":false};
 
-function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema51.required){
+for(const prop0 of schema52.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -4561,38 +4622,38 @@ if(!(validate43(data.expected_content_hash, {instancePath:instancePath+"/expecte
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate137.errors = vErrors;
+validate142.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_delete_output = validate140;
-const schema52 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+export const validate_docforge_propose_node_delete_output = validate145;
+const schema53 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_delete.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate82(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors), errors = vErrors.length;
+if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate140.errors = vErrors;
+validate145.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_move_input = validate143;
-const schema53 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"new_path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"}},"required":["node_id","new_path"],"additionalProperties":false};
+export const validate_docforge_propose_node_move_input = validate148;
+const schema54 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"new_path":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relpath"}},"required":["node_id","new_path"],"additionalProperties":false};
 
-function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema53.required){
+for(const prop0 of schema54.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -4619,33 +4680,33 @@ if(!(validate39(data.new_path, {instancePath:instancePath+"/new_path",parentData
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate143.errors = vErrors;
+validate148.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_move_output = validate147;
-const schema54 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+export const validate_docforge_propose_node_move_output = validate152;
+const schema55 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_move.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate82(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors), errors = vErrors.length;
+if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate147.errors = vErrors;
+validate152.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_update_input = validate150;
-const schema55 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"set":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_set"},"body":{"type":"string","maxLength":8388608}},"required":["node_id"],"additionalProperties":false,"anyOf":[{"required":["set"]},{"required":["body"]}]};
+export const validate_docforge_propose_node_update_input = validate155;
+const schema56 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"node_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"set":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_set"},"body":{"type":"string","maxLength":8388608}},"required":["node_id"],"additionalProperties":false,"anyOf":[{"required":["set"]},{"required":["body"]}]};
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4653,7 +4714,7 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema55.anyOf[0].required){
+for(const prop0 of schema56.anyOf[0].required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 }
@@ -4662,7 +4723,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop1 of schema55.anyOf[1].required){
+for(const prop1 of schema56.anyOf[1].required){
 if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 }
@@ -4682,7 +4743,7 @@ vErrors = null;
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop2 of schema55.required){
+for(const prop2 of schema56.required){
 if(data[prop2] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data){
@@ -4717,33 +4778,33 @@ if(func3(data4) > 8388608) (vErrors ??= []).push({instancePath:instancePath+"/bo
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate150.errors = vErrors;
+validate155.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_node_update_output = validate154;
-const schema56 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+export const validate_docforge_propose_node_update_output = validate159;
+const schema57 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_node_update.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate82(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors), errors = vErrors.length;
+if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate154.errors = vErrors;
+validate159.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_propose_relationship_update_input = validate157;
-const schema57 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"source_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"add":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}},"remove":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}}},"required":["source_id"],"additionalProperties":false,"anyOf":[{"required":["add"]},{"required":["remove"]}]};
+export const validate_docforge_propose_relationship_update_input = validate162;
+const schema58 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"changeset_id":{"type":"string","maxLength":128,"pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$","description":"Omitted: a new changeset."},"source_id":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/node_id"},"expected_content_hash":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/hex64"},"add":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}},"remove":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/relation_ref"}}},"required":["source_id"],"additionalProperties":false,"anyOf":[{"required":["add"]},{"required":["remove"]}]};
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4751,7 +4812,7 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema57.anyOf[0].required){
+for(const prop0 of schema58.anyOf[0].required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 }
@@ -4760,7 +4821,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop1 of schema57.anyOf[1].required){
+for(const prop1 of schema58.anyOf[1].required){
 if(data[prop1] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 }
@@ -4780,7 +4841,7 @@ vErrors = null;
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop2 of schema57.required){
+for(const prop2 of schema58.required){
 if(data[prop2] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data){
@@ -4830,53 +4891,53 @@ if(!(validate59(data5[i1], {instancePath:instancePath+"/remove/" + i1,parentData
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate157.errors = vErrors;
-return errors === 0;
-}
-
-export const validate_docforge_propose_relationship_update_output = validate162;
-const schema58 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
-
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.output.schema.json" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.result !== undefined){
-if(!(validate82(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors), errors = vErrors.length;
-}
-} else {
-(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
-}
 validate162.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_rebase_changeset_output = validate165;
-const schema59 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_rebase_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+export const validate_docforge_propose_relationship_update_output = validate167;
+const schema59 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_rebase_changeset.output.schema.json" */;
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_propose_relationship_update.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate82(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors), errors = vErrors.length;
+if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate165.errors = vErrors;
+validate167.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_register_changes_input = validate168;
-const schema60 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_register_changes.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"operations":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operations"}},"required":["operations"],"additionalProperties":false};
-const schema61 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operations","type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation"}};
+export const validate_docforge_rebase_changeset_output = validate170;
+const schema60 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_rebase_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_rebase_changeset.output.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.result !== undefined){
+if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+validate170.errors = vErrors;
+return errors === 0;
+}
+
+export const validate_docforge_register_changes_input = validate173;
+const schema61 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_register_changes.input.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"operations":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operations"}},"required":["operations"],"additionalProperties":false};
+const schema62 = {"$id":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operations","type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operation"}};
+
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/changeset-operation.schema.json/definitions/operations" */;
 let vErrors = null;
 let errors = 0;
@@ -4890,64 +4951,64 @@ if(!(validate22(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,pa
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
-validate169.errors = vErrors;
+validate174.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_register_changes.input.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema60.required){
+for(const prop0 of schema61.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
 if(!(key0 === "operations")) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.operations !== undefined){
-if(!(validate169(data.operations, {instancePath:instancePath+"/operations",parentData:data,parentDataProperty:"operations",rootData}))) vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors), errors = vErrors.length;
+if(!(validate174(data.operations, {instancePath:instancePath+"/operations",parentData:data,parentDataProperty:"operations",rootData}))) vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate168.errors = vErrors;
+validate173.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_register_changes_output = validate172;
-const schema62 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_register_changes.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
+export const validate_docforge_register_changes_output = validate177;
+const schema63 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_register_changes.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/mutation_result"}}};
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_register_changes.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
-if(!(validate82(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors), errors = vErrors.length;
+if(!(validate87(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))) vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate172.errors = vErrors;
+validate177.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_render_status_output = validate175;
-const schema63 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_render_status.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["deep","views","counts"],"additionalProperties":false,"properties":{"deep":{"type":"boolean"},"views":{"type":"array","items":{"type":"object","required":["view","renderer","output","status","reason","command"],"additionalProperties":false,"properties":{"view":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"output":{"type":"string"},"status":{"enum":["current","stale","unverified"]},"reason":{"type":"string","description":"Why: rendered_from_current_sources, sources_changed, view_changed, renderer_changed, output_missing, output_changed, receipt_missing, receipt_corrupt, identity_unknown, output_differs, output_matches, index_not_current; status unverified with output_symlink, output_not_file, output_parent_not_directory or output_in_sources: the output path cannot be written safely (a link, a directory, under a file, or on the sources), and docforge render refuses that view with render_output_invalid."},"command":{"type":"string","description":"The local CLI command that renders this view's declared output."},"differs":{"type":"boolean","description":"deep only: whether a full render differs from the output file on disk."}}}},"counts":{"type":"object","required":["current","stale","unverified"],"additionalProperties":false,"properties":{"current":{"type":"integer","minimum":0},"stale":{"type":"integer","minimum":0},"unverified":{"type":"integer","minimum":0}}},"differing_outputs":{"type":"array","items":{"type":"string"},"description":"deep only: project-relative output files whose bytes differ from a full render."}}}}};
+export const validate_docforge_render_status_output = validate180;
+const schema64 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_render_status.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["deep","views","counts"],"additionalProperties":false,"properties":{"deep":{"type":"boolean"},"views":{"type":"array","items":{"type":"object","required":["view","renderer","output","status","reason","command"],"additionalProperties":false,"properties":{"view":{"type":"string"},"renderer":{"enum":["page","catalog","matrix","graph"]},"output":{"type":"string"},"status":{"enum":["current","stale","unverified"]},"reason":{"type":"string","description":"Why: rendered_from_current_sources, sources_changed, view_changed, renderer_changed, output_missing, output_changed, receipt_missing, receipt_corrupt, identity_unknown, output_differs, output_matches, index_not_current; status unverified with output_symlink, output_not_file, output_parent_not_directory or output_in_sources: the output path cannot be written safely (a link, a directory, under a file, or on the sources), and docforge render refuses that view with render_output_invalid."},"command":{"type":"string","description":"The local CLI command that renders this view's declared output."},"differs":{"type":"boolean","description":"deep only: whether a full render differs from the output file on disk."}}}},"counts":{"type":"object","required":["current","stale","unverified"],"additionalProperties":false,"properties":{"current":{"type":"integer","minimum":0},"stale":{"type":"integer","minimum":0},"unverified":{"type":"integer","minimum":0}}},"differing_outputs":{"type":"array","items":{"type":"string"},"description":"deep only: project-relative output files whose bytes differ from a full render."}}}}};
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_render_status.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema63.properties.result.required){
+for(const prop0 of schema64.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
@@ -4963,7 +5024,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(const prop1 of schema63.properties.result.properties.views.items.required){
+for(const prop1 of schema64.properties.result.properties.views.items.required){
 if(data3[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0,schemaPath:"#/properties/result/properties/views/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data3){
@@ -4974,14 +5035,14 @@ if(typeof data3.view !== "string") (vErrors ??= []).push({instancePath:instanceP
 }
 if(data3.renderer !== undefined){
 let data5 = data3.renderer;
-if(!((((data5 === "page") || (data5 === "catalog")) || (data5 === "matrix")) || (data5 === "graph"))) (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/renderer",schemaPath:"#/properties/result/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema63.properties.result.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((((data5 === "page") || (data5 === "catalog")) || (data5 === "matrix")) || (data5 === "graph"))) (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/renderer",schemaPath:"#/properties/result/properties/views/items/properties/renderer/enum",keyword:"enum",params:{allowedValues: schema64.properties.result.properties.views.items.properties.renderer.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data3.output !== undefined){
 if(typeof data3.output !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/output",schemaPath:"#/properties/result/properties/views/items/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 if(data3.status !== undefined){
 let data7 = data3.status;
-if(!(((data7 === "current") || (data7 === "stale")) || (data7 === "unverified"))) (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/status",schemaPath:"#/properties/result/properties/views/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema63.properties.result.properties.views.items.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data7 === "current") || (data7 === "stale")) || (data7 === "unverified"))) (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/status",schemaPath:"#/properties/result/properties/views/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema64.properties.result.properties.views.items.properties.status.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data3.reason !== undefined){
 if(typeof data3.reason !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/views/" + i0+"/reason",schemaPath:"#/properties/result/properties/views/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
@@ -5003,7 +5064,7 @@ if(typeof data3.differs !== "boolean") (vErrors ??= []).push({instancePath:insta
 if(data0.counts !== undefined){
 let data11 = data0.counts;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const prop2 of schema63.properties.result.properties.counts.required){
+for(const prop2 of schema64.properties.result.properties.counts.required){
 if(data11[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/counts",schemaPath:"#/properties/result/properties/counts/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data11){
@@ -5052,23 +5113,23 @@ if(typeof data15[i1] !== "string") (vErrors ??= []).push({instancePath:instanceP
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate175.errors = vErrors;
+validate180.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_search_output = validate177;
-const schema64 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_search.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","dropped_terms"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"score":{"type":"number"}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"query":{"type":"string"},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks that were not searched, in query order, with the reason; empty when every word was searched."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+export const validate_docforge_search_output = validate182;
+const schema65 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_search.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","dropped_terms"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"score":{"type":"number"}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"query":{"type":"string"},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks that were not searched, in query order, with the reason; empty when every word was searched."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_search.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema64.properties.result.required){
+for(const prop0 of schema65.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
@@ -5078,7 +5139,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const prop1 of schema64.properties.result.properties.items.items.required){
+for(const prop1 of schema65.properties.result.properties.items.items.required){
 if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.id !== undefined){
@@ -5118,7 +5179,7 @@ const len1 = data10.length;
 for(let i1=0; i1<len1; i1++){
 let data11 = data10[i1];
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const prop2 of schema64.properties.result.properties.dropped_terms.items.required){
+for(const prop2 of schema65.properties.result.properties.dropped_terms.items.required){
 if(data11[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data11){
@@ -5129,7 +5190,7 @@ if(typeof data11.term !== "string") (vErrors ??= []).push({instancePath:instance
 }
 if(data11.reason !== undefined){
 let data13 = data11.reason;
-if(!((data13 === "stop_word") || (data13 === "term_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1+"/reason",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema64.properties.result.properties.dropped_terms.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data13 === "stop_word") || (data13 === "term_limit"))) (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1+"/reason",schemaPath:"#/properties/result/properties/dropped_terms/items/properties/reason/enum",keyword:"enum",params:{allowedValues: schema65.properties.result.properties.dropped_terms.items.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/dropped_terms/" + i1,schemaPath:"#/properties/result/properties/dropped_terms/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -5146,7 +5207,7 @@ const len2 = data14.length;
 for(let i2=0; i2<len2; i2++){
 let data15 = data14[i2];
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-for(const prop3 of schema64.properties.result.properties.oversized_items.items.required){
+for(const prop3 of schema65.properties.result.properties.oversized_items.items.required){
 if(data15[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key1 in data15){
@@ -5154,7 +5215,7 @@ if(!((key1 === "id") || (key1 === "chars"))) (vErrors ??= []).push({instancePath
 }
 if(data15.id !== undefined){
 let data16 = data15.id;
-if((typeof data16 !== "string") && (data16 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema64.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if((typeof data16 !== "string") && (data16 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i2+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema65.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data15.chars !== undefined){
 let data17 = data15.chars;
@@ -5178,23 +5239,23 @@ if(data17 < 0 || isNaN(data17)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate177.errors = vErrors;
+validate182.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_stop_visualization_output = validate179;
-const schema65 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_stop_visualization.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["stopped","manager_running"],"additionalProperties":false,"properties":{"stopped":{"type":"array","items":{"type":"string"},"description":"Ids of the workers stopped by this call."},"manager_running":{"type":"boolean","description":"Whether a viewer manager answered (false: nothing was running)."}}}}};
+export const validate_docforge_stop_visualization_output = validate184;
+const schema66 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_stop_visualization.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["stopped","manager_running"],"additionalProperties":false,"properties":{"stopped":{"type":"array","items":{"type":"string"},"description":"Ids of the workers stopped by this call."},"manager_running":{"type":"boolean","description":"Whether a viewer manager answered (false: nothing was running)."}}}}};
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_stop_visualization.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema65.properties.result.required){
+for(const prop0 of schema66.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
@@ -5221,23 +5282,23 @@ if(typeof data0.manager_running !== "boolean") (vErrors ??= []).push({instancePa
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate179.errors = vErrors;
+validate184.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_sync_output = validate181;
-const schema66 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_sync.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["rebuilt","generation"],"properties":{"rebuilt":{"type":"boolean"},"generation":{"type":"integer"},"counts":{"type":"object"},"build":{"type":["object","null"]},"identity_ms":{"type":"number"}}}}};
+export const validate_docforge_sync_output = validate186;
+const schema67 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_sync.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["rebuilt","generation"],"properties":{"rebuilt":{"type":"boolean"},"generation":{"type":"integer"},"counts":{"type":"object"},"build":{"type":["object","null"]},"identity_ms":{"type":"number"}}}}};
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_sync.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema66.properties.result.required){
+for(const prop0 of schema67.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.rebuilt !== undefined){
@@ -5253,7 +5314,7 @@ if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))) (vErrors ??= [
 }
 if(data0.build !== undefined){
 let data4 = data0.build;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/build",schemaPath:"#/properties/result/properties/build/type",keyword:"type",params:{type: schema66.properties.result.properties.build.type},message:"must be object,null"}), errors++;
+if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/build",schemaPath:"#/properties/result/properties/build/type",keyword:"type",params:{type: schema67.properties.result.properties.build.type},message:"must be object,null"}), errors++;
 }
 if(data0.identity_ms !== undefined){
 if(!(typeof data0.identity_ms == "number")) (vErrors ??= []).push({instancePath:instancePath+"/result/identity_ms",schemaPath:"#/properties/result/properties/identity_ms/type",keyword:"type",params:{type: "number"},message:"must be number"}), errors++;
@@ -5265,23 +5326,23 @@ if(!(typeof data0.identity_ms == "number")) (vErrors ??= []).push({instancePath:
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate181.errors = vErrors;
+validate186.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_validate_changeset_output = validate183;
-const schema67 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["findings","truncated","next_cursor","limit","changeset","valid"],"properties":{"findings":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/finding"}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"valid":{"type":"boolean"},"finding_counts":{"type":"object"},"operation_summaries":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry"}}}}}};
+export const validate_docforge_validate_changeset_output = validate188;
+const schema68 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_changeset.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["findings","truncated","next_cursor","limit","changeset","valid"],"properties":{"findings":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/finding"}},"truncated":{"type":"boolean"},"next_cursor":{"type":["string","null"]},"limit":{"type":"integer"},"changeset":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/changeset_summary"},"valid":{"type":"boolean"},"finding_counts":{"type":"object"},"operation_summaries":{"type":"array","items":{"$ref":"https://docforge.dev/schemas/v1/changeset-results.defs.json/definitions/operation_entry"}}}}}};
 
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_validate_changeset.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema67.properties.result.required){
+for(const prop0 of schema68.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.findings !== undefined){
@@ -5289,7 +5350,7 @@ let data1 = data0.findings;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate73(data1[i0], {instancePath:instancePath+"/result/findings/" + i0,parentData:data1,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors), errors = vErrors.length;
+if(!(validate78(data1[i0], {instancePath:instancePath+"/result/findings/" + i0,parentData:data1,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/findings",schemaPath:"#/properties/result/properties/findings/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -5300,14 +5361,14 @@ if(typeof data0.truncated !== "boolean") (vErrors ??= []).push({instancePath:ins
 }
 if(data0.next_cursor !== undefined){
 let data4 = data0.next_cursor;
-if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema67.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema68.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.limit !== undefined){
 let data5 = data0.limit;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) (vErrors ??= []).push({instancePath:instancePath+"/result/limit",schemaPath:"#/properties/result/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
 }
 if(data0.changeset !== undefined){
-if(!(validate83(data0.changeset, {instancePath:instancePath+"/result/changeset",parentData:data0,parentDataProperty:"changeset",rootData}))) vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors), errors = vErrors.length;
+if(!(validate88(data0.changeset, {instancePath:instancePath+"/result/changeset",parentData:data0,parentDataProperty:"changeset",rootData}))) vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors), errors = vErrors.length;
 }
 if(data0.valid !== undefined){
 if(typeof data0.valid !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/result/valid",schemaPath:"#/properties/result/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
@@ -5321,7 +5382,7 @@ let data9 = data0.operation_summaries;
 if(Array.isArray(data9)){
 const len1 = data9.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate104(data9[i1], {instancePath:instancePath+"/result/operation_summaries/" + i1,parentData:data9,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors), errors = vErrors.length;
+if(!(validate109(data9[i1], {instancePath:instancePath+"/result/operation_summaries/" + i1,parentData:data9,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/operation_summaries",schemaPath:"#/properties/result/properties/operation_summaries/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -5334,23 +5395,23 @@ if(!(validate104(data9[i1], {instancePath:instancePath+"/result/operation_summar
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate183.errors = vErrors;
+validate188.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_validate_project_output = validate188;
-const schema68 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_project.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["severity","code","message"],"properties":{"severity":{"type":"string"},"code":{"type":"string"},"message":{"type":"string"},"path":{"type":["string","null"]},"line":{"type":["integer","null"]}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"valid":{"type":"boolean"},"counts":{"type":"object"},"mentions":{"type":"object","description":"How inline code spans and link texts of documents resolved to code nodes: mention-derived documents edges, mentions behind them, bare leaf names (never linked), ambiguous names (linked to none) and, when any, unproven receivers: members of a value the document binds from a call (`logger.foo()` after `const logger = pino()`) that no declaration proves (linked to none).","required":["edges","linked","bare_leaf","ambiguous"],"properties":{"edges":{"type":"integer","minimum":0},"linked":{"type":"integer","minimum":0},"bare_leaf":{"type":"integer","minimum":0},"ambiguous":{"type":"integer","minimum":0},"unproven_receiver":{"type":"integer","minimum":1}},"additionalProperties":false},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page of findings (same severities, same generation); null on the last page."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+export const validate_docforge_validate_project_output = validate193;
+const schema69 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_validate_project.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["severity","code","message"],"properties":{"severity":{"type":"string"},"code":{"type":"string"},"message":{"type":"string"},"path":{"type":["string","null"]},"line":{"type":["integer","null"]}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"valid":{"type":"boolean"},"counts":{"type":"object"},"mentions":{"type":"object","description":"How inline code spans and link texts of documents resolved to code nodes: mention-derived documents edges, mentions behind them, bare leaf names (never linked), ambiguous names (linked to none) and, when any, unproven receivers: members of a value the document binds from a call (`logger.foo()` after `const logger = pino()`) that no declaration proves (linked to none).","required":["edges","linked","bare_leaf","ambiguous"],"properties":{"edges":{"type":"integer","minimum":0},"linked":{"type":"integer","minimum":0},"bare_leaf":{"type":"integer","minimum":0},"ambiguous":{"type":"integer","minimum":0},"unproven_receiver":{"type":"integer","minimum":1}},"additionalProperties":false},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page of findings (same severities, same generation); null on the last page."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_validate_project.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema68.properties.result.required){
+for(const prop0 of schema69.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 if(data0.items !== undefined){
@@ -5360,7 +5421,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const prop1 of schema68.properties.result.properties.items.items.required){
+for(const prop1 of schema69.properties.result.properties.items.items.required){
 if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 if(data2.severity !== undefined){
@@ -5374,11 +5435,11 @@ if(typeof data2.message !== "string") (vErrors ??= []).push({instancePath:instan
 }
 if(data2.path !== undefined){
 let data6 = data2.path;
-if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/path",schemaPath:"#/properties/result/properties/items/items/properties/path/type",keyword:"type",params:{type: schema68.properties.result.properties.items.items.properties.path.type},message:"must be string,null"}), errors++;
+if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/path",schemaPath:"#/properties/result/properties/items/items/properties/path/type",keyword:"type",params:{type: schema69.properties.result.properties.items.items.properties.path.type},message:"must be string,null"}), errors++;
 }
 if(data2.line !== undefined){
 let data7 = data2.line;
-if((!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/line",schemaPath:"#/properties/result/properties/items/items/properties/line/type",keyword:"type",params:{type: schema68.properties.result.properties.items.items.properties.line.type},message:"must be integer,null"}), errors++;
+if((!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0+"/line",schemaPath:"#/properties/result/properties/items/items/properties/line/type",keyword:"type",params:{type: schema69.properties.result.properties.items.items.properties.line.type},message:"must be integer,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/items/" + i0,schemaPath:"#/properties/result/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -5405,7 +5466,7 @@ if(!(data11 && typeof data11 == "object" && !Array.isArray(data11))) (vErrors ??
 if(data0.mentions !== undefined){
 let data12 = data0.mentions;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-for(const prop2 of schema68.properties.result.properties.mentions.required){
+for(const prop2 of schema69.properties.result.properties.mentions.required){
 if(data12[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/mentions",schemaPath:"#/properties/result/properties/mentions/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key0 in data12){
@@ -5452,7 +5513,7 @@ if(data17 < 1 || isNaN(data17)) (vErrors ??= []).push({instancePath:instancePath
 }
 if(data0.next_cursor !== undefined){
 let data18 = data0.next_cursor;
-if((typeof data18 !== "string") && (data18 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema68.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
+if((typeof data18 !== "string") && (data18 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/next_cursor",schemaPath:"#/properties/result/properties/next_cursor/type",keyword:"type",params:{type: schema69.properties.result.properties.next_cursor.type},message:"must be string,null"}), errors++;
 }
 if(data0.oversized_items !== undefined){
 let data19 = data0.oversized_items;
@@ -5461,7 +5522,7 @@ const len1 = data19.length;
 for(let i1=0; i1<len1; i1++){
 let data20 = data19[i1];
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const prop3 of schema68.properties.result.properties.oversized_items.items.required){
+for(const prop3 of schema69.properties.result.properties.oversized_items.items.required){
 if(data20[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1,schemaPath:"#/properties/result/properties/oversized_items/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key1 in data20){
@@ -5469,7 +5530,7 @@ if(!((key1 === "id") || (key1 === "chars"))) (vErrors ??= []).push({instancePath
 }
 if(data20.id !== undefined){
 let data21 = data20.id;
-if((typeof data21 !== "string") && (data21 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema68.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
+if((typeof data21 !== "string") && (data21 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items/" + i1+"/id",schemaPath:"#/properties/result/properties/oversized_items/items/properties/id/type",keyword:"type",params:{type: schema69.properties.result.properties.oversized_items.items.properties.id.type},message:"must be string,null"}), errors++;
 }
 if(data20.chars !== undefined){
 let data22 = data20.chars;
@@ -5493,25 +5554,25 @@ if(data22 < 0 || isNaN(data22)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate188.errors = vErrors;
+validate193.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_visualization_status_output = validate190;
-const schema69 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_visualization_status.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["template","lifecycle","snapshot","snapshot_state","staleness","freshness"],"additionalProperties":false,"properties":{"template":{"const":"graph-browser@17"},"lifecycle":{"type":"object","required":["manager","state","workers","truncated"],"additionalProperties":false,"properties":{"manager":{"enum":["running","not_running"]},"state":{"enum":["running","starting","dead","stopped","none"],"description":"State of the newest worker of this project (none: no worker known)."},"workers":{"type":"array","maxItems":20,"items":{"type":"object","required":["worker_id","state","signature_state","port","generation","started_at","last_activity_at","exit_reason"],"additionalProperties":false,"properties":{"worker_id":{"type":"string"},"state":{"enum":["starting","running","dead","stopped"]},"signature_state":{"enum":["current","stale","unknown"]},"port":{"type":["integer","null"]},"generation":{"type":"integer","minimum":1},"started_at":{"type":"string"},"last_activity_at":{"type":"string"},"exit_reason":{"type":["string","null"]}}},"description":"This project's workers, newest first."},"truncated":{"type":"boolean"}}},"snapshot":{"oneOf":[{"type":"object","description":"The exact index snapshot the worker serves: the project id and the five-field publication signature.","required":["project_id","generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"project_id":{"type":"string"},"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}},{"type":"null"}],"description":"The snapshot of the newest running worker; null when none runs."},"snapshot_state":{"enum":["current","stale","unknown"]},"staleness":{"enum":["current","stale","unknown"]},"freshness":{"type":"object","required":["index","source"],"additionalProperties":false,"properties":{"index":{"enum":["current","stale","unknown"],"description":"Whether current.json still names the snapshot's signature and the index file's stat matches (never SQLite)."},"source":{"enum":["current","stale","unknown"],"description":"Whether the cheap source identity (lstat walk) equals the snapshot's source identity."}}}}}}};
-const pattern45 = new RegExp("^gen-[0-9]+-[a-z0-9]+\\.sqlite$", "u");
-const pattern46 = new RegExp("^[0-9]+$", "u");
+export const validate_docforge_visualization_status_output = validate195;
+const schema70 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_visualization_status.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["template","lifecycle","snapshot","snapshot_state","staleness","freshness"],"additionalProperties":false,"properties":{"template":{"const":"graph-browser@17"},"lifecycle":{"type":"object","required":["manager","state","workers","truncated"],"additionalProperties":false,"properties":{"manager":{"enum":["running","not_running"]},"state":{"enum":["running","starting","dead","stopped","none"],"description":"State of the newest worker of this project (none: no worker known)."},"workers":{"type":"array","maxItems":20,"items":{"type":"object","required":["worker_id","state","signature_state","port","generation","started_at","last_activity_at","exit_reason"],"additionalProperties":false,"properties":{"worker_id":{"type":"string"},"state":{"enum":["starting","running","dead","stopped"]},"signature_state":{"enum":["current","stale","unknown"]},"port":{"type":["integer","null"]},"generation":{"type":"integer","minimum":1},"started_at":{"type":"string"},"last_activity_at":{"type":"string"},"exit_reason":{"type":["string","null"]}}},"description":"This project's workers, newest first."},"truncated":{"type":"boolean"}}},"snapshot":{"oneOf":[{"type":"object","description":"The exact index snapshot the worker serves: the project id and the five-field publication signature.","required":["project_id","generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"project_id":{"type":"string"},"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}},{"type":"null"}],"description":"The snapshot of the newest running worker; null when none runs."},"snapshot_state":{"enum":["current","stale","unknown"]},"staleness":{"enum":["current","stale","unknown"]},"freshness":{"type":"object","required":["index","source"],"additionalProperties":false,"properties":{"index":{"enum":["current","stale","unknown"],"description":"Whether current.json still names the snapshot's signature and the index file's stat matches (never SQLite)."},"source":{"enum":["current","stale","unknown"],"description":"Whether the cheap source identity (lstat walk) equals the snapshot's source identity."}}}}}}};
+const pattern46 = new RegExp("^gen-[0-9]+-[a-z0-9]+\\.sqlite$", "u");
+const pattern47 = new RegExp("^[0-9]+$", "u");
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_visualization_status.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema69.properties.result.required){
+for(const prop0 of schema70.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
@@ -5523,7 +5584,7 @@ if("graph-browser@17" !== data0.template) (vErrors ??= []).push({instancePath:in
 if(data0.lifecycle !== undefined){
 let data2 = data0.lifecycle;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const prop1 of schema69.properties.result.properties.lifecycle.required){
+for(const prop1 of schema70.properties.result.properties.lifecycle.required){
 if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle",schemaPath:"#/properties/result/properties/lifecycle/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data2){
@@ -5531,11 +5592,11 @@ if(!((((key1 === "manager") || (key1 === "state")) || (key1 === "workers")) || (
 }
 if(data2.manager !== undefined){
 let data3 = data2.manager;
-if(!((data3 === "running") || (data3 === "not_running"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/manager",schemaPath:"#/properties/result/properties/lifecycle/properties/manager/enum",keyword:"enum",params:{allowedValues: schema69.properties.result.properties.lifecycle.properties.manager.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((data3 === "running") || (data3 === "not_running"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/manager",schemaPath:"#/properties/result/properties/lifecycle/properties/manager/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.lifecycle.properties.manager.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data2.state !== undefined){
 let data4 = data2.state;
-if(!(((((data4 === "running") || (data4 === "starting")) || (data4 === "dead")) || (data4 === "stopped")) || (data4 === "none"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/state",schemaPath:"#/properties/result/properties/lifecycle/properties/state/enum",keyword:"enum",params:{allowedValues: schema69.properties.result.properties.lifecycle.properties.state.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((((data4 === "running") || (data4 === "starting")) || (data4 === "dead")) || (data4 === "stopped")) || (data4 === "none"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/state",schemaPath:"#/properties/result/properties/lifecycle/properties/state/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.lifecycle.properties.state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data2.workers !== undefined){
 let data5 = data2.workers;
@@ -5545,7 +5606,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const prop2 of schema69.properties.result.properties.lifecycle.properties.workers.items.required){
+for(const prop2 of schema70.properties.result.properties.lifecycle.properties.workers.items.required){
 if(data6[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data6){
@@ -5556,15 +5617,15 @@ if(typeof data6.worker_id !== "string") (vErrors ??= []).push({instancePath:inst
 }
 if(data6.state !== undefined){
 let data8 = data6.state;
-if(!((((data8 === "starting") || (data8 === "running")) || (data8 === "dead")) || (data8 === "stopped"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/state",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema69.properties.result.properties.lifecycle.properties.workers.items.properties.state.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((((data8 === "starting") || (data8 === "running")) || (data8 === "dead")) || (data8 === "stopped"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/state",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.lifecycle.properties.workers.items.properties.state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data6.signature_state !== undefined){
 let data9 = data6.signature_state;
-if(!(((data9 === "current") || (data9 === "stale")) || (data9 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/signature_state",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema69.properties.result.properties.lifecycle.properties.workers.items.properties.signature_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data9 === "current") || (data9 === "stale")) || (data9 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/signature_state",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.lifecycle.properties.workers.items.properties.signature_state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data6.port !== undefined){
 let data10 = data6.port;
-if((!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/port",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/port/type",keyword:"type",params:{type: schema69.properties.result.properties.lifecycle.properties.workers.items.properties.port.type},message:"must be integer,null"}), errors++;
+if((!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/port",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/port/type",keyword:"type",params:{type: schema70.properties.result.properties.lifecycle.properties.workers.items.properties.port.type},message:"must be integer,null"}), errors++;
 }
 if(data6.generation !== undefined){
 let data11 = data6.generation;
@@ -5581,7 +5642,7 @@ if(typeof data6.last_activity_at !== "string") (vErrors ??= []).push({instancePa
 }
 if(data6.exit_reason !== undefined){
 let data14 = data6.exit_reason;
-if((typeof data14 !== "string") && (data14 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/exit_reason",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/exit_reason/type",keyword:"type",params:{type: schema69.properties.result.properties.lifecycle.properties.workers.items.properties.exit_reason.type},message:"must be string,null"}), errors++;
+if((typeof data14 !== "string") && (data14 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0+"/exit_reason",schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/properties/exit_reason/type",keyword:"type",params:{type: schema70.properties.result.properties.lifecycle.properties.workers.items.properties.exit_reason.type},message:"must be string,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/lifecycle/workers/" + i0,schemaPath:"#/properties/result/properties/lifecycle/properties/workers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -5605,7 +5666,7 @@ let valid7 = false;
 let passing0 = null;
 const _errs34 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const prop3 of schema69.properties.result.properties.snapshot.oneOf[0].required){
+for(const prop3 of schema70.properties.result.properties.snapshot.oneOf[0].required){
 if(data16[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key3 in data16){
@@ -5632,7 +5693,7 @@ if(!pattern1.test(data19)) (vErrors ??= []).push({instancePath:instancePath+"/re
 if(data16.index_file !== undefined){
 let data20 = data16.index_file;
 if(typeof data20 === "string"){
-if(!pattern45.test(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""}), errors++;
+if(!pattern46.test(data20)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
@@ -5640,7 +5701,7 @@ if(!pattern45.test(data20)) (vErrors ??= []).push({instancePath:instancePath+"/r
 if(data16.index_ino !== undefined){
 let data21 = data16.index_ino;
 if(typeof data21 === "string"){
-if(!pattern46.test(data21)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
+if(!pattern47.test(data21)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/oneOf/0/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
@@ -5687,16 +5748,16 @@ vErrors = null;
 }
 if(data0.snapshot_state !== undefined){
 let data23 = data0.snapshot_state;
-if(!(((data23 === "current") || (data23 === "stale")) || (data23 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot_state",schemaPath:"#/properties/result/properties/snapshot_state/enum",keyword:"enum",params:{allowedValues: schema69.properties.result.properties.snapshot_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data23 === "current") || (data23 === "stale")) || (data23 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot_state",schemaPath:"#/properties/result/properties/snapshot_state/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.snapshot_state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.staleness !== undefined){
 let data24 = data0.staleness;
-if(!(((data24 === "current") || (data24 === "stale")) || (data24 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/staleness",schemaPath:"#/properties/result/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema69.properties.result.properties.staleness.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data24 === "current") || (data24 === "stale")) || (data24 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/staleness",schemaPath:"#/properties/result/properties/staleness/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.staleness.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.freshness !== undefined){
 let data25 = data0.freshness;
 if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-for(const prop4 of schema69.properties.result.properties.freshness.required){
+for(const prop4 of schema70.properties.result.properties.freshness.required){
 if(data25[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/freshness",schemaPath:"#/properties/result/properties/freshness/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
 }
 for(const key4 in data25){
@@ -5704,11 +5765,11 @@ if(!((key4 === "index") || (key4 === "source"))) (vErrors ??= []).push({instance
 }
 if(data25.index !== undefined){
 let data26 = data25.index;
-if(!(((data26 === "current") || (data26 === "stale")) || (data26 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/freshness/index",schemaPath:"#/properties/result/properties/freshness/properties/index/enum",keyword:"enum",params:{allowedValues: schema69.properties.result.properties.freshness.properties.index.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data26 === "current") || (data26 === "stale")) || (data26 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/freshness/index",schemaPath:"#/properties/result/properties/freshness/properties/index/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.freshness.properties.index.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data25.source !== undefined){
 let data27 = data25.source;
-if(!(((data27 === "current") || (data27 === "stale")) || (data27 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/freshness/source",schemaPath:"#/properties/result/properties/freshness/properties/source/enum",keyword:"enum",params:{allowedValues: schema69.properties.result.properties.freshness.properties.source.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data27 === "current") || (data27 === "stale")) || (data27 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/result/freshness/source",schemaPath:"#/properties/result/properties/freshness/properties/source/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.freshness.properties.source.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/freshness",schemaPath:"#/properties/result/properties/freshness/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -5721,24 +5782,24 @@ if(!(((data27 === "current") || (data27 === "stale")) || (data27 === "unknown"))
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate190.errors = vErrors;
+validate195.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_docforge_visualize_output = validate192;
-const schema70 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_visualize.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["template","mode","url","focus_node_id","query","snapshot","worker","token"],"additionalProperties":false,"properties":{"template":{"const":"graph-browser@17"},"mode":{"enum":["focus","search","overview"]},"url":{"type":"string","pattern":"^http://127\\.0\\.0\\.1:[0-9]+/\\?token=","description":"Loopback URL; its one-time token is traded once for an HttpOnly, SameSite=Strict cookie of this worker."},"focus_node_id":{"type":["string","null"]},"query":{"type":["string","null"]},"snapshot":{"type":"object","description":"The exact index snapshot the worker serves: the project id and the five-field publication signature.","required":["project_id","generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"project_id":{"type":"string"},"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}},"worker":{"type":"object","required":["worker_id","reused","port"],"additionalProperties":false,"properties":{"worker_id":{"type":"string"},"reused":{"type":"boolean","description":"An already running worker of this exact snapshot answered."},"port":{"type":"integer","minimum":1,"maximum":65535}}},"token":{"type":"object","required":["single_use"],"additionalProperties":false,"properties":{"single_use":{"const":true}}}}}}};
-const pattern47 = new RegExp("^http://127\\.0\\.0\\.1:[0-9]+/\\?token=", "u");
+export const validate_docforge_visualize_output = validate197;
+const schema71 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_visualize.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["template","mode","url","focus_node_id","query","snapshot","worker","token"],"additionalProperties":false,"properties":{"template":{"const":"graph-browser@17"},"mode":{"enum":["focus","search","overview"]},"url":{"type":"string","pattern":"^http://127\\.0\\.0\\.1:[0-9]+/\\?token=","description":"Loopback URL; its one-time token is traded once for an HttpOnly, SameSite=Strict cookie of this worker."},"focus_node_id":{"type":["string","null"]},"query":{"type":["string","null"]},"snapshot":{"type":"object","description":"The exact index snapshot the worker serves: the project id and the five-field publication signature.","required":["project_id","generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"project_id":{"type":"string"},"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}},"worker":{"type":"object","required":["worker_id","reused","port"],"additionalProperties":false,"properties":{"worker_id":{"type":"string"},"reused":{"type":"boolean","description":"An already running worker of this exact snapshot answered."},"port":{"type":"integer","minimum":1,"maximum":65535}}},"token":{"type":"object","required":["single_use"],"additionalProperties":false,"properties":{"single_use":{"const":true}}}}}}};
+const pattern48 = new RegExp("^http://127\\.0\\.0\\.1:[0-9]+/\\?token=", "u");
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_visualize.output.schema.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors), errors = vErrors.length;
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))) vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors), errors = vErrors.length;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result !== undefined){
 let data0 = data.result;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop0 of schema70.properties.result.required){
+for(const prop0 of schema71.properties.result.required){
 if(data0[prop0] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data0){
@@ -5749,28 +5810,28 @@ if("graph-browser@17" !== data0.template) (vErrors ??= []).push({instancePath:in
 }
 if(data0.mode !== undefined){
 let data2 = data0.mode;
-if(!(((data2 === "focus") || (data2 === "search")) || (data2 === "overview"))) (vErrors ??= []).push({instancePath:instancePath+"/result/mode",schemaPath:"#/properties/result/properties/mode/enum",keyword:"enum",params:{allowedValues: schema70.properties.result.properties.mode.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data2 === "focus") || (data2 === "search")) || (data2 === "overview"))) (vErrors ??= []).push({instancePath:instancePath+"/result/mode",schemaPath:"#/properties/result/properties/mode/enum",keyword:"enum",params:{allowedValues: schema71.properties.result.properties.mode.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data0.url !== undefined){
 let data3 = data0.url;
 if(typeof data3 === "string"){
-if(!pattern47.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/result/url",schemaPath:"#/properties/result/properties/url/pattern",keyword:"pattern",params:{pattern: "^http://127\\.0\\.0\\.1:[0-9]+/\\?token="},message:"must match pattern \""+"^http://127\\.0\\.0\\.1:[0-9]+/\\?token="+"\""}), errors++;
+if(!pattern48.test(data3)) (vErrors ??= []).push({instancePath:instancePath+"/result/url",schemaPath:"#/properties/result/properties/url/pattern",keyword:"pattern",params:{pattern: "^http://127\\.0\\.0\\.1:[0-9]+/\\?token="},message:"must match pattern \""+"^http://127\\.0\\.0\\.1:[0-9]+/\\?token="+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/url",schemaPath:"#/properties/result/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
 }
 if(data0.focus_node_id !== undefined){
 let data4 = data0.focus_node_id;
-if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/focus_node_id",schemaPath:"#/properties/result/properties/focus_node_id/type",keyword:"type",params:{type: schema70.properties.result.properties.focus_node_id.type},message:"must be string,null"}), errors++;
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/focus_node_id",schemaPath:"#/properties/result/properties/focus_node_id/type",keyword:"type",params:{type: schema71.properties.result.properties.focus_node_id.type},message:"must be string,null"}), errors++;
 }
 if(data0.query !== undefined){
 let data5 = data0.query;
-if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: schema70.properties.result.properties.query.type},message:"must be string,null"}), errors++;
+if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/query",schemaPath:"#/properties/result/properties/query/type",keyword:"type",params:{type: schema71.properties.result.properties.query.type},message:"must be string,null"}), errors++;
 }
 if(data0.snapshot !== undefined){
 let data6 = data0.snapshot;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const prop1 of schema70.properties.result.properties.snapshot.required){
+for(const prop1 of schema71.properties.result.properties.snapshot.required){
 if(data6[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot",schemaPath:"#/properties/result/properties/snapshot/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data6){
@@ -5797,7 +5858,7 @@ if(!pattern1.test(data9)) (vErrors ??= []).push({instancePath:instancePath+"/res
 if(data6.index_file !== undefined){
 let data10 = data6.index_file;
 if(typeof data10 === "string"){
-if(!pattern45.test(data10)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""}), errors++;
+if(!pattern46.test(data10)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/properties/index_file/pattern",keyword:"pattern",params:{pattern: "^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},message:"must match pattern \""+"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_file",schemaPath:"#/properties/result/properties/snapshot/properties/index_file/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
@@ -5805,7 +5866,7 @@ if(!pattern45.test(data10)) (vErrors ??= []).push({instancePath:instancePath+"/r
 if(data6.index_ino !== undefined){
 let data11 = data6.index_ino;
 if(typeof data11 === "string"){
-if(!pattern46.test(data11)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
+if(!pattern47.test(data11)) (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/properties/index_ino/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""}), errors++;
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/snapshot/index_ino",schemaPath:"#/properties/result/properties/snapshot/properties/index_ino/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
 }
@@ -5824,7 +5885,7 @@ if(data12 < 1 || isNaN(data12)) (vErrors ??= []).push({instancePath:instancePath
 if(data0.worker !== undefined){
 let data13 = data0.worker;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const prop2 of schema70.properties.result.properties.worker.required){
+for(const prop2 of schema71.properties.result.properties.worker.required){
 if(data13[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/worker",schemaPath:"#/properties/result/properties/worker/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data13){
@@ -5851,7 +5912,7 @@ if(data16 < 1 || isNaN(data16)) (vErrors ??= []).push({instancePath:instancePath
 if(data0.token !== undefined){
 let data17 = data0.token;
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const prop3 of schema70.properties.result.properties.token.required){
+for(const prop3 of schema71.properties.result.properties.token.required){
 if(data17[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/token",schemaPath:"#/properties/result/properties/token/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
 }
 for(const key3 in data17){
@@ -5871,6 +5932,6 @@ if(true !== data17.single_use) (vErrors ??= []).push({instancePath:instancePath+
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate192.errors = vErrors;
+validate197.errors = vErrors;
 return errors === 0;
 }

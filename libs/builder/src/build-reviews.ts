@@ -1,0 +1,175 @@
+/**
+ * Review stamps in a build (issue 32 items 1 and 2): the stamps the sources declare attached to the
+ * resolved relations (@docforge/project `attachReviews`), and the findings a build stores with the
+ * other validation findings:
+ * - `suspect_link` (warning): a stamped relation whose target's review hash changed since the stamp;
+ * - `drift_unreviewed_change` (warning): a document's relation never stamped whose target's review
+ *   hash changed since DocForge first saw the link. The first-seen hashes are the review baseline,
+ *   `<state>/index/review-baseline.json` (fs-safe `reviewBaselineFile`): disposable, never
+ *   canonical; a lost baseline is recorded again from the current hashes (no finding until the
+ *   next change).
+ * Each finding names the file and line of the document to reread, its section and the target.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { edgeIdentityKey, type GraphEdge, type GraphNode, type ReviewStamp, type SourceIssue } from '@docforge/core';
+import { writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
+import { attachReviews, type ResolvedGraph } from '@docforge/project';
+import type { CachedSource } from './build-types.js';
+
+/** Version of the baseline file's layout. */
+const BASELINE_VERSION = 1;
+
+/** Every stamp the sources declare, in source order. */
+function stampsOf(current: ReadonlyMap<string, CachedSource>): ReviewStamp[] {
+  const stamps: ReviewStamp[] = [];
+  for (const source of current.values()) if (source.reviews !== undefined) for (const stamp of source.reviews) stamps.push(stamp);
+  return stamps;
+}
+
+/**
+ * The graph with each stamp attached to the relations it names (stamped edges are new objects) and
+ * a `review_stamp_unmatched` warning per stamp naming none.
+ */
+export function withReviews(graph: ResolvedGraph, current: ReadonlyMap<string, CachedSource>): { graph: ResolvedGraph; issues: SourceIssue[] } {
+  const attached = attachReviews(graph.edges, stampsOf(current));
+  if (attached.stamped === 0 && attached.issues.length === 0) return { graph, issues: [] };
+  return { graph: { ...graph, edges: attached.edges }, issues: attached.issues };
+}
+
+/** The review hash of each node of the graph, from the source that defines the winning node. */
+function reviewHashes(nodes: readonly GraphNode[], current: ReadonlyMap<string, CachedSource>): Map<string, string> {
+  const bySource = new Map<string, Map<string, string>>();
+  const out = new Map<string, string>();
+  for (const node of nodes) {
+    let hashes = bySource.get(node.source_path);
+    if (hashes === undefined) {
+      hashes = new Map((current.get(node.source_path)?.review_hashes ?? []).map((r) => [r.node_id, r.hash]));
+      bySource.set(node.source_path, hashes);
+    }
+    const hash = hashes.get(node.id);
+    if (hash !== undefined) out.set(node.id, hash);
+  }
+  return out;
+}
+
+/** Where a finding about `edge` points: the section's line for a section stamp or a mention, else the relation's line. */
+function findingPlace(edge: GraphEdge, section: string | null): { line: number; section: string | null } {
+  const sections = edge.mention?.sections ?? [];
+  const named = section === null ? sections[0] : sections.find((s) => s.slug === section);
+  if (named !== undefined) return { line: named.line, section: named.slug };
+  return { line: edge.line > 0 ? edge.line : 1, section };
+}
+
+function finding(code: string, edge: GraphEdge, place: { line: number; section: string | null }, what: string): SourceIssue {
+  const where = place.section === null ? `"${edge.source_id}"` : `section #${place.section} of "${edge.source_id}"`;
+  return {
+    severity: 'warning', code, path: edge.source_path, line: place.line, node_id: edge.source_id,
+    message: `${edge.source_path}:${place.line}: ${where} ${edge.relation} ${edge.target_id}: ${what}; reread it and review the link again`,
+  };
+}
+
+/**
+ * The review baseline of one worker, kept between builds (build-caches.ts): the file is read again
+ * only when its identity (size, mtime, inode) differs from the one this worker read or wrote, so a
+ * one-file edit does not parse a baseline of tens of thousands of links (measured about 150-250 ms
+ * for 25,000 links on the bench corpus).
+ */
+export class ReviewBaselineCache {
+  #stamp: string | null = null;
+  #links: ReadonlyMap<string, string> = new Map();
+
+  /** The baseline of `file` (empty when absent or unreadable). */
+  read(file: string): ReadonlyMap<string, string> {
+    const stamp = fileStamp(file);
+    if (stamp === null || stamp !== this.#stamp) {
+      this.#links = readBaseline(file);
+      this.#stamp = stamp;
+    }
+    return this.#links;
+  }
+
+  /** Remembers what was just written to `file`. */
+  wrote(file: string, links: ReadonlyMap<string, string>): void {
+    this.#links = links;
+    this.#stamp = fileStamp(file);
+  }
+}
+
+function fileStamp(file: string): string | null {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${file}\u0000${st.size}:${st.mtimeNs}:${st.ino}`;
+  } catch {
+    // absent: read (as empty) every time until one is written
+    return null;
+  }
+}
+
+/** The baseline file as read: edge key -> review hash; empty when absent, unreadable or of another layout. */
+function readBaseline(file: string): Map<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    // absent or damaged: a disposable record, recorded again from the current hashes
+    return new Map();
+  }
+  const record = parsed as { v?: unknown; links?: unknown };
+  if (record.v !== BASELINE_VERSION || typeof record.links !== 'object' || record.links === null) return new Map();
+  return new Map(Object.entries(record.links as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/** What {@link reviewFindings} found, and the baseline to record once the build is published (null: unchanged). */
+export interface ReviewFindings {
+  issues: SourceIssue[];
+  baseline: ReadonlyMap<string, string> | null;
+}
+
+/**
+ * The `suspect_link` and `drift_unreviewed_change` findings of a resolved graph, and the baseline
+ * brought up to date (links seen for the first time recorded, links gone dropped; text only when it
+ * changed, for {@link recordBaseline}). Linear in the edges.
+ */
+export function reviewFindings(graph: ResolvedGraph, current: ReadonlyMap<string, CachedSource>, layout: StateLayout, cache: ReviewBaselineCache): ReviewFindings {
+  const hashes = reviewHashes(graph.nodes, current);
+  const origin = new Map(graph.nodes.map((n) => [n.id, n.origin]));
+  const before = cache.read(layout.reviewBaselineFile);
+  let added = false;
+  const after = new Map<string, string>();
+  const issues: SourceIssue[] = [];
+  for (const edge of graph.edges) {
+    const sourceOrigin = origin.get(edge.source_id);
+    const target = hashes.get(edge.target_id);
+    if (target === undefined || sourceOrigin === undefined || (sourceOrigin === 'code' && edge.reviews === undefined)) continue;
+    for (const review of edge.reviews ?? []) {
+      if (review.hash !== target) issues.push(finding('suspect_link', edge, findingPlace(edge, review.section), `suspect link: its review hash changed from ${review.hash} (stamped on line ${review.line}) to ${target}`));
+    }
+    if (sourceOrigin === 'code') continue;
+    const key = edgeIdentityKey(edge);
+    let first = before.get(key);
+    if (first === undefined) {
+      first = target;
+      added = true;
+    }
+    after.set(key, first);
+    if (edge.reviews === undefined && first !== target) {
+      issues.push(finding('drift_unreviewed_change', edge, findingPlace(edge, null), `changed since DocForge first saw this link (review hash ${first}, now ${target}) and the link was never reviewed`));
+    }
+  }
+  // Every kept key keeps its first hash: the baseline changed exactly when a key was added or one went.
+  return { issues, baseline: added || after.size !== before.size ? after : null };
+}
+
+/**
+ * Records the review baseline after a publication (the index directory exists then). A state
+ * directory that cannot take it only delays drift findings until a later build records it.
+ */
+export function recordBaseline(layout: StateLayout, links: ReadonlyMap<string, string> | null, cache: ReviewBaselineCache): void {
+  if (links === null) return;
+  try {
+    writeFileAtomic(layout.reviewBaselineFile, `${JSON.stringify({ v: BASELINE_VERSION, links: Object.fromEntries(links) })}\n`);
+    cache.wrote(layout.reviewBaselineFile, links);
+  } catch {
+    // not recorded now: the next build computes it again from the same first-seen rule
+  }
+}
