@@ -1,6 +1,6 @@
 /**
  * Review stamps in a build (issue 32 items 1 and 2): the stamps the sources declare attached to the
- * resolved relations (@docforge/project `attachReviews`), and the findings a build stores with the
+ * resolved relations (@docforge/core `attachReviews`), and the findings a build stores with the
  * other validation findings:
  * - `suspect_link` (warning): a stamped relation whose target's review hash changed since the stamp;
  * - `drift_unreviewed_change` (warning): a document's relation never stamped whose target's review
@@ -11,9 +11,9 @@
  * Each finding names the file and line of the document to reread, its section and the target.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { edgeIdentityKey, type GraphEdge, type GraphNode, type ReviewStamp, type SourceIssue } from '@docforge/core';
+import { attachReviews, edgeIdentityKey, type GraphEdge, type GraphNode, type ReviewStamp, type SourceIssue } from '@docforge/core';
 import { writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
-import { attachReviews, type ResolvedGraph } from '@docforge/project';
+import type { ResolvedGraph } from '@docforge/project';
 import type { CachedSource } from './build-types.js';
 
 /** Version of the baseline file's layout. */

@@ -28,3 +28,4 @@ export {
   REVIEW_HASH_CHARS, REVIEW_HASH_PATTERN, reviewHash, documentReviewHash, withoutStampComments, codeReviewText, codeReviewHashes, nodeReviewHash, reviewState,
   parseStampComment, formatStampComment, type StampPair,
 } from './review.js';
+export { attachReviews, commentStamps, frontMatterStamps, type AttachedReviews, type RawReviewEntry } from './review-stamps.js';

@@ -6,7 +6,7 @@
 import { posix } from 'node:path';
 import { parseToml, TomlError } from './toml.js';
 import { appendAll, AUTHORED_NODE_FIELDS, withContentHash, type GraphEdge, type GraphNode, type AuthoredNodeField, type NodeOrigin, type ReviewStamp, type SourceIssue } from '@docforge/core';
-import { commentStamps, frontMatterStamps, type RawReviewEntry } from './review-stamps.js';
+import { commentStamps, frontMatterStamps, type RawReviewEntry } from '@docforge/core';
 import type { Descriptor } from './descriptor-types.js';
 import { blockEnd, lineOf, outlineToml, type TomlOutline } from './toml-outline.js';
 import { markdownFacts, selfAnchorIssues, SUMMARY_MAX } from './markdown-facts.js';

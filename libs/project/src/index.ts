@@ -23,4 +23,3 @@ export {
 export type { DecodedSource } from './encoding.js';
 export { decodeSourceText, firstInvalidUtf8, invalidEncodingIssue } from './encoding.js';
 export { vocabularyCaseIssues } from './vocabulary-case.js';
-export { attachReviews, commentStamps, frontMatterStamps, type AttachedReviews, type RawReviewEntry } from './review-stamps.js';

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { GraphEdge } from '@docforge/core';
-import { attachReviews, parseContentSource } from '../src/index.js';
+import { attachReviews } from '@docforge/core';
+import { parseContentSource } from '../src/index.js';
 import { testDescriptor } from './helpers.js';
 
 const desc = testDescriptor();

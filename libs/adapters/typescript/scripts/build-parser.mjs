@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes the adapter's parser module (issue 14; src/parser-build.cts): dist/parser/typescript-parser.cjs
+// Writes the adapter's parser module (issue 14; tools/parser-build.cts): dist/parser/typescript-parser.cjs
 // and its manifest typescript-parser.json, made from the `typescript` package that resolves from this
 // adapter, for the names of src/parser-api.cts. Run after `tsc -b` (root scripts build, prepare, test).
 // compiler.cts loads the module only while the manifest matches that package; otherwise the whole compiler.
@@ -30,14 +30,14 @@ try {
   const fresh = manifest !== null && manifest.typescript === version && manifest.source_size === source.size && manifest.source_mtime_ms === source.mtimeMs
     && JSON.stringify(manifest.roots) === JSON.stringify(PARSER_API)
     && manifest.module_size === moduleText.length && manifest.module_sha256 === createHash('sha256').update(moduleText).digest('hex')
-    && statSync(manifestFile).mtimeMs >= statSync(path.join(dist, 'src', 'parser-build.cjs')).mtimeMs;
+    && statSync(manifestFile).mtimeMs >= statSync(path.join(dist, 'tools', 'parser-build.cjs')).mtimeMs;
   if (fresh && !process.argv.includes('--force')) process.exit(0);
 } catch {
   // Not built yet, or unreadable: build it.
 }
 const started = Date.now();
 // Loads the whole compiler (it parses typescript.js): only when there is something to build.
-const { buildParserModule } = require(path.join(dist, 'src', 'parser-build.cjs'));
+const { buildParserModule } = require(path.join(dist, 'tools', 'parser-build.cjs'));
 const { code, manifest } = buildParserModule(typescriptFile, version, PARSER_API);
 // A file where the folder should be, or a directory or FIFO where a file should be, goes first.
 if (existsSync(out) && !lstatSync(out).isDirectory()) rmSync(out, { force: true });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type * as TS from 'typescript';
 import { Accelerators, readRegularFile, registerModule, type CodeCacheLoad } from '@docforge/accelerate';
 import { PARSER_API } from './parser-api.cjs';
-import type { ParserManifest } from './parser-build.cjs';
+import type { ParserManifest } from '../tools/parser-build.cjs';
 
 /** A sample parsed after a fresh compile, so the parser functions a build runs are in the cached data. */
 const WARM_SAMPLE = `#!/usr/bin/env node

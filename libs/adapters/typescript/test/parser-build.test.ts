@@ -15,7 +15,7 @@ import type * as TS from 'typescript';
 import { loadParserModule, parserModuleFor, primeCompiler } from '../src/compiler.cjs';
 import { PARSER_API } from '../src/parser-api.cjs';
 // parser-build.cjs loads the whole compiler (it reads typescript.js with it): imported by the last test only.
-import type { ParserManifest } from '../src/parser-build.cjs';
+import type { ParserManifest } from '../tools/parser-build.cjs';
 import '../src/prime.js';
 import ts from '../src/ts.cjs';
 import { Accelerators } from '@docforge/accelerate';
@@ -190,7 +190,7 @@ test('a parser module that loads but is hollow, truncated or throws is refused, 
 });
 
 test('buildParserModule refuses a file that is not the compiler and a root the compiler does not export', async () => {
-  const { buildParserModule } = await import('../src/parser-build.cjs');
+  const { buildParserModule } = await import('../tools/parser-build.cjs');
   const dir = mkdtempSync(path.join(tmpdir(), 'docforge-parser-build-'));
   try {
     const other = path.join(dir, 'other.js');

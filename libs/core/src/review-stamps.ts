@@ -7,7 +7,8 @@
  * A stamp that names no relation of the resolved graph is a `review_stamp_unmatched` warning; a
  * malformed entry is a `malformed_review_stamp` warning. Pure; never throws.
  */
-import { parseStampComment, REVIEW_HASH_CHARS, REVIEW_HASH_PATTERN, type Anchor, type EdgeReview, type GraphEdge, type ReviewStamp, type SourceIssue } from '@docforge/core';
+import type { Anchor, EdgeReview, GraphEdge, ReviewStamp, SourceIssue } from './model.js';
+import { parseStampComment, REVIEW_HASH_CHARS, REVIEW_HASH_PATTERN } from './review.js';
 
 /** One front matter review entry as read, with its 1-based file line. */
 export interface RawReviewEntry {
