@@ -61,6 +61,21 @@ describe('unified diff parsing', () => {
     assert.deepEqual(parseUnifiedDiff(''), []);
   });
 
+  test('git\'s quoted paths are decoded (octal UTF-8 bytes, C escapes); sections of one file merge; a pure rename names both paths (break-it trial)', () => {
+    // As `git diff` prints a path with non-ASCII or control characters (core.quotePath, the default).
+    const quoted = ['diff --git "a/docs/\\303\\251.md" "b/docs/\\303\\251.md"', '--- "a/docs/\\303\\251.md"', '+++ "b/docs/\\303\\251.md"', '@@ -1 +1,2 @@', ' # é', '+more'].join('\n');
+    assert.deepEqual(parseUnifiedDiff(quoted), [{ old_path: 'docs/é.md', new_path: 'docs/é.md', removed: [], added: [2] }]);
+    assert.deepEqual(parseUnifiedDiff('--- "a/q\\tq.ts"\n+++ "b/q\\tq.ts"\n@@ -1 +1 @@\n-a\n+b\n')[0]!.new_path, 'q\tq.ts');
+    // An escape git never writes is a malformed diff, not an internal error.
+    assert.throws(() => parseUnifiedDiff('--- "a/q\\xq.ts"\n+++ "b/q.ts"\n'), (e: { code?: string; message?: string }) => e.code === 'invalid_arguments' && /line 1: a quoted path/.test(e.message ?? ''));
+    // The same file in many sections is one entry, its lines once each.
+    const repeated = Array.from({ length: 500 }, () => '--- a/src/x.ts\n+++ b/src/x.ts\n@@ -3 +3 @@\n-a\n+b').join('\n');
+    assert.deepEqual(parseUnifiedDiff(repeated), [{ old_path: 'src/x.ts', new_path: 'src/x.ts', removed: [3], added: [3] }]);
+    // `git diff -M` of a pure rename has no ---/+++ lines.
+    const rename = ['diff --git a/lib/time.js b/lib/time2.js', 'similarity index 100%', 'rename from lib/time.js', 'rename to lib/time2.js'].join('\n');
+    assert.deepEqual(parseUnifiedDiff(rename), [{ old_path: 'lib/time.js', new_path: 'lib/time2.js', removed: [], added: [] }]);
+  });
+
   test('text that is not a unified diff is refused with the line that broke it', () => {
     const cases: [string, RegExp][] = [
       ['hello world\n', /line 1: no "--- "\/"\+\+\+ " file header found/],

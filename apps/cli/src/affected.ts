@@ -6,6 +6,7 @@
  * that rest on them (libs/retrieval affected.ts). It answers and never synchronizes: no build, no
  * new generation, nothing written (synchronizing first would leave nothing to compare).
  */
+import { fstatSync } from 'node:fs';
 import { errors, toDocforgeError, type DocforgeError } from '@docforge/core';
 import type { ChangedNode, CurrentChanges, OpenedPublication } from '@docforge/sync';
 import type { AffectedEntry, AffectedResult } from '@docforge/retrieval';
@@ -32,6 +33,16 @@ function intOption(name: string, value: number | string | undefined, min: number
   return Number.isInteger(n) && n >= min && n <= max ? n : `--${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(String(value))})`;
 }
 
+/** Whether standard input is a directory (`< dir`), which reads as nothing rather than failing. */
+function stdinIsDirectory(): boolean {
+  try {
+    return fstatSync(0).isDirectory();
+  } catch {
+    // fd 0 closed or not stat-able: the read below reports what it gets
+    return false;
+  }
+}
+
 /** Reads all of standard input as UTF-8, refusing more than `max` bytes. */
 async function readStdin(max: number): Promise<string> {
   const chunks: Buffer[] = [];
@@ -53,6 +64,7 @@ async function readStdin(max: number): Promise<string> {
  */
 export async function runAffected(root: string, options: AffectedCliOptions): Promise<number> {
   if (options.diff !== undefined && options.diff !== '-') return usage(`--diff takes "-" (the diff on standard input), got ${JSON.stringify(options.diff)}`);
+  if (options.diff === '-' && stdinIsDirectory()) return usage('--diff - reads a unified diff from standard input, which is a directory here: pipe a diff in (git diff main... | docforge affected --diff -)');
   if (options.diff === '-' && process.stdin.isTTY === true) return usage('--diff - reads a unified diff from standard input: pipe one in (git diff main... | docforge affected --diff -)');
   const depth = intOption('depth', options.depth, 1, 10, AFFECTED_DEFAULT_DEPTH);
   if (typeof depth === 'string') return usage(depth);

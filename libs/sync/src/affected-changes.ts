@@ -27,6 +27,15 @@ export const MAX_CHANGED_SOURCES = 1_000;
 /** Most characters of code lines compared per node (the stored bound, `MAX_CODE_TEXT_CHARS`). */
 const MAX_CODE_CHARS = 65_536;
 
+/** Most paths outside the project's sources listed in one answer (further ones set `truncated`). */
+export const MAX_IGNORED_PATHS = 1_000;
+/** Longest path echoed back in `ignored_paths` (a longer one is cut, with an ellipsis). */
+const MAX_ECHOED_PATH_CHARS = 1_024;
+
+function boundPath(given: string): string {
+  return given.length <= MAX_ECHOED_PATH_CHARS ? given : `${given.slice(0, MAX_ECHOED_PATH_CHARS)}…`;
+}
+
 /** How a node or a source changed: `modified`, `added` (not in the publication) or `removed` (not in the sources now). */
 export type ChangeKind = 'modified' | 'added' | 'removed';
 
@@ -232,14 +241,18 @@ export async function changesFromDiff(opened: OpenedPublication, files: readonly
   const seen = new Set<string>();
   for (const { file, oldPath, newPath } of mapped) {
     if (oldPath === null && newPath === null) {
-      result.ignored_paths.push(file.new_path ?? file.old_path ?? '');
+      // Listed as written, but bounded: a diff can name any number of paths of any length.
+      if (result.ignored_paths.length < MAX_IGNORED_PATHS) result.ignored_paths.push(boundPath(file.new_path ?? file.old_path ?? ''));
+      else result.truncated = true;
       continue;
     }
     const old = oldPath === null ? { nodes: [], code: new Map<string, string>(), full: true } : publishedSide(reader, oldPath);
     if (!old.full) result.truncated = true;
     const current = newPath === null ? null : now.get(newPath) ?? null;
-    const oldHits = new Map(file.removed.map((line) => innermostNode(old.nodes, line)).filter((n): n is GraphNode => n !== null).map((n) => [n.id, n]));
-    const newHits = new Map(current === null ? [] : file.added.map((line) => innermostNode(current.nodes, line)).filter((n): n is GraphNode => n !== null).map((n) => [n.id, n]));
+    // A renamed (or copied) file changes every node's id: all of the old side is removed, all of the new added.
+    const renamed = oldPath !== null && newPath !== null && oldPath !== newPath;
+    const oldHits = new Map((renamed ? old.nodes : file.removed.map((line) => innermostNode(old.nodes, line))).filter((n): n is GraphNode => n !== null).map((n) => [n.id, n]));
+    const newHits = new Map(current === null ? [] : (renamed ? current.nodes : file.added.map((line) => innermostNode(current.nodes, line))).filter((n): n is GraphNode => n !== null).map((n) => [n.id, n]));
     const currentIds = new Set(current?.nodes.map((n) => n.id) ?? []);
     const publishedIds = new Set(old.nodes.map((n) => n.id));
     let count = 0;

@@ -28,10 +28,41 @@ function diffError(lineNo: number, reason: string): Error {
   return errors.invalidArguments(`the diff on standard input is not a unified diff: line ${lineNo}: ${reason}`, { line: lineNo, reason });
 }
 
-/** A path of a `---`/`+++` line: the text up to a tab (diff -u puts the time there), `a/`/`b/` removed, null for /dev/null. */
-function headerPath(text: string, prefix: 'a/' | 'b/'): string | null {
+/** Git's one-character C escapes (`quote_c_style`), by the letter after the backslash. */
+const C_ESCAPES: Readonly<Record<string, number>> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+
+/**
+ * A path as git quotes it (`"docs/\303\251.md"`, `"a\tb"`): the C-style escapes and octal bytes
+ * decoded, the bytes read as UTF-8. An escape git never writes is a malformed diff.
+ */
+function gitUnquote(quoted: string, lineNo: number): string {
+  const bytes: number[] = [];
+  const body = quoted.slice(1, -1);
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i]!;
+    if (ch !== '\\') {
+      for (const b of Buffer.from(ch, 'utf8')) bytes.push(b);
+      continue;
+    }
+    const next = body[i + 1];
+    const octal = /^[0-7]{3}/.exec(body.slice(i + 1, i + 4));
+    if (octal !== null && Number.parseInt(octal[0], 8) <= 255) {
+      bytes.push(Number.parseInt(octal[0], 8));
+      i += 3;
+    } else if (next !== undefined && Object.hasOwn(C_ESCAPES, next)) {
+      bytes.push(C_ESCAPES[next]!);
+      i += 1;
+    } else {
+      throw diffError(lineNo, `a quoted path with an escape git does not write (${JSON.stringify(body.slice(i, i + 4))})`);
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** A path of a `---`/`+++` line: the text up to a tab (diff -u puts the time there), git's quoting undone, `a/`/`b/` removed, null for /dev/null. */
+function headerPath(text: string, prefix: 'a/' | 'b/', lineNo: number): string | null {
   let name = text.split('\t')[0]!.trimEnd();
-  if (name.startsWith('"') && name.endsWith('"') && name.length >= 2) name = JSON.parse(name) as string;
+  if (name.startsWith('"') && name.endsWith('"') && name.length >= 2) name = gitUnquote(name, lineNo);
   if (name === '/dev/null') return null;
   return name.startsWith(prefix) ? name.slice(2) : name;
 }
@@ -47,16 +78,28 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
   if (Buffer.byteLength(text, 'utf8') > MAX_DIFF_BYTES) throw errors.invalidArguments(`the diff on standard input is larger than ${MAX_DIFF_BYTES} bytes`, { max_bytes: MAX_DIFF_BYTES });
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
-  const files: DiffFile[] = [];
+  const files = new Map<string, DiffFile>();
   let current: DiffFile | null = null;
+  let pending: { from: string | null; to: string | null } | null = null;
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!.replace(/\r$/, '');
     if (line.startsWith('--- ') && (lines[i + 1] ?? '').startsWith('+++ ')) {
-      current = { old_path: headerPath(line.slice(4), 'a/'), new_path: headerPath(lines[i + 1]!.slice(4).replace(/\r$/, ''), 'b/'), removed: [], added: [] };
-      files.push(current);
+      current = fileOf(files, headerPath(line.slice(4), 'a/', i + 1), headerPath(lines[i + 1]!.slice(4).replace(/\r$/, ''), 'b/', i + 2));
+      pending = null;
       i += 2;
       continue;
+    }
+    // git's extended header: a section that has no `---`/`+++` lines (a pure rename, a binary file,
+    // a mode change, an empty new file) still names its paths.
+    if (line.startsWith('diff --git ')) {
+      pending = { from: null, to: null };
+      current = null;
+    } else if (pending !== null && line.startsWith('rename from ')) {
+      pending.from = extendedPath(line.slice('rename from '.length), i + 1);
+    } else if (pending !== null && line.startsWith('rename to ')) {
+      pending.to = extendedPath(line.slice('rename to '.length), i + 1);
+      if (pending.from !== null) current = fileOf(files, pending.from, pending.to);
     }
     if (line.startsWith('@@')) {
       if (current === null) throw diffError(i + 1, 'a hunk before any "--- "/"+++ " file header');
@@ -73,8 +116,26 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
     }
     throw diffError(i + 1, `unexpected line ${JSON.stringify(line.slice(0, 80))}`);
   }
-  if (files.length === 0 && lines.some((l) => l.trim() !== '')) throw diffError(1, 'no "--- "/"+++ " file header found');
-  return files;
+  if (files.size === 0 && lines.some((l) => l.trim() !== '')) throw diffError(1, 'no "--- "/"+++ " file header found');
+  // One entry per file however many sections name it, its lines in order, each once.
+  return [...files.values()].map((file) => ({ ...file, removed: [...new Set(file.removed)].sort((a, b) => a - b), added: [...new Set(file.added)].sort((a, b) => a - b) }));
+}
+
+/** The entry of `files` for this pair of paths, made on first use (sections of one file are merged). */
+function fileOf(files: Map<string, DiffFile>, oldPath: string | null, newPath: string | null): DiffFile {
+  const key = JSON.stringify([oldPath, newPath]);
+  let file = files.get(key);
+  if (file === undefined) {
+    file = { old_path: oldPath, new_path: newPath, removed: [], added: [] };
+    files.set(key, file);
+  }
+  return file;
+}
+
+/** A path of a `rename from`/`rename to` line (git writes it without `a/`/`b/`, quoted when needed). */
+function extendedPath(text: string, lineNo: number): string {
+  const name = text.trimEnd();
+  return name.startsWith('"') && name.endsWith('"') && name.length >= 2 ? gitUnquote(name, lineNo) : name;
 }
 
 /** Reads the hunk whose header is at `start`, records its removed and added lines, and returns the index after it. */
