@@ -58,7 +58,7 @@ test('one wrong field in one operation yields the errors of that operation only,
   const errors = unknown.details.errors as DetailedError[];
   assert.ok(errors.length <= 2, JSON.stringify(errors));
   assert.ok(errors.every((e) => e.path === '/operations/0/op'), JSON.stringify(errors));
-  assert.deepEqual(errors[0]!.allowed_values, ['node_create', 'node_update', 'node_move', 'relationship_update', 'node_delete']);
+  assert.deepEqual(errors[0]!.allowed_values, ['node_create', 'node_update', 'node_move', 'relationship_update', 'node_delete', 'link_review']);
   // A missing op is one missing tag, not one error per branch.
   const missing = await expectError(server.call('docforge_register_changes', { operations: [{ node_id: 'CMP-RETRY' }] }), 'invalid_arguments');
   assert.ok((missing.details.errors as DetailedError[]).length <= 2, JSON.stringify(missing.details.errors));
@@ -75,5 +75,5 @@ test('tools/list publishes standard JSON Schema: no discriminator keyword, each 
   const register = tools.find((t) => t.name === 'docforge_register_changes')!;
   const defs = (register.inputSchema as unknown as { $defs: Record<string, { oneOf?: { $ref: string }[] }> }).$defs;
   const branches = defs.operation!.oneOf!.map((b) => (defs[b.$ref.replace('#/$defs/', '')] as { properties: { op: { const: string } } }).properties.op.const);
-  assert.deepEqual(branches, ['node_create', 'node_update', 'node_move', 'relationship_update', 'node_delete']);
+  assert.deepEqual(branches, ['node_create', 'node_update', 'node_move', 'relationship_update', 'node_delete', 'link_review']);
 });

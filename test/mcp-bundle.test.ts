@@ -168,7 +168,8 @@ test('what a bundle prints while it loads goes to stderr: stdout carries MCP fra
   const root = await indexedExample();
   const expected = answers((await session(COMPILED, root)).stdout);
   const noisy = `console.log('NOISE from console'); process.stdout.write('NOISE from write\\n'); module.exports = require(${JSON.stringify(BUNDLE)});\n`;
-  const child = spawn(process.execPath, [tempLauncher(MCP_APP, { text: noisy }), '--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The bundle on, whatever the run's own DOCFORGE_ACCELERATE (CI's accelerators-off leg sets it to off).
+  const child = spawn(process.execPath, [tempLauncher(MCP_APP, { text: noisy }), '--version'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DOCFORGE_ACCELERATE: '' } });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
