@@ -194,24 +194,15 @@ function exportProperty(ex: Extraction, property: ts.ObjectLiteralElementLike, s
     ex.visit(property.expression, scope);
     return;
   }
-  if (ts.isMethodDeclaration(property)) {
+  // A method or an accessor of the exported object is part of the module's API (`get ips()` of koa's
+  // request): a function node, an accessor's setter after a getter of the same name suffixed `~2`.
+  if (ts.isMethodDeclaration(property) || ts.isGetAccessorDeclaration(property) || ts.isSetAccessorDeclaration(property)) {
     const name = propertyNameText(sf, property.name);
     if (scope.topLevel) {
-      const id = ex.declareFunction(property, 'function', name, scope, property, ex.functionSignature(property, name));
-      ex.addCap(id, 'exported');
-      push(name, name);
-    } else {
-      ex.visit(property, scope);
-    }
-    return;
-  }
-  if (ts.isGetAccessorDeclaration(property) || ts.isSetAccessorDeclaration(property)) {
-    // An accessor of the exported object is part of the module's API (`get ips()` of koa's request):
-    // a function node as a method is, its setter after a getter of the same name suffixed `~2`.
-    const name = propertyNameText(sf, property.name);
-    if (scope.topLevel) {
-      const head = `${ts.isGetAccessorDeclaration(property) ? 'get' : 'set'} ${name}`;
-      const id = ex.declareFunction(property, 'function', name, scope, property, ex.signature(property, head));
+      const summary = ts.isMethodDeclaration(property)
+        ? ex.functionSignature(property, name)
+        : ex.signature(property, `${ts.isGetAccessorDeclaration(property) ? 'get' : 'set'} ${name}`);
+      const id = ex.declareFunction(property, 'function', name, scope, property, summary);
       ex.addCap(id, 'exported');
       push(name, name);
     } else {
