@@ -108,6 +108,28 @@ describe('docforge-mcp on examples/', async () => {
     assertEnvelope(missing);
   });
 
+  test('an empty page names the filter values no node holds, with the nearest existing value', async () => {
+    const typo = await s.call('docforge_filter_nodes', { kinds: ['fucntion', 'requirement'], languages: ['TypeScript'], tags: ['no-such-tag-anywhere'] });
+    assert.equal(typo.ok, true, JSON.stringify(typo.error));
+    assert.deepEqual(typo.result!.items, []);
+    assert.deepEqual(typo.result!.unmatched_filters, [
+      { filter: 'kinds', value: 'fucntion', did_you_mean: 'function' },
+      { filter: 'tags', value: 'no-such-tag-anywhere', did_you_mean: null },
+      { filter: 'languages', value: 'TypeScript', did_you_mean: 'typescript' },
+    ]);
+    const searched = await s.call('docforge_search', { query: 'payment', kinds: ['requirment'] });
+    assert.equal(searched.ok, true, JSON.stringify(searched.error));
+    assert.deepEqual(searched.result!.items, []);
+    assert.deepEqual(searched.result!.unmatched_filters, [{ filter: 'kinds', value: 'requirment', did_you_mean: 'requirement' }]);
+    // Values that exist but match nothing together say nothing; a non-empty page never carries the list.
+    const none = await s.call('docforge_filter_nodes', { kinds: ['requirement'], languages: ['typescript'] });
+    assert.deepEqual(none.result!.items, []);
+    assert.equal(none.result!.unmatched_filters, undefined);
+    const some = await s.call('docforge_search', { query: 'payment', kinds: ['requirement', 'fucntion'] });
+    assert.ok(some.result!.items.length > 0);
+    assert.equal(some.result!.unmatched_filters, undefined);
+  });
+
   test('filter_nodes paginates with an opaque cursor and a flipped byte fails closed', async () => {
     const all: string[] = [];
     let cursor: string | undefined;

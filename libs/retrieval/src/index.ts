@@ -28,3 +28,6 @@ export { taskContextPage } from './task-context.js';
 // Issue 32 item 3 (`docforge affected`): the docs, requirements and tests a change reaches.
 export type { AffectedEntry, AffectedHop, AffectedOptions, AffectedResult, AffectedRole } from './affected.js';
 export { affectedFrom, affectedRole, AFFECTED_INCOMING_CATEGORIES, AFFECTED_OUTGOING_RELATIONS } from './affected.js';
+// Filter values no node holds, with a suggestion (empty pages of search and filter_nodes).
+export type { UnmatchedFilterValue } from './unmatched-filters.js';
+export { unmatchedFilterValues, UNMATCHED_FILTER_CAP } from './unmatched-filters.js';

@@ -89,6 +89,26 @@ export function nodesByFilter(sql: StatementCache, filters: NodeFilters, limit: 
   return { items, truncated: rows.length > limit };
 }
 
+/** The node filter lists, each with the SQL that finds one node holding a value (`?`). */
+const FILTER_VALUE_SQL: Readonly<Record<keyof NodeFilters, string>> = {
+  kinds: 'SELECT 1 FROM nodes WHERE kind = ? LIMIT 1',
+  languages: 'SELECT 1 FROM nodes WHERE language = ? LIMIT 1',
+  tags: 'SELECT 1 FROM node_tags WHERE tag = ? LIMIT 1',
+  capabilities: 'SELECT 1 FROM node_capabilities WHERE capability = ? LIMIT 1',
+  families: 'SELECT 1 FROM nodes WHERE family = ? LIMIT 1',
+  authorities: 'SELECT 1 FROM nodes WHERE authority = ? LIMIT 1',
+  statuses: 'SELECT 1 FROM nodes WHERE status = ? LIMIT 1',
+};
+
+/**
+ * Whether any node holds `value` in the field of filter list `filter`. Kinds, languages, tags and
+ * capabilities are answered through an index; families, authorities and statuses have none, so a
+ * value no node holds costs one scan of the nodes table (callers ask only for empty pages).
+ */
+export function filterValueExists(sql: StatementCache, filter: keyof NodeFilters, value: string): boolean {
+  return sql.rows(FILTER_VALUE_SQL[filter]).get(value) !== undefined;
+}
+
 /** Kind, title and source path of a node, or null. */
 export function nodeBrief(sql: StatementCache, id: string): NodeBrief | null {
   return (sql.rows('SELECT kind, title, source_path FROM nodes WHERE id = ?').get(id) as NodeBrief | undefined) ?? null;

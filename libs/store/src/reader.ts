@@ -3,7 +3,7 @@ import { sqliteDatabase } from './sqlite.js';
 import { errors, type Anchor, type EdgeReview, type GraphNode, type MentionSection, type ReviewState, type SourceIssue } from '@docforge/core';
 import { INDEX_SCHEMA_VERSION } from './schema.js';
 import { StatementCache, type Statement } from './reader-statements.js';
-import { countsByKind, facetValues, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, sourceStats, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
+import { countsByKind, facetValues, filterValueExists, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, sourceStats, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
 import { ftsExpression, type FtsMatch } from './fts-match.js';
 import { ftsCandidates, ftsCodeCandidates, ftsDocumentCount, ftsFewMatches, ftsFirstMatches, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, nodeCodeLines, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource, type RankedFtsCandidate } from './reader-fts.js';
 import { distinctRelations, edgeMention, edgeReview, edgesOf, nodeReviewHashOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
@@ -160,6 +160,11 @@ export class IndexReader {
   /** Distinct values of every facet (kind, family, authority, status, language, tag, capability) with node counts, by value, at most `limit` each; one scan of the nodes table at most. */
   facetValues(limit: number): Record<FacetField, FacetCounts> {
     return facetValues(this.#sql, limit);
+  }
+
+  /** Whether any node holds `value` in the field of filter list `filter` (kinds, languages, tags, capabilities by index; the others by one scan). */
+  filterValueExists(filter: keyof NodeFilters, value: string): boolean {
+    return filterValueExists(this.#sql, filter, value);
   }
 
   /** Kind, title and source path of a node (no body), or null. */

@@ -1,6 +1,6 @@
 /** `docforge_filter_nodes` (contract: read tools): exact filters, id order, keyset cursor. */
 import { errors } from '@docforge/core';
-import { decodeCursor, encodeCursor, filterNodes } from '@docforge/retrieval';
+import { decodeCursor, encodeCursor, filterNodes, unmatchedFilterValues } from '@docforge/retrieval';
 import { pageOutcome } from '../outcome.js';
 import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { filtersOf, limitOf } from './shared.js';
@@ -28,13 +28,17 @@ export const filterNodesTool = defineTool({
       if (typeof position !== 'string') throw errors.invalidCursor('bad_position', 'The cursor position is not valid for this tool.');
       after = position;
     }
-    const page = filterNodes(ctx.manager.reader(), filters, limit, after);
+    const reader = ctx.manager.reader();
+    const page = filterNodes(reader, filters, limit, after);
     const last = page.items.at(-1);
+    // An empty first page names the filter values no node holds (a typo such as kinds ["fucntion"]).
+    const unmatched = page.items.length === 0 && after === null ? unmatchedFilterValues(reader, filters) : [];
     const result = {
       items: page.items,
       truncated: page.truncated,
       limit,
       next_cursor: page.truncated && last ? encodeCursor(binding, last.id) : null,
+      ...(unmatched.length > 0 ? { unmatched_filters: unmatched } : {}),
     };
     return pageOutcome(result, (item: { id: string }) => encodeCursor(binding, item.id));
   },

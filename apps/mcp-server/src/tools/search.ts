@@ -1,5 +1,5 @@
 /** `docforge_search` (contract: read tools): bm25-ranked full-text search with exact filters. */
-import { searchNodes } from '@docforge/retrieval';
+import { searchNodes, unmatchedFilterValues } from '@docforge/retrieval';
 import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { pageOutcome } from '../outcome.js';
 import { filtersOf, limitOf } from './shared.js';
@@ -11,8 +11,12 @@ export const searchTool = defineTool({
   fit: 'page',
   handler(ctx, sync, args) {
     const limit = limitOf(args, sync, 20);
-    const result = searchNodes(ctx.manager.reader(), args.query, limit, filtersOf(args));
+    const filters = filtersOf(args);
+    const reader = ctx.manager.reader();
+    const result = searchNodes(reader, args.query, limit, filters);
+    // An empty page names the filter values no node holds (a typo such as kinds ["fucntion"]).
+    const unmatched = result.items.length === 0 ? unmatchedFilterValues(reader, filters) : [];
     // A page without a cursor: a trimmed page ends with `truncated = true` (raise the limit or narrow the query).
-    return pageOutcome({ query: args.query, items: result.items, truncated: result.truncated, limit, dropped_terms: result.dropped_terms }, null);
+    return pageOutcome({ query: args.query, items: result.items, truncated: result.truncated, limit, dropped_terms: result.dropped_terms, ...(unmatched.length > 0 ? { unmatched_filters: unmatched } : {}) }, null);
   },
 });

@@ -1,0 +1,66 @@
+/**
+ * Filter values that no node holds (`docforge_search`, `docforge_filter_nodes`): an empty page
+ * caused by a typo (`kinds: ["fucntion"]`) says which value matched nothing and, when one is
+ * close, which value the index does hold.
+ */
+import { closest, distance } from 'fastest-levenshtein';
+import type { FacetField, IndexReader, NodeFilters } from '@docforge/store';
+
+/** One filter value that no node of the index holds, with the nearest value that one does, or null. */
+export interface UnmatchedFilterValue {
+  /** The filter list, as the tool's argument names it (`kinds`, `languages`, ...). */
+  filter: keyof NodeFilters;
+  value: string;
+  /** An existing value of that field equal but for case, or within a small edit distance; null when none is close. */
+  did_you_mean: string | null;
+}
+
+/** The node field behind each filter list, as {@link IndexReader.facetValues} names it. */
+const FACET_OF: Readonly<Record<keyof NodeFilters, FacetField>> = {
+  kinds: 'kind',
+  families: 'family',
+  authorities: 'authority',
+  statuses: 'status',
+  tags: 'tag',
+  languages: 'language',
+  capabilities: 'capability',
+};
+
+/** Most existing values per field compared with an unmatched one (facet lists are read once, bounded). */
+export const SUGGESTION_CANDIDATES = 500;
+
+/** Most unmatched values reported in one answer (a filter list may be long). */
+export const UNMATCHED_FILTER_CAP = 20;
+
+/**
+ * The values of `filters` that no node holds, in filter order then value order, at most
+ * {@link UNMATCHED_FILTER_CAP}. Each is one indexed lookup (families, authorities and statuses: one
+ * scan of the nodes table when absent), so callers ask only when a first page came back empty.
+ * The suggestion is a value of the same field equal ignoring case, else the closest one within
+ * an edit distance of a third of the value's length (at least 1, at most 3).
+ */
+export function unmatchedFilterValues(reader: IndexReader, filters: NodeFilters): UnmatchedFilterValue[] {
+  const out: UnmatchedFilterValue[] = [];
+  let facets: ReturnType<IndexReader['facetValues']> | null = null;
+  for (const filter of Object.keys(FACET_OF) as (keyof NodeFilters)[]) {
+    for (const value of filters[filter] ?? []) {
+      if (out.length >= UNMATCHED_FILTER_CAP) return out;
+      if (reader.filterValueExists(filter, value)) continue;
+      facets ??= reader.facetValues(SUGGESTION_CANDIDATES);
+      out.push({ filter, value, did_you_mean: suggestion(value, facets[FACET_OF[filter]].values.map((v) => v.value)) });
+    }
+  }
+  return out;
+}
+
+/** An existing value equal to `value` but for case, else the nearest within the edit bound, else null. */
+function suggestion(value: string, existing: readonly string[]): string | null {
+  if (existing.length === 0) return null;
+  const folded = value.toLowerCase();
+  const sameCase = existing.find((candidate) => candidate.toLowerCase() === folded);
+  if (sameCase !== undefined) return sameCase;
+  const lowered = existing.map((candidate) => candidate.toLowerCase());
+  const nearest = closest(folded, lowered);
+  const bound = Math.min(3, Math.max(1, Math.floor(value.length / 3)));
+  return distance(folded, nearest) <= bound ? (existing[lowered.indexOf(nearest)] ?? null) : null;
+}
