@@ -59,6 +59,7 @@ describe('the CLI read commands on examples/', async () => {
     { argv: ['backlinks', 'REQ-PAY-001', '--relations', 'implements,verifies'], tool: 'docforge_backlinks', args: { node_id: 'REQ-PAY-001', relations: ['implements', 'verifies'] } },
     { argv: ['deps', 'REQ-PAY-001', '--depth', '2', '--limit', '5'], tool: 'docforge_dependencies', args: { node_id: 'REQ-PAY-001', depth: 2, limit: 5 } },
     { argv: ['impact', 'REQ-PAY-001', '--depth', '3'], tool: 'docforge_impact', args: { node_id: 'REQ-PAY-001', depth: 3 } },
+    { argv: ['deps', 'REQ-PAY-001', '--relations', 'implments'], tool: 'docforge_dependencies', args: { node_id: 'REQ-PAY-001', relations: ['implments'] } },
     { argv: ['context', 'refund', 'ledger', '--limit', '3'], tool: 'docforge_get_context', args: { query: 'refund ledger', limit: 3 } },
     { argv: ['context', '--node', 'REQ-PAY-001', '--budget', '500'], tool: 'docforge_get_context', args: { node_id: 'REQ-PAY-001', budget: 500 } },
     { argv: ['context', '--task-kind', 'change', 'Change how refunds are posted', '--limit', '4'], tool: 'docforge_get_task_context', args: { task_kind: 'change', task: 'Change how refunds are posted', limit: 4 } },
@@ -78,11 +79,12 @@ describe('the CLI read commands on examples/', async () => {
   }
 
   test('the text forms summarise the same results', async () => {
-    const [node, back, impact, task] = await Promise.all([
+    const [node, back, impact, task, typo] = await Promise.all([
       cli(['node', 'REQ-PAY-001', '-C', root]),
       cli(['backlinks', 'REQ-PAY-001', '--limit', '1', '-C', root]),
       cli(['impact', 'REQ-PAY-001', '-C', root]),
       cli(['context', '--task-kind', 'change', 'Change how refunds are posted', '-C', root]),
+      cli(['backlinks', 'REQ-PAY-001', '--relations', 'implments', '-C', root]),
     ]);
     assert.equal(node.status, 0, node.stderr);
     assert.match(node.stdout, /^REQ-PAY-001 {2}\[requirement\] {2}Card payments are authorized within 2 seconds\n/);
@@ -96,6 +98,8 @@ describe('the CLI read commands on examples/', async () => {
     assert.equal(task.status, 0, task.stderr);
     assert.match(task.stdout, /task change, focus lexical/);
     assert.match(task.stdout, /capsule [0-9a-f]{16}/);
+    assert.equal(typo.status, 0, typo.stderr);
+    assert.match(typo.stdout, /^no backlinks\n\(no relations value "implments" in this index; did you mean "implements"\?\)\n/);
   });
 
   test('a cursor from one page reads the next, as over MCP', async () => {

@@ -28,12 +28,13 @@ const WHOLE_ABOVE_TARGET: ReadonlySet<string> = new Set(['proposal', 'applicatio
  * 23,546 / 78,780, application 24,101 / 81,157). They keep later changes from growing the list.
  */
 const CEILINGS: Record<string, { context: number; whole: number }> = {
-  // unmatched_filters in the search and filter_nodes output outlines adds 346 to every mode's whole list.
-  read: { context: 8_800, whole: 38_300 },
+  // unmatched_filters in the outlines of search, filter_nodes, backlinks, dependencies and impact adds
+  // 865 to every mode's whole list (38,787 / 80,604 / 82,981 measured).
+  read: { context: 8_800, whole: 38_850 },
   // Issue 32 (link_review in the operation schema, review_state in three output outlines): proposal
   // and application raised by what it adds (24,445 / 79,745 and 25,000 / 82,122 measured).
-  proposal: { context: 24_450, whole: 80_100 },
-  application: { context: 25_000, whole: 82_500 },
+  proposal: { context: 24_450, whole: 80_650 },
+  application: { context: 25_000, whole: 83_050 },
 };
 
 const MODES: { mode: string; options: ServerOptions }[] = [

@@ -130,6 +130,21 @@ describe('docforge-mcp on examples/', async () => {
     assert.equal(some.result!.unmatched_filters, undefined);
   });
 
+  test('an empty traversal or backlinks page names the relations no edge carries', async () => {
+    const hit = (await s.call('docforge_filter_nodes', { kinds: ['requirement'], limit: 1 })).result!.items[0];
+    for (const tool of ['docforge_dependencies', 'docforge_impact', 'docforge_backlinks'] as const) {
+      const e = await s.call(tool, { node_id: hit.id, relations: ['implments', 'no_such_relation_at_all'] });
+      assert.equal(e.ok, true, JSON.stringify(e.error));
+      assert.deepEqual(e.result!.items, [], tool);
+      assert.deepEqual(e.result!.unmatched_filters, [
+        { filter: 'relations', value: 'implments', did_you_mean: 'implements' },
+        { filter: 'relations', value: 'no_such_relation_at_all', did_you_mean: null },
+      ], tool);
+    }
+    const existing = await s.call('docforge_dependencies', { node_id: hit.id, relations: ['contains'] });
+    assert.equal(existing.result!.unmatched_filters, undefined, 'a relation some edge carries is not reported');
+  });
+
   test('filter_nodes paginates with an opaque cursor and a flipped byte fails closed', async () => {
     const all: string[] = [];
     let cursor: string | undefined;

@@ -60,13 +60,21 @@ function printBacklinks(result: Item, print: Print): void {
   const items = itemsOf(result);
   for (const item of items) print(`${String(item.id)}  --${String(item.relation)}-->  ${String(result.node_id)}${item.title ? `  (${oneLine(item.title, 80)})` : ''}${reviewMark(item)}`);
   if (items.length === 0) print('no backlinks');
+  printUnmatched(result, print);
   pageEnd(result, print, 'docforge backlinks ID');
+}
+
+/** One line per filter value no node or edge holds (`unmatched_filters`), with its suggestion. */
+function printUnmatched(result: Item, print: Print): void {
+  const unmatched = Array.isArray(result.unmatched_filters) ? (result.unmatched_filters as Item[]) : [];
+  for (const u of unmatched) print(`(no ${String(u.filter)} value ${JSON.stringify(u.value)} in this index${typeof u.did_you_mean === 'string' ? `; did you mean ${JSON.stringify(u.did_you_mean)}?` : ''})`);
 }
 
 function printTraversal(result: Item, print: Print, arrow: (item: Item) => string): void {
   const items = itemsOf(result);
   for (const item of items) print(`depth ${String(item.depth)}: ${arrow(item)}`);
   if (items.length === 0) print('no related nodes');
+  printUnmatched(result, print);
   print(`(examined ${String(result.examined_edges)} edges${result.truncated === true ? `; truncated: ${String(result.truncation_reason)}` : ''})`);
 }
 

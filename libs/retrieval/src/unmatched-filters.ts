@@ -5,11 +5,12 @@
  */
 import { closest, distance } from 'fastest-levenshtein';
 import type { FacetField, IndexReader, NodeFilters } from '@docforge/store';
+import { relationVocabulary } from './task-vocabulary.js';
 
 /** One filter value that no node of the index holds, with the nearest value that one does, or null. */
 export interface UnmatchedFilterValue {
-  /** The filter list, as the tool's argument names it (`kinds`, `languages`, ...). */
-  filter: keyof NodeFilters;
+  /** The filter list, as the tool's argument names it (`kinds`, `languages`, ..., `relations`). */
+  filter: keyof NodeFilters | 'relations';
   value: string;
   /** An existing value of that field equal but for case, or within a small edit distance; null when none is close. */
   did_you_mean: string | null;
@@ -63,4 +64,19 @@ function suggestion(value: string, existing: readonly string[]): string | null {
   const nearest = closest(folded, lowered);
   const bound = Math.min(3, Math.max(1, Math.floor(value.length / 3)));
   return distance(folded, nearest) <= bound ? (existing[lowered.indexOf(nearest)] ?? null) : null;
+}
+
+/**
+ * The names of a `relations` filter (backlinks, dependencies, impact) that no edge of the index
+ * carries, at most {@link UNMATCHED_FILTER_CAP}, each with the nearest relation name that one does
+ * (or null). The index's relation names are read once per published index (cached per reader).
+ */
+export function unmatchedRelations(reader: IndexReader, relations: readonly string[] | undefined): UnmatchedFilterValue[] {
+  if (!relations || relations.length === 0) return [];
+  const observed = relationVocabulary(reader, null).relations;
+  const known = new Set(observed);
+  return relations
+    .filter((relation) => !known.has(relation))
+    .slice(0, UNMATCHED_FILTER_CAP)
+    .map((relation) => ({ filter: 'relations' as const, value: relation, did_you_mean: suggestion(relation, observed) }));
 }

@@ -1,6 +1,6 @@
 /** `docforge_backlinks` (contract: read tools): incoming edges of one node, keyset cursor. */
 import { errors } from '@docforge/core';
-import { backlinks, decodeCursor, encodeCursor, type Backlink, type BacklinkPosition } from '@docforge/retrieval';
+import { backlinks, decodeCursor, encodeCursor, unmatchedRelations, type Backlink, type BacklinkPosition } from '@docforge/retrieval';
 import { pageOutcome } from '../outcome.js';
 import { defineTool, loadProtocolTool } from '../define-tool.js';
 import { limitOf } from './shared.js';
@@ -44,14 +44,18 @@ export const backlinksTool = defineTool({
       if (!isBacklinkPosition(position)) throw errors.invalidCursor('bad_position', 'The cursor position is not valid for this tool.');
       after = position;
     }
-    const page = backlinks(ctx.manager.reader(), args.node_id, limit, relations, after);
+    const reader = ctx.manager.reader();
+    const page = backlinks(reader, args.node_id, limit, relations, after);
     const last = page.items.at(-1);
+    // An empty first page names the relations of the filter that no edge carries (a typo).
+    const unmatched = page.items.length === 0 && after === null ? unmatchedRelations(reader, relations) : [];
     const result = {
       node_id: args.node_id,
       items: page.items,
       truncated: page.truncated,
       limit,
       next_cursor: page.truncated && last ? encodeCursor(binding, { ...positionOf(last) }) : null,
+      ...(unmatched.length > 0 ? { unmatched_filters: unmatched } : {}),
     };
     return pageOutcome(result, (item: Backlink) => encodeCursor(binding, { ...positionOf(item) }));
   },

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { RELATION_ALIASES, hashJson } from '@docforge/core';
 import type { SyncReport } from '@docforge/sync';
-import { effectiveLimit, traverse, DEFAULT_EDGE_BUDGET, type NodeFilters } from '@docforge/retrieval';
+import { effectiveLimit, traverse, unmatchedRelations, DEFAULT_EDGE_BUDGET, type NodeFilters } from '@docforge/retrieval';
 import type { DiagnosticsCollector } from '@docforge/policy';
 import type { ToolContext } from '../define-tool.js';
 
@@ -101,7 +101,8 @@ export interface TraversalArgs {
 /**
  * A bounded traversal from `node_id` in one direction (dependencies: outgoing; impact: incoming).
  * The diagnostics count the traversal's `examined_edges` as `edges_examined` and its time as
- * `index_work` (contract: diagnostics expose the request's index work).
+ * `index_work` (contract: diagnostics expose the request's index work). An empty result adds
+ * `unmatched_filters`: the filter's relation names no edge carries, each with `did_you_mean`.
  */
 export function traversalResult(ctx: ToolContext, sync: SyncReport, args: TraversalArgs, direction: 'outgoing' | 'incoming', defaultDepth: number, diagnostics: DiagnosticsCollector | null): Record<string, unknown> & { items: unknown[] } {
   const limit = limitOf(args, sync);
@@ -110,7 +111,9 @@ export function traversalResult(ctx: ToolContext, sync: SyncReport, args: Traver
   const result = traverse(ctx.manager.reader(), args.node_id, { direction, depth, limit, relations: args.relations });
   diagnostics?.add('index_work', performance.now() - started);
   diagnostics?.count('edges_examined', result.examined_edges);
-  return { node_id: args.node_id, depth, ...result, limit };
+  // An empty traversal names the relations of its filter that no edge carries (a typo such as "implments").
+  const unmatched = result.items.length === 0 ? unmatchedRelations(ctx.manager.reader(), args.relations) : [];
+  return { node_id: args.node_id, depth, ...result, limit, ...(unmatched.length > 0 ? { unmatched_filters: unmatched } : {}) };
 }
 
 /** Milliseconds rounded to microseconds. */
