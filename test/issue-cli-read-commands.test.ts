@@ -97,6 +97,8 @@ describe('the CLI read commands on examples/', async () => {
     assert.match(impact.stdout, /\(examined \d+ edges/);
     assert.equal(task.status, 0, task.stderr);
     assert.match(task.stdout, /task change, focus lexical/);
+    // Each evidence item shows where it is and its excerpt, indented under it.
+    assert.match(task.stdout, /\n\S+ {2}\[\w+\] {2}.+ {2}docs\/\S+:\d+( {2}depth \d+)?\n {4}\S/);
     assert.match(task.stdout, /capsule [0-9a-f]{16}/);
     assert.equal(typo.status, 0, typo.stderr);
     assert.match(typo.stdout, /^no backlinks\n\(no relations value "implments" in this index; did you mean "implements"\?\)\n/);

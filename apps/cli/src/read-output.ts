@@ -78,13 +78,30 @@ function printTraversal(result: Item, print: Print, arrow: (item: Item) => strin
   print(`(examined ${String(result.examined_edges)} edges${result.truncated === true ? `; truncated: ${String(result.truncation_reason)}` : ''})`);
 }
 
+/** Most lines and characters of an evidence excerpt the text form of `docforge context` shows. */
+const EXCERPT_LINES = 6;
+const EXCERPT_CHARS = 480;
+
+/** The evidence item's excerpt, indented, at most {@link EXCERPT_LINES} non-blank lines; `…` marks a cut. */
+function printExcerpt(item: Item, print: Print): void {
+  if (typeof item.excerpt !== 'string' || item.excerpt.trim() === '') return;
+  const text = item.excerpt.length > EXCERPT_CHARS ? `${item.excerpt.slice(0, EXCERPT_CHARS)}\u2026` : item.excerpt;
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  for (const line of lines.slice(0, EXCERPT_LINES)) print(`    ${line.trimEnd()}`);
+  if (lines.length > EXCERPT_LINES || item.excerpt_truncated === true) print('    \u2026');
+}
+
 function printContext(result: Item, print: Print): void {
   const items = itemsOf(result);
   const plan = result.plan as Item | undefined;
   if (plan && typeof plan === 'object' && plan.focus && typeof plan.focus === 'object') print(`task ${String(result.task_kind)}, focus ${String((plan.focus as Item).mode)}`);
   for (const item of items) {
     if (item.type === 'omission') print(`(omitted ${String(item.id)}: ${String(item.reason)})`);
-    else print(`${String(item.id)}  [${String(item.kind)}]  ${oneLine(item.title, 80)}  ${String(item.source_path ?? '')}${typeof item.depth === 'number' ? `  depth ${item.depth}` : ''}`);
+    else {
+      const where = typeof item.start_line === 'number' ? `${String(item.source_path ?? '')}:${item.start_line}` : String(item.source_path ?? '');
+      print(`${String(item.id)}  [${String(item.kind)}]  ${oneLine(item.title, 80)}  ${where}${typeof item.depth === 'number' ? `  depth ${item.depth}` : ''}`);
+      printExcerpt(item, print);
+    }
   }
   if (items.length === 0) print('no evidence');
   const gaps = Array.isArray(result.gaps) ? (result.gaps as Item[]) : [];
