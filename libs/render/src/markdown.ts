@@ -54,6 +54,14 @@ function resolveHref(href: string, ctx: LinkContext): string | null {
   return fragment !== undefined && fragment !== '' ? `#${nodeAnchor(id)}--${slugify(fragment)}` : `#${nodeAnchor(id)}`;
 }
 
+/**
+ * The normal form two headings are compared in: the heading slug (GitHub's: case and punctuation
+ * dropped) of the NFKC text with runs of whitespace as one space. '' for a heading of no letters.
+ */
+export function headingKey(text: string): string {
+  return slugify(text.normalize('NFKC').replace(/\s+/gu, ' ').trim());
+}
+
 let md: MarkdownIt | null = null;
 
 /**
@@ -72,13 +80,13 @@ function renderer(): MarkdownIt {
   parser.core.ruler.push('docforge_links', (state) => {
     const ctx = (state.env as { docforge?: LinkContext }).docforge;
     if (ctx === undefined) return;
-    const shown = new Set((ctx.shownHeadings ?? []).map((h) => slugify(h)).filter((slug) => slug !== ''));
+    const shown = new Set((ctx.shownHeadings ?? []).map(headingKey).filter((key) => key !== ''));
     for (const [index, block] of state.tokens.entries()) {
       if (block.type === 'heading_open') {
         const inline = state.tokens[index + 1];
         const text = inline?.children?.filter((t) => t.type === 'text' || t.type === 'code_inline').map((t) => t.content).join('') ?? '';
         block.attrSet('id', `${nodeAnchor(ctx.nodeId)}--${slugify(text)}`);
-        if (index === 0 && inline !== undefined && shown.has(slugify(text))) dropHeading(block, inline, state.tokens[index + 2]);
+        if (index === 0 && inline !== undefined && shown.has(headingKey(text))) dropHeading(block, inline, state.tokens[index + 2]);
       }
       for (const token of block.children ?? []) {
         if (token.type !== 'link_open') continue;

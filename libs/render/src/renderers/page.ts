@@ -3,13 +3,12 @@
  * `section.node` whose id is its {@link nodeAnchor}; its body goes through markdown-it (raw HTML
  * off); its outgoing relations are listed as links (`ul.relations > li[data-relation]`), in-page
  * when the target is on the page. No heading repeats the one above it (issue 34 item 7): a node
- * whose title equals the view title (by heading slug) has no `h2` of its own, a body's leading
+ * whose title equals the view title (by {@link headingKey}) has no `h2` of its own, a body's leading
  * heading equal to the node or view title is dropped (its anchor kept), and a page of one node has
  * no table of contents.
  */
-import { slugify } from '@docforge/project';
 import { escapeHtml, nodeAnchor } from '../html.js';
-import { renderMarkdown } from '../markdown.js';
+import { headingKey, renderMarkdown } from '../markdown.js';
 import { edgeKey, linkTables, markClass, type RenderInput } from './types.js';
 
 /** The page body. */
@@ -22,13 +21,13 @@ export function renderPage(input: RenderInput): string {
     for (const n of selection.nodes) parts.push(`<li><a href="#${nodeAnchor(n.id)}">${escapeHtml(n.title)}</a></li>`);
     parts.push('</ol></nav>');
   }
-  const viewSlug = slugify(input.view.title);
+  const viewKey = headingKey(input.view.title);
   if (selection.truncated) parts.push('<p class="truncated">The selection was cut at the node limit.</p>');
   for (const node of selection.nodes) {
     const meta = [node.kind, node.status, node.family].filter((v): v is string => v !== null).map(escapeHtml).join(' · ');
     const tags = node.tags.map((t) => `<span class="tag">${escapeHtml(t)}</span>`).join('');
     parts.push(`<section class="node${markClass(input.marks, node.id)}" id="${nodeAnchor(node.id)}" data-node-id="${escapeHtml(node.id)}">`);
-    if (slugify(node.title) !== viewSlug) parts.push(`<h2>${escapeHtml(node.title)}</h2>`);
+    if (viewKey === '' || headingKey(node.title) !== viewKey) parts.push(`<h2>${escapeHtml(node.title)}</h2>`);
     parts.push(`<p class="meta"><code>${escapeHtml(node.id)}</code> · ${meta} ${tags}</p>`);
     parts.push(`<div class="body">${renderMarkdown(node.body, { nodeId: node.id, sourcePath: node.source_path, present, nodeByPath, shownHeadings: [input.view.title, node.title] })}</div>`);
     const edges = input.graph.edges(node.id, 'outgoing');
