@@ -25,7 +25,12 @@ table{border-collapse:collapse}table.matrix{display:block;overflow-x:auto;max-wi
 tr.uncovered th{background:#ffebe9}td.hit{text-align:center;background:#dafbe1}
 .unresolved-link{text-decoration:underline dotted}.truncated{color:#9a6700}
 svg .added rect{stroke:#1a7f37;stroke-width:3}svg .changed rect{stroke:#9a6700;stroke-width:3}svg .removed rect{stroke:#cf222e;stroke-width:3;stroke-dasharray:4 3}
-svg path.added{stroke:#1a7f37}svg path.removed{stroke:#cf222e;stroke-dasharray:4 3}`;
+svg path.added{stroke:#1a7f37}svg path.removed{stroke:#cf222e;stroke-dasharray:4 3}
+svg .edge-label.added text{fill:#1a7f37}svg .edge-label.removed text{fill:#cf222e;text-decoration:line-through}
+.node.added:not(g){border-left:4px solid #1a7f37;padding-left:.5rem}.node.changed:not(g){border-left:4px solid #9a6700;padding-left:.5rem}
+li.added,li.removed{font-weight:600}li.removed{text-decoration:line-through}
+aside.legend{border:1px solid #d0d7de;border-radius:6px;padding:.25rem .75rem;font-size:.85rem}aside.legend ul,ul.key{list-style:none;padding-left:0}
+svg.swatch{vertical-align:middle}ul.key li{display:inline-block;margin-right:1rem}.key-note{color:#57606a;font-size:.85rem}`;
 
 /**
  * A complete HTML document. The Content-Security-Policy forbids every script, frame, object and

@@ -12,6 +12,8 @@ export { edgeKey } from './renderers/types.js';
 export { RENDERERS, RENDERER_VERSION, renderViewHtml } from './registry.js';
 export { MAX_GRAPH_NODES } from './renderers/graph.js';
 export { escapeHtml, nodeAnchor } from './html.js';
+// Issue 34 item 7: the deterministic text measure the graph renderer sizes boxes with.
+export { textWidth, fitText, wrapText, SVG_FONT_FAMILY } from './text-width.js';
 export { renderMarkdown } from './markdown.js';
 export type { LinkContext } from './markdown.js';
 export type { RenderReceipt, ReceiptRead, FileStat } from './receipt.js';

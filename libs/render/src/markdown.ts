@@ -3,11 +3,13 @@
  * validated and rewritten: a link to another node's source file, or to a node id, becomes an
  * in-document anchor when that node is in the output, and a plain dotted span otherwise; only
  * `http:`, `https:` and `mailto:` links leave the document. Heading ids are prefixed with the node
- * anchor so that several nodes on one page never collide.
+ * anchor so that several nodes on one page never collide. A leading heading that repeats a heading
+ * the page already shows is dropped ({@link LinkContext.shownHeadings}).
  */
 import { posix } from 'node:path';
 import { createRequire } from 'node:module';
 import type MarkdownIt from 'markdown-it';
+import type { Token } from 'markdown-it';
 import { slugify } from '@docforge/project';
 import { withoutStampComments } from '@docforge/core';
 import { nodeAnchor } from './html.js';
@@ -22,6 +24,13 @@ export interface LinkContext {
   present: ReadonlySet<string>;
   /** Project-relative source path -> the first node id defined there (for file links). */
   nodeByPath: ReadonlyMap<string, string>;
+  /**
+   * Headings the page already shows above this body (the view title, the node title): a body whose
+   * first block is a heading equal to one of them after normalisation (the heading slug: case,
+   * punctuation and spacing aside) drops that heading, keeping only its anchor (an empty
+   * `span[id]`) so in-page links to it still land (issue 34 item 7).
+   */
+  shownHeadings?: readonly string[];
 }
 
 const EXTERNAL = /^(https?:|mailto:)/i;
@@ -45,6 +54,14 @@ function resolveHref(href: string, ctx: LinkContext): string | null {
   return fragment !== undefined && fragment !== '' ? `#${nodeAnchor(id)}--${slugify(fragment)}` : `#${nodeAnchor(id)}`;
 }
 
+/**
+ * The normal form two headings are compared in: the heading slug (GitHub's: case and punctuation
+ * dropped) of the NFKC text with runs of whitespace as one space. '' for a heading of no letters.
+ */
+export function headingKey(text: string): string {
+  return slugify(text.normalize('NFKC').replace(/\s+/gu, ' ').trim());
+}
+
 let md: MarkdownIt | null = null;
 
 /**
@@ -63,11 +80,13 @@ function renderer(): MarkdownIt {
   parser.core.ruler.push('docforge_links', (state) => {
     const ctx = (state.env as { docforge?: LinkContext }).docforge;
     if (ctx === undefined) return;
-    for (const block of state.tokens) {
+    const shown = new Set((ctx.shownHeadings ?? []).map(headingKey).filter((key) => key !== ''));
+    for (const [index, block] of state.tokens.entries()) {
       if (block.type === 'heading_open') {
-        const inline = state.tokens[state.tokens.indexOf(block) + 1];
+        const inline = state.tokens[index + 1];
         const text = inline?.children?.filter((t) => t.type === 'text' || t.type === 'code_inline').map((t) => t.content).join('') ?? '';
         block.attrSet('id', `${nodeAnchor(ctx.nodeId)}--${slugify(text)}`);
+        if (index === 0 && inline !== undefined && shown.has(headingKey(text))) dropHeading(block, inline, state.tokens[index + 2]);
       }
       for (const token of block.children ?? []) {
         if (token.type !== 'link_open') continue;
@@ -87,6 +106,14 @@ function renderer(): MarkdownIt {
   });
   md = parser;
   return md;
+}
+
+/** Turns a heading into an empty `span` that keeps its id (the anchor), with no text. */
+function dropHeading(open: Token, inline: Token, close: Token | undefined): void {
+  open.tag = 'span';
+  inline.children = [];
+  inline.content = '';
+  if (close !== undefined) close.tag = 'span';
 }
 
 function findClose(tokens: { type: string }[], openIndex: number): number {
