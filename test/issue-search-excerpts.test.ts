@@ -25,6 +25,24 @@ describe('search hits on fastify docs', async () => {
     }
   });
 
+  test('a hit that names a section shows an excerpt from that section\'s lines', async () => {
+    let checked = 0;
+    for (const query of ['log level threshold', 'validate the request body', 'close the server gracefully', 'register a plugin with options', 'custom error handler', 'hook lifecycle reply']) {
+      const e = await s.call('docforge_search', { query, limit: 10 });
+      for (const hit of e.result!.items) {
+        if (!hit.section) continue;
+        const got = await s.call('docforge_get_node', { node_id: hit.id, section: hit.section.slug });
+        assert.equal(got.ok, true, JSON.stringify(got.error));
+        const flat = (text: string): string => text.replace(/…/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+        // The excerpt starts in the section (a window may run on past its last line).
+        const longest = hit.excerpt.split('…').map(flat).sort((a: string, b: string) => b.length - a.length)[0].slice(0, 40).trim();
+        assert.ok(flat(got.result!.node.body).includes(longest), `${query}: excerpt of ${hit.id} starts in section ${hit.section.slug}: ${longest}`);
+        checked += 1;
+      }
+    }
+    assert.ok(checked >= 10, `enough sectioned hits checked (${checked})`);
+  });
+
   test('titles and headings count; matching every term is a ranking signal, not a hard tier (issue 9: one ranking)', async () => {
     const e = await s.call('docforge_search', { query: 'error handling', limit: 20 });
     assert.equal(e.result!.items[0].id, 'Reference/Errors');

@@ -14,7 +14,7 @@ export { resolveGraph } from './resolve.js';
 export { IncrementalResolver } from './resolve-incremental.js';
 export { slugify } from './slug.js';
 export type { NodeSection } from './sections.js';
-export { sectionText } from './sections.js';
+export { sectionAtOffset, sectionText } from './sections.js';
 export type { AdapterFileHash, ProjectAdapterFingerprint, AdapterInputWalk } from './project-adapter.js';
 export {
   MAX_ADAPTER_FILES, MAX_ADAPTER_INPUT_FILES, MISSING_FILE_HASH, fingerprintProjectAdapter, relativeSpecifiers, ProjectAdapterGuard,

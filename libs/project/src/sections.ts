@@ -174,3 +174,19 @@ export function sectionText(node: Pick<GraphNode, 'body' | 'anchors' | 'end_line
   const to = Math.max(from, anchor.end_line - first + 1);
   return { anchor, text: lines.slice(from, to).join('\n') };
 }
+
+/**
+ * The deepest recorded section of a Markdown node that holds the body character at `offset` (a
+ * UTF-16 index into `node.body`): the anchor with the latest heading line whose `line`..`end_line`
+ * holds that character's source-file line; null before the first heading or past every section.
+ * Pure; never throws.
+ */
+export function sectionAtOffset(node: Pick<GraphNode, 'body' | 'anchors' | 'end_line'>, offset: number): Anchor | null {
+  let newlines = 0;
+  const end = Math.min(Math.max(0, offset), node.body.length);
+  for (let at = node.body.indexOf('\n'); at !== -1 && at < end; at = node.body.indexOf('\n', at + 1)) newlines += 1;
+  const line = bodyFirstLine(node.body, node.end_line) + newlines;
+  let best: Anchor | null = null;
+  for (const anchor of node.anchors) if (anchor.line <= line && line <= anchor.end_line && (best === null || anchor.line >= best.line)) best = anchor;
+  return best;
+}

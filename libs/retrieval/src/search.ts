@@ -1,5 +1,6 @@
 import type { FtsCandidate, FtsMatch, IndexReader, NodeFilters, NodeSummary } from '@docforge/store';
 import { boundedExcerpt, codeLineExcerpt, EXCERPT_SCAN_CHARS, holdsTerm } from './excerpt.js';
+import { placeExcerpt, type HitSection, type PlacedExcerpt } from './excerpt-section.js';
 import { rankNodes, STOP_WORDS, type DroppedTerm } from './ranking.js';
 
 export { STOP_WORDS };
@@ -37,8 +38,8 @@ export interface SearchResult {
 interface SearchMemo {
   key: string;
   ranking: ReturnType<typeof rankNodes>;
-  /** Excerpts by FTS rowid, filled page by page. */
-  excerpts: Map<number, string>;
+  /** Excerpts (with the section they lie in) by FTS rowid, filled page by page. */
+  excerpts: Map<number, PlacedExcerpt>;
 }
 
 const lastSearch = new WeakMap<IndexReader, SearchMemo>();
@@ -84,10 +85,13 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
   const chosen = ranked.filter((c) => c.row.id !== exactHit?.id).slice(0, Math.max(0, limit - items.length));
   const queryWords = [...new Set(terms.terms.map((t) => t.word))];
   const excerpts = memo.excerpts;
-  if (match !== null) fillExcerpts(reader, match, chosen.map((c) => c.row), queryWords, excerpts);
-  for (const { row, score, allTerms, section } of chosen) {
-    const excerpt = excerpts.get(row.rowid) || row.summary.slice(0, 200);
-    items.push({ id: row.id, kind: row.kind, title: boundTitle(row.title), source_path: row.source_path, start_line: row.start_line, excerpt, score, match: allTerms ? 'all_terms' : 'some_terms', section: section ? { slug: section.slug, title: boundTitle(section.title), line: section.line } : null });
+  const sections = new Map(chosen.flatMap((c) => (c.section ? [[c.row.rowid, { slug: c.section.slug, title: c.section.title, line: c.section.line }] as const] : [])));
+  if (match !== null) fillExcerpts(reader, match, chosen.map((c) => c.row), queryWords, excerpts, sections);
+  for (const { row, score, allTerms } of chosen) {
+    const placed = excerpts.get(row.rowid);
+    const excerpt = placed?.excerpt || row.summary.slice(0, 200);
+    const section = placed ? placed.section : (sections.get(row.rowid) ?? null);
+    items.push({ id: row.id, kind: row.kind, title: boundTitle(row.title), source_path: row.source_path, start_line: row.start_line, excerpt, score, match: allTerms ? 'all_terms' : 'some_terms', section: section ? { ...section, title: boundTitle(section.title) } : null });
   }
   const total = ranked.filter((c) => c.row.id !== exactHit?.id).length + (exactHit ? 1 : 0);
   return { items, truncated: windowed || total > items.length, fts_query: fts, dropped_terms: terms.dropped };
@@ -99,14 +103,17 @@ export function searchNodes(reader: IndexReader, query: string, limit: number, f
  * (no query word in its short body, title or signature) shows its matching code line (issue 31
  * item 1).
  */
-function fillExcerpts(reader: IndexReader, match: FtsMatch, rows: readonly FtsCandidate[], queryWords: readonly string[], excerpts: Map<number, string>): void {
+function fillExcerpts(reader: IndexReader, match: FtsMatch, rows: readonly FtsCandidate[], queryWords: readonly string[], excerpts: Map<number, PlacedExcerpt>, sections: ReadonlyMap<number, HitSection>): void {
   const missing = rows.filter((row) => !excerpts.has(row.rowid));
   if (missing.length === 0) return;
   const byRowid = new Map(missing.map((row) => [row.rowid, row]));
   for (const source of reader.ftsExcerptSources(match, [...byRowid.keys()], EXCERPT_SCAN_CHARS)) {
     const row = byRowid.get(source.rowid);
     const codeLine = source.code !== null && row !== undefined && !holdsTerm(`${row.title}\n${row.summary}`, queryWords) ? codeLineExcerpt(source.code, queryWords) : null;
-    excerpts.set(source.rowid, codeLine ?? source.snippet ?? boundedExcerpt(source.head ?? '', queryWords, (source.head ?? '').length < EXCERPT_SCAN_CHARS));
+    const excerpt = codeLine ?? source.snippet ?? boundedExcerpt(source.head ?? '', queryWords, (source.head ?? '').length < EXCERPT_SCAN_CHARS);
+    const chosen = sections.get(source.rowid);
+    // A hit that names a section shows an excerpt from it, or is labelled with the section its excerpt is in.
+    excerpts.set(source.rowid, chosen !== undefined && row !== undefined ? placeExcerpt(reader, row.id, chosen, excerpt, queryWords) : { excerpt, section: chosen ?? null });
   }
 }
 
