@@ -9,8 +9,9 @@
 // Sets: examples (bundled), fastify (installed package), koa (koa 2.16.4 packed from the npm registry,
 // code only: its tarball ships no docs), asyncio (CPython's /usr/lib/python3.11/asyncio, code only) and
 // npm (the npm CLI 10.9.9 packed from the npm registry: docs/content Markdown and lib/ code), express
-// (express 4.21.2 from the npm registry, code only) and undici (undici 8.14.1: docs/docs Markdown and code).
-// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici] [--verbose] [--json FILE]
+// (express 4.21.2 from the npm registry, code only), undici (undici 8.14.1: docs/docs Markdown and code)
+// and ws (ws 8.18.3 from the npm registry, code only).
+// Usage: node ops/eval/run.mjs [--set examples|fastify|koa|asyncio|npm|express|undici|ws] [--verbose] [--json FILE]
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -115,6 +116,16 @@ function undiciCorpus(root = path.join(outDir, 'undici')) {
   return root;
 }
 
+/** The ws version the ws question set was written from (ops/eval/questions/ws.json `source`). */
+const WS_VERSION = '8.18.3';
+
+/** ws as published (`npm pack ws@WS_VERSION`), code only: its tarball ships no docs. */
+function wsCorpus(root = path.join(outDir, 'ws')) {
+  packedCorpus(root, 'ws', WS_VERSION);
+  writeDescriptor(root, 'ws', [], 'typescript');
+  return root;
+}
+
 /** A project holding a copy of the standard library's asyncio package as `asyncio/`. */
 function asyncioCorpus(root = path.join(outDir, 'asyncio')) {
   if (!existsSync(path.join(ASYNCIO_DIR, '__init__.py'))) {
@@ -130,7 +141,7 @@ function asyncioCorpus(root = path.join(outDir, 'asyncio')) {
 /** Corpus builder per question set. */
 const CORPORA = {
   examples: examplesCorpus, fastify: () => fastifyCorpus(), koa: () => koaCorpus(), asyncio: () => asyncioCorpus(), npm: () => npmCorpus(),
-  express: () => expressCorpus(), undici: () => undiciCorpus(),
+  express: () => expressCorpus(), undici: () => undiciCorpus(), ws: () => wsCorpus(),
 };
 
 async function connect(root) {
