@@ -28,3 +28,23 @@ test('a Go module: go.mod marks it, code roots skip vendor/, which is excluded a
     removeTree(flat);
   }
 });
+
+test('a Cargo crate and a Maven project: target/ (and build/, .gradle/) excluded and listed; rust and java proposed', () => {
+  const crate = tempTree({ 'Cargo.toml': '[package]\nname = "x"\n', 'src/lib.rs': 'pub fn f() {}\n', 'target/debug/build.rs': 'fn main() {}\n', 'README.md': '# X\n' });
+  const maven = tempTree({ 'pom.xml': '<project/>\n', 'src/main/java/a/A.java': 'package a;\nclass A {}\n', 'target/gen/B.java': 'class B {}\n' });
+  try {
+    const first = initProject(crate);
+    assert.deepEqual(first.code_roots, ['src']);
+    assert.deepEqual(loadDescriptor(crate).adapter.code, ['rust']);
+    assert.ok(loadDescriptor(crate).sources.exclude.includes('**/target/**'));
+    assert.match(first.left_out.find((item) => item.path === 'target')?.reason ?? '', /Rust build output .*Cargo\.toml/);
+    const second = initProject(maven);
+    assert.deepEqual(second.code_roots, ['src']);
+    assert.deepEqual(loadDescriptor(maven).adapter.code, ['java']);
+    for (const glob of ['**/target/**', '**/build/**', '**/.gradle/**']) assert.ok(loadDescriptor(maven).sources.exclude.includes(glob), glob);
+    assert.match(second.left_out.find((item) => item.path === 'target')?.reason ?? '', /Java build output .*pom\.xml/);
+  } finally {
+    removeTree(crate);
+    removeTree(maven);
+  }
+});

@@ -15,6 +15,9 @@ import { cap, cleanComment, countLines, endLine, firstParagraph, line, preceding
 /** The ParsedSource fields a code adapter returns. */
 export type ExtractResult = Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data' | 'code_text'>;
 
+/** Kinds whose function members are methods. */
+const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'trait', 'enum', 'record']);
+
 /** A node under construction. */
 interface Draft {
   id: string;
@@ -113,7 +116,7 @@ class Extractor {
     const spec = this.spec;
     const imports = spec.imports(node);
     if (imports !== null) {
-      for (const imp of imports) this.imports.push(imp);
+      for (const imp of imports) this.imports.push(context.qualifier === '' ? imp : { ...imp, scope: context.qualifier });
       return null;
     }
     const callee = spec.callee(node);
@@ -124,10 +127,12 @@ class Extractor {
     for (const name of spec.binds(node)) context.fn.locals.add(name);
     const scope = spec.scope?.(node) ?? null;
     if (scope !== null) {
-      if (scope.implements !== null) this.bases.push({ owner: scope.qualifier, line: line(node), path: scope.implements, relation: 'implements' });
-      return { ...context, qualifier: scope.qualifier };
+      const qualifier = context.qualifier === '' ? scope.qualifier : `${context.qualifier}.${scope.qualifier}`;
+      if (scope.implements !== null) this.bases.push({ owner: qualifier, line: line(node), path: scope.implements, relation: 'implements' });
+      return { ...context, qualifier };
     }
-    const parent = { kind: context.draft.kind, qname: context.qualifier, testFile: this.testFile, pkg: this.pkg, path: this.path };
+    const inType = context.qualifier !== context.draft.qname || TYPE_KINDS.has(context.draft.kind);
+    const parent = { kind: context.draft.kind, qname: context.qualifier, inType, testFile: this.testFile, pkg: this.pkg, path: this.path };
     const match = spec.definition(node, parent);
     if (match === null) return context;
     const owner = match.qualifier ?? context.qualifier;

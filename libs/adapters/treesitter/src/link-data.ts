@@ -20,6 +20,8 @@ export interface TreeImport {
   alias: string | null;
   /** Java `import static`. */
   static?: boolean;
+  /** Qualified name of the definition the import is written in (a Rust inline `mod` or function); absent at file level. */
+  scope?: string;
 }
 
 /** One call site. */
@@ -74,7 +76,8 @@ function isStringArray(value: unknown): value is string[] {
 
 function isImport(value: unknown): boolean {
   return isRecord(value) && typeof value['line'] === 'number' && typeof value['spec'] === 'string'
-    && (value['alias'] === null || typeof value['alias'] === 'string') && (value['static'] === undefined || typeof value['static'] === 'boolean');
+    && (value['alias'] === null || typeof value['alias'] === 'string') && (value['static'] === undefined || typeof value['static'] === 'boolean')
+    && (value['scope'] === undefined || typeof value['scope'] === 'string');
 }
 
 function isCall(value: unknown): boolean {

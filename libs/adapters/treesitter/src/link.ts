@@ -21,14 +21,16 @@ interface DefRef {
 interface Binding {
   files?: string[];
   def?: { file: string; qname: string };
+  /** The definition whose body the import is written in (`''`: the whole file). */
+  scope: string;
 }
 
 interface FileInfo {
   path: string;
   moduleId: string;
   data: TreeLinkData;
-  defs: Map<string, { id: string; kind: string }>;
-  bindings: Map<string, Binding>;
+  defs: Map<string, { id: string; kind: string; exported: boolean }>;
+  bindings: Map<string, Binding[]>;
 }
 
 const CALLABLE = new Set(['function', 'method']);
@@ -63,9 +65,11 @@ class TreeLinker {
       }
       const moduleId = codeId(file.path);
       const prefix = `${moduleId}#`;
-      const defs = new Map<string, { id: string; kind: string }>();
-      for (const node of file.nodes) if (node.id.startsWith(prefix)) defs.set(node.id.slice(prefix.length), { id: node.id, kind: node.kind });
-      for (const def of data.defs ?? []) if (!defs.has(def.name)) defs.set(def.name, { id: `${prefix}${def.name}`, kind: def.kind });
+      const defs = new Map<string, { id: string; kind: string; exported: boolean }>();
+      for (const node of file.nodes) {
+        if (node.id.startsWith(prefix)) defs.set(node.id.slice(prefix.length), { id: node.id, kind: node.kind, exported: node.capabilities.includes('exported') });
+      }
+      for (const def of data.defs ?? []) if (!defs.has(def.name)) defs.set(def.name, { id: `${prefix}${def.name}`, kind: def.kind, exported: false });
       this.infos.set(file.path, { path: file.path, moduleId, data, defs, bindings: new Map() });
     }
     const paths = [...this.infos.keys()].filter((path) => resolver.hasFile(path)).sort();
@@ -81,9 +85,12 @@ class TreeLinker {
     else if (line < existing.line) existing.line = line;
   }
 
+  /** The definition `qname` of a file; null when absent or overloaded (a `qname~2` twin: which one is called is not proven). */
   ref(file: string, qname: string): DefRef | null {
-    const def = this.infos.get(file)?.defs.get(qname);
-    return def === undefined ? null : { file, qname, id: def.id, kind: def.kind };
+    const defs = this.infos.get(file)?.defs;
+    const def = defs?.get(qname);
+    if (def === undefined || defs?.has(`${qname}~2`) === true) return null;
+    return { file, qname, id: def.id, kind: def.kind };
   }
 
   /** The one definition named `qname` in `files` (null when none or several). */
@@ -104,11 +111,21 @@ class TreeLinker {
     return this.ref(type.file, qname) ?? this.unique([...this.rules.scope(type.file), caller].filter((f) => f !== type.file), qname);
   }
 
-  lookupName(info: FileInfo, head: string): DefRef | Binding | null {
+  lookupName(info: FileInfo, owner: string, head: string): DefRef | Binding | null {
+    // Items of the enclosing inline modules first (Rust `mod tests { fn a() { helper() } }`).
+    for (let scope = parentQname(owner); scope !== ''; scope = parentQname(scope)) {
+      if (info.defs.get(scope)?.kind !== 'namespace') continue;
+      const inner = this.ref(info.path, `${scope}.${head}`);
+      if (inner !== null) return inner;
+    }
     const own = this.ref(info.path, head);
     if (own !== null) return own;
-    const binding = info.bindings.get(head);
+    // The innermost import scope holding the caller wins (a Rust `use` inside `mod tests`).
+    const visible = (info.bindings.get(head) ?? []).filter((b) => b.scope === '' || owner === b.scope || owner.startsWith(`${b.scope}.`));
+    const binding = visible.sort((a, b) => b.scope.length - a.scope.length)[0];
     if (binding !== undefined) return binding;
+    const files = this.rules.pathHead?.(info.path, owner, head) ?? null;
+    if (files !== null) return { files: [...files], scope: '' };
     return this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), head);
   }
 
@@ -120,9 +137,12 @@ class TreeLinker {
       const name = rest[0];
       if (selfType === '' || name === undefined || rest.length !== 1) return null;
       const qname = `${selfType}.${name}`;
-      return this.ref(info.path, qname) ?? this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), qname);
+      const own = this.ref(info.path, qname) ?? this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), qname);
+      if (own !== null || this.spec.implicitSelf !== true || info.defs.has(qname)) return own;
+      const imported = this.lookupName(info, owner, name);
+      return imported !== null && !('id' in imported) && imported.def !== undefined ? this.ref(imported.def.file, imported.def.qname) : null;
     }
-    const found = this.lookupName(info, head);
+    const found = this.lookupName(info, owner, head);
     if (found === null) return null;
     let target: DefRef | null;
     let index = 0;
@@ -151,7 +171,10 @@ class TreeLinker {
       }
       stat(this.stats, 'imports_resolved');
       for (const file of target.files) if (file !== info.path && this.infos.has(file)) this.addEdge(info.moduleId, 'imports', codeId(file), info.path, imp.line);
-      for (const binding of target.bindings) info.bindings.set(binding.name, { files: binding.files, def: binding.def });
+      for (const binding of target.bindings) {
+        const entry: Binding = { files: binding.files, def: binding.def, scope: imp.scope ?? '' };
+        info.bindings.set(binding.name, [...(info.bindings.get(binding.name) ?? []), entry]);
+      }
     }
   }
 

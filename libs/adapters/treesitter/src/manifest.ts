@@ -9,8 +9,10 @@ function manifest(id: string, extensions: readonly string[]): AdapterManifest {
 
 /**
  * Manifests of the tree-sitter family's adapters (id, version, extensions), importable without
- * loading a grammar: `go` (.go).
+ * loading a grammar: `go` (.go), `rust` (.rs), `java` (.java).
  */
 export const TREE_MANIFESTS: readonly AdapterManifest[] = Object.freeze([
   manifest('go', ['.go']),
+  manifest('rust', ['.rs']),
+  manifest('java', ['.java']),
 ]);

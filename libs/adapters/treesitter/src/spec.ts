@@ -83,7 +83,7 @@ export interface ResolveContext {
   /** Link data by path (only files of this language). */
   readonly data: ReadonlyMap<string, TreeLinkData>;
   /** Top-level definition qualified names of a file (definitions and lexical defs). */
-  defsOf(path: string): ReadonlyMap<string, { id: string; kind: string }>;
+  defsOf(path: string): ReadonlyMap<string, { id: string; kind: string; exported: boolean }>;
 }
 
 /** What an import resolves to: the files it makes visible and the names it binds in the importer. */
@@ -103,6 +103,8 @@ export interface LanguageResolver {
   resolve(file: string, imp: TreeImport): ImportTarget | null;
   /** Files whose top-level definitions a bare name in `file` sees besides the file itself (Go: its package's files; Java: its package's). */
   scope(file: string): readonly string[];
+  /** Files a path head names that is no definition or import (Rust `crate`, `self`, `super` in a call in `owner`), or null. */
+  pathHead?(file: string, owner: string, head: string): readonly string[] | null;
 }
 
 /** One language of the family. */
@@ -126,7 +128,12 @@ export interface LanguageSpec {
   moduleFacts(root: SyntaxNode): { pkg: string | null; doc: string };
   /** Whether a module is an entry point given its package and top-level definition names. */
   moduleEntrypoint(path: string, pkg: string | null, names: ReadonlySet<string>): boolean;
-  definition(node: SyntaxNode, parent: { kind: string; qname: string; testFile: boolean; pkg: string | null; path: string }): DefinitionMatch | null;
+  /**
+   * The definition a node declares, or null. `parent`: the enclosing definition's kind, the
+   * qualifier of nested names, whether functions here are methods (`inType`: inside a type or an
+   * impl scope), whether the file is a test file, its package and path.
+   */
+  definition(node: SyntaxNode, parent: { kind: string; qname: string; inType: boolean; testFile: boolean; pkg: string | null; path: string }): DefinitionMatch | null;
   scope?(node: SyntaxNode): ScopeMatch | null;
   /** Import records of an import node (children skipped). */
   imports(node: SyntaxNode): TreeImport[] | null;
@@ -142,6 +149,8 @@ export interface LanguageSpec {
   logic: LogicSpec | null;
   /** Lexical strategy: imports and top-level definition names from comment- and string-free text. */
   lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null };
+  /** Whether a `<self>` call that names no method of the enclosing type may name a statically imported function (Java's unqualified calls). */
+  implicitSelf?: boolean;
   /** Import resolution over the whole build. */
   resolver(context: ResolveContext): LanguageResolver;
   /** Public API names (`pkg.Name`) for doc mentions, from the linked files. */

@@ -5,6 +5,8 @@
 import { errors, type CodeAdapter } from '@docforge/core';
 import { initTreeAdapter, makeTreeAdapter } from './adapter.js';
 import { GO_SPEC } from './lang/go.js';
+import { RUST_SPEC } from './lang/rust.js';
+import { JAVA_SPEC } from './lang/java.js';
 import { TREE_ADAPTER_VERSION } from './manifest.js';
 import type { LanguageSpec } from './spec.js';
 
@@ -13,10 +15,12 @@ export { readTreeLinkData, TREE_LINK_DATA_VERSION } from './link-data.js';
 export type { TreeLinkData, TreeImport, TreeCall, TreeBase, TreeDef } from './link-data.js';
 export { maskSource } from './lexical.js';
 export { goModulePath } from './lang/go-resolve.js';
+export { cargoLibName } from './lang/rust-resolve.js';
+export { flattenUse } from './lang/rust.js';
 export { isGrammarReady } from './runtime.js';
 
 /** The languages of the family by adapter id. */
-const SPECS: ReadonlyMap<string, LanguageSpec> = new Map([[GO_SPEC.id, GO_SPEC]]);
+const SPECS: ReadonlyMap<string, LanguageSpec> = new Map([GO_SPEC, RUST_SPEC, JAVA_SPEC].map((spec) => [spec.id, spec]));
 
 /** Adapter ids of the family, in manifest order. */
 export const TREE_ADAPTER_IDS: readonly string[] = Object.freeze([...SPECS.keys()]);

@@ -91,7 +91,7 @@ export function goApi(context: ResolveContext): Record<string, string[]> {
     if (pkg === null || pkg === 'main' || path.endsWith('_test.go')) continue;
     for (const [qname, def] of context.defsOf(path)) {
       const parts = qname.split('.');
-      if (parts.length > 2 || qname.includes('~') || !parts.every((part) => /^\p{Lu}/u.test(part))) continue;
+      if (parts.length > 2 || qname.includes('~') || !def.exported) continue;
       table.add(`${pkg}.${qname}`, def.id);
     }
   }
