@@ -17,16 +17,6 @@ import { IndexManager } from '@docforge/sync';
 import { prng } from '../../bench/generate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const { values } = parseArgs({
-  options: {
-    lang: { type: 'string', multiple: true },
-    n: { type: 'string', default: '50' },
-    seed: { type: 'string', default: '33' },
-    json: { type: 'boolean', default: false },
-    check: { type: 'boolean', default: false },
-  },
-});
-
 const RELATIONS = ['imports', 'calls', 'inherits', 'implements', 'tested_by'];
 
 /** Each language's input: the package, how to put its sources into a folder, the adapter id. */
@@ -129,6 +119,15 @@ function check(result) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: {
+      lang: { type: 'string', multiple: true },
+      n: { type: 'string', default: '50' },
+      seed: { type: 'string', default: '33' },
+      json: { type: 'boolean', default: false },
+      check: { type: 'boolean', default: false },
+    },
+  });
   const n = Number(values.n);
   const seed = Number(values.seed);
   let failed = false;
