@@ -277,7 +277,7 @@ function sanitizeId(name: string): string {
  * Markdown, else the top-level directories holding Markdown, plus each top-level Markdown file as
  * a file root (never `.`); what is not declared is listed in `left_out`. Code roots: the other
  * top-level directories holding code files of a built-in adapter (.ts/.js, .py, .go, .rs,
- * .java), or `.` when the root itself holds code files other than tool configuration (pino's `pino.js`), then also
+ * .java, .cs), or `.` when the root itself holds code files other than tool configuration (pino's `pino.js`), then also
  * excluding {@link ROOT_CODE_EXCLUDES}. A language whose marker file is at the top level (`go.mod`)
  * gets its build and vendor folders excluded (`**\/vendor/**`), and those present are listed in `left_out`.
  * @param options.id project id; by default derived from the directory name

@@ -48,3 +48,16 @@ test('a Cargo crate and a Maven project: target/ (and build/, .gradle/) excluded
     removeTree(maven);
   }
 });
+
+test('a C# project: *.csproj marks it; bin/ and obj/ excluded and listed; csharp proposed', () => {
+  const root = tempTree({ 'App.csproj': '<Project/>\n', 'src/Program.cs': 'class P { static void Main() {} }\n', 'bin/Debug/x.cs': 'class X {}\n', 'obj/y.cs': 'class Y {}\n' });
+  try {
+    const result = initProject(root);
+    assert.deepEqual(result.code_roots, ['src']);
+    assert.deepEqual(loadDescriptor(root).adapter.code, ['csharp']);
+    for (const glob of ['**/bin/**', '**/obj/**']) assert.ok(loadDescriptor(root).sources.exclude.includes(glob), glob);
+    assert.deepEqual(result.left_out.map((item) => item.path).sort(), ['bin', 'obj']);
+  } finally {
+    removeTree(root);
+  }
+});

@@ -3,11 +3,12 @@
 // adapters give on real code nobody here wrote (issue 33: "0 false edges in a sample of at least 50 edges, drawn by a seeded
 // sampler and committed"), for verdicts written by a person who reads the source (ops/eval/polyglot/edges-<lang>.json).
 // Inputs, from Debian packages (.ci/run installs them): Go: testify (golang-github-stretchr-testify-dev, /usr/share/gocode);
-// Rust: bytes 1.2.1 (librust-bytes-dev, /usr/share/cargo/registry); Java: java.util.concurrent from openjdk-17-source's src.zip.
+// Rust: bytes 1.2.1 (librust-bytes-dev, /usr/share/cargo/registry); Java: java.util.concurrent from openjdk-17-source's src.zip;
+// C#: the .cs files of the npm package edge-js 26.1.0 (`npm pack`).
 // Builds a copy of each with DocForge (IndexManager, strategy ast), reads every edge of those relations from the index through
 // the sync library's reader, sorts them (relation, source, target, line), draws N with mulberry32 (partial Fisher-Yates) and prints
 // file:line, the source line, the target and its declaration line. --check compares a fresh draw with the committed verdicts.
-// Usage: node ops/eval/polyglot/edges.mjs [--lang go|rust|java] [--n 50] [--seed 33] [--json] [--check]
+// Usage: node ops/eval/polyglot/edges.mjs [--lang go|rust|java|csharp] [--n 50] [--seed 33] [--json] [--check]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, cpSync as copy } from 'node:fs';
 import path from 'node:path';
@@ -23,6 +24,19 @@ const RELATIONS = ['imports', 'calls', 'inherits', 'implements', 'tested_by'];
 export const INPUTS = {
   go: { pkg: 'golang-github-stretchr-testify-dev 1.8.1', adapter: 'go', fill: (dir) => copy('/usr/share/gocode/src/github.com/stretchr/testify', dir, { recursive: true, dereference: true }) },
   rust: { pkg: 'librust-bytes-dev 1.2.1', adapter: 'rust', fill: (dir) => copy('/usr/share/cargo/registry/bytes-1.2.1', dir, { recursive: true, dereference: true }) },
+  csharp: {
+    pkg: 'edge-js 26.1.0 (npm pack; its .cs files)', adapter: 'csharp',
+    fill: (dir) => {
+      const tmp = `${dir}.pack`;
+      rmSync(tmp, { recursive: true, force: true });
+      mkdirSync(tmp, { recursive: true });
+      execFileSync('npm', ['pack', 'edge-js@26.1.0', '--silent'], { cwd: tmp, stdio: ['ignore', 'ignore', 'inherit'] });
+      execFileSync('tar', ['xzf', 'edge-js-26.1.0.tgz'], { cwd: tmp });
+      copy(path.join(tmp, 'package', 'src'), path.join(dir, 'src'), { recursive: true });
+      copy(path.join(tmp, 'package', 'lib', 'bootstrap', 'Dummy.cs'), path.join(dir, 'lib', 'bootstrap', 'Dummy.cs'), { recursive: true });
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  },
   java: {
     pkg: 'openjdk-17-source (java.base/java/util/concurrent)', adapter: 'java',
     fill: (dir) => {

@@ -51,6 +51,8 @@ class Extractor {
   readonly byQname = new Map<string, Draft>();
   readonly imports: TreeImport[] = [];
   readonly calls: TreeCall[] = [];
+  /** The function (or module) whose locals each call of {@link calls} is evaluated in, by index. */
+  readonly callScopes: Draft[] = [];
   readonly bases: TreeBase[] = [];
   readonly logicSteps: LogicStep[] = [];
   readonly logicFlows: LogicFlow[] = [];
@@ -121,7 +123,10 @@ class Extractor {
     }
     const callee = spec.callee(node);
     if (callee !== undefined) {
-      this.calls.push({ owner: context.fn.qname, line: line(node), path: callee });
+      // Outside any function (a field initializer, a C# operator or property body) the innermost definition calls.
+      const owner = context.fn === this.module ? context.draft : context.fn;
+      this.calls.push({ owner: owner.qname, line: line(node), path: callee });
+      this.callScopes.push(context.fn);
       return context;
     }
     for (const name of spec.binds(node)) context.fn.locals.add(name);
@@ -160,15 +165,14 @@ class Extractor {
    * turns a head naming the method's receiver into `<self>` (when no local rebinds it).
    */
   shadowLocals(): void {
-    for (const call of this.calls) {
+    this.calls.forEach((call, index) => {
       const path = call.path;
       const head = path?.[0];
-      if (path === null || head === undefined) continue;
-      const owner = this.byQname.get(call.owner);
-      if (owner === undefined) continue;
+      const owner = this.callScopes[index];
+      if (path === null || head === undefined || owner === undefined) return;
       if (owner.locals.has(head)) call.path = null;
       else if (head === owner.receiver) call.path = path.length === 2 ? ['<self>', path[1] as string] : null;
-    }
+    });
   }
 
   result(issues: SourceIssue[]): ExtractResult {

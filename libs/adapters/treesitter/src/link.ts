@@ -31,6 +31,8 @@ interface FileInfo {
   data: TreeLinkData;
   defs: Map<string, { id: string; kind: string; exported: boolean }>;
   bindings: Map<string, Binding[]>;
+  /** Files opened by imports (C# `using N;`): their top-level definitions are visible by bare name. */
+  opens: string[];
 }
 
 const CALLABLE = new Set(['function', 'method']);
@@ -70,7 +72,7 @@ class TreeLinker {
         if (node.id.startsWith(prefix)) defs.set(node.id.slice(prefix.length), { id: node.id, kind: node.kind, exported: node.capabilities.includes('exported') });
       }
       for (const def of data.defs ?? []) if (!defs.has(def.name)) defs.set(def.name, { id: `${prefix}${def.name}`, kind: def.kind, exported: false });
-      this.infos.set(file.path, { path: file.path, moduleId, data, defs, bindings: new Map() });
+      this.infos.set(file.path, { path: file.path, moduleId, data, defs, bindings: new Map(), opens: [] });
     }
     const paths = [...this.infos.keys()].filter((path) => resolver.hasFile(path)).sort();
     const data = new Map(paths.map((path) => [path, (this.infos.get(path) as FileInfo).data]));
@@ -126,14 +128,15 @@ class TreeLinker {
     if (binding !== undefined) return binding;
     const files = this.rules.pathHead?.(info.path, owner, head) ?? null;
     if (files !== null) return { files: [...files], scope: '' };
-    return this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), head);
+    return this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), head) ?? this.unique(info.opens, head);
   }
 
   resolvePath(info: FileInfo, owner: string, path: readonly string[]): DefRef | null {
     const [head, ...rest] = path;
     if (head === undefined) return null;
     if (head === '<self>') {
-      const selfType = parentQname(owner);
+      // A call owned by a type (outside any method) names that type's members; a method's, its type's.
+      const selfType = TYPES.has(info.defs.get(owner)?.kind ?? '') ? owner : parentQname(owner);
       const name = rest[0];
       if (selfType === '' || name === undefined || rest.length !== 1) return null;
       const qname = `${selfType}.${name}`;
@@ -171,6 +174,7 @@ class TreeLinker {
       }
       stat(this.stats, 'imports_resolved');
       for (const file of target.files) if (file !== info.path && this.infos.has(file)) this.addEdge(info.moduleId, 'imports', codeId(file), info.path, imp.line);
+      for (const file of target.opens ?? []) if (!info.opens.includes(file)) info.opens.push(file);
       for (const binding of target.bindings) {
         const entry: Binding = { files: binding.files, def: binding.def, scope: imp.scope ?? '' };
         info.bindings.set(binding.name, [...(info.bindings.get(binding.name) ?? []), entry]);
@@ -185,7 +189,9 @@ class TreeLinker {
       const target = owner === null ? null : this.resolvePath(info, parentQname(base.owner), base.path);
       if (owner !== null && target !== null && TYPES.has(target.kind) && target.id !== owner.id) {
         stat(this.stats, 'heritage_resolved');
-        this.addEdge(owner.id, base.relation, target.id, info.path, base.line);
+        // A C# base list does not say which base is an interface: the resolved kind does.
+        const relation = target.kind === 'interface' && owner.kind !== 'interface' ? 'implements' : base.relation;
+        this.addEdge(owner.id, relation, target.id, info.path, base.line);
       } else stat(this.stats, 'heritage_unresolved');
     }
   }

@@ -95,6 +95,8 @@ export interface ImportTarget {
    * one definition (a Java class, a Rust item) by file and qualified name.
    */
   bindings: { name: string; files?: string[]; def?: { file: string; qname: string } }[];
+  /** Files whose top-level definitions become visible by bare name, after the file's own scope (C# `using N;`). */
+  opens?: string[];
 }
 
 /** Per-language import resolution. */
