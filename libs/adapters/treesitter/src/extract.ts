@@ -60,9 +60,9 @@ class Extractor {
   readonly testFile: boolean;
   pkg: string | null = null;
 
-  constructor(readonly spec: LanguageSpec, readonly path: string, content: string, readonly logic: boolean) {
+  constructor(readonly spec: LanguageSpec, readonly path: string, readonly source: string, readonly logic: boolean) {
     this.testFile = spec.isTestPath(path);
-    this.module = this.newDraft('', '', 'module', null, 1, countLines(content));
+    this.module = this.newDraft('', '', 'module', null, 1, countLines(source));
     if (this.testFile) this.module.capabilities.add('test');
   }
 
@@ -152,7 +152,7 @@ class Extractor {
       draft.receiver = match.receiver;
       for (const param of match.params) draft.locals.add(param);
       if (this.logic && spec.logic !== null && match.body !== null) {
-        const built = buildLogic(spec.logic, draft.id, node, match.body, cap(match.signature).slice(0, 120));
+        const built = buildLogic(spec.logic, draft.id, node, match.body, cap(match.signature).slice(0, 120), this.source);
         for (const step of built.steps) this.logicSteps.push(step);
         for (const flow of built.flows) this.logicFlows.push(flow);
       }

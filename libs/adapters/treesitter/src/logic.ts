@@ -48,7 +48,13 @@ class LogicBuilder {
   /** Pending throws of the innermost try with catch clauses, or null. */
   catchIn: Pending[] | null = null;
 
-  constructor(readonly spec: LogicSpec, readonly ownerId: string) {}
+  constructor(readonly spec: LogicSpec, readonly ownerId: string, readonly source: string) {}
+
+  /** The first line of a node's source text, read from the file text without materialising the node's whole text. */
+  head(node: SyntaxNode): string {
+    const newline = this.source.indexOf('\n', node.startIndex);
+    return this.source.slice(node.startIndex, newline < 0 || newline > node.endIndex ? node.endIndex : newline);
+  }
 
   addStep(kind: string, text: string, node: SyntaxNode): number {
     const step = this.steps.length;
@@ -92,19 +98,19 @@ class LogicBuilder {
       return this.jump('break', node, pending, target?.breaks ?? this.exitIn);
     }
     if (spec.continues.has(type)) {
-      const step = this.addStep('continue', node.text, node);
+      const step = this.addStep('continue', this.head(node), node);
       this.connect(pending, step);
       const loop = [...this.targets].reverse().find((t) => t.loop);
       if (loop !== undefined) this.connect([{ from: step, kind: 'continue', label: '' }], loop.step);
       return [];
     }
-    const step = this.addStep('statement', node.text, node);
+    const step = this.addStep('statement', this.head(node), node);
     this.connect(pending, step);
     return [{ from: step, kind: 'sequence', label: '' }];
   }
 
   jump(kind: string, node: SyntaxNode, pending: Pending[], into: Pending[]): Pending[] {
-    const step = this.addStep(kind, node.text, node);
+    const step = this.addStep(kind, this.head(node), node);
     this.connect(pending, step);
     into.push({ from: step, kind, label: '' });
     return [];
@@ -125,8 +131,8 @@ class LogicBuilder {
 
   loop(node: SyntaxNode, pending: Pending[]): Pending[] {
     const body = node.childForFieldName('body');
-    const head = body === null ? node.text : node.text.slice(0, Math.max(0, body.startIndex - node.startIndex));
-    const step = this.addStep('loop', head, node);
+    const head = this.source.slice(node.startIndex, body === null ? node.endIndex : Math.max(node.startIndex, body.startIndex));
+    const step = this.addStep('loop', head.split('\n')[0] ?? '', node);
     this.connect(pending, step);
     const target: Target = { loop: true, step, breaks: [] };
     this.targets.push(target);
@@ -149,7 +155,7 @@ class LogicBuilder {
   }
 
   switchStatement(node: SyntaxNode, pending: Pending[]): Pending[] {
-    const step = this.addStep('switch', node.text, node);
+    const step = this.addStep('switch', this.head(node), node);
     this.connect(pending, step);
     const target: Target = { loop: false, step, breaks: [] };
     this.targets.push(target);
@@ -158,8 +164,9 @@ class LogicBuilder {
     let hasDefault = false;
     for (const kase of this.casesOf(node)) {
       hasDefault ||= this.spec.isDefault(kase);
-      const caseStep = this.addStep('case', kase.text, kase);
-      this.connect([{ from: step, kind: 'case', label: label(kase.text) }], caseStep);
+      const caseText = this.head(kase);
+      const caseStep = this.addStep('case', caseText, kase);
+      this.connect([{ from: step, kind: 'case', label: label(caseText) }], caseStep);
       this.connect(carry, caseStep);
       const out = this.statements(this.spec.caseBody(kase), [{ from: caseStep, kind: 'sequence', label: '' }]);
       if (this.spec.fallthrough) carry = out;
@@ -183,7 +190,7 @@ class LogicBuilder {
     let outs = body === null ? [{ from: step, kind: 'sequence', label: '' }] : this.statement(body, [{ from: step, kind: 'sequence', label: '' }]);
     this.catchIn = outer;
     for (const clause of catches) {
-      const catchStep = this.addStep('catch', clause.text, clause);
+      const catchStep = this.addStep('catch', this.head(clause), clause);
       this.connect([{ from: step, kind: 'catch', label: '' }, ...thrown], catchStep, 'catch');
       const catchBody = clause.childForFieldName('body');
       outs = [...outs, ...(catchBody === null ? [{ from: catchStep, kind: 'sequence', label: '' }] : this.statement(catchBody, [{ from: catchStep, kind: 'sequence', label: '' }]))];
@@ -207,8 +214,8 @@ class LogicBuilder {
  * innermost loop or switch, and jumps out of a `try` with `finally` go straight to their target
  * (a simplification the TypeScript builder does not make). Never throws.
  */
-export function buildLogic(spec: LogicSpec, ownerId: string, fn: SyntaxNode, body: SyntaxNode, entryLabel: string): { steps: LogicStep[]; flows: LogicFlow[] } {
-  const builder = new LogicBuilder(spec, ownerId);
+export function buildLogic(spec: LogicSpec, ownerId: string, fn: SyntaxNode, body: SyntaxNode, entryLabel: string, source: string): { steps: LogicStep[]; flows: LogicFlow[] } {
+  const builder = new LogicBuilder(spec, ownerId, source);
   const entry = builder.addStep('entry', entryLabel, fn);
   const out = builder.statement(body, [{ from: entry, kind: 'sequence', label: '' }]);
   const exit = builder.steps.length;
