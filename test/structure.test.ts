@@ -22,6 +22,8 @@ const MODULE_STATE_EXCEPTIONS: Readonly<Record<string, string>> = {
   'libs/project/src/markdown-facts.ts: parser': 'memo of the lazily created markdown-it parser (stateless between calls)',
   'libs/adapters/python/src/runtime.ts: parser': 'memo of the lazily loaded tree-sitter Python parser (WASM, loaded once per process)',
   'libs/adapters/python/src/runtime.ts: loading': 'the one in-flight load of that parser, shared by concurrent callers',
+  'libs/adapters/treesitter/src/runtime.ts: parsers': 'memo of the lazily loaded tree-sitter parsers by language (WASM grammars, loaded once per thread; replaced, never mutated)',
+  'libs/adapters/treesitter/src/runtime.ts: loading': 'the in-flight grammar loads by language, shared by concurrent callers',
   'libs/changesets/src/diff.ts: diffModule': 'memo of the lazily imported diff module',
   'libs/changesets/src/serialize.ts: yamlModule': 'memo of the lazily imported yaml module',
   'libs/render/src/markdown.ts: md': 'memo of the lazily created markdown-it renderer (stateless between calls)',

@@ -1,4 +1,5 @@
 import type { CodeAdapter, CodeLinker } from '@docforge/core';
+import { TREE_MANIFESTS } from '@docforge/adapter-treesitter';
 
 /**
  * Imports a built-in code adapter by id on first use, so documentation-only projects never load
@@ -10,6 +11,11 @@ export async function loadBuiltinAdapter(id: string): Promise<CodeAdapter | null
     const python = await (await import('@docforge/adapter-python')).loadPythonAdapter();
     await python.initPythonAdapter();
     return python.pythonAdapter;
+  }
+  if (TREE_MANIFESTS.some((manifest) => manifest.id === id)) {
+    const family = await (await import('@docforge/adapter-treesitter')).loadTreeAdapters();
+    await family.initTreeLanguage(id);
+    return family.treeAdapter(id);
   }
   return null;
 }

@@ -7,9 +7,10 @@ import type { AdapterManifest } from '@docforge/core';
 import type { Descriptor } from '@docforge/project';
 import { pythonManifest } from '@docforge/adapter-python';
 import { typescriptManifest } from '@docforge/adapter-typescript';
+import { TREE_MANIFESTS } from '@docforge/adapter-treesitter';
 
 /** Every built-in code adapter's manifest. */
-export const BUILTIN_ADAPTER_MANIFESTS: readonly AdapterManifest[] = Object.freeze([typescriptManifest, pythonManifest]);
+export const BUILTIN_ADAPTER_MANIFESTS: readonly AdapterManifest[] = Object.freeze([typescriptManifest, pythonManifest, ...TREE_MANIFESTS]);
 
 /** The manifest of a built-in adapter, or null for an unknown id. */
 export function builtinAdapterManifest(id: string): AdapterManifest | null {

@@ -56,7 +56,7 @@ export function renderDescriptor(d: DescriptorTemplate): string {
     `exclude = ${tomlArray(d.exclude ?? DEFAULT_EXCLUDES)}`,
     '',
     '[adapter]',
-    '# Built-in code adapters: "typescript", "python", "auto" (both) or "none".',
+    `# Built-in code adapters: ${BUILTIN_CODE_ADAPTERS.map((id) => `"${id}"`).join(', ')}, "auto" (all of them) or "none".`,
     `code = ${code}`,
     '# "ast" (compiler API, function Logic allowed) or "lexical" (no AST, no Logic).',
     'strategy = "ast"',
@@ -102,12 +102,40 @@ const TS_EXT = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
 const PY_EXT = /\.py$/i;
 const DOCS_FOLDERS = ['docs', 'doc', 'documentation'];
 
-function skippedDir(name: string): boolean {
-  return name.startsWith('.') || name === 'node_modules';
+/** A language init recognises: its code files, the top-level files that mark a project of it, and its build and vendor folders. */
+interface LanguageRule {
+  id: string;
+  display: string;
+  ext: RegExp;
+  /** Top-level file names that mark the language's project (`go.mod`). */
+  marker: RegExp | null;
+  /** Folder names of build output and vendored dependencies, excluded as `**\/NAME/**` when the language is detected. */
+  folders: readonly string[];
 }
 
-/** Depth-first visit of regular files below `dir` (skipping dot dirs and node_modules); stop when `visit` returns true. */
-function visitFiles(dir: string, visit: (name: string) => boolean): boolean {
+/** The languages of the built-in adapters (issue 33 item 5); only ids in BUILTIN_CODE_ADAPTERS are proposed. */
+const LANGUAGE_RULES: readonly LanguageRule[] = [
+  { id: 'typescript', display: 'TypeScript/JavaScript', ext: TS_EXT, marker: null, folders: [] },
+  { id: 'python', display: 'Python', ext: PY_EXT, marker: null, folders: [] },
+  { id: 'go', display: 'Go', ext: /\.go$/i, marker: /^go\.mod$/, folders: ['vendor'] },
+  { id: 'rust', display: 'Rust', ext: /\.rs$/i, marker: /^Cargo\.toml$/, folders: ['target'] },
+  { id: 'java', display: 'Java', ext: /\.java$/i, marker: /^(pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?)$/, folders: ['target', 'build', '.gradle'] },
+  { id: 'csharp', display: 'C#', ext: /\.cs$/i, marker: /\.(csproj|sln)$/, folders: ['bin', 'obj'] },
+  { id: 'ruby', display: 'Ruby', ext: /\.rb$/i, marker: /^Gemfile$/, folders: ['vendor/bundle'] },
+  { id: 'php', display: 'PHP', ext: /\.php$/i, marker: /^composer\.json$/, folders: ['vendor'] },
+  { id: 'cpp', display: 'C/C++', ext: /\.(c|h|cc|cpp|cxx|hpp|hh|hxx)$/i, marker: /^CMakeLists\.txt$/, folders: ['build', 'cmake-build-debug', 'cmake-build-release'] },
+];
+
+function activeRules(): LanguageRule[] {
+  return LANGUAGE_RULES.filter((rule) => BUILTIN_CODE_ADAPTERS.includes(rule.id));
+}
+
+function skippedDir(name: string, skip: ReadonlySet<string> = new Set()): boolean {
+  return name.startsWith('.') || name === 'node_modules' || skip.has(name) || (skip.has('cmake-build-*') && name.startsWith('cmake-build-'));
+}
+
+/** Depth-first visit of regular files below `dir` (skipping dot dirs, node_modules and `skip`); stop when `visit` returns true. */
+function visitFiles(dir: string, visit: (name: string) => boolean, skip: ReadonlySet<string> = new Set()): boolean {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -118,7 +146,7 @@ function visitFiles(dir: string, visit: (name: string) => boolean): boolean {
     if (entry.isFile() && visit(entry.name)) return true;
   }
   for (const entry of entries) {
-    if (entry.isDirectory() && !skippedDir(entry.name) && visitFiles(join(dir, entry.name), visit)) return true;
+    if (entry.isDirectory() && !skippedDir(entry.name, skip) && visitFiles(join(dir, entry.name), visit, skip)) return true;
   }
   return false;
 }
@@ -189,26 +217,51 @@ function contentChoice(root: string, top: TopLevel): { roots: string[]; markdown
   return { roots: [...dirRoots, ...fileRoots], markdownFiles, leftOut };
 }
 
+/**
+ * The languages whose marker file is at the top level (`go.mod`, `Cargo.toml`, …) and the build and
+ * vendor folders to exclude for them, each with a left-out entry when the folder is there.
+ */
+function markedLanguages(root: string, top: TopLevel): { marked: Set<string>; skip: Set<string>; excludes: string[]; leftOut: InitLeftOut[] } {
+  const marked = new Set<string>();
+  const skip = new Set<string>();
+  const excludes: string[] = [];
+  const leftOut: InitLeftOut[] = [];
+  for (const rule of activeRules()) {
+    const marker = rule.marker === null ? undefined : top.files.find((file) => rule.marker!.test(file));
+    if (marker === undefined) continue;
+    marked.add(rule.id);
+    for (const folder of rule.folders) {
+      skip.add(folder.split('/')[0]!);
+      const glob = `**/${folder}/**`;
+      if (!excludes.includes(glob)) excludes.push(glob);
+      if (existsSync(join(root, folder)) && !leftOut.some((entry) => entry.path === folder)) {
+        leftOut.push({ path: folder, reason: `${rule.display} build output or vendored dependencies (the project has ${marker}); excluded as "${glob}"` });
+      }
+    }
+  }
+  return { marked, skip, excludes, leftOut };
+}
+
 /** The code roots and adapter languages: top-level folders holding code, or `.` when the root itself holds an entry point. */
-function codeChoice(root: string, top: TopLevel, contentRoots: readonly string[]): { roots: string[]; languages: Set<string> } {
+function codeChoice(root: string, top: TopLevel, contentRoots: readonly string[], skip: ReadonlySet<string>): { roots: string[]; languages: Set<string> } {
+  const rules = activeRules();
   const languages = new Set<string>();
   const roots: string[] = [];
   for (const name of top.dirs) {
-    if (contentRoots.includes(name)) continue;
+    if (contentRoots.includes(name) || skippedDir(name, skip)) continue;
     let found = false;
     visitFiles(join(root, name), (file) => {
-      if (TS_EXT.test(file)) { languages.add('typescript'); found = true; }
-      if (PY_EXT.test(file)) { languages.add('python'); found = true; }
-      return languages.size === 2;
-    });
+      for (const rule of rules) if (rule.ext.test(file)) { languages.add(rule.id); found = true; }
+      return languages.size === rules.length;
+    }, skip);
     if (found) roots.push(name);
   }
-  // Root-level code files (a package's entry point such as pino's pino.js) are only covered by
-  // the root itself: then the code root is `.`, with build output and coverage excluded too.
-  if (top.files.some((file) => (TS_EXT.test(file) && !CONFIG_FILE.test(file)) || PY_EXT.test(file))) {
+  // Root-level code files (a package's entry point such as pino's pino.js, a Go module's package
+  // files) are only covered by the root itself: then the code root is `.`, with build output and
+  // coverage excluded too.
+  if (top.files.some((file) => rules.some((rule) => rule.ext.test(file)) && !(TS_EXT.test(file) && CONFIG_FILE.test(file)))) {
     roots.splice(0, roots.length, '.');
-    if (top.files.some((file) => TS_EXT.test(file))) languages.add('typescript');
-    if (top.files.some((file) => PY_EXT.test(file))) languages.add('python');
+    for (const rule of rules) if (top.files.some((file) => rule.ext.test(file))) languages.add(rule.id);
   }
   return { roots, languages };
 }
@@ -223,8 +276,10 @@ function sanitizeId(name: string): string {
  * a no-overwrite link into place). Content roots: `docs`/`doc`/`documentation` when they hold
  * Markdown, else the top-level directories holding Markdown, plus each top-level Markdown file as
  * a file root (never `.`); what is not declared is listed in `left_out`. Code roots: the other
- * top-level directories holding .ts/.js/.py files, or `.` when the root itself holds code files
- * other than tool configuration (pino's `pino.js`), then also excluding {@link ROOT_CODE_EXCLUDES}.
+ * top-level directories holding code files of a built-in adapter (.ts/.js, .py, .go, .rs,
+ * .java, .cs), or `.` when the root itself holds code files other than tool configuration (pino's `pino.js`), then also
+ * excluding {@link ROOT_CODE_EXCLUDES}. A language whose marker file is at the top level (`go.mod`)
+ * gets its build and vendor folders excluded (`**\/vendor/**`), and those present are listed in `left_out`.
  * @param options.id project id; by default derived from the directory name
  * @throws DocforgeError `invalid_arguments` when DIR does not exist or a docforge.toml already
  *   exists; `descriptor_invalid` when `options.id` is not a valid project id
@@ -249,8 +304,10 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   const top = topLevelOf(root);
   const content = contentChoice(root, top);
   const contentRoots = content.roots;
-  const { roots: codeRoots, languages } = codeChoice(root, top, contentRoots);
-  const exclude = codeRoots.includes('.') ? [...DEFAULT_EXCLUDES, ...ROOT_CODE_EXCLUDES] : DEFAULT_EXCLUDES;
+  const marks = markedLanguages(root, top);
+  const { roots: codeRoots, languages } = codeChoice(root, top, contentRoots, marks.skip);
+  const base = codeRoots.includes('.') ? [...DEFAULT_EXCLUDES, ...ROOT_CODE_EXCLUDES] : [...DEFAULT_EXCLUDES];
+  const exclude = [...base, ...marks.excludes.filter((glob) => !base.includes(glob.replace(/^\*\*\//, '')) && !base.includes(glob))];
 
   const code = BUILTIN_CODE_ADAPTERS.filter((language) => languages.has(language));
   const text = renderDescriptor({ id, name: basename(root), content_roots: contentRoots, code_roots: codeRoots, code, exclude });
@@ -270,5 +327,5 @@ export function initProject(dir: string, options: { id?: string } = {}): InitRes
   } finally {
     try { unlinkSync(temp); } catch { /* already renamed */ }
   }
-  return { path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: content.markdownFiles, left_out: content.leftOut };
+  return { path: target, descriptor_text: text, content_roots: contentRoots, code_roots: codeRoots, markdown_files: content.markdownFiles, left_out: [...content.leftOut, ...marks.leftOut] };
 }

@@ -62,8 +62,8 @@ function isStringList(value: unknown): value is string[] {
 function adapterCodeMessage(value: unknown): string {
   const items = typeof value === 'string' ? [value] : value;
   const unknown = isStringList(items) ? items.find((id) => id !== 'none' && id !== 'auto' && !BUILTIN_CODE_ADAPTERS.includes(id)) : undefined;
-  if (unknown !== undefined) return `names an unknown code adapter "${unknown}" (expected "typescript", "python", "none" or "auto")`;
-  return 'must be a string or an array of strings ("typescript", "python", "none", "auto")';
+  if (unknown !== undefined) return `names an unknown code adapter "${unknown}" (expected one of ${BUILTIN_CODE_ADAPTERS.map((id) => `"${id}"`).join(', ')}, "none" or "auto")`;
+  return `must be a string or an array of strings (${[...BUILTIN_CODE_ADAPTERS, 'none', 'auto'].map((id) => `"${id}"`).join(', ')})`;
 }
 
 function operationsMessage(value: unknown): string {

@@ -94,11 +94,11 @@ output = "site/architecture.html"
 });
 
 test('[adapter].code accepts auto, none and arrays', () => {
-  assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "auto"\n`).adapter.code, ['typescript', 'python']);
+  assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "auto"\n`).adapter.code, ['typescript', 'python', 'go', 'rust', 'java', 'csharp']);
   assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "none"\n`).adapter.code, []);
   assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = ["python", "typescript", "python"]\n`).adapter.code, ['python', 'typescript']);
-  assert.deepEqual(loadText(`${MINIMAL}[sources]\ncode_roots = ["lib"]\n`).adapter.code, ['typescript', 'python']);
-  expectInvalid(`${MINIMAL}[adapter]\ncode = "rust"\n`, 6, 'adapter.code', /^docforge\.toml:6: \[adapter\]\.code names an unknown code adapter "rust"/);
+  assert.deepEqual(loadText(`${MINIMAL}[sources]\ncode_roots = ["lib"]\n`).adapter.code, ['typescript', 'python', 'go', 'rust', 'java', 'csharp']);
+  expectInvalid(`${MINIMAL}[adapter]\ncode = "cobol"\n`, 6, 'adapter.code', /^docforge\.toml:6: \[adapter\]\.code names an unknown code adapter "cobol"/);
 });
 
 test('TOML syntax error reports the line from the parser', () => {

@@ -1,0 +1,228 @@
+/**
+ * Per-file extraction shared by every language of the tree-sitter family (DESIGN.md section 3,
+ * "Code nodes come from the adapter"): module and definition nodes, `contains`/`defines` edges,
+ * Logic, syntax issues and link data, driven by a {@link LanguageSpec}. Never throws for bad source.
+ */
+import type { Node as SyntaxNode, Tree } from 'web-tree-sitter';
+import { codeId, withContentHash } from '@docforge/core';
+import type { CodeExtractInput, GraphEdge, GraphNode, LogicFlow, LogicStep, ParsedSource, SourceIssue } from '@docforge/core';
+import { TREE_LINK_DATA_VERSION, type TreeBase, type TreeCall, type TreeImport, type TreeLinkData } from './link-data.js';
+import { buildLogic } from './logic.js';
+import { requireParser } from './runtime.js';
+import type { LanguageSpec } from './spec.js';
+import { cap, cleanComment, countLines, endLine, firstParagraph, line, precedingComments, syntaxErrors } from './tree.js';
+
+/** The ParsedSource fields a code adapter returns. */
+export type ExtractResult = Pick<ParsedSource, 'nodes' | 'edges' | 'issues' | 'logic_steps' | 'logic_flows' | 'link_data' | 'code_text'>;
+
+/** Kinds whose function members are methods. */
+const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'trait', 'enum', 'record']);
+
+/** A node under construction. */
+interface Draft {
+  id: string;
+  qname: string;
+  name: string;
+  kind: string;
+  parent: Draft | null;
+  summary: string;
+  doc: string;
+  startLine: number;
+  endLine: number;
+  capabilities: Set<string>;
+  exported: boolean;
+  /** Names bound inside the body (parameters, local declarations). */
+  locals: Set<string>;
+  /** The receiver variable of a method (Go `t`, Rust `self`, Java `this`), or null. */
+  receiver: string | null;
+}
+
+/** What the walk evaluates a node in. */
+interface Context {
+  draft: Draft;
+  /** The innermost function or method (locals and calls belong to it), or the module. */
+  fn: Draft;
+  /** Qualifier for nested definitions (an `impl` type), else the draft's qname. */
+  qualifier: string;
+}
+
+class Extractor {
+  readonly drafts: Draft[] = [];
+  readonly byQname = new Map<string, Draft>();
+  readonly imports: TreeImport[] = [];
+  readonly calls: TreeCall[] = [];
+  /** The function (or module) whose locals each call of {@link calls} is evaluated in, by index. */
+  readonly callScopes: Draft[] = [];
+  readonly bases: TreeBase[] = [];
+  readonly logicSteps: LogicStep[] = [];
+  readonly logicFlows: LogicFlow[] = [];
+  readonly module: Draft;
+  readonly testFile: boolean;
+  pkg: string | null = null;
+
+  constructor(readonly spec: LanguageSpec, readonly path: string, readonly source: string, readonly logic: boolean) {
+    this.testFile = spec.isTestPath(path);
+    this.module = this.newDraft('', '', 'module', null, 1, countLines(source));
+    if (this.testFile) this.module.capabilities.add('test');
+  }
+
+  newDraft(qname: string, name: string, kind: string, parent: Draft | null, start: number, end: number): Draft {
+    let unique = qname;
+    for (let n = 2; this.byQname.has(unique); n += 1) unique = `${qname}~${n}`;
+    const draft: Draft = {
+      id: codeId(this.path, unique), qname: unique, name, kind, parent, summary: '', doc: '', startLine: start, endLine: Math.max(start, end),
+      capabilities: new Set(), exported: false, locals: new Set(), receiver: null,
+    };
+    this.drafts.push(draft);
+    this.byQname.set(unique, draft);
+    return draft;
+  }
+
+  run(tree: Tree): void {
+    const root = tree.rootNode;
+    const facts = this.spec.moduleFacts(root);
+    this.pkg = facts.pkg;
+    this.module.doc = facts.doc;
+    this.module.summary = firstParagraph(facts.doc);
+    const top: Context = { draft: this.module, fn: this.module, qualifier: '' };
+    const cursor = tree.walk();
+    try {
+      const stack: Context[] = [];
+      let context = top;
+      for (;;) {
+        const next = cursor.nodeIsNamed && this.spec.interesting.has(cursor.nodeType) ? this.visit(cursor.currentNode, context) : context;
+        if (next !== null && cursor.gotoFirstChild()) {
+          stack.push(context);
+          context = next;
+          continue;
+        }
+        let moved = false;
+        while (stack.length > 0) {
+          if (cursor.gotoNextSibling()) {
+            // Siblings of the first child share its context (set when the parent was entered).
+            moved = true;
+            break;
+          }
+          cursor.gotoParent();
+          context = stack.pop() as Context;
+        }
+        if (!moved) break;
+      }
+    } finally {
+      cursor.delete();
+    }
+  }
+
+  /** Handles one interesting node; returns the context of its children, or null to skip them. */
+  visit(node: SyntaxNode, context: Context): Context | null {
+    const spec = this.spec;
+    const imports = spec.imports(node);
+    if (imports !== null) {
+      for (const imp of imports) this.imports.push(context.qualifier === '' ? imp : { ...imp, scope: context.qualifier });
+      return null;
+    }
+    const callee = spec.callee(node);
+    if (callee !== undefined) {
+      // Outside any function (a field initializer, a C# operator or property body) the innermost definition calls.
+      const owner = context.fn === this.module ? context.draft : context.fn;
+      this.calls.push({ owner: owner.qname, line: line(node), path: callee });
+      this.callScopes.push(context.fn);
+      return context;
+    }
+    for (const name of spec.binds(node)) context.fn.locals.add(name);
+    const scope = spec.scope?.(node) ?? null;
+    if (scope !== null) {
+      const qualifier = context.qualifier === '' ? scope.qualifier : `${context.qualifier}.${scope.qualifier}`;
+      if (scope.implements !== null) this.bases.push({ owner: qualifier, line: line(node), path: scope.implements, relation: 'implements' });
+      return { ...context, qualifier };
+    }
+    const inType = context.qualifier !== context.draft.qname || TYPE_KINDS.has(context.draft.kind);
+    const parent = { kind: context.draft.kind, qname: context.qualifier, inType, testFile: this.testFile, pkg: this.pkg, path: this.path };
+    const match = spec.definition(node, parent);
+    if (match === null) return context;
+    const owner = match.qualifier ?? context.qualifier;
+    const draft = this.newDraft(owner === '' ? match.name : `${owner}.${match.name}`, match.name, match.kind, context.draft, line(node), endLine(node));
+    draft.summary = cap(match.signature);
+    draft.doc = cleanComment(precedingComments(match.docAnchor ?? node, spec.isComment, spec.skipBeforeDoc));
+    draft.exported = match.exported;
+    for (const capability of match.capabilities) draft.capabilities.add(capability);
+    for (const base of spec.bases?.(node) ?? []) this.bases.push({ owner: draft.qname, line: base.line, path: base.path, relation: base.relation });
+    const isFunction = match.kind === 'function' || match.kind === 'method';
+    if (isFunction) {
+      draft.receiver = match.receiver;
+      for (const param of match.params) draft.locals.add(param);
+      if (this.logic && spec.logic !== null && match.body !== null) {
+        const built = buildLogic(spec.logic, draft.id, node, match.body, cap(match.signature).slice(0, 120), this.source);
+        for (const step of built.steps) this.logicSteps.push(step);
+        for (const flow of built.flows) this.logicFlows.push(flow);
+      }
+    }
+    return { draft, fn: isFunction ? draft : context.fn, qualifier: draft.qname };
+  }
+
+  /**
+   * Drops callee paths whose head is a local name of the calling function (not provable), and
+   * turns a head naming the method's receiver into `<self>` (when no local rebinds it).
+   */
+  shadowLocals(): void {
+    this.calls.forEach((call, index) => {
+      const path = call.path;
+      const head = path?.[0];
+      const owner = this.callScopes[index];
+      if (path === null || head === undefined || owner === undefined) return;
+      if (owner.locals.has(head)) call.path = null;
+      else if (head === owner.receiver) call.path = path.length === 2 ? ['<self>', path[1] as string] : null;
+    });
+  }
+
+  result(issues: SourceIssue[]): ExtractResult {
+    this.shadowLocals();
+    const nodes: GraphNode[] = [];
+    const edges: GraphEdge[] = [];
+    const topNames = new Set(this.drafts.filter((d) => d.parent === this.module).map((d) => d.name));
+    if (this.spec.moduleEntrypoint(this.path, this.pkg, topNames)) this.module.capabilities.add('entrypoint');
+    for (const draft of this.drafts) {
+      if (draft.exported) draft.capabilities.add('exported');
+      if (draft.parent === this.module && draft.exported) {
+        edges.push({ source_id: this.module.id, relation: 'defines', target_id: draft.id, source_path: this.path, line: draft.startLine });
+      }
+      if (draft.parent !== null) edges.push({ source_id: draft.parent.id, relation: 'contains', target_id: draft.id, source_path: this.path, line: draft.startLine });
+      nodes.push(withContentHash({
+        id: draft.id, kind: draft.kind, title: draft.qname === '' ? this.path : draft.qname, family: null, authority: null, status: null, tags: [],
+        summary: draft.qname === '' || draft.doc === '' ? draft.summary : cap(`${draft.summary} — ${firstParagraph(draft.doc)}`),
+        body: draft.doc, source_path: this.path, start_line: draft.startLine, end_line: draft.endLine, anchors: [],
+        language: this.spec.id, capabilities: [...draft.capabilities].sort(), origin: 'code',
+      }));
+    }
+    const linkData: TreeLinkData = { version: TREE_LINK_DATA_VERSION, lang: this.spec.id, package: this.pkg, imports: this.imports, calls: this.calls, bases: this.bases };
+    return { nodes, edges, issues, logic_steps: this.logicSteps, logic_flows: this.logicFlows, link_data: linkData };
+  }
+}
+
+/**
+ * Extracts one file of `spec`'s language with strategy `ast`. Nodes: the module `code:<path>` and
+ * its definitions `code:<path>#<qualified.name>` (a repeated qualified name gets `~2`, `~3`);
+ * Logic for functions and methods when `input.logic` and the language has a {@link LogicSpec}.
+ * Syntax errors become `syntax_error` warnings; extraction continues on the recovered tree.
+ * @throws DocforgeError `internal_error` when the language's grammar is not loaded on this thread.
+ */
+export function extractTree(spec: LanguageSpec, input: CodeExtractInput): ExtractResult {
+  const parser = requireParser(spec.id);
+  const extractor = new Extractor(spec, input.path, input.content, input.logic);
+  let tree: Tree | null = null;
+  try {
+    tree = parser.parse(input.content);
+    if (tree === null) {
+      return extractor.result([{ severity: 'error', code: 'syntax_error', message: `${spec.display} parser returned no tree`, path: input.path, line: null, node_id: extractor.module.id }]);
+    }
+    extractor.run(tree);
+    const root = tree.rootNode;
+    return extractor.result(root.hasError ? syntaxErrors(root, spec.display, input.path, extractor.module.id) : []);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const fallback = new Extractor(spec, input.path, input.content, false);
+    return fallback.result([{ severity: 'error', code: 'extract_failed', message: `${spec.display} extraction failed: ${message}`, path: input.path, line: null, node_id: fallback.module.id }]);
+  } finally {
+    tree?.delete();
+  }
+}

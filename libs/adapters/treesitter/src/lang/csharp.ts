@@ -1,0 +1,169 @@
+/**
+ * C# for the tree-sitter family (grammar tree-sitter-c-sharp from @vscode/tree-sitter-wasm):
+ * classes, interfaces, structs, enums and records (nested ones qualified, `Outer.Inner`), methods
+ * and constructors (`A.M`, constructor `A.A`; overloads get `~2` and calls to them stay
+ * unresolved); exported = `public`; tests by `[Test]`/`[Fact]`/`[Theory]`/`[TestMethod]` and
+ * `*Tests.cs` or a `test`/`tests` folder; entry point `static Main`. Namespaces resolve to the files
+ * that declare them (csharp-resolve.ts).
+ */
+import type { Node as SyntaxNode } from 'web-tree-sitter';
+import type { TreeImport } from '../link-data.js';
+import { lineAtOffset, maskSource } from '../lexical.js';
+import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
+import { collapse, identifiersUnder, named } from '../tree.js';
+import { csharpApi, csharpResolver } from './csharp-resolve.js';
+
+const KEYWORDS = new Set([
+  'abstract', 'as', 'base', 'bool', 'break', 'byte', 'case', 'catch', 'char', 'checked', 'class', 'const', 'continue', 'decimal', 'default',
+  'delegate', 'do', 'double', 'else', 'enum', 'event', 'explicit', 'extern', 'false', 'finally', 'fixed', 'float', 'for', 'foreach', 'goto',
+  'if', 'implicit', 'in', 'int', 'interface', 'internal', 'is', 'lock', 'long', 'namespace', 'new', 'null', 'object', 'operator', 'out',
+  'override', 'params', 'private', 'protected', 'public', 'readonly', 'ref', 'return', 'sbyte', 'sealed', 'short', 'sizeof', 'static',
+  'string', 'struct', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'uint', 'ulong', 'unchecked', 'unsafe', 'ushort', 'using',
+  'var', 'virtual', 'void', 'volatile', 'while', 'async', 'await', 'record', 'get', 'set', 'value',
+]);
+
+const IDENT = new Set(['identifier']);
+const TYPE_DECLS: Record<string, string> = {
+  class_declaration: 'class', interface_declaration: 'interface', struct_declaration: 'struct', enum_declaration: 'enum',
+  record_declaration: 'record', record_struct_declaration: 'record',
+};
+const TEST_ATTRIBUTE = /\[\s*(Test|TestCase|Fact|Theory|TestMethod)\b/;
+
+const isComment = (type: string): boolean => type === 'comment';
+
+function modifiers(node: SyntaxNode): string {
+  return named(node).filter((c) => c.type === 'modifier').map((c) => c.text).join(' ');
+}
+
+function signature(node: SyntaxNode): string {
+  const body = node.childForFieldName('body');
+  const text = body === null ? node.text : node.text.slice(0, body.startIndex - node.startIndex);
+  return collapse(text.replace(/^\s*(\[[^\]]*\]\s*)+/, ''));
+}
+
+/** Base types of a type declaration; relation fixed by the target's kind in the linker (a C# base list does not say). */
+function bases(node: SyntaxNode): { path: string[]; relation: 'inherits' | 'implements'; line: number }[] {
+  const list = named(node).find((c) => c.type === 'base_list');
+  if (list === undefined) return [];
+  const out: { path: string[]; relation: 'inherits' | 'implements'; line: number }[] = [];
+  for (const base of named(list)) {
+    const text = base.type === 'generic_name' ? (named(base)[0]?.text ?? '') : base.text;
+    if (/^[\w.]+$/.test(text)) out.push({ path: text.split('.'), relation: 'inherits', line: base.startPosition.row + 1 });
+  }
+  return out;
+}
+
+function definition(node: SyntaxNode, parent: { kind: string; qname: string; testFile: boolean }): DefinitionMatch | null {
+  const name = node.childForFieldName('name')?.text;
+  if (name === undefined) return null;
+  const mods = modifiers(node);
+  const exported = /\bpublic\b/.test(mods) || (parent.kind === 'interface' && !/\bprivate\b/.test(mods));
+  const kind = TYPE_DECLS[node.type];
+  if (kind !== undefined) return { kind, name, signature: signature(node), capabilities: [], exported, body: null, receiver: null, params: [] };
+  if ((node.type !== 'method_declaration' && node.type !== 'constructor_declaration') || parent.qname === '') return null;
+  const capabilities: string[] = [];
+  const attributes = named(node).filter((c) => c.type === 'attribute_list').map((c) => c.text).join(' ');
+  if (TEST_ATTRIBUTE.test(attributes)) capabilities.push('test');
+  if (/\basync\b/.test(mods)) capabilities.push('async');
+  if (name === 'Main' && /\bstatic\b/.test(mods)) capabilities.push('entrypoint');
+  const params = new Set<string>();
+  for (const param of named(node.childForFieldName('parameters') ?? node)) identifiersUnder(param.childForFieldName('name'), IDENT, params);
+  return { kind: 'method', name, signature: signature(node), capabilities, exported, body: node.childForFieldName('body'), receiver: null, params: [...params] };
+}
+
+function imports(node: SyntaxNode): TreeImport[] | null {
+  if (node.type !== 'using_directive') return null;
+  const alias = node.childForFieldName('name')?.text ?? null;
+  const target = named(node).filter((c) => c.type === 'qualified_name' || c.type === 'identifier').pop();
+  if (target === undefined || (alias !== null && target.text === alias)) return [];
+  const isStatic = node.children.some((c) => c?.type === 'static');
+  return [{ line: node.startPosition.row + 1, spec: target.text.replace(/\s+/g, ''), alias, ...(isStatic ? { static: true } : {}) }];
+}
+
+function callee(node: SyntaxNode): string[] | null | undefined {
+  if (node.type !== 'invocation_expression') return undefined;
+  const fn = node.childForFieldName('function');
+  if (fn === null) return null;
+  // An unqualified call names a method of the enclosing type.
+  if (fn.type === 'identifier') return ['<self>', fn.text];
+  if (fn.type !== 'member_access_expression') return null;
+  const target = fn.childForFieldName('expression');
+  const name = fn.childForFieldName('name');
+  if (target === null || name === null || name.type !== 'identifier') return null;
+  if (target.type === 'this') return ['<self>', name.text];
+  return target.type === 'identifier' ? [target.text, name.text] : null;
+}
+
+function binds(node: SyntaxNode): string[] {
+  const out = new Set<string>();
+  if (/^(variable_declarator|catch_declaration|declaration_expression|parameter|local_function_statement)$/.test(node.type)) {
+    identifiersUnder(node.childForFieldName('name'), IDENT, out);
+  } else if (node.type === 'foreach_statement') identifiersUnder(node.childForFieldName('left'), IDENT, out);
+  return [...out];
+}
+
+const set = (...types: string[]): ReadonlySet<string> => new Set(types);
+
+const LOGIC: LogicSpec = {
+  blocks: set('block'),
+  ifs: set('if_statement'),
+  elses: set(),
+  loops: set('for_statement', 'foreach_statement', 'while_statement', 'do_statement'),
+  switches: set('switch_statement'),
+  cases: set('switch_section'),
+  returns: set('return_statement'),
+  throws: set('throw_statement'),
+  breaks: set('break_statement'),
+  continues: set('continue_statement'),
+  wrappers: set('expression_statement'),
+  tries: set('try_statement'),
+  catches: set('catch_clause'),
+  finallys: set('finally_clause'),
+  isThrowCall: () => false,
+  caseBody: (node) => named(node).filter((c) => !/_pattern$|switch_label|when_clause|^comment$/.test(c.type)),
+  isDefault: (node) => /^default\s*:/.test(node.text.trim()),
+  fallthrough: false,
+};
+
+/** Lexical C#: `using` directives, the first `namespace`, top-level type names (at any indentation, as C# nests them in namespaces). */
+function lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null } {
+  const masked = maskSource(text, { line: ['//'], block: true, quotes: ['"', "'"] });
+  const pkg = /^\s*namespace\s+([\w.]+)/m.exec(masked)?.[1] ?? null;
+  const out: TreeImport[] = [];
+  for (const match of masked.matchAll(/^\s*(?:global\s+)?using\s+(static\s+)?(?:(\w+)\s*=\s*)?([\w.]+)\s*;/gm)) {
+    out.push({ line: lineAtOffset(text, (match.index ?? 0) + match[0].indexOf('using')), spec: match[3] as string, alias: match[2] ?? null, ...(match[1] === undefined ? {} : { static: true }) });
+  }
+  const defs: { name: string; kind: string }[] = [];
+  for (const match of masked.matchAll(/^\s{0,4}(?:(?:public|internal|static|sealed|abstract|partial|readonly)\s+)*(class|interface|struct|enum|record)\s+(\w+)/gm)) {
+    defs.push({ name: match[2] as string, kind: match[1] as string });
+  }
+  return { imports: out, defs, pkg };
+}
+
+/** The C# language of the family (adapter id `csharp`, extension `.cs`). */
+export const CSHARP_SPEC: LanguageSpec = {
+  id: 'csharp',
+  display: 'C#',
+  grammar: 'tree-sitter-c-sharp.wasm',
+  extensions: ['.cs'],
+  keywords: KEYWORDS,
+  interesting: set(...Object.keys(TYPE_DECLS), 'method_declaration', 'constructor_declaration', 'using_directive', 'invocation_expression',
+    'variable_declarator', 'catch_declaration', 'declaration_expression', 'parameter', 'local_function_statement', 'foreach_statement'),
+  isTestPath: (path) => /(^|\/)tests?\//i.test(path) || /Tests?\.cs$/.test(path),
+  isComment,
+  moduleFacts(root) {
+    const ns = named(root).find((c) => c.type === 'namespace_declaration' || c.type === 'file_scoped_namespace_declaration');
+    return { pkg: ns?.childForFieldName('name')?.text.replace(/\s+/g, '') ?? null, doc: '' };
+  },
+  moduleEntrypoint: () => false,
+  definition,
+  imports,
+  callee,
+  binds,
+  bases,
+  logic: LOGIC,
+  lexical,
+  implicitSelf: true,
+  resolver: csharpResolver,
+  api: csharpApi,
+};

@@ -1,0 +1,99 @@
+/**
+ * Go import resolution: the module path of the nearest go.mod above the importing file (every
+ * go.mod of the project is a candidate, the longest matching module path wins), then the package
+ * as the directory below that module's root: its `.go` files, `_test.go` files left out. A package
+ * binds its `package` clause name (or the import's explicit name); `_` and `.` imports bind none.
+ */
+import { ApiTable } from '@docforge/core';
+import type { TreeImport } from '../link-data.js';
+import type { ImportTarget, LanguageResolver, ResolveContext } from '../spec.js';
+
+function dirname(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/** The `module` path of a go.mod text, or null. */
+export function goModulePath(text: string): string | null {
+  const match = /^\s*module\s+("?)([^\s"]+)\1\s*(?:\/\/.*)?$/m.exec(text);
+  return match === null ? null : (match[2] as string);
+}
+
+interface GoModule {
+  root: string;
+  path: string;
+}
+
+/** Files per directory, and the go.mod modules found above the project's Go files. */
+function index(context: ResolveContext): { byDir: Map<string, string[]>; modules: GoModule[] } {
+  const byDir = new Map<string, string[]>();
+  for (const path of context.paths) {
+    const dir = dirname(path);
+    const list = byDir.get(dir);
+    if (list === undefined) byDir.set(dir, [path]);
+    else list.push(path);
+  }
+  const seen = new Set<string>();
+  const modules: GoModule[] = [];
+  for (const start of byDir.keys()) {
+    for (let dir = start; ; dir = dirname(dir)) {
+      if (seen.has(dir)) break;
+      seen.add(dir);
+      const text = context.resolver.readText(dir === '' ? 'go.mod' : `${dir}/go.mod`);
+      const path = text === null ? null : goModulePath(text);
+      if (path !== null) modules.push({ root: dir, path });
+      if (dir === '') break;
+    }
+  }
+  modules.sort((a, b) => b.path.length - a.path.length);
+  return { byDir, modules };
+}
+
+/**
+ * The Go import rules over one build (LanguageSpec.resolver): `resolve` maps an import path to the
+ * package directory's non-test files; `scope` of a file is the files of its directory with the
+ * same `package` name (test files see test files, others do not).
+ */
+export function goResolver(context: ResolveContext): LanguageResolver {
+  const { byDir, modules } = index(context);
+  const pkgOf = (path: string): string | null => context.data.get(path)?.package ?? null;
+  const packageFiles = (dir: string): string[] => (byDir.get(dir) ?? []).filter((p) => !p.endsWith('_test.go') && pkgOf(p) !== null);
+  return {
+    resolve(_file: string, imp: TreeImport): ImportTarget | null {
+      const module = modules.find((m) => imp.spec === m.path || imp.spec.startsWith(`${m.path}/`));
+      if (module === undefined) return null;
+      const rest = imp.spec.slice(module.path.length + 1);
+      const dir = [module.root, rest].filter((part) => part !== '').join('/');
+      const files = packageFiles(dir);
+      if (files.length === 0) return null;
+      const names = new Set(files.map(pkgOf));
+      const name = imp.alias ?? (names.size === 1 ? [...names][0] : null);
+      const bindings = name === null || name === undefined || name === '_' || name === '.' ? [] : [{ name, files }];
+      return { files, bindings };
+    },
+    scope(file: string): readonly string[] {
+      const pkg = pkgOf(file);
+      const test = file.endsWith('_test.go');
+      return (byDir.get(dirname(file)) ?? []).filter((p) => pkgOf(p) === pkg && (test || !p.endsWith('_test.go')));
+    },
+  };
+}
+
+/**
+ * Public Go names for doc mentions: `pkg.Name` for every exported top-level definition of a
+ * non-test file (pkg: its `package` name), and `pkg.Type.Method` for exported methods of
+ * exported types. `main` packages are left out.
+ */
+export function goApi(context: ResolveContext): Record<string, string[]> {
+  const table = new ApiTable();
+  for (const path of context.paths) {
+    const pkg = context.data.get(path)?.package ?? null;
+    if (pkg === null || pkg === 'main' || path.endsWith('_test.go')) continue;
+    for (const [qname, def] of context.defsOf(path)) {
+      const parts = qname.split('.');
+      if (parts.length > 2 || qname.includes('~') || !def.exported) continue;
+      table.add(`${pkg}.${qname}`, def.id);
+    }
+  }
+  return table.toRecord();
+}

@@ -1,0 +1,81 @@
+/**
+ * Java import resolution: packages are folders under the source roots, found from each file's
+ * `package` declaration (`src/main/java/a/b/C.java` declaring `package a.b` gives the root
+ * `src/main/java`). `import a.b.C;` binds `C` to the type `C` of `a/b/C.java` under any root
+ * (nested `a.b.C.D` to `C.D`); `import static a.b.C.m;` binds `m` to the member `C.m`; `a.b.*`
+ * imports give the package's files and bind nothing. A bare type name also sees the types of its
+ * own package, in every root.
+ */
+import { ApiTable } from '@docforge/core';
+import type { TreeImport } from '../link-data.js';
+import type { ImportTarget, LanguageResolver, ResolveContext } from '../spec.js';
+
+function dirname(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/** Source roots and the files of each package. */
+function index(context: ResolveContext): { roots: string[]; byPackage: Map<string, string[]> } {
+  const roots = new Set<string>();
+  const byPackage = new Map<string, string[]>();
+  for (const path of context.paths) {
+    const pkg = context.data.get(path)?.package ?? '';
+    const folder = pkg.replace(/\./g, '/');
+    const dir = dirname(path);
+    if (dir === folder) roots.add('');
+    else if (folder === '' ) roots.add(dir);
+    else if (dir.endsWith(`/${folder}`)) roots.add(dir.slice(0, dir.length - folder.length - 1));
+    byPackage.set(pkg, [...(byPackage.get(pkg) ?? []), path]);
+  }
+  return { roots: [...roots].sort(), byPackage };
+}
+
+/** The Java import rules over one build (LanguageSpec.resolver). */
+export function javaResolver(context: ResolveContext): LanguageResolver {
+  const { roots, byPackage } = index(context);
+  const files = new Set(context.paths);
+  const fileOf = (parts: readonly string[]): string | null => {
+    for (const root of roots) {
+      const candidate = [root, `${parts.join('/')}.java`].filter((p) => p !== '').join('/');
+      if (files.has(candidate)) return candidate;
+    }
+    return null;
+  };
+  return {
+    resolve(_file: string, imp: TreeImport): ImportTarget | null {
+      const parts = imp.spec.split('.');
+      if (parts[parts.length - 1] === '*') {
+        const pkg = parts.slice(0, -1).join('.');
+        const inPackage = byPackage.get(pkg);
+        if (inPackage !== undefined && imp.static !== true) return { files: inPackage, bindings: [] };
+        const type = fileOf(parts.slice(0, -1));
+        return type === null ? null : { files: [type], bindings: [] };
+      }
+      // The longest prefix naming a file is the top-level type; the rest are nested names.
+      for (let cut = parts.length; cut >= 1; cut -= 1) {
+        const file = fileOf(parts.slice(0, cut));
+        if (file === null) continue;
+        const type = parts[cut - 1] as string;
+        const qname = [type, ...parts.slice(cut)].join('.');
+        const name = parts[parts.length - 1] as string;
+        return { files: [file], bindings: [{ name, def: { file, qname } }] };
+      }
+      return null;
+    },
+    scope(file: string): readonly string[] {
+      return byPackage.get(context.data.get(file)?.package ?? '') ?? [];
+    },
+  };
+}
+
+/** Public Java names for doc mentions: `package.Type` and `package.Type.member` of public declarations. */
+export function javaApi(context: ResolveContext): Record<string, string[]> {
+  const table = new ApiTable();
+  for (const path of context.paths) {
+    const pkg = context.data.get(path)?.package ?? null;
+    if (pkg === null) continue;
+    for (const [qname, def] of context.defsOf(path)) if (def.exported && !qname.includes('~')) table.add(`${pkg}.${qname}`, def.id);
+  }
+  return table.toRecord();
+}

@@ -1,0 +1,192 @@
+/**
+ * Java for the tree-sitter family (grammar tree-sitter-java from @vscode/tree-sitter-wasm):
+ * classes, interfaces, enums, records and annotation types (nested ones qualified, `Outer.Inner`),
+ * methods and constructors (`A.m`, constructor `A.A`; overloads get `~2`, `~3` and calls to an
+ * overloaded name stay unresolved); exported = `public`; tests under `src/test/` or `*Test.java`
+ * and `@Test` methods; entry point `public static void main`. Imports resolve by package folders
+ * under the source roots (java-resolve.ts).
+ */
+import type { Node as SyntaxNode } from 'web-tree-sitter';
+import type { TreeImport } from '../link-data.js';
+import { lineAtOffset, maskSource } from '../lexical.js';
+import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
+import { collapse, identifiersUnder, named } from '../tree.js';
+import { javaApi, javaResolver } from './java-resolve.js';
+
+const KEYWORDS = new Set([
+  'abstract', 'assert', 'boolean', 'break', 'byte', 'case', 'catch', 'char', 'class', 'const', 'continue', 'default', 'do', 'double', 'else',
+  'enum', 'extends', 'final', 'finally', 'float', 'for', 'goto', 'if', 'implements', 'import', 'instanceof', 'int', 'interface', 'long',
+  'native', 'new', 'package', 'private', 'protected', 'public', 'return', 'short', 'static', 'strictfp', 'super', 'switch', 'synchronized',
+  'this', 'throw', 'throws', 'transient', 'try', 'void', 'volatile', 'while', 'true', 'false', 'null', 'var', 'record', 'yield',
+]);
+
+const IDENT = new Set(['identifier']);
+const TYPE_DECLS: Record<string, string> = {
+  class_declaration: 'class', interface_declaration: 'interface', enum_declaration: 'enum', record_declaration: 'record', annotation_type_declaration: 'interface',
+};
+
+const isComment = (type: string): boolean => type === 'line_comment' || type === 'block_comment';
+
+function modifiers(node: SyntaxNode): string {
+  return named(node).find((c) => c.type === 'modifiers')?.text ?? '';
+}
+
+function signature(node: SyntaxNode): string {
+  const body = node.childForFieldName('body');
+  const text = body === null ? node.text : node.text.slice(0, body.startIndex - node.startIndex);
+  return collapse(text.replace(/^\s*(@\w+(\([^)]*\))?\s*)+/, ''));
+}
+
+/** The simple type path of a type node (`a.b.C<T>` → `['a', 'b', 'C']`), or null. */
+function typePath(node: SyntaxNode): string[] | null {
+  if (node.type === 'type_identifier') return [node.text];
+  if (node.type === 'generic_type') return typePath(named(node)[0] ?? node);
+  if (node.type === 'scoped_type_identifier') return node.text.replace(/<[^>]*>/g, '').split('.').map((s) => s.trim());
+  return null;
+}
+
+function bases(node: SyntaxNode): { path: string[]; relation: 'inherits' | 'implements'; line: number }[] {
+  const out: { path: string[]; relation: 'inherits' | 'implements'; line: number }[] = [];
+  const add = (holder: SyntaxNode | null, relation: 'inherits' | 'implements'): void => {
+    if (holder === null) return;
+    const list = named(holder).flatMap((c) => (c.type === 'type_list' ? named(c) : [c]));
+    for (const type of list) {
+      const path = typePath(type);
+      if (path !== null) out.push({ path, relation, line: type.startPosition.row + 1 });
+    }
+  };
+  add(node.childForFieldName('superclass'), 'inherits');
+  add(node.childForFieldName('interfaces'), 'implements');
+  // An interface's `extends` list.
+  add(named(node).find((c) => c.type === 'extends_interfaces') ?? null, node.type === 'interface_declaration' ? 'inherits' : 'implements');
+  return out;
+}
+
+function definition(node: SyntaxNode, parent: { kind: string; qname: string; testFile: boolean }): DefinitionMatch | null {
+  const name = node.childForFieldName('name')?.text;
+  if (name === undefined) return null;
+  const mods = modifiers(node);
+  const exported = /\bpublic\b/.test(mods) || (parent.kind === 'interface' && !/\bprivate\b/.test(mods));
+  const kind = TYPE_DECLS[node.type];
+  if (kind !== undefined) return { kind, name, signature: signature(node), capabilities: [], exported, body: null, receiver: null, params: [] };
+  if (node.type !== 'method_declaration' && node.type !== 'constructor_declaration') return null;
+  if (parent.qname === '') return null;
+  const capabilities: string[] = [];
+  if (/@(org\.junit\.(jupiter\.api\.)?)?(Test|ParameterizedTest|RepeatedTest)\b/.test(mods) || (parent.testFile && /^test[A-Z_]/.test(name))) capabilities.push('test');
+  const isStatic = /\bstatic\b/.test(mods);
+  if (name === 'main' && isStatic && /\bpublic\b/.test(mods) && /^\(\s*(final\s+)?String\s*(\[\s*\]|\.\.\.)/.test(node.childForFieldName('parameters')?.text ?? '')) capabilities.push('entrypoint');
+  const params = new Set<string>();
+  for (const param of named(node.childForFieldName('parameters') ?? node)) identifiersUnder(param.childForFieldName('name'), IDENT, params);
+  return {
+    kind: 'method', name, signature: signature(node), capabilities, exported, body: node.childForFieldName('body'),
+    receiver: null, params: [...params],
+  };
+}
+
+function imports(node: SyntaxNode): TreeImport[] | null {
+  if (node.type === 'package_declaration') return [];
+  if (node.type !== 'import_declaration') return null;
+  const path = named(node).find((c) => c.type === 'scoped_identifier' || c.type === 'identifier')?.text.replace(/\s+/g, '');
+  if (path === undefined) return [];
+  const wildcard = named(node).some((c) => c.type === 'asterisk');
+  const isStatic = node.children.some((c) => c?.type === 'static');
+  return [{ line: node.startPosition.row + 1, spec: wildcard ? `${path}.*` : path, alias: null, ...(isStatic ? { static: true } : {}) }];
+}
+
+function callee(node: SyntaxNode): string[] | null | undefined {
+  if (node.type !== 'method_invocation') return undefined;
+  const name = node.childForFieldName('name')?.text;
+  const object = node.childForFieldName('object');
+  if (name === undefined) return null;
+  // An unqualified call names a method of the enclosing class (or a static import, tried after it).
+  if (object === null || object.type === 'this') return ['<self>', name];
+  if (object.type === 'identifier') return [object.text, name];
+  return null;
+}
+
+function binds(node: SyntaxNode): string[] {
+  const out = new Set<string>();
+  switch (node.type) {
+    case 'variable_declarator':
+    case 'catch_formal_parameter':
+    case 'enhanced_for_statement':
+    case 'resource':
+      identifiersUnder(node.childForFieldName('name'), IDENT, out);
+      break;
+    case 'lambda_expression':
+      identifiersUnder(node.childForFieldName('parameters'), IDENT, out);
+      break;
+    default:
+      break;
+  }
+  return [...out];
+}
+
+const set = (...types: string[]): ReadonlySet<string> => new Set(types);
+
+const LOGIC: LogicSpec = {
+  blocks: set('block', 'switch_block'),
+  ifs: set('if_statement'),
+  elses: set(),
+  loops: set('for_statement', 'enhanced_for_statement', 'while_statement', 'do_statement'),
+  switches: set('switch_expression', 'switch_statement'),
+  cases: set('switch_block_statement_group', 'switch_rule'),
+  returns: set('return_statement'),
+  throws: set('throw_statement'),
+  breaks: set('break_statement'),
+  continues: set('continue_statement'),
+  wrappers: set('expression_statement', 'parenthesized_expression'),
+  tries: set('try_statement', 'try_with_resources_statement'),
+  catches: set('catch_clause'),
+  finallys: set('finally_clause'),
+  isThrowCall: () => false,
+  caseBody: (node) => named(node).filter((c) => c.type !== 'switch_label' && !isComment(c.type)),
+  isDefault: (node) => named(node).some((c) => c.type === 'switch_label' && /^default\b/.test(c.text)),
+  fallthrough: true,
+};
+
+/** Lexical Java: `package`, `import` declarations, top-level type names. */
+function lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null } {
+  const masked = maskSource(text, { line: ['//'], block: true, quotes: ['"', "'"] });
+  const pkg = /^\s*package\s+([\w.]+)\s*;/m.exec(masked.replace(/\s*\.\s*/g, '.'))?.[1] ?? null;
+  const out: TreeImport[] = [];
+  for (const match of masked.matchAll(/^\s*import\s+(static\s+)?([\w.\s]+?)(\.\s*\*)?\s*;/gm)) {
+    const path = (match[2] as string).replace(/\s+/g, '');
+    out.push({ line: lineAtOffset(text, (match.index ?? 0) + match[0].indexOf('import')), spec: match[3] === undefined ? path : `${path}.*`, alias: null, ...(match[1] === undefined ? {} : { static: true }) });
+  }
+  const defs: { name: string; kind: string }[] = [];
+  for (const match of masked.matchAll(/^(?:(?:public|abstract|final|sealed|non-sealed|strictfp)\s+)*(class|interface|enum|record|@interface)\s+(\w+)/gm)) {
+    defs.push({ name: match[2] as string, kind: match[1] === '@interface' ? 'interface' : (match[1] as string) });
+  }
+  return { imports: out, defs, pkg };
+}
+
+/** The Java language of the family (adapter id `java`, extension `.java`). */
+export const JAVA_SPEC: LanguageSpec = {
+  id: 'java',
+  display: 'Java',
+  grammar: 'tree-sitter-java.wasm',
+  extensions: ['.java'],
+  keywords: KEYWORDS,
+  interesting: set(...Object.keys(TYPE_DECLS), 'method_declaration', 'constructor_declaration', 'import_declaration', 'package_declaration', 'method_invocation',
+    'variable_declarator', 'catch_formal_parameter', 'enhanced_for_statement', 'resource', 'lambda_expression'),
+  isTestPath: (path) => /(^|\/)src\/test\//.test(path) || /(^|\/)[^/]*Tests?\.java$/.test(path),
+  isComment,
+  skipBeforeDoc: (type) => type === 'modifiers',
+  moduleFacts(root) {
+    const pkg = named(root).find((c) => c.type === 'package_declaration');
+    const name = pkg === undefined ? null : (named(pkg).find((c) => c.type === 'scoped_identifier' || c.type === 'identifier')?.text.replace(/\s+/g, '') ?? null);
+    return { pkg: name, doc: '' };
+  },
+  moduleEntrypoint: () => false,
+  definition,
+  imports,
+  callee,
+  binds,
+  bases,
+  logic: LOGIC,
+  lexical,
+  implicitSelf: true,
+  resolver: javaResolver,
+  api: javaApi,
+};

@@ -1,0 +1,109 @@
+/**
+ * The adapter-private `link_data` every language of the tree-sitter family stores per file
+ * (ParsedSource.link_data) and its linker reads back. Plain JSON, one shape for every language;
+ * {@link readTreeLinkData} re-validates it because stored JSON may come from an older version.
+ */
+
+/** Version of the {@link TreeLinkData} shape; bump on any incompatible change. */
+export const TREE_LINK_DATA_VERSION = 1;
+
+/**
+ * One import as written: Go `import x "a/b"` (spec `a/b`, alias `x`), Rust `use crate::a::B as C`
+ * (spec `crate::a::B`, alias `C`), Java `import a.b.C;` (spec `a.b.C`), `import a.b.*;` (spec
+ * `a.b.*`), `import static a.b.C.m;` (spec `a.b.C.m`, `static: true`), Rust `mod m;` (spec `mod m`).
+ */
+export interface TreeImport {
+  /** 1-based line of the import statement. */
+  line: number;
+  spec: string;
+  /** The name the import binds when written explicitly (Go `x "a/b"`, Rust `as C`); null otherwise. */
+  alias: string | null;
+  /** Java `import static`. */
+  static?: boolean;
+  /** Qualified name of the definition the import is written in (a Rust inline `mod` or function); absent at file level. */
+  scope?: string;
+}
+
+/** One call site. */
+export interface TreeCall {
+  /** Qualified name of the calling function or method (`''` for the module). */
+  owner: string;
+  line: number;
+  /**
+   * Callee path: `['f']`, `['pkg', 'F']`, `['Type', 'm']`, `['<self>', 'm']` for a method of the
+   * enclosing type through its receiver (Go receiver, Rust `self`, Java `this` or an unqualified
+   * call); null when the callee is no plain name path or its head is a local variable.
+   */
+  path: string[] | null;
+}
+
+/** One declared supertype (`class A extends B implements C`, Rust `impl T for S`). */
+export interface TreeBase {
+  /** Qualified name of the declaring type. */
+  owner: string;
+  line: number;
+  path: string[];
+  relation: 'inherits' | 'implements';
+}
+
+/** A top-level definition the lexical strategy names (it emits no definition nodes). */
+export interface TreeDef {
+  name: string;
+  kind: string;
+}
+
+/** Everything the linker needs from one file. */
+export interface TreeLinkData {
+  version: number;
+  /** Adapter id (`go`, `rust`, `java`...). */
+  lang: string;
+  /** Go `package` name, Java `package` name; null when none. */
+  package: string | null;
+  imports: TreeImport[];
+  calls: TreeCall[];
+  bases: TreeBase[];
+  /** Written by the lexical strategy only. */
+  defs?: TreeDef[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+function isImport(value: unknown): boolean {
+  return isRecord(value) && typeof value['line'] === 'number' && typeof value['spec'] === 'string'
+    && (value['alias'] === null || typeof value['alias'] === 'string') && (value['static'] === undefined || typeof value['static'] === 'boolean')
+    && (value['scope'] === undefined || typeof value['scope'] === 'string');
+}
+
+function isCall(value: unknown): boolean {
+  return isRecord(value) && typeof value['owner'] === 'string' && typeof value['line'] === 'number' && (value['path'] === null || isStringArray(value['path']));
+}
+
+function isBase(value: unknown): boolean {
+  return isRecord(value) && typeof value['owner'] === 'string' && typeof value['line'] === 'number' && isStringArray(value['path'])
+    && (value['relation'] === 'inherits' || value['relation'] === 'implements');
+}
+
+function isDef(value: unknown): boolean {
+  return isRecord(value) && typeof value['name'] === 'string' && typeof value['kind'] === 'string';
+}
+
+/**
+ * Validates stored `link_data` of one file of language `lang`.
+ * @returns the typed data, or null when absent, of another version or language, or malformed.
+ */
+export function readTreeLinkData(value: unknown, lang: string): TreeLinkData | null {
+  if (!isRecord(value) || value['version'] !== TREE_LINK_DATA_VERSION || value['lang'] !== lang) return null;
+  if (value['package'] !== null && typeof value['package'] !== 'string') return null;
+  const { imports, calls, bases, defs } = value;
+  if (!Array.isArray(imports) || !imports.every(isImport)) return null;
+  if (!Array.isArray(calls) || !calls.every(isCall)) return null;
+  if (!Array.isArray(bases) || !bases.every(isBase)) return null;
+  if (defs !== undefined && (!Array.isArray(defs) || !defs.every(isDef))) return null;
+  return value as unknown as TreeLinkData;
+}

@@ -1,0 +1,247 @@
+/**
+ * Cross-file linking shared by the tree-sitter family (DESIGN.md section 3): `imports` edges from
+ * each language's import rules (project files only), `calls` edges only where declarations prove
+ * the target (a definition of the file or of its scope, a definition reached through an imported
+ * package, module or class, a method of the receiver's type), `inherits`/`implements` edges to
+ * resolved types, and `tested_by` edges from test files to what they call. Everything else is
+ * counted as unresolved; nothing is matched by bare name across the project.
+ */
+import { codeId } from '@docforge/core';
+import type { GraphEdge, LinkInput, LinkResult, ModuleResolver } from '@docforge/core';
+import { readTreeLinkData, type TreeLinkData } from './link-data.js';
+import type { ImportTarget, LanguageResolver, LanguageSpec, ResolveContext } from './spec.js';
+
+interface DefRef {
+  file: string;
+  qname: string;
+  id: string;
+  kind: string;
+}
+
+interface Binding {
+  files?: string[];
+  def?: { file: string; qname: string };
+  /** The definition whose body the import is written in (`''`: the whole file). */
+  scope: string;
+}
+
+interface FileInfo {
+  path: string;
+  moduleId: string;
+  data: TreeLinkData;
+  defs: Map<string, { id: string; kind: string; exported: boolean }>;
+  bindings: Map<string, Binding[]>;
+  /** Files opened by imports (C# `using N;`): their top-level definitions are visible by bare name. */
+  opens: string[];
+}
+
+const CALLABLE = new Set(['function', 'method']);
+const TYPES = new Set(['class', 'interface', 'struct', 'trait', 'enum', 'type', 'record']);
+
+function parentQname(qname: string): string {
+  const dot = qname.lastIndexOf('.');
+  return dot < 0 ? '' : qname.slice(0, dot);
+}
+
+function stat(stats: Record<string, number>, key: string): void {
+  stats[key] = (stats[key] ?? 0) + 1;
+}
+
+class TreeLinker {
+  readonly infos = new Map<string, FileInfo>();
+  readonly edges = new Map<string, GraphEdge>();
+  readonly unresolved: Record<string, number> = {};
+  readonly stats: Record<string, number> = {
+    files_linked: 0, files_without_link_data: 0, imports_total: 0, imports_resolved: 0, imports_unresolved: 0,
+    calls_total: 0, calls_resolved: 0, calls_unresolved: 0, heritage_total: 0, heritage_resolved: 0, heritage_unresolved: 0,
+  };
+  readonly context: ResolveContext;
+  readonly rules: LanguageResolver;
+
+  constructor(readonly spec: LanguageSpec, files: readonly LinkInput[], resolver: ModuleResolver) {
+    for (const file of files) {
+      const data = readTreeLinkData(file.link_data, spec.id);
+      if (data === null) {
+        stat(this.stats, 'files_without_link_data');
+        continue;
+      }
+      const moduleId = codeId(file.path);
+      const prefix = `${moduleId}#`;
+      const defs = new Map<string, { id: string; kind: string; exported: boolean }>();
+      for (const node of file.nodes) {
+        if (node.id.startsWith(prefix)) defs.set(node.id.slice(prefix.length), { id: node.id, kind: node.kind, exported: node.capabilities.includes('exported') });
+      }
+      for (const def of data.defs ?? []) if (!defs.has(def.name)) defs.set(def.name, { id: `${prefix}${def.name}`, kind: def.kind, exported: false });
+      this.infos.set(file.path, { path: file.path, moduleId, data, defs, bindings: new Map(), opens: [] });
+    }
+    const paths = [...this.infos.keys()].filter((path) => resolver.hasFile(path)).sort();
+    const data = new Map(paths.map((path) => [path, (this.infos.get(path) as FileInfo).data]));
+    this.context = { paths, resolver, data, defsOf: (path) => this.infos.get(path)?.defs ?? new Map() };
+    this.rules = spec.resolver(this.context);
+  }
+
+  addEdge(sourceId: string, relation: string, targetId: string, sourcePath: string, line: number): void {
+    const key = `${sourceId}\u0000${relation}\u0000${targetId}`;
+    const existing = this.edges.get(key);
+    if (existing === undefined) this.edges.set(key, { source_id: sourceId, relation, target_id: targetId, source_path: sourcePath, line });
+    else if (line < existing.line) existing.line = line;
+  }
+
+  /** The definition `qname` of a file; null when absent or overloaded (a `qname~2` twin: which one is called is not proven). */
+  ref(file: string, qname: string): DefRef | null {
+    const defs = this.infos.get(file)?.defs;
+    const def = defs?.get(qname);
+    if (def === undefined || defs?.has(`${qname}~2`) === true) return null;
+    return { file, qname, id: def.id, kind: def.kind };
+  }
+
+  /** The one definition named `qname` in `files` (null when none or several). */
+  unique(files: readonly string[], qname: string): DefRef | null {
+    let found: DefRef | null = null;
+    for (const file of new Set(files)) {
+      const hit = this.ref(file, qname);
+      if (hit === null) continue;
+      if (found !== null) return null;
+      found = hit;
+    }
+    return found;
+  }
+
+  /** A member of a type: in the type's file, else the one in its scope or the caller's file. */
+  member(type: DefRef, name: string, caller: string): DefRef | null {
+    const qname = `${type.qname}.${name}`;
+    return this.ref(type.file, qname) ?? this.unique([...this.rules.scope(type.file), caller].filter((f) => f !== type.file), qname);
+  }
+
+  lookupName(info: FileInfo, owner: string, head: string): DefRef | Binding | null {
+    // Items of the enclosing inline modules first (Rust `mod tests { fn a() { helper() } }`).
+    for (let scope = parentQname(owner); scope !== ''; scope = parentQname(scope)) {
+      if (info.defs.get(scope)?.kind !== 'namespace') continue;
+      const inner = this.ref(info.path, `${scope}.${head}`);
+      if (inner !== null) return inner;
+    }
+    const own = this.ref(info.path, head);
+    if (own !== null) return own;
+    // The innermost import scope holding the caller wins (a Rust `use` inside `mod tests`).
+    const visible = (info.bindings.get(head) ?? []).filter((b) => b.scope === '' || owner === b.scope || owner.startsWith(`${b.scope}.`));
+    const binding = visible.sort((a, b) => b.scope.length - a.scope.length)[0];
+    if (binding !== undefined) return binding;
+    const files = this.rules.pathHead?.(info.path, owner, head) ?? null;
+    if (files !== null) return { files: [...files], scope: '' };
+    return this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), head) ?? this.unique(info.opens, head);
+  }
+
+  resolvePath(info: FileInfo, owner: string, path: readonly string[]): DefRef | null {
+    const [head, ...rest] = path;
+    if (head === undefined) return null;
+    if (head === '<self>') {
+      // A call owned by a type (outside any method) names that type's members; a method's, its type's.
+      const selfType = TYPES.has(info.defs.get(owner)?.kind ?? '') ? owner : parentQname(owner);
+      const name = rest[0];
+      if (selfType === '' || name === undefined || rest.length !== 1) return null;
+      const qname = `${selfType}.${name}`;
+      const own = this.ref(info.path, qname) ?? this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), qname);
+      if (own !== null || this.spec.implicitSelf !== true || info.defs.has(qname)) return own;
+      const imported = this.lookupName(info, owner, name);
+      return imported !== null && !('id' in imported) && imported.def !== undefined ? this.ref(imported.def.file, imported.def.qname) : null;
+    }
+    const found = this.lookupName(info, owner, head);
+    if (found === null) return null;
+    let target: DefRef | null;
+    let index = 0;
+    if ('id' in found) target = found;
+    else if (found.def !== undefined) target = this.ref(found.def.file, found.def.qname);
+    else {
+      const name = rest[0];
+      if (name === undefined || found.files === undefined) return null;
+      target = this.unique(found.files, name);
+      index = 1;
+    }
+    for (; target !== null && index < rest.length; index += 1) {
+      if (!TYPES.has(target.kind)) return null;
+      target = this.member(target, rest[index] as string, info.path);
+    }
+    return target;
+  }
+
+  linkImports(info: FileInfo): void {
+    for (const imp of info.data.imports) {
+      stat(this.stats, 'imports_total');
+      const target: ImportTarget | null = this.rules.resolve(info.path, imp);
+      if (target === null) {
+        stat(this.stats, 'imports_unresolved');
+        continue;
+      }
+      stat(this.stats, 'imports_resolved');
+      for (const file of target.files) if (file !== info.path && this.infos.has(file)) this.addEdge(info.moduleId, 'imports', codeId(file), info.path, imp.line);
+      for (const file of target.opens ?? []) if (!info.opens.includes(file)) info.opens.push(file);
+      for (const binding of target.bindings) {
+        const entry: Binding = { files: binding.files, def: binding.def, scope: imp.scope ?? '' };
+        info.bindings.set(binding.name, [...(info.bindings.get(binding.name) ?? []), entry]);
+      }
+    }
+  }
+
+  linkBases(info: FileInfo): void {
+    for (const base of info.data.bases) {
+      stat(this.stats, 'heritage_total');
+      const owner = this.ref(info.path, base.owner);
+      const target = owner === null ? null : this.resolvePath(info, parentQname(base.owner), base.path);
+      if (owner !== null && target !== null && TYPES.has(target.kind) && target.id !== owner.id) {
+        stat(this.stats, 'heritage_resolved');
+        // A C# base list does not say which base is an interface: the resolved kind does.
+        const relation = target.kind === 'interface' && owner.kind !== 'interface' ? 'implements' : base.relation;
+        this.addEdge(owner.id, relation, target.id, info.path, base.line);
+      } else stat(this.stats, 'heritage_unresolved');
+    }
+  }
+
+  linkCalls(info: FileInfo): void {
+    const isTest = this.spec.isTestPath(info.path);
+    for (const call of info.data.calls) {
+      stat(this.stats, 'calls_total');
+      const sourceId = call.owner === '' ? info.moduleId : info.defs.get(call.owner)?.id;
+      const target = sourceId === undefined || call.path === null ? null : this.resolvePath(info, call.owner, call.path);
+      if (sourceId === undefined || target === null || !CALLABLE.has(target.kind)) {
+        stat(this.stats, 'calls_unresolved');
+        if (sourceId !== undefined) this.unresolved[sourceId] = (this.unresolved[sourceId] ?? 0) + 1;
+        continue;
+      }
+      stat(this.stats, 'calls_resolved');
+      this.addEdge(sourceId, 'calls', target.id, info.path, call.line);
+      if (isTest && target.file !== info.path && !this.spec.isTestPath(target.file)) {
+        this.addEdge(codeId(target.file), 'tested_by', info.moduleId, info.path, call.line);
+        this.addEdge(target.id, 'tested_by', info.moduleId, info.path, call.line);
+      }
+    }
+  }
+
+  run(): LinkResult {
+    const paths = this.context.paths;
+    for (const path of paths) this.linkImports(this.infos.get(path) as FileInfo);
+    for (const path of paths) {
+      const info = this.infos.get(path) as FileInfo;
+      stat(this.stats, 'files_linked');
+      this.linkBases(info);
+      this.linkCalls(info);
+    }
+    const edges = [...this.edges.values()].sort((a, b) => {
+      const x = `${a.source_id}\u0000${a.relation}\u0000${a.target_id}`;
+      const y = `${b.source_id}\u0000${b.relation}\u0000${b.target_id}`;
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    return { edges, issues: [], stats: this.stats, unresolved_calls: this.unresolved, api: this.spec.api?.(this.context) ?? {} };
+  }
+}
+
+/**
+ * Links the files of one language of the family (CodeAdapter.link). Edges: `imports`
+ * module→module, `calls` function/method/module→function/method, `inherits`/`implements`
+ * type→type, `tested_by` callee (and its module)→test module; unique per (source, relation,
+ * target) with the smallest line. Stats: `imports_*`, `calls_*`, `heritage_*` (`_total`,
+ * `_resolved`, `_unresolved`), `files_linked`, `files_without_link_data`. Never throws for
+ * unknown or malformed `link_data`: such files are skipped.
+ */
+export function linkTree(spec: LanguageSpec, files: readonly LinkInput[], resolver: ModuleResolver): LinkResult {
+  return new TreeLinker(spec, files, resolver).run();
+}

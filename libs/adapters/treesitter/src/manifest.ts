@@ -1,0 +1,19 @@
+import type { AdapterManifest } from '@docforge/core';
+
+/** Version of every adapter of the tree-sitter family; part of `adapter_version` in every response. Bump when output for the same input changes. */
+export const TREE_ADAPTER_VERSION = '1.0.0';
+
+function manifest(id: string, extensions: readonly string[]): AdapterManifest {
+  return Object.freeze({ id, version: TREE_ADAPTER_VERSION, extensions: Object.freeze([...extensions]) });
+}
+
+/**
+ * Manifests of the tree-sitter family's adapters (id, version, extensions), importable without
+ * loading a grammar: `go` (.go), `rust` (.rs), `java` (.java), `csharp` (.cs).
+ */
+export const TREE_MANIFESTS: readonly AdapterManifest[] = Object.freeze([
+  manifest('go', ['.go']),
+  manifest('rust', ['.rs']),
+  manifest('java', ['.java']),
+  manifest('csharp', ['.cs']),
+]);

@@ -1,0 +1,160 @@
+/**
+ * What one language of the tree-sitter family supplies to the shared extractor, Logic builder,
+ * lexical scanner and linker: its grammar, how it names definitions, imports, calls and local
+ * bindings, its Logic statement types, and its import resolution.
+ */
+import type { Node as SyntaxNode } from 'web-tree-sitter';
+import type { ModuleResolver } from '@docforge/core';
+import type { TreeImport, TreeLinkData } from './link-data.js';
+
+/** A definition a syntax node declares. */
+export interface DefinitionMatch {
+  /** Node kind: `struct`, `interface`, `class`, `enum`, `trait`, `type`, `function`, `method`. */
+  kind: string;
+  name: string;
+  /**
+   * Qualified name of the owner replacing the enclosing definition (a Go method's receiver type);
+   * undefined: nested under the enclosing definition.
+   */
+  qualifier?: string;
+  /** Signature shown as the summary (docs appended). */
+  signature: string;
+  capabilities: readonly string[];
+  /** Whether the definition is exported/public. */
+  exported: boolean;
+  /** The node holding the body (Logic and nested definitions), or null. */
+  body: SyntaxNode | null;
+  /** The receiver variable in the body (Go `t`, Rust `self`, Java `this`), or null. */
+  receiver: string | null;
+  /** Names the parameters bind. */
+  params: readonly string[];
+  /** Node whose preceding comments are the doc comment (default: the definition node). */
+  docAnchor?: SyntaxNode;
+}
+
+/**
+ * A node that scopes definitions without being one (Rust `impl T` / `impl Tr for T`): members
+ * are qualified by `qualifier`; `implements` names the trait implemented, if any.
+ */
+export interface ScopeMatch {
+  qualifier: string;
+  /** The implemented trait's path (Rust), recorded as an `implements` base of `qualifier`. */
+  implements: string[] | null;
+}
+
+/** Per-language control structures for Logic (node types). */
+export interface LogicSpec {
+  /** Statement containers whose named children are statements (`block`, `statement_list`). */
+  blocks: ReadonlySet<string>;
+  /** `if` nodes: fields `condition`, `consequence`, `alternative`. */
+  ifs: ReadonlySet<string>;
+  /** Types wrapping the else branch (`else_clause`): their first named child is the branch. */
+  elses: ReadonlySet<string>;
+  /** Loops: field `body`. */
+  loops: ReadonlySet<string>;
+  /** Switch/match statements and their case nodes. */
+  switches: ReadonlySet<string>;
+  cases: ReadonlySet<string>;
+  returns: ReadonlySet<string>;
+  throws: ReadonlySet<string>;
+  breaks: ReadonlySet<string>;
+  continues: ReadonlySet<string>;
+  /** Wrappers whose only named child is the statement (`expression_statement`): unwrapped when that child is a control structure. */
+  wrappers: ReadonlySet<string>;
+  /** `try` statements (field `body`), their catch clauses (field `body`) and finally clauses (a block child). */
+  tries: ReadonlySet<string>;
+  catches: ReadonlySet<string>;
+  finallys: ReadonlySet<string>;
+  /** Whether a statement is a throw by its text (Go `panic(...)`, Rust `panic!(...)`). */
+  isThrowCall(node: SyntaxNode): boolean;
+  /** The statements of a case node (its body without the case labels or patterns). */
+  caseBody(node: SyntaxNode): SyntaxNode[];
+  /** Whether a case node is the default (`default:`, `_ =>`). */
+  isDefault(node: SyntaxNode): boolean;
+  /** Whether control falls from the end of one case into the next (Java, C#'s grammar aside). */
+  fallthrough: boolean;
+}
+
+/** Resolution context a language's import rules read. */
+export interface ResolveContext {
+  /** Files of this language in the build (project-relative POSIX paths, sorted). */
+  readonly paths: readonly string[];
+  readonly resolver: ModuleResolver;
+  /** Link data by path (only files of this language). */
+  readonly data: ReadonlyMap<string, TreeLinkData>;
+  /** Top-level definition qualified names of a file (definitions and lexical defs). */
+  defsOf(path: string): ReadonlyMap<string, { id: string; kind: string; exported: boolean }>;
+}
+
+/** What an import resolves to: the files it makes visible and the names it binds in the importer. */
+export interface ImportTarget {
+  /** Files the import edge goes to (project files only). */
+  files: string[];
+  /**
+   * Bindings: name in the importer → what it names: a namespace of files (`pkg.F`, `mod::f`) or
+   * one definition (a Java class, a Rust item) by file and qualified name.
+   */
+  bindings: { name: string; files?: string[]; def?: { file: string; qname: string } }[];
+  /** Files whose top-level definitions become visible by bare name, after the file's own scope (C# `using N;`). */
+  opens?: string[];
+}
+
+/** Per-language import resolution. */
+export interface LanguageResolver {
+  /** Resolves one import of `file`; null when it names nothing in the project (counted unresolved). */
+  resolve(file: string, imp: TreeImport): ImportTarget | null;
+  /** Files whose top-level definitions a bare name in `file` sees besides the file itself (Go: its package's files; Java: its package's). */
+  scope(file: string): readonly string[];
+  /** Files a path head names that is no definition or import (Rust `crate`, `self`, `super` in a call in `owner`), or null. */
+  pathHead?(file: string, owner: string, head: string): readonly string[] | null;
+}
+
+/** One language of the family. */
+export interface LanguageSpec {
+  /** Adapter id and `GraphNode.language`. */
+  id: string;
+  /** Display name in messages. */
+  display: string;
+  /** Grammar file name inside @vscode/tree-sitter-wasm/wasm. */
+  grammar: string;
+  extensions: readonly string[];
+  /** Reserved words never indexed as code text. */
+  keywords: ReadonlySet<string>;
+  /** Node types the walk must hand to {@link LanguageSpec.visit}; others are only descended. */
+  interesting: ReadonlySet<string>;
+  isTestPath(path: string): boolean;
+  isComment(type: string): boolean;
+  /** Types between a doc comment and its definition (attributes, annotations). */
+  skipBeforeDoc?(type: string): boolean;
+  /** The package name and module doc of the file. */
+  moduleFacts(root: SyntaxNode): { pkg: string | null; doc: string };
+  /** Whether a module is an entry point given its package and top-level definition names. */
+  moduleEntrypoint(path: string, pkg: string | null, names: ReadonlySet<string>): boolean;
+  /**
+   * The definition a node declares, or null. `parent`: the enclosing definition's kind, the
+   * qualifier of nested names, whether functions here are methods (`inType`: inside a type or an
+   * impl scope), whether the file is a test file, its package and path.
+   */
+  definition(node: SyntaxNode, parent: { kind: string; qname: string; inType: boolean; testFile: boolean; pkg: string | null; path: string }): DefinitionMatch | null;
+  scope?(node: SyntaxNode): ScopeMatch | null;
+  /** Import records of an import node (children skipped). */
+  imports(node: SyntaxNode): TreeImport[] | null;
+  /**
+   * The callee path of a call node as written (`undefined`: not a call; null: no plain name
+   * path); a head naming the method's receiver becomes `<self>` in the extractor.
+   */
+  callee(node: SyntaxNode): string[] | null | undefined;
+  /** Names a node binds as locals of the enclosing function. */
+  binds(node: SyntaxNode): readonly string[];
+  /** Declared supertypes of a type definition node. */
+  bases?(node: SyntaxNode): { path: string[]; relation: 'inherits' | 'implements'; line: number }[];
+  logic: LogicSpec | null;
+  /** Lexical strategy: imports and top-level definition names from comment- and string-free text. */
+  lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null };
+  /** Whether a `<self>` call that names no method of the enclosing type may name a statically imported function (Java's unqualified calls). */
+  implicitSelf?: boolean;
+  /** Import resolution over the whole build. */
+  resolver(context: ResolveContext): LanguageResolver;
+  /** Public API names (`pkg.Name`) for doc mentions, from the linked files. */
+  api?(context: ResolveContext): Record<string, string[]>;
+}

@@ -1,0 +1,136 @@
+/**
+ * Helpers over tree-sitter syntax trees shared by every language of the family: lines, named
+ * children, doc comments, summaries, and syntax error issues.
+ */
+import type { Node as SyntaxNode } from 'web-tree-sitter';
+import type { SourceIssue } from '@docforge/core';
+
+/** Longest summary kept, in characters (same cap as Markdown summaries). */
+const SUMMARY_MAX_CHARS = 400;
+/** At most this many syntax_error issues per file; the rest are counted in one extra issue. */
+const SYNTAX_ISSUES_MAX = 20;
+
+/** Named children of a node, nulls dropped. */
+export function named(node: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  for (const child of node.namedChildren) if (child !== null) out.push(child);
+  return out;
+}
+
+/** 1-based first line of a node. */
+export function line(node: SyntaxNode): number {
+  return node.startPosition.row + 1;
+}
+
+/** 1-based last line of a node (a node ending at column 0 ends on the previous line). */
+export function endLine(node: SyntaxNode): number {
+  const { row, column } = node.endPosition;
+  return column === 0 && row > node.startPosition.row ? row : row + 1;
+}
+
+/** Whitespace collapsed and trimmed. */
+export function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Caps a summary at 400 characters. */
+export function cap(text: string): string {
+  return text.length <= SUMMARY_MAX_CHARS ? text : `${text.slice(0, SUMMARY_MAX_CHARS - 1)}…`;
+}
+
+/** The first paragraph of a doc text, whitespace collapsed and capped (a node summary). */
+export function firstParagraph(text: string): string {
+  return cap(collapse(text.split(/\n\s*\n/)[0] ?? ''));
+}
+
+/** Counts the lines of a text the way an editor shows them (a final newline opens no line); at least 1. */
+export function countLines(content: string): number {
+  const lines = content.split(/\r\n|\r|\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return Math.max(1, lines.length);
+}
+
+/**
+ * The text of doc comments written as `//`, `///`, `//!`, `#`, `/* *\/` or `/** *\/`, markers and
+ * leading `*` removed, lines joined with `\n`, blank edges dropped.
+ */
+export function cleanComment(texts: readonly string[]): string {
+  const lines: string[] = [];
+  for (const raw of texts) {
+    const text = raw.replace(/\r\n?/g, '\n');
+    if (/^\/\*/.test(text)) {
+      const body = text.replace(/^\/\*+!?/, '').replace(/\*+\/$/, '');
+      for (const part of body.split('\n')) lines.push(part.replace(/^\s*\*(?!\/) ?/, '').trimEnd());
+    } else {
+      for (const part of text.split('\n')) lines.push(part.replace(/^\s*(\/\/[/!]?|#) ?/, '').trimEnd());
+    }
+  }
+  while (lines.length > 0 && (lines[0] ?? '').trim() === '') lines.shift();
+  while (lines.length > 0 && (lines[lines.length - 1] ?? '').trim() === '') lines.pop();
+  return lines.join('\n');
+}
+
+/**
+ * The comments directly above a node (each ending on the line before the next, the last on the
+ * line before `node`), skipping sibling nodes whose type `skip` accepts (Rust attributes, Java
+ * annotations). Comment node types are those `isComment` accepts.
+ */
+export function precedingComments(node: SyntaxNode, isComment: (type: string) => boolean, skip: (type: string) => boolean = () => false): string[] {
+  const out: string[] = [];
+  let next = node.startPosition.row;
+  for (let sibling = node.previousSibling; sibling !== null; sibling = sibling.previousSibling) {
+    if (skip(sibling.type)) {
+      next = sibling.startPosition.row;
+      continue;
+    }
+    if (!isComment(sibling.type) || endLine(sibling) < next) break;
+    out.unshift(sibling.text);
+    next = sibling.startPosition.row;
+  }
+  return out;
+}
+
+/** Outermost ERROR and MISSING nodes of a tree with errors, as at most 21 `syntax_error` warnings. */
+export function syntaxErrors(root: SyntaxNode, language: string, path: string, moduleId: string): SourceIssue[] {
+  const found: SyntaxNode[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as SyntaxNode;
+    if (node.isError || node.isMissing) {
+      found.push(node);
+      continue;
+    }
+    if (!node.hasError) continue;
+    const children = node.children;
+    for (let i = children.length - 1; i >= 0; i -= 1) {
+      const child = children[i];
+      if (child !== null && child !== undefined) stack.push(child);
+    }
+  }
+  const issues: SourceIssue[] = found.slice(0, SYNTAX_ISSUES_MAX).map((node) => ({
+    severity: 'warning',
+    code: 'syntax_error',
+    message: node.isMissing ? `${language} syntax error: missing "${node.type}"` : `${language} syntax error near "${collapse(node.text).slice(0, 60)}"`,
+    path,
+    line: line(node),
+    node_id: moduleId,
+  }));
+  const extra = found[SYNTAX_ISSUES_MAX];
+  if (extra !== undefined) {
+    issues.push({
+      severity: 'warning', code: 'syntax_error', message: `${language} syntax error: ${found.length - SYNTAX_ISSUES_MAX} more after the first ${SYNTAX_ISSUES_MAX}`,
+      path, line: line(extra), node_id: moduleId,
+    });
+  }
+  return issues;
+}
+
+/** Identifiers (of the given node types) anywhere under a node, e.g. the names a pattern binds. */
+export function identifiersUnder(node: SyntaxNode | null, types: ReadonlySet<string>, out: Set<string>): void {
+  if (node === null) return;
+  if (types.has(node.type)) {
+    out.add(node.text);
+    return;
+  }
+  for (const child of named(node)) identifiersUnder(child, types, out);
+}

@@ -1,0 +1,63 @@
+// Pins docforge init on the languages of the tree-sitter family (issue 33 item 5): a go.mod project's code roots and adapter, its
+// vendor/ folder excluded and listed among what init left out.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadDescriptor } from '@docforge/project';
+import { initProject } from '../src/index.js';
+import { removeTree, tempTree } from './helpers.js';
+
+test('a Go module: go.mod marks it, code roots skip vendor/, which is excluded and listed as left out', () => {
+  const nested = tempTree({
+    'go.mod': 'module example.com/app\n', 'docs/guide.md': '# Guide\n', 'cmd/app/main.go': 'package main\nfunc main() {}\n',
+    'internal/store/store.go': 'package store\n', 'vendor/github.com/x/y/y.go': 'package y\n',
+  });
+  const flat = tempTree({ 'go.mod': 'module example.com/lib\n', 'README.md': '# Lib\n', 'lib.go': 'package lib\n', 'vendor/a/a.go': 'package a\n' });
+  try {
+    const first = initProject(nested);
+    assert.deepEqual(first.code_roots, ['cmd', 'internal']);
+    assert.deepEqual(loadDescriptor(nested).adapter.code, ['go']);
+    assert.ok(loadDescriptor(nested).sources.exclude.includes('**/vendor/**'), first.descriptor_text);
+    const vendor = first.left_out.find((item) => item.path === 'vendor');
+    assert.match(vendor?.reason ?? '', /Go build output or vendored dependencies \(the project has go\.mod\); excluded as "\*\*\/vendor\/\*\*"/);
+    const second = initProject(flat);
+    assert.deepEqual(second.code_roots, ['.']);
+    assert.deepEqual(loadDescriptor(flat).adapter.code, ['go']);
+    assert.ok(second.descriptor_text.includes('"**/vendor/**"'));
+  } finally {
+    removeTree(nested);
+    removeTree(flat);
+  }
+});
+
+test('a Cargo crate and a Maven project: target/ (and build/, .gradle/) excluded and listed; rust and java proposed', () => {
+  const crate = tempTree({ 'Cargo.toml': '[package]\nname = "x"\n', 'src/lib.rs': 'pub fn f() {}\n', 'target/debug/build.rs': 'fn main() {}\n', 'README.md': '# X\n' });
+  const maven = tempTree({ 'pom.xml': '<project/>\n', 'src/main/java/a/A.java': 'package a;\nclass A {}\n', 'target/gen/B.java': 'class B {}\n' });
+  try {
+    const first = initProject(crate);
+    assert.deepEqual(first.code_roots, ['src']);
+    assert.deepEqual(loadDescriptor(crate).adapter.code, ['rust']);
+    assert.ok(loadDescriptor(crate).sources.exclude.includes('**/target/**'));
+    assert.match(first.left_out.find((item) => item.path === 'target')?.reason ?? '', /Rust build output .*Cargo\.toml/);
+    const second = initProject(maven);
+    assert.deepEqual(second.code_roots, ['src']);
+    assert.deepEqual(loadDescriptor(maven).adapter.code, ['java']);
+    for (const glob of ['**/target/**', '**/build/**', '**/.gradle/**']) assert.ok(loadDescriptor(maven).sources.exclude.includes(glob), glob);
+    assert.match(second.left_out.find((item) => item.path === 'target')?.reason ?? '', /Java build output .*pom\.xml/);
+  } finally {
+    removeTree(crate);
+    removeTree(maven);
+  }
+});
+
+test('a C# project: *.csproj marks it; bin/ and obj/ excluded and listed; csharp proposed', () => {
+  const root = tempTree({ 'App.csproj': '<Project/>\n', 'src/Program.cs': 'class P { static void Main() {} }\n', 'bin/Debug/x.cs': 'class X {}\n', 'obj/y.cs': 'class Y {}\n' });
+  try {
+    const result = initProject(root);
+    assert.deepEqual(result.code_roots, ['src']);
+    assert.deepEqual(loadDescriptor(root).adapter.code, ['csharp']);
+    for (const glob of ['**/bin/**', '**/obj/**']) assert.ok(loadDescriptor(root).sources.exclude.includes(glob), glob);
+    assert.deepEqual(result.left_out.map((item) => item.path).sort(), ['bin', 'obj']);
+  } finally {
+    removeTree(root);
+  }
+});

