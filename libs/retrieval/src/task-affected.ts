@@ -54,15 +54,16 @@ export function rereadSection(sections: readonly MentionSection[], namedId: stri
  * Runs the affected walk from `focus` and marks the reached entries: an entry already among
  * `selected` (focus excluded) gets its `affected` mark in place; the others become new visits at
  * the walk's depth. Reads at most `ceilings.max_examined_edges - examined` edges and adds at most
- * `ceilings.max_evidence_items - selected.length` visits. Mutates the `affected` field of `selected` visits.
+ * `ceilings.max_evidence_items - selected.length` visits; `relations` are the index's distinct
+ * relation names (the task's vocabulary). Mutates the `affected` field of `selected` visits.
  */
-export function affectedStep(reader: IndexReader, focus: readonly Visit[], selected: readonly Visit[], examined: number, ceilings: TaskContextCeilings): AffectedStep {
+export function affectedStep(reader: IndexReader, focus: readonly Visit[], selected: readonly Visit[], examined: number, ceilings: TaskContextCeilings, relations: readonly string[]): AffectedStep {
   const budget = ceilings.max_examined_edges - examined;
   if (focus.length === 0) return { added: [], examined: 0, workLimited: false, dropped: 0 };
   if (budget <= 0) return { added: [], examined: 0, workLimited: true, dropped: 0 };
   const room = Math.max(0, ceilings.max_evidence_items - selected.length);
   const byId = new Map(selected.map((v) => [v.id, v]));
-  const walk = affectedFrom(reader, focus.map((v) => v.id), { depth: TASK_AFFECTED_DEPTH, limit: ceilings.max_evidence_items, edgeBudget: budget });
+  const walk = affectedFrom(reader, focus.map((v) => v.id), { depth: TASK_AFFECTED_DEPTH, limit: ceilings.max_evidence_items, edgeBudget: budget, relations });
   const added: Visit[] = [];
   let dropped = walk.truncation_reason === 'result_limit' ? 1 : 0;
   for (const entry of walk.items) {

@@ -146,7 +146,7 @@ export function taskContextPage(reader: IndexReader, request: TaskContextRequest
   const planHash = domainHash('docforge.task_plan.v1', plan);
 
   const run = runPlan(reader, plan, request.task, ceilings);
-  const visits = plan.task_kind === 'change' ? withAffected(reader, run, ceilings) : [...run.focus, ...run.related];
+  const visits = plan.task_kind === 'change' ? withAffected(reader, run, ceilings, vocabulary.relations) : [...run.focus, ...run.related];
   const evidence = hydrate(reader, visits, options.roots, request.task);
   const gaps = traversalGaps(plan, vocabulary, run, visits.length - run.focus.length, ceilings, window);
 
@@ -204,8 +204,8 @@ export function taskContextPage(reader: IndexReader, request: TaskContextRequest
  * select, in the walk's order (breadth first). Adds the walk's edges, work limit and dropped
  * entries to `run`.
  */
-function withAffected(reader: IndexReader, run: Traversal, ceilings: TaskContextCeilings): Visit[] {
-  const step = affectedStep(reader, run.focus, [...run.focus, ...run.related], run.examined, ceilings);
+function withAffected(reader: IndexReader, run: Traversal, ceilings: TaskContextCeilings, relations: readonly string[]): Visit[] {
+  const step = affectedStep(reader, run.focus, [...run.focus, ...run.related], run.examined, ceilings, relations);
   run.examined += step.examined;
   run.workLimited ||= step.workLimited;
   run.droppedCandidates += step.dropped;
