@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseUnifiedDiff } from '@docforge/sync';
 import { CLI_ENTRY } from './helpers/paths.js';
@@ -74,6 +74,23 @@ describe('unified diff parsing', () => {
     // `git diff -M` of a pure rename has no ---/+++ lines.
     const rename = ['diff --git a/lib/time.js b/lib/time2.js', 'similarity index 100%', 'rename from lib/time.js', 'rename to lib/time2.js'].join('\n');
     assert.deepEqual(parseUnifiedDiff(rename), [{ old_path: 'lib/time.js', new_path: 'lib/time2.js', removed: [], added: [] }]);
+  });
+
+  test('sections without lines to map are reported, not dropped: binary files (git and diff -r) and mode changes alone', () => {
+    const text = [
+      'diff --git a/img.png b/img.png', 'index 1..2 100644', 'Binary files a/img.png and b/img.png differ',
+      'diff --git a/run.sh b/run.sh', 'old mode 100644', 'new mode 100755',
+      'diff --git a/tool.sh b/tool.sh', 'old mode 100644', 'new mode 100755', '--- a/tool.sh', '+++ b/tool.sh', '@@ -1 +1 @@', '-a', '+b',
+      'diff --git a/logo.bin b/logo.bin', 'new file mode 100644', 'index 0000000..3333333', 'GIT binary patch', 'literal 5', 'McmZQzWMXCn00300ss_', '', 'literal 0', 'HcmV?d00001', '',
+      'Binary files old/doc.pdf and new/doc.pdf differ',
+    ].join('\n');
+    assert.deepEqual(parseUnifiedDiff(text), [
+      { old_path: 'img.png', new_path: 'img.png', removed: [], added: [], unmapped: 'binary' },
+      { old_path: 'run.sh', new_path: 'run.sh', removed: [], added: [], unmapped: 'mode_only' },
+      { old_path: 'tool.sh', new_path: 'tool.sh', removed: [1], added: [1] },
+      { old_path: 'logo.bin', new_path: 'logo.bin', removed: [], added: [], unmapped: 'binary' },
+      { old_path: 'old/doc.pdf', new_path: 'new/doc.pdf', removed: [], added: [], unmapped: 'binary' },
+    ]);
   });
 
   test('text that is not a unified diff is refused with the line that broke it', () => {
@@ -183,6 +200,54 @@ describe('docforge affected end to end', () => {
     // TST-LED-003 also tests CMP-LEDGER (`CMP-LEDGER tested_by TST-LED-003`): a test ends its path.
     for (const entry of answer.affected.items) assert.ok(entry.path.every((h) => h.from !== 'TST-LED-003'), JSON.stringify(entry.path));
     assert.equal(byId.has('CMP-LEDGER'), false);
+  });
+
+  test('--json: every error is a JSON error object on standard output (exit 2 for usage, 1 otherwise); a git diff with a binary file and a mode change names them as not mapped', () => {
+    const fresh = exampleProjectCopy({ state: false });
+    const unpublished = cli(['affected', '--json', '-C', fresh]);
+    assert.equal(unpublished.status, 1);
+    assert.equal(unpublished.stderr, '');
+    const error = (JSON.parse(unpublished.stdout) as { schema_version: number; error: { code: string; message: string } });
+    assert.equal(error.schema_version, 1);
+    assert.equal(error.error.code, 'index_unavailable');
+    assert.match(error.error.message, /nothing is published yet/);
+
+    const root = exampleProjectCopy({ state: false });
+    assert.equal(cli(['sync', '-C', root]).status, 0);
+    for (const [argv, input, pattern] of [
+      [['--diff', '-'], 'not a diff\n', /line 1: /],
+      [['--depth', '0'], '', /--depth must be an integer from 1 to 10/],
+      [['--diff', 'patch.diff'], '', /--diff takes "-"/],
+    ] as const) {
+      const run = cli(['affected', '--json', '-C', root, ...argv], input);
+      assert.equal(run.status, 2, run.stdout);
+      assert.equal(run.stderr, '');
+      const body = JSON.parse(run.stdout) as { error: { code: string; message: string; details: Record<string, unknown> } };
+      assert.equal(body.error.code, 'invalid_arguments');
+      assert.match(body.error.message, pattern);
+    }
+
+    // A real git diff: a changed method body, a binary file, a mode change alone.
+    const git = (args: string[]) => spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+    if (git(['--version']).status !== 0) return;
+    for (const args of [['init', '-q'], ['config', 'user.email', 'e@example.com'], ['config', 'user.name', 'e'], ['config', 'core.fileMode', 'true']]) assert.equal(git(args).status, 0);
+    writeFileSync(path.join(root, 'docs', 'diagram.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]));
+    assert.equal(git(['add', '-A']).status, 0);
+    assert.equal(git(['commit', '-qm', 'base']).status, 0);
+    writeFileSync(path.join(root, 'docs', 'diagram.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 3, 4]));
+    chmodSync(path.join(root, 'src/shared/retry.ts'), 0o755);
+    const file = 'src/refunds/refund-service.ts';
+    const before = readFileSync(path.join(root, file), 'utf8');
+    writeFileSync(path.join(root, file), before.replace("status: 'completed', entryId: entry.id };", "status: 'completed', entryId: entry.id, settled: false };"));
+    const diff = git(['diff']).stdout;
+    assert.match(diff, /^Binary files a\/docs\/diagram\.png and b\/docs\/diagram\.png differ$/m);
+    assert.match(diff, /^old mode 100644$/m);
+    const answer = affectedJson(root, ['--diff', '-'], diff) as AffectedJson & { changed: { unmapped_paths: { path: string; reason: string }[] } };
+    assert.deepEqual(answer.changed.unmapped_paths, [{ path: 'docs/diagram.png', reason: 'binary' }, { path: 'src/shared/retry.ts', reason: 'mode_only' }]);
+    assert.deepEqual(answer.changed.nodes.map((n) => n.id), ['code:src/refunds/refund-service.ts#RefundService.requestRefund']);
+    const text = cli(['affected', '--diff', '-', '-C', root], diff);
+    assert.match(text.stdout, /^not mapped \(binary file\): docs\/diagram\.png$/m);
+    assert.match(text.stdout, /^not mapped \(mode change only\): src\/shared\/retry\.ts$/m);
   });
 
   test('nothing published yet: index_unavailable, exit 1, nothing built', () => {

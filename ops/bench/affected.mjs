@@ -6,13 +6,13 @@
 // `documents` edges with sections). Prints figures with the date and the load; never asserts timings.
 // Usage: node ops/bench/affected.mjs [--nodes 10000] [--runs 10]
 // The corpus is generated into ops/bench/out/mixed-<nodes> when missing and reused when present.
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generateDocs, generateTs } from './generate.mjs';
+import { generateMixed, NODES_PER_MODULE } from './generate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -20,33 +20,11 @@ const CLI = path.join(repo, 'apps/cli/bin/docforge.js');
 const { values } = parseArgs({ options: { nodes: { type: 'string', default: '10000' }, runs: { type: 'string', default: '10' } } });
 const nodes = Number(values.nodes);
 const RUNS = Number(values.runs);
-/** Nodes per generated TypeScript module: the module, fn, helper, Klass, Klass.run, Klass.step (and the count field when indexed). */
-const NODES_PER_MODULE = 6;
 
 const fmt = (ms) => `${ms.toFixed(0)} ms`;
 function percentile(samples, p) {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/** Generates the mixed corpus: the TypeScript tree, then the docs under docs/gen with code mentions. */
-function generateMixed(root) {
-  const modules = Math.round(nodes / 2 / NODES_PER_MODULE);
-  generateTs(root, modules);
-  const docsTmp = `${root}.docs`;
-  generateDocs(docsTmp, nodes - modules * NODES_PER_MODULE);
-  cpSync(path.join(docsTmp, 'docs'), path.join(root, 'docs', 'gen'), { recursive: true });
-  rmSync(docsTmp, { recursive: true, force: true });
-  let n = 0;
-  for (const area of readdirSync(path.join(root, 'docs', 'gen')).sort()) {
-    for (const file of readdirSync(path.join(root, 'docs', 'gen', area)).sort()) {
-      if (!file.endsWith('.md') || n++ % 4 !== 0) continue;
-      const m = n % modules;
-      const full = path.join(root, 'docs', 'gen', area, file);
-      writeFileSync(full, `${readFileSync(full, 'utf8')}\n## Code\n\nThis page is implemented by \`fn${m}\` and \`Klass${m}\` (see \`Klass${m}.run\`).\n`);
-    }
-  }
-  return modules;
 }
 
 /** GNU time, when installed: the CPU time (user + system) of each process, a figure less bent by the load than wall time. */
@@ -83,7 +61,7 @@ console.log(`date ${new Date().toISOString()}; load ${os.loadavg().map((l) => l.
 if (!existsSync(path.join(root, 'docforge.toml'))) {
   mkdirSync(path.dirname(root), { recursive: true });
   const t = performance.now();
-  const modules = generateMixed(root);
+  const modules = generateMixed(root, nodes);
   console.log(`generated ${modules} TypeScript modules and ${nodes - modules * NODES_PER_MODULE} doc nodes in ${fmt(performance.now() - t)}`);
 }
 // Module 149: named by docs (every fourth doc names fn/Klass/Klass.run of module n % modules for n = 1, 5, 9, …;

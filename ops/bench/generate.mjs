@@ -3,7 +3,7 @@
 // (front matter nodes with typed relations) and TypeScript source trees.
 // Usage: node ops/bench/generate.mjs docs --nodes 10000 --out DIR
 //        node ops/bench/generate.mjs ts --files 2000 --out DIR
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -155,4 +155,32 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   const result = kind === 'docs' ? generateDocs(path.resolve(values.out), Number(values.nodes ?? 10000)) : generateTs(path.resolve(values.out), Number(values.files ?? 2000));
   console.log(JSON.stringify(result));
+}
+
+/** Nodes per generated TypeScript module: the module, fn, helper, Klass, Klass.run, Klass.step (and the count field when indexed). */
+export const NODES_PER_MODULE = 6;
+
+/**
+ * The mixed corpus of the issue-32 benchmarks (affected.mjs, task-context-change.mjs): about
+ * `nodes` nodes, half a TypeScript tree ({@link generateTs}) and half the docs of
+ * {@link generateDocs} under docs/gen, every fourth page naming `fnN`, `KlassN` and `KlassN.run`
+ * of module N in code spans (mention-derived `documents` edges with sections). Returns the module count.
+ */
+export function generateMixed(root, nodes) {
+  const modules = Math.round(nodes / 2 / NODES_PER_MODULE);
+  generateTs(root, modules);
+  const docsTmp = `${root}.docs`;
+  generateDocs(docsTmp, nodes - modules * NODES_PER_MODULE);
+  cpSync(path.join(docsTmp, 'docs'), path.join(root, 'docs', 'gen'), { recursive: true });
+  rmSync(docsTmp, { recursive: true, force: true });
+  let n = 0;
+  for (const area of readdirSync(path.join(root, 'docs', 'gen')).sort()) {
+    for (const file of readdirSync(path.join(root, 'docs', 'gen', area)).sort()) {
+      if (!file.endsWith('.md') || n++ % 4 !== 0) continue;
+      const m = n % modules;
+      const full = path.join(root, 'docs', 'gen', area, file);
+      writeFileSync(full, `${readFileSync(full, 'utf8')}\n## Code\n\nThis page is implemented by \`fn${m}\` and \`Klass${m}\` (see \`Klass${m}.run\`).\n`);
+    }
+  }
+  return modules;
 }

@@ -59,15 +59,36 @@ async function readStdin(max: number): Promise<string> {
 /**
  * `docforge affected`: prints the changed sources and nodes, then the affected entries (text or
  * `--json`) and resolves to 0; {@link USAGE_EXIT_CODE} for a bad option or a malformed diff
- * (`invalid_arguments`, nothing read further, nothing written).
- * @throws DocforgeError `index_unavailable` when nothing is published yet, and what loading the project throws
+ * (`invalid_arguments`, nothing read further, nothing written). With `--json` every error is
+ * printed on standard output as `{ "schema_version": 1, "error": { code, message, remediation,
+ * details } }` (the MCP wire error), exit 2 for `invalid_arguments` and 1 for any other; without
+ * it a usage error is a `docforge: ...` line on standard error and the others are thrown.
+ * @throws DocforgeError (text mode only) `index_unavailable` when nothing is published yet, and what loading the project throws
  */
 export async function runAffected(root: string, options: AffectedCliOptions): Promise<number> {
-  if (options.diff !== undefined && options.diff !== '-') return usage(`--diff takes "-" (the diff on standard input), got ${JSON.stringify(options.diff)}`);
-  if (options.diff === '-' && stdinIsDirectory()) return usage('--diff - reads a unified diff from standard input, which is a directory here: pipe a diff in (git diff main... | docforge affected --diff -)');
-  if (options.diff === '-' && process.stdin.isTTY === true) return usage('--diff - reads a unified diff from standard input: pipe one in (git diff main... | docforge affected --diff -)');
+  try {
+    return await answer(root, options);
+  } catch (error) {
+    const wire = toDocforgeError(error) as DocforgeError;
+    if (options.json) return jsonError(wire);
+    if (wire.code !== 'invalid_arguments') throw error;
+    return usage(options, `${wire.code}: ${wire.message}`);
+  }
+}
+
+/** Prints `error` as the `--json` error object and returns its exit code. */
+function jsonError(error: DocforgeError): number {
+  printRaw(JSON.stringify({ schema_version: 1, error: error.toWire() }, null, 2));
+  return error.code === 'invalid_arguments' ? USAGE_EXIT_CODE : 1;
+}
+
+/** The answer of {@link runAffected}; errors propagate. */
+async function answer(root: string, options: AffectedCliOptions): Promise<number> {
+  if (options.diff !== undefined && options.diff !== '-') return usage(options, `--diff takes "-" (the diff on standard input), got ${JSON.stringify(options.diff)}`);
+  if (options.diff === '-' && stdinIsDirectory()) return usage(options, '--diff - reads a unified diff from standard input, which is a directory here: pipe a diff in (git diff main... | docforge affected --diff -)');
+  if (options.diff === '-' && process.stdin.isTTY === true) return usage(options, '--diff - reads a unified diff from standard input: pipe one in (git diff main... | docforge affected --diff -)');
   const depth = intOption('depth', options.depth, 1, 10, AFFECTED_DEFAULT_DEPTH);
-  if (typeof depth === 'string') return usage(depth);
+  if (typeof depth === 'string') return usage(options, depth);
   const sync = await import('@docforge/sync');
   const { affectedFrom } = await import('@docforge/retrieval');
   let opened: OpenedPublication | null = null;
@@ -76,23 +97,21 @@ export async function runAffected(root: string, options: AffectedCliOptions): Pr
     opened = sync.openLastPublication(root);
     const maxResults = opened.descriptor.limits.max_results;
     const limit = intOption('limit', options.limit, 1, maxResults, Math.min(AFFECTED_DEFAULT_LIMIT, maxResults));
-    if (typeof limit === 'string') return usage(limit);
+    if (typeof limit === 'string') return usage(options, limit);
     const changes = diffFiles === null ? await sync.changesNow(opened) : await sync.changesFromDiff(opened, diffFiles, process.cwd());
     const starts = changes.nodes.filter((n) => n.published).map((n) => n.id);
     const affected = affectedFrom(changes.reader, starts, { depth, limit });
     if (options.json) printRaw(JSON.stringify(affectedJson(opened.descriptor.project.id, opened.root, diffFiles !== null, changes, affected, depth, limit), null, 2));
     else printAffected(changes, affected);
     return 0;
-  } catch (error) {
-    const wire = toDocforgeError(error) as DocforgeError;
-    if (wire.code !== 'invalid_arguments') throw error;
-    return usage(`${wire.code}: ${wire.message}`);
   } finally {
     opened?.reader.close();
   }
 }
 
-function usage(message: string): number {
+/** A usage problem: `docforge: MESSAGE` on standard error, or with `--json` the error object on standard output. */
+function usage(options: AffectedCliOptions, message: string): number {
+  if (options.json) return jsonError(errors.invalidArguments(message.replace(/^invalid_arguments: /, '')));
   errorLine(`docforge: ${message}`);
   return USAGE_EXIT_CODE;
 }
@@ -106,7 +125,7 @@ function affectedJson(projectId: string, root: string, fromDiff: boolean, change
     // What the answer compares: the sources now, or a diff, against this publication.
     against: changed.base,
     input: fromDiff ? 'diff' : 'sources',
-    changed: { sources: changed.sources, nodes: changed.nodes, ignored_paths: changed.ignored_paths, truncated: changed.truncated },
+    changed: { sources: changed.sources, nodes: changed.nodes, ignored_paths: changed.ignored_paths, unmapped_paths: changed.unmapped_paths, truncated: changed.truncated },
     affected: { ...affected, depth, limit },
   };
 }
@@ -130,6 +149,7 @@ function printAffected(changes: CurrentChanges, affected: AffectedResult): void 
   for (const source of changes.sources) print(`${source.change} ${source.path}: ${source.changed_nodes} changed ${source.changed_nodes === 1 ? 'node' : 'nodes'}`);
   for (const node of changes.nodes) print(nodeLine(node));
   for (const ignored of changes.ignored_paths) print(`not a project source: ${ignored}`);
+  for (const unmapped of changes.unmapped_paths) print(`not mapped (${unmapped.reason === 'binary' ? 'binary file' : 'mode change only'}): ${unmapped.path}`);
   if (changes.truncated) print('(more changes than compared: the bounds of one answer were reached)');
   print(affected.items.length === 0 ? 'affected: nothing' : `affected (${affected.items.length}):`);
   for (const entry of affected.items) for (const line of entryLines(entry)) print(line);

@@ -8,6 +8,8 @@
  *   `<state>/index/review-baseline.json` (fs-safe `reviewBaselineFile`): disposable, never
  *   canonical; a lost baseline is recorded again from the current hashes (no finding until the
  *   next change).
+ * - `drift_unresolved_mention` (warning; build-mention-drift.ts): a doc mention that resolved to a
+ *   code node at the baseline and names no code now, that node being gone (renamed or removed).
  * Each finding names the file and line of the document to reread, its section and the target.
  */
 import { readFileSync, statSync } from 'node:fs';
@@ -15,9 +17,21 @@ import { attachReviews, edgeIdentityKey, type GraphEdge, type GraphNode, type Re
 import { writeFileAtomic, type StateLayout } from '@docforge/fs-safe';
 import type { ResolvedGraph } from '@docforge/project';
 import type { CachedSource } from './build-types.js';
+import { mentionDrift } from './build-mention-drift.js';
 
-/** Version of the baseline file's layout. */
+/** Version of the baseline file's layout (`mentions` was added to version 1 as an optional member: a file without it records them). */
 const BASELINE_VERSION = 1;
+
+/**
+ * The review baseline: `links`, edge key -> the target's review hash when a build first saw the
+ * link; `mentions`, `"<doc id>\u0000<mention text>"` -> the code node it resolved to (build-mention-drift.ts).
+ */
+export interface ReviewBaseline {
+  links: ReadonlyMap<string, string>;
+  mentions: ReadonlyMap<string, string>;
+}
+
+const EMPTY_BASELINE: ReviewBaseline = Object.freeze({ links: new Map<string, string>(), mentions: new Map<string, string>() });
 
 /** Every stamp the sources declare, in source order. */
 function stampsOf(current: ReadonlyMap<string, CachedSource>): ReviewStamp[] {
@@ -76,21 +90,21 @@ function finding(code: string, edge: GraphEdge, place: { line: number; section: 
  */
 export class ReviewBaselineCache {
   #stamp: string | null = null;
-  #links: ReadonlyMap<string, string> = new Map();
+  #baseline: ReviewBaseline = EMPTY_BASELINE;
 
   /** The baseline of `file` (empty when absent or unreadable). */
-  read(file: string): ReadonlyMap<string, string> {
+  read(file: string): ReviewBaseline {
     const stamp = fileStamp(file);
     if (stamp === null || stamp !== this.#stamp) {
-      this.#links = readBaseline(file);
+      this.#baseline = readBaseline(file);
       this.#stamp = stamp;
     }
-    return this.#links;
+    return this.#baseline;
   }
 
   /** Remembers what was just written to `file`. */
-  wrote(file: string, links: ReadonlyMap<string, string>): void {
-    this.#links = links;
+  wrote(file: string, baseline: ReviewBaseline): void {
+    this.#baseline = baseline;
     this.#stamp = fileStamp(file);
   }
 }
@@ -105,35 +119,42 @@ function fileStamp(file: string): string | null {
   }
 }
 
-/** The baseline file as read: edge key -> review hash; empty when absent, unreadable or of another layout. */
-function readBaseline(file: string): Map<string, string> {
+/** The string members of a JSON object as a map (empty when it is no object). */
+function stringMap(value: unknown): Map<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return new Map();
+  return new Map(Object.entries(value as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/** The baseline file as read; empty when absent, unreadable or of another layout. */
+function readBaseline(file: string): ReviewBaseline {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     // absent or damaged: a disposable record, recorded again from the current hashes
-    return new Map();
+    return EMPTY_BASELINE;
   }
-  const record = parsed as { v?: unknown; links?: unknown };
-  if (record.v !== BASELINE_VERSION || typeof record.links !== 'object' || record.links === null) return new Map();
-  return new Map(Object.entries(record.links as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const record = parsed as { v?: unknown; links?: unknown; mentions?: unknown };
+  if (record.v !== BASELINE_VERSION || typeof record.links !== 'object' || record.links === null) return EMPTY_BASELINE;
+  return { links: stringMap(record.links), mentions: stringMap(record.mentions) };
 }
 
 /** What {@link reviewFindings} found, and the baseline to record once the build is published (null: unchanged). */
 export interface ReviewFindings {
   issues: SourceIssue[];
-  baseline: ReadonlyMap<string, string> | null;
+  baseline: ReviewBaseline | null;
 }
 
 /**
- * The `suspect_link` and `drift_unreviewed_change` findings of a resolved graph, and the baseline
+ * The `suspect_link`, `drift_unreviewed_change` and `drift_unresolved_mention` findings of a resolved graph, and the baseline
  * brought up to date (links seen for the first time recorded, links gone dropped; text only when it
  * changed, for {@link recordBaseline}). Linear in the edges.
  */
 export function reviewFindings(graph: ResolvedGraph, current: ReadonlyMap<string, CachedSource>, layout: StateLayout, cache: ReviewBaselineCache): ReviewFindings {
   const hashes = reviewHashes(graph.nodes, current);
   const origin = new Map(graph.nodes.map((n) => [n.id, n.origin]));
-  const before = cache.read(layout.reviewBaselineFile);
+  const baseline = cache.read(layout.reviewBaselineFile);
+  const before = baseline.links;
   let added = false;
   const after = new Map<string, string>();
   const issues: SourceIssue[] = [];
@@ -156,19 +177,27 @@ export function reviewFindings(graph: ResolvedGraph, current: ReadonlyMap<string
       issues.push(finding('drift_unreviewed_change', edge, findingPlace(edge, null), `changed since DocForge first saw this link (review hash ${first}, now ${target}) and the link was never reviewed`));
     }
   }
-  // Every kept key keeps its first hash: the baseline changed exactly when a key was added or one went.
-  return { issues, baseline: added || after.size !== before.size ? after : null };
+  const mentions = mentionDrift(graph.nodes, graph.edges, current, baseline.mentions);
+  appendTo(issues, mentions.issues);
+  // Every kept key keeps its first hash: the links changed exactly when a key was added or one went.
+  const linksChanged = added || after.size !== before.size;
+  if (!linksChanged && mentions.mentions === null) return { issues, baseline: null };
+  return { issues, baseline: { links: linksChanged ? after : before, mentions: mentions.mentions ?? baseline.mentions } };
+}
+
+function appendTo(target: SourceIssue[], items: readonly SourceIssue[]): void {
+  for (const item of items) target.push(item);
 }
 
 /**
  * Records the review baseline after a publication (the index directory exists then). A state
  * directory that cannot take it only delays drift findings until a later build records it.
  */
-export function recordBaseline(layout: StateLayout, links: ReadonlyMap<string, string> | null, cache: ReviewBaselineCache): void {
-  if (links === null) return;
+export function recordBaseline(layout: StateLayout, baseline: ReviewBaseline | null, cache: ReviewBaselineCache): void {
+  if (baseline === null) return;
   try {
-    writeFileAtomic(layout.reviewBaselineFile, `${JSON.stringify({ v: BASELINE_VERSION, links: Object.fromEntries(links) })}\n`);
-    cache.wrote(layout.reviewBaselineFile, links);
+    writeFileAtomic(layout.reviewBaselineFile, `${JSON.stringify({ v: BASELINE_VERSION, links: Object.fromEntries(baseline.links), mentions: Object.fromEntries(baseline.mentions) })}\n`);
+    cache.wrote(layout.reviewBaselineFile, baseline);
   } catch {
     // not recorded now: the next build computes it again from the same first-seen rule
   }

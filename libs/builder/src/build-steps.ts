@@ -12,6 +12,7 @@ import type { LinkedCode } from './build-graph.js';
 import type { Progress } from './build-progress.js';
 import type { BuildStats, BuildTask, CachedSource } from './build-types.js';
 import type { ProjectAdapterOutput } from './project-adapter.js';
+import type { ReviewBaseline } from './build-reviews.js';
 import type { ProjectAdapterHandle } from './project-adapter-load.js';
 
 /**
@@ -64,7 +65,7 @@ export interface Resolved {
   /** What the linkers read and resolution probed (build-dependencies.ts). */
   dependencies: DependencyRecorder;
   /** The review baseline to record once published (build-reviews.ts; null: unchanged). */
-  reviewBaseline?: ReadonlyMap<string, string> | null;
+  reviewBaseline?: ReviewBaseline | null;
 }
 
 /** The write step's answer: the new file, its parse rows for the parse cache, and the maps written. */

@@ -65,6 +65,8 @@ export interface AffectedOptions {
   /** Most entries listed. */
   limit: number;
   edgeBudget?: number;
+  /** The index's distinct relation names when the caller already holds them (task context's vocabulary), sparing a scan of the edges. */
+  relations?: readonly string[];
 }
 
 /** The answer of {@link affectedFrom}: bounded like every traversal (contract: the cause of truncation). */
@@ -111,7 +113,7 @@ function walkEdges(reader: IndexReader, id: string, role: AffectedRole | null, i
  */
 export function affectedFrom(reader: IndexReader, changedIds: readonly string[], options: AffectedOptions): AffectedResult {
   const budget = options.edgeBudget ?? DEFAULT_EDGE_BUDGET;
-  const incoming = reader.distinctRelations().filter((r) => AFFECTED_INCOMING_CATEGORIES.includes(relationCategory(r)));
+  const incoming = (options.relations ?? reader.distinctRelations()).filter((r) => AFFECTED_INCOMING_CATEGORIES.includes(relationCategory(r)));
   const reached = new Map<string, Reached>();
   let frontier: string[] = [];
   for (const id of changedIds) {

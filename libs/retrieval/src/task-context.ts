@@ -61,7 +61,8 @@ import { estimateTokens, itemSha256, packStream, type OmissionCause, type PackCa
 import { itemCharBudget, pageFromCursor, placeholderReceipt, type PageBinding, type PageReceipt } from './stream-page.js';
 import { deriveTaskPlan, LEXICAL_CANDIDATE_WINDOW, type TaskContextCeilings, type TaskContextRequest, type TaskKind, type TaskPlan } from './task-plan.js';
 import { relationVocabulary, RELATION_CATEGORIES, type RelationVocabulary } from './task-vocabulary.js';
-import { effectiveCeilings, runPlan, type Traversal } from './task-traversal.js';
+import { effectiveCeilings, runPlan, type Traversal, type Visit } from './task-traversal.js';
+import { affectedStep } from './task-affected.js';
 import { hydrate, type EvidenceRoots } from './task-evidence.js';
 
 /** A required evidence gap (contract: "Required evidence gaps distinguish ..."). */
@@ -145,9 +146,9 @@ export function taskContextPage(reader: IndexReader, request: TaskContextRequest
   const planHash = domainHash('docforge.task_plan.v1', plan);
 
   const run = runPlan(reader, plan, request.task, ceilings);
-  const visits = [...run.focus, ...run.related];
+  const visits = plan.task_kind === 'change' ? withAffected(reader, run, ceilings, vocabulary.relations) : [...run.focus, ...run.related];
   const evidence = hydrate(reader, visits, options.roots, request.task);
-  const gaps = traversalGaps(plan, vocabulary, run, ceilings, window);
+  const gaps = traversalGaps(plan, vocabulary, run, visits.length - run.focus.length, ceilings, window);
 
   const candidates: PackCandidate[] = evidence.map((item) => {
     const tokens = estimateTokens(item);
@@ -196,19 +197,34 @@ export function taskContextPage(reader: IndexReader, request: TaskContextRequest
   );
 }
 
+/**
+ * The visits of a `change` task with its affected step (task-affected.ts), in rank order: the
+ * focus and the traversal's evidence in its own order (issue 31's ranking; an entry the walk also
+ * reached is relabelled `affected` in place), then the affected entries the traversal did not
+ * select, in the walk's order (breadth first). Adds the walk's edges, work limit and dropped
+ * entries to `run`.
+ */
+function withAffected(reader: IndexReader, run: Traversal, ceilings: TaskContextCeilings, relations: readonly string[]): Visit[] {
+  const step = affectedStep(reader, run.focus, [...run.focus, ...run.related], run.examined, ceilings, relations);
+  run.examined += step.examined;
+  run.workLimited ||= step.workLimited;
+  run.droppedCandidates += step.dropped;
+  return [...run.focus, ...run.related, ...step.added];
+}
+
 /** The lexical candidate window: {@link LEXICAL_CANDIDATE_WINDOW}, or the lower test override. */
 function lexicalWindowOf(options: TaskContextOptions): number {
   return typeof options.lexicalWindow === 'number' && Number.isInteger(options.lexicalWindow) && options.lexicalWindow >= 1 ? Math.min(options.lexicalWindow, LEXICAL_CANDIDATE_WINDOW) : LEXICAL_CANDIDATE_WINDOW;
 }
 
 /** The gaps known before packing: undeclared required categories, no selected evidence, and the focus and traversal work and result limits. */
-function traversalGaps(plan: TaskPlan, vocabulary: RelationVocabulary, run: Traversal, ceilings: TaskContextCeilings, window: number): EvidenceGap[] {
+function traversalGaps(plan: TaskPlan, vocabulary: RelationVocabulary, run: Traversal, relatedCount: number, ceilings: TaskContextCeilings, window: number): EvidenceGap[] {
   const gaps: EvidenceGap[] = [];
   for (const category of plan.required_categories) {
     if (!vocabulary.categories_with_edges.includes(category)) gaps.push({ kind: 'undeclared_relation_category', category, task_kind: plan.task_kind });
   }
   if (run.lexicalEmpty) gaps.push({ kind: 'no_selected_evidence', stage: 'focus' });
-  else if (run.related.length === 0 && !run.workLimited && run.droppedCandidates === 0) gaps.push({ kind: 'no_selected_evidence', stage: 'traversal' });
+  else if (relatedCount === 0 && !run.workLimited && run.droppedCandidates === 0) gaps.push({ kind: 'no_selected_evidence', stage: 'traversal' });
   if (run.lexicalWindowed) {
     // The window the focus ranking really used (the plan's candidate_window).
     const used = plan.focus.mode === 'lexical' ? plan.focus.candidate_window : window;

@@ -2,6 +2,7 @@
  * Hydrates task evidence (metadata only) with provenance: the unprovable facts of
  * {@link UNPROVABLE_FACTS} and `unclassified_relation` limitations.
  */
+import type { MentionSection } from '@docforge/core';
 import type { IndexReader } from '@docforge/store';
 import { MAX_RELATIONSHIP_REASONS, type UNPROVABLE_FACTS } from './task-plan.js';
 import type { StreamItem } from './packing.js';
@@ -18,11 +19,12 @@ const EXCERPT_HEADING_SCAN_CHARS = 200_000;
  * other nodes, the body from the section heading that best matches the task (else the body's
  * head, else the summary).
  */
-function excerptOf(reader: IndexReader, id: string, task: ReturnType<typeof analyseQuery>): { excerpt: string; excerpt_section: { slug: string; title: string; line: number } | null } {
+function excerptOf(reader: IndexReader, id: string, task: ReturnType<typeof analyseQuery>, reread: MentionSection | undefined): { excerpt: string; excerpt_section: { slug: string; title: string; line: number } | null } {
   const node = reader.getNodeMeta(id);
   if (!node) return { excerpt: '', excerpt_section: null };
   if (node.origin === 'code') return { excerpt: node.summary.slice(0, TASK_EXCERPT_CHARS), excerpt_section: null };
-  const section = sectionMatching(task, node.anchors, node.start_line, node.title);
+  // An affected item's section is the one to reread (the section naming what the change reached).
+  const section = reread?.slug && reread.title ? { slug: reread.slug, title: reread.title, line: reread.line } : sectionMatching(task, node.anchors, node.start_line, node.title);
   const body = reader.bodyExcerpt(id, section ? `# ${section.title}` : null, TASK_EXCERPT_CHARS, EXCERPT_HEADING_SCAN_CHARS) ?? '';
   const text = body.trim() === '' ? node.summary : body;
   return { excerpt: text.replace(/\r\n/g, '\n').trim().slice(0, TASK_EXCERPT_CHARS), excerpt_section: section ? { slug: section.slug, title: section.title, line: section.line } : null };
@@ -66,7 +68,7 @@ export function hydrate(reader: IndexReader, visits: readonly Visit[], roots: Ev
     const item: StreamItem = {
       type: 'evidence',
       id: visit.id,
-      role: visit.depth === 0 ? 'focus' : 'related',
+      role: visit.depth === 0 ? 'focus' : visit.affected ? 'affected' : 'related',
       depth: visit.depth,
       focus_rank: visit.focusRank,
       focus_basis: visit.basis,
@@ -82,7 +84,7 @@ export function hydrate(reader: IndexReader, visits: readonly Visit[], roots: Ev
       relationship_reasons_omitted: Math.max(0, reasons.length - MAX_RELATIONSHIP_REASONS),
       limitations: [...unclassified].sort().map((relation) => ({ code: 'unclassified_relation', relation })),
       unprovable,
-      ...(node ? excerptOf(reader, visit.id, analysed) : { excerpt: '', excerpt_section: null }),
+      ...(node ? excerptOf(reader, visit.id, analysed, visit.affected?.sections[0]) : { excerpt: '', excerpt_section: null }),
     };
     return item;
   });

@@ -9,6 +9,9 @@ import { analyseQuery, CANDIDATE_WINDOW, MAX_QUERY_PHRASES } from './ranking.js'
 import type { TraversalDirection } from './traversal.js';
 import type { RelationVocabulary } from './task-vocabulary.js';
 
+/** Most hops of a `change` task's affected walk (method, class, doc, requirement, test: `docforge affected`'s default depth). */
+export const TASK_AFFECTED_DEPTH = 4;
+
 /** The closed task kinds, in contract order. */
 export const TASK_KINDS = Object.freeze(['change', 'implementation', 'failure', 'ownership', 'test', 'operation', 'release'] as const);
 /** One task kind. */
@@ -177,7 +180,23 @@ export interface TaskPlan {
       };
   steps: (
     | { op: 'focus'; mode: 'exact' | 'lexical' }
-    | { op: 'traverse'; depth: number; directions: TraversalDirection[]; from: 'focus' | 'primary_depth_1'; categories: 'all' | string[]; vocabulary_hash: string }
+    | {
+        op: 'traverse';
+        depth: number;
+        directions: TraversalDirection[];
+        from: 'focus' | 'primary_depth_1';
+        categories: 'all' | string[];
+        vocabulary_hash: string;
+        /**
+         * `change` only, on the step from the focus: the affected walk from the focus
+         * (task-affected.ts, the walk of `docforge affected`) up to this many hops, over incoming
+         * `structure`, `implementation` and `evidence` edges and outgoing `evidence` and
+         * `implementation` edges toward requirements and tests; what it reaches is evidence of
+         * role `affected`. One field, not a step, so the plan still fits a page at the floor of
+         * `[limits].max_output_chars` (issue 30 item 8).
+         */
+        affected_depth?: number;
+      }
     | { op: 'hydrate'; fields: 'metadata' }
   )[];
   /** Rank order of categories (all eight). */
@@ -224,7 +243,7 @@ export function deriveTaskPlan(request: TaskContextRequest, vocabulary: Relation
       : { mode: 'lexical', ranking: 'id_mention_then_search_ranking', common_term_ranking: 'search_ranking', query_sha256: domainHash('docforge.task_query.v1', terms), query_terms: terms.length, ...listedDroppedTerms(dropped), unchecked_id_chunks: Math.max(0, chunks - MAX_ID_MENTION_CHUNKS), candidate_window: Math.min(window, CANDIDATE_WINDOW), max_focus_nodes: MAX_LEXICAL_FOCUS },
     steps: [
       { op: 'focus', mode: exact ? 'exact' : 'lexical' },
-      { op: 'traverse', depth: 1, directions: ['outgoing', 'incoming'], from: 'focus', categories: 'all', vocabulary_hash: vocabulary.vocabulary_hash },
+      { op: 'traverse', depth: 1, directions: ['outgoing', 'incoming'], from: 'focus', categories: 'all', vocabulary_hash: vocabulary.vocabulary_hash, ...(kind === 'change' ? { affected_depth: TASK_AFFECTED_DEPTH } : {}) },
       { op: 'traverse', depth: 2, directions: ['outgoing', 'incoming'], from: 'primary_depth_1', categories: [...preference.primary], vocabulary_hash: vocabulary.vocabulary_hash },
       { op: 'hydrate', fields: 'metadata' },
     ],

@@ -1,5 +1,7 @@
-/** The records of a task-context traversal (task-traversal.ts), shared with its wiring rule (task-wiring.ts). */
+/** The records of a task-context traversal (task-traversal.ts), shared with its wiring rule (task-wiring.ts) and the affected step (task-affected.ts). */
+import type { MentionSection } from '@docforge/core';
 import type { TraversalDirection } from './traversal.js';
+import type { AffectedRole } from './affected.js';
 
 /** One hop of an evidence graph path; direction is relative to the preceding traversal node `from`. */
 export interface PathHop {
@@ -31,4 +33,10 @@ export interface Visit {
   /** What made this node a focus: `exact`, `id_mention`, `bm25` or `title_overlap`; null for related evidence. */
   basis: string | null;
   reasons: RelationshipReason[];
+  /**
+   * Set on a `change` task's evidence that the change affects (task-affected.ts): what it is (a
+   * doc to reread, a requirement to recheck, a test to rerun) and the section to reread (at most
+   * one; [] for the whole node). The item's role is then `affected`.
+   */
+  affected?: { as: AffectedRole; sections: MentionSection[] };
 }

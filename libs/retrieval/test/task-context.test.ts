@@ -186,6 +186,8 @@ describe('task context on examples/', () => {
         if (step.op === 'traverse') {
           assert.equal(step.vocabulary_hash, vocabulary.vocabulary_hash);
           assert.deepEqual(step.directions, ['outgoing', 'incoming']);
+          // A change's step from the focus also runs the affected walk (issue 32 item 3).
+          assert.equal(step.affected_depth, kind === 'change' && step.from === 'focus' ? 4 : undefined);
         }
       }
       assert.deepEqual(plan.required_categories, TASK_KIND_PREFERENCES[kind].primary);

@@ -54,13 +54,19 @@ describe('task context: structure off the containment chain', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  const related = (kind: TaskKind): Item[] => (taskContextPage(reader, { task_kind: kind, task: 'give the zebra stripes', focus_node_id: 'A', budget: 200_000 }, OPTIONS).items as Item[]).filter((i) => i.role === 'related');
+  // A change also marks what it affects (issue 32 item 3): the documents DOC and MOD rest on A.
+  const related = (kind: TaskKind): Item[] => (taskContextPage(reader, { task_kind: kind, task: 'give the zebra stripes', focus_node_id: 'A', budget: 200_000 }, OPTIONS).items as Item[]).filter((i) => i.role === 'related' || i.role === 'affected');
 
   test('change: siblings through contains and defined_in stay out unless matched; the chain and the wiring stay, wiring first', () => {
     const items = related('change');
     const ids = items.map((i) => i.id);
-    assert.deepEqual([...ids].sort(), ['A1', 'A2', 'B', 'CALLER', 'DOC', 'MOD', 'X'], JSON.stringify(ids));
-    const depth2 = items.filter((i) => i.depth === 2).map((i) => i.id);
+    // D `defined_in` MOD rests on the container the change reaches: the affected walk (issue 32
+    // item 3, `docforge affected`) lists it, marked `affected` with that path; the traversal does not.
+    assert.deepEqual([...ids].sort(), ['A1', 'A2', 'B', 'CALLER', 'D', 'DOC', 'MOD', 'X'], JSON.stringify(ids));
+    const d = items.find((i) => i.id === 'D')!;
+    assert.equal(d.role, 'affected');
+    assert.deepEqual(d.path.map((h: Item) => `${h.from} ${h.direction} ${h.relation} ${h.to}`), ['A incoming contains MOD', 'MOD incoming defined_in D']);
+    const depth2 = items.filter((i) => i.depth === 2 && i.role === 'related').map((i) => i.id);
     assert.deepEqual(depth2, ['X', 'A2', 'B'], 'the importer of the container, then the chain, then the matched sibling');
     const depth1Other = items.filter((i) => i.depth === 1 && !['structure', 'dependency', 'implementation'].includes(i.path[0].category)).map((i) => i.id);
     assert.deepEqual(depth1Other.slice(0, 2).sort(), ['CALLER', 'DOC'], 'the governing document and the caller lead the other categories');

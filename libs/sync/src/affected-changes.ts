@@ -72,6 +72,11 @@ export interface CurrentChanges {
   nodes: ChangedNode[];
   /** Diff files whose paths are not project sources (neither published nor walked now), as given. */
   ignored_paths: string[];
+  /**
+   * Diff files that have no lines to map (unified-diff.ts `unmapped`): a binary file, or a mode
+   * change alone; as given, bounded like `ignored_paths`. Always [] when reading the sources now.
+   */
+  unmapped_paths: { path: string; reason: 'binary' | 'mode_only' }[];
   /** Whether a bound ({@link MAX_CHANGED_SOURCES}, {@link MAX_SOURCE_NODES}) left changes out. */
   truncated: boolean;
   reader: IndexReader;
@@ -169,7 +174,7 @@ export async function changesNow(opened: OpenedPublication): Promise<CurrentChan
   const truncated = candidates.length + removedPaths.length > MAX_CHANGED_SOURCES;
   const parsedEntries = candidates.slice(0, MAX_CHANGED_SOURCES);
   const now = await parseNow(root, parsedEntries);
-  const result: CurrentChanges = { base: baseOf(publication), sources: [], nodes: [], ignored_paths: [], truncated, reader };
+  const result: CurrentChanges = { base: baseOf(publication), sources: [], nodes: [], ignored_paths: [], unmapped_paths: [], truncated, reader };
   for (const entry of parsedEntries) compareSource(result, entry.path, stats.has(entry.path) ? 'modified' : 'added', now.get(entry.path) ?? { nodes: [], code: new Map() });
   for (const removed of removedPaths.slice(0, Math.max(0, MAX_CHANGED_SOURCES - parsedEntries.length))) compareSource(result, removed, 'removed', { nodes: [], code: new Map() });
   return result;
@@ -233,8 +238,14 @@ export async function changesFromDiff(opened: OpenedPublication, files: readonly
     for (const candidate of [relative, given]) if (entries.has(candidate) || stats.has(candidate)) return candidate;
     return null;
   };
-  const result: CurrentChanges = { base: baseOf(publication), sources: [], nodes: [], ignored_paths: [], truncated: false, reader };
-  const mapped = files.map((file) => ({ file, oldPath: projectPath(file.old_path), newPath: projectPath(file.new_path) }));
+  const result: CurrentChanges = { base: baseOf(publication), sources: [], nodes: [], ignored_paths: [], unmapped_paths: [], truncated: false, reader };
+  // A binary file or a mode change alone has no lines to map: reported, never read as "no change".
+  for (const file of files) {
+    if (file.unmapped === undefined) continue;
+    if (result.unmapped_paths.length < MAX_IGNORED_PATHS) result.unmapped_paths.push({ path: boundPath(file.new_path ?? file.old_path ?? ''), reason: file.unmapped });
+    else result.truncated = true;
+  }
+  const mapped = files.filter((file) => file.unmapped === undefined).map((file) => ({ file, oldPath: projectPath(file.old_path), newPath: projectPath(file.new_path) }));
   const toParse = [...new Set(mapped.map((m) => m.newPath).filter((p): p is string => p !== null && entries.has(p)))];
   if (toParse.length > MAX_CHANGED_SOURCES) result.truncated = true;
   const now = await parseNow(root, toParse.slice(0, MAX_CHANGED_SOURCES).map((p) => entries.get(p)!));

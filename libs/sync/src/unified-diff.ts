@@ -15,6 +15,12 @@ export interface DiffFile {
   removed: number[];
   /** 1-based lines of the new file that hunks add, ascending. */
   added: number[];
+  /**
+   * Set when the section has no lines to map: `binary` (git's `Binary files A and B differ` or
+   * `GIT binary patch`, also `diff -r`'s line) or `mode_only` (git's `old mode`/`new mode` without
+   * content change or rename). Such a file is reported as not mapped, never silently dropped.
+   */
+  unmapped?: 'binary' | 'mode_only';
 }
 
 /** Most bytes of diff text read (a larger diff is refused, not cut). */
@@ -81,18 +87,32 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
   const files = new Map<string, DiffFile>();
   let current: DiffFile | null = null;
   let pending: { from: string | null; to: string | null } | null = null;
+  let section: GitSection | null = null;
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!.replace(/\r$/, '');
     if (line.startsWith('--- ') && (lines[i + 1] ?? '').startsWith('+++ ')) {
       current = fileOf(files, headerPath(line.slice(4), 'a/', i + 1), headerPath(lines[i + 1]!.slice(4).replace(/\r$/, ''), 'b/', i + 2));
+      if (section !== null) section.content = true;
       pending = null;
       i += 2;
       continue;
     }
+    const binary = BINARY_FILES.exec(line);
+    if (binary !== null) {
+      fileOf(files, headerPath(binary[1]!, 'a/', i + 1), headerPath(binary[2]!, 'b/', i + 1)).unmapped = 'binary';
+      if (section !== null) section.content = true;
+    } else if (section !== null && line.startsWith('GIT binary patch')) {
+      if (section.paths !== null) fileOf(files, section.paths.old, section.paths.new).unmapped = 'binary';
+      section.content = true;
+    } else if (section !== null && (line.startsWith('old mode ') || line.startsWith('new mode '))) {
+      section.mode = true;
+    }
     // git's extended header: a section that has no `---`/`+++` lines (a pure rename, a binary file,
     // a mode change, an empty new file) still names its paths.
     if (line.startsWith('diff --git ')) {
+      endSection(files, section);
+      section = { paths: gitHeaderPaths(line.slice('diff --git '.length), i + 1), mode: false, content: false };
       pending = { from: null, to: null };
       current = null;
     } else if (pending !== null && line.startsWith('rename from ')) {
@@ -100,6 +120,7 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
     } else if (pending !== null && line.startsWith('rename to ')) {
       pending.to = extendedPath(line.slice('rename to '.length), i + 1);
       if (pending.from !== null) current = fileOf(files, pending.from, pending.to);
+      if (section !== null) section.content = true;
     }
     if (line.startsWith('@@')) {
       if (current === null) throw diffError(i + 1, 'a hunk before any "--- "/"+++ " file header');
@@ -116,9 +137,49 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
     }
     throw diffError(i + 1, `unexpected line ${JSON.stringify(line.slice(0, 80))}`);
   }
+  endSection(files, section);
   if (files.size === 0 && lines.some((l) => l.trim() !== '')) throw diffError(1, 'no "--- "/"+++ " file header found');
   // One entry per file however many sections name it, its lines in order, each once.
   return [...files.values()].map((file) => ({ ...file, removed: [...new Set(file.removed)].sort((a, b) => a - b), added: [...new Set(file.added)].sort((a, b) => a - b) }));
+}
+
+/** `Binary files A and B differ` (git, and `diff -r`); paths as in `---`/`+++` lines. */
+const BINARY_FILES = /^Binary files (.+) and (.+) differ$/;
+
+/** What one `diff --git` section showed, for the sections without lines to map. */
+interface GitSection {
+  /** The old and new path of the `diff --git` line, when it can be read (null: ambiguous). */
+  paths: { old: string; new: string } | null;
+  /** `old mode`/`new mode` lines. */
+  mode: boolean;
+  /** `---`/`+++` lines, a binary file or a rename: the section is already recorded. */
+  content: boolean;
+}
+
+/** Records a finished section that has no lines to map and was not recorded yet: a mode change alone. */
+function endSection(files: Map<string, DiffFile>, section: GitSection | null): void {
+  if (section === null || section.paths === null) return;
+  if (section.mode && !section.content) fileOf(files, section.paths.old, section.paths.new).unmapped = 'mode_only';
+}
+
+/**
+ * The paths of a `diff --git a/P b/Q` line: two quoted names, or, unquoted, the one split where
+ * both sides name the same path (`a/P b/P`, as git writes every section but a rename's, whose
+ * `rename from`/`rename to` lines name its paths); null when it cannot be told.
+ */
+function gitHeaderPaths(rest: string, lineNo: number): { old: string; new: string } | null {
+  const quoted = /^("(?:[^"\\]|\\.)*"|[^"\s]\S*) ("(?:[^"\\]|\\.)*"|\S+)$/.exec(rest);
+  if (quoted !== null && (quoted[1]!.startsWith('"') || quoted[2]!.startsWith('"'))) {
+    const old = headerPath(quoted[1]!, 'a/', lineNo);
+    const next = headerPath(quoted[2]!, 'b/', lineNo);
+    return old === null || next === null ? null : { old, new: next };
+  }
+  if ((rest.length - 1) % 2 !== 0) return null;
+  const half = (rest.length - 1) / 2;
+  const left = rest.slice(0, half);
+  const right = rest.slice(half + 1);
+  if (!left.startsWith('a/') || !right.startsWith('b/') || left.slice(2) !== right.slice(2)) return null;
+  return { old: left.slice(2), new: right.slice(2) };
 }
 
 /** The entry of `files` for this pair of paths, made on first use (sections of one file are merged). */

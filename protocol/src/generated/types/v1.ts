@@ -1183,7 +1183,10 @@ export interface DocforgeGetTaskContextOutput1 {
       id: string;
       reason?: 'token_limit' | 'response_limit';
       sha256?: string;
-      role?: 'focus' | 'related';
+      /**
+       * focus; related (reached by the plan's traversal); affected (task kind change only: a doc to reread, a requirement to recheck or a test to rerun that rests on the focus; path says how it was reached, excerpt_section is the section to reread, null for the whole node).
+       */
+      role?: 'focus' | 'related' | 'affected';
       depth?: number;
       kind?: string | null;
       title?: string | null;
