@@ -135,6 +135,19 @@ describe('the CLI read commands on examples/', async () => {
     }
   });
 
+  test('with --json a refused command line is the invalid_arguments error object on stdout alone (exit 2)', async () => {
+    const lines = [['deps', 'REQ-PAY-001', '--bogus'], ['sync', 'extra'], ['frob'], ['affected', '--json']];
+    const runs = await Promise.all(lines.map((argv) => cli([...argv, '-C', root, '--json'])));
+    for (const [i, run] of runs.entries()) {
+      assert.equal(run.status, 2, lines[i]!.join(' '));
+      assert.equal(run.stderr, '', lines[i]!.join(' '));
+      const error = (JSON.parse(run.stdout) as Json).error;
+      assert.equal(error.code, 'invalid_arguments', lines[i]!.join(' '));
+      assert.equal(error.remediation, 'fix_arguments');
+      assert.ok(typeof error.message === 'string' && error.message.length > 0);
+    }
+  });
+
   test('a tool error exits 1 with its code; --json still prints the envelope', async () => {
     const missing = await cli(['node', 'NO-SUCH-NODE', '-C', root, '--json']);
     assert.equal(missing.status, 1);

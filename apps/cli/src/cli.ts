@@ -9,10 +9,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { AccelerateError, Accelerators, parseAccelerate } from '@docforge/accelerate';
-import { readDocforgeConfig, repeatedOption, toDocforgeError } from '@docforge/core';
+import { errors, readDocforgeConfig, repeatedOption, toDocforgeError } from '@docforge/core';
 import type { PrestartedBuildPool } from '@docforge/sync';
 import { lazyStderrLogger } from '@docforge/stdio';
-import { errorLine, guardStdoutPipe } from './terminal.js';
+import { errorLine, guardStdoutPipe, printRaw } from './terminal.js';
 import type { SyncOptions } from './commands.js';
 import type { PrepareTask } from '@docforge/builder';
 import type { PriorSyncCheck } from './fast-sync.js';
@@ -115,7 +115,21 @@ async function fastSync(root: string, json: boolean, prior: PriorSyncCheck | nul
 /** Commands that take no positional arguments (the project comes from `-C DIR` or the current directory). */
 const NO_ARGUMENTS = new Set(['sync', 'validate', 'check', 'affected', 'demo']);
 
-/** Parses a command line strictly; prints the problem and the usage and returns null when it does not parse. */
+/**
+ * Refuses a command line with exit status 2: `docforge: MESSAGE` and the usage on standard error,
+ * or, when the line asks for `--json`, the error object `{"schema_version": 1, "error": {"code":
+ * "invalid_arguments", ...}}` on standard output alone (as every `--json` error is printed).
+ */
+function refuse(json: boolean, message: string): number {
+  if (json) printRaw(JSON.stringify({ schema_version: 1, error: errors.invalidArguments(message).toWire() }, null, 2));
+  else {
+    errorLine(`docforge: ${message}`);
+    process.stderr.write(`\n${USAGE}\n`);
+  }
+  return 2;
+}
+
+/** Parses a command line strictly; prints the problem (see {@link refuse}) and returns null when it does not parse. */
 function parseCommandLine(argv: string[]) {
   try {
     return parseArgs({
@@ -159,8 +173,8 @@ function parseCommandLine(argv: string[]) {
       tokens: true,
     });
   } catch (error) {
-    errorLine(`docforge: ${(error as Error).message}`);
-    process.stderr.write(`\n${USAGE}\n`);
+    // A line that does not parse still asked for JSON when one of its words is exactly --json.
+    refuse(argv.includes('--json'), (error as Error).message);
     return null;
   }
 }
@@ -178,11 +192,7 @@ type CommandValues = CommandLine['values'];
 function commandOf(parsed: CommandLine): { command: string; rest: string[] } | number {
   // Every option takes at most one value: a repeat is ambiguous, never "the last one wins".
   const repeated = repeatedOption(parsed.tokens);
-  if (repeated !== null) {
-    errorLine(`docforge: ${repeated} is given more than once; give it once`);
-    process.stderr.write(`\n${USAGE}\n`);
-    return 2;
-  }
+  if (repeated !== null) return refuse(parsed.values.json === true, `${repeated} is given more than once; give it once`);
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
   if (values.version) {
@@ -198,9 +208,7 @@ function commandOf(parsed: CommandLine): { command: string; rest: string[] } | n
   if (extra !== undefined) {
     const what = command === 'init' ? 'init takes at most one DIR' : command === 'viewer' ? `viewer ${rest[0]} takes no other arguments`
       : command === 'demo' ? 'demo takes no arguments (it runs on the bundled examples/, or on -C DIR)' : `${command} takes no arguments; name the project with -C DIR`;
-    errorLine(`docforge: ${what} (got ${JSON.stringify(extra)})`);
-    process.stderr.write(`\n${USAGE}\n`);
-    return 2;
+    return refuse(values.json === true, `${what} (got ${JSON.stringify(extra)})`);
   }
   return { command, rest };
 }
@@ -263,9 +271,7 @@ async function runCommand(command: string, rest: string[], context: CommandConte
     case 'context':
       return await (await import('./read-tools.js')).runReadCommand(command, rest, { root, values, json, progress: syncOptions.progress });
     default:
-      errorLine(`docforge: unknown command ${JSON.stringify(command)}`);
-      process.stderr.write(`\n${USAGE}\n`);
-      return 2;
+      return refuse(json, `unknown command ${JSON.stringify(command)}`);
   }
 }
 
