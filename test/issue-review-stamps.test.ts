@@ -140,6 +140,16 @@ describe('review stamps on a copy of pino (plain Markdown, via the CLI)', async 
     assert.equal(cli(root, ['sync']).status, 0);
     assert.deepEqual(await findings(s, 'suspect_link'), []);
     assert.deepEqual(await findings(s, 'drift_unreviewed_change'), []);
+    // Without a canonical applier the review is refused before anything is registered, so nothing
+    // is left to block the next review as a conflict (new-user trial).
+    const toml = read(root, 'docforge.toml');
+    writeFileSync(path.join(root, 'docforge.toml'), toml.replace('canonical_applier = "generic"\n', ''));
+    const noApplier = cli(root, ['review', 'api', '--target', FN, '--writer', WRITER, '--canonical-applier', APPLIER, '--yes']);
+    assert.equal(noApplier.status, 1);
+    assert.match(noApplier.stderr, /canonical_applier_unavailable/);
+    assert.doesNotMatch(noApplier.stdout, /changeset cs-/);
+    assert.equal(cli(root, ['changeset', 'list']).stdout.match(/cs-/g), null, 'no changeset registered');
+    writeFileSync(path.join(root, 'docforge.toml'), toml);
     const gates = cli(root, ['review', 'api', '--target', FN]);
     assert.equal(gates.status, 2, 'both gates are required');
     assert.match(gates.stderr, /--writer W .* --canonical-applier A/);

@@ -3,7 +3,7 @@
  * (issue 32 item 1): stamps the relations of one document with their targets' current review hashes
  * through a changeset. It registers one `link_review` changeset as writer W (the writer's proposal
  * policy applies), prints its diff and hash, and applies exactly that hash with applier A only
- * after confirmation (a `y` line on standard input) or `--yes`; a declined changeset is abandoned. Without a target, the relations
+ * after confirmation (a `y` line on standard input) or `--yes`; a declined, not-ready or refused changeset is abandoned (the applier is checked before anything is registered). Without a target, the relations
  * that are not reviewed (suspect or unreviewed) are stamped; a mention-derived `documents` edge
  * gets one stamp per section that names the target.
  */
@@ -111,6 +111,9 @@ export async function runReview(root: string, args: readonly string[], options: 
       print(`${terminalSafe(nodeId)}: no relation to review${options.target === null ? ' (every one is reviewed)' : ` to ${terminalSafe(options.target)}`}`);
       return 0;
     }
+    // The applier is checked before anything is registered: a project without one refuses the
+    // review with its remedy and leaves no changeset behind to block the next review as a conflict.
+    const applier = await loadCanonicalApplier(view.descriptor);
     const registered = await registerChangeset(store, view, options.writer!, operationsOf(nodeId, reviews), 'registered');
     const doc = registered.doc;
     const changes = changeEntries(registered.evaluation?.projection.outcomes ?? []);
@@ -121,7 +124,8 @@ export async function runReview(root: string, args: readonly string[], options: 
       for (const f of doc.findings) print(`  ${f.severity} ${f.code}: ${terminalSafe(f.message)}`);
     }
     if (doc.status !== 'ready') {
-      errorLine('docforge: the review changeset is not ready (see its findings); nothing applied');
+      await abandonChangeset(store, options.writer!, doc.id, 'not ready at docforge review');
+      errorLine(`docforge: the review changeset is not ready (see its findings); nothing applied; changeset ${doc.id} abandoned`);
       return 1;
     }
     if (!options.yes && !(await confirmed(`apply changeset ${doc.id} with sha256 ${doc.changeset_sha256}? [y/N] `))) {
@@ -130,8 +134,15 @@ export async function runReview(root: string, args: readonly string[], options: 
       errorLine(`docforge: not applied; changeset ${doc.id} abandoned`);
       return 1;
     }
-    const applier = await loadCanonicalApplier(view.descriptor);
-    const outcome = await applyChangeset(store, view, doc.id, doc.changeset_sha256, { applierId: options.canonicalApplier!, applier });
+    let outcome: Awaited<ReturnType<typeof applyChangeset>>;
+    try {
+      outcome = await applyChangeset(store, view, doc.id, doc.changeset_sha256, { applierId: options.canonicalApplier!, applier });
+    } catch (error) {
+      // A refused application leaves the files as they were: abandon the review's changeset (an
+      // application that did happen, or is journaled, makes the abandon refuse, which is kept quiet).
+      await abandonChangeset(store, options.writer!, doc.id, `application refused at docforge review: ${toDocforgeError(error).code}`).catch(() => undefined);
+      throw error;
+    }
     let refreshed: string;
     try {
       const report = await manager.sync();
