@@ -94,6 +94,12 @@ describe('go adapter on an in-memory module', () => {
     assert.ok(text?.words.split(' ').includes('negative'), 'a string literal of the body is searchable');
   });
 
+  it('reads go.mod in time linear in its lines: 400,000 blank lines before the module line (break-it trial)', () => {
+    // A pattern over the whole text (`^\s*module` with the m flag) took quadratic time here: minutes.
+    const { link } = buildMemory(go, { ...SHOP, 'go.mod': `${'\n'.repeat(400_000)}module example.com/shop\n` });
+    assert.deepEqual(edgeLines(link.edges, 'imports'), ['code:main.go imports code:ledger/ledger.go @5', 'code:main.go imports code:ledger/sum.go @5']);
+  });
+
   it('links imports through go.mod, calls only where declarations prove them, and tested_by', () => {
     const { parsed, link } = buildMemory(go, SHOP);
     const intra = parsed.flatMap((p) => p.edges);

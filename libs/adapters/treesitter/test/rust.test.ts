@@ -67,6 +67,14 @@ describe('rust adapter on an in-memory crate', () => {
     assert.equal(byId.get('code:src/lib.rs')?.summary, 'Shop core.');
   });
 
+  it('reads Cargo.toml in time linear in its lines, [lib] name before the package name (break-it trial)', async () => {
+    const { cargoLibName } = await import('../src/lang/rust-resolve.js');
+    const blank = '\n'.repeat(400_000);
+    assert.equal(cargoLibName(`[package]\nname = "slow-crate"\n[lib]${blank}[dependencies]\n`), 'slow_crate');
+    assert.equal(cargoLibName(`[package]${blank}name = "pkg-name"\n[lib]\nname = "lib_name"\n`), 'lib_name');
+    assert.equal(cargoLibName(`[workspace]\nname = "no"\n${blank}`), null);
+  });
+
   it('resolves use and mod within the crate, proven calls, implements and tested_by', () => {
     const { link } = buildMemory(rust, CRATE);
     assert.deepEqual(edgeLines(link.edges, 'imports'), [

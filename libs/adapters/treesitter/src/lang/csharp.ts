@@ -128,9 +128,9 @@ const LOGIC: LogicSpec = {
 /** Lexical C#: `using` directives, the first `namespace`, top-level type names (at any indentation, as C# nests them in namespaces). */
 function lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null } {
   const masked = maskSource(text, { line: ['//'], block: true, quotes: ['"', "'"] });
-  const pkg = /^\s*namespace\s+([\w.]+)/m.exec(masked)?.[1] ?? null;
+  const pkg = /^[ \t]*namespace\s+([\w.]+)/m.exec(masked)?.[1] ?? null;
   const out: TreeImport[] = [];
-  for (const match of masked.matchAll(/^\s*(?:global\s+)?using\s+(static\s+)?(?:(\w+)\s*=\s*)?([\w.]+)\s*;/gm)) {
+  for (const match of masked.matchAll(/^[ \t]*(?:global[ \t]+)?using[ \t]+(static[ \t]+)?(?:(\w+)[ \t]*=[ \t]*)?([\w.]+)[ \t]*;/gm)) {
     out.push({ line: lineAtOffset(text, (match.index ?? 0) + match[0].indexOf('using')), spec: match[3] as string, alias: match[2] ?? null, ...(match[1] === undefined ? {} : { static: true }) });
   }
   const defs: { name: string; kind: string }[] = [];

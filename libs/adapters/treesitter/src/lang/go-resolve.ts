@@ -13,10 +13,16 @@ function dirname(path: string): string {
   return slash < 0 ? '' : path.slice(0, slash);
 }
 
-/** The `module` path of a go.mod text, or null. */
+/**
+ * The `module` path of a go.mod text, or null. Read line by line (linear in the text: a pattern
+ * over the whole text with `^\s*` and the `m` flag rescans every blank run from each line start).
+ */
 export function goModulePath(text: string): string | null {
-  const match = /^\s*module\s+("?)([^\s"]+)\1\s*(?:\/\/.*)?$/m.exec(text);
-  return match === null ? null : (match[2] as string);
+  for (const line of text.split('\n')) {
+    const match = /^[ \t]*module[ \t]+("?)([^\s"]+)\1[ \t]*(?:\/\/.*)?\r?$/.exec(line);
+    if (match !== null) return match[2] as string;
+  }
+  return null;
 }
 
 interface GoModule {

@@ -163,7 +163,7 @@ function lexical(text: string): { imports: TreeImport[]; defs: { name: string; k
   const out: TreeImport[] = [];
   // Strings are blanked in `masked` (same length): the spec is read from `text` at the same offsets.
   const spec = /(?:([\p{L}_][\p{L}\p{N}_]*|\.)\s+)?(["`])([^"`\n]*)\2/gu;
-  for (const match of masked.matchAll(/^import\s*(\([^)]*\)|[^\n;]*)/gm)) {
+  for (const match of masked.matchAll(/^import\s*(\([^)]{0,65536}\)|[^\n;]*)/gm)) {
     const start = match.index ?? 0;
     for (const item of match[0].matchAll(spec)) {
       const quote = start + (item.index ?? 0) + item[0].length - (item[3] as string).length - 1;

@@ -148,9 +148,9 @@ const LOGIC: LogicSpec = {
 /** Lexical Java: `package`, `import` declarations, top-level type names. */
 function lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null } {
   const masked = maskSource(text, { line: ['//'], block: true, quotes: ['"', "'"] });
-  const pkg = /^\s*package\s+([\w.]+)\s*;/m.exec(masked.replace(/\s*\.\s*/g, '.'))?.[1] ?? null;
+  const pkg = /^[ \t]*package[ \t]+([\w.]+)[ \t]*;/m.exec(masked.replace(/\s*\.\s*/g, '.'))?.[1] ?? null;
   const out: TreeImport[] = [];
-  for (const match of masked.matchAll(/^\s*import\s+(static\s+)?([\w.\s]+?)(\.\s*\*)?\s*;/gm)) {
+  for (const match of masked.matchAll(/^[ \t]*import[ \t]+(static[ \t]+)?([\w. \t]+?)(\.[ \t]*\*)?[ \t]*;/gm)) {
     const path = (match[2] as string).replace(/\s+/g, '');
     out.push({ line: lineAtOffset(text, (match.index ?? 0) + match[0].indexOf('import')), spec: match[3] === undefined ? path : `${path}.*`, alias: null, ...(match[1] === undefined ? {} : { static: true }) });
   }

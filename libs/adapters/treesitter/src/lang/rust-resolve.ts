@@ -22,11 +22,23 @@ function join(...parts: string[]): string {
   return parts.filter((part) => part !== '').join('/');
 }
 
-/** `name` and `[lib] name` of a Cargo.toml text (the library name: `[lib] name`, else the package name with `-` as `_`). */
+/**
+ * `name` and `[lib] name` of a Cargo.toml text (the library name: `[lib] name`, else the package
+ * name with `-` as `_`). Read line by line, tracking the current table header, so the work is linear
+ * in the text whatever its blank lines.
+ */
 export function cargoLibName(text: string): string | null {
-  const lib = /\[lib\][^[]*?^\s*name\s*=\s*"([^"]+)"/ms.exec(text)?.[1];
-  const pkg = /\[package\][^[]*?^\s*name\s*=\s*"([^"]+)"/ms.exec(text)?.[1];
-  const name = lib ?? pkg;
+  const names = new Map<string, string>();
+  let table = '';
+  for (const line of text.split('\n')) {
+    const header = /^[ \t]*\[[ \t]*([A-Za-z0-9_.-]+)[ \t]*\][ \t]*(?:#.*)?\r?$/.exec(line);
+    if (header !== null) table = header[1] as string;
+    else if ((table === 'lib' || table === 'package') && !names.has(table)) {
+      const name = /^[ \t]*name[ \t]*=[ \t]*"([^"]+)"/.exec(line)?.[1];
+      if (name !== undefined) names.set(table, name);
+    }
+  }
+  const name = names.get('lib') ?? names.get('package');
   return name === undefined ? null : name.replace(/-/g, '_');
 }
 

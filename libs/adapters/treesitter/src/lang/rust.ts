@@ -213,7 +213,7 @@ const LOGIC: LogicSpec = {
 function lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null } {
   const masked = maskSource(text, { line: ['//'], block: true, nestedBlock: true, quotes: ['"'] });
   const out: TreeImport[] = [];
-  for (const match of masked.matchAll(/^(?:pub(?:\([^)]*\))?\s+)?(use\s+([^;]+);|mod\s+([A-Za-z_]\w*)\s*;)/gm)) {
+  for (const match of masked.matchAll(/^(?:pub(?:\([^)]*\))?\s+)?(use\s+([^;]{1,65536});|mod\s+([A-Za-z_]\w*)\s*;)/gm)) {
     const line = lineAtOffset(text, match.index ?? 0);
     if (match[3] !== undefined) out.push({ line, spec: `mod ${match[3]}`, alias: null });
     else out.push(...flattenUse(match[2] as string, line));
