@@ -26,8 +26,11 @@ export const MAP_BOUNDS = Object.freeze({
   children: 24,
   /** Leaf groups the automatic first-screen expansion stops at. */
   autoLeaves: 60,
-  /** A folder with no subfolders and at most this many files is opened to its files automatically. */
-  autoFiles: 12,
+  /**
+   * A folder with no subfolders and at most this many files is opened to its files automatically
+   * (0: never; the first screen shows folders, a click opens their files).
+   */
+  autoFiles: 0,
   /** Most `expand` ids of one request. */
   expand: 32,
   /** Most folder rows read from the index. */
