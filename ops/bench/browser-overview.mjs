@@ -98,6 +98,8 @@ const { chromium } = await import('playwright-core');
 const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
 const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
 const inPage = [];
+/** Page-clock milestones of each run (ms since navigation start). */
+const stages = [];
 const outside = [];
 let bytes = 0;
 let drawn = { groups: 0, edges: 0 };
@@ -111,17 +113,31 @@ for (let run = 0; run <= RUNS; run += 1) {
   const elapsed = performance.now() - started;
   const layoutStop = Number(await page.locator('#graph').getAttribute('data-layout-stop-ms'));
   if (run === 0) {
-    bytes = await page.evaluate(async () => (await (await fetch('/api/overview')).arrayBuffer()).byteLength);
+    const sizes = await page.evaluate(async () => {
+      const text = await (await fetch('/api/overview')).text();
+      const body = JSON.parse(text);
+      return { total: new TextEncoder().encode(text).byteLength, parts: Object.fromEntries(Object.entries(body).map(([k, v]) => [k, JSON.stringify(v).length])), groups: JSON.stringify(body.map.groups).length, edges: JSON.stringify(body.map.edges).length };
+    });
+    bytes = sizes.total;
+    console.log(`overview parts (characters): ${JSON.stringify(sizes.parts)}; map groups ${sizes.groups}, map edges ${sizes.edges}`);
     drawn = await page.evaluate(() => ({ groups: window.docforgeGraph.nodes().length, edges: window.docforgeGraph.edges().length }));
     console.log(`warm-up: ${fmt(elapsed)} (the worker's first map of the snapshot)`);
     continue;
   }
   inPage.push(layoutStop);
   outside.push(elapsed);
+  stages.push(await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const api = performance.getEntriesByType('resource').find((e) => e.name.includes('/api/overview'));
+    const mark = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+    return { html: nav.responseEnd, script: nav.domContentLoadedEventEnd, requested: api?.startTime ?? NaN, answered: api?.responseEnd ?? NaN, drawStart: mark('draw-start'), added: mark('draw-added'), laid: mark('draw-laid') };
+  }));
 }
 const load = os.loadavg().map((x) => x.toFixed(2)).join(', ');
 console.log(`${new Date().toISOString()} load average ${load}`);
 console.log(`[${nodes} nodes, ${current.project_id}] first screen: navigation → overview layoutstop median ${fmt(median(inPage))} (page clock; min ${fmt(Math.min(...inPage))}, max ${fmt(Math.max(...inPage))}), ${fmt(median(outside))} from the driver; ${RUNS} runs`);
+const stage = (key) => fmt(median(stages.map((x) => x[key])));
+console.log(`medians (page clock): page HTML ${stage('html')}, app script run ${stage('script')}, /api/overview asked ${stage('requested')} and answered ${stage('answered')}, drawing started ${stage('drawStart')}, elements added ${stage('added')}, laid out ${stage('laid')}`);
 console.log(`overview answer ${(bytes / 1024).toFixed(1)} KB; drawn ${drawn.groups} nodes and ${drawn.edges} aggregated edges`);
 await browser.close();
 worker.send({ type: 'shutdown' });

@@ -1,7 +1,7 @@
 /**
  * Group ids of the architecture map (issue 34 item 1). An id is minted by the worker for one
- * snapshot: `g1.<payload>.<mac>`, where the payload is the base64url JSON of the group reference
- * and the mac an HMAC-SHA256 (key: 32 random bytes drawn when the worker starts) over the snapshot
+ * snapshot: `g1.<payload>.<mac>`, where the payload is the base64url of `<kind letter><offset in
+ * base 36>:<path>` and the mac an HMAC-SHA256 (key: 32 random bytes drawn when the worker starts) over the snapshot
  * signature and the payload. `expand` accepts only ids this worker minted for this snapshot, so a
  * request can never name a free path; the snapshot then validates that the group exists.
  */
@@ -23,8 +23,10 @@ export interface GroupRef {
 }
 
 const KINDS: readonly GroupKind[] = ['folder', 'files', 'rest', 'file'];
-/** Characters of the mac kept in an id (base64url; 128 bits). */
-const MAC_CHARS = 22;
+/** Characters of the mac kept in an id (base64url; 96 bits). */
+const MAC_CHARS = 16;
+/** One letter per kind in the payload (ids travel in every edge of an answer, so they are kept short). */
+const KIND_LETTERS: Record<GroupKind, string> = { folder: 'd', files: 'f', rest: 'r', file: 'a' };
 /** Longest id accepted (the schema's bound). */
 export const MAX_GROUP_ID_CHARS = 2048;
 
@@ -41,7 +43,7 @@ export class GroupIds {
 
   /** The id of `ref`. */
   mint(ref: GroupRef): string {
-    const payload = Buffer.from(JSON.stringify([ref.kind, ref.path, ref.offset]), 'utf8').toString('base64url');
+    const payload = Buffer.from(`${KIND_LETTERS[ref.kind]}${ref.offset.toString(36)}:${ref.path}`, 'utf8').toString('base64url');
     return `g1.${payload}.${this.#mac(payload)}`;
   }
 
@@ -59,15 +61,12 @@ export class GroupIds {
     const expected = Buffer.from(this.#mac(payload));
     const given = Buffer.from(mac);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return refuse();
-    let value: unknown;
-    try {
-      value = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    } catch {
-      return refuse();
-    }
-    if (!Array.isArray(value) || value.length !== 3) return refuse();
-    const [kind, path, offset] = value as unknown[];
-    if (!KINDS.includes(kind as GroupKind) || typeof path !== 'string' || typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) return refuse();
+    const text = Buffer.from(payload, 'base64url').toString('utf8');
+    const match = /^([dfra])([0-9a-z]{1,8}):([\s\S]*)$/.exec(text);
+    if (match === null) return refuse();
+    const kind = KINDS.find((k) => KIND_LETTERS[k] === match[1])!;
+    const offset = parseInt(match[2]!, 36);
+    const path = match[3]!;
     return { kind: kind as GroupKind, path, offset };
   }
 }

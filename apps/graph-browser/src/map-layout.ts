@@ -214,7 +214,7 @@ function rollUp(builder: MapBuilder, rows: readonly MapEdgeCount[]): { edges: Ov
   const all = [...pairs.values()].sort((a, b) => b.count - a.count || a.source.localeCompare(b.source) || a.target.localeCompare(b.target));
   const edges = all.slice(0, MAP_BOUNDS.edges).map((p) => ({
     source: p.source, target: p.target, count: p.count,
-    relations: [...p.relations].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 8).map(([relation, count]) => ({ relation, category: relationCategory(relation), count })),
+    relations: [...p.relations].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, MAP_BOUNDS.relations).map(([relation, count]) => ({ relation, category: relationCategory(relation), count })),
   }));
   return { edges, cut: all.length > edges.length };
 }

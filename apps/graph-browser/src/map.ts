@@ -20,8 +20,10 @@ export type MapGroup = OverviewMap['groups'][number];
 export const MAP_BOUNDS = Object.freeze({
   /** Most groups drawn (schema maxItems). */
   groups: 240,
-  /** Most aggregated edges drawn, heaviest first (schema maxItems). */
-  edges: 400,
+  /** Most aggregated edges drawn, heaviest first (the schema allows 400). */
+  edges: 200,
+  /** Most relations listed per aggregated edge, heaviest first. */
+  relations: 3,
   /** Most children of one expanded group; a `rest` group stands for the others. */
   children: 24,
   /** Leaf groups the automatic first-screen expansion stops at. */

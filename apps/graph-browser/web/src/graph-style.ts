@@ -12,6 +12,9 @@ export const NODE_FONT_PX = 12;
 /** The lowest zoom of an initial framing: node text renders at 11 px there. */
 export const READABLE_ZOOM = 11 / NODE_FONT_PX;
 
+/** The labels' font: the page's own, so {@link labelBox} measures what Cytoscape draws (and no second font is looked up). */
+const FONT_FAMILY = 'system-ui, sans-serif';
+
 /** The page's Cytoscape stylesheet. */
 export const STYLE: cytoscape.StylesheetJson = [
   {
@@ -19,7 +22,7 @@ export const STYLE: cytoscape.StylesheetJson = [
     style: {
       shape: 'round-rectangle', 'background-color': '#f8f9fa', 'border-width': 1, 'border-color': '#868e96',
       label: 'data(label)', 'text-wrap': 'wrap', 'text-valign': 'center', 'text-halign': 'center',
-      'font-size': NODE_FONT_PX, color: '#212529', 'text-max-width': '2000px',
+      'font-size': NODE_FONT_PX, 'font-family': FONT_FAMILY, color: '#212529', 'text-max-width': '2000px',
     },
   },
   { selector: 'node[w]', style: { width: 'data(w)', height: 'data(h)' } },
@@ -42,12 +45,12 @@ export const STYLE: cytoscape.StylesheetJson = [
     style: {
       width: 2, 'curve-style': 'bezier', 'line-color': 'data(color)', 'line-style': 'data(pattern)' as never,
       'target-arrow-shape': 'data(arrow)' as never, 'target-arrow-color': 'data(color)', 'arrow-scale': 1.2,
-      label: 'data(label)', 'font-size': 11, color: '#343a40', 'text-background-color': '#ffffff', 'text-background-opacity': 0.85,
+      label: 'data(label)', 'font-size': 11, 'font-family': FONT_FAMILY, color: '#343a40', 'text-background-color': '#ffffff', 'text-background-opacity': 0.85,
       'text-rotation': 'autorotate',
     },
   },
   { selector: 'edge.control', style: { 'font-size': 12 } },
-  { selector: 'edge.aggregate', style: { width: 'data(weight)', label: '', 'curve-style': 'bezier', opacity: 0.7 } },
+  { selector: 'edge.aggregate', style: { width: 'data(weight)', label: '', 'curve-style': 'straight', opacity: 0.7 } },
   { selector: 'edge.aggregate.highlight', style: { label: 'data(label)', opacity: 1 } },
   { selector: 'edge.highlight', style: { width: 4, 'z-index': 10 } },
   { selector: 'edge.omitted', style: { 'line-style': 'dashed', 'line-color': '#adb5bd', 'target-arrow-color': '#adb5bd' } },
@@ -59,7 +62,7 @@ const measure = document.createElement('canvas').getContext('2d');
 /** The box a full, untruncated label needs (12 px font, 10 px padding each side), in model pixels. */
 export function labelBox(label: string): { w: number; h: number } {
   const lines = label.split('\n');
-  if (measure) measure.font = `${NODE_FONT_PX}px system-ui, sans-serif`;
+  if (measure) measure.font = `${NODE_FONT_PX}px ${FONT_FAMILY}`;
   const width = Math.max(...lines.map((line) => (measure ? measure.measureText(line).width : line.length * 7)));
   return { w: Math.ceil(width) + 20, h: lines.length * 15 + 14 };
 }

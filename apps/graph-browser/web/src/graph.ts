@@ -91,9 +91,10 @@ export class GraphCanvas {
   }
 
   /**
-   * Replaces the drawing and lays it out with ELK layered; resolves with the initial framing once
-   * framed. `layoutstop` of the last layout is recorded as `data-layout-stop-ms` on the canvas
-   * (the page clock: milliseconds since navigation started).
+   * Replaces the drawing and lays it out; resolves with the initial framing once framed.
+   * `layoutstop` of the last layout is recorded as `data-layout-stop-ms` on the canvas (the page
+   * clock: milliseconds since navigation started), and the stages as performance marks
+   * (`draw-start`, `draw-added`, `draw-positioned`, `draw-laid`) for ops/bench/browser-overview.mjs.
    */
   async draw(nodes: readonly DrawNode[], edges: readonly DrawEdge[], options: DrawOptions): Promise<Framing> {
     const parents = new Set(nodes.flatMap((n) => (n.parent ? [n.parent] : [])));
@@ -121,9 +122,10 @@ export class GraphCanvas {
     this.selected = null;
     const compound = parents.size > 0;
     await this.layout(options.direction, compound, options.layoutEdges);
+    performance.mark('draw-positioned');
     // A wide layer (a focus with ~25 neighbours) or a long chain fits only far below a readable
     // zoom in one direction; the other axis often fits it much better, so try it and keep the better.
-    const first = this.fitZoom();
+    const first = compound ? 0 : this.fitZoom();
     if (!compound && first < READABLE_ZOOM && nodes.length > 2) {
       await this.layout(options.direction === 'RIGHT' ? 'DOWN' : 'RIGHT', false);
       if (this.fitZoom() < first) await this.layout(options.direction, false);
@@ -241,22 +243,26 @@ export class GraphCanvas {
    * number of nodes left outside the viewport. `data-framing` and `data-offscreen` on the canvas say which.
    */
   reset(): Framing {
-    const middle = { x: this.container.clientWidth / 2, y: this.container.clientHeight / 2 };
+    const w = this.container.clientWidth;
+    const h = this.container.clientHeight;
+    // One bounding box and one viewport change: each Cytoscape fit/zoom/center call recomputes the
+    // drawing's bounds, which costs more than the layout on a map of a few hundred edges.
+    const frame = (box: cytoscape.BoundingBox12 & cytoscape.BoundingBoxWH, zoom: number): void => {
+      this.cy.viewport({ zoom, pan: { x: w / 2 - ((box.x1 + box.x2) / 2) * zoom, y: h / 2 - ((box.y1 + box.y2) / 2) * zoom } });
+    };
+    const fits = (box: cytoscape.BoundingBoxWH): number => Math.min((w - 2 * FRAME_PADDING) / Math.max(1, box.w), (h - 2 * FRAME_PADDING) / Math.max(1, box.h));
     let mode: Framing['mode'] = 'fit';
-    if (this.fitZoom() >= READABLE_ZOOM || this.cy.nodes().empty()) {
-      this.cy.fit(this.cy.elements(), FRAME_PADDING);
-      if (this.cy.zoom() > 1.5) this.cy.zoom({ level: 1.5, renderedPosition: middle });
-      this.cy.center();
+    const all = this.cy.elements().boundingBox({});
+    if (this.cy.nodes().empty() || fits(all) >= READABLE_ZOOM) {
+      frame(all, Math.min(1.5, fits(all)));
     } else {
       mode = 'focus';
       const focus = this.cy.nodes('.focus, .anchor').first();
       const centre = focus.nonempty() ? focus : this.cy.nodes().filter((n) => !n.isParent()).first();
       const ring = centre.closedNeighborhood().nodes().filter((n) => !n.isParent());
       const box = ring.boundingBox({});
-      const ringZoom = Math.min((this.container.clientWidth - 2 * FRAME_PADDING) / Math.max(1, box.w), (this.container.clientHeight - 2 * FRAME_PADDING) / Math.max(1, box.h));
-      this.cy.zoom(Math.min(1.5, Math.max(READABLE_ZOOM, ringZoom)));
-      if (ringZoom >= READABLE_ZOOM) this.cy.pan({ x: middle.x - ((box.x1 + box.x2) / 2) * this.cy.zoom(), y: middle.y - ((box.y1 + box.y2) / 2) * this.cy.zoom() });
-      else this.cy.center(centre);
+      const ringZoom = fits(box);
+      frame(ringZoom >= READABLE_ZOOM ? box : centre.boundingBox({}), Math.min(1.5, Math.max(READABLE_ZOOM, ringZoom)));
     }
     const offscreen = this.offscreen();
     this.container.dataset.framing = mode;
@@ -264,14 +270,16 @@ export class GraphCanvas {
     return { mode, offscreen };
   }
 
-  /** Drawn nodes (compound parents aside) whose box lies partly or wholly outside the canvas. */
+  /** Drawn nodes (compound parents aside) whose box lies partly or wholly outside the canvas (model boxes through the viewport: no render). */
   private offscreen(): number {
     const w = this.container.clientWidth;
     const h = this.container.clientHeight;
+    const zoom = this.cy.zoom();
+    const pan = this.cy.pan();
     return this.cy.nodes().filter((n) => {
       if (n.isParent()) return false;
-      const b = n.renderedBoundingBox({ includeLabels: true });
-      return b.x1 < -0.5 || b.y1 < -0.5 || b.x2 > w + 0.5 || b.y2 > h + 0.5;
+      const b = n.boundingBox({ includeLabels: true });
+      return b.x1 * zoom + pan.x < -0.5 || b.y1 * zoom + pan.y < -0.5 || b.x2 * zoom + pan.x > w + 0.5 || b.y2 * zoom + pan.y > h + 0.5;
     }).length;
   }
 

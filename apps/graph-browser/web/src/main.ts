@@ -365,10 +365,12 @@ async function showMap(): Promise<void> {
   try {
     const answer = await ensureOverview();
     if (place.focus !== null) return;
+    // The map first (the first screen's drawing), the panels after it.
+    const drawn = mapScreen.show(answer);
     updateLogicTab();
     renderOverviewPanel(byId('cards'), answer, (kind) => void showCategory({ field: 'kind', value: kind }));
     if (!listActive) renderOverviewList(answer);
-    await mapScreen.show(answer);
+    await drawn;
     graphEl.dataset.state = 'overview';
   } catch (err) {
     loadFailure(err);
