@@ -129,6 +129,7 @@ export class GraphCanvas {
     if (!compound && first < READABLE_ZOOM && nodes.length > 2) {
       await this.layout(options.direction === 'RIGHT' ? 'DOWN' : 'RIGHT', false);
       if (this.fitZoom() < first) await this.layout(options.direction, false);
+      if (Math.max(first, this.fitZoom()) < READABLE_ZOOM) await this.ringFirst(options.direction);
     }
     performance.mark('draw-laid');
     this.container.dataset.layoutStopMs = String(Math.round(performance.now()));
@@ -176,6 +177,50 @@ export class GraphCanvas {
     } as cytoscape.LayoutOptions));
   }
 
+  /** The node the initial framing centres on when the drawing does not fit: the focus, else the anchor, else the first drawn node. */
+  private centre(): cytoscape.NodeCollection {
+    const marked = this.cy.nodes('.focus, .anchor').first();
+    return (marked.nonempty() ? marked : this.cy.nodes().filter((n) => !n.isParent()).first()) as unknown as cytoscape.NodeCollection;
+  }
+
+  /**
+   * For a drawing that cannot be read whole at {@link READABLE_ZOOM}: lays out the centre and its
+   * first ring on their own, as compactly as fits (ELK layered along either axis, else a grid with
+   * the centre in the middle), and the rest with ELK beside them to the right, so the initial
+   * framing holds the ring at a readable zoom and the rest waits off-screen (issue 34 item 5).
+   */
+  private async ringFirst(direction: 'DOWN' | 'RIGHT' | 'UP'): Promise<void> {
+    const centre = this.centre();
+    if (centre.empty()) return;
+    const ring = centre.closedNeighborhood().nodes();
+    const ringEles = ring.union(ring.edgesWith(ring));
+    const elkOptions = (d: 'DOWN' | 'RIGHT' | 'UP'): cytoscape.LayoutOptions => ({
+      name: 'elk', fit: false, animate: false, nodeDimensionsIncludeLabels: true,
+      elk: { algorithm: 'layered', 'elk.direction': d, 'elk.layered.spacing.nodeNodeBetweenLayers': 60, 'elk.spacing.nodeNode': 14, 'elk.aspectRatio': this.aspect() },
+    } as cytoscape.LayoutOptions);
+    let fitted = false;
+    for (const d of [direction, direction === 'RIGHT' ? 'DOWN' : 'RIGHT'] as const) {
+      await this.run(ringEles.layout(elkOptions(d)));
+      if (this.fitZoom(ring) >= READABLE_ZOOM) {
+        fitted = true;
+        break;
+      }
+    }
+    if (!fitted) {
+      const cols = Math.max(1, Math.round(Math.sqrt(ring.length * this.aspect() * 0.4)));
+      const order = [...ring.difference(centre).map((n) => String(n.id()))];
+      order.splice(Math.floor(order.length / 2), 0, String(centre.first().id()));
+      const cell = new Map(order.map((id, i) => [id, { row: Math.floor(i / cols), col: i % cols }]));
+      await this.run(ring.layout({ name: 'grid', fit: false, animate: false, avoidOverlap: true, avoidOverlapPadding: 14, nodeDimensionsIncludeLabels: true, cols, position: (n: cytoscape.NodeSingular) => cell.get(String(n.id())) ?? { row: 0, col: 0 } } as cytoscape.LayoutOptions));
+    }
+    const rest = this.cy.nodes().difference(ring);
+    if (rest.empty()) return;
+    await this.run(rest.union(rest.edgesWith(rest)).layout(elkOptions(direction)));
+    const ringBox = ring.boundingBox({});
+    const restBox = rest.boundingBox({});
+    rest.shift({ x: ringBox.x2 + 160 - restBox.x1, y: ringBox.y1 - restBox.y1 });
+  }
+
   /** Runs `layout` and resolves at its `layoutstop`. */
   private async run(layout: cytoscape.Layouts): Promise<void> {
     const done = new Promise<void>((resolve) => layout.one('layoutstop', () => resolve()));
@@ -189,9 +234,9 @@ export class GraphCanvas {
     return w > 0 && h > 0 ? w / h : 1.6;
   }
 
-  /** The zoom at which the whole drawing fits the canvas (with the framing padding). */
-  private fitZoom(): number {
-    const box = this.cy.elements().boundingBox();
+  /** The zoom at which the whole drawing (or `eles`) fits the canvas (with the framing padding). */
+  private fitZoom(eles: cytoscape.CollectionReturnValue | cytoscape.NodeCollection = this.cy.elements()): number {
+    const box = eles.boundingBox({});
     if (box.w <= 0 || box.h <= 0) return 1;
     return Math.min((this.container.clientWidth - 2 * FRAME_PADDING) / box.w, (this.container.clientHeight - 2 * FRAME_PADDING) / box.h);
   }
@@ -257,8 +302,7 @@ export class GraphCanvas {
       frame(all, Math.min(1.5, fits(all)));
     } else {
       mode = 'focus';
-      const focus = this.cy.nodes('.focus, .anchor').first();
-      const centre = focus.nonempty() ? focus : this.cy.nodes().filter((n) => !n.isParent()).first();
+      const centre = this.centre();
       const ring = centre.closedNeighborhood().nodes().filter((n) => !n.isParent());
       const box = ring.boundingBox({});
       const ringZoom = fits(box);
