@@ -185,8 +185,8 @@ export class GraphCanvas {
 
   /**
    * For a drawing that cannot be read whole at {@link READABLE_ZOOM}: lays out the centre and its
-   * first ring on their own, as compactly as fits (ELK layered along either axis, else a grid with
-   * the centre in the middle), and the rest with ELK beside them to the right, so the initial
+   * first ring on their own, as compactly as fits (ELK layered along either axis, else a grid of
+   * equal cells with the centre in the middle), and the rest with ELK beside them to the right, so the initial
    * framing holds the ring at a readable zoom and the rest waits off-screen (issue 34 item 5).
    */
   private async ringFirst(direction: 'DOWN' | 'RIGHT' | 'UP'): Promise<void> {
@@ -207,11 +207,19 @@ export class GraphCanvas {
       }
     }
     if (!fitted) {
-      const cols = Math.max(1, Math.round(Math.sqrt(ring.length * this.aspect() * 0.4)));
-      const order = [...ring.difference(centre).map((n) => String(n.id()))];
+      // A grid of equal cells sized by the widest and tallest ring node, as many columns as the
+      // canvas holds at the readable zoom, the centre in the middle cell.
+      const boxes = ring.map((n) => n.boundingBox({ includeLabels: true }));
+      const cellW = Math.max(...boxes.map((b) => b.w)) + 16;
+      const cellH = Math.max(...boxes.map((b) => b.h)) + 16;
+      const width = (this.container.clientWidth - 2 * FRAME_PADDING) / READABLE_ZOOM;
+      const height = (this.container.clientHeight - 2 * FRAME_PADDING) / READABLE_ZOOM;
+      let cols = Math.max(1, Math.floor(width / cellW));
+      if (Math.ceil(ring.length / cols) * cellH > height) cols = Math.max(cols, Math.ceil(ring.length / Math.max(1, Math.floor(height / cellH))));
+      const order = ring.difference(centre).map((n) => String(n.id()));
       order.splice(Math.floor(order.length / 2), 0, String(centre.first().id()));
-      const cell = new Map(order.map((id, i) => [id, { row: Math.floor(i / cols), col: i % cols }]));
-      await this.run(ring.layout({ name: 'grid', fit: false, animate: false, avoidOverlap: true, avoidOverlapPadding: 14, nodeDimensionsIncludeLabels: true, cols, position: (n: cytoscape.NodeSingular) => cell.get(String(n.id())) ?? { row: 0, col: 0 } } as cytoscape.LayoutOptions));
+      const at = new Map(order.map((id, i) => [id, { x: (i % cols) * cellW, y: Math.floor(i / cols) * cellH }]));
+      await this.run(ring.layout({ name: 'preset', fit: false, animate: false, positions: (n: cytoscape.NodeSingular) => at.get(String(n.id())) ?? { x: 0, y: 0 } } as cytoscape.LayoutOptions));
     }
     const rest = this.cy.nodes().difference(ring);
     if (rest.empty()) return;
