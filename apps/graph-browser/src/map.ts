@@ -38,7 +38,7 @@ export const MAP_BOUNDS = Object.freeze({
   /** Most folder rows read from the index. */
   folderRows: 50_000,
   /** Most aggregated folder-pair rows read from the index. */
-  edgeRows: 100_000,
+  edgeRows: 250_000,
   /** Most aggregated file-pair rows read for one folder. */
   fileEdgeRows: 5_000,
 });

@@ -120,8 +120,9 @@ const snapshotRoutes: FastifyPluginAsync<ApiOptions> = async (bound, { snapshot,
     setTimeout(() => {
       try {
         cachedOverview ??= overview(snapshot.reader(), config, buildMap(maps, snapshot.reader(), null));
-      } catch {
-        // A replaced snapshot answers its own error on the first request.
+      } catch (error) {
+        // A replaced snapshot answers its own error on the first request; only the warm-up is lost.
+        bound.log.warn({ err: error }, 'the architecture map was not computed ahead of the first request');
       }
     }, 20).unref();
   });

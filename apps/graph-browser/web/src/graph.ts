@@ -94,7 +94,7 @@ export class GraphCanvas {
    * Replaces the drawing and lays it out; resolves with the initial framing once framed.
    * `layoutstop` of the last layout is recorded as `data-layout-stop-ms` on the canvas (the page
    * clock: milliseconds since navigation started), and the stages as performance marks
-   * (`draw-start`, `draw-added`, `draw-positioned`, `draw-laid`) for ops/bench/browser-overview.mjs.
+   * (`draw-start`, `draw-added`, `draw-positioned`, `draw-laid`, `draw-framed`) for ops/bench/browser-overview.mjs.
    */
   async draw(nodes: readonly DrawNode[], edges: readonly DrawEdge[], options: DrawOptions): Promise<Framing> {
     const parents = new Set(nodes.flatMap((n) => (n.parent ? [n.parent] : [])));
@@ -133,7 +133,9 @@ export class GraphCanvas {
     }
     performance.mark('draw-laid');
     this.container.dataset.layoutStopMs = String(Math.round(performance.now()));
-    return this.reset();
+    const framing = this.reset();
+    performance.mark('draw-framed');
+    return framing;
   }
 
   /**
@@ -305,7 +307,9 @@ export class GraphCanvas {
     };
     const fits = (box: cytoscape.BoundingBoxWH): number => Math.min((w - 2 * FRAME_PADDING) / Math.max(1, box.w), (h - 2 * FRAME_PADDING) / Math.max(1, box.h));
     let mode: Framing['mode'] = 'fit';
-    const all = this.cy.elements().boundingBox({});
+    // The map's straight edges run between its boxes, so its nodes bound it (edge bounds are the
+    // costliest part of the first bounds computation); other views' curved, labelled edges count.
+    const all = (this.cy.nodes(':parent').nonempty() ? this.cy.nodes() : this.cy.elements()).boundingBox({});
     if (this.cy.nodes().empty() || fits(all) >= READABLE_ZOOM) {
       frame(all, Math.min(1.5, fits(all)));
     } else {

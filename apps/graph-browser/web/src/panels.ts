@@ -86,7 +86,7 @@ export function renderOverviewPanel(container: HTMLElement, overview: { project_
     el('div', { class: 'group-card', 'data-category': 'overview' },
       el('div', { class: 'leaf' }, overview.project_id),
       el('p', { class: 'note' }, `${overview.counts.nodes} nodes, ${overview.counts.edges} edges, ${overview.counts.issues} issues`),
-      el('p', {}, 'Pick a kind, search, or choose a node in the left panel, then Explore it to draw its neighborhood.')),
+      el('p', {}, 'The canvas shows the architecture map: select a group to expand it or to explore a module. Or pick a kind, search, or choose a node in the left panel and Explore it.')),
     el('div', { class: 'group-card', 'data-category': 'kinds' }, el('h2', {}, 'Nodes by kind'), list),
   );
 }
