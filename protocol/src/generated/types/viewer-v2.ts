@@ -126,7 +126,7 @@ export interface MapGroup {
    */
   kind: 'folder' | 'files' | 'rest' | 'file';
   /**
-   * The shortest distinguishing path of the group among the drawn groups.
+   * The group's own name: the last path segment (`lib/`, `transport.js`), or a count for `files` and `rest` groups; the page adds the shortest distinguishing path where drawn names repeat.
    */
   label: string;
   /**
