@@ -24,10 +24,13 @@ export const MAP_BOUNDS = Object.freeze({
   edges: 200,
   /** Most relations listed per aggregated edge, heaviest first. */
   relations: 3,
-  /** Most children of one expanded group; a `rest` group stands for the others. */
-  children: 24,
-  /** Leaf groups the automatic first-screen expansion stops at. */
-  autoLeaves: 60,
+  /**
+   * Most children of one expanded group; a `rest` group stands for the others. 12 keeps a box of
+   * boxes readable at 11 px inside the canvas (two such boxes side by side still fit).
+   */
+  children: 12,
+  /** Leaf groups the automatic first-screen expansion stops at (about what fits the canvas at 11 px). */
+  autoLeaves: 32,
   /**
    * A folder with no subfolders and at most this many files is opened to its files automatically
    * (0: never; the first screen shows folders, a click opens their files).
