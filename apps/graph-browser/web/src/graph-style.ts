@@ -50,7 +50,9 @@ export const STYLE: cytoscape.StylesheetJson = [
     },
   },
   { selector: 'edge.control', style: { 'font-size': 12 } },
-  { selector: 'edge.aggregate', style: { width: 'data(weight)', label: '', 'curve-style': 'straight', opacity: 0.7 } },
+  // Aggregated map edges: solid (a line pattern per relation means little for a mix), translucent
+  // so boxes stay legible where many meet; a selected group's edges turn opaque with their counts.
+  { selector: 'edge.aggregate', style: { width: 'data(weight)', label: '', 'curve-style': 'straight', 'line-style': 'solid', opacity: 0.45, 'arrow-scale': 0.9 } },
   { selector: 'edge.aggregate.highlight', style: { label: 'data(label)', opacity: 1 } },
   { selector: 'edge.highlight', style: { width: 4, 'z-index': 10 } },
   { selector: 'edge.omitted', style: { 'line-style': 'dashed', 'line-color': '#adb5bd', 'target-arrow-color': '#adb5bd' } },
