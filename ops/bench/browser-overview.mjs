@@ -130,14 +130,14 @@ for (let run = 0; run <= RUNS; run += 1) {
     const nav = performance.getEntriesByType('navigation')[0];
     const api = performance.getEntriesByType('resource').find((e) => e.name.includes('/api/overview'));
     const mark = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
-    return { html: nav.responseEnd, script: nav.domContentLoadedEventEnd, requested: api?.startTime ?? NaN, answered: api?.responseEnd ?? NaN, drawStart: mark('draw-start'), added: mark('draw-added'), laid: mark('draw-laid'), framed: mark('draw-framed') };
+    return { html: nav.responseEnd, script: nav.domContentLoadedEventEnd, requested: api?.startTime ?? NaN, answered: api?.responseEnd ?? NaN, parsed: mark('overview-answer'), drawStart: mark('draw-start'), added: mark('draw-added'), laid: mark('draw-laid'), framed: mark('draw-framed') };
   }));
 }
 const load = os.loadavg().map((x) => x.toFixed(2)).join(', ');
 console.log(`${new Date().toISOString()} load average ${load}`);
 console.log(`[${nodes} nodes, ${current.project_id}] first screen: navigation → overview layoutstop median ${fmt(median(inPage))} (page clock; min ${fmt(Math.min(...inPage))}, max ${fmt(Math.max(...inPage))}), ${fmt(median(outside))} from the driver; ${RUNS} runs`);
 const stage = (key) => fmt(median(stages.map((x) => x[key])));
-console.log(`medians (page clock): page HTML ${stage('html')}, app script run ${stage('script')}, /api/overview asked ${stage('requested')} and answered ${stage('answered')}, drawing started ${stage('drawStart')}, elements added ${stage('added')}, laid out (layoutstop) ${stage('laid')}, framed ${stage('framed')}`);
+console.log(`medians (page clock): page HTML ${stage('html')}, app script run ${stage('script')}, /api/overview asked ${stage('requested')} and answered ${stage('answered')}, the answer in the page's hands ${stage('parsed')}, drawing started ${stage('drawStart')}, elements added ${stage('added')}, laid out (layoutstop) ${stage('laid')}, framed ${stage('framed')}`);
 console.log(`overview answer ${(bytes / 1024).toFixed(1)} KB; drawn ${drawn.groups} nodes and ${drawn.edges} aggregated edges`);
 await browser.close();
 worker.send({ type: 'shutdown' });

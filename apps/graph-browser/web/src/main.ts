@@ -364,6 +364,7 @@ async function showMap(): Promise<void> {
   setStatus('Loading the architecture map…');
   try {
     const answer = await ensureOverview();
+    performance.mark('overview-answer');
     if (place.focus !== null) return;
     // The map first (the first screen's drawing), the panels after it.
     const drawn = mapScreen.show(answer);
