@@ -39,7 +39,8 @@ function summary(group: MapGroup): string {
 export function shapeMap(map: OverviewMap): ShapedMap {
   const root = map.groups.find((g) => g.kind === 'folder' && g.path === '' && g.parent === null);
   const groups = map.groups.filter((g) => g !== root);
-  const names = pathLabels(groups.map((g) => ({ key: g.id, path: g.kind === 'folder' || g.kind === 'file' ? g.path : `${g.path}${g.kind}:${g.label}`, label: g.label })));
+  // Folders and files get their shortest distinguishing path; `files` and `rest` boxes name their folder already.
+  const names = pathLabels(groups.filter((g) => g.kind === 'folder' || g.kind === 'file').map((g) => ({ key: g.id, path: g.path, label: g.label })));
   const heaviest = groups.filter((g) => !g.expanded).reduce<MapGroup | null>((best, g) => (best === null || g.nodes > best.nodes ? g : best), null);
   const nodes: DrawNode[] = groups.map((g) => {
     const name = names.get(g.id) ?? g.label;
