@@ -97,6 +97,8 @@ export function renderCard(container: HTMLElement, node: GraphNode, actions: { o
     el('div', { class: 'leaf', title: node.id }, node.leaf),
     el('div', { class: 'kind' }, node.kind),
     el('div', { class: 'title' }, node.title),
+    // Where it lives, so two cards of equal names read apart.
+    ...(node.source_path ? [el('div', { class: 'note', 'data-role': 'where' }, `${node.source_path}${node.start_line ? `:${node.start_line}` : ''}`)] : []),
     el('div', { class: 'pills' }, ...pillsOf(node).map((c) => pill(c, actions.onPill))),
     el('div', { class: 'actions' }, ...actions.buttons.map((b) => button(b.text, b.run, { 'aria-label': b.label }))),
   );
