@@ -454,10 +454,10 @@ test('Escape closes the source view; selecting while it is open shows a usable c
   assert.equal(await page.locator('#hidden-nodes li').count(), 1, 'the card button works after the source view');
 });
 
-test('overview lists node kinds in the right panel; lists page with "Show more"; equal labels carry their owner', { skip }, async () => {
+test('overview lists node kinds in the right panel; lists page with "Show more"; equal labels carry their shortest distinguishing path', { skip }, async () => {
   await page.goto('about:blank');
   await page.goto(`${origin}${(await worker.token()).url_path}`);
-  await page.waitForSelector('#graph[data-state="empty"]');
+  await page.waitForSelector('#graph[data-state="overview"]');
   const overview = await api<{ nodes_by_kind: Record<string, number> }>('/api/overview');
   const kinds = await page.locator('#cards [data-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
   assert.deepEqual([...kinds].sort(), Object.keys(overview.nodes_by_kind).sort(), 'every kind is offered');
@@ -469,7 +469,7 @@ test('overview lists node kinds in the right panel; lists page with "Show more";
   await page.locator('#results h2', { hasText: 'Search: requestRefund' }).waitFor();
   const texts = await page.locator('#results li button').allTextContents();
   assert.equal(new Set(texts).size, texts.length, `labels are distinct: ${texts.join(' | ')}`);
-  assert.ok(texts.some((t) => /requestRefund · method — RefundService/.test(t)), 'a method names its class');
+  assert.ok(texts.some((t) => /^RefundService\.requestRefund · method$/.test(t)), `equal method names carry their class: ${texts.join(' | ')}`);
   // Paging: a search whose bounded answer is cut offers "Show more", which asks for a larger bounded page.
   await page.locator('#search-input').fill('refund');
   await page.locator('#search-button').click();

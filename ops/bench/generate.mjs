@@ -123,8 +123,11 @@ export function generateDocs(out, nodes, seed = 42) {
   return { nodes, files };
 }
 
-/** Writes a TypeScript tree of `files` modules with classes, functions, imports and calls. */
-export function generateTs(out, files, seed = 7) {
+/**
+ * Writes a TypeScript tree of `files` modules with classes, functions, imports and calls,
+ * `perFolder` modules per folder (src/m0, src/m1, ...; default 50).
+ */
+export function generateTs(out, files, seed = 7, perFolder = 50) {
   rmSync(out, { recursive: true, force: true });
   const rand = prng(seed);
   mkdirSync(path.join(out, 'src'), { recursive: true });
@@ -132,13 +135,13 @@ export function generateTs(out, files, seed = 7) {
   writeFileSync(path.join(out, 'docforge.toml'), `schema_version = 1\n[project]\nid = "bench-ts-${files}"\nname = "TS ${files}"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = ["src"]\n[adapter]\ncode = "typescript"\nstrategy = "ast"\n`);
   writeFileSync(path.join(out, 'docs', 'index.md'), '# Synthetic TypeScript tree\n\nSee [module 0](../src/m0/mod0.ts).\n');
   for (let f = 0; f < files; f += 1) {
-    const dir = path.join(out, 'src', `m${Math.floor(f / 50)}`);
+    const dir = path.join(out, 'src', `m${Math.floor(f / perFolder)}`);
     mkdirSync(dir, { recursive: true });
     const imports = [];
     const calls = [];
     for (let k = 0; k < 3 && f > 0; k += 1) {
       const t = Math.floor(rand() * f);
-      imports.push(`import { fn${t}, Klass${t} } from '../m${Math.floor(t / 50)}/mod${t}';`);
+      imports.push(`import { fn${t}, Klass${t} } from '../m${Math.floor(t / perFolder)}/mod${t}';`);
       calls.push(`  const r${k} = fn${t}(x + ${k});\n  if (r${k} > 10) {\n    total += new Klass${t}().run(r${k});\n  } else {\n    for (let i = 0; i < r${k}; i += 1) { if (i % 3 === 0) continue; total += i; }\n  }`);
     }
     writeFileSync(path.join(dir, `mod${f}.ts`), `${[...new Set(imports)].join('\n')}\n\n/** Function ${f}. */\nexport function fn${f}(x: number): number {\n  let total = 0;\n${calls.join('\n')}\n  try {\n    total += helper${f}(x);\n  } catch (error) {\n    return -1;\n  } finally {\n    total += 1;\n  }\n  return total;\n}\n\nfunction helper${f}(x: number): number {\n  switch (x % 3) {\n    case 0: return x;\n    case 1:\n    case 2: return x * 2;\n    default: throw new Error('never');\n  }\n}\n\nexport class Klass${f} {\n  private count = 0;\n  run(v: number): number {\n    while (this.count < v) { this.count += 1; if (this.count > 100) break; }\n    return this.step(v);\n  }\n  async step(v: number): Promise<number> {\n    return fn${f}(v - 1);\n  }\n}\n`);

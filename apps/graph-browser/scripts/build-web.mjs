@@ -5,7 +5,7 @@
 // bundle error. Does nothing while dist/web/build.stamp.json says the page is current
 // (ops/build-stamp.mjs: the type check's files, the bundle's inputs and every file under web/);
 // --force rebuilds. Usage: node apps/graph-browser/scripts/build-web.mjs
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -39,9 +39,16 @@ if (check.status !== 0) {
 }
 const checked = check.stdout.split('\n').map((line) => line.trim()).filter((line) => line !== '' && path.isAbsolute(line));
 
+// Chunk names carry a content hash: drop the previous build's so none is left behind.
+rmSync(path.join(out, 'chunks'), { recursive: true, force: true });
 const result = await build({
   entryPoints: [path.join(web, 'src', 'main.ts')],
-  outfile: path.join(out, 'app.js'),
+  // Split: ELK (cytoscape-elk + elkjs, most of the bundle) is a chunk the page imports only for the
+  // focus views, so the first screen parses and starts without it (issue 34).
+  outdir: out,
+  entryNames: 'app',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   bundle: true,
   format: 'esm',
   platform: 'browser',

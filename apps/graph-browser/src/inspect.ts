@@ -24,10 +24,10 @@ const FACETS: readonly FacetField[] = ['kind', 'family', 'authority', 'status', 
 /**
  * The overview: exact snapshot identity, counts, relation names with categories, facet values and
  * entry nodes (the nodes of the rarest kinds first, which are the documents that organize a
- * project, such as requirements and components, rather than its many code symbols). Computed once
- * per snapshot (the snapshot is immutable).
+ * project, such as requirements and components, rather than its many code symbols), and the
+ * architecture `map` (map-layout.ts). Computed once per snapshot (the snapshot is immutable).
  */
-export function overview(reader: IndexReader, config: GraphBrowserWorkerConfig): GraphBrowserOverview {
+export function overview(reader: IndexReader, config: GraphBrowserWorkerConfig, map: GraphBrowserOverview['map']): GraphBrowserOverview {
   const nodesByKind = reader.countsByKind(FACET_CAP);
   const all = reader.facetValues(FACET_CAP);
   const facets = Object.fromEntries(FACETS.map((f) => [f, all[f]])) as GraphBrowserOverview['facets'];
@@ -54,6 +54,7 @@ export function overview(reader: IndexReader, config: GraphBrowserWorkerConfig):
     entries,
     truncated: entriesCut || Object.values(facets).some((f) => f.truncated),
     logic_allowed: !config.no_ast,
+    map,
   };
 }
 

@@ -25,6 +25,7 @@ export { IndexReader, rowToNode } from './reader.js';
 export type { FtsCandidate, FtsExcerptSource, RankedFtsCandidate } from './reader-fts.js';
 export { SNIPPET_MAX_BODY_CHARS } from './reader-fts.js';
 export type { EdgeDirection, EdgeKey, EdgeRecord, LogicFlowRow, LogicStepRow } from './reader-graph.js';
+export type { MapEdgeCount, MapFolderCount } from './reader-map.js';
 export type { FacetCounts, FacetField, NodeBrief, NodeFilters, NodeProvenance, NodeSummary } from './reader-nodes.js';
 export { rowsReadTotal } from './reader-statements.js';
 export type { ReceiptSide } from './receipt-commit.js';

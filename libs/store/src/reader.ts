@@ -6,6 +6,7 @@ import { StatementCache, type Statement } from './reader-statements.js';
 import { countsByKind, facetValues, filterValueExists, nodeBrief, nodeMatches, nodeProvenance, nodesByFilter, nodeSummaries, sourceHash, sourceStats, type FacetCounts, type FacetField, type NodeBrief, type NodeFilters, type NodeProvenance, type NodeSummary } from './reader-nodes.js';
 import { ftsExpression, type FtsMatch } from './fts-match.js';
 import { ftsCandidates, ftsCodeCandidates, ftsDocumentCount, ftsFewMatches, ftsFirstMatches, ftsExcerptSources, ftsMatchingRowids, ftsNthMatchRowid, nodeCodeLines, ftsRankedWindow, ftsWindow, type FtsCandidate, type FtsExcerptSource, type RankedFtsCandidate } from './reader-fts.js';
+import { mapFileEdges, mapFolderCounts, mapFolderEdges, mapFolderFiles, nodesOfFile, type MapEdgeCount, type MapFolderCount } from './reader-map.js';
 import { distinctRelations, edgeMention, edgeReview, edgesOf, nodeReviewHashOf, hasEdge, issueCountsBySeverity, issuesOf, logicCounts, logicPage, type EdgeDirection, type EdgeKey, type EdgeRecord, type LogicFlowRow, type LogicStepRow } from './reader-graph.js';
 
 /** A better-sqlite3 connection (read-only for published indexes). */
@@ -185,6 +186,31 @@ export class IndexReader {
   /** The stat identity (`size:mtime_ns:ctime_ns:ino`) of every indexed source file, by project-relative path. */
   sourceStats(): Map<string, string> {
     return sourceStats(this.#sql);
+  }
+
+  /** Architecture map (issue 34): files and nodes per folder and source role, at most `limit` rows. See reader-map.ts. */
+  mapFolderCounts(limit: number): { rows: MapFolderCount[]; truncated: boolean } {
+    return mapFolderCounts(this.#sql, limit);
+  }
+
+  /** Architecture map: edges between folders counted per (folder, folder, relation) in SQL, without `excluded` relations, heaviest `limit` rows. */
+  mapFolderEdges(excluded: readonly string[], limit: number): { rows: MapEdgeCount[]; truncated: boolean } {
+    return mapFolderEdges(this.#sql, excluded, limit);
+  }
+
+  /** Architecture map: edges touching the files directly in `folder`, counted per (file, file, relation), heaviest `limit` rows. */
+  mapFileEdges(folder: string, excluded: readonly string[], limit: number): { rows: MapEdgeCount[]; truncated: boolean } {
+    return mapFileEdges(this.#sql, folder, excluded, limit);
+  }
+
+  /** Architecture map: the files directly in `folder` (trailing `/`, `''` for the root) with role and node count, at most `limit`. */
+  mapFolderFiles(folder: string, limit: number): { rows: { path: string; role: string; nodes: number }[]; truncated: boolean } {
+    return mapFolderFiles(this.#sql, folder, limit);
+  }
+
+  /** Up to `limit` node ids declared in the file `path`, module-like nodes first. */
+  nodesOfFile(path: string, limit: number): string[] {
+    return nodesOfFile(this.#sql, path, limit);
   }
 
   /** Node counts per kind (ordered by kind), at most `limit` kinds (default 200). */

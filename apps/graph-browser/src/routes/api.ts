@@ -12,6 +12,9 @@ import type { IndexReader, NodeFilters } from '@docforge/store';
 import type { GraphBrowserOverview } from '@docforge/protocol';
 import { flow, neighborhood, web } from '../graph.js';
 import { filter, logic, nodeDetail, overview, search } from '../inspect.js';
+import { MapSource, validateExpansions, MAP_BOUNDS } from '../map.js';
+import { buildMap } from '../map-layout.js';
+import { MAX_GROUP_ID_CHARS } from '../map-ids.js';
 import { sourceWindow, SOURCE_MAX_LINES, type SourceScope } from '../source.js';
 import type { GraphBrowserWorkerConfig } from '../config.js';
 import type { Snapshot } from '../snapshot.js';
@@ -47,6 +50,7 @@ const graphDepth = (fallback: number): QueryParameter => integerParameter('depth
 /** Every route's request shape. */
 const SHAPES = {
   none: { parameters: [] },
+  overview: { parameters: [valuesParameter('expand', MAP_BOUNDS.expand, MAX_GROUP_ID_CHARS)] },
   search: { parameters: [textParameter('q', MAX_QUERY_CHARS), integerParameter('limit', 1, 200, 50)], required: ['q'] },
   filter: { parameters: [...FILTER_FIELDS.map(([name]) => valuesParameter(name, MAX_FILTER_VALUES, MAX_FILTER_VALUE_CHARS)), integerParameter('limit', 1, 500, 100), stringParameter('after')] },
   node: { parameters: [], nodeId: true },
@@ -65,6 +69,7 @@ function route(shape: RequestShape, answer: AnswerTitle): ReturnType<typeof requ
 
 /** Query strings after validation (defaults applied). */
 interface Limit { limit: number }
+interface OverviewQuery { expand?: string[] }
 interface GraphQuery { limit: number; depth: number }
 interface SearchQuery { q: string; limit: number }
 type FilterQuery = Partial<Record<string, string[]>> & { limit: number; after?: string };
@@ -100,9 +105,26 @@ const snapshotRoutes: FastifyPluginAsync<ApiOptions> = async (bound, { snapshot,
   });
   const config = snapshot.config;
   let cachedOverview: GraphBrowserOverview | null = null;
-  bound.get('/api/overview', route(SHAPES.none, 'GraphBrowserOverview'), async (request) => {
-    cachedOverview ??= overview(readerOf(request), config);
-    return cachedOverview;
+  // The map's ids are bound to this snapshot; the folder tree and folder-pair edges are computed once.
+  const maps = new MapSource(JSON.stringify(config.signature));
+  bound.get<{ Querystring: OverviewQuery }>('/api/overview', route(SHAPES.overview, 'GraphBrowserOverview'), async (request) => {
+    const reader = readerOf(request);
+    cachedOverview ??= overview(reader, config, buildMap(maps, reader, null));
+    const expand = request.query.expand;
+    if (expand === undefined || expand.length === 0) return cachedOverview;
+    return { ...cachedOverview, map: buildMap(maps, reader, validateExpansions(maps, reader, expand)) };
+  });
+  // Warm the map once the worker listens (the first screen then reads a cached answer); the timer
+  // lets the worker report `ready` first. unref: it never keeps a stopping worker alive.
+  bound.addHook('onListen', async () => {
+    setTimeout(() => {
+      try {
+        cachedOverview ??= overview(snapshot.reader(), config, buildMap(maps, snapshot.reader(), null));
+      } catch (error) {
+        // A replaced snapshot answers its own error on the first request; only the warm-up is lost.
+        bound.log.warn({ err: error }, 'the architecture map was not computed ahead of the first request');
+      }
+    }, 20).unref();
   });
   bound.get<{ Querystring: SearchQuery }>('/api/search', route(SHAPES.search, 'GraphBrowserSearch'), async (request) => search(readerOf(request), request.query.q.trim(), request.query.limit));
   bound.get<{ Querystring: FilterQuery }>('/api/filter', route(SHAPES.filter, 'GraphBrowserFilter'), async (request) => {

@@ -74,7 +74,13 @@ export function fetchStatus(): Promise<StatusResponse> {
   return getJson<StatusResponse>('/api/status');
 }
 
-/** GET /api/overview: the project overview. */
-export function fetchOverview(): Promise<OverviewResponse> {
-  return getJson<OverviewResponse>('/api/overview');
+/**
+ * GET /api/overview[?expand=…]: the project overview with its architecture map; `expand` lists
+ * group ids an earlier answer minted (the map's expanded state; empty: the automatic first screen).
+ */
+export function fetchOverview(expand: readonly string[] = []): Promise<OverviewResponse> {
+  const params = new URLSearchParams();
+  for (const id of expand) params.append('expand', id);
+  const query = params.toString();
+  return getJson<OverviewResponse>(`/api/overview${query ? `?${query}` : ''}`);
 }

@@ -5,8 +5,11 @@
  */
 import { ApiError, fetchFilter, fetchGraph, fetchLogic, fetchNode, fetchOverview, fetchSearch, fetchSource, fetchStatus, type GraphKind } from './api.js';
 import { byId, el } from './dom.js';
-import { GraphCanvas, type Direction } from './graph.js';
-import { renderCard, renderHidden, renderInspector, renderKey, renderOverviewPanel, renderResults, renderSemanticCards, type Criterion } from './panels.js';
+import { GraphCanvas, type Direction, type Framing } from './graph.js';
+import { MapScreen } from './first-screen.js';
+import { nodeLabels } from './labels.js';
+import { renderCard, renderFocusPanel, renderHidden, renderInspector, renderKey, renderOverviewPanel, renderResults, renderSemanticCards, type Criterion } from './panels.js';
+import { explainEmpty } from './explain.js';
 import { shapeGraph, shapeLogic, stepId } from './shape.js';
 import { renderSource } from './source.js';
 import { parsePlace, placeHash, VIEWS, type Place, type View } from './state.js';
@@ -23,6 +26,8 @@ const sourcePanel = byId('source');
 const statusEl = byId('status');
 const noticeEl = byId('notice');
 const staleEl = byId('stale');
+const moreEl = byId('more');
+const explainEl = byId('explain');
 /** Most nodes a category or search list shows after "Show more" (each page stays bounded by the API). */
 const MAX_LISTED = 1000;
 /** Largest search limit the worker accepts. */
@@ -37,6 +42,30 @@ const hidden = new Map<View, Set<string>>(VIEWS.map((v) => [v, new Set<string>()
 const known = new Map<string, GraphNode>();
 let loadedFocus: string | null = null;
 let overviewAnswer: OverviewResponse | null = null;
+let overviewRequest: Promise<OverviewResponse> | null = null;
+/** Whether a pill, search or filter result set fills the left panel (else it follows the focus). */
+let listActive = false;
+const mapScreen = new MapScreen({
+  canvas, card, key: byId('key'), status: (text) => setStatus(text), failure: (err) => failure(err), explore: (id) => explore(id),
+  drawn: (framing) => showFraming(framing),
+});
+
+/** The "more off-screen" notice of the initial framing (issue 34 item 5). */
+function showFraming(framing: Framing): void {
+  moreEl.hidden = framing.mode === 'fit' || framing.offscreen === 0;
+  moreEl.dataset.count = String(framing.offscreen);
+  moreEl.textContent = `${framing.offscreen} more node${framing.offscreen === 1 ? '' : 's'} off-screen: this framing keeps text readable around the ${place.focus === null ? 'largest group' : 'focus and its nearest ring'}; pan or zoom out (−) to see the rest.`;
+}
+
+/** The overview answer, requested once. */
+function ensureOverview(): Promise<OverviewResponse> {
+  overviewRequest ??= fetchOverview().then((answer) => {
+    overviewAnswer = answer;
+    for (const node of answer.entries) known.set(node.id, node);
+    return answer;
+  });
+  return overviewRequest;
+}
 
 function setStatus(text: string, error = false): void {
   statusEl.textContent = text;
@@ -66,6 +95,8 @@ function loadFailure(err: unknown): void {
 
 function clearDrawing(): void {
   canvas.clear();
+  moreEl.hidden = true;
+  explainEl.hidden = true;
   byId('paths').hidden = true;
   byId('cards').replaceChildren();
   renderKey(byId('key'), []);
@@ -140,11 +171,7 @@ async function load(): Promise<void> {
   notice('');
   void checkStatus();
   if (place.focus === null) {
-    clearDrawing();
-    updateLogicTab();
-    if (overviewAnswer) renderOverviewPanel(byId('cards'), overviewAnswer, (kind) => void showCategory({ field: 'kind', value: kind }));
-    graphEl.dataset.state = 'empty';
-    setStatus('Choose a node in the left panel.');
+    await showMap();
     return;
   }
   if (loadedFocus !== place.focus) {
@@ -152,6 +179,7 @@ async function load(): Promise<void> {
     logic = null;
     for (const set of hidden.values()) set.clear();
     loadedFocus = place.focus;
+    listActive = false;
   }
   updateLogicTab();
   graphEl.dataset.state = 'loading';
@@ -182,10 +210,12 @@ async function draw(): Promise<void> {
   let hiddenNodes: GraphNode[] = [];
   let pruned = 0;
   let truncated = false;
+  let framing: Framing = { mode: 'fit', offscreen: 0 };
+  let drawnCount = -1;
   if (view === 'logic') {
     if (!logic) return;
     const shaped = shapeLogic(logic, hiddenHere);
-    await canvas.draw(shaped.nodes, shaped.edges, 'DOWN');
+    framing = await canvas.draw(shaped.nodes, shaped.edges, { direction: 'DOWN' });
     renderSemanticCards(byId('cards'), logic.owner, [], { onSelect: select, onExplore: explore });
     const list = el('ol', { class: 'paths' });
     for (const path of shaped.paths) list.append(el('li', { 'data-steps': path.ids.join(' ') }, path.text));
@@ -198,7 +228,8 @@ async function draw(): Promise<void> {
     if (!graph) return;
     for (const node of graph.nodes) known.set(node.id, node);
     const shaped = shapeGraph(graph, hiddenHere, view !== 'nodes');
-    await canvas.draw(shaped.nodes, shaped.edges, view === 'web' ? 'RIGHT' : 'DOWN');
+    framing = await canvas.draw(shaped.nodes, shaped.edges, { direction: view === 'web' ? 'RIGHT' : 'DOWN' });
+    drawnCount = shaped.nodes.length;
     renderSemanticCards(byId('cards'), known.get(graph.focus), shaped.contributors, { onSelect: select, onExplore: explore });
     paths.hidden = true;
     hiddenNodes = graph.nodes.filter((n) => hiddenHere.has(n.id));
@@ -207,6 +238,10 @@ async function draw(): Promise<void> {
   }
   renderKey(byId('key'), canvas.drawnRelations());
   renderHidden(byId('hidden-nodes'), hiddenNodes, pruned, restore);
+  showFraming(framing);
+  const focusShown = place.view === 'logic' ? logic?.owner : known.get(place.focus ?? '');
+  explainEmpty(explainEl, view, drawnCount, focusShown ? (nodeLabels([focusShown]).get(focusShown.id) ?? focusShown.leaf) : (place.focus ?? ''), (next) => go({ focus: place.focus, view: next }));
+  renderLeftForFocus();
   await new Promise((resolve) => requestAnimationFrame(resolve));
   graphEl.dataset.renderMs = String(Math.round(performance.now() - answered));
   graphEl.dataset.state = 'ready';
@@ -296,7 +331,8 @@ async function showCategory(criterion: Criterion, after: string | null = null, s
     const items = [...shown, ...set.items];
     const next = set.next_after;
     const more = next && items.length < MAX_LISTED ? () => void showCategory(criterion, next, items) : undefined;
-    renderResults(byId('results'), `${criterion.field} = ${criterion.value}`, { items, truncated: set.truncated, ...(more ? { more } : {}) }, explore);
+    listActive = true;
+    renderResults(byId('results'), `${criterion.field} = ${criterion.value}`, { items, truncated: set.truncated, ...(more ? { more } : {}) }, explore, backToFocus());
   } catch (err) {
     failure(err);
   }
@@ -308,26 +344,59 @@ async function search(query: string, limit = 50): Promise<void> {
     const items = answer.items.map((i) => i.node);
     for (const node of items) known.set(node.id, node);
     const more = limit < MAX_SEARCH_LIMIT ? () => void search(query, Math.min(MAX_SEARCH_LIMIT, limit * 2)) : undefined;
-    renderResults(byId('results'), `Search: ${query}`, { items, truncated: answer.truncated, ...(more ? { more } : {}) }, explore);
+    listActive = true;
+    renderResults(byId('results'), `Search: ${query}`, { items, truncated: answer.truncated, ...(more ? { more } : {}) }, explore, backToFocus());
   } catch (err) {
     failure(err);
   }
 }
 
-async function overview(): Promise<void> {
+/** Fills the left panel with the overview's entry nodes (no focus, no list chosen). */
+function renderOverviewList(answer: OverviewResponse): void {
+  renderResults(byId('results'), `Overview: ${answer.project_id} (${answer.counts.nodes} nodes, ${answer.counts.edges} edges)`, { items: answer.entries, truncated: answer.truncated }, explore);
+}
+
+/** The first screen: the architecture map in the canvas, the node kinds on the right, the entry nodes on the left. */
+async function showMap(): Promise<void> {
+  clearDrawing();
+  updateLogicTab();
+  graphEl.dataset.state = 'loading';
+  setStatus('Loading the architecture map…');
   try {
-    const answer = await fetchOverview();
-    overviewAnswer = answer;
-    for (const node of answer.entries) known.set(node.id, node);
+    const answer = await ensureOverview();
+    performance.mark('overview-answer');
+    if (place.focus !== null) return;
+    // The map first (the first screen's drawing), the panels after it.
+    const drawn = mapScreen.show(answer);
     updateLogicTab();
-    if (place.focus === null) renderOverviewPanel(byId('cards'), answer, (kind) => void showCategory({ field: 'kind', value: kind }));
-    renderResults(byId('results'), `Overview: ${answer.project_id} (${answer.counts.nodes} nodes, ${answer.counts.edges} edges)`, { items: answer.entries, truncated: answer.truncated }, explore);
+    renderOverviewPanel(byId('cards'), answer, (kind) => void showCategory({ field: 'kind', value: kind }));
+    if (!listActive) renderOverviewList(answer);
+    await drawn;
+    graphEl.dataset.state = 'overview';
   } catch (err) {
-    failure(err);
+    loadFailure(err);
   }
+}
+
+/** The left panel while a focus is open and no list is chosen: the focus's categories and the way back to the overview. */
+function renderLeftForFocus(): void {
+  if (listActive || place.focus === null) return;
+  const focusNode = place.view === 'logic' ? logic?.owner : known.get(place.focus);
+  if (!focusNode) return;
+  renderFocusPanel(byId('results'), focusNode, focusNode.leaf, { onPill: (c) => void showCategory(c), onOverview: () => go({ focus: null, view: 'nodes' }) });
+}
+
+/** The back button of a list shown while a focus is open. */
+function backToFocus(): { text: string; run: () => void } | undefined {
+  if (place.focus === null) return undefined;
+  return { text: '← Back to the categories of the focus', run: () => { listActive = false; renderLeftForFocus(); } };
 }
 
 function onKey(event: KeyboardEvent): void {
+  if (place.focus === null) {
+    mapKey(event);
+    return;
+  }
   const current = canvas.selection() ?? (place.view === 'logic' ? null : place.focus);
   const arrows: Record<string, Direction> = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' };
   if (event.key in arrows) {
@@ -354,12 +423,31 @@ function onKey(event: KeyboardEvent): void {
   }
 }
 
+/** Keys on the map: arrows move between groups, Enter expands (or explores a module), Space centers, Escape clears. */
+function mapKey(event: KeyboardEvent): void {
+  const arrows: Record<string, Direction> = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' };
+  const current = mapScreen.selection();
+  if (event.key in arrows) {
+    event.preventDefault();
+    const next = current === null ? canvas.drawnNodes()[0] : canvas.neighborToward(current, arrows[event.key]!);
+    if (next) mapScreen.select(next);
+  } else if (event.key === 'Enter' && current !== null) {
+    mapScreen.activate(current);
+  } else if (event.key === ' ') {
+    event.preventDefault();
+    canvas.centerSelection();
+  } else if (event.key === 'Escape') {
+    mapScreen.select(null);
+  }
+}
+
 function wire(): void {
   canvas.onTap((id) => {
-    select(id);
+    if (place.focus === null) mapScreen.select(id);
+    else select(id);
     graphEl.focus({ preventScroll: true });
   });
-  canvas.onContext((id) => void inspect(id));
+  canvas.onContext((id) => void (place.focus !== null && inspect(id)));
   graphEl.addEventListener('contextmenu', (event) => event.preventDefault());
   graphEl.addEventListener('keydown', onKey);
   for (const button of document.querySelectorAll<HTMLButtonElement>('#views button')) {
@@ -401,6 +489,6 @@ if (initialQuery) {
   byId<HTMLInputElement>('search-input').value = initialQuery;
   void search(initialQuery);
 } else {
-  void overview();
+  void ensureOverview().then(() => updateLogicTab(), (err: unknown) => failure(err));
 }
 void load();

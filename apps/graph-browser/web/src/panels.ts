@@ -4,7 +4,9 @@
  * Each renderer replaces its container's content and reports user actions through callbacks.
  */
 import { button, el } from './dom.js';
-import { CATEGORIES, categoryTitle, relationStyle } from './relations.js';
+import { CATEGORIES, categoryTitle, DIRECTION_NOTE, relationStyle } from './relations.js';
+import type { DrawnRelation } from './graph.js';
+import { nodeLabels } from './labels.js';
 import type { GraphNode, NodeResponse, ResultSet } from './types.js';
 
 /** A criterion of /api/filter (field name and exact value). */
@@ -28,44 +30,45 @@ function pill(criterion: Criterion, onPill: (c: Criterion) => void): HTMLButtonE
 }
 
 /**
- * Where a node lives, to tell equal labels apart: the owning class/namespace and file of a code
- * symbol (`code:src/a.ts#Ledger.refund` → `Ledger · a.ts`), else the file name of its source.
+ * Fills the left panel with one bounded result set; `onOpen` explores an item. Equal names carry
+ * their shortest distinguishing path (`lib/transport.js`, `RefundService.requestRefund`);
+ * `set.more` adds a "more" button; `back` adds a button above the list (back to the focus's categories).
  */
-export function contextOf(node: GraphNode): string {
-  const hash = node.id.indexOf('#');
-  const file = node.source_path ?? (hash > 0 ? node.id.slice(node.id.indexOf(':') + 1, hash) : '');
-  const base = file.split('/').pop() ?? '';
-  if (hash > 0) {
-    const qualified = node.id.slice(hash + 1);
-    const owner = qualified.endsWith(`.${node.leaf}`) ? qualified.slice(0, -node.leaf.length - 1) : qualified.includes('.') ? qualified.slice(0, qualified.lastIndexOf('.')) : '';
-    return owner ? `${owner} · ${base}` : base;
-  }
-  return base;
-}
-
-/**
- * Fills the left panel with one bounded result set; `onOpen` explores an item. Labels that occur
- * more than once (and code members) carry their owner and file; `set.more` adds a "more" button.
- */
-export function renderResults(container: HTMLElement, heading: string, set: ResultSet, onOpen: (id: string) => void): void {
+export function renderResults(container: HTMLElement, heading: string, set: ResultSet, onOpen: (id: string) => void, back?: { text: string; run: () => void }): void {
   const shown = set.items.length;
-  const counts = new Map<string, number>();
-  for (const item of set.items) counts.set(`${item.leaf}\0${item.kind}`, (counts.get(`${item.leaf}\0${item.kind}`) ?? 0) + 1);
+  const names = nodeLabels(set.items);
   const list = el('ul', { class: 'items' });
   for (const item of set.items) {
-    const leaf = item.leaf;
-    const context = contextOf(item);
-    const showContext = context !== '' && ((counts.get(`${leaf}\0${item.kind}`) ?? 0) > 1 || (item.id.includes('#') && context.includes(' · ')));
-    const text = showContext ? `${leaf} · ${item.kind} — ${context}` : `${leaf} · ${item.kind}`;
-    list.append(el('li', { 'data-id': item.id }, button(text, () => onOpen(item.id), { title: item.id, 'aria-label': `Explore ${leaf} (${item.kind}${showContext ? `, in ${context}` : ''}), ${item.id}` })));
+    const name = names.get(item.id) ?? item.leaf;
+    list.append(el('li', { 'data-id': item.id }, button(`${name} · ${item.kind}`, () => onOpen(item.id), { title: item.id, 'aria-label': `Explore ${name} (${item.kind}), ${item.id}` })));
   }
   const children: HTMLElement[] = [
+    ...(back ? [button(back.text, back.run, { class: 'back', 'aria-label': back.text })] : []),
     el('h2', {}, heading),
     el('p', { class: 'note' }, `${shown} node${shown === 1 ? '' : 's'}${set.truncated ? (set.more ? ', more available' : ', truncated (bounded result set)') : ''}`),
     list,
   ];
   if (set.truncated && set.more) children.push(button('Show more', set.more, { id: 'results-more', 'aria-label': `Show more results for ${heading}` }));
   container.replaceChildren(...children);
+}
+
+/**
+ * The left panel while a focus is open and no pill is active (issue 34 item 6): the overview one
+ * click away, then the focus's descriptor categories, each a button for its exact bounded result set.
+ */
+export function renderFocusPanel(container: HTMLElement, focus: GraphNode, name: string, actions: { onPill: (c: Criterion) => void; onOverview: () => void }): void {
+  const list = el('ul', { class: 'items categories' });
+  for (const criterion of pillsOf(focus)) {
+    list.append(el('li', { 'data-field': criterion.field, 'data-value': criterion.value }, button(`${criterion.field}: ${criterion.value}`, () => actions.onPill(criterion), {
+      'aria-label': `List every node with ${criterion.field} ${criterion.value}`,
+    })));
+  }
+  container.replaceChildren(
+    button('← Overview (architecture map)', actions.onOverview, { id: 'to-overview', class: 'back', 'aria-label': 'Back to the overview: the architecture map' }),
+    el('h2', {}, `Categories of ${name}`),
+    el('p', { class: 'note' }, 'Each lists every node of that category (an exact, bounded result set).'),
+    list,
+  );
 }
 
 /**
@@ -83,7 +86,7 @@ export function renderOverviewPanel(container: HTMLElement, overview: { project_
     el('div', { class: 'group-card', 'data-category': 'overview' },
       el('div', { class: 'leaf' }, overview.project_id),
       el('p', { class: 'note' }, `${overview.counts.nodes} nodes, ${overview.counts.edges} edges, ${overview.counts.issues} issues`),
-      el('p', {}, 'Pick a kind, search, or choose a node in the left panel, then Explore it to draw its neighborhood.')),
+      el('p', {}, 'The canvas shows the architecture map: select a group to expand it or to explore a module. Or pick a kind, search, or choose a node in the left panel and Explore it.')),
     el('div', { class: 'group-card', 'data-category': 'kinds' }, el('h2', {}, 'Nodes by kind'), list),
   );
 }
@@ -94,6 +97,8 @@ export function renderCard(container: HTMLElement, node: GraphNode, actions: { o
     el('div', { class: 'leaf', title: node.id }, node.leaf),
     el('div', { class: 'kind' }, node.kind),
     el('div', { class: 'title' }, node.title),
+    // Where it lives, so two cards of equal names read apart.
+    ...(node.source_path ? [el('div', { class: 'note', 'data-role': 'where' }, `${node.source_path}${node.start_line ? `:${node.start_line}` : ''}`)] : []),
     el('div', { class: 'pills' }, ...pillsOf(node).map((c) => pill(c, actions.onPill))),
     el('div', { class: 'actions' }, ...actions.buttons.map((b) => button(b.text, b.run, { 'aria-label': b.label }))),
   );
@@ -101,44 +106,69 @@ export function renderCard(container: HTMLElement, node: GraphNode, actions: { o
 }
 
 function valueText(value: unknown): string {
-  if (value === null || value === undefined) return '—';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return value.map((v) => valueText(v)).join(', ');
   return JSON.stringify(value);
 }
 
-/** The full inspector: every field, relations both ways, source location. */
+/** Whether a field has something to show (empty strings, lists and null are left out). */
+function present(value: unknown): boolean {
+  return value !== null && value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0);
+}
+
+/** A `<dl>` of the present fields among `names` of `node`. */
+function fieldList(node: Record<string, unknown>, names: readonly string[]): HTMLElement {
+  const list = el('dl');
+  for (const name of names) if (present(node[name])) list.append(el('dt', {}, name), el('dd', {}, valueText(node[name])));
+  return list;
+}
+
+/** Inspector fields by section; anything else goes to the folded "More fields". */
+const IDENTITY_FIELDS = ['kind', 'title', 'family', 'authority', 'status', 'tags', 'language', 'capabilities', 'origin'] as const;
+const SOURCE_FIELDS = ['source_path', 'start_line', 'end_line'] as const;
+const TEXT_FIELDS = ['summary', 'body'] as const;
+const SKIPPED_FIELDS = new Set<string>(['id', 'leaf', 'anchors', ...IDENTITY_FIELDS, ...SOURCE_FIELDS, ...TEXT_FIELDS]);
+
+/**
+ * The full inspector in labelled sections (issue 34 item 6): Identity (name, id, descriptors),
+ * Source (location, anchors, the source action), Relations (both ways), then folded Text, Hashes
+ * and any further fields. Empty fields are left out rather than shown as dashes.
+ */
 export function renderInspector(container: HTMLElement, full: NodeResponse, actions: { onOpen: (id: string) => void; onSource: () => void; onClose: () => void }): void {
-  const fields = el('dl');
-  for (const [name, value] of Object.entries(full.node)) fields.append(el('dt', {}, name), el('dd', {}, valueText(value)));
-  if (full.body_truncated) fields.append(el('dt', {}, 'body_truncated'), el('dd', {}, 'true'));
-  fields.append(el('dt', {}, 'logic_steps'), el('dd', {}, String(full.logic_steps)));
+  const node = full.node as unknown as Record<string, unknown>;
   const relations = (direction: 'out' | 'in'): HTMLElement => {
     const rows = direction === 'out' ? full.outgoing : full.incoming;
+    const names = nodeLabels(rows.flatMap((r) => (r.other ? [r.other] : [])));
     const list = el('ul', { class: 'items', 'data-direction': direction });
     for (const row of rows) {
       const otherId = direction === 'out' ? row.edge.target : row.edge.source;
-      const label = `${direction === 'out' ? '→' : '←'} ${row.edge.relation} ${row.other ? `${row.other.leaf} · ${row.other.kind}` : otherId}`;
+      const other = row.other ? `${names.get(row.other.id) ?? row.other.leaf} · ${row.other.kind}` : otherId;
+      const label = direction === 'out' ? `→ ${row.edge.relation} ${other}` : `← ${other} ${row.edge.relation} this`;
       list.append(el('li', {}, button(label, () => row.other && actions.onOpen(otherId), {
         title: `${otherId} (${categoryTitle(row.edge.category)}; ${row.source_path}:${row.line})`,
         'aria-label': `Explore ${otherId} (${row.edge.relation}, ${direction === 'out' ? 'outgoing' : 'incoming'})`,
       })));
     }
     if (rows.length === 0) list.append(el('li', { class: 'note' }, 'none'));
-    const truncated = direction === 'out' ? full.outgoing_truncated : full.incoming_truncated;
-    if (truncated) list.append(el('li', { class: 'note' }, 'truncated (bounded)'));
+    if (direction === 'out' ? full.outgoing_truncated : full.incoming_truncated) list.append(el('li', { class: 'note' }, 'truncated (bounded)'));
     return list;
   };
+  const hashes = Object.keys(node).filter((k) => /hash/.test(k) && !SKIPPED_FIELDS.has(k));
+  const others = Object.keys(node).filter((k) => !SKIPPED_FIELDS.has(k) && !hashes.includes(k));
+  const section = (name: string, ...children: (Node | string)[]): HTMLElement => el('section', { class: 'inspector-section', 'data-section': name, 'aria-label': name }, el('h2', {}, name), ...children);
+  const folded = (name: string, ...children: (Node | string)[]): HTMLElement => el('details', { class: 'inspector-section', 'data-section': name }, el('summary', {}, name), ...children);
+  const anchors = Array.isArray(node.anchors) ? node.anchors.length : 0;
   container.replaceChildren(
     el('div', { class: 'actions' }, button('Close', actions.onClose, { 'aria-label': 'Close inspector' }), button('Open source', actions.onSource, { 'aria-label': `Open the source of ${full.node.id}` })),
-    el('h2', {}, 'Node'),
-    el('div', { class: 'leaf' }, full.node.id),
-    el('p', { class: 'note', 'data-role': 'location' }, `${full.source.path}:${full.source.start_line}-${full.source.end_line}`),
-    fields,
-    el('h2', {}, 'Outgoing relations'),
-    relations('out'),
-    el('h2', {}, 'Incoming relations'),
-    relations('in'),
+    section('Identity', el('div', { class: 'name' }, full.node.leaf), el('div', { class: 'leaf' }, full.node.id), fieldList(node, IDENTITY_FIELDS)),
+    section('Source',
+      el('p', { class: 'note', 'data-role': 'location' }, `${full.source.path}:${full.source.start_line}-${full.source.end_line}`),
+      el('p', { class: 'note' }, `${anchors} recognized anchor${anchors === 1 ? '' : 's'}; Logic: ${full.logic_steps} step${full.logic_steps === 1 ? '' : 's'}`)),
+    section('Relations', el('h3', {}, `Outgoing (${full.outgoing.length}${full.outgoing_truncated ? '+' : ''})`), relations('out'), el('h3', {}, `Incoming (${full.incoming.length}${full.incoming_truncated ? '+' : ''})`), relations('in')),
+    folded('Text', fieldList(node, TEXT_FIELDS), ...(full.body_truncated ? [el('p', { class: 'note' }, 'body truncated (bounded)')] : [])),
+    folded('Hashes', fieldList(node, hashes)),
+    ...(others.length > 0 ? [folded('More fields', fieldList(node, others))] : []),
   );
   container.hidden = false;
 }
@@ -149,14 +179,15 @@ export interface Contributor { node: GraphNode; relation: string; category: stri
 /** The right panel's semantic cards: the focus, then contributors grouped by relation category. */
 export function renderSemanticCards(container: HTMLElement, focus: GraphNode | undefined, contributors: readonly Contributor[], actions: { onSelect: (id: string) => void; onExplore: (id: string) => void }): void {
   const children: HTMLElement[] = [el('h2', {}, 'Focus')];
-  if (focus) children.push(el('div', { class: 'group-card', 'data-category': 'focus' }, el('div', { class: 'leaf', title: focus.id }, focus.leaf), el('div', { class: 'kind' }, focus.kind)));
+  const names = nodeLabels([...(focus ? [focus] : []), ...contributors.map((c) => c.node)]);
+  if (focus) children.push(el('div', { class: 'group-card', 'data-category': 'focus' }, el('div', { class: 'leaf', title: focus.id }, names.get(focus.id) ?? focus.leaf), el('div', { class: 'kind' }, focus.kind)));
   for (const { category, title } of CATEGORIES) {
     const members = contributors.filter((c) => c.category === category);
     if (members.length === 0) continue;
     const list = el('ul', { class: 'items' });
     for (const m of members) {
       list.append(el('li', { 'data-id': m.node.id },
-        button(`${m.node.leaf} · ${m.node.kind}`, () => actions.onSelect(m.node.id), { title: `${m.node.id} (${m.relation})`, 'aria-label': `Select ${m.node.leaf} (${m.node.kind}, ${m.relation}), ${m.node.id}` }),
+        button(`${names.get(m.node.id) ?? m.node.leaf} · ${m.node.kind}`, () => actions.onSelect(m.node.id), { title: `${m.node.id} (${m.relation})`, 'aria-label': `Select ${names.get(m.node.id) ?? m.node.leaf} (${m.node.kind}, ${m.relation}), ${m.node.id}` }),
         button('Explore', () => actions.onExplore(m.node.id), { 'aria-label': `Explore neighborhood of ${m.node.id}` })));
     }
     children.push(el('div', { class: 'group-card', 'data-category': category }, el('h2', {}, title), list));
@@ -171,8 +202,9 @@ export function renderHidden(container: HTMLElement, hidden: readonly GraphNode[
     return;
   }
   const list = el('ul', { class: 'items' });
+  const names = nodeLabels(hidden);
   for (const node of hidden) {
-    list.append(el('li', { 'data-id': node.id }, el('span', { title: node.id }, `${node.leaf} · ${node.kind}`), button('Restore', () => onRestore(node.id), { 'aria-label': `Restore ${node.id}` })));
+    list.append(el('li', { 'data-id': node.id }, el('span', { title: node.id }, `${names.get(node.id) ?? node.leaf} · ${node.kind}`), button('Restore', () => onRestore(node.id), { 'aria-label': `Restore ${node.id}` })));
   }
   container.replaceChildren(el('h2', {}, 'Hidden'), list, el('p', { class: 'note', id: 'pruned-count' }, `${pruned} pruned with them`));
 }
@@ -194,11 +226,17 @@ function swatch(color: string, pattern: string): SVGSVGElement {
   return svg;
 }
 
-/** The relationship key of the visible drawing, regenerated after every draw. */
-export function renderKey(container: HTMLElement, relations: readonly { relation: string; category: string; omitted: boolean }[]): void {
+/**
+ * The relationship key of the visible drawing, regenerated after every draw: the direction rule
+ * first (every view), then one entry per drawn relation and direction (an inverse wording names
+ * the stored relation it reads against).
+ */
+export function renderKey(container: HTMLElement, relations: readonly DrawnRelation[], note: string = DIRECTION_NOTE): void {
   const entries = relations.map((r) => {
     const style = r.omitted ? { color: '#adb5bd', pattern: 'dashed', arrow: 'triangle' } : relationStyle(r.relation, r.category);
-    return el('span', { class: 'entry', 'data-relation': r.relation, 'data-category': r.category }, swatch(style.color, style.pattern), `${r.relation} (${r.omitted ? 'hidden steps' : categoryTitle(r.category)}, ${style.pattern}, ${style.arrow})`);
+    const what = r.reversed ? `${r.label} (stored as ${r.relation}, drawn target → source)` : r.relation;
+    return el('span', { class: 'entry', 'data-relation': r.relation, 'data-category': r.category, 'data-direction': r.reversed ? 'inverse' : 'stored' },
+      swatch(style.color, style.pattern), `${what} (${r.omitted ? 'hidden steps' : categoryTitle(r.category)}, ${style.pattern}, ${style.arrow})`);
   });
-  container.replaceChildren(el('strong', {}, 'Key:'), ...(entries.length > 0 ? entries : [el('span', { class: 'note' }, 'no relations drawn')]));
+  container.replaceChildren(el('strong', {}, 'Key:'), el('span', { class: 'direction', 'data-role': 'direction' }, note), ...(entries.length > 0 ? entries : [el('span', { class: 'note' }, 'no relations drawn')]));
 }

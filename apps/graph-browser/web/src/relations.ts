@@ -72,3 +72,20 @@ function hash(text: string): number {
   for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) >>> 0;
   return h;
 }
+
+/** The wording of a relation read against its stored direction (an edge drawn target → source). */
+const INVERSE: Record<string, string> = {
+  imports: 'imported by', depends_on: 'dependency of', implements: 'implemented by', implemented_by: 'implements',
+  inherits: 'inherited by', inherits_from: 'inherited by', defined_in: 'defines', defines: 'defined in', contains: 'contained in',
+  owns: 'owned by', calls: 'called by', activates: 'activated by', dispatches_to: 'dispatched from', launches: 'launched by',
+  documents: 'documented by', governs: 'governed by', proves: 'proved by', verifies: 'verified by', tested_by: 'tests',
+  reads: 'read by', writes: 'written by', relates_to: 'relates to',
+};
+
+/** The label of `relation` drawn against its stored direction (`imports` → `imported by`; unknown relations get `(inverse)`). */
+export function inverseLabel(relation: string): string {
+  return INVERSE[relation] ?? `${relation} (inverse)`;
+}
+
+/** The sentence the key shows in every view: which way arrows point. */
+export const DIRECTION_NOTE = 'Arrows run source → target in the relation\'s direction (A → B "imports": A imports B); an edge drawn the other way says so ("imported by").';

@@ -7,10 +7,12 @@ import type { DrawEdge, DrawNode } from './graph.js';
 import { bridgeHidden, visibleIds } from './prune.js';
 import type { GraphNode, GraphResponse, LogicResponse } from './types.js';
 import type { Contributor } from './panels.js';
+import { nodeLabels } from './labels.js';
+import { inverseLabel } from './relations.js';
 
-/** The label of a node: readable leaf name and kind, never truncated. */
-export function nodeLabel(node: GraphNode): string {
-  return `${node.leaf}\n${node.kind}`;
+/** The label of a node: its readable name (`name`: the leaf, or its shortest distinguishing path) and kind, never truncated. */
+export function nodeLabel(node: GraphNode, name: string = node.leaf): string {
+  return `${name}\n${node.kind}`;
 }
 
 /** A drawable graph view plus what the side panels need. */
@@ -23,21 +25,26 @@ export interface ShapedGraph {
 }
 
 /**
- * The visible part of a graph response. Edges are drawn in their semantic direction (a `reversed`
- * edge from target to source); with `prune` (Flow, Web) hidden nodes also drop what they disconnected.
+ * The visible part of a graph response. Edges are drawn in their semantic direction: a `reversed`
+ * edge runs from target to source and is labelled with the inverse wording (`imported by`), so an
+ * arrow never reads against its label (issue 34 item 2). With `prune` (Flow, Web) hidden nodes also
+ * drop what they disconnected. Equal names get their shortest distinguishing path (item 3).
  */
 export function shapeGraph(graph: GraphResponse, hidden: ReadonlySet<string>, prune: boolean): ShapedGraph {
   const links = graph.edges.map((e) => (e.reversed ? { source: e.target, target: e.source } : { source: e.source, target: e.target }));
   const visible = visibleIds(graph.nodes.map((n) => n.id), links, graph.focus, hidden, prune);
   const pruned = graph.nodes.filter((n) => !visible.has(n.id) && !hidden.has(n.id)).length;
-  const nodes = graph.nodes.filter((n) => visible.has(n.id)).map((n) => ({
-    id: n.id, label: nodeLabel(n), tooltip: `${n.id}\n${n.title}`, classes: n.id === graph.focus ? ['focus'] : [],
+  const shown = graph.nodes.filter((n) => visible.has(n.id));
+  const names = nodeLabels(shown);
+  const nodes = shown.map((n) => ({
+    id: n.id, label: nodeLabel(n, names.get(n.id)), tooltip: `${n.id}\n${n.title}`, classes: n.id === graph.focus ? ['focus'] : [],
   }));
   const edges: DrawEdge[] = [];
   graph.edges.forEach((e, index) => {
     const link = links[index]!;
     if (!visible.has(link.source) || !visible.has(link.target)) return;
-    edges.push({ id: `e${index}`, source: link.source, target: link.target, relation: e.relation, category: e.category });
+    const reversed = e.reversed === true;
+    edges.push({ id: `e${index}`, source: link.source, target: link.target, relation: e.relation, category: e.category, reversed, label: reversed ? inverseLabel(e.relation) : e.relation });
   });
   return { nodes, edges, pruned, contributors: contributorsOf(graph, visible) };
 }
@@ -102,7 +109,7 @@ export function shapeLogic(logic: LogicResponse, hidden: ReadonlySet<string>): S
   const edges: DrawEdge[] = [];
   kept.forEach((link, index) => {
     const flow = (link as (typeof links)[number]).flow;
-    edges.push({ id: `f${index}`, source: link.source, target: link.target, relation: flow.kind, category: 'control', label: flow.label || flow.kind });
+    edges.push({ id: `f${index}`, source: link.source, target: link.target, relation: flow.kind, category: 'control', label: flow.label || flow.kind, classes: ['control'] });
   });
   bridges.forEach((bridge, index) => {
     const omitted = bridge.omitted.map((id) => steps.get(id)?.label ?? id).join(' → ');

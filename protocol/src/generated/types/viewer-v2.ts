@@ -2,7 +2,7 @@
 /* eslint-disable */
 
 /**
- * GET /api/overview: the exact snapshot the worker serves, counts, bounded facet values for filtering, and a bounded list of entry nodes.
+ * GET /api/overview[?expand=GROUP...]: the exact snapshot the worker serves, counts, bounded facet values for filtering, a bounded list of entry nodes, and the architecture map (issue 34): folders, files and modules as nested groups with dependency edges aggregated in SQL, weighted by count; `expand` lists group ids minted by an earlier answer.
  */
 export interface GraphBrowserOverview {
   project_id: string;
@@ -44,6 +44,35 @@ export interface GraphBrowserOverview {
    */
   truncated: boolean;
   logic_allowed: boolean;
+  /**
+   * The architecture map of the first screen: at most 240 groups and 400 aggregated edges whatever the project size; never the edge table.
+   */
+  map: {
+    /**
+     * @maxItems 240
+     */
+    groups: MapGroup[];
+    /**
+     * @maxItems 400
+     */
+    edges: MapEdge[];
+    /**
+     * The group ids this answer drew expanded (the accepted `expand` values plus those expanded automatically), each valid in a later request.
+     *
+     * @maxItems 32
+     */
+    expanded: string[];
+    /**
+     * True when a bound cut groups (a `rest` group stands for them) or the lightest edges.
+     */
+    truncated: boolean;
+    /**
+     * Relations not aggregated (structure inside a file).
+     *
+     * @maxItems 64
+     */
+    excluded_relations: string[];
+  };
 }
 export interface SharedSignature {
   generation: number;
@@ -86,6 +115,57 @@ export interface GraphNode {
   capabilities: string[];
   source_path?: string;
   start_line?: number;
+}
+export interface MapGroup {
+  /**
+   * Opaque id minted by the worker for this snapshot; only ids an answer minted are accepted in `expand`.
+   */
+  id: string;
+  /**
+   * `folder`: a folder and everything under it; `files`: the files directly in a folder; `rest`: the folders or files a bound left out; `file`: one source file.
+   */
+  kind: 'folder' | 'files' | 'rest' | 'file';
+  /**
+   * The group's own name: the last path segment (`lib/`, `transport.js`), or a count for `files` and `rest` groups; the page adds the shortest distinguishing path where drawn names repeat.
+   */
+  label: string;
+  /**
+   * The folder (trailing `/`) or file path; `''` is the project root.
+   */
+  path: string;
+  /**
+   * The id of the expanded group that contains this one (a compound node), or null at the top.
+   */
+  parent: string | null;
+  expanded: boolean;
+  expandable: boolean;
+  files: number;
+  nodes: number;
+  code_nodes: number;
+  doc_nodes: number;
+  /**
+   * For a `file` group: the node whose neighborhood the group drills down to (the module, or the file's first node).
+   */
+  node_id?: string;
+}
+export interface MapEdge {
+  /**
+   * The group holding the stored edges' source ends (arrows run source to target, in the relation's direction).
+   */
+  source: string;
+  target: string;
+  /**
+   * Stored edges aggregated into this one.
+   */
+  count: number;
+  /**
+   * @maxItems 32
+   */
+  relations: {
+    relation: string;
+    category: string;
+    count: number;
+  }[];
 }
 /**
  * GET /api/search?q=&limit=: one bounded lexical query through libs/retrieval searchNodes (the ranking of docforge_search).

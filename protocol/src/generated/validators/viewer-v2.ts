@@ -3,7 +3,7 @@
 /* eslint-disable */
 import runtime_ucs2length from 'ajv/dist/runtime/ucs2length.js';
 export const validate_viewer_v2_api_overview = validate21;
-const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserOverview","description":"GET /api/overview: the exact snapshot the worker serves, counts, bounded facet values for filtering, and a bounded list of entry nodes.","type":"object","required":["project_id","signature","counts","nodes_by_kind","issues_by_severity","relations","facets","entries","truncated","logic_allowed"],"additionalProperties":false,"properties":{"project_id":{"type":"string","maxLength":512},"signature":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/signature"},"counts":{"type":"object","required":["nodes","edges","issues","logic_steps"],"additionalProperties":false,"properties":{"nodes":{"type":"integer","minimum":0},"edges":{"type":"integer","minimum":0},"issues":{"type":"integer","minimum":0},"logic_steps":{"type":"integer","minimum":0}}},"nodes_by_kind":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"issues_by_severity":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"relations":{"type":"array","maxItems":500,"items":{"type":"object","required":["relation","category"],"additionalProperties":false,"properties":{"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64}}}},"facets":{"type":"object","required":["kind","family","authority","status","tag","language","capability"],"additionalProperties":false,"properties":{"kind":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"family":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"authority":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"status":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"tag":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"language":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"capability":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"}}},"entries":{"type":"array","maxItems":2000,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_node"}},"truncated":{"type":"boolean","description":"True when a facet or the entry list was cut."},"logic_allowed":{"type":"boolean"}}};
+const schema6 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserOverview","description":"GET /api/overview[?expand=GROUP...]: the exact snapshot the worker serves, counts, bounded facet values for filtering, a bounded list of entry nodes, and the architecture map (issue 34): folders, files and modules as nested groups with dependency edges aggregated in SQL, weighted by count; `expand` lists group ids minted by an earlier answer.","type":"object","required":["project_id","signature","counts","nodes_by_kind","issues_by_severity","relations","facets","entries","truncated","logic_allowed","map"],"additionalProperties":false,"properties":{"project_id":{"type":"string","maxLength":512},"signature":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/signature"},"counts":{"type":"object","required":["nodes","edges","issues","logic_steps"],"additionalProperties":false,"properties":{"nodes":{"type":"integer","minimum":0},"edges":{"type":"integer","minimum":0},"issues":{"type":"integer","minimum":0},"logic_steps":{"type":"integer","minimum":0}}},"nodes_by_kind":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"issues_by_severity":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"relations":{"type":"array","maxItems":500,"items":{"type":"object","required":["relation","category"],"additionalProperties":false,"properties":{"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64}}}},"facets":{"type":"object","required":["kind","family","authority","status","tag","language","capability"],"additionalProperties":false,"properties":{"kind":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"family":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"authority":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"status":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"tag":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"language":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"},"capability":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/facet"}}},"entries":{"type":"array","maxItems":2000,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_node"}},"truncated":{"type":"boolean","description":"True when a facet or the entry list was cut."},"logic_allowed":{"type":"boolean"},"map":{"type":"object","description":"The architecture map of the first screen: at most 240 groups and 400 aggregated edges whatever the project size; never the edge table.","required":["groups","edges","expanded","truncated","excluded_relations"],"additionalProperties":false,"properties":{"groups":{"type":"array","maxItems":240,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/map_group"}},"edges":{"type":"array","maxItems":400,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/map_edge"}},"expanded":{"type":"array","maxItems":32,"description":"The group ids this answer drew expanded (the accepted `expand` values plus those expanded automatically), each valid in a later request.","items":{"type":"string","maxLength":2048}},"truncated":{"type":"boolean","description":"True when a bound cut groups (a `rest` group stands for them) or the lightest edges."},"excluded_relations":{"type":"array","maxItems":64,"description":"Relations not aggregated (structure inside a file).","items":{"type":"string","maxLength":128}}}}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime_ucs2length.default;
 const schema7 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/signature","type":"object","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1}}};
@@ -252,6 +252,191 @@ validate32.errors = vErrors;
 return errors === 0;
 }
 
+const schema10 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/map_group","type":"object","required":["id","kind","label","path","parent","expanded","expandable","files","nodes","code_nodes","doc_nodes"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":2048,"description":"Opaque id minted by the worker for this snapshot; only ids an answer minted are accepted in `expand`."},"kind":{"enum":["folder","files","rest","file"],"description":"`folder`: a folder and everything under it; `files`: the files directly in a folder; `rest`: the folders or files a bound left out; `file`: one source file."},"label":{"type":"string","maxLength":1024,"description":"The group's own name: the last path segment (`lib/`, `transport.js`), or a count for `files` and `rest` groups; the page adds the shortest distinguishing path where drawn names repeat."},"path":{"type":"string","maxLength":4096,"description":"The folder (trailing `/`) or file path; `''` is the project root."},"parent":{"type":["string","null"],"maxLength":2048,"description":"The id of the expanded group that contains this one (a compound node), or null at the top."},"expanded":{"type":"boolean"},"expandable":{"type":"boolean"},"files":{"type":"integer","minimum":0},"nodes":{"type":"integer","minimum":0},"code_nodes":{"type":"integer","minimum":0},"doc_nodes":{"type":"integer","minimum":0},"node_id":{"type":"string","maxLength":4096,"description":"For a `file` group: the node whose neighborhood the group drills down to (the module, or the file's first node)."}}};
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/map_group" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const prop0 of schema10.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
+}
+for(const key0 in data){
+if(!(func2.call(schema10.properties, key0))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func3(data0) > 2048) (vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if(!((((data1 === "folder") || (data1 === "files")) || (data1 === "rest")) || (data1 === "file"))) (vErrors ??= []).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema10.properties.kind.enum},message:"must be equal to one of the allowed values"}), errors++;
+}
+if(data.label !== undefined){
+let data2 = data.label;
+if(typeof data2 === "string"){
+if(func3(data2) > 1024) (vErrors ??= []).push({instancePath:instancePath+"/label",schemaPath:"#/properties/label/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+if(data.path !== undefined){
+let data3 = data.path;
+if(typeof data3 === "string"){
+if(func3(data3) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/path",schemaPath:"#/properties/path/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+if(data.parent !== undefined){
+let data4 = data.parent;
+if((typeof data4 !== "string") && (data4 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/type",keyword:"type",params:{type: schema10.properties.parent.type},message:"must be string,null"}), errors++;
+if(typeof data4 === "string"){
+if(func3(data4) > 2048) (vErrors ??= []).push({instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}), errors++;
+}
+}
+if(data.expanded !== undefined){
+if(typeof data.expanded !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/expanded",schemaPath:"#/properties/expanded/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data.expandable !== undefined){
+if(typeof data.expandable !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/expandable",schemaPath:"#/properties/expandable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data.files !== undefined){
+let data7 = data.files;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) (vErrors ??= []).push({instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)) (vErrors ??= []).push({instancePath:instancePath+"/files",schemaPath:"#/properties/files/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+}
+}
+if(data.nodes !== undefined){
+let data8 = data.nodes;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))) (vErrors ??= []).push({instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data8 == "number"){
+if(data8 < 0 || isNaN(data8)) (vErrors ??= []).push({instancePath:instancePath+"/nodes",schemaPath:"#/properties/nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+}
+}
+if(data.code_nodes !== undefined){
+let data9 = data.code_nodes;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) (vErrors ??= []).push({instancePath:instancePath+"/code_nodes",schemaPath:"#/properties/code_nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data9 == "number"){
+if(data9 < 0 || isNaN(data9)) (vErrors ??= []).push({instancePath:instancePath+"/code_nodes",schemaPath:"#/properties/code_nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+}
+}
+if(data.doc_nodes !== undefined){
+let data10 = data.doc_nodes;
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) (vErrors ??= []).push({instancePath:instancePath+"/doc_nodes",schemaPath:"#/properties/doc_nodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data10 == "number"){
+if(data10 < 0 || isNaN(data10)) (vErrors ??= []).push({instancePath:instancePath+"/doc_nodes",schemaPath:"#/properties/doc_nodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
+}
+}
+if(data.node_id !== undefined){
+let data11 = data.node_id;
+if(typeof data11 === "string"){
+if(func3(data11) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/node_id",schemaPath:"#/properties/node_id/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+
+const schema11 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/map_edge","type":"object","required":["source","target","count","relations"],"additionalProperties":false,"properties":{"source":{"type":"string","maxLength":2048,"description":"The group holding the stored edges' source ends (arrows run source to target, in the relation's direction)."},"target":{"type":"string","maxLength":2048},"count":{"type":"integer","minimum":1,"description":"Stored edges aggregated into this one."},"relations":{"type":"array","maxItems":32,"items":{"type":"object","required":["relation","category","count"],"additionalProperties":false,"properties":{"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64},"count":{"type":"integer","minimum":1}}}}}};
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/overview.schema.json/definitions/map_edge" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const prop0 of schema11.required){
+if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "source") || (key0 === "target")) || (key0 === "count")) || (key0 === "relations"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+}
+if(data.source !== undefined){
+let data0 = data.source;
+if(typeof data0 === "string"){
+if(func3(data0) > 2048) (vErrors ??= []).push({instancePath:instancePath+"/source",schemaPath:"#/properties/source/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+if(data.target !== undefined){
+let data1 = data.target;
+if(typeof data1 === "string"){
+if(func3(data1) > 2048) (vErrors ??= []).push({instancePath:instancePath+"/target",schemaPath:"#/properties/target/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+if(data.count !== undefined){
+let data2 = data.count;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))) (vErrors ??= []).push({instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data2 == "number"){
+if(data2 < 1 || isNaN(data2)) (vErrors ??= []).push({instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
+}
+}
+if(data.relations !== undefined){
+let data3 = data.relations;
+if(Array.isArray(data3)){
+if(data3.length > 32) (vErrors ??= []).push({instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}), errors++;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const prop1 of schema11.properties.relations.items.required){
+if(data4[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
+}
+for(const key1 in data4){
+if(!(((key1 === "relation") || (key1 === "category")) || (key1 === "count"))) (vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
+}
+if(data4.relation !== undefined){
+let data5 = data4.relation;
+if(typeof data5 === "string"){
+if(func3(data5) > 128) (vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0+"/relation",schemaPath:"#/properties/relations/items/properties/relation/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0+"/relation",schemaPath:"#/properties/relations/items/properties/relation/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+if(data4.category !== undefined){
+let data6 = data4.category;
+if(typeof data6 === "string"){
+if(func3(data6) > 64) (vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0+"/category",schemaPath:"#/properties/relations/items/properties/category/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0+"/category",schemaPath:"#/properties/relations/items/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+if(data4.count !== undefined){
+let data7 = data4.count;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) (vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0+"/count",schemaPath:"#/properties/relations/items/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}), errors++;
+if(typeof data7 == "number"){
+if(data7 < 1 || isNaN(data7)) (vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0+"/count",schemaPath:"#/properties/relations/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/overview.schema.json" */;
@@ -434,6 +619,80 @@ if(typeof data.truncated !== "boolean") (vErrors ??= []).push({instancePath:inst
 if(data.logic_allowed !== undefined){
 if(typeof data.logic_allowed !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/logic_allowed",schemaPath:"#/properties/logic_allowed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
 }
+if(data.map !== undefined){
+let data27 = data.map;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+for(const prop4 of schema6.properties.map.required){
+if(data27[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/map",schemaPath:"#/properties/map/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+}
+for(const key6 in data27){
+if(!(((((key6 === "groups") || (key6 === "edges")) || (key6 === "expanded")) || (key6 === "truncated")) || (key6 === "excluded_relations"))) (vErrors ??= []).push({instancePath:instancePath+"/map",schemaPath:"#/properties/map/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}), errors++;
+}
+if(data27.groups !== undefined){
+let data28 = data27.groups;
+if(Array.isArray(data28)){
+if(data28.length > 240) (vErrors ??= []).push({instancePath:instancePath+"/map/groups",schemaPath:"#/properties/map/properties/groups/maxItems",keyword:"maxItems",params:{limit: 240},message:"must NOT have more than 240 items"}), errors++;
+const len2 = data28.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate34(data28[i2], {instancePath:instancePath+"/map/groups/" + i2,parentData:data28,parentDataProperty:i2,rootData}))) vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/map/groups",schemaPath:"#/properties/map/properties/groups/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data27.edges !== undefined){
+let data30 = data27.edges;
+if(Array.isArray(data30)){
+if(data30.length > 400) (vErrors ??= []).push({instancePath:instancePath+"/map/edges",schemaPath:"#/properties/map/properties/edges/maxItems",keyword:"maxItems",params:{limit: 400},message:"must NOT have more than 400 items"}), errors++;
+const len3 = data30.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate36(data30[i3], {instancePath:instancePath+"/map/edges/" + i3,parentData:data30,parentDataProperty:i3,rootData}))) vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors), errors = vErrors.length;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/map/edges",schemaPath:"#/properties/map/properties/edges/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data27.expanded !== undefined){
+let data32 = data27.expanded;
+if(Array.isArray(data32)){
+if(data32.length > 32) (vErrors ??= []).push({instancePath:instancePath+"/map/expanded",schemaPath:"#/properties/map/properties/expanded/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}), errors++;
+const len4 = data32.length;
+for(let i4=0; i4<len4; i4++){
+let data33 = data32[i4];
+if(typeof data33 === "string"){
+if(func3(data33) > 2048) (vErrors ??= []).push({instancePath:instancePath+"/map/expanded/" + i4,schemaPath:"#/properties/map/properties/expanded/items/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/map/expanded/" + i4,schemaPath:"#/properties/map/properties/expanded/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/map/expanded",schemaPath:"#/properties/map/properties/expanded/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data27.truncated !== undefined){
+if(typeof data27.truncated !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/map/truncated",schemaPath:"#/properties/map/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
+}
+if(data27.excluded_relations !== undefined){
+let data35 = data27.excluded_relations;
+if(Array.isArray(data35)){
+if(data35.length > 64) (vErrors ??= []).push({instancePath:instancePath+"/map/excluded_relations",schemaPath:"#/properties/map/properties/excluded_relations/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}), errors++;
+const len5 = data35.length;
+for(let i5=0; i5<len5; i5++){
+let data36 = data35[i5];
+if(typeof data36 === "string"){
+if(func3(data36) > 128) (vErrors ??= []).push({instancePath:instancePath+"/map/excluded_relations/" + i5,schemaPath:"#/properties/map/properties/excluded_relations/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/map/excluded_relations/" + i5,schemaPath:"#/properties/map/properties/excluded_relations/items/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/map/excluded_relations",schemaPath:"#/properties/map/properties/excluded_relations/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/map",schemaPath:"#/properties/map/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
@@ -441,15 +700,15 @@ validate21.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_viewer_v2_api_search = validate34;
-const schema10 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/search.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserSearch","description":"GET /api/search?q=&limit=: one bounded lexical query through libs/retrieval searchNodes (the ranking of docforge_search).","type":"object","required":["query","items","truncated","dropped_terms"],"additionalProperties":false,"properties":{"query":{"type":"string","maxLength":1000},"truncated":{"type":"boolean"},"dropped_terms":{"type":"array","maxItems":1000,"items":{"type":"object"}},"items":{"type":"array","maxItems":200,"items":{"type":"object","required":["node","excerpt","score","match"],"additionalProperties":false,"properties":{"node":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_node"},"excerpt":{"type":"string","maxLength":20000},"score":{"type":"number"},"match":{"enum":["exact_id","all_terms","some_terms"]},"section":{"type":["object","null"]}}}}}};
+export const validate_viewer_v2_api_search = validate38;
+const schema12 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/search.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserSearch","description":"GET /api/search?q=&limit=: one bounded lexical query through libs/retrieval searchNodes (the ranking of docforge_search).","type":"object","required":["query","items","truncated","dropped_terms"],"additionalProperties":false,"properties":{"query":{"type":"string","maxLength":1000},"truncated":{"type":"boolean"},"dropped_terms":{"type":"array","maxItems":1000,"items":{"type":"object"}},"items":{"type":"array","maxItems":200,"items":{"type":"object","required":["node","excerpt","score","match"],"additionalProperties":false,"properties":{"node":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_node"},"excerpt":{"type":"string","maxLength":20000},"score":{"type":"number"},"match":{"enum":["exact_id","all_terms","some_terms"]},"section":{"type":["object","null"]}}}}}};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/search.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema10.required){
+for(const prop0 of schema12.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -487,7 +746,7 @@ const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 let data5 = data4[i1];
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const prop1 of schema10.properties.items.items.required){
+for(const prop1 of schema12.properties.items.items.required){
 if(data5[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/items/" + i1,schemaPath:"#/properties/items/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data5){
@@ -509,11 +768,11 @@ if(!(typeof data5.score == "number")) (vErrors ??= []).push({instancePath:instan
 }
 if(data5.match !== undefined){
 let data9 = data5.match;
-if(!(((data9 === "exact_id") || (data9 === "all_terms")) || (data9 === "some_terms"))) (vErrors ??= []).push({instancePath:instancePath+"/items/" + i1+"/match",schemaPath:"#/properties/items/items/properties/match/enum",keyword:"enum",params:{allowedValues: schema10.properties.items.items.properties.match.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data9 === "exact_id") || (data9 === "all_terms")) || (data9 === "some_terms"))) (vErrors ??= []).push({instancePath:instancePath+"/items/" + i1+"/match",schemaPath:"#/properties/items/items/properties/match/enum",keyword:"enum",params:{allowedValues: schema12.properties.items.items.properties.match.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data5.section !== undefined){
 let data10 = data5.section;
-if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/items/" + i1+"/section",schemaPath:"#/properties/items/items/properties/section/type",keyword:"type",params:{type: schema10.properties.items.items.properties.section.type},message:"must be object,null"}), errors++;
+if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/items/" + i1+"/section",schemaPath:"#/properties/items/items/properties/section/type",keyword:"type",params:{type: schema12.properties.items.items.properties.section.type},message:"must be object,null"}), errors++;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/items/" + i1,schemaPath:"#/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
@@ -526,19 +785,19 @@ if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate34.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_viewer_v2_api_filter = validate36;
-const schema11 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/filter.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserFilter","description":"GET /api/filter?family=&authority=&status=&tag=&kind=&language=&capability=&limit=&after=: nodes by exact facets (any listed value within a field, every field; capabilities compose: all required), by id; `next_after` pages on.","type":"object","required":["filters","items","truncated","next_after"],"additionalProperties":false,"properties":{"filters":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","maxLength":1024}}},"items":{"type":"array","maxItems":2000,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_node"}},"truncated":{"type":"boolean"},"next_after":{"type":["string","null"],"maxLength":4096}}};
+export const validate_viewer_v2_api_filter = validate40;
+const schema13 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/filter.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserFilter","description":"GET /api/filter?family=&authority=&status=&tag=&kind=&language=&capability=&limit=&after=: nodes by exact facets (any listed value within a field, every field; capabilities compose: all required), by id; `next_after` pages on.","type":"object","required":["filters","items","truncated","next_after"],"additionalProperties":false,"properties":{"filters":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","maxLength":1024}}},"items":{"type":"array","maxItems":2000,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_node"}},"truncated":{"type":"boolean"},"next_after":{"type":["string","null"],"maxLength":4096}}};
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/filter.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema11.required){
+for(const prop0 of schema13.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -584,7 +843,7 @@ if(typeof data.truncated !== "boolean") (vErrors ??= []).push({instancePath:inst
 }
 if(data.next_after !== undefined){
 let data6 = data.next_after;
-if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/next_after",schemaPath:"#/properties/next_after/type",keyword:"type",params:{type: schema11.properties.next_after.type},message:"must be string,null"}), errors++;
+if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/next_after",schemaPath:"#/properties/next_after/type",keyword:"type",params:{type: schema13.properties.next_after.type},message:"must be string,null"}), errors++;
 if(typeof data6 === "string"){
 if(func3(data6) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/next_after",schemaPath:"#/properties/next_after/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"}), errors++;
 }
@@ -592,21 +851,21 @@ if(func3(data6) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/next_
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate36.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_viewer_v2_api_node = validate38;
-const schema12 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserNode","description":"GET /api/nodes/{id}: the full node for the inspector (all stored fields; body bounded), its relations in both directions (bounded, with category), and its source location.","type":"object","required":["node","body_truncated","outgoing","incoming","outgoing_truncated","incoming_truncated","logic_steps","source"],"additionalProperties":false,"properties":{"node":{"type":"object","required":["id","kind","title","leaf","family","authority","status","tags","summary","body","source_path","start_line","end_line","anchors","language","capabilities","origin","content_hash"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":100000},"leaf":{"type":"string","maxLength":100000},"family":{"type":["string","null"],"maxLength":256},"authority":{"type":["string","null"],"maxLength":256},"status":{"type":["string","null"],"maxLength":256},"tags":{"type":"array","items":{"type":"string","maxLength":1024}},"summary":{"type":"string","maxLength":100000},"body":{"type":"string","maxLength":200000},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0},"anchors":{"type":"array","items":{"type":"object"}},"language":{"type":["string","null"],"maxLength":128},"capabilities":{"type":"array","items":{"type":"string","maxLength":1024}},"origin":{"type":"string","maxLength":32},"content_hash":{"type":"string","maxLength":128}}},"body_truncated":{"type":"boolean"},"outgoing":{"type":"array","maxItems":500,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/relation"}},"incoming":{"type":"array","maxItems":500,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/relation"}},"outgoing_truncated":{"type":"boolean"},"incoming_truncated":{"type":"boolean"},"logic_steps":{"type":"integer","minimum":0},"source":{"type":"object","required":["path","start_line","end_line"],"additionalProperties":false,"properties":{"path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0}}}}};
-const schema13 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/relation","type":"object","required":["edge","other","source_path","line"],"additionalProperties":false,"properties":{"edge":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_edge"},"other":{"anyOf":[{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_node"},{"type":"null"}],"description":"The node at the other end (null when the edge points at an id with no node)."},"source_path":{"type":"string","maxLength":4096},"line":{"type":"integer","minimum":0}}};
-const schema14 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_edge","type":"object","description":"One stored edge: key is the edge identity key (source, relation, target joined by NUL); category from libs/core relationCategory. `reversed` (Flow and Web) is true when the semantic direction runs from target to source.","required":["key","source","target","relation","category"],"additionalProperties":false,"properties":{"key":{"type":"string","maxLength":10000},"source":{"type":"string","maxLength":4096},"target":{"type":"string","maxLength":4096},"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64},"reversed":{"type":"boolean"}}};
+export const validate_viewer_v2_api_node = validate42;
+const schema14 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserNode","description":"GET /api/nodes/{id}: the full node for the inspector (all stored fields; body bounded), its relations in both directions (bounded, with category), and its source location.","type":"object","required":["node","body_truncated","outgoing","incoming","outgoing_truncated","incoming_truncated","logic_steps","source"],"additionalProperties":false,"properties":{"node":{"type":"object","required":["id","kind","title","leaf","family","authority","status","tags","summary","body","source_path","start_line","end_line","anchors","language","capabilities","origin","content_hash"],"additionalProperties":false,"properties":{"id":{"type":"string","maxLength":4096},"kind":{"type":"string","maxLength":128},"title":{"type":"string","maxLength":100000},"leaf":{"type":"string","maxLength":100000},"family":{"type":["string","null"],"maxLength":256},"authority":{"type":["string","null"],"maxLength":256},"status":{"type":["string","null"],"maxLength":256},"tags":{"type":"array","items":{"type":"string","maxLength":1024}},"summary":{"type":"string","maxLength":100000},"body":{"type":"string","maxLength":200000},"source_path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0},"anchors":{"type":"array","items":{"type":"object"}},"language":{"type":["string","null"],"maxLength":128},"capabilities":{"type":"array","items":{"type":"string","maxLength":1024}},"origin":{"type":"string","maxLength":32},"content_hash":{"type":"string","maxLength":128}}},"body_truncated":{"type":"boolean"},"outgoing":{"type":"array","maxItems":500,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/relation"}},"incoming":{"type":"array","maxItems":500,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/relation"}},"outgoing_truncated":{"type":"boolean"},"incoming_truncated":{"type":"boolean"},"logic_steps":{"type":"integer","minimum":0},"source":{"type":"object","required":["path","start_line","end_line"],"additionalProperties":false,"properties":{"path":{"type":"string","maxLength":4096},"start_line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0}}}}};
+const schema15 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/relation","type":"object","required":["edge","other","source_path","line"],"additionalProperties":false,"properties":{"edge":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_edge"},"other":{"anyOf":[{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_node"},{"type":"null"}],"description":"The node at the other end (null when the edge points at an id with no node)."},"source_path":{"type":"string","maxLength":4096},"line":{"type":"integer","minimum":0}}};
+const schema16 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_edge","type":"object","description":"One stored edge: key is the edge identity key (source, relation, target joined by NUL); category from libs/core relationCategory. `reversed` (Flow and Web) is true when the semantic direction runs from target to source.","required":["key","source","target","relation","category"],"additionalProperties":false,"properties":{"key":{"type":"string","maxLength":10000},"source":{"type":"string","maxLength":4096},"target":{"type":"string","maxLength":4096},"relation":{"type":"string","maxLength":128},"category":{"type":"string","maxLength":64},"reversed":{"type":"boolean"}}};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_edge" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema14.required){
+for(const prop0 of schema16.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -658,24 +917,24 @@ if(typeof data.reversed !== "boolean") (vErrors ??= []).push({instancePath:insta
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate40.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/node.schema.json/definitions/relation" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema13.required){
+for(const prop0 of schema15.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "edge") || (key0 === "other")) || (key0 === "source_path")) || (key0 === "line"))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.edge !== undefined){
-if(!(validate40(data.edge, {instancePath:instancePath+"/edge",parentData:data,parentDataProperty:"edge",rootData}))) vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors), errors = vErrors.length;
+if(!(validate44(data.edge, {instancePath:instancePath+"/edge",parentData:data,parentDataProperty:"edge",rootData}))) vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors), errors = vErrors.length;
 }
 if(data.other !== undefined){
 let data1 = data.other;
@@ -722,17 +981,17 @@ if(data3 < 0 || isNaN(data3)) (vErrors ??= []).push({instancePath:instancePath+"
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate39.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/node.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema12.required){
+for(const prop0 of schema14.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -741,11 +1000,11 @@ if(!((((((((key0 === "node") || (key0 === "body_truncated")) || (key0 === "outgo
 if(data.node !== undefined){
 let data0 = data.node;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(const prop1 of schema12.properties.node.required){
+for(const prop1 of schema14.properties.node.required){
 if(data0[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/node",schemaPath:"#/properties/node/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data0){
-if(!(func2.call(schema12.properties.node.properties, key1))) (vErrors ??= []).push({instancePath:instancePath+"/node",schemaPath:"#/properties/node/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
+if(!(func2.call(schema14.properties.node.properties, key1))) (vErrors ??= []).push({instancePath:instancePath+"/node",schemaPath:"#/properties/node/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data0.id !== undefined){
 let data1 = data0.id;
@@ -781,21 +1040,21 @@ if(func3(data4) > 100000) (vErrors ??= []).push({instancePath:instancePath+"/nod
 }
 if(data0.family !== undefined){
 let data5 = data0.family;
-if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node/family",schemaPath:"#/properties/node/properties/family/type",keyword:"type",params:{type: schema12.properties.node.properties.family.type},message:"must be string,null"}), errors++;
+if((typeof data5 !== "string") && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node/family",schemaPath:"#/properties/node/properties/family/type",keyword:"type",params:{type: schema14.properties.node.properties.family.type},message:"must be string,null"}), errors++;
 if(typeof data5 === "string"){
 if(func3(data5) > 256) (vErrors ??= []).push({instancePath:instancePath+"/node/family",schemaPath:"#/properties/node/properties/family/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
 }
 }
 if(data0.authority !== undefined){
 let data6 = data0.authority;
-if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node/authority",schemaPath:"#/properties/node/properties/authority/type",keyword:"type",params:{type: schema12.properties.node.properties.authority.type},message:"must be string,null"}), errors++;
+if((typeof data6 !== "string") && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node/authority",schemaPath:"#/properties/node/properties/authority/type",keyword:"type",params:{type: schema14.properties.node.properties.authority.type},message:"must be string,null"}), errors++;
 if(typeof data6 === "string"){
 if(func3(data6) > 256) (vErrors ??= []).push({instancePath:instancePath+"/node/authority",schemaPath:"#/properties/node/properties/authority/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
 }
 }
 if(data0.status !== undefined){
 let data7 = data0.status;
-if((typeof data7 !== "string") && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node/status",schemaPath:"#/properties/node/properties/status/type",keyword:"type",params:{type: schema12.properties.node.properties.status.type},message:"must be string,null"}), errors++;
+if((typeof data7 !== "string") && (data7 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node/status",schemaPath:"#/properties/node/properties/status/type",keyword:"type",params:{type: schema14.properties.node.properties.status.type},message:"must be string,null"}), errors++;
 if(typeof data7 === "string"){
 if(func3(data7) > 256) (vErrors ??= []).push({instancePath:instancePath+"/node/status",schemaPath:"#/properties/node/properties/status/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}), errors++;
 }
@@ -868,7 +1127,7 @@ if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))) (vErrors ??
 }
 if(data0.language !== undefined){
 let data17 = data0.language;
-if((typeof data17 !== "string") && (data17 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node/language",schemaPath:"#/properties/node/properties/language/type",keyword:"type",params:{type: schema12.properties.node.properties.language.type},message:"must be string,null"}), errors++;
+if((typeof data17 !== "string") && (data17 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/node/language",schemaPath:"#/properties/node/properties/language/type",keyword:"type",params:{type: schema14.properties.node.properties.language.type},message:"must be string,null"}), errors++;
 if(typeof data17 === "string"){
 if(func3(data17) > 128) (vErrors ??= []).push({instancePath:instancePath+"/node/language",schemaPath:"#/properties/node/properties/language/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"}), errors++;
 }
@@ -918,7 +1177,7 @@ if(Array.isArray(data23)){
 if(data23.length > 500) (vErrors ??= []).push({instancePath:instancePath+"/outgoing",schemaPath:"#/properties/outgoing/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"}), errors++;
 const len3 = data23.length;
 for(let i3=0; i3<len3; i3++){
-if(!(validate39(data23[i3], {instancePath:instancePath+"/outgoing/" + i3,parentData:data23,parentDataProperty:i3,rootData}))) vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors), errors = vErrors.length;
+if(!(validate43(data23[i3], {instancePath:instancePath+"/outgoing/" + i3,parentData:data23,parentDataProperty:i3,rootData}))) vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/outgoing",schemaPath:"#/properties/outgoing/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -930,7 +1189,7 @@ if(Array.isArray(data25)){
 if(data25.length > 500) (vErrors ??= []).push({instancePath:instancePath+"/incoming",schemaPath:"#/properties/incoming/maxItems",keyword:"maxItems",params:{limit: 500},message:"must NOT have more than 500 items"}), errors++;
 const len4 = data25.length;
 for(let i4=0; i4<len4; i4++){
-if(!(validate39(data25[i4], {instancePath:instancePath+"/incoming/" + i4,parentData:data25,parentDataProperty:i4,rootData}))) vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors), errors = vErrors.length;
+if(!(validate43(data25[i4], {instancePath:instancePath+"/incoming/" + i4,parentData:data25,parentDataProperty:i4,rootData}))) vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/incoming",schemaPath:"#/properties/incoming/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -952,7 +1211,7 @@ if(data29 < 0 || isNaN(data29)) (vErrors ??= []).push({instancePath:instancePath
 if(data.source !== undefined){
 let data30 = data.source;
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-for(const prop2 of schema12.properties.source.required){
+for(const prop2 of schema14.properties.source.required){
 if(data30[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/source",schemaPath:"#/properties/source/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data30){
@@ -987,19 +1246,19 @@ if(data33 < 0 || isNaN(data33)) (vErrors ??= []).push({instancePath:instancePath
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate38.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_viewer_v2_api_graph = validate45;
-const schema15 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/graph.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserGraph","description":"The one shape of every graph response of the graph-browser worker: GET /api/nodes/{id}/neighborhood, /flow and /web (contract: Visualization boundary). `focus` is the requested node id; nodes include the focus; every edge joins two listed nodes; `truncated` says a bound cut nodes or edges.","type":"object","required":["focus","view","nodes","edges","truncated"],"additionalProperties":false,"properties":{"focus":{"type":"string","maxLength":4096},"view":{"enum":["neighborhood","flow","web"]},"nodes":{"type":"array","maxItems":2000,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_node"}},"edges":{"type":"array","maxItems":5000,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_edge"}},"truncated":{"type":"boolean"},"depth":{"type":"integer","minimum":0,"maximum":16,"description":"Deepest level reached (Flow and Web)."}}};
+export const validate_viewer_v2_api_graph = validate49;
+const schema17 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/graph.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserGraph","description":"The one shape of every graph response of the graph-browser worker: GET /api/nodes/{id}/neighborhood, /flow and /web (contract: Visualization boundary). `focus` is the requested node id; nodes include the focus; every edge joins two listed nodes; `truncated` says a bound cut nodes or edges.","type":"object","required":["focus","view","nodes","edges","truncated"],"additionalProperties":false,"properties":{"focus":{"type":"string","maxLength":4096},"view":{"enum":["neighborhood","flow","web"]},"nodes":{"type":"array","maxItems":2000,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_node"}},"edges":{"type":"array","maxItems":5000,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_edge"}},"truncated":{"type":"boolean"},"depth":{"type":"integer","minimum":0,"maximum":16,"description":"Deepest level reached (Flow and Web)."}}};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/graph.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema15.required){
+for(const prop0 of schema17.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -1015,7 +1274,7 @@ if(func3(data0) > 4096) (vErrors ??= []).push({instancePath:instancePath+"/focus
 }
 if(data.view !== undefined){
 let data1 = data.view;
-if(!(((data1 === "neighborhood") || (data1 === "flow")) || (data1 === "web"))) (vErrors ??= []).push({instancePath:instancePath+"/view",schemaPath:"#/properties/view/enum",keyword:"enum",params:{allowedValues: schema15.properties.view.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data1 === "neighborhood") || (data1 === "flow")) || (data1 === "web"))) (vErrors ??= []).push({instancePath:instancePath+"/view",schemaPath:"#/properties/view/enum",keyword:"enum",params:{allowedValues: schema17.properties.view.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.nodes !== undefined){
 let data2 = data.nodes;
@@ -1035,7 +1294,7 @@ if(Array.isArray(data4)){
 if(data4.length > 5000) (vErrors ??= []).push({instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/maxItems",keyword:"maxItems",params:{limit: 5000},message:"must NOT have more than 5000 items"}), errors++;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate40(data4[i1], {instancePath:instancePath+"/edges/" + i1,parentData:data4,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors), errors = vErrors.length;
+if(!(validate44(data4[i1], {instancePath:instancePath+"/edges/" + i1,parentData:data4,parentDataProperty:i1,rootData}))) vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/edges",schemaPath:"#/properties/edges/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -1055,19 +1314,19 @@ if(data7 < 0 || isNaN(data7)) (vErrors ??= []).push({instancePath:instancePath+"
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate45.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_viewer_v2_api_logic = validate48;
-const schema16 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/logic.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserLogic","description":"GET /api/nodes/{id}/logic?limit=: the bounded stored Logic projection of one exact function or method owner (the data of docforge_get_logic); never added to search or traversal.","type":"object","required":["owner","steps","flows","total_steps","total_flows","limit","truncated"],"additionalProperties":false,"properties":{"owner":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_node"},"steps":{"type":"array","maxItems":2000,"items":{"type":"object","required":["step","kind","label","start_line","end_line"],"additionalProperties":false,"properties":{"step":{"type":"integer","minimum":0},"kind":{"type":"string","maxLength":64},"label":{"type":"string","maxLength":10000},"start_line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0}}}},"flows":{"type":"array","maxItems":10000,"items":{"type":"object","required":["from_step","to_step","kind","label"],"additionalProperties":false,"properties":{"from_step":{"type":"integer","minimum":0},"to_step":{"type":"integer","minimum":0},"kind":{"type":"string","maxLength":64},"label":{"type":"string","maxLength":10000}}}},"total_steps":{"type":"integer","minimum":0},"total_flows":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"truncated":{"type":"boolean"}}};
+export const validate_viewer_v2_api_logic = validate52;
+const schema18 = {"$id":"https://docforge.dev/schemas/viewer/v2/api/logic.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"GraphBrowserLogic","description":"GET /api/nodes/{id}/logic?limit=: the bounded stored Logic projection of one exact function or method owner (the data of docforge_get_logic); never added to search or traversal.","type":"object","required":["owner","steps","flows","total_steps","total_flows","limit","truncated"],"additionalProperties":false,"properties":{"owner":{"$ref":"https://docforge.dev/schemas/viewer/v2/api/shared.defs.json/definitions/graph_node"},"steps":{"type":"array","maxItems":2000,"items":{"type":"object","required":["step","kind","label","start_line","end_line"],"additionalProperties":false,"properties":{"step":{"type":"integer","minimum":0},"kind":{"type":"string","maxLength":64},"label":{"type":"string","maxLength":10000},"start_line":{"type":"integer","minimum":0},"end_line":{"type":"integer","minimum":0}}}},"flows":{"type":"array","maxItems":10000,"items":{"type":"object","required":["from_step","to_step","kind","label"],"additionalProperties":false,"properties":{"from_step":{"type":"integer","minimum":0},"to_step":{"type":"integer","minimum":0},"kind":{"type":"string","maxLength":64},"label":{"type":"string","maxLength":10000}}}},"total_steps":{"type":"integer","minimum":0},"total_flows":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"truncated":{"type":"boolean"}}};
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/api/logic.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema16.required){
+for(const prop0 of schema18.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -1084,7 +1343,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const prop1 of schema16.properties.steps.items.required){
+for(const prop1 of schema18.properties.steps.items.required){
 if(data2[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data2){
@@ -1143,7 +1402,7 @@ const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 let data9 = data8[i1];
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const prop2 of schema16.properties.flows.items.required){
+for(const prop2 of schema18.properties.flows.items.required){
 if(data9[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/flows/" + i1,schemaPath:"#/properties/flows/items/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data9){
@@ -1214,23 +1473,23 @@ if(typeof data.truncated !== "boolean") (vErrors ??= []).push({instancePath:inst
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate48.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_viewer_v2_ensure_worker_result = validate50;
-const schema17 = {"$id":"https://docforge.dev/schemas/viewer/v2/ensure_worker-result.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerEnsureWorkerResultFrame","description":"The success reply to ensure_worker (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["worker","reused"],"properties":{"worker":{"$ref":"https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/worker"},"reused":{"type":"boolean"}}}}};
-const schema18 = {"$id":"https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/worker","type":"object","description":"One supervised worker. `state` is its lifecycle; `signature_state` says whether its signature is still the published one (a stale worker stays running but is never reused).","required":["worker_id","project_root","project_id","state","signature_state","pid","port","signature","no_ast","started_at","last_activity_at","exit","fatal"],"additionalProperties":false,"properties":{"worker_id":{"type":"string","pattern":"^w-[0-9a-f]{16}$","description":"Manager-assigned worker id."},"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"project_id":{"type":"string","minLength":1,"maxLength":256},"state":{"enum":["starting","running","dead","stopped"],"description":"dead: exited without being asked to (never restarted silently); stopped: stopped on request or reclaimed when idle."},"signature_state":{"enum":["current","stale","unknown"],"description":"current: current.json still names this signature and the index file stat matches; stale: proven otherwise; unknown: current.json is unreadable."},"pid":{"type":["integer","null"],"minimum":1},"port":{"type":["integer","null"],"minimum":1,"maximum":65535},"signature":{"$ref":"https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/signature"},"no_ast":{"type":"boolean"},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"last_activity_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"exit":{"type":["object","null"],"required":["code","signal","at","reason"],"additionalProperties":false,"properties":{"code":{"type":["integer","null"]},"signal":{"type":["string","null"],"maxLength":32},"at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"reason":{"enum":["crashed","fatal","stopped","idle_reclaimed","start_failed","manager_shutdown"]}}},"fatal":{"type":["object","null"],"required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":64},"message":{"type":"string","maxLength":2000}}}}};
+export const validate_viewer_v2_ensure_worker_result = validate54;
+const schema19 = {"$id":"https://docforge.dev/schemas/viewer/v2/ensure_worker-result.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerEnsureWorkerResultFrame","description":"The success reply to ensure_worker (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["worker","reused"],"properties":{"worker":{"$ref":"https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/worker"},"reused":{"type":"boolean"}}}}};
+const schema20 = {"$id":"https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/worker","type":"object","description":"One supervised worker. `state` is its lifecycle; `signature_state` says whether its signature is still the published one (a stale worker stays running but is never reused).","required":["worker_id","project_root","project_id","state","signature_state","pid","port","signature","no_ast","started_at","last_activity_at","exit","fatal"],"additionalProperties":false,"properties":{"worker_id":{"type":"string","pattern":"^w-[0-9a-f]{16}$","description":"Manager-assigned worker id."},"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"project_id":{"type":"string","minLength":1,"maxLength":256},"state":{"enum":["starting","running","dead","stopped"],"description":"dead: exited without being asked to (never restarted silently); stopped: stopped on request or reclaimed when idle."},"signature_state":{"enum":["current","stale","unknown"],"description":"current: current.json still names this signature and the index file stat matches; stale: proven otherwise; unknown: current.json is unreadable."},"pid":{"type":["integer","null"],"minimum":1},"port":{"type":["integer","null"],"minimum":1,"maximum":65535},"signature":{"$ref":"https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/signature"},"no_ast":{"type":"boolean"},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"last_activity_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"exit":{"type":["object","null"],"required":["code","signal","at","reason"],"additionalProperties":false,"properties":{"code":{"type":["integer","null"]},"signal":{"type":["string","null"],"maxLength":32},"at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"reason":{"enum":["crashed","fatal","stopped","idle_reclaimed","start_failed","manager_shutdown"]}}},"fatal":{"type":["object","null"],"required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"string","maxLength":64},"message":{"type":"string","maxLength":2000}}}}};
 const pattern3 = new RegExp("^w-[0-9a-f]{16}$", "u");
 const pattern4 = new RegExp("^/", "u");
-const schema19 = {"$id":"https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/signature","type":"object","description":"The five-field index publication signature of current.json (DESIGN.md section 4).","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1,"maximum":9007199254740991}}};
+const schema21 = {"$id":"https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/signature","type":"object","description":"The five-field index publication signature of current.json (DESIGN.md section 4).","required":["generation","source_identity","index_file","index_ino","index_size"],"additionalProperties":false,"properties":{"generation":{"type":"integer","minimum":1,"maximum":1099511627776},"source_identity":{"type":"string","pattern":"^[0-9a-f]{64}$"},"index_file":{"type":"string","pattern":"^gen-[0-9]+-[a-z0-9]+\\.sqlite$"},"index_ino":{"type":"string","pattern":"^[0-9]+$"},"index_size":{"type":"integer","minimum":1,"maximum":9007199254740991}}};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/signature" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema19.required){
+for(const prop0 of schema21.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -1279,21 +1538,21 @@ if(data4 < 1 || isNaN(data4)) (vErrors ??= []).push({instancePath:instancePath+"
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate52.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/worker" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema18.required){
+for(const prop0 of schema20.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema18.properties, key0))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
+if(!(func2.call(schema20.properties, key0))) (vErrors ??= []).push({instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}), errors++;
 }
 if(data.worker_id !== undefined){
 let data0 = data.worker_id;
@@ -1324,29 +1583,29 @@ if(func3(data2) < 1) (vErrors ??= []).push({instancePath:instancePath+"/project_
 }
 if(data.state !== undefined){
 let data3 = data.state;
-if(!((((data3 === "starting") || (data3 === "running")) || (data3 === "dead")) || (data3 === "stopped"))) (vErrors ??= []).push({instancePath:instancePath+"/state",schemaPath:"#/properties/state/enum",keyword:"enum",params:{allowedValues: schema18.properties.state.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((((data3 === "starting") || (data3 === "running")) || (data3 === "dead")) || (data3 === "stopped"))) (vErrors ??= []).push({instancePath:instancePath+"/state",schemaPath:"#/properties/state/enum",keyword:"enum",params:{allowedValues: schema20.properties.state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.signature_state !== undefined){
 let data4 = data.signature_state;
-if(!(((data4 === "current") || (data4 === "stale")) || (data4 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/signature_state",schemaPath:"#/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema18.properties.signature_state.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((data4 === "current") || (data4 === "stale")) || (data4 === "unknown"))) (vErrors ??= []).push({instancePath:instancePath+"/signature_state",schemaPath:"#/properties/signature_state/enum",keyword:"enum",params:{allowedValues: schema20.properties.signature_state.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 if(data.pid !== undefined){
 let data5 = data.pid;
-if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/pid",schemaPath:"#/properties/pid/type",keyword:"type",params:{type: schema18.properties.pid.type},message:"must be integer,null"}), errors++;
+if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/pid",schemaPath:"#/properties/pid/type",keyword:"type",params:{type: schema20.properties.pid.type},message:"must be integer,null"}), errors++;
 if(typeof data5 == "number"){
 if(data5 < 1 || isNaN(data5)) (vErrors ??= []).push({instancePath:instancePath+"/pid",schemaPath:"#/properties/pid/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.port !== undefined){
 let data6 = data.port;
-if((!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/port",schemaPath:"#/properties/port/type",keyword:"type",params:{type: schema18.properties.port.type},message:"must be integer,null"}), errors++;
+if((!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) && (data6 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/port",schemaPath:"#/properties/port/type",keyword:"type",params:{type: schema20.properties.port.type},message:"must be integer,null"}), errors++;
 if(typeof data6 == "number"){
 if(data6 > 65535 || isNaN(data6)) (vErrors ??= []).push({instancePath:instancePath+"/port",schemaPath:"#/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}), errors++;
 if(data6 < 1 || isNaN(data6)) (vErrors ??= []).push({instancePath:instancePath+"/port",schemaPath:"#/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}), errors++;
 }
 }
 if(data.signature !== undefined){
-if(!(validate52(data.signature, {instancePath:instancePath+"/signature",parentData:data,parentDataProperty:"signature",rootData}))) vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors), errors = vErrors.length;
+if(!(validate56(data.signature, {instancePath:instancePath+"/signature",parentData:data,parentDataProperty:"signature",rootData}))) vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors), errors = vErrors.length;
 }
 if(data.no_ast !== undefined){
 if(typeof data.no_ast !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/no_ast",schemaPath:"#/properties/no_ast/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
@@ -1371,9 +1630,9 @@ if(func3(data10) < 1) (vErrors ??= []).push({instancePath:instancePath+"/last_ac
 }
 if(data.exit !== undefined){
 let data11 = data.exit;
-if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/exit",schemaPath:"#/properties/exit/type",keyword:"type",params:{type: schema18.properties.exit.type},message:"must be object,null"}), errors++;
+if((!(data11 && typeof data11 == "object" && !Array.isArray(data11))) && (data11 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/exit",schemaPath:"#/properties/exit/type",keyword:"type",params:{type: schema20.properties.exit.type},message:"must be object,null"}), errors++;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const prop1 of schema18.properties.exit.required){
+for(const prop1 of schema20.properties.exit.required){
 if(data11[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/exit",schemaPath:"#/properties/exit/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data11){
@@ -1381,11 +1640,11 @@ if(!((((key1 === "code") || (key1 === "signal")) || (key1 === "at")) || (key1 ==
 }
 if(data11.code !== undefined){
 let data12 = data11.code;
-if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/exit/code",schemaPath:"#/properties/exit/properties/code/type",keyword:"type",params:{type: schema18.properties.exit.properties.code.type},message:"must be integer,null"}), errors++;
+if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/exit/code",schemaPath:"#/properties/exit/properties/code/type",keyword:"type",params:{type: schema20.properties.exit.properties.code.type},message:"must be integer,null"}), errors++;
 }
 if(data11.signal !== undefined){
 let data13 = data11.signal;
-if((typeof data13 !== "string") && (data13 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/exit/signal",schemaPath:"#/properties/exit/properties/signal/type",keyword:"type",params:{type: schema18.properties.exit.properties.signal.type},message:"must be string,null"}), errors++;
+if((typeof data13 !== "string") && (data13 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/exit/signal",schemaPath:"#/properties/exit/properties/signal/type",keyword:"type",params:{type: schema20.properties.exit.properties.signal.type},message:"must be string,null"}), errors++;
 if(typeof data13 === "string"){
 if(func3(data13) > 32) (vErrors ??= []).push({instancePath:instancePath+"/exit/signal",schemaPath:"#/properties/exit/properties/signal/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}), errors++;
 }
@@ -1401,15 +1660,15 @@ if(func3(data14) < 1) (vErrors ??= []).push({instancePath:instancePath+"/exit/at
 }
 if(data11.reason !== undefined){
 let data15 = data11.reason;
-if(!((((((data15 === "crashed") || (data15 === "fatal")) || (data15 === "stopped")) || (data15 === "idle_reclaimed")) || (data15 === "start_failed")) || (data15 === "manager_shutdown"))) (vErrors ??= []).push({instancePath:instancePath+"/exit/reason",schemaPath:"#/properties/exit/properties/reason/enum",keyword:"enum",params:{allowedValues: schema18.properties.exit.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!((((((data15 === "crashed") || (data15 === "fatal")) || (data15 === "stopped")) || (data15 === "idle_reclaimed")) || (data15 === "start_failed")) || (data15 === "manager_shutdown"))) (vErrors ??= []).push({instancePath:instancePath+"/exit/reason",schemaPath:"#/properties/exit/properties/reason/enum",keyword:"enum",params:{allowedValues: schema20.properties.exit.properties.reason.enum},message:"must be equal to one of the allowed values"}), errors++;
 }
 }
 }
 if(data.fatal !== undefined){
 let data16 = data.fatal;
-if((!(data16 && typeof data16 == "object" && !Array.isArray(data16))) && (data16 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/fatal",schemaPath:"#/properties/fatal/type",keyword:"type",params:{type: schema18.properties.fatal.type},message:"must be object,null"}), errors++;
+if((!(data16 && typeof data16 == "object" && !Array.isArray(data16))) && (data16 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/fatal",schemaPath:"#/properties/fatal/type",keyword:"type",params:{type: schema20.properties.fatal.type},message:"must be object,null"}), errors++;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const prop2 of schema18.properties.fatal.required){
+for(const prop2 of schema20.properties.fatal.required){
 if(data16[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/fatal",schemaPath:"#/properties/fatal/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data16){
@@ -1436,17 +1695,17 @@ if(func3(data18) > 2000) (vErrors ??= []).push({instancePath:instancePath+"/fata
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate51.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/ensure_worker-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema17.required){
+for(const prop0 of schema19.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -1473,14 +1732,14 @@ if("result" !== data.type) (vErrors ??= []).push({instancePath:instancePath+"/ty
 if(data.payload !== undefined){
 let data4 = data.payload;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const prop1 of schema17.properties.payload.required){
+for(const prop1 of schema19.properties.payload.required){
 if(data4[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data4){
 if(!((key1 === "worker") || (key1 === "reused"))) (vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
 }
 if(data4.worker !== undefined){
-if(!(validate51(data4.worker, {instancePath:instancePath+"/payload/worker",parentData:data4,parentDataProperty:"worker",rootData}))) vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors), errors = vErrors.length;
+if(!(validate55(data4.worker, {instancePath:instancePath+"/payload/worker",parentData:data4,parentDataProperty:"worker",rootData}))) vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors), errors = vErrors.length;
 }
 if(data4.reused !== undefined){
 if(typeof data4.reused !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/payload/reused",schemaPath:"#/properties/payload/properties/reused/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
@@ -1492,19 +1751,19 @@ if(typeof data4.reused !== "boolean") (vErrors ??= []).push({instancePath:instan
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate50.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_viewer_v2_ensure_worker = validate55;
-const schema20 = {"$id":"https://docforge.dev/schemas/viewer/v2/ensure_worker.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerEnsureWorkerFrame","description":"Asks for a running worker of one project bound to one exact publication signature. The manager reuses a running worker of that root and signature while current.json still names it (checked with stat, never SQLite); otherwise it forks a fresh one and answers when the worker is ready.","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"ensure_worker"},"payload":{"type":"object","additionalProperties":false,"required":["project_root","project_id","index_path","signature","no_ast"],"properties":{"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"project_id":{"type":"string","minLength":1,"maxLength":256},"index_path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"signature":{"$ref":"https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/signature"},"no_ast":{"type":"boolean"}}}}};
+export const validate_viewer_v2_ensure_worker = validate59;
+const schema22 = {"$id":"https://docforge.dev/schemas/viewer/v2/ensure_worker.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerEnsureWorkerFrame","description":"Asks for a running worker of one project bound to one exact publication signature. The manager reuses a running worker of that root and signature while current.json still names it (checked with stat, never SQLite); otherwise it forks a fresh one and answers when the worker is ready.","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"ensure_worker"},"payload":{"type":"object","additionalProperties":false,"required":["project_root","project_id","index_path","signature","no_ast"],"properties":{"project_root":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"project_id":{"type":"string","minLength":1,"maxLength":256},"index_path":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."},"signature":{"$ref":"https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/signature"},"no_ast":{"type":"boolean"}}}}};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/ensure_worker.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema20.required){
+for(const prop0 of schema22.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -1531,7 +1790,7 @@ if("ensure_worker" !== data.type) (vErrors ??= []).push({instancePath:instancePa
 if(data.payload !== undefined){
 let data4 = data.payload;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const prop1 of schema20.properties.payload.required){
+for(const prop1 of schema22.properties.payload.required){
 if(data4[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data4){
@@ -1567,7 +1826,7 @@ if(!pattern4.test(data7)) (vErrors ??= []).push({instancePath:instancePath+"/pay
 }
 }
 if(data4.signature !== undefined){
-if(!(validate52(data4.signature, {instancePath:instancePath+"/payload/signature",parentData:data4,parentDataProperty:"signature",rootData}))) vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors), errors = vErrors.length;
+if(!(validate56(data4.signature, {instancePath:instancePath+"/payload/signature",parentData:data4,parentDataProperty:"signature",rootData}))) vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors), errors = vErrors.length;
 }
 if(data4.no_ast !== undefined){
 if(typeof data4.no_ast !== "boolean") (vErrors ??= []).push({instancePath:instancePath+"/payload/no_ast",schemaPath:"#/properties/payload/properties/no_ast/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}), errors++;
@@ -1579,19 +1838,19 @@ if(typeof data4.no_ast !== "boolean") (vErrors ??= []).push({instancePath:instan
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate55.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_viewer_v2_list_workers_result = validate57;
-const schema21 = {"$id":"https://docforge.dev/schemas/viewer/v2/list_workers-result.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerListWorkersResultFrame","description":"The success reply to list_workers (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["manager","workers"],"properties":{"manager":{"type":"object","required":["pid","started_at","idle_timeout_ms","socket"],"additionalProperties":false,"properties":{"pid":{"type":"integer","minimum":1},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"idle_timeout_ms":{"type":"integer","minimum":1},"socket":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."}}},"workers":{"type":"array","maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/worker"}}}}}};
+export const validate_viewer_v2_list_workers_result = validate61;
+const schema23 = {"$id":"https://docforge.dev/schemas/viewer/v2/list_workers-result.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerListWorkersResultFrame","description":"The success reply to list_workers (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["manager","workers"],"properties":{"manager":{"type":"object","required":["pid","started_at","idle_timeout_ms","socket"],"additionalProperties":false,"properties":{"pid":{"type":"integer","minimum":1},"started_at":{"type":"string","minLength":1,"maxLength":64,"description":"ISO-8601 time."},"idle_timeout_ms":{"type":"integer","minimum":1},"socket":{"type":"string","minLength":1,"maxLength":4096,"pattern":"^/","description":"Absolute path."}}},"workers":{"type":"array","maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/worker"}}}}}};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/list_workers-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema21.required){
+for(const prop0 of schema23.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -1618,7 +1877,7 @@ if("result" !== data.type) (vErrors ??= []).push({instancePath:instancePath+"/ty
 if(data.payload !== undefined){
 let data4 = data.payload;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const prop1 of schema21.properties.payload.required){
+for(const prop1 of schema23.properties.payload.required){
 if(data4[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data4){
@@ -1627,7 +1886,7 @@ if(!((key1 === "manager") || (key1 === "workers"))) (vErrors ??= []).push({insta
 if(data4.manager !== undefined){
 let data5 = data4.manager;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const prop2 of schema21.properties.payload.properties.manager.required){
+for(const prop2 of schema23.properties.payload.properties.manager.required){
 if(data5[prop2] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/payload/manager",schemaPath:"#/properties/payload/properties/manager/required",keyword:"required",params:{missingProperty: prop2},message:"must have required property '"+prop2+"'"}), errors++;
 }
 for(const key2 in data5){
@@ -1676,7 +1935,7 @@ if(Array.isArray(data10)){
 if(data10.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/payload/workers",schemaPath:"#/properties/payload/properties/workers/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}), errors++;
 const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate51(data10[i0], {instancePath:instancePath+"/payload/workers/" + i0,parentData:data10,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors), errors = vErrors.length;
+if(!(validate55(data10[i0], {instancePath:instancePath+"/payload/workers/" + i0,parentData:data10,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/payload/workers",schemaPath:"#/properties/payload/properties/workers/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -1689,19 +1948,19 @@ if(!(validate51(data10[i0], {instancePath:instancePath+"/payload/workers/" + i0,
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate57.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
 
-export const validate_viewer_v2_worker_status_result = validate59;
-const schema22 = {"$id":"https://docforge.dev/schemas/viewer/v2/worker_status-result.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerWorkerStatusResultFrame","description":"The success reply to worker_status (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["workers"],"properties":{"workers":{"type":"array","maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/worker"}}}}}};
+export const validate_viewer_v2_worker_status_result = validate63;
+const schema24 = {"$id":"https://docforge.dev/schemas/viewer/v2/worker_status-result.schema.json","$schema":"http://json-schema.org/draft-07/schema#","title":"ViewerWorkerStatusResultFrame","description":"The success reply to worker_status (same id).","type":"object","required":["protocol","version","id","type","payload"],"additionalProperties":false,"properties":{"protocol":{"const":"docforge-viewer"},"version":{"const":2},"id":{"type":"string","minLength":1,"maxLength":128},"type":{"const":"result"},"payload":{"type":"object","additionalProperties":false,"required":["workers"],"properties":{"workers":{"type":"array","maxItems":1000,"items":{"$ref":"https://docforge.dev/schemas/viewer/v2/frames.defs.json/definitions/worker"}}}}}};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/viewer/v2/worker_status-result.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const prop0 of schema22.required){
+for(const prop0 of schema24.required){
 if(data[prop0] === undefined) (vErrors ??= []).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: prop0},message:"must have required property '"+prop0+"'"}), errors++;
 }
 for(const key0 in data){
@@ -1728,7 +1987,7 @@ if("result" !== data.type) (vErrors ??= []).push({instancePath:instancePath+"/ty
 if(data.payload !== undefined){
 let data4 = data.payload;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const prop1 of schema22.properties.payload.required){
+for(const prop1 of schema24.properties.payload.required){
 if(data4[prop1] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/required",keyword:"required",params:{missingProperty: prop1},message:"must have required property '"+prop1+"'"}), errors++;
 }
 for(const key1 in data4){
@@ -1740,7 +1999,7 @@ if(Array.isArray(data5)){
 if(data5.length > 1000) (vErrors ??= []).push({instancePath:instancePath+"/payload/workers",schemaPath:"#/properties/payload/properties/workers/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}), errors++;
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate51(data5[i0], {instancePath:instancePath+"/payload/workers/" + i0,parentData:data5,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors), errors = vErrors.length;
+if(!(validate55(data5[i0], {instancePath:instancePath+"/payload/workers/" + i0,parentData:data5,parentDataProperty:i0,rootData}))) vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors), errors = vErrors.length;
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/payload/workers",schemaPath:"#/properties/payload/properties/workers/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
@@ -1753,6 +2012,6 @@ if(!(validate51(data5[i0], {instancePath:instancePath+"/payload/workers/" + i0,p
 } else {
 (vErrors ??= []).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
-validate59.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
