@@ -186,6 +186,24 @@ describe('docforge affected end to end', () => {
     assert.deepEqual(stateHashes(root), state);
   });
 
+  test('an edit of numbers and operators alone changes the function; the text answer counts the callers it does not follow (new-user trial)', () => {
+    const root = exampleProjectCopy({ state: false });
+    assert.equal(cli(['sync', '-C', root]).status, 0);
+    const file = 'src/shared/retry.ts';
+    const before = readFileSync(path.join(root, file), 'utf8');
+    const edited = before.replace('baseDelayMs * 2 ** (attempt - 1)', 'baseDelayMs * 2 ** (attempt - 2)');
+    assert.notEqual(edited, before);
+    writeFileSync(path.join(root, file), edited);
+    const now = affectedJson(root);
+    assert.deepEqual(now.changed.nodes.map((n) => [n.id, n.change]), [['code:src/shared/retry.ts#withRetry', 'modified']]);
+    const text = cli(['affected', '-C', root]);
+    assert.equal(text.status, 0, text.stderr);
+    // withRetry's callers (the gateway, the refund service, ...) are counted as not followed, as many as its incoming calls edges.
+    const callers = JSON.parse(cli(['backlinks', 'code:src/shared/retry.ts#withRetry', '--relations', 'calls', '--json', '-C', root]).stdout) as { result: { items: unknown[] } };
+    assert.ok(callers.result.items.length >= 2);
+    assert.match(text.stdout, new RegExp(`^\\(not followed: ${callers.result.items.length} calls into the changed node; the code that calls them is not listed here: docforge impact ID --relations calls\\)$`, 'm'));
+  });
+
   test('a changed requirement reaches what implements it and its tests, and no test leads back to other subjects', () => {
     const root = exampleProjectCopy({ state: false });
     assert.equal(cli(['sync', '-C', root]).status, 0);

@@ -102,7 +102,7 @@ async function answer(root: string, options: AffectedCliOptions): Promise<number
     const starts = changes.nodes.filter((n) => n.published).map((n) => n.id);
     const affected = affectedFrom(changes.reader, starts, { depth, limit });
     if (options.json) printRaw(JSON.stringify(affectedJson(opened.descriptor.project.id, opened.root, diffFiles !== null, changes, affected, depth, limit), null, 2));
-    else printAffected(changes, affected);
+    else printAffected(changes, affected, callersNotFollowed(changes.reader, starts));
     return 0;
   } finally {
     opened?.reader.close();
@@ -142,8 +142,29 @@ function entryLines(entry: AffectedEntry): string[] {
   return [`  ${entry.role.padEnd(11)} ${entry.id}  [${entry.kind}]  ${entry.title}`, `      reread ${where}`, `      via ${entry.path[0]?.from ?? ''}${via}`];
 }
 
-/** The text answer: changed sources and nodes, then the affected entries and the walk's bounds. */
-function printAffected(changes: CurrentChanges, affected: AffectedResult): void {
+/** Most incoming `calls` edges counted per changed node for the "not followed" line. */
+const CALLERS_COUNTED = 1000;
+
+/**
+ * How many callers (incoming `calls` edges) the changed nodes have, at most {@link CALLERS_COUNTED}
+ * each: the walk does not follow calls (a caller is code, not a doc, requirement or test), so the
+ * text answer says how many it left to `docforge impact`. `capped` when a node reached the bound.
+ */
+function callersNotFollowed(reader: CurrentChanges['reader'], starts: readonly string[]): { edges: number; nodes: number; capped: boolean } {
+  let edges = 0;
+  let nodes = 0;
+  let capped = false;
+  for (const id of starts) {
+    const n = reader.edges(id, 'incoming', ['calls'], CALLERS_COUNTED + 1).length;
+    if (n > 0) nodes += 1;
+    if (n > CALLERS_COUNTED) capped = true;
+    edges += Math.min(n, CALLERS_COUNTED);
+  }
+  return { edges, nodes, capped };
+}
+
+/** The text answer: changed sources and nodes, then the affected entries, the callers left unfollowed and the walk's bounds. */
+function printAffected(changes: CurrentChanges, affected: AffectedResult, callers: { edges: number; nodes: number; capped: boolean }): void {
   print(`against generation ${changes.base.generation} (published ${changes.base.published_at})`);
   if (changes.sources.length === 0) print('no changes since the last publication');
   for (const source of changes.sources) print(`${source.change} ${source.path}: ${source.changed_nodes} changed ${source.changed_nodes === 1 ? 'node' : 'nodes'}`);
@@ -153,6 +174,10 @@ function printAffected(changes: CurrentChanges, affected: AffectedResult): void 
   if (changes.truncated) print('(more changes than compared: the bounds of one answer were reached)');
   print(affected.items.length === 0 ? 'affected: nothing' : `affected (${affected.items.length}):`);
   for (const entry of affected.items) for (const line of entryLines(entry)) print(line);
+  if (callers.edges > 0) {
+    const which = callers.nodes === 1 ? 'the changed node' : `${callers.nodes} changed nodes`;
+    print(`(not followed: ${callers.capped ? 'over ' : ''}${callers.edges} ${callers.edges === 1 ? 'call' : 'calls'} into ${which}; the code that calls them is not listed here: docforge impact ID --relations calls)`);
+  }
   const bound = affected.truncated ? `truncated by ${affected.truncation_reason}` : 'complete';
   print(`(examined ${affected.examined_edges} of ${affected.edge_budget} edges; ${bound})`);
 }

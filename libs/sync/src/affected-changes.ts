@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { errors, sha256, type GraphNode, type NodeCodeText } from '@docforge/core';
+import { errors, sha256, type GraphNode, type NodeCodeText, type NodeReviewHash } from '@docforge/core';
 import { loadDescriptor, walkSources, type Descriptor, type SourceEntry } from '@docforge/project';
 import { stateLayout } from '@docforge/fs-safe';
 import { codeExtensionsOf, resolveProjectRoot, setAdapterLoader } from '@docforge/identity';
@@ -107,28 +107,45 @@ export function openLastPublication(root: string): OpenedPublication {
 }
 
 /**
- * The change fingerprint of a node: kind, title, summary, body, and its code lines (`<line>\t<text>`
- * per kept line) without the line numbers and with whitespace runs collapsed.
+ * Kinds whose review hash (their declaration's whole text, whitespace collapsed) joins their change
+ * fingerprint: the code lines keep only lines with searchable words, so a change made of keywords,
+ * operators and numbers alone (`void 0`, `a > 0` to `a > 1`) would go unseen. Containers (modules,
+ * classes) keep the code-line fingerprint: their review hash covers every member, so a method's edit
+ * would mark its class and module changed too and widen the answer to all of their docs.
  */
-export function changeFingerprint(node: Pick<GraphNode, 'kind' | 'title' | 'summary' | 'body'>, codeLines: string): string {
+const DECLARATION_HASHED_KINDS: ReadonlySet<string> = new Set(['function', 'method']);
+
+/**
+ * The change fingerprint of a node: kind, title, summary, body, and its code lines (`<line>\t<text>`
+ * per kept line) without the line numbers and with whitespace runs collapsed; for a function or
+ * method also its review hash ({@link DECLARATION_HASHED_KINDS}).
+ */
+export function changeFingerprint(node: Pick<GraphNode, 'kind' | 'title' | 'summary' | 'body'>, codeLines: string, reviewHash: string | null = null): string {
   const code = codeLines === '' ? '' : codeLines.split('\n').map((line) => line.slice(line.indexOf('\t') + 1).replace(/\s+/g, ' ').trim()).join('\n');
-  return sha256(JSON.stringify([node.kind, node.title, node.summary, node.body, code]));
+  const declaration = DECLARATION_HASHED_KINDS.has(node.kind) ? reviewHash : null;
+  return sha256(JSON.stringify([node.kind, node.title, node.summary, node.body, code, ...(declaration === null ? [] : [declaration])]));
 }
 
-/** Nodes and code lines of one side of a source. */
+/** Nodes, code lines and review hashes (functions and methods) of one side of a source. */
 interface SideNodes {
   nodes: GraphNode[];
   code: Map<string, string>;
+  review: Map<string, string>;
 }
 
 function publishedSide(reader: IndexReader, sourcePath: string): SideNodes & { full: boolean } {
   const rows = reader.nodesOfSource(sourcePath, MAX_SOURCE_NODES + 1, MAX_CODE_CHARS);
   const kept = rows.slice(0, MAX_SOURCE_NODES);
-  return { nodes: kept.map((r) => r.node), code: new Map(kept.map((r) => [r.node.id, r.code_lines])), full: rows.length <= MAX_SOURCE_NODES };
+  const review = new Map<string, string>();
+  for (const { node } of kept) {
+    const hash = DECLARATION_HASHED_KINDS.has(node.kind) ? reader.reviewHash(node.id) : null;
+    if (hash !== null) review.set(node.id, hash);
+  }
+  return { nodes: kept.map((r) => r.node), code: new Map(kept.map((r) => [r.node.id, r.code_lines])), review, full: rows.length <= MAX_SOURCE_NODES };
 }
 
-function currentSide(nodes: readonly GraphNode[], codeText: readonly NodeCodeText[] | undefined): SideNodes {
-  return { nodes: [...nodes], code: new Map((codeText ?? []).map((c) => [c.node_id, c.lines])) };
+function currentSide(nodes: readonly GraphNode[], codeText: readonly NodeCodeText[] | undefined, reviewHashes: readonly NodeReviewHash[] | undefined): SideNodes {
+  return { nodes: [...nodes], code: new Map((codeText ?? []).map((c) => [c.node_id, c.lines])), review: new Map((reviewHashes ?? []).map((r) => [r.node_id, r.hash])) };
 }
 
 function changedNode(node: GraphNode, change: ChangeKind, published: boolean): ChangedNode {
@@ -141,7 +158,7 @@ async function parseNow(root: string, entries: SourceEntry[]): Promise<Map<strin
   setAdapterLoader(loadBuiltinAdapter, loadBuiltinLinker);
   const parsed = await parseBatch({ root, entries, knownHashes: {}, logicAllowed: false });
   const out = new Map<string, SideNodes>();
-  for (const item of parsed) if (!item.reuse) out.set(item.entry.path, currentSide(item.source.nodes, item.source.code_text));
+  for (const item of parsed) if (!item.reuse) out.set(item.entry.path, currentSide(item.source.nodes, item.source.code_text, item.source.review_hashes));
   return out;
 }
 
@@ -175,8 +192,8 @@ export async function changesNow(opened: OpenedPublication): Promise<CurrentChan
   const parsedEntries = candidates.slice(0, MAX_CHANGED_SOURCES);
   const now = await parseNow(root, parsedEntries);
   const result: CurrentChanges = { base: baseOf(publication), sources: [], nodes: [], ignored_paths: [], unmapped_paths: [], truncated, reader };
-  for (const entry of parsedEntries) compareSource(result, entry.path, stats.has(entry.path) ? 'modified' : 'added', now.get(entry.path) ?? { nodes: [], code: new Map() });
-  for (const removed of removedPaths.slice(0, Math.max(0, MAX_CHANGED_SOURCES - parsedEntries.length))) compareSource(result, removed, 'removed', { nodes: [], code: new Map() });
+  for (const entry of parsedEntries) compareSource(result, entry.path, stats.has(entry.path) ? 'modified' : 'added', now.get(entry.path) ?? { nodes: [], code: new Map(), review: new Map() });
+  for (const removed of removedPaths.slice(0, Math.max(0, MAX_CHANGED_SOURCES - parsedEntries.length))) compareSource(result, removed, 'removed', { nodes: [], code: new Map(), review: new Map() });
   return result;
 }
 
@@ -192,7 +209,7 @@ function compareSource(result: CurrentChanges, sourcePath: string, change: Chang
     if (before === undefined) {
       result.nodes.push(changedNode(node, 'added', false));
       count += 1;
-    } else if (changeFingerprint(before, old.code.get(node.id) ?? '') !== changeFingerprint(node, current.code.get(node.id) ?? '')) {
+    } else if (changeFingerprint(before, old.code.get(node.id) ?? '', old.review.get(node.id) ?? null) !== changeFingerprint(node, current.code.get(node.id) ?? '', current.review.get(node.id) ?? null)) {
       result.nodes.push(changedNode(node, 'modified', true));
       count += 1;
     }
