@@ -121,7 +121,7 @@ const LANGUAGE_RULES: readonly LanguageRule[] = [
   { id: 'rust', display: 'Rust', ext: /\.rs$/i, marker: /^Cargo\.toml$/, folders: ['target'] },
   { id: 'java', display: 'Java', ext: /\.java$/i, marker: /^(pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?)$/, folders: ['target', 'build', '.gradle'] },
   { id: 'csharp', display: 'C#', ext: /\.cs$/i, marker: /\.(csproj|sln)$/, folders: ['bin', 'obj'] },
-  { id: 'ruby', display: 'Ruby', ext: /\.rb$/i, marker: /^Gemfile$/, folders: ['vendor/bundle'] },
+  { id: 'ruby', display: 'Ruby', ext: /\.rb$/i, marker: /^(Gemfile|.+\.gemspec)$/, folders: ['vendor/bundle'] },
   { id: 'php', display: 'PHP', ext: /\.php$/i, marker: /^composer\.json$/, folders: ['vendor'] },
   { id: 'cpp', display: 'C/C++', ext: /\.(c|h|cc|cpp|cxx|hpp|hh|hxx)$/i, marker: /^CMakeLists\.txt$/, folders: ['build', 'cmake-build-debug', 'cmake-build-release'] },
 ];

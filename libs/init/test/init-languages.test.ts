@@ -61,3 +61,16 @@ test('a C# project: *.csproj marks it; bin/ and obj/ excluded and listed; csharp
     removeTree(root);
   }
 });
+
+test('a Ruby gem: a *.gemspec (or Gemfile) marks it; vendor/bundle/ excluded and listed; ruby proposed', () => {
+  const root = tempTree({ 'shop.gemspec': 'Gem::Specification.new\n', 'lib/shop.rb': 'module Shop; end\n', 'vendor/bundle/ruby/x.rb': 'module X; end\n', 'README.md': '# Shop\n' });
+  try {
+    const result = initProject(root);
+    assert.deepEqual(result.code_roots, ['lib']);
+    assert.deepEqual(loadDescriptor(root).adapter.code, ['ruby']);
+    assert.ok(loadDescriptor(root).sources.exclude.includes('**/vendor/bundle/**'));
+    assert.match(result.left_out.find((item) => item.path === 'vendor/bundle')?.reason ?? '', /Ruby build output .*shop\.gemspec/);
+  } finally {
+    removeTree(root);
+  }
+});

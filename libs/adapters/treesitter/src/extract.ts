@@ -141,7 +141,10 @@ class Extractor {
     const match = spec.definition(node, parent);
     if (match === null) return context;
     const owner = match.qualifier ?? context.qualifier;
-    const draft = this.newDraft(owner === '' ? match.name : `${owner}.${match.name}`, match.name, match.kind, context.draft, line(node), endLine(node));
+    const qname = owner === '' ? match.name : `${owner}.${match.name}`;
+    const reopened = match.reopen === true ? this.byQname.get(qname) : undefined;
+    if (reopened !== undefined && reopened.kind === match.kind) return { draft: reopened, fn: context.fn, qualifier: reopened.qname };
+    const draft = this.newDraft(qname, match.name, match.kind, context.draft, line(node), endLine(node));
     draft.summary = cap(match.signature);
     draft.doc = cleanComment(precedingComments(match.docAnchor ?? node, spec.isComment, spec.skipBeforeDoc));
     draft.exported = match.exported;

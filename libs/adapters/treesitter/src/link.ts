@@ -29,7 +29,7 @@ interface FileInfo {
   path: string;
   moduleId: string;
   data: TreeLinkData;
-  defs: Map<string, { id: string; kind: string; exported: boolean }>;
+  defs: Map<string, { id: string; kind: string; exported: boolean; static?: boolean }>;
   bindings: Map<string, Binding[]>;
   /** Files opened by imports (C# `using N;`): their top-level definitions are visible by bare name. */
   opens: string[];
@@ -67,9 +67,10 @@ class TreeLinker {
       }
       const moduleId = codeId(file.path);
       const prefix = `${moduleId}#`;
-      const defs = new Map<string, { id: string; kind: string; exported: boolean }>();
+      const defs = new Map<string, { id: string; kind: string; exported: boolean; static?: boolean }>();
       for (const node of file.nodes) {
-        if (node.id.startsWith(prefix)) defs.set(node.id.slice(prefix.length), { id: node.id, kind: node.kind, exported: node.capabilities.includes('exported') });
+        if (!node.id.startsWith(prefix)) continue;
+        defs.set(node.id.slice(prefix.length), { id: node.id, kind: node.kind, exported: node.capabilities.includes('exported'), static: node.capabilities.includes('static') });
       }
       for (const def of data.defs ?? []) if (!defs.has(def.name)) defs.set(def.name, { id: `${prefix}${def.name}`, kind: def.kind, exported: false });
       this.infos.set(file.path, { path: file.path, moduleId, data, defs, bindings: new Map(), opens: [] });
@@ -113,7 +114,27 @@ class TreeLinker {
     return this.ref(type.file, qname) ?? this.unique([...this.rules.scope(type.file), caller].filter((f) => f !== type.file), qname);
   }
 
+  /** Whether `kind` holds members a path or `<self>` reaches. */
+  isScopeKind(kind: string | undefined): boolean {
+    return kind !== undefined && (TYPES.has(kind) || this.spec.pathKinds?.has(kind) === true);
+  }
+
+  /** `head` in the types and namespaces enclosing `owner` (itself included), innermost first, in the file then its scope (Ruby constants). */
+  nested(info: FileInfo, owner: string, head: string): DefRef | null {
+    const others = this.rules.scope(info.path).filter((f) => f !== info.path);
+    for (let scope = owner; scope !== ''; scope = parentQname(scope)) {
+      if (!this.isScopeKind(info.defs.get(scope)?.kind)) continue;
+      const inner = this.ref(info.path, `${scope}.${head}`) ?? this.unique(others, `${scope}.${head}`);
+      if (inner !== null) return inner;
+    }
+    return null;
+  }
+
   lookupName(info: FileInfo, owner: string, head: string): DefRef | Binding | null {
+    if (this.spec.lexicalNesting === true) {
+      const inner = this.nested(info, owner, head);
+      if (inner !== null) return inner;
+    }
     // Items of the enclosing inline modules first (Rust `mod tests { fn a() { helper() } }`).
     for (let scope = parentQname(owner); scope !== ''; scope = parentQname(scope)) {
       if (info.defs.get(scope)?.kind !== 'namespace') continue;
@@ -136,9 +157,10 @@ class TreeLinker {
     if (head === undefined) return null;
     if (head === '<self>') {
       // A call owned by a type (outside any method) names that type's members; a method's, its type's.
-      const selfType = TYPES.has(info.defs.get(owner)?.kind ?? '') ? owner : parentQname(owner);
+      const selfType = this.isScopeKind(info.defs.get(owner)?.kind) ? owner : parentQname(owner);
       const name = rest[0];
-      if (selfType === '' || name === undefined || rest.length !== 1) return null;
+      if (name === undefined || rest.length !== 1) return null;
+      if (selfType === '') return this.spec.plainSelfAtTop === true ? this.resolvePath(info, owner, [name]) : null;
       const qname = `${selfType}.${name}`;
       const own = this.ref(info.path, qname) ?? this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), qname);
       if (own !== null || this.spec.implicitSelf !== true || info.defs.has(qname)) return own;
@@ -158,7 +180,7 @@ class TreeLinker {
       index = 1;
     }
     for (; target !== null && index < rest.length; index += 1) {
-      if (!TYPES.has(target.kind)) return null;
+      if (!this.isScopeKind(target.kind)) return null;
       target = this.member(target, rest[index] as string, info.path);
     }
     return target;
@@ -196,12 +218,27 @@ class TreeLinker {
     }
   }
 
+  /**
+   * Under `staticCalls`: a call through a type's name reaches only its `static` members; a `<self>`
+   * call reaches members of the caller's own side (static from a static method or a type body,
+   * else instance); a top-level function is reachable from both.
+   */
+  sideMatches(info: FileInfo, owner: string, path: readonly string[], target: DefRef): boolean {
+    if (this.spec.staticCalls !== true || !target.qname.includes('.')) return true;
+    const targetStatic = this.infos.get(target.file)?.defs.get(target.qname)?.static === true;
+    if (path[0] !== '<self>') return targetStatic;
+    const caller = info.defs.get(owner);
+    const callerStatic = caller === undefined || this.isScopeKind(caller.kind) || caller.static === true;
+    return callerStatic === targetStatic;
+  }
+
   linkCalls(info: FileInfo): void {
     const isTest = this.spec.isTestPath(info.path);
     for (const call of info.data.calls) {
       stat(this.stats, 'calls_total');
       const sourceId = call.owner === '' ? info.moduleId : info.defs.get(call.owner)?.id;
-      const target = sourceId === undefined || call.path === null ? null : this.resolvePath(info, call.owner, call.path);
+      const found = sourceId === undefined || call.path === null ? null : this.resolvePath(info, call.owner, call.path);
+      const target = found !== null && call.path !== null && this.sideMatches(info, call.owner, call.path, found) ? found : null;
       if (sourceId === undefined || target === null || !CALLABLE.has(target.kind)) {
         stat(this.stats, 'calls_unresolved');
         if (sourceId !== undefined) this.unresolved[sourceId] = (this.unresolved[sourceId] ?? 0) + 1;

@@ -9,11 +9,12 @@ function manifest(id: string, extensions: readonly string[]): AdapterManifest {
 
 /**
  * Manifests of the tree-sitter family's adapters (id, version, extensions), importable without
- * loading a grammar: `go` (.go), `rust` (.rs), `java` (.java), `csharp` (.cs).
+ * loading a grammar: `go` (.go), `rust` (.rs), `java` (.java), `csharp` (.cs), `ruby` (.rb).
  */
 export const TREE_MANIFESTS: readonly AdapterManifest[] = Object.freeze([
   manifest('go', ['.go']),
   manifest('rust', ['.rs']),
   manifest('java', ['.java']),
   manifest('csharp', ['.cs']),
+  manifest('ruby', ['.rb']),
 ]);

@@ -30,6 +30,11 @@ export interface DefinitionMatch {
   params: readonly string[];
   /** Node whose preceding comments are the doc comment (default: the definition node). */
   docAnchor?: SyntaxNode;
+  /**
+   * Whether a second declaration of the same qualified name and kind in the file reopens the
+   * first (a Ruby class or module reopened, a C++ namespace): no new node, members join the first.
+   */
+  reopen?: boolean;
 }
 
 /**
@@ -153,6 +158,21 @@ export interface LanguageSpec {
   lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null };
   /** Whether a `<self>` call that names no method of the enclosing type may name a statically imported function (Java's unqualified calls). */
   implicitSelf?: boolean;
+  /** Whether a `<self>` call outside any type resolves as a plain name (Ruby and PHP top-level functions, C functions). */
+  plainSelfAtTop?: boolean;
+  /**
+   * Whether calls respect the `static` capability: a call through a type's name reaches only
+   * static members, a call on the receiver only members of the caller's side (Ruby singleton
+   * methods, PHP `static`).
+   */
+  staticCalls?: boolean;
+  /** Kinds besides the types whose members a path reaches (`Mod.f` through a Ruby module, `ns::f` through a C++ namespace). */
+  pathKinds?: ReadonlySet<string>;
+  /**
+   * Whether a path's head is looked up first in the enclosing types and namespaces of the caller,
+   * innermost first, in the file and then in its scope's files (Ruby constants, C++ names in namespaces).
+   */
+  lexicalNesting?: boolean;
   /** Import resolution over the whole build. */
   resolver(context: ResolveContext): LanguageResolver;
   /** Public API names (`pkg.Name`) for doc mentions, from the linked files. */
