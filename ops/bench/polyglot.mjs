@@ -23,7 +23,7 @@ const { values } = parseArgs({
   },
 });
 const RUNS = Number(values.runs);
-const EXT = { go: '.go', rust: '.rs', java: '.java', csharp: '.cs', ruby: '.rb' };
+const EXT = { go: '.go', rust: '.rs', java: '.java', csharp: '.cs', ruby: '.rb', php: '.php' };
 
 /** Installs codegraph 3.11.2 and Node 22 into `dir` once (as ops/bench/peer.mjs does). */
 function installPeer(dir) {

@@ -74,3 +74,16 @@ test('a Ruby gem: a *.gemspec (or Gemfile) marks it; vendor/bundle/ excluded and
     removeTree(root);
   }
 });
+
+test('a PHP package: composer.json marks it; vendor/ excluded and listed; php proposed', () => {
+  const root = tempTree({ 'composer.json': '{"autoload": {"psr-4": {"Shop\\\\": "src/"}}}\n', 'src/Ledger.php': '<?php\nnamespace Shop;\nclass Ledger {}\n', 'vendor/x/y/Y.php': '<?php\nclass Y {}\n' });
+  try {
+    const result = initProject(root);
+    assert.deepEqual(result.code_roots, ['src']);
+    assert.deepEqual(loadDescriptor(root).adapter.code, ['php']);
+    assert.ok(loadDescriptor(root).sources.exclude.includes('**/vendor/**'));
+    assert.match(result.left_out.find((item) => item.path === 'vendor')?.reason ?? '', /PHP build output .*composer\.json/);
+  } finally {
+    removeTree(root);
+  }
+});

@@ -219,14 +219,15 @@ class TreeLinker {
   }
 
   /**
-   * Under `staticCalls`: a call through a type's name reaches only its `static` members; a `<self>`
-   * call reaches members of the caller's own side (static from a static method or a type body,
-   * else instance); a top-level function is reachable from both.
+   * Under `staticCalls`: a call through a type's name reaches only its `static` members; under
+   * `side`, a `<self>` call reaches members of the caller's own side (static from a static method
+   * or a type body, else instance); a top-level function is reachable from both.
    */
   sideMatches(info: FileInfo, owner: string, path: readonly string[], target: DefRef): boolean {
-    if (this.spec.staticCalls !== true || !target.qname.includes('.')) return true;
+    if (this.spec.staticCalls === undefined || !target.qname.includes('.')) return true;
     const targetStatic = this.infos.get(target.file)?.defs.get(target.qname)?.static === true;
     if (path[0] !== '<self>') return targetStatic;
+    if (this.spec.staticCalls === 'named') return true;
     const caller = info.defs.get(owner);
     const callerStatic = caller === undefined || this.isScopeKind(caller.kind) || caller.static === true;
     return callerStatic === targetStatic;

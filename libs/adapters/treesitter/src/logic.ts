@@ -117,13 +117,16 @@ class LogicBuilder {
   }
 
   ifStatement(node: SyntaxNode, pending: Pending[]): Pending[] {
-    const condition = node.childForFieldName('condition');
+    const parts = this.spec.ifParts?.(node) ?? {
+      condition: node.childForFieldName('condition'), consequence: node.childForFieldName('consequence'), alternative: node.childForFieldName('alternative'),
+    };
+    const condition = parts.condition;
     const keyword = this.source.startsWith('unless', node.startIndex) ? 'unless' : 'if';
     const step = this.addStep('branch', `${keyword} ${condition === null ? '' : condition.text}`, node);
     this.connect(pending, step);
-    const consequence = node.childForFieldName('consequence');
+    const consequence = parts.consequence;
     const whenTrue = consequence === null ? [{ from: step, kind: 'branch_true', label: '' }] : this.statement(consequence, [{ from: step, kind: 'branch_true', label: '' }]);
-    let alternative = node.childForFieldName('alternative');
+    let alternative = parts.alternative;
     if (alternative !== null && this.spec.elses.has(alternative.type)) alternative = named(alternative).find((c) => !/comment/.test(c.type)) ?? null;
     const falsePending: Pending[] = [{ from: step, kind: 'branch_false', label: '' }];
     const whenFalse = alternative === null ? falsePending : this.statement(alternative, falsePending);

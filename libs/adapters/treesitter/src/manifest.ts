@@ -9,7 +9,7 @@ function manifest(id: string, extensions: readonly string[]): AdapterManifest {
 
 /**
  * Manifests of the tree-sitter family's adapters (id, version, extensions), importable without
- * loading a grammar: `go` (.go), `rust` (.rs), `java` (.java), `csharp` (.cs), `ruby` (.rb).
+ * loading a grammar: `go` (.go), `rust` (.rs), `java` (.java), `csharp` (.cs), `ruby` (.rb), `php` (.php).
  */
 export const TREE_MANIFESTS: readonly AdapterManifest[] = Object.freeze([
   manifest('go', ['.go']),
@@ -17,4 +17,5 @@ export const TREE_MANIFESTS: readonly AdapterManifest[] = Object.freeze([
   manifest('java', ['.java']),
   manifest('csharp', ['.cs']),
   manifest('ruby', ['.rb']),
+  manifest('php', ['.php']),
 ]);

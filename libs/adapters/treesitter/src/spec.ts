@@ -78,6 +78,11 @@ export interface LogicSpec {
   isDefault(node: SyntaxNode): boolean;
   /** Whether control falls from the end of one case into the next (Java, C#'s grammar aside). */
   fallthrough: boolean;
+  /**
+   * The parts of an `if` node when they are not its fields `condition`, `consequence` and
+   * `alternative` (PHP: `body`, and `elseif`/`else` clauses as siblings).
+   */
+  ifParts?(node: SyntaxNode): { condition: SyntaxNode | null; consequence: SyntaxNode | null; alternative: SyntaxNode | null };
 }
 
 /** Resolution context a language's import rules read. */
@@ -161,11 +166,11 @@ export interface LanguageSpec {
   /** Whether a `<self>` call outside any type resolves as a plain name (Ruby and PHP top-level functions, C functions). */
   plainSelfAtTop?: boolean;
   /**
-   * Whether calls respect the `static` capability: a call through a type's name reaches only
-   * static members, a call on the receiver only members of the caller's side (Ruby singleton
-   * methods, PHP `static`).
+   * How calls respect the `static` capability: `side`, a call through a type's name reaches only
+   * static members and a call on the receiver only members of the caller's side (Ruby singleton
+   * methods); `named`, only the first rule (PHP, where `$this->` and `self::` reach both sides).
    */
-  staticCalls?: boolean;
+  staticCalls?: 'side' | 'named';
   /** Kinds besides the types whose members a path reaches (`Mod.f` through a Ruby module, `ns::f` through a C++ namespace). */
   pathKinds?: ReadonlySet<string>;
   /**

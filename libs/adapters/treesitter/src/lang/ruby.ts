@@ -203,7 +203,7 @@ export const RUBY_SPEC: LanguageSpec = {
   logic: LOGIC,
   lexical,
   plainSelfAtTop: true,
-  staticCalls: true,
+  staticCalls: 'side',
   pathKinds: set('namespace'),
   lexicalNesting: true,
   resolver: rubyResolver,
