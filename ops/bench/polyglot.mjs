@@ -23,7 +23,7 @@ const { values } = parseArgs({
   },
 });
 const RUNS = Number(values.runs);
-const EXT = { go: '.go', rust: '.rs', java: '.java', csharp: '.cs', ruby: '.rb', php: '.php' };
+const EXT = { go: '.go', rust: '.rs', java: '.java', csharp: '.cs', ruby: '.rb', php: '.php', c: /\.[ch]$/, cpp: /\.(cpp|hpp)$/ };
 
 /** Installs codegraph 3.11.2 and Node 22 into `dir` once (as ops/bench/peer.mjs does). */
 function installPeer(dir) {
@@ -49,7 +49,7 @@ function codeSize(root, ext) {
       const full = path.join(dir, name);
       const stat = statSync(full);
       if (stat.isDirectory()) walk(full);
-      else if (name.endsWith(ext)) { files += 1; bytes += stat.size; }
+      else if (typeof ext === 'string' ? name.endsWith(ext) : ext.test(name)) { files += 1; bytes += stat.size; }
     }
   };
   walk(root);

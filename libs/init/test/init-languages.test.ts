@@ -87,3 +87,22 @@ test('a PHP package: composer.json marks it; vendor/ excluded and listed; php pr
     removeTree(root);
   }
 });
+
+test('a C/C++ project: CMakeLists.txt marks it; build/ and cmake-build-*/ excluded and listed; a Makefile marks it only beside C sources', () => {
+  const cmake = tempTree({ 'CMakeLists.txt': 'project(x)\n', 'src/main.c': 'int main(void) { return 0; }\n', 'build/gen.c': 'int g;\n', 'cmake-build-debug/x.c': 'int x;\n' });
+  const make = tempTree({ Makefile: 'all:\n', 'src/a.c': 'int a;\n', 'build/b.c': 'int b;\n' });
+  const js = tempTree({ Makefile: 'all:\n', 'package.json': '{}\n', 'lib/a.js': 'export const a = 1;\n', 'build/out.js': 'x\n' });
+  try {
+    const result = initProject(cmake);
+    assert.deepEqual(result.code_roots, ['src']);
+    assert.deepEqual(loadDescriptor(cmake).adapter.code, ['cpp']);
+    for (const glob of ['**/build/**', '**/cmake-build-*/**']) assert.ok(loadDescriptor(cmake).sources.exclude.includes(glob), glob);
+    assert.deepEqual(result.left_out.map((item) => item.path).sort(), ['build', 'cmake-build-debug']);
+    assert.ok(initProject(make).descriptor_text.includes('"**/build/**"'));
+    assert.ok(!initProject(js).descriptor_text.includes('"**/build/**"'));
+  } finally {
+    removeTree(cmake);
+    removeTree(make);
+    removeTree(js);
+  }
+});

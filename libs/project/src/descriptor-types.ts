@@ -159,7 +159,7 @@ export interface ProposalWriterPolicy {
 }
 
 /** Built-in code adapter ids accepted by `[adapter].code`. */
-export const BUILTIN_CODE_ADAPTERS: readonly string[] = Object.freeze(['typescript', 'python', 'go', 'rust', 'java', 'csharp', 'ruby', 'php']);
+export const BUILTIN_CODE_ADAPTERS: readonly string[] = Object.freeze(['typescript', 'python', 'go', 'rust', 'java', 'csharp', 'ruby', 'php', 'cpp']);
 
 /** Pattern of `[project].id` (DESIGN.md section 3). */
 export const ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;

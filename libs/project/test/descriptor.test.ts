@@ -94,10 +94,10 @@ output = "site/architecture.html"
 });
 
 test('[adapter].code accepts auto, none and arrays', () => {
-  assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "auto"\n`).adapter.code, ['typescript', 'python', 'go', 'rust', 'java', 'csharp', 'ruby', 'php']);
+  assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "auto"\n`).adapter.code, ['typescript', 'python', 'go', 'rust', 'java', 'csharp', 'ruby', 'php', 'cpp']);
   assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "none"\n`).adapter.code, []);
   assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = ["python", "typescript", "python"]\n`).adapter.code, ['python', 'typescript']);
-  assert.deepEqual(loadText(`${MINIMAL}[sources]\ncode_roots = ["lib"]\n`).adapter.code, ['typescript', 'python', 'go', 'rust', 'java', 'csharp', 'ruby', 'php']);
+  assert.deepEqual(loadText(`${MINIMAL}[sources]\ncode_roots = ["lib"]\n`).adapter.code, ['typescript', 'python', 'go', 'rust', 'java', 'csharp', 'ruby', 'php', 'cpp']);
   expectInvalid(`${MINIMAL}[adapter]\ncode = "cobol"\n`, 6, 'adapter.code', /^docforge\.toml:6: \[adapter\]\.code names an unknown code adapter "cobol"/);
 });
 

@@ -152,6 +152,20 @@ class TreeLinker {
     return this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), head) ?? this.unique(info.opens, head);
   }
 
+  /** `path` as one qualified name under each enclosing namespace or type of `owner` (innermost first, then bare), in the file then its scope. */
+  dotted(info: FileInfo, owner: string, path: readonly string[]): DefRef | null {
+    const tail = path.join('.');
+    const others = this.rules.scope(info.path).filter((f) => f !== info.path);
+    const prefixes: string[] = [];
+    for (let scope = owner; scope !== ''; scope = parentQname(scope)) if (this.isScopeKind(info.defs.get(scope)?.kind) || !info.defs.has(scope)) prefixes.push(`${scope}.`);
+    for (const prefix of [...prefixes, '']) {
+      const qname = `${prefix}${tail}`;
+      const hit = this.ref(info.path, qname) ?? (info.defs.has(qname) ? null : this.unique(others, qname));
+      if (hit !== null || info.defs.has(qname)) return hit;
+    }
+    return null;
+  }
+
   resolvePath(info: FileInfo, owner: string, path: readonly string[]): DefRef | null {
     const [head, ...rest] = path;
     if (head === undefined) return null;
@@ -163,10 +177,12 @@ class TreeLinker {
       if (selfType === '') return this.spec.plainSelfAtTop === true ? this.resolvePath(info, owner, [name]) : null;
       const qname = `${selfType}.${name}`;
       const own = this.ref(info.path, qname) ?? this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), qname);
+      if (own === null && this.spec.selfThenName === true && !info.defs.has(qname)) return this.resolvePath(info, owner, [name]);
       if (own !== null || this.spec.implicitSelf !== true || info.defs.has(qname)) return own;
       const imported = this.lookupName(info, owner, name);
       return imported !== null && !('id' in imported) && imported.def !== undefined ? this.ref(imported.def.file, imported.def.qname) : null;
     }
+    if (this.spec.dottedPaths === true) return this.dotted(info, owner, path);
     const found = this.lookupName(info, owner, head);
     if (found === null) return null;
     let target: DefRef | null;

@@ -35,6 +35,12 @@ export interface DefinitionMatch {
    * first (a Ruby class or module reopened, a C++ namespace): no new node, members join the first.
    */
   reopen?: boolean;
+  /**
+   * Whether this is a declaration without a body (a C prototype, a C++ member declared in its
+   * class): a later definition of the same qualified name and kind in the file takes its node
+   * over, and a repeated declaration adds none.
+   */
+  declaration?: boolean;
 }
 
 /**
@@ -171,6 +177,16 @@ export interface LanguageSpec {
    * methods); `named`, only the first rule (PHP, where `$this->` and `self::` reach both sides).
    */
   staticCalls?: 'side' | 'named';
+  /** Whether a local variable can be called by name (C function pointers, C++ lambdas): a `<self>` call naming a local of its function is dropped. */
+  callableLocals?: boolean;
+  /** Whether a `<self>` call that names no member resolves as a plain name (C++: a free function called from a method). */
+  selfThenName?: boolean;
+  /**
+   * Whether a path is looked up whole as a qualified name (`ns::A::f` as `ns.A.f`), prefixed by
+   * each enclosing namespace or type of the caller, innermost first, then bare, in the file and
+   * then in its scope's files (C++, whose namespaces are reopened across files).
+   */
+  dottedPaths?: boolean;
   /** Kinds besides the types whose members a path reaches (`Mod.f` through a Ruby module, `ns::f` through a C++ namespace). */
   pathKinds?: ReadonlySet<string>;
   /**

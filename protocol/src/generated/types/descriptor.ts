@@ -7,7 +7,7 @@ export type Id = string;
  */
 export type Relpath = string;
 export type Strings = string[];
-export type AdapterCode = 'typescript' | 'python' | 'go' | 'rust' | 'java' | 'csharp' | 'ruby' | 'php' | 'none' | 'auto';
+export type AdapterCode = 'typescript' | 'python' | 'go' | 'rust' | 'java' | 'csharp' | 'ruby' | 'php' | 'cpp' | 'none' | 'auto';
 
 /**
  * docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.

@@ -51,13 +51,13 @@ validate27.errors = vErrors;
 return errors === 0;
 }
 
-const schema10 = {"$id":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code","enum":["typescript","python","go","rust","java","csharp","ruby","php","none","auto"]};
+const schema10 = {"$id":"https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code","enum":["typescript","python","go","rust","java","csharp","ruby","php","cpp","none","auto"]};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/descriptor.schema.json/definitions/adapter_code" */;
 let vErrors = null;
 let errors = 0;
-if(!((((((((((data === "typescript") || (data === "python")) || (data === "go")) || (data === "rust")) || (data === "java")) || (data === "csharp")) || (data === "ruby")) || (data === "php")) || (data === "none")) || (data === "auto"))) (vErrors ??= []).push({instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema10.enum},message:"must be equal to one of the allowed values"}), errors++;
+if(!(((((((((((data === "typescript") || (data === "python")) || (data === "go")) || (data === "rust")) || (data === "java")) || (data === "csharp")) || (data === "ruby")) || (data === "php")) || (data === "cpp")) || (data === "none")) || (data === "auto"))) (vErrors ??= []).push({instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema10.enum},message:"must be equal to one of the allowed values"}), errors++;
 validate29.errors = vErrors;
 return errors === 0;
 }
