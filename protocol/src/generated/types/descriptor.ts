@@ -43,6 +43,15 @@ export interface DescriptorDocument {
      * Opt into DocForge's built-in generic canonical applier (issue 11); without it, canonical application needs a project-owned adapter module exporting canonicalApplier.
      */
     canonical_applier?: 'generic';
+    /**
+     * [adapter.c]: options of the C/C++ adapter (cpp), used when the project has no compile_commands.json.
+     */
+    c?: {
+      /**
+       * Project-relative folders where #include looks after the including file's own folder, in order.
+       */
+      include_dirs?: Relpath[];
+    };
   };
   vocabulary?: {
     kinds?: Strings;

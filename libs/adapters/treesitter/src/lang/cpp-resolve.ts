@@ -3,7 +3,8 @@
  * an include directory; `#include <a/b.h>` only under an include directory. Include directories come
  * from a compile_commands.json at the top of the project or in its `build/` folder (read, never
  * run: `-I`, `-iquote`, `-isystem` of the including file's entry, or of every entry for a file that
- * has none), mapped into the project by the entries' own files. An include binds no name: a file
+ * has none), mapped into the project by the entries' own files; without one, the descriptor's
+ * `[adapter.c] include_dirs`. An include binds no name: a file
  * sees what it includes, directly or through the headers those include (its scope).
  */
 import { posix } from 'node:path';
@@ -65,17 +66,21 @@ export function compileIncludes(text: string, paths: ReadonlySet<string>): Map<s
   return out;
 }
 
+/** `[adapter.c] include_dirs` of the descriptor (project-relative, checked by @docforge/project), `.` as `''`. */
+function declaredIncludeDirs(context: ResolveContext): string[] {
+  const dirs = context.resolver.options?.['c']?.['include_dirs'];
+  return Array.isArray(dirs) ? dirs.filter((d): d is string => typeof d === 'string').map((d) => (d === '.' ? '' : d)) : [];
+}
+
 /** The C/C++ include rules over one build (LanguageSpec.resolver). */
 export function cppResolver(context: ResolveContext): LanguageResolver {
   const files = new Set(context.paths);
-  let includes = new Map<string, string[]>();
+  let includes: Map<string, string[]> | null = null;
   for (const candidate of ['compile_commands.json', 'build/compile_commands.json']) {
-    const text = context.resolver.readText(candidate);
-    if (text !== null) {
-      includes = compileIncludes(text, files);
-      break;
-    }
+    const text = includes === null ? context.resolver.readText(candidate) : null;
+    if (text !== null) includes = compileIncludes(text, files);
   }
+  if (includes === null) includes = new Map([['*', declaredIncludeDirs(context)]]);
   const target = (file: string, spec: string): string | null => {
     if (spec === '') return null;
     const system = spec.startsWith('<');
@@ -84,7 +89,7 @@ export function cppResolver(context: ResolveContext): LanguageResolver {
       const beside = posix.normalize(posix.join(posix.dirname(file), name));
       if (files.has(beside)) return beside;
     }
-    for (const dir of includes.get(file) ?? includes.get('*') ?? []) {
+    for (const dir of (includes as Map<string, string[]>).get(file) ?? (includes as Map<string, string[]>).get('*') ?? []) {
       const candidate = posix.normalize(dir === '' ? name : `${dir}/${name}`);
       if (files.has(candidate)) return candidate;
     }
