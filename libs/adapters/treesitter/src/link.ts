@@ -57,6 +57,8 @@ class TreeLinker {
   };
   readonly context: ResolveContext;
   readonly rules: LanguageResolver;
+  /** Declared supertypes by type id, in declaration order (`target` null: named but not resolved), for {@link inherited}. */
+  readonly supertypes = new Map<string, { target: DefRef | null; relation: string }[]>();
 
   constructor(readonly spec: LanguageSpec, files: readonly LinkInput[], resolver: ModuleResolver) {
     for (const file of files) {
@@ -96,16 +98,18 @@ class TreeLinker {
     return { file, qname, id: def.id, kind: def.kind };
   }
 
-  /** The one definition named `qname` in `files` (null when none or several). */
+  /** The one definition named `qname` in `files` (null when none or several; under `reopenAcrossFiles` one class or module declared in several files counts once). */
   unique(files: readonly string[], qname: string): DefRef | null {
-    let found: DefRef | null = null;
+    const hits: DefRef[] = [];
     for (const file of new Set(files)) {
       const hit = this.ref(file, qname);
-      if (hit === null) continue;
-      if (found !== null) return null;
-      found = hit;
+      if (hit !== null) hits.push(hit);
     }
-    return found;
+    if (hits.length <= 1) return hits[0] ?? null;
+    if (this.spec.reopenAcrossFiles !== true || !hits.every((h) => this.isScopeKind(h.kind)) || new Set(hits.map((h) => h.kind)).size > 1) return null;
+    // One class or module reopened in several files: the file named after it (`thor/base.rb` for `Thor.Base`), else the first.
+    const snake = (qname.split('.').pop() ?? '').replace(/([a-z\d])([A-Z])/g, '$1_$2').toLowerCase();
+    return hits.find((h) => h.file === `${snake}.rb` || h.file.endsWith(`/${snake}.rb`)) ?? [...hits].sort((a, b) => (a.file < b.file ? -1 : 1))[0] ?? null;
   }
 
   /** A member of a type: in the type's file, else the one in its scope or the caller's file. */
@@ -166,6 +170,29 @@ class TreeLinker {
     return null;
   }
 
+  /**
+   * Under `mixins` (Ruby): the member `name` of `type`'s ancestors in method resolution order (included modules, the
+   * last included first, each followed by its own ancestors, then the superclass and its ancestors; for a call on the
+   * class itself, `instance` false, the superclasses only). Null when an
+   * ancestor met before a definition is not resolved (it could define `name`) or the name is overloaded there;
+   * undefined when every ancestor is resolved and none defines it.
+   */
+  inherited(type: DefRef, name: string, caller: string, seen: Set<string>, instance: boolean): DefRef | null | undefined {
+    if (seen.has(type.id)) return undefined;
+    seen.add(type.id);
+    const declared = this.supertypes.get(type.id) ?? [];
+    const order = [...(instance ? declared.filter((s) => s.relation === 'implements').reverse() : []), ...declared.filter((s) => s.relation === 'inherits')];
+    for (const { target } of order) {
+      if (target === null) return null;
+      const found = this.member(target, name, caller);
+      if (found !== null) return found;
+      if (this.infos.get(target.file)?.defs.has(`${target.qname}.${name}`) === true) return null;
+      const deeper = this.inherited(target, name, caller, seen, instance);
+      if (deeper !== undefined) return deeper;
+    }
+    return undefined;
+  }
+
   resolvePath(info: FileInfo, owner: string, path: readonly string[]): DefRef | null {
     const [head, ...rest] = path;
     if (head === undefined) return null;
@@ -178,6 +205,13 @@ class TreeLinker {
       const qname = `${selfType}.${name}`;
       const own = this.ref(info.path, qname) ?? this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), qname);
       if (own === null && this.spec.selfThenName === true && !info.defs.has(qname)) return this.resolvePath(info, owner, [name]);
+      const selfDef = this.ref(info.path, selfType);
+      if (own === null && this.spec.mixins === true && selfDef !== null && !info.defs.has(qname)) {
+        // A singleton method or a type body calls on the class: its ancestors are the superclasses only, not the included modules.
+        const caller = info.defs.get(owner);
+        const instance = caller !== undefined && !this.isScopeKind(caller.kind) && caller.static !== true;
+        return this.inherited(selfDef, name, info.path, new Set(), instance) ?? null;
+      }
       if (own !== null || this.spec.implicitSelf !== true || info.defs.has(qname)) return own;
       const imported = this.lookupName(info, owner, name);
       return imported !== null && !('id' in imported) && imported.def !== undefined ? this.ref(imported.def.file, imported.def.qname) : null;
@@ -225,7 +259,9 @@ class TreeLinker {
       stat(this.stats, 'heritage_total');
       const owner = this.ref(info.path, base.owner);
       const target = owner === null ? null : this.resolvePath(info, parentQname(base.owner), base.path);
-      if (owner !== null && target !== null && TYPES.has(target.kind) && target.id !== owner.id) {
+      const typed = target !== null && (TYPES.has(target.kind) || (this.spec.mixins === true && this.isScopeKind(target.kind)));
+      if (owner !== null) this.supertypes.set(owner.id, [...(this.supertypes.get(owner.id) ?? []), { target: typed ? target : null, relation: base.relation }]);
+      if (owner !== null && target !== null && typed && target.id !== owner.id) {
         stat(this.stats, 'heritage_resolved');
         // A C# base list does not say which base is an interface: the resolved kind does.
         const relation = target.kind === 'interface' && owner.kind !== 'interface' ? 'implements' : base.relation;
@@ -273,11 +309,11 @@ class TreeLinker {
   run(): LinkResult {
     const paths = this.context.paths;
     for (const path of paths) this.linkImports(this.infos.get(path) as FileInfo);
+    // Every file's supertypes before any call: a receiver call may reach an ancestor declared in another file.
+    for (const path of paths) this.linkBases(this.infos.get(path) as FileInfo);
     for (const path of paths) {
-      const info = this.infos.get(path) as FileInfo;
       stat(this.stats, 'files_linked');
-      this.linkBases(info);
-      this.linkCalls(info);
+      this.linkCalls(this.infos.get(path) as FileInfo);
     }
     const edges = [...this.edges.values()].sort((a, b) => {
       const x = `${a.source_id}\u0000${a.relation}\u0000${a.target_id}`;

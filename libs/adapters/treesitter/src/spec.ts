@@ -179,6 +179,18 @@ export interface LanguageSpec {
   staticCalls?: 'side' | 'named';
   /** Whether a local variable can be called by name (C function pointers, C++ lambdas): a `<self>` call naming a local of its function is dropped. */
   callableLocals?: boolean;
+  /**
+   * Whether one class or module (same qualified name and kind) declared in several files is one
+   * type (Ruby reopens them): a name reaching it in several files names the file named after it
+   * (`thor/base.rb` for `Thor.Base`), else the first by path, instead of being unproven.
+   */
+  reopenAcrossFiles?: boolean;
+  /**
+   * Whether a receiver call that names no member of the caller's type follows the type's declared
+   * supertypes in method resolution order (Ruby: `include`d modules as `implements`, last first,
+   * then the superclass), stopping at an unresolved one.
+   */
+  mixins?: boolean;
   /** Whether a `<self>` call that names no member resolves as a plain name (C++: a free function called from a method). */
   selfThenName?: boolean;
   /**

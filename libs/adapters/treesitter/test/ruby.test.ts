@@ -82,6 +82,31 @@ describe('ruby adapter on in-memory sources', () => {
   });
 });
 
+const MIXINS: Record<string, string> = {
+  'lib/audit.rb': 'module Audit\n  def audit(x); end\n  def self.helper; end\nend\n',
+  'lib/base.rb': 'class Base\n  def self.helper; end\n  def save; end\nend\n',
+  'lib/base_more.rb': 'class Base\n  def extra; end\nend\n',
+  'lib/ledger.rb': [
+    'require_relative "audit"', 'require_relative "base"', 'require_relative "base_more"',
+    'class Ledger < Base', '  include Audit', '  helper()', '  def add(n)', '    audit(n)', '    save', '    save()', '    extra()', '  end', 'end', '',
+  ].join('\n'),
+};
+
+describe('ruby adapter: included modules, superclasses and reopened classes', () => {
+  it('follows receiver calls to included modules and superclasses in method resolution order, each side apart', () => {
+    const { link } = buildMemory(ruby, MIXINS);
+    const L = 'code:lib/ledger.rb';
+    assert.deepEqual(edgeLines(link.edges, 'implements'), [`${L}#Ledger implements code:lib/audit.rb#Audit @5`]);
+    // Base is declared in base.rb and reopened in base_more.rb: the file named after it stands for the class.
+    assert.deepEqual(edgeLines(link.edges, 'inherits'), [`${L}#Ledger inherits code:lib/base.rb#Base @4`]);
+    // The class body's `helper` is Base's singleton method (an included module's singleton methods are not inherited);
+    // `audit` comes from Audit, `save()` from Base; `extra()` is declared in a reopening base.rb does not require: unproven.
+    assert.deepEqual(edgeLines(link.edges, 'calls'), [
+      `${L}#Ledger calls code:lib/base.rb#Base.helper @6`, `${L}#Ledger.add calls code:lib/audit.rb#Audit.audit @8`, `${L}#Ledger.add calls code:lib/base.rb#Base.save @10`,
+    ]);
+  });
+});
+
 const THOR = '/usr/share/rubygems-integration/all/gems/thor-1.2.1';
 
 describe('ruby adapter on thor 1.2.1 (ruby-thor)', { skip: inputSkip(THOR, 'apt-get install -y --no-install-recommends ruby-thor') }, () => {

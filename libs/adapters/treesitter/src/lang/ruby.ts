@@ -7,7 +7,8 @@
  * call reaches only methods of its own side); top-level `def` is a function. Exported: classes,
  * modules and methods not made `private`/`protected` (a bare `private` above them or `private def`).
  * Tests: files under `test/` or `spec/`, `*_test.rb`, `*_spec.rb`, `test_*.rb`, and `test_*`
- * methods in them. Imports: `require_relative` and `require` (ruby-resolve.ts).
+ * methods in them. `include M` in a class or module body declares M as an ancestor (`implements`), whose instance methods
+ * receiver calls reach in method resolution order. Imports: `require_relative` and `require` (ruby-resolve.ts).
  */
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import type { TreeImport } from '../link-data.js';
@@ -134,11 +135,20 @@ function binds(): string[] {
   return [];
 }
 
+/** `class C < S` (inherits S) and the `include M, N` calls of the body (implements M, N, in order; `extend` and `prepend` aside). */
 function bases(node: SyntaxNode): { path: string[]; relation: 'inherits' | 'implements'; line: number }[] {
-  if (node.type !== 'class') return [];
-  const superclass = named(node.childForFieldName('superclass') ?? node).find((c) => c.type === 'constant' || c.type === 'scope_resolution');
+  const out: { path: string[]; relation: 'inherits' | 'implements'; line: number }[] = [];
+  const superclass = node.type === 'class' ? named(node.childForFieldName('superclass') ?? node).find((c) => c.type === 'constant' || c.type === 'scope_resolution') : undefined;
   const path = superclass === undefined ? null : constantPath(superclass);
-  return path === null || superclass === undefined ? [] : [{ path, relation: 'inherits', line: superclass.startPosition.row + 1 }];
+  if (path !== null && superclass !== undefined) out.push({ path, relation: 'inherits', line: superclass.startPosition.row + 1 });
+  for (const statement of named(node.childForFieldName('body') ?? node)) {
+    if (statement.type !== 'call' || statement.childForFieldName('receiver') !== null || statement.childForFieldName('method')?.text !== 'include') continue;
+    for (const argument of named(statement.childForFieldName('arguments') ?? statement)) {
+      const included = constantPath(argument);
+      if (included !== null) out.push({ path: included, relation: 'implements', line: argument.startPosition.row + 1 });
+    }
+  }
+  return out;
 }
 
 const set = (...types: string[]): ReadonlySet<string> => new Set(types);
@@ -204,6 +214,8 @@ export const RUBY_SPEC: LanguageSpec = {
   lexical,
   plainSelfAtTop: true,
   staticCalls: 'side',
+  mixins: true,
+  reopenAcrossFiles: true,
   pathKinds: set('namespace'),
   lexicalNesting: true,
   resolver: rubyResolver,
