@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Tree-sitter adapters' speed (issue 33): cold index time per MB of code and per file for Go (testify), Rust (bytes) and Java
-// (java.util.concurrent), the inputs of ops/eval/polyglot/edges.mjs, as whole `docforge sync` processes (state removed before each
-// run), medians of N runs; with --codegraph also `codegraph build . --engine wasm` (@optave/codegraph 3.11.2 on Node 22, installed as
+// Tree-sitter adapters' speed (issue 33): cold index time per MB of code and per file for Go (testify), Rust (bytes), Java
+// (java.util.concurrent), C# (edge-js), Ruby (thor), PHP (monolog), C (tree-sitter's runtime) and C++ (better-sqlite3's addon),
+// the inputs of ops/eval/polyglot/edges.mjs, as whole `docforge sync` processes (state removed before each run), medians of N
+// runs; with --codegraph also `codegraph build . --engine wasm` (@optave/codegraph 3.11.2 on Node 22, installed as
 // ops/bench/peer.mjs installs it) on the same copies, runs alternating. Prints figures; never asserts.
-// Usage: node ops/bench/polyglot.mjs [--runs 3] [--lang go|rust|java] [--codegraph] [--tools DIR]
+// Usage: node ops/bench/polyglot.mjs [--runs 3] [--lang go|rust|java|csharp|ruby|php|c|cpp] [--codegraph] [--tools DIR]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ const { values } = parseArgs({
   },
 });
 const RUNS = Number(values.runs);
-const EXT = { go: '.go', rust: '.rs', java: '.java', csharp: '.cs' };
+const EXT = { go: '.go', rust: '.rs', java: '.java', csharp: '.cs', ruby: '.rb', php: '.php', c: /\.[ch]$/, cpp: /\.(cpp|hpp)$/ };
 
 /** Installs codegraph 3.11.2 and Node 22 into `dir` once (as ops/bench/peer.mjs does). */
 function installPeer(dir) {
@@ -49,7 +50,7 @@ function codeSize(root, ext) {
       const full = path.join(dir, name);
       const stat = statSync(full);
       if (stat.isDirectory()) walk(full);
-      else if (name.endsWith(ext)) { files += 1; bytes += stat.size; }
+      else if (typeof ext === 'string' ? name.endsWith(ext) : ext.test(name)) { files += 1; bytes += stat.size; }
     }
   };
   walk(root);

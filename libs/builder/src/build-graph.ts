@@ -156,6 +156,7 @@ function linkAdapter(
       return recorded.get(p)!;
     },
     unreadable: (p) => resolver.unreadable?.(p) ?? null,
+    ...(resolver.options === undefined ? {} : { options: resolver.options }),
   };
   const cache = caches.adapters.get(adapter.id);
   let usable = cache !== undefined && cache.root === root;
@@ -199,6 +200,7 @@ function linkAdapter(
  */
 export function linkCode(
   caches: LinkCaches, root: string, current: ReadonlyMap<string, CachedSource>, dependencies: DependencyRecorder | null = null,
+  options: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {},
 ): LinkedCode {
   const linked: LinkedCode = { edges: [], issues: [], capabilities: new Map(), codePaths: new Set(), unresolvedCalls: new Map(), linkedFiles: 0, api: new Map() };
   const byAdapter = new Map<string, CachedSource[]>();
@@ -216,6 +218,7 @@ export function linkCode(
       return readProjectText(root, p);
     },
     unreadable: (p: string): string | null => projectTextProblem(root, p),
+    options,
   };
   for (const [id, sources] of byAdapter) {
     const adapter = codeLinker(id);

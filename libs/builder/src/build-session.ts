@@ -75,7 +75,7 @@ export class BuildSession implements SessionContext {
       }
       const current = await this.parse(setup);
       if (isRetry(current)) return this.retry(current);
-      const linked = this.link(current);
+      const linked = this.link(current, setup.descriptor.adapter.c?.include_dirs ?? []);
       if (isRetry(linked.linked)) return this.retry(linked.linked);
       const resolved = await this.resolve(setup, current, linked.linked, linked.dependencies);
       const written = await writeStep(this, setup, current, linked.linked, resolved);
@@ -205,13 +205,13 @@ export class BuildSession implements SessionContext {
     return ordered;
   }
 
-  /** Step 3, link code across files, per adapter; what the linkers read and resolution probes is recorded. */
-  private link(current: CurrentSources): { linked: LinkedCode | Retry; dependencies: DependencyRecorder } {
+  /** Step 3, link code across files, per adapter (`includeDirs`: the descriptor's `[adapter.c] include_dirs`); what the linkers read and resolution probes is recorded. */
+  private link(current: CurrentSources, includeDirs: readonly string[]): { linked: LinkedCode | Retry; dependencies: DependencyRecorder } {
     const { task, stats, caches } = this;
     const t = performance.now();
     const dependencies = new DependencyRecorder(task.root);
     caches.linkData.takeParsed();
-    const linked = linkCode(caches.link, task.root, current, dependencies);
+    const linked = linkCode(caches.link, task.root, current, dependencies, includeDirs.length === 0 ? {} : { c: { include_dirs: [...includeDirs] } });
     stats.link_data_parsed = caches.linkData.takeParsed();
     if (caches.linkData.takeDamaged() > 0) {
       return { linked: { retry: 'damaged_link_data', message: 'cached link data was damaged; building from the sources' }, dependencies };

@@ -25,6 +25,12 @@ export interface ModuleResolver {
    * the most a project text may hold), so a linker can report it; null when the file is absent.
    */
   unreadable?(path: string): string | null;
+  /**
+   * Optional: the descriptor's `[adapter.NAME]` option tables by NAME, as loaded and checked by
+   * @docforge/project (`c`: `{ include_dirs: string[] }`, project-relative folders); absent or
+   * empty when the project declares none.
+   */
+  options?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** Cross-file edges and findings produced by an adapter's link step. */

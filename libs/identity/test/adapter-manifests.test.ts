@@ -14,7 +14,7 @@ test('every built-in manifest describes its adapter exactly', () => {
     assert.ok(manifest, adapter.id);
     assert.deepEqual({ id: manifest.id, version: manifest.version, extensions: [...manifest.extensions] }, { id: adapter.id, version: adapter.version, extensions: [...adapter.extensions] });
   }
-  assert.deepEqual(BUILTIN_ADAPTER_MANIFESTS.map((m) => m.id), ['typescript', 'python', 'go', 'rust', 'java', 'csharp']);
+  assert.deepEqual(BUILTIN_ADAPTER_MANIFESTS.map((m) => m.id), ['typescript', 'python', 'go', 'rust', 'java', 'csharp', 'ruby', 'php', 'cpp']);
 });
 
 test('the walked extensions follow the descriptor adapter list; unknown ids add none', () => {

@@ -109,8 +109,10 @@ interface LanguageRule {
   ext: RegExp;
   /** Top-level file names that mark the language's project (`go.mod`). */
   marker: RegExp | null;
-  /** Folder names of build output and vendored dependencies, excluded as `**\/NAME/**` when the language is detected. */
+  /** Folder names of build output and vendored dependencies, excluded as `**\/NAME/**` when the language is detected (`cmake-build-*`: every folder so named). */
   folders: readonly string[];
+  /** When set, the marker counts only if the project holds a file this matches (a Makefile marks C/C++ only beside .c/.cpp files). */
+  markerNeedsCode?: RegExp;
 }
 
 /** The languages of the built-in adapters (issue 33 item 5); only ids in BUILTIN_CODE_ADAPTERS are proposed. */
@@ -121,9 +123,9 @@ const LANGUAGE_RULES: readonly LanguageRule[] = [
   { id: 'rust', display: 'Rust', ext: /\.rs$/i, marker: /^Cargo\.toml$/, folders: ['target'] },
   { id: 'java', display: 'Java', ext: /\.java$/i, marker: /^(pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?)$/, folders: ['target', 'build', '.gradle'] },
   { id: 'csharp', display: 'C#', ext: /\.cs$/i, marker: /\.(csproj|sln)$/, folders: ['bin', 'obj'] },
-  { id: 'ruby', display: 'Ruby', ext: /\.rb$/i, marker: /^Gemfile$/, folders: ['vendor/bundle'] },
+  { id: 'ruby', display: 'Ruby', ext: /\.rb$/i, marker: /^(Gemfile|.+\.gemspec)$/, folders: ['vendor/bundle'] },
   { id: 'php', display: 'PHP', ext: /\.php$/i, marker: /^composer\.json$/, folders: ['vendor'] },
-  { id: 'cpp', display: 'C/C++', ext: /\.(c|h|cc|cpp|cxx|hpp|hh|hxx)$/i, marker: /^CMakeLists\.txt$/, folders: ['build', 'cmake-build-debug', 'cmake-build-release'] },
+  { id: 'cpp', display: 'C/C++', ext: /\.(c|h|cc|cpp|cxx|hpp|hh|hxx)$/i, marker: /^(CMakeLists\.txt|Makefile|makefile|GNUmakefile)$/, folders: ['build', 'cmake-build-*'], markerNeedsCode: /\.(c|cc|cpp|cxx)$/i },
 ];
 
 function activeRules(): LanguageRule[] {
@@ -228,14 +230,16 @@ function markedLanguages(root: string, top: TopLevel): { marked: Set<string>; sk
   const leftOut: InitLeftOut[] = [];
   for (const rule of activeRules()) {
     const marker = rule.marker === null ? undefined : top.files.find((file) => rule.marker!.test(file));
-    if (marker === undefined) continue;
+    const needs = rule.markerNeedsCode;
+    if (marker === undefined || (needs !== undefined && !visitFiles(root, (file) => needs.test(file), new Set(rule.folders)))) continue;
     marked.add(rule.id);
     for (const folder of rule.folders) {
       skip.add(folder.split('/')[0]!);
       const glob = `**/${folder}/**`;
       if (!excludes.includes(glob)) excludes.push(glob);
-      if (existsSync(join(root, folder)) && !leftOut.some((entry) => entry.path === folder)) {
-        leftOut.push({ path: folder, reason: `${rule.display} build output or vendored dependencies (the project has ${marker}); excluded as "${glob}"` });
+      const present = folder.endsWith('*') ? top.dirs.filter((dir) => dir.startsWith(folder.slice(0, -1))) : existsSync(join(root, folder)) ? [folder] : [];
+      for (const path of present) {
+        if (!leftOut.some((entry) => entry.path === path)) leftOut.push({ path, reason: `${rule.display} build output or vendored dependencies (the project has ${marker}); excluded as "${glob}"` });
       }
     }
   }

@@ -61,3 +61,48 @@ test('a C# project: *.csproj marks it; bin/ and obj/ excluded and listed; csharp
     removeTree(root);
   }
 });
+
+test('a Ruby gem: a *.gemspec (or Gemfile) marks it; vendor/bundle/ excluded and listed; ruby proposed', () => {
+  const root = tempTree({ 'shop.gemspec': 'Gem::Specification.new\n', 'lib/shop.rb': 'module Shop; end\n', 'vendor/bundle/ruby/x.rb': 'module X; end\n', 'README.md': '# Shop\n' });
+  try {
+    const result = initProject(root);
+    assert.deepEqual(result.code_roots, ['lib']);
+    assert.deepEqual(loadDescriptor(root).adapter.code, ['ruby']);
+    assert.ok(loadDescriptor(root).sources.exclude.includes('**/vendor/bundle/**'));
+    assert.match(result.left_out.find((item) => item.path === 'vendor/bundle')?.reason ?? '', /Ruby build output .*shop\.gemspec/);
+  } finally {
+    removeTree(root);
+  }
+});
+
+test('a PHP package: composer.json marks it; vendor/ excluded and listed; php proposed', () => {
+  const root = tempTree({ 'composer.json': '{"autoload": {"psr-4": {"Shop\\\\": "src/"}}}\n', 'src/Ledger.php': '<?php\nnamespace Shop;\nclass Ledger {}\n', 'vendor/x/y/Y.php': '<?php\nclass Y {}\n' });
+  try {
+    const result = initProject(root);
+    assert.deepEqual(result.code_roots, ['src']);
+    assert.deepEqual(loadDescriptor(root).adapter.code, ['php']);
+    assert.ok(loadDescriptor(root).sources.exclude.includes('**/vendor/**'));
+    assert.match(result.left_out.find((item) => item.path === 'vendor')?.reason ?? '', /PHP build output .*composer\.json/);
+  } finally {
+    removeTree(root);
+  }
+});
+
+test('a C/C++ project: CMakeLists.txt marks it; build/ and cmake-build-*/ excluded and listed; a Makefile marks it only beside C sources', () => {
+  const cmake = tempTree({ 'CMakeLists.txt': 'project(x)\n', 'src/main.c': 'int main(void) { return 0; }\n', 'build/gen.c': 'int g;\n', 'cmake-build-debug/x.c': 'int x;\n' });
+  const make = tempTree({ Makefile: 'all:\n', 'src/a.c': 'int a;\n', 'build/b.c': 'int b;\n' });
+  const js = tempTree({ Makefile: 'all:\n', 'package.json': '{}\n', 'lib/a.js': 'export const a = 1;\n', 'build/out.js': 'x\n' });
+  try {
+    const result = initProject(cmake);
+    assert.deepEqual(result.code_roots, ['src']);
+    assert.deepEqual(loadDescriptor(cmake).adapter.code, ['cpp']);
+    for (const glob of ['**/build/**', '**/cmake-build-*/**']) assert.ok(loadDescriptor(cmake).sources.exclude.includes(glob), glob);
+    assert.deepEqual(result.left_out.map((item) => item.path).sort(), ['build', 'cmake-build-debug']);
+    assert.ok(initProject(make).descriptor_text.includes('"**/build/**"'));
+    assert.ok(!initProject(js).descriptor_text.includes('"**/build/**"'));
+  } finally {
+    removeTree(cmake);
+    removeTree(make);
+    removeTree(js);
+  }
+});

@@ -27,6 +27,8 @@ const FIXED: Readonly<Record<string, string>> = {
   'project.name': NON_EMPTY,
   'state.dir': NON_EMPTY,
   'adapter.module': NON_EMPTY,
+  'adapter.c': TABLE,
+  'adapter.c.include_dirs': STRINGS,
   'sources.exclude': STRINGS,
   'vocabulary.kinds': STRINGS, 'vocabulary.authorities': STRINGS, 'vocabulary.statuses': STRINGS, 'vocabulary.relations': STRINGS,
   'adapter.strategy': 'must be "ast" or "lexical"',

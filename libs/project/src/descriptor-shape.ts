@@ -94,7 +94,8 @@ function unknownKey(doc: Table, table: string[], key: string): ShapeProblem {
   const rank = rankOf(doc, table, true);
   if (table.length === 0) return { key: full, rank, message: `is not a known top-level table or key (expected one of: ${(ALLOWED[''] ?? []).join(', ')})` };
   if (table[0] === 'views' && table.length === 3) return { key: full, rank: rankOf(doc, table, false), message: `is not a known selector key (expected one of: ${VIEW_SELECTOR_KEYS.join(', ')})` };
-  const list = table[0] === 'views' ? 'views' : table[0] === 'proposals' && table.length === 3 ? (table[1] === 'writers' ? 'proposal_writer' : 'proposal_applier') : table[0]!;
+  const list = table[0] === 'views' ? 'views' : table[0] === 'proposals' && table.length === 3 ? (table[1] === 'writers' ? 'proposal_writer' : 'proposal_applier')
+    : table[0] === 'adapter' && table.length === 2 ? 'adapter_c' : table[0]!;
   return { key: full, rank, message: `is not a known key (expected one of: ${(ALLOWED[list] ?? []).join(', ')})` };
 }
 

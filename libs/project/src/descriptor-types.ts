@@ -99,6 +99,8 @@ export interface Descriptor {
      * canonical application needs a project-owned adapter module exporting `canonicalApplier`.
      */
     canonical_applier: 'generic' | null;
+    /** `[adapter.c]`: project-relative include folders of the C/C++ adapter, in order (the loader always sets it, empty when not declared; hand-built descriptors may omit it). */
+    c?: { include_dirs: string[] };
   };
   /** Closed vocabularies; null means open. `relations` lists names allowed beyond the 22 aliased ones. */
   vocabulary: {
@@ -159,7 +161,7 @@ export interface ProposalWriterPolicy {
 }
 
 /** Built-in code adapter ids accepted by `[adapter].code`. */
-export const BUILTIN_CODE_ADAPTERS: readonly string[] = Object.freeze(['typescript', 'python', 'go', 'rust', 'java', 'csharp']);
+export const BUILTIN_CODE_ADAPTERS: readonly string[] = Object.freeze(['typescript', 'python', 'go', 'rust', 'java', 'csharp', 'ruby', 'php', 'cpp']);
 
 /** Pattern of `[project].id` (DESIGN.md section 3). */
 export const ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;

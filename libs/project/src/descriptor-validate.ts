@@ -133,6 +133,7 @@ interface Paths {
   contentRoots: string[];
   codeRoots: string[];
   module: string | null;
+  includeDirs: string[];
 }
 
 function checkPaths(check: Checker, gate: ShapeGate, root: string, doc: DescriptorDocument): Paths {
@@ -148,7 +149,9 @@ function checkPaths(check: Checker, gate: ShapeGate, root: string, doc: Descript
   checkStateDirReal(check, root, stateDir);
   gate.before(['adapter', 'module'], 1);
   const module = doc.adapter?.module === undefined ? null : relativePath(check, root, doc.adapter.module, 'adapter.module', false);
-  return { stateDir, contentRoots, codeRoots, module };
+  gate.before(['adapter', 'c'], 1);
+  const includeDirs = (doc.adapter?.c?.include_dirs ?? []).map((dir) => relativePath(check, root, dir, 'adapter.c.include_dirs', true));
+  return { stateDir, contentRoots, codeRoots, module, includeDirs };
 }
 
 /**
@@ -160,7 +163,7 @@ function checkPaths(check: Checker, gate: ShapeGate, root: string, doc: Descript
 export function validateDescriptor(raw: Table, text: string, root: string, file: string): Descriptor {
   const check: Checker = new Checker(outlineToml(text));
   const { doc, gate } = checkDescriptorShape(check, raw, root);
-  const { stateDir, contentRoots, codeRoots, module } = checkPaths(check, gate, root, doc);
+  const { stateDir, contentRoots, codeRoots, module, includeDirs } = checkPaths(check, gate, root, doc);
   const views = parseViews(check, gate, root, doc, stateDir);
   const proposals = parseProposals(check, gate, doc);
   gate.pass();
@@ -176,7 +179,8 @@ export function validateDescriptor(raw: Table, text: string, root: string, file:
     path: file,
     project: { id, name: doc.project.name ?? id },
     sources: { content_roots: contentRoots, code_roots: codeRoots, exclude },
-    adapter: { code: adapterCodes(adapter.code, codeRoots), strategy: adapter.strategy ?? 'ast', module, canonical_applier: adapter.canonical_applier === 'generic' ? 'generic' : null },
+    adapter: { code: adapterCodes(adapter.code, codeRoots), strategy: adapter.strategy ?? 'ast', module, canonical_applier: adapter.canonical_applier === 'generic' ? 'generic' : null,
+      c: { include_dirs: includeDirs } },
     vocabulary: { kinds: unique(vocab.kinds), authorities: unique(vocab.authorities), statuses: unique(vocab.statuses), relations: unique(vocab.relations) },
     limits,
     state: { dir: stateDir },

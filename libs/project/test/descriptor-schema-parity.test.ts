@@ -54,6 +54,8 @@ test('the key lists the messages name are the schema\'s closed tables', () => {
     assert.deepEqual([...(ALLOWED[table] ?? [])].sort(), keys(schema.properties[table]?.properties), table);
   }
   assert.deepEqual([...(ALLOWED['views'] ?? [])].sort(), keys(schema.properties['views']?.items?.properties));
+  const adapter = schema.properties['adapter']?.properties as Record<string, { properties: object }>;
+  assert.deepEqual([...(ALLOWED['adapter_c'] ?? [])].sort(), keys(adapter['c']?.properties));
   const proposals = schema.properties['proposals']?.properties as Record<string, { additionalProperties: { properties: object } }>;
   assert.deepEqual([...(ALLOWED['proposal_writer'] ?? [])].sort(), keys(proposals['writers']?.additionalProperties.properties));
   assert.deepEqual([...(ALLOWED['proposal_applier'] ?? [])].sort(), keys(proposals['appliers']?.additionalProperties.properties));

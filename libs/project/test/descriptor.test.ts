@@ -42,7 +42,7 @@ test('minimal descriptor gets every default', () => {
   assert.deepEqual(d.sources.content_roots, ['docs']);
   assert.deepEqual(d.sources.code_roots, []);
   assert.deepEqual(d.sources.exclude, ['**/node_modules/**', '**/.git/**', '.docforge/**']);
-  assert.deepEqual(d.adapter, { code: [], strategy: 'ast', module: null, canonical_applier: null });
+  assert.deepEqual(d.adapter, { code: [], strategy: 'ast', module: null, canonical_applier: null, c: { include_dirs: [] } });
   assert.deepEqual(d.vocabulary, { kinds: null, authorities: null, statuses: null, relations: null });
   assert.deepEqual(d.limits, { max_results: 200, max_output_chars: 60000 });
   assert.deepEqual(d.state, { dir: '.docforge' });
@@ -82,7 +82,7 @@ output = "site/architecture.html"
   const d = loadText(text);
   assert.deepEqual(d.sources.content_roots, ['docs', 'notes']);
   assert.deepEqual(d.sources.exclude, ['**/node_modules/**', 'var/state/**', '**/.git/**']);
-  assert.deepEqual(d.adapter, { code: ['typescript'], strategy: 'lexical', module: '.docforge/adapter.mjs', canonical_applier: 'generic' });
+  assert.deepEqual(d.adapter, { code: ['typescript'], strategy: 'lexical', module: '.docforge/adapter.mjs', canonical_applier: 'generic', c: { include_dirs: [] } });
   assert.deepEqual(d.vocabulary.kinds, ['requirement', 'component', 'decision', 'document']);
   assert.deepEqual(d.vocabulary.relations, []);
   assert.equal(d.vocabulary.statuses, null);
@@ -94,11 +94,17 @@ output = "site/architecture.html"
 });
 
 test('[adapter].code accepts auto, none and arrays', () => {
-  assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "auto"\n`).adapter.code, ['typescript', 'python', 'go', 'rust', 'java', 'csharp']);
+  assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "auto"\n`).adapter.code, ['typescript', 'python', 'go', 'rust', 'java', 'csharp', 'ruby', 'php', 'cpp']);
   assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "none"\n`).adapter.code, []);
   assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = ["python", "typescript", "python"]\n`).adapter.code, ['python', 'typescript']);
-  assert.deepEqual(loadText(`${MINIMAL}[sources]\ncode_roots = ["lib"]\n`).adapter.code, ['typescript', 'python', 'go', 'rust', 'java', 'csharp']);
+  assert.deepEqual(loadText(`${MINIMAL}[sources]\ncode_roots = ["lib"]\n`).adapter.code, ['typescript', 'python', 'go', 'rust', 'java', 'csharp', 'ruby', 'php', 'cpp']);
   expectInvalid(`${MINIMAL}[adapter]\ncode = "cobol"\n`, 6, 'adapter.code', /^docforge\.toml:6: \[adapter\]\.code names an unknown code adapter "cobol"/);
+});
+
+test('[adapter.c] include_dirs: project-relative folders of the C/C++ adapter, checked like the other paths', () => {
+  assert.deepEqual(loadText(`${MINIMAL}[adapter]\ncode = "cpp"\n[adapter.c]\ninclude_dirs = ["include/", "./src/vendor"]\n`).adapter.c, { include_dirs: ['include', 'src/vendor'] });
+  expectInvalid(`${MINIMAL}[adapter.c]\ninclude_dirs = ["../sys"]\n`, 6, 'adapter.c.include_dirs', /^docforge\.toml:6: \[adapter\]\.c\.include_dirs must not escape the project root/);
+  expectInvalid(`${MINIMAL}[adapter.c]\ninclude = ["inc"]\n`, 6, 'adapter.c.include', /is not a known key \(expected one of: include_dirs\)/);
 });
 
 test('TOML syntax error reports the line from the parser', () => {

@@ -4,11 +4,13 @@
 // sampler and committed"), for verdicts written by a person who reads the source (ops/eval/polyglot/edges-<lang>.json).
 // Inputs, from Debian packages (.ci/run installs them): Go: testify (golang-github-stretchr-testify-dev, /usr/share/gocode);
 // Rust: bytes 1.2.1 (librust-bytes-dev, /usr/share/cargo/registry); Java: java.util.concurrent from openjdk-17-source's src.zip;
-// C#: the .cs files of the npm package edge-js 26.1.0 (`npm pack`).
+// C#: the .cs files of the npm package edge-js 26.1.0 (`npm pack`); Ruby: thor 1.2.1 (ruby-thor, /usr/share/rubygems-integration);
+// PHP: monolog 2.9.1 and psr/log 1.1.4 (php-monolog, /usr/share/php, with a composer.json holding their upstream PSR-4 mappings);
+// C: tree-sitter's C runtime in web-tree-sitter 0.25.10's lib/; C++: better-sqlite3 12.11.1's src/ (both npm dependencies here).
 // Builds a copy of each with DocForge (IndexManager, strategy ast), reads every edge of those relations from the index through
 // the sync library's reader, sorts them (relation, source, target, line), draws N with mulberry32 (partial Fisher-Yates) and prints
 // file:line, the source line, the target and its declaration line. --check compares a fresh draw with the committed verdicts.
-// Usage: node ops/eval/polyglot/edges.mjs [--lang go|rust|java|csharp] [--n 50] [--seed 33] [--json] [--check]
+// Usage: node ops/eval/polyglot/edges.mjs [--lang go|rust|java|csharp|ruby|php|c|cpp] [--n 50] [--seed 33] [--json] [--check]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, cpSync as copy } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +20,7 @@ import { IndexManager } from '@docforge/sync';
 import { prng } from '../../bench/generate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..', '..');
 const RELATIONS = ['imports', 'calls', 'inherits', 'implements', 'tested_by'];
 
 /** Each language's input: the package, how to put its sources into a folder, the adapter id. */
@@ -36,6 +39,25 @@ export const INPUTS = {
       copy(path.join(tmp, 'package', 'lib', 'bootstrap', 'Dummy.cs'), path.join(dir, 'lib', 'bootstrap', 'Dummy.cs'), { recursive: true });
       rmSync(tmp, { recursive: true, force: true });
     },
+  },
+  ruby: { pkg: 'ruby-thor 1.2.1', adapter: 'ruby', fill: (dir) => copy('/usr/share/rubygems-integration/all/gems/thor-1.2.1', dir, { recursive: true, dereference: true }) },
+  php: {
+    pkg: 'php-monolog 2.9.1 with php-psr-log 1.1.4 (/usr/share/php; composer.json with the upstream PSR-4 mappings written for the installed layout)', adapter: 'php',
+    fill: (dir) => {
+      copy('/usr/share/php/Monolog', path.join(dir, 'Monolog'), { recursive: true, dereference: true });
+      copy('/usr/share/php/Psr', path.join(dir, 'Psr'), { recursive: true, dereference: true });
+      // Debian's generated autoloaders are no upstream code.
+      for (const generated of ['Monolog/autoload.php', 'Psr/Log/autoload.php']) rmSync(path.join(dir, generated), { force: true });
+      writeFileSync(path.join(dir, 'composer.json'), JSON.stringify({ autoload: { 'psr-4': { 'Monolog\\': 'Monolog/', 'Psr\\Log\\': 'Psr/Log/' } } }, null, 1));
+    },
+  },
+  c: {
+    pkg: "web-tree-sitter 0.25.10 lib/ (tree-sitter's C runtime, .c and .h, from node_modules)", adapter: 'cpp',
+    fill: (dir) => copy(path.join(repo, 'node_modules', 'web-tree-sitter', 'lib'), dir, { recursive: true, dereference: true, filter: (src) => !/\.(wasm|map|cjs|js)$/.test(src) }),
+  },
+  cpp: {
+    pkg: 'better-sqlite3 12.11.1 src/ (its C++ addon, .cpp and .hpp, from node_modules)', adapter: 'cpp',
+    fill: (dir) => copy(path.join(repo, 'node_modules', 'better-sqlite3', 'src'), dir, { recursive: true, dereference: true }),
   },
   java: {
     pkg: 'openjdk-17-source (java.base/java/util/concurrent)', adapter: 'java',

@@ -35,6 +35,8 @@ interface Draft {
   locals: Set<string>;
   /** The receiver variable of a method (Go `t`, Rust `self`, Java `this`), or null. */
   receiver: string | null;
+  /** Whether the node so far comes from a declaration without a body (a definition may take it over). */
+  declaration: boolean;
 }
 
 /** What the walk evaluates a node in. */
@@ -71,7 +73,7 @@ class Extractor {
     for (let n = 2; this.byQname.has(unique); n += 1) unique = `${qname}~${n}`;
     const draft: Draft = {
       id: codeId(this.path, unique), qname: unique, name, kind, parent, summary: '', doc: '', startLine: start, endLine: Math.max(start, end),
-      capabilities: new Set(), exported: false, locals: new Set(), receiver: null,
+      capabilities: new Set(), exported: false, locals: new Set(), receiver: null, declaration: false,
     };
     this.drafts.push(draft);
     this.byQname.set(unique, draft);
@@ -141,7 +143,18 @@ class Extractor {
     const match = spec.definition(node, parent);
     if (match === null) return context;
     const owner = match.qualifier ?? context.qualifier;
-    const draft = this.newDraft(owner === '' ? match.name : `${owner}.${match.name}`, match.name, match.kind, context.draft, line(node), endLine(node));
+    const qname = owner === '' ? match.name : `${owner}.${match.name}`;
+    const earlier = this.byQname.get(qname);
+    const same = earlier !== undefined && earlier.kind === match.kind ? earlier : undefined;
+    if (same !== undefined && match.reopen === true) return { draft: same, fn: context.fn, qualifier: same.qname };
+    // A declaration repeated as written adds nothing; another signature is an overload (`~2`), and then no definition takes a declaration over.
+    if (same !== undefined && match.declaration === true && same.summary === cap(match.signature)) return context;
+    const takeOver = same?.declaration === true && match.declaration !== true && !this.byQname.has(`${qname}~2`);
+    const draft = takeOver && same !== undefined ? same : this.newDraft(qname, match.name, match.kind, context.draft, line(node), endLine(node));
+    draft.startLine = line(node);
+    draft.endLine = Math.max(draft.startLine, endLine(node));
+    draft.declaration = match.declaration === true;
+    draft.capabilities.clear();
     draft.summary = cap(match.signature);
     draft.doc = cleanComment(precedingComments(match.docAnchor ?? node, spec.isComment, spec.skipBeforeDoc));
     draft.exported = match.exported;
@@ -170,7 +183,7 @@ class Extractor {
       const head = path?.[0];
       const owner = this.callScopes[index];
       if (path === null || head === undefined || owner === undefined) return;
-      if (owner.locals.has(head)) call.path = null;
+      if (owner.locals.has(head) || (this.spec.callableLocals === true && head === '<self>' && owner.locals.has(path[1] ?? ''))) call.path = null;
       else if (head === owner.receiver) call.path = path.length === 2 ? ['<self>', path[1] as string] : null;
     });
   }

@@ -29,7 +29,7 @@ interface FileInfo {
   path: string;
   moduleId: string;
   data: TreeLinkData;
-  defs: Map<string, { id: string; kind: string; exported: boolean }>;
+  defs: Map<string, { id: string; kind: string; exported: boolean; static?: boolean }>;
   bindings: Map<string, Binding[]>;
   /** Files opened by imports (C# `using N;`): their top-level definitions are visible by bare name. */
   opens: string[];
@@ -57,6 +57,8 @@ class TreeLinker {
   };
   readonly context: ResolveContext;
   readonly rules: LanguageResolver;
+  /** Declared supertypes by type id, in declaration order (`target` null: named but not resolved), for {@link inherited}. */
+  readonly supertypes = new Map<string, { target: DefRef | null; relation: string }[]>();
 
   constructor(readonly spec: LanguageSpec, files: readonly LinkInput[], resolver: ModuleResolver) {
     for (const file of files) {
@@ -67,9 +69,10 @@ class TreeLinker {
       }
       const moduleId = codeId(file.path);
       const prefix = `${moduleId}#`;
-      const defs = new Map<string, { id: string; kind: string; exported: boolean }>();
+      const defs = new Map<string, { id: string; kind: string; exported: boolean; static?: boolean }>();
       for (const node of file.nodes) {
-        if (node.id.startsWith(prefix)) defs.set(node.id.slice(prefix.length), { id: node.id, kind: node.kind, exported: node.capabilities.includes('exported') });
+        if (!node.id.startsWith(prefix)) continue;
+        defs.set(node.id.slice(prefix.length), { id: node.id, kind: node.kind, exported: node.capabilities.includes('exported'), static: node.capabilities.includes('static') });
       }
       for (const def of data.defs ?? []) if (!defs.has(def.name)) defs.set(def.name, { id: `${prefix}${def.name}`, kind: def.kind, exported: false });
       this.infos.set(file.path, { path: file.path, moduleId, data, defs, bindings: new Map(), opens: [] });
@@ -95,16 +98,18 @@ class TreeLinker {
     return { file, qname, id: def.id, kind: def.kind };
   }
 
-  /** The one definition named `qname` in `files` (null when none or several). */
+  /** The one definition named `qname` in `files` (null when none or several; under `reopenAcrossFiles` one class or module declared in several files counts once). */
   unique(files: readonly string[], qname: string): DefRef | null {
-    let found: DefRef | null = null;
+    const hits: DefRef[] = [];
     for (const file of new Set(files)) {
       const hit = this.ref(file, qname);
-      if (hit === null) continue;
-      if (found !== null) return null;
-      found = hit;
+      if (hit !== null) hits.push(hit);
     }
-    return found;
+    if (hits.length <= 1) return hits[0] ?? null;
+    if (this.spec.reopenAcrossFiles !== true || !hits.every((h) => this.isScopeKind(h.kind)) || new Set(hits.map((h) => h.kind)).size > 1) return null;
+    // One class or module reopened in several files: the file named after it (`thor/base.rb` for `Thor.Base`), else the first.
+    const snake = (qname.split('.').pop() ?? '').replace(/([a-z\d])([A-Z])/g, '$1_$2').toLowerCase();
+    return hits.find((h) => h.file === `${snake}.rb` || h.file.endsWith(`/${snake}.rb`)) ?? [...hits].sort((a, b) => (a.file < b.file ? -1 : 1))[0] ?? null;
   }
 
   /** A member of a type: in the type's file, else the one in its scope or the caller's file. */
@@ -113,7 +118,27 @@ class TreeLinker {
     return this.ref(type.file, qname) ?? this.unique([...this.rules.scope(type.file), caller].filter((f) => f !== type.file), qname);
   }
 
+  /** Whether `kind` holds members a path or `<self>` reaches. */
+  isScopeKind(kind: string | undefined): boolean {
+    return kind !== undefined && (TYPES.has(kind) || this.spec.pathKinds?.has(kind) === true);
+  }
+
+  /** `head` in the types and namespaces enclosing `owner` (itself included), innermost first, in the file then its scope (Ruby constants). */
+  nested(info: FileInfo, owner: string, head: string): DefRef | null {
+    const others = this.rules.scope(info.path).filter((f) => f !== info.path);
+    for (let scope = owner; scope !== ''; scope = parentQname(scope)) {
+      if (!this.isScopeKind(info.defs.get(scope)?.kind)) continue;
+      const inner = this.ref(info.path, `${scope}.${head}`) ?? this.unique(others, `${scope}.${head}`);
+      if (inner !== null) return inner;
+    }
+    return null;
+  }
+
   lookupName(info: FileInfo, owner: string, head: string): DefRef | Binding | null {
+    if (this.spec.lexicalNesting === true) {
+      const inner = this.nested(info, owner, head);
+      if (inner !== null) return inner;
+    }
     // Items of the enclosing inline modules first (Rust `mod tests { fn a() { helper() } }`).
     for (let scope = parentQname(owner); scope !== ''; scope = parentQname(scope)) {
       if (info.defs.get(scope)?.kind !== 'namespace') continue;
@@ -131,20 +156,67 @@ class TreeLinker {
     return this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), head) ?? this.unique(info.opens, head);
   }
 
+  /** `path` as one qualified name under each enclosing namespace or type of `owner` (innermost first, then bare), in the file then its scope. */
+  dotted(info: FileInfo, owner: string, path: readonly string[]): DefRef | null {
+    const tail = path.join('.');
+    const others = this.rules.scope(info.path).filter((f) => f !== info.path);
+    const prefixes: string[] = [];
+    for (let scope = owner; scope !== ''; scope = parentQname(scope)) if (this.isScopeKind(info.defs.get(scope)?.kind) || !info.defs.has(scope)) prefixes.push(`${scope}.`);
+    for (const prefix of [...prefixes, '']) {
+      const qname = `${prefix}${tail}`;
+      const hit = this.ref(info.path, qname) ?? (info.defs.has(qname) ? null : this.unique(others, qname));
+      if (hit !== null || info.defs.has(qname)) return hit;
+    }
+    return null;
+  }
+
+  /**
+   * Under `mixins` (Ruby): the member `name` of `type`'s ancestors in method resolution order (included modules, the
+   * last included first, each followed by its own ancestors, then the superclass and its ancestors; for a call on the
+   * class itself, `instance` false, the superclasses only). Null when an
+   * ancestor met before a definition is not resolved (it could define `name`) or the name is overloaded there;
+   * undefined when every ancestor is resolved and none defines it.
+   */
+  inherited(type: DefRef, name: string, caller: string, seen: Set<string>, instance: boolean): DefRef | null | undefined {
+    if (seen.has(type.id)) return undefined;
+    seen.add(type.id);
+    const declared = this.supertypes.get(type.id) ?? [];
+    const order = [...(instance ? declared.filter((s) => s.relation === 'implements').reverse() : []), ...declared.filter((s) => s.relation === 'inherits')];
+    for (const { target } of order) {
+      if (target === null) return null;
+      const found = this.member(target, name, caller);
+      if (found !== null) return found;
+      if (this.infos.get(target.file)?.defs.has(`${target.qname}.${name}`) === true) return null;
+      const deeper = this.inherited(target, name, caller, seen, instance);
+      if (deeper !== undefined) return deeper;
+    }
+    return undefined;
+  }
+
   resolvePath(info: FileInfo, owner: string, path: readonly string[]): DefRef | null {
     const [head, ...rest] = path;
     if (head === undefined) return null;
     if (head === '<self>') {
       // A call owned by a type (outside any method) names that type's members; a method's, its type's.
-      const selfType = TYPES.has(info.defs.get(owner)?.kind ?? '') ? owner : parentQname(owner);
+      const selfType = this.isScopeKind(info.defs.get(owner)?.kind) ? owner : parentQname(owner);
       const name = rest[0];
-      if (selfType === '' || name === undefined || rest.length !== 1) return null;
+      if (name === undefined || rest.length !== 1) return null;
+      if (selfType === '') return this.spec.plainSelfAtTop === true ? this.resolvePath(info, owner, [name]) : null;
       const qname = `${selfType}.${name}`;
       const own = this.ref(info.path, qname) ?? this.unique(this.rules.scope(info.path).filter((f) => f !== info.path), qname);
+      if (own === null && this.spec.selfThenName === true && !info.defs.has(qname)) return this.resolvePath(info, owner, [name]);
+      const selfDef = this.ref(info.path, selfType);
+      if (own === null && this.spec.mixins === true && selfDef !== null && !info.defs.has(qname)) {
+        // A singleton method or a type body calls on the class: its ancestors are the superclasses only, not the included modules.
+        const caller = info.defs.get(owner);
+        const instance = caller !== undefined && !this.isScopeKind(caller.kind) && caller.static !== true;
+        return this.inherited(selfDef, name, info.path, new Set(), instance) ?? null;
+      }
       if (own !== null || this.spec.implicitSelf !== true || info.defs.has(qname)) return own;
       const imported = this.lookupName(info, owner, name);
       return imported !== null && !('id' in imported) && imported.def !== undefined ? this.ref(imported.def.file, imported.def.qname) : null;
     }
+    if (this.spec.dottedPaths === true) return this.dotted(info, owner, path);
     const found = this.lookupName(info, owner, head);
     if (found === null) return null;
     let target: DefRef | null;
@@ -158,7 +230,7 @@ class TreeLinker {
       index = 1;
     }
     for (; target !== null && index < rest.length; index += 1) {
-      if (!TYPES.has(target.kind)) return null;
+      if (!this.isScopeKind(target.kind)) return null;
       target = this.member(target, rest[index] as string, info.path);
     }
     return target;
@@ -187,7 +259,9 @@ class TreeLinker {
       stat(this.stats, 'heritage_total');
       const owner = this.ref(info.path, base.owner);
       const target = owner === null ? null : this.resolvePath(info, parentQname(base.owner), base.path);
-      if (owner !== null && target !== null && TYPES.has(target.kind) && target.id !== owner.id) {
+      const typed = target !== null && (TYPES.has(target.kind) || (this.spec.mixins === true && this.isScopeKind(target.kind)));
+      if (owner !== null) this.supertypes.set(owner.id, [...(this.supertypes.get(owner.id) ?? []), { target: typed ? target : null, relation: base.relation }]);
+      if (owner !== null && target !== null && typed && target.id !== owner.id) {
         stat(this.stats, 'heritage_resolved');
         // A C# base list does not say which base is an interface: the resolved kind does.
         const relation = target.kind === 'interface' && owner.kind !== 'interface' ? 'implements' : base.relation;
@@ -196,12 +270,28 @@ class TreeLinker {
     }
   }
 
+  /**
+   * Under `staticCalls`: a call through a type's name reaches only its `static` members; under
+   * `side`, a `<self>` call reaches members of the caller's own side (static from a static method
+   * or a type body, else instance); a top-level function is reachable from both.
+   */
+  sideMatches(info: FileInfo, owner: string, path: readonly string[], target: DefRef): boolean {
+    if (this.spec.staticCalls === undefined || !target.qname.includes('.')) return true;
+    const targetStatic = this.infos.get(target.file)?.defs.get(target.qname)?.static === true;
+    if (path[0] !== '<self>') return targetStatic;
+    if (this.spec.staticCalls === 'named') return true;
+    const caller = info.defs.get(owner);
+    const callerStatic = caller === undefined || this.isScopeKind(caller.kind) || caller.static === true;
+    return callerStatic === targetStatic;
+  }
+
   linkCalls(info: FileInfo): void {
     const isTest = this.spec.isTestPath(info.path);
     for (const call of info.data.calls) {
       stat(this.stats, 'calls_total');
       const sourceId = call.owner === '' ? info.moduleId : info.defs.get(call.owner)?.id;
-      const target = sourceId === undefined || call.path === null ? null : this.resolvePath(info, call.owner, call.path);
+      const found = sourceId === undefined || call.path === null ? null : this.resolvePath(info, call.owner, call.path);
+      const target = found !== null && call.path !== null && this.sideMatches(info, call.owner, call.path, found) ? found : null;
       if (sourceId === undefined || target === null || !CALLABLE.has(target.kind)) {
         stat(this.stats, 'calls_unresolved');
         if (sourceId !== undefined) this.unresolved[sourceId] = (this.unresolved[sourceId] ?? 0) + 1;
@@ -219,11 +309,11 @@ class TreeLinker {
   run(): LinkResult {
     const paths = this.context.paths;
     for (const path of paths) this.linkImports(this.infos.get(path) as FileInfo);
+    // Every file's supertypes before any call: a receiver call may reach an ancestor declared in another file.
+    for (const path of paths) this.linkBases(this.infos.get(path) as FileInfo);
     for (const path of paths) {
-      const info = this.infos.get(path) as FileInfo;
       stat(this.stats, 'files_linked');
-      this.linkBases(info);
-      this.linkCalls(info);
+      this.linkCalls(this.infos.get(path) as FileInfo);
     }
     const edges = [...this.edges.values()].sort((a, b) => {
       const x = `${a.source_id}\u0000${a.relation}\u0000${a.target_id}`;

@@ -117,12 +117,16 @@ class LogicBuilder {
   }
 
   ifStatement(node: SyntaxNode, pending: Pending[]): Pending[] {
-    const condition = node.childForFieldName('condition');
-    const step = this.addStep('branch', `if ${condition === null ? '' : condition.text}`, node);
+    const parts = this.spec.ifParts?.(node) ?? {
+      condition: node.childForFieldName('condition'), consequence: node.childForFieldName('consequence'), alternative: node.childForFieldName('alternative'),
+    };
+    const condition = parts.condition;
+    const keyword = this.source.startsWith('unless', node.startIndex) ? 'unless' : 'if';
+    const step = this.addStep('branch', `${keyword} ${condition === null ? '' : condition.text}`, node);
     this.connect(pending, step);
-    const consequence = node.childForFieldName('consequence');
+    const consequence = parts.consequence;
     const whenTrue = consequence === null ? [{ from: step, kind: 'branch_true', label: '' }] : this.statement(consequence, [{ from: step, kind: 'branch_true', label: '' }]);
-    let alternative = node.childForFieldName('alternative');
+    let alternative = parts.alternative;
     if (alternative !== null && this.spec.elses.has(alternative.type)) alternative = named(alternative).find((c) => !/comment/.test(c.type)) ?? null;
     const falsePending: Pending[] = [{ from: step, kind: 'branch_false', label: '' }];
     const whenFalse = alternative === null ? falsePending : this.statement(alternative, falsePending);
@@ -187,7 +191,9 @@ class LogicBuilder {
     const thrown: Pending[] = [];
     if (catches.length > 0) this.catchIn = thrown;
     const body = node.childForFieldName('body');
-    let outs = body === null ? [{ from: step, kind: 'sequence', label: '' }] : this.statement(body, [{ from: step, kind: 'sequence', label: '' }]);
+    // A try without a body field holds its statements itself (Ruby `begin ... rescue ... ensure ... end`).
+    const own = named(node).filter((c) => !/comment/.test(c.type) && !this.spec.catches.has(c.type) && !this.spec.finallys.has(c.type) && !this.spec.elses.has(c.type));
+    let outs = body === null ? this.statements(own, [{ from: step, kind: 'sequence', label: '' }]) : this.statement(body, [{ from: step, kind: 'sequence', label: '' }]);
     this.catchIn = outer;
     for (const clause of catches) {
       const catchStep = this.addStep('catch', this.head(clause), clause);
@@ -200,7 +206,8 @@ class LogicBuilder {
     const finStep = this.addStep('finally', 'finally', fin);
     this.connect(outs, finStep, 'finally');
     const block = named(fin).find((c) => this.spec.blocks.has(c.type));
-    return block === undefined ? [{ from: finStep, kind: 'sequence', label: '' }] : this.statement(block, [{ from: finStep, kind: 'sequence', label: '' }]);
+    const finStatements = block === undefined ? named(fin).filter((c) => !/comment/.test(c.type)) : [block];
+    return this.statements(finStatements, [{ from: finStep, kind: 'sequence', label: '' }]);
   }
 }
 

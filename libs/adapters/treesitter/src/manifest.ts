@@ -9,11 +9,14 @@ function manifest(id: string, extensions: readonly string[]): AdapterManifest {
 
 /**
  * Manifests of the tree-sitter family's adapters (id, version, extensions), importable without
- * loading a grammar: `go` (.go), `rust` (.rs), `java` (.java), `csharp` (.cs).
+ * loading a grammar: `go` (.go), `rust` (.rs), `java` (.java), `csharp` (.cs), `ruby` (.rb), `php` (.php), `cpp` (C and C++: .c, .h, .cc, .cpp, .cxx, .hpp, .hh, .hxx).
  */
 export const TREE_MANIFESTS: readonly AdapterManifest[] = Object.freeze([
   manifest('go', ['.go']),
   manifest('rust', ['.rs']),
   manifest('java', ['.java']),
   manifest('csharp', ['.cs']),
+  manifest('ruby', ['.rb']),
+  manifest('php', ['.php']),
+  manifest('cpp', ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx']),
 ]);

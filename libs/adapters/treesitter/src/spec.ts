@@ -30,6 +30,17 @@ export interface DefinitionMatch {
   params: readonly string[];
   /** Node whose preceding comments are the doc comment (default: the definition node). */
   docAnchor?: SyntaxNode;
+  /**
+   * Whether a second declaration of the same qualified name and kind in the file reopens the
+   * first (a Ruby class or module reopened, a C++ namespace): no new node, members join the first.
+   */
+  reopen?: boolean;
+  /**
+   * Whether this is a declaration without a body (a C prototype, a C++ member declared in its
+   * class): a later definition of the same qualified name and kind in the file takes its node
+   * over, and a repeated declaration adds none.
+   */
+  declaration?: boolean;
 }
 
 /**
@@ -73,6 +84,11 @@ export interface LogicSpec {
   isDefault(node: SyntaxNode): boolean;
   /** Whether control falls from the end of one case into the next (Java, C#'s grammar aside). */
   fallthrough: boolean;
+  /**
+   * The parts of an `if` node when they are not its fields `condition`, `consequence` and
+   * `alternative` (PHP: `body`, and `elseif`/`else` clauses as siblings).
+   */
+  ifParts?(node: SyntaxNode): { condition: SyntaxNode | null; consequence: SyntaxNode | null; alternative: SyntaxNode | null };
 }
 
 /** Resolution context a language's import rules read. */
@@ -153,6 +169,43 @@ export interface LanguageSpec {
   lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null };
   /** Whether a `<self>` call that names no method of the enclosing type may name a statically imported function (Java's unqualified calls). */
   implicitSelf?: boolean;
+  /** Whether a `<self>` call outside any type resolves as a plain name (Ruby and PHP top-level functions, C functions). */
+  plainSelfAtTop?: boolean;
+  /**
+   * How calls respect the `static` capability: `side`, a call through a type's name reaches only
+   * static members and a call on the receiver only members of the caller's side (Ruby singleton
+   * methods); `named`, only the first rule (PHP, where `$this->` and `self::` reach both sides).
+   */
+  staticCalls?: 'side' | 'named';
+  /** Whether a local variable can be called by name (C function pointers, C++ lambdas): a `<self>` call naming a local of its function is dropped. */
+  callableLocals?: boolean;
+  /**
+   * Whether one class or module (same qualified name and kind) declared in several files is one
+   * type (Ruby reopens them): a name reaching it in several files names the file named after it
+   * (`thor/base.rb` for `Thor.Base`), else the first by path, instead of being unproven.
+   */
+  reopenAcrossFiles?: boolean;
+  /**
+   * Whether a receiver call that names no member of the caller's type follows the type's declared
+   * supertypes in method resolution order (Ruby: `include`d modules as `implements`, last first,
+   * then the superclass), stopping at an unresolved one.
+   */
+  mixins?: boolean;
+  /** Whether a `<self>` call that names no member resolves as a plain name (C++: a free function called from a method). */
+  selfThenName?: boolean;
+  /**
+   * Whether a path is looked up whole as a qualified name (`ns::A::f` as `ns.A.f`), prefixed by
+   * each enclosing namespace or type of the caller, innermost first, then bare, in the file and
+   * then in its scope's files (C++, whose namespaces are reopened across files).
+   */
+  dottedPaths?: boolean;
+  /** Kinds besides the types whose members a path reaches (`Mod.f` through a Ruby module, `ns::f` through a C++ namespace). */
+  pathKinds?: ReadonlySet<string>;
+  /**
+   * Whether a path's head is looked up first in the enclosing types and namespaces of the caller,
+   * innermost first, in the file and then in its scope's files (Ruby constants, C++ names in namespaces).
+   */
+  lexicalNesting?: boolean;
   /** Import resolution over the whole build. */
   resolver(context: ResolveContext): LanguageResolver;
   /** Public API names (`pkg.Name`) for doc mentions, from the linked files. */

@@ -8,6 +8,9 @@ import { GO_SPEC } from './lang/go.js';
 import { RUST_SPEC } from './lang/rust.js';
 import { JAVA_SPEC } from './lang/java.js';
 import { CSHARP_SPEC } from './lang/csharp.js';
+import { RUBY_SPEC } from './lang/ruby.js';
+import { PHP_SPEC } from './lang/php.js';
+import { CPP_SPEC } from './lang/cpp.js';
 import { TREE_ADAPTER_VERSION } from './manifest.js';
 import type { LanguageSpec } from './spec.js';
 
@@ -21,7 +24,7 @@ export { flattenUse } from './lang/rust.js';
 export { isGrammarReady } from './runtime.js';
 
 /** The languages of the family by adapter id. */
-const SPECS: ReadonlyMap<string, LanguageSpec> = new Map([GO_SPEC, RUST_SPEC, JAVA_SPEC, CSHARP_SPEC].map((spec) => [spec.id, spec]));
+const SPECS: ReadonlyMap<string, LanguageSpec> = new Map([GO_SPEC, RUST_SPEC, JAVA_SPEC, CSHARP_SPEC, RUBY_SPEC, PHP_SPEC, CPP_SPEC].map((spec) => [spec.id, spec]));
 
 /** Adapter ids of the family, in manifest order. */
 export const TREE_ADAPTER_IDS: readonly string[] = Object.freeze([...SPECS.keys()]);

@@ -7,7 +7,7 @@ export type Id = string;
  */
 export type Relpath = string;
 export type Strings = string[];
-export type AdapterCode = 'typescript' | 'python' | 'go' | 'rust' | 'java' | 'csharp' | 'none' | 'auto';
+export type AdapterCode = 'typescript' | 'python' | 'go' | 'rust' | 'java' | 'csharp' | 'ruby' | 'php' | 'cpp' | 'none' | 'auto';
 
 /**
  * docforge.toml (descriptor schema version 1, DESIGN.md section 3) as parsed from TOML into JSON, before defaults are filled in. Tables are closed: an unknown key is descriptor_invalid. Path checks that need the file system (roots exist, no escape, state dir placement) are made by the loader in @docforge/project, not by this schema.
@@ -43,6 +43,15 @@ export interface DescriptorDocument {
      * Opt into DocForge's built-in generic canonical applier (issue 11); without it, canonical application needs a project-owned adapter module exporting canonicalApplier.
      */
     canonical_applier?: 'generic';
+    /**
+     * [adapter.c]: options of the C/C++ adapter (cpp), used when the project has no compile_commands.json.
+     */
+    c?: {
+      /**
+       * Project-relative folders where #include looks after the including file's own folder, in order.
+       */
+      include_dirs?: Relpath[];
+    };
   };
   vocabulary?: {
     kinds?: Strings;

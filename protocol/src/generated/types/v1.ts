@@ -612,6 +612,14 @@ export interface DocforgeBacklinksOutput1 {
       id: string | null;
       chars: number;
     }[];
+    /**
+     * Only on an empty result: filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.
+     */
+    unmatched_filters?: {
+      filter: string;
+      value: string;
+      did_you_mean: string | null;
+    }[];
     [k: string]: unknown;
   };
 }
@@ -696,6 +704,14 @@ export interface DocforgeDependenciesOutput1 {
      * When the start node is a code node: its call sites that the adapter's linker could not prove a target for; they have no calls edge among the items (counted, never guessed).
      */
     unresolved_calls?: number;
+    /**
+     * Only on an empty result: filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.
+     */
+    unmatched_filters?: {
+      filter: string;
+      value: string;
+      did_you_mean: string | null;
+    }[];
     [k: string]: unknown;
   };
 }
@@ -722,6 +738,14 @@ export interface DocforgeFilterNodesOutput1 {
     oversized_items?: {
       id: string | null;
       chars: number;
+    }[];
+    /**
+     * Only on an empty page: filter values no node holds, each with the nearest existing value of its field (did_you_mean) or null.
+     */
+    unmatched_filters?: {
+      filter: string;
+      value: string;
+      did_you_mean: string | null;
     }[];
     [k: string]: unknown;
   };
@@ -1303,6 +1327,14 @@ export interface DocforgeImpactOutput1 {
       id: string | null;
       chars: number;
     }[];
+    /**
+     * Only on an empty result: filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.
+     */
+    unmatched_filters?: {
+      filter: string;
+      value: string;
+      did_you_mean: string | null;
+    }[];
     [k: string]: unknown;
   };
 }
@@ -1498,6 +1530,14 @@ export interface DocforgeSearchOutput1 {
     oversized_items?: {
       id: string | null;
       chars: number;
+    }[];
+    /**
+     * Only on an empty page: filter values no node holds, each with the nearest existing value of its field (did_you_mean) or null.
+     */
+    unmatched_filters?: {
+      filter: string;
+      value: string;
+      did_you_mean: string | null;
     }[];
     [k: string]: unknown;
   };

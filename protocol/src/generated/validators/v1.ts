@@ -1451,7 +1451,7 @@ return errors === 0;
 }
 
 export const validate_docforge_backlinks_output = validate94;
-const schema31 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_backlinks.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"Id of the linking node (the edge's source)."},"relation":{"type":"string","description":"Stored relation of this incoming edge; a node linking by several relations appears once per relation. Items are ordered by relation, then id."},"mention":{"type":"object","description":"Present when the edge is derived from mentions: the linking document names this node in inline code spans or link texts, in these sections (at most 8).","required":["sections"],"properties":{"sections":{"type":"array","maxItems":8,"items":{"type":"object","required":["slug","title","line"],"properties":{"slug":{"type":["string","null"]},"title":{"type":["string","null"]},"line":{"type":"integer","minimum":0}},"additionalProperties":false}}},"additionalProperties":false},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of this edge: on stamped edges and edges a document declares or derives."}}},"description":"Incoming edges of node_id, one item per edge, ordered by (relation, id)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page (pass it as cursor with the same node_id and relations); null on the last page. Stale after the index generation changes (stale_cursor)."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+const schema31 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_backlinks.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","next_cursor"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string","description":"Id of the linking node (the edge's source)."},"relation":{"type":"string","description":"Stored relation of this incoming edge; a node linking by several relations appears once per relation. Items are ordered by relation, then id."},"mention":{"type":"object","description":"Present when the edge is derived from mentions: the linking document names this node in inline code spans or link texts, in these sections (at most 8).","required":["sections"],"properties":{"sections":{"type":"array","maxItems":8,"items":{"type":"object","required":["slug","title","line"],"properties":{"slug":{"type":["string","null"]},"title":{"type":["string","null"]},"line":{"type":"integer","minimum":0}},"additionalProperties":false}}},"additionalProperties":false},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of this edge: on stamped edges and edges a document declares or derives."}}},"description":"Incoming edges of node_id, one item per edge, ordered by (relation, id)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"next_cursor":{"type":["string","null"],"description":"Cursor of the next page (pass it as cursor with the same node_id and relations); null on the last page. Stale after the index generation changes (stale_cursor)."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty result: filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_backlinks.output.schema.json" */;
@@ -1589,6 +1589,37 @@ if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath
 (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
+if(data0.unmatched_filters !== undefined){
+let data20 = data0.unmatched_filters;
+if(Array.isArray(data20)){
+const len3 = data20.length;
+for(let i3=0; i3<len3; i3++){
+let data21 = data20[i3];
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const prop5 of schema31.properties.result.properties.unmatched_filters.items.required){
+if(data21[prop5] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop5},message:"must have required property '"+prop5+"'"}), errors++;
+}
+for(const key3 in data21){
+if(!(((key3 === "filter") || (key3 === "value")) || (key3 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}), errors++;
+}
+if(data21.filter !== undefined){
+if(typeof data21.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data21.value !== undefined){
+if(typeof data21.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data21.did_you_mean !== undefined){
+let data24 = data21.did_you_mean;
+if((typeof data24 !== "string") && (data24 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema31.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters",schemaPath:"#/properties/result/properties/unmatched_filters/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
@@ -1704,7 +1735,7 @@ return errors === 0;
 }
 
 export const validate_docforge_dependencies_output = validate103;
-const schema35 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of the edge named by via and relation, when stamped or declared by a document."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unresolved_calls":{"type":"integer","minimum":0,"description":"When the start node is a code node: its call sites that the adapter's linker could not prove a target for; they have no calls edge among the items (counted, never guessed)."}}}}};
+const schema35 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."},"review_state":{"enum":["reviewed","suspect","unreviewed"],"description":"Review state (issue 32) of the edge named by via and relation, when stamped or declared by a document."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unresolved_calls":{"type":"integer","minimum":0,"description":"When the start node is a code node: its call sites that the adapter's linker could not prove a target for; they have no calls edge among the items (counted, never guessed)."},"unmatched_filters":{"type":"array","description":"Only on an empty result: filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_dependencies.output.schema.json" */;
@@ -1847,6 +1878,37 @@ if(typeof data21 == "number"){
 if(data21 < 0 || isNaN(data21)) (vErrors ??= []).push({instancePath:instancePath+"/result/unresolved_calls",schemaPath:"#/properties/result/properties/unresolved_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}), errors++;
 }
 }
+if(data0.unmatched_filters !== undefined){
+let data22 = data0.unmatched_filters;
+if(Array.isArray(data22)){
+const len3 = data22.length;
+for(let i4=0; i4<len3; i4++){
+let data23 = data22[i4];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+for(const prop3 of schema35.properties.result.properties.unmatched_filters.items.required){
+if(data23[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
+}
+for(const key1 in data23){
+if(!(((key1 === "filter") || (key1 === "value")) || (key1 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
+}
+if(data23.filter !== undefined){
+if(typeof data23.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data23.value !== undefined){
+if(typeof data23.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data23.did_you_mean !== undefined){
+let data26 = data23.did_you_mean;
+if((typeof data26 !== "string") && (data26 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema35.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters",schemaPath:"#/properties/result/properties/unmatched_filters/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
 }
@@ -1859,7 +1921,7 @@ return errors === 0;
 }
 
 export const validate_docforge_filter_nodes_output = validate105;
-const schema36 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_filter_nodes.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"tags_total":{"type":"integer","minimum":0,"description":"Present only when tags lists the first 50 of more: the node's tag count."},"tags_truncated":{"const":true,"description":"Present only when tags was cut to its first 50 entries."}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"next_cursor":{"type":["string","null"]},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+const schema36 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_filter_nodes.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"tags_total":{"type":"integer","minimum":0,"description":"Present only when tags lists the first 50 of more: the node's tag count."},"tags_truncated":{"const":true,"description":"Present only when tags was cut to its first 50 entries."}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"next_cursor":{"type":["string","null"]},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty page: filter values no node holds, each with the nearest existing value of its field (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_filter_nodes.output.schema.json" */;
@@ -1945,6 +2007,37 @@ if(data12 < 0 || isNaN(data12)) (vErrors ??= []).push({instancePath:instancePath
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data0.unmatched_filters !== undefined){
+let data13 = data0.unmatched_filters;
+if(Array.isArray(data13)){
+const len2 = data13.length;
+for(let i2=0; i2<len2; i2++){
+let data14 = data13[i2];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const prop3 of schema36.properties.result.properties.unmatched_filters.items.required){
+if(data14[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i2,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
+}
+for(const key1 in data14){
+if(!(((key1 === "filter") || (key1 === "value")) || (key1 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i2,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
+}
+if(data14.filter !== undefined){
+if(typeof data14.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i2+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data14.value !== undefined){
+if(typeof data14.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i2+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data14.did_you_mean !== undefined){
+let data17 = data14.did_you_mean;
+if((typeof data17 !== "string") && (data17 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i2+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema36.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i2,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters",schemaPath:"#/properties/result/properties/unmatched_filters/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 } else {
@@ -4123,7 +4216,7 @@ return errors === 0;
 }
 
 export const validate_docforge_impact_output = validate127;
-const schema46 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+const schema46 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","truncation_reason"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id","depth","relation","relations","via"],"properties":{"id":{"type":"string"},"depth":{"type":"integer"},"relation":{"type":"string","description":"Relation of the edge that first reached this node (breadth-first, the edge named by via and declared_in); kept for compatibility, always a member of relations."},"via":{"type":"string","description":"The node this one was first reached from."},"relations":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true,"description":"Every distinct relation of an examined edge reaching this node from a node one hop closer to node_id (all shortest-path edges), sorted by code unit order. Complete unless truncation_reason is edge_budget."}}},"description":"Nodes reached, breadth-first; one item per node (limit counts nodes, not relations)."},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"node_id":{"type":"string"},"depth":{"type":"integer"},"truncation_reason":{"enum":["result_limit","edge_budget",null]},"examined_edges":{"type":"integer"},"edge_budget":{"type":"integer"},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty result: filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
 
 function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_impact.output.schema.json" */;
@@ -4253,6 +4346,37 @@ if(data19 < 0 || isNaN(data19)) (vErrors ??= []).push({instancePath:instancePath
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data0.unmatched_filters !== undefined){
+let data20 = data0.unmatched_filters;
+if(Array.isArray(data20)){
+const len3 = data20.length;
+for(let i4=0; i4<len3; i4++){
+let data21 = data20[i4];
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const prop3 of schema46.properties.result.properties.unmatched_filters.items.required){
+if(data21[prop3] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop3},message:"must have required property '"+prop3+"'"}), errors++;
+}
+for(const key1 in data21){
+if(!(((key1 === "filter") || (key1 === "value")) || (key1 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}), errors++;
+}
+if(data21.filter !== undefined){
+if(typeof data21.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data21.value !== undefined){
+if(typeof data21.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data21.did_you_mean !== undefined){
+let data24 = data21.did_you_mean;
+if((typeof data24 !== "string") && (data24 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema46.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i4,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters",schemaPath:"#/properties/result/properties/unmatched_filters/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 } else {
@@ -5118,7 +5242,7 @@ return errors === 0;
 }
 
 export const validate_docforge_search_output = validate182;
-const schema65 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_search.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","dropped_terms"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"score":{"type":"number"}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"query":{"type":"string"},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks that were not searched, in query order, with the reason; empty when every word was searched."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}}}}}};
+const schema65 = {"$id":"https://docforge.dev/schemas/v1/tools/docforge_search.output.schema.json","$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"https://docforge.dev/schemas/v1/tool-envelope.schema.json"}],"properties":{"result":{"type":"object","required":["items","truncated","limit","dropped_terms"],"properties":{"items":{"type":"array","items":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"kind":{"type":"string"},"title":{"type":"string"},"score":{"type":"number"}}}},"truncated":{"type":"boolean"},"limit":{"type":"integer"},"query":{"type":"string"},"dropped_terms":{"type":"array","items":{"type":"object","required":["term","reason"],"properties":{"term":{"type":"string","description":"Lowercased words of the chunk, joined by one space."},"reason":{"enum":["stop_word","term_limit"],"description":"stop_word: ignored function word; term_limit: a distinct phrase after the first 32."}},"additionalProperties":false},"description":"Query chunks that were not searched, in query order, with the reason; empty when every word was searched."},"oversized_items":{"type":"array","description":"Items that alone exceed max_output_chars, skipped in order so the page (and next_cursor) moves past them: their id (or node_id) and JSON size. Read such a node with docforge_get_node (section, body paging).","items":{"type":"object","required":["id","chars"],"properties":{"id":{"type":["string","null"]},"chars":{"type":"integer","minimum":0}},"additionalProperties":false}},"unmatched_filters":{"type":"array","description":"Only on an empty page: filter values no node holds, each with the nearest existing value of its field (did_you_mean) or null.","items":{"type":"object","required":["filter","value","did_you_mean"],"properties":{"filter":{"type":"string"},"value":{"type":"string"},"did_you_mean":{"type":["string","null"]}},"additionalProperties":false}}}}}};
 
 function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://docforge.dev/schemas/v1/tools/docforge_search.output.schema.json" */;
@@ -5230,6 +5354,37 @@ if(data17 < 0 || isNaN(data17)) (vErrors ??= []).push({instancePath:instancePath
 }
 } else {
 (vErrors ??= []).push({instancePath:instancePath+"/result/oversized_items",schemaPath:"#/properties/result/properties/oversized_items/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
+}
+}
+if(data0.unmatched_filters !== undefined){
+let data18 = data0.unmatched_filters;
+if(Array.isArray(data18)){
+const len3 = data18.length;
+for(let i3=0; i3<len3; i3++){
+let data19 = data18[i3];
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const prop4 of schema65.properties.result.properties.unmatched_filters.items.required){
+if(data19[prop4] === undefined) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3,schemaPath:"#/properties/result/properties/unmatched_filters/items/required",keyword:"required",params:{missingProperty: prop4},message:"must have required property '"+prop4+"'"}), errors++;
+}
+for(const key2 in data19){
+if(!(((key2 === "filter") || (key2 === "value")) || (key2 === "did_you_mean"))) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3,schemaPath:"#/properties/result/properties/unmatched_filters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}), errors++;
+}
+if(data19.filter !== undefined){
+if(typeof data19.filter !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3+"/filter",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/filter/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data19.value !== undefined){
+if(typeof data19.value !== "string") (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3+"/value",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}), errors++;
+}
+if(data19.did_you_mean !== undefined){
+let data22 = data19.did_you_mean;
+if((typeof data22 !== "string") && (data22 !== null)) (vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3+"/did_you_mean",schemaPath:"#/properties/result/properties/unmatched_filters/items/properties/did_you_mean/type",keyword:"type",params:{type: schema65.properties.result.properties.unmatched_filters.items.properties.did_you_mean.type},message:"must be string,null"}), errors++;
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters/" + i3,schemaPath:"#/properties/result/properties/unmatched_filters/items/type",keyword:"type",params:{type: "object"},message:"must be object"}), errors++;
+}
+}
+} else {
+(vErrors ??= []).push({instancePath:instancePath+"/result/unmatched_filters",schemaPath:"#/properties/result/properties/unmatched_filters/type",keyword:"type",params:{type: "array"},message:"must be array"}), errors++;
 }
 }
 } else {

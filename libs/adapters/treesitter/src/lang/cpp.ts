@@ -1,0 +1,254 @@
+/**
+ * C and C++ for the tree-sitter family, both through the C++ grammar of @vscode/tree-sitter-wasm
+ * (it bundles no C grammar, and the `tree-sitter-c` npm package builds a native module on install):
+ * namespaces (kind `namespace`, reopened in place), classes, structs, unions and enums with a body
+ * (a `typedef struct { … } Name` is the struct `Name`), functions and methods. A method defined
+ * outside its class is qualified by its written scope (`void ns::Db::open()` is `ns.Db.open`); a
+ * prototype or a member declared in its class is a node until the file defines it (the definition
+ * takes the node over). Exported: free functions not `static`, members under `public:` (a struct's
+ * by default); class members declared `static` have the capability `static`. Includes: `#include
+ * "…"` (cpp-resolve.ts).
+ */
+import type { Node as SyntaxNode } from 'web-tree-sitter';
+import type { TreeImport } from '../link-data.js';
+import { lineAtOffset, maskSource } from '../lexical.js';
+import type { DefinitionMatch, LanguageSpec, LogicSpec } from '../spec.js';
+import { collapse, named } from '../tree.js';
+import { cppResolver } from './cpp-resolve.js';
+
+const KEYWORDS = new Set([
+  'auto', 'break', 'case', 'char', 'const', 'continue', 'default', 'do', 'double', 'else', 'enum', 'extern', 'float', 'for', 'goto', 'if',
+  'inline', 'int', 'long', 'register', 'restrict', 'return', 'short', 'signed', 'sizeof', 'static', 'struct', 'switch', 'typedef', 'union',
+  'unsigned', 'void', 'volatile', 'while', 'bool', 'catch', 'class', 'const_cast', 'constexpr', 'delete', 'dynamic_cast', 'explicit', 'false',
+  'friend', 'mutable', 'namespace', 'new', 'noexcept', 'nullptr', 'operator', 'private', 'protected', 'public', 'reinterpret_cast',
+  'static_cast', 'template', 'this', 'throw', 'true', 'try', 'typename', 'using', 'virtual', 'NULL', 'size_t',
+]);
+
+const TYPES: Record<string, string> = { class_specifier: 'class', struct_specifier: 'struct', union_specifier: 'struct', enum_specifier: 'enum' };
+const NAMES = new Set(['identifier', 'field_identifier', 'qualified_identifier', 'destructor_name', 'operator_name', 'type_identifier']);
+
+const isComment = (type: string): boolean => type === 'comment';
+
+/** The function declarator under a declarator (through pointer and reference declarators), or null. */
+function functionDeclarator(node: SyntaxNode | null): SyntaxNode | null {
+  let current = node;
+  while (current !== null && (current.type === 'pointer_declarator' || current.type === 'reference_declarator')) current = current.childForFieldName('declarator') ?? named(current).pop() ?? null;
+  return current?.type === 'function_declarator' ? current : null;
+}
+
+/** `a::b::f` as `['a', 'b', 'f']` (template arguments dropped, a leading `::` ignored); null for no plain name. */
+export function scopedName(node: SyntaxNode): string[] | null {
+  if (node.type === 'identifier' || node.type === 'field_identifier' || node.type === 'type_identifier' || node.type === 'namespace_identifier') return [node.text];
+  if (node.type === 'destructor_name' || node.type === 'operator_name') return [node.text.replace(/\s+/g, '')];
+  if (node.type === 'template_type' || node.type === 'template_function') {
+    const name = node.childForFieldName('name');
+    return name === null ? null : scopedName(name);
+  }
+  if (node.type !== 'qualified_identifier') return null;
+  const scope = node.childForFieldName('scope');
+  const name = node.childForFieldName('name');
+  const rest = name === null ? null : scopedName(name);
+  if (rest === null) return null;
+  // Error recovery around an unknown macro (`forceinline T f(...)`) can make a "qualified" name with no `::`: its name alone.
+  if (scope === null || !node.text.includes('::')) return rest;
+  const head = scopedName(scope);
+  return head === null ? null : [...head, ...rest];
+}
+
+/** The access of a class member: the nearest `public:`/`private:`/`protected:` above it, else the class's default. */
+function access(node: SyntaxNode, parentKind: string): string {
+  for (let sibling = node.previousNamedSibling; sibling !== null; sibling = sibling.previousNamedSibling) {
+    if (sibling.type === 'access_specifier') return sibling.text.replace(/:$/, '').trim();
+  }
+  return parentKind === 'class' ? 'private' : 'public';
+}
+
+function signature(node: SyntaxNode): string {
+  const body = node.childForFieldName('body');
+  const text = body === null ? node.text : node.text.slice(0, body.startIndex - node.startIndex);
+  return collapse(text).replace(/;$/, '');
+}
+
+function typeDefinition(node: SyntaxNode): DefinitionMatch | null {
+  if (node.type === 'type_definition') {
+    // `typedef struct { … } Name;`: the anonymous struct is the struct Name.
+    const type = node.childForFieldName('type');
+    const name = node.childForFieldName('declarator');
+    if (type === null || name?.type !== 'type_identifier' || TYPES[type.type] === undefined || type.childForFieldName('name') !== null || type.childForFieldName('body') === null) return null;
+    return { kind: TYPES[type.type] as string, name: name.text, signature: signature(type), capabilities: [], exported: true, body: null, receiver: null, params: [] };
+  }
+  const kind = TYPES[node.type];
+  const nameNode = node.childForFieldName('name');
+  const path = nameNode === null ? null : scopedName(nameNode);
+  const name = path?.[path.length - 1];
+  if (kind === undefined || path === null || name === undefined || node.childForFieldName('body') === null) return null;
+  return { kind, name, signature: signature(node), capabilities: [], exported: true, body: null, receiver: null, params: [], reopen: false };
+}
+
+function definition(node: SyntaxNode, parent: { kind: string; qname: string; testFile: boolean }): DefinitionMatch | null {
+  if (node.type === 'namespace_definition') {
+    const nameNode = node.childForFieldName('name');
+    const path = nameNode === null ? null : nameNode.text.split('::').map((part) => part.trim()).filter((part) => part !== '');
+    const name = path?.[path.length - 1];
+    if (path === null || name === undefined) return null;
+    const qualifier = [...(parent.qname === '' ? [] : [parent.qname]), ...path.slice(0, -1)].join('.');
+    return { kind: 'namespace', name, qualifier, signature: `namespace ${path.join('::')}`, capabilities: [], exported: true, body: null, receiver: null, params: [], reopen: true };
+  }
+  if (node.type !== 'function_definition' && node.type !== 'declaration' && node.type !== 'field_declaration') return typeDefinition(node);
+  if (parent.kind === 'function' || parent.kind === 'method') return null;
+  const declarator = functionDeclarator(node.childForFieldName('declarator'));
+  const nameNode = declarator?.childForFieldName('declarator');
+  const path = nameNode === null || nameNode === undefined || !NAMES.has(nameNode.type) ? null : scopedName(nameNode);
+  const name = path?.[path.length - 1];
+  if (path === null || name === undefined) return null;
+  const storage = named(node).filter((c) => c.type === 'storage_class_specifier').map((c) => c.text).join(' ');
+  const inType = parent.kind === 'class' || parent.kind === 'struct';
+  const member = inType || path.length > 1;
+  const scope = path.slice(0, -1);
+  const qualifier = scope.length === 0 ? undefined : [...(parent.qname === '' ? [] : [parent.qname]), ...scope].join('.');
+  const capabilities: string[] = [];
+  if (member && /\bstatic\b/.test(storage)) capabilities.push('static');
+  if (!member && name === 'main') capabilities.push('entrypoint');
+  if (parent.testFile && /^test_?/i.test(name)) capabilities.push('test');
+  const exported = inType ? access(node, parent.kind) === 'public' : !/\bstatic\b/.test(storage) || member;
+  const body = node.type === 'function_definition' ? node.childForFieldName('body') : null;
+  return {
+    kind: member ? 'method' : 'function', name, qualifier, signature: signature(node), capabilities, exported, body,
+    receiver: null, params: [], declaration: body === null,
+  };
+}
+
+/** `#include "a/b.h"` (spec `a/b.h`) and `#include <a/b.h>` (spec `<a/b.h>`, found only in include directories). */
+function imports(node: SyntaxNode): TreeImport[] | null {
+  if (node.type !== 'preproc_include') return null;
+  const path = node.childForFieldName('path');
+  if (path === null) return [];
+  const spec = path.type === 'string_literal' ? (named(path).find((c) => c.type === 'string_content')?.text ?? '') : path.type === 'system_lib_string' ? path.text : '';
+  return [{ line: node.startPosition.row + 1, spec, alias: null }];
+}
+
+/** `f()` and `this->f()` name the enclosing class's member first (`<self>`), then a function; `a::b()` a qualified name; others none. */
+function callee(node: SyntaxNode): string[] | null | undefined {
+  if (node.type !== 'call_expression') return undefined;
+  const fn = node.childForFieldName('function');
+  if (fn === null) return null;
+  if (fn.type === 'identifier') return ['<self>', fn.text];
+  if (fn.type === 'qualified_identifier') return scopedName(fn);
+  if (fn.type !== 'field_expression') return null;
+  const argument = fn.childForFieldName('argument');
+  const field = fn.childForFieldName('field');
+  return argument?.type === 'this' && field?.type === 'field_identifier' ? ['<self>', field.text] : null;
+}
+
+/** The identifier a declarator declares (through pointer, reference, array and init declarators), or null. */
+function declaredName(node: SyntaxNode | null): string | null {
+  let current = node;
+  for (let depth = 0; current !== null && depth < 8; depth += 1) {
+    if (current.type === 'identifier') return current.text;
+    current = current.childForFieldName('declarator') ?? (current.type === 'parenthesized_declarator' || current.type === 'reference_declarator' ? (named(current)[0] ?? null) : null);
+  }
+  return null;
+}
+
+/** Locals: declared variables, parameters (function pointers among them), range-for variables, lambda captures aside. */
+function binds(node: SyntaxNode): string[] {
+  if (node.type === 'parameter_declaration' || node.type === 'optional_parameter_declaration' || node.type === 'for_range_loop') {
+    const name = declaredName(node.childForFieldName('declarator'));
+    return name === null ? [] : [name];
+  }
+  if (node.type !== 'declaration') return [];
+  const out: string[] = [];
+  for (let i = 0; i < node.childCount; i += 1) {
+    if (node.fieldNameForChild(i) !== 'declarator') continue;
+    const child = node.child(i);
+    if (child !== null && functionDeclarator(child) === null) {
+      const name = declaredName(child);
+      if (name !== null) out.push(name);
+    }
+  }
+  return out;
+}
+
+function bases(node: SyntaxNode): { path: string[]; relation: 'inherits' | 'implements'; line: number }[] {
+  const clause = named(node).find((c) => c.type === 'base_class_clause');
+  if (clause === undefined) return [];
+  const out: { path: string[]; relation: 'inherits' | 'implements'; line: number }[] = [];
+  for (const base of named(clause)) {
+    const path = base.type === 'access_specifier' ? null : scopedName(base);
+    if (path !== null) out.push({ path, relation: 'inherits', line: base.startPosition.row + 1 });
+  }
+  return out;
+}
+
+const set = (...types: string[]): ReadonlySet<string> => new Set(types);
+
+const LOGIC: LogicSpec = {
+  blocks: set('compound_statement'),
+  ifs: set('if_statement'),
+  elses: set('else_clause'),
+  loops: set('for_statement', 'for_range_loop', 'while_statement', 'do_statement'),
+  switches: set('switch_statement'),
+  cases: set('case_statement'),
+  returns: set('return_statement'),
+  throws: set('throw_statement'),
+  breaks: set('break_statement'),
+  continues: set('continue_statement'),
+  wrappers: set('expression_statement'),
+  tries: set('try_statement'),
+  catches: set('catch_clause'),
+  finallys: set(),
+  isThrowCall: () => false,
+  caseBody: (node) => {
+    const value = node.childForFieldName('value');
+    return named(node).filter((c) => !isComment(c.type) && (value === null || c.startIndex !== value.startIndex));
+  },
+  isDefault: (node) => node.childForFieldName('value') === null,
+  fallthrough: true,
+};
+
+/** Lexical C/C++: `#include` lines, top-level `namespace`, `class`/`struct` and function definition names (a name and `(` at column 0 or after a type). */
+function lexical(text: string): { imports: TreeImport[]; defs: { name: string; kind: string }[]; pkg: string | null } {
+  const masked = maskSource(text, { line: ['//'], block: true, quotes: ['"', "'"] });
+  const out: TreeImport[] = [];
+  // Strings are blanked in `masked` (same length): a quoted spec is read from `text` at the same offsets.
+  for (const match of masked.matchAll(/^[ \t]*#[ \t]*include[ \t]*(?:"( *)"|(<[^>\n]*>))/gm)) {
+    const start = (match.index ?? 0) + match[0].length - (match[1] === undefined ? 0 : (match[1] as string).length + 1);
+    const spec = match[2] ?? text.slice(start, start + (match[1] as string).length);
+    out.push({ line: lineAtOffset(text, match.index ?? 0), spec, alias: null });
+  }
+  const defs: { name: string; kind: string }[] = [];
+  for (const match of masked.matchAll(/^(?:typedef[ \t]+)?(class|struct|namespace)[ \t]+(\w+)[^;\n]*\{/gm)) defs.push({ name: match[2] as string, kind: match[1] === 'namespace' ? 'namespace' : (match[1] as string) });
+  for (const match of masked.matchAll(/^(?:[A-Za-z_][\w:<>*&\s]*?[\s*&])?([A-Za-z_]\w*)[ \t]*\([^;{]*\)[^;{]*\{/gm)) {
+    const name = match[1] as string;
+    if (!/^(if|for|while|switch|return|sizeof)$/.test(name)) defs.push({ name, kind: 'function' });
+  }
+  return { imports: out, defs, pkg: null };
+}
+
+/** C and C++ in the family (adapter id `cpp`; `.c`, `.h`, `.cc`, `.cpp`, `.cxx`, `.hpp`, `.hh`, `.hxx`). */
+export const CPP_SPEC: LanguageSpec = {
+  id: 'cpp',
+  display: 'C/C++',
+  grammar: 'tree-sitter-cpp.wasm',
+  extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'],
+  keywords: KEYWORDS,
+  interesting: set(...Object.keys(TYPES), 'type_definition', 'namespace_definition', 'function_definition', 'declaration', 'field_declaration', 'preproc_include',
+    'call_expression', 'parameter_declaration', 'optional_parameter_declaration', 'for_range_loop'),
+  isTestPath: (path) => /(^|\/)tests?\//i.test(path) || /(^|\/)test_[^/]*$|_test\.[^/.]+$|_unittest\.[^/.]+$/.test(path),
+  isComment,
+  moduleFacts: () => ({ pkg: null, doc: '' }),
+  moduleEntrypoint: (_path, _pkg, names) => names.has('main'),
+  definition,
+  imports,
+  callee,
+  binds,
+  bases,
+  logic: LOGIC,
+  lexical,
+  plainSelfAtTop: true,
+  selfThenName: true,
+  callableLocals: true,
+  dottedPaths: true,
+  pathKinds: set('namespace'),
+  resolver: cppResolver,
+};

@@ -1,0 +1,75 @@
+/**
+ * Ruby `require` resolution: `require_relative "x"` (recorded as `./x`) is `x.rb` beside the
+ * requiring file; `require "a/b"` is `a/b.rb` under a load-path folder, every folder named `lib`
+ * holding Ruby files of the build (the one holding the requiring file first; a name found under
+ * two other `lib` folders is not proven and stays unresolved). A require binds no name: Ruby loads
+ * a file's constants globally, so a file's bare constants see what it requires, directly or
+ * through the files those require (its scope, the transitive closure).
+ */
+import { posix } from 'node:path';
+import type { TreeImport } from '../link-data.js';
+import type { ImportTarget, LanguageResolver, ResolveContext } from '../spec.js';
+
+/** The `lib` folders that hold files of the build (`lib`, `gems/a/lib`), sorted. */
+function loadPath(paths: readonly string[]): string[] {
+  const roots = new Set<string>();
+  for (const path of paths) {
+    const parts = path.split('/');
+    parts.forEach((part, i) => {
+      if (part === 'lib' && i < parts.length - 1) roots.add(parts.slice(0, i + 1).join('/'));
+    });
+  }
+  return [...roots].sort();
+}
+
+/** The Ruby require rules over one build (LanguageSpec.resolver). */
+export function rubyResolver(context: ResolveContext): LanguageResolver {
+  const files = new Set(context.paths);
+  const roots = loadPath(context.paths);
+  const target = (file: string, spec: string): string | null => {
+    if (spec === '') return null;
+    const withExt = spec.endsWith('.rb') ? spec : `${spec}.rb`;
+    if (spec.startsWith('.')) {
+      const joined = posix.normalize(posix.join(posix.dirname(file), withExt));
+      return files.has(joined) ? joined : null;
+    }
+    const own = roots.filter((root) => file.startsWith(`${root}/`)).map((root) => `${root}/${withExt}`).find((c) => files.has(c));
+    if (own !== undefined) return own;
+    const found = roots.map((root) => `${root}/${withExt}`).filter((c) => files.has(c));
+    return found.length === 1 ? (found[0] as string) : null;
+  };
+  const direct = new Map<string, string[]>();
+  const requires = (file: string): string[] => {
+    let out = direct.get(file);
+    if (out === undefined) {
+      out = [...new Set((context.data.get(file)?.imports ?? []).map((imp) => target(file, imp.spec)).filter((f): f is string => f !== null))];
+      direct.set(file, out);
+    }
+    return out;
+  };
+  const closures = new Map<string, string[]>();
+  return {
+    resolve(file: string, imp: TreeImport): ImportTarget | null {
+      const found = target(file, imp.spec);
+      return found === null ? null : { files: [found], bindings: [] };
+    },
+    scope(file: string): readonly string[] {
+      const cached = closures.get(file);
+      if (cached !== undefined) return cached;
+      const seen = new Set<string>([file]);
+      const queue = [file];
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        for (const required of requires(next)) {
+          if (!seen.has(required)) {
+            seen.add(required);
+            queue.push(required);
+          }
+        }
+      }
+      seen.delete(file);
+      const out = [...seen].sort();
+      closures.set(file, out);
+      return out;
+    },
+  };
+}
