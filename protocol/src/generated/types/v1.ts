@@ -613,7 +613,7 @@ export interface DocforgeBacklinksOutput1 {
       chars: number;
     }[];
     /**
-     * Only on an empty result: filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.
+     * Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.
      */
     unmatched_filters?: {
       filter: string;
@@ -705,7 +705,7 @@ export interface DocforgeDependenciesOutput1 {
      */
     unresolved_calls?: number;
     /**
-     * Only on an empty result: filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.
+     * Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.
      */
     unmatched_filters?: {
       filter: string;
@@ -740,7 +740,7 @@ export interface DocforgeFilterNodesOutput1 {
       chars: number;
     }[];
     /**
-     * Only on an empty page: filter values no node holds, each with the nearest existing value of its field (did_you_mean) or null.
+     * Only on an empty page: the first 20 filter values no node holds, each with the nearest existing value of its field (did_you_mean) or null.
      */
     unmatched_filters?: {
       filter: string;
@@ -1328,7 +1328,7 @@ export interface DocforgeImpactOutput1 {
       chars: number;
     }[];
     /**
-     * Only on an empty result: filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.
+     * Only on an empty result: the first 20 filter values (relation names) no edge carries, each with the nearest existing one (did_you_mean) or null.
      */
     unmatched_filters?: {
       filter: string;
@@ -1532,7 +1532,7 @@ export interface DocforgeSearchOutput1 {
       chars: number;
     }[];
     /**
-     * Only on an empty page: filter values no node holds, each with the nearest existing value of its field (did_you_mean) or null.
+     * Only on an empty page: the first 20 filter values no node holds, each with the nearest existing value of its field (did_you_mean) or null.
      */
     unmatched_filters?: {
       filter: string;
