@@ -36,7 +36,10 @@ test('CLI text output escapes control and bidi characters; no forged finding lin
   assert.equal(search.status, 0, search.stderr);
   assert.doesNotMatch(search.stdout, RAW, search.stdout);
   assert.match(search.stdout, /\\x1b\[31mred\\x07/);
-  assert.match(search.stdout, /\\u\{202e\}evil/);
+  // The hit for "zebra" shows its Zebra stripes section's text; the title's tail shows in the hit for "evil".
+  const evil = cli(root, 'search', 'evil');
+  assert.doesNotMatch(evil.stdout, RAW, evil.stdout);
+  assert.match(evil.stdout, /\\u\{202e\}evil/);
   assert.match(search.stdout, /a\\nforged\.md:1: error fake\.md/);
   // The best matching section, as in the JSON.
   assert.match(search.stdout, /section zebra-stripes \(Zebra stripes\) at docs\/evil\.md:\d+$/m);

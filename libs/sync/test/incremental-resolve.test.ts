@@ -24,8 +24,8 @@ function snapshot(root: string, file: string): Snapshot {
     return {
       nodes: rows('SELECT id, kind, title, family, authority, status, tags, summary, body, source_path, start_line, end_line, anchors, headings, terms, language, capabilities, origin, content_hash FROM nodes ORDER BY id'),
       edges: rows('SELECT source_id, relation, target_id, source_path, line, mention FROM edges ORDER BY 1, 2, 3'),
-      // drift_unreviewed_change (issue 32) depends on the disposable review baseline of the state dir, not on the sources: left out of this build-equivalence comparison.
-      issues: rows('SELECT severity, code, message, path, line, node_id FROM issues WHERE code != \'drift_unreviewed_change\' ORDER BY seq'),
+      // drift_unreviewed_change and drift_unresolved_mention (issue 32) depend on the disposable review baseline of the state dir, not on the sources: left out of this build-equivalence comparison.
+      issues: rows('SELECT severity, code, message, path, line, node_id FROM issues WHERE code NOT IN (\'drift_unreviewed_change\', \'drift_unresolved_mention\') ORDER BY seq'),
       meta: rows("SELECT key, value FROM meta WHERE key NOT IN ('source_identity', 'root') ORDER BY key"),
       sources: rows('SELECT path, role, content_hash, node_count FROM sources ORDER BY path'),
       tags: rows('SELECT tag, node_id FROM node_tags ORDER BY 1, 2'),
