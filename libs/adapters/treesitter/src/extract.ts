@@ -8,6 +8,21 @@ import { codeId, withContentHash } from '@docforge/core';
 import type { CodeExtractInput, GraphEdge, GraphNode, LogicFlow, LogicStep, ParsedSource, SourceIssue } from '@docforge/core';
 import { TREE_LINK_DATA_VERSION, type TreeBase, type TreeCall, type TreeImport, type TreeLinkData } from './link-data.js';
 import { buildLogic } from './logic.js';
+
+/**
+ * The Logic `build` makes, or none when its control structures nest deeper than the call stack
+ * holds (10,000 nested `if`s, break-it trial): the function keeps its node, edges and code text,
+ * and only its Logic is missing (`get_logic` answers `logic_not_found`), instead of the whole file
+ * failing to extract. Other errors propagate.
+ */
+function logicOrNone(build: () => { steps: LogicStep[]; flows: LogicFlow[] }): { steps: LogicStep[]; flows: LogicFlow[] } {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof RangeError) return { steps: [], flows: [] };
+    throw error;
+  }
+}
 import { requireParser } from './runtime.js';
 import type { LanguageSpec } from './spec.js';
 import { cap, cleanComment, countLines, endLine, firstParagraph, line, precedingComments, syntaxErrors } from './tree.js';
@@ -165,7 +180,7 @@ class Extractor {
       draft.receiver = match.receiver;
       for (const param of match.params) draft.locals.add(param);
       if (this.logic && spec.logic !== null && match.body !== null) {
-        const built = buildLogic(spec.logic, draft.id, node, match.body, cap(match.signature).slice(0, 120), this.source);
+        const built = logicOrNone(() => buildLogic(spec.logic!, draft.id, node, match.body!, cap(match.signature).slice(0, 120), this.source));
         for (const step of built.steps) this.logicSteps.push(step);
         for (const flow of built.flows) this.logicFlows.push(flow);
       }

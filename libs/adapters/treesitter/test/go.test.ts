@@ -100,6 +100,17 @@ describe('go adapter on an in-memory module', () => {
     assert.deepEqual(edgeLines(link.edges, 'imports'), ['code:main.go imports code:ledger/ledger.go @5', 'code:main.go imports code:ledger/sum.go @5']);
   });
 
+  it('a function whose ifs nest 10,000 deep keeps its node and the file its other declarations; only that Logic is missing (break-it trial)', () => {
+    const depth = 10_000;
+    const deep = `package deep\n\nfunc Deep(x int) int {\n${'if x > 0 {\n'.repeat(depth)}return x\n${'}\n'.repeat(depth)}return 0\n}\n\n// Helper helps.\nfunc Helper() int { if true { return 1 }; return 2 }\n`;
+    const { parsed } = buildMemory(go, { 'go.mod': 'module example.com/deep\n', 'deep.go': deep });
+    const file = parsed.find((p) => p.path === 'deep.go')!;
+    assert.deepEqual(file.issues.filter((i) => i.severity === 'error'), []);
+    const ids = file.nodes.map((n) => n.id);
+    for (const id of ['code:deep.go', 'code:deep.go#Deep', 'code:deep.go#Helper']) assert.ok(ids.includes(id), `${id} in ${ids.join(' ')}`);
+    assert.ok(file.logic_steps.some((step) => step.owner_id === 'code:deep.go#Helper'), 'the shallow function keeps its Logic');
+  });
+
   it('links imports through go.mod, calls only where declarations prove them, and tested_by', () => {
     const { parsed, link } = buildMemory(go, SHOP);
     const intra = parsed.flatMap((p) => p.edges);
