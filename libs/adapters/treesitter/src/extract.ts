@@ -61,7 +61,16 @@ interface Context {
   fn: Draft;
   /** Qualifier for nested definitions (an `impl` type), else the draft's qname. */
   qualifier: string;
+  /** Definitions and scopes enclosing this one (0 at the module). */
+  depth: number;
 }
+
+/**
+ * Most definitions and scopes nested in one another that become nodes. A qualified name repeats
+ * every enclosing name, so N nested definitions cost O(N²) in ids and review hashes (break-it
+ * trial: 4,000 nested Rust modules took a minute); deeper ones stay part of the innermost node.
+ */
+export const MAX_DEFINITION_DEPTH = 64;
 
 class Extractor {
   readonly drafts: Draft[] = [];
@@ -101,7 +110,7 @@ class Extractor {
     this.pkg = facts.pkg;
     this.module.doc = facts.doc;
     this.module.summary = firstParagraph(facts.doc);
-    const top: Context = { draft: this.module, fn: this.module, qualifier: '' };
+    const top: Context = { draft: this.module, fn: this.module, qualifier: '', depth: 0 };
     const cursor = tree.walk();
     try {
       const stack: Context[] = [];
@@ -147,11 +156,12 @@ class Extractor {
       return context;
     }
     for (const name of spec.binds(node)) context.fn.locals.add(name);
+    if (context.depth >= MAX_DEFINITION_DEPTH) return context;
     const scope = spec.scope?.(node) ?? null;
     if (scope !== null) {
       const qualifier = context.qualifier === '' ? scope.qualifier : `${context.qualifier}.${scope.qualifier}`;
       if (scope.implements !== null) this.bases.push({ owner: qualifier, line: line(node), path: scope.implements, relation: 'implements' });
-      return { ...context, qualifier };
+      return { ...context, qualifier, depth: context.depth + 1 };
     }
     const inType = context.qualifier !== context.draft.qname || TYPE_KINDS.has(context.draft.kind);
     const parent = { kind: context.draft.kind, qname: context.qualifier, inType, testFile: this.testFile, pkg: this.pkg, path: this.path };
@@ -161,7 +171,7 @@ class Extractor {
     const qname = owner === '' ? match.name : `${owner}.${match.name}`;
     const earlier = this.byQname.get(qname);
     const same = earlier !== undefined && earlier.kind === match.kind ? earlier : undefined;
-    if (same !== undefined && match.reopen === true) return { draft: same, fn: context.fn, qualifier: same.qname };
+    if (same !== undefined && match.reopen === true) return { draft: same, fn: context.fn, qualifier: same.qname, depth: context.depth + 1 };
     // A declaration repeated as written adds nothing; another signature is an overload (`~2`), and then no definition takes a declaration over.
     if (same !== undefined && match.declaration === true && same.summary === cap(match.signature)) return context;
     const takeOver = same?.declaration === true && match.declaration !== true && !this.byQname.has(`${qname}~2`);
@@ -185,7 +195,7 @@ class Extractor {
         for (const flow of built.flows) this.logicFlows.push(flow);
       }
     }
-    return { draft, fn: isFunction ? draft : context.fn, qualifier: draft.qname };
+    return { draft, fn: isFunction ? draft : context.fn, qualifier: draft.qname, depth: context.depth + 1 };
   }
 
   /**

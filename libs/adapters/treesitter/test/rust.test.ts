@@ -75,6 +75,21 @@ describe('rust adapter on an in-memory crate', () => {
     assert.equal(cargoLibName(`[workspace]\nname = "no"\n${blank}`), null);
   });
 
+  it('definitions nested 4,000 deep: the first 64 levels are nodes, the rest stays inside the innermost (break-it trial B2)', async () => {
+    const { MAX_DEFINITION_DEPTH } = await import('../src/extract.js');
+    const n = 4000;
+    let text = '';
+    for (let i = 0; i < n; i += 1) text += `pub mod m${i} {\n`;
+    text += 'pub fn leaf() -> u32 { 1 }\n';
+    text += '}\n'.repeat(n);
+    const { parsed } = buildMemory(rust, { 'Cargo.toml': '[package]\nname = "deep"\n', 'src/lib.rs': text });
+    const file = parsed.find((p) => p.path === 'src/lib.rs')!;
+    assert.deepEqual(file.issues.filter((i) => i.severity === 'error'), []);
+    const modules = file.nodes.filter((node) => node.id !== 'code:src/lib.rs');
+    assert.equal(modules.length, MAX_DEFINITION_DEPTH);
+    assert.ok(modules.every((node) => node.id.length < 64 * 8), 'ids stay bounded');
+  });
+
   it('resolves use and mod within the crate, proven calls, implements and tested_by', () => {
     const { link } = buildMemory(rust, CRATE);
     assert.deepEqual(edgeLines(link.edges, 'imports'), [
