@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLI_ENTRY, FASTIFY_DIR, REPO_ROOT } from './helpers/paths.js';
 import { tempDir } from './helpers/projects.js';
@@ -38,6 +38,25 @@ test('pino: init declares README.md and the other top-level Markdown as file roo
   const validate = cli(['validate', '-C', root, '--json']);
   assert.equal(validate.status, 0, validate.stdout);
   assert.ok(!((JSON.parse(validate.stdout) as Json).issues as Json[]).some((issue) => issue.code === 'root_not_found' || issue.path === 'taplo.toml'));
+});
+
+test('init in a Git work tree says to keep .docforge/ out of Git, unless .gitignore already does (new-user trial)', () => {
+  const NOTE = /note: \.docforge\/ will hold the disposable index and state; add "\.docforge\/" to \.gitignore/;
+  const plain = packageCopy(PINO_DIR, 'pino');
+  assert.doesNotMatch(cli(['init', plain]).stdout, NOTE, 'not a Git work tree: no note');
+  const repo = packageCopy(PINO_DIR, 'pino');
+  assert.equal(spawnSync('git', ['init', '-q', repo]).status, 0);
+  const first = cli(['init', repo]);
+  assert.equal(first.status, 0, first.stderr);
+  assert.match(first.stdout, NOTE);
+  for (const line of ['.docforge/', '/.docforge', '.docforge/**']) {
+    writeFileSync(path.join(repo, '.gitignore'), `node_modules\n${line}\n`);
+    rmSync(path.join(repo, 'docforge.toml'));
+    const again = cli(['init', repo]);
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stdout, /^wrote /, line);
+    assert.doesNotMatch(again.stdout, NOTE, line);
+  }
 });
 
 test('pino: a code root that is a file (pino.js) is accepted and indexed, never "declared code root is not a directory"', () => {

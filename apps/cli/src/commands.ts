@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import { BuildPools, IndexManager, type BuildProgress, type PrestartedBuildPool, type SyncReport } from '@docforge/sync';
 import type { ToolInputs } from '@docforge/protocol';
@@ -87,8 +89,25 @@ export async function runInit(dir: string, json: boolean): Promise<number> {
     if (result.markdown_files === 0) print('  warning: no Markdown found; add documents under the content roots, or edit docforge.toml');
     // Nothing is left out without a word (issue 30 item 11): each path and why.
     for (const item of result.left_out) print(`  left out ${item.path}: ${item.reason}`);
+    if (stateNotIgnored(path.dirname(result.path))) print('  note: .docforge/ will hold the disposable index and state; add ".docforge/" to .gitignore to keep it out of Git');
   }
   return 0;
+}
+
+/**
+ * Whether `dir` is the top of a Git work tree (it holds `.git`) whose `.gitignore` has no line that
+ * ignores the state folder `.docforge` (`.docforge`, `/.docforge/`, `.docforge/**`, ...). A missing
+ * or unreadable `.gitignore` ignores nothing.
+ */
+function stateNotIgnored(dir: string): boolean {
+  if (!existsSync(path.join(dir, '.git'))) return false;
+  let text: string;
+  try {
+    text = readFileSync(path.join(dir, '.gitignore'), 'utf8');
+  } catch {
+    return true;
+  }
+  return !text.split(/\r?\n/).some((line) => /^\/?\.docforge(\/(\*\*?)?)?$/.test(line.trim()));
 }
 
 /** `docforge sync`: synchronizes and reports the publication. */
