@@ -101,6 +101,12 @@ describe('docforge-mcp on examples/', async () => {
     assert.equal(typeof e.result!.node.body, 'string');
     assert.match(e.result!.node.content_hash, /^[0-9a-f]{64}$/);
     assert.ok(Array.isArray(e.result!.edges.outgoing));
+    // A wrong case, or a bare declaration name, names the id it meant (new-user trial).
+    const cased = await s.call('docforge_get_node', { node_id: 'code:src/shared/retry.ts#WITHRETRY' });
+    assert.equal(cased.error!.details.did_you_mean, 'code:src/shared/retry.ts#withRetry');
+    const bare = await s.call('docforge_dependencies', { node_id: 'withRetry' });
+    assert.equal(bare.error!.code, 'node_not_found');
+    assert.equal(bare.error!.details.did_you_mean, 'code:src/shared/retry.ts#withRetry');
     const missing = await s.call('docforge_get_node', { node_id: 'NO-SUCH-NODE' });
     assert.equal(missing.ok, false);
     await expectError(missing, 'node_not_found');

@@ -63,12 +63,17 @@ export interface TraversalOptions {
 /**
  * The `node_not_found` error for an id the index does not hold, naming the id the caller probably
  * meant when one exists: a code path written without its `code:` prefix (`lib/proto.js`), or a
- * page written with its `.md` extension. Two primary-key reads at most.
+ * page written with its `.md` extension, else an id equal but for ASCII case, else the one code
+ * declaration a bare name names (`transport`). Two primary-key reads, then one scan of the id index
+ * at most (the error path only).
  */
-export function missingNode(reader: Pick<IndexReader, 'hasNode'>, id: string): DocforgeError {
+export function missingNode(reader: Pick<IndexReader, 'hasNode' | 'nodeIdsNear'>, id: string): DocforgeError {
   const candidates = [id.startsWith('code:') ? null : `code:${id}`, /\.(md|markdown)$/i.test(id) ? id.replace(/\.(md|markdown)$/i, '') : null];
   const meant = candidates.find((candidate): candidate is string => candidate !== null && reader.hasNode(candidate)) ?? null;
-  return errors.nodeNotFound(id, undefined, meant);
+  if (meant !== null) return errors.nodeNotFound(id, undefined, meant);
+  // Else an id equal but for case, or the one declaration a bare name names (none when several do).
+  const near = reader.nodeIdsNear(id, 2);
+  return errors.nodeNotFound(id, undefined, near.length === 1 ? (near[0] ?? null) : null);
 }
 
 export function traverse(reader: IndexReader, startId: string, options: TraversalOptions): TraversalResult {

@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import { missingNode } from '../src/index.js';
 
 const ids = new Set(['code:lib/proto.js', 'code:lib/proto.js#child', 'guides/getting-started']);
-const reader = { hasNode: (id: string): boolean => ids.has(id) };
+const reader = {
+  hasNode: (id: string): boolean => ids.has(id),
+  // As the store answers: equal ignoring case, else a bare name's one declaration.
+  nodeIdsNear: (id: string, limit: number): string[] => {
+    const folded = [...ids].filter((known) => known.toLowerCase() === id.toLowerCase());
+    if (folded.length > 0 || id.includes(':') || id.includes('#')) return folded.slice(0, limit);
+    return [...ids].filter((known) => known.startsWith('code:') && (known.endsWith(`#${id}`) || new RegExp(`#.*\\.${id}$`).test(known))).slice(0, limit);
+  },
+};
 
 test('a code path without its prefix, or a page with its extension, is named as the meant id', () => {
   for (const [given, meant] of [['lib/proto.js', 'code:lib/proto.js'], ['lib/proto.js#child', 'code:lib/proto.js#child'], ['guides/getting-started.md', 'guides/getting-started']]) {
@@ -19,4 +27,12 @@ test('an id with no near match keeps the plain message', () => {
   const error = missingNode(reader, 'code:lib/nothing.js');
   assert.deepEqual(error.details, { node_id: 'code:lib/nothing.js' });
   assert.equal(error.message, 'No node with id "code:lib/nothing.js" exists.');
+});
+
+test('an id equal but for case, or a bare declaration name, names the one id it meant; several candidates name none', () => {
+  for (const [given, meant] of [['CODE:LIB/PROTO.JS#CHILD', 'code:lib/proto.js#child'], ['child', 'code:lib/proto.js#child'], ['Guides/Getting-Started', 'guides/getting-started']]) {
+    assert.deepEqual(missingNode(reader, given!).details, { node_id: given, did_you_mean: meant });
+  }
+  const twice = { ...reader, nodeIdsNear: (): string[] => ['code:a.js#run', 'code:b.js#run'] };
+  assert.deepEqual(missingNode(twice, 'run').details, { node_id: 'run' });
 });

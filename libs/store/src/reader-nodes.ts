@@ -109,6 +109,24 @@ export function filterValueExists(sql: StatementCache, filter: keyof NodeFilters
   return sql.rows(FILTER_VALUE_SQL[filter]).get(value) !== undefined;
 }
 
+/** Characters of an id that are LIKE wildcards or the escape character, escaped for `ESCAPE '\\'`. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Ids that `id` probably meant, at most `limit` in id order (for the `node_not_found` hint; one scan
+ * of the id index at most, on the error path only): the ids equal to it ignoring ASCII case, else,
+ * for a bare name (no `:` and no `#`), the code ids whose declaration is that name or ends in
+ * `.name` (`transport` -> `code:lib/transport.js#transport`).
+ */
+export function nodeIdsNear(sql: StatementCache, id: string, limit: number): string[] {
+  const folded = sql.pluck('SELECT id FROM nodes WHERE id = ? COLLATE NOCASE ORDER BY id LIMIT ?').all(id, limit) as string[];
+  if (folded.length > 0 || id.includes(':') || id.includes('#') || id.trim() === '') return folded;
+  const name = likeLiteral(id);
+  return sql.pluck("SELECT id FROM nodes WHERE id LIKE 'code:%' AND (id LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\') ORDER BY id LIMIT ?").all(`%#${name}`, `%#%.${name}`, limit) as string[];
+}
+
 /** Kind, title and source path of a node, or null. */
 export function nodeBrief(sql: StatementCache, id: string): NodeBrief | null {
   return (sql.rows('SELECT kind, title, source_path FROM nodes WHERE id = ?').get(id) as NodeBrief | undefined) ?? null;
