@@ -20,6 +20,9 @@ function warning(code: string, path: string, line: number, message: string, node
   return { severity: 'warning', code, message: `${path}:${line}: ${message}`, path, line, node_id: nodeId };
 }
 
+/** An anchor slug as sections are named (GitHub-style: letters, marks, digits, `-`, `_`; at most 200). */
+const SECTION_SLUG = /^[\p{L}\p{M}\p{N}_-]{1,200}$/u;
+
 /**
  * The stamps of front matter review entries of node `sourceId`; a malformed entry is a warning and
  * is ignored (the relation stays unreviewed).
@@ -32,7 +35,9 @@ export function frontMatterStamps(entries: readonly RawReviewEntry[], sourceId: 
     const relation = text('relation');
     const target = text('target');
     const hash = text('hash');
-    const section = entry !== null && entry['section'] !== undefined ? text('section') : null;
+    const given = entry !== null && entry['section'] !== undefined ? text('section') : null;
+    // A section is an anchor slug (letters, digits, `-` and `_`): `../../etc` or `a b` names none.
+    const section = given !== null && SECTION_SLUG.test(given) ? given : null;
     const badSection = entry !== null && entry['section'] !== undefined && section === null;
     if (relation === null || target === null || hash === null || !REVIEW_HASH_PATTERN.test(hash) || badSection) {
       issues.push(warning('malformed_review_stamp', path, line, `review stamp of "${sourceId}" needs "relation", "target" and "hash" (${REVIEW_HASH_CHARS} lowercase hex characters) and an optional "section" slug; ignored`, sourceId));
@@ -66,6 +71,7 @@ export function commentStamps(lines: readonly string[], bodyFrom: number, anchor
     const line = index + 1;
     let section: string | null = null;
     for (const anchor of anchors) if (anchor.line < line) section = anchor.slug;
+    if (pairs.length === 0) issues.push(warning('malformed_review_stamp', path, line, 'review stamp comment names no TARGET=HASH pair; ignored', sourceId));
     for (const pair of pairs) {
       if ('problem' in pair) issues.push(warning('malformed_review_stamp', path, line, `review stamp comment: ${pair.problem}; ignored`, sourceId));
       else stamps.push({ source_id: sourceId, relation: null, target_id: pair.target.normalize('NFC'), section, hash: pair.hash, path, line });

@@ -65,6 +65,16 @@ test('YAML front matter reviews and stamp comments after headings of plain Markd
   ]);
 });
 
+test('a section that is not an anchor slug, and a stamp comment naming no pair, are malformed (break-it trial)', () => {
+  const toml = ['+++', 'id = "CMP-2"', 'kind = "component"', 'title = "Two"', '', '[[reviews]]', 'relation = "depends_on"', 'target = "x"', `hash = "${H1}"`, 'section = "../../etc"', '', '[[reviews]]', 'relation = "depends_on"', 'target = "x"', `hash = "${H1}"`, 'section = "usage-notes"', '+++', '# Two'].join('\n');
+  const parsed = parseContentSource({ path: 'docs/two.md', text: toml, descriptor: desc });
+  assert.deepEqual(parsed.issues.map((i) => [i.code, i.line]), [['malformed_review_stamp', 6]]);
+  assert.deepEqual(parsed.reviews.map((r) => [r.section, r.line]), [['usage-notes', 12]]);
+  const plain = parseContentSource({ path: 'docs/three.md', text: '# Three\n<!-- docforge-reviewed: -->\n<!-- docforge-reviewed:    -->\n', descriptor: desc });
+  assert.deepEqual(plain.issues.map((i) => [i.code, i.line]), [['malformed_review_stamp', 2], ['malformed_review_stamp', 3]]);
+  assert.deepEqual(plain.reviews, []);
+});
+
 test('attachReviews stamps the named relations, covers sections of mention edges, and reports unmatched stamps', () => {
   const edges: GraphEdge[] = [
     { source_id: 'guide', relation: 'documents', target_id: 'code:src/a.ts#f', source_path: 'docs/guide.md', line: 13, mention: { sections: [{ slug: 'usage', title: 'Usage', line: 13 }] } },
