@@ -101,6 +101,8 @@ describe('unified diff parsing', () => {
       ['--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n-b\n+c\n', /line 5: the hunk at line 3 removes more lines than its header counts/],
       ['--- a/x\n+++ b/x\n@@ -x +1 @@\n', /line 3: malformed hunk header/],
       ['--- a/x\n+++ b/x\n@@ -1 +1 @@\n*a\n', /line 4: a hunk line must start with/],
+      ['--- a/x\n+++ b/x\n@@ -99999999999999999999,1 +1,1 @@\n-a\n+b\n', /line 3: a hunk line number or count above 2147483647/],
+      ['--- a/x\n+++ b/x\n@@ -1,1 +1,4294967296 @@\n-a\n+b\n', /line 3: a hunk line number or count above 2147483647/],
     ];
     for (const [text, message] of cases) {
       assert.throws(() => parseUnifiedDiff(text), (error: Error & { code?: string }) => error.code === 'invalid_arguments' && message.test(error.message), text);

@@ -27,6 +27,9 @@ export interface DiffFile {
 export const MAX_DIFF_BYTES = 64 * 1024 * 1024;
 
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+
+/** Largest line number or count a hunk header may give (2^31 - 1). */
+const MAX_HUNK_NUMBER = 2 ** 31 - 1;
 /** Lines of git's extended header and of `diff` itself, allowed between files. */
 const HEADER = /^(diff |index |old mode |new mode |deleted file mode |new file mode |similarity index |dissimilarity index |rename from |rename to |copy from |copy to |Binary files |Only in |GIT binary patch)/;
 
@@ -207,6 +210,8 @@ function readHunk(lines: readonly string[], start: number, file: DiffFile): numb
   let newLine = Number(match[3]);
   let oldLeft = match[2] === undefined ? 1 : Number(match[2]);
   let newLeft = match[4] === undefined ? 1 : Number(match[4]);
+  // No source file has 2^31 lines: a larger start or count is not a diff of one (break-it trial).
+  if ([oldLine, newLine, oldLeft, newLeft].some((n) => n > MAX_HUNK_NUMBER)) throw diffError(start + 1, `a hunk line number or count above ${MAX_HUNK_NUMBER} in ${JSON.stringify(lines[start]!.slice(0, 80))}`);
   let i = start + 1;
   while (oldLeft > 0 || newLeft > 0) {
     if (i >= lines.length) throw diffError(i, `the hunk at line ${start + 1} ends early (${oldLeft} old and ${newLeft} new lines missing)`);
