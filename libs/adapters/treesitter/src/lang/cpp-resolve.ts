@@ -8,8 +8,8 @@
  * sees what it includes, directly or through the headers those include (its scope).
  */
 import { posix } from 'node:path';
-import type { TreeImport } from '../link-data.js';
-import type { ImportTarget, LanguageResolver, ResolveContext } from '../spec.js';
+import type { LanguageResolver, ResolveContext } from '../spec.js';
+import { fileClosureResolver } from './file-closure.js';
 
 interface CompileEntry {
   directory?: unknown;
@@ -95,38 +95,5 @@ export function cppResolver(context: ResolveContext): LanguageResolver {
     }
     return null;
   };
-  const direct = new Map<string, string[]>();
-  const includedBy = (file: string): string[] => {
-    let out = direct.get(file);
-    if (out === undefined) {
-      out = [...new Set((context.data.get(file)?.imports ?? []).map((imp) => target(file, imp.spec)).filter((f): f is string => f !== null))];
-      direct.set(file, out);
-    }
-    return out;
-  };
-  const closures = new Map<string, string[]>();
-  return {
-    resolve(file: string, imp: TreeImport): ImportTarget | null {
-      const found = target(file, imp.spec);
-      return found === null ? null : { files: [found], bindings: [] };
-    },
-    scope(file: string): readonly string[] {
-      const cached = closures.get(file);
-      if (cached !== undefined) return cached;
-      const seen = new Set<string>([file]);
-      const queue = [file];
-      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-        for (const included of includedBy(next)) {
-          if (!seen.has(included)) {
-            seen.add(included);
-            queue.push(included);
-          }
-        }
-      }
-      seen.delete(file);
-      const out = [...seen].sort();
-      closures.set(file, out);
-      return out;
-    },
-  };
+  return fileClosureResolver(context, target);
 }

@@ -7,8 +7,8 @@
  * through the files those require (its scope, the transitive closure).
  */
 import { posix } from 'node:path';
-import type { TreeImport } from '../link-data.js';
-import type { ImportTarget, LanguageResolver, ResolveContext } from '../spec.js';
+import type { LanguageResolver, ResolveContext } from '../spec.js';
+import { fileClosureResolver } from './file-closure.js';
 
 /** The `lib` folders that hold files of the build (`lib`, `gems/a/lib`), sorted. */
 function loadPath(paths: readonly string[]): string[] {
@@ -38,38 +38,5 @@ export function rubyResolver(context: ResolveContext): LanguageResolver {
     const found = roots.map((root) => `${root}/${withExt}`).filter((c) => files.has(c));
     return found.length === 1 ? (found[0] as string) : null;
   };
-  const direct = new Map<string, string[]>();
-  const requires = (file: string): string[] => {
-    let out = direct.get(file);
-    if (out === undefined) {
-      out = [...new Set((context.data.get(file)?.imports ?? []).map((imp) => target(file, imp.spec)).filter((f): f is string => f !== null))];
-      direct.set(file, out);
-    }
-    return out;
-  };
-  const closures = new Map<string, string[]>();
-  return {
-    resolve(file: string, imp: TreeImport): ImportTarget | null {
-      const found = target(file, imp.spec);
-      return found === null ? null : { files: [found], bindings: [] };
-    },
-    scope(file: string): readonly string[] {
-      const cached = closures.get(file);
-      if (cached !== undefined) return cached;
-      const seen = new Set<string>([file]);
-      const queue = [file];
-      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-        for (const required of requires(next)) {
-          if (!seen.has(required)) {
-            seen.add(required);
-            queue.push(required);
-          }
-        }
-      }
-      seen.delete(file);
-      const out = [...seen].sort();
-      closures.set(file, out);
-      return out;
-    },
-  };
+  return fileClosureResolver(context, target);
 }

@@ -1,0 +1,48 @@
+/**
+ * A resolver for languages whose imports name files and bind no names (Ruby `require`, C/C++
+ * `#include`): an import resolves to the one file `target` names, and a file's scope is every file
+ * it reaches through its imports, directly or transitively (sorted; computed once per file).
+ */
+import type { TreeImport } from '../link-data.js';
+import type { ImportTarget, LanguageResolver, ResolveContext } from '../spec.js';
+
+/**
+ * The resolver over one build whose import `spec` of `file` names the file `target(file, spec)`
+ * returns (null: nothing in the project, counted unresolved).
+ */
+export function fileClosureResolver(context: ResolveContext, target: (file: string, spec: string) => string | null): LanguageResolver {
+  const direct = new Map<string, string[]>();
+  const importsOf = (file: string): string[] => {
+    let out = direct.get(file);
+    if (out === undefined) {
+      out = [...new Set((context.data.get(file)?.imports ?? []).map((imp) => target(file, imp.spec)).filter((f): f is string => f !== null))];
+      direct.set(file, out);
+    }
+    return out;
+  };
+  const closures = new Map<string, string[]>();
+  return {
+    resolve(file: string, imp: TreeImport): ImportTarget | null {
+      const found = target(file, imp.spec);
+      return found === null ? null : { files: [found], bindings: [] };
+    },
+    scope(file: string): readonly string[] {
+      const cached = closures.get(file);
+      if (cached !== undefined) return cached;
+      const seen = new Set<string>([file]);
+      const queue = [file];
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        for (const imported of importsOf(next)) {
+          if (!seen.has(imported)) {
+            seen.add(imported);
+            queue.push(imported);
+          }
+        }
+      }
+      seen.delete(file);
+      const out = [...seen].sort();
+      closures.set(file, out);
+      return out;
+    },
+  };
+}
