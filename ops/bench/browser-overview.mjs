@@ -7,21 +7,19 @@
 // Usage: node ops/bench/browser-overview.mjs [--nodes 100000] [--runs 10] [--prepare-only]
 // The corpus is generated into ops/bench/out/map-<nodes> when missing and reused when present (it
 // is indexed once with --no-ast semantics: the first screen never reads Logic).
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { fork } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generateDocs, generateTs } from './generate.mjs';
+import { generateMixed } from './generate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
 const { values } = parseArgs({ options: { nodes: { type: 'string', default: '100000' }, runs: { type: 'string', default: '10' }, 'prepare-only': { type: 'boolean', default: false } } });
 const nodes = Number(values.nodes);
 const RUNS = Number(values.runs);
-/** Nodes per generated TypeScript module: the module, fn, helper, Klass, Klass.run, Klass.step. */
-const NODES_PER_MODULE = 6;
 /** Modules per folder: 100,000 nodes give 8,333 modules in 1,042 folders. */
 const PER_FOLDER = 8;
 const chromiumPath = process.env.DOCFORGE_CHROMIUM ?? '/usr/bin/chromium';
@@ -31,24 +29,9 @@ const median = (xs) => {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** The corpus: the TypeScript tree (half the nodes, PER_FOLDER modules a folder), the docs under docs/gen, every fourth naming code. */
+/** The corpus: {@link generateMixed} with PER_FOLDER modules a folder (the TypeScript tree is half the nodes, docs under docs/gen, every fourth naming code). */
 function generateCorpus(root) {
-  const modules = Math.round(nodes / 2 / NODES_PER_MODULE);
-  generateTs(root, modules, 7, PER_FOLDER);
-  const docsTmp = `${root}.docs`;
-  generateDocs(docsTmp, nodes - modules * NODES_PER_MODULE);
-  cpSync(path.join(docsTmp, 'docs'), path.join(root, 'docs', 'gen'), { recursive: true });
-  rmSync(docsTmp, { recursive: true, force: true });
-  let n = 0;
-  for (const area of readdirSync(path.join(root, 'docs', 'gen')).sort()) {
-    for (const file of readdirSync(path.join(root, 'docs', 'gen', area)).sort()) {
-      if (!file.endsWith('.md') || n++ % 4 !== 0) continue;
-      const m = n % modules;
-      const full = path.join(root, 'docs', 'gen', area, file);
-      writeFileSync(full, `${readFileSync(full, 'utf8')}\n## Code\n\nThis page is implemented by \`fn${m}\` and \`Klass${m}\`.\n`);
-    }
-  }
-  return modules;
+  return generateMixed(root, nodes, PER_FOLDER);
 }
 
 const root = path.join(here, 'out', `map-${nodes}`);

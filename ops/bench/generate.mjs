@@ -167,11 +167,12 @@ export const NODES_PER_MODULE = 6;
  * The mixed corpus of the issue-32 benchmarks (affected.mjs, task-context-change.mjs): about
  * `nodes` nodes, half a TypeScript tree ({@link generateTs}) and half the docs of
  * {@link generateDocs} under docs/gen, every fourth page naming `fnN`, `KlassN` and `KlassN.run`
- * of module N in code spans (mention-derived `documents` edges with sections). Returns the module count.
+ * of module N in code spans (mention-derived `documents` edges with sections), `perFolder` modules
+ * a folder (the graph browser's map benchmark asks for 8). Returns the module count.
  */
-export function generateMixed(root, nodes) {
+export function generateMixed(root, nodes, perFolder = 50) {
   const modules = Math.round(nodes / 2 / NODES_PER_MODULE);
-  generateTs(root, modules);
+  generateTs(root, modules, 7, perFolder);
   const docsTmp = `${root}.docs`;
   generateDocs(docsTmp, nodes - modules * NODES_PER_MODULE);
   cpSync(path.join(docsTmp, 'docs'), path.join(root, 'docs', 'gen'), { recursive: true });
