@@ -450,6 +450,9 @@ test('Escape closes the source view; selecting while it is open shows a usable c
   await page.locator('#source').waitFor({ state: 'hidden' });
   await page.locator('#card').waitFor({ state: 'visible' });
   await page.locator('#card button', { hasText: 'Hide' }).click();
+  // The hide re-renders asynchronously: wait for its list entry (a timeout fails the test) rather
+  // than for a ready state the graph may still show from before the click.
+  await page.locator('#hidden-nodes li').first().waitFor({ state: 'attached', timeout: 30_000 }).catch(() => undefined);
   await ready();
   assert.equal(await page.locator('#hidden-nodes li').count(), 1, 'the card button works after the source view');
 });
