@@ -93,6 +93,8 @@ async function hideNode(id: string): Promise<void> {
     }
   }
   await hide.click();
+  // The hide re-renders asynchronously; a ready state may still be the one from before the click.
+  await page.locator(`#hidden-nodes li[data-id="${id}"]`).waitFor({ state: 'attached', timeout: 30_000 });
 }
 
 async function shot(name: string): Promise<void> {
