@@ -43,3 +43,38 @@ test('docforge viewer status and stop', async (t) => {
   assert.equal((JSON.parse(all.stdout) as { manager_stopped: boolean }).manager_stopped, true);
   assert.equal(await runtime.manager(), null, 'the manager stopped');
 });
+
+test('docforge viewer open prints a one-time URL that opens the graph browser; usage errors start nothing', async (t) => {
+  const runtime = useViewerRuntime();
+  const root = exampleProjectCopy();
+  t.after(async () => {
+    await cli(runtime.env, 'viewer', 'stop', '--all');
+    removeDir(root);
+  });
+  for (const args of [['refund', '--node', 'CMP-LEDGER'], ['--depth', '2'], ['--all']]) {
+    const refused = await cli(runtime.env, 'viewer', 'open', '-C', root, ...args);
+    assert.equal(refused.status, 2, `${args.join(' ')}: ${refused.stderr}`);
+    assert.match(refused.stderr, /Usage: docforge viewer open/);
+  }
+  assert.equal(await runtime.manager(), null, 'a usage error starts no manager');
+  const missing = await cli(runtime.env, 'viewer', 'open', '-C', root, '--node', 'NO-SUCH-NODE');
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /node_not_found/);
+
+  const opened = await cli(runtime.env, 'viewer', 'open', '-C', root, '--node', 'CMP-LEDGER');
+  assert.equal(opened.status, 0, opened.stderr);
+  const url = opened.stdout.split('\n')[0]!;
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+&focus=CMP-LEDGER$/);
+  assert.match(opened.stdout, /focus CMP-LEDGER; generation \d+; worker w-/);
+  const first = await fetch(url, { redirect: 'manual' });
+  assert.equal(first.status, 303, 'the token is exchanged for a session cookie');
+  const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+  const page = await fetch(new URL(first.headers.get('location')!, url), { headers: { cookie } });
+  assert.equal(page.status, 200);
+  assert.match(await page.text(), /<html/i);
+  assert.equal((await fetch(url, { redirect: 'manual' })).status, 403, 'the token works once');
+
+  const json = await cli(runtime.env, 'viewer', 'open', '-C', root, 'refund', '--json');
+  const envelope = JSON.parse(json.stdout) as { ok: boolean; result: { mode: string; query: string; worker: { reused: boolean } } };
+  assert.deepEqual([envelope.ok, envelope.result.mode, envelope.result.query, envelope.result.worker.reused], [true, 'search', 'refund', true]);
+});

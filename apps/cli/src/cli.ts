@@ -58,6 +58,9 @@ Commands:
   render --status [VIEW] [--deep]
                           render status per view: current, stale or unverified (exit 1 unless all
                           current); --deep re-renders in memory and compares with the files
+  viewer open [QUERY | --node ID]
+                          open the graph browser on this project (the architecture map, one search, or
+                          one focus node) and print its one-time URL; docforge_visualize
   viewer status [--all]   the graph-browser workers of this project (--all: of every project) and the viewer manager
   viewer stop [--all]     stop this project's workers (--all: every worker and the per-user viewer manager)
   demo                    start docforge-mcp on the bundled examples/ and print a transcript
@@ -204,7 +207,7 @@ function commandOf(parsed: CommandLine): { command: string; rest: string[] } | n
     return command || values.help ? 0 : 2;
   }
   // A word after a command that takes none (e.g. a project path after `sync`) is never ignored silently.
-  const extra = NO_ARGUMENTS.has(command) ? rest[0] : command === 'init' || command === 'viewer' ? rest[1] : undefined;
+  const extra = NO_ARGUMENTS.has(command) ? rest[0] : command === 'init' || (command === 'viewer' && rest[0] !== 'open') ? rest[1] : undefined;
   if (extra !== undefined) {
     const what = command === 'init' ? 'init takes at most one DIR' : command === 'viewer' ? `viewer ${rest[0]} takes no other arguments`
       : command === 'demo' ? 'demo takes no arguments (it runs on the bundled examples/, or on -C DIR)' : `${command} takes no arguments; name the project with -C DIR`;
@@ -261,6 +264,7 @@ async function runCommand(command: string, rest: string[], context: CommandConte
       }
       return await (await import('./render.js')).runRender(root, rest[0], { ...syncOptions, status: values.status === true, deep: values.deep === true });
     case 'viewer':
+      if (rest[0] === 'open') return await (await import('./read-tools.js')).runReadCommand('viewer open', rest.slice(1), { root, values, json, progress: syncOptions.progress });
       return await (await import('./viewer.js')).runViewer(root, rest[0], { json, all: values.all === true });
     case 'demo':
       return await (await import('./demo.js')).runDemo(values['project-root'] ? root : null);

@@ -5,7 +5,7 @@
  */
 
 /** The read tools that have a CLI command. */
-export type ReadTool = 'docforge_get_node' | 'docforge_backlinks' | 'docforge_dependencies' | 'docforge_impact' | 'docforge_get_context' | 'docforge_get_task_context';
+export type ReadTool = 'docforge_get_node' | 'docforge_backlinks' | 'docforge_dependencies' | 'docforge_impact' | 'docforge_get_context' | 'docforge_get_task_context' | 'docforge_visualize';
 
 type Item = Record<string, unknown>;
 type Print = (text?: string) => void;
@@ -110,6 +110,17 @@ function printContext(result: Item, print: Print): void {
   pageEnd(result, print, 'the same docforge context command with');
 }
 
+/** `docforge viewer open`: the graph browser's one-time URL, what it shows and which worker serves it. */
+function printVisualize(result: Item, print: Print): void {
+  const mode = String(result.mode);
+  const what = mode === 'focus' ? `focus ${String(result.focus_node_id)}` : mode === 'search' ? `search ${JSON.stringify(result.query)}` : 'the architecture map';
+  const worker = (result.worker ?? {}) as Item;
+  const snapshot = (result.snapshot ?? {}) as Item;
+  print(String(result.url));
+  print(`graph browser (${String(result.template)}): ${what}; generation ${String(snapshot.generation)}; worker ${String(worker.worker_id)}${worker.reused === true ? ' (reused)' : ''}`);
+  print('open the URL in a browser on this machine: its token works once and sets a session cookie; `docforge viewer stop` stops the worker');
+}
+
 /** Prints the text form of one read tool's result. */
 export function printReadResult(tool: ReadTool, result: Item, print: Print): void {
   switch (tool) {
@@ -121,6 +132,8 @@ export function printReadResult(tool: ReadTool, result: Item, print: Print): voi
       return printTraversal(result, print, (item) => `${String(item.via)} --${relationsOf(item)}--> ${String(item.id)}${reviewMark(item)}`);
     case 'docforge_impact':
       return printTraversal(result, print, (item) => `${String(item.id)} --${relationsOf(item)}--> ${String(item.via)}`);
+    case 'docforge_visualize':
+      return printVisualize(result, print);
     default:
       return printContext(result, print);
   }

@@ -82,6 +82,17 @@ const READ_COMMANDS: Record<string, ReadCommand> = {
       return { tool: 'docforge_get_context', args: { ...(node !== null ? { node_id: node } : {}), ...(text !== '' ? { query: text } : {}), ...args } };
     },
   },
+  // `docforge viewer open`: what docforge_visualize opens, as a URL to paste into a browser.
+  'viewer open': {
+    usage: 'docforge viewer open [QUERY | --node ID]',
+    options: ['node'],
+    map(words, values) {
+      const text = words.join(' ');
+      const node = typeof values.node === 'string' ? values.node : null;
+      if (text !== '' && node !== null) return 'takes a QUERY or --node ID, not both';
+      return { tool: 'docforge_visualize', args: { ...(node !== null ? { node_id: node } : {}), ...(text !== '' ? { query: text } : {}) } };
+    },
+  },
 };
 
 /** Prints a usage problem of a read command with that command's usage; returns exit code 2. */

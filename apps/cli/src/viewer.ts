@@ -1,5 +1,5 @@
 /**
- * `docforge viewer status|stop` (DESIGN.md section 1): reports or stops the graph-browser workers
+ * `docforge viewer status|stop` (DESIGN.md section 1; `viewer open` is a read command in read-tools.ts): reports or stops the graph-browser workers
  * of the project (or, with --all, of every project and the per-user manager itself). Never starts
  * a manager: with none running, status says so and stop has nothing to do.
  */
@@ -37,7 +37,7 @@ function workerLine(w: WorkerRecord): string {
  */
 export async function runViewer(rootArg: string, action: string | undefined, options: ViewerCommandOptions): Promise<number> {
   if (action !== 'status' && action !== 'stop') {
-    process.stderr.write('docforge: viewer needs status or stop\n');
+    process.stderr.write('docforge: viewer needs open, status or stop\n');
     return 2;
   }
   const root = options.all ? null : resolveProjectRoot(rootArg);
