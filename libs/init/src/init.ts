@@ -219,9 +219,48 @@ function contentChoice(root: string, top: TopLevel): { roots: string[]; markdown
   return { roots: [...dirRoots, ...fileRoots], markdownFiles, leftOut };
 }
 
+/** How deep below the root a marker file is looked for when none is at the top level (`src/App/App.csproj` is depth 2). */
+const NESTED_MARKER_DEPTH = 3;
+/** At most this many folders are read while looking for a nested marker (a bound on init's cost in huge trees). */
+const NESTED_MARKER_DIRS = 2_000;
+
 /**
- * The languages whose marker file is at the top level (`go.mod`, `Cargo.toml`, …) and the build and
- * vendor folders to exclude for them, each with a left-out entry when the folder is there.
+ * The project-relative path of the rule's marker file: a top-level one (`go.mod`), else the first
+ * found breadth-first up to {@link NESTED_MARKER_DEPTH} folders down (a C# solution whose projects
+ * sit in `src/App/App.csproj`, a Maven multi-module tree), skipping hidden folders, `node_modules`
+ * and the rule's own build folders; undefined when there is none.
+ */
+function findMarker(root: string, top: TopLevel, rule: LanguageRule): string | undefined {
+  const marker = rule.marker;
+  if (marker === null) return undefined;
+  const atTop = top.files.find((file) => marker.test(file));
+  if (atTop !== undefined) return atTop;
+  const skip = new Set(rule.folders.map((folder) => folder.split('/')[0]!));
+  let level = top.dirs.filter((dir) => !skippedDir(dir, skip));
+  let read = 0;
+  for (let depth = 1; depth <= NESTED_MARKER_DEPTH && level.length > 0; depth += 1) {
+    const next: string[] = [];
+    for (const dir of level) {
+      if (read++ >= NESTED_MARKER_DIRS) return undefined;
+      let entries;
+      try {
+        entries = readdirSync(join(root, dir), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      const found = entries.find((entry) => entry.isFile() && marker.test(entry.name));
+      if (found !== undefined) return `${dir}/${found.name}`;
+      for (const entry of entries) if (entry.isDirectory() && !skippedDir(entry.name, skip)) next.push(`${dir}/${entry.name}`);
+    }
+    level = next.sort();
+  }
+  return undefined;
+}
+
+/**
+ * The languages whose marker file is at the top level (`go.mod`, `Cargo.toml`, …) or a few folders
+ * down ({@link findMarker}), and the build and vendor folders to exclude for them, each with a
+ * left-out entry when the folder is there (at the top level or beside the marker).
  */
 function markedLanguages(root: string, top: TopLevel): { marked: Set<string>; skip: Set<string>; excludes: string[]; leftOut: InitLeftOut[] } {
   const marked = new Set<string>();
@@ -229,7 +268,7 @@ function markedLanguages(root: string, top: TopLevel): { marked: Set<string>; sk
   const excludes: string[] = [];
   const leftOut: InitLeftOut[] = [];
   for (const rule of activeRules()) {
-    const marker = rule.marker === null ? undefined : top.files.find((file) => rule.marker!.test(file));
+    const marker = findMarker(root, top, rule);
     const needs = rule.markerNeedsCode;
     if (marker === undefined || (needs !== undefined && !visitFiles(root, (file) => needs.test(file), new Set(rule.folders)))) continue;
     marked.add(rule.id);
@@ -237,7 +276,9 @@ function markedLanguages(root: string, top: TopLevel): { marked: Set<string>; sk
       skip.add(folder.split('/')[0]!);
       const glob = `**/${folder}/**`;
       if (!excludes.includes(glob)) excludes.push(glob);
-      const present = folder.endsWith('*') ? top.dirs.filter((dir) => dir.startsWith(folder.slice(0, -1))) : existsSync(join(root, folder)) ? [folder] : [];
+      const beside = marker.includes('/') ? marker.slice(0, marker.lastIndexOf('/') + 1) : '';
+      const present = folder.endsWith('*') ? top.dirs.filter((dir) => dir.startsWith(folder.slice(0, -1)))
+        : [folder, `${beside}${folder}`].filter((rel, i, all) => all.indexOf(rel) === i && existsSync(join(root, rel)));
       for (const path of present) {
         if (!leftOut.some((entry) => entry.path === path)) leftOut.push({ path, reason: `${rule.display} build output or vendored dependencies (the project has ${marker}); excluded as "${glob}"` });
       }

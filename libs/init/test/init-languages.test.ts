@@ -106,3 +106,31 @@ test('a C/C++ project: CMakeLists.txt marks it; build/ and cmake-build-*/ exclud
     removeTree(js);
   }
 });
+
+test('markers below the top level: a C# solution of nested projects and a Maven multi-module tree get their build folders excluded and listed', () => {
+  const solution = tempTree({
+    'README.md': '# Shop\n', 'src/App/App.csproj': '<Project/>\n', 'src/App/Program.cs': 'class P { static void Main() {} }\n',
+    'src/App/bin/Debug/net8.0/Gen.cs': 'class Gen {}\n', 'src/App/obj/Debug/Assembly.cs': 'class A {}\n', 'src/Lib/Lib.csproj': '<Project/>\n', 'src/Lib/Lib.cs': 'class L {}\n',
+  });
+  const modules = tempTree({ 'core/pom.xml': '<project/>\n', 'core/src/main/java/a/A.java': 'package a;\nclass A {}\n', 'core/target/gen/B.java': 'class B {}\n' });
+  const sphinx = tempTree({ 'docs/Makefile': 'html:\n\tsphinx-build . _build\n', 'docs/index.md': '# Docs\n', 'pkg/app.py': 'def main():\n    pass\n', 'build/lib/pkg/app.py': 'x = 1\n' });
+  try {
+    const first = initProject(solution);
+    assert.deepEqual(loadDescriptor(solution).adapter.code, ['csharp']);
+    for (const glob of ['**/bin/**', '**/obj/**']) assert.ok(loadDescriptor(solution).sources.exclude.includes(glob), glob);
+    const listed = first.left_out.filter((item) => /C# build output/.test(item.reason));
+    assert.deepEqual(listed.map((item) => item.path).sort(), ['src/App/bin', 'src/App/obj']);
+    assert.match(listed[0]!.reason, /the project has src\/App\/App\.csproj/);
+    const second = initProject(modules);
+    assert.deepEqual(loadDescriptor(modules).adapter.code, ['java']);
+    assert.ok(loadDescriptor(modules).sources.exclude.includes('**/target/**'));
+    assert.deepEqual(second.left_out.filter((item) => /Java build output/.test(item.reason)).map((item) => item.path), ['core/target']);
+    // A Makefile beside Markdown (Sphinx) marks C/C++ only where C or C++ code exists: build/ stays as the Python rules leave it.
+    initProject(sphinx);
+    assert.equal(loadDescriptor(sphinx).sources.exclude.includes('**/cmake-build-*/**'), false);
+  } finally {
+    removeTree(solution);
+    removeTree(modules);
+    removeTree(sphinx);
+  }
+});
