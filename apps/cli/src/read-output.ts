@@ -105,7 +105,10 @@ function printContext(result: Item, print: Print): void {
   }
   if (items.length === 0) print('no evidence');
   const gaps = Array.isArray(result.gaps) ? (result.gaps as Item[]) : [];
-  for (const gap of gaps) print(`gap: ${String(gap.kind)}${gap.cause ? `, cause ${String(gap.cause)}` : ''}`);
+  for (const gap of gaps) {
+    const category = typeof gap.category === 'string' ? `, category ${gap.category}${Array.isArray(gap.relations) ? ` (none through ${gap.relations.join(', ')})` : ''}` : '';
+    print(`gap: ${String(gap.kind)}${gap.cause ? `, cause ${String(gap.cause)}` : ''}${category}`);
+  }
   print(`(used ${String(result.used_tokens)} tokens${typeof result.capsule_hash === 'string' ? `; capsule ${result.capsule_hash.slice(0, 16)}…` : ''})`);
   pageEnd(result, print, 'the same docforge context command with');
 }

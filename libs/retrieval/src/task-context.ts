@@ -49,7 +49,10 @@
  *
  * Required evidence gaps: `undeclared_relation_category` (a required category without any project
  * edge), `no_selected_evidence` (stage `focus`: the lexical focus found nothing; stage
- * `traversal`: the completed traversal selected no related node) and `incomplete_proof` with cause
+ * `traversal`: the completed traversal selected no related node; with a `category`: the project
+ * has edges of that required category, but the completed traversal reached no item through one,
+ * as a `test` task on code with no `tested_by` edge: for that kind the evidence category counts
+ * only through {@link TEST_RELATIONS}, listed as `relations`) and `incomplete_proof` with cause
  * `work_limit` (stage `focus`: the lexical candidate window was exceeded; stage `traversal`: the
  * examined-edge ceiling), `result_limit` (evidence-item ceiling), `token_limit` (token budget) or
  * `response_limit` (an item larger than any page under `[limits].max_output_chars`).
@@ -65,10 +68,17 @@ import { effectiveCeilings, runPlan, type Traversal, type Visit } from './task-t
 import { affectedStep } from './task-affected.js';
 import { hydrate, type EvidenceRoots } from './task-evidence.js';
 
+/**
+ * The version-1 evidence aliases that are tests (a `test` task's required evidence): a doc that
+ * `documents` the focus is evidence too, but it is not a test of it.
+ */
+export const TEST_RELATIONS = Object.freeze(['tested_by', 'verifies', 'proves']);
+
 /** A required evidence gap (contract: "Required evidence gaps distinguish ..."). */
 export type EvidenceGap =
   | { kind: 'undeclared_relation_category'; category: string; task_kind: TaskKind }
   | { kind: 'no_selected_evidence'; stage: 'focus' | 'traversal' }
+  | { kind: 'no_selected_evidence'; stage: 'traversal'; category: string; task_kind: TaskKind; relations?: string[] }
   | { kind: 'incomplete_proof'; cause: 'work_limit'; stage: 'focus'; examined_candidates: number; ceiling: number }
   | { kind: 'incomplete_proof'; cause: 'work_limit'; stage: 'traversal'; examined_edges: number; ceiling: number }
   | { kind: 'incomplete_proof'; cause: 'result_limit'; ceiling: number; dropped_candidates: number }
@@ -148,7 +158,7 @@ export function taskContextPage(reader: IndexReader, request: TaskContextRequest
   const run = runPlan(reader, plan, request.task, ceilings);
   const visits = plan.task_kind === 'change' ? withAffected(reader, run, ceilings, vocabulary.relations) : [...run.focus, ...run.related];
   const evidence = hydrate(reader, visits, options.roots, request.task);
-  const gaps = traversalGaps(plan, vocabulary, run, visits.length - run.focus.length, ceilings, window);
+  const gaps = traversalGaps(plan, vocabulary, run, visits, ceilings, window);
 
   const candidates: PackCandidate[] = evidence.map((item) => {
     const tokens = estimateTokens(item);
@@ -218,13 +228,29 @@ function lexicalWindowOf(options: TaskContextOptions): number {
 }
 
 /** The gaps known before packing: undeclared required categories, no selected evidence, and the focus and traversal work and result limits. */
-function traversalGaps(plan: TaskPlan, vocabulary: RelationVocabulary, run: Traversal, relatedCount: number, ceilings: TaskContextCeilings, window: number): EvidenceGap[] {
+function traversalGaps(plan: TaskPlan, vocabulary: RelationVocabulary, run: Traversal, visits: readonly Visit[], ceilings: TaskContextCeilings, window: number): EvidenceGap[] {
   const gaps: EvidenceGap[] = [];
   for (const category of plan.required_categories) {
     if (!vocabulary.categories_with_edges.includes(category)) gaps.push({ kind: 'undeclared_relation_category', category, task_kind: plan.task_kind });
   }
+  const related = visits.slice(run.focus.length);
+  const completed = !run.workLimited && run.droppedCandidates === 0;
   if (run.lexicalEmpty) gaps.push({ kind: 'no_selected_evidence', stage: 'focus' });
-  else if (relatedCount === 0 && !run.workLimited && run.droppedCandidates === 0) gaps.push({ kind: 'no_selected_evidence', stage: 'traversal' });
+  else if (related.length === 0 && completed) gaps.push({ kind: 'no_selected_evidence', stage: 'traversal' });
+  else if (completed) {
+    // A required category the project has edges of, but that reached nothing here: say so rather than
+    // let the other categories' items stand in for it (a test task on untested code).
+    const hops = related.flatMap((visit) => [...visit.path, ...visit.reasons]);
+    const categories = new Set(hops.map((hop) => hop.category));
+    const relations = new Set(hops.map((hop) => hop.relation));
+    for (const category of plan.required_categories) {
+      if (!vocabulary.categories_with_edges.includes(category)) continue;
+      const tests = plan.task_kind === 'test' && category === 'evidence' ? TEST_RELATIONS.filter((relation) => vocabulary.relations.includes(relation)) : [];
+      if (tests.length > 0 ? !tests.some((relation) => relations.has(relation)) : !categories.has(category)) {
+        gaps.push({ kind: 'no_selected_evidence', stage: 'traversal', category, task_kind: plan.task_kind, ...(tests.length > 0 ? { relations: tests } : {}) });
+      }
+    }
+  }
   if (run.lexicalWindowed) {
     // The window the focus ranking really used (the plan's candidate_window).
     const used = plan.focus.mode === 'lexical' ? plan.focus.candidate_window : window;

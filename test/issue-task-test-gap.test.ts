@@ -1,0 +1,76 @@
+// A `test` task on code that nothing tests says so (issue 30's trial: "a test task with no tested_by gives no gap"):
+// docforge_get_task_context answers a `no_selected_evidence` gap with category `evidence` and the test relations
+// (`tested_by`, `verifies`, `proves`) the project has, exactly when the completed traversal reached no item through
+// one of them; a doc that `documents` the focus is evidence, but not a test. Through the real docforge-mcp on a
+// copy of examples/ and on fastify's package (lib/ and test/, whose test files import the modules they test).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { exampleProjectCopy, fastifyProjectCopy, removeDir } from './helpers/projects.js';
+import { useServer, type Json, type Server } from './helpers/server.js';
+
+const TESTS = ['tested_by', 'verifies', 'proves'];
+
+async function testTask(s: Server, focus: string): Promise<Json> {
+  const e = await s.call('docforge_get_task_context', { task_kind: 'test', task: `write tests for ${focus}`, focus_node_id: focus, budget: 200_000, limit: 200 });
+  assert.equal(e.ok, true, JSON.stringify(e.error));
+  return e.result!;
+}
+
+/** Whether an evidence item was reached through a test relation (its path or an additional reason). */
+function reachedByTest(items: Json[]): boolean {
+  return items.some((item) => [...((item.path as Json[] | undefined) ?? []), ...((item.relationship_reasons as Json[] | undefined) ?? [])].some((hop) => TESTS.includes(hop.relation as string)));
+}
+
+/** Checks every module's test task: the gap stands exactly when no test reached it; returns [modules with the gap, without]. */
+async function checkModules(s: Server, modules: string[]): Promise<[string[], string[]]> {
+  const gapped: string[] = [];
+  const tested: string[] = [];
+  for (const id of modules) {
+    const result = await testTask(s, id);
+    const gaps = result.gaps as Json[];
+    assert.ok(!gaps.some((g) => g.kind === 'incomplete_proof'), `${id}: the traversal completed (${JSON.stringify(gaps)})`);
+    const gap = gaps.find((g) => g.kind === 'no_selected_evidence' && g.category === 'evidence');
+    if (reachedByTest(result.items as Json[])) {
+      assert.equal(gap, undefined, `${id} is reached by a test: no gap`);
+      tested.push(id);
+    } else {
+      assert.ok(gap, `${id}: no test reached it, so the gap says so (${JSON.stringify(gaps)})`);
+      assert.equal(gap.stage, 'traversal');
+      assert.equal(gap.task_kind, 'test');
+      assert.ok((gap.relations as string[]).includes('tested_by'), JSON.stringify(gap));
+      gapped.push(id);
+    }
+  }
+  return [gapped, tested];
+}
+
+async function moduleIds(s: Server, prefix: string): Promise<string[]> {
+  const e = await s.call('docforge_filter_nodes', { kinds: ['module'], limit: 200 });
+  assert.equal(e.ok, true, JSON.stringify(e.error));
+  return (e.result!.items as Json[]).map((n) => n.id as string).filter((id) => id.startsWith(prefix)).sort();
+}
+
+describe('a test task names the missing tests', () => {
+  test('examples/: untested modules get the gap, tested ones do not; a change task never gets it', async (t) => {
+    const root = exampleProjectCopy();
+    t.after(() => removeDir(root));
+    const s = await useServer(root);
+    t.after(() => s.close());
+    const [gapped, tested] = await checkModules(s, (await moduleIds(s, 'code:src/')).filter((id) => !id.endsWith('.test.ts')));
+    assert.ok(gapped.includes('code:src/shared/retry.ts'), `retry.ts has no test: ${gapped.join(' ')}`);
+    assert.ok(tested.includes('code:src/ledger/ledger.ts'), `ledger.ts is tested: ${tested.join(' ')}`);
+    const change = await s.call('docforge_get_task_context', { task_kind: 'change', task: 'change retry', focus_node_id: 'code:src/shared/retry.ts', budget: 200_000 });
+    assert.ok(!(change.result!.gaps as Json[]).some((g) => g.kind === 'no_selected_evidence'), 'a change task does not require tests');
+  });
+
+  test('fastify lib/ with its test/ folder: both kinds occur, and each module is answered by the rule', async (t) => {
+    const root = fastifyProjectCopy(['docs', 'lib', 'test', 'package.json', 'fastify.js'], 'schema_version = 1\n[project]\nid = "fastify"\nname = "Fastify"\n[sources]\ncontent_roots = ["docs"]\ncode_roots = ["lib", "test", "fastify.js"]\n[adapter]\ncode = "typescript"\n');
+    t.after(() => removeDir(root));
+    const s = await useServer(root);
+    t.after(() => s.close());
+    const modules = (await moduleIds(s, 'code:lib/')).slice(0, 40);
+    assert.ok(modules.length >= 20, `lib/ modules: ${modules.length}`);
+    const [gapped, tested] = await checkModules(s, modules);
+    assert.ok(gapped.length > 0 && tested.length > 0, `gapped ${gapped.length}, tested ${tested.length}`);
+  });
+});
