@@ -49,10 +49,9 @@
  *
  * Required evidence gaps: `undeclared_relation_category` (a required category without any project
  * edge), `no_selected_evidence` (stage `focus`: the lexical focus found nothing; stage
- * `traversal`: the completed traversal selected no related node; with a `category`: the project
- * has edges of that required category, but the completed traversal reached no item through one,
- * as a `test` task on code with no `tested_by` edge: for that kind the evidence category counts
- * only through {@link TEST_RELATIONS}, listed as `relations`) and `incomplete_proof` with cause
+ * `traversal`: the completed traversal selected no related node; with `category: "evidence"` and
+ * `relations`: a `test` task whose completed traversal reached no item through one of the
+ * {@link TEST_RELATIONS} the project has edges of, as on untested code) and `incomplete_proof` with cause
  * `work_limit` (stage `focus`: the lexical candidate window was exceeded; stage `traversal`: the
  * examined-edge ceiling), `result_limit` (evidence-item ceiling), `token_limit` (token budget) or
  * `response_limit` (an item larger than any page under `[limits].max_output_chars`).
@@ -78,7 +77,7 @@ export const TEST_RELATIONS = Object.freeze(['tested_by', 'verifies', 'proves'])
 export type EvidenceGap =
   | { kind: 'undeclared_relation_category'; category: string; task_kind: TaskKind }
   | { kind: 'no_selected_evidence'; stage: 'focus' | 'traversal' }
-  | { kind: 'no_selected_evidence'; stage: 'traversal'; category: string; task_kind: TaskKind; relations?: string[] }
+  | { kind: 'no_selected_evidence'; stage: 'traversal'; category: 'evidence'; task_kind: 'test'; relations: string[] }
   | { kind: 'incomplete_proof'; cause: 'work_limit'; stage: 'focus'; examined_candidates: number; ceiling: number }
   | { kind: 'incomplete_proof'; cause: 'work_limit'; stage: 'traversal'; examined_edges: number; ceiling: number }
   | { kind: 'incomplete_proof'; cause: 'result_limit'; ceiling: number; dropped_candidates: number }
@@ -238,17 +237,12 @@ function traversalGaps(plan: TaskPlan, vocabulary: RelationVocabulary, run: Trav
   if (run.lexicalEmpty) gaps.push({ kind: 'no_selected_evidence', stage: 'focus' });
   else if (related.length === 0 && completed) gaps.push({ kind: 'no_selected_evidence', stage: 'traversal' });
   else if (completed) {
-    // A required category the project has edges of, but that reached nothing here: say so rather than
-    // let the other categories' items stand in for it (a test task on untested code).
-    const hops = related.flatMap((visit) => [...visit.path, ...visit.reasons]);
-    const categories = new Set(hops.map((hop) => hop.category));
-    const relations = new Set(hops.map((hop) => hop.relation));
-    for (const category of plan.required_categories) {
-      if (!vocabulary.categories_with_edges.includes(category)) continue;
-      const tests = plan.task_kind === 'test' && category === 'evidence' ? TEST_RELATIONS.filter((relation) => vocabulary.relations.includes(relation)) : [];
-      if (tests.length > 0 ? !tests.some((relation) => relations.has(relation)) : !categories.has(category)) {
-        gaps.push({ kind: 'no_selected_evidence', stage: 'traversal', category, task_kind: plan.task_kind, ...(tests.length > 0 ? { relations: tests } : {}) });
-      }
+    // A test task's required evidence is a test: a doc that documents the focus is evidence too, but
+    // it must not stand in for the missing tests (untested code says so).
+    const tests = plan.task_kind === 'test' ? TEST_RELATIONS.filter((relation) => vocabulary.relations.includes(relation)) : [];
+    const reached = new Set(related.flatMap((visit) => [...visit.path, ...visit.reasons]).map((hop) => hop.relation));
+    if (tests.length > 0 && !tests.some((relation) => reached.has(relation))) {
+      gaps.push({ kind: 'no_selected_evidence', stage: 'traversal', category: 'evidence', task_kind: 'test', relations: tests });
     }
   }
   if (run.lexicalWindowed) {
