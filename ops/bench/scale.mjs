@@ -54,6 +54,22 @@ function memory(pid) {
   return { rss: Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024, hwm: Number(/VmHWM:\s+(\d+)/.exec(status)[1]) / 1024 };
 }
 
+/** CPU seconds (user + system, all threads) the process `pid` has used. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Waits until `pid` used under 0.05 s of CPU over a second, twice in a row (its idle-time work done). */
+async function quiet(pid) {
+  let calm = 0;
+  while (calm < 2) {
+    const before = cpuSeconds(pid);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    calm = cpuSeconds(pid) - before < 0.05 ? calm + 1 : 0;
+  }
+}
+
 /** Whether a docforge_search answer lists a node (the edited page's). */
 function hasHit(response) {
   const result = response.structuredContent?.result;
@@ -70,13 +86,15 @@ async function edits(root) {
   await client.callTool({ name: 'docforge_bootstrap', arguments: {} });
   await client.callTool({ name: 'docforge_search', arguments: { query: 'refund ledger', limit: 20 } });
   const boot = performance.now() - t;
+  await quiet(pid);
   const afterBoot = memory(pid);
   console.log(`server: bootstrap + first search ${sec(boot)}, RSS ${afterBoot.rss.toFixed(0)} MB (peak ${afterBoot.hwm.toFixed(0)} MB); load ${load()}`);
   const editFile = path.join(root, 'docs', 'area-0000', 'n-3.md');
   const seen = [];
   for (let i = 0; i < Number(values.edits); i += 1) {
-    // Idle time between edits, as a user's (the server's standby copy and priming run then).
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Idle time between edits, as a user's: the server's idle-time work (priming, the standby copy)
+    // finishes before the next edit.
+    await quiet(pid);
     const word = `zqscale${Date.now().toString(36)}x${i}`;
     t = performance.now();
     appendFileSync(editFile, `\nEdited paragraph naming ${word}.\n`);
