@@ -4,7 +4,7 @@ export { IndexManager, resolveProjectRoot } from './manager.js';
 export type { NoChangeAnswer } from './no-change.js';
 export { noChangeSync } from './no-change.js';
 export type { BuildPool, PoolDeath, PoolErrorListener } from './build-pool.js';
-export { poolDeath, runOnPool } from './build-pool.js';
+export { BUILD_YOUNG_GENERATION_MB, poolDeath, runOnPool } from './build-pool.js';
 export type { BuildPoolSettings } from './build-pools.js';
 export { BuildPools, buildPoolSettings, buildWorkerFile, createBuildPool, PrestartedBuildPool, prestartBuildWorker, WORKER_BUNDLE_ENV } from './build-pools.js';
 export { partialWalk } from './partial-walk.js';

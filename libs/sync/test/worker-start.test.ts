@@ -151,3 +151,23 @@ test('a prestarted worker whose thread exits while loading, before any task reac
   assert.deepEqual((result.warnings as unknown[][]).find(([message]) => String(message).startsWith('the bundled build worker')),
     ['the bundled build worker could not start; running the compiled worker', 'its thread ended while loading, before it said it was the build worker']);
 });
+
+test('the build worker thread runs with the old-generation limit of its settings and a young generation of BUILD_YOUNG_GENERATION_MB (issue 35)', () => {
+  const file = path.join(dir, 'limits.cjs');
+  writeFileSync(file, [
+    "const { parentPort, resourceLimits } = require('node:worker_threads');",
+    "parentPort.postMessage({ docforgeBuildWorkerLoaded: true });",
+    'module.exports = async () => resourceLimits;', '',
+  ].join('\n'));
+  const result = child(`
+    import { BUILD_YOUNG_GENERATION_MB, createBuildPool, runOnPool } from ${src('index.js')};
+    const pool = createBuildPool(() => undefined);
+    const limits = await runOnPool(pool, {});
+    await pool.destroy();
+    console.log(JSON.stringify({ limits, young: BUILD_YOUNG_GENERATION_MB }));
+  `, file);
+  const limits = result.limits as Record<string, number>;
+  assert.equal(result.young, 24);
+  assert.equal(limits.maxYoungGenerationSizeMb, 24);
+  assert.ok(limits.maxOldGenerationSizeMb! > 0, JSON.stringify(limits));
+});
