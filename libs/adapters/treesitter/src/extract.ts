@@ -184,7 +184,7 @@ class Extractor {
     draft.doc = cleanComment(precedingComments(match.docAnchor ?? node, spec.isComment, spec.skipBeforeDoc));
     draft.exported = match.exported;
     for (const capability of match.capabilities) draft.capabilities.add(capability);
-    for (const base of spec.bases?.(node) ?? []) this.bases.push({ owner: draft.qname, line: base.line, path: base.path, relation: base.relation });
+    for (const base of spec.bases?.(node) ?? []) this.bases.push({ owner: draft.qname, line: base.line, path: base.path, relation: base.relation, ...(base.mixin === undefined ? {} : { mixin: base.mixin }) });
     const isFunction = match.kind === 'function' || match.kind === 'method';
     if (isFunction) {
       draft.receiver = match.receiver;
