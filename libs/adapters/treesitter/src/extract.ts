@@ -72,9 +72,20 @@ interface Context {
  */
 export const MAX_DEFINITION_DEPTH = 64;
 
+/**
+ * Most definition nodes one file gives (the module aside). A 4 MiB file of one-line functions (Go's
+ * `func init() {}` repeated) is 280,000 definitions, and every node costs its id, summary, Logic,
+ * code text and review hash downstream (break-it B3: 57 s and 905 MB); definitions after this many
+ * stay part of the module, as definitions nested deeper than {@link MAX_DEFINITION_DEPTH} stay part
+ * of the innermost. Real files stay far below it (a large generated `.pb.go`: a few thousand).
+ */
+export const MAX_DEFINITIONS_PER_FILE = 20_000;
+
 class Extractor {
   readonly drafts: Draft[] = [];
   readonly byQname = new Map<string, Draft>();
+  /** The next `~n` suffix to try per repeated qualified name, so N repeats (Go's many `init`s) cost O(N), not O(N²) (break-it B3). */
+  readonly nextSuffix = new Map<string, number>();
   readonly imports: TreeImport[] = [];
   readonly calls: TreeCall[] = [];
   /** The function (or module) whose locals each call of {@link calls} is evaluated in, by index. */
@@ -94,7 +105,12 @@ class Extractor {
 
   newDraft(qname: string, name: string, kind: string, parent: Draft | null, start: number, end: number): Draft {
     let unique = qname;
-    for (let n = 2; this.byQname.has(unique); n += 1) unique = `${qname}~${n}`;
+    if (this.byQname.has(unique)) {
+      let n = this.nextSuffix.get(qname) ?? 2;
+      for (; this.byQname.has(`${qname}~${n}`); n += 1);
+      unique = `${qname}~${n}`;
+      this.nextSuffix.set(qname, n + 1);
+    }
     const draft: Draft = {
       id: codeId(this.path, unique), qname: unique, name, kind, parent, summary: '', doc: '', startLine: start, endLine: Math.max(start, end),
       capabilities: new Set(), exported: false, locals: new Set(), receiver: null, declaration: false,
@@ -156,7 +172,7 @@ class Extractor {
       return context;
     }
     for (const name of spec.binds(node)) context.fn.locals.add(name);
-    if (context.depth >= MAX_DEFINITION_DEPTH) return context;
+    if (context.depth >= MAX_DEFINITION_DEPTH || this.drafts.length > MAX_DEFINITIONS_PER_FILE) return context;
     const scope = spec.scope?.(node) ?? null;
     if (scope !== null) {
       const qualifier = context.qualifier === '' ? scope.qualifier : `${context.qualifier}.${scope.qualifier}`;
