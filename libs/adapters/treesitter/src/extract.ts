@@ -127,12 +127,19 @@ class Extractor {
     this.module.doc = facts.doc;
     this.module.summary = firstParagraph(facts.doc);
     const top: Context = { draft: this.module, fn: this.module, qualifier: '', depth: 0 };
+    // One WASM call per node for the test (nodeTypeId): a symbol id is named or not for good, so the named interesting
+    // ids are listed once per file instead of asking nodeIsNamed and nodeType of every node (Java: the walk's main cost).
+    const language = tree.language;
+    const interesting = new Uint8Array(language.nodeTypeCount);
+    language.types.forEach((type, id) => {
+      if (this.spec.interesting.has(type) && language.nodeTypeIsNamed(id)) interesting[id] = 1;
+    });
     const cursor = tree.walk();
     try {
       const stack: Context[] = [];
       let context = top;
       for (;;) {
-        const next = cursor.nodeIsNamed && this.spec.interesting.has(cursor.nodeType) ? this.visit(cursor.currentNode, context) : context;
+        const next = interesting[cursor.nodeTypeId] === 1 ? this.visit(cursor.currentNode, context) : context;
         if (next !== null && cursor.gotoFirstChild()) {
           stack.push(context);
           context = next;
