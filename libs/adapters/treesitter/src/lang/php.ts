@@ -51,6 +51,7 @@ type Base = { path: string[]; relation: 'inherits' | 'implements'; line: number;
  * the base `<conflict>`, which resolves to nothing and so stops receiver calls at the class's traits.
  */
 function bases(node: SyntaxNode): Base[] {
+  if (TYPE_DECLS[node.type] === undefined) return [];
   const out: Base[] = [];
   for (const clause of named(node)) {
     const relation = clause.type === 'base_clause' ? 'inherits' : clause.type === 'class_interface_clause' ? 'implements' : null;

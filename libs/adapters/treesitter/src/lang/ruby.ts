@@ -158,6 +158,7 @@ function mixinCall(statement: SyntaxNode): { call: SyntaxNode; mixin: 'include' 
  * its `mixin` way: C's instances, or for `extend` C itself, answer M's methods).
  */
 function bases(node: SyntaxNode): Base[] {
+  if (node.type !== 'class' && node.type !== 'module') return [];
   const out: Base[] = [];
   const superclass = node.type === 'class' ? named(node.childForFieldName('superclass') ?? node).find((c) => c.type === 'constant' || c.type === 'scope_resolution') : undefined;
   const path = superclass === undefined ? null : constantPath(superclass);
