@@ -96,6 +96,8 @@ class Extractor {
   readonly module: Draft;
   readonly testFile: boolean;
   pkg: string | null = null;
+  /** The line of the first definition past {@link MAX_DEFINITIONS_PER_FILE}, which stays part of the module; null while under it. */
+  boundedAt: number | null = null;
 
   constructor(readonly spec: LanguageSpec, readonly path: string, readonly source: string, readonly logic: boolean) {
     this.testFile = spec.isTestPath(path);
@@ -179,7 +181,11 @@ class Extractor {
       return context;
     }
     for (const name of spec.binds(node)) context.fn.locals.add(name);
-    if (context.depth >= MAX_DEFINITION_DEPTH || this.drafts.length > MAX_DEFINITIONS_PER_FILE) return context;
+    if (context.depth >= MAX_DEFINITION_DEPTH) return context;
+    if (this.drafts.length > MAX_DEFINITIONS_PER_FILE) {
+      if (this.boundedAt === null && spec.definition(node, { kind: context.draft.kind, qname: context.qualifier, inType: false, testFile: this.testFile, pkg: this.pkg, path: this.path }) !== null) this.boundedAt = line(node);
+      return context;
+    }
     const scope = spec.scope?.(node) ?? null;
     if (scope !== null) {
       const qualifier = context.qualifier === '' ? scope.qualifier : `${context.qualifier}.${scope.qualifier}`;
@@ -278,7 +284,14 @@ export function extractTree(spec: LanguageSpec, input: CodeExtractInput): Extrac
     }
     extractor.run(tree);
     const root = tree.rootNode;
-    return extractor.result(root.hasError ? syntaxErrors(root, spec.display, input.path, extractor.module.id) : []);
+    const issues = root.hasError ? syntaxErrors(root, spec.display, input.path, extractor.module.id) : [];
+    if (extractor.boundedAt !== null) {
+      issues.push({
+        severity: 'warning', code: 'code_definitions_bounded', path: input.path, line: extractor.boundedAt, node_id: extractor.module.id,
+        message: `More than ${MAX_DEFINITIONS_PER_FILE} definitions in one file: those from this line on are no nodes and stay part of the module.`,
+      });
+    }
+    return extractor.result(issues);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const fallback = new Extractor(spec, input.path, input.content, false);

@@ -24,6 +24,8 @@ describe('go adapter on a generated file of repeated definitions', () => {
     assert.equal(new Set(ids).size, ids.length);
     assert.deepEqual(ids.slice(0, 5), ['code:big.go', 'code:big.go#helper', 'code:big.go#init', 'code:big.go#init~2', 'code:big.go#init~3']);
     assert.equal(ids.at(-1), `code:big.go#init~${MAX_DEFINITIONS_PER_FILE - 1}`);
+    // One warning at the first definition left out: line 5 + the bound (the package clause, a blank, helper, a blank).
+    assert.deepEqual(result.issues.map((i) => `${i.severity} ${i.code} @${i.line}`), [`warning code_definitions_bounded @${4 + MAX_DEFINITIONS_PER_FILE}`]);
     // Calls inside the definitions past the bound belong to the module; the module's calls resolve like any other.
     const link = go.link([{ path: 'big.go', ...result }], { hasFile: (p) => p === 'big.go', readText: () => null });
     const calls = link.edges.filter((e) => e.relation === 'calls');
